@@ -1,0 +1,31 @@
+# The two commands: `make render` and `make test`. Each sets up what is missing, then runs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: render test bench setup system-deps clean
+
+render: setup
+	$(BIN)/python render.py
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python -m bench
+
+setup: system-deps $(INSTALLED)
+
+system-deps:
+	@bash tools/system-deps.sh
+
+# Reinstall only when the dependency list changes: a second run does no network work.
+$(INSTALLED): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+clean:
+	rm -rf $(VENV) media output .pytest_cache

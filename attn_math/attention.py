@@ -1,0 +1,91 @@
+"""Scaled dot-product self-attention, step by step.
+
+    Attention(Q, K, V) = softmax(Q K^T / (sqrt(d_k) T)) V,   Q = X W_Q, K = X W_K, V = X W_V
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attn_math.validation import as_matrix, as_positive, frozen
+
+
+def softmax(x, axis: int = -1) -> np.ndarray:
+    """softmax(x)_j = exp(x_j - max x) / sum_l exp(x_l - max x); -inf gives exactly 0."""
+    x = np.asarray(x, dtype=float)
+    if np.any(np.isnan(x)) or np.any(np.isposinf(x)):
+        raise ValueError("x: expected finite numbers or -inf, found NaN or +inf")
+    peak = np.max(x, axis=axis, keepdims=True)
+    if np.any(np.isneginf(peak)):
+        raise ValueError("x: every slice along the softmax axis needs at least one entry that is not -inf")
+    exponentials = np.exp(x - peak)
+    return exponentials / np.sum(exponentials, axis=axis, keepdims=True)
+
+
+def entropy(p, base: float = 2.0) -> np.ndarray:
+    """H(p) = -sum_j p_j log_base p_j over the last axis, with 0 log 0 = 0."""
+    p = np.asarray(p, dtype=float)
+    if not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise ValueError("p: expected finite probabilities >= 0")
+    base = as_positive("base", base)
+    positive = np.where(p > 0, p, 1.0)
+    return -np.sum(np.where(p > 0, p * np.log(positive), 0.0), axis=-1) / np.log(base)
+
+
+def causal_mask(n: int) -> np.ndarray:
+    """Boolean (n, n) matrix, True where key j lies in the future of query i (j > i)."""
+    if isinstance(n, bool) or int(n) != n or n < 1:
+        raise ValueError(f"n: expected a whole number >= 1, got {n!r}")
+    return np.triu(np.ones((int(n), int(n)), dtype=bool), k=1)
+
+
+@dataclass(frozen=True)
+class AttentionSteps:
+    """Every intermediate of one self-attention pass (n tokens, d_k key size, d_v value size)."""
+
+    X: np.ndarray  # (n, d) input embeddings
+    Q: np.ndarray  # (n, d_k) queries
+    K: np.ndarray  # (n, d_k) keys
+    V: np.ndarray  # (n, d_v) values
+    scores: np.ndarray  # (n, n) raw Q K^T
+    scaled: np.ndarray  # (n, n) scores / (sqrt(d_k) T), masked entries -inf
+    weights: np.ndarray  # (n, n) softmax rows, each sums to 1, masked entries exactly 0
+    output: np.ndarray  # (n, d_v) Z = weights @ V
+    mask: np.ndarray  # (n, n) True where a score was masked
+    d_k: int
+    scale: bool
+    temperature: float
+
+    @property
+    def divisor(self) -> float:
+        """What the raw scores are divided by: sqrt(d_k) * T (or T alone without scaling)."""
+        return (np.sqrt(self.d_k) if self.scale else 1.0) * self.temperature
+
+    @property
+    def entropies(self) -> np.ndarray:
+        """(n,) entropy in bits of each query's attention row."""
+        return entropy(self.weights)
+
+
+def self_attention(X, W_Q, W_K, W_V, *, scale: bool = True, temperature: float = 1.0,
+                   causal: bool = False) -> AttentionSteps:
+    """Z = softmax(mask(X W_Q (X W_K)^T / (sqrt(d_k) T))) X W_V, with every step kept."""
+    X = as_matrix("X", X)
+    n, d = X.shape
+    W_Q = as_matrix("W_Q", W_Q, rows=d)
+    W_K = as_matrix("W_K", W_K, rows=d, cols=W_Q.shape[1])
+    W_V = as_matrix("W_V", W_V, rows=d)
+    temperature = as_positive("temperature", temperature)
+    d_k = W_Q.shape[1]
+
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    scores = Q @ K.T
+    mask = causal_mask(n) if causal else np.zeros((n, n), dtype=bool)
+    scaled = np.where(mask, -np.inf, scores / ((np.sqrt(d_k) if scale else 1.0) * temperature))
+    weights = softmax(scaled)
+    output = weights @ V
+    frozen(X, Q, K, V, scores, scaled, weights, output, mask)
+    return AttentionSteps(X=X, Q=Q, K=K, V=V, scores=scores, scaled=scaled, weights=weights,
+                          output=output, mask=mask, d_k=d_k, scale=bool(scale), temperature=temperature)

@@ -1,0 +1,165 @@
+"""Sinusoidal positional encodings, and why self-attention needs them.
+
+    PE[pos, 2i] = sin(pos / base^(2i/d)),   PE[pos, 2i+1] = cos(pos / base^(2i/d))
+
+Self-attention alone is permutation-equivariant: reorder the tokens and every token's output
+is the same, only reordered. Adding PE(pos) to each embedding is what lets word order matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attn_math.attention import AttentionSteps, self_attention
+from attn_math.validation import as_count, as_matrix, frozen
+
+MAX_POSITIONS = 512
+MIN_D_MODEL, MAX_D_MODEL = 2, 512
+DEFAULT_BASE = 10000.0
+
+# Designed d = 4 embeddings, dims read roughly as (determiner, noun, verb, animate).
+WORD_EMBEDDINGS = {
+    "el": (0.9, -0.1, 0.0, 0.2),
+    "perro": (0.1, 0.9, -0.2, 0.4),
+    "mordió": (-0.1, 0.2, 1.0, -0.3),
+    "al": (0.8, 0.0, 0.3, -0.1),
+    "hombre": (-0.2, 0.8, 0.1, 0.6),
+}
+# Queries: a determiner looks for a noun, a noun for the verb, the verb for nouns. Keys are
+# close to the identity (a word announces what it is), so the weights follow those roles.
+DEMO_W_Q = ((0.0, 1.5, 0.0, 0.2), (0.0, 0.0, 1.5, 0.0), (0.0, 1.2, 0.0, 0.8), (0.3, 0.0, 0.0, 0.0))
+DEMO_W_K = ((1.0, 0.0, 0.0, 0.2), (0.0, 1.0, 0.0, 0.0), (0.2, 0.0, 1.0, 0.0), (0.0, 0.3, 0.0, 1.0))
+DEMO_W_V = ((0.6, 0.0, 0.2, -0.1), (0.1, 0.5, -0.2, 0.3), (-0.3, 0.2, 0.4, 0.1), (0.0, -0.1, 0.3, 0.6))
+
+
+def _count_in_range(name: str, value, low: int, high: int) -> int:
+    count = as_count(name, value, minimum=low)
+    if count > high:
+        raise ValueError(f"{name}: expected a whole number in {low}..{high}, got {value!r}")
+    return count
+
+
+def _as_base(base: float) -> float:
+    number = float(base)
+    if not np.isfinite(number) or number <= 1:
+        raise ValueError(f"base: expected a finite number > 1, got {base!r}")
+    return number
+
+
+def sinusoidal_encoding(n_positions: int, d_model: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """PE[pos, 2i] = sin(pos / base^(2i/d)), PE[pos, 2i+1] = cos(pos / base^(2i/d)); shape (n_positions, d_model).
+
+    An odd d_model is allowed: its last column is a sin without its cos partner.
+    """
+    n_positions = _count_in_range("n_positions", n_positions, 1, MAX_POSITIONS)
+    d_model = _count_in_range("d_model", d_model, MIN_D_MODEL, MAX_D_MODEL)
+    base = _as_base(base)
+    dims = np.arange(d_model)
+    pair_start = dims - dims % 2  # 2i for both column 2i and column 2i + 1
+    angles = np.arange(n_positions)[:, None] / base ** (pair_start / d_model)  # (n_positions, d_model)
+    PE = np.where(dims % 2 == 0, np.sin(angles), np.cos(angles))
+    frozen(PE)
+    return PE
+
+
+def similarity_by_distance(n_positions: int, d_model: int, start: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """PE[start] · PE[start + delta] for delta = 0 .. n_positions - 1 - start; shape (n_positions - start,).
+
+    For even d_model it equals sum_i cos(delta / base^(2i/d)): it depends on the distance delta
+    only, not on start. (An odd d_model adds a lone sin term that does depend on start.)
+    """
+    PE = sinusoidal_encoding(n_positions, d_model, base)
+    start = _count_in_range("start", start, 0, len(PE) - 1)
+    similarities = PE[start:] @ PE[start]
+    frozen(similarities)
+    return similarities
+
+
+@dataclass(frozen=True)
+class ContiguousTokens:
+    """Three contiguous tokens with d = 4: word embedding x, its PE, and the sum the model sees."""
+
+    tokens: tuple[str, ...]
+    positions: np.ndarray  # (3,) token positions
+    x: np.ndarray  # (3, 4) word embeddings
+    pe: np.ndarray  # (3, 4) PE(pos)
+    x_plus_pe: np.ndarray  # (3, 4) x + PE(pos)
+
+
+def contiguous_tokens_example() -> ContiguousTokens:
+    """x + PE(pos) for "el perro mordió" at positions 0, 1, 2 with d = 4; each array (3, 4).
+
+    Positions 0, 1, 2 because they are where these words sit in "el perro mordió al hombre",
+    and because with d = 4 they show both halves of the encoding at once: PE(0) = (0, 1, 0, 1)
+    is not zero, dims 0-1 (frequency 1) change a lot from one token to the next, while dims
+    2-3 (frequency 1/100) barely move.
+    """
+    tokens = ("el", "perro", "mordió")
+    positions = np.arange(len(tokens))
+    x = np.array([WORD_EMBEDDINGS[token] for token in tokens])
+    pe = sinusoidal_encoding(len(tokens), x.shape[1])[positions].copy()
+    x_plus_pe = x + pe
+    frozen(positions, x, pe, x_plus_pe)
+    return ContiguousTokens(tokens=tokens, positions=positions, x=x, pe=pe, x_plus_pe=x_plus_pe)
+
+
+@dataclass(frozen=True)
+class PermutationDemo:
+    """Self-attention on a sentence and on a reordering of it, without and with PE."""
+
+    tokens_a: tuple[str, ...]
+    tokens_b: tuple[str, ...]
+    permutation: np.ndarray  # (n,) tokens_b[i] == tokens_a[permutation[i]]
+    W_Q: np.ndarray  # (4, 4)
+    W_K: np.ndarray  # (4, 4)
+    W_V: np.ndarray  # (4, 4)
+    steps_a: AttentionSteps  # X = word embeddings of sentence A
+    steps_b: AttentionSteps
+    steps_a_pe: AttentionSteps  # X = word embeddings + PE(pos)
+    steps_b_pe: AttentionSteps
+
+    @property
+    def output_a(self) -> np.ndarray:
+        """(n, 4) outputs of sentence A without PE."""
+        return self.steps_a.output
+
+    @property
+    def output_b(self) -> np.ndarray:
+        """(n, 4) outputs of sentence B without PE: output_a reordered, output_b[i] == output_a[permutation[i]]."""
+        return self.steps_b.output
+
+    @property
+    def output_a_pe(self) -> np.ndarray:
+        """(n, 4) outputs of sentence A with PE."""
+        return self.steps_a_pe.output
+
+    @property
+    def output_b_pe(self) -> np.ndarray:
+        """(n, 4) outputs of sentence B with PE: no longer a reordering of output_a_pe."""
+        return self.steps_b_pe.output
+
+
+def permutation_demo() -> PermutationDemo:
+    """Z = Attention(X) for "el perro mordió al hombre" and "el hombre mordió al perro", with X and X + PE; d = 4.
+
+    Without PE the two sentences give every word exactly the same output row (up to floating
+    rounding): attention cannot tell who bit whom. With PE they differ.
+    """
+    tokens_a = ("el", "perro", "mordió", "al", "hombre")
+    tokens_b = ("el", "hombre", "mordió", "al", "perro")
+    permutation = np.array([tokens_a.index(token) for token in tokens_b])
+    W_Q, W_K, W_V = (as_matrix(name, value, rows=4, cols=4)
+                     for name, value in (("W_Q", DEMO_W_Q), ("W_K", DEMO_W_K), ("W_V", DEMO_W_V)))
+    PE = sinusoidal_encoding(len(tokens_a), W_Q.shape[0])
+
+    def attend(tokens, with_pe: bool) -> AttentionSteps:
+        X = np.array([WORD_EMBEDDINGS[token] for token in tokens])
+        return self_attention(X + PE if with_pe else X, W_Q, W_K, W_V)
+
+    frozen(permutation, W_Q, W_K, W_V)
+    return PermutationDemo(tokens_a=tokens_a, tokens_b=tokens_b, permutation=permutation,
+                           W_Q=W_Q, W_K=W_K, W_V=W_V,
+                           steps_a=attend(tokens_a, False), steps_b=attend(tokens_b, False),
+                           steps_a_pe=attend(tokens_a, True), steps_b_pe=attend(tokens_b, True))

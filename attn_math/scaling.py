@@ -1,0 +1,80 @@
+"""Why the scores are divided by sqrt(d_k).
+
+If q and k have independent components with mean 0 and variance 1,
+
+    Var(q · k) = sum_{i=1}^{d_k} Var(q_i k_i) = d_k,
+
+so raw scores spread like sqrt(d_k). Unscaled, large scores push the softmax towards a
+one-hot whose gradient is almost zero; dividing by sqrt(d_k) brings the spread back to 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attn_math.attention import entropy, softmax
+from attn_math.validation import as_count, frozen
+
+MAX_D_K = 4096
+MIN_KEYS, MAX_KEYS = 2, 16
+_NORMALS_PER_BLOCK = 1 << 21  # bounds the memory of score_deviation at large d_k (16 MB per block)
+
+
+def _count_in_range(name: str, value, low: int, high: int) -> int:
+    count = as_count(name, value, minimum=low)
+    if count > high:
+        raise ValueError(f"{name}: expected a whole number in {low}..{high}, got {value!r}")
+    return count
+
+
+def score_deviation(d_k: int, n_samples: int = 20000, seed: int = 0) -> float:
+    """std(q · k) over n_samples pairs q, k ~ N(0, I_{d_k}) drawn with the given seed: about sqrt(d_k)."""
+    d_k = _count_in_range("d_k", d_k, 1, MAX_D_K)
+    n_samples = as_count("n_samples", n_samples, minimum=2)
+    rng = np.random.default_rng(as_count("seed", seed, minimum=0))
+    scores = np.empty(n_samples)  # (n_samples,) one q · k per pair
+    pairs_per_block = max(1, _NORMALS_PER_BLOCK // (2 * d_k))
+    for start in range(0, n_samples, pairs_per_block):
+        q_and_k = rng.standard_normal((min(pairs_per_block, n_samples - start), 2, d_k))
+        scores[start:start + len(q_and_k)] = np.einsum("nd,nd->n", q_and_k[:, 0], q_and_k[:, 1])
+    return float(np.std(scores))
+
+
+@dataclass(frozen=True)
+class ScalingDemo:
+    """One query against n_keys keys with N(0, 1) components, softmaxed without and with 1/sqrt(d_k)."""
+
+    d_k: int
+    query: np.ndarray  # (d_k,) q
+    keys: np.ndarray  # (n_keys, d_k) one key k_j per row
+    scores: np.ndarray  # (n_keys,) k_j · q, spread about sqrt(d_k)
+    scaled_scores: np.ndarray  # (n_keys,) scores / sqrt(d_k), spread about 1
+    weights_unscaled: np.ndarray  # (n_keys,) softmax(scores)
+    weights_scaled: np.ndarray  # (n_keys,) softmax(scaled_scores)
+    entropy_unscaled: float  # bits
+    entropy_scaled: float  # bits
+
+
+def scaling_demo(d_k: int, n_keys: int = 8, seed: int = 0) -> ScalingDemo:
+    """scores = K q with K (n_keys, d_k), q (d_k,) ~ N(0, 1); softmax(scores) vs softmax(scores / sqrt(d_k)).
+
+    The components are drawn as one (d_k, 1 + n_keys) array, query in column 0. numpy fills
+    it row by row, i.e. one component of every vector at a time, so for a fixed seed and n_keys
+    the draws are nested across d_k: the vectors at d_k = 8 are the first 8 components of
+    those at d_k = 512, and their scores are partial sums of the larger ones. A scene stepping
+    through d_k = 2, 8, 64, 512 thus shows the same keys' scores growing.
+    """
+    d_k = _count_in_range("d_k", d_k, 1, MAX_D_K)
+    n_keys = _count_in_range("n_keys", n_keys, MIN_KEYS, MAX_KEYS)
+    components = np.random.default_rng(as_count("seed", seed, minimum=0)).standard_normal((d_k, 1 + n_keys))
+    query, keys = components[:, 0].copy(), components[:, 1:].T.copy()
+    scores = keys @ query
+    scaled_scores = scores / np.sqrt(d_k)
+    weights_unscaled, weights_scaled = softmax(scores), softmax(scaled_scores)
+    frozen(query, keys, scores, scaled_scores, weights_unscaled, weights_scaled)
+    return ScalingDemo(d_k=d_k, query=query, keys=keys, scores=scores, scaled_scores=scaled_scores,
+                       weights_unscaled=weights_unscaled, weights_scaled=weights_scaled,
+                       entropy_unscaled=float(entropy(weights_unscaled)),
+                       entropy_scaled=float(entropy(weights_scaled)))

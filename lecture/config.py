@@ -1,0 +1,256 @@
+"""The config schema: one typed model, defaults in ``assets/default.toml``, one-line errors.
+
+Layering: ``assets/default.toml`` < ``--config FILE.toml`` < ``--set key=value`` (a TOML value).
+Every error names its key (``matrix.X``, ``pipeline.temperature``) and what was expected.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from attn_math import worked_example
+from attn_math.attention import self_attention
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+DEFAULT_CONFIG = ASSETS / "default.toml"
+
+MATRIX_MAX_TOKENS = 6  # rows of X that fit on screen with their numbers
+MATRIX_MAX_DIM = 4  # columns of X, W_Q, W_K, W_V that fit on screen
+MATRIX_ENTRY_LIMIT = 10.0  # |entry| of an editable matrix, so every number fits its cell
+SENTENCE_MAX_TOKENS = 32
+
+
+class ConfigError(ValueError):
+    """A bad config value: the message is one line naming the key."""
+
+
+Matrix = list[list[float]]
+
+
+class StrictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+
+
+def check_matrix(key: str, value: Matrix | None, max_rows: int, max_cols: int) -> Matrix | None:
+    """Rectangular, non-empty, within the screen's size and the entry limit."""
+    if value is None:
+        return None
+    if not value or not value[0]:
+        raise ValueError(f"{key}: expected a non-empty matrix (a list of rows)")
+    if len({len(row) for row in value}) != 1:
+        raise ValueError(f"{key}: expected rows of equal length, got lengths {[len(row) for row in value]}")
+    if len(value) > max_rows or len(value[0]) > max_cols:
+        raise ValueError(f"{key}: at most {max_rows}x{max_cols} fits on screen, got {len(value)}x{len(value[0])}")
+    if any(abs(entry) > MATRIX_ENTRY_LIMIT for row in value for entry in row):
+        raise ValueError(f"{key}: expected entries between -{MATRIX_ENTRY_LIMIT:g} and {MATRIX_ENTRY_LIMIT:g}")
+    return value
+
+
+def check_sentence(value: str, max_tokens: int) -> str:
+    """Non-empty, at most ``max_tokens`` whitespace-separated words."""
+    words = value.split()
+    if not words:
+        raise ValueError("expected a non-empty sentence")
+    if len(words) > max_tokens:
+        raise ValueError(f"expected at most {max_tokens} words, got {len(words)}")
+    return value
+
+
+class MatrixConfig(StrictModel):
+    """Section 1: X, W_Q, W_K, W_V start from ``preset``; any matrix given here replaces the preset's."""
+
+    preset: Literal["default", "large_scores", "shared_projection"]
+    X: Matrix | None = None
+    W_Q: Matrix | None = None
+    W_K: Matrix | None = None
+    W_V: Matrix | None = None
+    scale: bool
+    causal: bool
+
+    @model_validator(mode="after")
+    def _fits_and_computes(self) -> "MatrixConfig":
+        rows = {"X": MATRIX_MAX_TOKENS, "W_Q": MATRIX_MAX_DIM, "W_K": MATRIX_MAX_DIM, "W_V": MATRIX_MAX_DIM}
+        for name, max_rows in rows.items():
+            check_matrix(name, getattr(self, name), max_rows, MATRIX_MAX_DIM)
+        self_attention(**self.matrices(), scale=self.scale, causal=self.causal)
+        return self
+
+    def matrices(self) -> dict[str, np.ndarray]:
+        """The effective X, W_Q, W_K, W_V: the preset's, replaced by any given here."""
+        preset = worked_example.PRESETS[self.preset]
+        return {name: np.array(getattr(self, name) if getattr(self, name) is not None else getattr(preset, name))
+                for name in ("X", "W_Q", "W_K", "W_V")}
+
+
+class ScalingConfig(StrictModel):
+    d_k: int = Field(ge=1, le=4096)
+    seed: int = Field(ge=0, le=2**32 - 1)
+    n_keys: int = Field(ge=2, le=16)
+
+
+class HeadsConfig(StrictModel):
+    sentence: str
+
+    @field_validator("sentence")
+    @classmethod
+    def _sentence(cls, value: str) -> str:
+        return check_sentence(value, SENTENCE_MAX_TOKENS)
+
+
+class PositionalConfig(StrictModel):
+    n_positions: int = Field(ge=2, le=64)
+    d_model: int = Field(ge=2, le=64)
+    base: float = Field(gt=1.0, le=1e9)
+
+
+class CapitalConfig(StrictModel):
+    country: Literal["Francia", "Italia"]
+    identity: float | None = Field(default=None, ge=-1.0, le=1.0)
+
+
+class PipelineConfig(StrictModel):
+    sentence: str
+    query: int = Field(ge=0)
+    temperature: float = Field(ge=0.1, le=5.0)
+    causal: bool
+    temperatures: list[Annotated[float, Field(ge=0.1, le=5.0)]] = Field(min_length=1, max_length=6)
+
+    @field_validator("sentence")
+    @classmethod
+    def _sentence(cls, value: str) -> str:
+        return check_sentence(value, SENTENCE_MAX_TOKENS)
+
+
+class AudioConfig(StrictModel):
+    volume: int = Field(ge=0, le=100)
+    mute: bool
+
+
+class LectureConfig(StrictModel):
+    matrix: MatrixConfig
+    scaling: ScalingConfig
+    heads: HeadsConfig
+    positional: PositionalConfig
+    capital: CapitalConfig
+    pipeline: PipelineConfig
+    audio: AudioConfig
+
+    def effective(self) -> dict[str, Any]:
+        """Plain data for TOML: matrices resolved from their preset, no empty keys."""
+        data = self.model_dump(exclude_none=True)
+        data["matrix"] = {"preset": self.matrix.preset,
+                          **{name: matrix.tolist() for name, matrix in self.matrix.matrices().items()},
+                          "scale": self.matrix.scale, "causal": self.matrix.causal}
+        return data
+
+
+def to_toml(data: dict) -> str:
+    """Tables of scalars and (nested) lists as compact TOML: a matrix stays one readable line."""
+    lines = []
+    for table, values in data.items():
+        lines.append(f"[{table}]")
+        lines.extend(f"{key} = {toml_value(value)}" for key, value in values.items())
+        lines.append("")
+    return "\n".join(lines)
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    return repr(value)
+
+
+def load_config(config_file: Path | None = None, overrides: tuple[str, ...] = ()) -> LectureConfig:
+    """Defaults, then the file, then each ``key=value`` override; raises ConfigError."""
+    data = read_toml(DEFAULT_CONFIG)
+    if config_file is not None:
+        merge(data, read_toml(Path(config_file)))
+    for override in overrides:
+        key, value = parse_override(override)
+        set_key(data, key, value)
+    try:
+        return LectureConfig.model_validate(data)
+    except ValidationError as error:
+        raise ConfigError(describe(error)) from None
+
+
+def read_toml(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"config: file not found: {path}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"config: {path} is not valid TOML: {error}") from None
+
+
+def merge(base: dict, extra: dict) -> None:
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            merge(base[key], value)
+        else:
+            base[key] = value
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``key=value`` with a TOML value; a bare word that is not TOML is taken as a string."""
+    key, separator, raw = text.partition("=")
+    key = key.strip()
+    if not separator or not key:
+        raise ConfigError(f"--set: expected KEY=VALUE (for example pipeline.temperature=0.5), got {text!r}")
+    try:
+        return key, tomllib.loads(f"value = {raw.strip()}")["value"]
+    except tomllib.TOMLDecodeError:
+        return key, raw.strip()
+
+
+def set_key(data: dict, key: str, value: Any) -> None:
+    *tables, leaf = key.split(".")
+    node = data
+    for table in tables:
+        if not isinstance(node.get(table), dict):
+            raise ConfigError(f"{key}: unknown table{suggestion(table, list(node))}")
+        node = node[table]
+    node[leaf] = value
+
+
+def valid_keys() -> dict[str, list[str]]:
+    """Each config table and the keys it accepts."""
+    return {name: list(field.annotation.model_fields) for name, field in LectureConfig.model_fields.items()}
+
+
+def suggestion(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f"; did you mean '{close[0]}'?" if close else f"; expected one of: {', '.join(choices)}"
+
+
+def describe(error: ValidationError) -> str:
+    """The first problem as one line: ``key: what was expected``."""
+    first = error.errors()[0]
+    location = [str(part) for part in first["loc"]]
+    table = location[0] if location else ""
+    if first["type"] == "extra_forbidden" and len(location) == 1:
+        return f"{table}: unknown table{suggestion(table, list(valid_keys()))}"
+    if first["type"] == "extra_forbidden":
+        choices = [f"{table}.{key}" for key in valid_keys().get(table, [])]
+        return f"{'.'.join(location)}: unknown key{suggestion('.'.join(location), choices)}"
+    message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "value_error" and ": " in message:
+        field, _, message = message.partition(": ")
+        location = [table, field] if field.isidentifier() else location
+    elif first["type"] == "missing":
+        message = "required key is missing"
+    else:
+        message = f"{message.replace('Input should be', 'expected')}, got {first['input']!r}"
+    key = ".".join(part for part in location if not part.isdigit()) or "config"
+    return f"{key}: {message}"

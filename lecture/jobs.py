@@ -1,0 +1,140 @@
+"""One section rendered in one worker process: its own manim config, media, Tex and text caches."""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import shutil
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lecture.config import LectureConfig
+from lecture.locale import load_locale
+from lecture.media import duration_of, replace_atomically, replace_directory
+from lecture.sections import BY_ID
+
+FORMATS = ("mp4", "webm", "gif", "png")
+
+
+@dataclass(frozen=True)
+class Quality:
+    """Output size and frame rate; ``-q l|m|h|k`` picks one, ``--resolution``/``--fps`` adjust it."""
+
+    width: int
+    height: int
+    fps: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.width}x{self.height}@{self.fps}"
+
+
+QUALITIES = {"l": Quality(854, 480, 15), "m": Quality(1280, 720, 30),
+             "h": Quality(1920, 1080, 60), "k": Quality(3840, 2160, 60)}
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """Everything a worker needs to render one section: plain, picklable data."""
+
+    section: str
+    config: LectureConfig
+    quality: Quality
+    format: str
+    out_dir: Path
+    cache_dir: Path
+    verbose: bool = False
+
+
+@dataclass
+class JobResult:
+    section: str
+    files: list[str] = field(default_factory=list)
+    duration: float = 0.0
+    steps: list[dict] = field(default_factory=list)
+    error: str | None = None
+
+
+def run_job(job: RenderJob, progress=None) -> JobResult:
+    """Render ``job`` and move its files into ``job.out_dir``; errors come back in the result."""
+    try:
+        return _render(job, progress)
+    except Exception as error:  # a failing section names its cause; the others still finish
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return JobResult(job.section, error=f"{type(error).__name__}: {message}")
+
+
+def _render(job: RenderJob, progress) -> JobResult:
+    from manim import tempconfig  # imported here: the parent process never needs manim
+
+    from scenes.lesson_scene import SceneJob
+
+    section = BY_ID[job.section]
+    cache = job.cache_dir / section.id
+    cache.mkdir(parents=True, exist_ok=True)
+    stills = job.format == "png"
+    with _locked(cache / ".lock"), tempfile.TemporaryDirectory(dir=job.out_dir, prefix=f".{section.stem}-") as work:
+        work = Path(work)
+        with tempconfig(_manim_config(job, cache, work)):
+            _quiet_manim(job.verbose)
+            scene_job = SceneJob(config=job.config, locale=load_locale(), stills_dir=work if stills else None,
+                                 progress=(lambda share: progress(job.section, share)) if progress else None)
+            scene = section.scene()(scene_job, skip_animations=stills)
+            scene.render()
+            produced = None if stills else Path(scene.renderer.file_writer.movie_file_path)
+        steps = [{"key": step.key, "title": step.title, "caption": step.caption,
+                  "start": round(step.start, 4), "end": round(step.end, 4)} for step in scene.steps]
+        if stills:
+            target = job.out_dir / section.stem
+            replace_directory(_staged_stills(work), target)
+            return JobResult(job.section, files=[target.name], steps=steps)
+        target = job.out_dir / f"{section.stem}.{job.format}"
+        duration = duration_of(produced) if job.format != "gif" else scene.renderer.time
+        replace_atomically(produced, target)
+        return JobResult(job.section, files=[target.name], duration=duration, steps=steps)
+
+
+def _manim_config(job: RenderJob, cache: Path, work: Path) -> dict:
+    return {
+        "media_dir": str(cache),
+        "tex_dir": str(cache / "Tex"),
+        "text_dir": str(cache / "texts"),
+        "video_dir": str(work / "videos"),
+        "images_dir": str(work / "images"),
+        "partial_movie_dir": str(cache / "partial_movie_files" / job.quality.label / job.format),
+        "pixel_width": job.quality.width,
+        "pixel_height": job.quality.height,
+        "frame_rate": job.quality.fps,
+        "format": None if job.format == "png" else job.format,
+        "write_to_movie": job.format != "png",
+        "save_last_frame": False,
+        "output_file": BY_ID[job.section].stem,
+        "progress_bar": "display" if job.verbose else "none",
+        "verbosity": "INFO" if job.verbose else "ERROR",
+        "disable_caching": False,
+    }
+
+
+def _staged_stills(work: Path) -> Path:
+    staging = work / "stills"
+    staging.mkdir()
+    for png in sorted(work.glob("*.png")):
+        shutil.move(png, staging / png.name)
+    return staging
+
+
+def _quiet_manim(verbose: bool) -> None:
+    logging.getLogger("manim").setLevel(logging.INFO if verbose else logging.ERROR)
+
+
+@contextmanager
+def _locked(path: Path):
+    """One process at a time per section cache: manim's Tex and text caches are not process-safe."""
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -1,0 +1,58 @@
+"""Video files: probing, joining sections into one lecture without re-encoding, atomic replacement."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import av
+
+
+def temporary_path(target: Path) -> Path:
+    """A sibling name no other process uses, so a half-written file never has the final name."""
+    return target.with_name(f".{target.name}.tmp-{os.getpid()}")
+
+
+def replace_atomically(source: Path, target: Path) -> None:
+    """Copy ``source`` next to ``target`` under a temporary name, then rename it into place."""
+    staging = temporary_path(target)
+    shutil.copyfile(source, staging)
+    os.replace(staging, target)
+
+
+def replace_directory(staging: Path, target: Path) -> None:
+    """Swap a finished directory into place; the old one is removed only after the swap."""
+    retired = target.with_name(f".{target.name}.old-{os.getpid()}")
+    if target.exists():
+        os.replace(target, retired)
+    os.replace(staging, target)
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def duration_of(path: Path) -> float:
+    """Length in seconds of the longest stream."""
+    with av.open(str(path)) as container:
+        return max(float(stream.duration * stream.time_base) for stream in container.streams
+                   if stream.duration is not None)
+
+
+def join_videos(parts: list[Path], target: Path) -> None:
+    """Concatenate files with identical stream layouts by remuxing packets (no re-encode)."""
+    staging = temporary_path(target)
+    with av.open(str(parts[0])) as template, av.open(str(staging), "w", format=target.suffix[1:]) as output:
+        streams = {stream.index: output.add_stream_from_template(stream) for stream in template.streams}
+        offset = 0.0  # seconds already written
+        for part in parts:
+            with av.open(str(part)) as source:
+                for packet in source.demux():
+                    if packet.dts is None:  # the demuxer's end-of-stream marker
+                        continue
+                    shift = round(offset / packet.time_base)
+                    packet.dts += shift
+                    if packet.pts is not None:
+                        packet.pts += shift
+                    packet.stream = streams[packet.stream.index]
+                    output.mux(packet)
+            offset += duration_of(part)
+    os.replace(staging, target)

@@ -1,0 +1,131 @@
+"""Render the lecture on attention and transformers: `python render.py` renders every section.
+
+The CLI only parses, validates and hands a plain request to ``lecture.runner``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+from lecture.config import ConfigError, load_config, suggestion, to_toml
+from lecture.jobs import FORMATS, QUALITIES, Quality
+from lecture.locale import load_locale
+from lecture.runner import RenderRequest, render as run_render
+from lecture.sections import BY_ID, SECTION_IDS, available_sections
+
+
+def fail(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2, nothing written."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def config_options(command):
+    command = click.option("-c", "--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+                           help="TOML file with config values (see `render.py config`).")(command)
+    command = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+                           help="Override one config key; VALUE is TOML, e.g. --set pipeline.temperature=0.5.")(command)
+    return command
+
+
+def render_options(command):
+    options = [
+        click.option("-q", "--quality", type=click.Choice(list(QUALITIES)), default="m", show_default=True,
+                     help="l 480p15, m 720p30, h 1080p60, k 2160p60."),
+        click.option("--resolution", metavar="WxH", help="Custom frame size in pixels, e.g. 640x360."),
+        click.option("--fps", type=click.IntRange(1, 120), help="Custom frame rate."),
+        click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                     default=Path("output"), show_default=True, help="Output directory."),
+        click.option("-j", "--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
+                     show_default="number of cores", help="Sections rendered in parallel."),
+        click.option("--format", "file_format", type=click.Choice(FORMATS), default="mp4", show_default=True,
+                     help="Video format, or png for one still per step."),
+        click.option("--no-audio", is_flag=True, help="No audio stream (same as --set audio.mute=true)."),
+        click.option("--force", is_flag=True, help="Re-render even when the output is up to date."),
+        click.option("-v", "--verbose", is_flag=True, help="Show manim's own logging."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return config_options(command)
+
+
+def resolve_sections(names: tuple[str, ...]) -> tuple[str, ...]:
+    available = {section.id for section in available_sections()}
+    for name in names:
+        if name not in BY_ID:
+            fail(f"section '{name}': unknown section{suggestion(name, list(SECTION_IDS))}")
+        if name not in available:
+            fail(f"section '{name}': not available yet; available: {', '.join(sorted(available))}")
+    chosen = set(names) if names else available
+    return tuple(section for section in SECTION_IDS if section in chosen)
+
+
+def resolve_quality(quality: str, resolution: str | None, fps: int | None) -> Quality:
+    base = QUALITIES[quality]
+    width, height = base.width, base.height
+    if resolution:
+        try:
+            width, height = (int(part) for part in resolution.lower().split("x"))
+        except ValueError:
+            fail(f"--resolution: expected WIDTHxHEIGHT in pixels, e.g. 640x360, got {resolution!r}")
+        if not (16 <= width <= 7680 and 16 <= height <= 4320) or width % 2 or height % 2:
+            fail(f"--resolution: expected even sizes between 16x16 and 7680x4320, got {resolution!r}")
+    return Quality(width, height, fps or base.fps)
+
+
+def load(config_file: Path | None, overrides: tuple[str, ...], no_audio: bool = False):
+    if no_audio:
+        overrides = (*overrides, "audio.mute=true")
+    try:
+        return load_config(config_file, overrides)
+    except ConfigError as error:
+        fail(str(error))
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.pass_context
+def cli(context: click.Context):
+    """Render the lecture on attention and transformers as videos, stills and slides.
+
+    With no command, renders every section with the default config into output/.
+    """
+    if context.invoked_subcommand is None:
+        context.invoke(render)
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@render_options
+def render(sections, quality, resolution, fps, out_dir, jobs, file_format, no_audio, force, verbose,
+           config_file, overrides):
+    """Render SECTIONS (default: all) into OUT as NN-section files, lecture.mp4 and manifest.json."""
+    request = RenderRequest(sections=resolve_sections(sections), config=load(config_file, overrides, no_audio),
+                            quality=resolve_quality(quality, resolution, fps), format=file_format,
+                            out_dir=out_dir, jobs=jobs, force=force, verbose=verbose)
+    sys.exit(run_render(request))
+
+
+@cli.command("list")
+def list_sections():
+    """The sections in lesson order: id, Spanish title and what it shows."""
+    locale = load_locale()
+    available = {section.id for section in available_sections()}
+    for section_id in SECTION_IDS:
+        section = BY_ID[section_id]
+        marker = "" if section_id in available else "  (todavía no disponible)"
+        click.echo(f"{section.number}. {section_id:<11} {locale[section_id]['title']}{marker}")
+        click.echo(f"   {'':<11} {locale[section_id]['summary']}")
+
+
+@cli.command("config")
+@config_options
+def show_config(config_file, overrides):
+    """Print the effective config (defaults + file + --set) as TOML, ready to save and edit."""
+    click.echo(to_toml(load(config_file, overrides).effective()), nl=False)
+
+
+if __name__ == "__main__":
+    cli()

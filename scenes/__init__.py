@@ -1,0 +1,1 @@
+"""Manim scenes, one module per lesson section, and the visual pieces they share."""

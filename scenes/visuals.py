@@ -1,0 +1,118 @@
+"""Visual pieces shared by the sections: labelled matrices with per-cell highlights and heat colours."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+import numpy as np
+from manim import (LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Rectangle, SurroundingRectangle, Text, VGroup,
+                   VMobject)
+
+from scenes import style
+from scenes.numbers import decimals_for, format_number
+
+CELL_HEIGHT = 0.5
+CELL_PADDING = 0.22
+SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
+
+
+def number_text(value: float, colour: ManimColor = style.TEXT, font_size: float = style.CELL_SIZE,
+                decimals: int = 2) -> Text:
+    """A number in the monospaced font, written the way every section writes numbers."""
+    shown = format_number(value, decimals)
+    text = Text(shown, font=style.NUMBER_FONT, font_size=font_size, color=colour)
+    text.shown_text = shown
+    return text
+
+
+def label_text(text: str, colour: ManimColor = style.TEXT, font_size: float = style.BODY_SIZE,
+               weight: str = "NORMAL") -> MarkupText:
+    """Prose in the text font; ``W_Q`` and ``d_k`` are written with real subscripts."""
+    markup = SUBSCRIPT.sub(r"<sub>\1</sub>", html.escape(text, quote=False))
+    label = MarkupText(markup, font=style.TEXT_FONT, font_size=font_size, color=colour, weight=weight)
+    label.shown_text = text
+    return label
+
+
+def bracket(height: float, side: int, colour: ManimColor) -> VMobject:
+    """A square bracket [ (side=-1) or ] (side=+1) of the given height."""
+    arm = 0.12 * -side
+    points = [np.array([arm, height / 2, 0]), np.array([0, height / 2, 0]),
+              np.array([0, -height / 2, 0]), np.array([arm, -height / 2, 0])]
+    return VMobject(stroke_color=colour, stroke_width=2.5).set_points_as_corners(points)
+
+
+def shared_cell_width(*matrices) -> float:
+    """One cell width that fits every number of every matrix, so they can replace each other in place."""
+    widest = max(number_text(value, decimals=decimals_for(np.asarray(matrix).flat)).width
+                 for matrix in matrices for value in np.asarray(matrix).flat)
+    return max(widest + CELL_PADDING, CELL_HEIGHT)
+
+
+class LabelledMatrix(VGroup):
+    """A matrix of numbers in brackets with a MathTex label above, addressable by cell, row and column.
+
+    ``matrix.entries[i][j]`` is the number, ``matrix.cells[i][j]`` the rectangle behind it (for heat
+    colours), ``row_box(i)``/``column_box(j)``/``cell_box(i, j)`` give highlight frames.
+    """
+
+    def __init__(self, values, label: str, colour: ManimColor, name: str,
+                 fill: Callable[[float], ManimColor] | None = None,
+                 text_colour: Callable[[float], ManimColor] | None = None, cell_width: float | None = None):
+        super().__init__()
+        self.values = np.asarray(values, dtype=float)
+        self.name = name
+        rows, cols = self.values.shape
+        decimals = decimals_for(self.values.flat)
+        self.entries = [[number_text(value, text_colour(value) if text_colour else colour, decimals=decimals)
+                         for value in row] for row in self.values]
+        self.cell_width = cell_width or shared_cell_width(self.values)
+        self.cells = [[Rectangle(width=self.cell_width, height=CELL_HEIGHT, stroke_width=0,
+                                 fill_opacity=0.0) for _ in range(cols)] for _ in range(rows)]
+        for i in range(rows):
+            for j in range(cols):
+                self.cells[i][j].move_to(np.array([j * self.cell_width, -i * CELL_HEIGHT, 0]))
+                self.entries[i][j].move_to(self.cells[i][j])
+                self.entries[i][j].matrix_name, self.entries[i][j].index = name, (i, j)
+                if fill is not None:
+                    self.cells[i][j].set_fill(fill(self.values[i, j]), opacity=1.0)
+        self.cell_grid = VGroup(*[cell for row in self.cells for cell in row])
+        self.entry_grid = VGroup(*[entry for row in self.entries for entry in row])
+        height = rows * CELL_HEIGHT + 0.1
+        self.brackets = VGroup(bracket(height, -1, colour).next_to(self.cell_grid, LEFT, buff=0.06),
+                               bracket(height, +1, colour).next_to(self.cell_grid, RIGHT, buff=0.06))
+        self.label = MathTex(label, color=colour, font_size=style.BODY_SIZE + 6)
+        self.label.next_to(self.cell_grid, UP, buff=0.22)
+        self.add(self.cell_grid, self.entry_grid, self.brackets, self.label)
+
+    @property
+    def frame(self) -> VGroup:
+        """Everything but the numbers: what a computed matrix shows before its cells are filled."""
+        return VGroup(self.cell_grid, self.brackets, self.label)
+
+    def row(self, i: int) -> VGroup:
+        return VGroup(*self.entries[i])
+
+    def column(self, j: int) -> VGroup:
+        return VGroup(*[row[j] for row in self.entries])
+
+    def row_box(self, i: int) -> SurroundingRectangle:
+        return self._box(VGroup(*self.cells[i]))
+
+    def column_box(self, j: int) -> SurroundingRectangle:
+        return self._box(VGroup(*[row[j] for row in self.cells]))
+
+    def cell_box(self, i: int, j: int) -> SurroundingRectangle:
+        return self._box(self.cells[i][j])
+
+    @staticmethod
+    def _box(target) -> SurroundingRectangle:
+        return SurroundingRectangle(target, color=style.HIGHLIGHT, buff=0.02, stroke_width=3, corner_radius=0.06)
+
+
+def fit(mobject, width: float, height: float, largest_scale: float = 1.0):
+    """Scale ``mobject`` so it fits in width x height, enlarging it by at most ``largest_scale``."""
+    factor = min(largest_scale, width / mobject.width, height / mobject.height)
+    return mobject.scale(factor)
