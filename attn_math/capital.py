@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_math.attention import self_attention, softmax
+from attn_math.positional import sinusoidal_encoding
 from attn_math.validation import frozen
 
 D_MODEL = 3
@@ -63,13 +64,7 @@ W_V = np.array([[1.0, -1.0, 0.0], [-0.2, 0.4, 0.0], [0.0, 0.0, 1.0]])
 W_out = np.array([[0.0, 0.0, 3.1], [0.0, 0.0, -3.1]] + [[0.0, 0.0, 0.0]] * 6)
 
 
-def _sinusoidal(n: int, d: int) -> np.ndarray:
-    """PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(pos / 10000^(2i/d)), shape (n, d)."""
-    angles = np.arange(n)[:, None] / 10000.0 ** (2 * (np.arange(d) // 2) / d)
-    return np.where(np.arange(d) % 2 == 0, np.sin(angles), np.cos(angles))
-
-
-POSITIONAL = _sinusoidal(5, D_MODEL)
+POSITIONAL = sinusoidal_encoding(5, D_MODEL)
 
 
 def country_identity(name: str) -> float:

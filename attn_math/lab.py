@@ -29,7 +29,7 @@ from attn_math.validation import as_count, as_matrix, frozen
 
 LAB_D = 8
 LAB_SEED = 42
-MAX_TOKENS = 12
+MAX_TOKENS = 32
 MIN_TEMPERATURE, MAX_TEMPERATURE = 0.1, 5.0  # the lab's temperature slider
 PARK_MILLER_MODULUS = 2**31 - 1
 PARK_MILLER_MULTIPLIER = 16807

@@ -34,12 +34,6 @@ DEMO_W_K = ((1.0, 0.0, 0.0, 0.2), (0.0, 1.0, 0.0, 0.0), (0.2, 0.0, 1.0, 0.0), (0
 DEMO_W_V = ((0.6, 0.0, 0.2, -0.1), (0.1, 0.5, -0.2, 0.3), (-0.3, 0.2, 0.4, 0.1), (0.0, -0.1, 0.3, 0.6))
 
 
-def _count_in_range(name: str, value, low: int, high: int) -> int:
-    count = as_count(name, value, minimum=low)
-    if count > high:
-        raise ValueError(f"{name}: expected a whole number in {low}..{high}, got {value!r}")
-    return count
-
 
 def _as_base(base: float) -> float:
     number = float(base)
@@ -53,8 +47,8 @@ def sinusoidal_encoding(n_positions: int, d_model: int, base: float = DEFAULT_BA
 
     An odd d_model is allowed: its last column is a sin without its cos partner.
     """
-    n_positions = _count_in_range("n_positions", n_positions, 1, MAX_POSITIONS)
-    d_model = _count_in_range("d_model", d_model, MIN_D_MODEL, MAX_D_MODEL)
+    n_positions = as_count("n_positions", n_positions, 1, MAX_POSITIONS)
+    d_model = as_count("d_model", d_model, MIN_D_MODEL, MAX_D_MODEL)
     base = _as_base(base)
     dims = np.arange(d_model)
     pair_start = dims - dims % 2  # 2i for both column 2i and column 2i + 1
@@ -71,7 +65,7 @@ def similarity_by_distance(n_positions: int, d_model: int, start: int, base: flo
     only, not on start. (An odd d_model adds a lone sin term that does depend on start.)
     """
     PE = sinusoidal_encoding(n_positions, d_model, base)
-    start = _count_in_range("start", start, 0, len(PE) - 1)
+    start = as_count("start", start, 0, len(PE) - 1)
     similarities = PE[start:] @ PE[start]
     frozen(similarities)
     return similarities

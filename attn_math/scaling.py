@@ -22,16 +22,10 @@ MIN_KEYS, MAX_KEYS = 2, 16
 _NORMALS_PER_BLOCK = 1 << 21  # bounds the memory of score_deviation at large d_k (16 MB per block)
 
 
-def _count_in_range(name: str, value, low: int, high: int) -> int:
-    count = as_count(name, value, minimum=low)
-    if count > high:
-        raise ValueError(f"{name}: expected a whole number in {low}..{high}, got {value!r}")
-    return count
-
 
 def score_deviation(d_k: int, n_samples: int = 20000, seed: int = 0) -> float:
     """std(q · k) over n_samples pairs q, k ~ N(0, I_{d_k}) drawn with the given seed: about sqrt(d_k)."""
-    d_k = _count_in_range("d_k", d_k, 1, MAX_D_K)
+    d_k = as_count("d_k", d_k, 1, MAX_D_K)
     n_samples = as_count("n_samples", n_samples, minimum=2)
     rng = np.random.default_rng(as_count("seed", seed, minimum=0))
     scores = np.empty(n_samples)  # (n_samples,) one q · k per pair
@@ -66,8 +60,8 @@ def scaling_demo(d_k: int, n_keys: int = 8, seed: int = 0) -> ScalingDemo:
     those at d_k = 512, and their scores are partial sums of the larger ones. A scene stepping
     through d_k = 2, 8, 64, 512 thus shows the same keys' scores growing.
     """
-    d_k = _count_in_range("d_k", d_k, 1, MAX_D_K)
-    n_keys = _count_in_range("n_keys", n_keys, MIN_KEYS, MAX_KEYS)
+    d_k = as_count("d_k", d_k, 1, MAX_D_K)
+    n_keys = as_count("n_keys", n_keys, MIN_KEYS, MAX_KEYS)
     components = np.random.default_rng(as_count("seed", seed, minimum=0)).standard_normal((d_k, 1 + n_keys))
     query, keys = components[:, 0].copy(), components[:, 1:].T.copy()
     scores = keys @ query

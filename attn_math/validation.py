@@ -29,10 +29,15 @@ def as_positive(name: str, value: float) -> float:
     return number
 
 
-def as_count(name: str, value: int, minimum: int = 1) -> int:
-    """Return ``value`` as an int >= minimum, or raise ValueError naming ``name``."""
-    if isinstance(value, bool) or int(value) != value or value < minimum:
-        raise ValueError(f"{name}: expected a whole number >= {minimum}, got {value!r}")
+def as_count(name: str, value: int, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``value`` as an int in [minimum, maximum], or raise ValueError naming ``name``."""
+    expected = f"a whole number >= {minimum}" if maximum is None else f"a whole number in {minimum}..{maximum}"
+    try:
+        whole = not isinstance(value, bool) and int(value) == value
+    except (TypeError, ValueError, OverflowError):
+        whole = False
+    if not whole or value < minimum or (maximum is not None and value > maximum):
+        raise ValueError(f"{name}: expected {expected}, got {value!r}")
     return int(value)
 
 

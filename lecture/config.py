@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from attn_math import worked_example
+from attn_math import heads, lab, worked_example
 from attn_math.attention import self_attention
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -24,7 +24,6 @@ DEFAULT_CONFIG = ASSETS / "default.toml"
 MATRIX_MAX_TOKENS = 6  # rows of X that fit on screen with their numbers
 MATRIX_MAX_DIM = 4  # columns of X, W_Q, W_K, W_V that fit on screen
 MATRIX_ENTRY_LIMIT = 10.0  # |entry| of an editable matrix, so every number fits its cell
-SENTENCE_MAX_TOKENS = 32
 
 
 class ConfigError(ValueError):
@@ -101,7 +100,7 @@ class HeadsConfig(StrictModel):
     @field_validator("sentence")
     @classmethod
     def _sentence(cls, value: str) -> str:
-        return check_sentence(value, SENTENCE_MAX_TOKENS)
+        return check_sentence(value, heads.MAX_TOKENS)
 
 
 class PositionalConfig(StrictModel):
@@ -125,7 +124,19 @@ class PipelineConfig(StrictModel):
     @field_validator("sentence")
     @classmethod
     def _sentence(cls, value: str) -> str:
-        return check_sentence(value, SENTENCE_MAX_TOKENS)
+        return check_sentence(lab.LAB_SENTENCES.get(value, value), lab.MAX_TOKENS)
+
+    @model_validator(mode="after")
+    def _query_is_a_token(self) -> "PipelineConfig":
+        n = len(self.tokens)
+        if self.query >= n:
+            raise ValueError(f"query: expected a token index from 0 to {n - 1} (the sentence has {n} words)")
+        return self
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """The sentence's words; a lab sentence may be named by its key (gato, red, atencion)."""
+        return lab.lab_tokens(self.sentence)
 
 
 class AudioConfig(StrictModel):
@@ -245,9 +256,10 @@ def describe(error: ValidationError) -> str:
         choices = [f"{table}.{key}" for key in valid_keys().get(table, [])]
         return f"{'.'.join(location)}: unknown key{suggestion('.'.join(location), choices)}"
     message = first["msg"].removeprefix("Value error, ")
-    if first["type"] == "value_error" and ": " in message:
-        field, _, message = message.partition(": ")
-        location = [table, field] if field.isidentifier() else location
+    if first["type"] == "value_error":
+        field, separator, rest = message.partition(": ")
+        if separator and field.isidentifier():
+            location, message = [table, field], rest
     elif first["type"] == "missing":
         message = "required key is missing"
     else:

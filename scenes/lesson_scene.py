@@ -42,6 +42,15 @@ class TextRecord:
                 and self.bottom < other.top - tolerance and other.bottom < self.top - tolerance)
 
 
+@dataclass(frozen=True)
+class Cue:
+    """A sound the soundtrack plays at ``time`` seconds: ``kind`` names the mapping, ``values`` feed it."""
+
+    time: float
+    kind: str
+    values: dict
+
+
 @dataclass
 class StepRecord:
     """One step as it was rendered: when it starts and ends, and what was on screen at its end."""
@@ -52,7 +61,7 @@ class StepRecord:
     start: float
     end: float = 0.0
     texts: list[TextRecord] = field(default_factory=list)
-    numbers: dict[str, list[list[str | None]]] = field(default_factory=dict)
+    numbers: dict[str, list[list[str | None]]] = field(default_factory=dict)  # tagged numbers, as shown
 
 
 class LessonScene(Scene):
@@ -64,6 +73,7 @@ class LessonScene(Scene):
     def __init__(self, job: SceneJob, **kwargs):
         self.job = job
         self.steps: list[StepRecord] = []
+        self.cues: list[Cue] = []
         self.header = None
         super().__init__(**kwargs)
 
@@ -105,6 +115,10 @@ class LessonScene(Scene):
         if self.job.progress:
             self.job.progress((number - 1) / len(self.STEPS))
 
+    def cue(self, kind: str, **values) -> None:
+        """Mark a sound at the current time; call it just before the ``play`` it belongs to."""
+        self.cues.append(Cue(self.renderer.time, kind, values))
+
     def finish_step(self) -> None:
         if not self.steps or self.steps[-1].end:
             return
@@ -141,10 +155,9 @@ class LessonScene(Scene):
             texts.append(TextRecord(getattr(mobject, "shown_text", None) or getattr(mobject, "tex_string", ""),
                                     mobject.get_left()[0], mobject.get_right()[0],
                                     mobject.get_bottom()[1], mobject.get_top()[1]))
-            if hasattr(mobject, "matrix_name"):
-                i, j = mobject.index
-                grid = numbers.setdefault(mobject.matrix_name, {})
-                grid[(i, j)] = mobject.shown_text
+            if hasattr(mobject, "tag"):
+                name, (i, j) = mobject.tag
+                numbers.setdefault(name, {})[(i, j)] = mobject.shown_text
         return texts, {name: _as_rows(grid) for name, grid in numbers.items()}
 
     def _visible_texts(self):

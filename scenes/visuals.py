@@ -20,7 +20,11 @@ SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
 
 def number_text(value: float, colour: ManimColor = style.TEXT, font_size: float = style.CELL_SIZE,
                 decimals: int = 2) -> Text:
-    """A number in the monospaced font, written the way every section writes numbers."""
+    """A number in the monospaced font, written the way every section writes numbers.
+
+    Give it ``text.tag = (name, (i, j))`` and the step records list it under ``numbers[name]``,
+    so tests can compare what is on screen with attn_math.
+    """
     shown = format_number(value, decimals)
     text = Text(shown, font=style.NUMBER_FONT, font_size=font_size, color=colour)
     text.shown_text = shown
@@ -75,7 +79,7 @@ class LabelledMatrix(VGroup):
             for j in range(cols):
                 self.cells[i][j].move_to(np.array([j * self.cell_width, -i * CELL_HEIGHT, 0]))
                 self.entries[i][j].move_to(self.cells[i][j])
-                self.entries[i][j].matrix_name, self.entries[i][j].index = name, (i, j)
+                self.entries[i][j].tag = (name, (i, j))
                 if fill is not None:
                     self.cells[i][j].set_fill(fill(self.values[i, j]), opacity=1.0)
         self.cell_grid = VGroup(*[cell for row in self.cells for cell in row])

@@ -1,0 +1,76 @@
+"""A bar chart of probabilities (or any values in [0, max_value]): bars on a baseline, a label
+under each, the value above; the bars can move to new values in place, wherever the chart is."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from manim import DOWN, UP, Line, ManimColor, Rectangle, ReplacementTransform, Transform, VGroup
+
+from scenes import style
+from scenes.visuals import label_text, number_text
+
+VALUE_GAP = 0.08
+
+
+class BarChart(VGroup):
+    """``chart.bars[j]`` stands ``values[j] / max_value * height`` tall on the baseline."""
+
+    def __init__(self, values: Sequence[float], labels: Sequence[str], colour: ManimColor = style.ATTENTION,
+                 height: float = 2.5, bar_width: float = 0.55, gap: float = 0.25, max_value: float = 1.0,
+                 show_values: bool = True, label_size: float = style.CAPTION_SIZE, name: str = "bars"):
+        super().__init__()
+        self.name = name
+        self.values = np.asarray(values, dtype=float)
+        self.colour, self.chart_height, self.max_value, self.show_values = colour, height, max_value, show_values
+        step = bar_width + gap
+        self.built_length = step * len(self.values)
+        self.baseline = Line([-step / 2, 0, 0], [self.built_length - step / 2, 0, 0], color=style.MUTED,
+                             stroke_width=2)
+        self.bars = VGroup()
+        for j, value in enumerate(self.values):
+            bar = Rectangle(width=bar_width, height=self._height(value, 1.0), stroke_width=0,
+                            fill_color=colour, fill_opacity=0.9)
+            self.bars.add(bar.move_to([j * step, 0, 0], aligned_edge=DOWN))
+        self.labels = VGroup(*[label_text(label, style.TEXT, label_size) for label in labels])
+        for bar, label in zip(self.bars, self.labels):
+            label.scale_to_fit_width(min(label.width, step * 0.95)).next_to(bar.get_bottom(), DOWN, buff=0.15)
+        self.value_texts = VGroup(*[self._value_text(j, bar, value)
+                                    for j, (bar, value) in enumerate(zip(self.bars, self.values))])
+        self.add(self.baseline, self.bars, self.labels)
+        if show_values:
+            self.add(self.value_texts)
+
+    @property
+    def scale_factor(self) -> float:
+        """How much the chart was scaled since it was built."""
+        return self.baseline.get_length() / self.built_length
+
+    def _height(self, value: float, scale: float) -> float:
+        return max(1e-3, min(1.0, max(0.0, value) / self.max_value) * self.chart_height * scale)
+
+    def _value_text(self, j: int, bar: Rectangle, value: float):
+        text = number_text(value, style.TEXT, style.CAPTION_SIZE)
+        text.tag = (self.name, (0, j))
+        text.scale(self.scale_factor)
+        text.scale_to_fit_width(min(text.width, bar.width * 1.4))
+        return text.next_to(bar, UP, buff=VALUE_GAP * self.scale_factor)
+
+    def change_to(self, values: Sequence[float]) -> list:
+        """Animations that move every bar (and its value) to ``values``; bottoms stay on the baseline."""
+        values = np.asarray(values, dtype=float)
+        scale = self.scale_factor
+        targets = [Rectangle(width=bar.width, height=self._height(value, scale), stroke_width=0,
+                             fill_color=self.colour, fill_opacity=0.9).move_to(bar.get_bottom(), aligned_edge=DOWN)
+                   for bar, value in zip(self.bars, values)]
+        animations = [Transform(bar, target) for bar, target in zip(self.bars, targets)]
+        if self.show_values:
+            new_texts = VGroup(*[self._value_text(j, target, value)
+                                 for j, (target, value) in enumerate(zip(targets, values))])
+            animations.append(ReplacementTransform(self.value_texts, new_texts))
+            self.remove(self.value_texts)
+            self.value_texts = new_texts
+            self.add(new_texts)
+        self.values = values
+        return animations
