@@ -24,6 +24,7 @@ DEFAULT_CONFIG = ASSETS / "default.toml"
 MATRIX_MAX_TOKENS = 6  # rows of X that fit on screen with their numbers
 MATRIX_MAX_DIM = 4  # columns of X, W_Q, W_K, W_V that fit on screen
 MATRIX_ENTRY_LIMIT = 10.0  # |entry| of an editable matrix, so every number fits its cell
+PIPELINE_MAX_DIM = 16  # rows (d_k, d_v) of a custom lab weight matrix: bars per token that still read
 
 
 class ConfigError(ValueError):
@@ -115,11 +116,16 @@ class CapitalConfig(StrictModel):
 
 
 class PipelineConfig(StrictModel):
+    """Section 6: the lab's controls; W_Q, W_K, W_V (lab layout, d_k x 8) replace its seeded weights."""
+
     sentence: str
     query: int = Field(ge=0)
     temperature: float = Field(ge=0.1, le=5.0)
     causal: bool
     temperatures: list[Annotated[float, Field(ge=0.1, le=5.0)]] = Field(min_length=1, max_length=6)
+    W_Q: Matrix | None = None
+    W_K: Matrix | None = None
+    W_V: Matrix | None = None
 
     @field_validator("sentence")
     @classmethod
@@ -133,10 +139,25 @@ class PipelineConfig(StrictModel):
             raise ValueError(f"query: expected a token index from 0 to {n - 1} (the sentence has {n} words)")
         return self
 
+    @model_validator(mode="after")
+    def _weights_fit(self) -> "PipelineConfig":
+        for name in ("W_Q", "W_K", "W_V"):
+            check_matrix(name, getattr(self, name), PIPELINE_MAX_DIM, lab.LAB_D)
+        self.lab_weights()  # shapes must agree: (d_k, 8), (d_k, 8), (d_v, 8)
+        return self
+
     @property
     def tokens(self) -> tuple[str, ...]:
         """The sentence's words; a lab sentence may be named by its key (gato, red, atencion)."""
         return lab.lab_tokens(self.sentence)
+
+    def lab_weights(self) -> lab.LabWeights | None:
+        """None for the lab's seeded weights, else the lab's with any matrix given here replacing its own."""
+        given = {name: getattr(self, name) for name in ("W_Q", "W_K", "W_V") if getattr(self, name) is not None}
+        if not given:
+            return None
+        seeded = lab.lab_weights()
+        return lab.LabWeights(**{"W_Q": seeded.W_Q, "W_K": seeded.W_K, "W_V": seeded.W_V, **given})
 
 
 class AudioConfig(StrictModel):

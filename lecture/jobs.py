@@ -12,8 +12,11 @@ from pathlib import Path
 
 from lecture.config import LectureConfig
 from lecture.locale import load_locale
-from lecture.media import duration_of, replace_atomically, replace_directory
+from lecture.media import add_audio, duration_of, replace_atomically, replace_directory
 from lecture.sections import BY_ID
+from sonify.mappings import soundtrack
+from sonify.mix import write_wav
+from sonify.synth import SAMPLE_RATE
 
 FORMATS = ("mp4", "webm", "gif", "png")
 
@@ -90,10 +93,27 @@ def _render(job: RenderJob, progress) -> JobResult:
             target = job.out_dir / section.stem
             replace_directory(_staged_stills(work), target)
             return JobResult(job.section, files=[target.name], steps=steps)
-        target = job.out_dir / f"{section.stem}.{job.format}"
-        duration = duration_of(produced) if job.format != "gif" else scene.renderer.time
+        if job.format == "gif":
+            target = job.out_dir / f"{section.stem}.gif"
+            replace_atomically(produced, target)
+            return JobResult(job.section, files=[target.name], duration=scene.renderer.time, steps=steps)
+        files = _finish_video(job, section.stem, produced, scene.cues, work)
+        return JobResult(job.section, files=files, duration=duration_of(produced), steps=steps)
+
+
+def _finish_video(job: RenderJob, stem: str, produced: Path, cues, work: Path) -> list[str]:
+    """Synthesize the soundtrack from the scene's cues, mux it in, and move the files into place."""
+    target = job.out_dir / f"{stem}.{job.format}"
+    if job.config.audio.mute:
         replace_atomically(produced, target)
-        return JobResult(job.section, files=[target.name], duration=duration, steps=steps)
+        return [target.name]
+    samples = soundtrack(cues, duration_of(produced), job.config.audio.volume)
+    wav, muxed = work / f"{stem}.wav", work / f"with-audio.{job.format}"
+    write_wav(samples, wav)
+    add_audio(produced, samples, SAMPLE_RATE, muxed)
+    replace_atomically(muxed, target)
+    replace_atomically(wav, job.out_dir / wav.name)
+    return [target.name, wav.name]
 
 
 def _manim_config(job: RenderJob, cache: Path, work: Path) -> dict:
@@ -113,7 +133,7 @@ def _manim_config(job: RenderJob, cache: Path, work: Path) -> dict:
         "output_file": BY_ID[job.section].stem,
         "progress_bar": "display" if job.verbose else "none",
         "verbosity": "INFO" if job.verbose else "ERROR",
-        "disable_caching": False,
+        "disable_caching": True,  # hashing every play call costs more than rendering it; we skip whole sections instead
     }
 
 

@@ -56,3 +56,26 @@ def join_videos(parts: list[Path], target: Path) -> None:
                     output.mux(packet)
             offset += duration_of(part)
     os.replace(staging, target)
+
+
+def add_audio(video: Path, samples, sample_rate: int, target: Path) -> None:
+    """Copy ``video``'s stream and encode ``samples`` (mono floats) as its audio track into ``target``."""
+    import numpy as np
+
+    codec = {".mp4": "aac", ".webm": "libopus", ".mov": "aac"}[target.suffix]
+    pcm = np.round(np.clip(samples, -1.0, 1.0) * 32767).astype(np.int16)
+    with av.open(str(video)) as source, av.open(str(target), "w", format=target.suffix[1:]) as output:
+        video_in = source.streams.video[0]
+        video_out = output.add_stream_from_template(video_in)
+        audio_out = output.add_stream(codec, rate=48000 if codec == "libopus" else sample_rate, layout="mono")
+        audio_out.bit_rate = 160_000
+        for packet in source.demux(video_in):
+            if packet.dts is not None:
+                packet.stream = video_out
+                output.mux(packet)
+        chunk = 1024
+        for start in range(0, len(pcm), chunk):
+            frame = av.AudioFrame.from_ndarray(pcm[None, start:start + chunk], format="s16", layout="mono")
+            frame.sample_rate, frame.pts = sample_rate, start
+            output.mux(audio_out.encode(frame))
+        output.mux(audio_out.encode(None))

@@ -114,7 +114,7 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
         manifest["sections"][result.section] = {
             "files": result.files, "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
             "sha256": {name: file_hash(out_dir / name) for name in result.files}, "steps": result.steps,
-            "quality": request.quality.label, "format": request.format,
+            "quality": request.quality.label, "format": request.format, "audio": not request.config.audio.mute,
             "config": request.config.effective()[result.section]}
     manifest["config"] = request.config.effective()
     if request.format in LECTURE_FORMATS:
@@ -172,7 +172,7 @@ def _join_lecture(request: RenderRequest, manifest: dict, console: Console) -> N
     entries = [manifest["sections"].get(section.id) for section in SECTIONS]
     parts = [request.out_dir / entry["files"][0] for entry in entries
              if entry and entry["quality"] == request.quality.label and entry["format"] == request.format
-             and (request.out_dir / entry["files"][0]).exists()]
+             and entry["audio"] == (not request.config.audio.mute) and (request.out_dir / entry["files"][0]).exists()]
     if not parts:
         return
     target = request.out_dir / f"lecture.{request.format}"

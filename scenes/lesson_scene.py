@@ -106,6 +106,7 @@ class LessonScene(Scene):
         title = strings["title"]
         caption = (caption or strings["caption"]).format(**fields)
         new_header = self._header(title, number, caption)
+        self.cue("step", step=number)
         if self.header is None:
             self.play(FadeIn(new_header), run_time=0.6)
         else:

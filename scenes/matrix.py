@@ -133,6 +133,7 @@ class MatrixScene(LessonScene):
         for i in range(result.X.shape[0]):
             box = self.scaled.row_box(i)
             self.play(Create(box), run_time=0.3 * seconds)
+            self.cue("row", weights=[float(w) for w in result.weights[i]])
             self.play(ReplacementTransform(VGroup(*self.scaled.cells[i], *self.scaled.entries[i]),
                                            VGroup(*self.A.cells[i], *self.A.entries[i])),
                       FadeIn(self.row_sums[i]), FadeOut(box), run_time=0.7 * seconds)
@@ -154,8 +155,10 @@ class MatrixScene(LessonScene):
         seconds = self.seconds_per_cell(n_rows * n_cols)
         row_box, column_box = rows(0), columns(0)
         self.play(Create(row_box), Create(column_box), run_time=0.4)
+        low, high = float(product.values.min()), float(product.values.max())
         for i in range(n_rows):
             for j in range(n_cols):
+                self.cue("cell", value=float(product.values[i, j]), low=low, high=high)
                 self.play(Transform(row_box, rows(i)), Transform(column_box, columns(j)),
                           FadeIn(product.entries[i][j]), run_time=seconds)
                 if (i, j) == (0, 0):
