@@ -24,11 +24,10 @@ def fail(message: str) -> None:
 
 
 def config_options(command):
-    command = click.option("-c", "--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
-                           help="TOML file with config values (see `render.py config`).")(command)
     command = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
                            help="Override one config key; VALUE is TOML, e.g. --set pipeline.temperature=0.5.")(command)
-    return command
+    return click.option("-c", "--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+                        help="TOML file with config values (see `render.py config`).")(command)
 
 
 def render_options(command):

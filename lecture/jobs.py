@@ -57,6 +57,7 @@ class JobResult:
     files: list[str] = field(default_factory=list)
     duration: float = 0.0
     steps: list[dict] = field(default_factory=list)
+    cues: list[dict] = field(default_factory=list)
     error: str | None = None
 
 
@@ -89,16 +90,18 @@ def _render(job: RenderJob, progress) -> JobResult:
             produced = None if stills else Path(scene.renderer.file_writer.movie_file_path)
         steps = [{"key": step.key, "title": step.title, "caption": step.caption,
                   "start": round(step.start, 4), "end": round(step.end, 4)} for step in scene.steps]
+        cues = [{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues]
         if stills:
             target = job.out_dir / section.stem
             replace_directory(_staged_stills(work), target)
-            return JobResult(job.section, files=[target.name], steps=steps)
+            return JobResult(job.section, files=[target.name], steps=steps, cues=cues)
         if job.format == "gif":
             target = job.out_dir / f"{section.stem}.gif"
             replace_atomically(produced, target)
-            return JobResult(job.section, files=[target.name], duration=scene.renderer.time, steps=steps)
+            return JobResult(job.section, files=[target.name], duration=scene.renderer.time, steps=steps,
+                             cues=cues)
         files = _finish_video(job, section.stem, produced, scene.cues, work)
-        return JobResult(job.section, files=files, duration=duration_of(produced), steps=steps)
+        return JobResult(job.section, files=files, duration=duration_of(produced), steps=steps, cues=cues)
 
 
 def _finish_video(job: RenderJob, stem: str, produced: Path, cues, work: Path) -> list[str]:

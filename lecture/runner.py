@@ -114,6 +114,7 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
         manifest["sections"][result.section] = {
             "files": result.files, "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
             "sha256": {name: file_hash(out_dir / name) for name in result.files}, "steps": result.steps,
+            "cues": result.cues,
             "quality": request.quality.label, "format": request.format, "audio": not request.config.audio.mute,
             "config": request.config.effective()[result.section]}
     manifest["config"] = request.config.effective()

@@ -42,7 +42,7 @@ class MatrixScene(LessonScene):
             formula.set_color_by_tex(role, colour)
         self.play(Write(formula), run_time=2.0)
         self.wait(1.5)
-        self.play(FadeOut(formula), run_time=0.5)
+        self.formula = formula
 
     # Steps 2-5: inputs and projections ----------------------------------------------------------
     def show_inputs(self, inputs):
@@ -59,6 +59,7 @@ class MatrixScene(LessonScene):
             product.next_to(self.W[role], DOWN, buff=0.45)
         stage = VGroup(top, *self.products.values())
         self.place_in_body(stage)
+        self.play(FadeOut(self.formula), run_time=0.5)
         self.play(FadeIn(self.X), *[FadeIn(w) for w in self.W.values()], run_time=1.2)
         self.wait(1.5)
 
@@ -109,6 +110,9 @@ class MatrixScene(LessonScene):
         weights = LabelledMatrix(result.weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, "weights",
                                  cell_width=width, fill=style.weight_colour,
                                  text_colour=lambda w: style.BACKGROUND if w > 0.55 else style.TEXT)
+        for i, j in zip(*np.nonzero(result.mask)):
+            weights.cells[i][j].set_fill(style.MASKED, opacity=1.0)
+            weights.entries[i][j].set_color(style.MUTED)
         return scores, scaled, weights
 
     def show_scaled(self):

@@ -10,7 +10,7 @@ import numpy as np
 from manim import (LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Rectangle, SurroundingRectangle, Text, VGroup,
                    VMobject)
 
-from scenes import style
+from scenes import speedups, style  # noqa: F401  (speedups: cheap text copies)
 from scenes.numbers import decimals_for, format_number
 
 CELL_HEIGHT = 0.5

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+from pathlib import Path
 
 from manim import config, tempconfig
 
@@ -12,13 +13,16 @@ from lecture.sections import BY_ID
 from scenes.lesson_scene import SceneJob
 
 TINY = {"pixel_width": 256, "pixel_height": 144, "frame_rate": 5}
+# Tex and text renderings are cached by content, so every test run on a machine shares them.
+CACHE = Path(tempfile.gettempdir()) / "lecture-test-cache"
 
 
 def run_scene(section_id: str, *overrides: str, stills_dir=None):
     """Run the whole scene with animations skipped (state only, no video) and return it."""
     with tempfile.TemporaryDirectory() as media, tempconfig({
-            **TINY, "media_dir": media, "write_to_movie": False, "save_last_frame": False,
-            "verbosity": "ERROR", "progress_bar": "none"}):
+            **TINY, "media_dir": media, "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
+            "write_to_movie": False, "save_last_frame": False,
+            "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
         job = SceneJob(config=load_config(overrides=overrides), locale=load_locale(), stills_dir=stills_dir)
         scene = BY_ID[section_id].scene()(job, skip_animations=True)
         scene.render()

@@ -1,0 +1,67 @@
+"""Decode what the renderer wrote, the way a player would (PyAV)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import av
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ("--resolution", "256x144", "--fps", "5")
+
+
+def run_cli(*arguments: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """`python render.py ...` as a user types it."""
+    return subprocess.run([sys.executable, str(ROOT / "render.py"), *arguments], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def manifest(out_dir: Path) -> dict:
+    return json.loads((out_dir / "manifest.json").read_text())
+
+
+def streams(path: Path) -> dict[str, dict]:
+    """Each stream's codec, duration in seconds and, for video, size and frame rate."""
+    with av.open(str(path)) as container:
+        found = {}
+        for stream in container.streams:
+            info = {"codec": stream.codec_context.name, "duration": float(stream.duration * stream.time_base)}
+            if stream.type == "video":
+                info.update(width=stream.width, height=stream.height, fps=float(stream.average_rate))
+            found[stream.type] = info
+        return found
+
+
+def decoded_audio(path: Path) -> tuple[np.ndarray, int]:
+    """The first audio stream as mono float samples and its sample rate."""
+    with av.open(str(path)) as container:
+        frames = [frame for frame in container.decode(audio=0)]
+    samples = np.concatenate([frame.to_ndarray().reshape(frame.layout.nb_channels, -1)[0] for frame in frames])
+    return samples.astype(float), frames[0].sample_rate
+
+
+def decoded_frame_count(path: Path) -> int:
+    with av.open(str(path)) as container:
+        return sum(1 for _ in container.decode(video=0))
+
+
+def dominant_frequency(samples: np.ndarray, rate: int, start: float, length: float) -> float:
+    """The strongest frequency in [start, start + length), by FFT with zero-padding to 0.1 Hz bins."""
+    window = samples[int(start * rate): int((start + length) * rate)]
+    window = window * np.hanning(len(window))
+    spectrum = np.abs(np.fft.rfft(window, n=10 * rate))
+    return float(np.argmax(spectrum) * rate / (10 * rate))
+
+
+def onset(samples: np.ndarray, rate: int, around: float, search: float = 0.3, threshold: float = 0.2) -> float:
+    """When the envelope near ``around`` first reaches ``threshold`` of its local peak (seconds)."""
+    start = max(0, int((around - search) * rate))
+    window = np.abs(samples[start: int((around + search) * rate)])
+    hop = rate // 1000  # 1 ms envelope
+    envelope = np.array([window[i:i + hop].max() for i in range(0, len(window) - hop, hop)])
+    first = int(np.argmax(envelope >= threshold * envelope.max()))
+    return (start + first * hop) / rate

@@ -1,0 +1,139 @@
+"""The CLI end to end: commands, options, bad input, real tiny renders that decode, skipping, sound."""
+
+import hashlib
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from lecture.sections import SECTION_IDS
+from media_checks import (TINY, decoded_audio, decoded_frame_count, dominant_frequency, manifest, onset, run_cli,
+                          streams)
+from render import cli
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_list_shows_every_section_in_lesson_order():
+    result = CliRunner().invoke(cli, ["list"])
+    assert result.exit_code == 0
+    lines = [line for line in result.output.splitlines() if line[:1].isdigit()]
+    assert [line.split()[1] for line in lines] == list(SECTION_IDS)
+    assert "¿Por qué dividir por √d_k?" in result.output
+
+
+def test_config_prints_effective_toml_with_overrides(tmp_path):
+    custom = tmp_path / "mine.toml"
+    custom.write_text("[pipeline]\ntemperature = 2.5\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["config", "-c", str(custom), "--set", "matrix.causal=true"])
+    assert result.exit_code == 0
+    assert "temperature = 2.5" in result.output and "causal = true" in result.output
+    assert "X = [[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]]" in result.output
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["render", "matrx"], "error: section 'matrx': unknown section; did you mean 'matrix'?"),
+    (["render", "--set", "matrix.X=[[1,2],[3]]"], "error: matrix.X: expected rows of equal length"),
+    (["render", "--set", "matrix.X=[[1,nan],[0,1],[1,1]]"], "error: matrix.X: expected a finite number"),
+    (["render", "--set", "pipeline.temprature=1"], "error: pipeline.temprature: unknown key; did you mean"),
+    (["render", "--set", "pipeline.temperature=9"], "error: pipeline.temperature: expected less than"),
+    (["render", "--set", "pipeline.sentence=''"], "error: pipeline.sentence: expected a non-empty sentence"),
+    (["render", "--resolution", "big"], "error: --resolution: expected WIDTHxHEIGHT"),
+    (["config", "--set", "audio.volume=300"], "error: audio.volume: expected less than or equal to 100"),
+])
+def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, arguments, message):
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, [*arguments, "-o", str(out)] if arguments[0] == "render" else arguments)
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+    assert result.stderr.startswith(message), result.stderr
+    assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("render")
+    result = run_cli("render", "matrix", *TINY, "-o", str(out), "-j", "1")
+    assert result.returncode == 0, result.stderr
+    return out, result
+
+
+def test_render_writes_a_video_that_decodes(rendered):
+    out, _ = rendered
+    video = out / "01-matrix.mp4"
+    found = streams(video)
+    assert found["video"]["width"] == 256 and found["video"]["height"] == 144 and found["video"]["fps"] == 5
+    entry = manifest(out)["sections"]["matrix"]
+    assert found["video"]["duration"] == pytest.approx(entry["duration"], abs=0.01)
+    assert decoded_frame_count(video) == round(entry["duration"] * 5)
+    last_step = entry["steps"][-1]
+    assert entry["duration"] == pytest.approx(last_step["end"] + 0.5, abs=0.2 + len(entry["steps"]) * 0.2)
+    assert entry["sha256"]["01-matrix.mp4"] == digest(video)
+
+
+def test_lecture_joins_the_sections(rendered):
+    out, _ = rendered
+    lecture = streams(out / "lecture.mp4")
+    section = streams(out / "01-matrix.mp4")
+    assert lecture["video"]["duration"] == pytest.approx(section["video"]["duration"], abs=0.05)
+    assert set(lecture) == {"video", "audio"}
+
+
+def test_audio_track_matches_video_and_never_clips(rendered):
+    out, _ = rendered
+    found = streams(out / "01-matrix.mp4")
+    assert found["audio"]["codec"] == "aac"
+    assert abs(found["audio"]["duration"] - found["video"]["duration"]) <= 0.05
+    samples, rate = decoded_audio(out / "01-matrix.mp4")
+    assert np.abs(samples).max() < 1.0
+    assert (out / "01-matrix.wav").exists()
+
+
+def test_step_tones_start_on_their_cue_with_the_lab_pitch(rendered):
+    out, _ = rendered
+    samples, rate = decoded_audio(out / "01-matrix.mp4")
+    entry = manifest(out)["sections"]["matrix"]
+    frame = 1 / 5
+    for cue in [cue for cue in entry["cues"] if cue["kind"] == "step"]:
+        assert abs(onset(samples, rate, cue["time"]) - cue["time"]) <= frame, cue
+        pitch = dominant_frequency(samples, rate, cue["time"] + 0.02, 0.2)
+        assert pitch == pytest.approx(300 + 80 * cue["step"], rel=0.01), cue
+
+
+def test_second_identical_render_is_skipped(rendered):
+    out, _ = rendered
+    before = digest(out / "01-matrix.mp4")
+    result = run_cli("render", "matrix", *TINY, "-o", str(out))
+    assert result.returncode == 0
+    assert "01-matrix: up to date, skipped" in result.stderr
+    assert digest(out / "01-matrix.mp4") == before
+
+
+def test_bad_input_leaves_earlier_output_untouched(rendered):
+    out, _ = rendered
+    before = {path.name: digest(path) for path in out.iterdir() if path.is_file()}
+    result = run_cli("render", "matrix", *TINY, "-o", str(out), "--set", "matrix.W_Q=[[1]]")
+    assert result.returncode == 2
+    assert {path.name: digest(path) for path in out.iterdir() if path.is_file()} == before
+
+
+def test_png_format_writes_one_still_per_step(tmp_path):
+    from PIL import Image
+
+    result = run_cli("render", "matrix", *TINY, "-o", str(tmp_path), "--format", "png")
+    assert result.returncode == 0, result.stderr
+    stills = sorted((tmp_path / "01-matrix").glob("*.png"))
+    steps = manifest(tmp_path)["sections"]["matrix"]["steps"]
+    assert [still.name for still in stills] == [f"{n:02d}-{step['key']}.png" for n, step in enumerate(steps, 1)]
+    with Image.open(stills[-1]) as image:
+        assert image.size == (256, 144)
+        assert len(set(image.convert("L").getdata())) > 10  # not a blank frame
+
+
+def test_no_audio_gives_a_file_without_an_audio_stream(tmp_path):
+    result = run_cli("render", "matrix", *TINY, "-o", str(tmp_path), "--no-audio")
+    assert result.returncode == 0, result.stderr
+    assert set(streams(tmp_path / "01-matrix.mp4")) == {"video"}
+    assert not (tmp_path / "01-matrix.wav").exists()
