@@ -13,6 +13,7 @@ import click
 from lecture.config import ConfigError, load_config, suggestion, to_toml
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.locale import load_locale
+from lecture.preflight import missing_system_dependencies
 from lecture.runner import RenderRequest, render as run_render
 from lecture.sections import BY_ID, SECTION_IDS, available_sections
 
@@ -75,6 +76,13 @@ def resolve_quality(quality: str, resolution: str | None, fps: int | None) -> Qu
     return Quality(width, height, fps or base.fps)
 
 
+def check_system() -> None:
+    """Stop before rendering when LaTeX or a font is missing, naming the package to install."""
+    problems = missing_system_dependencies()
+    if problems:
+        fail("; ".join(problems))
+
+
 def load(config_file: Path | None, overrides: tuple[str, ...], no_audio: bool = False):
     if no_audio:
         overrides = (*overrides, "audio.mute=true")
@@ -104,6 +112,7 @@ def render(sections, quality, resolution, fps, out_dir, jobs, file_format, no_au
     request = RenderRequest(sections=resolve_sections(sections), config=load(config_file, overrides, no_audio),
                             quality=resolve_quality(quality, resolution, fps), format=file_format,
                             out_dir=out_dir, jobs=jobs, force=force, verbose=verbose)
+    check_system()
     sys.exit(run_render(request))
 
 
