@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import shutil
 import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lecture.config import LectureConfig
 from lecture.locale import load_locale
-from lecture.media import add_audio, duration_of, replace_atomically, replace_directory
+from lecture.media import (add_audio, duration_of, exclusive_lock, replace_atomically, replace_directory,
+                           work_prefix)
 from lecture.sections import BY_ID
 from sonify.mappings import soundtrack
 from sonify.mix import write_wav
@@ -79,7 +78,9 @@ def _render(job: RenderJob, progress) -> JobResult:
     cache = job.cache_dir / section.id
     cache.mkdir(parents=True, exist_ok=True)
     stills = job.format == "png"
-    with _locked(cache / ".lock"), tempfile.TemporaryDirectory(dir=job.out_dir, prefix=f".{section.stem}-") as work:
+    # One process at a time per section cache: manim's Tex and text caches are not process-safe.
+    with exclusive_lock(cache / ".lock"), tempfile.TemporaryDirectory(dir=job.out_dir,
+                                                                      prefix=work_prefix(section.stem)) as work:
         work = Path(work)
         with tempconfig(_manim_config(job, cache, work)):
             _quiet_manim(job.verbose)
@@ -150,14 +151,3 @@ def _staged_stills(work: Path) -> Path:
 
 def _quiet_manim(verbose: bool) -> None:
     logging.getLogger("manim").setLevel(logging.INFO if verbose else logging.ERROR)
-
-
-@contextmanager
-def _locked(path: Path):
-    """One process at a time per section cache: manim's Tex and text caches are not process-safe."""
-    with open(path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)

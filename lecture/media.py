@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import re
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import av
@@ -28,6 +31,43 @@ def replace_directory(staging: Path, target: Path) -> None:
         os.replace(target, retired)
     os.replace(staging, target)
     shutil.rmtree(retired, ignore_errors=True)
+
+
+STALE = re.compile(r"^\..*[.-](?:tmp|old|work)-(\d+)")
+
+
+def work_prefix(stem: str) -> str:
+    """Prefix of a worker's scratch directory inside the output directory."""
+    return f".{stem}-work-{os.getpid()}-"
+
+
+def remove_stale_temporaries(directory: Path) -> None:
+    """Delete scratch files and directories left by processes that no longer run (a killed render)."""
+    for path in directory.iterdir():
+        match = STALE.match(path.name)
+        if match and not _alive(int(match.group(1))):
+            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@contextmanager
+def exclusive_lock(path: Path):
+    """Hold an exclusive lock on ``path`` (created if missing) for the duration of the block."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def duration_of(path: Path) -> float:

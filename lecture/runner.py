@@ -15,9 +15,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from lecture.captions import lecture_subtitles, section_subtitles, write_captions
 from lecture.config import LectureConfig
 from lecture.jobs import JobResult, Quality, RenderJob, run_job
-from lecture.media import join_videos, temporary_path
+from lecture.media import duration_of, exclusive_lock, join_videos, remove_stale_temporaries, temporary_path
 from lecture.sections import BY_ID, SECTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,6 +97,7 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
     console = console or Console(stderr=True)
     out_dir = request.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(out_dir)
     manifest = read_manifest(out_dir)
     code = code_digest()
     wanted = {section: fingerprint(request, section, code) for section in request.sections}
@@ -105,12 +107,23 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
         if section not in stale:
             console.print(f"{BY_ID[section].stem}: up to date, skipped (--force re-renders)")
     results = _run_jobs(request, stale, console)
+    with exclusive_lock(out_dir / ".manifest.lock"):  # another render may have finished meanwhile
+        return _record(request, results, wanted, console)
+
+
+def _record(request: RenderRequest, results: list[JobResult], wanted: dict, console: Console) -> int:
+    """Add the finished sections to the manifest (re-read now), join the lecture, write it back."""
+    out_dir = request.out_dir
+    manifest = read_manifest(out_dir)
     failures = 0
     for result in results:
         if result.error:
             failures += 1
             console.print(f"[red]{BY_ID[result.section].stem}: failed: {result.error}[/red]")
             continue
+        if request.format in LECTURE_FORMATS:  # captions beside the video, tracked with it in the manifest
+            result.files += write_captions(section_subtitles(result.steps, result.duration),
+                                           out_dir / BY_ID[result.section].stem)
         manifest["sections"][result.section] = {
             "files": result.files, "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
             "sha256": {name: file_hash(out_dir / name) for name in result.files}, "steps": result.steps,
@@ -169,13 +182,17 @@ def _drain(updates, progress: Progress, tasks: dict) -> None:
 
 
 def _join_lecture(request: RenderRequest, manifest: dict, console: Console) -> None:
-    """Join every section rendered with these settings, in lesson order, into lecture.<format>."""
+    """Join every section rendered with these settings, in lesson order, into lecture.<format>,
+    and their captions, shifted to match, into lecture.srt and lecture.vtt."""
     entries = [manifest["sections"].get(section.id) for section in SECTIONS]
-    parts = [request.out_dir / entry["files"][0] for entry in entries
-             if entry and entry["quality"] == request.quality.label and entry["format"] == request.format
-             and entry["audio"] == (not request.config.audio.mute) and (request.out_dir / entry["files"][0]).exists()]
+    joined = [entry for entry in entries
+              if entry and entry["quality"] == request.quality.label and entry["format"] == request.format
+              and entry["audio"] == (not request.config.audio.mute) and (request.out_dir / entry["files"][0]).exists()]
+    parts = [request.out_dir / entry["files"][0] for entry in joined]
     if not parts:
         return
+    write_captions(lecture_subtitles([(entry["steps"], duration_of(part)) for entry, part in zip(joined, parts)]),
+                   request.out_dir / "lecture")
     target = request.out_dir / f"lecture.{request.format}"
     wanted = hashlib.sha256("".join(file_hash(part) for part in parts).encode()).hexdigest()
     previous = manifest.get("lecture", {})

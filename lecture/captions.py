@@ -1,0 +1,78 @@
+"""Captions: one Spanish caption per step, as SRT and WebVTT, beside each section's video and for the lecture.
+
+A step's caption covers the same span as its slide (see ``step_spans``), so captions, slides and the
+storyboard all agree on where a step begins and ends.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from datetime import timedelta
+from pathlib import Path
+
+import srt
+
+from lecture.media import temporary_path
+
+LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
+
+
+def step_spans(steps: list[dict], duration: float) -> list[tuple[float, float]]:
+    """(start, end) in seconds of each step: from the previous step's end to its own end.
+
+    The first span starts at 0 and the last ends at ``duration``, so the spans tile the whole video with
+    no gap: the fade between two steps belongs to the step that is fading in.
+    """
+    ends = [step["end"] for step in steps[:-1]] + [duration]
+    return list(zip([0.0, *ends[:-1]], ends))
+
+
+def section_subtitles(steps: list[dict], duration: float, offset: float = 0.0) -> list[srt.Subtitle]:
+    """One subtitle per step with its caption, shifted by ``offset`` seconds."""
+    return [srt.Subtitle(index=number, start=timedelta(seconds=offset + start),
+                         end=timedelta(seconds=offset + end), content=_wrapped(step["caption"]))
+            for number, (step, (start, end)) in enumerate(zip(steps, step_spans(steps, duration)), 1)]
+
+
+def lecture_subtitles(sections: list[tuple[list[dict], float]]) -> list[srt.Subtitle]:
+    """The sections' subtitles joined, each shifted by the durations of the sections before it.
+
+    ``sections`` holds (steps, duration) in the order the videos were joined.
+    """
+    joined, offset = [], 0.0
+    for steps, duration in sections:
+        joined += section_subtitles(steps, duration, offset)
+        offset += duration
+    return list(srt.sort_and_reindex(joined))
+
+
+def write_captions(subtitles: list[srt.Subtitle], stem: Path) -> list[str]:
+    """Write ``stem.srt`` and ``stem.vtt``, each under a temporary name first; returns the file names."""
+    written = []
+    for suffix, text in (("srt", srt.compose(subtitles)), ("vtt", webvtt(subtitles))):
+        target = stem.with_name(f"{stem.name}.{suffix}")
+        staging = temporary_path(target)
+        staging.write_text(text, encoding="utf-8")
+        os.replace(staging, target)
+        written.append(target.name)
+    return written
+
+
+def webvtt(subtitles: list[srt.Subtitle]) -> str:
+    """The same cues as WebVTT, the caption format browsers' <track> elements read."""
+    cues = [f"{number}\n{_vtt_time(cue.start)} --> {_vtt_time(cue.end)}\n{cue.content}\n"
+            for number, cue in enumerate(subtitles, 1)]
+    return "WEBVTT\n\n" + "\n".join(cues)
+
+
+def _vtt_time(moment: timedelta) -> str:
+    milliseconds = moment // timedelta(milliseconds=1)  # truncated, as srt writes its timestamps
+    hours, rest = divmod(milliseconds, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    seconds, milliseconds = divmod(rest, 1000)
+    return f"{hours:02d}:{minutes:02d}:{seconds:02d}.{milliseconds:03d}"
+
+
+def _wrapped(caption: str) -> str:
+    return "\n".join(textwrap.wrap(caption, LINE_LENGTH))
