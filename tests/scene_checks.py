@@ -9,17 +9,20 @@ from manim import config, tempconfig
 
 from lecture.config import load_config
 from lecture.locale import load_locale
+from lecture.media import exclusive_lock
 from lecture.sections import BY_ID
 from scenes.lesson_scene import SceneJob
 
 TINY = {"pixel_width": 256, "pixel_height": 144, "frame_rate": 5}
-# Tex and text renderings are cached by content, so every test run on a machine shares them.
+# Tex and text renderings are cached by content, so every test run on a machine shares them;
+# manim's caches are not process-safe, so one scene at a time uses them.
 CACHE = Path(tempfile.gettempdir()) / "lecture-test-cache"
 
 
 def run_scene(section_id: str, *overrides: str, stills_dir=None):
     """Run the whole scene with animations skipped (state only, no video) and return it."""
-    with tempfile.TemporaryDirectory() as media, tempconfig({
+    CACHE.mkdir(exist_ok=True)
+    with exclusive_lock(CACHE / ".lock"), tempfile.TemporaryDirectory() as media, tempconfig({
             **TINY, "media_dir": media, "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
             "write_to_movie": False, "save_last_frame": False,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
