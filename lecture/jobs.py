@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import resource
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +59,7 @@ class JobResult:
     duration: float = 0.0
     steps: list[dict] = field(default_factory=list)
     cues: list[dict] = field(default_factory=list)
+    timings: dict = field(default_factory=dict)  # seconds spent on the scene and on the sound, peak memory
     error: str | None = None
 
 
@@ -70,39 +73,55 @@ def run_job(job: RenderJob, progress=None) -> JobResult:
 
 
 def _render(job: RenderJob, progress) -> JobResult:
+    section = BY_ID[job.section]
+    cache = job.cache_dir / section.id
+    cache.mkdir(parents=True, exist_ok=True)
+    # One process at a time per section cache: manim's Tex and text caches are not process-safe.
+    with exclusive_lock(cache / ".lock"), tempfile.TemporaryDirectory(dir=job.out_dir,
+                                                                      prefix=work_prefix(section.stem)) as work:
+        work = Path(work)
+        started = time.perf_counter()
+        scene, produced = _run_scene(job, cache, work, progress)
+        result = JobResult(job.section, steps=[_step_record(step) for step in scene.steps],
+                           cues=[{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues],
+                           timings={"scene_seconds": round(time.perf_counter() - started, 3)})
+        if job.format == "png":
+            target = job.out_dir / section.stem
+            replace_directory(_staged_stills(work), target)
+            result.files = [target.name]
+        elif job.format == "gif":
+            target = job.out_dir / f"{section.stem}.gif"
+            replace_atomically(produced, target)
+            result.files, result.duration = [target.name], scene.renderer.time
+        else:
+            started = time.perf_counter()
+            result.files = _finish_video(job, section.stem, produced, scene.cues, work)
+            result.duration = duration_of(produced)
+            result.timings["sound_seconds"] = round(time.perf_counter() - started, 3)
+        result.timings["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+        return result
+
+
+def _run_scene(job: RenderJob, cache: Path, work: Path, progress):
+    """Run the section's scene under its own manim config; returns it and the video it wrote."""
     from manim import tempconfig  # imported here: the parent process never needs manim
 
     from scenes.lesson_scene import SceneJob
 
     section = BY_ID[job.section]
-    cache = job.cache_dir / section.id
-    cache.mkdir(parents=True, exist_ok=True)
     stills = job.format == "png"
-    # One process at a time per section cache: manim's Tex and text caches are not process-safe.
-    with exclusive_lock(cache / ".lock"), tempfile.TemporaryDirectory(dir=job.out_dir,
-                                                                      prefix=work_prefix(section.stem)) as work:
-        work = Path(work)
-        with tempconfig(_manim_config(job, cache, work)):
-            _quiet_manim(job.verbose)
-            scene_job = SceneJob(config=job.config, locale=load_locale(), stills_dir=work if stills else None,
-                                 progress=(lambda share: progress(job.section, share)) if progress else None)
-            scene = section.scene()(scene_job, skip_animations=stills)
-            scene.render()
-            produced = None if stills else Path(scene.renderer.file_writer.movie_file_path)
-        steps = [{"key": step.key, "title": step.title, "caption": step.caption,
-                  "start": round(step.start, 4), "end": round(step.end, 4)} for step in scene.steps]
-        cues = [{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues]
-        if stills:
-            target = job.out_dir / section.stem
-            replace_directory(_staged_stills(work), target)
-            return JobResult(job.section, files=[target.name], steps=steps, cues=cues)
-        if job.format == "gif":
-            target = job.out_dir / f"{section.stem}.gif"
-            replace_atomically(produced, target)
-            return JobResult(job.section, files=[target.name], duration=scene.renderer.time, steps=steps,
-                             cues=cues)
-        files = _finish_video(job, section.stem, produced, scene.cues, work)
-        return JobResult(job.section, files=files, duration=duration_of(produced), steps=steps, cues=cues)
+    with tempconfig(_manim_config(job, cache, work)):
+        _quiet_manim(job.verbose)
+        scene_job = SceneJob(config=job.config, locale=load_locale(), stills_dir=work if stills else None,
+                             progress=(lambda share: progress(job.section, share)) if progress else None)
+        scene = section.scene()(scene_job, skip_animations=stills)
+        scene.render()
+        return scene, None if stills else Path(scene.renderer.file_writer.movie_file_path)
+
+
+def _step_record(step) -> dict:
+    return {"key": step.key, "title": step.title, "caption": step.caption,
+            "start": round(step.start, 4), "end": round(step.end, 4)}
 
 
 def _finish_video(job: RenderJob, stem: str, produced: Path, cues, work: Path) -> list[str]:

@@ -127,7 +127,7 @@ def _record(request: RenderRequest, results: list[JobResult], wanted: dict, cons
         manifest["sections"][result.section] = {
             "files": result.files, "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
             "sha256": {name: file_hash(out_dir / name) for name in result.files}, "steps": result.steps,
-            "cues": result.cues,
+            "cues": result.cues, "timings": result.timings,
             "quality": request.quality.label, "format": request.format, "audio": not request.config.audio.mute,
             "config": request.config.effective()[result.section]}
     manifest["config"] = request.config.effective()
