@@ -10,12 +10,16 @@ import sys
 from pathlib import Path
 
 import click
+from rich.console import Console
+
 from lecture.config import ConfigError, load_config, suggestion, to_toml
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.locale import load_locale
 from lecture.preflight import missing_system_dependencies
 from lecture.runner import RenderRequest, render as run_render
 from lecture.sections import BY_ID, SECTION_IDS, available_sections
+from lecture.slides import DECK_FORMATS, build as build_slides
+from lecture.storyboard import build as build_storyboards
 
 
 def fail(message: str) -> None:
@@ -31,25 +35,37 @@ def config_options(command):
                         help="TOML file with config values (see `render.py config`).")(command)
 
 
-def render_options(command):
-    options = [
-        click.option("-q", "--quality", type=click.Choice(list(QUALITIES)), default="m", show_default=True,
-                     help="l 480p15, m 720p30, h 1080p60, k 2160p60."),
-        click.option("--resolution", metavar="WxH", help="Custom frame size in pixels, e.g. 640x360."),
-        click.option("--fps", type=click.IntRange(1, 120), help="Custom frame rate."),
-        click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-                     default=Path("output"), show_default=True, help="Output directory."),
-        click.option("-j", "--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
-                     show_default="number of cores", help="Sections rendered in parallel."),
-        click.option("--format", "file_format", type=click.Choice(FORMATS), default="mp4", show_default=True,
-                     help="Video format, or png for one still per step."),
-        click.option("--no-audio", is_flag=True, help="No audio stream (same as --set audio.mute=true)."),
-        click.option("--force", is_flag=True, help="Re-render even when the output is up to date."),
-        click.option("-v", "--verbose", is_flag=True, help="Show manim's own logging."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return config_options(command)
+QUALITY_OPTIONS = (
+    click.option("-q", "--quality", type=click.Choice(list(QUALITIES)), default="m", show_default=True,
+                 help="l 480p15, m 720p30, h 1080p60, k 2160p60."),
+    click.option("--resolution", metavar="WxH", help="Custom frame size in pixels, e.g. 640x360."),
+    click.option("--fps", type=click.IntRange(1, 120), help="Custom frame rate."),
+    click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                 default=Path("output"), show_default=True, help="Output directory."),
+    click.option("-j", "--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
+                 show_default="number of cores", help="Sections rendered in parallel."),
+)
+FORMAT_OPTION = click.option("--format", "file_format", type=click.Choice(FORMATS), default="mp4", show_default=True,
+                             help="Video format, or png for one still per step.")
+NO_AUDIO_OPTION = click.option("--no-audio", is_flag=True, help="No audio stream (same as --set audio.mute=true).")
+RERUN_OPTIONS = (
+    click.option("--force", is_flag=True, help="Re-render even when the output is up to date."),
+    click.option("-v", "--verbose", is_flag=True, help="Show manim's own logging."),
+)
+
+
+def shared_options(*options):
+    """A decorator adding ``options``, in this order in --help, then -c and --set."""
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        return config_options(command)
+    return decorate
+
+
+render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
+slides_options = shared_options(*QUALITY_OPTIONS, NO_AUDIO_OPTION, *RERUN_OPTIONS)
+storyboard_options = shared_options(*QUALITY_OPTIONS, *RERUN_OPTIONS)
 
 
 def resolve_sections(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -83,6 +99,14 @@ def check_system() -> None:
         fail("; ".join(problems))
 
 
+def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides, *,
+                 file_format="mp4", no_audio=False, force=False, verbose=False) -> RenderRequest:
+    """The plain request every rendering command hands on, from its validated options."""
+    return RenderRequest(sections=resolve_sections(sections), config=load(config_file, overrides, no_audio),
+                         quality=resolve_quality(quality, resolution, fps), format=file_format,
+                         out_dir=out_dir, jobs=jobs, force=force, verbose=verbose)
+
+
 def load(config_file: Path | None, overrides: tuple[str, ...], no_audio: bool = False):
     if no_audio:
         overrides = (*overrides, "audio.mute=true")
@@ -109,11 +133,40 @@ def cli(context: click.Context):
 def render(sections, quality, resolution, fps, out_dir, jobs, file_format, no_audio, force, verbose,
            config_file, overrides):
     """Render SECTIONS (default: all) into OUT as NN-section files, lecture.mp4 and manifest.json."""
-    request = RenderRequest(sections=resolve_sections(sections), config=load(config_file, overrides, no_audio),
-                            quality=resolve_quality(quality, resolution, fps), format=file_format,
-                            out_dir=out_dir, jobs=jobs, force=force, verbose=verbose)
+    request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
+                           file_format=file_format, no_audio=no_audio, force=force, verbose=verbose)
     check_system()
     sys.exit(run_render(request))
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@click.option("--to", "decks", type=click.Choice(DECK_FORMATS), multiple=True, default=("html",),
+              show_default=True, help="Deck format: reveal.js HTML, PowerPoint or PDF; repeat for several.")
+@click.option("--one-file", is_flag=True,
+              help="HTML as one self-contained file: clips and reveal.js embedded, plays without a network.")
+@slides_options
+def slides(sections, decks, one_file, quality, resolution, fps, out_dir, jobs, no_audio, force, verbose,
+           config_file, overrides):
+    """Slides of SECTIONS (default: all) that keep their sound, one per step, into OUT/slides.
+
+    Writes manim-slides presentations (`manim-slides present NN-section` from OUT) and their decks.
+    """
+    request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
+                           no_audio=no_audio, force=force, verbose=verbose)
+    check_system()
+    sys.exit(build_slides(request, tuple(dict.fromkeys(decks)), one_file, Console(stderr=True)))
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@storyboard_options
+def storyboard(sections, quality, resolution, fps, out_dir, jobs, force, verbose, config_file, overrides):
+    """One contact sheet per section: the last frame of every step with its title, as OUT/NN-section-storyboard.png."""
+    request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
+                           file_format="png", force=force, verbose=verbose)
+    check_system()
+    sys.exit(build_storyboards(request, Console(stderr=True)))
 
 
 @cli.command("list")

@@ -65,3 +65,14 @@ def onset(samples: np.ndarray, rate: int, around: float, search: float = 0.3, th
     envelope = np.array([window[i:i + hop].max() for i in range(0, len(window) - hop, hop)])
     first = int(np.argmax(envelope >= threshold * envelope.max()))
     return (start + first * hop) / rate
+
+
+def shared_output(tmp_path_factory, name: str) -> Path:
+    """One output directory per ``name`` for the whole test session.
+
+    Test modules that render the same section with the same options point at it: the first renders,
+    the others find it up to date and skip straight to what they test.
+    """
+    out = tmp_path_factory.getbasetemp() / name
+    out.mkdir(exist_ok=True)
+    return out

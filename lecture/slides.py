@@ -1,0 +1,223 @@
+"""Slides that keep their sound: each section as a manim-slides presentation whose slide videos carry
+their slice of the soundtrack, converted to reveal.js HTML, PowerPoint or PDF.
+
+Why the scenes are not rendered as manim-slides ``Slide``s: manim muxes sound only into the final
+movie, while manim-slides builds each slide by concatenating manim's partial movie files, which never
+have sound; so its slide videos are silent (manim-slides issues 258, 375 and 577). Instead we render
+(or reuse, when up to date) the section's finished video and its soundtrack, cut both at the step
+boundaries into one clip per step, and write manim-slides' own JSON around those clips. Its
+converters and ``manim-slides present`` play the files as they are, so the sound stays.
+
+Layout, manim-slides' own: ``OUT/slides/NN-section.json`` and ``OUT/slides/files/NN-section/*.mp4``,
+with the decks beside the JSON (``OUT/slides/NN-section.html``, ``.pptx``, ``.pdf``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from bisect import bisect_right
+from fractions import Fraction
+from itertools import groupby
+from pathlib import Path
+
+import av
+import numpy as np
+from rich.console import Console
+
+from lecture.captions import step_spans
+from lecture.locale import load_locale
+from lecture.media import add_audio, replace_directory, temporary_path, work_prefix
+from lecture.runner import RenderRequest, read_manifest, render
+from lecture.sections import BY_ID, Section
+from sonify.mix import read_wav
+from sonify.synth import SAMPLE_RATE
+
+DECK_FORMATS = ("html", "pptx", "pdf")
+FOLDER = "slides"  # manim-slides' default folder: `manim-slides present NN-section` works from OUT
+QUALITY = {"crf": "18", "preset": "fast"}  # libx264: cuts are re-encoded to be frame-exact, near-lossless
+SOURCE_STAMP = ".source"  # beside the clips: the video and steps they were cut from
+PPTX_WIDTH = 1280  # pixels at 96 dpi: PowerPoint's standard 13.33-inch wide slide
+
+
+def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, console: Console) -> int:
+    """Render what is stale, then write each section's slides and decks; returns the exit status."""
+    status, entries = render_current(request, console)
+    for section_id, entry in entries.items():
+        section = BY_ID[section_id]
+        presentation = write_presentation(request.out_dir, section, entry, request.force)
+        for deck in decks:
+            target = request.out_dir / FOLDER / f"{section.stem}.{deck}"
+            try:
+                write_deck(presentation, target, page_title(section), one_file)
+            except RuntimeError as error:  # manim-slides could not download reveal.js for --one-file
+                console.print(f"[red]{target}: {error}; --one-file needs the network once, then "
+                              "manim-slides keeps reveal.js cached[/red]", soft_wrap=True)
+                status = 1
+                continue
+            console.print(f"{target}: {len(presentation.slides)} diapositivas", soft_wrap=True)
+    return status
+
+
+def render_current(request: RenderRequest, console: Console) -> tuple[int, dict[str, dict]]:
+    """Render what is stale; returns the exit status and the manifest entry of every section now rendered
+    exactly as ``request`` asks (a section whose render failed is left out: the render said why)."""
+    status = render(request, console)
+    entries = read_manifest(request.out_dir)["sections"]
+    return status, {section: entries[section] for section in request.sections
+                    if section in entries and _rendered_as_asked(entries[section], request, section)}
+
+
+def _rendered_as_asked(entry: dict, request: RenderRequest, section: str) -> bool:
+    """Whether ``entry`` holds ``section`` with the request's config, quality, format and sound, files present.
+
+    Not the runner's fingerprint: that also hashes the source code, which may change while a render runs.
+    """
+    return (entry["config"] == request.config.effective()[section] and entry["quality"] == request.quality.label
+            and entry["format"] == request.format and entry["audio"] == (not request.config.audio.mute)
+            and all((request.out_dir / name).exists() for name in entry["files"]))
+
+
+def write_presentation(out_dir: Path, section: Section, entry: dict, force: bool = False):
+    """The section's clips (see ``cut_section``) with their speaker notes, as manim-slides' JSON; returns it."""
+    from manim_slides.config import PresentationConfig, SlideConfig  # imported here: slow, only slides need it
+
+    clips = cut_section(out_dir, section, entry, force)
+    strings = load_locale()
+    # rev_file is the clip itself, as manim-slides' own --skip-reversing writes it: reversing every
+    # clip would double the encoding time, and a reversed soundtrack is noise.
+    slides = [SlideConfig(file=clip, rev_file=clip, notes=speaker_notes(step, section.id, strings))
+              for clip, step in zip(clips, entry["steps"])]
+    width, height, background = video_format(out_dir / entry["files"][0])
+    presentation = PresentationConfig(slides=slides, resolution=(width, height), background_color=background)
+    _save_relative(presentation, out_dir / FOLDER / f"{section.stem}.json")
+    return presentation
+
+
+def cut_section(out_dir: Path, section: Section, entry: dict, force: bool = False) -> list[Path]:
+    """One clip per step with its sound, in ``OUT/slides/files/NN-section``; kept as they are when they
+    were cut from this very video and these steps (a stamp beside them says so) unless ``force``."""
+    folder = out_dir / FOLDER / "files" / section.stem
+    clips = [folder / f"{number:02d}-{step['key']}.mp4" for number, step in enumerate(entry["steps"], 1)]
+    source = json.dumps({"sha256": entry["sha256"], "steps": entry["steps"]}, sort_keys=True)
+    stamp = folder / SOURCE_STAMP
+    if not force and stamp.exists() and stamp.read_text() == source and all(clip.exists() for clip in clips):
+        return clips
+    soundtrack = read_wav(out_dir / f"{section.stem}.wav") if entry["audio"] else None
+    starts = [start for start, _ in step_spans(entry["steps"], entry["duration"])]
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=work_prefix(section.stem)) as work:
+        staging = Path(work) / "clips"
+        staging.mkdir()
+        cut(out_dir / entry["files"][0], soundtrack, starts, [staging / clip.name for clip in clips])
+        (staging / SOURCE_STAMP).write_text(source)
+        replace_directory(staging, folder)
+    return clips
+
+
+def cut(video: Path, soundtrack: np.ndarray | None, starts: list[float], targets: list[Path]) -> None:
+    """Re-encode ``video`` into one file per clip, clip k starting at ``starts[k]`` seconds (the first at 0),
+    each with the matching samples of ``soundtrack`` as its audio track.
+
+    Clips are cut at whole frames, and the audio at the same instants, so clip k holds frames
+    [first_k, first_k+1) and samples [first_k / fps, first_k+1 / fps) × rate: sound and picture stay in sync.
+    """
+    with av.open(str(video)) as source:
+        stream = source.streams.video[0]
+        fps = stream.average_rate
+        first_frames = _first_frames(starts, fps)
+        frames = enumerate(source.decode(stream))
+        for clip, group in groupby(frames, key=lambda item: bisect_right(first_frames, item[0]) - 1):
+            silent = targets[clip].with_name(f"silent-{targets[clip].name}")
+            count = _encode((frame for _, frame in group), silent, fps, stream.width, stream.height)
+            if soundtrack is None:
+                os.replace(silent, targets[clip])
+                continue
+            begin, end = first_frames[clip], first_frames[clip] + count
+            add_audio(silent, soundtrack[round(begin / fps * SAMPLE_RATE):round(end / fps * SAMPLE_RATE)],
+                      SAMPLE_RATE, targets[clip])
+            silent.unlink()
+
+
+def _first_frames(starts: list[float], fps: Fraction) -> list[int]:
+    """The frame each clip starts at: rounded to the nearest frame, at least one frame per clip."""
+    first = [0]
+    for start in starts[1:]:
+        first.append(max(first[-1] + 1, round(start * fps)))
+    return first
+
+
+def _encode(frames, target: Path, fps: Fraction, width: int, height: int) -> int:
+    """Encode ``frames`` as H.264 into ``target``; returns how many there were."""
+    count = 0
+    with av.open(str(target), "w") as output:
+        stream = output.add_stream("libx264", rate=fps, options=QUALITY)
+        stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
+        for count, frame in enumerate(frames, 1):
+            frame.pts, frame.time_base = count - 1, 1 / fps
+            output.mux(stream.encode(frame))
+        output.mux(stream.encode(None))
+    return count
+
+
+def video_format(video: Path) -> tuple[int, int, str]:
+    """Width, height and background colour (the first frame's corner) of ``video``, for the deck around it."""
+    with av.open(str(video)) as source:
+        frame = next(source.decode(video=0))
+        red, green, blue = frame.to_ndarray(format="rgb24")[0, 0]
+        return frame.width, frame.height, f"#{red:02x}{green:02x}{blue:02x}"
+
+
+def speaker_notes(step: dict, section_id: str, strings: dict) -> str:
+    """What the step shows (its title and caption) and, when the locale has one, what to ask the students."""
+    question = strings[section_id]["steps"][step["key"]].get("question")
+    parts = [step["title"], step["caption"]]
+    if question:
+        parts.append(strings["slides"]["question"].format(question=question))
+    return "\n\n".join(parts)
+
+
+def page_title(section: Section) -> str:
+    strings = load_locale()
+    return strings["slides"]["page_title"].format(section=strings[section.id]["title"],
+                                                  formula=strings["slides"]["formula"])
+
+
+def _save_relative(presentation, target: Path) -> None:
+    """Write manim-slides' JSON with clip paths relative to the folder's parent, as manim-slides itself
+    reads them: the output directory can be moved or copied to the lecture hall as a whole."""
+    data = presentation.model_dump(mode="json")
+    for slide in data["slides"]:
+        for key in ("file", "rev_file"):
+            slide[key] = str(Path(slide[key]).relative_to(target.parent.parent))
+    staging = temporary_path(target)
+    staging.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    os.replace(staging, target)
+
+
+def write_deck(presentation, target: Path, title: str, one_file: bool) -> None:
+    """Convert ``presentation`` with manim-slides' converter for ``target``'s suffix, staged then renamed.
+
+    ``one_file`` (HTML only) embeds the clips and reveal.js itself: one file that plays without a network.
+    """
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=work_prefix(target.stem)) as work:
+        staged = Path(work) / target.name
+        _converter(presentation, target.suffix[1:], title, one_file).convert_to(staged)
+        assets = staged.with_name(f"{staged.stem}_assets")  # manim-slides' default assets folder
+        if assets.exists():
+            replace_directory(assets, target.with_name(assets.name))
+        os.replace(staged, target)
+
+
+def _converter(presentation, deck: str, title: str, one_file: bool):
+    from manim_slides.convert import PDF, PowerPoint, RevealJS  # imported here: slow, only decks need it
+
+    if deck == "html":
+        return RevealJS(presentation_configs=[presentation], title=title, one_file=one_file, offline=one_file,
+                        background_color=presentation.background_color)
+    if deck == "pptx":
+        width, height = presentation.resolution
+        return PowerPoint(presentation_configs=[presentation], width=PPTX_WIDTH,
+                          height=round(PPTX_WIDTH * height / width))
+    return PDF(presentation_configs=[presentation])
