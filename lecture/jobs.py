@@ -59,7 +59,7 @@ class JobResult:
     duration: float = 0.0
     steps: list[dict] = field(default_factory=list)
     cues: list[dict] = field(default_factory=list)
-    timings: dict = field(default_factory=dict)  # seconds spent on the scene and on the sound, peak memory
+    timings: dict = field(default_factory=dict)  # scene and sound seconds, mobjects on screen at the end, memory
     error: str | None = None
 
 
@@ -84,7 +84,8 @@ def _render(job: RenderJob, progress) -> JobResult:
         scene, produced = _run_scene(job, cache, work, progress)
         result = JobResult(job.section, steps=[_step_record(step) for step in scene.steps],
                            cues=[{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues],
-                           timings={"scene_seconds": round(time.perf_counter() - started, 3)})
+                           timings={"scene_seconds": round(time.perf_counter() - started, 3),
+                                    "mobjects": len(scene.get_mobject_family_members())})
         if job.format == "png":
             target = job.out_dir / section.stem
             replace_directory(_staged_stills(work), target)
