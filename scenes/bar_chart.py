@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, UP, Line, ManimColor, Rectangle, ReplacementTransform, Transform, VGroup
+from manim import DOWN, UP, Line, ManimColor, Rectangle, Transform, VGroup
 
 from scenes import style
 from scenes.visuals import label_text, number_text
@@ -66,11 +66,11 @@ class BarChart(VGroup):
                    for bar, value in zip(self.bars, values)]
         animations = [Transform(bar, target) for bar, target in zip(self.bars, targets)]
         if self.show_values:
-            new_texts = VGroup(*[self._value_text(j, target, value)
-                                 for j, (target, value) in enumerate(zip(targets, values))])
-            animations.append(ReplacementTransform(self.value_texts, new_texts))
-            self.remove(self.value_texts)
-            self.value_texts = new_texts
-            self.add(new_texts)
+            # Transform in place, so the texts stay the chart's own (a ReplacementTransform would leave
+            # the new texts on the scene as well, outliving the chart), then take the new values' tags.
+            for j, (text, target, value) in enumerate(zip(self.value_texts, targets, values)):
+                new_text = self._value_text(j, target, value)
+                animations.append(Transform(text, new_text))
+                text.shown_text, text.tag = new_text.shown_text, new_text.tag
         self.values = values
         return animations

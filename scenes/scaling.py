@@ -1,0 +1,386 @@
+"""Section 2: why the scores are divided by sqrt(d_k), computed.
+
+q · k spreads like sqrt(d_k); as d_k grows the unscaled softmax over the same keys collapses onto
+one of them, and dividing by sqrt(d_k) brings the spread back to 1 so the softmax keeps sharing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, Create, FadeIn, FadeOut, MathTex, Rectangle,
+                   ReplacementTransform, SurroundingRectangle, TransformFromCopy, VGroup, Write)
+
+from attn_math.scaling import ScalingDemo, score_deviation, scaling_demo
+from scenes import style
+from scenes.bar_chart import BarChart
+from scenes.lesson_scene import LessonScene
+from scenes.numbers import format_number
+from scenes.visuals import fit, label_text, number_text
+
+GROWTH = (2, 8, 64, 512)  # the d_k the collapse is animated through, besides the configured one
+HOLD = 2.5  # seconds a state is held so a student can read it
+CHANGE = 1.5  # seconds one change of d_k takes
+COLLAPSED = 0.99  # a largest weight above this is shown as 1.00: one key takes it all
+CHART_HEIGHT = 2.4  # the unscaled panel alone
+STACKED_CHART_HEIGHT = 1.3  # each of the two panels, one above the other
+BAR_WIDTH, BAR_GAP = 0.45, 0.4  # gaps wide enough that the values above the bars stay apart
+SCORE_CELL_HEIGHT = 0.42
+WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
+VALUE_ROOM = 0.45  # above a full-height bar, for its value
+SIDE_GAP = 0.35  # between a panel's title column and its chart
+READOUT_GAP = 0.3  # between the readout line and the panels
+NOTE_HEIGHT = 0.4  # kept under the panels for the zero-gradient note
+NOTE_GAP = 0.25  # between the panels and the note
+FRAME_ROOM = 0.2  # under the stacked panels, for the frame drawn round the scaled one
+PANEL_GAP = 0.35  # between the unscaled panel and the scaled one under it
+READOUT_NUMBERS = {"d_k": (style.TEXT, 0), "deviation": (style.TEXT, 2), "root": (style.TEXT, 2),
+                   "scaled_deviation": (style.TEXT, 2)}  # colour and decimals of each number in the readout
+VARIANCE = (r"\mathrm{Var}(", "q", r"\cdot", "k", r") = \sum_{i=1}^{d_k} \mathrm{Var}(", "q_i", r"\,", "k_i",
+            r") = d_k")
+
+
+class Swap(Animation):
+    """Fade the number ``old`` out while ``new`` fades in where it already stands.
+
+    For numbers a cross-fade reads better than ReplacementTransform's glyph morph, and it leaves nothing
+    behind: ReplacementTransform also adds its target to the scene on its own, a copy on screen that stays
+    when the group holding it is later replaced. ``new`` is already in its group on screen; ``old``,
+    already taken out of it, is on screen only for the fade.
+    """
+
+    def __init__(self, old, new, **kwargs):
+        self.old = old
+        super().__init__(new, **kwargs)
+
+    def _setup_scene(self, scene) -> None:
+        super()._setup_scene(scene)
+        scene.add(self.old)
+
+    def create_starting_mobject(self):
+        return self.mobject  # interpolate_mobject needs no starting state
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        self.old.set_opacity(1 - alpha)
+        self.mobject.set_opacity(alpha)
+
+    def clean_up_from_scene(self, scene) -> None:
+        super().clean_up_from_scene(scene)
+        scene.remove(self.old)
+
+
+class Readout(VGroup):
+    """One line of words and numbers (d_k, the deviation of q · k, ...); ``change_to`` swaps the numbers in place.
+
+    Each number sits left-aligned in a slot as wide as the longest value it will show, so the words never move.
+    """
+
+    def __init__(self, groups: list[list], states: list[dict[str, float]], shown: dict[str, float]):
+        """``groups``: word mobjects and number names (keys of READOUT_NUMBERS), in reading order."""
+        super().__init__()
+        self.slots = {}
+        line = VGroup()
+        for pieces in groups:
+            group = VGroup()
+            for piece in pieces:
+                if isinstance(piece, str):
+                    colour, decimals = READOUT_NUMBERS[piece]
+                    longest = max((state[piece] for state in states), key=lambda v: len(format_number(v, decimals)))
+                    widest = self._number(piece, longest)
+                    self.slots[piece] = Rectangle(width=widest.width, height=widest.height, stroke_width=0,
+                                                  fill_opacity=0)
+                    piece = self.slots[piece]
+                group.add(piece)
+            line.add(group.arrange(RIGHT, buff=0.15))
+        self.add(line.arrange(RIGHT, buff=0.6))
+        self.built_height = next(iter(self.slots.values())).height
+        self.numbers = {name: self._placed(name, shown[name]) for name in self.slots}
+        self.add(*self.numbers.values())
+
+    @staticmethod
+    def _number(name: str, value: float):
+        colour, decimals = READOUT_NUMBERS[name]
+        text = number_text(value, colour, style.BODY_SIZE, decimals=decimals)
+        text.tag = (name, (0, 0))
+        return text
+
+    def _placed(self, name: str, value: float):
+        slot = self.slots[name]
+        return self._number(name, value).scale(slot.height / self.built_height).move_to(slot, aligned_edge=LEFT)
+
+    def change_to(self, values: dict[str, float]) -> list:
+        """Animations that swap every number for its new value."""
+        animations = []
+        for name, old in list(self.numbers.items()):
+            new = self._placed(name, values[name])
+            animations.append(Swap(old, new))
+            self.remove(old)
+            self.numbers[name] = new
+            self.add(new)
+        return animations
+
+
+class ScoreRow(VGroup):
+    """The scores under a bar chart, one heat-coloured cell per bar, with a MathTex label on the left."""
+
+    def __init__(self, chart: BarChart, scores: np.ndarray, label: str, largest: float, name: str):
+        super().__init__()
+        self.chart, self.largest, self.name = chart, largest, name
+        row_y = chart.labels.get_bottom()[1] - 0.12 - SCORE_CELL_HEIGHT / 2
+        self.cells = VGroup(*[Rectangle(width=bar.width + BAR_GAP * 0.9, height=SCORE_CELL_HEIGHT, stroke_width=0,
+                                        fill_color=style.score_colour(score, largest), fill_opacity=1.0)
+                              .move_to(np.array([bar.get_x(), row_y, 0]))
+                              for bar, score in zip(chart.bars, scores)])
+        widest = number_text(WIDEST_SCORE, font_size=style.CAPTION_SIZE).width
+        self.number_scale = min(1.0, self.cells[0].width * 0.92 / widest)
+        self.numbers = VGroup(*[self._number(j, score) for j, score in enumerate(scores)])
+        self.label = MathTex(label, color=style.TEXT, font_size=style.CAPTION_SIZE + 4)
+        self.label.next_to(self.cells, LEFT, buff=0.2)
+        self.add(self.cells, self.numbers, self.label)
+
+    def _number(self, j: int, score: float):
+        cell = self.cells[j]
+        text = number_text(score, style.TEXT, style.CAPTION_SIZE).scale(self.number_scale * self.chart.scale_factor)
+        text.tag = (self.name, (0, j))
+        return text.move_to(cell)
+
+    def change_to(self, scores: np.ndarray) -> list:
+        """Animations that recolour every cell and write the new score in it."""
+        recoloured = [cell.animate.set_fill(style.score_colour(score, self.largest))
+                      for cell, score in zip(self.cells, scores)]
+        new_numbers = VGroup(*[self._number(j, score) for j, score in enumerate(scores)])
+        animation = Swap(self.numbers, new_numbers)
+        self.remove(self.numbers)
+        self.numbers = new_numbers
+        self.add(new_numbers)
+        return [*recoloured, animation]
+
+
+class DistributionPanel(VGroup):
+    """One softmax over the keys as a row: on the left its title and entropy in bits, then the weights as bars
+    with the scores under them. Panels stacked with their charts aligned compare key by key."""
+
+    def __init__(self, title: str, score_label: str, version: str, largest_score: float, strings: dict,
+                 values: tuple[np.ndarray, np.ndarray, float], chart_height: float):
+        super().__init__()
+        weights, scores, entropy = values
+        self.version = version
+        self.chart = BarChart(weights, [f"k_{j + 1}" for j in range(len(weights))], style.ATTENTION,
+                              height=chart_height, bar_width=BAR_WIDTH, gap=BAR_GAP, name=f"weights_{version}")
+        self.chart.labels.set_color(style.KEY)
+        self.scores = ScoreRow(self.chart, scores, score_label, largest_score, f"scores_{version}")
+        # The room a full-height bar and its value take, so the panel keeps its size whatever the weights.
+        self.room = Rectangle(width=self.chart.baseline.get_length(), height=chart_height + VALUE_ROOM,
+                              stroke_width=0, fill_opacity=0).next_to(self.chart.baseline, UP, buff=0)
+        self.title = label_text(title, style.TEXT, style.BODY_SIZE, weight="BOLD")
+        self.entropy_label = label_text(strings["entropy"], style.MUTED, style.CAPTION_SIZE)
+        self.entropy = self._entropy_number(entropy)
+        self.bits = label_text(strings["bits"], style.MUTED, style.CAPTION_SIZE)
+        self.entropy_value = VGroup(self.entropy, self.bits).arrange(RIGHT, buff=0.12)
+        self.side = VGroup(self.title, self.entropy_label, self.entropy_value).arrange(DOWN, buff=0.18,
+                                                                                      aligned_edge=RIGHT)
+        self.side.next_to(self.room, LEFT, buff=SIDE_GAP)
+        self.add(self.room, self.side, self.chart, self.scores)
+
+    def _entropy_number(self, entropy: float):
+        text = number_text(entropy, style.TEXT, style.CAPTION_SIZE)
+        text.tag = (f"entropy_{self.version}", (0, 0))
+        return text
+
+    def change_to(self, weights: np.ndarray, scores: np.ndarray, entropy: float) -> list:
+        """Animations that move the bars, the scores and the entropy to new values."""
+        new_entropy = self._entropy_number(entropy).scale(self.chart.scale_factor).move_to(self.entropy)
+        animations = [*self.chart.change_to(weights), *self.scores.change_to(scores),
+                      Swap(self.entropy, new_entropy)]
+        self.entropy_value.remove(self.entropy)
+        self.entropy = new_entropy
+        self.entropy_value.add(new_entropy)
+        return animations
+
+
+class ScalingScene(LessonScene):
+    section_id = "scaling"
+    STEPS = ("variance", "growing", "collapse", "scaled", "restored")
+
+    def lesson(self):
+        settings = self.settings
+        self.dimensions = sorted({*GROWTH, settings.d_k})
+        self.demos = {d_k: scaling_demo(d_k, settings.n_keys, settings.seed) for d_k in self.dimensions}
+        self.deviations = {d_k: score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
+        self.show_variance()
+        self.show_growing()
+        self.show_collapse()
+        self.show_scaled()
+        self.show_restored()
+
+    # Step 1 -------------------------------------------------------------------------------------
+    def show_variance(self):
+        self.begin_step("variance")
+        formula = MathTex(*VARIANCE, color=style.TEXT, font_size=44)
+        for index, colour in ((1, style.QUERY), (3, style.KEY), (5, style.QUERY), (7, style.KEY)):
+            formula[index].set_color(colour)
+        table = self.deviation_table()
+        stage = VGroup(formula, table).arrange(DOWN, buff=0.6)
+        self.place(stage, *style.body_box())
+        self.play(Write(formula), run_time=2.0)
+        self.wait(1.5)
+        header, *rows = table
+        self.play(FadeIn(header), run_time=0.6)
+        low, high = min(self.deviations.values()), max(self.deviations.values())
+        for d_k, row in zip(self.dimensions, rows):
+            # Matrix's "cell" sound: the pitch climbs with the deviation, as the numbers do.
+            self.cue("cell", value=self.deviations[d_k], low=low, high=high, d_k=d_k, root=float(np.sqrt(d_k)))
+            self.play(FadeIn(row, shift=0.2 * UP), run_time=0.6)
+            self.wait(0.9)
+        self.wait(HOLD)
+        self.variance_stage = stage
+
+    def deviation_table(self) -> VGroup:
+        """d_k, sqrt(d_k) and the measured deviation of q · k, one row per d_k: the two columns agree."""
+        labels = self.strings["labels"]
+        header = [label_text(labels[key], style.MUTED, style.BODY_SIZE)
+                  for key in ("table_d_k", "table_root", "table_deviation")]
+        rows = []
+        for i, d_k in enumerate(self.dimensions):
+            row = [number_text(d_k, style.TEXT, style.BODY_SIZE, decimals=0),
+                   number_text(np.sqrt(d_k), style.TEXT, style.BODY_SIZE),
+                   number_text(self.deviations[d_k], style.TEXT, style.BODY_SIZE)]
+            for j, text in enumerate(row):
+                text.tag = ("table", (i, j))
+            rows.append(row)
+        grid = VGroup(*header, *[text for row in rows for text in row])
+        grid.arrange_in_grid(rows=len(rows) + 1, cols=3, buff=(0.9, 0.28), col_alignments="rrc")
+        return VGroup(VGroup(*header), *[VGroup(*row) for row in rows])
+
+    # Steps 2-3: the unscaled softmax as d_k grows -----------------------------------------------
+    def show_growing(self):
+        self.begin_step("growing", n_keys=self.settings.n_keys)
+        first = self.dimensions[0]
+        self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), CHART_HEIGHT)
+        self.readout = self.readout_line(first)
+        self.place(self.unscaled, *self.panel_area(self.readout, note=True))
+        self.play(FadeOut(self.variance_stage), run_time=0.6)
+        self.cue_distribution(self.unscaled, first)
+        self.play(FadeIn(self.readout), FadeIn(self.unscaled), run_time=1.0)
+        self.wait(HOLD)
+        for d_k in self.dimensions[1:]:
+            self.change_dimension(d_k, [self.unscaled])
+
+    def show_collapse(self):
+        d_k = self.settings.d_k
+        demo = self.demos[d_k]
+        collapsed = demo.weights_unscaled.max() > COLLAPSED
+        caption = None if collapsed else self.strings["steps"]["collapse"]["caption_spread"]
+        self.begin_step("collapse", caption=caption, d_k=d_k)
+        if d_k != self.dimensions[-1]:
+            self.change_dimension(d_k, [self.unscaled])
+        self.marks = VGroup()
+        if collapsed:
+            chart = self.unscaled.chart
+            winner = int(np.argmax(demo.weights_unscaled))
+            frame = SurroundingRectangle(VGroup(chart.bars[winner], chart.value_texts[winner], chart.labels[winner]),
+                                         color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
+            note = label_text(self.strings["labels"]["zero_gradient"], style.MUTED, style.BODY_SIZE)
+            left, right, bottom, _ = style.body_box()
+            fit(note, right - left, NOTE_HEIGHT).move_to(np.array([(left + right) / 2, bottom + NOTE_HEIGHT / 2, 0]))
+            self.marks.add(frame, note)
+            self.play(Create(frame), run_time=0.8)
+            self.play(FadeIn(note), run_time=0.6)
+        self.wait(HOLD + 0.5)
+
+    # Steps 4-5: the scaled softmax beside the unscaled one --------------------------------------
+    def show_scaled(self):
+        d_k = self.settings.d_k
+        demo = self.demos[d_k]
+        self.begin_step("scaled", d_k=d_k, root=format_number(np.sqrt(d_k)))
+        unscaled = self.panel("unscaled", self.values(demo, scaled=False), STACKED_CHART_HEIGHT)
+        # The scaled panel starts as a copy of the unscaled one, then divides its scores.
+        self.scaled = self.panel("scaled", self.values(demo, scaled=False), STACKED_CHART_HEIGHT)
+        VGroup(unscaled, self.scaled).arrange(DOWN, buff=PANEL_GAP)
+        self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
+        self.place(VGroup(unscaled, self.scaled), *self.panel_area(self.readout, note=False))
+        self.play(FadeOut(self.marks), ReplacementTransform(self.unscaled, unscaled), run_time=1.0)
+        # BarChart.change_to's ReplacementTransform also left the old values on screen on their own: clear them.
+        self.remove(*self.unscaled.get_family())
+        self.unscaled = unscaled
+        self.play(TransformFromCopy(self.unscaled, self.scaled), run_time=1.2)
+        self.wait(1.0)
+        self.cue_distribution(self.scaled, d_k)
+        self.play(*self.scaled.change_to(demo.weights_scaled, demo.scaled_scores, demo.entropy_scaled),
+                  run_time=2.0)
+        self.wait(HOLD + 0.5)
+
+    def show_restored(self):
+        self.begin_step("restored")
+        scaled_readout = self.readout_line(self.settings.d_k, scaled=True)
+        self.play(ReplacementTransform(self.readout, scaled_readout), run_time=1.0)
+        self.readout = scaled_readout
+        self.wait(1.5)
+        for d_k in self.dimensions:
+            self.change_dimension(d_k, [self.unscaled, self.scaled])
+        frame = SurroundingRectangle(self.scaled, color=style.HIGHLIGHT, buff=FRAME_ROOM * 0.6, stroke_width=3,
+                                     corner_radius=0.1)
+        self.play(Create(frame), run_time=0.8)
+        self.wait(HOLD + 0.5)
+
+    # Shared pieces ------------------------------------------------------------------------------
+    def panel(self, version: str, values: tuple[np.ndarray, np.ndarray, float],
+              chart_height: float) -> DistributionPanel:
+        """The unscaled or scaled panel showing (weights, scores, entropy)."""
+        scaled = version == "scaled"
+        # One colour scale for every d_k, so the score cells visibly heat up as d_k grows.
+        largest = max(float(np.abs(self.values(demo, scaled)[1]).max()) for demo in self.demos.values())
+        label = r"q\cdot k_j / \sqrt{d_k}" if scaled else r"q\cdot k_j"
+        return DistributionPanel(self.strings["labels"][version], label, version, largest, self.strings["labels"],
+                                 values, chart_height)
+
+    @staticmethod
+    def values(demo: ScalingDemo, scaled: bool) -> tuple[np.ndarray, np.ndarray, float]:
+        if scaled:
+            return demo.weights_scaled, demo.scaled_scores, demo.entropy_scaled
+        return demo.weights_unscaled, demo.scores, demo.entropy_unscaled
+
+    def change_dimension(self, d_k: int, panels: list[DistributionPanel]):
+        """Move the readout and every panel to d_k, then hold."""
+        animations = self.readout.change_to(self.readout_values(d_k))
+        for panel in panels:
+            self.cue_distribution(panel, d_k)
+            animations += panel.change_to(*self.values(self.demos[d_k], panel.version == "scaled"))
+        self.play(*animations, run_time=CHANGE)
+        self.wait(HOLD)
+
+    def cue_distribution(self, panel: DistributionPanel, d_k: int):
+        """Matrix's softmax "row" sound: one partial per key, as loud as its weight (one-hot: a lone tone)."""
+        weights, _, entropy = self.values(self.demos[d_k], panel.version == "scaled")
+        self.cue("row", weights=[float(w) for w in weights], d_k=d_k, version=panel.version,
+                 entropy=float(entropy))
+
+    def readout_values(self, d_k: int) -> dict[str, float]:
+        deviation, root = self.deviations[d_k], float(np.sqrt(d_k))
+        return {"d_k": d_k, "deviation": deviation, "root": root, "scaled_deviation": deviation / root}
+
+    def readout_line(self, d_k: int, scaled: bool = False) -> Readout:
+        """d_k, the measured deviation of q · k beside sqrt(d_k), and with ``scaled`` the deviation after dividing."""
+        labels = self.strings["labels"]
+        def words(key: str):
+            return label_text(labels[key], style.MUTED, style.BODY_SIZE)
+
+        groups = [[words("d_k"), "d_k"], [words("typical"), "deviation", words("root"), "root"]]
+        if scaled:
+            groups.append([words("scaled_typical"), "scaled_deviation"])
+        line = Readout(groups, [self.readout_values(size) for size in self.dimensions], self.readout_values(d_k))
+        left, right, _, top = style.body_box()
+        fit(line, right - left, 0.6)
+        return line.move_to(np.array([(left + right) / 2, top - line.height / 2, 0]))
+
+    @staticmethod
+    def panel_area(readout: VGroup, note: bool) -> tuple[float, float, float, float]:
+        """(left, right, bottom, top) under the readout line, with ``note`` above the room kept for a note."""
+        left, right, bottom, _ = style.body_box()
+        return (left, right, bottom + (NOTE_HEIGHT + NOTE_GAP if note else FRAME_ROOM),
+                readout.get_bottom()[1] - READOUT_GAP)
+
+    @staticmethod
+    def place(group, left: float, right: float, bottom: float, top: float):
+        """Centre ``group`` in the box, scaled to fit (enlarged a little if there is room)."""
+        fit(group, right - left, top - bottom, largest_scale=1.15)
+        group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))

@@ -1,0 +1,151 @@
+"""Section 2's scene: the numbers on screen are attn_math's, the layout holds, bad config is refused."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attn_math.scaling import score_deviation
+from lecture.config import ConfigError, load_config
+from scenes.numbers import parse_number
+from scenes.scaling import GROWTH, ScalingScene
+from tests.scene_checks import layout_problems, run_scene
+
+LARGEST = ("scaling.d_k=4096", "scaling.n_keys=16", "scaling.seed=4294967295")
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return run_scene("scaling")
+
+
+@pytest.fixture(scope="module")
+def largest():
+    return run_scene("scaling", *LARGEST)
+
+
+def by_hand(d_k, n_keys, seed):
+    """Scores, softmax weights and entropies straight from the draws the lesson describes."""
+    components = np.random.default_rng(seed).standard_normal((d_k, 1 + n_keys))
+    query, keys = components[:, 0], components[:, 1:]
+    scores = [math.fsum(q * k for q, k in zip(query, keys[:, j])) for j in range(n_keys)]
+
+    def softmax(values):
+        exponentials = [math.exp(value - max(values)) for value in values]
+        return [e / sum(exponentials) for e in exponentials]
+
+    def bits(weights):
+        return -sum(w * math.log2(w) for w in weights if w > 0)
+
+    scaled = [score / math.sqrt(d_k) for score in scores]
+    return {"scores_unscaled": scores, "scores_scaled": scaled,
+            "weights_unscaled": softmax(scores), "weights_scaled": softmax(scaled),
+            "entropy_unscaled": [bits(softmax(scores))], "entropy_scaled": [bits(softmax(scaled))]}
+
+
+def shown(step, name):
+    return [parse_number(text) for text in step.numbers[name][0]]
+
+
+def assert_shown(values, expected):
+    """Equal to the precision shown: two decimals, one past 10, none past 100."""
+    assert len(values) == len(expected)
+    for value, truth in zip(values, expected):
+        precision = 0.005 if abs(truth) < 9.995 else 0.05 if abs(truth) < 99.95 else 0.5
+        assert abs(value - truth) <= precision + 1e-9, (values, expected)
+
+
+def step(scene, key):
+    return next(record for record in scene.steps if record.key == key)
+
+
+def test_steps_in_order(scene):
+    assert [record.key for record in scene.steps] == list(ScalingScene.STEPS)
+    assert all(record.end > record.start for record in scene.steps)
+
+
+def test_defaults_and_largest_values_keep_text_apart_and_in_frame(scene, largest):
+    assert layout_problems(scene) == []
+    assert layout_problems(largest) == []
+
+
+def test_duration_is_a_paced_minute_or_two(scene):
+    assert 60 <= scene.renderer.time <= 180
+
+
+def test_table_shows_d_k_root_and_measured_deviation(scene):
+    settings = load_config().scaling
+    rows = step(scene, "variance").numbers["table"]
+    assert [int(row[0]) for row in rows] == sorted({*GROWTH, settings.d_k})
+    for row in rows:
+        d_k, root, deviation = (parse_number(text) for text in row)
+        assert_shown([root, deviation], [math.sqrt(d_k), score_deviation(int(d_k), seed=settings.seed)])
+        assert deviation == pytest.approx(math.sqrt(d_k), rel=0.05)
+
+
+@pytest.mark.parametrize("key, version", [("growing", "unscaled"), ("collapse", "unscaled"), ("scaled", "unscaled"),
+                                          ("scaled", "scaled"), ("restored", "unscaled"), ("restored", "scaled")])
+def test_distributions_on_screen_are_the_softmax_of_the_drawn_scores(scene, key, version):
+    settings = load_config().scaling
+    record = step(scene, key)
+    d_k = int(shown(record, "d_k")[0])
+    assert d_k == (max(GROWTH) if key in ("growing", "restored") else settings.d_k)
+    expected = by_hand(d_k, settings.n_keys, settings.seed)
+    for name in (f"scores_{version}", f"weights_{version}", f"entropy_{version}"):
+        assert_shown(shown(record, name), expected[name])
+
+
+def test_readout_deviation_is_about_root_d_k_and_one_after_dividing(scene):
+    settings = load_config().scaling
+    record = step(scene, "restored")
+    d_k, deviation, root, scaled = (shown(record, name)[0] for name in ("d_k", "deviation", "root", "scaled_deviation"))
+    measured = score_deviation(int(d_k), seed=settings.seed)
+    assert_shown([deviation, root, scaled], [measured, math.sqrt(d_k), measured / math.sqrt(d_k)])
+    assert scaled == pytest.approx(1.0, abs=0.05)
+
+
+def test_default_seed_collapses_onto_one_key_at_the_dwelt_d_k(scene):
+    record = step(scene, "collapse")
+    weights = shown(record, "weights_unscaled")
+    assert sorted(weights) == [0.0] * (len(weights) - 1) + [1.0]
+    assert shown(record, "entropy_unscaled") == [0.0]
+    assert record.caption == scene.strings["steps"]["collapse"]["caption"]
+    assert shown(step(scene, "scaled"), "entropy_scaled")[0] > 1.5
+
+
+def test_the_collapse_happens_before_the_viewer_as_d_k_grows(scene):
+    growing = step(scene, "growing")
+    shown_then = [cue for cue in scene.cues if cue.kind == "row" and growing.start - 1 <= cue.time < growing.end]
+    assert [cue.values["d_k"] for cue in shown_then] == list(GROWTH)
+    largest_weight = [max(cue.values["weights"]) for cue in shown_then]
+    assert largest_weight[0] < 0.5 and largest_weight[-1] > 0.99
+
+
+def test_a_small_d_k_says_the_softmax_still_shares():
+    scene = run_scene("scaling", "scaling.d_k=1", "scaling.n_keys=2")
+    assert layout_problems(scene) == []
+    record = step(scene, "collapse")
+    assert record.caption == scene.strings["steps"]["collapse"]["caption_spread"].format(d_k=1)
+    assert max(shown(record, "weights_unscaled")) < 0.99
+
+
+def test_distribution_cues_carry_the_weights_heard(scene):
+    settings = load_config().scaling
+    rows = [cue for cue in scene.cues if cue.kind == "row"]
+    assert {cue.values["version"] for cue in rows} == {"unscaled", "scaled"}
+    for cue in rows:
+        assert len(cue.values["weights"]) == settings.n_keys
+        assert math.fsum(cue.values["weights"]) == pytest.approx(1.0)
+        assert cue.values["weights"] == pytest.approx(by_hand(cue.values["d_k"], settings.n_keys,
+                                                              settings.seed)[f"weights_{cue.values['version']}"])
+    deviations = [cue for cue in scene.cues if cue.kind == "cell"]
+    assert [cue.values["d_k"] for cue in deviations] == sorted({*GROWTH, settings.d_k})
+
+
+@pytest.mark.parametrize("override", ["scaling.d_k=0", "scaling.d_k=4097", "scaling.d_k=2.5", "scaling.d_k='64'",
+                                      "scaling.seed=-1", "scaling.seed=4294967296", "scaling.seed=true",
+                                      "scaling.n_keys=1", "scaling.n_keys=17", "scaling.n_keys=8.0"])
+def test_bad_values_are_refused_naming_the_key(override):
+    with pytest.raises(ConfigError) as error:
+        load_config(overrides=(override,))
+    assert str(error.value).startswith(override.split("=")[0])
