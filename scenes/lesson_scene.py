@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from manim import DOWN, UL, UR, FadeIn, FadeOut, Scene, SingleStringMathTex, Text, VGroup, config
+from manim import DOWN, UL, UR, FadeIn, FadeOut, MarkupText, Scene, SingleStringMathTex, Text, VGroup, config
 from PIL import Image
 
 from lecture.config import LectureConfig
@@ -162,13 +162,13 @@ class LessonScene(Scene):
         return texts, {name: _as_rows(grid) for name, grid in numbers.items()}
 
     def _visible_texts(self):
-        """Top-level Text and MathTex mobjects on screen with a visible fill."""
+        """Top-level Text, MarkupText and MathTex mobjects on screen with a visible fill."""
         found, seen = [], set()
         for mobject in self.mobjects:
             stack = [mobject]
             while stack:
                 current = stack.pop()
-                if isinstance(current, (Text, SingleStringMathTex)):
+                if isinstance(current, (Text, MarkupText, SingleStringMathTex)):
                     if id(current) not in seen and current.get_fill_opacity() > 0.05:
                         seen.add(id(current))
                         found.append(current)

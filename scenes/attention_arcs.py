@@ -1,0 +1,239 @@
+"""Who attends to whom, drawn over the sentence: a row of tokens, attention arcs, a read-out of one
+query's weights under the tokens, and a weight matrix as a heatmap labelled with the tokens.
+
+Arcs go from the querying token i to the attended token j (the tip lands on j); their thickness and
+opacity are proportional to alpha_ij, and a token attending to itself gets a small loop.
+
+Head colours. Arcs are attention, so each head gets a shade of the ATTENTION family rather than a
+palette colour that already means Q, K or V: lime, olive gold and cream. They differ in lightness as
+well as hue, so they stay apart under the common colour-vision deficiencies (CIELAB distance of at
+least 19 under simulated deuteranopia, protanopia and tritanopia; KEY's orange is 26 away from the
+gold), and scenes name each head in a legend beside its colour. ATTENTION itself stays for the
+weights every head shares (the heatmaps, the sum).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from manim import (LEFT, RIGHT, UP, AnimationGroup, Create, FadeIn, ManimColor, MathTex, Polygon, Square,
+                   SurroundingRectangle, UpdateFromAlphaFunc, VGroup, VMobject)
+
+from scenes import style
+from scenes.visuals import CELL_HEIGHT, bracket, label_text, number_text
+
+HEAD_COLOURS = (ManimColor("#B8E070"), ManimColor("#C8B820"), ManimColor("#FFFAE0"))
+
+STRUT = "|"  # a glyph from the ascender to the descender: words placed by it share one baseline
+READOUT_SIZE = 20  # font size of the weights read out under the tokens
+ARC_GAP = 0.12  # between the words and the arcs' ends
+MAX_STROKE = 9.0  # stroke width of an arc with alpha = 1
+FAINT = 0.01  # arcs below this weight are invisible at any size: not drawn
+DIMMED = 0.15  # opacity share left to the other arcs while one token's arcs are in focus
+LOOP_HEIGHT = 0.45  # handles of a token's arc onto itself: a small round loop over the word
+LOOP_BULGE = 0.22
+
+
+class TokenRow(VGroup):
+    """Words in a row on one baseline, each centred in a slot at least ``slot_width`` wide.
+
+    ``row.words[i]`` is word i (prose from ``label_text``, ``shown_text`` the token); ``centre_x(i)``, ``top()`` and
+    ``bottom()`` follow the row wherever it is moved or scaled.
+    """
+
+    def __init__(self, tokens: Sequence[str], colour: ManimColor = style.INPUT, font_size: float = style.BODY_SIZE,
+                 slot_width: float = 0.0, gap: float = 0.25):
+        super().__init__()
+        self.tokens = tuple(tokens)
+        self.words = [self._word(token, colour, font_size) for token in self.tokens]
+        left = 0.0
+        for word in self.words:
+            slot = max(word.width, slot_width)
+            word.shift(RIGHT * (left + slot / 2 - word.get_center()[0]))
+            left += slot + gap
+        self.add(*self.words)
+
+    @staticmethod
+    def _word(token: str, colour: ManimColor, font_size: float):
+        word = label_text(STRUT + token, colour, font_size)
+        word.shift(-word[0].get_center())  # the strut's middle on y = 0: the baseline is shared
+        word.remove(word[0])
+        word.shown_text = token
+        return word
+
+    def centre_x(self, i: int) -> float:
+        return float(self.words[i].get_center()[0])
+
+    def spacing(self) -> float:
+        """The smallest distance between neighbouring word centres (the row's width for a single word)."""
+        if len(self.words) < 2:
+            return self.width
+        return min(self.centre_x(j + 1) - self.centre_x(j) for j in range(len(self.words) - 1))
+
+    def top(self) -> float:
+        return max(float(word.get_top()[1]) for word in self.words)
+
+    def bottom(self) -> float:
+        return min(float(word.get_bottom()[1]) for word in self.words)
+
+    def box(self, i: int) -> SurroundingRectangle:
+        """A highlight frame around word i."""
+        return SurroundingRectangle(self.words[i], color=style.HIGHLIGHT, buff=0.08, stroke_width=3,
+                                    corner_radius=0.06)
+
+
+def weight_readout(row: TokenRow, weights: Sequence[float], colour: ManimColor, name: str, query: int,
+                   below: float = 0.2, font_size: float = READOUT_SIZE, hide_zeros: bool = False) -> VGroup:
+    """Query ``query``'s weights written under the tokens they go to, tagged ``(name, (query, j))``, on a
+    line ``below`` under the words.
+
+    Weights that round to 0.00 are muted (or left out with ``hide_zeros``) so the eye goes to where
+    the weight is.
+    """
+    numbers = VGroup()
+    for j, weight in enumerate(weights):
+        negligible = not round(float(weight), 2)
+        if negligible and hide_zeros:
+            continue
+        text = number_text(float(weight), style.MUTED if negligible else colour, font_size)
+        text.tag = (name, (query, j))
+        text.scale(min(1.0, 0.75 * row.spacing() / text.width))  # every number the same size, none touching
+        numbers.add(text.move_to([row.centre_x(j), 0, 0]))
+    line_top = row.bottom() - below
+    for text in numbers:
+        text.shift(UP * (line_top - text.get_top()[1]))  # digits share one top: the line stays level
+    return numbers
+
+
+class AttentionArc(VGroup):
+    """One arc from query i to key j: a curve and a tip at j, both as opaque as the weight, the curve
+    as thick as the weight; ``bulge`` widens the top of a token's loop onto itself."""
+
+    def __init__(self, start: np.ndarray, end: np.ndarray, height: float, weight: float, colour: ManimColor,
+                 direction: int = 1, bulge: float = 0.0):
+        super().__init__()
+        self.weight = float(weight)
+        tip_length, tip_width = 0.1 + 0.08 * self.weight, 0.08 + 0.12 * self.weight
+        outward = np.array([0.0, direction, 0.0])
+        curve_end = end + outward * tip_length * 0.8  # under the tip, so a thick stroke does not poke out
+        widen = np.sign(start[0] - end[0]) * bulge * RIGHT
+        self.curve = VMobject(stroke_color=colour, stroke_width=MAX_STROKE * self.weight,
+                              stroke_opacity=self.weight)
+        self.curve.set_points(np.array([start, start + outward * height + widen,
+                                        curve_end + outward * height - widen, curve_end]))
+        self.tip = Polygon(end, end + outward * tip_length + LEFT * tip_width / 2,
+                           end + outward * tip_length + RIGHT * tip_width / 2,
+                           stroke_width=0, fill_color=colour, fill_opacity=self.weight)
+        self.add(self.curve, self.tip)
+        self.share = 1.0
+
+    def set_share(self, share: float) -> None:
+        """Show the arc at ``share`` of its own opacity (1 restores it)."""
+        self.share = share
+        self.curve.set_stroke(opacity=self.weight * share)
+        self.tip.set_fill(opacity=self.weight * share)
+
+    def draw(self) -> AnimationGroup:
+        return AnimationGroup(Create(self.curve), FadeIn(self.tip))
+
+
+class AttentionArcs(VGroup):
+    """Every arc of a weight matrix over a ``TokenRow`` in one colour; ``arcs[i, j]`` is query i's arc to j.
+
+    Arcs rise above the row (``above=False``: hang below it), the longest to ``height``; build them
+    after the row is in place and move them with it.
+    """
+
+    def __init__(self, row: TokenRow, weights, colour: ManimColor, height: float = 1.6, above: bool = True):
+        super().__init__()
+        self.weights = np.asarray(weights, dtype=float)
+        direction = 1 if above else -1
+        base = row.top() + ARC_GAP if above else row.bottom() - ARC_GAP
+        offset = min(0.1, row.spacing() / 5)  # leave on the right of a word, arrive on its left
+        span = max(row.centre_x(len(row.words) - 1) - row.centre_x(0), row.spacing())
+        self.arcs = {}
+        for (i, j), weight in np.ndenumerate(self.weights):
+            if weight < FAINT:
+                continue
+            start = np.array([row.centre_x(i) + offset, base, 0.0])
+            end = np.array([row.centre_x(j) - offset, base, 0.0])
+            if i == j:
+                control, bulge = LOOP_HEIGHT, LOOP_BULGE
+            else:  # long arcs rise higher, so they pass over the short ones
+                share = min(1.0, 0.15 + 0.85 * abs(end[0] - start[0]) / span)
+                control, bulge = share * height / 0.75, 0.0  # a cubic with both handles at h peaks at 0.75 h
+            self.arcs[i, j] = AttentionArc(start, end, control, weight, colour, direction, bulge)
+        self.add(*self.arcs.values())
+
+    def draw(self, run_time: float = 2.0) -> AnimationGroup:
+        """Draw the arcs query by query, left to right."""
+        return AnimationGroup(*[arc.draw() for arc in self.arcs.values()], lag_ratio=0.15, run_time=run_time)
+
+    def focus(self, i: int) -> UpdateFromAlphaFunc:
+        """Keep query i's arcs and dim the rest: the video's stand-in for hovering a row. Play it right away."""
+        return self._fade_to({(query, key): 1.0 if query == i else DIMMED for query, key in self.arcs})
+
+    def unfocus(self) -> UpdateFromAlphaFunc:
+        return self._fade_to({pair: 1.0 for pair in self.arcs})
+
+    def _fade_to(self, shares: dict) -> UpdateFromAlphaFunc:
+        # One animation over the whole set: an .animate per arc would copy every arc twice.
+        before = {pair: arc.share for pair, arc in self.arcs.items()}
+
+        def update(_, alpha: float) -> None:
+            for pair, arc in self.arcs.items():
+                arc.set_share(before[pair] + (shares[pair] - before[pair]) * alpha)
+
+        return UpdateFromAlphaFunc(self, update)
+
+
+class HeatBlock(VGroup):
+    """A matrix drawn as coloured cells only, in brackets with a MathTex label above: for matrices too
+    large to read number by number. Same names as ``LabelledMatrix`` (``cells[i][j]``, ``cell_grid``,
+    ``brackets``, ``label``), without its Text per cell, which would cost a tenth of a second each to
+    build and again on every copy an animation makes.
+    """
+
+    def __init__(self, values, label: str, colour: ManimColor,
+                 fill: Callable[[float], ManimColor] = style.weight_colour, cell_size: float = CELL_HEIGHT):
+        super().__init__()
+        self.values = np.asarray(values, dtype=float)
+        rows, cols = self.values.shape
+        self.cells = [[Square(cell_size, stroke_color=style.BACKGROUND, stroke_width=1, fill_opacity=1.0,
+                              fill_color=fill(self.values[i, j])).move_to([j * cell_size, -i * cell_size, 0])
+                       for j in range(cols)] for i in range(rows)]
+        self.cell_grid = VGroup(*[cell for row in self.cells for cell in row])
+        height = rows * cell_size + 0.1
+        self.brackets = VGroup(bracket(height, -1, colour).next_to(self.cell_grid, LEFT, buff=0.06),
+                               bracket(height, +1, colour).next_to(self.cell_grid, RIGHT, buff=0.06))
+        self.label = MathTex(label, color=colour, font_size=style.BODY_SIZE + 6)
+        self.label.next_to(self.cell_grid, UP, buff=0.22)
+        self.add(self.cell_grid, self.brackets, self.label)
+
+
+class TokenHeatmap(VGroup):
+    """A weight matrix as a heatmap (a ``HeatBlock`` filled with ``style.weight_colour``) with the tokens
+    as row labels (left) and column labels (above, turned to read upwards).
+
+    ``heatmap.matrix`` is the HeatBlock; ``row_box(i)`` frames row i with its label.
+    """
+
+    def __init__(self, weights, tokens: Sequence[str], label: str, colour: ManimColor,
+                 font_size: float = style.CAPTION_SIZE):
+        super().__init__()
+        self.matrix = HeatBlock(weights, label, colour)
+        self.row_labels = VGroup()
+        self.column_labels = VGroup()
+        for i, token in enumerate(tokens):
+            row_label = label_text(token, style.TEXT, font_size)
+            self.row_labels.add(row_label.next_to(self.matrix.brackets[0], LEFT, buff=0.15)
+                                .set_y(self.matrix.cells[i][0].get_y()))
+            column_label = label_text(token, style.TEXT, font_size).rotate(np.pi / 2)
+            self.column_labels.add(column_label.next_to(self.matrix.cells[0][i], UP, buff=0.15))
+        self.matrix.label.next_to(self.column_labels, UP, buff=0.2).set_x(self.matrix.cell_grid.get_x())
+        self.add(self.matrix, self.row_labels, self.column_labels)
+
+    def row_box(self, i: int) -> SurroundingRectangle:
+        return SurroundingRectangle(VGroup(self.row_labels[i], *self.matrix.cells[i]), color=style.HIGHLIGHT,
+                                    buff=0.04, stroke_width=3, corner_radius=0.06)

@@ -1,0 +1,361 @@
+"""Section 3: several heads over one sentence, each its own attention pattern from its own W_Q, W_K,
+W_V; what the next layer sees (their sum); and why h heads of d_model/h and not one bigger one."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, MathTex, MoveToTarget,
+                   ReplacementTransform, Transform, VGroup, Write, interpolate_color)
+
+from attn_math.heads import multi_head_attention
+from scenes import style
+from scenes.attention_arcs import (HEAD_COLOURS, READOUT_SIZE, AttentionArcs, HeatBlock, TokenHeatmap, TokenRow,
+                                   weight_readout)
+from scenes.lesson_scene import LessonScene
+from scenes.visuals import bracket, fit, label_text, number_text
+
+HEAD_STEPS = ("previous", "subject_verb", "pronoun")  # one step per designed head, in attn_math's order
+HIGHLIGHTS_PER_HEAD = 2  # rows whose arcs each head step brings into focus
+ARCS_SHARE = 0.6  # of the body's width, for the token row and its arcs; the heatmap gets the rest
+PANEL_GAP = 0.4
+ARC_HEIGHT = 3.0  # the longest arc's rise above the words, before the column is fitted
+READOUT_LINE = 0.34  # height of one line of weights under the tokens
+HOLD = 2.5  # seconds to hold a state worth reading
+FORMULA_SIZE = 40
+SIZE_BLOCK_FILL = 0.45  # how much of its colour an evenly filled block takes
+LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
+
+
+class HeadsScene(LessonScene):
+    section_id = "heads"
+    STEPS = ("sentence", *HEAD_STEPS, "sum", "illustrative", "choose", "cost", "concat")
+
+    def lesson(self):
+        self.result = multi_head_attention(self.settings.sentence)
+        self.labels = self.strings["labels"]
+        self.head_arcs = []
+        self.focused = None  # (read-out, highlight frames) of the row in focus
+        self.show_sentence()
+        for head in range(self.result.n_heads):
+            self.show_head(head)
+        self.show_sum()
+        self.show_illustrative()
+        self.show_choice()
+        self.show_cost()
+        self.show_concat()
+
+    # Step 1: the sentence and the heads ---------------------------------------------------------
+    def show_sentence(self):
+        result = self.result
+        self.begin_step("sentence", h=result.n_heads, n=len(result.tokens))
+        slot = number_text(0.0, font_size=READOUT_SIZE).width
+        self.row = TokenRow(result.tokens, slot_width=slot, gap=0.3)
+        formula = self.formula(self.labels["head_formula"])
+        legend = self.legend()
+        left, right, _, _ = style.body_box()
+        fit(self.row, right - left, self.row.height, largest_scale=1.3)  # a long sentence shrinks alone
+        stage = VGroup(self.row, formula, legend).arrange(DOWN, buff=0.7)
+        self.place(stage, style.body_box())
+        self.cue("tokens", tokens=list(result.tokens), count=len(result.tokens))
+        self.play(FadeIn(self.row, lag_ratio=0.2), run_time=1.5)
+        self.play(Write(formula), run_time=1.5)
+        self.play(FadeIn(legend, shift=UP * 0.2), run_time=0.8)
+        self.wait(HOLD)
+        self.intro = VGroup(formula, legend)
+
+    def legend(self, font_size: float = style.BODY_SIZE) -> VGroup:
+        """One line per head: a stroke in its colour and its name."""
+        lines = VGroup()
+        for head, name in enumerate(self.head_names()):
+            swatch = Line(LEFT * 0.3, RIGHT * 0.3, color=HEAD_COLOURS[head], stroke_width=8)
+            text = label_text(self.labels["head_legend"].format(number=head + 1, name=name), HEAD_COLOURS[head],
+                              font_size)
+            lines.add(VGroup(swatch, text).arrange(RIGHT, buff=0.25))
+        return lines.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+
+    def head_names(self) -> list[str]:
+        names = self.labels["head_names"]
+        assert len(names) == self.result.n_heads == len(HEAD_STEPS), "one locale name and one step per head"
+        return names
+
+    # Steps 2-4: one head at a time --------------------------------------------------------------
+    def show_head(self, head: int):
+        weights = self.result.heads[head].weights
+        rows = self.focus_rows(weights)
+        example = rows[-1]  # the caption's example is the row left in focus at the end of the step
+        tokens = self.result.tokens
+        strings = self.strings["steps"][HEAD_STEPS[head]]
+        caption = strings["caption"] if self.attends_elsewhere(weights, example) else strings["caption_none"]
+        self.begin_step(HEAD_STEPS[head], caption=caption, query=tokens[example],
+                        attended=tokens[int(np.argmax(weights[example]))])
+        if head == 0:
+            self.move_row_aside()
+        else:
+            self.play(*self.clear_focus(), FadeOut(self.heatmap), FadeOut(self.head_arcs[-1]), run_time=0.6)
+        arcs = AttentionArcs(self.row, weights, HEAD_COLOURS[head], height=self.arc_height)
+        self.heatmap = self.heatmap_for(weights, self.labels["head_matrix"].format(number=head + 1),
+                                        HEAD_COLOURS[head])
+        self.head_arcs.append(arcs)
+        self.cue("head_arcs", head=head, weights=weights.tolist())
+        self.play(arcs.draw(run_time=2.0), FadeIn(self.heatmap), run_time=2.0)
+        self.wait(HOLD)
+        for i in rows:
+            self.cue("head_row", head=head, query=i, weights=weights[i].tolist())
+            self.focus_row(arcs, i, weights[i], HEAD_COLOURS[head], f"A{head + 1}")
+            self.wait(HOLD)
+
+    @staticmethod
+    def focus_rows(weights: np.ndarray) -> list[int]:
+        """The rows that show the head's relation best, the best last: those attending farthest from themselves."""
+        distance = np.abs(np.argmax(weights, axis=1) - np.arange(len(weights)))
+        order = sorted(range(len(weights)), key=lambda i: (-distance[i], i))
+        return (order[:HIGHLIGHTS_PER_HEAD] if distance[order[0]] else order[:1])[::-1]
+
+    @staticmethod
+    def attends_elsewhere(weights: np.ndarray, i: int) -> bool:
+        return int(np.argmax(weights[i])) != i
+
+    def move_row_aside(self):
+        """The row goes left, where the arcs rise over it; the heatmap panel is on the right."""
+        arcs_panel, _ = self.panels()
+        left, right, bottom, top = arcs_panel
+        self.arcs_note = label_text(self.labels["arcs_key"], style.MUTED, style.CAPTION_SIZE)
+        self.row.generate_target()
+        target = self.row.target
+        fit(target, right - left, target.height, largest_scale=1.3)
+        fit(self.arcs_note, right - left, self.arcs_note.height)
+        readouts = self.result.n_heads * READOUT_LINE
+        column = self.arcs_note.height + 0.3 + ARC_HEIGHT + 0.2 + target.height + 0.2 + readouts
+        shrink = min(1.0, (top - bottom) / column)
+        self.arc_height = ARC_HEIGHT * shrink
+        self.arcs_note.move_to([(left + right) / 2, 0, 0]).align_to([0, top, 0], UP)
+        target.move_to([(left + right) / 2, 0, 0])
+        target.shift(UP * (self.arcs_note.get_bottom()[1] - 0.3 - self.arc_height - 0.2 - target.get_top()[1]))
+        self.play(FadeOut(self.intro), MoveToTarget(self.row), FadeIn(self.arcs_note), run_time=1.0)
+
+    def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
+        heatmap = TokenHeatmap(weights, self.result.tokens, label, colour)
+        return self.place(heatmap, self.panels()[1])
+
+    def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str):
+        """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens."""
+        readout = weight_readout(self.row, weights, colour, name, i, hide_zeros=True)
+        boxes = [self.heatmap.row_box(i), self.row.box(i)]
+        if self.focused:
+            old_readout, old_boxes = self.focused
+            self.play(arcs.focus(i), ReplacementTransform(old_readout, readout),
+                      *[Transform(old, new) for old, new in zip(old_boxes, boxes)], run_time=0.8)
+            self.focused = (readout, old_boxes)
+        else:
+            self.play(arcs.focus(i), FadeIn(readout), *[Create(box) for box in boxes], run_time=0.8)
+            self.focused = (readout, boxes)
+
+    def clear_focus(self) -> list:
+        if not self.focused:
+            return []
+        readout, boxes = self.focused
+        self.focused = None
+        return [FadeOut(readout), *[FadeOut(box) for box in boxes]]
+
+    # Step 5: the sum ---------------------------------------------------------------------------
+    def show_sum(self):
+        result = self.result
+        self.begin_step("sum", h=result.n_heads)
+        legend = self.place(self.legend(style.CAPTION_SIZE), self.panels()[1])
+        self.cue("heads_overlay", weights=[head.weights.tolist() for head in result.heads])
+        self.play(*self.clear_focus(), self.head_arcs[-1].unfocus(), FadeOut(self.heatmap),
+                  *[FadeIn(arcs) for arcs in self.head_arcs[:-1]], FadeIn(legend), run_time=1.2)
+        self.wait(HOLD)
+        self.sum_arcs = AttentionArcs(self.row, result.summed_weights, style.ATTENTION, height=self.arc_height)
+        self.heatmap = self.heatmap_for(result.summed_weights, self.labels["sum_matrix"].format(h=result.n_heads),
+                                        style.ATTENTION)
+        self.cue("heads_sum", weights=result.summed_weights.tolist())
+        self.play(FadeOut(VGroup(*self.head_arcs)), FadeIn(self.sum_arcs), FadeOut(legend),
+                  FadeIn(self.heatmap), run_time=1.5)
+        self.wait(HOLD)
+        focus = self.choice_token()
+        self.cue("sum_row", query=focus, weights=result.summed_weights[focus].tolist())
+        self.focus_row(self.sum_arcs, focus, result.summed_weights[focus], style.ATTENTION, "sum")
+        self.wait(HOLD + 0.5)
+
+    def choice_token(self) -> int:
+        """The token whose heads disagree most: most distinct places attended, then farthest."""
+        targets = np.array([np.argmax(head.weights, axis=1) for head in self.result.heads])  # (h, n)
+        return max(range(targets.shape[1]),
+                   key=lambda i: (len(set(targets[:, i])), int(np.abs(targets[:, i] - i).sum()), -i))
+
+    # Step 6: illustrative ----------------------------------------------------------------------
+    def show_illustrative(self):
+        self.begin_step("illustrative")
+        blocks = VGroup(*[HeatBlock(head.weights, self.labels["head_matrix"].format(number=index + 1),
+                                    HEAD_COLOURS[index]) for index, head in enumerate(self.result.heads)])
+        blocks.arrange(RIGHT, buff=0.8)
+        note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
+        stage = VGroup(blocks, note).arrange(DOWN, buff=0.7)
+        self.place(stage, style.body_box())
+        self.play(*self.clear_focus(), FadeOut(self.heatmap), FadeOut(self.sum_arcs), FadeOut(self.row),
+                  FadeOut(self.arcs_note), run_time=0.6)
+        self.play(FadeIn(blocks, lag_ratio=0.3), run_time=1.2)
+        self.play(FadeIn(note), run_time=0.8)
+        self.wait(HOLD + 2.0)
+        self.note = stage
+
+    # Step 7: a single distribution has to choose -----------------------------------------------
+    def show_choice(self):
+        result = self.result
+        focus = self.choice_token()
+        self.begin_step("choose")
+        note = self.paragraph(self.labels["choice_note"].format(h=result.n_heads, token=result.tokens[focus]), 32,
+                              style.BODY_SIZE)
+        legend = self.legend(style.BODY_SIZE)
+        side = self.place(VGroup(legend, note).arrange(DOWN, buff=0.6, aligned_edge=LEFT), self.panels()[1])
+        arcs = [AttentionArcs(self.row, self.only_row(head.weights, focus), HEAD_COLOURS[index],
+                              height=self.arc_height) for index, head in enumerate(result.heads)]
+        readouts = [weight_readout(self.row, head.weights[focus], HEAD_COLOURS[index], f"A{index + 1}", focus,
+                                   below=0.2 + index * READOUT_LINE, hide_zeros=True)
+                    for index, head in enumerate(result.heads)]
+        box = self.row.box(focus)
+        self.play(FadeOut(self.note), run_time=0.6)
+        self.play(FadeIn(self.row), FadeIn(self.arcs_note), FadeIn(legend), Create(box), run_time=0.8)
+        for index, head in enumerate(result.heads):
+            self.cue("head_row", head=index, query=focus, weights=head.weights[focus].tolist())
+            self.play(arcs[index].draw(run_time=0.8), FadeIn(readouts[index]), run_time=0.8)
+        self.wait(1.0)
+        self.cue("heads_chord", query=focus, weights=[head.weights[focus].tolist() for head in result.heads])
+        self.play(FadeIn(note), run_time=0.6)
+        self.wait(HOLD + 1.0)
+        self.choice = VGroup(self.row, self.arcs_note, side, box, *arcs, *readouts)
+
+    @staticmethod
+    def only_row(weights: np.ndarray, i: int) -> np.ndarray:
+        kept = np.zeros_like(weights)
+        kept[i] = weights[i]
+        return kept
+
+    # Step 8: the same cost ---------------------------------------------------------------------
+    def show_cost(self):
+        result = self.result
+        h, d_model, d_head = result.n_heads, result.d_model, result.d_head
+        self.begin_step("cost", h=h, d_model=d_model, d_head=d_head)
+        one_params = d_model * d_model
+        many_params = h * result.W_Q.shape[1] * result.W_Q.shape[2]
+        single = self.size_block(d_model, d_model, "W_Q", style.WEIGHT_MATRIX)
+        split = VGroup(*[self.size_block(d_model, d_head, f"W_Q^{{{head + 1}}}", HEAD_COLOURS[head])
+                         for head in range(h)]).arrange(RIGHT, buff=0.35)
+        titles = [label_text(self.labels["one_head"].format(d_model=d_model), style.TEXT),
+                  label_text(self.labels["many_heads"].format(h=h, d_head=d_head), style.TEXT)]
+        costs = [label_text(self.labels["one_head_cost"].format(d_model=d_model, params=one_params), style.TEXT),
+                 label_text(self.labels["many_heads_cost"].format(h=h, d_model=d_model, d_head=d_head,
+                                                                  params=many_params), style.TEXT)]
+        sides = VGroup(*[VGroup(title, block, cost).arrange(DOWN, buff=0.35)
+                         for title, block, cost in zip(titles, (single, split), costs)]).arrange(RIGHT, buff=1.5)
+        heading = label_text(self.labels["per_projection"], style.MUTED, style.BODY_SIZE)
+        stage = VGroup(heading, sides).arrange(DOWN, buff=0.5)
+        self.place(stage, style.body_box())
+        self.play(FadeOut(self.choice), run_time=0.6)
+        self.play(FadeIn(heading), FadeIn(sides[0]), run_time=1.0)
+        self.wait(1.0)
+        self.cue("cost", heads=h, d_model=d_model, d_head=d_head, params=many_params)
+        self.play(ReplacementTransform(single.copy(), split), FadeIn(titles[1]), run_time=1.5)
+        self.play(FadeIn(costs[1]), run_time=0.6)
+        self.wait(HOLD + 1.0)
+        self.cost = stage
+
+    # Step 9: concatenate and mix with W_O ------------------------------------------------------
+    def show_concat(self):
+        result = self.result
+        h = result.n_heads
+        self.begin_step("concat", h=h, d_model=result.d_model)
+        formula = self.formula(self.labels["multi_head_formula"])
+        outputs = [self.magnitude_block(head.output, self.labels["head_output"].format(number=index + 1),
+                                        HEAD_COLOURS[index]) for index, head in enumerate(result.heads)]
+        w_o = self.magnitude_block(result.W_O, self.labels["output_projection"], style.WEIGHT_MATRIX)
+        output = self.magnitude_block(result.output, self.labels["output_matrix"], style.OUTPUT)
+        concat = self.concatenated(outputs)
+        times, equals = (MathTex(symbol, color=style.TEXT, font_size=FORMULA_SIZE) for symbol in (r"\times", "="))
+        equation = VGroup(concat, times, w_o, equals, output).arrange(RIGHT, buff=0.35)
+        shapes = VGroup(*[self.shape_text(rows, cols).next_to(block.cell_grid, DOWN, buff=0.3)
+                          for block, (rows, cols) in zip((concat, w_o, output), (result.concat.shape, result.W_O.shape,
+                                                                                 result.output.shape))])
+        stage = VGroup(formula, VGroup(equation, shapes)).arrange(DOWN, buff=0.6)
+        self.place(stage, style.body_box())
+        # the heads' outputs start apart in the middle, then slide together into the concatenation
+        for block, joined in zip(outputs, concat.parts):
+            block.scale(joined.height / block.cell_grid.height)
+        spread = VGroup(*outputs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
+        spread.move_to(concat.cell_grid, aligned_edge=DOWN).set_x(stage.get_x())
+        head_shapes = VGroup(*[self.shape_text(*head.output.shape).next_to(block.cell_grid, DOWN, buff=0.3)
+                               for block, head in zip(outputs, result.heads)])
+        self.play(FadeOut(self.cost), run_time=0.6)
+        self.play(Write(formula), run_time=1.5)
+        self.play(*[FadeIn(block) for block in outputs], FadeIn(head_shapes), run_time=1.0)
+        self.wait(HOLD)
+        self.cue("concat", heads=h, d_head=result.d_head, d_model=result.d_model)
+        self.play(*[ReplacementTransform(block.cell_grid, part) for block, part in zip(outputs, concat.parts)],
+                  *[ReplacementTransform(block.label, label) for block, label in zip(outputs, concat.labels)],
+                  *[FadeOut(block.brackets) for block in outputs], FadeIn(concat.brackets),
+                  ReplacementTransform(head_shapes, shapes[0]), run_time=1.5)
+        self.wait(1.0)
+        self.play(FadeIn(VGroup(times, w_o, shapes[1])), run_time=0.8)
+        self.play(FadeIn(VGroup(equals, output, shapes[2])), run_time=0.8)
+        self.wait(HOLD + 1.0)
+
+    @staticmethod
+    def concatenated(outputs: list[HeatBlock]) -> VGroup:
+        """[Z_1 | Z_2 | ... ]: the heads' cells side by side in one pair of brackets, each labelled above."""
+        parts = VGroup(*[block.cell_grid.copy() for block in outputs]).arrange(RIGHT, buff=0)
+        labels = VGroup(*[block.label.copy().next_to(part, UP, buff=0.22) for block, part in zip(outputs, parts)])
+        height = parts.height + 0.1
+        brackets = VGroup(bracket(height, -1, style.TEXT).next_to(parts, LEFT, buff=0.06),
+                          bracket(height, +1, style.TEXT).next_to(parts, RIGHT, buff=0.06))
+        concat = VGroup(parts, brackets, labels)
+        concat.parts, concat.labels, concat.brackets, concat.cell_grid = parts, labels, brackets, parts
+        return concat
+
+    @staticmethod
+    def magnitude_block(values: np.ndarray, label: str, colour) -> HeatBlock:
+        """A matrix as cells whose brightness is |value| relative to its largest entry."""
+        largest = float(np.abs(values).max()) or 1.0
+        return HeatBlock(values, label, colour,
+                         fill=lambda value: interpolate_color(style.PANEL, colour, abs(value) / largest))
+
+    @staticmethod
+    def size_block(rows: int, cols: int, label: str, colour) -> HeatBlock:
+        """An evenly filled rows x cols block: a matrix shown only for its number of entries."""
+        return HeatBlock(np.ones((rows, cols)), label, colour,
+                         fill=lambda _: interpolate_color(style.PANEL, colour, SIZE_BLOCK_FILL))
+
+    @staticmethod
+    def paragraph(text: str, characters: int, font_size: float):
+        """Prose wrapped onto lines of at most ``characters``."""
+        return label_text("\n".join(textwrap.wrap(text, characters)), style.TEXT, font_size)
+
+    def shape_text(self, rows: int, cols: int):
+        return label_text(self.labels["shape"].format(rows=rows, cols=cols), style.MUTED, style.CAPTION_SIZE)
+
+    @staticmethod
+    def formula(tex: str) -> MathTex:
+        """A formula with its learned matrices (W_Q, W_K^{h}, W_O...) in WEIGHT_MATRIX."""
+        weights = sorted(set(LEARNED_MATRIX.findall(tex)), key=len, reverse=True)
+        formula = MathTex(tex, substrings_to_isolate=weights, color=style.TEXT, font_size=FORMULA_SIZE)
+        for part in weights:
+            formula.set_color_by_tex(part, style.WEIGHT_MATRIX)
+        return formula
+
+    # Layout ------------------------------------------------------------------------------------
+    @staticmethod
+    def panels() -> tuple[tuple, tuple]:
+        """(left, right, bottom, top) of the arcs panel and of the heatmap panel beside it."""
+        left, right, bottom, top = style.body_box()
+        split = left + ARCS_SHARE * (right - left)
+        return (left, split, bottom, top), (split + PANEL_GAP, right, bottom, top)
+
+    @staticmethod
+    def place(group, box: tuple, largest_scale: float = 1.0):
+        """Centre ``group`` in ``box``, scaled down if it does not fit."""
+        left, right, bottom, top = box
+        fit(group, right - left, top - bottom, largest_scale)
+        return group.move_to([(left + right) / 2, (bottom + top) / 2, 0])

@@ -1,0 +1,162 @@
+"""Section 3 (heads) as a viewer sees it: the weights on screen against the lesson's formula, the
+relations each head is shown finding, the cost and shapes written out, the layout, the config."""
+
+import json
+
+import numpy as np
+import pytest
+
+from attn_math.heads import HEAD_NAMES, MAX_TOKENS, multi_head_attention
+from lecture.config import ConfigError, load_config
+from lecture.locale import load_locale
+from scene_checks import layout_problems, run_scene
+from scenes.numbers import parse_number
+
+STEPS = ["sentence", "previous", "subject_verb", "pronoun", "sum", "illustrative", "choose", "cost", "concat"]
+# 12 words, the most allowed, several of them as long as Spanish words get.
+LONGEST = ("la electroencefalografista comprometidísima anticonstitucionalmente reconoció que ella lo "
+           "desaprovechó irresponsablemente otra vez")
+STRINGS = load_locale()["heads"]
+
+
+def expected_weights(sentence=None) -> list[np.ndarray]:
+    """Each head's softmax(X W_Q (X W_K)^T / sqrt(d_head)), written out from the exposed projections."""
+    result = multi_head_attention(sentence) if sentence else multi_head_attention()
+    heads = []
+    for W_Q, W_K in zip(result.W_Q, result.W_K):
+        scores = (result.X @ W_Q) @ (result.X @ W_K).T / np.sqrt(W_Q.shape[1])
+        exps = np.exp(scores - scores.max(axis=1, keepdims=True))
+        heads.append(exps / exps.sum(axis=1, keepdims=True))
+    return heads
+
+
+def shown_cells(step, name):
+    """(i, j, value) of every number tagged ``name`` on screen at the end of ``step``."""
+    return [(i, j, parse_number(text)) for i, row in enumerate(step.numbers.get(name, []))
+            for j, text in enumerate(row) if text is not None]
+
+
+def texts(step) -> list[str]:
+    return [text.text.replace("\n", " ") for text in step.texts]
+
+
+@pytest.fixture(scope="module")
+def default_scene():
+    return run_scene("heads")
+
+
+@pytest.fixture(scope="module")
+def longest_scene():
+    return run_scene("heads", f'heads.sentence="{LONGEST}"')
+
+
+def test_steps_in_lesson_order(default_scene):
+    assert [step.key for step in default_scene.steps] == STEPS
+    assert all(step.end > step.start for step in default_scene.steps)
+
+
+@pytest.mark.parametrize("scene_name", ["default_scene", "longest_scene"])
+def test_no_text_overlaps_or_leaves_the_frame(scene_name, request):
+    assert layout_problems(request.getfixturevalue(scene_name)) == []
+
+
+@pytest.mark.parametrize("scene_name, sentence", [("default_scene", None), ("longest_scene", LONGEST)])
+def test_weights_on_screen_equal_the_formula(scene_name, sentence, request):
+    scene = request.getfixturevalue(scene_name)
+    heads = expected_weights(sentence)
+    checked = 0
+    for step in scene.steps:
+        for index, weights in enumerate(heads):
+            for i, j, value in shown_cells(step, f"A{index + 1}"):
+                assert value == pytest.approx(weights[i, j], abs=0.005), (step.key, index, i, j)
+                checked += 1
+        for i, j, value in shown_cells(step, "sum"):
+            assert value == pytest.approx(np.mean([w[i, j] for w in heads]), abs=0.005), (step.key, i, j)
+            checked += 1
+    assert checked >= 8
+
+
+def test_each_head_step_shows_its_relation_in_the_default_sentence(default_scene):
+    # 0 el 1 perro 2 de 3 María 4 ladró 5 y 6 ella 7 lo 8 calmó: "perro" follows "el", "ladró"'s
+    # subject is "perro", and "lo" is "perro" (masculine), not the nearer "María".
+    steps = {step.key: step for step in default_scene.steps}
+    for key, name, (query, attended) in (("previous", "A1", (1, 0)), ("subject_verb", "A2", (4, 1)),
+                                         ("pronoun", "A3", (7, 1))):
+        cells = {(i, j): value for i, j, value in shown_cells(steps[key], name)}
+        assert cells[query, attended] > 0.9, key
+        assert all(i == query for i, _ in cells), "only the focused row is read out at the end"
+    assert "«perro» → «el»" in steps["previous"].caption
+    assert "«ladró» → «perro»" in steps["subject_verb"].caption
+    assert "«lo» → «perro»" in steps["pronoun"].caption
+
+
+def test_the_sum_and_the_choice_look_at_the_token_whose_heads_disagree(default_scene):
+    steps = {step.key: step for step in default_scene.steps}
+    focus = 7  # "lo": the previous token "ella", itself (no verb), and its antecedent "perro"
+    assert {i for i, _, _ in shown_cells(steps["sum"], "sum")} == {focus}
+    for name, attended in (("A1", 6), ("A2", 7), ("A3", 1)):
+        cells = {(i, j): value for i, j, value in shown_cells(steps["choose"], name)}
+        assert {i for i, _ in cells} == {focus}
+        assert max(cells, key=cells.get) == (focus, attended), name
+    assert "«lo»" in " ".join(texts(steps["choose"]))
+
+
+def test_the_lesson_caveat_is_on_screen(default_scene):
+    step = next(step for step in default_scene.steps if step.key == "illustrative")
+    assert STRINGS["labels"]["illustrative_note"] in texts(step)
+
+
+def test_cost_and_shapes_are_computed(default_scene):
+    result = multi_head_attention()
+    n, d_model = result.X.shape
+    h, _, d_head = result.W_Q.shape
+    assert h * d_head == d_model
+    steps = {step.key: texts(step) for step in default_scene.steps}
+    assert f"{d_model} × {d_model} = {d_model * d_model} pesos" in steps["cost"]
+    assert f"{h} × ({d_model} × {d_head}) = {h * d_model * d_head} pesos" in steps["cost"]
+    assert {f"{n} × {d_model}", f"{d_model} × {d_model}"} <= set(steps["concat"])
+
+
+def test_cues_carry_the_weights(default_scene):
+    heads = expected_weights()
+    cues = default_scene.cues
+    json.dumps([cue.values for cue in cues])  # plain numbers, lists and strings only
+    arcs = [cue for cue in cues if cue.kind == "head_arcs"]
+    assert [cue.values["head"] for cue in arcs] == [0, 1, 2]
+    for cue in arcs:
+        np.testing.assert_allclose(cue.values["weights"], heads[cue.values["head"]], atol=1e-9)
+    rows = [cue for cue in cues if cue.kind == "head_row"]
+    assert rows and all(np.allclose(cue.values["weights"], heads[cue.values["head"]][cue.values["query"]])
+                        for cue in rows)
+    kinds = {cue.kind for cue in cues} - {"step"}  # "step": every section's step boundary, from LessonScene
+    assert kinds == {"tokens", "head_arcs", "head_row", "heads_overlay", "heads_sum", "sum_row", "heads_chord",
+                     "cost", "concat"}
+    assert [cue.time for cue in cues] == sorted(cue.time for cue in cues)
+
+
+def test_duration_is_a_followable_pace(default_scene):
+    assert 60 <= default_scene.steps[-1].end <= 180
+    assert all(step.end - step.start >= 4 for step in default_scene.steps)
+
+
+def test_locale_names_the_heads_as_attn_math_does():
+    assert tuple(STRINGS["labels"]["head_names"]) == HEAD_NAMES
+
+
+@pytest.mark.parametrize("value, problem", [
+    ('""', "empty"),
+    ('"   "', "only spaces"),
+    ('"' + " ".join(["palabra"] * (MAX_TOKENS + 1)) + '"', "one word too many"),
+    ("12", "not a string"),
+    ("[\"el\", \"perro\"]", "a list"),
+])
+def test_bad_sentences_are_refused(value, problem):
+    with pytest.raises(ConfigError) as error:
+        load_config(overrides=(f"heads.sentence={value}",))
+    assert str(error.value).startswith("heads.sentence"), problem
+
+
+def test_unknown_key_is_refused():
+    with pytest.raises(ConfigError) as error:
+        load_config(overrides=("heads.n_heads=4",))
+    assert str(error.value).startswith("heads.n_heads")
