@@ -82,17 +82,24 @@ def join_videos(parts: list[Path], target: Path) -> None:
     staging = temporary_path(target)
     with av.open(str(parts[0])) as template, av.open(str(staging), "w", format=target.suffix[1:]) as output:
         streams = {stream.index: output.add_stream_from_template(stream) for stream in template.streams}
+        last_dts = {index: None for index in streams}
         offset = 0.0  # seconds already written
         for part in parts:
             with av.open(str(part)) as source:
                 for packet in source.demux():
                     if packet.dts is None:  # the demuxer's end-of-stream marker
                         continue
+                    index = packet.stream.index
                     shift = round(offset / packet.time_base)
                     packet.dts += shift
                     if packet.pts is not None:
                         packet.pts += shift
-                    packet.stream = streams[packet.stream.index]
+                    if last_dts[index] is not None and packet.dts <= last_dts[index]:
+                        # AAC's priming packet starts before 0: keep the stream's timestamps increasing
+                        packet.dts = last_dts[index] + 1
+                        packet.pts = max(packet.pts, packet.dts) if packet.pts is not None else None
+                    last_dts[index] = packet.dts
+                    packet.stream = streams[index]
                     output.mux(packet)
             offset += duration_of(part)
     os.replace(staging, target)

@@ -6,6 +6,10 @@ Shared by every section:
 Section 1 (``matrix``):
 * ``cell``: a computed cell, a short blip two octaves wide: 220 x 4^((value - low) / (high - low)) Hz.
 * ``row``: a softmax row, a chord of one pitch per key, each as loud as its weight.
+Section 3 (``heads``): each head its own register and timbre (low sine, middle triangle, high organ),
+its weights as loudness: ``head_arcs`` (what each token receives), ``head_row`` (one token's row),
+``heads_overlay`` and ``heads_chord`` (the three together), ``heads_sum``/``sum_row`` (the mean, in the
+middle register); ``tokens`` and ``concat`` a soft rising arpeggio, ``cost`` a neutral tone.
 Section 6 (``pipeline``):
 * ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha; the temperature sets the
   timbre: low T is bright and short (high cut-off), high T dull, long and slightly detuned.
@@ -18,7 +22,8 @@ from collections.abc import Callable
 import numpy as np
 
 from sonify.mix import Timeline, master
-from sonify.synth import (chord, envelope, glide, low_pass, organ_wave, sine_wave, tone, triangle_wave)
+from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, sine_wave, tone,
+                          triangle_wave)
 
 LAB_CUTOFF = 2500.0  # Hz, the lab's low-pass filter
 KEY_PITCHES = 330.0 * 2 ** (np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21, 24, 26, 28, 31, 33, 36]) / 12)
@@ -62,12 +67,45 @@ def connection_note(weight: float, temperature: float = 1.0) -> np.ndarray:
     return weight * low_pass(envelope(voices / 2, decay=length / 2.5), cutoff)
 
 
+HEAD_REGISTERS = ((165.0, sine_wave), (330.0, triangle_wave), (660.0, organ_wave))  # low, middle, high
+
+
+def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
+    """A distribution in head ``head``'s own register and timbre: one pitch per token, loud as its weight."""
+    base, wave = HEAD_REGISTERS[head % len(HEAD_REGISTERS)]
+    weights = np.asarray(weights, dtype=float)
+    pitches = base * 2 ** (np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21, 24, 26, 28, 31, 33, 36])[: len(weights)] / 12)
+    return low_pass(envelope(chord(pitches, weights, duration, wave), decay=duration / 2.5), LAB_CUTOFF)
+
+
+def attended(weights) -> np.ndarray:
+    """How much attention each token receives: the column sums of a weight matrix, as a distribution."""
+    received = np.asarray(weights, dtype=float).sum(axis=0)
+    return received / received.sum()
+
+
+def token_arpeggio(count: int) -> np.ndarray:
+    """One soft note per token, rising, 80 ms apart: the sentence laid out."""
+    notes = [np.pad(0.4 * value_blip(j, 0, max(count - 1, 1)), (int(0.08 * j * SAMPLE_RATE), 0)) for j in range(count)]
+    length = max(len(note) for note in notes)
+    return np.sum([np.pad(note, (0, length - len(note))) for note in notes], axis=0)
+
+
 MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "step": lambda step, **_: 0.6 * step_tone(step),
     "reset": lambda **_: 0.6 * reset_tone(),
     "cell": lambda value, low, high, **_: 0.5 * value_blip(value, low, high),
     "row": lambda weights, **_: distribution_chord(weights, 1.0),
     "connection": lambda weight, temperature=1.0, **_: connection_note(weight, temperature),
+    "tokens": lambda count, **_: token_arpeggio(count),
+    "head_arcs": lambda head, weights, **_: head_chord(head, attended(weights)),
+    "head_row": lambda head, weights, **_: head_chord(head, weights),
+    "heads_overlay": lambda weights, **_: sum(head_chord(h, attended(w)) for h, w in enumerate(weights)) / 3,
+    "heads_sum": lambda weights, **_: distribution_chord(attended(weights)),
+    "sum_row": lambda weights, **_: distribution_chord(weights),
+    "heads_chord": lambda weights, **_: sum(head_chord(h, row, 1.4) for h, row in enumerate(weights)) / 3,
+    "cost": lambda **_: 0.5 * step_tone(0),
+    "concat": lambda heads, **_: 0.5 * token_arpeggio(heads),
 }
 
 
