@@ -10,6 +10,13 @@ Section 3 (``heads``): each head its own register and timbre (low sine, middle t
 its weights as loudness: ``head_arcs`` (what each token receives), ``head_row`` (one token's row),
 ``heads_overlay`` and ``heads_chord`` (the three together), ``heads_sum``/``sum_row`` (the mean, in the
 middle register); ``tokens`` and ``concat`` a soft rising arpeggio, ``cost`` a neutral tone.
+Section 4 (``positional``): each dimension pair sounds at a pitch from its frequency (log omega over four
+octaves above 110 Hz: fast dimensions high, slow ones low), loud where its value is high, so the waves
+are heard as they are drawn (``frequencies``, ``position_sweep``, ``frequency_contrast``, ``wave``); the
+similarity curve is a 440 Hz tone that fades with the similarity; the permutation verdict is a unison
+when the outputs are identical and two voices apart when they differ (``outputs_compared``).
+Section 5 (``capital``): ``distribution``, the final distribution as a chord: París (C5, organ) and Roma
+(G4, triangle) the two voices that move, the six other words low sines, each as loud as its probability.
 Section 6 (``pipeline``):
 * ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha; the temperature sets the
   timbre: low T is bright and short (high cut-off), high T dull, long and slightly detuned.
@@ -22,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 
 from sonify.mix import Timeline, master
-from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, sine_wave, tone,
+from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, seconds, sine_wave, tone,
                           triangle_wave)
 
 LAB_CUTOFF = 2500.0  # Hz, the lab's low-pass filter
@@ -91,6 +98,46 @@ def token_arpeggio(count: int) -> np.ndarray:
     return np.sum([np.pad(note, (0, length - len(note))) for note in notes], axis=0)
 
 
+def encoding_pitches(angular_frequencies) -> np.ndarray:
+    """Where each PE frequency sounds: log(omega) mapped onto four octaves above 110 Hz, fastest highest."""
+    logs = np.log(np.asarray(angular_frequencies, dtype=float))
+    spread = logs.max() - logs.min()
+    share = (logs - logs.min()) / spread if spread > 0 else np.full_like(logs, 0.5)
+    return 110.0 * 2 ** (4 * share)
+
+
+def followed(pitches, levels, duration: float) -> np.ndarray:
+    """Sines at ``pitches`` whose loudness follows ``levels`` (one row per pitch) across ``duration``."""
+    t = seconds(duration)
+    levels = np.atleast_2d(np.asarray(levels, dtype=float))
+    positions = np.linspace(0, levels.shape[1] - 1, len(t))
+    voices = [np.interp(positions, np.arange(levels.shape[1]), row) * np.sin(2 * np.pi * pitch * t)
+              for pitch, row in zip(pitches, levels)]
+    sound = np.sum(voices, axis=0) / max(1, len(voices)) ** 0.5
+    return low_pass(envelope(sound, decay=10 * duration), LAB_CUTOFF)
+
+
+def sweep(angular_frequencies, values, duration: float) -> np.ndarray:
+    """The encoding heard as it is drawn: each dimension at its pitch, loud where its value is high."""
+    return followed(encoding_pitches(angular_frequencies), (np.asarray(values) + 1) / 2, duration)
+
+
+def capital_chord(weights, duration: float = 1.6) -> np.ndarray:
+    """París (C5, organ) and Roma (G4, triangle) as the two voices that move; the other six words a
+    low sine each, all as loud as their probabilities."""
+    weights = np.asarray(weights, dtype=float)
+    voices = [weights[0] * tone(523.25, duration, organ_wave), weights[1] * tone(392.0, duration, triangle_wave)]
+    voices += [w * tone(130.81 * 2 ** (j / 12), duration) for j, w in enumerate(weights[2:])]
+    return low_pass(envelope(np.sum(voices, axis=0), decay=duration / 2), LAB_CUTOFF)
+
+
+def comparison(max_difference: float, duration: float = 1.5) -> np.ndarray:
+    """Two voices: a unison when the outputs are identical, apart (beating, then an interval) when not."""
+    cents = 1200 * np.log2(1 + min(1.0, 2 * max_difference))
+    voices = tone(330.0, duration, triangle_wave) + tone(330.0, duration, triangle_wave, cents)
+    return low_pass(envelope(voices / 2, decay=duration / 2), LAB_CUTOFF)
+
+
 MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "step": lambda step, **_: 0.6 * step_tone(step),
     "reset": lambda **_: 0.6 * reset_tone(),
@@ -105,6 +152,20 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "sum_row": lambda weights, **_: distribution_chord(weights),
     "heads_chord": lambda weights, **_: sum(head_chord(h, row, 1.4) for h, row in enumerate(weights)) / 3,
     "cost": lambda **_: 0.5 * step_tone(0),
+    "frequencies": lambda angular_frequencies, **_: 0.7 * followed(
+        encoding_pitches(angular_frequencies[::2]), np.ones((len(angular_frequencies[::2]), 2)), 1.5),
+    "position_sweep": lambda rows, duration, **_: sweep(
+        [1.0 / 10000 ** (2 * (j // 2) / len(rows[0])) for j in range(0, len(rows[0]), 2)],
+        np.asarray(rows)[:, ::2].T, duration),
+    "frequency_contrast": lambda angular_frequencies, values, **_: sweep(angular_frequencies, values, 1.5),
+    "wave": lambda angular_frequency, samples, duration, **_: followed(
+        [110.0 * 2 ** (4 * np.clip(1 + np.log10(angular_frequency) / 4, 0, 1))], [(np.asarray(samples) + 1) / 2],
+        duration),
+    "similarity_curve": lambda similarities, duration, **_: followed(
+        [440.0], [np.asarray(similarities) / max(similarities)], duration),
+    "vector_sum": lambda x_plus_pe, **_: 0.6 * value_blip(float(np.linalg.norm(x_plus_pe)), 0, 3),
+    "outputs_compared": lambda max_difference, **_: comparison(max_difference),
+    "distribution": lambda weights, seconds=1.6, **_: capital_chord(weights, max(0.6, seconds)),
     "concat": lambda heads, **_: 0.5 * token_arpeggio(heads),
 }
 
