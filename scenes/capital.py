@@ -1,0 +1,638 @@
+"""Section 5, «La capital de ___ es …»: the eight steps of one forward pass with d_model = 3, run for
+real by ``attn_math.capital``; then the country changed, its identity dragged from one end to the other,
+and the layer norm shown as the step that makes -0.90 differ from the mirror image of +0.90."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, FadeIn, FadeOut, GrowFromEdge, Line, MathTex,
+                   MoveToTarget, ReplacementTransform, SurroundingRectangle, Transform, VGroup)
+
+from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
+from scenes import style
+from scenes.bar_chart import BarChart
+from scenes.lesson_scene import LessonScene
+from scenes.numbers import decimals_for, format_number
+from scenes.visuals import CELL_HEIGHT, CELL_PADDING, LabelledMatrix, fit, label_text, number_text
+
+PARIS, ROMA = VOCAB.index("París"), VOCAB.index("Roma")
+COUNTRY_DIMENSION = 2  # the embedding dimension that carries the country identity
+MIRROR_IDENTITY = 0.9  # the lesson compares p(París) at +0.90 with p(Roma) at -0.90
+DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
+DRAG_SECONDS = 0.4  # per increment: a full sweep from +1 to -1 takes 3.2 s
+HOLD = 2.0  # seconds an important state stays still
+LINE_HEIGHT = 0.55  # strip kept under the body for a worked line
+CAPTION_CLEARANCE = 0.3  # body_box leaves room for one caption line; a wrapped caption needs this much more
+SIGN_SIZE = 40
+READOUT_SIZE = 32
+
+
+class CapitalScene(LessonScene):
+    section_id = "capital"
+    STEPS = ("embeddings", "positional", "projections", "scores", "softmax", "context", "layer_norm", "logits",
+             "distribution", "other_country", "drag", "undecided", "mirror", "asymmetry")
+
+    def lesson(self):
+        self.labels = self.strings["labels"]
+        self.walk = capital_walkthrough(self.chosen_identity())
+        self.show_embeddings()
+        self.show_positional()
+        self.show_projections()
+        self.show_scores()
+        self.show_softmax()
+        self.show_context()
+        self.show_layer_norm()
+        self.show_logits()
+        self.show_distribution()
+        self.show_other_country()
+        self.show_drag()
+        self.show_undecided()
+        self.show_mirror()
+        self.show_asymmetry()
+
+    def chosen_identity(self) -> float:
+        """``capital.identity`` when given, else the identity of ``capital.country``."""
+        settings = self.settings
+        return settings.identity if settings.identity is not None else country_identity(settings.country)
+
+    # Steps 1-3: embeddings, positions, projections ----------------------------------------------
+    def show_embeddings(self):
+        walk = self.walk
+        self.begin_step("embeddings", identity=signed(walk.identity))
+        sentence = label_text(" ".join(walk.tokens) + " " + self.labels["ellipsis"], style.TEXT, style.TITLE_SIZE)
+        headers = [label_text(name, style.MUTED, style.CAPTION_SIZE) for name in self.labels["dimensions"]]
+        width = max(cell_width(walk.embeddings, walk.positional, walk.X),
+                    max(header.width for header in headers) + 0.25)
+        E = labelled(walk.embeddings, "E", style.INPUT, "embeddings", width=width)
+        for j, header in enumerate(headers):
+            header.next_to(E.brackets, UP, buff=0.15).match_x(E.cells[0][j])
+        E.label.next_to(VGroup(*headers), UP, buff=0.2)
+        self.table = VGroup(self.token_labels(E, walk.tokens), E)
+        stage = VGroup(sentence, VGroup(self.table, *headers)).arrange(DOWN, buff=0.6)
+        self.place(stage, largest_scale=1.3)
+        self.play(FadeIn(sentence), run_time=1.0)
+        self.play(FadeIn(self.table), FadeIn(VGroup(*headers)), run_time=1.2)
+        self.play(Create(E.cell_box(COUNTRY_POSITION, COUNTRY_DIMENSION)), run_time=0.6)
+        self.wait(HOLD + 1.0)
+
+    def show_positional(self):
+        walk = self.walk
+        self.begin_step("positional")
+        width = self.table[1].cell_width
+        PE = labelled(walk.positional, "PE", style.INPUT, "positional", width=width)
+        self.X = labelled(walk.X, "X = E + PE", style.INPUT, "X", width=width)
+        plus, equals = MathTex("+", font_size=SIGN_SIZE), MathTex("=", font_size=SIGN_SIZE)
+        table = self.base_size_target(self.table)
+        table[1].label.next_to(table[1].cell_grid, UP, buff=0.22)
+        stage = VGroup(table, plus, PE, equals, self.X).arrange(RIGHT, buff=0.45, aligned_edge=DOWN)
+        for sign in (plus, equals):
+            sign.set_y(table[1].cell_grid.get_y())
+        self.place(stage, largest_scale=1.2)
+        self.clear_stage(self.table)
+        self.play(MoveToTarget(self.table), run_time=1.0)
+        self.play(FadeIn(plus), FadeIn(PE), run_time=0.8)
+        self.play(FadeIn(equals), FadeIn(self.X.frame), run_time=0.5)
+        self.reveal_rows(self.X, seconds=0.4)
+        self.wait(HOLD)
+
+    def show_projections(self):
+        walk = self.walk
+        self.begin_step("projections")
+        X = self.base_size_target(self.X)
+        weights = [labelled(matrix, f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}")
+                   for matrix, role in ((W_Q, "Q"), (W_K, "K"), (W_V, "V"))]
+        width = cell_width(walk.Q, walk.K, walk.V)
+        self.products = {role: labelled(values, f"{role} = XW_{role}", colour, role, width=width)
+                         for values, role, colour in ((walk.Q, "Q", style.QUERY), (walk.K, "K", style.KEY),
+                                                      (walk.V, "V", style.VALUE))}
+        columns = VGroup(*[VGroup(weight, product).arrange(DOWN, buff=0.45)
+                           for weight, product in zip(weights, self.products.values())])
+        columns.arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
+        tokens = self.token_labels(X, walk.tokens)
+        VGroup(tokens, X).next_to(columns, LEFT, buff=0.8).align_to(self.products["Q"], DOWN)
+        self.place(VGroup(tokens, X, columns))
+        self.clear_stage(self.X)
+        self.play(MoveToTarget(self.X), FadeIn(tokens), run_time=1.0)
+        self.play(*[FadeIn(weight) for weight in weights], run_time=0.8)
+        for product in self.products.values():
+            self.play(FadeIn(product), run_time=0.9)
+        blind = [weights[0].row_box(COUNTRY_DIMENSION), weights[1].row_box(COUNTRY_DIMENSION)]
+        self.play(*[Create(box) for box in blind], run_time=0.6)
+        self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), run_time=0.6)
+        self.wait(HOLD + 1.0)
+
+    # Steps 4-6: one row of attention --------------------------------------------------------------
+    def show_scores(self):
+        walk = self.walk
+        best = int(np.argmax(walk.scores))
+        self.begin_step("scores", top=walk.tokens[best])
+        K = self.products["K"]
+        K_target = self.base_size_target(K)
+        query = labelled(walk.Q[-1][None], r"q_{\text{es}}", style.QUERY, "q_es", width=K.cell_width)
+        query.next_to(K_target, UP, buff=0.3).match_x(K_target.cell_grid)
+        self.scores = self.score_column(walk.scores, r"q_{\text{es}} \cdot k_j", "scores")
+        self.scores.next_to(K_target, RIGHT, buff=0.9).align_to(K_target, DOWN)
+        tokens = self.token_labels(K_target, walk.tokens)
+        self.place(VGroup(tokens, K_target, query, self.scores), reserve_bottom=LINE_HEIGHT + 0.2)
+        last_query = self.products["Q"].row(len(walk.tokens) - 1).copy()
+        self.clear_stage(K, self.products["Q"])
+        self.play(MoveToTarget(K), FadeIn(tokens), FadeOut(self.products["Q"]),
+                  ReplacementTransform(last_query, query.entry_grid), FadeIn(query.frame), run_time=1.2)
+        self.settle(query)
+        self.play(FadeIn(self.scores.frame), run_time=0.4)
+        self.reveal_rows(self.scores, seconds=0.35)
+        line = self.dot_product_line(self.labels["score_name"].format(token=walk.tokens[best]), walk.Q[-1],
+                                     walk.K[best], self.scores.entries[best][0].shown_text)
+        self.play(Create(query.row_box(0)), Create(K.row_box(best)), Create(self.scores.cell_box(best, 0)),
+                  FadeIn(line), run_time=0.8)
+        self.wait(HOLD + 1.0)
+
+    def show_softmax(self):
+        walk = self.walk
+        best = int(np.argmax(walk.attention_row))
+        self.begin_step("softmax", root=format_number(math.sqrt(walk.K.shape[1])), top=walk.tokens[best],
+                        weight=format_number(walk.attention_row[best]))
+        scores = self.base_size_target(self.scores)
+        scaled = self.score_column(walk.scaled, rf"/\sqrt{{{D_MODEL}}}", "scaled")
+        columns = VGroup(scores, scaled).arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
+        tokens = self.token_labels(scores, walk.tokens)
+        chart = BarChart(walk.attention_row, walk.tokens, style.ATTENTION, height=2.8, bar_width=0.7, gap=0.4,
+                         name="attention")
+        arrow = VGroup(MathTex(r"\text{softmax}", color=style.ATTENTION, font_size=style.BODY_SIZE + 4),
+                       Arrow(LEFT, RIGHT, color=style.MUTED, buff=0)).arrange(DOWN, buff=0.15)
+        self.place(VGroup(VGroup(tokens, columns), arrow, chart).arrange(RIGHT, buff=0.7), largest_scale=1.2)
+        self.clear_stage(self.scores)
+        self.play(MoveToTarget(self.scores), FadeIn(tokens), run_time=0.8)
+        self.play(FadeIn(scaled.frame), ReplacementTransform(self.scores.entry_grid.copy(), scaled.entry_grid),
+                  run_time=1.2)
+        self.settle(scaled)
+        self.wait(1.0)
+        self.play(FadeIn(arrow), FadeIn(chart.baseline), FadeIn(chart.labels), run_time=0.6)
+        self.play(*[GrowFromEdge(bar, DOWN) for bar in chart.bars], FadeIn(chart.value_texts), run_time=1.2)
+        self.wait(HOLD)
+
+    def show_context(self):
+        walk = self.walk
+        self.begin_step("context", value=format_number(walk.context[COUNTRY_DIMENSION]))
+        weights = labelled(walk.attention_row[:, None], r"\alpha_j", style.ATTENTION, "attention",
+                           fill=style.weight_colour,
+                           text_colour=lambda w: style.BACKGROUND if w > 0.55 else style.TEXT)
+        V = labelled(walk.V, "V", style.VALUE, "V")
+        V.next_to(weights, RIGHT, buff=0.6).align_to(weights, DOWN)
+        self.context = labelled(walk.context[None], r"\text{contexto} = \sum_j \alpha_j v_j", style.OUTPUT,
+                                "context", width=V.cell_width)
+        self.context.next_to(V, DOWN, buff=0.45).match_x(V.cell_grid)
+        tokens = self.token_labels(weights, walk.tokens)
+        self.place(VGroup(tokens, weights, V, self.context), reserve_bottom=LINE_HEIGHT + 0.2)
+        self.clear_stage()
+        self.play(FadeIn(tokens), FadeIn(weights), run_time=0.8)
+        self.play(FadeIn(V), run_time=0.8)
+        self.play(FadeIn(self.context.frame), run_time=0.4)
+        for entry in self.context.entries[0]:
+            self.play(FadeIn(entry), run_time=0.5)
+        self.settle(self.context)
+        line = self.dot_product_line(self.labels["context_name"], walk.attention_row, walk.V[:, COUNTRY_DIMENSION],
+                                     self.context.entries[0][COUNTRY_DIMENSION].shown_text)
+        self.play(Create(weights.column_box(0)), Create(V.column_box(COUNTRY_DIMENSION)),
+                  Create(self.context.cell_box(0, COUNTRY_DIMENSION)), FadeIn(line), run_time=0.8)
+        self.wait(HOLD + 1.0)
+
+    # Steps 7-9: layer norm, logits, distribution ------------------------------------------------------
+    def show_layer_norm(self):
+        walk = self.walk
+        self.begin_step("layer_norm")
+        context = labelled(walk.context[None], r"\text{contexto}", style.OUTPUT, "context")
+        x_es = labelled(walk.X[-1][None], r"x_{\text{es}}", style.INPUT, "x_es")
+        residual = labelled(walk.residual[None], "r", style.OUTPUT, "residual")
+        self.normalized = labelled(walk.normalized[None], r"\mathrm{LN}(r) = (r - \mu) / \sigma",
+                                   style.OUTPUT, "normalized")
+        plus, equals = MathTex("+", font_size=SIGN_SIZE), MathTex("=", font_size=SIGN_SIZE)
+        sum_row = VGroup(context, plus, x_es, equals, residual).arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
+        for sign in (plus, equals):
+            sign.set_y(context.cell_grid.get_y())
+        mean, spread = residual_statistics(walk)
+        statistics = VGroup(self.reading(self.labels["mean"], mean, "mean"),
+                            self.reading(self.labels["spread"], spread, "spread")).arrange(RIGHT, buff=1.2)
+        self.place(VGroup(sum_row, statistics, self.normalized).arrange(DOWN, buff=0.6), largest_scale=1.2)
+        self.clear_stage(self.context)
+        self.play(ReplacementTransform(self.context, context), run_time=0.8)
+        self.play(FadeIn(plus), FadeIn(x_es), run_time=0.6)
+        self.play(FadeIn(equals), FadeIn(residual), run_time=0.8)
+        self.wait(1.0)
+        for reading in statistics:
+            self.play(FadeIn(reading), run_time=0.6)
+        self.play(FadeIn(self.normalized), run_time=0.8)
+        self.play(Create(self.normalized.cell_box(0, COUNTRY_DIMENSION)), run_time=0.5)
+        self.wait(HOLD + 0.5)
+
+    def show_logits(self):
+        walk = self.walk
+        self.begin_step("logits")
+        W_out = labelled(walk.W_out, r"W_{\text{out}}", style.WEIGHT_MATRIX, "W_out")
+        normalized = labelled(walk.normalized[:, None], r"\mathrm{LN}(r)", style.OUTPUT, "normalized")
+        bias = labelled(walk.b_out[:, None], r"b_{\text{out}}", style.WEIGHT_MATRIX, "b_out")
+        largest = float(np.abs(walk.logits).max())
+        logits = labelled(walk.logits[:, None], r"\text{logits}", style.TEXT, "logits",
+                          fill=lambda value: style.score_colour(value, largest))
+        signs = [MathTex(sign, font_size=SIGN_SIZE) for sign in (r"\cdot", "+", "=")]
+        equation = VGroup(W_out, signs[0], normalized, signs[1], bias, signs[2], logits).arrange(RIGHT, buff=0.4)
+        for part in equation:
+            part.shift((W_out.cell_grid.get_y() - getattr(part, "cell_grid", part).get_y()) * UP)
+        null_rows = VGroup(*[logits.cells[i][0] for i in range(len(VOCAB)) if i not in (PARIS, ROMA)])
+        brace = Brace(null_rows, RIGHT, color=style.MUTED)
+        note = label_text(self.labels["null_vector"], style.TEXT, style.BODY_SIZE).next_to(brace, RIGHT, buff=0.2)
+        words = self.token_labels(W_out, VOCAB)
+        self.place(VGroup(words, equation, brace, note), largest_scale=1.2)
+        self.clear_stage(self.normalized)
+        self.play(ReplacementTransform(self.normalized, normalized),
+                  FadeIn(words), FadeIn(W_out), FadeIn(signs[0]), run_time=1.0)
+        self.play(FadeIn(signs[1]), FadeIn(bias), run_time=0.6)
+        self.play(FadeIn(signs[2]), FadeIn(logits.frame), run_time=0.5)
+        self.play(FadeIn(logits.entry_grid, lag_ratio=0.1), run_time=1.2)
+        self.play(FadeIn(brace), FadeIn(note), run_time=0.6)
+        self.wait(HOLD + 1.0)
+
+    def show_distribution(self):
+        walk = self.walk
+        strings = self.strings["steps"]["distribution"]
+        self.begin_step("distribution", caption=strings["caption_tie"] if is_tie(walk) else strings["caption"],
+                        prediction=walk.prediction, probability=format_number(walk.probability),
+                        loss=format_number(walk.loss))
+        self.chart = self.distribution_chart(walk)
+        self.readouts = self.readout_panel(walk)
+        self.place(VGroup(self.chart, self.readouts).arrange(RIGHT, buff=1.0), largest_scale=1.2)
+        self.prediction_frame = self.frame_for(walk)
+        self.clear_stage()
+        self.play(FadeIn(self.chart.baseline), FadeIn(self.chart.labels), run_time=0.6)
+        self.cue_distribution(walk, seconds=1.2)
+        self.play(*[GrowFromEdge(bar, DOWN) for bar in self.chart.bars], FadeIn(self.chart.value_texts),
+                  run_time=1.2)
+        self.play(FadeIn(self.readouts), Create(self.prediction_frame), run_time=0.8)
+        self.wait(HOLD + 1.0)
+
+    # Step 10: the other country ------------------------------------------------------------------------
+    def show_other_country(self):
+        walk = self.walk
+        other = capital_walkthrough(-1.0 if walk.identity > 0 else 1.0)
+        self.begin_step("other_country")
+        left, right = self.country_panel(walk, ""), self.country_panel(other, "other_")
+        VGroup(left, right).arrange(RIGHT, buff=2.4, aligned_edge=UP)
+        same = self.between(left.chart, right.chart, "=", self.labels["same_row"])
+        different = self.between(left.context, right.context, r"\neq", self.labels["different_content"])
+        self.place(VGroup(left, right, same, different))
+        self.clear_stage()
+        self.play(FadeIn(left), run_time=1.0)
+        self.play(FadeIn(right.title), FadeIn(right.chart), run_time=1.0)
+        self.play(FadeIn(same), run_time=0.6)
+        self.wait(1.5)
+        self.play(FadeIn(right.context), run_time=0.8)
+        boxes = [Create(panel.context.cell_box(0, COUNTRY_DIMENSION)) for panel in (left, right)]
+        self.play(FadeIn(different), *boxes, run_time=0.8)
+        self.cue_distribution(other, seconds=0.8)
+        self.play(FadeIn(right.prediction), run_time=0.8)
+        self.wait(HOLD + 1.0)
+
+    # Steps 11-13: dragging the identity -------------------------------------------------------------------
+    def show_drag(self):
+        start = self.walk.identity
+        near, far = (1.0, -1.0) if start >= 0 else (-1.0, 1.0)
+        strings = self.strings["steps"]["drag"]
+        self.begin_step("drag", caption=strings["caption"] if far < 0 else strings["caption_toward_francia"],
+                        start=signed(near), end=signed(far))
+        self.build_drag_stage(self.walk)
+        self.wait(1.0)
+        self.drag_to(near)
+        self.drag_to(far)
+        self.wait(HOLD)
+
+    def show_undecided(self):
+        self.begin_step("undecided")
+        self.drag_to(0.0)
+        self.wait(HOLD + 1.5)
+
+    def show_mirror(self):
+        plus, minus = (capital_walkthrough(sign * MIRROR_IDENTITY) for sign in (1, -1))
+        self.begin_step("mirror", plus=signed(plus.identity), minus=signed(minus.identity),
+                        paris=format_number(plus.probs[PARIS]), roma=format_number(minus.probs[ROMA]))
+        for walk, reading in zip((plus, minus), self.mirror_readings):
+            self.drag_to(walk.identity)
+            self.play(FadeIn(reading), Create(self.slider_mark(walk.identity)), run_time=0.6)
+            self.wait(HOLD)
+        self.wait(1.0)
+
+    def mirror_reading_rows(self) -> VGroup:
+        """"p(París) en 0.90 = 0.38" and "p(Roma) en −0.90 = 0.34", shown one after the other."""
+        rows = VGroup()
+        for sign, word, key in ((1, PARIS, "paris_reading"), (-1, ROMA, "roma_reading")):
+            walk = capital_walkthrough(sign * MIRROR_IDENTITY)
+            label = self.labels[key].format(identity=signed(walk.identity))
+            rows.add(self.reading(label + " =", walk.probs[word], f"mirror_{key}", size=style.BODY_SIZE))
+        return rows.arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+
+    # Step 14: the cause ------------------------------------------------------------------------------------
+    def show_asymmetry(self):
+        walks = [capital_walkthrough(identity) for identity in (-MIRROR_IDENTITY, 0.0, MIRROR_IDENTITY)]
+        spreads = [residual_statistics(walk)[1] for walk in walks]
+        self.begin_step("asymmetry", plus=signed(MIRROR_IDENTITY), minus=signed(-MIRROR_IDENTITY),
+                        spread_plus=format_number(spreads[2]), spread_minus=format_number(spreads[0]))
+        figure = self.asymmetry_figure(walks)
+        self.place(figure, largest_scale=1.2)
+        self.clear_stage()
+        for part in figure:
+            self.play(FadeIn(part), run_time=1.0)
+            self.wait(0.8)
+        divisors = figure[1][1]
+        self.play(*[Create(SurroundingRectangle(divisors[i], color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06))
+                    for i in (0, len(divisors) - 1)], run_time=0.8)
+        self.wait(HOLD + 1.5)
+
+    def asymmetry_figure(self, walks) -> VGroup:
+        """Two number lines of the country dimension for -0.90, 0 and +0.90: after subtracting the mean
+        the two steps are equal, after dividing by the spread they are not."""
+        centred = [walk.residual[COUNTRY_DIMENSION] - residual_statistics(walk)[0] for walk in walks]
+        normalized = [walk.normalized[COUNTRY_DIMENSION] for walk in walks]
+        spreads = [residual_statistics(walk)[1] for walk in walks]
+        unit = 9.0 / (max(centred + normalized) - min(centred + normalized))
+        origin = min(centred + normalized)
+        before = self.number_line(centred, origin, unit, "centred", UP)
+        after = self.number_line(normalized, origin, unit, "normalized", DOWN).shift(2.6 * DOWN)
+        arrows, divisors = VGroup(), VGroup()
+        for i, spread in enumerate(spreads):
+            arrow = Arrow(before.dots[i].get_center(), after.dots[i].get_center(), color=style.MUTED, buff=0.15,
+                          stroke_width=3, max_tip_length_to_length_ratio=0.12)
+            divisor = self.reading("÷", spread, "spread_divisor", index=i, size=style.BODY_SIZE)
+            arrows.add(arrow)
+            divisors.add(divisor.next_to(arrow.get_center(), RIGHT, buff=0.2))
+        names = VGroup(*[self.identity_name(walk, i).next_to(before.dots[i], UP, buff=0.55)
+                         for i, walk in enumerate(walks)])
+        winners = VGroup()
+        for i, walk in enumerate(walks):
+            word = ROMA if walk.identity < 0 else PARIS
+            label = f"p({VOCAB[word]})" if walk.identity else "p"
+            winners.add(self.reading(f"{label} =", walk.probs[word], "winner", index=i, size=style.CAPTION_SIZE)
+                        .next_to(after.dots[i], DOWN, buff=0.7))
+        left_edge = min(before.get_left()[0], after.get_left()[0]) - 0.5
+        dimension = COUNTRY_DIMENSION + 1
+        row_titles = VGroup(self.line_title(rf"(r - \mu)_{dimension}", self.labels["before_spread"]),
+                            self.line_title(rf"\mathrm{{LN}}(r)_{dimension}", self.labels["after_spread"]))
+        for title, line in zip(row_titles, (before, after)):
+            title.next_to([left_edge, line.get_y(), 0], LEFT, buff=0)
+        return VGroup(VGroup(names, before, row_titles[0]), VGroup(arrows, divisors),
+                      VGroup(after, row_titles[1]), winners)
+
+    def number_line(self, values, origin: float, unit: float, name: str, gap_side) -> VGroup:
+        """A line with a dot per value and the two gaps between neighbouring dots written beside it."""
+        xs = [(value - origin) * unit for value in values]
+        line = Line([min(xs) - 0.6, 0, 0], [max(xs) + 0.6, 0, 0], color=style.MUTED, stroke_width=3)
+        dots = VGroup(*[Dot([x, 0, 0], radius=0.11, color=style.HIGHLIGHT) for x in xs])
+        gaps = VGroup()
+        for i in range(len(values) - 1):
+            gap = number_text(values[i + 1] - values[i], style.TEXT, style.CAPTION_SIZE)
+            gap.tag = (f"{name}_gap", (0, i))
+            gaps.add(gap.next_to([(xs[i] + xs[i + 1]) / 2, 0, 0], gap_side, buff=0.25))
+        group = VGroup(line, dots, gaps)
+        group.dots = dots
+        return group
+
+    def line_title(self, formula: str, note: str) -> VGroup:
+        return VGroup(MathTex(formula, color=style.OUTPUT, font_size=style.BODY_SIZE + 4),
+                      label_text(note, style.MUTED, style.CAPTION_SIZE)).arrange(DOWN, buff=0.12)
+
+    def identity_name(self, walk, index: int) -> VGroup:
+        """"Italia −0.90", "sin país 0.00", "Francia 0.90" above the dots."""
+        key = "italia" if walk.identity < 0 else "francia" if walk.identity > 0 else "blank"
+        return self.reading(self.labels[key], walk.identity, "mirror_identity", index=index,
+                            size=style.CAPTION_SIZE)
+
+    # The drag stage: slider, distribution and readouts ------------------------------------------------
+    def build_drag_stage(self, walk):
+        self.slider = self.identity_slider(walk.identity)
+        self.chart = self.distribution_chart(walk)
+        self.readouts = self.readout_panel(walk)
+        self.mirror_readings = self.mirror_reading_rows()
+        right = VGroup(self.readouts, self.mirror_readings).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
+        lower = VGroup(self.chart, right).arrange(RIGHT, buff=1.0)
+        stage = VGroup(self.slider, lower).arrange(DOWN, buff=0.8)
+        self.place(stage, largest_scale=1.2)
+        self.drag_scale = self.stage_scale
+        self.current_identity = walk.identity
+        self.prediction_frame = self.frame_for(walk)
+        self.cue_distribution(walk, seconds=1.0)
+        self.clear_stage()
+        self.play(FadeIn(self.slider), FadeIn(self.chart), FadeIn(self.readouts), FadeIn(self.prediction_frame),
+                  run_time=1.0)
+
+    def identity_slider(self, identity: float) -> VGroup:
+        """A track from Italia (-1) to Francia (+1) with a marker, and the identity written at its left."""
+        track = Line(3 * LEFT, 3 * RIGHT, color=style.MUTED, stroke_width=4)
+        stops = VGroup()
+        for value, key in ((-1.0, "italia"), (0.0, "blank"), (1.0, "francia")):
+            tick = Line(0.12 * DOWN, 0.12 * UP, color=style.MUTED, stroke_width=3).move_to(track_point(track, value))
+            name = label_text(self.labels[key], style.MUTED, style.CAPTION_SIZE).next_to(tick, DOWN, buff=0.15)
+            stops.add(VGroup(tick, name))
+        marker = Dot(track_point(track, identity), radius=0.14, color=style.HIGHLIGHT)
+        readout = self.reading(self.labels["identity"], identity, "identity")
+        slider = VGroup(readout, VGroup(track, stops, marker)).arrange(RIGHT, buff=0.7)
+        slider.track, slider.marker, slider.readout = track, marker, readout
+        return slider
+
+    def slider_mark(self, identity: float) -> Line:
+        """A tick left on the track where a reading was taken."""
+        mark = Line(0.22 * DOWN, 0.22 * UP, color=style.HIGHLIGHT, stroke_width=3).scale(self.drag_scale)
+        return mark.move_to(track_point(self.slider.track, identity))
+
+    def drag_to(self, target: float):
+        """Move the identity to ``target`` in small increments, every bar and readout following."""
+        for identity in drag_path(self.current_identity, target):
+            walk = capital_walkthrough(identity)
+            self.cue_distribution(walk, seconds=DRAG_SECONDS)
+            self.play(*self.chart.change_to(walk.probs),
+                      self.slider.marker.animate.move_to(track_point(self.slider.track, identity)),
+                      Transform(self.prediction_frame, self.frame_for(walk)), run_time=DRAG_SECONDS)
+            self.update_readouts(walk)
+            self.current_identity = identity
+
+    def update_readouts(self, walk):
+        """Write the identity, the prediction, its probability and the loss of ``walk``: they tick like a
+        counter, since morphing one number into the next every few tenths of a second is unreadable."""
+        fresh = [tagged_number(walk.identity, "identity", style.BODY_SIZE), *self.readout_values(walk)]
+        for holder, new in zip([self.slider.readout, *self.readouts], fresh):
+            old = holder.value
+            if old.shown_text != new.shown_text:
+                holder.remove(old)
+                holder.add(new.scale(self.drag_scale).move_to(old, aligned_edge=LEFT))
+                holder.value = new
+
+    # Shared pieces of this section -------------------------------------------------------------------------
+    def distribution_chart(self, walk) -> BarChart:
+        ceiling = max(capital_walkthrough(end).probability for end in (-1.0, 1.0))
+        return BarChart(walk.probs, VOCAB, style.OUTPUT, height=3.0, bar_width=0.62, gap=0.38,
+                        max_value=math.ceil(ceiling * 10) / 10, name="probs")
+
+    def readout_values(self, walk) -> list:
+        """The predicted word ("empate" on a tie), its probability and the loss -ln p."""
+        return [label_text(self.labels["tie"] if is_tie(walk) else walk.prediction, style.TEXT, READOUT_SIZE),
+                tagged_number(walk.probability, "probability", READOUT_SIZE),
+                tagged_number(walk.loss, "loss", READOUT_SIZE)]
+
+    def readout_panel(self, walk) -> VGroup:
+        """Prediction, its probability and the loss -ln p, each under its label."""
+        rows = VGroup()
+        for key, value in zip(("prediction", "probability", "loss"), self.readout_values(walk)):
+            row = VGroup(label_text(self.labels[key], style.MUTED, style.CAPTION_SIZE), value)
+            row.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            row.value = value
+            rows.add(row)
+        return rows.arrange(DOWN, aligned_edge=LEFT, buff=0.4)
+
+    def frame_for(self, walk) -> SurroundingRectangle:
+        """A frame around the predicted word; invisible on a tie, where nothing wins."""
+        index = VOCAB.index(walk.prediction)
+        frame = SurroundingRectangle(self.chart.labels[index], color=style.HIGHLIGHT, buff=0.08, stroke_width=3,
+                                     corner_radius=0.06)
+        return frame.set_stroke(opacity=0.0 if is_tie(walk) else 1.0)
+
+    def country_panel(self, walk, prefix: str) -> VGroup:
+        """One country's attention row, the context it carries and what it predicts, stacked."""
+        title = self.reading(walk.tokens[COUNTRY_POSITION], walk.identity, f"{prefix}identity", size=style.BODY_SIZE)
+        chart = BarChart(walk.attention_row, walk.tokens, style.ATTENTION, height=1.6, bar_width=0.6, gap=0.35,
+                         name=f"{prefix}attention")
+        context = labelled(walk.context[None], r"\text{contexto}", style.OUTPUT, f"{prefix}context")
+        word = self.labels["tie"] if is_tie(walk) else walk.prediction
+        predicted = self.reading(self.labels["panel_prediction"].format(word=word), walk.probability,
+                                 f"{prefix}probability")
+        panel = VGroup(title, chart, context, predicted).arrange(DOWN, buff=0.45)
+        panel.title, panel.chart, panel.context, panel.prediction = title, chart, context, predicted
+        return panel
+
+    def between(self, left, right, sign: str, note: str) -> VGroup:
+        group = VGroup(MathTex(sign, font_size=SIGN_SIZE + 8, color=style.TEXT),
+                       label_text(note, style.MUTED, style.CAPTION_SIZE)).arrange(DOWN, buff=0.12)
+        return group.move_to([(left.get_right()[0] + right.get_left()[0]) / 2, left.get_y(), 0])
+
+    def reading(self, label: str, value: float, name: str, index: int = 0, colour=style.TEXT,
+                size: float = style.BODY_SIZE) -> VGroup:
+        """``label value`` on one line, the value a tagged number."""
+        number = tagged_number(value, name, size, index, colour)
+        text = label_text(label, style.MUTED, size)
+        group = VGroup(text, number).arrange(RIGHT, buff=0.15)
+        number.shift((baseline(text) - number.get_bottom()[1]) * UP)
+        group.value = number
+        return group
+
+    def score_column(self, values, label: str, name: str) -> LabelledMatrix:
+        largest = float(np.abs(self.walk.scores).max())
+        return labelled(np.asarray(values)[:, None], label, style.TEXT, name,
+                        fill=lambda value: style.score_colour(value, largest))
+
+    def token_labels(self, matrix: LabelledMatrix, words) -> VGroup:
+        """The words of the rows, right-aligned left of the opening bracket."""
+        labels = VGroup()
+        for i, word in enumerate(words):
+            label = label_text(word, style.TEXT, style.CAPTION_SIZE)
+            labels.add(label.next_to(matrix.brackets[0], LEFT, buff=0.2).set_y(matrix.cells[i][0].get_y()))
+        return labels
+
+    def dot_product_line(self, name: str, left, right, result: str):
+        """The worked dot product under the body, e.g. "puntaje de «Francia» = 2.69·2.14 + … = 5.77"."""
+        terms = " + ".join(f"{format_number(a)}·{parenthesised(b)}" for a, b in zip(left, right))
+        line = label_text(self.labels["expansion"].format(name=name, terms=terms, result=result), style.TEXT,
+                          style.BODY_SIZE)
+        left_edge, right_edge, bottom, _ = style.body_box()
+        fit(line, right_edge - left_edge, LINE_HEIGHT)
+        return line.move_to([0, bottom + CAPTION_CLEARANCE + LINE_HEIGHT / 2, 0])
+
+    def cue_distribution(self, walk, seconds: float):
+        """The chord of the final distribution: one voice per word, París and Roma the ones that move."""
+        self.cue("distribution", weights=[float(p) for p in walk.probs], words=list(VOCAB),
+                 identity=float(walk.identity), seconds=float(seconds))
+
+    def base_size_target(self, mobject):
+        """A target copy of ``mobject`` at the size it was built, to lay the next stage out with."""
+        return mobject.generate_target().scale(1 / self.stage_scale)
+
+    def clear_stage(self, *carried):
+        """Fade out everything on screen but the header and the ``carried`` pieces."""
+        leaving = [mobject for mobject in self.mobjects if mobject is not self.header
+                   and all(mobject is not piece for piece in carried)]
+        if leaving:
+            self.play(*[FadeOut(mobject) for mobject in leaving], run_time=0.5)
+
+    def settle(self, mobject):
+        """Make ``mobject`` one object on screen again after it was revealed in parts."""
+        self.remove(mobject)
+        self.add(mobject)
+
+    def reveal_rows(self, matrix: LabelledMatrix, seconds: float):
+        for row in range(len(matrix.entries)):
+            self.play(FadeIn(matrix.row(row)), run_time=seconds)
+        self.settle(matrix)
+
+    def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):
+        """Centre ``group`` in the body (above a reserved strip), scaled to fit; remember the scale."""
+        left, right, bottom, top = style.body_box()
+        bottom += CAPTION_CLEARANCE
+        width = group.width
+        fit(group, right - left, top - bottom - reserve_bottom, largest_scale)
+        group.move_to([(left + right) / 2, (top + bottom + reserve_bottom) / 2, 0])
+        self.stage_scale = group.width / width
+
+
+def labelled(values, label: str, colour, name: str, width: float | None = None, **options) -> LabelledMatrix:
+    """A LabelledMatrix whose cell width is worked out from the longest number, not by typesetting all."""
+    return LabelledMatrix(values, label, colour, name, cell_width=width or cell_width(values), **options)
+
+
+def cell_width(*arrays) -> float:
+    """The cell width that fits every number of ``arrays``: the font is monospaced, so the longest
+    number as written decides it, and only that one is typeset."""
+    decimals, value = max(((decimals_for(np.ravel(array)), value) for array in arrays for value in np.ravel(array)),
+                          key=lambda pair: len(format_number(pair[1], pair[0])))
+    return max(number_text(value, decimals=decimals).width + CELL_PADDING, CELL_HEIGHT)
+
+
+def tagged_number(value: float, name: str, size: float, index: int = 0, colour=style.TEXT):
+    """A number the step records list under ``numbers[name][0][index]``."""
+    number = number_text(value, colour, size)
+    number.tag = (name, (0, index))
+    return number
+
+
+def track_point(track: Line, identity: float):
+    """Where ``identity`` (-1 Italia .. +1 Francia) sits on the slider's track."""
+    return track.point_from_proportion((identity + 1) / 2)
+
+
+def baseline(text) -> float:
+    """The y most glyphs of ``text`` stand on: its bottom without the descenders."""
+    return float(np.median([glyph.get_bottom()[1] for glyph in text.submobjects]))
+
+
+def residual_statistics(walk) -> tuple[float, float]:
+    """Mean and spread (population standard deviation) of the residual, as the layer norm uses them."""
+    return float(walk.residual.mean()), float(walk.residual.std())
+
+
+def is_tie(walk) -> bool:
+    """At identity 0 every logit is exactly 0: all words share the same probability, nothing wins."""
+    return bool(np.all(walk.probs == walk.probs[0]))
+
+
+def signed(value: float) -> str:
+    """An identity as the lesson writes it: +0.90 for Francia's side, −0.90 for Italia's."""
+    return ("+" if value > 0 else "") + format_number(value)
+
+
+def parenthesised(value: float) -> str:
+    text = format_number(value)
+    return f"({text})" if value < 0 else text
+
+
+def drag_path(start: float, end: float) -> list[float]:
+    """Identities from just after ``start`` to exactly ``end``, about DRAG_INCREMENT apart."""
+    count = math.ceil(round(abs(end - start) / DRAG_INCREMENT, 6))
+    if count == 0:
+        return []
+    return [start + (end - start) * k / count for k in range(1, count)] + [end]

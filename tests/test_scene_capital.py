@@ -1,0 +1,172 @@
+"""Section 5's scene: its steps, the numbers it shows against attn_math, its layout, its config keys."""
+
+import math
+import statistics
+
+import numpy as np
+import pytest
+
+from attn_math.capital import VOCAB, W_K, W_Q, W_V, W_out, b_out, capital_walkthrough
+from lecture.config import ConfigError, load_config
+from scenes.numbers import parse_number
+from tests.scene_checks import layout_problems, run_scene
+
+STEPS = ("embeddings", "positional", "projections", "scores", "softmax", "context", "layer_norm", "logits",
+         "distribution", "other_country", "drag", "undecided", "mirror", "asymmetry")
+PARIS, ROMA = VOCAB.index("París"), VOCAB.index("Roma")
+SHOWN = 0.005  # numbers are written with two decimals
+
+
+@pytest.fixture(scope="module")
+def francia():
+    """The defaults: Francia, identity +1."""
+    return run_scene("capital")
+
+
+@pytest.fixture(scope="module")
+def italia():
+    """The other end of the range: every identity-carrying number negative, the drag running the other way."""
+    return run_scene("capital", "capital.identity=-1.0")
+
+
+def step(scene, key):
+    return next(record for record in scene.steps if record.key == key)
+
+
+def shown(scene, key, name) -> np.ndarray:
+    return np.array([[parse_number(text) for text in row] for row in step(scene, key).numbers[name]])
+
+
+def texts(scene, key) -> list[str]:
+    return [text.text for text in step(scene, key).texts]
+
+
+def hand_softmax(values):
+    exponentials = [math.exp(value) for value in values]
+    return np.array([value / sum(exponentials) for value in exponentials])
+
+
+def test_steps_come_in_lesson_order_and_the_scene_lasts_one_to_three_minutes(francia):
+    assert tuple(record.key for record in francia.steps) == STEPS
+    assert all(record.end > record.start for record in francia.steps)
+    assert 60 <= francia.renderer.time <= 180
+
+
+@pytest.mark.parametrize("scene_name", ["francia", "italia"])
+def test_no_text_overlaps_or_leaves_the_frame(scene_name, request):
+    assert layout_problems(request.getfixturevalue(scene_name)) == []
+
+
+def test_the_eight_steps_show_attn_math_numbers(francia):
+    walk = capital_walkthrough(1.0)
+    expected = {
+        ("embeddings", "embeddings"): walk.embeddings, ("positional", "positional"): walk.positional,
+        ("positional", "X"): walk.embeddings + walk.positional, ("projections", "W_Q"): W_Q,
+        ("projections", "W_K"): W_K, ("projections", "W_V"): W_V, ("projections", "Q"): walk.X @ W_Q,
+        ("projections", "K"): walk.X @ W_K, ("projections", "V"): walk.X @ W_V,
+        ("scores", "q_es"): [walk.Q[-1]], ("scores", "scores"): (walk.K @ walk.Q[-1])[:, None],
+        ("softmax", "scaled"): (walk.scores / math.sqrt(3))[:, None],
+        ("softmax", "attention"): [hand_softmax(walk.scores / math.sqrt(3))],
+        ("context", "context"): [walk.attention_row @ walk.V],
+        ("layer_norm", "residual"): [walk.context + walk.X[-1]],
+        ("layer_norm", "mean"): [[statistics.fmean(walk.residual)]],
+        ("layer_norm", "spread"): [[statistics.pstdev(walk.residual)]],
+        ("layer_norm", "normalized"): [walk.normalized], ("logits", "W_out"): W_out,
+        ("logits", "b_out"): b_out[:, None], ("logits", "logits"): (W_out @ walk.normalized + b_out)[:, None],
+        ("distribution", "probs"): [hand_softmax(walk.logits)],
+        ("distribution", "probability"): [[walk.probs.max()]],
+        ("distribution", "loss"): [[-math.log(walk.probs.max())]],
+    }
+    for (key, name), values in expected.items():
+        np.testing.assert_allclose(shown(francia, key, name), values, atol=SHOWN, err_msg=f"{key}: {name}")
+
+
+def test_the_layer_norm_divides_the_centred_residual_by_its_spread(francia):
+    residual = shown(francia, "layer_norm", "residual")[0]
+    mean, spread = shown(francia, "layer_norm", "mean")[0, 0], shown(francia, "layer_norm", "spread")[0, 0]
+    np.testing.assert_allclose(shown(francia, "layer_norm", "normalized")[0], (residual - mean) / spread, atol=0.02)
+
+
+def test_changing_the_country_keeps_the_attention_row_and_changes_what_travels(francia):
+    assert shown(francia, "other_country", "identity")[0, 0] == 1.0
+    assert shown(francia, "other_country", "other_identity")[0, 0] == -1.0
+    np.testing.assert_array_equal(shown(francia, "other_country", "attention"),
+                                  shown(francia, "other_country", "other_attention"))
+    here, there = shown(francia, "other_country", "context")[0], shown(francia, "other_country", "other_context")[0]
+    np.testing.assert_array_equal(here[:2], there[:2])
+    assert here[2] > 0 > there[2]
+    np.testing.assert_allclose(shown(francia, "other_country", "other_probability"),
+                               [[capital_walkthrough(-1.0).probs[ROMA]]], atol=SHOWN)
+
+
+def test_the_null_output_vector_is_said_on_screen(francia):
+    assert any("logit 0" in text for text in texts(francia, "logits"))
+    assert np.all(shown(francia, "logits", "logits")[2:] == 0.0)
+
+
+def test_the_drag_ends_at_the_far_end_with_its_distribution(francia, italia):
+    for scene, far in ((francia, -1.0), (italia, 1.0)):
+        assert shown(scene, "drag", "identity")[0, 0] == far
+        np.testing.assert_allclose(shown(scene, "drag", "probs"), [capital_walkthrough(far).probs], atol=SHOWN)
+
+
+def test_at_identity_zero_every_word_ties_and_nothing_wins(francia):
+    assert shown(francia, "undecided", "identity")[0, 0] == 0.0
+    probs = shown(francia, "undecided", "probs")[0]
+    np.testing.assert_allclose(probs, 1 / len(VOCAB), atol=SHOWN)
+    assert len(set(probs)) == 1
+    assert "empate" in texts(francia, "undecided")
+    assert "empatan exactamente" in step(francia, "undecided").caption
+
+
+def test_the_asymmetry_the_lesson_reads_aloud(francia):
+    assert shown(francia, "mirror", "identity")[0, 0] == -0.9
+    assert shown(francia, "mirror", "mirror_paris_reading")[0, 0] == pytest.approx(0.38, abs=SHOWN)
+    assert shown(francia, "mirror", "mirror_roma_reading")[0, 0] == pytest.approx(0.34, abs=SHOWN)
+    np.testing.assert_allclose(shown(francia, "mirror", "probs"), [capital_walkthrough(-0.9).probs], atol=SHOWN)
+
+
+def test_the_asymmetry_step_shows_the_spread_as_its_cause(francia):
+    walks = [capital_walkthrough(identity) for identity in (-0.9, 0.0, 0.9)]
+    spreads = [statistics.pstdev(walk.residual) for walk in walks]
+    np.testing.assert_allclose(shown(francia, "asymmetry", "spread_divisor")[0], spreads, atol=SHOWN)
+    assert shown(francia, "asymmetry", "spread_divisor")[0].tolist() == [0.83, 0.76, 0.76]
+    before = shown(francia, "asymmetry", "centred_gap")[0]
+    after = shown(francia, "asymmetry", "normalized_gap")[0]
+    assert before[0] == before[1], "subtracting the mean keeps the mirror"
+    assert after[0] < after[1], "dividing by the spread shrinks Italia's push"
+    np.testing.assert_allclose(shown(francia, "asymmetry", "winner")[0],
+                               [walks[0].probs[ROMA], 1 / len(VOCAB), walks[2].probs[PARIS]], atol=SHOWN)
+
+
+def test_italia_flips_the_country_column_and_the_prediction(italia):
+    walk = capital_walkthrough(-1.0)
+    np.testing.assert_allclose(shown(italia, "embeddings", "embeddings"), walk.embeddings, atol=SHOWN)
+    assert shown(italia, "embeddings", "embeddings")[3, 2] == -1.0
+    np.testing.assert_allclose(shown(italia, "distribution", "probs"), [walk.probs], atol=SHOWN)
+    assert "Roma" in texts(italia, "distribution")
+    assert "Roma sube" not in step(italia, "drag").caption
+
+
+def test_distribution_cues_carry_the_chord_of_every_state(francia):
+    cues = [cue for cue in francia.cues if cue.kind == "distribution"]
+    assert len(cues) > 20
+    for cue in cues:
+        assert cue.values["words"] == list(VOCAB)
+        assert sum(cue.values["weights"]) == pytest.approx(1.0)
+        np.testing.assert_allclose(cue.values["weights"], capital_walkthrough(cue.values["identity"]).probs)
+    assert [cue.time for cue in cues] == sorted(cue.time for cue in cues)
+    assert any(len(set(cue.values["weights"])) == 1 for cue in cues), "the tie at identity 0 is heard"
+
+
+@pytest.mark.parametrize("override", ["capital.country=España", "capital.country=3", "capital.identity=1.5",
+                                      "capital.identity=-1.01", "capital.identity=nan", "capital.identity=inf",
+                                      'capital.identity="0.5"', "capital.identity=true", "capital.colour=1"])
+def test_bad_config_values_are_refused_naming_the_key(override):
+    key = override.partition("=")[0]
+    with pytest.raises(ConfigError, match=rf"^{key}"):
+        load_config(overrides=(override,))
+
+
+def test_identity_overrides_the_country():
+    assert load_config(overrides=("capital.country=Italia", "capital.identity=0.25")).capital.identity == 0.25
