@@ -1,0 +1,461 @@
+"""The AI Visual Lab's visual vocabulary: tokens as columns, vectors as bars, the lab's side panel.
+
+* ``TokenLabels``: a sentence's tokens centred on their columns, turned upright when they do not
+  fit side by side; ``readable`` says whether they are still large enough to read.
+* ``VectorStage``: tokens on top and, under them, one row of vectors per matrix (X, Q, K, ...):
+  each vector a column of bars, to the right in the full colour when positive, to the left and
+  dimmed when negative.
+* ``TokenHeatmap``: an n x n matrix of a sentence with its query tokens as row labels and its key
+  tokens as column labels, masked cells blocked; it holds a LabelledMatrix, or a ``ColourHeatmap``
+  (``scenes.heatmap.Heatmap`` dressed as a LabelledMatrix) when the cells are too small for numbers.
+* ``WeightedLines``: straight attention lines whose thickness is the weight.
+* ``token_bar_chart``: a ``BarChart`` of one row of weights with ``TokenLabels`` under its bars.
+* ``CurvePlot``: a small line plot with a few tick numbers, for a quantity against a setting.
+* ``SidePanel``: the lab's equation, its step dots (inactive, active, completed), its metrics
+  and its status bar ("Paso: 3/7 | Q: gato").
+* ``text_with_numbers``: a sentence from the locale with tagged numbers inside it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+from manim import (DOWN, LEFT, PI, RIGHT, UP, Axes, Circle, Line, ManimColor, MathTex, Rectangle, RoundedRectangle,
+                   SurroundingRectangle, Text, Transform, VGroup, VMobject, interpolate_color)
+
+from scenes import style
+from scenes.bar_chart import BarChart
+from scenes.heatmap import Heatmap
+from scenes.visuals import CELL_HEIGHT, LabelledMatrix, bracket, fit, label_text, number_text
+
+MIN_FONT_SIZE = 14  # smallest label that still reads in a 720p frame
+NEGATIVE_DIMMING = 0.55  # how far a negative bar's colour moves towards the background
+COLUMN_ROOM = 0.9  # share of a column's width a label may take
+WIDEST_LINE = 16.0  # stroke width of an attention line of weight 1
+ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
+EQUATION = (r"\text{Attention}(Q,K,V) =", r"\text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V")
+
+
+def sign_colours(colour: ManimColor) -> tuple[ManimColor, ManimColor]:
+    """(positive, negative): the role's colour, and the same hue dimmed, so a vector keeps its role."""
+    return colour, interpolate_color(colour, style.BACKGROUND, NEGATIVE_DIMMING)
+
+
+# Tokens and vectors ------------------------------------------------------------------------------
+def token_text(token: str, is_query: bool = False, font_size: float = style.CAPTION_SIZE):
+    """A token as every lab piece writes it: the query token in bold QUERY blue."""
+    return label_text(token, style.QUERY if is_query else style.TEXT, font_size,
+                      weight="BOLD" if is_query else "NORMAL")
+
+
+@cache
+def smallest_line_height() -> float:
+    """Height of a line of text (ascender to descender) at MIN_FONT_SIZE."""
+    return label_text("Ag", font_size=MIN_FONT_SIZE).height
+
+
+def baseline(label) -> float:
+    """y of the line the letters sit on: the median glyph bottom, so neither descenders (g, p) nor
+    raised signs (=, −, ·) count."""
+    if not label.submobjects:
+        return label.get_bottom()[1]
+    return float(np.median([glyph.get_bottom()[1] for glyph in label.submobjects]))
+
+
+def sit_on(label, y: float):
+    """Move ``label`` vertically so its letters sit on y, as words on one line of text do."""
+    return label.shift(UP * (y - baseline(label)))
+
+
+class TokenLabels(VGroup):
+    """Tokens centred on the x positions ``centres``, sitting on y = 0; the query in bold QUERY.
+
+    Side by side when they fit ``spacing``, shrunk a little if needed, upright (reading upwards,
+    starting at y = 0) when they do not; ``font_size`` is the size they ended up at, ``readable``
+    whether it still reads.
+    """
+
+    def __init__(self, tokens: Sequence[str], centres: Sequence[float], spacing: float, query: int | None = None,
+                 font_size: float = style.CAPTION_SIZE):
+        super().__init__()
+        room = spacing * COLUMN_ROOM
+        if room < smallest_line_height():  # not even upright at the smallest size: build nothing
+            self.upright, self.font_size, self.readable = True, 0.0, False
+            return
+        labels = [token_text(token, index == query, font_size) for index, token in enumerate(tokens)]
+        widest, tallest = max(label.width for label in labels), max(label.height for label in labels)
+        scale = min(1.0, room / widest)
+        self.upright = scale * font_size < MIN_FONT_SIZE
+        if self.upright:
+            scale = min(1.0, room / tallest)
+        self.font_size = font_size * scale
+        self.readable = self.font_size >= MIN_FONT_SIZE
+        for label, x in zip(labels, centres):
+            label.scale(scale)
+            if self.upright:
+                label.rotate(PI / 2)
+            label.move_to([x, 0, 0])
+            if self.upright:
+                label.shift(UP * -label.get_bottom()[1])
+            else:
+                sit_on(label, 0.0)
+        self.add(*labels)
+
+
+class VectorBars(VGroup):
+    """One vector as a column of horizontal bars around a vertical axis; ``largest`` fills half the width."""
+
+    def __init__(self, values: Sequence[float], colour: ManimColor, width: float, height: float, largest: float):
+        super().__init__()
+        positive, negative = sign_colours(colour)
+        slot = height / len(values)
+        self.axis = Line([0, height / 2, 0], [0, -height / 2, 0], color=style.MUTED, stroke_width=1.5)
+        self.bars = VGroup()
+        for index, value in enumerate(values):
+            length = max(abs(value) / largest, 0.02) * width / 2
+            bar = Rectangle(width=length, height=slot * 0.72, stroke_width=0, fill_opacity=1.0,
+                            fill_color=positive if value >= 0 else negative)
+            bar.move_to([0, height / 2 - (index + 0.5) * slot, 0], aligned_edge=LEFT if value >= 0 else RIGHT)
+            self.bars.add(bar)
+        self.add(self.axis, self.bars)
+
+
+class VectorRow(VGroup):
+    """One row of vectors (a matrix, a token per row of it) on the token columns, with its MathTex name."""
+
+    def __init__(self, matrix: np.ndarray, colour: ManimColor, centres: Sequence[float], spacing: float,
+                 height: float, name: str):
+        super().__init__()
+        matrix = np.asarray(matrix, dtype=float)
+        largest = float(np.abs(matrix).max()) or 1.0
+        self.vectors = VGroup(*[VectorBars(vector, colour, spacing * 0.8, height, largest).move_to([x, 0, 0])
+                                for vector, x in zip(matrix, centres)])
+        self.name = MathTex(name, color=colour, font_size=style.BODY_SIZE + 6)
+        self.name.next_to(self.vectors, LEFT, buff=0.35)
+        self.add(self.vectors, self.name)
+
+
+class VectorStage(VGroup):
+    """Tokens as columns: their labels on top, then one ``VectorRow`` per (matrix, colour, name).
+
+    Built to fit ``width`` x ``height`` with its top-left corner at the origin; ``gaps[k]`` is the
+    space above row k (default ``gap``), e.g. room for lines between two rows.
+    """
+
+    NAME_WIDTH = 1.1  # room left of the first column for the row names
+    WIDEST_COLUMN = 1.6
+    TALLEST_ROW = 1.7
+
+    def __init__(self, tokens: Sequence[str], rows: Sequence[tuple[np.ndarray, ManimColor, str]], width: float,
+                 height: float, query: int | None = None, gap: float = 0.3, gaps: Sequence[float] | None = None):
+        super().__init__()
+        gaps = list(gaps) if gaps is not None else [gap] * len(rows)
+        spacing = min(self.WIDEST_COLUMN, (width - self.NAME_WIDTH) / len(tokens))
+        centres = [self.NAME_WIDTH + spacing * (j + 0.5) for j in range(len(tokens))]
+        self.tokens = TokenLabels(tokens, centres, spacing, query)
+        self.tokens.shift(DOWN * self.tokens.get_top()[1])
+        row_height = min(self.TALLEST_ROW, (height - self.tokens.height - sum(gaps)) / len(rows))
+        top = self.tokens.get_bottom()[1]
+        self.rows = []
+        for (matrix, colour, name), space in zip(rows, gaps):
+            row = VectorRow(matrix, colour, centres, spacing, row_height, name)
+            row.shift(UP * (top - space - row.vectors.get_top()[1]))
+            top = row.vectors.get_bottom()[1]
+            self.rows.append(row)
+        self.add(self.tokens, *self.rows)
+
+
+# Matrices of a sentence --------------------------------------------------------------------------
+class ColourHeatmap(VGroup):
+    """Colour only: a ``scenes.heatmap.Heatmap`` in a LabelledMatrix's brackets and label, with the same
+    ``values``, ``cell_grid``, ``entries`` (empty), ``frame``, ``label`` and ``row_box``, so the two
+    can replace each other wherever the cells are too small for numbers. Cells where ``mask`` is
+    True are MASKED, whatever their value."""
+
+    def __init__(self, values, label: str, colour: ManimColor, name: str, fill, cell_size: float = CELL_HEIGHT,
+                 mask: np.ndarray | None = None):
+        super().__init__()
+        self.values, self.name = np.asarray(values, dtype=float), name
+        shown = self.values if mask is None else np.where(mask, -np.inf, self.values)
+        self.heatmap = Heatmap(shown, lambda value: style.MASKED if np.isneginf(value) else fill(value), name=name,
+                               cell_size=cell_size, numbers=False)
+        self.cell_grid = self.heatmap.grid
+        self.entries = [[] for _ in self.values]
+        height = self.cell_grid.height + 0.1
+        self.brackets = VGroup(bracket(height, -1, colour).next_to(self.cell_grid, LEFT, buff=0.06),
+                               bracket(height, +1, colour).next_to(self.cell_grid, RIGHT, buff=0.06))
+        self.label = MathTex(label, color=colour, font_size=style.BODY_SIZE + 6)
+        self.label.next_to(self.cell_grid, UP, buff=0.22)
+        self.add(self.heatmap, self.brackets, self.label)
+
+    @property
+    def frame(self) -> VGroup:
+        return VGroup(self.cell_grid, self.brackets, self.label)
+
+    def row_box(self, i: int) -> SurroundingRectangle:
+        return self.heatmap.row_box(i)
+
+
+def sentence_matrix(values, label: str, colour: ManimColor, name: str, fill, numbers: bool,
+                    mask: np.ndarray | None = None, cell_width: float | None = None, cell_size: float = CELL_HEIGHT,
+                    text_colour=None):
+    """A LabelledMatrix when its numbers are to be shown, else a ColourHeatmap of ``cell_size`` cells;
+    cells where ``mask`` is True are MASKED in both (their numbers stay readable on the grey)."""
+    if not numbers:
+        return ColourHeatmap(values, label, colour, name, fill, cell_size, mask)
+    matrix = LabelledMatrix(values, label, colour, name, fill=fill, text_colour=text_colour, cell_width=cell_width)
+    if mask is not None:
+        for i, j in zip(*np.nonzero(mask)):
+            matrix.cells[i][j].set_fill(style.MASKED, opacity=1.0)
+            matrix.entries[i][j].set_color(style.TEXT)
+    return matrix
+
+
+def cell_size_of(matrix) -> tuple[float, float]:
+    """(width, height) of one cell of a LabelledMatrix or ColourHeatmap as it stands now."""
+    rows, cols = matrix.values.shape
+    return matrix.cell_grid.width / cols, matrix.cell_grid.height / rows
+
+
+def cell_centres(matrix) -> np.ndarray:
+    """(rows, cols, 3) centres of every cell, measured from the grid's extent wherever the matrix has moved."""
+    rows, cols = matrix.values.shape
+    width, height = cell_size_of(matrix)
+    i, j = np.mgrid[0:rows, 0:cols]
+    offsets = np.stack([(j + 0.5) * width, -(i + 0.5) * height, np.zeros(i.shape)], axis=-1)
+    return matrix.cell_grid.get_corner(UP + LEFT) + offsets
+
+
+class TokenHeatmap(VGroup):
+    """An n x n matrix of a sentence (a LabelledMatrix or a ColourHeatmap) with its tokens around it.
+
+    Query tokens label the rows on the left, key tokens the columns on top (both dropped when too
+    small to read); cells where ``mask`` is True get a diagonal stroke over their MASKED fill.
+    """
+
+    def __init__(self, matrix, tokens: Sequence[str], query: int | None = None, mask: np.ndarray | None = None):
+        super().__init__()
+        self.matrix = matrix
+        self.blocks = self._strokes(mask) if mask is not None and mask.any() else VGroup()
+        spacing_x, spacing_y = cell_size_of(matrix)
+        self.column_labels = TokenLabels(tokens, cell_centres(matrix)[0, :, 0], spacing_x)
+        self.column_labels.shift(UP * (matrix.cell_grid.get_top()[1] + 0.12 - self.column_labels.get_bottom()[1]))
+        self.row_labels = self._row_labels(tokens, query, spacing_y)
+        self.labelled = self.column_labels.readable and bool(self.row_labels)
+        if not self.labelled:
+            self.column_labels, self.row_labels = VGroup(), VGroup()
+        matrix.label.next_to(VGroup(matrix.cell_grid, self.column_labels), UP, buff=0.2)
+        self.add(matrix, self.blocks, self.row_labels, self.column_labels)
+
+    def _strokes(self, mask: np.ndarray) -> VMobject:
+        """One diagonal per masked cell, all in one mobject (cheap to animate)."""
+        width, height = cell_size_of(self.matrix)
+        half = np.array([width / 2, height / 2, 0]) * 0.94
+        strokes = VMobject(stroke_color=style.BACKGROUND, stroke_width=2, stroke_opacity=0.6)
+        for centre in cell_centres(self.matrix)[mask]:
+            strokes.start_new_path(centre - half)
+            strokes.add_line_to(centre + half)
+        return strokes
+
+    def _row_labels(self, tokens, query, spacing_y) -> VGroup:
+        """Right-aligned left of the matrix, one per row, shrunk to the row height; empty when unreadable."""
+        if spacing_y * COLUMN_ROOM < smallest_line_height():
+            return VGroup()
+        labels = VGroup(*[token_text(token, index == query) for index, token in enumerate(tokens)])
+        scale = min(1.0, spacing_y * COLUMN_ROOM / max(label.height for label in labels))
+        if style.CAPTION_SIZE * scale < MIN_FONT_SIZE:
+            return VGroup()
+        letter_height = token_text("x").height * scale
+        for label, centre in zip(labels, cell_centres(self.matrix)[:, 0]):
+            label.scale(scale).next_to(self.matrix.brackets[0], LEFT, buff=0.15)
+            sit_on(label, centre[1] - letter_height / 2)
+        return labels
+
+
+# Attention -----------------------------------------------------------------------------------------
+class WeightedLines(VGroup):
+    """Straight lines from ``starts[j]`` to ``ends[j]``, as thick as weight j (none for weight 0)."""
+
+    def __init__(self, starts, ends, weights: Sequence[float], colour: ManimColor = style.ATTENTION):
+        super().__init__()
+        self.weights = []
+        for start, end, weight in zip(starts, ends, weights):
+            if weight > 0:
+                self.add(Line(start, end, color=colour, stroke_width=max(0.75, WIDEST_LINE * weight),
+                              stroke_opacity=0.35 + 0.65 * weight))
+                self.weights.append(float(weight))
+
+
+def token_bar_chart(values: Sequence[float], tokens: Sequence[str], width: float, height: float,
+                    query: int | None = None, show_values: bool = True, max_value: float = 1.0,
+                    name: str = "bars") -> BarChart:
+    """A BarChart built ``width`` wide whose labels are TokenLabels (upright if crowded, dropped if unreadable);
+    the values above the bars only when they fit without shrinking into their neighbours."""
+    step = width / len(values)
+    readable_values = number_text(0.0, font_size=style.CAPTION_SIZE).width < step * 0.75
+    chart = BarChart(values, [""] * len(values), style.ATTENTION, height=height, bar_width=0.62 * step,
+                     gap=0.38 * step, max_value=max_value, show_values=show_values and readable_values, name=name)
+    chart.remove(chart.labels)
+    labels = TokenLabels(tokens, [bar.get_x() for bar in chart.bars], step, query)
+    labels.shift(DOWN * (labels.get_top()[1] - chart.baseline.get_y() + 0.12))
+    chart.labels = labels if labels.readable else VGroup()
+    chart.add(chart.labels)
+    return chart
+
+
+def bar_tops(chart: BarChart, gap: float = 0.08) -> list[np.ndarray]:
+    """Just above each bar, or above its value when the chart shows values: where a line to it ends."""
+    tops = chart.value_texts if chart.show_values else chart.bars
+    return [top.get_top() + UP * gap for top in tops]
+
+
+# A small plot --------------------------------------------------------------------------------------
+class CurvePlot(VGroup):
+    """Axes from 0 with a few tick numbers and a curve through the samples (xs, ys), drawn as given."""
+
+    def __init__(self, xs: Sequence[float], ys: Sequence[float], x_ticks: Sequence[float], y_ticks: Sequence[float],
+                 width: float, height: float, x_name: str, y_name: str, colour: ManimColor = style.ATTENTION):
+        super().__init__()
+        self.axes = Axes(x_range=[0, x_ticks[-1], x_ticks[-1] - x_ticks[-2]],
+                         y_range=[0, y_ticks[-1], y_ticks[-1] - y_ticks[-2]], x_length=width, y_length=height,
+                         tips=False, axis_config={"color": style.MUTED, "stroke_width": 2})
+        self.curve = Line(color=colour, stroke_width=4).set_points_as_corners(
+            [self.axes.c2p(x, y) for x, y in zip(xs, ys)])
+        x_numbers = VGroup(*[number_text(x, style.MUTED, style.CAPTION_SIZE, decimals=0 if float(x).is_integer() else 1)
+                             .next_to(self.axes.c2p(x, 0), DOWN, buff=0.15) for x in x_ticks])
+        y_numbers = VGroup(*[number_text(y, style.MUTED, style.CAPTION_SIZE)
+                             .next_to(self.axes.c2p(0, y), LEFT, buff=0.15) for y in y_ticks])
+        self.x_name = label_text(x_name, style.MUTED, style.CAPTION_SIZE).next_to(x_numbers, DOWN, buff=0.15)
+        self.y_name = label_text(y_name, style.MUTED, style.CAPTION_SIZE)
+        self.y_name.next_to(self.axes.c2p(0, y_ticks[-1]), UP, buff=0.25).align_to(y_numbers, LEFT)
+        self.frame = VGroup(self.axes, x_numbers, y_numbers, self.x_name, self.y_name)
+        self.add(self.frame, self.curve)
+
+    def point(self, x: float, y: float) -> np.ndarray:
+        return self.axes.c2p(x, y)
+
+
+# The side panel ------------------------------------------------------------------------------------
+def lab_equation(font_size: float = 34) -> VGroup:
+    """Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V on two lines, Q, K and V in their colours."""
+    lines = VGroup()
+    for line in EQUATION:
+        tex = MathTex(line, substrings_to_isolate=list(ROLE_COLOURS), font_size=font_size, color=style.TEXT)
+        for role, colour in ROLE_COLOURS.items():
+            tex.set_color_by_tex(role, colour)
+        lines.add(tex)
+    return lines.arrange(DOWN, buff=0.15)
+
+
+class StepDots(VGroup):
+    """The lab's step indicator: one dot per step, inactive (outline), active (white), completed (filled)."""
+
+    STYLES = {
+        "inactive": dict(fill_color=style.PANEL, fill_opacity=0.0, stroke_color=style.MUTED, stroke_width=2),
+        "active": dict(fill_color=style.HIGHLIGHT, fill_opacity=1.0, stroke_color=style.HIGHLIGHT, stroke_width=5),
+        "completed": dict(fill_color=style.MUTED, fill_opacity=1.0, stroke_color=style.MUTED, stroke_width=2),
+    }
+
+    def __init__(self, count: int, step: int = 0, radius: float = 0.13, buff: float = 0.24):
+        super().__init__(*[Circle(radius=radius) for _ in range(count)])
+        self.arrange(RIGHT, buff=buff)
+        self.states = self.states_at(step)
+        for dot, state in zip(self, self.states):
+            dot.set_style(**self.STYLES[state])
+
+    def states_at(self, step: int) -> tuple[str, ...]:
+        """Each dot's state while step ``step`` (1-based; 0 before the first) is on screen."""
+        return tuple("completed" if k < step else "active" if k == step else "inactive"
+                     for k in range(1, len(self) + 1))
+
+    def go_to(self, step: int) -> list:
+        """Animations that restyle the dots that change."""
+        states = self.states_at(step)
+        animations = [dot.animate.set_style(**self.STYLES[new]) for dot, old, new in zip(self, self.states, states)
+                      if old != new]
+        self.states = states
+        return animations
+
+
+class SidePanel(VGroup):
+    """The lab's side panel, built to ``width`` x ``height``: equation, step dots, metrics, status bar.
+
+    ``metrics`` is a list of (name, value) with value a tagged number or a text; ``status`` the
+    status-bar template with {step}, {total} and {query}. The status bar is a Text (monospaced, as
+    in the lab), so step records list it.
+    """
+
+    def __init__(self, width: float, height: float, metrics: Sequence[tuple[str, VGroup]], status: str,
+                 query: str, steps: int = 7, step: int = 1):
+        super().__init__()
+        self.status_template, self.query, self.steps = status, query, steps
+        self.background = RoundedRectangle(width=width, height=height, corner_radius=0.15, stroke_width=0,
+                                           fill_color=style.PANEL, fill_opacity=1.0)
+        self.equation = fit(lab_equation(), width - 0.4, 1.4)
+        self.dots = fit(StepDots(steps, step), width - 0.5, 1.0)
+        self.metrics = self._metrics(metrics, width - 0.6)
+        content = VGroup(self.equation, self.dots, self.metrics).arrange(DOWN, buff=0.5)
+        content.move_to(self.background).align_to(self.background, UP).shift(DOWN * 0.35)
+        self.status_strip = RoundedRectangle(width=width - 0.3, height=0.45, corner_radius=0.08, stroke_width=0,
+                                             fill_color=style.BACKGROUND, fill_opacity=1.0)
+        self.status_strip.align_to(self.background, DOWN).shift(UP * 0.15)
+        self.status = self._status_text(step)
+        self.add(self.background, content, self.status_strip, self.status)
+
+    @staticmethod
+    def _metrics(metrics, width: float) -> VGroup:
+        """Two columns: names (muted) left-aligned, values left-aligned after the widest name, on one baseline."""
+        names = VGroup(*[label_text(name, style.MUTED, style.CAPTION_SIZE) for name, _ in metrics])
+        names.arrange(DOWN, aligned_edge=LEFT, buff=0.28)
+        values = VGroup(*[value for _, value in metrics])
+        for name, value in zip(names, values):
+            sit_on(value.align_to(names.get_right() + RIGHT * 0.35, LEFT), baseline(name))
+        return fit(VGroup(names, values), width, 10.0)
+
+    def _status_text(self, step: int) -> Text:
+        shown = self.status_template.format(step=step, total=self.steps, query=self.query)
+        text = Text(shown, font=style.NUMBER_FONT, font_size=style.CAPTION_SIZE - 2, color=style.TEXT)
+        text.shown_text = shown
+        return fit(text, self.status_strip.width - 0.2, self.status_strip.height * 0.7).move_to(self.status_strip)
+
+    def go_to(self, step: int) -> list:
+        """Animations that light dot ``step`` and write it in the status bar."""
+        new_status = self._status_text(step)
+        animations = [*self.dots.go_to(step), Transform(self.status, new_status)]
+        self.status.shown_text = new_status.shown_text
+        return animations
+
+
+def text_with_numbers(template: str, numbers: dict[str, Text], colour: ManimColor = style.TEXT,
+                      font_size: float = style.BODY_SIZE, **words: str) -> VGroup:
+    """``template`` with {word} fields filled from ``words`` and {number} fields replaced by the given
+    tagged number texts, laid out on one line, so tests can read the numbers back."""
+    parts, pending = VGroup(), ""
+    for piece in re.split(r"(\{\w+\})", template):
+        field = piece[1:-1] if piece.startswith("{") else None
+        if field in numbers:
+            if pending.strip():
+                parts.add(label_text(pending.strip(), colour, font_size))
+            parts.add(numbers[field])
+            pending = ""
+        else:
+            pending += words[field] if field else piece
+    if pending.strip():
+        parts.add(label_text(pending.strip(), colour, font_size))
+    parts.arrange(RIGHT, buff=0.12)
+    line = baseline(parts[0])
+    for part in parts:
+        sit_on(part, line)
+    return parts
+
+
+def tagged_number(value: float, name: str, index: tuple[int, int] = (0, 0), colour: ManimColor = style.TEXT,
+                  font_size: float = style.BODY_SIZE, decimals: int = 2) -> Text:
+    """A number_text tagged for the step records."""
+    text = number_text(value, colour, font_size, decimals)
+    text.tag = (name, index)
+    return text
+

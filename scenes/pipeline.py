@@ -1,0 +1,430 @@
+"""Section 6: the AI Visual Lab's 7-step self-attention pipeline, then its temperature and its causal mask.
+
+Every number is the lab's (``attn_math.lab``), so a student who watches this and then opens the lab
+sees the same values. Steps 1-7 are the lab's canvas and side panel; then the guide's step 8
+(temperature) and exercises 2-4 (max weight against T, the causal mask, entropy).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, FadeOut, GrowFromEdge, LaggedStart,
+                   ReplacementTransform, TransformFromCopy, VGroup)
+
+from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_attention
+from scenes import style
+from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, WeightedLines, bar_tops, baseline,
+                              cell_centres, sentence_matrix, sit_on, tagged_number, text_with_numbers,
+                              token_bar_chart, token_text)
+from scenes.lesson_scene import Cue, LessonScene
+from scenes.numbers import decimals_for, format_number
+from scenes.visuals import CELL_HEIGHT, fit, label_text, shared_cell_width
+
+LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
+STEP_SECONDS = 1.2  # one step of the lab's "Animar"
+HOLD_SECONDS = 3.5  # time to read a step before the next; dense steps add READING_SECONDS
+READING_SECONDS = 1.5
+NOTE_SPACING = 0.08  # between two attention notes, so each is heard
+ROW_NOTES_SECONDS = 1.6  # at most this long for one row's notes: long sentences space them closer
+NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers; beyond, colour only
+PANEL_WIDTH = 3.2
+PANEL_GAP = 0.3
+CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
+HEATMAP_SHARE = 0.64  # of the canvas width, for the weights heatmap next to the query's lines
+CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
+
+
+class PipelineScene(LessonScene):
+    section_id = "pipeline"
+    STEPS = (*LAB_STEPS, "temperature", "temperature_plot", "causal", "entropy")
+
+    def lesson(self):
+        settings = self.settings
+        self.labels = self.strings["labels"]
+        self.custom_weights = settings.lab_weights()
+        self.run = self.attention(settings.temperature, settings.causal)
+        self.tokens, self.query = self.run.tokens, settings.query
+        self.dot_states: dict[str, tuple[str, ...]] = {}  # the panel's dots while each lab step is on screen
+        self.show_embeddings()
+        self.show_projection("queries", row=1)
+        self.show_projection("keys", row=2)
+        self.show_scores()
+        self.show_scaled()
+        self.show_softmax()
+        self.show_output()
+        self.show_temperatures()
+        self.show_temperature_plot()
+        self.show_causal_comparison()
+        self.show_entropy_comparison()
+
+    def attention(self, temperature: float, causal: bool) -> LabAttention:
+        return lab_attention(self.settings.sentence, temperature, causal, self.custom_weights)
+
+    # The lab's canvas and side panel ------------------------------------------------------------
+    def enter_lab_step(self, key: str, caption: str | None = None, **fields) -> list:
+        """Header and caption (begin_step also cues the step's tone, 300 + 80 k Hz), and the panel's
+        animations to play with the step's own."""
+        number = LAB_STEPS.index(key) + 1
+        self.begin_step(key, caption, **fields)
+        animations = self.panel.go_to(number)
+        self.dot_states[key] = self.panel.dots.states
+        return animations
+
+    @staticmethod
+    def body() -> tuple[float, float, float, float]:
+        """style.body_box() with room for a two-line caption."""
+        left, right, bottom, top = style.body_box()
+        return left, right, bottom + CAPTION_ROOM, top
+
+    def canvas_box(self) -> tuple[float, float, float, float]:
+        left, right, bottom, top = self.body()
+        return left, right - PANEL_WIDTH - PANEL_GAP, bottom, top
+
+    @staticmethod
+    def place(group, box, largest_scale: float = 1.0):
+        left, right, bottom, top = box
+        fit(group, right - left, top - bottom, largest_scale)
+        return group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+
+    def side_panel(self) -> SidePanel:
+        _, right, bottom, top = self.body()
+        run, labels, q = self.run, self.labels, self.query
+        bits = text_with_numbers(labels["bits_value"], {"value": tagged_number(run.entropies[q], "entropy")},
+                                 font_size=style.BODY_SIZE)
+        metrics = [(labels["metric_d_k"], tagged_number(run.steps.d_k, "d_k", decimals=0)),
+                   (labels["metric_entropy"], bits),
+                   (labels["metric_max_weight"], tagged_number(run.max_weights[q], "max_weight")),
+                   (labels["metric_query"], token_text(self.tokens[q], True, style.BODY_SIZE))]
+        panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, labels["status"], self.tokens[q], len(LAB_STEPS))
+        return panel.move_to(np.array([right - PANEL_WIDTH / 2, (top + bottom) / 2, 0]))
+
+    # Steps 1-3: vectors per token -----------------------------------------------------------------
+    def show_embeddings(self):
+        steps, strings = self.run.steps, self.strings["steps"]["embeddings"]
+        caption = strings["caption_one"] if len(self.tokens) == 1 else strings["caption"]
+        self.begin_step("embeddings", caption, n=len(self.tokens), d=steps.X.shape[1])
+        self.panel = self.side_panel()
+        left, right, bottom, top = self.canvas_box()
+        self.vectors = VectorStage(self.tokens, [(steps.X, style.INPUT, "X"), (steps.Q, style.QUERY, "Q"),
+                                                 (steps.K, style.KEY, "K")],
+                                   right - left, top - bottom, query=self.query)
+        self.place(self.vectors, self.canvas_box())
+        inputs = self.vectors.rows[0]
+        self.dot_states["embeddings"] = self.panel.dots.states
+        self.play(FadeIn(self.panel), FadeIn(self.vectors.tokens), FadeIn(inputs.name), run_time=0.6)
+        self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=0.15),
+                  run_time=STEP_SECONDS)
+        self.wait(HOLD_SECONDS)
+
+    def show_projection(self, key: str, row: int):
+        """Step 2 or 3: the rows above fade, the new row grows out of a copy of X."""
+        animations = self.enter_lab_step(key)
+        above, projected = self.vectors.rows[:row], self.vectors.rows[row]
+        self.play(*animations, *[earlier.animate.set_opacity(0.3) for earlier in above],
+                  TransformFromCopy(self.vectors.rows[0].vectors, projected.vectors), FadeIn(projected.name),
+                  run_time=STEP_SECONDS)
+        self.wait(HOLD_SECONDS)
+
+    # Steps 4-6: the n x n matrices ------------------------------------------------------------------
+    def show_scores(self):
+        animations = self.enter_lab_step("scores")
+        self.scores, self.scaled, self.weights = self.score_heatmaps()
+        self.place(self.scores, self.canvas_box())
+        grid = self.scores.matrix.cell_grid
+        for later in (self.scaled, self.weights):  # cell on cell, whatever their labels' widths
+            later.scale(grid.width / later.matrix.cell_grid.width)
+            later.shift(grid.get_center() - later.matrix.cell_grid.get_center())
+        matrix = self.scores.matrix
+        self.query_frame = matrix.row_box(self.query)
+        self.play(*animations, FadeOut(self.vectors), run_time=0.6)
+        self.play(FadeIn(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels)),
+                  run_time=0.5)
+        rows = ([VGroup(*matrix.cells[i], *matrix.entries[i]) for i in range(len(self.tokens))]
+                if self.numbers_fit() else [matrix.cell_grid])  # a colour-only grid appears at once
+        self.play(LaggedStart(*[FadeIn(row) for row in rows], lag_ratio=0.3), run_time=STEP_SECONDS)
+        self.play(Create(self.query_frame), run_time=0.5)
+        self.wait(HOLD_SECONDS + READING_SECONDS)
+
+    def score_heatmaps(self) -> tuple[TokenHeatmap, TokenHeatmap, TokenHeatmap]:
+        """QK^T, its scaled and masked version, and the softmax weights: one layout, so each replaces the last."""
+        steps = self.run.steps
+        finite = steps.scaled[np.isfinite(steps.scaled)]
+        largest_score, largest_scaled = float(np.abs(steps.scores).max()), float(np.abs(finite).max())
+        temperature = format_number(self.settings.temperature)
+        scaled_label = rf"QK^\top / (\sqrt{{{steps.d_k}}}\, T),\ T = {temperature}"
+        left, right, bottom, top = self.canvas_box()
+        cell = self.cell_size(HEATMAP_SHARE * (right - left), top - bottom)
+        width = self.cell_width(steps.scores, steps.scaled, steps.weights)
+        scores = self.matrix(steps.scores, r"QK^\top", style.TEXT, "scores", cell, width,
+                             fill=lambda value: style.score_colour(value, largest_score))
+        scaled = self.matrix(steps.scaled, scaled_label, style.TEXT, "scaled", cell, width,
+                             fill=lambda value: style.score_colour(value, largest_scaled), mask=steps.mask)
+        weights = self.weights_matrix(steps.weights, "weights", cell, width, steps.mask)
+        # the mask acts when scaling: raw scores are not blocked yet
+        return (TokenHeatmap(scores, self.tokens, self.query),
+                TokenHeatmap(scaled, self.tokens, self.query, steps.mask),
+                TokenHeatmap(weights, self.tokens, self.query, steps.mask))
+
+    def matrix(self, values, label: str, colour, name: str, cell: float, width: float | None, fill, mask=None,
+               text_colour=None):
+        """Numbers in their cells while they fit (NUMBERS_MAX_TOKENS), else colour only, as in the lab."""
+        return sentence_matrix(values, label, colour, name, fill, numbers=self.numbers_fit(), mask=mask,
+                               cell_width=width, cell_size=cell, text_colour=text_colour)
+
+    def weights_matrix(self, weights, name: str, cell: float, width: float | None, mask=None):
+        return self.matrix(weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, name, cell, width,
+                           fill=style.weight_colour, mask=mask,
+                           text_colour=lambda weight: style.BACKGROUND if weight > 0.55 else style.TEXT)
+
+    def numbers_fit(self) -> bool:
+        return len(self.tokens) <= NUMBERS_MAX_TOKENS
+
+    def cell_width(self, *matrices) -> float | None:
+        """One cell width for matrices that replace each other; None in colour-only mode (no numbers to fit).
+
+        The font is monospaced, so the number written with the most characters is the widest (to within
+        a glyph's outline, well inside the cell's padding): measuring it alone spares a text per cell.
+        """
+        if not self.numbers_fit():
+            return None
+        written = [(value, decimals_for(np.asarray(matrix).flat)) for matrix in matrices
+                   for value in np.asarray(matrix).flat]
+        longest, _ = max(written, key=lambda pair: len(format_number(*pair)))
+        return shared_cell_width(np.array([[longest]]))
+
+    def cell_size(self, width: float, height: float) -> float:
+        """Colour-only cells as large as fit, leaving room for the labels around the grid."""
+        label_room = 1.4
+        return min(CELL_HEIGHT, (width - label_room) / len(self.tokens), (height - label_room) / len(self.tokens))
+
+    def show_scaled(self):
+        steps, strings = self.run.steps, self.strings["steps"]["scaled"]
+        caption = strings["caption_causal"] if self.settings.causal else strings["caption"]
+        animations = self.enter_lab_step("scaled", caption, d_k=steps.d_k, root=format_number(math.sqrt(steps.d_k)),
+                                         temperature=format_number(self.settings.temperature),
+                                         divisor=format_number(steps.divisor))
+        self.play(*animations, ReplacementTransform(self.scores.matrix, self.scaled.matrix),
+                  FadeIn(self.scaled.blocks), run_time=STEP_SECONDS)
+        self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
+        self.wait(HOLD_SECONDS)
+
+    def show_softmax(self):
+        strings, q = self.strings["steps"]["softmax"], self.query
+        caption = strings["caption_causal"] if self.settings.causal else strings["caption"]
+        animations = self.enter_lab_step("softmax", caption, query=self.tokens[q])
+        self.play(*animations, ReplacementTransform(self.scaled.matrix, self.weights.matrix), run_time=STEP_SECONDS)
+        self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
+        heatmap = VGroup(self.weights.matrix, self.scaled.blocks, self.scores.row_labels,
+                         self.scores.column_labels, self.query_frame)
+        left, right, bottom, top = self.canvas_box()
+        split = left + HEATMAP_SHARE * (right - left)
+        target = heatmap.copy()
+        self.place(target, (left, split - 0.2, bottom, top))
+        self.play(heatmap.animate.scale(target.width / heatmap.width).move_to(target), run_time=0.8)
+        self.fan = self.query_fan((split + 0.2, right, bottom, top))
+        self.play(FadeIn(self.fan.chart), FadeIn(self.fan.query_label), run_time=0.8)
+        self.draw_lines(self.fan.lines, self.settings.temperature)
+        self.softmax_heatmap = heatmap
+        self.wait(HOLD_SECONDS + READING_SECONDS)
+
+    def query_fan(self, box) -> VGroup:
+        """The query token on top, its lines down to every token, and its row of weights as bars."""
+        left, right, bottom, top = box
+        row, n = self.run.weights[self.query], len(self.tokens)
+        chart = token_bar_chart(row, self.tokens, right - left, 2.0, query=self.query,
+                                show_values=self.numbers_fit(), max_value=rounded_up(row.max()),
+                                name="distribution")
+        query_label = token_text(self.tokens[self.query], True, style.BODY_SIZE + 4)
+        query_label.next_to(chart, UP, buff=1.6)
+        lines = WeightedLines([query_label.get_bottom() + DOWN * 0.1] * n, bar_tops(chart), row)
+        fan = VGroup(query_label, lines, chart)
+        fan.chart, fan.query_label, fan.lines = chart, query_label, lines
+        return self.place(fan, box)
+
+    def draw_lines(self, lines: WeightedLines, temperature: float):
+        """One line after another, each with its note: pitch and loudness follow its weight."""
+        self.play_with_notes([Create(line) for line in lines], lines.weights, temperature)
+
+    def play_with_notes(self, animations: list, weights, temperature: float, spacing: float = NOTE_SPACING):
+        """The animations one after another in one play, each starting with a "connection" cue.
+
+        One play rather than one per note keeps long sentences quick to render; the cues carry
+        the times the notes start at, ``spacing`` apart (closer when a row has many notes).
+        """
+        if not animations:
+            return
+        spacing = min(spacing, ROW_NOTES_SECONDS / len(animations))
+        start = self.renderer.time
+        for k, weight in enumerate(weights):
+            self.cues.append(Cue(start + k * spacing, "connection",
+                                 {"weight": float(weight), "temperature": float(temperature)}))
+        self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
+
+    # Step 7: the weighted sum -----------------------------------------------------------------------
+    def show_output(self):
+        steps, q = self.run.steps, self.query
+        animations = self.enter_lab_step("output", query=self.tokens[q])
+        left, right, bottom, top = self.canvas_box()
+        stage = VectorStage(self.tokens, [(steps.V, style.VALUE, "V"), (steps.output, style.OUTPUT, "Z")],
+                            right - left, top - bottom, query=q, gaps=[0.3, 1.4])
+        self.place(stage, self.canvas_box())
+        values, outputs = stage.rows
+        lines = WeightedLines([vector.get_bottom() for vector in values.vectors],
+                              [outputs.vectors[q].get_top()] * len(self.tokens), self.run.weights[q])
+        self.play(*animations, FadeOut(VGroup(self.softmax_heatmap, self.fan)), run_time=0.6)
+        self.play(FadeIn(stage.tokens), FadeIn(values), run_time=0.8)
+        self.draw_lines(lines, self.settings.temperature)
+        self.play(FadeIn(outputs.name), GrowFromEdge(outputs.vectors[q], UP), run_time=0.6)
+        others = [GrowFromEdge(vector, UP) for j, vector in enumerate(outputs.vectors) if j != q]
+        self.play(*([LaggedStart(*others, lag_ratio=0.15)] if others else []), lines.animate.set_opacity(0.25),
+                  run_time=STEP_SECONDS)
+        self.output_stage = VGroup(stage, lines)
+        self.wait(HOLD_SECONDS + READING_SECONDS)
+
+    # The guide's step 8: temperature ----------------------------------------------------------------
+    def show_temperatures(self):
+        temperatures, q = self.settings.temperatures, self.query
+        self.begin_step("temperature", query=self.tokens[q],
+                        temperatures=", ".join(format_number(t) for t in temperatures))
+        runs = [self.attention(t, self.settings.causal) for t in temperatures]
+        left, right, bottom, top = self.body()
+        split = left + 0.58 * (right - left)
+        largest = rounded_up(max(run.weights[q].max() for run in runs))
+        rows = VGroup(*[self.temperature_row(k, t, run, largest, split - left)
+                        for k, (t, run) in enumerate(zip(temperatures, runs))])
+        rows.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        self.place(rows, (left, split - 0.2, bottom, top))
+        self.cue("reset")
+        self.play(FadeOut(VGroup(self.output_stage, self.panel)), run_time=0.8)
+        for row, temperature in zip(rows, temperatures):
+            self.play(FadeIn(VGroup(row.title, row.chart.baseline, row.chart.labels)), run_time=0.6)
+            self.grow_bars(row.chart, temperature)
+            self.play(FadeIn(row.readout), run_time=0.6)
+            self.wait(2 * READING_SECONDS)
+        self.temperature_rows = rows
+        self.plot_box = (split + 0.2, right, bottom, top)
+        self.wait(HOLD_SECONDS - READING_SECONDS)
+
+    def temperature_row(self, k: int, temperature: float, run: LabAttention, largest: float, width: float) -> VGroup:
+        """'T = 0.2' | the query's row of weights as bars | its entropy and maximum weight."""
+        labels, q, small = self.labels, self.query, style.CAPTION_SIZE
+        title = text_with_numbers(labels["temperature_value"],
+                                  {"value": tagged_number(temperature, "temperature", (0, k))})
+        entropy = tagged_number(run.entropies[q], "temperature_entropy", (0, k), font_size=small)
+        largest_weight = tagged_number(run.max_weights[q], "temperature_max", (0, k), font_size=small)
+        readout = VGroup(text_with_numbers(labels["entropy_value"], {"value": entropy}, font_size=small),
+                         text_with_numbers(labels["max_weight_value"], {"value": largest_weight}, font_size=small),
+                         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        chart = token_bar_chart(run.weights[q], self.tokens, width - title.width - readout.width - 1.0, 1.1,
+                                query=q, show_values=False, max_value=largest, name=f"temperature_bars_{k}")
+        row = VGroup(title, chart, readout).arrange(RIGHT, buff=0.4)
+        row.title, row.chart, row.readout = title, chart, readout
+        return row
+
+    def grow_bars(self, chart, temperature: float):
+        """Each bar grows with its note, so low and high temperatures sound as different as they look."""
+        self.play_with_notes([GrowFromEdge(bar, DOWN) for bar in chart.bars], chart.values, temperature,
+                             spacing=2 * NOTE_SPACING)
+
+    def show_temperature_plot(self):
+        q = self.query
+        self.begin_step("temperature_plot", query=self.tokens[q])
+        temperatures = np.linspace(MIN_TEMPERATURE, MAX_TEMPERATURE, CURVE_SAMPLES)
+        maxima = np.array([self.attention(float(t), self.settings.causal).max_weights[q] for t in temperatures])
+        self.max_weight_curve = (temperatures, maxima)
+        top_value = rounded_up(maxima.max())
+        plot = CurvePlot(temperatures, maxima, x_ticks=list(range(int(MAX_TEMPERATURE) + 1)),
+                         y_ticks=[0.0, top_value / 2, top_value], width=4.4, height=3.6,
+                         x_name=self.labels["axis_temperature"],
+                         y_name=self.labels["axis_max_weight"].format(query=self.tokens[q]))
+        visible = int(np.count_nonzero(~self.run.steps.mask[q]))
+        uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
+                             color=style.MUTED, stroke_width=2)
+        uniform_label = label_text(self.labels["uniform"], style.MUTED, style.CAPTION_SIZE)
+        uniform_label.next_to(uniform, RIGHT, buff=0.15)  # past the axis' end: clear of the curve and the ticks
+        runs = [self.attention(t, self.settings.causal) for t in self.settings.temperatures]
+        marks = VGroup(*[Dot(plot.point(t, run.max_weights[q]), radius=0.08, color=style.HIGHLIGHT)
+                         for t, run in zip(self.settings.temperatures, runs)])
+        group = VGroup(plot, uniform, uniform_label, marks)
+        self.place(group, self.plot_box)
+        self.play(FadeIn(plot.frame), run_time=0.8)
+        self.play(Create(plot.curve), run_time=2.5)
+        self.play(Create(uniform), FadeIn(uniform_label), run_time=0.6)
+        self.play(LaggedStart(*[FadeIn(mark, scale=2) for mark in marks], lag_ratio=0.3), run_time=1.0)
+        self.plot = group
+        self.wait(HOLD_SECONDS + 1.5 * READING_SECONDS)
+
+    # Beyond the lab: the causal mask and entropy -------------------------------------------------------
+    def show_causal_comparison(self):
+        free, masked = self.attention(self.settings.temperature, False), self.attention(self.settings.temperature, True)
+        nulled = masked.steps.mask.sum(axis=1)
+        self.begin_step("causal", first=int(nulled[0]), last=int(nulled[-1]))
+        self.comparison = self.comparison_layout(free, masked, nulled)
+        parts = self.comparison
+        self.play(FadeOut(VGroup(self.temperature_rows, self.plot)), run_time=0.6)
+        self.play(FadeIn(parts.free_title), FadeIn(parts.free), run_time=STEP_SECONDS)
+        self.play(FadeIn(parts.masked_title), FadeIn(parts.masked), run_time=STEP_SECONDS)
+        self.play(FadeIn(parts.nulled), FadeIn(parts.nulled_summary), run_time=0.8)
+        self.wait(HOLD_SECONDS + 1.5 * READING_SECONDS)
+
+    def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> VGroup:
+        """Without and with the mask side by side; the nulled count per row; entropy readouts kept for later."""
+        labels, n = self.labels, len(self.tokens)
+        left, right, bottom, top = self.body()
+        cell = self.cell_size((right - left) / 2 - 0.8, top - bottom - 1.2)
+        width = self.cell_width(free.weights, masked.weights)
+        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", cell, width), self.tokens)
+        masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
+                                                      masked.steps.mask), self.tokens, mask=masked.steps.mask)
+        column = VGroup()
+        if free_map.labelled and self.numbers_fit():
+            column = self.nulled_column(masked_map, nulled)
+        summary = text_with_numbers(labels["nulled_summary"], {
+            "first": tagged_number(nulled[0], "nulled_first_last", (0, 0), font_size=style.CAPTION_SIZE, decimals=0),
+            "last": tagged_number(nulled[-1], "nulled_first_last", (0, 1), font_size=style.CAPTION_SIZE, decimals=0)},
+            font_size=style.CAPTION_SIZE)
+        fourth = min(3, n - 1)
+        entropy_free, entropy_masked = (self.entropy_pair(run, fourth, name) for run, name in
+                                        ((free, "entropy_free"), (masked, "entropy_causal")))
+        free_side = VGroup(label_text(labels["without_mask"], style.TEXT, style.BODY_SIZE), free_map, entropy_free)
+        masked_side = VGroup(label_text(labels["with_mask"], style.TEXT, style.BODY_SIZE),
+                             VGroup(masked_map, column), summary, entropy_masked)
+        for side in (free_side, masked_side):
+            side.arrange(DOWN, buff=0.3)
+        stage = VGroup(free_side, masked_side).arrange(RIGHT, buff=0.9, aligned_edge=UP)
+        self.place(stage, self.body())
+        stage.free_title, stage.free, stage.entropy_free = free_side[0], free_map, entropy_free
+        stage.masked_title, stage.masked, stage.nulled = masked_side[0], masked_map, column
+        stage.nulled_summary, stage.entropy_masked, stage.fourth = summary, entropy_masked, fourth
+        return stage
+
+    def nulled_column(self, heatmap: TokenHeatmap, nulled: np.ndarray) -> VGroup:
+        """How many weights each row loses to the mask, right of its row."""
+        rows = cell_centres(heatmap.matrix)[:, 0]
+        counts = VGroup(*[tagged_number(count, "nulled", (i, 0), style.MUTED, style.CELL_SIZE, decimals=0)
+                          .next_to(heatmap.matrix.brackets[1], RIGHT, buff=0.35).set_y(rows[i][1])
+                          for i, count in enumerate(nulled)])
+        header = label_text(self.labels["nulled"], style.MUTED, style.CAPTION_SIZE)
+        sit_on(header.align_to(counts, LEFT), baseline(heatmap.column_labels[-1]))
+        return VGroup(counts, header)
+
+    def entropy_pair(self, run: LabAttention, fourth: int, name: str) -> VGroup:
+        return text_with_numbers(self.labels["entropy_pair"], {
+            "first_entropy": tagged_number(run.entropies[0], name, (0, 0), font_size=style.CAPTION_SIZE),
+            "fourth_entropy": tagged_number(run.entropies[fourth], name, (0, 1), font_size=style.CAPTION_SIZE)},
+            font_size=style.CAPTION_SIZE, first=self.tokens[0], fourth=self.tokens[fourth])
+
+    def show_entropy_comparison(self):
+        parts = self.comparison
+        self.begin_step("entropy", first=self.tokens[0], fourth=self.tokens[parts.fourth])
+        frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
+        self.play(*[Create(frame) for frame in frames], run_time=0.8)
+        self.play(FadeIn(parts.entropy_free), FadeIn(parts.entropy_masked), run_time=0.8)
+        self.wait(HOLD_SECONDS + 1.5 * READING_SECONDS)
+
+
+def rounded_up(value: float, step: float = 0.1) -> float:
+    """The next multiple of ``step`` at or above ``value``: a chart's top that leaves its bars readable."""
+    return max(step, math.ceil(round(value / step, 9)) * step)

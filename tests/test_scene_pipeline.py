@@ -1,0 +1,259 @@
+"""Section 6, the AI Visual Lab's pipeline: what is on screen against attn_math.lab, recomputed here."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from attn_math.lab import LAB_SENTENCES, MAX_TOKENS, LabWeights, lab_attention, lab_weights
+from lecture.config import ConfigError, load_config
+from scenes.numbers import parse_number
+from scenes.pipeline import LAB_STEPS, PipelineScene
+from tests.scene_checks import layout_problems, run_scene
+
+# 32 words, some of them long: the longest sentence the config accepts.
+LONGEST = ("el extraordinariamente complicado mecanismo de autoatención permite que cada palabra observe "
+           "directamente a todas las demás y decida cuánta atención prestarles según sus representaciones "
+           "internacionalizadas aprendidas durante el entrenamiento masivo con textos")
+ROUNDING = 0.005 + 1e-9  # numbers are shown with two decimals
+
+
+@dataclass(frozen=True)
+class Run:
+    sentence: str
+    query: int
+    temperature: float
+    causal: bool
+    temperatures: tuple[float, ...]
+    weights: dict | None = None  # custom W_Q, W_K, W_V (lab layout) as lists
+
+    def overrides(self) -> tuple[str, ...]:
+        overrides = (f"pipeline.sentence='{self.sentence}'", f"pipeline.query={self.query}",
+                     f"pipeline.temperature={self.temperature}", f"pipeline.causal={str(self.causal).lower()}",
+                     f"pipeline.temperatures={list(self.temperatures)}")
+        return overrides + tuple(f"pipeline.{name}={matrix}" for name, matrix in (self.weights or {}).items())
+
+    def lab_weights(self):
+        return LabWeights(**{name: np.array(matrix) for name, matrix in self.weights.items()}) if self.weights else None
+
+    def attention(self, temperature=None, causal=None):
+        return lab_attention(self.sentence, self.temperature if temperature is None else temperature,
+                             self.causal if causal is None else causal, self.lab_weights())
+
+
+def identity_rows(rows: int, scale: float = 1.0) -> list[list[float]]:
+    return [[scale if j == i % 8 else 0.0 for j in range(8)] for i in range(rows)]
+
+
+RUNS = {
+    "gato": Run("el gato se sienta en la mesa", 1, 1.0, False, (0.2, 1.0, 3.0)),
+    "red causal": Run("la red neuronal aprende rapido", 4, 0.5, True, (0.1, 2.5)),
+    "atencion hot": Run("atencion es todo lo que necesitas", 0, 3.0, False, (0.5, 1.0, 5.0)),
+    # The extremes at once: 32 words, d_k = d_v = 16 (custom weights), the mask, the coldest T, six temperatures.
+    "longest": Run(LONGEST, MAX_TOKENS - 1, 0.1, True, (0.1, 0.3, 1.0, 2.0, 3.5, 5.0),
+                   {"W_Q": identity_rows(16), "W_K": identity_rows(16, 2.0), "W_V": identity_rows(16)}),
+}
+LAB_RUNS = ("gato", "red causal", "atencion hot")
+
+
+@pytest.fixture(scope="module")
+def scene():
+    """scene(name): the scene run once per module with RUNS[name]'s settings."""
+    done = {}
+
+    def run(name):
+        if name not in done:
+            done[name] = run_scene("pipeline", *RUNS[name].overrides())
+        return done[name]
+    return run
+
+
+def step(scene, key):
+    return next(record for record in scene.steps if record.key == key)
+
+
+def shown(scene, key, name) -> np.ndarray:
+    return np.array([[parse_number(text) for text in row] for row in step(scene, key).numbers[name]])
+
+
+def close(on_screen, expected):
+    on_screen, expected = np.asarray(on_screen, dtype=float), np.asarray(expected, dtype=float)
+    assert on_screen.shape == expected.shape
+    finite = np.isfinite(expected)
+    assert np.array_equal(np.isneginf(on_screen), np.isneginf(expected))
+    assert np.all(np.abs(on_screen[finite] - expected[finite]) <= ROUNDING), (on_screen, expected)
+
+
+# The lab's numbers on screen ------------------------------------------------------------------------
+def test_steps_are_the_lab_seven_then_temperature_and_mask(scene):
+    assert [record.key for record in scene("gato").steps] == list(PipelineScene.STEPS)
+    assert PipelineScene.STEPS[:7] == LAB_STEPS == ("embeddings", "queries", "keys", "scores", "scaled",
+                                                    "softmax", "output")
+
+
+@pytest.mark.parametrize("name", LAB_RUNS)
+def test_matrices_on_screen_equal_the_lab(scene, name):
+    run, expected = RUNS[name], RUNS[name].attention()
+    close(shown(scene(name), "scores", "scores"), expected.steps.scores)
+    close(shown(scene(name), "scaled", "scaled"), expected.steps.scaled)
+    close(shown(scene(name), "softmax", "weights"), expected.weights)
+    # scaled is QK^T / (sqrt(8) T), masked cells -inf: checked against the formula, not only attn_math
+    n = len(run.sentence.split())
+    by_formula = expected.steps.scores / (np.sqrt(8) * run.temperature)
+    if run.causal:
+        by_formula[np.triu_indices(n, 1)] = -np.inf
+    close(shown(scene(name), "scaled", "scaled"), by_formula)
+
+
+@pytest.mark.parametrize("name", LAB_RUNS)
+def test_panel_metrics_are_the_query_rows(scene, name):
+    run, expected = RUNS[name], RUNS[name].attention()
+    row = expected.weights[run.query]
+    entropy = -sum(p * np.log2(p) for p in row if p > 0)
+    for key in LAB_STEPS:
+        numbers = step(scene(name), key).numbers
+        assert numbers["d_k"] == [["8"]]
+        close(shown(scene(name), key, "entropy"), [[entropy]])
+        close(shown(scene(name), key, "max_weight"), [[row.max()]])
+
+
+def test_status_bar_and_dots_follow_the_step(scene):
+    gato = scene("gato")
+    for number, key in enumerate(LAB_STEPS, start=1):
+        statuses = [text.text for text in step(gato, key).texts if text.text.startswith("Paso:")]
+        assert statuses == [f"Paso: {number}/7 | Q: gato"]
+        assert gato.dot_states[key] == ("completed",) * (number - 1) + ("active",) + ("inactive",) * (7 - number)
+
+
+def test_mask_blocks_the_future_exactly(scene):
+    run = RUNS["red causal"]
+    weights = run.attention().weights
+    n = len(weights)
+    assert np.all(weights[np.triu_indices(n, 1)] == 0.0)
+    assert weights[0].tolist() == [1.0] + [0.0] * (n - 1)
+    on_screen = step(scene("red causal"), "softmax").numbers["weights"]
+    assert [on_screen[i][j] for i in range(n) for j in range(i + 1, n)] == ["0.00"] * (n * (n - 1) // 2)
+    assert on_screen[0] == ["1.00"] + ["0.00"] * (n - 1)
+    assert all(text == "−∞" for i, row in enumerate(step(scene("red causal"), "scaled").numbers["scaled"])
+               for text in row[i + 1:])
+
+
+def test_distribution_bars_and_lines_follow_the_query_row(scene):
+    gato, run = scene("gato"), RUNS["gato"]
+    row = run.attention().weights[run.query]
+    connections = [cue for cue in gato.cues if cue.kind == "connection"]
+    softmax, output = step(gato, "softmax"), step(gato, "output")
+    in_softmax = [cue.values["weight"] for cue in connections if softmax.start <= cue.time < softmax.end]
+    in_output = [cue.values["weight"] for cue in connections if output.start <= cue.time < output.end]
+    np.testing.assert_allclose(in_softmax, row)
+    np.testing.assert_allclose(in_output, row)
+    assert all(cue.values["temperature"] == 1.0 for cue in connections if cue.time < output.end)
+
+
+# Temperature ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", LAB_RUNS)
+def test_temperature_readouts_are_the_query_row_at_each_temperature(scene, name):
+    run = RUNS[name]
+    expected = [run.attention(temperature) for temperature in run.temperatures]
+    key = "temperature"
+    close(shown(scene(name), key, "temperature")[0], run.temperatures)
+    close(shown(scene(name), key, "temperature_entropy")[0], [e.entropies[run.query] for e in expected])
+    close(shown(scene(name), key, "temperature_max")[0], [e.max_weights[run.query] for e in expected])
+
+
+def test_max_weight_curve_is_sampled_from_the_lab(scene):
+    run = RUNS["gato"]
+    temperatures, maxima = scene("gato").max_weight_curve
+    assert temperatures[0] == 0.1 and temperatures[-1] == 5.0 and len(temperatures) >= 50
+    np.testing.assert_array_equal(maxima, [run.attention(float(t)).max_weights[run.query] for t in temperatures])
+    # p_max(T) = 1 / sum_j exp((s_j - s_max) / T): every term grows with T, so the curve only falls
+    assert np.all(np.diff(maxima) <= 1e-15)
+    assert maxima[-1] > 1 / 7
+
+
+# The causal comparison (exercises 3 and 4) --------------------------------------------------------------
+@pytest.mark.parametrize("name", LAB_RUNS)
+def test_comparison_counts_nulled_weights_and_compares_entropies(scene, name):
+    run = RUNS[name]
+    free, masked = run.attention(causal=False), run.attention(causal=True)
+    n, fourth = len(free.tokens), 3
+    causal = step(scene(name), "causal")
+    close(shown(scene(name), "causal", "weights_free"), free.weights)
+    close(shown(scene(name), "causal", "weights_causal"), masked.weights)
+    assert causal.numbers["nulled"] == [[str(n - 1 - i)] for i in range(n)]  # row i loses the n - 1 - i after it
+    assert causal.numbers["nulled_first_last"] == [[str(n - 1), "0"]]
+    close(shown(scene(name), "entropy", "entropy_free"), [[free.entropies[0], free.entropies[fourth]]])
+    close(shown(scene(name), "entropy", "entropy_causal"), [[0.0, masked.entropies[fourth]]])
+    assert step(scene(name), "entropy").numbers["entropy_causal"][0][0] == "0.00"
+
+
+# Sound cues ---------------------------------------------------------------------------------------------
+def test_cues_step_tones_connections_and_reset(scene):
+    gato = scene("gato")
+    steps = [cue for cue in gato.cues if cue.kind == "step"]  # cued by begin_step: the lab's 1..7, then 8..11
+    assert [cue.values["step"] for cue in steps] == list(range(1, len(PipelineScene.STEPS) + 1))
+    resets = [cue for cue in gato.cues if cue.kind == "reset"]
+    assert len(resets) == 1 and step(gato, "temperature").start <= resets[0].time < step(gato, "temperature").end
+    for cue in gato.cues:
+        assert {"step": {"step"}, "connection": {"weight", "temperature"}, "reset": set()}[cue.kind] == set(cue.values)
+        assert all(isinstance(value, (int, float)) for value in cue.values.values())
+    weights = [cue.values["weight"] for cue in gato.cues if cue.kind == "connection"]
+    assert all(0 < weight <= 1 for weight in weights)
+    times = [cue.time for cue in gato.cues]
+    assert times == sorted(times)
+
+
+# Layout -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(RUNS))
+def test_no_text_overlaps_or_leaves_the_frame(scene, name):
+    assert layout_problems(scene(name)) == []
+
+
+def test_longest_sentence_with_custom_weights(scene):
+    run, longest = RUNS["longest"], scene("longest")
+    expected = run.attention()
+    assert expected.steps.d_k == 16 and len(expected.tokens) == MAX_TOKENS
+    assert step(longest, "embeddings").numbers["d_k"] == [["16"]]
+    close(shown(longest, "softmax", "entropy"), [[expected.entropies[run.query]]])
+    close(shown(longest, "softmax", "max_weight"), [[expected.max_weights[run.query]]])
+    assert "scores" not in step(longest, "scores").numbers  # 32 x 32 cells: colour only, as in the lab
+    assert step(longest, "causal").numbers["nulled_first_last"] == [[str(MAX_TOKENS - 1), "0"]]
+    assert [text.text for text in step(longest, "keys").texts if text.text.startswith("Paso:")] == [
+        "Paso: 3/7 | Q: textos"]
+
+
+def test_custom_weights_replace_the_seeded_ones():
+    seeded = lab_weights()
+    config = load_config(overrides=("pipeline.W_V=" + str(identity_rows(3)),)).pipeline
+    weights = config.lab_weights()
+    np.testing.assert_array_equal(weights.W_Q, seeded.W_Q)
+    np.testing.assert_array_equal(weights.W_V, identity_rows(3))
+    assert lab_attention(LAB_SENTENCES["gato"], weights=weights).output.shape == (7, 3)
+    assert load_config().pipeline.lab_weights() is None
+
+
+# Bad values -----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("override, key", [
+    ("pipeline.temperature=0", "pipeline.temperature"),
+    ("pipeline.temperature=-0.5", "pipeline.temperature"),
+    ("pipeline.temperature=5.01", "pipeline.temperature"),
+    ("pipeline.sentence=''", "pipeline.sentence"),
+    ("pipeline.sentence='   '", "pipeline.sentence"),
+    ("pipeline.sentence='" + "palabra " * (MAX_TOKENS + 1) + "'", "pipeline.sentence"),
+    ("pipeline.query=7", "pipeline.query"),
+    ("pipeline.query=-1", "pipeline.query"),
+    ("pipeline.temperatures=[]", "pipeline.temperatures"),
+    ("pipeline.temperatures=[0.05]", "pipeline.temperatures"),
+    ("pipeline.W_Q=[[1, 0, 0, 0, 0, 0, 0, 0], [1, 0]]", "pipeline.W_Q"),
+    ("pipeline.W_Q=[[1, 0, 0, 0, 0, 0, 0]]", "pipeline.W_Q"),
+    ("pipeline.W_Q=[]", "pipeline.W_Q"),
+    ("pipeline.W_Q=" + str(identity_rows(17)), "pipeline.W_Q"),
+    ("pipeline.W_Q=[[1, 0, 0, 0, 0, 0, 0, nan]]", "pipeline.W_Q"),
+    ("pipeline.W_Q=[[100, 0, 0, 0, 0, 0, 0, 0]]", "pipeline.W_Q"),
+    ("pipeline.W_Q=" + str(identity_rows(2)), "pipeline.W_K"),  # W_K keeps the lab's 8 rows: d_k disagrees
+    ("pipeline.W_V=[[1, 0, 0, 0, 0, 0, 0, 0, 0]]", "pipeline.W_V"),
+])
+def test_bad_values_are_refused_naming_the_key(override, key):
+    with pytest.raises(ConfigError) as error:
+        load_config(overrides=(override,))
+    assert str(error.value).startswith(key + ":"), str(error.value)
