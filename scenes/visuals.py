@@ -50,8 +50,10 @@ def bracket(height: float, side: int, colour: ManimColor) -> VMobject:
 
 def shared_cell_width(*matrices) -> float:
     """One cell width that fits every number of every matrix, so they can replace each other in place."""
-    widest = max(number_text(value, decimals=decimals_for(np.asarray(matrix).flat)).width
-                 for matrix in matrices for value in np.asarray(matrix).flat)
+    # The number font is monospaced: the longest written number is the widest one, so one text suffices.
+    longest = max(((format_number(value, decimals_for(np.asarray(matrix).flat)), value, matrix)
+                   for matrix in matrices for value in np.asarray(matrix).flat), key=lambda item: len(item[0]))
+    widest = number_text(longest[1], decimals=decimals_for(np.asarray(longest[2]).flat)).width
     return max(widest + CELL_PADDING, CELL_HEIGHT)
 
 
