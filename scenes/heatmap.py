@@ -49,10 +49,11 @@ class Heatmap(VGroup):
     The cells are ``cell_size`` squares, or the largest (up to ``largest_cell`` a side) that let the
     grid and its ticks fit in ``width`` x ``height``; with ``largest_aspect`` > 1 they may stretch
     into rectangles up to that ratio to use the room (a tall matrix in a wide box). ``numbers`` is
-    True, False or "auto" (when they fit); shown numbers are tagged ``(name, (i, j))`` for the step
-    records. Ticks write the index of a few rows (left) and columns (above); ``row_title`` /
-    ``column_title`` name the axes. ``box``, ``row_box`` and ``column_box`` frame cells, and
-    ``cell_centre`` / ``row_centre`` tell where a cell or row is, wherever the heatmap has moved.
+    True, False or "auto" (when they fit); when shown, ``numbers[i][j]`` is tagged ``(name, (i, j))``
+    for the step records, and ``number_grid`` groups them (empty when not shown). Ticks write the
+    index of a few rows (left) and columns (above); ``row_title`` / ``column_title`` name the axes.
+    ``box``, ``row_box`` and ``column_box`` frame cells, and ``cell_centre`` / ``row_centre`` tell
+    where a cell or row is, wherever the heatmap has moved.
 
     Cells of the same colour are drawn as one shape, so a 64 x 64 matrix costs what an 8 x 8 does.
     """
@@ -79,8 +80,8 @@ class Heatmap(VGroup):
         self.grid = VGroup(self.area, *self._colour_shapes(colour))
         self.add(self.grid)
         self.numbers = self._numbers(colour) if self._numbers_fit(numbers) else None
-        if self.numbers:
-            self.add(VGroup(*[text for row in self.numbers for text in row]))
+        self.number_grid = VGroup(*[text for row in self.numbers or [] for text in row])
+        self.add(self.number_grid)
         self._place_labels(row_ticks, column_ticks)
         self.add(self.row_ticks, self.column_ticks, self.row_title, self.column_title)
 

@@ -154,9 +154,8 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "cost": lambda **_: 0.5 * step_tone(0),
     "frequencies": lambda angular_frequencies, **_: 0.7 * followed(
         encoding_pitches(angular_frequencies[::2]), np.ones((len(angular_frequencies[::2]), 2)), 1.5),
-    "position_sweep": lambda rows, duration, **_: sweep(
-        [1.0 / 10000 ** (2 * (j // 2) / len(rows[0])) for j in range(0, len(rows[0]), 2)],
-        np.asarray(rows)[:, ::2].T, duration),
+    "position_sweep": lambda rows, angular_frequencies, duration, **_: sweep(
+        angular_frequencies[::2], np.asarray(rows)[:, ::2].T, duration),
     "frequency_contrast": lambda angular_frequencies, values, **_: sweep(angular_frequencies, values, 1.5),
     "wave": lambda angular_frequency, samples, duration, **_: followed(
         [110.0 * 2 ** (4 * np.clip(1 + np.log10(angular_frequency) / 4, 0, 1))], [(np.asarray(samples) + 1) / 2],

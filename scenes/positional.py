@@ -1,0 +1,542 @@
+"""Section 4: the sinusoidal positional encoding as a matrix, as waves, as a similarity that only
+depends on distance, added to three tokens, and why self-attention without it ignores word order."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeOut, FadeTransform,
+                   Line, MathTex, Rectangle, SurroundingRectangle, TransformFromCopy, ValueTracker, VGroup, VMobject,
+                   Write, always_redraw, linear)
+
+from attn_math.positional import (contiguous_tokens_example, permutation_demo, similarity_by_distance,
+                                  sinusoidal_encoding)
+from scenes import style
+from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
+from scenes.lesson_scene import LessonScene
+from scenes.numbers import format_number
+from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, fit, label_text, number_text,
+                            shared_cell_width)
+
+HEATMAP_WIDTH_SHARE = 0.4  # of the body: the rest holds the legend and what the step puts beside it
+HEATMAP_ASPECT = 2.5  # cells may be up to this much wider than tall, so a tall matrix still reads
+PANEL_GAP = 0.6
+MOST_WAVES = 4
+TABLE_ROWS = 6  # positions listed in the "frequencies" table
+SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot
+NOTE_GAP = 0.12
+VISIBLE_CHANGE = 0.05  # a step between neighbours this large shows in two decimals: "cambia en cada paso"
+BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
+
+
+def angular_frequencies(PE: np.ndarray) -> np.ndarray:
+    """omega of every column, read off the encoding itself: PE[1, 2i] = sin(omega_i) with omega_i <= 1 < pi/2."""
+    columns = np.arange(PE.shape[1])
+    return np.arcsin(PE[1, columns - columns % 2])
+
+
+def tex_number(value: float) -> str:
+    """10000 -> "10000", 1e9 -> "10^{9}", 2.5 -> "2.5": the base as the formula writes it."""
+    mantissa, _, exponent = f"{value:.6g}".partition("e")
+    if not exponent:
+        return mantissa
+    power = f"10^{{{int(exponent)}}}"
+    return power if mantissa == "1" else rf"{mantissa} \cdot {power}"
+
+
+class PositionalScene(LessonScene):
+    section_id = "positional"
+    STEPS = ("formula", "heatmap", "frequencies", "waves", "similarity", "table", "sum", "permutation", "with_pe")
+
+    def lesson(self):
+        settings = self.settings
+        self.PE = sinusoidal_encoding(settings.n_positions, settings.d_model, settings.base)
+        self.omega = angular_frequencies(self.PE)
+        self.show_formula()
+        self.show_heatmap()
+        self.show_frequencies()
+        self.show_waves()
+        self.show_similarity()
+        self.show_table()
+        self.show_sum()
+        self.show_permutation()
+        self.show_with_pe()
+
+    @property
+    def labels(self) -> dict:
+        return self.strings["labels"]
+
+    # Step 1 -------------------------------------------------------------------------------------
+    def show_formula(self):
+        self.enter_step("formula")
+        n, d = self.PE.shape
+        base = tex_number(self.settings.base)
+        fraction = rf"\frac{{pos}}{{{{{base}}}^{{2i/d}}}}"
+        lines = VGroup(*[MathTex(rf"PE_{{(pos,\,{index})}} = \{function}\!\left({fraction}\right)", font_size=54,
+                                 color=style.TEXT)
+                         for index, function in (("2i", "sin"), ("2i+1", "cos"))]).arrange(DOWN, buff=0.35)
+        symbols = VGroup(*[label_text(text, style.MUTED, style.BODY_SIZE) for text in (
+            self.labels["symbol_position"].format(last=n - 1),
+            self.labels["symbol_dimension"].format(last=d - 1, d=d),
+            self.labels["symbol_pair"])]).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        stage = VGroup(lines, symbols).arrange(DOWN, buff=0.7)
+        self.place(stage)
+        self.play(Write(lines), run_time=2.0)
+        self.play(FadeIn(symbols, shift=UP * 0.2), run_time=1.0)
+        self.wait(2.5)
+
+    # Steps 2-4: the matrix, its frequencies, its columns as waves ---------------------------------
+    def show_heatmap(self):
+        n, d = self.PE.shape
+        self.enter_step("heatmap")
+        largest = float(np.abs(self.PE).max())
+        self.colour = signed_colour(largest)
+        self.heatmap, self.legend = self.build_heatmap(largest)
+        # Centred while it is alone on screen; the next step moves it back to the left to make room.
+        self.beside_place = VGroup(self.heatmap, self.legend).get_center()
+        VGroup(self.heatmap, self.legend).set_x(sum(self.body()[:2]) / 2)
+        self.play(FadeIn(self.heatmap.grid), FadeIn(self.heatmap.number_grid), run_time=2.0)
+        self.play(FadeIn(VGroup(self.heatmap.row_ticks, self.heatmap.row_title, self.heatmap.column_ticks,
+                                self.heatmap.column_title, self.legend)), run_time=0.8)
+        self.cue("frequencies", dimensions=d, positions=n, angular_frequencies=self.omega.tolist(),
+                 periods=(2 * np.pi / self.omega).tolist())
+        self.wait(1.5)
+        self.sweep_rows()
+        self.wait(1.5)
+
+    def build_heatmap(self, largest: float) -> tuple[Heatmap, ColourLegend]:
+        """The PE matrix and its colour legend (-largest to largest) at the left of the body, room beside them."""
+        n, d = self.PE.shape
+        left, right, bottom, top = self.body()
+        heatmap = Heatmap(self.PE, self.colour, name="PE", width=HEATMAP_WIDTH_SHARE * (right - left),
+                          height=top - bottom - self.note_room(),
+                          largest_cell=1.0, largest_aspect=HEATMAP_ASPECT,
+                          row_ticks=round_ticks(n), column_ticks=round_ticks(d, most=4),
+                          row_title=self.labels["position"], column_title=self.labels["dimension"])
+        legend = ColourLegend(self.colour, -largest, largest, height=min(2.5, max(1.2, heatmap.grid.height)),
+                              label=self.labels["value"])
+        legend.next_to(heatmap.grid, RIGHT, buff=0.35).match_y(heatmap.grid)
+        VGroup(heatmap, legend).align_to(np.array([left, top, 0]), LEFT + UP)
+        return heatmap, legend
+
+    def note_room(self) -> float:
+        """Room under the heatmap for the two frequency notes, stacked when the grid is narrow."""
+        return 2 * label_text(self.labels["high_frequency"], style.TEXT, style.CAPTION_SIZE).height + 3 * NOTE_GAP
+
+    def sweep_rows(self):
+        """A frame walks down the rows: each row is the vector added to the token at that position."""
+        n = self.PE.shape[0]
+        tracker = ValueTracker(0)
+        frame = always_redraw(lambda: self.heatmap.row_box(int(round(tracker.get_value()))))
+        seconds = min(6.0, max(3.0, 0.12 * n))
+        self.add(frame)
+        self.cue("position_sweep", rows=self.PE.tolist(), angular_frequencies=self.omega.tolist(), duration=seconds)
+        self.play(tracker.animate.set_value(n - 1), run_time=seconds, rate_func=linear)
+        frame.clear_updaters()
+        self.remove(tracker)
+        self.play(FadeOut(frame), run_time=0.4)
+
+    def frequency_columns(self) -> tuple[int, ...]:
+        """The sin column of the fastest pair and of the slowest one (just one when d < 3)."""
+        d = self.PE.shape[1]
+        last = d - 1 - (d - 1) % 2
+        return (0, last) if last else (0,)
+
+    def show_frequencies(self):
+        self.enter_step("frequencies", keep=(self.heatmap, self.legend))
+        d = self.PE.shape[1]
+        shift = self.beside_place - VGroup(self.heatmap, self.legend).get_center()
+        self.play(self.heatmap.animate.shift(shift), self.legend.animate.shift(shift), run_time=1.0)
+        columns = self.frequency_columns()
+        pairs = [range(j, min(j + 2, d)) for j in columns]
+        boxes = VGroup(*[self.heatmap.box(range(self.PE.shape[0]), pair) for pair in pairs])
+        notes = self.frequency_notes(boxes)
+        table = self.frequency_table(columns)
+        self.place_beside_heatmap(table)
+        self.play(Create(boxes), FadeIn(notes), run_time=1.0)
+        self.cue("frequency_contrast", columns=list(columns), angular_frequencies=self.omega[list(columns)].tolist(),
+                 values=[self.PE[:, j].tolist() for j in columns])
+        self.play(FadeIn(table, lag_ratio=0.1), run_time=1.5)
+        self.wait(3.0)
+        self.frequency_labels = notes
+
+    def frequency_notes(self, boxes: VGroup) -> VGroup:
+        """"alta frecuencia" under the left box, "baja frecuencia" under the right one, stacked if they would touch."""
+        high = label_text(self.labels["high_frequency"], style.TEXT, style.CAPTION_SIZE)
+        high.next_to(boxes[0], DOWN, buff=NOTE_GAP).align_to(boxes[0], LEFT)
+        if len(boxes) == 1:
+            return VGroup(high)
+        low = label_text(self.labels["low_frequency"], style.TEXT, style.CAPTION_SIZE)
+        low.next_to(boxes[-1], DOWN, buff=NOTE_GAP).align_to(boxes[-1], RIGHT)
+        if low.get_left()[0] < high.get_right()[0] + 0.2:
+            low.next_to(high, DOWN, buff=NOTE_GAP).align_to(boxes[-1], RIGHT)
+        return VGroup(high, low)
+
+    def frequency_table(self, columns: tuple[int, ...]) -> VGroup:
+        """PE[pos, j] for the first positions of the boxed columns, and whether each visibly changes per step."""
+        positions = range(min(TABLE_ROWS, self.PE.shape[0]))
+        header = [label_text(self.labels["position_short"], style.MUTED, style.CAPTION_SIZE)]
+        header += [label_text(self.labels["dim"].format(j=j), style.MUTED, style.CAPTION_SIZE) for j in columns]
+        rows = [header]
+        for pos in positions:
+            row = [number_text(pos, style.MUTED, decimals=0)]
+            for j in columns:
+                text = number_text(self.PE[pos, j], self.colour(self.PE[pos, j]).lighter(0.3))
+                text.tag = ("PE", (pos, j))
+                row.append(text)
+            rows.append(row)
+        steps = np.abs(np.diff(self.PE[list(positions)][:, list(columns)], axis=0))
+        verdicts = [label_text(self.labels["changes" if step.max(initial=0.0) >= VISIBLE_CHANGE else "barely"],
+                               style.TEXT, style.CAPTION_SIZE) for step in steps.T]
+        rows.append([VGroup()] + verdicts)
+        return VGroup(*[item for row in rows for item in row]).arrange_in_grid(
+            rows=len(rows), cols=len(columns) + 1, buff=(0.6, 0.18))
+
+    def show_waves(self):
+        columns = self.wave_columns()
+        periods = 2 * np.pi / self.omega[list(columns)]
+        self.enter_step("waves", keep=(self.heatmap, self.legend, self.frequency_labels),
+                        shortest=format_number(periods[0]), longest=format_number(periods[-1]))
+        boxes = VGroup(*[self.heatmap.column_box(j, stroke_width=2) for j in columns])
+        strips = self.wave_strips(columns, periods)
+        self.play(Create(boxes), run_time=0.6)
+        for j, period, strip, box in zip(columns, periods, strips, boxes):
+            seconds = 2.5
+            self.play(FadeIn(strip.frame), FadeIn(strip.labels), box.animate.set_stroke(width=5), run_time=0.5)
+            self.cue("wave", dimension=int(j), angular_frequency=float(self.omega[j]), period=float(period),
+                     samples=self.PE[:, j].tolist(), duration=seconds)
+            # lag_ratio 1: each dot appears in its own slice of the time, as the curve reaches it.
+            self.play(Create(strip.curve), FadeIn(strip.dots, lag_ratio=1), run_time=seconds, rate_func=linear)
+            self.play(box.animate.set_stroke(width=2), run_time=0.3)
+        self.wait(2.5)
+
+    def wave_columns(self) -> list[int]:
+        """Up to four sin columns spread from the fastest to the slowest."""
+        sin_columns = np.arange(0, self.PE.shape[1], 2)
+        picks = np.linspace(0, len(sin_columns) - 1, min(MOST_WAVES, len(sin_columns))).round().astype(int)
+        return [int(sin_columns[k]) for k in sorted(set(picks))]
+
+    def wave_strips(self, columns: list[int], periods: np.ndarray) -> VGroup:
+        """One vertical strip per column, its samples on the heatmap's rows: value -1 left, +1 right."""
+        left, right, _, _ = self.panel_region()
+        width = min(1.9, (right - left) / len(columns) - 0.3)
+        strips = VGroup(*[self.wave_strip(j, period, width) for j, period in zip(columns, periods)])
+        strips.arrange(RIGHT, buff=(right - left - width * len(columns)) / max(1, len(columns)) * 0.8)
+        strips.set_x((left + right) / 2)
+        for strip in strips:
+            strip.shift(UP * (self.heatmap.row_centre(0)[1] - strip.curve.get_start()[1]))
+        return strips
+
+    def wave_strip(self, j: int, period: float, width: float) -> VGroup:
+        rows = self.PE.shape[0]
+        ys = [self.heatmap.row_centre(i)[1] for i in range(rows)]
+        top, bottom = ys[0], ys[-1]
+        half = 0.45 * width
+        guides = VGroup(*[Line(np.array([x, top, 0]), np.array([x, bottom, 0]), stroke_width=1 if x else 2,
+                               color=style.MUTED, stroke_opacity=0.5 if x else 0.9) for x in (-half, 0.0, half)])
+        points = [np.array([value * half, y, 0]) for value, y in zip(self.PE[:, j], ys)]
+        curve = VMobject(stroke_color=style.TEXT, stroke_width=3).set_points_smoothly(points)
+        radius = max(0.025, min(0.06, 0.3 * self.heatmap.cell_height))
+        dots = VGroup(*[Dot(point, radius=radius, color=self.colour(value), stroke_color=style.TEXT,
+                            stroke_width=1.5) for point, value in zip(points, self.PE[:, j])])
+        name = label_text(self.labels["dim"].format(j=j), style.TEXT, style.CAPTION_SIZE)
+        name.next_to(guides, UP, buff=0.15)
+        period_text = number_text(period, style.TEXT, style.CAPTION_SIZE)
+        period_text.tag = ("period", (0, j))
+        period_label = VGroup(label_text(self.labels["period"], style.MUTED, style.CAPTION_SIZE), period_text)
+        period_label.arrange(RIGHT, buff=0.1).next_to(guides, DOWN, buff=0.15)
+        labels = VGroup(name, period_label)
+        for label in labels:
+            label.scale_to_fit_width(min(label.width, width))
+        strip = VGroup(guides, curve, dots, labels)
+        strip.frame, strip.curve, strip.dots, strip.labels = guides, curve, dots, labels
+        return strip
+
+    # Step 5: similarity by distance --------------------------------------------------------------
+    def show_similarity(self):
+        n, d = self.PE.shape
+        starts = (0, max(1, n // 4))
+        curves = [similarity_by_distance(n, d, start, self.settings.base) for start in starts]
+        strings = self.strings["steps"]["similarity"]
+        # With an odd d the lone sin column depends on the absolute position: the curves part slightly.
+        caption = strings["caption_odd"] if d % 2 else strings["caption"]
+        self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=caption, second=starts[1])
+        axes, axis_labels = self.similarity_axes(curves)
+        table = self.similarity_table(starts, curves)
+        panel = VGroup(VGroup(axes, axis_labels), table).arrange(DOWN, buff=0.45)
+        self.place_beside_heatmap(panel)
+        self.play(Create(axes), FadeIn(axis_labels), run_time=1.0)
+        for k, (start, similarities) in enumerate(zip(starts, curves)):
+            self.draw_similarity(axes, start, similarities, dashed=k > 0)
+            self.play(FadeIn(table[k]), run_time=0.6)
+            self.wait(1.0)
+        self.wait(2.0)
+
+    def similarity_axes(self, curves: list[np.ndarray]) -> tuple[Axes, VGroup]:
+        n = self.PE.shape[0]
+        left, right, bottom, top = self.panel_region()
+        low, peak = min(0.0, *(float(curve.min()) for curve in curves)), max(float(curve.max()) for curve in curves)
+        x_ticks = round_ticks(n)
+        axes = Axes(x_range=[0, max(1, n - 1), x_ticks[1] if len(x_ticks) > 1 else 1],
+                    y_range=[low, peak, peak - low],
+                    x_length=min(7.0, right - left - 1.6), y_length=min(3.6, 0.5 * (top - bottom)), tips=False,
+                    axis_config={"color": style.MUTED, "stroke_width": 2},
+                    y_axis_config={"include_ticks": False})
+        labels = VGroup()
+        for k, value in enumerate((0.0, peak)):
+            text = number_text(value, style.MUTED, style.CAPTION_SIZE)
+            text.tag = ("similarity_axis", (0, k))
+            labels.add(text.next_to(axes.c2p(0, value), LEFT, buff=0.3))
+        for tick in x_ticks:
+            labels.add(number_text(tick, style.MUTED, style.CAPTION_SIZE, decimals=0)
+                       .next_to(axes.c2p(tick, low), DOWN, buff=0.15))
+        distance = label_text(self.labels["distance"], style.MUTED, style.CAPTION_SIZE)
+        labels.add(distance.next_to(labels[-1], DOWN, buff=0.12).align_to(axes.x_axis, RIGHT))
+        name = MathTex(r"PE_{pos} \cdot PE_{pos+\Delta}", font_size=style.BODY_SIZE + 4, color=style.TEXT)
+        labels.add(name.next_to(axes.y_axis, UP, buff=0.2).align_to(axes.y_axis, LEFT))
+        return axes, labels
+
+    def draw_similarity(self, axes: Axes, start: int, similarities: np.ndarray, dashed: bool):
+        """Grow the curve Δ by Δ while frames mark rows pos and pos + Δ on the heatmap."""
+        points = [axes.c2p(delta, value) for delta, value in enumerate(similarities)]
+        colour = style.MUTED if dashed else style.TEXT
+        line = VMobject(stroke_color=colour, stroke_width=3)
+        line.set_points_smoothly(points) if len(points) > 1 else line.set_points_as_corners(points * 2)
+        markers = VGroup(*[Circle(radius=0.09, color=colour, stroke_width=2.5).move_to(point) if dashed
+                           else Dot(point, radius=0.05, color=colour) for point in points])
+        tracker = ValueTracker(0)
+        anchor = self.heatmap.row_box(start)
+        moving = always_redraw(lambda: self.heatmap.row_box(start + int(round(tracker.get_value()))))
+        seconds = min(5.0, max(2.0, 0.12 * len(points)))
+        self.play(Create(anchor), run_time=0.4)
+        self.add(moving)
+        self.cue("similarity_curve", start=start, deltas=list(range(len(points))),
+                 similarities=similarities.tolist(), duration=seconds)
+        self.play(Create(DashedVMobject(line, num_dashes=max(2, 3 * len(points))) if dashed else line),
+                  FadeIn(markers, lag_ratio=1), tracker.animate.set_value(len(points) - 1),
+                  run_time=seconds, rate_func=linear)
+        moving.clear_updaters()
+        self.remove(tracker)
+        self.play(FadeOut(anchor), FadeOut(moving), run_time=0.4)
+
+    def similarity_table(self, starts: tuple[int, int], curves: list[np.ndarray]) -> VGroup:
+        """PE_pos · PE_pos+Δ for the first distances, one row per starting position."""
+        columns = min(SIMILARITY_COLUMNS, len(curves[1]))
+        header = [label_text(self.labels["delta"], style.MUTED, style.CAPTION_SIZE)]
+        header += [number_text(delta, style.MUTED, style.CAPTION_SIZE, decimals=0) for delta in range(columns)]
+        rows = []
+        for k, (start, similarities) in enumerate(zip(starts, curves)):
+            row = [label_text(self.labels["from_position"].format(start=start),
+                              style.MUTED if k else style.TEXT, style.CAPTION_SIZE)]
+            for delta in range(columns):
+                text = number_text(similarities[delta], style.MUTED if k else style.TEXT, style.CAPTION_SIZE)
+                text.tag = (f"similarity_from_{start}", (0, delta))
+                row.append(text)
+            rows.append(row)
+        grid = VGroup(*[item for row in (header, *rows) for item in row]).arrange_in_grid(
+            rows=3, cols=columns + 1, buff=(0.35, 0.15), col_alignments="r" + "c" * columns)
+        return VGroup(VGroup(*grid[columns + 1:2 * columns + 2], *grid[:columns + 1]),
+                      VGroup(*grid[2 * columns + 2:]))
+
+    # Steps 6-7: three contiguous tokens with d = 4 -------------------------------------------------
+    def show_table(self):
+        self.enter_step("table")
+        example = contiguous_tokens_example()
+        self.example = example
+        self.table = self.token_table(example)
+        self.place(self.table)
+        self.play(FadeIn(self.table.header), run_time=0.6)
+        for k, token in enumerate(example.tokens):
+            x_row, pe_row, sum_row = self.table.blocks[k]
+            self.play(FadeIn(x_row), run_time=0.6)
+            self.play(FadeIn(pe_row), run_time=0.6)
+            self.cue("vector_sum", token=token, position=int(example.positions[k]), x=example.x[k].tolist(),
+                     pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
+            self.play(FadeIn(sum_row.label), FadeIn(sum_row.comment),
+                      *[TransformFromCopy(VGroup(a, b), total) for a, b, total
+                        in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)], run_time=1.2)
+            self.wait(1.0)
+        self.wait(1.5)
+
+    def token_table(self, example) -> VGroup:
+        """Vector | dim 0..3 | comment, three rows (x, PE, x + PE) per token; PE cells in the heatmap's colours."""
+        labels = self.labels
+        header = [label_text(labels["vector"], style.MUTED, style.CAPTION_SIZE)]
+        header += [label_text(labels["dim"].format(j=j), style.MUTED, style.CAPTION_SIZE)
+                   for j in range(example.x.shape[1])]
+        header.append(label_text(labels["comment"], style.MUTED, style.CAPTION_SIZE))
+        rows, blocks = [header], []
+        for k, (token, pos) in enumerate(zip(example.tokens, example.positions)):
+            block = [TableRow(labels["x_row"].format(token=token), example.x[k], "x", k,
+                              labels["comments_x"][k].format(token=token), style.INPUT),
+                     TableRow(labels["pe_row"].format(pos=pos), example.pe[k], "pe", k,
+                              labels["comments_pe"][k], style.TEXT),
+                     TableRow(labels["sum_row"].format(pos=pos), example.x_plus_pe[k], "x_plus_pe", k,
+                              labels["comments_sum"][k].format(token=token, pos=pos), style.OUTPUT)]
+            rows.extend(row.items for row in block)
+            blocks.append(block)
+        cols = len(header)
+        grid = VGroup(*[item for row in rows for item in row]).arrange_in_grid(
+            rows=len(rows), cols=cols, buff=(0.4, 0.2), col_alignments="l" + "r" * (cols - 2) + "l")
+        fill_width = max(text.width for row in rows[1:] for text in row[1:-1]) + CELL_PADDING
+        for k, (x_row, pe_row, sum_row) in enumerate(blocks):
+            VGroup(x_row, pe_row, sum_row).shift(DOWN * BLOCK_GAP * k)
+            pe_row.add_fills(self.colour, fill_width)
+        table = VGroup(VGroup(*header), *[row for block in blocks for row in block])
+        table.header, table.blocks = table[0], blocks
+        return table
+
+    def show_sum(self):
+        self.enter_step("sum", keep=(self.table,))
+        k = 1  # the middle token: a position whose PE is neither the special PE(0) nor the last
+        frame = SurroundingRectangle(VGroup(*[row.body for row in self.table.blocks[k]]), color=style.HIGHLIGHT,
+                                     buff=0.08, stroke_width=2.5)
+        pos = int(self.example.positions[k])
+        line = label_text(self.labels["recover"].format(pos=pos, token=self.example.tokens[k]), style.TEXT,
+                          style.BODY_SIZE)
+        _, _, bottom, _ = self.body()
+        line.next_to(self.table, DOWN, buff=0.3)
+        if line.get_bottom()[1] < bottom:
+            VGroup(self.table, frame, line).shift(UP * (bottom - line.get_bottom()[1]))
+        self.play(Create(frame), run_time=0.8)
+        self.play(FadeIn(line), run_time=0.8)
+        self.wait(3.0)
+
+    # Steps 8-9: the permutation argument --------------------------------------------------------
+    def show_permutation(self):
+        self.enter_step("permutation")
+        demo = self.demo = permutation_demo()
+        width = shared_cell_width(demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)
+        self.outputs = [self.output_matrix(demo.output_a, "A", False, width),
+                        self.output_matrix(demo.output_b, "B", False, width)]
+        self.words = [self.row_words(matrix, tokens)
+                      for matrix, tokens in zip(self.outputs, (demo.tokens_a, demo.tokens_b))]
+        sentences = [label_text(self.labels[f"sentence_{side}"].format(sentence=" ".join(tokens)), style.TEXT,
+                                style.BODY_SIZE) for side, tokens in (("a", demo.tokens_a), ("b", demo.tokens_b))]
+        columns = [VGroup(sentence, VGroup(output, words)).arrange(DOWN, buff=0.4)
+                   for sentence, output, words in zip(sentences, self.outputs, self.words)]
+        stage = VGroup(*columns).arrange(RIGHT, buff=2.2, aligned_edge=UP)
+        verdict_label = label_text(self.labels["difference"], style.TEXT, style.BODY_SIZE)
+        self.place(stage, bottom_room=verdict_label.height + 0.4)
+        self.difference = self.difference_number(demo.output_a, demo.output_b)
+        VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.4)
+        links = self.row_links()
+        for column in columns:
+            self.play(FadeIn(column), run_time=1.0)
+        self.play(Create(links), run_time=1.0)
+        self.cue("outputs_compared", with_pe=False, max_difference=self.max_difference(demo.output_a, demo.output_b))
+        self.play(Create(self.token_frames("perro")), FadeIn(verdict_label), FadeIn(self.difference), run_time=0.8)
+        self.wait(3.0)
+
+    def output_matrix(self, output: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
+        source = rf"X_{side} + PE" if with_pe else rf"X_{side}"
+        return LabelledMatrix(output, rf"Z_{side} = \text{{Attention}}({source})", style.OUTPUT,
+                              f"Z_{side}_pe" if with_pe else f"Z_{side}", cell_width=width)
+
+    @staticmethod
+    def row_words(matrix: LabelledMatrix, tokens: tuple[str, ...]) -> VGroup:
+        """Each row's token, right-aligned at the left of the matrix."""
+        edge = matrix.brackets[0].get_left() + LEFT * 0.2
+        return VGroup(*[label_text(token, style.TEXT, style.CAPTION_SIZE).match_y(matrix.cells[i][0])
+                        .align_to(edge, RIGHT) for i, token in enumerate(tokens)])
+
+    def row_links(self) -> VGroup:
+        """A line from each row of Z_A to the row of Z_B that holds the same token."""
+        first, _ = self.outputs
+        links = VGroup()
+        for i, source in enumerate(self.demo.permutation):
+            start = first.cells[source][-1].get_right() + RIGHT * 0.35
+            end = self.words[1][i].get_left() + LEFT * 0.15
+            links.add(Line(start, end, color=style.HIGHLIGHT, stroke_width=2, stroke_opacity=0.6))
+        return links
+
+    def token_frames(self, token: str) -> VGroup:
+        rows = (self.demo.tokens_a.index(token), self.demo.tokens_b.index(token))
+        return VGroup(*[matrix.row_box(i) for matrix, i in zip(self.outputs, rows)])
+
+    def max_difference(self, output_a: np.ndarray, output_b: np.ndarray) -> float:
+        """Largest gap between the rows of the same token in the two sentences."""
+        return float(np.abs(output_b - output_a[self.demo.permutation]).max())
+
+    def difference_number(self, output_a: np.ndarray, output_b: np.ndarray):
+        value = number_text(self.max_difference(output_a, output_b), style.TEXT, style.BODY_SIZE)
+        value.tag = ("difference", (0, 0))
+        return value
+
+    def show_with_pe(self):
+        self.enter_step("with_pe", keep=list(self.mobjects))
+        demo = self.demo
+        width = self.outputs[0].cell_width
+        with_pe = [self.output_matrix(demo.output_a_pe, "A", True, width),
+                   self.output_matrix(demo.output_b_pe, "B", True, width)]
+        for old, new in zip(self.outputs, with_pe):
+            new.scale(old.cell_grid.width / new.cell_grid.width)
+            new.shift(old.cell_grid.get_center() - new.cell_grid.get_center())
+        difference = self.difference_number(demo.output_a_pe, demo.output_b_pe)
+        difference.move_to(self.difference, aligned_edge=LEFT)
+        self.cue("outputs_compared", with_pe=True,
+                 max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
+        self.play(*[FadeTransform(VGroup(old.entry_grid, old.label), VGroup(new.entry_grid, new.label))
+                    for old, new in zip(self.outputs, with_pe)],
+                  FadeTransform(self.difference, difference), run_time=1.5)
+        self.wait(3.5)
+
+    # Layout --------------------------------------------------------------------------------------
+    def body(self) -> tuple[float, float, float, float]:
+        """``style.body_box()``, its bottom raised above the caption when the caption wraps onto two lines."""
+        left, right, bottom, top = style.body_box()
+        caption = self.header[-1]
+        return left, right, max(bottom, caption.get_top()[1] + style.MARGIN / 2), top
+
+    def place(self, group, bottom_room: float = 0.0):
+        """Centre ``group`` in the body (leaving ``bottom_room`` under it), scaled down if it does not fit."""
+        left, right, bottom, top = self.body()
+        fit(group, right - left, top - bottom - bottom_room, largest_scale=1.0)
+        group.move_to(np.array([(left + right) / 2, (top + bottom + bottom_room) / 2, 0]))
+
+    def panel_region(self) -> tuple[float, float, float, float]:
+        """(left, right, bottom, top) of the body to the right of the heatmap and its legend."""
+        _, right, bottom, top = self.body()
+        return self.legend.get_right()[0] + PANEL_GAP, right, bottom, top
+
+    def place_beside_heatmap(self, group):
+        left, right, bottom, top = self.panel_region()
+        fit(group, right - left, top - bottom, largest_scale=1.0)
+        group.move_to(np.array([(left + right) / 2, (top + bottom) / 2, 0]))
+
+    def enter_step(self, key: str, keep=(), caption: str | None = None, **fields):
+        """Begin the step, then fade out everything on screen but the header and ``keep``."""
+        self.begin_step(key, caption=caption, **fields)
+        kept = {id(member) for mobject in (self.header, *keep) for member in mobject.get_family()}
+        leaving = [mobject for mobject in self.mobjects if id(mobject) not in kept]
+        if leaving:
+            self.play(*[FadeOut(mobject) for mobject in leaving], run_time=0.5)
+
+
+class TableRow(VGroup):
+    """One row of the token table: its name, one number per dimension, and a comment."""
+
+    def __init__(self, name: str, values: np.ndarray, kind: str, k: int, comment: str, colour):
+        super().__init__()
+        self.values = values
+        self.label = label_text(name, colour, style.CAPTION_SIZE)
+        self.numbers = VGroup()
+        for j, value in enumerate(values):
+            text = number_text(value, colour)
+            text.tag = (kind, (k, j))
+            self.numbers.add(text)
+        self.comment = label_text(comment, style.MUTED, style.CAPTION_SIZE)
+        self.fills = VGroup()
+        self.items = [self.label, *self.numbers, self.comment]
+        self.add(*self.items)
+
+    def add_fills(self, colour, width: float):
+        """Heat-coloured squares behind the numbers, the heatmap's colours for the same values."""
+        self.fills = VGroup(*[Rectangle(width=width, height=CELL_HEIGHT * 0.8, stroke_width=0,
+                                        fill_color=colour(value), fill_opacity=1.0).move_to(text)
+                              for value, text in zip(self.values, self.numbers)])
+        self.add_to_back(self.fills)
+
+    @property
+    def body(self) -> VGroup:
+        """The name and the numbers with their fills: the row without its comment."""
+        return VGroup(*self.items[:-1], self.fills)

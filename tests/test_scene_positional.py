@@ -1,0 +1,205 @@
+"""Section 4 (positional): the numbers on screen against independent formulas, the layout at the
+config extremes, the steps, the sound cues, and the config keys' limits."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from attn_math.positional import DEMO_W_K, DEMO_W_Q, DEMO_W_V, WORD_EMBEDDINGS
+from lecture.config import ConfigError, load_config
+from lecture.locale import load_locale
+from scenes.numbers import parse_number
+from scenes.positional import PositionalScene
+from tests.scene_checks import layout_problems, run_scene
+
+LARGEST = ("positional.n_positions=64", "positional.d_model=64", "positional.base=1e9")
+SMALLEST_ODD = ("positional.n_positions=2", "positional.d_model=3", "positional.base=1.0001")
+
+
+@pytest.fixture(scope="module")
+def default_scene():
+    return run_scene("positional")
+
+
+@pytest.fixture(scope="module")
+def largest_scene():
+    return run_scene("positional", *LARGEST)
+
+
+@pytest.fixture(scope="module")
+def smallest_scene():
+    return run_scene("positional", *SMALLEST_ODD)
+
+
+def literal_pe(pos, dim, d_model, base):
+    angle = pos / base ** ((dim - dim % 2) / d_model)
+    return math.sin(angle) if dim % 2 == 0 else math.cos(angle)
+
+
+def shown(step, name):
+    """{(i, j): value} of the numbers tagged ``name`` at the end of ``step``."""
+    return {(i, j): parse_number(text) for (i, j), text in shown_texts(step, name).items()}
+
+
+def shown_texts(step, name):
+    return {(i, j): text for i, row in enumerate(step.numbers[name]) for j, text in enumerate(row) if text is not None}
+
+
+def rounding_of(text: str) -> float:
+    """How far the written number may be from the exact one: half its last digit (5 % in e-notation)."""
+    if "e" in text:
+        return 0.05 * abs(parse_number(text))
+    decimals = len(text.partition(".")[2])
+    return 0.5 * 10.0 ** -decimals + 1e-9
+
+
+def step_named(scene, key):
+    return next(step for step in scene.steps if step.key == key)
+
+
+def assert_shown(step, name, expected):
+    """Every number tagged ``name`` equals ``expected(i, j)`` to the two decimals it is written with."""
+    texts = shown_texts(step, name)
+    assert texts, f"no {name} numbers in step {step.key}"
+    for (i, j), text in texts.items():
+        assert parse_number(text) == pytest.approx(expected(i, j), abs=rounding_of(text)), (name, i, j, text)
+
+
+def numpy_attention(X):
+    """softmax(X W_Q (X W_K)^T / sqrt(d_k)) X W_V, written out again for the test."""
+    Q, K, V = (X @ np.array(W) for W in (DEMO_W_Q, DEMO_W_K, DEMO_W_V))
+    scores = Q @ K.T / math.sqrt(Q.shape[1])
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return (weights / weights.sum(axis=1, keepdims=True)) @ V
+
+
+def sentence_input(sentence, with_pe):
+    X = np.array([WORD_EMBEDDINGS[word] for word in sentence.split()])
+    if with_pe:
+        X = X + [[literal_pe(pos, dim, 4, 10000.0) for dim in range(4)] for pos in range(len(X))]
+    return X
+
+
+# Layout ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("scene_name", ["default_scene", "largest_scene", "smallest_scene"])
+def test_no_text_overlaps_or_leaves_the_frame(scene_name, request):
+    assert layout_problems(request.getfixturevalue(scene_name)) == []
+
+
+def test_steps_come_in_the_lesson_order(default_scene):
+    assert [step.key for step in default_scene.steps] == list(PositionalScene.STEPS)
+    assert all(step.end - step.start >= 2.0 for step in default_scene.steps)
+    assert 60 <= default_scene.steps[-1].end <= 180
+
+
+# Numbers on screen -------------------------------------------------------------------------------
+@pytest.mark.parametrize("scene_name, n, d, base", [("default_scene", 32, 16, 10000.0),
+                                                    ("largest_scene", 64, 64, 1e9),
+                                                    ("smallest_scene", 2, 3, 1.0001)])
+def test_encoding_numbers_match_the_formula(scene_name, n, d, base, request):
+    scene = request.getfixturevalue(scene_name)
+    assert_shown(step_named(scene, "frequencies"), "PE", lambda pos, dim: literal_pe(pos, dim, d, base))
+    assert_shown(step_named(scene, "heatmap"), "legend", lambda _, k: (-1.0, 0.0, 1.0)[k])
+    assert_shown(step_named(scene, "waves"), "period", lambda _, column: 2 * math.pi * base ** (column / d))
+
+
+def test_a_small_heatmap_writes_every_cell(smallest_scene):
+    step = step_named(smallest_scene, "heatmap")
+    assert len(shown(step, "PE")) == 2 * 3
+    assert_shown(step, "PE", lambda pos, dim: literal_pe(pos, dim, 3, 1.0001))
+
+
+def test_waves_go_from_the_fastest_to_the_slowest_column(default_scene):
+    periods = shown(step_named(default_scene, "waves"), "period")
+    columns = sorted(column for _, column in periods)
+    assert columns[0] == 0 and columns[-1] == 14 and all(column % 2 == 0 for column in columns)
+    assert [periods[(0, column)] for column in columns] == sorted(periods.values())
+
+
+@pytest.mark.parametrize("scene_name, n, d, base", [("default_scene", 32, 16, 10000.0),
+                                                    ("largest_scene", 64, 64, 1e9)])
+def test_similarity_is_the_same_from_both_starts(scene_name, n, d, base, request):
+    step = step_named(request.getfixturevalue(scene_name), "similarity")
+    second = max(1, n // 4)
+    closed_form = lambda _, delta: sum(math.cos(delta / base ** (2 * i / d)) for i in range(d // 2))
+    assert_shown(step, "similarity_from_0", closed_form)
+    assert_shown(step, f"similarity_from_{second}", closed_form)
+    assert step.numbers["similarity_from_0"] == step.numbers[f"similarity_from_{second}"]
+    assert shown(step, "similarity_axis") == {(0, 0): 0.0, (0, 1): d / 2}
+
+
+def test_odd_d_says_the_curves_differ(smallest_scene):
+    step = step_named(smallest_scene, "similarity")
+    assert step.caption == load_locale()["positional"]["steps"]["similarity"]["caption_odd"]
+    pe = lambda pos: [literal_pe(pos, dim, 3, 1.0001) for dim in range(3)]
+    assert_shown(step, "similarity_from_1", lambda _, delta: np.dot(pe(1), pe(1 + delta)))
+    assert shown(step, "similarity_from_1") != shown(step, "similarity_from_0")
+
+
+def test_three_token_table_is_x_plus_pe(default_scene):
+    step = step_named(default_scene, "table")
+    tokens = ("el", "perro", "mordió")
+    assert_shown(step, "x", lambda k, dim: WORD_EMBEDDINGS[tokens[k]][dim])
+    assert_shown(step, "pe", lambda k, dim: literal_pe(k, dim, 4, 10000.0))
+    assert_shown(step, "x_plus_pe", lambda k, dim: WORD_EMBEDDINGS[tokens[k]][dim] + literal_pe(k, dim, 4, 10000.0))
+    assert step_named(default_scene, "sum").numbers == step.numbers
+
+
+def test_without_pe_both_sentences_give_each_word_the_same_row(default_scene):
+    step = step_named(default_scene, "permutation")
+    outputs = {side: numpy_attention(sentence_input(sentence, False))
+               for side, sentence in (("A", "el perro mordió al hombre"), ("B", "el hombre mordió al perro"))}
+    assert_shown(step, "Z_A", lambda i, j: outputs["A"][i, j])
+    assert_shown(step, "Z_B", lambda i, j: outputs["B"][i, j])
+    rows_a, rows_b = step.numbers["Z_A"], step.numbers["Z_B"]
+    assert rows_b == [rows_a[0], rows_a[4], rows_a[2], rows_a[3], rows_a[1]]  # the same strings, reordered
+    assert shown(step, "difference") == {(0, 0): 0.0}
+
+
+def test_with_pe_the_rows_differ(default_scene):
+    step = step_named(default_scene, "with_pe")
+    outputs = {side: numpy_attention(sentence_input(sentence, True))
+               for side, sentence in (("A", "el perro mordió al hombre"), ("B", "el hombre mordió al perro"))}
+    assert_shown(step, "Z_A_pe", lambda i, j: outputs["A"][i, j])
+    assert_shown(step, "Z_B_pe", lambda i, j: outputs["B"][i, j])
+    largest_gap = np.abs(outputs["B"] - outputs["A"][[0, 4, 2, 3, 1]]).max()
+    assert_shown(step, "difference", lambda *_: largest_gap)
+    assert largest_gap > 0.1
+
+
+# Sound cues --------------------------------------------------------------------------------------
+def test_cues_carry_plain_numbers_in_time_order(default_scene):
+    cues = default_scene.cues
+    assert [cue.time for cue in cues] == sorted(cue.time for cue in cues)
+    assert {cue.kind for cue in cues} >= {"frequencies", "position_sweep", "frequency_contrast", "wave",
+                                          "similarity_curve", "vector_sum", "outputs_compared"}
+    json.dumps([cue.values for cue in cues])  # plain floats, ints, lists and strings only
+
+
+def test_wave_cues_go_from_high_to_low_frequency(default_scene):
+    waves = [cue.values for cue in default_scene.cues if cue.kind == "wave"]
+    frequencies = [wave["angular_frequency"] for wave in waves]
+    assert frequencies == sorted(frequencies, reverse=True) and frequencies[0] == pytest.approx(1.0)
+    for wave in waves:
+        assert wave["angular_frequency"] == pytest.approx(10000.0 ** (-wave["dimension"] / 16))
+        assert len(wave["samples"]) == 32
+    start = next(cue for cue in default_scene.cues if cue.kind == "frequencies").values
+    assert len(start["angular_frequencies"]) == 16
+
+
+# Config ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("key, value", [("n_positions", "1"), ("n_positions", "65"), ("n_positions", "2.5"),
+                                        ("n_positions", '"many"'), ("d_model", "1"), ("d_model", "65"),
+                                        ("d_model", "true"), ("base", "1.0"), ("base", "0.5"), ("base", "-3"),
+                                        ("base", "nan"), ("base", "inf"), ("base", "1e10"), ("base", '"big"')])
+def test_bad_values_are_refused_naming_the_key(key, value):
+    with pytest.raises(ConfigError) as error:
+        load_config(overrides=(f"positional.{key}={value}",))
+    assert str(error.value).startswith(f"positional.{key}")
+
+
+def test_extreme_values_are_accepted():
+    for overrides in (LARGEST, SMALLEST_ODD):
+        load_config(overrides=overrides)
