@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -16,12 +17,12 @@ from scenes.lesson_scene import SceneJob
 TINY = {"pixel_width": 256, "pixel_height": 144, "frame_rate": 5}
 # Tex and text renderings are cached by content, so every test run on a machine shares them;
 # manim's caches are not process-safe, so one scene at a time uses them.
-CACHE = Path(tempfile.gettempdir()) / "lecture-test-cache"
+CACHE = Path(tempfile.gettempdir()) / "lecture-test-cache" / os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
 def run_scene(section_id: str, *overrides: str, stills_dir=None):
     """Run the whole scene with animations skipped (state only, no video) and return it."""
-    CACHE.mkdir(exist_ok=True)
+    CACHE.mkdir(parents=True, exist_ok=True)
     with exclusive_lock(CACHE / ".lock"), tempfile.TemporaryDirectory() as media, tempconfig({
             **TINY, "media_dir": media, "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
             "write_to_movie": False, "save_last_frame": False,
