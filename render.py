@@ -136,7 +136,11 @@ def render(sections, quality, resolution, fps, out_dir, jobs, file_format, no_au
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
                            file_format=file_format, no_audio=no_audio, force=force, verbose=verbose)
     check_system()
-    sys.exit(run_render(request))
+    try:
+        sys.exit(run_render(request))
+    except KeyboardInterrupt:
+        click.echo("interrupted: files from earlier renders are untouched", err=True)
+        sys.exit(130)
 
 
 @cli.command()

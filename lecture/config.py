@@ -30,6 +30,10 @@ PIPELINE_MAX_DIM = 16  # rows (d_k, d_v) of a custom lab weight matrix: bars per
 class ConfigError(ValueError):
     """A bad config value: the message is one line naming the key."""
 
+    def __init__(self, message: str):
+        # keys and values come from the user: a line break in them must not break the line
+        super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
+
 
 Matrix = list[list[float]]
 

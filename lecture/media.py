@@ -50,13 +50,18 @@ def remove_stale_temporaries(directory: Path) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs; a zombie (killed, not yet reaped: common in containers) does not."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state != "Z"
 
 
 @contextmanager
@@ -73,8 +78,10 @@ def exclusive_lock(path: Path):
 def duration_of(path: Path) -> float:
     """Length in seconds of the longest stream."""
     with av.open(str(path)) as container:
-        return max(float(stream.duration * stream.time_base) for stream in container.streams
-                   if stream.duration is not None)
+        durations = [float(stream.duration * stream.time_base) for stream in container.streams
+                     if stream.duration is not None]
+        # WebM stores no per-stream duration, only the container's (in microseconds)
+        return max(durations) if durations else container.duration / av.time_base
 
 
 def join_videos(parts: list[Path], target: Path) -> None:

@@ -29,7 +29,9 @@ def streams(path: Path) -> dict[str, dict]:
     with av.open(str(path)) as container:
         found = {}
         for stream in container.streams:
-            info = {"codec": stream.codec_context.name, "duration": float(stream.duration * stream.time_base)}
+            duration = (float(stream.duration * stream.time_base) if stream.duration is not None
+                        else container.duration / av.time_base)  # WebM: only the container's
+            info = {"codec": stream.codec_context.name, "duration": duration}
             if stream.type == "video":
                 info.update(width=stream.width, height=stream.height, fps=float(stream.average_rate))
             found[stream.type] = info
