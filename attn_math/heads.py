@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_math.attention import AttentionSteps, self_attention
-from attn_math.validation import frozen
+from attn_math.validation import as_words, frozen
 
 DEFAULT_SENTENCE = "el perro de María ladró y ella lo calmó"
 HEAD_NAMES = ("token anterior", "sujeto–verbo", "pronombre–antecedente")
@@ -154,14 +154,7 @@ class MultiHeadResult:
 
 def tokenize(sentence: str) -> tuple:
     """Split an NFC-normalised sentence on whitespace; 1..MAX_TOKENS words, kept as typed."""
-    if not isinstance(sentence, str):
-        raise ValueError(f"sentence: expected a string of words, got {type(sentence).__name__}")
-    tokens = tuple(unicodedata.normalize("NFC", sentence).split())
-    if not tokens:
-        raise ValueError("sentence: expected at least one word, got an empty sentence")
-    if len(tokens) > MAX_TOKENS:
-        raise ValueError(f"sentence: expected at most {MAX_TOKENS} words (MAX_TOKENS), got {len(tokens)}")
-    return tokens
+    return as_words("sentence", sentence, MAX_TOKENS)
 
 
 def token_features(tokens) -> np.ndarray:

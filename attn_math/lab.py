@@ -25,7 +25,7 @@ import numpy as np
 
 from attn_math.attention import AttentionSteps, self_attention
 from attn_math.positional import MAX_POSITIONS, sinusoidal_encoding
-from attn_math.validation import as_count, as_matrix, frozen
+from attn_math.validation import as_count, as_matrix, as_words, frozen
 
 LAB_D = 8
 LAB_SEED = 42
@@ -121,14 +121,7 @@ def lab_embedding(word: str, position: int | None = None) -> np.ndarray:
 
 def lab_tokens(sentence: str) -> tuple[str, ...]:
     """The sentence in NFC split on whitespace, 1..MAX_TOKENS tokens."""
-    if not isinstance(sentence, str):
-        raise ValueError(f"sentence: expected a string, got {type(sentence).__name__}")
-    tokens = tuple(unicodedata.normalize("NFC", sentence).split())
-    if not tokens:
-        raise ValueError("sentence: expected at least one word, got an empty or blank sentence")
-    if len(tokens) > MAX_TOKENS:
-        raise ValueError(f"sentence: expected at most MAX_TOKENS = {MAX_TOKENS} words, got {len(tokens)}")
-    return tokens
+    return as_words("sentence", sentence, MAX_TOKENS)
 
 
 def _as_slider_temperature(temperature) -> float:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import numpy as np
 
 
@@ -39,6 +41,18 @@ def as_count(name: str, value: int, minimum: int = 1, maximum: int | None = None
     if not whole or value < minimum or (maximum is not None and value > maximum):
         raise ValueError(f"{name}: expected {expected}, got {value!r}")
     return int(value)
+
+
+def as_words(name: str, sentence: str, max_words: int) -> tuple[str, ...]:
+    """The sentence in Unicode NFC split on whitespace: 1..max_words words, or ValueError naming ``name``."""
+    if not isinstance(sentence, str):
+        raise ValueError(f"{name}: expected a string of words, got {type(sentence).__name__}")
+    words = tuple(unicodedata.normalize("NFC", sentence).split())
+    if not words:
+        raise ValueError(f"{name}: expected at least one word, got an empty or blank sentence")
+    if len(words) > max_words:
+        raise ValueError(f"{name}: expected at most {max_words} words (MAX_TOKENS), got {len(words)}")
+    return words
 
 
 def frozen(*arrays: np.ndarray) -> None:
