@@ -144,6 +144,16 @@ class CapitalWalkthrough:
     probability: float  # p(prediction)
     loss: float  # -ln p(prediction)
 
+    @property
+    def residual_mean(self) -> float:
+        """mean(r): what the layer norm subtracts."""
+        return float(self.residual.mean())
+
+    @property
+    def residual_spread(self) -> float:
+        """std(r) = sqrt(mean((r - mean r)^2)): what it divides by, the source of the ±0.90 asymmetry."""
+        return float(np.sqrt(np.mean((self.residual - self.residual.mean()) ** 2)))
+
 
 def capital_walkthrough(identity: float = 1.0) -> CapitalWalkthrough:
     """logits = W_out LN(softmax(q_es K^T / sqrt(3)) V + x_es) + b_out, with every step kept."""

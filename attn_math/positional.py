@@ -42,6 +42,15 @@ def _as_base(base: float) -> float:
     return number
 
 
+def angular_frequencies(d_model: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """omega_j = 1 / base^(2i/d) for column j in {2i, 2i + 1}: the rate each column turns at, shape (d_model,)."""
+    d_model = as_count("d_model", d_model, MIN_D_MODEL, MAX_D_MODEL)
+    dims = np.arange(d_model)
+    omega = 1.0 / _as_base(base) ** ((dims - dims % 2) / d_model)
+    frozen(omega)
+    return omega
+
+
 def sinusoidal_encoding(n_positions: int, d_model: int, base: float = DEFAULT_BASE) -> np.ndarray:
     """PE[pos, 2i] = sin(pos / base^(2i/d)), PE[pos, 2i+1] = cos(pos / base^(2i/d)); shape (n_positions, d_model).
 

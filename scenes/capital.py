@@ -212,7 +212,7 @@ class CapitalScene(LessonScene):
         sum_row = VGroup(context, plus, x_es, equals, residual).arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
         for sign in (plus, equals):
             sign.set_y(context.cell_grid.get_y())
-        mean, spread = residual_statistics(walk)
+        mean, spread = walk.residual_mean, walk.residual_spread
         statistics = VGroup(self.reading(self.labels["mean"], mean, "mean"),
                             self.reading(self.labels["spread"], spread, "spread")).arrange(RIGHT, buff=1.2)
         self.place(VGroup(sum_row, statistics, self.normalized).arrange(DOWN, buff=0.6), largest_scale=1.2)
@@ -334,7 +334,7 @@ class CapitalScene(LessonScene):
     # Step 14: the cause ------------------------------------------------------------------------------------
     def show_asymmetry(self):
         walks = [capital_walkthrough(identity) for identity in (-MIRROR_IDENTITY, 0.0, MIRROR_IDENTITY)]
-        spreads = [residual_statistics(walk)[1] for walk in walks]
+        spreads = [walk.residual_spread for walk in walks]
         self.begin_step("asymmetry", plus=signed(MIRROR_IDENTITY), minus=signed(-MIRROR_IDENTITY),
                         spread_plus=format_number(spreads[2]), spread_minus=format_number(spreads[0]))
         figure = self.asymmetry_figure(walks)
@@ -351,9 +351,9 @@ class CapitalScene(LessonScene):
     def asymmetry_figure(self, walks) -> VGroup:
         """Two number lines of the country dimension for -0.90, 0 and +0.90: after subtracting the mean
         the two steps are equal, after dividing by the spread they are not."""
-        centred = [walk.residual[COUNTRY_DIMENSION] - residual_statistics(walk)[0] for walk in walks]
+        centred = [walk.residual[COUNTRY_DIMENSION] - walk.residual_mean for walk in walks]
         normalized = [walk.normalized[COUNTRY_DIMENSION] for walk in walks]
-        spreads = [residual_statistics(walk)[1] for walk in walks]
+        spreads = [walk.residual_spread for walk in walks]
         unit = 9.0 / (max(centred + normalized) - min(centred + normalized))
         origin = min(centred + normalized)
         before = self.number_line(centred, origin, unit, "centred", UP)
@@ -609,10 +609,6 @@ def baseline(text) -> float:
     """The y most glyphs of ``text`` stand on: its bottom without the descenders."""
     return float(np.median([glyph.get_bottom()[1] for glyph in text.submobjects]))
 
-
-def residual_statistics(walk) -> tuple[float, float]:
-    """Mean and spread (population standard deviation) of the residual, as the layer norm uses them."""
-    return float(walk.residual.mean()), float(walk.residual.std())
 
 
 def is_tie(walk) -> bool:

@@ -8,8 +8,8 @@ from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Create, DashedVMobject, 
                    Line, MathTex, Rectangle, SurroundingRectangle, TransformFromCopy, ValueTracker, VGroup, VMobject,
                    Write, always_redraw, linear)
 
-from attn_math.positional import (contiguous_tokens_example, permutation_demo, similarity_by_distance,
-                                  sinusoidal_encoding)
+from attn_math.positional import (angular_frequencies, contiguous_tokens_example, permutation_demo,
+                                  similarity_by_distance, sinusoidal_encoding)
 from scenes import style
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
 from scenes.lesson_scene import LessonScene
@@ -28,12 +28,6 @@ VISIBLE_CHANGE = 0.05  # a step between neighbours this large shows in two decim
 BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
 
 
-def angular_frequencies(PE: np.ndarray) -> np.ndarray:
-    """omega of every column, read off the encoding itself: PE[1, 2i] = sin(omega_i) with omega_i <= 1 < pi/2."""
-    columns = np.arange(PE.shape[1])
-    return np.arcsin(PE[1, columns - columns % 2])
-
-
 def tex_number(value: float) -> str:
     """10000 -> "10000", 1e9 -> "10^{9}", 2.5 -> "2.5": the base as the formula writes it."""
     mantissa, _, exponent = f"{value:.6g}".partition("e")
@@ -50,7 +44,7 @@ class PositionalScene(LessonScene):
     def lesson(self):
         settings = self.settings
         self.PE = sinusoidal_encoding(settings.n_positions, settings.d_model, settings.base)
-        self.omega = angular_frequencies(self.PE)
+        self.omega = angular_frequencies(settings.d_model, settings.base)
         self.show_formula()
         self.show_heatmap()
         self.show_frequencies()

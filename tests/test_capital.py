@@ -172,3 +172,12 @@ def test_arrays_are_read_only():
     for array in arrays:
         with pytest.raises(ValueError):
             array[0] = 1.0
+
+
+def test_residual_mean_and_spread_are_what_the_layer_norm_uses():
+    walk = capital_walkthrough(-0.9)
+    r = [float(value) for value in walk.residual]
+    mean = sum(r) / 3
+    spread = (sum((value - mean) ** 2 for value in r) / 3) ** 0.5
+    assert walk.residual_mean == pytest.approx(mean) and walk.residual_spread == pytest.approx(spread)
+    assert [(value - mean) / spread for value in r] == pytest.approx(list(walk.normalized))

@@ -160,3 +160,12 @@ def test_bad_arguments_raise_naming_them(call, name):
 def test_limits_are_inclusive():
     assert sinusoidal_encoding(MAX_POSITIONS, MAX_D_MODEL).shape == (MAX_POSITIONS, MAX_D_MODEL)
     assert similarity_by_distance(1, 2, 0).shape == (1,)
+
+
+def test_angular_frequencies_are_the_columns_rates():
+    from attn_math.positional import angular_frequencies
+
+    omega = angular_frequencies(6, 100.0)
+    assert omega.tolist() == pytest.approx([1, 1, 100 ** (-2 / 6), 100 ** (-2 / 6), 100 ** (-4 / 6), 100 ** (-4 / 6)])
+    PE = sinusoidal_encoding(3, 6, 100.0)
+    assert PE[2, 0::2] == pytest.approx(np.sin(2 * omega[0::2]))
