@@ -1,8 +1,10 @@
 """Measure the renderer: per section and quality, against manim's floor, parallel speed-up, the
 up-to-date check, the everyday "change one entry" loop, growth with sentence length, sound's share.
 
-Prints a table and writes ``bench/results.json``. Every render runs through ``render.py`` as a user
-runs it, in a fresh temporary output directory.
+Prints Markdown tables (bench/report.py) and writes ``bench/results.json``. Every render runs through ``render.py`` as a user
+runs it, in a fresh temporary output directory. Per-section numbers come from the manifest of a
+whole-lecture render with ``-j 1`` (one section at a time, so nothing else competes for the cores):
+``render_s`` is the section's time in its worker, scene plus soundtrack.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ import time
 from datetime import date
 from pathlib import Path
 
+from bench.report import RESULTS, markdown
+
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "bench" / "results.json"
 QUALITIES = {"l": (854, 480, 15), "m": (1280, 720, 30)}
+FLOOR_FRAMES = 1800  # about one section's worth at 720p30
 LENGTHS = {"pipeline": (4, 8, 16, 32), "heads": (4, 8, 12)}  # heads designs at most 12 words
 WORDS = "el gato se sienta en la mesa y mira por la ventana".split()
+CHANGED_ENTRY = "matrix.X=[[1,0],[0,2],[1,2]]"  # the default X with its last entry changed
 
 
 def render(out: Path, *arguments: str) -> float:
@@ -34,83 +39,82 @@ def render(out: Path, *arguments: str) -> float:
     return time.perf_counter() - started
 
 
-def entry(out: Path, section: str) -> dict:
-    return json.loads((out / "manifest.json").read_text())["sections"][section]
+def sections_of(out: Path) -> dict:
+    return json.loads((out / "manifest.json").read_text())["sections"]
 
 
-def floor_seconds(frames: int, width: int, height: int, fps: int) -> float:
+def floor_seconds_per_frame(width: int, height: int, fps: int) -> float:
+    """manim's own cost of one frame: FLOOR_FRAMES static frames of this size, see bench/floor.py."""
     with tempfile.TemporaryDirectory() as media:
-        result = subprocess.run([sys.executable, "-m", "bench.floor", str(frames), str(width), str(height), str(fps),
-                                 media], capture_output=True, text=True, cwd=ROOT, check=True)
-    return float(result.stdout.strip().splitlines()[-1])
+        result = subprocess.run([sys.executable, "-m", "bench.floor", str(FLOOR_FRAMES), str(width), str(height),
+                                 str(fps), media], capture_output=True, text=True, cwd=ROOT, check=True)
+    return float(result.stdout.strip().splitlines()[-1]) / FLOOR_FRAMES
 
 
-def sections() -> list[str]:
-    sys.path.insert(0, str(ROOT))
-    from lecture.sections import available_sections
-
-    return [section.id for section in available_sections()]
-
-
-def per_section(work: Path) -> list[dict]:
+def section_rows(out: Path, quality: str, floor_per_frame: float | None = None) -> list[dict]:
+    _, _, fps = QUALITIES[quality]
     rows = []
-    for section in sections():
-        for quality, (width, height, fps) in QUALITIES.items():
-            out = work / f"{section}-{quality}"
-            wall = render(out, section, "-q", quality, "-j", "1")
-            found = entry(out, section)
-            frames = round(found["duration"] * fps)
-            row = {"section": section, "quality": quality, "wall_s": round(wall, 2), "frames": frames,
-                   "fps": round(frames / wall, 1), "peak_memory_mb": found["timings"]["peak_memory_mb"],
-                   "sound_share": round(found["timings"]["sound_seconds"] / (found["timings"]["scene_seconds"]
-                                                                                + found["timings"]["sound_seconds"]), 3)}
-            if quality == "m":
-                floor = floor_seconds(frames, width, height, fps)
-                row.update(floor_s=round(floor, 2), ratio_to_floor=round(found["timings"]["scene_seconds"] / floor, 2))
-            rows.append(row)
-            print(row, flush=True)
+    for section, entry in sections_of(out).items():
+        timings = entry["timings"]
+        seconds = timings["scene_seconds"] + timings["sound_seconds"]
+        frames = round(entry["duration"] * fps)
+        row = {"section": section, "quality": quality, "render_s": round(seconds, 1), "frames": frames,
+               "fps": round(frames / seconds, 1), "peak_memory_mb": timings["peak_memory_mb"],
+               "sound_share": round(timings["sound_seconds"] / seconds, 3)}
+        if floor_per_frame is not None:
+            floor = frames * floor_per_frame
+            row.update(floor_s=round(floor, 1), ratio_to_floor=round(timings["scene_seconds"] / floor, 2))
+        rows.append(row)
     return rows
 
 
-def lecture_runs(work: Path) -> dict:
+def lectures(work: Path) -> tuple[list[dict], dict]:
+    """The lecture at 480p15 with -j 1 and -j 2, the unchanged second render, and at 720p30 with -j 1."""
     one = render(work / "j1", "-q", "l", "-j", "1")
     two = render(work / "j2", "-q", "l", "-j", "2")
     again = render(work / "j2", "-q", "l", "-j", "2")
-    return {"lecture_j1_s": round(one, 1), "lecture_j2_s": round(two, 1), "speedup_j2": round(one / two, 2),
-            "unchanged_second_s": round(again, 2), "second_render_speedup": round(two / again, 1)}
-
-
-def one_entry_loop(work: Path) -> dict:
-    first = render(work / "loop", "matrix", "-q", "l")
-    changed = render(work / "loop", "matrix", "-q", "l", "--set", "matrix.X=[[1,0],[0,2],[1,2]]")
-    return {"matrix_first_s": round(first, 1), "matrix_one_entry_changed_s": round(changed, 1)}
+    summary = {"lecture_j1_s": round(one, 1), "lecture_j2_s": round(two, 1), "speedup_j2": round(one / two, 2),
+               "unchanged_second_s": round(again, 2), "second_render_speedup": round(two / again, 1)}
+    print(summary, flush=True)
+    changed = render(work / "j2", "matrix", "-q", "l", "--set", CHANGED_ENTRY)
+    matrix_first = sum(sections_of(work / "j1")["matrix"]["timings"][key] for key in ("scene_seconds",
+                                                                                      "sound_seconds"))
+    summary.update(matrix_first_s=round(matrix_first, 1), matrix_one_entry_changed_s=round(changed, 1))
+    rows = section_rows(work / "j1", "l")
+    render(work / "m", "-q", "m", "-j", "1")
+    floor = floor_seconds_per_frame(*QUALITIES["m"])
+    summary["floor_ms_per_frame_720p30"] = round(1000 * floor, 2)
+    rows += section_rows(work / "m", "m", floor)
+    for row in rows:
+        print(row, flush=True)
+    return rows, summary
 
 
 def length_scaling(work: Path) -> list[dict]:
     rows = []
     for section, lengths in LENGTHS.items():
-        if section not in sections():
-            continue
         for n in lengths:
             sentence = " ".join((WORDS * 4)[:n])
             out = work / f"{section}-{n}"
             wall = render(out, section, "-q", "l", "--no-audio", "--set", f"{section}.sentence='{sentence}'")
             rows.append({"section": section, "tokens": n, "wall_s": round(wall, 1),
-                         "mobjects": entry(out, section)["timings"]["mobjects"]})
+                         "mobjects": sections_of(out)[section]["timings"]["mobjects"]})
             print(rows[-1], flush=True)
     return rows
 
 
 def main() -> None:
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory() as directory:
         work = Path(directory)
         results = {"date": date.today().isoformat(), "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}", "sections": per_section(work)}
-        results.update(lecture_runs(work))
-        results.update(one_entry_loop(work))
+                   f"Python {platform.python_version()}"}
+        results["sections"], summary = lectures(work)
+        results.update(summary)
         results["length_scaling"] = length_scaling(work)
+    results["bench_minutes"] = round((time.perf_counter() - started) / 60, 1)
     RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False))
-    print(json.dumps({key: value for key, value in results.items() if not isinstance(value, list)}, indent=2))
+    print(markdown(results))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ class Section:
     number: int
     scene_module: str
     scene_class: str
+    typical_seconds: float  # its default's render at 480p15 (make bench); only decides which starts first
 
     @property
     def stem(self) -> str:
@@ -28,12 +29,12 @@ class Section:
 
 
 SECTIONS = (
-    Section("matrix", 1, "scenes.matrix", "MatrixScene"),
-    Section("scaling", 2, "scenes.scaling", "ScalingScene"),
-    Section("heads", 3, "scenes.heads", "HeadsScene"),
-    Section("positional", 4, "scenes.positional", "PositionalScene"),
-    Section("capital", 5, "scenes.capital", "CapitalScene"),
-    Section("pipeline", 6, "scenes.pipeline", "PipelineScene"),
+    Section("matrix", 1, "scenes.matrix", "MatrixScene", 20),
+    Section("scaling", 2, "scenes.scaling", "ScalingScene", 33),
+    Section("heads", 3, "scenes.heads", "HeadsScene", 55),
+    Section("positional", 4, "scenes.positional", "PositionalScene", 40),
+    Section("capital", 5, "scenes.capital", "CapitalScene", 53),
+    Section("pipeline", 6, "scenes.pipeline", "PipelineScene", 48),
 )
 SECTION_IDS = tuple(section.id for section in SECTIONS)
 BY_ID = {section.id: section for section in SECTIONS}

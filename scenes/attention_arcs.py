@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from manim import (LEFT, RIGHT, UP, AnimationGroup, Create, FadeIn, ManimColor, MathTex, Polygon, Square,
-                   SurroundingRectangle, UpdateFromAlphaFunc, VGroup, VMobject)
+from manim import (LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, MathTex, Polygon, Square, SurroundingRectangle,
+                   UpdateFromAlphaFunc, VGroup, VMobject)
 
 from scenes import style
+from scenes.fades import Appear
 from scenes.visuals import CELL_HEIGHT, bracket, label_text, number_text
 
 HEAD_COLOURS = (ManimColor("#B8E070"), ManimColor("#C8B820"), ManimColor("#FFFAE0"))
@@ -135,7 +136,7 @@ class AttentionArc(VGroup):
         self.tip.set_fill(opacity=self.weight * share)
 
     def draw(self) -> AnimationGroup:
-        return AnimationGroup(Create(self.curve), FadeIn(self.tip))
+        return AnimationGroup(Create(self.curve), Appear(self.tip))
 
 
 class AttentionArcs(VGroup):

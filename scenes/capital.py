@@ -7,12 +7,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, FadeIn, FadeOut, GrowFromEdge, Line, MathTex,
-                   MoveToTarget, ReplacementTransform, SurroundingRectangle, Transform, VGroup)
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdge, Line, MathTex, MoveToTarget,
+                   ReplacementTransform, SurroundingRectangle, Transform, VGroup)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from scenes import style
 from scenes.bar_chart import BarChart
+from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.numbers import decimals_for, format_number
 from scenes.visuals import CELL_HEIGHT, CELL_PADDING, LabelledMatrix, fit, label_text, number_text
@@ -72,8 +73,8 @@ class CapitalScene(LessonScene):
         self.table = VGroup(self.token_labels(E, walk.tokens), E)
         stage = VGroup(sentence, VGroup(self.table, *headers)).arrange(DOWN, buff=0.6)
         self.place(stage, largest_scale=1.3)
-        self.play(FadeIn(sentence), run_time=1.0)
-        self.play(FadeIn(self.table), FadeIn(VGroup(*headers)), run_time=1.2)
+        self.play(Appear(sentence), run_time=1.0)
+        self.play(Appear(self.table), Appear(VGroup(*headers)), run_time=1.2)
         self.play(Create(E.cell_box(COUNTRY_POSITION, COUNTRY_DIMENSION)), run_time=0.6)
         self.wait(HOLD + 1.0)
 
@@ -92,8 +93,8 @@ class CapitalScene(LessonScene):
         self.place(stage, largest_scale=1.2)
         self.clear_stage(self.table)
         self.play(MoveToTarget(self.table), run_time=1.0)
-        self.play(FadeIn(plus), FadeIn(PE), run_time=0.8)
-        self.play(FadeIn(equals), FadeIn(self.X.frame), run_time=0.5)
+        self.play(Appear(plus), Appear(PE), run_time=0.8)
+        self.play(Appear(equals), Appear(self.X.frame), run_time=0.5)
         self.reveal_rows(self.X, seconds=0.4)
         self.wait(HOLD)
 
@@ -114,10 +115,10 @@ class CapitalScene(LessonScene):
         VGroup(tokens, X).next_to(columns, LEFT, buff=0.8).align_to(self.products["Q"], DOWN)
         self.place(VGroup(tokens, X, columns))
         self.clear_stage(self.X)
-        self.play(MoveToTarget(self.X), FadeIn(tokens), run_time=1.0)
-        self.play(*[FadeIn(weight) for weight in weights], run_time=0.8)
+        self.play(MoveToTarget(self.X), Appear(tokens), run_time=1.0)
+        self.play(*[Appear(weight) for weight in weights], run_time=0.8)
         for product in self.products.values():
-            self.play(FadeIn(product), run_time=0.9)
+            self.play(Appear(product), run_time=0.9)
         blind = [weights[0].row_box(COUNTRY_DIMENSION), weights[1].row_box(COUNTRY_DIMENSION)]
         self.play(*[Create(box) for box in blind], run_time=0.6)
         self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), run_time=0.6)
@@ -138,15 +139,15 @@ class CapitalScene(LessonScene):
         self.place(VGroup(tokens, K_target, query, self.scores), reserve_bottom=LINE_HEIGHT + 0.2)
         last_query = self.products["Q"].row(len(walk.tokens) - 1).copy()
         self.clear_stage(K, self.products["Q"])
-        self.play(MoveToTarget(K), FadeIn(tokens), FadeOut(self.products["Q"]),
-                  ReplacementTransform(last_query, query.entry_grid), FadeIn(query.frame), run_time=1.2)
+        self.play(MoveToTarget(K), Appear(tokens), Vanish(self.products["Q"]),
+                  ReplacementTransform(last_query, query.entry_grid), Appear(query.frame), run_time=1.2)
         self.settle(query)
-        self.play(FadeIn(self.scores.frame), run_time=0.4)
+        self.play(Appear(self.scores.frame), run_time=0.4)
         self.reveal_rows(self.scores, seconds=0.35)
         line = self.dot_product_line(self.labels["score_name"].format(token=walk.tokens[best]), walk.Q[-1],
                                      walk.K[best], self.scores.entries[best][0].shown_text)
         self.play(Create(query.row_box(0)), Create(K.row_box(best)), Create(self.scores.cell_box(best, 0)),
-                  FadeIn(line), run_time=0.8)
+                  Appear(line), run_time=0.8)
         self.wait(HOLD + 1.0)
 
     def show_softmax(self):
@@ -164,13 +165,13 @@ class CapitalScene(LessonScene):
                        Arrow(LEFT, RIGHT, color=style.MUTED, buff=0)).arrange(DOWN, buff=0.15)
         self.place(VGroup(VGroup(tokens, columns), arrow, chart).arrange(RIGHT, buff=0.7), largest_scale=1.2)
         self.clear_stage(self.scores)
-        self.play(MoveToTarget(self.scores), FadeIn(tokens), run_time=0.8)
-        self.play(FadeIn(scaled.frame), ReplacementTransform(self.scores.entry_grid.copy(), scaled.entry_grid),
+        self.play(MoveToTarget(self.scores), Appear(tokens), run_time=0.8)
+        self.play(Appear(scaled.frame), ReplacementTransform(self.scores.entry_grid.copy(), scaled.entry_grid),
                   run_time=1.2)
         self.settle(scaled)
         self.wait(1.0)
-        self.play(FadeIn(arrow), FadeIn(chart.baseline), FadeIn(chart.labels), run_time=0.6)
-        self.play(*[GrowFromEdge(bar, DOWN) for bar in chart.bars], FadeIn(chart.value_texts), run_time=1.2)
+        self.play(Appear(arrow), Appear(chart.baseline), Appear(chart.labels), run_time=0.6)
+        self.play(*[GrowFromEdge(bar, DOWN) for bar in chart.bars], Appear(chart.value_texts), run_time=1.2)
         self.wait(HOLD)
 
     def show_context(self):
@@ -187,16 +188,16 @@ class CapitalScene(LessonScene):
         tokens = self.token_labels(weights, walk.tokens)
         self.place(VGroup(tokens, weights, V, self.context), reserve_bottom=LINE_HEIGHT + 0.2)
         self.clear_stage()
-        self.play(FadeIn(tokens), FadeIn(weights), run_time=0.8)
-        self.play(FadeIn(V), run_time=0.8)
-        self.play(FadeIn(self.context.frame), run_time=0.4)
+        self.play(Appear(tokens), Appear(weights), run_time=0.8)
+        self.play(Appear(V), run_time=0.8)
+        self.play(Appear(self.context.frame), run_time=0.4)
         for entry in self.context.entries[0]:
-            self.play(FadeIn(entry), run_time=0.5)
+            self.play(Appear(entry), run_time=0.5)
         self.settle(self.context)
         line = self.dot_product_line(self.labels["context_name"], walk.attention_row, walk.V[:, COUNTRY_DIMENSION],
                                      self.context.entries[0][COUNTRY_DIMENSION].shown_text)
         self.play(Create(weights.column_box(0)), Create(V.column_box(COUNTRY_DIMENSION)),
-                  Create(self.context.cell_box(0, COUNTRY_DIMENSION)), FadeIn(line), run_time=0.8)
+                  Create(self.context.cell_box(0, COUNTRY_DIMENSION)), Appear(line), run_time=0.8)
         self.wait(HOLD + 1.0)
 
     # Steps 7-9: layer norm, logits, distribution ------------------------------------------------------
@@ -218,12 +219,12 @@ class CapitalScene(LessonScene):
         self.place(VGroup(sum_row, statistics, self.normalized).arrange(DOWN, buff=0.6), largest_scale=1.2)
         self.clear_stage(self.context)
         self.play(ReplacementTransform(self.context, context), run_time=0.8)
-        self.play(FadeIn(plus), FadeIn(x_es), run_time=0.6)
-        self.play(FadeIn(equals), FadeIn(residual), run_time=0.8)
+        self.play(Appear(plus), Appear(x_es), run_time=0.6)
+        self.play(Appear(equals), Appear(residual), run_time=0.8)
         self.wait(1.0)
         for reading in statistics:
-            self.play(FadeIn(reading), run_time=0.6)
-        self.play(FadeIn(self.normalized), run_time=0.8)
+            self.play(Appear(reading), run_time=0.6)
+        self.play(Appear(self.normalized), run_time=0.8)
         self.play(Create(self.normalized.cell_box(0, COUNTRY_DIMENSION)), run_time=0.5)
         self.wait(HOLD + 0.5)
 
@@ -247,11 +248,11 @@ class CapitalScene(LessonScene):
         self.place(VGroup(words, equation, brace, note), largest_scale=1.2)
         self.clear_stage(self.normalized)
         self.play(ReplacementTransform(self.normalized, normalized),
-                  FadeIn(words), FadeIn(W_out), FadeIn(signs[0]), run_time=1.0)
-        self.play(FadeIn(signs[1]), FadeIn(bias), run_time=0.6)
-        self.play(FadeIn(signs[2]), FadeIn(logits.frame), run_time=0.5)
-        self.play(FadeIn(logits.entry_grid, lag_ratio=0.1), run_time=1.2)
-        self.play(FadeIn(brace), FadeIn(note), run_time=0.6)
+                  Appear(words), Appear(W_out), Appear(signs[0]), run_time=1.0)
+        self.play(Appear(signs[1]), Appear(bias), run_time=0.6)
+        self.play(Appear(signs[2]), Appear(logits.frame), run_time=0.5)
+        self.play(Appear(logits.entry_grid, lag_ratio=0.1), run_time=1.2)
+        self.play(Appear(brace), Appear(note), run_time=0.6)
         self.wait(HOLD + 1.0)
 
     def show_distribution(self):
@@ -265,11 +266,11 @@ class CapitalScene(LessonScene):
         self.place(VGroup(self.chart, self.readouts).arrange(RIGHT, buff=1.0), largest_scale=1.2)
         self.prediction_frame = self.frame_for(walk)
         self.clear_stage()
-        self.play(FadeIn(self.chart.baseline), FadeIn(self.chart.labels), run_time=0.6)
+        self.play(Appear(self.chart.baseline), Appear(self.chart.labels), run_time=0.6)
         self.cue_distribution(walk, seconds=1.2)
-        self.play(*[GrowFromEdge(bar, DOWN) for bar in self.chart.bars], FadeIn(self.chart.value_texts),
+        self.play(*[GrowFromEdge(bar, DOWN) for bar in self.chart.bars], Appear(self.chart.value_texts),
                   run_time=1.2)
-        self.play(FadeIn(self.readouts), Create(self.prediction_frame), run_time=0.8)
+        self.play(Appear(self.readouts), Create(self.prediction_frame), run_time=0.8)
         self.wait(HOLD + 1.0)
 
     # Step 10: the other country ------------------------------------------------------------------------
@@ -283,15 +284,15 @@ class CapitalScene(LessonScene):
         different = self.between(left.context, right.context, r"\neq", self.labels["different_content"])
         self.place(VGroup(left, right, same, different))
         self.clear_stage()
-        self.play(FadeIn(left), run_time=1.0)
-        self.play(FadeIn(right.title), FadeIn(right.chart), run_time=1.0)
-        self.play(FadeIn(same), run_time=0.6)
+        self.play(Appear(left), run_time=1.0)
+        self.play(Appear(right.title), Appear(right.chart), run_time=1.0)
+        self.play(Appear(same), run_time=0.6)
         self.wait(1.5)
-        self.play(FadeIn(right.context), run_time=0.8)
+        self.play(Appear(right.context), run_time=0.8)
         boxes = [Create(panel.context.cell_box(0, COUNTRY_DIMENSION)) for panel in (left, right)]
-        self.play(FadeIn(different), *boxes, run_time=0.8)
+        self.play(Appear(different), *boxes, run_time=0.8)
         self.cue_distribution(other, seconds=0.8)
-        self.play(FadeIn(right.prediction), run_time=0.8)
+        self.play(Appear(right.prediction), run_time=0.8)
         self.wait(HOLD + 1.0)
 
     # Steps 11-13: dragging the identity -------------------------------------------------------------------
@@ -318,7 +319,7 @@ class CapitalScene(LessonScene):
                         paris=format_number(plus.probs[PARIS]), roma=format_number(minus.probs[ROMA]))
         for walk, reading in zip((plus, minus), self.mirror_readings):
             self.drag_to(walk.identity)
-            self.play(FadeIn(reading), Create(self.slider_mark(walk.identity)), run_time=0.6)
+            self.play(Appear(reading), Create(self.slider_mark(walk.identity)), run_time=0.6)
             self.wait(HOLD)
         self.wait(1.0)
 
@@ -341,7 +342,7 @@ class CapitalScene(LessonScene):
         self.place(figure, largest_scale=1.2)
         self.clear_stage()
         for part in figure:
-            self.play(FadeIn(part), run_time=1.0)
+            self.play(Appear(part), run_time=1.0)
             self.wait(0.8)
         divisors = figure[1][1]
         self.play(*[Create(SurroundingRectangle(divisors[i], color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06))
@@ -421,7 +422,7 @@ class CapitalScene(LessonScene):
         self.prediction_frame = self.frame_for(walk)
         self.cue_distribution(walk, seconds=1.0)
         self.clear_stage()
-        self.play(FadeIn(self.slider), FadeIn(self.chart), FadeIn(self.readouts), FadeIn(self.prediction_frame),
+        self.play(Appear(self.slider), Appear(self.chart), Appear(self.readouts), Appear(self.prediction_frame),
                   run_time=1.0)
 
     def identity_slider(self, identity: float) -> VGroup:
@@ -558,7 +559,7 @@ class CapitalScene(LessonScene):
         leaving = [mobject for mobject in self.mobjects if mobject is not self.header
                    and all(mobject is not piece for piece in carried)]
         if leaving:
-            self.play(*[FadeOut(mobject) for mobject in leaving], run_time=0.5)
+            self.play(*[Vanish(mobject) for mobject in leaving], run_time=0.5)
 
     def settle(self, mobject):
         """Make ``mobject`` one object on screen again after it was revealed in parts."""
@@ -567,7 +568,7 @@ class CapitalScene(LessonScene):
 
     def reveal_rows(self, matrix: LabelledMatrix, seconds: float):
         for row in range(len(matrix.entries)):
-            self.play(FadeIn(matrix.row(row)), run_time=seconds)
+            self.play(Appear(matrix.row(row)), run_time=seconds)
         self.settle(matrix)
 
     def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):

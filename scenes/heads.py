@@ -7,13 +7,14 @@ import re
 import textwrap
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, MathTex, MoveToTarget,
-                   ReplacementTransform, Transform, VGroup, Write, interpolate_color)
+from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, Line, MathTex, MoveToTarget, ReplacementTransform, Transform,
+                   VGroup, Write, interpolate_color)
 
 from attn_math.heads import multi_head_attention
 from scenes import style
 from scenes.attention_arcs import (HEAD_COLOURS, READOUT_SIZE, AttentionArcs, HeatBlock, TokenHeatmap, TokenRow,
                                    weight_readout)
+from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.visuals import bracket, fit, label_text, number_text
 
@@ -60,7 +61,7 @@ class HeadsScene(LessonScene):
         stage = VGroup(self.row, formula, legend).arrange(DOWN, buff=0.7)
         self.place(stage, style.body_box())
         self.cue("tokens", tokens=list(result.tokens), count=len(result.tokens))
-        self.play(FadeIn(self.row, lag_ratio=0.2), run_time=1.5)
+        self.play(Appear(self.row, lag_ratio=0.2), run_time=1.5)
         self.play(Write(formula), run_time=1.5)
         self.play(FadeIn(legend, shift=UP * 0.2), run_time=0.8)
         self.wait(HOLD)
@@ -94,13 +95,13 @@ class HeadsScene(LessonScene):
         if head == 0:
             self.move_row_aside()
         else:
-            self.play(*self.clear_focus(), FadeOut(self.heatmap), FadeOut(self.head_arcs[-1]), run_time=0.6)
+            self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.head_arcs[-1]), run_time=0.6)
         arcs = AttentionArcs(self.row, weights, HEAD_COLOURS[head], height=self.arc_height)
         self.heatmap = self.heatmap_for(weights, self.labels["head_matrix"].format(number=head + 1),
                                         HEAD_COLOURS[head])
         self.head_arcs.append(arcs)
         self.cue("head_arcs", head=head, weights=weights.tolist())
-        self.play(arcs.draw(run_time=2.0), FadeIn(self.heatmap), run_time=2.0)
+        self.play(arcs.draw(run_time=2.0), Appear(self.heatmap), run_time=2.0)
         self.wait(HOLD)
         for i in rows:
             self.cue("head_row", head=head, query=i, weights=weights[i].tolist())
@@ -134,7 +135,7 @@ class HeadsScene(LessonScene):
         self.arcs_note.move_to([(left + right) / 2, 0, 0]).align_to([0, top, 0], UP)
         target.move_to([(left + right) / 2, 0, 0])
         target.shift(UP * (self.arcs_note.get_bottom()[1] - 0.3 - self.arc_height - 0.2 - target.get_top()[1]))
-        self.play(FadeOut(self.intro), MoveToTarget(self.row), FadeIn(self.arcs_note), run_time=1.0)
+        self.play(Vanish(self.intro), MoveToTarget(self.row), Appear(self.arcs_note), run_time=1.0)
 
     def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
         heatmap = TokenHeatmap(weights, self.result.tokens, label, colour)
@@ -150,7 +151,7 @@ class HeadsScene(LessonScene):
                       *[Transform(old, new) for old, new in zip(old_boxes, boxes)], run_time=0.8)
             self.focused = (readout, old_boxes)
         else:
-            self.play(arcs.focus(i), FadeIn(readout), *[Create(box) for box in boxes], run_time=0.8)
+            self.play(arcs.focus(i), Appear(readout), *[Create(box) for box in boxes], run_time=0.8)
             self.focused = (readout, boxes)
 
     def clear_focus(self) -> list:
@@ -158,7 +159,7 @@ class HeadsScene(LessonScene):
             return []
         readout, boxes = self.focused
         self.focused = None
-        return [FadeOut(readout), *[FadeOut(box) for box in boxes]]
+        return [Vanish(readout), *[Vanish(box) for box in boxes]]
 
     # Step 5: the sum ---------------------------------------------------------------------------
     def show_sum(self):
@@ -166,15 +167,15 @@ class HeadsScene(LessonScene):
         self.begin_step("sum", h=result.n_heads)
         legend = self.place(self.legend(style.CAPTION_SIZE), self.panels()[1])
         self.cue("heads_overlay", weights=[head.weights.tolist() for head in result.heads])
-        self.play(*self.clear_focus(), self.head_arcs[-1].unfocus(), FadeOut(self.heatmap),
-                  *[FadeIn(arcs) for arcs in self.head_arcs[:-1]], FadeIn(legend), run_time=1.2)
+        self.play(*self.clear_focus(), self.head_arcs[-1].unfocus(), Vanish(self.heatmap),
+                  *[Appear(arcs) for arcs in self.head_arcs[:-1]], Appear(legend), run_time=1.2)
         self.wait(HOLD)
         self.sum_arcs = AttentionArcs(self.row, result.summed_weights, style.ATTENTION, height=self.arc_height)
         self.heatmap = self.heatmap_for(result.summed_weights, self.labels["sum_matrix"].format(h=result.n_heads),
                                         style.ATTENTION)
         self.cue("heads_sum", weights=result.summed_weights.tolist())
-        self.play(FadeOut(VGroup(*self.head_arcs)), FadeIn(self.sum_arcs), FadeOut(legend),
-                  FadeIn(self.heatmap), run_time=1.5)
+        self.play(Vanish(VGroup(*self.head_arcs)), Appear(self.sum_arcs), Vanish(legend),
+                  Appear(self.heatmap), run_time=1.5)
         self.wait(HOLD)
         focus = self.choice_token()
         self.cue("sum_row", query=focus, weights=result.summed_weights[focus].tolist())
@@ -196,10 +197,10 @@ class HeadsScene(LessonScene):
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
         stage = VGroup(blocks, note).arrange(DOWN, buff=0.7)
         self.place(stage, style.body_box())
-        self.play(*self.clear_focus(), FadeOut(self.heatmap), FadeOut(self.sum_arcs), FadeOut(self.row),
-                  FadeOut(self.arcs_note), run_time=0.6)
-        self.play(FadeIn(blocks, lag_ratio=0.3), run_time=1.2)
-        self.play(FadeIn(note), run_time=0.8)
+        self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_arcs), Vanish(self.row),
+                  Vanish(self.arcs_note), run_time=0.6)
+        self.play(Appear(blocks, lag_ratio=0.3), run_time=1.2)
+        self.play(Appear(note), run_time=0.8)
         self.wait(HOLD + 2.0)
         self.note = stage
 
@@ -218,14 +219,14 @@ class HeadsScene(LessonScene):
                                    below=0.2 + index * READOUT_LINE, hide_zeros=True)
                     for index, head in enumerate(result.heads)]
         box = self.row.box(focus)
-        self.play(FadeOut(self.note), run_time=0.6)
-        self.play(FadeIn(self.row), FadeIn(self.arcs_note), FadeIn(legend), Create(box), run_time=0.8)
+        self.play(Vanish(self.note), run_time=0.6)
+        self.play(Appear(self.row), Appear(self.arcs_note), Appear(legend), Create(box), run_time=0.8)
         for index, head in enumerate(result.heads):
             self.cue("head_row", head=index, query=focus, weights=head.weights[focus].tolist())
-            self.play(arcs[index].draw(run_time=0.8), FadeIn(readouts[index]), run_time=0.8)
+            self.play(arcs[index].draw(run_time=0.8), Appear(readouts[index]), run_time=0.8)
         self.wait(1.0)
         self.cue("heads_chord", query=focus, weights=[head.weights[focus].tolist() for head in result.heads])
-        self.play(FadeIn(note), run_time=0.6)
+        self.play(Appear(note), run_time=0.6)
         self.wait(HOLD + 1.0)
         self.choice = VGroup(self.row, self.arcs_note, side, box, *arcs, *readouts)
 
@@ -255,12 +256,12 @@ class HeadsScene(LessonScene):
         heading = label_text(self.labels["per_projection"], style.MUTED, style.BODY_SIZE)
         stage = VGroup(heading, sides).arrange(DOWN, buff=0.5)
         self.place(stage, style.body_box())
-        self.play(FadeOut(self.choice), run_time=0.6)
-        self.play(FadeIn(heading), FadeIn(sides[0]), run_time=1.0)
+        self.play(Vanish(self.choice), run_time=0.6)
+        self.play(Appear(heading), Appear(sides[0]), run_time=1.0)
         self.wait(1.0)
         self.cue("cost", heads=h, d_model=d_model, d_head=d_head, params=many_params)
-        self.play(ReplacementTransform(single.copy(), split), FadeIn(titles[1]), run_time=1.5)
-        self.play(FadeIn(costs[1]), run_time=0.6)
+        self.play(*self.slice_columns(single.copy(), split), Appear(titles[1]), run_time=1.5)
+        self.play(Appear(costs[1]), run_time=0.6)
         self.wait(HOLD + 1.0)
         self.cost = stage
 
@@ -289,18 +290,18 @@ class HeadsScene(LessonScene):
         spread.move_to(concat.cell_grid, aligned_edge=DOWN).set_x(stage.get_x())
         head_shapes = VGroup(*[self.shape_text(*head.output.shape).next_to(block.cell_grid, DOWN, buff=0.3)
                                for block, head in zip(outputs, result.heads)])
-        self.play(FadeOut(self.cost), run_time=0.6)
+        self.play(Vanish(self.cost), run_time=0.6)
         self.play(Write(formula), run_time=1.5)
-        self.play(*[FadeIn(block) for block in outputs], FadeIn(head_shapes), run_time=1.0)
+        self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=1.0)
         self.wait(HOLD)
         self.cue("concat", heads=h, d_head=result.d_head, d_model=result.d_model)
         self.play(*[ReplacementTransform(block.cell_grid, part) for block, part in zip(outputs, concat.parts)],
                   *[ReplacementTransform(block.label, label) for block, label in zip(outputs, concat.labels)],
-                  *[FadeOut(block.brackets) for block in outputs], FadeIn(concat.brackets),
+                  *[Vanish(block.brackets) for block in outputs], Appear(concat.brackets),
                   ReplacementTransform(head_shapes, shapes[0]), run_time=1.5)
         self.wait(1.0)
-        self.play(FadeIn(VGroup(times, w_o, shapes[1])), run_time=0.8)
-        self.play(FadeIn(VGroup(equals, output, shapes[2])), run_time=0.8)
+        self.play(Appear(VGroup(times, w_o, shapes[1])), run_time=0.8)
+        self.play(Appear(VGroup(equals, output, shapes[2])), run_time=0.8)
         self.wait(HOLD + 1.0)
 
     @staticmethod
@@ -321,6 +322,16 @@ class HeadsScene(LessonScene):
         largest = float(np.abs(values).max()) or 1.0
         return HeatBlock(values, label, colour,
                          fill=lambda value: interpolate_color(style.PANEL, colour, abs(value) / largest))
+
+    @staticmethod
+    def slice_columns(whole: HeatBlock, slices) -> list:
+        """Animations that cut ``whole`` into ``slices`` of its columns: each cell goes to its place in its
+        slice (column j to slice j // width), brackets and labels fade over."""
+        width = len(slices[0].cells[0])
+        moves = [ReplacementTransform(cell, slices[j // width].cells[i][j % width])
+                 for i, row in enumerate(whole.cells) for j, cell in enumerate(row)]
+        return [*moves, Vanish(whole.brackets, whole.label),
+                *[Appear(piece.brackets, piece.label) for piece in slices]]
 
     @staticmethod
     def size_block(rows: int, cols: int, label: str, colour) -> HeatBlock:

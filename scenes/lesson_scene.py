@@ -8,11 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from manim import DOWN, UL, UR, FadeIn, FadeOut, MarkupText, Scene, SingleStringMathTex, Text, VGroup, config
+from manim import DOWN, UL, UR, MarkupText, Scene, SingleStringMathTex, Text, VGroup, config
 from PIL import Image
 
 from lecture.config import LectureConfig
 from scenes import style
+from scenes.fades import Appear, Vanish
+from scenes.number_glyphs import NumberText
 from scenes.visuals import label_text
 
 
@@ -108,9 +110,9 @@ class LessonScene(Scene):
         new_header = self._header(title, number, caption)
         self.cue("step", step=number)
         if self.header is None:
-            self.play(FadeIn(new_header), run_time=0.6)
+            self.play(Appear(new_header), run_time=0.6)
         else:
-            self.play(FadeOut(self.header), FadeIn(new_header), run_time=0.6)
+            self.play(Vanish(self.header), Appear(new_header), run_time=0.6)
         self.header = new_header
         self.steps.append(StepRecord(key=key, title=title, caption=caption, start=self.renderer.time))
         if self.job.progress:
@@ -162,13 +164,13 @@ class LessonScene(Scene):
         return texts, {name: _as_rows(grid) for name, grid in numbers.items()}
 
     def _visible_texts(self):
-        """Top-level Text, MarkupText and MathTex mobjects on screen with a visible fill."""
+        """Top-level Text, MarkupText, MathTex and NumberText mobjects on screen with a visible fill."""
         found, seen = [], set()
         for mobject in self.mobjects:
             stack = [mobject]
             while stack:
                 current = stack.pop()
-                if isinstance(current, (Text, MarkupText, SingleStringMathTex)):
+                if isinstance(current, (Text, MarkupText, SingleStringMathTex, NumberText)):
                     if id(current) not in seen and current.get_fill_opacity() > 0.05:
                         seen.add(id(current))
                         found.append(current)

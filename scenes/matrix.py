@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, MathTex, MoveToTarget, ReplacementTransform,
-                   Transform, VGroup, Write)
+from manim import DOWN, LEFT, RIGHT, UP, Create, MathTex, MoveToTarget, ReplacementTransform, Transform, VGroup, Write
 
 from attn_math.attention import self_attention
 from scenes import style
+from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.numbers import decimals_for, format_number
 from scenes.visuals import LabelledMatrix, fit, label_text, shared_cell_width
@@ -59,14 +59,14 @@ class MatrixScene(LessonScene):
             product.next_to(self.W[role], DOWN, buff=0.45)
         stage = VGroup(top, *self.products.values())
         self.place_in_body(stage)
-        self.play(FadeOut(self.formula), run_time=0.5)
-        self.play(FadeIn(self.X), *[FadeIn(w) for w in self.W.values()], run_time=1.2)
+        self.play(Vanish(self.formula), run_time=0.5)
+        self.play(Appear(self.X), *[Appear(w) for w in self.W.values()], run_time=1.2)
         self.wait(1.5)
 
     def show_projection(self, role: str, key: str):
         self.begin_step(key)
         product = self.products[role]
-        self.play(FadeIn(product.frame), run_time=0.5)
+        self.play(Appear(product.frame), run_time=0.5)
         self.fill_product(product, rows=self.X.row_box, columns=self.W[role].column_box,
                           left=self.X.values, right=self.W[role].values)
 
@@ -89,9 +89,9 @@ class MatrixScene(LessonScene):
         for later in (self.scaled, self.A):
             later.scale(self.S.cell_grid.width / later.cell_grid.width)
             later.shift(self.S.cell_grid.get_center() - later.cell_grid.get_center())
-        self.play(FadeOut(self.X), *[FadeOut(w) for w in self.W.values()], run_time=0.6)
+        self.play(Vanish(self.X), *[Vanish(w) for w in self.W.values()], run_time=0.6)
         self.play(*[MoveToTarget(product) for product in (Q, K, V)], run_time=1.0)
-        self.play(FadeIn(self.S.frame), run_time=0.5)
+        self.play(Appear(self.S.frame), run_time=0.5)
         self.fill_product(self.S, rows=Q.row_box, columns=K.row_box, left=Q.values, right=K.values.T)
 
     def score_matrices(self) -> tuple[LabelledMatrix, LabelledMatrix, LabelledMatrix]:
@@ -140,14 +140,14 @@ class MatrixScene(LessonScene):
             self.cue("row", weights=[float(w) for w in result.weights[i]])
             self.play(ReplacementTransform(VGroup(*self.scaled.cells[i], *self.scaled.entries[i]),
                                            VGroup(*self.A.cells[i], *self.A.entries[i])),
-                      FadeIn(self.row_sums[i]), FadeOut(box), run_time=0.7 * seconds)
+                      Appear(self.row_sums[i]), Vanish(box), run_time=0.7 * seconds)
         self.remove(self.scaled.brackets)
         self.add(self.A.brackets)
         self.wait(1.5)
 
     def show_output(self):
         self.begin_step("output")
-        self.play(FadeIn(self.Z.frame), run_time=0.5)
+        self.play(Appear(self.Z.frame), run_time=0.5)
         V = self.products["V"]
         self.fill_product(self.Z, rows=self.A.row_box, columns=V.column_box, left=self.A.values, right=V.values)
         self.wait(2.0)
@@ -164,12 +164,12 @@ class MatrixScene(LessonScene):
             for j in range(n_cols):
                 self.cue("cell", value=float(product.values[i, j]), low=low, high=high)
                 self.play(Transform(row_box, rows(i)), Transform(column_box, columns(j)),
-                          FadeIn(product.entries[i][j]), run_time=seconds)
+                          Appear(product.entries[i][j]), run_time=seconds)
                 if (i, j) == (0, 0):
                     self.show_line(self.expansion(product, left, right))
                     self.wait(1.5)
         self.hide_line()
-        self.play(FadeOut(row_box), FadeOut(column_box), run_time=0.4)
+        self.play(Vanish(row_box), Vanish(column_box), run_time=0.4)
 
     def expansion(self, product: LabelledMatrix, left: np.ndarray, right: np.ndarray):
         """The worked dot product of the first cell, e.g. Q[1,1] = 1·3 + 0·(−1) = 3."""
@@ -192,12 +192,12 @@ class MatrixScene(LessonScene):
         fit(line, right - left, LINE_HEIGHT).move_to(np.array([0, bottom + LINE_HEIGHT / 2, 0]))
         line.shown_line = True
         previous = getattr(self, "line", None)
-        self.play(*([FadeOut(previous)] if previous else []), FadeIn(line), run_time=0.5)
+        self.play(*([Vanish(previous)] if previous else []), Appear(line), run_time=0.5)
         self.line = line
 
     def hide_line(self):
         if getattr(self, "line", None) is not None:
-            self.play(FadeOut(self.line), run_time=0.3)
+            self.play(Vanish(self.line), run_time=0.3)
             self.line = None
 
     def place_in_body(self, group):

@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, FadeOut, GrowFromEdge, LaggedStart,
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart,
                    ReplacementTransform, TransformFromCopy, VGroup)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_attention
 from scenes import style
+from scenes.fades import Appear, Vanish
 from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, WeightedLines, bar_tops, baseline,
                               cell_centres, sentence_matrix, sit_on, tagged_number, text_with_numbers,
                               token_bar_chart, token_text)
@@ -113,7 +114,7 @@ class PipelineScene(LessonScene):
         self.place(self.vectors, self.canvas_box())
         inputs = self.vectors.rows[0]
         self.dot_states["embeddings"] = self.panel.dots.states
-        self.play(FadeIn(self.panel), FadeIn(self.vectors.tokens), FadeIn(inputs.name), run_time=0.6)
+        self.play(Appear(self.panel), Appear(self.vectors.tokens), Appear(inputs.name), run_time=0.6)
         self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=0.15),
                   run_time=STEP_SECONDS)
         self.wait(HOLD_SECONDS)
@@ -123,7 +124,7 @@ class PipelineScene(LessonScene):
         animations = self.enter_lab_step(key)
         above, projected = self.vectors.rows[:row], self.vectors.rows[row]
         self.play(*animations, *[earlier.animate.set_opacity(0.3) for earlier in above],
-                  TransformFromCopy(self.vectors.rows[0].vectors, projected.vectors), FadeIn(projected.name),
+                  TransformFromCopy(self.vectors.rows[0].vectors, projected.vectors), Appear(projected.name),
                   run_time=STEP_SECONDS)
         self.wait(HOLD_SECONDS)
 
@@ -138,12 +139,12 @@ class PipelineScene(LessonScene):
             later.shift(grid.get_center() - later.matrix.cell_grid.get_center())
         matrix = self.scores.matrix
         self.query_frame = matrix.row_box(self.query)
-        self.play(*animations, FadeOut(self.vectors), run_time=0.6)
-        self.play(FadeIn(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels)),
+        self.play(*animations, Vanish(self.vectors), run_time=0.6)
+        self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels)),
                   run_time=0.5)
         rows = ([VGroup(*matrix.cells[i], *matrix.entries[i]) for i in range(len(self.tokens))]
                 if self.numbers_fit() else [matrix.cell_grid])  # a colour-only grid appears at once
-        self.play(LaggedStart(*[FadeIn(row) for row in rows], lag_ratio=0.3), run_time=STEP_SECONDS)
+        self.play(LaggedStart(*[Appear(row) for row in rows], lag_ratio=0.3), run_time=STEP_SECONDS)
         self.play(Create(self.query_frame), run_time=0.5)
         self.wait(HOLD_SECONDS + READING_SECONDS)
 
@@ -206,7 +207,7 @@ class PipelineScene(LessonScene):
                                          temperature=format_number(self.settings.temperature),
                                          divisor=format_number(steps.divisor))
         self.play(*animations, ReplacementTransform(self.scores.matrix, self.scaled.matrix),
-                  FadeIn(self.scaled.blocks), run_time=STEP_SECONDS)
+                  Appear(self.scaled.blocks), run_time=STEP_SECONDS)
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
         self.wait(HOLD_SECONDS)
 
@@ -224,7 +225,7 @@ class PipelineScene(LessonScene):
         self.place(target, (left, split - 0.2, bottom, top))
         self.play(heatmap.animate.scale(target.width / heatmap.width).move_to(target), run_time=0.8)
         self.fan = self.query_fan((split + 0.2, right, bottom, top))
-        self.play(FadeIn(self.fan.chart), FadeIn(self.fan.query_label), run_time=0.8)
+        self.play(Appear(self.fan.chart), Appear(self.fan.query_label), run_time=0.8)
         self.draw_lines(self.fan.lines, self.settings.temperature)
         self.softmax_heatmap = heatmap
         self.wait(HOLD_SECONDS + READING_SECONDS)
@@ -273,10 +274,10 @@ class PipelineScene(LessonScene):
         values, outputs = stage.rows
         lines = WeightedLines([vector.get_bottom() for vector in values.vectors],
                               [outputs.vectors[q].get_top()] * len(self.tokens), self.run.weights[q])
-        self.play(*animations, FadeOut(VGroup(self.softmax_heatmap, self.fan)), run_time=0.6)
-        self.play(FadeIn(stage.tokens), FadeIn(values), run_time=0.8)
+        self.play(*animations, Vanish(VGroup(self.softmax_heatmap, self.fan)), run_time=0.6)
+        self.play(Appear(stage.tokens), Appear(values), run_time=0.8)
         self.draw_lines(lines, self.settings.temperature)
-        self.play(FadeIn(outputs.name), GrowFromEdge(outputs.vectors[q], UP), run_time=0.6)
+        self.play(Appear(outputs.name), GrowFromEdge(outputs.vectors[q], UP), run_time=0.6)
         others = [GrowFromEdge(vector, UP) for j, vector in enumerate(outputs.vectors) if j != q]
         self.play(*([LaggedStart(*others, lag_ratio=0.15)] if others else []), lines.animate.set_opacity(0.25),
                   run_time=STEP_SECONDS)
@@ -297,11 +298,11 @@ class PipelineScene(LessonScene):
         rows.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
         self.place(rows, (left, split - 0.2, bottom, top))
         self.cue("reset")
-        self.play(FadeOut(VGroup(self.output_stage, self.panel)), run_time=0.8)
+        self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=0.8)
         for row, temperature in zip(rows, temperatures):
-            self.play(FadeIn(VGroup(row.title, row.chart.baseline, row.chart.labels)), run_time=0.6)
+            self.play(Appear(VGroup(row.title, row.chart.baseline, row.chart.labels)), run_time=0.6)
             self.grow_bars(row.chart, temperature)
-            self.play(FadeIn(row.readout), run_time=0.6)
+            self.play(Appear(row.readout), run_time=0.6)
             self.wait(2 * READING_SECONDS)
         self.temperature_rows = rows
         self.plot_box = (split + 0.2, right, bottom, top)
@@ -349,9 +350,9 @@ class PipelineScene(LessonScene):
                          for t, run in zip(self.settings.temperatures, runs)])
         group = VGroup(plot, uniform, uniform_label, marks)
         self.place(group, self.plot_box)
-        self.play(FadeIn(plot.frame), run_time=0.8)
+        self.play(Appear(plot.frame), run_time=0.8)
         self.play(Create(plot.curve), run_time=2.5)
-        self.play(Create(uniform), FadeIn(uniform_label), run_time=0.6)
+        self.play(Create(uniform), Appear(uniform_label), run_time=0.6)
         self.play(LaggedStart(*[FadeIn(mark, scale=2) for mark in marks], lag_ratio=0.3), run_time=1.0)
         self.plot = group
         self.wait(HOLD_SECONDS + 1.5 * READING_SECONDS)
@@ -363,10 +364,10 @@ class PipelineScene(LessonScene):
         self.begin_step("causal", first=int(nulled[0]), last=int(nulled[-1]))
         self.comparison = self.comparison_layout(free, masked, nulled)
         parts = self.comparison
-        self.play(FadeOut(VGroup(self.temperature_rows, self.plot)), run_time=0.6)
-        self.play(FadeIn(parts.free_title), FadeIn(parts.free), run_time=STEP_SECONDS)
-        self.play(FadeIn(parts.masked_title), FadeIn(parts.masked), run_time=STEP_SECONDS)
-        self.play(FadeIn(parts.nulled), FadeIn(parts.nulled_summary), run_time=0.8)
+        self.play(Vanish(VGroup(self.temperature_rows, self.plot)), run_time=0.6)
+        self.play(Appear(parts.free_title), Appear(parts.free), run_time=STEP_SECONDS)
+        self.play(Appear(parts.masked_title), Appear(parts.masked), run_time=STEP_SECONDS)
+        self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
         self.wait(HOLD_SECONDS + 1.5 * READING_SECONDS)
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> VGroup:
@@ -421,7 +422,7 @@ class PipelineScene(LessonScene):
         self.begin_step("entropy", first=self.tokens[0], fourth=self.tokens[parts.fourth])
         frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
         self.play(*[Create(frame) for frame in frames], run_time=0.8)
-        self.play(FadeIn(parts.entropy_free), FadeIn(parts.entropy_masked), run_time=0.8)
+        self.play(Appear(parts.entropy_free), Appear(parts.entropy_masked), run_time=0.8)
         self.wait(HOLD_SECONDS + 1.5 * READING_SECONDS)
 
 

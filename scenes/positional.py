@@ -4,13 +4,14 @@ depends on distance, added to three tokens, and why self-attention without it ig
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeOut, FadeTransform,
-                   Line, MathTex, Rectangle, SurroundingRectangle, TransformFromCopy, ValueTracker, VGroup, VMobject,
-                   Write, always_redraw, linear)
+from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform, Line,
+                   MathTex, Rectangle, SurroundingRectangle, TransformFromCopy, ValueTracker, VGroup, VMobject, Write,
+                   always_redraw, linear)
 
 from attn_math.positional import (angular_frequencies, contiguous_tokens_example, permutation_demo,
                                   similarity_by_distance, sinusoidal_encoding)
 from scenes import style
+from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
 from scenes.lesson_scene import LessonScene
 from scenes.numbers import format_number
@@ -88,8 +89,8 @@ class PositionalScene(LessonScene):
         # Centred while it is alone on screen; the next step moves it back to the left to make room.
         self.beside_place = VGroup(self.heatmap, self.legend).get_center()
         VGroup(self.heatmap, self.legend).set_x(sum(self.body()[:2]) / 2)
-        self.play(FadeIn(self.heatmap.grid), FadeIn(self.heatmap.number_grid), run_time=2.0)
-        self.play(FadeIn(VGroup(self.heatmap.row_ticks, self.heatmap.row_title, self.heatmap.column_ticks,
+        self.play(Appear(self.heatmap.grid), Appear(self.heatmap.number_grid), run_time=2.0)
+        self.play(Appear(VGroup(self.heatmap.row_ticks, self.heatmap.row_title, self.heatmap.column_ticks,
                                 self.heatmap.column_title, self.legend)), run_time=0.8)
         self.cue("frequencies", dimensions=d, positions=n, angular_frequencies=self.omega.tolist(),
                  periods=(2 * np.pi / self.omega).tolist())
@@ -127,7 +128,7 @@ class PositionalScene(LessonScene):
         self.play(tracker.animate.set_value(n - 1), run_time=seconds, rate_func=linear)
         frame.clear_updaters()
         self.remove(tracker)
-        self.play(FadeOut(frame), run_time=0.4)
+        self.play(Vanish(frame), run_time=0.4)
 
     def frequency_columns(self) -> tuple[int, ...]:
         """The sin column of the fastest pair and of the slowest one (just one when d < 3)."""
@@ -146,10 +147,10 @@ class PositionalScene(LessonScene):
         notes = self.frequency_notes(boxes)
         table = self.frequency_table(columns)
         self.place_beside_heatmap(table)
-        self.play(Create(boxes), FadeIn(notes), run_time=1.0)
+        self.play(Create(boxes), Appear(notes), run_time=1.0)
         self.cue("frequency_contrast", columns=list(columns), angular_frequencies=self.omega[list(columns)].tolist(),
                  values=[self.PE[:, j].tolist() for j in columns])
-        self.play(FadeIn(table, lag_ratio=0.1), run_time=1.5)
+        self.play(Appear(table, lag_ratio=0.1), run_time=1.5)
         self.wait(3.0)
         self.frequency_labels = notes
 
@@ -195,11 +196,11 @@ class PositionalScene(LessonScene):
         self.play(Create(boxes), run_time=0.6)
         for j, period, strip, box in zip(columns, periods, strips, boxes):
             seconds = 2.5
-            self.play(FadeIn(strip.frame), FadeIn(strip.labels), box.animate.set_stroke(width=5), run_time=0.5)
+            self.play(Appear(strip.frame), Appear(strip.labels), box.animate.set_stroke(width=5), run_time=0.5)
             self.cue("wave", dimension=int(j), angular_frequency=float(self.omega[j]), period=float(period),
                      samples=self.PE[:, j].tolist(), duration=seconds)
             # lag_ratio 1: each dot appears in its own slice of the time, as the curve reaches it.
-            self.play(Create(strip.curve), FadeIn(strip.dots, lag_ratio=1), run_time=seconds, rate_func=linear)
+            self.play(Create(strip.curve), Appear(strip.dots, lag_ratio=1), run_time=seconds, rate_func=linear)
             self.play(box.animate.set_stroke(width=2), run_time=0.3)
         self.wait(2.5)
 
@@ -258,10 +259,10 @@ class PositionalScene(LessonScene):
         table = self.similarity_table(starts, curves)
         panel = VGroup(VGroup(axes, axis_labels), table).arrange(DOWN, buff=0.45)
         self.place_beside_heatmap(panel)
-        self.play(Create(axes), FadeIn(axis_labels), run_time=1.0)
+        self.play(Create(axes), Appear(axis_labels), run_time=1.0)
         for k, (start, similarities) in enumerate(zip(starts, curves)):
             self.draw_similarity(axes, start, similarities, dashed=k > 0)
-            self.play(FadeIn(table[k]), run_time=0.6)
+            self.play(Appear(table[k]), run_time=0.6)
             self.wait(1.0)
         self.wait(2.0)
 
@@ -306,11 +307,11 @@ class PositionalScene(LessonScene):
         self.cue("similarity_curve", start=start, deltas=list(range(len(points))),
                  similarities=similarities.tolist(), duration=seconds)
         self.play(Create(DashedVMobject(line, num_dashes=max(2, 3 * len(points))) if dashed else line),
-                  FadeIn(markers, lag_ratio=1), tracker.animate.set_value(len(points) - 1),
+                  Appear(markers, lag_ratio=1), tracker.animate.set_value(len(points) - 1),
                   run_time=seconds, rate_func=linear)
         moving.clear_updaters()
         self.remove(tracker)
-        self.play(FadeOut(anchor), FadeOut(moving), run_time=0.4)
+        self.play(Vanish(anchor), Vanish(moving), run_time=0.4)
 
     def similarity_table(self, starts: tuple[int, int], curves: list[np.ndarray]) -> VGroup:
         """PE_pos · PE_pos+Δ for the first distances, one row per starting position."""
@@ -338,14 +339,14 @@ class PositionalScene(LessonScene):
         self.example = example
         self.table = self.token_table(example)
         self.place(self.table)
-        self.play(FadeIn(self.table.header), run_time=0.6)
+        self.play(Appear(self.table.header), run_time=0.6)
         for k, token in enumerate(example.tokens):
             x_row, pe_row, sum_row = self.table.blocks[k]
-            self.play(FadeIn(x_row), run_time=0.6)
-            self.play(FadeIn(pe_row), run_time=0.6)
+            self.play(Appear(x_row), run_time=0.6)
+            self.play(Appear(pe_row), run_time=0.6)
             self.cue("vector_sum", token=token, position=int(example.positions[k]), x=example.x[k].tolist(),
                      pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
-            self.play(FadeIn(sum_row.label), FadeIn(sum_row.comment),
+            self.play(Appear(sum_row.label), Appear(sum_row.comment),
                       *[TransformFromCopy(VGroup(a, b), total) for a, b, total
                         in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)], run_time=1.2)
             self.wait(1.0)
@@ -392,7 +393,7 @@ class PositionalScene(LessonScene):
         if line.get_bottom()[1] < bottom:
             VGroup(self.table, frame, line).shift(UP * (bottom - line.get_bottom()[1]))
         self.play(Create(frame), run_time=0.8)
-        self.play(FadeIn(line), run_time=0.8)
+        self.play(Appear(line), run_time=0.8)
         self.wait(3.0)
 
     # Steps 8-9: the permutation argument --------------------------------------------------------
@@ -415,10 +416,10 @@ class PositionalScene(LessonScene):
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.4)
         links = self.row_links()
         for column in columns:
-            self.play(FadeIn(column), run_time=1.0)
+            self.play(Appear(column), run_time=1.0)
         self.play(Create(links), run_time=1.0)
         self.cue("outputs_compared", with_pe=False, max_difference=self.max_difference(demo.output_a, demo.output_b))
-        self.play(Create(self.token_frames("perro")), FadeIn(verdict_label), FadeIn(self.difference), run_time=0.8)
+        self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference), run_time=0.8)
         self.wait(3.0)
 
     def output_matrix(self, output: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
@@ -503,7 +504,7 @@ class PositionalScene(LessonScene):
         kept = {id(member) for mobject in (self.header, *keep) for member in mobject.get_family()}
         leaving = [mobject for mobject in self.mobjects if id(mobject) not in kept]
         if leaving:
-            self.play(*[FadeOut(mobject) for mobject in leaving], run_time=0.5)
+            self.play(*[Vanish(mobject) for mobject in leaving], run_time=0.5)
 
 
 class TableRow(VGroup):

@@ -7,12 +7,13 @@ one of them, and dividing by sqrt(d_k) brings the spread back to 1 so the softma
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Animation, Create, FadeIn, FadeOut, MathTex, Rectangle,
-                   ReplacementTransform, SurroundingRectangle, TransformFromCopy, VGroup, Write)
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, Create, FadeIn, MathTex, Rectangle, ReplacementTransform,
+                   SurroundingRectangle, TransformFromCopy, VGroup, Write)
 
 from attn_math.scaling import ScalingDemo, score_deviation, scaling_demo
 from scenes import style
 from scenes.bar_chart import BarChart
+from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.numbers import format_number
 from scenes.visuals import fit, label_text, number_text
@@ -224,7 +225,7 @@ class ScalingScene(LessonScene):
         self.play(Write(formula), run_time=2.0)
         self.wait(1.5)
         header, *rows = table
-        self.play(FadeIn(header), run_time=0.6)
+        self.play(Appear(header), run_time=0.6)
         low, high = min(self.deviations.values()), max(self.deviations.values())
         for d_k, row in zip(self.dimensions, rows):
             # Matrix's "cell" sound: the pitch climbs with the deviation, as the numbers do.
@@ -258,9 +259,9 @@ class ScalingScene(LessonScene):
         self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), CHART_HEIGHT)
         self.readout = self.readout_line(first)
         self.place(self.unscaled, *self.panel_area(self.readout, note=True))
-        self.play(FadeOut(self.variance_stage), run_time=0.6)
+        self.play(Vanish(self.variance_stage), run_time=0.6)
         self.cue_distribution(self.unscaled, first)
-        self.play(FadeIn(self.readout), FadeIn(self.unscaled), run_time=1.0)
+        self.play(Appear(self.readout), Appear(self.unscaled), run_time=1.0)
         self.wait(HOLD)
         for d_k in self.dimensions[1:]:
             self.change_dimension(d_k, [self.unscaled])
@@ -284,7 +285,7 @@ class ScalingScene(LessonScene):
             fit(note, right - left, NOTE_HEIGHT).move_to(np.array([(left + right) / 2, bottom + NOTE_HEIGHT / 2, 0]))
             self.marks.add(frame, note)
             self.play(Create(frame), run_time=0.8)
-            self.play(FadeIn(note), run_time=0.6)
+            self.play(Appear(note), run_time=0.6)
         self.wait(HOLD + 0.5)
 
     # Steps 4-5: the scaled softmax beside the unscaled one --------------------------------------
@@ -298,7 +299,7 @@ class ScalingScene(LessonScene):
         VGroup(unscaled, self.scaled).arrange(DOWN, buff=PANEL_GAP)
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
         self.place(VGroup(unscaled, self.scaled), *self.panel_area(self.readout, note=False))
-        self.play(FadeOut(self.marks), ReplacementTransform(self.unscaled, unscaled), run_time=1.0)
+        self.play(Vanish(self.marks), ReplacementTransform(self.unscaled, unscaled), run_time=1.0)
         # BarChart.change_to's ReplacementTransform also left the old values on screen on their own: clear them.
         self.remove(*self.unscaled.get_family())
         self.unscaled = unscaled

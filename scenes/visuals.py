@@ -11,6 +11,7 @@ from manim import (LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Rectangle, 
                    VMobject)
 
 from scenes import speedups, style  # noqa: F401  (speedups: cheap text copies)
+from scenes.number_glyphs import NumberText, composed_number
 from scenes.numbers import decimals_for, format_number
 
 CELL_HEIGHT = 0.5
@@ -19,15 +20,18 @@ SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
 
 
 def number_text(value: float, colour: ManimColor = style.TEXT, font_size: float = style.CELL_SIZE,
-                decimals: int = 2) -> Text:
-    """A number in the monospaced font, written the way every section writes numbers.
+                decimals: int = 2) -> NumberText | Text:
+    """A number in the monospaced font, written the way every section writes numbers (put together from
+    cached glyphs; a Text only for characters the font lacks, like ∞).
 
     Give it ``text.tag = (name, (i, j))`` and the step records list it under ``numbers[name]``,
     so tests can compare what is on screen with attn_math.
     """
     shown = format_number(value, decimals)
-    text = Text(shown, font=style.NUMBER_FONT, font_size=font_size, color=colour)
-    text.shown_text = shown
+    text = composed_number(shown, style.NUMBER_FONT, font_size, colour)
+    if text is None:
+        text = Text(shown, font=style.NUMBER_FONT, font_size=font_size, color=colour)
+        text.shown_text = shown
     return text
 
 

