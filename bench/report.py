@@ -39,9 +39,11 @@ def targets(results: dict) -> str:
 def markdown(results: dict) -> str:
     summary = (f"Measured on {results['date']} ({results['machine']}); the benchmark took "
                f"{results['bench_minutes']} minutes. Lecture at 480p15: `-j 1` {results['lecture_j1_s']} s, "
-               f"`-j 2` {results['lecture_j2_s']} s, unchanged second render {results['unchanged_second_s']} s. "
+               f"`-j 2` {results['lecture_j2_s']} s (cores kept busy: {results['cores_busy_j1']} with `-j 1`, "
+               f"{results['cores_busy_j2']} with `-j 2`), unchanged second render {results['unchanged_second_s']} s. "
                f"Matrix section: {results['matrix_first_s']} s the first time, "
-               f"{results['matrix_one_entry_changed_s']} s (whole command) after changing one entry of X. "
+               f"{results['matrix_one_entry_changed_render_s']} s after changing one entry of X "
+               f"({results['matrix_one_entry_changed_s']} s for the whole command). "
                f"manim's floor at 720p30: {results['floor_ms_per_frame_720p30']} ms a frame.")
     return "\n\n".join([summary, targets(results), table(results["sections"], SECTION_COLUMNS),
                         table(results["length_scaling"], LENGTH_COLUMNS)])

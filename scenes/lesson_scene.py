@@ -113,6 +113,9 @@ class LessonScene(Scene):
             self.play(Appear(new_header), run_time=0.6)
         else:
             self.play(Vanish(self.header), Appear(new_header), run_time=0.6)
+        # Bottom of the drawing order: manim redraws on every frame whatever lies above an animated
+        # mobject, and the header overlaps nothing in the body.
+        self.bring_to_back(new_header)
         self.header = new_header
         self.steps.append(StepRecord(key=key, title=title, caption=caption, start=self.renderer.time))
         if self.job.progress:

@@ -88,3 +88,23 @@ def test_appear_puts_the_mobject_on_screen_and_staggers_with_lag_ratio(scene):
     assert fill_opacities(group) == pytest.approx([0.8, 0.0])
     fade.interpolate(1.0)
     assert fill_opacities(group) == pytest.approx([0.8, 1.0])
+
+
+def test_subpath_splits_are_manims_for_glyphs_shapes_and_odd_points():
+    from manim import MathTex, Square, Text
+
+    from scenes.speedups import manims_subpath_split_indices, subpath_split_indices
+
+    rng = np.random.default_rng(0)
+    shapes = [*Text("Atención 0.38", font=style.TEXT_FONT), *MathTex(r"\sqrt{d_k}")[0], Square(), Circle()]
+    arrays = [shape.points for shape in shapes if len(shape.points)]
+    joined = np.concatenate([Square().points, Circle().shift(3 * np.array([1, 0, 0])).points])
+    odd = rng.normal(size=(40, 3))
+    odd[[3, 7, 8], 0] = [np.nan, np.inf, np.inf]
+    arrays += [joined, odd, odd[:3], odd[:4], odd[:6], np.empty((0, 3))]
+    for points in arrays:
+        for n_dims in (2, 3):
+            mine = subpath_split_indices(shapes[0], points, n_dims)
+            manims = manims_subpath_split_indices(shapes[0], points, n_dims)
+            np.testing.assert_array_equal(mine, manims)
+            assert mine.shape == manims.shape
