@@ -125,3 +125,14 @@ def test_unknown_section_is_one_line_and_exit_2(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip() == "error: section 'matrx': unknown section; did you mean 'matrix'?"
     assert not (tmp_path / "out").exists()
+
+
+def test_every_step_has_a_question_for_the_speaker_notes():
+    from lecture.locale import load_locale
+    from lecture.sections import BY_ID
+
+    strings = load_locale()
+    for section in BY_ID:
+        for key, step in strings[section]["steps"].items():
+            question = step.get("question", "")
+            assert question.strip() and question.count("¿") == question.count("?"), (section, key)
