@@ -109,14 +109,14 @@ def lectures(work: Path) -> tuple[list[dict], dict]:
 
 
 def length_scaling(work: Path) -> list[dict]:
-    """Sections rendered with 4 to 32 words at 256x144, 5 fps without sound, in the -j 1 folder: building
+    """Sections rendered with 4 to 32 words at 256x144, 2 fps without sound, in the -j 1 folder: building
     the scene, where the n x n cells and lines live, outweighs drawing at that size, and the caches are
     warm, so the times show the growth rather than LaTeX."""
     rows = []
     for section, lengths in LENGTHS.items():
         for n in lengths:
             sentence = " ".join((WORDS * 4)[:n])
-            wall = render(work / "j1", section, "--resolution", "256x144", "--fps", "5", "--no-audio",
+            wall = render(work / "j1", section, "--resolution", "256x144", "--fps", "2", "--no-audio",
                           "--set", f"{section}.sentence='{sentence}'")
             rows.append({"section": section, "tokens": n, "wall_s": round(wall, 1),
                          "mobjects": sections_of(work / "j1")[section]["timings"]["mobjects"]})
