@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_math.attention import softmax
+from attn_math.attention import self_attention, softmax
 from lecture.config import ConfigError, load_config, valid_keys
 from media_checks import ROOT, TINY, run_cli, streams
 from render import cli
@@ -61,6 +61,17 @@ def test_softmax_edge_cases_stay_finite():
     for row in cases:
         p = softmax(row)
         assert np.all(np.isfinite(p)) and abs(p.sum() - 1) < 1e-12
+
+
+def test_attention_with_one_key_dimension_huge_scores_and_extreme_temperatures_stays_finite():
+    X = np.array([[1e3, -1e3], [1e3, 1e3], [-1e3, 0.0], [1e3, 1e3]])  # scores up to 4e6, rows 1 and 3 tie
+    W_Q, W_K, W_V = np.array([[1.0], [1.0]]), np.array([[1.0], [0.5]]), np.eye(2)  # d_k = 1
+    for temperature in (0.1, 5.0):  # both ends of the temperature range
+        for causal in (False, True):
+            weights = self_attention(X, W_Q, W_K, W_V, temperature=temperature, causal=causal).weights
+            assert np.all(np.isfinite(weights)) and np.allclose(weights.sum(axis=1), 1.0)
+            if causal:  # the first row sees only itself
+                np.testing.assert_array_equal(weights[0], [1.0, 0.0, 0.0, 0.0])
 
 
 def digests(out):
