@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from manim import (LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, MathTex, Polygon, Square, SurroundingRectangle,
+from manim import (LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, Polygon, Square, SurroundingRectangle,
                    UpdateFromAlphaFunc, VGroup, VMobject)
 
 from scenes import style
 from scenes.fades import Appear
-from scenes.visuals import CELL_HEIGHT, bracket, label_text, number_text
+from scenes.visuals import CELL_HEIGHT, brackets_and_label, label_text, number_text
 
 HEAD_COLOURS = (ManimColor("#B8E070"), ManimColor("#C8B820"), ManimColor("#FFFAE0"))
 
@@ -205,11 +205,7 @@ class HeatBlock(VGroup):
                               fill_color=fill(self.values[i, j])).move_to([j * cell_size, -i * cell_size, 0])
                        for j in range(cols)] for i in range(rows)]
         self.cell_grid = VGroup(*[cell for row in self.cells for cell in row])
-        height = rows * cell_size + 0.1
-        self.brackets = VGroup(bracket(height, -1, colour).next_to(self.cell_grid, LEFT, buff=0.06),
-                               bracket(height, +1, colour).next_to(self.cell_grid, RIGHT, buff=0.06))
-        self.label = MathTex(label, color=colour, font_size=style.BODY_SIZE + 6)
-        self.label.next_to(self.cell_grid, UP, buff=0.22)
+        self.brackets, self.label = brackets_and_label(self.cell_grid, rows * cell_size, label, colour)
         self.add(self.cell_grid, self.brackets, self.label)
 
 

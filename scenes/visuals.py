@@ -52,6 +52,13 @@ def bracket(height: float, side: int, colour: ManimColor) -> VMobject:
     return VMobject(stroke_color=colour, stroke_width=2.5).set_points_as_corners(points)
 
 
+def brackets_and_label(grid: VGroup, height: float, label: str, colour: ManimColor) -> tuple[VGroup, MathTex]:
+    """A matrix's frame: brackets either side of its ``height``-tall ``grid`` and the MathTex label above."""
+    brackets = VGroup(bracket(height + 0.1, -1, colour).next_to(grid, LEFT, buff=0.06),
+                      bracket(height + 0.1, +1, colour).next_to(grid, RIGHT, buff=0.06))
+    return brackets, MathTex(label, color=colour, font_size=style.BODY_SIZE + 6).next_to(grid, UP, buff=0.22)
+
+
 def shared_cell_width(*matrices) -> float:
     """One cell width that fits every number of every matrix, so they can replace each other in place."""
     # The number font is monospaced: the longest written number is the widest one, so one text suffices.
@@ -90,11 +97,7 @@ class LabelledMatrix(VGroup):
                     self.cells[i][j].set_fill(fill(self.values[i, j]), opacity=1.0)
         self.cell_grid = VGroup(*[cell for row in self.cells for cell in row])
         self.entry_grid = VGroup(*[entry for row in self.entries for entry in row])
-        height = rows * CELL_HEIGHT + 0.1
-        self.brackets = VGroup(bracket(height, -1, colour).next_to(self.cell_grid, LEFT, buff=0.06),
-                               bracket(height, +1, colour).next_to(self.cell_grid, RIGHT, buff=0.06))
-        self.label = MathTex(label, color=colour, font_size=style.BODY_SIZE + 6)
-        self.label.next_to(self.cell_grid, UP, buff=0.22)
+        self.brackets, self.label = brackets_and_label(self.cell_grid, rows * CELL_HEIGHT, label, colour)
         self.add(self.cell_grid, self.entry_grid, self.brackets, self.label)
 
     @property

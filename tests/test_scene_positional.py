@@ -147,10 +147,15 @@ def test_three_token_table_is_x_plus_pe(default_scene):
     assert step_named(default_scene, "sum").numbers == step.numbers
 
 
+def both_sentences(with_pe: bool) -> dict:
+    """Independent attention outputs of the two word orders, keyed "A" and "B" as on screen."""
+    return {side: numpy_attention(sentence_input(sentence, with_pe))
+            for side, sentence in (("A", "el perro mordió al hombre"), ("B", "el hombre mordió al perro"))}
+
+
 def test_without_pe_both_sentences_give_each_word_the_same_row(default_scene):
     step = step_named(default_scene, "permutation")
-    outputs = {side: numpy_attention(sentence_input(sentence, False))
-               for side, sentence in (("A", "el perro mordió al hombre"), ("B", "el hombre mordió al perro"))}
+    outputs = both_sentences(with_pe=False)
     assert_shown(step, "Z_A", lambda i, j: outputs["A"][i, j])
     assert_shown(step, "Z_B", lambda i, j: outputs["B"][i, j])
     rows_a, rows_b = step.numbers["Z_A"], step.numbers["Z_B"]
@@ -160,8 +165,7 @@ def test_without_pe_both_sentences_give_each_word_the_same_row(default_scene):
 
 def test_with_pe_the_rows_differ(default_scene):
     step = step_named(default_scene, "with_pe")
-    outputs = {side: numpy_attention(sentence_input(sentence, True))
-               for side, sentence in (("A", "el perro mordió al hombre"), ("B", "el hombre mordió al perro"))}
+    outputs = both_sentences(with_pe=True)
     assert_shown(step, "Z_A_pe", lambda i, j: outputs["A"][i, j])
     assert_shown(step, "Z_B_pe", lambda i, j: outputs["B"][i, j])
     largest_gap = np.abs(outputs["B"] - outputs["A"][[0, 4, 2, 3, 1]]).max()
