@@ -154,19 +154,23 @@ class LabAttention:
 
 def lab_attention(sentence: str, temperature: float = 1.0, causal: bool = False,
                   weights: LabWeights | None = None) -> LabAttention:
-    """Z = softmax(mask(Q K^T / (sqrt(d_k) T))) V with x_i = lab_embedding(token_i, i), q_i = W_Q x_i; n <= 12.
+    """Z = softmax(mask(Q K^T / (sqrt(d_k) T))) V with x_i = lab_embedding(token_i, i), q_i = W_Q x_i.
 
     ``weights=None`` uses lab_weights() (seed 42, d_k = 8); a custom LabWeights replaces them,
     and its d_k sets the sqrt(d_k) divisor.
     The temperature must lie on the lab's slider, 0.1..5.0.
     """
     tokens = lab_tokens(sentence)
-    temperature = _as_slider_temperature(temperature)
-    if weights is None:
-        weights = lab_weights()
-    elif not isinstance(weights, LabWeights):
-        raise ValueError(f"weights: expected a LabWeights or None, got {type(weights).__name__}")
     X = np.array([lab_embedding(token, position) for position, token in enumerate(tokens)])  # (n, 8)
+    return attention_on(tokens, X, lab_weights() if weights is None else weights, temperature, causal)
+
+
+def attention_on(tokens: tuple[str, ...], X: np.ndarray, weights: LabWeights, temperature: float,
+                 causal: bool) -> LabAttention:
+    """The lab's pass on given inputs X (n, 8): Q = X W_Q^T with W_Q in the lab's (d_k, 8) layout, and so on."""
+    temperature = _as_slider_temperature(temperature)
+    if not isinstance(weights, LabWeights):
+        raise ValueError(f"weights: expected a LabWeights or None, got {type(weights).__name__}")
     steps = self_attention(X, weights.W_Q.T, weights.W_K.T, weights.W_V.T,
                            temperature=temperature, causal=bool(causal))
     entropies, max_weights = steps.entropies, steps.weights.max(axis=1)

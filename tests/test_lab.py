@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from attn_math import heads
 from attn_math.attention import self_attention
 from attn_math.lab import (
     LAB_D,
@@ -22,6 +23,8 @@ from attn_math.lab import (
     lab_weights,
     park_miller,
 )
+from attn_math.sharp import (preset_attention, preset_weights, sharp_attention, sharp_features, sharp_weights,
+                              word_roles)
 
 MODULUS = 2147483647
 
@@ -251,3 +254,78 @@ def test_token_limit():
 def test_other_bad_arguments_raise_naming_them(call, name):
     with pytest.raises(ValueError, match=f"^{name}:"):
         call()
+
+
+# The "sharp" preset: designed weights on named features ------------------------------------------
+GATO_ROLES = ("det", "sust", "pron", "sust", "otra", "det", "sust")  # heads' lexicon reads "sienta" as a noun
+
+
+def sharp_score_by_hand(roles, i, j):
+    """q_i . k_j from the module docstring's closed form: -(window centre - j)^2 + centre^2 + 2 per det-noun pair."""
+    shift = {"det": 1, "sust": -1}.get(roles[i], 0)
+    centre = i + shift
+    bonus = 2 * ((roles[i], roles[j]) in (("det", "sust"), ("sust", "det")))
+    return -(centre - j) ** 2 + centre ** 2 + bonus
+
+
+def softmax_by_hand(row):
+    peak = max(row)
+    exponentials = [math.exp(x - peak) for x in row]
+    return [e / sum(exponentials) for e in exponentials]
+
+
+def test_sharp_features_are_roles_position_and_one():
+    names = ("det", "sust", "verbo", "pron", "otra")
+    expected = [[float(role == name) for name in names] + [i / 10, (i / 10) ** 2, 1.0]
+                for i, role in enumerate(GATO_ROLES)]
+    np.testing.assert_allclose(sharp_features(LAB_SENTENCES["gato"].split()), expected)
+
+
+def test_sharp_scores_and_weights_follow_the_closed_form():
+    roles, n = GATO_ROLES, len(GATO_ROLES)
+    for temperature in (0.2, 1.0, 3.0):
+        run = sharp_attention(LAB_SENTENCES["gato"], temperature)
+        scores = [[sharp_score_by_hand(roles, i, j) for j in range(n)] for i in range(n)]
+        np.testing.assert_allclose(run.steps.scores, scores, atol=1e-9)
+        weights = [softmax_by_hand([s / (2 * temperature) for s in row]) for row in scores]  # sqrt(d_k) = 2
+        np.testing.assert_allclose(run.weights, weights, atol=1e-12)
+
+
+def test_sharp_articles_attend_to_their_noun_and_the_query_row_is_peaked():
+    run = sharp_attention(LAB_SENTENCES["gato"], 1.0)
+    assert run.weights[0].argmax() == 1 and run.weights[5].argmax() == 6  # el -> gato, la -> mesa
+    assert run.max_weights[1] >= 0.5  # "gato", the default query, at T = 1
+    lab = lab_attention(LAB_SENTENCES["gato"], 1.0)
+    assert lab.max_weights[1] < 0.2 < 0.5  # the lab's seeded weights: almost uniform over 7 tokens
+    red = sharp_attention(LAB_SENTENCES["red"], 1.0)
+    assert red.weights[0].argmax() == 1  # la -> red
+
+
+def test_sharp_weights_are_short_numbers():
+    weights = sharp_weights()
+    for matrix in (weights.W_Q, weights.W_K, weights.W_V):
+        assert matrix.shape[1] == LAB_D
+        np.testing.assert_array_equal(matrix, np.round(matrix, 1))
+        assert np.abs(matrix).max() <= 20
+
+
+@pytest.mark.parametrize("sentence", [*LAB_SENTENCES.values(), "ella lo vio y los perros ladraron a la luna llena"])
+def test_roles_read_word_by_word_equal_heads_reading_the_whole_sentence(sentence):
+    tokens = sentence.split()
+    whole = heads.token_features(tokens)[:, [heads.DETERMINER, heads.NOUN, heads.VERB, heads.PRONOUN]]
+    np.testing.assert_array_equal(word_roles(tokens)[:, :4], whole)
+    np.testing.assert_array_equal(word_roles(tokens).sum(axis=1), 1.0)
+
+
+def test_sharp_reads_the_longest_sentence():
+    run = sharp_attention(" ".join(["la", "mesa"] * (MAX_TOKENS // 2)), 1.0)
+    partners = np.arange(MAX_TOKENS) ^ 1  # 0 <-> 1, 2 <-> 3, ...: each article with its noun
+    np.testing.assert_array_equal(run.weights.argmax(axis=1), partners)
+
+
+def test_presets_name_their_attention():
+    lab = preset_attention("lab", LAB_SENTENCES["gato"], 0.5, True)
+    np.testing.assert_array_equal(lab.weights, lab_attention(LAB_SENTENCES["gato"], 0.5, True).weights)
+    np.testing.assert_array_equal(preset_weights("sharp").W_Q, sharp_weights().W_Q)
+    with pytest.raises(ValueError, match="preset"):
+        preset_attention("flat", LAB_SENTENCES["gato"])

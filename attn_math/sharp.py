@@ -1,0 +1,102 @@
+"""Designed weights for the pipeline: one head whose attention does something a reader can name.
+
+The lab's seeded weights are random and untrained, so its attention is almost uniform (2.80 of a
+possible 2.81 bits on "el gato se sienta en la mesa"). Here, as in ``attn_math.heads``, the inputs
+are features with names and the weights are written by hand in short numbers.
+
+X (n, 8), d = 8 like the lab, one row per word:
+
+    0 determinante, 1 sustantivo, 2 verbo, 3 pronombre, 4 otra   role one-hot (heads' lexicon)
+    5 u = posición / 10,  6 u²,  7 the constant 1
+
+In the lab's layout (q = W_Q x, d_k = 4):
+
+    q = (10 u + det - sust, 10, 2 det, 2 sust)        k = (20 u, -10 u², sust, det)
+
+so q_i · k_j = -100 (c_i - u_j)² + 100 c_i² + 2 (det_i sust_j + sust_i det_j), with the centre
+c_i = u_i + (det_i - sust_i) / 10. In positions: a window centred one word to the right of a
+determiner, one word to the left of a noun, on the word itself for the rest, losing 1 per squared
+step; a determiner gains 2 on every noun and a noun on every determiner. The 100 c_i² is the same
+along a row and cancels in the softmax. An article attends to the noun after it, a noun to the
+article before it. The values are the five role columns (d_v = 5): a token's output says which
+roles it gathered. Illustrative, like heads: trained weights rarely read this cleanly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attn_math.heads import DETERMINER, NOUN, PRONOUN, VERB, token_features
+from attn_math.lab import LabAttention, LabWeights, attention_on, lab_attention, lab_tokens, lab_weights
+from attn_math.validation import frozen
+
+FEATURE_NAMES = ("determinante", "sustantivo", "verbo", "pronombre", "otra", "posición/10", "(posición/10)²", "1")
+ROLE_COLUMNS = (DETERMINER, NOUN, VERB, PRONOUN)  # heads' columns for the first four features
+POSITION_UNIT = 10  # u = position / 10 keeps u and u² near the one-hot features' size in a short sentence
+
+SHARP_W_Q = ((1, -1, 0, 0, 0, 10, 0, 0),
+             (0, 0, 0, 0, 0, 0, 0, 10),
+             (2, 0, 0, 0, 0, 0, 0, 0),
+             (0, 2, 0, 0, 0, 0, 0, 0))
+SHARP_W_K = ((0, 0, 0, 0, 0, 20, 0, 0),
+             (0, 0, 0, 0, 0, 0, -10, 0),
+             (0, 1, 0, 0, 0, 0, 0, 0),
+             (1, 0, 0, 0, 0, 0, 0, 0))
+SHARP_W_V = tuple(tuple(float(i == j) for j in range(8)) for i in range(5))  # the role columns
+
+PRESETS = ("lab", "sharp")
+
+
+def sharp_weights() -> LabWeights:
+    """The designed W_Q, W_K (4, 8) and W_V (5, 8), in the lab's column-vector layout."""
+    return LabWeights(W_Q=np.array(SHARP_W_Q, dtype=float), W_K=np.array(SHARP_W_K, dtype=float),
+                      W_V=np.array(SHARP_W_V, dtype=float))
+
+
+def word_roles(tokens) -> np.ndarray:
+    """(n, 5) one-hot determinante, sustantivo, verbo, pronombre, otra, from heads.token_features.
+
+    heads reads at most 12 words, and a word's role there depends only on the word, on whether it
+    is the first, and on the word after it: so each word is read in its window (previous, word, next).
+    """
+    tokens = tuple(tokens)
+    roles = np.zeros((len(tokens), 5))
+    for i in range(len(tokens)):
+        window = tokens[max(0, i - 1):i + 2]
+        roles[i, :4] = token_features(window)[min(i, 1), list(ROLE_COLUMNS)]
+    roles[:, 4] = 1.0 - roles[:, :4].sum(axis=1)
+    return roles
+
+
+def sharp_features(tokens) -> np.ndarray:
+    """(n, 8) rows (roles, u, u², 1) with u = position / 10; see the module docstring."""
+    u = np.arange(len(tokens))[:, None] / POSITION_UNIT
+    X = np.hstack([word_roles(tokens), u, u ** 2, np.ones_like(u)])
+    frozen(X)
+    return X
+
+
+def sharp_attention(sentence: str, temperature: float = 1.0, causal: bool = False,
+                    weights: LabWeights | None = None) -> LabAttention:
+    """The lab's pass on sharp_features with sharp_weights() (or ``weights``): Z = softmax(QK^T / (2 T)) V."""
+    tokens = lab_tokens(sentence)
+    return attention_on(tokens, sharp_features(tokens), sharp_weights() if weights is None else weights,
+                        temperature, causal)
+
+
+def preset_weights(preset: str) -> LabWeights:
+    """The weights a preset starts from: the lab's seeded ones or the designed ones."""
+    return {"lab": lab_weights, "sharp": sharp_weights}[_as_preset(preset)]()
+
+
+def preset_attention(preset: str, sentence: str, temperature: float = 1.0, causal: bool = False,
+                     weights: LabWeights | None = None) -> LabAttention:
+    """lab_attention for "lab" (the browser's numbers), sharp_attention for "sharp"."""
+    run = {"lab": lab_attention, "sharp": sharp_attention}[_as_preset(preset)]
+    return run(sentence, temperature, causal, weights)
+
+
+def _as_preset(preset: str) -> str:
+    if preset not in PRESETS:
+        raise ValueError(f"preset: expected one of {', '.join(PRESETS)}, got {preset!r}")
+    return preset
