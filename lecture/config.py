@@ -169,7 +169,14 @@ class AudioConfig(StrictModel):
     mute: bool
 
 
+class LectureOptions(StrictModel):
+    """The whole lecture: ``questions`` shows each step's question on a "Pregunta" card after the step."""
+
+    questions: bool
+
+
 class LectureConfig(StrictModel):
+    lecture: LectureOptions
     matrix: MatrixConfig
     scaling: ScalingConfig
     heads: HeadsConfig
