@@ -3,13 +3,6 @@ query's weights under the tokens, and a weight matrix as a heatmap labelled with
 
 Arcs go from the querying token i to the attended token j (the tip lands on j); their thickness and
 opacity are proportional to alpha_ij, and a token attending to itself gets a small loop.
-
-Head colours. Arcs are attention, so each head gets a shade of the ATTENTION family rather than a
-palette colour that already means Q, K or V: lime, olive gold and cream. They differ in lightness as
-well as hue, so they stay apart under the common colour-vision deficiencies (CIELAB distance of at
-least 19 under simulated deuteranopia, protanopia and tritanopia; KEY's orange is 26 away from the
-gold), and scenes name each head in a legend beside its colour. ATTENTION itself stays for the
-weights every head shares (the heatmaps, the sum).
 """
 
 from __future__ import annotations
@@ -23,8 +16,6 @@ from manim import (LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, Polygon,
 from scenes import style
 from scenes.fades import Appear
 from scenes.visuals import CELL_HEIGHT, brackets_and_label, label_text, number_text
-
-HEAD_COLOURS = (ManimColor("#B8E070"), ManimColor("#C8B820"), ManimColor("#FFFAE0"))
 
 STRUT = "|"  # a glyph from the ascender to the descender: words placed by it share one baseline
 READOUT_SIZE = 20  # font size of the weights read out under the tokens

@@ -12,7 +12,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, Line, MathTex, MoveToT
 
 from attn_math.heads import multi_head_attention
 from scenes import style
-from scenes.attention_arcs import (HEAD_COLOURS, READOUT_SIZE, AttentionArcs, HeatBlock, TokenHeatmap, TokenRow,
+from scenes.attention_arcs import (READOUT_SIZE, AttentionArcs, HeatBlock, TokenHeatmap, TokenRow,
                                    weight_readout)
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
@@ -71,8 +71,8 @@ class HeadsScene(LessonScene):
         """One line per head: a stroke in its colour and its name."""
         lines = VGroup()
         for head, name in enumerate(self.head_names()):
-            swatch = Line(LEFT * 0.3, RIGHT * 0.3, color=HEAD_COLOURS[head], stroke_width=8)
-            text = label_text(self.labels["head_legend"].format(number=head + 1, name=name), HEAD_COLOURS[head],
+            swatch = Line(LEFT * 0.3, RIGHT * 0.3, color=style.HEADS[head], stroke_width=8)
+            text = label_text(self.labels["head_legend"].format(number=head + 1, name=name), style.HEADS[head],
                               font_size)
             lines.add(VGroup(swatch, text).arrange(RIGHT, buff=0.25))
         return lines.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
@@ -96,16 +96,16 @@ class HeadsScene(LessonScene):
             self.move_row_aside()
         else:
             self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.head_arcs[-1]), run_time=0.6)
-        arcs = AttentionArcs(self.row, weights, HEAD_COLOURS[head], height=self.arc_height)
+        arcs = AttentionArcs(self.row, weights, style.HEADS[head], height=self.arc_height)
         self.heatmap = self.heatmap_for(weights, self.labels["head_matrix"].format(number=head + 1),
-                                        HEAD_COLOURS[head])
+                                        style.HEADS[head])
         self.head_arcs.append(arcs)
         self.cue("head_arcs", head=head, weights=weights.tolist())
         self.play(arcs.draw(run_time=2.0), Appear(self.heatmap), run_time=2.0)
         self.wait(HOLD)
         for i in rows:
             self.cue("head_row", head=head, query=i, weights=weights[i].tolist())
-            self.focus_row(arcs, i, weights[i], HEAD_COLOURS[head], f"A{head + 1}")
+            self.focus_row(arcs, i, weights[i], style.HEADS[head], f"A{head + 1}")
             self.wait(HOLD)
 
     @staticmethod
@@ -192,7 +192,7 @@ class HeadsScene(LessonScene):
     def show_illustrative(self):
         self.begin_step("illustrative")
         blocks = VGroup(*[HeatBlock(head.weights, self.labels["head_matrix"].format(number=index + 1),
-                                    HEAD_COLOURS[index]) for index, head in enumerate(self.result.heads)])
+                                    style.HEADS[index]) for index, head in enumerate(self.result.heads)])
         blocks.arrange(RIGHT, buff=0.8)
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
         stage = VGroup(blocks, note).arrange(DOWN, buff=0.7)
@@ -213,9 +213,9 @@ class HeadsScene(LessonScene):
                               style.BODY_SIZE)
         legend = self.legend(style.BODY_SIZE)
         side = self.place(VGroup(legend, note).arrange(DOWN, buff=0.6, aligned_edge=LEFT), self.panels()[1])
-        arcs = [AttentionArcs(self.row, self.only_row(head.weights, focus), HEAD_COLOURS[index],
+        arcs = [AttentionArcs(self.row, self.only_row(head.weights, focus), style.HEADS[index],
                               height=self.arc_height) for index, head in enumerate(result.heads)]
-        readouts = [weight_readout(self.row, head.weights[focus], HEAD_COLOURS[index], f"A{index + 1}", focus,
+        readouts = [weight_readout(self.row, head.weights[focus], style.HEADS[index], f"A{index + 1}", focus,
                                    below=0.2 + index * READOUT_LINE, hide_zeros=True)
                     for index, head in enumerate(result.heads)]
         box = self.row.box(focus)
@@ -244,7 +244,7 @@ class HeadsScene(LessonScene):
         one_params = d_model * d_model
         many_params = h * result.W_Q.shape[1] * result.W_Q.shape[2]
         single = self.size_block(d_model, d_model, "W_Q", style.WEIGHT_MATRIX)
-        split = VGroup(*[self.size_block(d_model, d_head, f"W_Q^{{{head + 1}}}", HEAD_COLOURS[head])
+        split = VGroup(*[self.size_block(d_model, d_head, f"W_Q^{{{head + 1}}}", style.HEADS[head])
                          for head in range(h)]).arrange(RIGHT, buff=0.35)
         titles = [label_text(self.labels["one_head"].format(d_model=d_model), style.TEXT),
                   label_text(self.labels["many_heads"].format(h=h, d_head=d_head), style.TEXT)]
@@ -272,7 +272,7 @@ class HeadsScene(LessonScene):
         self.begin_step("concat", h=h, d_model=result.d_model)
         formula = self.formula(self.labels["multi_head_formula"])
         outputs = [self.magnitude_block(head.output, self.labels["head_output"].format(number=index + 1),
-                                        HEAD_COLOURS[index]) for index, head in enumerate(result.heads)]
+                                        style.HEADS[index]) for index, head in enumerate(result.heads)]
         w_o = self.magnitude_block(result.W_O, self.labels["output_projection"], style.WEIGHT_MATRIX)
         output = self.magnitude_block(result.output, self.labels["output_matrix"], style.OUTPUT)
         concat = self.concatenated(outputs)

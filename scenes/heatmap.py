@@ -37,10 +37,17 @@ def round_ticks(count: int, most: int = 5) -> list[int]:
     return list(range(0, count, step))
 
 
+def relative_luminance(colour: ManimColor) -> float:
+    """WCAG 2: 0.2126 R + 0.7152 G + 0.0722 B of the linearised sRGB channels."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colour.to_rgb()]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
 def readable_text_colour(fill: ManimColor) -> ManimColor:
-    """Dark text on light cells, light text on dark ones."""
-    red, green, blue = fill.to_rgb()
-    return style.BACKGROUND if 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5 else style.TEXT
+    """The text colour (dark BACKGROUND or light TEXT) with the higher contrast ratio on ``fill``."""
+    ground = relative_luminance(fill) + 0.05
+    dark, light = relative_luminance(style.BACKGROUND) + 0.05, relative_luminance(style.TEXT) + 0.05
+    return style.BACKGROUND if ground / dark > light / ground else style.TEXT
 
 
 class Heatmap(VGroup):

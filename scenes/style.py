@@ -1,8 +1,11 @@
 """The palette, fonts and sizes every section shares: one colour means one thing everywhere.
 
-Colours are from the Okabe-Ito palette, distinguishable with the common colour-vision deficiencies.
+Each colour that carries a meaning is listed in ``MEANINGS``. tests/test_palette.py holds every pair of them
+apart for normal vision and simulated deuteranopia and protanopia (CAM02-UCS distance), keeps their hues
+apart, and keeps text legible on the background; the values came from a search under those constraints.
 """
 
+import numpy as np
 from manim import ManimColor, config, interpolate_color
 
 BACKGROUND = ManimColor("#11151C")
@@ -10,17 +13,22 @@ TEXT = ManimColor("#ECEFF4")
 MUTED = ManimColor("#9AA3B2")
 PANEL = ManimColor("#1C222C")
 
-INPUT = ManimColor("#ECEFF4")  # X, embeddings
-WEIGHT_MATRIX = ManimColor("#CC79A7")  # W_Q, W_K, W_V, W_O: learned parameters
-QUERY = ManimColor("#56B4E9")  # Q: what a token looks for
-KEY = ManimColor("#E69F00")  # K: what a token offers
-VALUE = ManimColor("#009E73")  # V: what a token carries
-SCORE_POSITIVE = ManimColor("#D55E00")  # raw and scaled scores > 0
-SCORE_NEGATIVE = ManimColor("#0072B2")  # raw and scaled scores < 0
-ATTENTION = ManimColor("#F0E442")  # softmax weights, attention lines and arcs
-OUTPUT = ManimColor("#F5F5F5")  # Z, the mixed output
-MASKED = ManimColor("#5B616E")  # masked (future) positions
-HIGHLIGHT = ManimColor("#FFFFFF")  # the row/column being used right now
+INPUT = TEXT  # X, embeddings: the given data, written like the text
+WEIGHT_MATRIX = ManimColor("#F3258C")  # W_Q, W_K, W_V, W_O: learned parameters
+QUERY = ManimColor("#638BB4")  # Q: what a token looks for
+KEY = ManimColor("#EAAA42")  # K: what a token offers
+VALUE = ManimColor("#48DEA7")  # V: what a token carries
+SCORE_POSITIVE = ManimColor("#FC556A")  # raw and scaled scores > 0
+SCORE_NEGATIVE = ManimColor("#AB4BFF")  # raw and scaled scores < 0
+ATTENTION = ManimColor("#FAFF3F")  # softmax weights (also the heads' average), attention lines and arcs
+OUTPUT = ManimColor("#11E3FE")  # Z, the mixed output, and what is computed from it
+MASKED = ManimColor("#54524F")  # masked (future) positions
+HIGHLIGHT = ManimColor("#FFFFFF")  # the frame round the row/column being used right now
+HEADS = (ManimColor("#C0FEA2"), ManimColor("#F0440D"), ManimColor("#A095FD"))  # attention head 1, 2, 3
+
+MEANINGS = {"text and X": TEXT, "secondary text": MUTED, "learned W": WEIGHT_MATRIX, "Q": QUERY, "K": KEY,
+            "V": VALUE, "score > 0": SCORE_POSITIVE, "score < 0": SCORE_NEGATIVE, "attention": ATTENTION,
+            "output Z": OUTPUT, "masked": MASKED, **{f"head {k + 1}": colour for k, colour in enumerate(HEADS)}}
 
 TEXT_FONT = "Inter"
 NUMBER_FONT = "JetBrains Mono"
@@ -33,6 +41,7 @@ CELL_SIZE = 24
 MARGIN = 0.35
 HEADER_HEIGHT = 1.0
 FOOTER_HEIGHT = 0.75
+SCORE_SATURATION = 0.85  # how far the largest score's cell goes from PANEL to its colour
 
 
 def body_box() -> tuple[float, float, float, float]:
@@ -48,9 +57,20 @@ def weight_colour(weight: float) -> ManimColor:
 
 
 def score_colour(score: float, largest: float) -> ManimColor:
-    """Diverging: SCORE_NEGATIVE below 0, SCORE_POSITIVE above, PANEL at 0."""
+    """Diverging: SCORE_NEGATIVE below 0, SCORE_POSITIVE above, PANEL at 0; -inf (masked) in MASKED."""
+    if np.isneginf(score):
+        return MASKED
     if largest <= 0:
         return PANEL
     share = max(-1.0, min(1.0, float(score) / largest))
-    return interpolate_color(PANEL, SCORE_POSITIVE if share > 0 else SCORE_NEGATIVE, abs(share) * 0.85)
+    return interpolate_color(PANEL, SCORE_POSITIVE if share > 0 else SCORE_NEGATIVE, abs(share) * SCORE_SATURATION)
 
+
+def shared_largest(*compared) -> float:
+    """max |value| over the finite entries of every array: the one scale for scores compared side by side.
+
+    Give ``score_colour`` this for each of them (scores and scaled scores, unscaled and scaled), so equal values
+    get equal colours and dividing by sqrt(d_k) visibly brings the cells towards neutral.
+    """
+    finite = [np.abs(values[np.isfinite(values)]) for values in map(np.asarray, compared)]
+    return max((float(values.max()) for values in finite if values.size), default=0.0)
