@@ -16,6 +16,7 @@ class _OpacityFade(Animation):
         mobject = mobjects[0] if len(mobjects) == 1 else VGroup(*mobjects)
         super().__init__(mobject, introducer=appear, remover=not appear, **kwargs)
         self.appear = appear
+        self.faded = mobjects
         self.parts: list[tuple] = []
 
     def begin(self) -> None:
@@ -35,7 +36,11 @@ class _OpacityFade(Animation):
         self._show(mobject, fill, stroke, background, alpha if self.appear else 1.0 - alpha)
 
     def clean_up_from_scene(self, scene) -> None:
-        super().clean_up_from_scene(scene)
+        self._on_finish(scene)
+        if not self.appear:
+            # Each faded mobject, not the VGroup gathering several: that group is not on the scene, and
+            # removing it would leave the parts on screen (a matrix's numbers, say, under new ones).
+            scene.remove(*self.faded)
         for mobject, fill, stroke, background in self.parts:  # as FadeOut does: removed, but intact
             self._show(mobject, fill, stroke, background, 1.0)
 

@@ -1,5 +1,10 @@
-"""What every section's scene has in common: the step header, the caption, and the step records
-that stills, slides, captions and tests are built from."""
+"""What every section's scene has in common: the step header, the caption, the pacing of the steps,
+the question and closing cards, and the step records that stills, slides, captions and tests are built from.
+
+Pacing: a step stays on screen at least as long as it takes to read, ``reading_seconds`` of its caption
+and of the numbers it newly shows; ``finish_step`` waits out whatever the animations left of that.
+A card's thinking time runs down a bar, so no screen stands still longer than LONGEST_FREEZE.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,38 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from manim import DOWN, UL, UR, MarkupText, Scene, SingleStringMathTex, Text, VGroup, config
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UL, UR, Line, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex,
+                   Text, VGroup, VMobject, config, linear)
 from PIL import Image
 
+from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimension, scale_factor, score_multiplications
 from lecture.config import LectureConfig
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText
-from scenes.visuals import label_text
+from scenes.numbers import format_number
+from scenes.visuals import cap_height, label_text
+
+WORDS_PER_SECOND = 2.5
+SECONDS_PER_NEW_NUMBER = 0.4
+SHORTEST_STEP = 4.0  # seconds
+LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
+CARD_WIDTH = 10.0  # frame units: question and closing cards
+
+
+def reading_seconds(text: str, new_numbers: int = 0) -> float:
+    """max(4 s, words / 2.5 words per s + 0.4 s per new number): the least a step stays on screen."""
+    return max(SHORTEST_STEP, len(text.split()) / WORDS_PER_SECOND + SECONDS_PER_NEW_NUMBER * new_numbers)
+
+
+def wrapped_text(text: str, colour, font_size: float, width: float, weight: str = "NORMAL") -> MarkupText:
+    """``text`` broken into lines no wider than ``width`` (and scaled down if one word is wider)."""
+    label = label_text(text, colour, font_size, weight)
+    if label.width <= width:
+        return label
+    characters = int(len(text) * width / label.width)
+    label = label_text("\n".join(textwrap.wrap(text, characters)), colour, font_size, weight)
+    return label.scale_to_fit_width(min(label.width, width))
 
 
 @dataclass(frozen=True)
@@ -31,13 +60,14 @@ class SceneJob:
 
 @dataclass(frozen=True)
 class TextRecord:
-    """A piece of text on screen and its bounding box in frame units."""
+    """A piece of text on screen, its bounding box and the cap height of its smallest type, in frame units."""
 
     text: str
     left: float
     right: float
     bottom: float
     top: float
+    cap_height: float = 0.0
 
     def overlaps(self, other: "TextRecord", tolerance: float = 0.01) -> bool:
         return (self.left < other.right - tolerance and other.left < self.right - tolerance
@@ -55,7 +85,11 @@ class Cue:
 
 @dataclass
 class StepRecord:
-    """One step as it was rendered: when it starts and ends, and what was on screen at its end."""
+    """One step as it was rendered: when it starts and ends, and what was on screen at its end.
+
+    ``read_until`` is when the step had been on screen for ``reading`` seconds (its caption and its
+    ``new_numbers``); a question card, if any, follows until ``end``.
+    """
 
     key: str
     title: str
@@ -64,6 +98,9 @@ class StepRecord:
     end: float = 0.0
     texts: list[TextRecord] = field(default_factory=list)
     numbers: dict[str, list[list[str | None]]] = field(default_factory=dict)  # tagged numbers, as shown
+    new_numbers: int = 0  # tagged numbers not on screen, or shown differently, at the previous step's end
+    reading: float = 0.0
+    read_until: float = 0.0
 
 
 class LessonScene(Scene):
@@ -75,8 +112,11 @@ class LessonScene(Scene):
     def __init__(self, job: SceneJob, **kwargs):
         self.job = job
         self.steps: list[StepRecord] = []
+        self.cards: list[StepRecord] = []  # question and closing cards, as shown in full
         self.cues: list[Cue] = []
+        self.freezes: list[tuple[float, float]] = []  # (start, end) of every wait: nothing moves
         self.header = None
+        self._numbers_shown: set = set()
         super().__init__(**kwargs)
 
     @property
@@ -95,7 +135,13 @@ class LessonScene(Scene):
     def construct(self):
         self.lesson()
         self.finish_step()
+        self.close_section()
         self.wait(0.5)
+
+    def wait(self, duration: float = 1.0, *args, **kwargs):
+        start = self.renderer.time
+        super().wait(duration, *args, **kwargs)
+        self.freezes.append((start, self.renderer.time))
 
     def lesson(self):
         raise NotImplementedError
@@ -126,13 +172,103 @@ class LessonScene(Scene):
         self.cues.append(Cue(self.renderer.time, kind, values))
 
     def finish_step(self) -> None:
+        """Record what the step shows, keep it until it has been read, then pose its question."""
         if not self.steps or self.steps[-1].end:
             return
         step = self.steps[-1]
-        step.end = self.renderer.time
-        step.texts, step.numbers = self._snapshot()
+        step.texts, step.numbers = self._snapshot(self.mobjects)
+        shown = {(name, i, j, text) for name, rows in step.numbers.items()
+                 for i, row in enumerate(rows) for j, text in enumerate(row) if text is not None}
+        step.new_numbers, self._numbers_shown = len(shown - self._numbers_shown), shown
+        step.reading = reading_seconds(step.caption, step.new_numbers)
+        self.wait_until(step.start + step.reading)
+        step.read_until = self.renderer.time
         if self.job.stills_dir is not None:
             self._save_still(len(self.steps), step.key)
+        question = self.strings["steps"][step.key].get("question")
+        if self.job.config.lecture.questions and question:
+            self.pose_question(step.key, question)
+        step.end = self.renderer.time
+
+    def wait_until(self, time: float) -> None:
+        """Wait, if needed, until ``time`` seconds into the scene."""
+        if time - self.renderer.time > 1e-6:
+            self.wait(time - self.renderer.time)
+
+    # Cards ---------------------------------------------------------------------------------------
+    def pose_question(self, key: str, question: str) -> None:
+        """The step's question on a card over the dimmed step, with a bar running down the thinking time."""
+        strings = self.job.locale["lecture"]
+        card = self.card(strings["question"], [wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH)])
+        self.play(Appear(card), run_time=0.5)
+        self.record_card(f"{key}:question", strings["question"], question, card)
+        self.count_down(card, reading_seconds(question))
+        self.play(Vanish(card), run_time=0.4)
+
+    def close_section(self) -> None:
+        """What the sources say but the section does not show: a statement and a question, time to think,
+        then the answer (strings in the locale's ``closing.<section>``)."""
+        strings = self.job.locale.get("closing", {}).get(self.section_id)
+        if not strings:
+            return
+        fields = self.closing_fields()
+        title, statement, question, answer = (strings[part].format(**fields)
+                                              for part in ("title", "text", "question", "answer"))
+        lines = [wrapped_text(statement, style.TEXT, style.BODY_SIZE, CARD_WIDTH),
+                 wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH, weight="BOLD"),
+                 wrapped_text(answer, style.MUTED, style.BODY_SIZE, CARD_WIDTH)]
+        card = self.card(title, lines)
+        answer_line = lines[-1]
+        self.play(Vanish(*[mobject for mobject in self.mobjects if isinstance(mobject, VMobject)]), run_time=0.6)
+        self.clear()  # trackers and other invisible helpers too
+        self.header = None
+        self.play(Appear(VGroup(*[part for part in card if part is not answer_line])), run_time=0.6)
+        self.count_down(card, reading_seconds(f"{statement} {question}"))
+        self.play(Appear(answer_line), run_time=0.5)
+        self.record_card("closing", title, " ".join((statement, question, answer)), card)
+        self.count_down(card, reading_seconds(answer))
+
+    def closing_fields(self) -> dict:
+        """Numbers the closing strings may quote: the guide's exercises 5 and 6 and the O(n²·d) cost."""
+        d_k, long_n = head_dimension(GUIDE_D_MODEL, GUIDE_HEADS), 1000
+        return {"d_model": GUIDE_D_MODEL, "heads": GUIDE_HEADS, "d_k": d_k,
+                "root": format_number(1 / scale_factor(d_k), 0), "factor": format_number(scale_factor(d_k), 3),
+                "heads_doubled": 2 * GUIDE_HEADS, "d_k_doubled": head_dimension(GUIDE_D_MODEL, 2 * GUIDE_HEADS),
+                "lab_d_k": LAB_D_K, "lab_root": format_number(1 / scale_factor(LAB_D_K)),
+                "lab_factor": format_number(scale_factor(LAB_D_K), 3),
+                "growth": format_number(scale_factor(LAB_D_K) / scale_factor(d_k)),
+                "long_n": long_n, "long_millions": score_multiplications(long_n, d_k) // 10**6,
+                "long_n_doubled": 2 * long_n, "long_doubled_millions": score_multiplications(2 * long_n, d_k) // 10**6}
+
+    def card(self, title: str, lines: list) -> VGroup:
+        """A panel over a veil that dims the step: ``title``, then ``lines``, then a bar for the time left."""
+        heading = label_text(title, style.TEXT, style.TITLE_SIZE, weight="BOLD")
+        content = VGroup(heading, *lines).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        bar = Line(ORIGIN, content.width * RIGHT, color=style.MUTED, stroke_width=4)
+        bar.next_to(content, DOWN, buff=0.4, aligned_edge=LEFT)
+        body = VGroup(content, bar)
+        panel = RoundedRectangle(width=body.width + 0.8, height=body.height + 0.7, corner_radius=0.15,
+                                 fill_color=style.PANEL, fill_opacity=1.0, stroke_color=style.MUTED, stroke_width=1.5)
+        panel.move_to(body)
+        veil = Rectangle(width=config.frame_width, height=config.frame_height, stroke_width=0,
+                         fill_color=style.BACKGROUND, fill_opacity=0.85)
+        card = VGroup(veil, panel, *content, bar)
+        VGroup(panel, *content, bar).move_to((0, 0, 0))
+        card.bar = bar
+        return card
+
+    def count_down(self, card: VGroup, seconds: float) -> None:
+        """Hold the card ``seconds`` while its bar shrinks to nothing: the screen never stands still."""
+        bar = card.bar
+        full = bar.copy()
+        self.play(bar.animate.stretch_to_fit_width(bar.width * 0.01, about_edge=LEFT), run_time=seconds,
+                  rate_func=linear)
+        bar.become(full)
+
+    def record_card(self, key: str, title: str, text: str, card: VGroup) -> None:
+        texts, _ = self._snapshot([card])
+        self.cards.append(StepRecord(key=key, title=title, caption=text, start=self.renderer.time,
+                                     end=self.renderer.time, texts=texts))
 
     def _header(self, title: str, number: int, caption: str):
         counter_text = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.STEPS))
@@ -147,29 +283,24 @@ class LessonScene(Scene):
     @staticmethod
     def _caption(caption: str) -> Text:
         """The caption, wrapped onto a second line when it is wider than the frame."""
-        available = config.frame_width - 2 * style.MARGIN
-        text = label_text(caption, style.MUTED, style.CAPTION_SIZE)
-        if text.width <= available:
-            return text
-        characters = int(len(caption) * available / text.width)
-        text = label_text("\n".join(textwrap.wrap(caption, characters)), style.MUTED, style.CAPTION_SIZE)
-        return text.scale_to_fit_width(min(text.width, available))
+        return wrapped_text(caption, style.MUTED, style.CAPTION_SIZE, config.frame_width - 2 * style.MARGIN)
 
-    def _snapshot(self) -> tuple[list[TextRecord], dict]:
+    def _snapshot(self, mobjects) -> tuple[list[TextRecord], dict]:
         texts, numbers = [], {}
-        for mobject in self._visible_texts():
+        for mobject in self._visible_texts(mobjects):
             texts.append(TextRecord(getattr(mobject, "shown_text", None) or getattr(mobject, "tex_string", ""),
                                     mobject.get_left()[0], mobject.get_right()[0],
-                                    mobject.get_bottom()[1], mobject.get_top()[1]))
+                                    mobject.get_bottom()[1], mobject.get_top()[1], cap_height(mobject)))
             if hasattr(mobject, "tag"):
                 name, (i, j) = mobject.tag
                 numbers.setdefault(name, {})[(i, j)] = mobject.shown_text
         return texts, {name: _as_rows(grid) for name, grid in numbers.items()}
 
-    def _visible_texts(self):
-        """Top-level Text, MarkupText, MathTex and NumberText mobjects on screen with a visible fill."""
+    @staticmethod
+    def _visible_texts(mobjects):
+        """Top-level Text, MarkupText, MathTex and NumberText mobjects among ``mobjects`` with a visible fill."""
         found, seen = [], set()
-        for mobject in self.mobjects:
+        for mobject in mobjects:
             stack = [mobject]
             while stack:
                 current = stack.pop()

@@ -5,10 +5,11 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
-from manim import (LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Rectangle, SurroundingRectangle, Text, VGroup,
-                   VMobject)
+from manim import (LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Rectangle, SingleStringMathTex,
+                   SurroundingRectangle, Text, VGroup, VMobject)
 
 from scenes import speedups, style  # noqa: F401  (speedups: cheap text copies)
 from scenes.number_glyphs import NumberText, composed_number
@@ -17,6 +18,13 @@ from scenes.numbers import decimals_for, format_number
 CELL_HEIGHT = 0.5
 CELL_PADDING = 0.22
 SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
+TEX_SCRIPT_SHARE = 0.7  # TeX sets sub- and superscripts at 7 pt in 10 pt text
+SUBSCRIPT_SHARE = 0.8  # ours: Pango's <sub> is 0.6 of the text, 12 px in a caption at 720p, too small to read
+
+
+def subscript_markup(text: str, font_size: float) -> str:
+    """Pango markup for a subscript at SUBSCRIPT_SHARE of the text, lowered by a third of a capital."""
+    return f'<span size="{SUBSCRIPT_SHARE:.0%}" rise="-{font_size / 16:.2f}pt">{text}</span>'
 
 
 def number_text(value: float, colour: ManimColor = style.TEXT, font_size: float = style.CELL_SIZE,
@@ -35,13 +43,52 @@ def number_text(value: float, colour: ManimColor = style.TEXT, font_size: float 
     return text
 
 
+def probability_decimals(weights, most: int = 4) -> int:
+    """The fewest decimals, 2 to ``most``, at which every row of ``weights`` as written sums to 1
+    (1/8 is written 0.125: eight 0.13 would sum to 1.04); ``most`` when none does (three 0.3333)."""
+    rows = np.atleast_2d(np.asarray(weights, dtype=float))
+    for decimals in range(2, most):
+        written = np.vectorize(lambda p: float(format_number(p, decimals)))(rows)
+        if np.all(np.abs(written.sum(axis=1) - 1.0) < 0.5 * 10.0 ** -decimals):
+            return decimals
+    return most
+
+
 def label_text(text: str, colour: ManimColor = style.TEXT, font_size: float = style.BODY_SIZE,
                weight: str = "NORMAL") -> MarkupText:
     """Prose in the text font; ``W_Q`` and ``d_k`` are written with real subscripts."""
-    markup = SUBSCRIPT.sub(r"<sub>\1</sub>", html.escape(text, quote=False))
+    markup = SUBSCRIPT.sub(lambda match: subscript_markup(match[1], font_size), html.escape(text, quote=False))
     label = MarkupText(markup, font=style.TEXT_FONT, font_size=font_size, color=colour, weight=weight)
     label.shown_text = text
     return label
+
+
+def cap_height(text: VMobject) -> float:
+    """Height in frame units of a capital letter (or digit) in ``text``'s smallest type: its subscripts
+    if it has any. A number's digits are measured; other texts from their font size, which manim keeps
+    up to date when a text is scaled."""
+    if isinstance(text, NumberText):
+        return max((glyph.height for glyph, character in zip(text, text.shown_text) if character.isdigit()),
+                   default=0.0)
+    if isinstance(text, SingleStringMathTex):
+        scripts = "_" in text.tex_string or "^" in text.tex_string
+        return text.font_size * _cap_per_point("tex") * (TEX_SCRIPT_SHARE if scripts else 1.0)
+    subscripts = isinstance(text, MarkupText) and ("<sub>" in text.text or 'rise="-' in text.text)
+    return text.font_size * _cap_per_point(text.font) * (_subscript_share(text.font) if subscripts else 1.0)
+
+
+@cache
+def _cap_per_point(font: str) -> float:
+    """Cap height of an "H" per point of font size: ``font`` a font name, or "tex" for LaTeX."""
+    letter = MathTex("H", font_size=48) if font == "tex" else Text("H", font=font, font_size=48)
+    return letter.height / 48
+
+
+@cache
+def _subscript_share(font: str) -> float:
+    """How much smaller our subscripts are drawn than the text around them (measured: Pango rounds)."""
+    pair = MarkupText("H" + subscript_markup("H", 48), font=font, font_size=48)
+    return pair[1].height / pair[0].height
 
 
 def bracket(height: float, side: int, colour: ManimColor) -> VMobject:
@@ -59,12 +106,14 @@ def brackets_and_label(grid: VGroup, height: float, label: str, colour: ManimCol
     return brackets, MathTex(label, color=colour, font_size=style.BODY_SIZE + 6).next_to(grid, UP, buff=0.22)
 
 
-def shared_cell_width(*matrices) -> float:
-    """One cell width that fits every number of every matrix, so they can replace each other in place."""
+def shared_cell_width(*matrices, decimals: int | None = None) -> float:
+    """One cell width that fits every number of every matrix, so they can replace each other in place;
+    ``decimals`` if given, else each matrix's own (decimals_for)."""
     # The number font is monospaced: the longest written number is the widest one, so one text suffices.
-    longest = max(((format_number(value, decimals_for(np.asarray(matrix).flat)), value, matrix)
-                   for matrix in matrices for value in np.asarray(matrix).flat), key=lambda item: len(item[0]))
-    widest = number_text(longest[1], decimals=decimals_for(np.asarray(longest[2]).flat)).width
+    longest = max(((format_number(value, places), value, places) for matrix in matrices
+                   for places in [decimals_for(np.asarray(matrix).flat) if decimals is None else decimals]
+                   for value in np.asarray(matrix).flat), key=lambda item: len(item[0]))
+    widest = number_text(longest[1], decimals=longest[2]).width
     return max(widest + CELL_PADDING, CELL_HEIGHT)
 
 
@@ -77,15 +126,16 @@ class LabelledMatrix(VGroup):
 
     def __init__(self, values, label: str, colour: ManimColor, name: str,
                  fill: Callable[[float], ManimColor] | None = None,
-                 text_colour: Callable[[float], ManimColor] | None = None, cell_width: float | None = None):
+                 text_colour: Callable[[float], ManimColor] | None = None, cell_width: float | None = None,
+                 decimals: int | None = None):
         super().__init__()
         self.values = np.asarray(values, dtype=float)
         self.name = name
         rows, cols = self.values.shape
-        decimals = decimals_for(self.values.flat)
+        decimals = decimals_for(self.values.flat) if decimals is None else decimals
         self.entries = [[number_text(value, text_colour(value) if text_colour else colour, decimals=decimals)
                          for value in row] for row in self.values]
-        self.cell_width = cell_width or shared_cell_width(self.values)
+        self.cell_width = cell_width or shared_cell_width(self.values, decimals=decimals)
         self.cells = [[Rectangle(width=self.cell_width, height=CELL_HEIGHT, stroke_width=0,
                                  fill_opacity=0.0) for _ in range(cols)] for _ in range(rows)]
         for i in range(rows):
@@ -104,6 +154,12 @@ class LabelledMatrix(VGroup):
     def frame(self) -> VGroup:
         """Everything but the numbers: what a computed matrix shows before its cells are filled."""
         return VGroup(self.cell_grid, self.brackets, self.label)
+
+    @property
+    def outline(self) -> VGroup:
+        """Brackets and label: a heat-coloured matrix before any value is computed (a cell is coloured
+        only once its value is shown)."""
+        return VGroup(self.brackets, self.label)
 
     def row(self, i: int) -> VGroup:
         return VGroup(*self.entries[i])

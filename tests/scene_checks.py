@@ -1,23 +1,35 @@
-"""Render a section's scene in-process, quickly, and check what a viewer would notice."""
+"""Render a section's scene in-process, quickly, and check what a viewer would notice.
+
+Every check takes a rendered scene (or a video) and returns a list of problems, empty when all is
+well, so a section's test reads ``assert legibility_problems(scene) == []``.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
+import av
+import numpy as np
 from manim import config, tempconfig
 
 from lecture.config import load_config
 from lecture.locale import load_locale
 from lecture.media import exclusive_lock
 from lecture.sections import BY_ID
-from scenes.lesson_scene import SceneJob
+from scenes.lesson_scene import LONGEST_FREEZE, SceneJob, reading_seconds
 
 TINY = {"pixel_width": 256, "pixel_height": 144, "frame_rate": 5}
 # Tex and text renderings are cached by content, so every test run on a machine shares them;
 # manim's caches are not process-safe, so one scene at a time uses them.
 CACHE = Path(tempfile.gettempdir()) / "lecture-test-cache" / os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+MIN_CAP_PIXELS = 14  # at 720p: the least cap height of a text a student must read
+NOTATION = [(re.compile(r"(?<![\w\u2212-])-(?=\d)"), "a hyphen for a minus sign (write \u2212)"),
+            (re.compile(r"\d(?:\.\d+)?e[+\u2212-]?\d"), "a number in e-notation (write 10⁴)")]
 
 
 def run_scene(section_id: str, *overrides: str, stills_dir=None):
@@ -33,11 +45,29 @@ def run_scene(section_id: str, *overrides: str, stills_dir=None):
     return scene
 
 
+def render_video(section_id: str, folder: Path, *overrides: str):
+    """Render the scene as a tiny video (256 x 144, 5 fps) in ``folder``; returns the scene and the file."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with exclusive_lock(CACHE / ".lock"), tempconfig({
+            **TINY, "media_dir": str(folder), "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
+            "write_to_movie": True, "save_last_frame": False, "format": None,
+            "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
+        job = SceneJob(config=load_config(overrides=overrides), locale=load_locale())
+        scene = BY_ID[section_id].scene()(job)
+        scene.render()
+        return scene, Path(scene.renderer.file_writer.movie_file_path)
+
+
+def records(scene):
+    """Every screen a step record describes: each step's end, then each question or closing card."""
+    return [*scene.steps, *getattr(scene, "cards", [])]
+
+
 def layout_problems(scene) -> list[str]:
     """Texts overlapping other texts, or leaving the frame, at the end of each step."""
     half_width, half_height = config.frame_width / 2, config.frame_height / 2
     problems = []
-    for step in scene.steps:
+    for step in records(scene):
         for index, text in enumerate(step.texts):
             if text.left < -half_width or text.right > half_width or text.bottom < -half_height or text.top > half_height:
                 problems.append(f"{step.key}: {text.text!r} leaves the frame")
@@ -45,3 +75,56 @@ def layout_problems(scene) -> list[str]:
                 if text.overlaps(other):
                     problems.append(f"{step.key}: {text.text!r} overlaps {other.text!r}")
     return problems
+
+
+def legibility_problems(scene, exempt=lambda text: False) -> list[str]:
+    """Texts whose capitals (or digits, or subscripts) are under MIN_CAP_PIXELS high at 720p; ``exempt``
+    names texts no one needs to read (a decoration), by their record."""
+    least = MIN_CAP_PIXELS / 720 * config.frame_height
+    return [f"{step.key}: {text.text!r} cap height {text.cap_height * 720 / config.frame_height:.1f} px"
+            for step in records(scene) for text in step.texts if text.cap_height < least and not exempt(text)]
+
+
+def notation_problems(scene) -> list[str]:
+    """Numbers written as a program prints them: a hyphen for minus, 2.0e4 for 10⁴."""
+    return [f"{step.key}: {text.text!r} has {what}" for step in records(scene) for text in step.texts
+            for pattern, what in NOTATION if pattern.search(text.text)]
+
+
+def pacing_problems(scene) -> list[str]:
+    """Steps shorter than their reading time, and stretches where nothing moves longer than LONGEST_FREEZE."""
+    problems = []
+    for step in scene.steps:
+        needed = reading_seconds(step.caption, step.new_numbers)
+        if step.read_until - step.start < needed - 1e-6:
+            problems.append(f"{step.key}: on screen {step.read_until - step.start:.1f} s, reading needs {needed:.1f} s")
+    return problems + [f"nothing moves from {start:.1f} s to {end:.1f} s ({end - start:.1f} s)"
+                       for start, end in freezes(scene) if end - start > LONGEST_FREEZE + 1e-6]
+
+
+def freezes(scene) -> list[tuple[float, float]]:
+    """The scene's waits, back-to-back ones merged: the (start, end) of every still stretch."""
+    merged: list[list[float]] = []
+    for start, end in sorted(scene.freezes):
+        if merged and start - merged[-1][1] < 1e-6:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(start, end) for start, end in merged]
+
+
+def video_freezes(path: Path, longest: float = LONGEST_FREEZE, tolerance: int = 3) -> list[tuple[float, float]]:
+    """(start, end) in seconds of every run of identical frames (no pixel changing by more than
+    ``tolerance`` of 255) lasting longer than ``longest``, decoded from the file."""
+    runs, previous, run_start, time = [], None, 0.0, 0.0
+    with av.open(str(path)) as container:
+        stream = container.streams.video[0]
+        for frame in container.decode(stream):
+            time = float(frame.pts * stream.time_base)
+            pixels = frame.to_ndarray(format="gray").astype(np.int16)
+            if previous is not None and np.abs(pixels - previous).max() > tolerance:
+                runs.append((run_start, time))
+                run_start = time
+            previous = pixels
+        runs.append((run_start, time + 1 / float(stream.average_rate)))
+    return [(start, end) for start, end in runs if end - start > longest + 1e-6]

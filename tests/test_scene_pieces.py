@@ -9,8 +9,8 @@ from manim import Circle, FadeIn, FadeOut, Scene, Square, Text, VGroup, tempconf
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText, composed_number
-from scenes.numbers import format_number
-from scenes.visuals import number_text
+from scenes.numbers import MINUS, format_number
+from scenes.visuals import cap_height, label_text, number_text, probability_decimals
 
 NUMBERS = [0.0, 0.38, -2.69, 7.0, 12.5, -99.99, 1234.0, 3e5, -1e-7, 0.001, 1 / 3]
 
@@ -23,16 +23,54 @@ def test_numbers_from_cached_glyphs_have_the_points_and_colour_manim_text_gives(
         composed = composed_number(shown, style.NUMBER_FONT, size, style.OUTPUT)
         assert isinstance(composed, NumberText) and composed.shown_text == shown
         assert len(composed) == len(reference)
+        if value < 0:  # the minus is ours (next test); the rest must match manim's, shifted alike
+            composed, reference = composed[1:], reference[1:]
+            composed.shift(reference[0].get_left() - composed[0].get_left())
         for ours, manims in zip(composed, reference):
             np.testing.assert_allclose(ours.points, manims.points, atol=1e-6)
             np.testing.assert_allclose(ours.fill_rgbas, manims.fill_rgbas)
             assert ours.get_stroke_width() == manims.get_stroke_width()
 
 
-def test_characters_the_number_font_lacks_fall_back_to_text():
-    assert composed_number("−∞", style.NUMBER_FONT, style.CELL_SIZE, style.TEXT) is None
+def test_the_minus_sign_is_as_wide_as_the_plus_and_level_with_it():
+    """JetBrains Mono draws U+2212 as its hyphen; a minus must be as wide as the plus's bar."""
+    minus = composed_number(f"{MINUS}1", style.NUMBER_FONT, style.CELL_SIZE, style.TEXT)[0]
+    hyphen, plus = Text("-+", font=style.NUMBER_FONT, font_size=style.CELL_SIZE)
+    assert minus.width == pytest.approx(plus.width, rel=1e-6)
+    assert minus.width > 1.3 * hyphen.width
+    assert minus.height == pytest.approx(hyphen.height, rel=1e-6)
+    one = Text(f"{MINUS}1", font=style.NUMBER_FONT, font_size=style.CELL_SIZE)
+    assert minus.get_y() == pytest.approx(one[0].get_y(), abs=1e-6)  # at the hyphen's height
+    assert "-" not in number_text(-2.5).shown_text and number_text(-2.5).shown_text == f"{MINUS}2.50"
+
+
+def test_infinity_is_a_glyph_of_the_number_font_and_unknown_characters_fall_back_to_text():
     infinity = number_text(-math.inf)
-    assert isinstance(infinity, Text) and infinity.shown_text == "−∞"
+    assert isinstance(infinity, NumberText) and infinity.shown_text == f"{MINUS}∞"
+    assert composed_number("1+x", style.NUMBER_FONT, style.CELL_SIZE, style.TEXT) is None
+
+
+def test_probability_decimals_make_every_written_row_sum_to_one():
+    assert probability_decimals([[1 / 8] * 8]) == 3  # 0.125, not 0.13 (eight of which are 1.04)
+    assert probability_decimals([[0.25, 0.75], [0.5, 0.5]]) == 2
+    weights = np.array([[0.0126688884, 0.881645411, 0.105685701], [0.163579101, 0.163579101, 0.672841798]])
+    decimals = probability_decimals(weights)
+    assert decimals == 4  # 0.16 + 0.16 + 0.67 = 0.99 and 0.013 + 0.882 + 0.106 = 1.001
+    for row in weights:
+        assert sum(float(f"{p:.{decimals}f}") for p in row) == pytest.approx(1.0, abs=1e-9)
+    assert probability_decimals([[1 / 3] * 3]) == 4  # never exact: the most decimals allowed
+
+
+def test_cap_heights_measure_digits_capitals_and_the_smaller_subscripts():
+    digit = Text("0", font=style.NUMBER_FONT, font_size=style.CELL_SIZE)
+    assert cap_height(number_text(-12.5)) == pytest.approx(digit.height, rel=0.02)
+    capital = Text("H", font=style.TEXT_FONT, font_size=style.CAPTION_SIZE)
+    assert cap_height(label_text("Hola", font_size=style.CAPTION_SIZE)) == pytest.approx(capital.height, rel=0.02)
+    with_subscript = label_text("W_H", font_size=style.CAPTION_SIZE)
+    assert cap_height(with_subscript) == pytest.approx(with_subscript[1].height, rel=0.03)  # the H, lowered
+    assert cap_height(with_subscript) >= 14 / 720 * 8  # legible at 720p, unlike Pango's <sub>
+    shrunk = label_text("Hola", font_size=style.CAPTION_SIZE).scale(0.5)
+    assert cap_height(shrunk) == pytest.approx(capital.height / 2, rel=0.02)
 
 
 def stage() -> VGroup:
