@@ -3,7 +3,7 @@ numbers inside the cells only when they are big enough to read, and a colour leg
 
 Rows go down and columns go right, as in a matrix. Any colour function works; ``signed_colour``
 gives the palette's diverging map (``style.score_colour``) and ``style.weight_colour`` the
-sequential one.
+sequential one; ``score_legend`` is the bar of one diverging scale shared by compared matrices.
 """
 
 from __future__ import annotations
@@ -29,6 +29,24 @@ ROUND_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
 def signed_colour(largest: float) -> Callable[[float], ManimColor]:
     """The diverging map for signed values in [-largest, largest]: blue below 0, orange above."""
     return lambda value: style.score_colour(value, largest)
+
+
+def score_legend(largest: float, label: str, height: float = 1.6, name: str = "score_legend") -> "ColourLegend":
+    """The colour bar of ``signed_colour(largest)``, ticked at 0 and at ± the roundest value within the scale.
+
+    Matrices or rows that are compared share one ``largest`` (``style.shared_largest``) and show this bar once.
+    """
+    mark = round_value(largest)
+    ticks = [-mark, 0.0, mark] if mark else [0.0]
+    return ColourLegend(signed_colour(largest), -largest, largest, height=height, ticks=ticks, label=label, name=name)
+
+
+def round_value(largest: float) -> float:
+    """The largest of 1, 2, 2.5, 5 times a power of ten not over ``largest`` (0 for 0)."""
+    if largest <= 0:
+        return 0.0
+    power = 10.0 ** np.floor(np.log10(largest))
+    return float(max(step * power for step in (1, 2, 2.5, 5) if step * power <= largest * (1 + 1e-9)))
 
 
 def round_ticks(count: int, most: int = 5) -> list[int]:

@@ -2,18 +2,21 @@
 
 q · k spreads like sqrt(d_k); as d_k grows the unscaled softmax over the same keys collapses onto
 one of them, and dividing by sqrt(d_k) brings the spread back to 1 so the softmax keeps sharing.
+Every score cell, unscaled or scaled and at any d_k, is coloured on one scale (the bar beside the
+panels): the scaled scores are visibly the smaller ones.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Animation, Create, FadeIn, MathTex, Rectangle, ReplacementTransform,
-                   SurroundingRectangle, TransformFromCopy, VGroup, Write)
+                   SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
 
 from attn_math.scaling import ScalingDemo, score_deviation, scaling_demo
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
+from scenes.heatmap import score_legend
 from scenes.lesson_scene import LessonScene
 from scenes.numbers import format_number
 from scenes.visuals import fit, label_text, number_text
@@ -21,11 +24,17 @@ from scenes.visuals import fit, label_text, number_text
 GROWTH = (2, 8, 64, 512)  # the d_k the collapse is animated through, besides the configured one
 HOLD = 2.5  # seconds a state is held so a student can read it
 CHANGE = 1.5  # seconds one change of d_k takes
+SWEEP_HOLD = 1.6  # seconds each d_k is held when the sweep repeats with both panels (its numbers were read once)
+SWEEP_CHANGE = 1.0
+KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at least CHANGE): time to read them
+LEGEND_GAP = 0.45  # between the panels and the colour bar of the scores
+LEGEND_HEIGHT = 1.6
 COLLAPSED = 0.99  # a largest weight above this is shown as 1.00: one key takes it all
 CHART_HEIGHT = 2.4  # the unscaled panel alone
 STACKED_CHART_HEIGHT = 1.3  # each of the two panels, one above the other
 BAR_WIDTH, BAR_GAP = 0.45, 0.4  # gaps wide enough that the values above the bars stay apart
 SCORE_CELL_HEIGHT = 0.42
+SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.45  # above a full-height bar, for its value
 SIDE_GAP = 0.35  # between a panel's title column and its chart
@@ -134,7 +143,7 @@ class ScoreRow(VGroup):
         widest = number_text(WIDEST_SCORE, font_size=style.CAPTION_SIZE).width
         self.number_scale = min(1.0, self.cells[0].width * 0.92 / widest)
         self.numbers = VGroup(*[self._number(j, score) for j, score in enumerate(scores)])
-        self.label = MathTex(label, color=style.TEXT, font_size=style.CAPTION_SIZE + 4)
+        self.label = MathTex(label, color=style.TEXT, font_size=SCORE_LABEL_SIZE)
         self.label.next_to(self.cells, LEFT, buff=0.2)
         self.add(self.cells, self.numbers, self.label)
 
@@ -166,7 +175,8 @@ class DistributionPanel(VGroup):
         weights, scores, entropy = values
         self.version = version
         self.chart = BarChart(weights, [f"k_{j + 1}" for j in range(len(weights))], style.ATTENTION,
-                              height=chart_height, bar_width=BAR_WIDTH, gap=BAR_GAP, name=f"weights_{version}")
+                              height=chart_height, bar_width=BAR_WIDTH, gap=BAR_GAP, label_size=style.BODY_SIZE,
+                              name=f"weights_{version}")
         self.chart.labels.set_color(style.KEY)
         self.scores = ScoreRow(self.chart, scores, score_label, largest_score, f"scores_{version}")
         # The room a full-height bar and its value take, so the panel keeps its size whatever the weights.
@@ -189,9 +199,12 @@ class DistributionPanel(VGroup):
 
     def change_to(self, weights: np.ndarray, scores: np.ndarray, entropy: float) -> list:
         """Animations that move the bars, the scores and the entropy to new values."""
+        return [*self.scores.change_to(scores), *self.change_weights(weights, entropy)]
+
+    def change_weights(self, weights: np.ndarray, entropy: float) -> list:
+        """Animations that move the bars and the entropy to the softmax of new scores."""
         new_entropy = self._entropy_number(entropy).scale(self.chart.scale_factor).move_to(self.entropy)
-        animations = [*self.chart.change_to(weights), *self.scores.change_to(scores),
-                      Swap(self.entropy, new_entropy)]
+        animations = [*self.chart.change_to(weights), Swap(self.entropy, new_entropy)]
         self.entropy_value.remove(self.entropy)
         self.entropy = new_entropy
         self.entropy_value.add(new_entropy)
@@ -207,6 +220,8 @@ class ScalingScene(LessonScene):
         self.dimensions = sorted({*GROWTH, settings.d_k})
         self.demos = {d_k: scaling_demo(d_k, settings.n_keys, settings.seed) for d_k in self.dimensions}
         self.deviations = {d_k: score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
+        self.largest_score = style.shared_largest(*[demo.scores for demo in self.demos.values()],
+                                                  *[demo.scaled_scores for demo in self.demos.values()])
         self.show_variance()
         self.show_growing()
         self.show_collapse()
@@ -258,10 +273,11 @@ class ScalingScene(LessonScene):
         first = self.dimensions[0]
         self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), CHART_HEIGHT)
         self.readout = self.readout_line(first)
-        self.place(self.unscaled, *self.panel_area(self.readout, note=True))
+        self.legend = self.score_bar(self.unscaled)
+        self.place(VGroup(self.unscaled, self.legend), *self.panel_area(self.readout, note=True))
         self.play(Vanish(self.variance_stage), run_time=0.6)
         self.cue_distribution(self.unscaled, first)
-        self.play(Appear(self.readout), Appear(self.unscaled), run_time=1.0)
+        self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
         self.wait(HOLD)
         for d_k in self.dimensions[1:]:
             self.change_dimension(d_k, [self.unscaled])
@@ -292,47 +308,65 @@ class ScalingScene(LessonScene):
     def show_scaled(self):
         d_k = self.settings.d_k
         demo = self.demos[d_k]
-        self.begin_step("scaled", d_k=d_k, root=format_number(np.sqrt(d_k)))
+        self.begin_step("scaled", d_k=d_k, root=format_number(np.sqrt(d_k)),
+                        before=format_number(demo.entropy_unscaled), after=format_number(demo.entropy_scaled))
         unscaled = self.panel("unscaled", self.values(demo, scaled=False), STACKED_CHART_HEIGHT)
         # The scaled panel starts as a copy of the unscaled one, then divides its scores.
         self.scaled = self.panel("scaled", self.values(demo, scaled=False), STACKED_CHART_HEIGHT)
-        VGroup(unscaled, self.scaled).arrange(DOWN, buff=PANEL_GAP)
+        stacked = VGroup(unscaled, self.scaled).arrange(DOWN, buff=PANEL_GAP)
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
-        self.place(VGroup(unscaled, self.scaled), *self.panel_area(self.readout, note=False))
-        self.play(Vanish(self.marks), ReplacementTransform(self.unscaled, unscaled), run_time=1.0)
+        legend = self.score_bar(stacked)
+        self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=False))
+        self.play(Vanish(self.marks), ReplacementTransform(self.unscaled, unscaled), Transform(self.legend, legend),
+                  run_time=1.0)
         # BarChart.change_to's ReplacementTransform also left the old values on screen on their own: clear them.
         self.remove(*self.unscaled.get_family())
         self.unscaled = unscaled
         self.play(TransformFromCopy(self.unscaled, self.scaled), run_time=1.2)
         self.wait(1.0)
+        # First the division (the cells fade towards neutral on the shared scale), then what the softmax makes of it.
+        self.play(*self.scaled.scores.change_to(demo.scaled_scores), run_time=self.per_key(CHANGE))
+        self.wait(self.per_key(HOLD))
         self.cue_distribution(self.scaled, d_k)
-        self.play(*self.scaled.change_to(demo.weights_scaled, demo.scaled_scores, demo.entropy_scaled),
-                  run_time=2.0)
-        self.wait(HOLD + 0.5)
+        self.play(*self.scaled.change_weights(demo.weights_scaled, demo.entropy_scaled),
+                  run_time=self.per_key(CHANGE))
+        self.wait(1.0)
+        # The caption compares the two entropies: frame them.
+        self.marks = VGroup(*[SurroundingRectangle(panel.entropy_value, color=style.HIGHLIGHT, buff=0.08,
+                                                   stroke_width=2, corner_radius=0.06)
+                              for panel in (self.unscaled, self.scaled)])
+        self.play(Create(self.marks), run_time=0.8)
+        self.wait(0.5)
 
     def show_restored(self):
-        self.begin_step("restored")
+        self.begin_step("restored", low=self.dimensions[0], high=self.dimensions[-1])
         scaled_readout = self.readout_line(self.settings.d_k, scaled=True)
-        self.play(ReplacementTransform(self.readout, scaled_readout), run_time=1.0)
+        self.play(ReplacementTransform(self.readout, scaled_readout), Vanish(self.marks), run_time=1.0)
         self.readout = scaled_readout
-        self.wait(1.5)
+        self.wait(1.0)
         for d_k in self.dimensions:
-            self.change_dimension(d_k, [self.unscaled, self.scaled])
+            self.change_dimension(d_k, [self.unscaled, self.scaled], change=SWEEP_CHANGE, hold=SWEEP_HOLD)
         frame = SurroundingRectangle(self.scaled, color=style.HIGHLIGHT, buff=FRAME_ROOM * 0.6, stroke_width=3,
                                      corner_radius=0.1)
         self.play(Create(frame), run_time=0.8)
-        self.wait(HOLD + 0.5)
+        self.wait(0.5)
 
     # Shared pieces ------------------------------------------------------------------------------
     def panel(self, version: str, values: tuple[np.ndarray, np.ndarray, float],
               chart_height: float) -> DistributionPanel:
-        """The unscaled or scaled panel showing (weights, scores, entropy)."""
-        scaled = version == "scaled"
-        # One colour scale for every d_k, so the score cells visibly heat up as d_k grows.
-        largest = max(float(np.abs(self.values(demo, scaled)[1]).max()) for demo in self.demos.values())
-        label = r"q\cdot k_j / \sqrt{d_k}" if scaled else r"q\cdot k_j"
-        return DistributionPanel(self.strings["labels"][version], label, version, largest, self.strings["labels"],
-                                 values, chart_height)
+        """The unscaled or scaled panel showing (weights, scores, entropy), its scores on the shared scale."""
+        label = r"q\cdot k_j / \sqrt{d_k}" if version == "scaled" else r"q\cdot k_j"
+        return DistributionPanel(self.strings["labels"][version], label, version, self.largest_score,
+                                 self.strings["labels"], values, chart_height)
+
+    def score_bar(self, panels: VGroup):
+        """The colour bar of every score cell (one scale for both panels and every d_k), right of ``panels``."""
+        legend = score_legend(self.largest_score, self.strings["labels"]["score_scale"], height=LEGEND_HEIGHT)
+        return legend.next_to(panels, RIGHT, buff=LEGEND_GAP)
+
+    def per_key(self, seconds: float) -> float:
+        """``seconds``, or KEY_SECONDS a key if that is longer: a change as slow as its numbers are many."""
+        return max(seconds, KEY_SECONDS * self.settings.n_keys)
 
     @staticmethod
     def values(demo: ScalingDemo, scaled: bool) -> tuple[np.ndarray, np.ndarray, float]:
@@ -340,14 +374,15 @@ class ScalingScene(LessonScene):
             return demo.weights_scaled, demo.scaled_scores, demo.entropy_scaled
         return demo.weights_unscaled, demo.scores, demo.entropy_unscaled
 
-    def change_dimension(self, d_k: int, panels: list[DistributionPanel]):
-        """Move the readout and every panel to d_k, then hold."""
+    def change_dimension(self, d_k: int, panels: list[DistributionPanel], change: float = CHANGE,
+                         hold: float = HOLD):
+        """Move the readout and every panel to d_k in ``change`` seconds, then hold ``hold`` seconds."""
         animations = self.readout.change_to(self.readout_values(d_k))
         for panel in panels:
             self.cue_distribution(panel, d_k)
             animations += panel.change_to(*self.values(self.demos[d_k], panel.version == "scaled"))
-        self.play(*animations, run_time=CHANGE)
-        self.wait(HOLD)
+        self.play(*animations, run_time=change)
+        self.wait(hold)
 
     def cue_distribution(self, panel: DistributionPanel, d_k: int):
         """Matrix's softmax "row" sound: one partial per key, as loud as its weight (one-hot: a lone tone)."""

@@ -7,9 +7,10 @@ import pytest
 
 from attn_math.scaling import score_deviation
 from lecture.config import ConfigError, load_config
+from scenes import style
 from scenes.numbers import parse_number
 from scenes.scaling import GROWTH, ScalingScene
-from tests.scene_checks import layout_problems, run_scene
+from tests.scene_checks import layout_problems, legibility_problems, pacing_problems, run_scene
 
 LARGEST = ("scaling.d_k=4096", "scaling.n_keys=16", "scaling.seed=4294967295")
 
@@ -73,6 +74,59 @@ def test_duration_is_a_paced_minute_or_two(scene):
     assert 60 <= scene.renderer.time <= 180
 
 
+@pytest.mark.parametrize("name", ["scene", "largest"])
+def test_every_step_is_read_without_frozen_stretches(name, request):
+    assert pacing_problems(request.getfixturevalue(name)) == []
+
+
+def test_text_is_legible_at_720p(scene):
+    assert legibility_problems(scene) == []
+
+
+def test_the_last_step_lasts_its_reading_time_not_more(scene):
+    """It sweeps d_k once more with both panels: about as long as reading it, not a long tail."""
+    record = step(scene, "restored")
+    assert record.read_until - record.start <= record.reading + 1.0
+
+
+def intensity(cell) -> float:
+    """How far a score cell's fill is from the neutral PANEL (RGB distance)."""
+    return float(np.linalg.norm(np.asarray(cell.get_fill_color().to_rgb()) - np.asarray(style.PANEL.to_rgb())))
+
+
+def test_compared_score_rows_share_one_colour_scale(scene):
+    """At the end (d_k = 512 in both panels) a score's colour depends on its value alone, whichever row it is in:
+    sorting all 16 cells by |score| sorts them by how far from neutral they are, so every scaled cell is paler
+    than the same key's unscaled one. With a scale per row the scaled 1.79 would be as strong as the raw 40.6."""
+    settings = load_config().scaling
+    expected = by_hand(max(GROWTH), settings.n_keys, settings.seed)
+    cells = [(abs(value), intensity(cell), version)
+             for version in ("unscaled", "scaled")
+             for value, cell in zip(expected[f"scores_{version}"], getattr(scene, version).scores.cells)]
+    by_size = sorted(cells)
+    assert all(a[1] <= b[1] + 1e-9 for a, b in zip(by_size, by_size[1:])), by_size
+    for raw, scaled in zip(scene.unscaled.scores.cells, scene.scaled.scores.cells):
+        assert intensity(scaled) < intensity(raw)
+    same_value = [intensity(cell) for cell in scene.scaled.scores.cells]
+    strongest_raw = max(expected["scores_unscaled"], key=abs)
+    assert max(same_value) < 0.25 * intensity(scene.unscaled.scores.cells[expected["scores_unscaled"].index(strongest_raw)])
+
+
+def test_the_colour_bar_spans_every_score_shown(scene):
+    """One bar for both panels and every d_k: it reaches the largest |score| the section shows (d_k = 512)."""
+    settings = load_config().scaling
+    largest = max(abs(score) for d_k in sorted({*GROWTH, settings.d_k})
+                  for score in by_hand(d_k, settings.n_keys, settings.seed)["scores_unscaled"])
+    for key in ("growing", "collapse", "scaled", "restored"):
+        ticks = shown(step(scene, key), "score_legend")
+        assert ticks[1] == 0 and ticks[0] == -ticks[2]
+        assert 0.4 * largest <= ticks[2] <= largest
+    bar = scene.legend.bar
+    assert bar[-1].get_fill_color().to_rgb() == pytest.approx(
+        np.asarray(style.PANEL.to_rgb()) + style.SCORE_SATURATION * (
+            np.asarray(style.SCORE_POSITIVE.to_rgb()) - np.asarray(style.PANEL.to_rgb())), abs=0.03)
+
+
 def test_table_shows_d_k_root_and_measured_deviation(scene):
     settings = load_config().scaling
     rows = step(scene, "variance").numbers["table"]
@@ -111,6 +165,24 @@ def test_default_seed_collapses_onto_one_key_at_the_dwelt_d_k(scene):
     assert shown(record, "entropy_unscaled") == [0.0]
     assert record.caption == scene.strings["steps"]["collapse"]["caption"]
     assert shown(step(scene, "scaled"), "entropy_scaled")[0] > 1.5
+
+
+def test_the_scaled_caption_quotes_the_entropies_on_screen(scene):
+    record = step(scene, "scaled")
+    before, after = shown(record, "entropy_unscaled")[0], shown(record, "entropy_scaled")[0]
+    d_k = int(shown(record, "d_k")[0])
+    assert f"÷ √{d_k} = {math.sqrt(d_k):.2f}" in record.caption
+    assert f"de {before:.2f} a {after:.2f} bits" in record.caption
+    assert after > before
+
+
+def test_the_last_caption_names_the_d_k_swept_and_the_deviation_shown(scene):
+    record = step(scene, "restored")
+    dimensions = sorted({*GROWTH, load_config().scaling.d_k})
+    assert f"De d_k = {dimensions[0]} a {dimensions[-1]}" in record.caption
+    assert "desviación ≈ 1" in record.caption
+    assert shown(record, "scaled_deviation")[0] == pytest.approx(1.0, abs=0.05)
+    assert int(shown(record, "d_k")[0]) == dimensions[-1]
 
 
 def test_the_collapse_happens_before_the_viewer_as_d_k_grows(scene):
