@@ -6,6 +6,7 @@ The CLI only parses, validates and hands a plain request to ``lecture.runner``.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from rich.console import Console
 from lecture.config import ConfigError, load_config, suggestion, to_toml
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.locale import load_locale
+from lecture.output_folder import OutputError
 from lecture.preflight import missing_system_dependencies
 from lecture.runner import RenderRequest, render as run_render
 from lecture.sections import BY_ID, SECTION_IDS, available_sections
@@ -92,6 +94,28 @@ def resolve_quality(quality: str, resolution: str | None, fps: int | None) -> Qu
     return Quality(width, height, fps or base.fps)
 
 
+def run_guarded(build, *arguments) -> None:
+    """Run a command that writes into OUT and exit with its status: an unusable folder is one line and
+    exit 2; Ctrl-C exits 130 and SIGTERM or SIGHUP 128 + the signal, after the workers are stopped and the
+    scratch files removed. Files are only ever replaced whole (see lecture.output_folder)."""
+    previous = {stop: signal.signal(stop, _exit_on_signal) for stop in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        sys.exit(build(*arguments))
+    except OutputError as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        click.echo("interrupted: no file was left half-written; unfinished sections keep their earlier files",
+                   err=True)
+        sys.exit(130)
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
+
+
+def _exit_on_signal(number, frame):
+    raise SystemExit(128 + number)
+
+
 def check_system() -> None:
     """Stop before rendering when LaTeX or a font is missing, naming the package to install."""
     problems = missing_system_dependencies()
@@ -136,11 +160,7 @@ def render(sections, quality, resolution, fps, out_dir, jobs, file_format, no_au
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
                            file_format=file_format, no_audio=no_audio, force=force, verbose=verbose)
     check_system()
-    try:
-        sys.exit(run_render(request))
-    except KeyboardInterrupt:
-        click.echo("interrupted: files from earlier renders are untouched", err=True)
-        sys.exit(130)
+    run_guarded(run_render, request)
 
 
 @cli.command()
@@ -159,7 +179,7 @@ def slides(sections, decks, one_file, quality, resolution, fps, out_dir, jobs, n
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
                            no_audio=no_audio, force=force, verbose=verbose)
     check_system()
-    sys.exit(build_slides(request, tuple(dict.fromkeys(decks)), one_file, Console(stderr=True)))
+    run_guarded(build_slides, request, tuple(dict.fromkeys(decks)), one_file, Console(stderr=True))
 
 
 @cli.command()
@@ -170,7 +190,7 @@ def storyboard(sections, quality, resolution, fps, out_dir, jobs, force, verbose
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
                            file_format="png", force=force, verbose=verbose)
     check_system()
-    sys.exit(build_storyboards(request, Console(stderr=True)))
+    run_guarded(build_storyboards, request, Console(stderr=True))
 
 
 @cli.command("list")

@@ -5,6 +5,11 @@ from __future__ import annotations
 import unicodedata
 
 import numpy as np
+import regex
+
+MAX_SENTENCE_CHARACTERS = 400  # 32 words of 12 letters with their spaces
+MAX_WORD_LETTERS = 30  # longer than any Spanish word ("electroencefalografistas" has 24)
+MAX_CLUSTER_CHARACTERS = 3  # a letter and two combining accents (Vietnamese needs two)
 
 
 def as_matrix(name: str, value, rows: int | None = None, cols: int | None = None) -> np.ndarray:
@@ -44,15 +49,35 @@ def as_count(name: str, value: int, minimum: int = 1, maximum: int | None = None
 
 
 def as_words(name: str, sentence: str, max_words: int) -> tuple[str, ...]:
-    """The sentence in Unicode NFC split on whitespace: 1..max_words words, or ValueError naming ``name``."""
+    """The sentence in Unicode NFC split on whitespace: 1..max_words words of visible characters, each of
+    at most MAX_WORD_LETTERS letters (grapheme clusters) of at most MAX_CLUSTER_CHARACTERS code points, or
+    ValueError naming ``name``. The limits bound what a render costs (a word with thousands of combining
+    marks took gigabytes to typeset) and invisible characters never reach the screen."""
     if not isinstance(sentence, str):
         raise ValueError(f"{name}: expected a string of words, got {type(sentence).__name__}")
-    words = tuple(unicodedata.normalize("NFC", sentence).split())
+    text = unicodedata.normalize("NFC", sentence)
+    if len(text) > MAX_SENTENCE_CHARACTERS:
+        raise ValueError(f"{name}: expected at most {MAX_SENTENCE_CHARACTERS} characters, got {len(text)}")
+    invisible = sorted({character for character in text
+                        if unicodedata.category(character).startswith("C") and not character.isspace()})
+    if invisible:
+        raise ValueError(f"{name}: expected visible characters, found {', '.join(map(describe_character, invisible))}")
+    words = tuple(text.split())
     if not words:
         raise ValueError(f"{name}: expected at least one word, got an empty or blank sentence")
     if len(words) > max_words:
         raise ValueError(f"{name}: expected at most {max_words} words (MAX_TOKENS), got {len(words)}")
+    for word in words:
+        clusters = regex.findall(r"\X", word)
+        if len(clusters) > MAX_WORD_LETTERS or max(map(len, clusters)) > MAX_CLUSTER_CHARACTERS:
+            raise ValueError(f"{name}: expected words of at most {MAX_WORD_LETTERS} letters with at most "
+                             f"{MAX_CLUSTER_CHARACTERS - 1} accents each, got {word[:MAX_WORD_LETTERS]!r}")
     return words
+
+
+def describe_character(character: str) -> str:
+    """``U+200B ZERO WIDTH SPACE``: how a character no one can see is named in an error."""
+    return f"U+{ord(character):04X} {unicodedata.name(character, 'control character')}"
 
 
 def frozen(*arrays: np.ndarray) -> None:

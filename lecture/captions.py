@@ -6,14 +6,11 @@ storyboard all agree on where a step begins and ends.
 
 from __future__ import annotations
 
-import os
 import textwrap
 from datetime import timedelta
 from pathlib import Path
 
 import srt
-
-from lecture.media import temporary_path
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
 
@@ -47,15 +44,13 @@ def lecture_subtitles(sections: list[tuple[list[dict], float]]) -> list[srt.Subt
     return list(srt.sort_and_reindex(joined))
 
 
-def write_captions(subtitles: list[srt.Subtitle], stem: Path) -> list[str]:
-    """Write ``stem.srt`` and ``stem.vtt``, each under a temporary name first; returns the file names."""
-    written = []
+def write_captions(subtitles: list[srt.Subtitle], folder: Path, stem: str) -> dict[str, Path]:
+    """Write ``stem.srt`` and ``stem.vtt`` into ``folder``; returns the files by name."""
+    written = {}
     for suffix, text in (("srt", srt.compose(subtitles)), ("vtt", webvtt(subtitles))):
-        target = stem.with_name(f"{stem.name}.{suffix}")
-        staging = temporary_path(target)
-        staging.write_text(text, encoding="utf-8")
-        os.replace(staging, target)
-        written.append(target.name)
+        target = folder / f"{stem}.{suffix}"
+        target.write_text(text, encoding="utf-8")
+        written[target.name] = target
     return written
 
 

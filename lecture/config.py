@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
+import stat
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -17,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from attn_math import heads, lab, worked_example
 from attn_math.attention import self_attention
+from attn_math.validation import as_words
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS / "default.toml"
@@ -25,6 +28,8 @@ MATRIX_MAX_TOKENS = 6  # rows of X that fit on screen with their numbers
 MATRIX_MAX_DIM = 4  # columns of X, W_Q, W_K, W_V that fit on screen
 MATRIX_ENTRY_LIMIT = 10.0  # |entry| of an editable matrix, so every number fits its cell
 PIPELINE_MAX_DIM = 16  # rows (d_k, d_v) of a custom lab weight matrix: bars per token that still read
+CONFIG_MAX_BYTES = 256 * 1024  # a config file is a few KiB; more is a mistake (or /dev/zero)
+CONFIG_MAX_DEPTH = 6  # tables and arrays inside each other; our deepest value, a matrix in a table, is 3
 
 
 class ConfigError(ValueError):
@@ -58,12 +63,9 @@ def check_matrix(key: str, value: Matrix | None, max_rows: int, max_cols: int) -
 
 
 def check_sentence(value: str, max_tokens: int) -> str:
-    """Non-empty, at most ``max_tokens`` whitespace-separated words."""
-    words = value.split()
-    if not words:
-        raise ValueError("expected a non-empty sentence")
-    if len(words) > max_tokens:
-        raise ValueError(f"expected at most {max_tokens} words, got {len(words)}")
+    """The one sentence check of every section (``attn_math.validation.as_words``): NFC, visible characters,
+    1..max_tokens words of bounded length."""
+    as_words("sentence", value, max_tokens)
     return value
 
 
@@ -229,12 +231,41 @@ def load_config(config_file: Path | None = None, overrides: tuple[str, ...] = ()
 
 
 def read_toml(path: Path) -> dict:
+    """A TOML file of at most CONFIG_MAX_BYTES, UTF-8 (a byte-order mark, as Notepad writes, is accepted),
+    nested at most CONFIG_MAX_DEPTH deep; a device, a pipe or a folder is refused before reading."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise ConfigError(f"config: file not found: {path}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    except OSError as error:
+        raise ConfigError(f"config: cannot read {path}: {error.strerror}") from None
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise ConfigError(f"config: {path} is not a regular file; expected a TOML file")
+        raw = handle.read(CONFIG_MAX_BYTES + 1)
+    if len(raw) > CONFIG_MAX_BYTES:
+        raise ConfigError(f"config: {path} is larger than {CONFIG_MAX_BYTES // 1024} KiB; expected a small TOML file")
+    try:
+        data = tomllib.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"config: {path} is not UTF-8 text; save it as UTF-8") from None
+    except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"config: {path} is not valid TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"config: {path} nests tables or arrays deeper than {CONFIG_MAX_DEPTH} levels") from None
+    check_depth(data, f"config: {path}")
+    return data
+
+
+def check_depth(value: Any, where: str) -> None:
+    """Refuse values nested deeper than CONFIG_MAX_DEPTH (a matrix is 3 deep: table, rows, entries)."""
+    level = [value]
+    for _ in range(CONFIG_MAX_DEPTH + 1):
+        level = [child for item in level if isinstance(item, (dict, list))
+                 for child in (item.values() if isinstance(item, dict) else item)]
+        if not level:
+            return
+    raise ConfigError(f"{where}: nests tables or arrays deeper than {CONFIG_MAX_DEPTH} levels")
 
 
 def merge(base: dict, extra: dict) -> None:
@@ -252,9 +283,13 @@ def parse_override(text: str) -> tuple[str, Any]:
     if not separator or not key:
         raise ConfigError(f"--set: expected KEY=VALUE (for example pipeline.temperature=0.5), got {text!r}")
     try:
-        return key, tomllib.loads(f"value = {raw.strip()}")["value"]
+        value = tomllib.loads(f"value = {raw.strip()}")["value"]
     except tomllib.TOMLDecodeError:
         return key, raw.strip()
+    except RecursionError:
+        raise ConfigError(f"{key}: nests arrays deeper than {CONFIG_MAX_DEPTH} levels") from None
+    check_depth(value, key)
+    return key, value
 
 
 def set_key(data: dict, key: str, value: Any) -> None:

@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import os
 import resource
 import shutil
-import tempfile
+import signal
 import time
+import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lecture.config import LectureConfig
 from lecture.locale import load_locale
-from lecture.media import (add_audio, duration_of, exclusive_lock, replace_atomically, replace_directory,
-                           work_prefix)
+from lecture.media import add_audio, duration_of
+from lecture.output_folder import private_lock
 from lecture.sections import BY_ID
 from sonify.mappings import soundtrack
 from sonify.mix import write_wav
 from sonify.synth import SAMPLE_RATE
 
 FORMATS = ("mp4", "webm", "gif", "png")
+PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent ends (linux/prctl.h)
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,7 @@ class RenderJob:
     config: LectureConfig
     quality: Quality
     format: str
-    out_dir: Path
+    work_dir: Path  # a scratch folder of the parent's: the worker writes only here and in its cache
     cache_dir: Path
     verbose: bool = False
 
@@ -55,7 +59,7 @@ class RenderJob:
 @dataclass
 class JobResult:
     section: str
-    files: list[str] = field(default_factory=list)
+    files: dict[str, Path] = field(default_factory=dict)  # output name -> the finished file in work_dir
     duration: float = 0.0
     steps: list[dict] = field(default_factory=list)
     cues: list[dict] = field(default_factory=list)
@@ -63,8 +67,26 @@ class JobResult:
     error: str | None = None
 
 
+def worker_main(job: RenderJob, connection, parent: int) -> None:
+    """Entry point of a worker process: dies with its parent, reports progress and its result on ``connection``."""
+    _die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+    connection.send(run_job(job, lambda section, share: connection.send(("progress", share))))
+    connection.close()
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this process when its parent ends, whatever signal ends it (SIGKILL too)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the parent's own clean-up still stops its workers
+        pass
+    if os.getppid() != parent:  # the parent ended before the request took effect
+        os._exit(1)
+
+
 def run_job(job: RenderJob, progress=None) -> JobResult:
-    """Render ``job`` and move its files into ``job.out_dir``; errors come back in the result."""
+    """Render ``job`` into ``job.work_dir``; errors come back in the result."""
     try:
         return _render(job, progress)
     except Exception as error:  # a failing section names its cause; the others still finish
@@ -76,10 +98,10 @@ def _render(job: RenderJob, progress) -> JobResult:
     section = BY_ID[job.section]
     cache = job.cache_dir / section.id
     cache.mkdir(parents=True, exist_ok=True)
+    work = job.work_dir
     # One process at a time per section cache: manim's Tex and text caches are not process-safe.
-    with exclusive_lock(cache / ".lock"), tempfile.TemporaryDirectory(dir=job.out_dir,
-                                                                      prefix=work_prefix(section.stem)) as work:
-        work = Path(work)
+    with private_lock(cache / "section.lock"):
+        drop_bad_cache_entries(cache)
         started = time.perf_counter()
         scene, produced = _run_scene(job, cache, work, progress)
         result = JobResult(job.section, steps=[_step_record(step) for step in scene.steps],
@@ -87,13 +109,9 @@ def _render(job: RenderJob, progress) -> JobResult:
                            timings={"scene_seconds": round(time.perf_counter() - started, 3),
                                     "mobjects": len(scene.get_mobject_family_members())})
         if job.format == "png":
-            target = job.out_dir / section.stem
-            replace_directory(_staged_stills(work), target)
-            result.files = [target.name]
+            result.files = {section.stem: _staged_stills(work)}
         elif job.format == "gif":
-            target = job.out_dir / f"{section.stem}.gif"
-            replace_atomically(produced, target)
-            result.files, result.duration = [target.name], scene.renderer.time
+            result.files, result.duration = {f"{section.stem}.gif": produced}, scene.renderer.time
         else:
             started = time.perf_counter()
             result.files = _finish_video(job, section.stem, produced, scene.cues, work)
@@ -102,6 +120,22 @@ def _render(job: RenderJob, progress) -> JobResult:
         # Each section has a worker process of its own (see runner), so the process's peak is the section's.
         result.timings["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
         return result
+
+
+def drop_bad_cache_entries(cache: Path) -> list[Path]:
+    """Remove cached SVGs (manim's typeset text and LaTeX) that are empty or not SVG, so they are made
+    again instead of failing every render (a killed render or a full disk can leave one half-written)."""
+    dropped = []
+    for svg in cache.glob("**/*.svg"):
+        try:
+            valid = svg.stat().st_size > 0 and ElementTree.parse(svg).getroot().tag.endswith("svg")
+        except (ElementTree.ParseError, OSError):
+            valid = False
+        if not valid:
+            for sibling in svg.parent.glob(f"{svg.stem}.*"):  # LaTeX's .tex and .dvi beside it, too
+                sibling.unlink(missing_ok=True)
+            dropped.append(svg)
+    return dropped
 
 
 def _run_scene(job: RenderJob, cache: Path, work: Path, progress):
@@ -126,19 +160,16 @@ def _step_record(step) -> dict:
             "start": round(step.start, 4), "end": round(step.end, 4)}
 
 
-def _finish_video(job: RenderJob, stem: str, produced: Path, cues, work: Path) -> list[str]:
-    """Synthesize the soundtrack from the scene's cues, mux it in, and move the files into place."""
-    target = job.out_dir / f"{stem}.{job.format}"
+def _finish_video(job: RenderJob, stem: str, produced: Path, cues, work: Path) -> dict[str, Path]:
+    """Synthesize the soundtrack from the scene's cues and mux it in; returns the finished files by name."""
+    target = f"{stem}.{job.format}"
     if job.config.audio.mute:
-        replace_atomically(produced, target)
-        return [target.name]
+        return {target: produced}
     samples = soundtrack(cues, duration_of(produced), job.config.audio.volume)
     wav, muxed = work / f"{stem}.wav", work / f"with-audio.{job.format}"
     write_wav(samples, wav)
     add_audio(produced, samples, SAMPLE_RATE, muxed)
-    replace_atomically(muxed, target)
-    replace_atomically(wav, job.out_dir / wav.name)
-    return [target.name, wav.name]
+    return {target: muxed, wav.name: wav}
 
 
 def _manim_config(job: RenderJob, cache: Path, work: Path) -> dict:

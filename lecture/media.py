@@ -1,78 +1,10 @@
-"""Video files: probing, joining sections into one lecture without re-encoding, atomic replacement."""
+"""Video files: probing, joining sections into one lecture without re-encoding, muxing a soundtrack."""
 
 from __future__ import annotations
 
-import fcntl
-import os
-import re
-import shutil
-from contextlib import contextmanager
 from pathlib import Path
 
 import av
-
-
-def temporary_path(target: Path) -> Path:
-    """A sibling name no other process uses, so a half-written file never has the final name."""
-    return target.with_name(f".{target.name}.tmp-{os.getpid()}")
-
-
-def replace_atomically(source: Path, target: Path) -> None:
-    """Copy ``source`` next to ``target`` under a temporary name, then rename it into place."""
-    staging = temporary_path(target)
-    shutil.copyfile(source, staging)
-    os.replace(staging, target)
-
-
-def replace_directory(staging: Path, target: Path) -> None:
-    """Swap a finished directory into place; the old one is removed only after the swap."""
-    retired = target.with_name(f".{target.name}.old-{os.getpid()}")
-    if target.exists():
-        os.replace(target, retired)
-    os.replace(staging, target)
-    shutil.rmtree(retired, ignore_errors=True)
-
-
-STALE = re.compile(r"^\..*[.-](?:tmp|old|work)-(\d+)")
-
-
-def work_prefix(stem: str) -> str:
-    """Prefix of a worker's scratch directory inside the output directory."""
-    return f".{stem}-work-{os.getpid()}-"
-
-
-def remove_stale_temporaries(directory: Path) -> None:
-    """Delete scratch files and directories left by processes that no longer run (a killed render)."""
-    for path in directory.iterdir():
-        match = STALE.match(path.name)
-        if match and not _alive(int(match.group(1))):
-            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs; a zombie (killed, not yet reaped: common in containers) does not."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state != "Z"
-
-
-@contextmanager
-def exclusive_lock(path: Path):
-    """Hold an exclusive lock on ``path`` (created if missing) for the duration of the block."""
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def duration_of(path: Path) -> float:
@@ -85,9 +17,8 @@ def duration_of(path: Path) -> float:
 
 
 def join_videos(parts: list[Path], target: Path) -> None:
-    """Concatenate files with identical stream layouts by remuxing packets (no re-encode)."""
-    staging = temporary_path(target)
-    with av.open(str(parts[0])) as template, av.open(str(staging), "w", format=target.suffix[1:]) as output:
+    """Concatenate files with identical stream layouts by remuxing packets (no re-encode) into ``target``."""
+    with av.open(str(parts[0])) as template, av.open(str(target), "w", format=target.suffix[1:]) as output:
         streams = {stream.index: output.add_stream_from_template(stream) for stream in template.streams}
         last_dts = {index: None for index in streams}
         offset = 0.0  # seconds already written
@@ -109,7 +40,6 @@ def join_videos(parts: list[Path], target: Path) -> None:
                     packet.stream = streams[index]
                     output.mux(packet)
             offset += duration_of(part)
-    os.replace(staging, target)
 
 
 def add_audio(video: Path, samples, sample_rate: int, target: Path) -> None:

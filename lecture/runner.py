@@ -6,10 +6,8 @@ import hashlib
 import json
 import multiprocessing
 import os
-import queue
-import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from pathlib import Path
 
 from rich.console import Console
@@ -17,13 +15,14 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from lecture.captions import lecture_subtitles, section_subtitles, write_captions
 from lecture.config import LectureConfig
-from lecture.jobs import JobResult, Quality, RenderJob, run_job
-from lecture.media import duration_of, exclusive_lock, join_videos, remove_stale_temporaries, temporary_path
+from lecture.jobs import JobResult, Quality, RenderJob, worker_main
+from lecture.manifest import MANIFEST, file_hash, is_up_to_date, read_manifest, stage_manifest
+from lecture.media import duration_of, join_videos
+from lecture.output_folder import OutputFolder
 from lecture.sections import BY_ID, SECTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = ("attn_math", "scenes", "sonify", "lecture", "assets")
-MANIFEST = "manifest.json"
 LECTURE_FORMATS = ("mp4", "webm")
 
 
@@ -41,6 +40,11 @@ class RenderRequest:
     verbose: bool = False
 
 
+def plain_line(console: Console):
+    """Print a message as one line, as it is: no wrapping, no rich markup (it may hold a user's path)."""
+    return lambda message: console.print(message, soft_wrap=True, markup=False, highlight=False)
+
+
 def code_digest() -> str:
     """Hash of every source and asset file: a code change makes every output stale."""
     digest = hashlib.sha256()
@@ -55,114 +59,128 @@ def code_digest() -> str:
 def fingerprint(request: RenderRequest, section: str, code: str) -> str:
     """Changes whenever the section's config, the audio settings, quality, format or code change."""
     effective = request.config.effective()
-    payload = {"section": effective[section], "audio": effective["audio"], "quality": request.quality.label,
-               "format": request.format, "code": code}
+    payload = {"section": effective[section], "audio": effective["audio"], "lecture": effective.get("lecture"),
+               "quality": request.quality.label, "format": request.format, "code": code}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
-def read_manifest(out_dir: Path) -> dict:
-    try:
-        return json.loads((out_dir / MANIFEST).read_text())
-    except (FileNotFoundError, json.JSONDecodeError):
-        return {"sections": {}}
-
-
-def write_manifest(out_dir: Path, manifest: dict) -> None:
-    target = out_dir / MANIFEST
-    staging = temporary_path(target)
-    staging.write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
-    os.replace(staging, target)
-
-
-def file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    if path.is_dir():
-        for child in sorted(path.iterdir()):
-            digest.update(child.name.encode())
-            digest.update(child.read_bytes())
-    else:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def is_up_to_date(entry: dict | None, out_dir: Path, wanted: str) -> bool:
-    if not entry or entry.get("fingerprint") != wanted:
-        return False
-    return all((out_dir / name).exists() and file_hash(out_dir / name) == entry["sha256"].get(name)
-               for name in entry["files"])
-
-
 def render(request: RenderRequest, console: Console | None = None) -> int:
-    """Render what is stale, keep what is up to date, join the lecture; returns the exit status."""
+    """Render what is stale, keep what is up to date, join the lecture; returns the exit status.
+
+    Workers render into a scratch folder; when they are done, the new files, the joined lecture and the
+    manifest are renamed into place together under the folder's lock (see ``lecture.output_folder``).
+    Raises OutputError when ``request.out_dir`` cannot be used.
+    """
     console = console or Console(stderr=True)
-    out_dir = request.out_dir
-    out_dir.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(out_dir)
-    manifest = read_manifest(out_dir)
+    folder = OutputFolder(request.out_dir)
+    folder.remove_abandoned_scratch()
+    with folder.lock():
+        manifest = read_manifest(folder, warn=plain_line(console))
     code = code_digest()
     wanted = {section: fingerprint(request, section, code) for section in request.sections}
     stale = [section for section in request.sections
-             if request.force or not is_up_to_date(manifest["sections"].get(section), out_dir, wanted[section])]
+             if request.force or not is_up_to_date(manifest["sections"].get(section), folder.path, wanted[section])]
     for section in request.sections:
         if section not in stale:
             console.print(f"{BY_ID[section].stem}: up to date, skipped (--force re-renders)")
-    results = _run_jobs(request, stale, console)
-    with exclusive_lock(out_dir / ".manifest.lock"):  # another render may have finished meanwhile
-        return _record(request, results, wanted, console)
+    with folder.scratch() as scratch:
+        jobs = [RenderJob(section, request.config, request.quality, request.format, scratch / section,
+                          folder.cache, request.verbose) for section in longest_first(stale, manifest)]
+        results = _run_jobs(jobs, request.jobs, console)
+        with folder.lock():  # another render may have finished meanwhile: re-read, then commit
+            return _record(request, folder, results, wanted, scratch, console)
 
 
-def _record(request: RenderRequest, results: list[JobResult], wanted: dict, console: Console) -> int:
-    """Add the finished sections to the manifest (re-read now), join the lecture, write it back."""
-    out_dir = request.out_dir
-    manifest = read_manifest(out_dir)
+def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResult], wanted: dict, scratch: Path,
+            console: Console) -> int:
+    """Stage the finished sections' captions, the joined lecture and the new manifest, then commit them all."""
+    manifest = read_manifest(folder, warn=plain_line(console))
+    staged: dict[str, Path] = {}
     failures = 0
-    for result in results:
-        if result.error:
-            failures += 1
-            console.print(f"[red]{BY_ID[result.section].stem}: failed: {result.error}[/red]")
-            continue
-        if request.format in LECTURE_FORMATS:  # captions beside the video, tracked with it in the manifest
-            result.files += write_captions(section_subtitles(result.steps, result.duration),
-                                           out_dir / BY_ID[result.section].stem)
-        manifest["sections"][result.section] = {
-            "files": result.files, "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
-            "sha256": {name: file_hash(out_dir / name) for name in result.files}, "steps": result.steps,
-            "cues": result.cues, "timings": result.timings,
-            "quality": request.quality.label, "format": request.format, "audio": not request.config.audio.mute,
-            "config": request.config.effective()[result.section]}
-    manifest["config"] = request.config.effective()
-    if request.format in LECTURE_FORMATS:
-        _join_lecture(request, manifest, console)
-    write_manifest(out_dir, manifest)
+    try:
+        for result in results:
+            if result.error:
+                failures += 1
+                console.print(f"[red]{BY_ID[result.section].stem}: failed: {result.error}[/red]")
+                continue
+            files = dict(result.files)
+            if request.format in LECTURE_FORMATS:  # captions beside the video, tracked with it in the manifest
+                files |= write_captions(section_subtitles(result.steps, result.duration), scratch / result.section,
+                                        BY_ID[result.section].stem)
+            manifest["sections"][result.section] = {
+                "files": list(files), "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
+                "sha256": {name: file_hash(path) for name, path in files.items()}, "steps": result.steps,
+                "cues": result.cues, "timings": result.timings,
+                "quality": request.quality.label, "format": request.format, "audio": not request.config.audio.mute,
+                "config": request.config.effective()[result.section]}
+            staged |= files
+        manifest["config"] = request.config.effective()
+        if request.format in LECTURE_FORMATS:
+            staged |= _join_lecture(request, folder, manifest, staged, scratch, console)
+        staged[MANIFEST] = stage_manifest(manifest, scratch)
+        folder.commit(staged, scratch)
+    except OSError as error:
+        console.print(f"[red]error: could not write the new files ({error.strerror or error}); "
+                      "files from earlier renders are untouched[/red]", soft_wrap=True)
+        return 1
     return 1 if failures else 0
 
 
-def _run_jobs(request: RenderRequest, sections: list[str], console: Console) -> list[JobResult]:
-    if not sections:
+def _run_jobs(jobs: list[RenderJob], parallel: int, console: Console) -> list[JobResult]:
+    """Run each job in a worker of its own, with a progress line per section."""
+    if not jobs:
         return []
-    jobs = [RenderJob(section, request.config, request.quality, request.format, request.out_dir,
-                      request.out_dir / ".cache", request.verbose)
-            for section in longest_first(sections, read_manifest(request.out_dir))]
-    context = multiprocessing.get_context("spawn")
-    with context.Manager() as manager, Progress(
-            TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-            TimeElapsedColumn(), TextColumn("{task.fields[status]}"), console=console) as progress:
-        updates = manager.Queue()
+    with Progress(TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+                  TimeElapsedColumn(), TextColumn("{task.fields[status]}"), console=console) as progress:
         tasks = {job.section: progress.add_task(BY_ID[job.section].stem, total=1.0, status="en cola")
                  for job in jobs}
-        # A fresh worker per section: manim's text and SVG caches would otherwise pile up section after
-        # section (a -j 1 lecture at 720p grew to 1.9 GB), and each section's peak memory is its own.
-        with ProcessPoolExecutor(max_workers=min(request.jobs, len(jobs)), mp_context=context,
-                                 max_tasks_per_child=1) as pool:
-            futures = {pool.submit(run_job, job, _Reporter(updates)): job.section for job in jobs}
-            while not all(future.done() for future in futures):
-                _drain(updates, progress, tasks)
-                time.sleep(0.1)
-            _drain(updates, progress, tasks)
-            results = sorted((future.result() for future in futures), key=lambda result: BY_ID[result.section].number)
+
+        def report(section: str, share: float) -> None:
+            progress.update(tasks[section], completed=share, status="renderizando")
+
+        results = run_in_workers(jobs, parallel, report)
         for result in results:
             progress.update(tasks[result.section], completed=1.0,
                             status="[red]error[/red]" if result.error else "[green]listo[/green]")
+    return sorted(results, key=lambda result: BY_ID[result.section].number)
+
+
+def run_in_workers(jobs: list[RenderJob], parallel: int, report) -> list[JobResult]:
+    """Each job in a fresh process (manim's caches would otherwise pile up section after section, and each
+    section's peak memory is its own), at most ``parallel`` at a time. Workers never outlive this call:
+    on any exception here (Ctrl-C, SIGTERM) they are killed, and they die with this process if it is killed."""
+    context = multiprocessing.get_context("spawn")
+    waiting, running, results = list(jobs), {}, []
+    try:
+        while waiting or running:
+            while waiting and len(running) < parallel:
+                job = waiting.pop(0)
+                job.work_dir.mkdir()
+                receiver, sender = context.Pipe(duplex=False)
+                process = context.Process(target=worker_main, args=(job, sender, os.getpid()), daemon=True)
+                process.start()
+                sender.close()
+                running[receiver] = (job, process)
+            for receiver in wait(list(running), timeout=0.5):
+                job, process = running[receiver]
+                try:
+                    message = receiver.recv()
+                except EOFError:  # the worker died without a word (killed, out of memory)
+                    process.join()
+                    message = JobResult(job.section, error=f"worker ended without a result (exit status "
+                                                           f"{process.exitcode})")
+                if isinstance(message, JobResult):
+                    results.append(message)
+                    del running[receiver]
+                    receiver.close()
+                    process.join()
+                else:
+                    report(job.section, message[1])
+    finally:
+        for receiver, (_, process) in running.items():
+            process.kill()
+            process.join()
+            receiver.close()
     return results
 
 
@@ -176,42 +194,37 @@ def longest_first(sections: list[str], manifest: dict) -> list[str]:
     return sorted(sections, key=cost, reverse=True)
 
 
-class _Reporter:
-    """Picklable progress callback: a worker puts (section, share done) on the queue."""
+def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, staged: dict[str, Path],
+                  scratch: Path, console: Console) -> dict[str, Path]:
+    """Join every section rendered with these settings, in lesson order, into lecture.<format>, and their
+    captions, shifted to match, into lecture.srt and lecture.vtt; returns the staged files by name.
 
-    def __init__(self, updates):
-        self.updates = updates
-
-    def __call__(self, section: str, share: float) -> None:
-        self.updates.put((section, share))
-
-
-def _drain(updates, progress: Progress, tasks: dict) -> None:
-    while True:
-        try:
-            section, share = updates.get_nowait()
-        except queue.Empty:
-            return
-        progress.update(tasks[section], completed=share, status="renderizando")
-
-
-def _join_lecture(request: RenderRequest, manifest: dict, console: Console) -> None:
-    """Join every section rendered with these settings, in lesson order, into lecture.<format>,
-    and their captions, shifted to match, into lecture.srt and lecture.vtt."""
-    entries = [manifest["sections"].get(section.id) for section in SECTIONS]
-    joined = [entry for entry in entries
-              if entry and entry["quality"] == request.quality.label and entry["format"] == request.format
-              and entry["audio"] == (not request.config.audio.mute) and (request.out_dir / entry["files"][0]).exists()]
-    parts = [request.out_dir / entry["files"][0] for entry in joined]
+    A section's video comes from this render's staged files or, if it was not rendered now, from OUT,
+    only while it still hashes to its manifest entry."""
+    parts, joined = [], []
+    for section in SECTIONS:
+        entry = manifest["sections"].get(section.id)
+        if not entry or entry["quality"] != request.quality.label or entry["format"] != request.format \
+                or entry["audio"] != (not request.config.audio.mute):
+            continue
+        name = entry["files"][0]
+        part = staged.get(name, folder.path / name)
+        if name in staged or file_hash(part) == entry["sha256"][name]:
+            parts.append(part)
+            joined.append(entry)
     if not parts:
-        return
-    write_captions(lecture_subtitles([(entry["steps"], duration_of(part)) for entry, part in zip(joined, parts)]),
-                   request.out_dir / "lecture")
-    target = request.out_dir / f"lecture.{request.format}"
-    wanted = hashlib.sha256("".join(file_hash(part) for part in parts).encode()).hexdigest()
+        return {}
+    files = write_captions(lecture_subtitles([(entry["steps"], duration_of(part))
+                                              for entry, part in zip(joined, parts)]), scratch, "lecture")
+    name = f"lecture.{request.format}"
+    wanted = hashlib.sha256("".join(entry["sha256"][entry["files"][0]] for entry in joined).encode()).hexdigest()
     previous = manifest.get("lecture", {})
-    if previous.get("fingerprint") == wanted and target.exists() and not request.force:
-        return
-    join_videos(parts, target)
-    manifest["lecture"] = {"file": target.name, "fingerprint": wanted, "parts": [part.name for part in parts]}
-    console.print(f"{target.name}: {len(parts)} section(s) joined")
+    if (previous.get("fingerprint") == wanted and file_hash(folder.path / name) == previous.get("sha256")
+            and not request.force):
+        return files
+    files[name] = scratch / name
+    join_videos(parts, files[name])
+    manifest["lecture"] = {"file": name, "fingerprint": wanted, "sha256": file_hash(files[name]),
+                           "parts": [entry["files"][0] for entry in joined]}
+    console.print(f"{name}: {len(parts)} section(s) joined")
+    return files

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from bisect import bisect_right
 from fractions import Fraction
 from itertools import groupby
@@ -28,8 +27,10 @@ from rich.console import Console
 
 from lecture.captions import step_spans
 from lecture.locale import load_locale
-from lecture.media import add_audio, replace_directory, temporary_path, work_prefix
-from lecture.runner import RenderRequest, read_manifest, render
+from lecture.manifest import read_manifest
+from lecture.media import add_audio
+from lecture.output_folder import OutputFolder
+from lecture.runner import RenderRequest, plain_line, render
 from lecture.sections import BY_ID, Section
 from sonify.mix import read_wav
 from sonify.synth import SAMPLE_RATE
@@ -42,21 +43,29 @@ PPTX_WIDTH = 1280  # pixels at 96 dpi: PowerPoint's standard 13.33-inch wide sli
 
 
 def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, console: Console) -> int:
-    """Render what is stale, then write each section's slides and decks; returns the exit status."""
+    """Render what is stale, then write each section's slides and decks; returns the exit status.
+
+    A section's clips, JSON and decks are made in a scratch folder laid out like OUT, then renamed into
+    place together under the folder's lock."""
+    folder = OutputFolder(request.out_dir)
+    folder.subfolder(f"{FOLDER}/files")  # refused before any work if a link or a file stands in the way
     status, entries = render_current(request, console)
     for section_id, entry in entries.items():
         section = BY_ID[section_id]
-        presentation = write_presentation(request.out_dir, section, entry, request.force)
-        for deck in decks:
-            target = request.out_dir / FOLDER / f"{section.stem}.{deck}"
-            try:
-                write_deck(presentation, target, page_title(section), one_file)
-            except RuntimeError as error:  # manim-slides could not download reveal.js for --one-file
-                console.print(f"[red]{target}: {error}; --one-file needs the network once, then "
-                              "manim-slides keeps reveal.js cached[/red]", soft_wrap=True)
-                status = 1
-                continue
-            console.print(f"{target}: {len(presentation.slides)} diapositivas", soft_wrap=True)
+        with folder.scratch() as scratch:
+            staged, presentation = write_presentation(folder.path, scratch, section, entry, request.force)
+            for deck in decks:
+                name = f"{FOLDER}/{section.stem}.{deck}"
+                try:
+                    staged |= write_deck(presentation, scratch / name, page_title(section), one_file)
+                except RuntimeError as error:  # manim-slides could not download reveal.js for --one-file
+                    console.print(f"[red]{folder.path / name}: {error}; --one-file needs the network once, then "
+                                  "manim-slides keeps reveal.js cached[/red]", soft_wrap=True)
+                    status = 1
+                    continue
+                console.print(f"{folder.path / name}: {len(presentation.slides)} diapositivas", soft_wrap=True)
+            with folder.lock():
+                folder.commit(staged, scratch)
     return status
 
 
@@ -64,7 +73,9 @@ def render_current(request: RenderRequest, console: Console) -> tuple[int, dict[
     """Render what is stale; returns the exit status and the manifest entry of every section now rendered
     exactly as ``request`` asks (a section whose render failed is left out: the render said why)."""
     status = render(request, console)
-    entries = read_manifest(request.out_dir)["sections"]
+    folder = OutputFolder(request.out_dir)
+    with folder.lock():
+        entries = read_manifest(folder, warn=plain_line(console))["sections"]
     return status, {section: entries[section] for section in request.sections
                     if section in entries and _rendered_as_asked(entries[section], request, section)}
 
@@ -79,11 +90,12 @@ def _rendered_as_asked(entry: dict, request: RenderRequest, section: str) -> boo
             and all((request.out_dir / name).exists() for name in entry["files"]))
 
 
-def write_presentation(out_dir: Path, section: Section, entry: dict, force: bool = False):
-    """The section's clips (see ``cut_section``) with their speaker notes, as manim-slides' JSON; returns it."""
+def write_presentation(out_dir: Path, scratch: Path, section: Section, entry: dict, force: bool = False):
+    """The section's clips (see ``cut_section``) with their speaker notes, as manim-slides' JSON, staged in
+    ``scratch`` laid out like OUT; returns the staged files by name and the presentation."""
     from manim_slides.config import PresentationConfig, SlideConfig  # imported here: slow, only slides need it
 
-    clips = cut_section(out_dir, section, entry, force)
+    staged, clips = cut_section(out_dir, scratch, section, entry, force)
     strings = load_locale()
     # rev_file is the clip itself, as manim-slides' own --skip-reversing writes it: reversing every
     # clip would double the encoding time, and a reversed soundtrack is noise.
@@ -91,29 +103,32 @@ def write_presentation(out_dir: Path, section: Section, entry: dict, force: bool
               for clip, step in zip(clips, entry["steps"])]
     width, height, background = video_format(out_dir / entry["files"][0])
     presentation = PresentationConfig(slides=slides, resolution=(width, height), background_color=background)
-    _save_relative(presentation, out_dir / FOLDER / f"{section.stem}.json")
-    return presentation
+    name = f"{FOLDER}/{section.stem}.json"
+    (scratch / FOLDER).mkdir(exist_ok=True)
+    _save_relative(presentation, scratch / name)
+    return {**staged, name: scratch / name}, presentation
 
 
-def cut_section(out_dir: Path, section: Section, entry: dict, force: bool = False) -> list[Path]:
-    """One clip per step with its sound, in ``OUT/slides/files/NN-section``; kept as they are when they
-    were cut from this very video and these steps (a stamp beside them says so) unless ``force``."""
-    folder = out_dir / FOLDER / "files" / section.stem
-    clips = [folder / f"{number:02d}-{step['key']}.mp4" for number, step in enumerate(entry["steps"], 1)]
+def cut_section(out_dir: Path, scratch: Path, section: Section, entry: dict,
+                force: bool = False) -> tuple[dict[str, Path], list[Path]]:
+    """One clip per step with its sound, for ``OUT/slides/files/NN-section``; returns the staged folder by
+    name (none when the clips in OUT were cut from this very video and these steps, as a stamp beside them
+    says, unless ``force``) and the clips to read."""
+    name = f"{FOLDER}/files/{section.stem}"
+    names = [f"{number:02d}-{step['key']}.mp4" for number, step in enumerate(entry["steps"], 1)]
     source = json.dumps({"sha256": entry["sha256"], "steps": entry["steps"]}, sort_keys=True)
-    stamp = folder / SOURCE_STAMP
-    if not force and stamp.exists() and stamp.read_text() == source and all(clip.exists() for clip in clips):
-        return clips
+    current = out_dir / name
+    stamp = current / SOURCE_STAMP
+    if (not force and stamp.is_file() and not stamp.is_symlink() and stamp.read_text() == source
+            and all((current / clip).is_file() for clip in names)):
+        return {}, [current / clip for clip in names]
+    staging = scratch / name
+    staging.mkdir(parents=True)
     soundtrack = read_wav(out_dir / f"{section.stem}.wav") if entry["audio"] else None
     starts = [start for start, _ in step_spans(entry["steps"], entry["duration"])]
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=work_prefix(section.stem)) as work:
-        staging = Path(work) / "clips"
-        staging.mkdir()
-        cut(out_dir / entry["files"][0], soundtrack, starts, [staging / clip.name for clip in clips])
-        (staging / SOURCE_STAMP).write_text(source)
-        replace_directory(staging, folder)
-    return clips
+    cut(out_dir / entry["files"][0], soundtrack, starts, [staging / clip for clip in names])
+    (staging / SOURCE_STAMP).write_text(source)
+    return {name: staging}, [staging / clip for clip in names]
 
 
 def cut(video: Path, soundtrack: np.ndarray | None, starts: list[float], targets: list[Path]) -> None:
@@ -185,29 +200,28 @@ def page_title(section: Section) -> str:
 
 
 def _save_relative(presentation, target: Path) -> None:
-    """Write manim-slides' JSON with clip paths relative to the folder's parent, as manim-slides itself
-    reads them: the output directory can be moved or copied to the lecture hall as a whole."""
+    """Write manim-slides' JSON with clip paths relative to OUT (``slides/files/NN-section/NN-step.mp4``),
+    as manim-slides itself reads them: the output directory can be moved or copied to the lecture hall."""
     data = presentation.model_dump(mode="json")
     for slide in data["slides"]:
         for key in ("file", "rev_file"):
-            slide[key] = str(Path(slide[key]).relative_to(target.parent.parent))
-    staging = temporary_path(target)
-    staging.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
-    os.replace(staging, target)
+            clip = Path(slide[key])
+            slide[key] = f"{FOLDER}/files/{clip.parent.name}/{clip.name}"
+    target.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
-def write_deck(presentation, target: Path, title: str, one_file: bool) -> None:
-    """Convert ``presentation`` with manim-slides' converter for ``target``'s suffix, staged then renamed.
+def write_deck(presentation, staged: Path, title: str, one_file: bool) -> dict[str, Path]:
+    """Convert ``presentation`` with manim-slides' converter for ``staged``'s suffix, in the scratch folder;
+    returns the staged files by name relative to OUT (the deck, and the HTML's assets folder).
 
     ``one_file`` (HTML only) embeds the clips and reveal.js itself: one file that plays without a network.
     """
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=work_prefix(target.stem)) as work:
-        staged = Path(work) / target.name
-        _converter(presentation, target.suffix[1:], title, one_file).convert_to(staged)
-        assets = staged.with_name(f"{staged.stem}_assets")  # manim-slides' default assets folder
-        if assets.exists():
-            replace_directory(assets, target.with_name(assets.name))
-        os.replace(staged, target)
+    _converter(presentation, staged.suffix[1:], title, one_file).convert_to(staged)
+    files = {f"{FOLDER}/{staged.name}": staged}
+    assets = staged.with_name(f"{staged.stem}_assets")  # manim-slides' default assets folder
+    if assets.exists():
+        files[f"{FOLDER}/{assets.name}"] = assets
+    return files
 
 
 def _converter(presentation, deck: str, title: str, one_file: bool):

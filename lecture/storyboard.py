@@ -10,7 +10,6 @@ of ``OUT/manifest.json`` are left alone.
 from __future__ import annotations
 
 import math
-import os
 import subprocess
 import textwrap
 from dataclasses import replace
@@ -22,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 from rich.console import Console
 
 from lecture.locale import load_locale
-from lecture.media import temporary_path
+from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest
 from lecture.sections import BY_ID, Section
 from lecture.slides import render_current
@@ -38,13 +37,17 @@ def build(request: RenderRequest, console: Console) -> int:
     """Render (or reuse) every step's last frame, then write one contact sheet per section."""
     stills = replace(request, out_dir=request.out_dir / STILLS, format="png")
     status, entries = render_current(stills, console)
+    folder = OutputFolder(request.out_dir)
     for section_id, entry in entries.items():
         section = BY_ID[section_id]
         frames = [stills.out_dir / entry["files"][0] / f"{number:02d}-{step['key']}.png"
                   for number, step in enumerate(entry["steps"], 1)]
-        target = request.out_dir / f"{section.stem}-storyboard.png"
-        save(contact_sheet(section, entry["steps"], frames), target)
-        console.print(f"{target}: {len(frames)} pasos", soft_wrap=True)
+        name = f"{section.stem}-storyboard.png"
+        with folder.scratch() as scratch:
+            contact_sheet(section, entry["steps"], frames).save(scratch / name, format="PNG")
+            with folder.lock():
+                folder.commit({name: scratch / name}, scratch)
+        console.print(f"{folder.path / name}: {len(frames)} pasos", soft_wrap=True)
     return status
 
 
@@ -73,13 +76,6 @@ def contact_sheet(section: Section, steps: list[dict], frames: list[Path]) -> Im
         for number, text in enumerate(_wrapped(label, regular, width)):
             regular.draw(draw, (left, top + height + text_size // 2 + number * line), text)
     return sheet
-
-
-def save(sheet: Image.Image, target: Path) -> None:
-    """Write the PNG under a temporary name, then rename it into place."""
-    staging = temporary_path(target)
-    sheet.save(staging, format="PNG")
-    os.replace(staging, target)
 
 
 def _tile(frame: Path) -> Image.Image:

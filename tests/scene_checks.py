@@ -17,7 +17,7 @@ from manim import config, tempconfig
 
 from lecture.config import load_config
 from lecture.locale import load_locale
-from lecture.media import exclusive_lock
+from lecture.output_folder import private_lock
 from lecture.sections import BY_ID
 from scenes.lesson_scene import LONGEST_FREEZE, SceneJob, reading_seconds
 
@@ -35,7 +35,7 @@ NOTATION = [(re.compile(r"(?<![\w\u2212-])-(?=\d)"), "a hyphen for a minus sign 
 def run_scene(section_id: str, *overrides: str, stills_dir=None):
     """Run the whole scene with animations skipped (state only, no video) and return it."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    with exclusive_lock(CACHE / ".lock"), tempfile.TemporaryDirectory() as media, tempconfig({
+    with private_lock(CACHE / ".lock"), tempfile.TemporaryDirectory() as media, tempconfig({
             **TINY, "media_dir": media, "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
             "write_to_movie": False, "save_last_frame": False,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
@@ -48,7 +48,7 @@ def run_scene(section_id: str, *overrides: str, stills_dir=None):
 def render_video(section_id: str, folder: Path, *overrides: str):
     """Render the scene as a tiny video (256 x 144, 5 fps) in ``folder``; returns the scene and the file."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    with exclusive_lock(CACHE / ".lock"), tempconfig({
+    with private_lock(CACHE / ".lock"), tempconfig({
             **TINY, "media_dir": str(folder), "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
             "write_to_movie": True, "save_last_frame": False, "format": None,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
@@ -113,18 +113,22 @@ def freezes(scene) -> list[tuple[float, float]]:
     return [(start, end) for start, end in merged]
 
 
-def video_freezes(path: Path, longest: float = LONGEST_FREEZE, tolerance: int = 3) -> list[tuple[float, float]]:
-    """(start, end) in seconds of every run of identical frames (no pixel changing by more than
-    ``tolerance`` of 255) lasting longer than ``longest``, decoded from the file."""
-    runs, previous, run_start, time = [], None, 0.0, 0.0
+def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24,
+                  share: float = 0.001) -> list[tuple[float, float]]:
+    """(start, end) in seconds of every still stretch longer than ``longest``, decoded from the file.
+
+    A stretch is still while each frame differs from the stretch's first frame in fewer than ``share``
+    of its pixels by more than ``level`` of 255: the encoder's flicker on a still frame (a dozen pixels
+    at a tiny size, back and forth) does not count, a bar shrinking for a second does.
+    """
+    runs, first, run_start, time = [], None, 0.0, 0.0
     with av.open(str(path)) as container:
         stream = container.streams.video[0]
         for frame in container.decode(stream):
             time = float(frame.pts * stream.time_base)
             pixels = frame.to_ndarray(format="gray").astype(np.int16)
-            if previous is not None and np.abs(pixels - previous).max() > tolerance:
+            if first is None or np.mean(np.abs(pixels - first) > level) >= share:
                 runs.append((run_start, time))
-                run_start = time
-            previous = pixels
+                first, run_start = pixels, time
         runs.append((run_start, time + 1 / float(stream.average_rate)))
     return [(start, end) for start, end in runs if end - start > longest + 1e-6]

@@ -76,7 +76,7 @@ def test_six_tokens_of_dimension_four_are_accepted():
     ("pipeline.temperature=0", "pipeline.temperature:", "0.1"),
     ("pipeline.temperature=-1", "pipeline.temperature:", "0.1"),
     ("pipeline.temperature=5.5", "pipeline.temperature:", "5"),
-    ("pipeline.sentence='   '", "pipeline.sentence:", "non-empty"),
+    ("pipeline.sentence='   '", "pipeline.sentence:", "at least one word"),
     ("pipeline.sentence='" + "palabra " * 33 + "'", "pipeline.sentence:", "32"),
     ("pipeline.query=7", "pipeline.query:", "0 to 6"),
     ("heads.sentence='" + "palabra " * 13 + "'", "heads.sentence:", "12"),

@@ -40,7 +40,7 @@ def test_config_prints_effective_toml_with_overrides(tmp_path):
     (["render", "--set", "matrix.X=[[1,nan],[0,1],[1,1]]"], "error: matrix.X: expected a finite number"),
     (["render", "--set", "pipeline.temprature=1"], "error: pipeline.temprature: unknown key; did you mean"),
     (["render", "--set", "pipeline.temperature=9"], "error: pipeline.temperature: expected less than"),
-    (["render", "--set", "pipeline.sentence=''"], "error: pipeline.sentence: expected a non-empty sentence"),
+    (["render", "--set", "pipeline.sentence=''"], "error: pipeline.sentence: expected at least one word"),
     (["render", "--resolution", "big"], "error: --resolution: expected WIDTHxHEIGHT"),
     (["config", "--set", "audio.volume=300"], "error: audio.volume: expected less than or equal to 100"),
 ])

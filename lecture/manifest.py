@@ -1,0 +1,121 @@
+"""``OUT/manifest.json``: what each section's files were rendered from, and their hashes.
+
+The manifest is read through a schema: one that is not ours (wrong types, a folder, a link, invalid
+UTF-8, names that leave the folder) is set aside as ``manifest.json.corrupt-<time>`` and the sections it
+described are rendered again. A section counts as up to date only when its files hash to its entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+
+from lecture.output_folder import OutputFolder, regular_file_digest
+
+MANIFEST = "manifest.json"
+
+
+def plain_name(name: str) -> str:
+    """A file name inside OUT: no folder part, not hidden, no '..'."""
+    if not name or name.startswith(".") or "/" in name or "\\" in name or "\0" in name:
+        raise ValueError(f"expected a plain file name, got {name!r}")
+    return name
+
+
+FileName = Annotated[str, AfterValidator(plain_name)]
+
+
+class Step(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    key: str
+    title: str
+    caption: str
+    start: float
+    end: float
+
+
+class SectionEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    files: list[FileName]
+    fingerprint: str
+    duration: float
+    sha256: dict[FileName, str]
+    steps: list[Step]
+    quality: str
+    format: str
+    audio: bool
+    config: dict[str, Any]
+
+
+class Lecture(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    file: FileName
+    fingerprint: str
+    sha256: str | None = None
+    parts: list[FileName]
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    sections: dict[str, SectionEntry] = {}
+    config: dict[str, Any] | None = None
+    lecture: Lecture | None = None
+
+
+def read_manifest(folder: OutputFolder, warn=print) -> dict:
+    """The manifest as plain data; a missing one is empty, a corrupt one is set aside (call under the lock)."""
+    path = folder.path / MANIFEST
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return {"sections": {}}
+    try:
+        if not stat.S_ISREG(mode):
+            raise ValueError("not a regular file")
+        return Manifest.model_validate(json.loads(path.read_bytes().decode("utf-8"))).model_dump(exclude_none=True)
+    except (ValueError, ValidationError, OSError, RecursionError) as error:
+        aside = path.with_name(f"{MANIFEST}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        while os.path.lexists(aside):
+            aside = aside.with_name(aside.name + "-")
+        os.replace(path, aside)
+        warn(f"{path}: not a manifest of this tool ({type(error).__name__}); kept as {aside.name}, "
+             "its sections will be rendered again")
+        return {"sections": {}}
+
+
+def stage_manifest(manifest: dict, scratch: Path) -> Path:
+    """The manifest written into ``scratch``, ready to be committed."""
+    staged = scratch / MANIFEST
+    staged.write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
+    return staged
+
+
+def file_hash(path: Path) -> str | None:
+    """SHA-256 of a regular file, or of a folder of regular files (names and bytes); None for anything
+    else (a link, a device, a missing file), which is then never up to date."""
+    digest = hashlib.sha256()
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode):
+        for child in sorted(path.iterdir()):
+            digest.update(child.name.encode())
+            if not regular_file_digest(child, digest):
+                return None
+        return digest.hexdigest()
+    return digest.hexdigest() if regular_file_digest(path, digest) else None
+
+
+def is_up_to_date(entry: dict | None, out_dir: Path, wanted: str) -> bool:
+    """The entry was rendered with the wanted fingerprint and every file still hashes to it."""
+    if not entry or entry.get("fingerprint") != wanted:
+        return False
+    return all(file_hash(out_dir / name) == entry["sha256"].get(name) for name in entry["files"])

@@ -1,0 +1,219 @@
+"""The output folder (``-o``): what this tool may write there, and how, so that nothing is lost or half-written.
+
+- Our own area is ``OUT/.cache`` (refused if it is a link or not a folder). Everything is made first in a
+  scratch folder inside ``OUT/.cache/scratch``, created with an unpredictable name, and then renamed into
+  place under the folder's lock: a name in ``OUT`` always holds a complete file, old or new.
+- A scratch folder carries an owner file (process id, start time, boot id). A later run removes a
+  scratch folder only when that file proves its owner is gone: nothing outside our scratch area is ever
+  removed, whatever its name.
+- Renaming never follows a link: a link planted at an output name is replaced, not written through.
+- A commit blocks SIGINT and SIGTERM while it renames, so an interruption lands before or after it.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import shutil
+import signal
+import stat
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+CACHE = ".cache"
+SCRATCH = "scratch"
+OWNER = "owner.json"
+LOCK = "folder.lock"
+
+
+class OutputError(Exception):
+    """The output folder cannot be used: one line naming the folder and why."""
+
+
+class OutputFolder:
+    """``OUT``, checked usable, with our private area ``OUT/.cache`` inside it."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"-o {self.path}: cannot create the output folder: {_reason(error)}") from None
+        if not self.path.is_dir():
+            raise OutputError(f"-o {self.path}: expected a folder, found a file")
+        self.cache = self._private_folder(self.path / CACHE)
+        self.scratch_root = self._private_folder(self.cache / SCRATCH)
+
+    def _private_folder(self, path: Path) -> Path:
+        """``path`` as a real folder of ours (made if missing); a link or a file there is refused."""
+        try:
+            path.mkdir(exist_ok=True)
+            if not stat.S_ISDIR(os.lstat(path).st_mode):
+                raise OutputError(f"-o {self.path}: {path} is a link or a file, not this tool's folder; "
+                                  "remove it and run again")
+            probe = tempfile.TemporaryFile(dir=path)  # the folder must take new files
+            probe.close()
+        except OSError as error:
+            raise OutputError(f"-o {self.path}: cannot write there: {_reason(error)}") from None
+        return path
+
+    def lock(self):
+        """The folder's lock: one render at a time reads, changes and writes the manifest."""
+        return private_lock(self.cache / LOCK)
+
+    @contextmanager
+    def scratch(self):
+        """A fresh scratch folder owned by this process, removed when the block ends."""
+        folder = Path(tempfile.mkdtemp(dir=self.scratch_root))
+        try:
+            (folder / OWNER).write_text(json.dumps(process_identity(os.getpid())))
+            yield folder
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def remove_abandoned_scratch(self) -> None:
+        """Remove scratch folders whose owner file names a process that no longer runs (a killed render)."""
+        for folder in self.scratch_root.iterdir():
+            try:
+                owner = json.loads((folder / OWNER).read_text())
+            except (OSError, ValueError):
+                continue  # no readable owner file: not provably ours, or its owner is still writing it
+            if isinstance(owner, dict) and not is_running(owner):
+                shutil.rmtree(folder, ignore_errors=True)
+
+    def subfolder(self, relative: str) -> Path:
+        """``OUT/relative`` as real folders (made where missing); a link or file on the way is refused."""
+        path = self.path
+        for part in Path(relative).parts:
+            if part in ("..", "/"):
+                raise OutputError(f"-o {self.path}: {relative} leaves the output folder")
+            path = path / part
+            try:
+                path.mkdir(exist_ok=True)
+                is_folder = stat.S_ISDIR(os.lstat(path).st_mode)
+            except OSError as error:
+                raise OutputError(f"-o {self.path}: cannot create {path}: {_reason(error)}") from None
+            if not is_folder:
+                raise OutputError(f"-o {self.path}: {path} is a link or a file; expected a folder of this tool's")
+        return path
+
+    def commit(self, staged: dict[str, Path], scratch: Path) -> None:
+        """Rename every ``staged`` path to ``OUT/<name>`` (call under ``lock``), files made durable first.
+
+        An existing folder at a name (the stills) is first moved into ``scratch``, which removes it later.
+        """
+        retired = Path(tempfile.mkdtemp(dir=scratch, prefix="retired-"))
+        for source in staged.values():
+            _sync(source)
+        for name in staged:
+            self.subfolder(str(Path(name).parent))
+        with signals_held():
+            for name, source in staged.items():
+                target = self.path / name
+                if source.is_dir() or (target.is_dir() and not target.is_symlink()):
+                    if os.path.lexists(target):
+                        os.replace(target, retired / f"{len(os.listdir(retired))}-{target.name}")
+                os.replace(source, target)
+            _sync(self.path)
+
+
+@contextmanager
+def private_lock(path: Path):
+    """Hold an exclusive lock on ``path`` (a file of ours, made if missing; a link there is refused)."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def process_identity(pid: int) -> dict:
+    """What tells this process apart from a later one that reuses its number."""
+    return {"pid": pid, "start": _start_time(pid), "boot": _boot_id()}
+
+
+def is_running(owner: dict) -> bool:
+    """Whether the process ``owner`` describes still runs (a zombie does not)."""
+    pid = owner.get("pid")
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    if owner.get("boot") != _boot_id():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return _start_time(pid) == owner.get("start") and _state(pid) != "Z"
+
+
+def _proc_stat(pid: int) -> list[str]:
+    """Fields of /proc/PID/stat after the command name (empty where there is no /proc)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def _state(pid: int) -> str | None:
+    fields = _proc_stat(pid)
+    return fields[0] if fields else None
+
+
+def _start_time(pid: int) -> int | None:
+    fields = _proc_stat(pid)
+    return int(fields[19]) if len(fields) > 19 else None  # field 22 of stat: start time in clock ticks
+
+
+def _boot_id() -> str | None:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return None
+
+
+@contextmanager
+def signals_held():
+    """Hold SIGINT and SIGTERM until the block ends: they take effect after it, never halfway."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _sync(path: Path) -> None:
+    """Flush ``path`` (a file, or a folder and its files) to the disk."""
+    if path.is_dir():
+        for child in path.iterdir():
+            if child.is_file() and not child.is_symlink():
+                _sync(child)
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or errno.errorcode.get(error.errno, str(error))
+
+
+def regular_file_digest(path: Path, digest) -> bool:
+    """Feed ``path``'s bytes to ``digest`` without following a link; False if it is not a regular file."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return False
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return True

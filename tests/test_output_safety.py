@@ -1,0 +1,371 @@
+"""The output folder under faults, races and hostile input, through the real CLI at tiny size.
+
+Every test checks what a user would lose: earlier files byte-identical (or the new ones complete and
+recorded in the manifest), nothing outside ``-o`` changed, no process of ours left running.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lecture.manifest import file_hash
+from media_checks import ROOT, TINY, manifest, run_cli, streams
+
+RENDER = [sys.executable, str(ROOT / "render.py"), "render"]
+OTHER_CONFIG = ("--set", "matrix.causal=true")
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file the user sees in ``folder`` (not our .cache) by relative path: its SHA-256, or where a
+    link points."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if relative.parts[0] == ".cache":
+            continue
+        if path.is_symlink():
+            found[str(relative)] = "-> " + os.readlink(path)
+        elif path.is_file():
+            found[str(relative)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def processes_in_session(session: int) -> list[str]:
+    """Command lines of the live (not zombie) processes whose session is ``session``."""
+    found = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat_file.read_text().rsplit(")", 1)[1].split()
+            command = (stat_file.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, IndexError):
+            continue
+        if int(fields[3]) == session and fields[0] != "Z":
+            found.append(command)
+    return found
+
+
+def wait_until_gone(session: int, seconds: float = 20.0) -> list[str]:
+    deadline = time.monotonic() + seconds
+    while (left := processes_in_session(session)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return left
+
+
+def dead_pid() -> int:
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    return finished.pid
+
+
+def worker_started(out: Path) -> bool:
+    """A worker has its scratch folder (``.cache/scratch/<render>/<section>``)."""
+    return any(path.is_dir() for path in (out / ".cache" / "scratch").glob("*/*"))
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory) -> Path:
+    """The matrix section rendered once with the defaults; tests copy it."""
+    out = tmp_path_factory.mktemp("pristine") / "out"
+    result = run_cli("render", "matrix", *TINY, "-o", str(out), "-j", "1")
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture
+def rendered(pristine, tmp_path) -> Path:
+    out = tmp_path / "out"
+    shutil.copytree(pristine, out, symlinks=True)
+    return out
+
+
+def assert_recorded(out: Path) -> dict:
+    """Every section in the manifest hashes to its entry: what the manifest says is what is there."""
+    data = manifest(out)
+    for entry in data["sections"].values():
+        for name in entry["files"]:
+            assert file_hash(out / name) == entry["sha256"][name], name
+    return data
+
+
+# 1. Only what this tool provably made is ever removed.
+
+def test_files_named_like_scratch_files_are_never_removed(rendered):
+    planted_folder = rendered / ".photos-old-2024"
+    planted_folder.mkdir()
+    (planted_folder / "beach.jpg").write_bytes(b"a photo")
+    for name in (".thesis.tmp-31337", f".notes-work-{dead_pid()}-x", f".01-matrix.mp4.tmp-{dead_pid()}"):
+        (rendered / name).write_text("the user's")
+    scratch = rendered / ".cache" / "scratch"
+    unowned = scratch / "no-owner-file"  # in our area but not provably ours: kept too
+    unowned.mkdir()
+    abandoned = scratch / "abandoned"  # a killed render's: its owner file names a dead process
+    abandoned.mkdir()
+    (abandoned / "owner.json").write_text(json.dumps({"pid": dead_pid(), "start": 1, "boot": None}))
+    before = snapshot(rendered)
+    for arguments in ((), OTHER_CONFIG):  # an up-to-date run, then a real render
+        result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *arguments)
+        assert result.returncode == 0, result.stderr
+    after = snapshot(rendered)
+    assert {name: digest for name, digest in after.items() if name.startswith(".")} == \
+        {name: digest for name, digest in before.items() if name.startswith(".")}
+    assert unowned.is_dir() and not abandoned.exists()
+
+
+# 2. A signal to the main process alone (or to the group) never replaces a file, and no worker outlives it.
+
+@pytest.mark.parametrize("stop, to_group, status", [
+    (signal.SIGINT, False, 130), (signal.SIGTERM, False, 128 + signal.SIGTERM),
+    (signal.SIGKILL, False, -signal.SIGKILL), (signal.SIGINT, True, 130)])
+def test_a_signal_mid_render_replaces_nothing_and_leaves_no_process(rendered, stop, to_group, status):
+    before = snapshot(rendered)
+    process = subprocess.Popen([*RENDER, "matrix", *TINY, "-o", str(rendered), "--force", *OTHER_CONFIG],
+                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not worker_started(rendered) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)  # the worker is rendering
+    (os.killpg if to_group else os.kill)(process.pid, stop)
+    assert process.wait(timeout=60) == status, process.stderr.read()
+    assert wait_until_gone(process.pid) == []
+    time.sleep(1.0)  # a worker left behind would still replace files now
+    assert snapshot(rendered) == before
+    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *OTHER_CONFIG)
+    assert result.returncode == 0, result.stderr
+    assert not list((rendered / ".cache" / "scratch").iterdir())  # the killed render's scratch is gone
+    assert assert_recorded(rendered)["sections"]["matrix"]["config"]["causal"] is True
+
+
+# 3. Two renders with different configs into one folder: the manifest always describes the files there.
+
+def test_concurrent_renders_with_two_configs_keep_manifest_and_files_together(tmp_path):
+    out = tmp_path / "out"
+    first = subprocess.Popen([*RENDER, "matrix", "scaling", *TINY, "-o", str(out), "-j", "2"], cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    second = subprocess.Popen([*RENDER, "matrix", *TINY, "-o", str(out), "-j", "1", "--no-audio", *OTHER_CONFIG],
+                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert first.wait(timeout=600) == 0, first.stderr.read()
+    assert second.wait(timeout=600) == 0, second.stderr.read()
+    entry = assert_recorded(out)["sections"]["matrix"]
+    has_audio = "audio" in streams(out / "01-matrix.mp4")
+    assert entry["audio"] is has_audio and entry["config"]["causal"] is (not has_audio)
+    for arguments, with_audio in ((("matrix", "scaling", "-j", "2"), True),
+                                  (("matrix", "--no-audio", *OTHER_CONFIG), False)):
+        again = run_cli("render", *arguments, *TINY, "-o", str(out))
+        assert again.returncode == 0, again.stderr  # skipped only if the video there was made this way
+        assert ("audio" in streams(out / "01-matrix.mp4")) is with_audio
+        assert_recorded(out)
+
+
+# 4. A full disk: nothing is replaced unless every new file was written.
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 24 MiB tmpfs mounted for the test, or a skip where this machine does not let the test mount one."""
+    mount_point = tmp_path / "disk"
+    mount_point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(mount_point)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({mounted.stderr.strip()}); the injected ENOSPC test runs")
+    yield mount_point
+    subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+def test_a_full_disk_fails_the_render_and_keeps_every_earlier_file(pristine, small_disk):
+    out = small_disk / "out"
+    shutil.copytree(pristine, out, symlinks=True)
+    before = snapshot(out)
+    filler = small_disk / "filler"
+    free = shutil.disk_usage(small_disk).free
+    filler.write_bytes(b"\0" * (free - 1024 * 1024))  # leave 1 MiB: the new video and sound do not fit
+    result = run_cli("render", "matrix", *TINY, "-o", str(out), "--force", *OTHER_CONFIG)
+    assert result.returncode == 1 and "No space left on device" in result.stderr, result.stderr
+    assert snapshot(out) == before
+    assert not list((out / ".cache" / "scratch").iterdir())
+    filler.unlink()
+    result = run_cli("render", "matrix", *TINY, "-o", str(out), *OTHER_CONFIG)
+    assert result.returncode == 0, result.stderr
+    assert assert_recorded(out)["sections"]["matrix"]["config"]["causal"] is True
+
+
+def test_a_failed_lecture_join_replaces_no_section_file(rendered, monkeypatch):
+    """ENOSPC injected where the parent joins the lecture, after the section was rendered."""
+    from click.testing import CliRunner
+
+    import lecture.runner
+    from render import cli
+
+    def disk_full(parts, target):
+        target.write_bytes(b"half a lecture")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(lecture.runner, "join_videos", disk_full)
+    before = snapshot(rendered)
+    result = CliRunner().invoke(cli, ["render", "matrix", *TINY, "-o", str(rendered), "--force", *OTHER_CONFIG])
+    assert result.exit_code == 1 and "No space left on device" in result.stderr
+    assert snapshot(rendered) == before
+
+
+# 5. A link planted at any name we write is replaced, never written through.
+
+def test_planted_links_never_lead_outside_the_output_folder(rendered, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    victims = {name: outside / name for name in ("manifest.json", "01-matrix.mp4", "01-matrix.wav",
+                                                 "lecture.srt", "lecture.mp4")}
+    for name, victim in victims.items():
+        victim.write_text(f"not yours: {name}")
+        (rendered / name).unlink()
+        (rendered / name).symlink_to(victim)
+    for pid in range(os.getpid(), os.getpid() + 200):  # the old predictable scratch names
+        (rendered / f".manifest.json.tmp-{pid}").symlink_to(outside / "manifest.json")
+    before_outside = snapshot(outside)
+    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *OTHER_CONFIG)
+    assert result.returncode == 0, result.stderr
+    assert snapshot(outside) == before_outside
+    for name in victims:
+        assert (rendered / name).is_file() and not (rendered / name).is_symlink(), name
+    assert set(streams(rendered / "01-matrix.mp4")) == {"video", "audio"}
+    assert_recorded(rendered)
+
+
+def test_a_link_in_place_of_our_own_folders_is_refused(rendered, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.rmtree(rendered / ".cache")
+    (rendered / ".cache").symlink_to(outside)
+    before = snapshot(rendered)
+    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *OTHER_CONFIG)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and ".cache" in result.stderr
+    assert list(outside.iterdir()) == [] and snapshot(rendered) == before
+    (rendered / ".cache").unlink()
+    (rendered / "slides").symlink_to(outside)
+    result = run_cli("slides", "matrix", *TINY, "-o", str(rendered))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "slides" in result.stderr
+    assert list(outside.iterdir()) == []
+
+
+# 6, 7. Hostile sentences and config files are refused in one line before any work, at bounded cost.
+
+@pytest.mark.parametrize("sentence, named", [
+    ("el perro\u200b ladró", "U+200B ZERO WIDTH SPACE"),
+    ("el\u2066perro ladró", "U+2066 LEFT-TO-RIGHT ISOLATE"),
+    ("el perro\u0007 ladró", "U+0007"),
+    ("el perro\ufeff", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+    ("perro" + "\u0301" * 5000, "characters"),
+    (" ".join(["a" + "\u0301\u0302\u0303\u0304"] * 12), "accents"),
+    ("x" * 31, "letters"),
+])
+@pytest.mark.parametrize("section", ["heads", "pipeline"])
+def test_hostile_sentences_are_refused_naming_the_key(tmp_path, section, sentence, named):
+    result = run_cli("render", section, *TINY, "-o", str(tmp_path / "out"),
+                     "--set", f"{section}.sentence={json.dumps(sentence)}", timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"error: {section}.sentence: ")
+    assert named in result.stderr and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("sentence", [
+    "مرحبا 你好 ¿¡?! ñandú-ñandú " + "x" * 30,  # right-to-left, CJK, punctuation alone, the longest word
+    "a a á\u0302 — … « » 1 2,5 ‰",  # one-letter and repeated words, two accents, dashes, digits
+])
+def test_odd_but_valid_sentences_render_in_every_section_that_takes_one(tmp_path, sentence):
+    out = tmp_path / "out"
+    result = run_cli("render", "heads", "pipeline", *TINY, "--format", "png", "-o", str(out),
+                     "--set", f"heads.sentence={json.dumps(sentence)}",
+                     "--set", f"pipeline.sentence={json.dumps(sentence)}", "--set", "pipeline.query=0")
+    assert result.returncode == 0, result.stderr
+    for entry in assert_recorded(out)["sections"].values():
+        assert len(list((out / entry["files"][0]).glob("*.png"))) == len(entry["steps"])
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda tmp: Path("/dev/zero"), "is not a regular file"),
+    (lambda tmp: (os.mkfifo(tmp / "pipe.toml"), tmp / "pipe.toml")[1], "is not a regular file"),
+    (lambda tmp: (tmp / "big.toml", (tmp / "big.toml").write_text("# x\n" * 100_000))[0], "larger than"),
+    (lambda tmp: (tmp / "deep.toml", (tmp / "deep.toml").write_text(
+        "[matrix]\nX = " + "[" * 5000 + "]" * 5000))[0], "deeper than"),
+    (lambda tmp: (tmp / "latin1.toml", (tmp / "latin1.toml").write_bytes(b"# canci\xf3n\n"))[0], "not UTF-8"),
+])
+def test_config_files_that_are_not_small_toml_text_are_refused_at_once(tmp_path, make, expected):
+    result = run_cli("render", "matrix", *TINY, "-o", str(tmp_path / "out"), "-c", str(make(tmp_path)), timeout=30)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and expected in result.stderr, result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_deeply_nested_set_value_is_one_line():
+    result = run_cli("config", "--set", "matrix.X=" + "[" * 5000 + "]" * 5000, timeout=30)
+    assert result.returncode == 2 and result.stderr == "error: matrix.X: nests arrays deeper than 6 levels\n"
+
+
+def test_a_config_saved_with_a_byte_order_mark_is_read(tmp_path):
+    config = tmp_path / "notepad.toml"
+    config.write_bytes("\ufeff[audio]\nvolume = 41\n".encode("utf-8"))
+    result = run_cli("config", "-c", str(config))
+    assert result.returncode == 0 and "volume = 41" in result.stdout, result.stderr
+
+
+# 8. A manifest that is not ours is kept aside and its sections rendered again; unusable folders are one line.
+
+@pytest.mark.parametrize("corrupt", [
+    lambda path: path.write_bytes(b"\xff\xfe not utf-8"),
+    lambda path: path.write_text('{"sections": 5}'),
+    lambda path: path.write_text('{"sections": {"matrix": {"files": ["../../victim"]}}}'),
+    lambda path: path.write_text("[" * 100_000 + "]" * 100_000),
+    lambda path: (path.unlink(), path.mkdir()),
+])
+def test_a_corrupt_manifest_is_kept_aside_and_the_section_rendered_again(rendered, corrupt):
+    target = rendered / "manifest.json"
+    corrupt(target)
+    kept = snapshot(rendered).get("manifest.json")
+    result = run_cli("render", "matrix", *TINY, "-o", str(rendered))
+    assert result.returncode == 0, result.stderr
+    aside = list(rendered.glob("manifest.json.corrupt-*"))
+    assert len(aside) == 1 and "kept as manifest.json.corrupt-" in result.stderr
+    assert aside[0].is_dir() or hashlib.sha256(aside[0].read_bytes()).hexdigest() == kept
+    assert "matrix" in assert_recorded(rendered)["sections"]
+
+
+@pytest.mark.parametrize("out", ["/proc/lecture-out", "/proc", "{tmp}/a-file/out"])
+def test_an_unusable_output_folder_is_one_line_and_exit_2(tmp_path, out):
+    (tmp_path / "a-file").write_text("a file, not a folder")
+    result = run_cli("render", "matrix", *TINY, "-o", out.format(tmp=tmp_path))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: -o ")
+
+
+def test_a_read_only_output_folder_is_one_line_for_render_and_slides(pristine, small_disk):
+    out = small_disk / "out"
+    shutil.copytree(pristine, out, symlinks=True)
+    before = snapshot(out)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    for command in ("render", "slides"):
+        result = run_cli(command, "matrix", *TINY, "-o", str(out), *OTHER_CONFIG)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.count("\n") == 1 and "Read-only file system" in result.stderr, result.stderr
+    assert snapshot(out) == before
+
+
+# 9. A corrupt entry in our cache is dropped and made again.
+
+def test_corrupt_cached_svgs_are_made_again(rendered):
+    cached = sorted((rendered / ".cache").rglob("*.svg"))
+    assert cached
+    for number, svg in enumerate(cached):
+        svg.write_bytes(b"" if number % 2 else b"<svg garbage")
+    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), "--force")
+    assert result.returncode == 0, result.stderr
+    assert all(svg.stat().st_size > 0 and svg.read_bytes().lstrip().startswith((b"<?xml", b"<svg"))
+               for svg in cached if svg.exists())
+    assert_recorded(rendered)
