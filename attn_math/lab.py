@@ -165,6 +165,19 @@ def lab_attention(sentence: str, temperature: float = 1.0, causal: bool = False,
     return attention_on(tokens, X, lab_weights() if weights is None else weights, temperature, causal)
 
 
+def output_spread(steps: AttentionSteps) -> float:
+    """max_i |Z_i - mean Z| / max_j |V_j - mean V|: how far apart the outputs are, for values as far apart as V's.
+
+    0 when every token gets the same output (uniform weights), 1 when some output is as far from the
+    mean as the farthest value (weights that pick single tokens).
+    """
+    Z, V = steps.output, steps.V
+    values_spread = np.linalg.norm(V - V.mean(axis=0), axis=1).max()
+    if values_spread == 0:
+        return 0.0
+    return float(np.linalg.norm(Z - Z.mean(axis=0), axis=1).max() / values_spread)
+
+
 def attention_on(tokens: tuple[str, ...], X: np.ndarray, weights: LabWeights, temperature: float,
                  causal: bool) -> LabAttention:
     """The lab's pass on given inputs X (n, 8): Q = X W_Q^T with W_Q in the lab's (d_k, 8) layout, and so on."""

@@ -122,9 +122,10 @@ class CapitalConfig(StrictModel):
 
 
 class PipelineConfig(StrictModel):
-    """Section 6: the lab's controls; W_Q, W_K, W_V (lab layout, d_k x 8) replace its seeded weights."""
+    """Section 6: the lab's controls and the weights preset; W_Q, W_K, W_V (lab layout, d_k x 8) replace the preset's."""
 
     sentence: str
+    preset: Literal["lab", "sharp"]
     query: int = Field(ge=0)
     temperature: float = Field(ge=0.1, le=5.0)
     causal: bool
@@ -158,12 +159,13 @@ class PipelineConfig(StrictModel):
         return lab.lab_tokens(self.sentence)
 
     def lab_weights(self) -> lab.LabWeights | None:
-        """None for the lab's seeded weights, else the lab's with any matrix given here replacing its own."""
+        """None for the preset's weights, else the preset's with any matrix given here replacing its own."""
         given = {name: getattr(self, name) for name in ("W_Q", "W_K", "W_V") if getattr(self, name) is not None}
         if not given:
             return None
-        seeded = lab.lab_weights()
-        return lab.LabWeights(**{"W_Q": seeded.W_Q, "W_K": seeded.W_K, "W_V": seeded.W_V, **given})
+        from attn_math.sharp import preset_weights  # imported here: the module's imports belong to the file reader
+        preset = preset_weights(self.preset)
+        return lab.LabWeights(**{"W_Q": preset.W_Q, "W_K": preset.W_K, "W_V": preset.W_V, **given})
 
 
 class AudioConfig(StrictModel):

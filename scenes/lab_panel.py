@@ -1,18 +1,18 @@
 """The AI Visual Lab's visual vocabulary: tokens as columns, vectors as bars, the lab's side panel.
 
-* ``TokenLabels``: a sentence's tokens centred on their columns, turned upright when they do not
-  fit side by side; ``readable`` says whether they are still large enough to read.
+* ``TokenLabels``: a sentence's tokens centred on their columns, always horizontal: on two staggered
+  lines when they do not fit side by side; ``readable`` says whether they are still large enough to read.
 * ``VectorStage``: tokens on top and, under them, one row of vectors per matrix (X, Q, K, ...):
   each vector a column of bars, to the right in the full colour when positive, to the left and
   dimmed when negative.
 * ``TokenHeatmap``: an n x n matrix of a sentence with its query tokens as row labels and its key
-  tokens as column labels, masked cells blocked; it holds a LabelledMatrix, or a ``ColourHeatmap``
+  tokens as column labels, masked cells grey; it holds a LabelledMatrix, or a ``ColourHeatmap``
   (``scenes.heatmap.Heatmap`` dressed as a LabelledMatrix) when the cells are too small for numbers.
 * ``WeightedLines``: straight attention lines whose thickness is the weight.
 * ``token_bar_chart``: a ``BarChart`` of one row of weights with ``TokenLabels`` under its bars.
 * ``CurvePlot``: a small line plot with a few tick numbers, for a quantity against a setting.
-* ``SidePanel``: the lab's equation, its step dots (inactive, active, completed), its metrics
-  and its status bar ("Paso: 3/7 | Q: gato").
+* ``SidePanel``: the lab's equation (with T), its step dots (inactive, active, completed), its metrics
+  and its status bar ("Q: gato · pesos diseñados"); the header's counter is the only step number.
 * ``text_with_numbers``: a sentence from the locale with tagged numbers inside it.
 """
 
@@ -23,20 +23,20 @@ from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
-from manim import (DOWN, LEFT, PI, RIGHT, UP, Axes, Circle, Line, ManimColor, MathTex, Rectangle, RoundedRectangle,
-                   SurroundingRectangle, Text, Transform, VGroup, VMobject, interpolate_color)
+from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Line, ManimColor, MathTex, Rectangle, RoundedRectangle,
+                   SurroundingRectangle, Text, VGroup, interpolate_color)
 
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.heatmap import Heatmap
 from scenes.visuals import CELL_HEIGHT, LabelledMatrix, bracket, fit, label_text, number_text
 
-MIN_FONT_SIZE = 14  # smallest label that still reads in a 720p frame
+MIN_FONT_SIZE = 16  # smallest label that still reads in a 720p frame: a capital 14.5 px tall
 NEGATIVE_DIMMING = 0.55  # how far a negative bar's colour moves towards the background
 COLUMN_ROOM = 0.9  # share of a column's width a label may take
 WIDEST_LINE = 16.0  # stroke width of an attention line of weight 1
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
-EQUATION = (r"\text{Attention}(Q,K,V) =", r"\text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V")
+EQUATION = (r"\text{Attention}(Q,K,V) =", r"\text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}\, T}\right) V")
 
 
 def sign_colours(colour: ManimColor) -> tuple[ManimColor, ManimColor]:
@@ -73,35 +73,30 @@ def sit_on(label, y: float):
 class TokenLabels(VGroup):
     """Tokens centred on the x positions ``centres``, sitting on y = 0; the query in bold QUERY.
 
-    Side by side when they fit ``spacing``, shrunk a little if needed, upright (reading upwards,
-    starting at y = 0) when they do not; ``font_size`` is the size they ended up at, ``readable``
-    whether it still reads.
+    Side by side when they fit ``spacing``, shrunk by at most SHRINK if needed; else every other token
+    drops to a second line (each then has two columns of room), shrunk as needed.
+    ``font_size`` is the size they ended up at, ``readable`` whether it still reads.
     """
+
+    LINE_GAP = 0.08
+    SHRINK = 0.85
 
     def __init__(self, tokens: Sequence[str], centres: Sequence[float], spacing: float, query: int | None = None,
                  font_size: float = style.CAPTION_SIZE):
         super().__init__()
-        room = spacing * COLUMN_ROOM
-        if room < smallest_line_height():  # not even upright at the smallest size: build nothing
-            self.upright, self.font_size, self.readable = True, 0.0, False
-            return
         labels = [token_text(token, index == query, font_size) for index, token in enumerate(tokens)]
-        widest, tallest = max(label.width for label in labels), max(label.height for label in labels)
+        widest = max(label.width for label in labels)
+        self.staggered = spacing * COLUMN_ROOM / widest < self.SHRINK and len(tokens) > 1
+        room = spacing * COLUMN_ROOM * (2 if self.staggered else 1)
         scale = min(1.0, room / widest)
-        self.upright = scale * font_size < MIN_FONT_SIZE
-        if self.upright:
-            scale = min(1.0, room / tallest)
         self.font_size = font_size * scale
         self.readable = self.font_size >= MIN_FONT_SIZE
-        for label, x in zip(labels, centres):
-            label.scale(scale)
-            if self.upright:
-                label.rotate(PI / 2)
-            label.move_to([x, 0, 0])
-            if self.upright:
-                label.shift(UP * -label.get_bottom()[1])
-            else:
-                sit_on(label, 0.0)
+        if not self.readable:  # too small to read even on two lines: build nothing
+            return
+        line_height = smallest_line_height() * self.font_size / MIN_FONT_SIZE + self.LINE_GAP
+        for index, (label, x) in enumerate(zip(labels, centres)):
+            label.scale(scale).move_to([x, 0, 0])
+            sit_on(label, -line_height * (index % 2) if self.staggered else 0.0)
         self.add(*labels)
 
 
@@ -233,42 +228,31 @@ class TokenHeatmap(VGroup):
     """An n x n matrix of a sentence (a LabelledMatrix or a ColourHeatmap) with its tokens around it.
 
     Query tokens label the rows on the left, key tokens the columns on top (both dropped when too
-    small to read); cells where ``mask`` is True get a diagonal stroke over their MASKED fill.
+    small to read). Masked cells are MASKED grey in the matrix itself, with no stroke across their numbers.
     """
 
-    def __init__(self, matrix, tokens: Sequence[str], query: int | None = None, mask: np.ndarray | None = None):
+    def __init__(self, matrix, tokens: Sequence[str], query: int | None = None, font_size: float = style.CAPTION_SIZE):
         super().__init__()
         self.matrix = matrix
-        self.blocks = self._strokes(mask) if mask is not None and mask.any() else VGroup()
         spacing_x, spacing_y = cell_size_of(matrix)
-        self.column_labels = TokenLabels(tokens, cell_centres(matrix)[0, :, 0], spacing_x)
+        self.column_labels = TokenLabels(tokens, cell_centres(matrix)[0, :, 0], spacing_x, font_size=font_size)
         self.column_labels.shift(UP * (matrix.cell_grid.get_top()[1] + 0.12 - self.column_labels.get_bottom()[1]))
-        self.row_labels = self._row_labels(tokens, query, spacing_y)
+        self.row_labels = self._row_labels(tokens, query, spacing_y, font_size)
         self.labelled = self.column_labels.readable and bool(self.row_labels)
         if not self.labelled:
             self.column_labels, self.row_labels = VGroup(), VGroup()
         matrix.label.next_to(VGroup(matrix.cell_grid, self.column_labels), UP, buff=0.2)
-        self.add(matrix, self.blocks, self.row_labels, self.column_labels)
+        self.add(matrix, self.row_labels, self.column_labels)
 
-    def _strokes(self, mask: np.ndarray) -> VMobject:
-        """One diagonal per masked cell, all in one mobject (cheap to animate)."""
-        width, height = cell_size_of(self.matrix)
-        half = np.array([width / 2, height / 2, 0]) * 0.94
-        strokes = VMobject(stroke_color=style.BACKGROUND, stroke_width=2, stroke_opacity=0.6)
-        for centre in cell_centres(self.matrix)[mask]:
-            strokes.start_new_path(centre - half)
-            strokes.add_line_to(centre + half)
-        return strokes
-
-    def _row_labels(self, tokens, query, spacing_y) -> VGroup:
+    def _row_labels(self, tokens, query, spacing_y, font_size: float) -> VGroup:
         """Right-aligned left of the matrix, one per row, shrunk to the row height; empty when unreadable."""
         if spacing_y * COLUMN_ROOM < smallest_line_height():
             return VGroup()
-        labels = VGroup(*[token_text(token, index == query) for index, token in enumerate(tokens)])
+        labels = VGroup(*[token_text(token, index == query, font_size) for index, token in enumerate(tokens)])
         scale = min(1.0, spacing_y * COLUMN_ROOM / max(label.height for label in labels))
-        if style.CAPTION_SIZE * scale < MIN_FONT_SIZE:
+        if font_size * scale < MIN_FONT_SIZE:
             return VGroup()
-        letter_height = token_text("x").height * scale
+        letter_height = token_text("x", font_size=font_size).height * scale
         for label, centre in zip(labels, cell_centres(self.matrix)[:, 0]):
             label.scale(scale).next_to(self.matrix.brackets[0], LEFT, buff=0.15)
             sit_on(label, centre[1] - letter_height / 2)
@@ -384,25 +368,29 @@ class SidePanel(VGroup):
     """The lab's side panel, built to ``width`` x ``height``: equation, step dots, metrics, status bar.
 
     ``metrics`` is a list of (name, value) with value a tagged number or a text; ``status`` the
-    status-bar template with {step}, {total} and {query}. The status bar is a Text (monospaced, as
-    in the lab), so step records list it.
+    status bar's text (the query and which weights, one or two lines), a Text in the lab's monospaced font, so step
+    records list it. ``metric_values[k]`` is the k-th value, which a scene may show only once computed.
     """
 
     def __init__(self, width: float, height: float, metrics: Sequence[tuple[str, VGroup]], status: str,
-                 query: str, steps: int = 7, step: int = 1):
+                 steps: int = 7, step: int = 1):
         super().__init__()
-        self.status_template, self.query, self.steps = status, query, steps
         self.background = RoundedRectangle(width=width, height=height, corner_radius=0.15, stroke_width=0,
                                            fill_color=style.PANEL, fill_opacity=1.0)
-        self.equation = fit(lab_equation(), width - 0.4, 1.4)
+        self.equation = fit(lab_equation(), width - 0.4, 1.3)
         self.dots = fit(StepDots(steps, step), width - 0.5, 1.0)
         self.metrics = self._metrics(metrics, width - 0.6)
-        content = VGroup(self.equation, self.dots, self.metrics).arrange(DOWN, buff=0.5)
-        content.move_to(self.background).align_to(self.background, UP).shift(DOWN * 0.35)
-        self.status_strip = RoundedRectangle(width=width - 0.3, height=0.45, corner_radius=0.08, stroke_width=0,
-                                             fill_color=style.BACKGROUND, fill_opacity=1.0)
+        self.metric_values = list(self.metrics[1])
+        content = VGroup(self.equation, self.dots, self.metrics).arrange(DOWN, buff=0.4)
+        content.move_to(self.background).align_to(self.background, UP).shift(DOWN * 0.3)
+        self.status = Text(status, font=style.NUMBER_FONT, font_size=style.CAPTION_SIZE - 2, color=style.TEXT,
+                           line_spacing=0.8)
+        self.status.shown_text = status
+        fit(self.status, width - 0.5, 2.0)
+        self.status_strip = RoundedRectangle(width=width - 0.3, height=self.status.height + 0.25, corner_radius=0.08,
+                                             stroke_width=0, fill_color=style.BACKGROUND, fill_opacity=1.0)
         self.status_strip.align_to(self.background, DOWN).shift(UP * 0.15)
-        self.status = self._status_text(step)
+        self.status.move_to(self.status_strip)
         self.add(self.background, content, self.status_strip, self.status)
 
     @staticmethod
@@ -415,18 +403,9 @@ class SidePanel(VGroup):
             sit_on(value.align_to(names.get_right() + RIGHT * 0.35, LEFT), baseline(name))
         return fit(VGroup(names, values), width, 10.0)
 
-    def _status_text(self, step: int) -> Text:
-        shown = self.status_template.format(step=step, total=self.steps, query=self.query)
-        text = Text(shown, font=style.NUMBER_FONT, font_size=style.CAPTION_SIZE - 2, color=style.TEXT)
-        text.shown_text = shown
-        return fit(text, self.status_strip.width - 0.2, self.status_strip.height * 0.7).move_to(self.status_strip)
-
     def go_to(self, step: int) -> list:
-        """Animations that light dot ``step`` and write it in the status bar."""
-        new_status = self._status_text(step)
-        animations = [*self.dots.go_to(step), Transform(self.status, new_status)]
-        self.status.shown_text = new_status.shown_text
-        return animations
+        """Animations that light dot ``step``."""
+        return self.dots.go_to(step)
 
 
 def text_with_numbers(template: str, numbers: dict[str, Text], colour: ManimColor = style.TEXT,

@@ -1,8 +1,12 @@
 """Section 6: the AI Visual Lab's 7-step self-attention pipeline, then its temperature and its causal mask.
 
-Every number is the lab's (``attn_math.lab``), so a student who watches this and then opens the lab
-sees the same values. Steps 1-7 are the lab's canvas and side panel; then the guide's step 8
-(temperature) and exercises 2-4 (max weight against T, the causal mask, entropy).
+Steps 1-7 are the lab's canvas and side panel on the weights of ``pipeline.preset``: "lab" gives the
+browser's numbers exactly (``attn_math.lab``), "sharp" designed weights under which the attention
+does something a student can name (``attn_math.sharp``). Step 8 shows the two side by side and says
+why the lab's is flat; then the guide's step 8 (temperature) and exercises 2-4 (max weight against
+T, the causal mask, entropy). LessonScene keeps each step on screen for its reading time
+(``reading_seconds``); here the main reveal of a step is stretched to fill that time, so that no
+step ends on a long frozen stretch.
 """
 
 from __future__ import annotations
@@ -10,36 +14,37 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart,
+from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart,
                    ReplacementTransform, TransformFromCopy, VGroup)
 
-from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_attention
+from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, output_spread
+from attn_math.sharp import preset_attention
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, WeightedLines, bar_tops, baseline,
                               cell_centres, sentence_matrix, sit_on, tagged_number, text_with_numbers,
                               token_bar_chart, token_text)
-from scenes.lesson_scene import Cue, LessonScene
+from scenes.lesson_scene import Cue, LessonScene, reading_seconds
 from scenes.numbers import decimals_for, format_number
 from scenes.visuals import CELL_HEIGHT, fit, label_text, shared_cell_width
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
 STEP_SECONDS = 1.2  # one step of the lab's "Animar"
-HOLD_SECONDS = 3.5  # time to read a step before the next; dense steps add READING_SECONDS
-READING_SECONDS = 1.5
+FROZEN_TAIL = 1.5  # a step's last seconds with nothing moving: the reveal fills the rest of its reading time
+ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) are "almost identical"
+EXERCISE_TEMPERATURES = (0.5, 1.0, 3.0)  # the guide's exercise 2
 NOTE_SPACING = 0.08  # between two attention notes, so each is heard
-ROW_NOTES_SECONDS = 1.6  # at most this long for one row's notes: long sentences space them closer
 NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers; beyond, colour only
-PANEL_WIDTH = 3.2
+PANEL_WIDTH = 3.6
 PANEL_GAP = 0.3
 CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
-HEATMAP_SHARE = 0.64  # of the canvas width, for the weights heatmap next to the query's lines
+HEATMAP_SHARE = 0.7  # of the canvas width, for the weights heatmap next to the query's lines
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
 
 
 class PipelineScene(LessonScene):
     section_id = "pipeline"
-    STEPS = (*LAB_STEPS, "temperature", "temperature_plot", "causal", "entropy")
+    STEPS = (*LAB_STEPS, "presets", "temperature", "temperature_plot", "causal", "entropy")
 
     def lesson(self):
         settings = self.settings
@@ -55,20 +60,38 @@ class PipelineScene(LessonScene):
         self.show_scaled()
         self.show_softmax()
         self.show_output()
+        self.show_presets()
         self.show_temperatures()
         self.show_temperature_plot()
         self.show_causal_comparison()
         self.show_entropy_comparison()
 
-    def attention(self, temperature: float, causal: bool) -> LabAttention:
-        return lab_attention(self.settings.sentence, temperature, causal, self.custom_weights)
+    def attention(self, temperature: float, causal: bool, preset: str | None = None) -> LabAttention:
+        """The run of ``preset`` (default the configured one, with any custom weights)."""
+        if preset is not None and preset != self.settings.preset:
+            return preset_attention(preset, self.settings.sentence, temperature, causal)
+        return preset_attention(self.settings.preset, self.settings.sentence, temperature, causal,
+                                self.custom_weights)
+
+    # Pacing -------------------------------------------------------------------------------------
+    def begin_timed_step(self, key: str, caption: str | None = None, new_numbers: int = 0, **fields):
+        """begin_step, and the reading time its caption and about ``new_numbers`` new numbers will take."""
+        self.begin_step(key, caption, **fields)
+        self.reading = reading_seconds(self.steps[-1].caption, new_numbers)
+
+    def elapsed(self) -> float:
+        return self.renderer.time - self.steps[-1].start
+
+    def reveal_seconds(self, still_to_play: float = 0.0, shortest: float = STEP_SECONDS) -> float:
+        """How long the step's main reveal runs: the reading time left after ``still_to_play`` and the tail."""
+        return max(shortest, self.reading - self.elapsed() - still_to_play - FROZEN_TAIL)
 
     # The lab's canvas and side panel ------------------------------------------------------------
-    def enter_lab_step(self, key: str, caption: str | None = None, **fields) -> list:
+    def enter_lab_step(self, key: str, caption: str | None = None, new_numbers: int = 0, **fields) -> list:
         """Header and caption (begin_step also cues the step's tone, 300 + 80 k Hz), and the panel's
         animations to play with the step's own."""
         number = LAB_STEPS.index(key) + 1
-        self.begin_step(key, caption, **fields)
+        self.begin_timed_step(key, caption, new_numbers, **fields)
         animations = self.panel.go_to(number)
         self.dot_states[key] = self.panel.dots.states
         return animations
@@ -90,22 +113,36 @@ class PipelineScene(LessonScene):
         return group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
 
     def side_panel(self) -> SidePanel:
+        """The panel with every metric; the scene shows each value only from the step that computes it."""
         _, right, bottom, top = self.body()
         run, labels, q = self.run, self.labels, self.query
-        bits = text_with_numbers(labels["bits_value"], {"value": tagged_number(run.entropies[q], "entropy")},
-                                 font_size=style.BODY_SIZE)
-        metrics = [(labels["metric_d_k"], tagged_number(run.steps.d_k, "d_k", decimals=0)),
+        bits = text_with_numbers(labels["bits_value"], {"value": tagged_number(run.entropies[q], "entropy",
+                                                                               font_size=style.CAPTION_SIZE)},
+                                 font_size=style.CAPTION_SIZE)
+        metrics = [(labels["metric_query"], token_text(self.tokens[q], True, style.CAPTION_SIZE)),
+                   (labels["metric_d_k"], tagged_number(run.steps.d_k, "d_k", font_size=style.CAPTION_SIZE, decimals=0)),
                    (labels["metric_entropy"], bits),
-                   (labels["metric_max_weight"], tagged_number(run.max_weights[q], "max_weight")),
-                   (labels["metric_query"], token_text(self.tokens[q], True, style.BODY_SIZE))]
-        panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, labels["status"], self.tokens[q], len(LAB_STEPS))
-        return panel.move_to(np.array([right - PANEL_WIDTH / 2, (top + bottom) / 2, 0]))
+                   (labels["metric_max_weight"], tagged_number(run.max_weights[q], "max_weight",
+                                                               font_size=style.CAPTION_SIZE))]
+        status = labels["status"].format(query=self.tokens[q], weights=labels[f"weights_{self.settings.preset}"])
+        panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, status, len(LAB_STEPS))
+        panel.move_to(np.array([right - PANEL_WIDTH / 2, (top + bottom) / 2, 0]))
+        self.pending_metrics = {"d_k": panel.metric_values[1], "softmax": VGroup(*panel.metric_values[2:])}
+        panel.metrics[1].remove(*panel.metric_values[1:])
+        return panel
+
+    def show_metric(self, key: str, *animations, run_time: float):
+        """Play ``animations`` while the panel's values computed at this step appear, then file them in the panel."""
+        value = self.pending_metrics.pop(key)
+        self.play(*animations, Appear(value), run_time=run_time)
+        self.remove(value)  # from the scene's top level, before it joins the panel that leaves with it
+        self.panel.metrics[1].add(value)
 
     # Steps 1-3: vectors per token -----------------------------------------------------------------
     def show_embeddings(self):
         steps, strings = self.run.steps, self.strings["steps"]["embeddings"]
-        caption = strings["caption_one"] if len(self.tokens) == 1 else strings["caption"]
-        self.begin_step("embeddings", caption, n=len(self.tokens), d=steps.X.shape[1])
+        caption = strings[f"{'caption_one' if len(self.tokens) == 1 else 'caption'}_{self.settings.preset}"]
+        self.begin_timed_step("embeddings", caption, n=len(self.tokens), d=steps.X.shape[1])
         self.panel = self.side_panel()
         left, right, bottom, top = self.canvas_box()
         self.vectors = VectorStage(self.tokens, [(steps.X, style.INPUT, "X"), (steps.Q, style.QUERY, "Q"),
@@ -115,22 +152,31 @@ class PipelineScene(LessonScene):
         inputs = self.vectors.rows[0]
         self.dot_states["embeddings"] = self.panel.dots.states
         self.play(Appear(self.panel), Appear(self.vectors.tokens), Appear(inputs.name), run_time=0.6)
-        self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=0.15),
-                  run_time=STEP_SECONDS)
-        self.wait(HOLD_SECONDS)
+        self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=0.5),
+                  run_time=self.reveal_seconds())
 
     def show_projection(self, key: str, row: int):
-        """Step 2 or 3: the rows above fade, the new row grows out of a copy of X."""
-        animations = self.enter_lab_step(key)
+        """Step 2 or 3: the rows above fade, the new row grows out of a copy of X, token by token.
+
+        K repeats Q's animation, so it runs in half Q's time; the panel's d_k appears with Q."""
+        animations = self.enter_lab_step(key, new_numbers=1 if key == "queries" else 0)
         above, projected = self.vectors.rows[:row], self.vectors.rows[row]
-        self.play(*animations, *[earlier.animate.set_opacity(0.3) for earlier in above],
-                  TransformFromCopy(self.vectors.rows[0].vectors, projected.vectors), Appear(projected.name),
-                  run_time=STEP_SECONDS)
-        self.wait(HOLD_SECONDS)
+        self.play(*animations, *[earlier.animate.set_opacity(0.3) for earlier in above], Appear(projected.name),
+                  run_time=0.6)
+        reveal = LaggedStart(*[TransformFromCopy(source, target) for source, target
+                               in zip(self.vectors.rows[0].vectors, projected.vectors)], lag_ratio=0.5)
+        if key == "queries":
+            self.show_metric("d_k", reveal, run_time=self.reveal_seconds())
+        else:
+            self.play(reveal, run_time=max(STEP_SECONDS, self.reveal_seconds() / 2))
 
     # Steps 4-6: the n x n matrices ------------------------------------------------------------------
+    def matrix_numbers(self) -> int:
+        """How many numbers an n x n matrix writes: none in colour-only mode."""
+        return len(self.tokens) ** 2 if self.numbers_fit() else 0
+
     def show_scores(self):
-        animations = self.enter_lab_step("scores")
+        animations = self.enter_lab_step("scores", new_numbers=self.matrix_numbers())
         self.scores, self.scaled, self.weights = self.score_heatmaps()
         self.place(self.scores, self.canvas_box())
         grid = self.scores.matrix.cell_grid
@@ -142,11 +188,15 @@ class PipelineScene(LessonScene):
         self.play(*animations, Vanish(self.vectors), run_time=0.6)
         self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels)),
                   run_time=0.5)
-        rows = ([VGroup(*matrix.cells[i], *matrix.entries[i]) for i in range(len(self.tokens))]
-                if self.numbers_fit() else [matrix.cell_grid])  # a colour-only grid appears at once
-        self.play(LaggedStart(*[Appear(row) for row in rows], lag_ratio=0.3), run_time=STEP_SECONDS)
+        self.play(LaggedStart(*[Appear(row) for row in self.matrix_rows(matrix)], lag_ratio=1.0),
+                  run_time=self.reveal_seconds(still_to_play=0.5))
         self.play(Create(self.query_frame), run_time=0.5)
-        self.wait(HOLD_SECONDS + READING_SECONDS)
+
+    def matrix_rows(self, matrix) -> list:
+        """Each row's cells and numbers, to reveal one row after another; a colour-only grid is one piece."""
+        if not self.numbers_fit():
+            return [matrix.cell_grid]
+        return [VGroup(*matrix.cells[i], *matrix.entries[i]) for i in range(len(self.tokens))]
 
     def score_heatmaps(self) -> tuple[TokenHeatmap, TokenHeatmap, TokenHeatmap]:
         """QK^T, its scaled and masked version, and the softmax weights: one layout, so each replaces the last."""
@@ -164,19 +214,18 @@ class PipelineScene(LessonScene):
                              fill=lambda value: style.score_colour(value, largest_scaled), mask=steps.mask)
         weights = self.weights_matrix(steps.weights, "weights", cell, width, steps.mask)
         # the mask acts when scaling: raw scores are not blocked yet
-        return (TokenHeatmap(scores, self.tokens, self.query),
-                TokenHeatmap(scaled, self.tokens, self.query, steps.mask),
-                TokenHeatmap(weights, self.tokens, self.query, steps.mask))
+        # labels a size up: this heatmap shrinks to share the canvas with the query's lines at step 6
+        return tuple(TokenHeatmap(matrix, self.tokens, self.query, style.BODY_SIZE) for matrix in (scores, scaled, weights))
 
     def matrix(self, values, label: str, colour, name: str, cell: float, width: float | None, fill, mask=None,
-               text_colour=None):
-        """Numbers in their cells while they fit (NUMBERS_MAX_TOKENS), else colour only, as in the lab."""
-        return sentence_matrix(values, label, colour, name, fill, numbers=self.numbers_fit(), mask=mask,
+               text_colour=None, numbers: bool = True):
+        """Numbers in their cells while they fit (NUMBERS_MAX_TOKENS) and are wanted, else colour only, as in the lab."""
+        return sentence_matrix(values, label, colour, name, fill, numbers=numbers and self.numbers_fit(), mask=mask,
                                cell_width=width, cell_size=cell, text_colour=text_colour)
 
-    def weights_matrix(self, weights, name: str, cell: float, width: float | None, mask=None):
+    def weights_matrix(self, weights, name: str, cell: float, width: float | None, mask=None, numbers: bool = True):
         return self.matrix(weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, name, cell, width,
-                           fill=style.weight_colour, mask=mask,
+                           fill=style.weight_colour, mask=mask, numbers=numbers,
                            text_colour=lambda weight: style.BACKGROUND if weight > 0.55 else style.TEXT)
 
     def numbers_fit(self) -> bool:
@@ -200,41 +249,51 @@ class PipelineScene(LessonScene):
         label_room = 1.4
         return min(CELL_HEIGHT, (width - label_room) / len(self.tokens), (height - label_room) / len(self.tokens))
 
+    def replace_matrix(self, old, new, seconds: float, *animations):
+        """``old`` becomes ``new`` row after row (the frame at once); a colour-only grid all at once."""
+        if not self.numbers_fit():
+            self.play(*animations, ReplacementTransform(old, new), run_time=seconds)
+            return
+        self.play(*animations, ReplacementTransform(VGroup(old.brackets, old.label), VGroup(new.brackets, new.label)),
+                  run_time=0.5)
+        self.play(LaggedStart(*[ReplacementTransform(before, after) for before, after
+                                in zip(self.matrix_rows(old), self.matrix_rows(new))], lag_ratio=1.0),
+                  run_time=max(STEP_SECONDS, seconds - 0.5))
+
     def show_scaled(self):
         steps, strings = self.run.steps, self.strings["steps"]["scaled"]
         caption = strings["caption_causal"] if self.settings.causal else strings["caption"]
-        animations = self.enter_lab_step("scaled", caption, d_k=steps.d_k, root=format_number(math.sqrt(steps.d_k)),
+        animations = self.enter_lab_step("scaled", caption, new_numbers=self.matrix_numbers(), d_k=steps.d_k,
+                                         root=format_number(math.sqrt(steps.d_k)),
                                          temperature=format_number(self.settings.temperature),
                                          divisor=format_number(steps.divisor))
-        self.play(*animations, ReplacementTransform(self.scores.matrix, self.scaled.matrix),
-                  Appear(self.scaled.blocks), run_time=STEP_SECONDS)
+        self.replace_matrix(self.scores.matrix, self.scaled.matrix, self.reveal_seconds(), *animations)
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
-        self.wait(HOLD_SECONDS)
 
     def show_softmax(self):
         strings, q = self.strings["steps"]["softmax"], self.query
         caption = strings["caption_causal"] if self.settings.causal else strings["caption"]
-        animations = self.enter_lab_step("softmax", caption, query=self.tokens[q])
-        self.play(*animations, ReplacementTransform(self.scaled.matrix, self.weights.matrix), run_time=STEP_SECONDS)
+        animations = self.enter_lab_step("softmax", caption, new_numbers=self.matrix_numbers() + 2,
+                                         query=self.tokens[q])
+        # about half the reading time for the matrix, the rest for the lines and bars of the query's row
+        self.replace_matrix(self.scaled.matrix, self.weights.matrix, self.reveal_seconds() / 2, *animations)
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
-        heatmap = VGroup(self.weights.matrix, self.scaled.blocks, self.scores.row_labels,
-                         self.scores.column_labels, self.query_frame)
+        heatmap = VGroup(self.weights.matrix, self.scores.row_labels, self.scores.column_labels, self.query_frame)
         left, right, bottom, top = self.canvas_box()
         split = left + HEATMAP_SHARE * (right - left)
         target = heatmap.copy()
         self.place(target, (left, split - 0.2, bottom, top))
         self.play(heatmap.animate.scale(target.width / heatmap.width).move_to(target), run_time=0.8)
         self.fan = self.query_fan((split + 0.2, right, bottom, top))
-        self.play(Appear(self.fan.chart), Appear(self.fan.query_label), run_time=0.8)
-        self.draw_lines(self.fan.lines, self.settings.temperature)
+        self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=0.8)
+        self.draw_lines(self.fan.lines, self.settings.temperature, self.reveal_seconds())
         self.softmax_heatmap = heatmap
-        self.wait(HOLD_SECONDS + READING_SECONDS)
 
     def query_fan(self, box) -> VGroup:
         """The query token on top, its lines down to every token, and its row of weights as bars."""
         left, right, bottom, top = box
         row, n = self.run.weights[self.query], len(self.tokens)
-        chart = token_bar_chart(row, self.tokens, right - left, 2.0, query=self.query,
+        chart = token_bar_chart(row, self.tokens, right - left - 0.6, 2.0, query=self.query,
                                 show_values=self.numbers_fit(), max_value=rounded_up(row.max()),
                                 name="distribution")
         query_label = token_text(self.tokens[self.query], True, style.BODY_SIZE + 4)
@@ -244,19 +303,20 @@ class PipelineScene(LessonScene):
         fan.chart, fan.query_label, fan.lines = chart, query_label, lines
         return self.place(fan, box)
 
-    def draw_lines(self, lines: WeightedLines, temperature: float):
+    def draw_lines(self, lines: WeightedLines, temperature: float, seconds: float):
         """One line after another, each with its note: pitch and loudness follow its weight."""
-        self.play_with_notes([Create(line) for line in lines], lines.weights, temperature)
+        self.play_with_notes([Create(line) for line in lines], lines.weights, temperature,
+                             spacing=seconds / max(1, len(lines)))
 
-    def play_with_notes(self, animations: list, weights, temperature: float, spacing: float = NOTE_SPACING):
+    def play_with_notes(self, animations: list, weights, temperature: float, spacing: float):
         """The animations one after another in one play, each starting with a "connection" cue.
 
         One play rather than one per note keeps long sentences quick to render; the cues carry
-        the times the notes start at, ``spacing`` apart (closer when a row has many notes).
+        the times the notes start at, ``spacing`` apart (never less than NOTE_SPACING, so each is heard).
         """
         if not animations:
             return
-        spacing = min(spacing, ROW_NOTES_SECONDS / len(animations))
+        spacing = max(NOTE_SPACING, spacing)
         start = self.renderer.time
         for k, weight in enumerate(weights):
             self.cues.append(Cue(start + k * spacing, "connection",
@@ -264,9 +324,20 @@ class PipelineScene(LessonScene):
         self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
 
     # Step 7: the weighted sum -----------------------------------------------------------------------
+    def output_caption(self) -> tuple[str, dict]:
+        """What the output step can truthfully say: where the query's output comes from, or that the
+        outputs are almost identical when the weights are almost uniform (attn_math.lab.output_spread)."""
+        strings, run, q = self.strings["steps"]["output"], self.run, self.query
+        source = int(run.weights[q].argmax())
+        fields = dict(query=self.tokens[q], source=self.tokens[source], share=format_number(run.weights[q, source]),
+                      n=len(self.tokens))
+        alike = len(self.tokens) > 1 and output_spread(run.steps) < ALIKE_SPREAD
+        return strings["caption_alike" if alike else "caption"], fields
+
     def show_output(self):
         steps, q = self.run.steps, self.query
-        animations = self.enter_lab_step("output", query=self.tokens[q])
+        caption, fields = self.output_caption()
+        animations = self.enter_lab_step("output", caption, **fields)
         left, right, bottom, top = self.canvas_box()
         stage = VectorStage(self.tokens, [(steps.V, style.VALUE, "V"), (steps.output, style.OUTPUT, "Z")],
                             right - left, top - bottom, query=q, gaps=[0.3, 1.4])
@@ -276,40 +347,77 @@ class PipelineScene(LessonScene):
                               [outputs.vectors[q].get_top()] * len(self.tokens), self.run.weights[q])
         self.play(*animations, Vanish(VGroup(self.softmax_heatmap, self.fan)), run_time=0.6)
         self.play(Appear(stage.tokens), Appear(values), run_time=0.8)
-        self.draw_lines(lines, self.settings.temperature)
+        reveal = self.reveal_seconds(still_to_play=0.6)
+        self.draw_lines(lines, self.settings.temperature, reveal / 2)
         self.play(Appear(outputs.name), GrowFromEdge(outputs.vectors[q], UP), run_time=0.6)
         others = [GrowFromEdge(vector, UP) for j, vector in enumerate(outputs.vectors) if j != q]
-        self.play(*([LaggedStart(*others, lag_ratio=0.15)] if others else []), lines.animate.set_opacity(0.25),
-                  run_time=STEP_SECONDS)
+        self.play(*([LaggedStart(*others, lag_ratio=0.5)] if others else []), lines.animate.set_opacity(0.25),
+                  run_time=max(STEP_SECONDS, reveal / 2))
         self.output_stage = VGroup(stage, lines)
-        self.wait(HOLD_SECONDS + READING_SECONDS)
+
+    # Step 8: the lab's weights against the designed ones ------------------------------------------------
+    def show_presets(self):
+        """Both presets' weights side by side, the query's row framed, its entropy against the uniform's."""
+        q, labels, temperature = self.query, self.labels, self.settings.temperature
+        runs = {preset: self.attention(temperature, self.settings.causal, preset) for preset in ("lab", "sharp")}
+        most = math.log2(int(np.count_nonzero(~runs["lab"].steps.mask[q])))
+        sharp = runs["sharp"].weights[q]
+        self.begin_timed_step("presets", new_numbers=4, query=self.tokens[q],
+                              lab_bits=format_number(runs["lab"].entropies[q]), most_bits=format_number(most),
+                              sharp_max=format_number(sharp.max()), sharp_source=self.tokens[int(sharp.argmax())])
+        left, right, bottom, top = self.body()
+        cell, width = self.cell_size((right - left) / 2 - 0.8, top - bottom - 1.2), None  # colours: flat or not
+        sides, self.preset_maps = VGroup(), {}
+        for preset, run in runs.items():
+            heatmap = TokenHeatmap(self.weights_matrix(run.weights, f"weights_{preset}", cell, width, run.steps.mask,
+                                                       numbers=False), self.tokens, q)
+            readout = text_with_numbers(labels["row_readout"], {
+                "entropy": tagged_number(run.entropies[q], f"entropy_{preset}", font_size=style.CAPTION_SIZE),
+                "largest": tagged_number(run.max_weights[q], f"max_{preset}", font_size=style.CAPTION_SIZE)},
+                font_size=style.CAPTION_SIZE, query=self.tokens[q])
+            title = label_text(labels[f"title_{preset}"], style.TEXT, style.BODY_SIZE)
+            self.preset_maps[preset] = heatmap
+            sides.add(VGroup(title, heatmap, readout).arrange(DOWN, buff=0.3))
+        sides.arrange(RIGHT, buff=0.9, aligned_edge=UP)
+        self.place(sides, self.body())
+        frames = VGroup(*[side[1].matrix.row_box(q) for side in sides])
+        self.cue("reset")
+        self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=0.8)
+        reveal = self.reveal_seconds(still_to_play=1.0)
+        for side in sides:
+            self.play(Appear(side[0]), Appear(side[1]), run_time=reveal / 2)
+        self.play(Create(frames), Appear(VGroup(*[side[2] for side in sides])), run_time=1.0)
+        self.presets_stage = VGroup(sides, frames)
 
     # The guide's step 8: temperature ----------------------------------------------------------------
     def show_temperatures(self):
+        """The query's row at each temperature, a row of bars each; its maximum lands on the plot beside."""
         temperatures, q = self.settings.temperatures, self.query
-        self.begin_step("temperature", query=self.tokens[q],
-                        temperatures=", ".join(format_number(t) for t in temperatures))
+        self.begin_timed_step("temperature", new_numbers=3 * len(temperatures), query=self.tokens[q],
+                              temperatures=", ".join(format_number(t) for t in temperatures))
         runs = [self.attention(t, self.settings.causal) for t in temperatures]
         left, right, bottom, top = self.body()
         split = left + 0.58 * (right - left)
         largest = rounded_up(max(run.weights[q].max() for run in runs))
-        rows = VGroup(*[self.temperature_row(k, t, run, largest, split - left)
+        rows = VGroup(*[self.temperature_row(k, t, run, largest, split - left, labelled=k == len(runs) - 1)
                         for k, (t, run) in enumerate(zip(temperatures, runs))])
         rows.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
         self.place(rows, (left, split - 0.2, bottom, top))
-        self.cue("reset")
-        self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=0.8)
-        for row, temperature in zip(rows, temperatures):
-            self.play(Appear(VGroup(row.title, row.chart.baseline, row.chart.labels)), run_time=0.6)
-            self.grow_bars(row.chart, temperature)
-            self.play(Appear(row.readout), run_time=0.6)
-            self.wait(2 * READING_SECONDS)
-        self.temperature_rows = rows
-        self.plot_box = (split + 0.2, right, bottom, top)
-        self.wait(HOLD_SECONDS - READING_SECONDS)
+        self.plot = self.max_weight_plot((split + 0.2, right, bottom, top))
+        marks = VGroup(*[Dot(self.plot.point(t, run.max_weights[q]), radius=0.08, color=style.HIGHLIGHT)
+                         for t, run in zip(temperatures, runs)])
+        self.play(Vanish(self.presets_stage), run_time=0.6)
+        self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=0.6)
+        each = self.reveal_seconds() / len(rows)
+        for row, mark, temperature in zip(rows, marks, temperatures):
+            self.play(Appear(VGroup(row.title, row.chart.baseline)), run_time=0.4)
+            self.grow_bars(row.chart, temperature, max(0.6, each - 1.0))
+            self.play(Appear(row.readout), FadeIn(mark, scale=2), run_time=0.6)
+        self.temperature_rows, self.temperature_marks = rows, marks
 
-    def temperature_row(self, k: int, temperature: float, run: LabAttention, largest: float, width: float) -> VGroup:
-        """'T = 0.2' | the query's row of weights as bars | its entropy and maximum weight."""
+    def temperature_row(self, k: int, temperature: float, run: LabAttention, largest: float, width: float,
+                        labelled: bool) -> VGroup:
+        """'T = 0.2' | the query's row of weights as bars (tokens under the last row only) | its entropy and maximum."""
         labels, q, small = self.labels, self.query, style.CAPTION_SIZE
         title = text_with_numbers(labels["temperature_value"],
                                   {"value": tagged_number(temperature, "temperature", (0, k))})
@@ -320,18 +428,21 @@ class PipelineScene(LessonScene):
                          ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         chart = token_bar_chart(run.weights[q], self.tokens, width - title.width - readout.width - 1.0, 1.1,
                                 query=q, show_values=False, max_value=largest, name=f"temperature_bars_{k}")
+        if not labelled:  # the columns are the same tokens in every row: named once, under the last
+            chart.remove(chart.labels)
+            chart.labels = VGroup()
         row = VGroup(title, chart, readout).arrange(RIGHT, buff=0.4)
         row.title, row.chart, row.readout = title, chart, readout
         return row
 
-    def grow_bars(self, chart, temperature: float):
+    def grow_bars(self, chart, temperature: float, seconds: float):
         """Each bar grows with its note, so low and high temperatures sound as different as they look."""
         self.play_with_notes([GrowFromEdge(bar, DOWN) for bar in chart.bars], chart.values, temperature,
-                             spacing=2 * NOTE_SPACING)
+                             spacing=seconds / len(chart.bars))
 
-    def show_temperature_plot(self):
+    def max_weight_plot(self, box) -> CurvePlot:
+        """The query's maximum weight against T over the lab's slider, sampled at CURVE_SAMPLES temperatures."""
         q = self.query
-        self.begin_step("temperature_plot", query=self.tokens[q])
         temperatures = np.linspace(MIN_TEMPERATURE, MAX_TEMPERATURE, CURVE_SAMPLES)
         maxima = np.array([self.attention(float(t), self.settings.causal).max_weights[q] for t in temperatures])
         self.max_weight_curve = (temperatures, maxima)
@@ -340,47 +451,75 @@ class PipelineScene(LessonScene):
                          y_ticks=[0.0, top_value / 2, top_value], width=4.4, height=3.6,
                          x_name=self.labels["axis_temperature"],
                          y_name=self.labels["axis_max_weight"].format(query=self.tokens[q]))
+        left, right, bottom, top = self.plot_box = box
+        fit(plot, right - left - 1.2, top - bottom - 0.6)  # room right of the axis for "uniforme", below for a readout
+        return plot.move_to(np.array([(left + right) / 2 - 0.6, (bottom + top) / 2, 0]))
+
+    def show_temperature_plot(self):
+        """Exercise 2: the whole curve, the uniform floor, and the guide's T = 0.5, 1, 3 read off it."""
+        q, plot = self.query, self.plot
+        runs = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]
+        values = [run.max_weights[q] for run in runs]
+        self.begin_timed_step("temperature_plot", new_numbers=len(values), query=self.tokens[q],
+                              **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
                              color=style.MUTED, stroke_width=2)
         uniform_label = label_text(self.labels["uniform"], style.MUTED, style.CAPTION_SIZE)
         uniform_label.next_to(uniform, RIGHT, buff=0.15)  # past the axis' end: clear of the curve and the ticks
-        runs = [self.attention(t, self.settings.causal) for t in self.settings.temperatures]
-        marks = VGroup(*[Dot(plot.point(t, run.max_weights[q]), radius=0.08, color=style.HIGHLIGHT)
-                         for t, run in zip(self.settings.temperatures, runs)])
-        group = VGroup(plot, uniform, uniform_label, marks)
-        self.place(group, self.plot_box)
-        self.play(Appear(plot.frame), run_time=0.8)
-        self.play(Create(plot.curve), run_time=2.5)
+        rings = VGroup(*[Circle(radius=0.11, color=style.ATTENTION, stroke_width=3).move_to(plot.point(t, value))
+                         for t, value in zip(EXERCISE_TEMPERATURES, values)])
+        readout = text_with_numbers(" · ".join(f"T = {format_number(t, 1)}: {{max_{k}}}"
+                                               for k, t in enumerate(EXERCISE_TEMPERATURES)),
+                                    {f"max_{k}": tagged_number(value, "exercise_max", (0, k), style.ATTENTION,
+                                                               style.CAPTION_SIZE) for k, value in enumerate(values)},
+                                    style.ATTENTION, style.CAPTION_SIZE)
+        left, right, _, _ = self.plot_box
+        fit(readout, right - left, 1.0).next_to(plot, DOWN, buff=0.25).set_x((left + right) / 2)
+        reveal = self.reveal_seconds(still_to_play=1.6)
+        self.play(Vanish(self.temperature_marks), Create(plot.curve), run_time=reveal)
         self.play(Create(uniform), Appear(uniform_label), run_time=0.6)
-        self.play(LaggedStart(*[FadeIn(mark, scale=2) for mark in marks], lag_ratio=0.3), run_time=1.0)
-        self.plot = group
-        self.wait(HOLD_SECONDS + 1.5 * READING_SECONDS)
+        self.play(LaggedStart(*[FadeIn(ring, scale=2) for ring in rings], lag_ratio=0.5), Appear(readout), run_time=1.0)
+        self.plot_stage = VGroup(plot, uniform, uniform_label, rings, readout)
 
     # Beyond the lab: the causal mask and entropy -------------------------------------------------------
     def show_causal_comparison(self):
+        """Without the mask | with it: first the scaled scores with −∞ in the future, then their softmax, 0 there."""
         free, masked = self.attention(self.settings.temperature, False), self.attention(self.settings.temperature, True)
         nulled = masked.steps.mask.sum(axis=1)
-        self.begin_step("causal", first=int(nulled[0]), last=int(nulled[-1]))
+        n = len(self.tokens)
+        self.begin_timed_step("causal", new_numbers=self.matrix_numbers() + n + 2,
+                              first=int(nulled[0]), last=int(nulled[-1]))
         self.comparison = self.comparison_layout(free, masked, nulled)
         parts = self.comparison
-        self.play(Vanish(VGroup(self.temperature_rows, self.plot)), run_time=0.6)
-        self.play(Appear(parts.free_title), Appear(parts.free), run_time=STEP_SECONDS)
-        self.play(Appear(parts.masked_title), Appear(parts.masked), run_time=STEP_SECONDS)
+        self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=0.6)
+        reveal = self.reveal_seconds(still_to_play=2.0)
+        self.play(Appear(parts.free_title), Appear(parts.free), run_time=reveal / 3)
+        self.play(Appear(parts.masked_title), Appear(parts.masked_scores), run_time=reveal / 3)
+        self.causal_scores = parts.masked_scores.matrix  # on screen until the softmax replaces it
+        self.replace_matrix(parts.masked_scores.matrix, parts.masked.matrix, reveal / 3)
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
-        self.wait(HOLD_SECONDS + 1.5 * READING_SECONDS)
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> VGroup:
-        """Without and with the mask side by side; the nulled count per row; entropy readouts kept for later."""
+        """Without and with the mask side by side; the nulled count per row; entropy readouts kept for later.
+
+        The masked side is built twice on one grid: the scaled scores (−∞ where masked), then the weights."""
         labels, n = self.labels, len(self.tokens)
         left, right, bottom, top = self.body()
         cell = self.cell_size((right - left) / 2 - 0.8, top - bottom - 1.2)
-        width = self.cell_width(free.weights, masked.weights)
-        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", cell, width), self.tokens)
+        scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{máscara}}"
+        width = self.cell_width(masked.weights, masked.steps.scaled)
+        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", self.cell_size(3.6, 3.6), None,
+                                                    numbers=False), self.tokens)  # its numbers were step 6's
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
-                                                      masked.steps.mask), self.tokens, mask=masked.steps.mask)
+                                                      masked.steps.mask), self.tokens)
+        finite = masked.steps.scaled[np.isfinite(masked.steps.scaled)]
+        largest = float(np.abs(finite).max())
+        scores_map = TokenHeatmap(self.matrix(masked.steps.scaled, scaled_label, style.TEXT, "scaled_causal", cell,
+                                              width, fill=lambda value: style.score_colour(value, largest),
+                                              mask=masked.steps.mask), self.tokens)
         column = VGroup()
-        if free_map.labelled and self.numbers_fit():
+        if masked_map.labelled and self.numbers_fit():
             column = self.nulled_column(masked_map, nulled)
         summary = text_with_numbers(labels["nulled_summary"], {
             "first": tagged_number(nulled[0], "nulled_first_last", (0, 0), font_size=style.CAPTION_SIZE, decimals=0),
@@ -396,8 +535,13 @@ class PipelineScene(LessonScene):
             side.arrange(DOWN, buff=0.3)
         stage = VGroup(free_side, masked_side).arrange(RIGHT, buff=0.9, aligned_edge=UP)
         self.place(stage, self.body())
+        grid = masked_map.matrix.cell_grid
+        scores_map.scale(grid.width / scores_map.matrix.cell_grid.width)
+        scores_map.shift(grid.get_center() - scores_map.matrix.cell_grid.get_center())
         stage.free_title, stage.free, stage.entropy_free = free_side[0], free_map, entropy_free
         stage.masked_title, stage.masked, stage.nulled = masked_side[0], masked_map, column
+        stage.masked_scores = VGroup(scores_map.matrix, masked_map.row_labels, masked_map.column_labels)
+        stage.masked_scores.matrix = scores_map.matrix
         stage.nulled_summary, stage.entropy_masked, stage.fourth = summary, entropy_masked, fourth
         return stage
 
@@ -419,11 +563,10 @@ class PipelineScene(LessonScene):
 
     def show_entropy_comparison(self):
         parts = self.comparison
-        self.begin_step("entropy", first=self.tokens[0], fourth=self.tokens[parts.fourth])
+        self.begin_timed_step("entropy", new_numbers=4, first=self.tokens[0], fourth=self.tokens[parts.fourth])
         frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
         self.play(*[Create(frame) for frame in frames], run_time=0.8)
-        self.play(Appear(parts.entropy_free), Appear(parts.entropy_masked), run_time=0.8)
-        self.wait(HOLD_SECONDS + 1.5 * READING_SECONDS)
+        self.play(Appear(parts.entropy_free), Appear(parts.entropy_masked), run_time=self.reveal_seconds())
 
 
 def rounded_up(value: float, step: float = 0.1) -> float:

@@ -6,10 +6,13 @@ import numpy as np
 import pytest
 
 from attn_math.lab import LAB_SENTENCES, MAX_TOKENS, LabWeights, lab_attention, lab_weights
+from attn_math.sharp import preset_attention, sharp_attention, sharp_weights
 from lecture.config import ConfigError, load_config
 from scenes.numbers import parse_number
 from scenes.pipeline import LAB_STEPS, PipelineScene
 from tests.scene_checks import layout_problems, run_scene
+
+SMALLEST_CAP = 14 / 720 * 8  # 14 px at 720p, in frame units
 
 # 32 words, some of them long: the longest sentence the config accepts.
 LONGEST = ("el extraordinariamente complicado mecanismo de autoatención permite que cada palabra observe "
@@ -26,9 +29,11 @@ class Run:
     causal: bool
     temperatures: tuple[float, ...]
     weights: dict | None = None  # custom W_Q, W_K, W_V (lab layout) as lists
+    preset: str = "lab"
 
     def overrides(self) -> tuple[str, ...]:
-        overrides = (f"pipeline.sentence='{self.sentence}'", f"pipeline.query={self.query}",
+        overrides = (f"pipeline.preset='{self.preset}'", f"pipeline.sentence='{self.sentence}'",
+                     f"pipeline.query={self.query}",
                      f"pipeline.temperature={self.temperature}", f"pipeline.causal={str(self.causal).lower()}",
                      f"pipeline.temperatures={list(self.temperatures)}")
         return overrides + tuple(f"pipeline.{name}={matrix}" for name, matrix in (self.weights or {}).items())
@@ -37,8 +42,8 @@ class Run:
         return LabWeights(**{name: np.array(matrix) for name, matrix in self.weights.items()}) if self.weights else None
 
     def attention(self, temperature=None, causal=None):
-        return lab_attention(self.sentence, self.temperature if temperature is None else temperature,
-                             self.causal if causal is None else causal, self.lab_weights())
+        return preset_attention(self.preset, self.sentence, self.temperature if temperature is None else temperature,
+                                self.causal if causal is None else causal, self.lab_weights())
 
 
 def identity_rows(rows: int, scale: float = 1.0) -> list[list[float]]:
@@ -46,6 +51,7 @@ def identity_rows(rows: int, scale: float = 1.0) -> list[list[float]]:
 
 
 RUNS = {
+    "sharp": Run("el gato se sienta en la mesa", 1, 1.0, False, (0.2, 1.0, 3.0), preset="sharp"),  # the default
     "gato": Run("el gato se sienta en la mesa", 1, 1.0, False, (0.2, 1.0, 3.0)),
     "red causal": Run("la red neuronal aprende rapido", 4, 0.5, True, (0.1, 2.5)),
     "atencion hot": Run("atencion es todo lo que necesitas", 0, 3.0, False, (0.5, 1.0, 5.0)),
@@ -54,6 +60,7 @@ RUNS = {
                    {"W_Q": identity_rows(16), "W_K": identity_rows(16, 2.0), "W_V": identity_rows(16)}),
 }
 LAB_RUNS = ("gato", "red causal", "atencion hot")
+NUMBER_RUNS = ("sharp", *LAB_RUNS)  # short sentences: the matrices show their numbers
 
 
 @pytest.fixture(scope="module")
@@ -87,11 +94,19 @@ def close(on_screen, expected):
 # The lab's numbers on screen ------------------------------------------------------------------------
 def test_steps_are_the_lab_seven_then_temperature_and_mask(scene):
     assert [record.key for record in scene("gato").steps] == list(PipelineScene.STEPS)
+    assert PipelineScene.STEPS[7] == "presets"
     assert PipelineScene.STEPS[:7] == LAB_STEPS == ("embeddings", "queries", "keys", "scores", "scaled",
                                                     "softmax", "output")
 
 
-@pytest.mark.parametrize("name", LAB_RUNS)
+def test_the_default_is_the_sharp_preset():
+    config, run = load_config().pipeline, RUNS["sharp"]
+    assert config.preset == run.preset == "sharp"
+    assert (config.sentence, config.query, config.temperature, config.causal, tuple(config.temperatures)) == (
+        run.sentence, run.query, run.temperature, run.causal, run.temperatures)
+
+
+@pytest.mark.parametrize("name", NUMBER_RUNS)
 def test_matrices_on_screen_equal_the_lab(scene, name):
     run, expected = RUNS[name], RUNS[name].attention()
     close(shown(scene(name), "scores", "scores"), expected.steps.scores)
@@ -99,30 +114,42 @@ def test_matrices_on_screen_equal_the_lab(scene, name):
     close(shown(scene(name), "softmax", "weights"), expected.weights)
     # scaled is QK^T / (sqrt(8) T), masked cells -inf: checked against the formula, not only attn_math
     n = len(run.sentence.split())
-    by_formula = expected.steps.scores / (np.sqrt(8) * run.temperature)
+    by_formula = expected.steps.scores / (np.sqrt(8 if run.preset == "lab" else 4) * run.temperature)
     if run.causal:
         by_formula[np.triu_indices(n, 1)] = -np.inf
     close(shown(scene(name), "scaled", "scaled"), by_formula)
 
 
-@pytest.mark.parametrize("name", LAB_RUNS)
-def test_panel_metrics_are_the_query_rows(scene, name):
+@pytest.mark.parametrize("name", NUMBER_RUNS)
+def test_panel_metrics_appear_when_computed_and_are_the_query_rows(scene, name):
     run, expected = RUNS[name], RUNS[name].attention()
     row = expected.weights[run.query]
     entropy = -sum(p * np.log2(p) for p in row if p > 0)
-    for key in LAB_STEPS:
-        numbers = step(scene(name), key).numbers
-        assert numbers["d_k"] == [["8"]]
-        close(shown(scene(name), key, "entropy"), [[entropy]])
-        close(shown(scene(name), key, "max_weight"), [[row.max()]])
-
-
-def test_status_bar_and_dots_follow_the_step(scene):
-    gato = scene("gato")
+    d_k = 8 if run.preset == "lab" else 4
     for number, key in enumerate(LAB_STEPS, start=1):
-        statuses = [text.text for text in step(gato, key).texts if text.text.startswith("Paso:")]
-        assert statuses == [f"Paso: {number}/7 | Q: gato"]
-        assert gato.dot_states[key] == ("completed",) * (number - 1) + ("active",) + ("inactive",) * (7 - number)
+        numbers = step(scene(name), key).numbers
+        assert ("d_k" in numbers) == (number >= 2)  # Q = X W_Q sets d_k
+        assert ("entropy" in numbers) == ("max_weight" in numbers) == (number >= 6)  # the softmax's row
+        if number >= 2:
+            assert numbers["d_k"] == [[str(d_k)]]
+        if number >= 6:
+            close(shown(scene(name), key, "entropy"), [[entropy]])
+            close(shown(scene(name), key, "max_weight"), [[row.max()]])
+
+
+def test_one_step_counter_and_the_status_bar_says_which_weights(scene):
+    for name, weights in (("gato", "pesos del lab"), ("sharp", "pesos diseñados")):
+        run = scene(name)
+        for number, key in enumerate(LAB_STEPS, start=1):
+            texts = [text.text for text in step(run, key).texts]
+            assert [text for text in texts if "Paso" in text] == [f"Paso {number}/{len(PipelineScene.STEPS)}"]
+            assert f"Q: gato\n{weights}" in texts
+            assert run.dot_states[key] == ("completed",) * (number - 1) + ("active",) + ("inactive",) * (7 - number)
+
+
+def test_the_panel_formula_divides_by_the_temperature(scene):
+    formula = "".join(part.tex_string for part in scene("gato").panel.equation[1])
+    assert r"\sqrt{d_k}\, T}" in formula
 
 
 def test_mask_blocks_the_future_exactly(scene):
@@ -136,6 +163,19 @@ def test_mask_blocks_the_future_exactly(scene):
     assert on_screen[0] == ["1.00"] + ["0.00"] * (n - 1)
     assert all(text == "−∞" for i, row in enumerate(step(scene("red causal"), "scaled").numbers["scaled"])
                for text in row[i + 1:])
+
+
+def test_the_causal_step_shows_minus_infinity_before_the_softmax_makes_it_zero(scene):
+    run = RUNS["sharp"]  # the default lecture has no mask in steps 1-7: the comparison shows it
+    masked = run.attention(causal=True)
+    n = len(masked.tokens)
+    causal = scene("sharp").causal_scores
+    texts = [[entry.shown_text for entry in row] for row in causal.entries]
+    assert all(texts[i][j] == "−∞" for i in range(n) for j in range(i + 1, n))
+    finite = [[parse_number(texts[i][j]) for j in range(i + 1)] for i in range(n)]
+    for i in range(n):
+        np.testing.assert_allclose(finite[i], masked.steps.scores[i, :i + 1] / (2 * run.temperature), atol=ROUNDING)
+    assert step(scene("sharp"), "causal").numbers["weights_causal"][0] == ["1.00"] + ["0.00"] * (n - 1)
 
 
 def test_distribution_bars_and_lines_follow_the_query_row(scene):
@@ -161,6 +201,16 @@ def test_temperature_readouts_are_the_query_row_at_each_temperature(scene, name)
     close(shown(scene(name), key, "temperature_max")[0], [e.max_weights[run.query] for e in expected])
 
 
+@pytest.mark.parametrize("name", ["sharp", "gato"])
+def test_exercise_two_marks_the_guides_temperatures(scene, name):
+    run = RUNS[name]
+    expected = [run.attention(temperature).max_weights[run.query] for temperature in (0.5, 1.0, 3.0)]
+    close(shown(scene(name), "temperature_plot", "exercise_max"), [expected])
+    caption = step(scene(name), "temperature_plot").caption
+    assert "T = 0.5, 1 y 3" in caption and all(f"{value:.2f}" in caption for value in expected)
+    assert expected[0] > expected[1] > expected[2]  # what the caption says: the maximum falls as T rises
+
+
 def test_max_weight_curve_is_sampled_from_the_lab(scene):
     run = RUNS["gato"]
     temperatures, maxima = scene("gato").max_weight_curve
@@ -171,6 +221,39 @@ def test_max_weight_curve_is_sampled_from_the_lab(scene):
     assert maxima[-1] > 1 / 7
 
 
+# The two presets side by side; captions that say what the screen shows ------------------------------------
+@pytest.mark.parametrize("name", ["sharp", "gato"])
+def test_presets_step_shows_the_labs_flat_weights_beside_the_designed_ones(scene, name):
+    run = RUNS[name]
+    lab = lab_attention(run.sentence, run.temperature)
+    sharp = sharp_attention(run.sentence, run.temperature)
+    presets = step(scene(name), "presets")
+    maps = scene(name).preset_maps  # colours only: flat against peaked
+    np.testing.assert_array_equal(maps["lab"].matrix.values, lab.weights)
+    np.testing.assert_array_equal(maps["sharp"].matrix.values, sharp.weights)
+    row_lab, row_sharp = lab.weights[run.query], sharp.weights[run.query]
+    bits_lab = -sum(p * np.log2(p) for p in row_lab)
+    close(shown(scene(name), "presets", "entropy_lab"), [[bits_lab]])
+    close(shown(scene(name), "presets", "max_sharp"), [[row_sharp.max()]])
+    # the caption's claims: the lab's row is within 1 % of the uniform's log2(7) bits, the designed one is not
+    assert bits_lab > 0.99 * np.log2(7) and row_sharp.max() >= 0.5
+    assert f"{bits_lab:.2f} de {np.log2(7):.2f} bits" in presets.caption
+    assert "aleatorios, sin entrenar" in presets.caption and f"{row_sharp.max():.2f} a «el»" in presets.caption
+
+
+def test_output_caption_says_whether_the_outputs_differ(scene):
+    for name in ("sharp", "gato"):
+        expected = RUNS[name].attention()
+        Z, V = expected.output, expected.steps.V
+        widest = lambda M: max(np.linalg.norm(a - b) for a in M for b in M)  # noqa: E731
+        caption = step(scene(name), "output").caption
+        if name == "gato":  # uniform-ish weights: the seven outputs lie within a tenth of the values' spread
+            assert widest(Z) < 0.1 * widest(V) and "casi iguales" in caption
+        else:
+            row = expected.weights[1]
+            assert widest(Z) > 0.5 * widest(V) and f"{row.max():.2f} viene de «el»" in caption
+
+
 # The causal comparison (exercises 3 and 4) --------------------------------------------------------------
 @pytest.mark.parametrize("name", LAB_RUNS)
 def test_comparison_counts_nulled_weights_and_compares_entropies(scene, name):
@@ -178,7 +261,7 @@ def test_comparison_counts_nulled_weights_and_compares_entropies(scene, name):
     free, masked = run.attention(causal=False), run.attention(causal=True)
     n, fourth = len(free.tokens), 3
     causal = step(scene(name), "causal")
-    close(shown(scene(name), "causal", "weights_free"), free.weights)
+    np.testing.assert_array_equal(scene(name).comparison.free.matrix.values, free.weights)  # colours only
     close(shown(scene(name), "causal", "weights_causal"), masked.weights)
     assert causal.numbers["nulled"] == [[str(n - 1 - i)] for i in range(n)]  # row i loses the n - 1 - i after it
     assert causal.numbers["nulled_first_last"] == [[str(n - 1), "0"]]
@@ -193,7 +276,7 @@ def test_cues_step_tones_connections_and_reset(scene):
     steps = [cue for cue in gato.cues if cue.kind == "step"]  # cued by begin_step: the lab's 1..7, then 8..11
     assert [cue.values["step"] for cue in steps] == list(range(1, len(PipelineScene.STEPS) + 1))
     resets = [cue for cue in gato.cues if cue.kind == "reset"]
-    assert len(resets) == 1 and step(gato, "temperature").start <= resets[0].time < step(gato, "temperature").end
+    assert len(resets) == 1 and step(gato, "presets").start <= resets[0].time < step(gato, "presets").end
     for cue in gato.cues:
         assert {"step": {"step"}, "connection": {"weight", "temperature"}, "reset": set()}[cue.kind] == set(cue.values)
         assert all(isinstance(value, (int, float)) for value in cue.values.values())
@@ -209,22 +292,46 @@ def test_no_text_overlaps_or_leaves_the_frame(scene, name):
     assert layout_problems(scene(name)) == []
 
 
+@pytest.mark.parametrize("name", list(RUNS))
+def test_numbers_and_labels_are_at_least_14_px_tall_at_720p(scene, name):
+    """A box is at least as tall as its capitals or digits: a text holding one must reach 14 px."""
+    tall = set("ABCDEFGHIJKLMNOPQRSTUVWXYZÁÉÍÓÚ0123456789bdfhklt")
+    small = [(record.key, text.text, round(text.top - text.bottom, 3)) for record in scene(name).steps
+             for text in record.texts if tall & set(text.text) and text.top - text.bottom < SMALLEST_CAP
+             or 0 < text.cap_height < SMALLEST_CAP]
+    assert small == []
+
+
+@pytest.mark.parametrize("name", ["sharp", "gato"])
+def test_core_steps_last_their_reading_time(scene, name):
+    """max(4 s, words / 2.5 + 0.4 s per new number), counting the numbers a step adds to the screen."""
+    seen = set()
+    for record in scene(name).steps[:7]:
+        shown_now = {(tag, i, j) for tag, rows in record.numbers.items()
+                     for i, row in enumerate(rows) for j, text in enumerate(row) if text is not None}
+        new = shown_now - seen
+        seen |= shown_now
+        reading = max(4.0, len(record.caption.split()) / 2.5 + 0.4 * len(new))
+        assert record.end - record.start >= reading - 0.05, (record.key, record.end - record.start, reading)
+
+
 def test_longest_sentence_with_custom_weights(scene):
     run, longest = RUNS["longest"], scene("longest")
     expected = run.attention()
     assert expected.steps.d_k == 16 and len(expected.tokens) == MAX_TOKENS
-    assert step(longest, "embeddings").numbers["d_k"] == [["16"]]
+    assert step(longest, "queries").numbers["d_k"] == [["16"]]
     close(shown(longest, "softmax", "entropy"), [[expected.entropies[run.query]]])
     close(shown(longest, "softmax", "max_weight"), [[expected.max_weights[run.query]]])
     assert "scores" not in step(longest, "scores").numbers  # 32 x 32 cells: colour only, as in the lab
     assert step(longest, "causal").numbers["nulled_first_last"] == [[str(MAX_TOKENS - 1), "0"]]
-    assert [text.text for text in step(longest, "keys").texts if text.text.startswith("Paso:")] == [
-        "Paso: 3/7 | Q: textos"]
+    assert "Q: textos\npesos del lab" in [text.text for text in step(longest, "keys").texts]
 
 
-def test_custom_weights_replace_the_seeded_ones():
+def test_custom_weights_replace_the_presets():
+    designed = load_config(overrides=("pipeline.W_V=" + str(identity_rows(3)),)).pipeline.lab_weights()
+    np.testing.assert_array_equal(designed.W_Q, sharp_weights().W_Q)
     seeded = lab_weights()
-    config = load_config(overrides=("pipeline.W_V=" + str(identity_rows(3)),)).pipeline
+    config = load_config(overrides=("pipeline.preset='lab'", "pipeline.W_V=" + str(identity_rows(3)))).pipeline
     weights = config.lab_weights()
     np.testing.assert_array_equal(weights.W_Q, seeded.W_Q)
     np.testing.assert_array_equal(weights.W_V, identity_rows(3))
@@ -250,7 +357,8 @@ def test_custom_weights_replace_the_seeded_ones():
     ("pipeline.W_Q=" + str(identity_rows(17)), "pipeline.W_Q"),
     ("pipeline.W_Q=[[1, 0, 0, 0, 0, 0, 0, nan]]", "pipeline.W_Q"),
     ("pipeline.W_Q=[[100, 0, 0, 0, 0, 0, 0, 0]]", "pipeline.W_Q"),
-    ("pipeline.W_Q=" + str(identity_rows(2)), "pipeline.W_K"),  # W_K keeps the lab's 8 rows: d_k disagrees
+    ("pipeline.W_Q=" + str(identity_rows(2)), "pipeline.W_K"),  # W_K keeps the preset's 4 rows: d_k disagrees
+    ("pipeline.preset='random'", "pipeline.preset"),
     ("pipeline.W_V=[[1, 0, 0, 0, 0, 0, 0, 0, 0]]", "pipeline.W_V"),
 ])
 def test_bad_values_are_refused_naming_the_key(override, key):
