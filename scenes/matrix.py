@@ -94,8 +94,8 @@ class MatrixScene(LessonScene):
         self.products = {role: LabelledMatrix(getattr(result, role), f"{role} = XW_{role}", colour, role)
                          for role, colour in ROLE_COLOURS.items()}
         # One column per role, as wide as the wider of W and its product: neighbours never overlap.
-        columns = [VGroup(self.W[role], self.products[role]).arrange(DOWN, buff=0.45) for role in ROLE_COLOURS]
-        self.place_in_body(VGroup(self.X, *columns).arrange(RIGHT, buff=0.7, aligned_edge=UP))
+        columns = [VGroup(self.W[role], self.products[role]).arrange(DOWN, buff=0.3) for role in ROLE_COLOURS]
+        self.place_in_body(VGroup(self.X, *columns).arrange(RIGHT, buff=0.5, aligned_edge=UP))
         self.shrink_formula_to_map()
         for matrix in (self.X, *self.W.values()):
             self.present(matrix)
@@ -174,10 +174,8 @@ class MatrixScene(LessonScene):
         note = (labels["divide"].format(d_k=result.d_k, root=format_number(np.sqrt(result.d_k)))
                 if self.settings.scale else labels["no_divide"])
         self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
-        self.swap([self.S.entry_grid, self.S.label], [self.scaled.entry_grid, self.scaled.label],
-                  self.S.cell_grid, self.scaled.cell_grid, run_time=1.6)
-        self.remove(self.S.brackets)
-        self.add(self.scaled.brackets)
+        self.swap([self.S.label], [self.scaled.label], run_time=0.6)
+        self.replace_row_by_row(self.S, self.scaled, seconds=1.0)
 
     def show_softmax(self):
         result = self.result
@@ -185,16 +183,9 @@ class MatrixScene(LessonScene):
         self.point_map_at(self.term(SOFTMAX))
         self.hide_line()
         self.swap([self.scaled.label], [self.A.label], run_time=0.6)
-        seconds = self.seconds_per_cell(result.X.shape[0], lower=0.8)
-        for i in range(result.X.shape[0]):
-            box = self.scaled.row_box(i)
-            self.play(Create(box), run_time=0.3 * seconds)
-            self.cue("row", weights=[float(w) for w in result.weights[i]])
-            self.swap(self.scaled.entries[i], [*self.A.entries[i], self.row_sums[i]],
-                      VGroup(*self.scaled.cells[i]), VGroup(*self.A.cells[i]), run_time=0.7 * seconds)
-            self.play(Vanish(box), run_time=0.2)
-        self.remove(self.scaled.brackets)
-        self.add(self.A.brackets)
+        self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
+                                extras=self.row_sums,
+                                before_row=lambda i: self.cue("row", weights=[float(w) for w in result.weights[i]]))
 
     def show_output(self):
         self.begin_step("output")
@@ -245,6 +236,21 @@ class MatrixScene(LessonScene):
     def parenthesised(value: float, decimals: int) -> str:
         text = format_number(value, decimals)
         return f"({text})" if value < 0 else text
+
+    def replace_row_by_row(self, old: LabelledMatrix, new: LabelledMatrix, seconds: float, extras=(),
+                           before_row=lambda i: None):
+        """Frame each row of ``old`` and swap its numbers and cell colours for ``new``'s (with ``extras[i]``),
+        leaving each new row its reading time."""
+        for i in range(old.values.shape[0]):
+            box = old.row_box(i)
+            self.play(Create(box), run_time=0.3 * seconds)
+            before_row(i)
+            self.swap(old.entries[i], [*new.entries[i], *extras[i:i + 1]], VGroup(*old.cells[i]),
+                      VGroup(*new.cells[i]), run_time=0.7 * seconds)
+            self.wait(SECONDS_PER_NEW_NUMBER * new.values.shape[1])
+            self.play(Vanish(box), run_time=0.2)
+        self.remove(old.brackets)
+        self.add(new.brackets)
 
     def swap(self, old: list, new: list, old_cells=None, new_cells=None, run_time: float = 1.0):
         """Replace the ``old`` texts by the ``new`` in place: the old fade out (the cells behind them take their

@@ -1,0 +1,79 @@
+"""Pacing as a viewer lives it: every step stays its reading time, nothing stands still over 6 s
+(from the step records and from the decoded frames of a tiny video), repeats run faster, and the
+question and closing cards come and go with the config."""
+
+import numpy as np
+import pytest
+
+from scene_checks import (freezes, layout_problems, legibility_problems, notation_problems, pacing_problems,
+                          render_video, run_scene, video_freezes)
+from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
+
+
+def test_reading_time_is_words_at_2_5_per_second_plus_0_4_s_per_new_number_and_at_least_4_s():
+    assert reading_seconds("una dos tres", 0) == 4.0
+    assert reading_seconds(" ".join(["palabra"] * 15), 0) == pytest.approx(6.0)
+    assert reading_seconds(" ".join(["palabra"] * 15), 10) == pytest.approx(10.0)
+    assert reading_seconds("", 5) == 4.0
+
+
+@pytest.fixture(scope="module")
+def matrix():
+    return run_scene("matrix")
+
+
+def test_matrix_steps_last_their_reading_time_and_never_stand_still_too_long(matrix):
+    assert pacing_problems(matrix) == []
+    inputs = next(step for step in matrix.steps if step.key == "inputs")
+    assert inputs.new_numbers == 6 + 3 * 4  # X and the three W's of the worked example
+    assert inputs.read_until - inputs.start >= reading_seconds(inputs.caption, 18) - 1e-6
+
+
+def test_matrix_is_legible_and_writes_numbers_as_a_mathematician_would(matrix):
+    assert legibility_problems(matrix) == []
+    assert notation_problems(matrix) == []
+    assert layout_problems(matrix) == []
+
+
+def cell_times(scene, key):
+    step = next(step for step in scene.steps if step.key == key)
+    return [cue.time for cue in scene.cues if cue.kind == "cell" and step.start <= cue.time <= step.read_until]
+
+
+def test_keys_and_values_fill_faster_than_queries_and_the_first_cells_go_slowest(matrix):
+    queries, keys, values = (cell_times(matrix, key) for key in ("queries", "keys", "values"))
+    assert len(queries) == len(keys) == len(values) == 6
+    assert keys[-1] - keys[0] < 0.7 * (queries[-1] - queries[0])
+    assert values[-1] - values[0] == pytest.approx(keys[-1] - keys[0])
+    gaps = np.diff(queries)
+    assert gaps[0] > 2 * gaps[-1]  # the second cell waits for the first's worked line; the last ones hurry
+
+
+def test_questions_appear_as_cards_after_their_step_and_can_be_turned_off(matrix):
+    questions = [card for card in matrix.cards if card.key.endswith(":question")]
+    assert [card.key.split(":")[0] for card in questions] == [step.key for step in matrix.steps]
+    assert all(any("¿" in text.text for text in card.texts) for card in questions)
+    quiet = run_scene("matrix", "lecture.questions=false")
+    assert not any(card.key.endswith(":question") for card in quiet.cards)
+    assert quiet.renderer.time < matrix.renderer.time - 4 * len(matrix.steps)
+    for loud, silent in zip(matrix.steps, quiet.steps):
+        assert loud.end - loud.start > silent.end - silent.start
+        assert silent.end == pytest.approx(silent.read_until)
+
+
+def test_the_closing_card_quotes_the_cost_computed_for_this_example_and_the_guides_sizes(matrix):
+    closing = matrix.cards[-1]
+    assert closing.key == "closing"
+    n, d_k = 3, 2  # the worked example: three tokens, keys of dimension 2
+    assert f"{n}² · {d_k} = {n * n * d_k} multiplicaciones" in closing.caption
+    assert f"{1000 ** 2 * 64 // 10 ** 6} millones" in closing.caption
+    assert layout_problems(matrix) == [] and legibility_problems(matrix) == []
+
+
+def test_the_decoded_matrix_video_never_freezes_longer_than_6_s(tmp_path):
+    scene, video = render_video("matrix", tmp_path)
+    assert video_freezes(video, LONGEST_FREEZE) == []
+    longest = max(end - start for start, end in freezes(scene))
+    assert longest <= LONGEST_FREEZE
+    # The frames agree with the records: the longest recorded wait is seen as a still run of frames.
+    assert video_freezes(video, longest - 0.5) != []
