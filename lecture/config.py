@@ -169,8 +169,15 @@ class PipelineConfig(StrictModel):
 
 
 class AudioConfig(StrictModel):
+    """The soundtrack: ``loudness`` is the integrated loudness (LUFS, ITU-R BS.1770) at volume 100."""
+
     volume: int = Field(ge=0, le=100)
+    loudness: float = Field(ge=-36.0, le=-10.0)
     mute: bool
+
+    def target_lufs(self) -> float:
+        """loudness + 20 log10(volume / 100): volume 50 is 6 dB quieter; -inf at volume 0."""
+        return self.loudness + 20 * float(np.log10(self.volume / 100)) if self.volume else float("-inf")
 
 
 class LectureOptions(StrictModel):

@@ -165,7 +165,7 @@ def _finish_video(job: RenderJob, stem: str, produced: Path, cues, work: Path) -
     target = f"{stem}.{job.format}"
     if job.config.audio.mute:
         return {target: produced}
-    samples = soundtrack(cues, duration_of(produced), job.config.audio.volume)
+    samples = soundtrack(cues, duration_of(produced), job.config.audio.target_lufs())
     wav, muxed = work / f"{stem}.wav", work / f"with-audio.{job.format}"
     write_wav(samples, wav)
     add_audio(produced, samples, SAMPLE_RATE, muxed)

@@ -17,9 +17,11 @@ from lecture.captions import lecture_subtitles, section_subtitles, write_caption
 from lecture.config import LectureConfig
 from lecture.jobs import JobResult, Quality, RenderJob, worker_main
 from lecture.manifest import MANIFEST, file_hash, is_up_to_date, read_manifest, stage_manifest
-from lecture.media import duration_of, join_videos
+from lecture.media import join_videos, video_duration
 from lecture.output_folder import OutputFolder
 from lecture.sections import BY_ID, SECTIONS
+from sonify.mix import read_wav
+from sonify.synth import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = ("attn_math", "scenes", "sonify", "lecture", "assets")
@@ -209,12 +211,12 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
             continue
         name = entry["files"][0]
         part = staged.get(name, folder.path / name)
-        if name in staged or file_hash(part) == entry["sha256"][name]:
+        if name in staged or all(file_hash(folder.path / file) == entry["sha256"][file] for file in entry["files"]):
             parts.append(part)
             joined.append(entry)
     if not parts:
         return {}
-    files = write_captions(lecture_subtitles([(entry["steps"], duration_of(part))
+    files = write_captions(lecture_subtitles([(entry["steps"], video_duration(part))
                                               for entry, part in zip(joined, parts)]), scratch, "lecture")
     name = f"lecture.{request.format}"
     wanted = hashlib.sha256("".join(entry["sha256"][entry["files"][0]] for entry in joined).encode()).hexdigest()
@@ -223,7 +225,10 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
             and not request.force):
         return files
     files[name] = scratch / name
-    join_videos(parts, files[name])
+    # The lecture's audio is encoded once from the sections' WAVs (beside each video: NN-section.wav).
+    wavs = [Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
+    soundtracks = None if request.config.audio.mute else [read_wav(staged.get(wav, folder.path / wav)) for wav in wavs]
+    join_videos(parts, files[name], soundtracks, SAMPLE_RATE)
     manifest["lecture"] = {"file": name, "fingerprint": wanted, "sha256": file_hash(files[name]),
                            "parts": [entry["files"][0] for entry in joined]}
     console.print(f"{name}: {len(parts)} section(s) joined")

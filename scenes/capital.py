@@ -95,6 +95,7 @@ class CapitalScene(LessonScene):
         self.play(MoveToTarget(self.table), run_time=1.0)
         self.play(Appear(plus), Appear(PE), run_time=0.8)
         self.play(Appear(equals), Appear(self.X.frame), run_time=0.5)
+        self.cue("values", values=walk.X[:, COUNTRY_DIMENSION].tolist(), spacing=0.4)
         self.reveal_rows(self.X, seconds=0.4)
         self.wait(HOLD)
 
@@ -143,6 +144,7 @@ class CapitalScene(LessonScene):
                   ReplacementTransform(last_query, query.entry_grid), Appear(query.frame), run_time=1.2)
         self.settle(query)
         self.play(Appear(self.scores.frame), run_time=0.4)
+        self.cue("values", values=walk.scores.tolist(), spacing=0.35)
         self.reveal_rows(self.scores, seconds=0.35)
         line = self.dot_product_line(self.labels["score_name"].format(token=walk.tokens[best]), walk.Q[-1],
                                      walk.K[best], self.scores.entries[best][0].shown_text)
@@ -171,6 +173,7 @@ class CapitalScene(LessonScene):
         self.settle(scaled)
         self.wait(1.0)
         self.play(Appear(arrow), Appear(chart.baseline), Appear(chart.labels), run_time=0.6)
+        self.cue("row", weights=walk.attention_row.tolist())
         self.play(*[GrowFromEdge(bar, DOWN) for bar in chart.bars], Appear(chart.value_texts), run_time=1.2)
         self.wait(HOLD)
 
@@ -191,6 +194,7 @@ class CapitalScene(LessonScene):
         self.play(Appear(tokens), Appear(weights), run_time=0.8)
         self.play(Appear(V), run_time=0.8)
         self.play(Appear(self.context.frame), run_time=0.4)
+        self.cue("values", values=walk.context.tolist(), spacing=0.5)
         for entry in self.context.entries[0]:
             self.play(Appear(entry), run_time=0.5)
         self.settle(self.context)
@@ -251,6 +255,7 @@ class CapitalScene(LessonScene):
                   Appear(words), Appear(W_out), Appear(signs[0]), run_time=1.0)
         self.play(Appear(signs[1]), Appear(bias), run_time=0.6)
         self.play(Appear(signs[2]), Appear(logits.frame), run_time=0.5)
+        self.cue("values", values=walk.logits.tolist(), spacing=0.07)
         self.play(Appear(logits.entry_grid, lag_ratio=0.1), run_time=1.2)
         self.play(Appear(brace), Appear(note), run_time=0.6)
         self.wait(HOLD + 1.0)

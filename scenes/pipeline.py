@@ -497,6 +497,7 @@ class PipelineScene(LessonScene):
         self.play(Appear(parts.free_title), Appear(parts.free), run_time=reveal / 3)
         self.play(Appear(parts.masked_title), Appear(parts.masked_scores), run_time=reveal / 3)
         self.causal_scores = parts.masked_scores.matrix  # on screen until the softmax replaces it
+        self.cue("masked", before=free.weights[self.query].tolist(), after=masked.weights[self.query].tolist())
         self.replace_matrix(parts.masked_scores.matrix, parts.masked.matrix, reveal / 3)
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
 
@@ -566,6 +567,7 @@ class PipelineScene(LessonScene):
         self.begin_timed_step("entropy", new_numbers=4, first=self.tokens[0], fourth=self.tokens[parts.fourth])
         frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
         self.play(*[Create(frame) for frame in frames], run_time=0.8)
+        self.cue("entropy", rows=[0, parts.fourth], free=parts.free.matrix.values.tolist(), masked=parts.masked.matrix.values.tolist())
         self.play(Appear(parts.entropy_free), Appear(parts.entropy_masked), run_time=self.reveal_seconds())
 
 

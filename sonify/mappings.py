@@ -1,25 +1,39 @@
 """From a scene's cues to sounds: what each cue kind sounds like (the README's sound table).
 
+Every data note lies at or above 200 Hz (laptop speakers drop what is lower). Stereo positions mean
+something: a note for a token, a key or a column sounds where that column is on screen (first left,
+last right); two things compared sound left and right, and one after the other.
+Levels: every sound is made with peak about 1 at full value, then placed at its kind's fixed level
+(``LEVELS``, the same in every section): data notes about 6 LU above the step and reset markers.
+
 Shared by every section:
 * ``step``: a step change, a triangle tone at 300 + 80 x step Hz (the lab's table).
-* ``reset``: back to the start, a tone gliding down from 200 Hz.
-Section 1 (``matrix``):
+* ``reset``: back to the start, a tone gliding down an octave from 400 Hz.
+Section 1 (``matrix``) and 2 (``scaling``):
 * ``cell``: a computed cell, a short blip two octaves wide: 220 x 4^((value - low) / (high - low)) Hz.
-* ``row``: a softmax row, a chord of one pitch per key, each as loud as its weight.
-Section 3 (``heads``): each head its own register and timbre (low sine, middle triangle, high organ),
-its weights as loudness: ``head_arcs`` (what each token receives), ``head_row`` (one token's row),
-``heads_overlay`` and ``heads_chord`` (the three together), ``heads_sum``/``sum_row`` (the mean, in the
-middle register); ``tokens`` and ``concat`` a soft rising arpeggio, ``cost`` a neutral tone.
-Section 4 (``positional``): each dimension pair sounds at a pitch from its frequency (log omega over four
-octaves above 110 Hz: fast dimensions high, slow ones low), loud where its value is high, so the waves
-are heard as they are drawn (``frequencies``, ``position_sweep``, ``frequency_contrast``, ``wave``); the
-similarity curve is a 440 Hz tone that fades with the similarity; the permutation verdict is a unison
-when the outputs are identical and two voices apart when they differ (``outputs_compared``).
+* ``row``: a softmax row, a chord of one pitch per key (panned as the keys' columns), each as loud as its
+  weight; an unscaled row sounds on the left, a scaled one on the right (their panels' sides).
+Section 3 (``heads``): each head its own register and timbre (220 Hz sine, 440 Hz triangle, 880 Hz organ),
+its weights as loudness, each token at its column: ``head_arcs`` (what each token receives), ``head_row``
+(one token's row), ``heads_overlay`` and ``heads_chord`` (the three heads one after the other, 0.3 s apart),
+``heads_sum``/``sum_row`` (the mean, as a softmax row); ``tokens`` and ``concat`` a soft rising arpeggio
+across the field, ``cost`` a neutral tone.
+Section 4 (``positional``): one fixed scale for the whole section: a dimension of angular frequency omega
+sounds at 220 x 8^(1 + log10(omega) / 4) Hz (omega = 1 at 1760 Hz, omega = 1e-4 at 220 Hz), loud where its
+value is high and panned as its column; sweeps over positions travel from left to right. The similarity
+curve is a 440 Hz tone that fades with the similarity; the permutation verdict is two voices, left and
+right: a unison when the outputs are identical, apart when they differ (``outputs_compared``).
 Section 5 (``capital``): ``distribution``, the final distribution as a chord: París (C5, organ) and Roma
-(G4, triangle) the two voices that move, the six other words low sines, each as loud as its probability.
+(G4, triangle) the two voices that move, the six other words sines from 220 Hz, each as loud as its
+probability and panned as its bar; ``values``, the numbers of a column as blips one after the other, pitch
+as value.
 Section 6 (``pipeline``):
-* ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha; the temperature sets the
-  timbre: low T is bright and short (high cut-off), high T dull, long and slightly detuned.
+* ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha, on a sawtooth; the temperature
+  sets the timbre: cold is bright and short (Butterworth cut-off 2500/sqrt(T) Hz), hot dull, long, detuned.
+* ``masked``: the query's row as a chord, then the keys the causal mask blocks fall silent.
+* ``entropy``: the entropy of each compared row (``rows`` of the weights ``free`` and ``masked``) as the spread
+  of a seven-voice cluster around 600 Hz, H bits = H octaves wide (0 bits: one tone), one after the other:
+  without the mask on the left, with it on the right.
 """
 
 from __future__ import annotations
@@ -28,12 +42,37 @@ from collections.abc import Callable
 
 import numpy as np
 
+from attn_math.attention import entropy
 from sonify.mix import Timeline, master
-from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, seconds, sine_wave, tone,
-                          triangle_wave)
+from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
+                          sine_wave, tone, triangle_wave)
 
 LAB_CUTOFF = 2500.0  # Hz, the lab's low-pass filter
-KEY_PITCHES = 330.0 * 2 ** (np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21, 24, 26, 28, 31, 33, 36]) / 12)
+LADDER = np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21, 24, 26, 28, 31, 33, 36])  # pentatonic, in semitones
+KEY_PITCHES = 330.0 * 2 ** (LADDER / 12)
+SEQUENCE_GAP = 0.3  # seconds between things compared one after the other
+
+
+def spread(count: int, left: float = -1.0, right: float = 1.0) -> np.ndarray:
+    """Pan positions of ``count`` columns, the first at ``left`` and the last at ``right``."""
+    return np.linspace(left, right, count) if count > 1 else np.array([(left + right) / 2])
+
+
+def stereo_chord(pitches, weights, duration: float, wave=sine_wave, positions=None) -> np.ndarray:
+    """One voice per pitch, as loud as its weight / sum of weights, each panned to its column."""
+    weights = np.asarray(weights, dtype=float)
+    total = weights.sum()
+    positions = spread(len(weights)) if positions is None else positions
+    voices = [pan(w / total * tone(f, duration, wave), p) for f, w, p in zip(pitches, weights, positions) if w > 0]
+    return np.sum(voices, axis=0) if voices and total > 0 else np.zeros((len(seconds(duration)), 2))
+
+
+def in_sequence(sounds, gap: float = SEQUENCE_GAP) -> np.ndarray:
+    """Stereo sounds one after the other, each starting ``gap`` seconds after the last."""
+    track = Timeline(gap * (len(sounds) - 1) + max(len(sound) for sound in sounds) / SAMPLE_RATE)
+    for k, sound in enumerate(sounds):
+        track.place(sound, k * gap)
+    return track.samples
 
 
 def step_tone(step: int) -> np.ndarray:
@@ -42,21 +81,34 @@ def step_tone(step: int) -> np.ndarray:
 
 
 def reset_tone() -> np.ndarray:
-    """From 200 Hz down an octave: going back to the start."""
-    return low_pass(envelope(glide(200, 100, 0.45, triangle_wave), decay=0.25), LAB_CUTOFF)
+    """From 400 Hz down an octave: going back to the start."""
+    return low_pass(envelope(glide(400, 200, 0.45, triangle_wave), decay=0.25), LAB_CUTOFF)
 
 
 def value_blip(value: float, low: float, high: float) -> np.ndarray:
-    """A short blip whose pitch follows where ``value`` lies between ``low`` and ``high``."""
-    share = 0.5 if high <= low else (value - low) / (high - low)
+    """A short blip at 220 x 4^share Hz, share = where ``value`` lies between ``low`` and ``high``."""
+    share = 0.5 if high <= low else float(np.clip((value - low) / (high - low), 0.0, 1.0))
     return low_pass(envelope(tone(220 * 4 ** share, 0.14, triangle_wave), decay=0.05), LAB_CUTOFF)
 
 
-def distribution_chord(weights, duration: float = 1.0) -> np.ndarray:
-    """One pitch per key (a pentatonic ladder), each as loud as its probability."""
-    weights = np.asarray(weights, dtype=float)
-    sound = chord(KEY_PITCHES[: len(weights)], weights, duration, organ_wave)
+def value_blips(values, spacing: float) -> np.ndarray:
+    """A column of numbers read out: one blip per value, ``spacing`` apart, pitch as value (its range)."""
+    values = np.asarray(values, dtype=float)
+    return in_sequence([pan(value_blip(v, values.min(), values.max()), 0.0) for v in values], spacing)
+
+
+def distribution_chord(weights, duration: float = 1.0, positions=None) -> np.ndarray:
+    """One pitch per key (a pentatonic ladder), each as loud as its probability and panned as its column."""
+    sound = stereo_chord(KEY_PITCHES, weights, duration, organ_wave, positions)
     return low_pass(envelope(sound, decay=duration / 2.5), LAB_CUTOFF)
+
+
+VERSION_SIDES = {"unscaled": (-1.0, -0.3), "scaled": (0.3, 1.0)}  # scaling's two panels, left and right
+
+
+def softmax_row(weights, version: str | None = None) -> np.ndarray:
+    """A softmax row's chord; a scaling panel's row on its panel's side of the field."""
+    return distribution_chord(weights, 1.0, spread(len(weights), *VERSION_SIDES.get(version, (-1.0, 1.0))))
 
 
 def timbre(temperature: float) -> tuple[float, float, float]:
@@ -68,21 +120,25 @@ def timbre(temperature: float) -> tuple[float, float, float]:
 
 
 def connection_note(weight: float, temperature: float = 1.0) -> np.ndarray:
-    """200 + 600 alpha Hz, amplitude alpha, timbre from the temperature."""
+    """200 + 600 alpha Hz on a sawtooth, amplitude alpha, low-passed at the temperature's cut-off."""
     cutoff, length, detune = timbre(temperature)
-    voices = (tone(200 + 600 * weight, length, sine_wave, detune) + tone(200 + 600 * weight, length, sine_wave, -detune))
+    voices = tone(200 + 600 * weight, length, saw_wave, detune) + tone(200 + 600 * weight, length, saw_wave, -detune)
     return weight * low_pass(envelope(voices / 2, decay=length / 2.5), cutoff)
 
 
-HEAD_REGISTERS = ((165.0, sine_wave), (330.0, triangle_wave), (660.0, organ_wave))  # low, middle, high
+HEAD_REGISTERS = ((220.0, sine_wave), (440.0, triangle_wave), (880.0, organ_wave))  # low, middle, high
 
 
 def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
-    """A distribution in head ``head``'s own register and timbre: one pitch per token, loud as its weight."""
+    """A distribution in head ``head``'s register and timbre: one pitch per token, loud as its weight."""
     base, wave = HEAD_REGISTERS[head % len(HEAD_REGISTERS)]
-    weights = np.asarray(weights, dtype=float)
-    pitches = base * 2 ** (np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21, 24, 26, 28, 31, 33, 36])[: len(weights)] / 12)
-    return low_pass(envelope(chord(pitches, weights, duration, wave), decay=duration / 2.5), LAB_CUTOFF)
+    sound = stereo_chord(base * 2 ** (LADDER / 12), weights, duration, wave)
+    return low_pass(envelope(sound, decay=duration / 2.5), LAB_CUTOFF)
+
+
+def heads_in_turn(rows, duration: float) -> np.ndarray:
+    """Each head's chord in its register, one head after the other."""
+    return in_sequence([head_chord(head, row, duration) for head, row in enumerate(rows)])
 
 
 def attended(weights) -> np.ndarray:
@@ -92,86 +148,145 @@ def attended(weights) -> np.ndarray:
 
 
 def token_arpeggio(count: int) -> np.ndarray:
-    """One soft note per token, rising, 80 ms apart: the sentence laid out."""
-    notes = [np.pad(0.4 * value_blip(j, 0, max(count - 1, 1)), (int(0.08 * j * SAMPLE_RATE), 0)) for j in range(count)]
-    length = max(len(note) for note in notes)
-    return np.sum([np.pad(note, (0, length - len(note))) for note in notes], axis=0)
+    """One soft note per token, rising, 80 ms apart and left to right: the sentence laid out."""
+    positions = spread(count)
+    return in_sequence([pan(0.5 * value_blip(j, 0, max(count - 1, 1)), positions[j]) for j in range(count)], 0.08)
 
 
-def encoding_pitches(angular_frequencies) -> np.ndarray:
-    """Where each PE frequency sounds: log(omega) mapped onto four octaves above 110 Hz, fastest highest."""
-    logs = np.log(np.asarray(angular_frequencies, dtype=float))
-    spread = logs.max() - logs.min()
-    share = (logs - logs.min()) / spread if spread > 0 else np.full_like(logs, 0.5)
-    return 110.0 * 2 ** (4 * share)
+def encoding_pitch(angular_frequencies) -> np.ndarray:
+    """The positional scale: 220 x 8^(1 + log10(omega) / 4) Hz, omega in [1e-4, 1] over three octaves."""
+    share = np.clip(1 + np.log10(np.asarray(angular_frequencies, dtype=float)) / 4, 0.0, 1.0)
+    return 220.0 * 8**share
 
 
-def followed(pitches, levels, duration: float) -> np.ndarray:
-    """Sines at ``pitches`` whose loudness follows ``levels`` (one row per pitch) across ``duration``."""
+def followed(pitches, levels, duration: float, positions) -> np.ndarray:
+    """Sines at ``pitches`` whose loudness follows ``levels`` (one row per pitch) across ``duration``,
+    each at its pan position (a number, or an array over time for a voice that travels)."""
     t = seconds(duration)
     levels = np.atleast_2d(np.asarray(levels, dtype=float))
-    positions = np.linspace(0, levels.shape[1] - 1, len(t))
-    voices = [np.interp(positions, np.arange(levels.shape[1]), row) * np.sin(2 * np.pi * pitch * t)
-              for pitch, row in zip(pitches, levels)]
+    along = np.linspace(0, levels.shape[1] - 1, len(t))
+    voices = [pan(np.interp(along, np.arange(levels.shape[1]), row) * np.sin(2 * np.pi * pitch * t), position)
+              for pitch, row, position in zip(pitches, levels, positions)]
     sound = np.sum(voices, axis=0) / max(1, len(voices)) ** 0.5
     return low_pass(envelope(sound, decay=10 * duration), LAB_CUTOFF)
 
 
+def left_to_right(duration: float) -> np.ndarray:
+    """A pan position travelling from the left (first position) to the right (last) over ``duration``."""
+    return np.linspace(-1.0, 1.0, len(seconds(duration)))
+
+
 def sweep(angular_frequencies, values, duration: float) -> np.ndarray:
-    """The encoding heard as it is drawn: each dimension at its pitch, loud where its value is high."""
-    return followed(encoding_pitches(angular_frequencies), (np.asarray(values) + 1) / 2, duration)
+    """The encoding heard as it is drawn, position after position from left to right: each dimension at
+    its pitch, loud where its value is high."""
+    values = np.asarray(values, dtype=float)
+    return followed(encoding_pitch(angular_frequencies), (values + 1) / 2, duration,
+                    [left_to_right(duration)] * len(values))
+
+
+def contrast(angular_frequencies, values, duration: float = 1.5) -> np.ndarray:
+    """Two dimensions compared: the fast one on the left, the slow one on the right (their boxes' sides)."""
+    return followed(encoding_pitch(angular_frequencies), (np.asarray(values) + 1) / 2, duration,
+                    spread(len(angular_frequencies), -0.8, 0.8))
 
 
 def capital_chord(weights, duration: float = 1.6) -> np.ndarray:
-    """París (C5, organ) and Roma (G4, triangle) as the two voices that move; the other six words a
-    low sine each, all as loud as their probabilities."""
+    """París (C5, organ) and Roma (G4, triangle), the two voices that move; the other six words sines from
+    220 Hz; all as loud as their probabilities, each panned as its bar."""
     weights = np.asarray(weights, dtype=float)
-    voices = [weights[0] * tone(523.25, duration, organ_wave), weights[1] * tone(392.0, duration, triangle_wave)]
-    voices += [w * tone(130.81 * 2 ** (j / 12), duration) for j, w in enumerate(weights[2:])]
+    positions = spread(len(weights))
+    voices = [pan(weights[0] * tone(523.25, duration, organ_wave), positions[0]),
+              pan(weights[1] * tone(392.0, duration, triangle_wave), positions[1])]
+    voices += [pan(w * tone(220.0 * 2 ** (j / 12), duration), p) for j, (w, p) in
+               enumerate(zip(weights[2:], positions[2:]))]
     return low_pass(envelope(np.sum(voices, axis=0), decay=duration / 2), LAB_CUTOFF)
 
 
 def comparison(max_difference: float, duration: float = 1.5) -> np.ndarray:
-    """Two voices: a unison when the outputs are identical, apart (beating, then an interval) when not."""
+    """Two voices, left and right: a unison when the outputs are identical, apart (beating, then an
+    interval) when not."""
     cents = 1200 * np.log2(1 + min(1.0, 2 * max_difference))
-    voices = tone(330.0, duration, triangle_wave) + tone(330.0, duration, triangle_wave, cents)
-    return low_pass(envelope(voices / 2, decay=duration / 2), LAB_CUTOFF)
+    voices = pan(tone(330.0, duration, triangle_wave), -0.7) + pan(tone(330.0, duration, triangle_wave, cents), 0.7)
+    return low_pass(envelope(voices, decay=duration / 2), LAB_CUTOFF)
+
+
+def masked_row(before, after, duration: float = 2.0) -> np.ndarray:
+    """The query's row as a chord (keys panned as their columns), then the masked keys fall silent: each
+    voice goes from its weight without the mask to its weight with it."""
+    levels = np.column_stack([before, before, after, after])
+    return followed(KEY_PITCHES, levels / levels.max(), duration, spread(len(before)))
+
+
+def entropy_cluster(bits: float, duration: float = 1.0, voices: int = 7) -> np.ndarray:
+    """Seven sines spread evenly over ``bits`` octaves around 600 Hz (at most three): 0 bits is one tone."""
+    octaves = np.linspace(-0.5, 0.5, voices) * min(bits, 3.0)
+    return low_pass(envelope(chord(600.0 * 2**octaves, np.ones(voices), duration), decay=duration / 2), LAB_CUTOFF)
+
+
+def entropies_compared(free, masked) -> np.ndarray:
+    """Each entropy's cluster, one after the other: without the mask on the left, with it on the right."""
+    return in_sequence([pan(entropy_cluster(bits), side) for side, row in ((-0.7, free), (0.7, masked))
+                        for bits in row], gap=1.0)
 
 
 MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
-    "step": lambda step, **_: 0.6 * step_tone(step),
-    "reset": lambda **_: 0.6 * reset_tone(),
-    "cell": lambda value, low, high, **_: 0.5 * value_blip(value, low, high),
-    "row": lambda weights, **_: distribution_chord(weights, 1.0),
+    "step": lambda step, **_: step_tone(step),
+    "reset": lambda **_: reset_tone(),
+    "cell": lambda value, low, high, **_: value_blip(value, low, high),
+    "values": lambda values, spacing, **_: value_blips(values, spacing),
+    "row": lambda weights, version=None, **_: softmax_row(weights, version),
     "connection": lambda weight, temperature=1.0, **_: connection_note(weight, temperature),
+    "masked": lambda before, after, **_: masked_row(before, after),
+    "entropy": lambda free, masked, rows, **_: entropies_compared(entropy(np.asarray(free)[rows]),
+                                                                  entropy(np.asarray(masked)[rows])),
     "tokens": lambda count, **_: token_arpeggio(count),
     "head_arcs": lambda head, weights, **_: head_chord(head, attended(weights)),
     "head_row": lambda head, weights, **_: head_chord(head, weights),
-    "heads_overlay": lambda weights, **_: sum(head_chord(h, attended(w)) for h, w in enumerate(weights)) / 3,
+    "heads_overlay": lambda weights, **_: heads_in_turn([attended(w) for w in weights], 0.9),
     "heads_sum": lambda weights, **_: distribution_chord(attended(weights)),
     "sum_row": lambda weights, **_: distribution_chord(weights),
-    "heads_chord": lambda weights, **_: sum(head_chord(h, row, 1.4) for h, row in enumerate(weights)) / 3,
+    "heads_chord": lambda weights, **_: heads_in_turn(weights, 1.4),
     "cost": lambda **_: 0.5 * step_tone(0),
-    "frequencies": lambda angular_frequencies, **_: 0.7 * followed(
-        encoding_pitches(angular_frequencies[::2]), np.ones((len(angular_frequencies[::2]), 2)), 1.5),
+    "frequencies": lambda angular_frequencies, **_: followed(
+        encoding_pitch(angular_frequencies[::2]), np.ones((len(angular_frequencies[::2]), 2)), 1.5,
+        spread(len(angular_frequencies[::2]))),
     "position_sweep": lambda rows, angular_frequencies, duration, **_: sweep(
         angular_frequencies[::2], np.asarray(rows)[:, ::2].T, duration),
-    "frequency_contrast": lambda angular_frequencies, values, **_: sweep(angular_frequencies, values, 1.5),
+    "frequency_contrast": lambda angular_frequencies, values, **_: contrast(angular_frequencies, values),
     "wave": lambda angular_frequency, samples, duration, **_: followed(
-        [110.0 * 2 ** (4 * np.clip(1 + np.log10(angular_frequency) / 4, 0, 1))], [(np.asarray(samples) + 1) / 2],
-        duration),
+        encoding_pitch([angular_frequency]), [(np.asarray(samples) + 1) / 2], duration, [left_to_right(duration)]),
     "similarity_curve": lambda similarities, duration, **_: followed(
-        [440.0], [np.asarray(similarities) / max(similarities)], duration),
-    "vector_sum": lambda x_plus_pe, **_: 0.6 * value_blip(float(np.linalg.norm(x_plus_pe)), 0, 3),
+        [440.0], [np.asarray(similarities) / max(similarities)], duration, [left_to_right(duration)]),
+    "vector_sum": lambda x_plus_pe, **_: value_blip(float(np.linalg.norm(x_plus_pe)), 0, 3),
     "outputs_compared": lambda max_difference, **_: comparison(max_difference),
     "distribution": lambda weights, seconds=1.6, **_: capital_chord(weights, max(0.6, seconds)),
-    "concat": lambda heads, **_: 0.5 * token_arpeggio(heads),
+    "concat": lambda heads, **_: token_arpeggio(heads),
 }
+# The mix: one gain per kind (dB), the same in every section, set so that a typical sound of each data kind
+# reaches a momentary loudness (BS.1770, 400 ms) about 6 LU above a step tone's: sustained chords are
+# turned down, short blips and the (mostly small-alpha) connection notes up.
+LEVELS = {"step": -6, "reset": -8, "cost": 6,
+          "cell": 4, "values": 4, "vector_sum": 4, "row": -2, "masked": -4, "entropy": -6, "connection": 12,
+          "tokens": 3, "concat": 5, "head_arcs": 3, "head_row": -4, "heads_overlay": 1, "heads_sum": 3,
+          "sum_row": -1, "heads_chord": -8, "distribution": 4,
+          "frequencies": -10, "position_sweep": -6, "frequency_contrast": -6, "wave": -6, "similarity_curve": -8,
+          "outputs_compared": -9}
 
 
-def soundtrack(cues, duration: float, volume: int) -> np.ndarray:
-    """Every cue's sound at its time on a track exactly ``duration`` long, mastered for ``volume``."""
-    timeline = Timeline(duration)
+def staggered(cues) -> list[float]:
+    """Start times: cues of one kind at the same instant (two panels compared) play SEQUENCE_GAP apart."""
+    times, seen = [], {}
     for cue in cues:
-        timeline.place(MAPPINGS[cue.kind](**cue.values), cue.time)
-    return master(timeline.samples, volume)
+        key = (cue.kind, round(cue.time, 3))
+        times.append(cue.time + SEQUENCE_GAP * seen.get(key, 0))
+        seen[key] = seen.get(key, 0) + 1
+    return times
+
+
+def soundtrack(cues, duration: float, loudness_lufs: float) -> np.ndarray:
+    """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long,
+    mastered to ``loudness_lufs``."""
+    timeline = Timeline(duration)
+    for cue, at in zip(cues, staggered(cues)):
+        timeline.place(MAPPINGS[cue.kind](**cue.values), at, LEVELS[cue.kind])
+    return master(timeline.samples, loudness_lufs)

@@ -1,4 +1,5 @@
-"""A timeline of sounds, mastered to a loudness that depends only on the volume setting, never clipping."""
+"""A stereo timeline of sounds, mastered to a loudness target measured as broadcasters do (ITU-R BS.1770,
+pyloudnorm) under a true-peak ceiling kept by a look-ahead limiter; WAV I/O through pydub."""
 
 from __future__ import annotations
 
@@ -6,61 +7,88 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pyloudnorm
+from scipy import signal as scipy_signal
+from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
-from sonify.synth import SAMPLE_RATE
+from sonify.synth import SAMPLE_RATE, pan
 
 with warnings.catch_warnings():  # pydub warns that ffmpeg is missing; WAV needs no ffmpeg
     warnings.simplefilter("ignore", RuntimeWarning)
     from pydub import AudioSegment
 
-FULL_VOLUME_RMS_DB = -16.0  # loudness (RMS of the sounding parts, dBFS) at volume 100
-LIMIT = 0.7  # above this level the limiter bends the signal smoothly towards CEILING
-CEILING = 0.95  # the largest sample value ever written: about -0.4 dBFS
-ACTIVE_WINDOW = 0.05  # seconds; loudness is measured over the windows where something sounds
+CEILING_DBTP = -1.5  # the limiter's true-peak ceiling: 0.5 dB under the -1 dBTP delivery limit, for the codec
+LOOKAHEAD = 0.005  # seconds the limiter's gain starts falling before a peak
+HOLD = 0.08  # seconds it stays down after one, so it does not flutter on a sustained chord
+OVERSAMPLING = 4  # true peak: the peak of the signal resampled 4x (BS.1770 annex 2)
 
 
 class Timeline:
-    """Sounds placed at times on a silent track of fixed length; what runs past the end is cut."""
+    """Stereo sounds placed at times on a silent (n, 2) track of fixed length; what runs past the end is cut."""
 
     def __init__(self, duration: float):
-        self.samples = np.zeros(int(round(duration * SAMPLE_RATE)))
+        self.samples = np.zeros((int(round(duration * SAMPLE_RATE)), 2))
 
-    def place(self, sound: np.ndarray, at: float, gain: float = 1.0) -> None:
+    def place(self, sound: np.ndarray, at: float, gain_db: float = 0.0) -> None:
+        """Add ``sound`` (stereo, or mono for the centre) at ``at`` seconds, ``gain_db`` louder."""
+        stereo = sound if sound.ndim == 2 else pan(sound, 0.0)
         start = int(round(at * SAMPLE_RATE))
-        end = min(len(self.samples), start + len(sound))
+        end = min(len(self.samples), start + len(stereo))
         if 0 <= start < end:
-            self.samples[start:end] += gain * sound[:end - start]
+            self.samples[start:end] += 10 ** (gain_db / 20) * stereo[:end - start]
 
 
-def active_rms(samples: np.ndarray) -> float:
-    """RMS over the 50 ms windows that are not silent, so pauses do not lower the measure."""
-    size = int(ACTIVE_WINDOW * SAMPLE_RATE)
-    windows = samples[: len(samples) // size * size].reshape(-1, size)
-    levels = np.sqrt(np.mean(windows**2, axis=1))
-    sounding = levels[levels > 1e-4]
-    return float(np.sqrt(np.mean(sounding**2))) if sounding.size else 0.0
+def loudness(samples: np.ndarray) -> float:
+    """Integrated loudness in LUFS (ITU-R BS.1770-4, gated); -inf for silence."""
+    if len(samples) < int(0.4 * SAMPLE_RATE) or not np.any(samples):
+        return float("-inf")
+    with warnings.catch_warnings():  # pyloudnorm warns on clipping, which the limiter prevents
+        warnings.simplefilter("ignore")
+        return float(pyloudnorm.Meter(SAMPLE_RATE).integrated_loudness(samples))
 
 
-def master(samples: np.ndarray, volume: int) -> np.ndarray:
-    """Scale to the loudness of ``volume`` (0..100), then a soft limiter: the result never exceeds CEILING."""
-    level = active_rms(samples)
-    if volume <= 0 or level == 0:
+def sample_peaks(samples: np.ndarray) -> np.ndarray:
+    """For each sample, the largest |value| of the 4x oversampled signal around it, over both channels."""
+    upsampled = scipy_signal.resample_poly(np.atleast_2d(samples.T).T, OVERSAMPLING, 1, axis=0)
+    return np.abs(upsampled).max(axis=1).reshape(-1, OVERSAMPLING).max(axis=1)
+
+
+def true_peak_db(samples: np.ndarray) -> float:
+    """True peak in dBTP: 20 log10 of the largest oversampled |value|."""
+    peak = sample_peaks(samples).max(initial=0.0)
+    return float(20 * np.log10(peak)) if peak > 0 else float("-inf")
+
+
+def limit(samples: np.ndarray, ceiling_db: float = CEILING_DBTP) -> np.ndarray:
+    """Look-ahead limiter: gain g(t) = mean over +-LOOKAHEAD/2 of min over [t - HOLD, t + LOOKAHEAD] of
+    ceiling / peak, so g falls smoothly before each peak and |g x| never exceeds the ceiling."""
+    needed = np.minimum(1.0, 10 ** (ceiling_db / 20) / np.maximum(sample_peaks(samples), 1e-12))
+    if needed.min() >= 1.0:
+        return samples
+    ahead, behind = int(LOOKAHEAD * SAMPLE_RATE), int(HOLD * SAMPLE_RATE)
+    size = ahead + behind + 1
+    held = minimum_filter1d(needed, size=size, origin=behind - size // 2, mode="nearest")
+    gain = uniform_filter1d(held, size=ahead // 2 * 2 + 1, mode="nearest")
+    return samples * gain[:, None]
+
+
+def master(samples: np.ndarray, target_lufs: float) -> np.ndarray:
+    """``samples`` brought to ``target_lufs`` integrated loudness by one gain, then limited under the ceiling."""
+    measured = loudness(samples)
+    if not np.isfinite(measured) or not np.isfinite(target_lufs):  # nothing to hear, or volume 0
         return np.zeros_like(samples)
-    target = 10 ** ((FULL_VOLUME_RMS_DB + 20 * np.log10(volume / 100)) / 20)
-    scaled = samples * target / level
-    magnitude = np.abs(scaled)
-    headroom = CEILING - LIMIT
-    bent = LIMIT + headroom * np.tanh((magnitude - LIMIT) / headroom)
-    return np.sign(scaled) * np.where(magnitude > LIMIT, bent, magnitude)
+    mastered = limit(samples * 10 ** ((target_lufs - measured) / 20))
+    correction = target_lufs - loudness(mastered)  # what the limiter took off the loudest passages
+    return limit(mastered * 10 ** (correction / 20)) if abs(correction) > 0.1 else mastered
 
 
 def write_wav(samples: np.ndarray, path: Path) -> None:
-    """16-bit PCM mono WAV: the format manim's mixer and every player read without ffmpeg."""
+    """16-bit PCM stereo WAV at SAMPLE_RATE: the format every player and manim's mixer read without ffmpeg."""
     pcm = np.round(np.clip(samples, -1.0, 1.0) * 32767).astype("<i2")
-    AudioSegment(data=pcm.tobytes(), sample_width=2, frame_rate=SAMPLE_RATE, channels=1).export(path, format="wav")
+    AudioSegment(data=pcm.tobytes(), sample_width=2, frame_rate=SAMPLE_RATE, channels=2).export(path, format="wav")
 
 
 def read_wav(path: Path) -> np.ndarray:
-    """The samples of a 16-bit PCM mono WAV as floats in [-1, 1]."""
+    """The samples of a 16-bit PCM stereo WAV as an (n, 2) array of floats in [-1, 1]."""
     segment = AudioSegment.from_wav(path)
-    return np.array(segment.get_array_of_samples(), dtype=float) / 32768
+    return np.array(segment.get_array_of_samples(), dtype=float).reshape(-1, segment.channels) / 32768

@@ -1,12 +1,14 @@
-"""Pure-numpy synthesis: every function returns a mono float signal at SAMPLE_RATE, peak about 1."""
+"""Synthesis: every function returns a mono float signal at SAMPLE_RATE, peak about 1, except ``pan``,
+which places a mono signal in the stereo field (an (n, 2) array: left, right)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from scipy import signal as scipy_signal
 
-SAMPLE_RATE = 44100
+SAMPLE_RATE = 48000  # the rate of video soundtracks: no resampling when muxed as AAC or Opus
 ATTACK = 0.015  # seconds, the lab's attack
 Wave = Callable[[np.ndarray], np.ndarray]  # phase in cycles -> amplitude
 
@@ -25,6 +27,13 @@ def organ_wave(phase: np.ndarray) -> np.ndarray:
     """The richer wave: harmonics 1..6 with amplitudes 1/k^1.5, normalised to peak 1."""
     harmonics = sum(np.sin(2 * np.pi * k * phase) / k**1.5 for k in range(1, 7))
     return harmonics / 1.1541  # the sum's peak over one cycle
+
+
+def saw_wave(phase: np.ndarray) -> np.ndarray:
+    """A band-limited sawtooth, harmonics 1..28 at 1/k (all under the 24 kHz Nyquist limit up to 850 Hz):
+    bright enough that a low-pass filter's cut-off is heard."""
+    harmonics = sum(np.sin(2 * np.pi * k * phase) / k for k in range(1, 29))
+    return harmonics / 1.8  # the sum's peak over one cycle is about 1.80 (the Gibbs overshoot)
 
 
 def seconds(duration: float) -> np.ndarray:
@@ -47,21 +56,18 @@ def glide(start: float, end: float, duration: float, wave: Wave = sine_wave) -> 
 
 
 def envelope(signal: np.ndarray, decay: float, attack: float = ATTACK) -> np.ndarray:
-    """Linear rise over ``attack`` seconds, then exp(-t / decay): a struck, not a held, note."""
+    """Linear rise over ``attack`` seconds, then exp(-t / decay): a struck, not a held, note (mono or stereo)."""
     t = np.arange(len(signal)) / SAMPLE_RATE
-    rise = np.clip(t / attack, 0.0, 1.0)
-    fall = np.exp(-np.maximum(t - attack, 0.0) / decay)
-    shaped = signal * rise * fall
+    shape = np.clip(t / attack, 0.0, 1.0) * np.exp(-np.maximum(t - attack, 0.0) / decay)
     fade = min(len(signal), int(0.005 * SAMPLE_RATE))  # 5 ms to zero: no click at the cut
-    shaped[len(signal) - fade:] *= np.linspace(1.0, 0.0, fade)
-    return shaped
+    shape[len(signal) - fade:] *= np.linspace(1.0, 0.0, fade)
+    return signal * (shape[:, None] if signal.ndim == 2 else shape)
 
 
-def low_pass(signal: np.ndarray, cutoff: float, order: int = 2) -> np.ndarray:
-    """Butterworth magnitude |H(f)| = 1 / sqrt(1 + (f / cutoff)^(2 order)), applied in the frequency domain."""
-    spectrum = np.fft.rfft(signal)
-    frequencies = np.fft.rfftfreq(len(signal), 1 / SAMPLE_RATE)
-    return np.fft.irfft(spectrum / np.sqrt(1 + (frequencies / cutoff) ** (2 * order)), n=len(signal))
+def low_pass(signal: np.ndarray, cutoff: float, order: int = 4) -> np.ndarray:
+    """Butterworth low-pass, |H(f)| = 1 / sqrt(1 + (f / cutoff)^(2 order)), as second-order sections."""
+    sections = scipy_signal.butter(order, min(cutoff, 0.45 * SAMPLE_RATE), fs=SAMPLE_RATE, output="sos")
+    return scipy_signal.sosfilt(sections, signal, axis=0)
 
 
 def chord(frequencies: Sequence[float], weights: Sequence[float], duration: float, wave: Wave = sine_wave,
@@ -74,3 +80,9 @@ def chord(frequencies: Sequence[float], weights: Sequence[float], duration: floa
     voices = [w * tone(f, duration, wave, detune_cents * (-1) ** j)
               for j, (f, w) in enumerate(zip(frequencies, weights)) if w > 0]
     return np.sum(voices, axis=0) / total
+
+
+def pan(sound: np.ndarray, position: float) -> np.ndarray:
+    """Constant-power pan, position -1 (left) .. 0 (centre) .. 1 (right): (cos a, sin a) x sound, a = (p + 1) pi / 4."""
+    angle = (np.clip(position, -1.0, 1.0) + 1) * np.pi / 4
+    return np.column_stack([np.cos(angle) * sound, np.sin(angle) * sound])

@@ -5,13 +5,16 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
+from scipy import signal as scipy_signal
 
 from lecture.media import add_audio, duration_of, join_videos
 from media_checks import decoded_audio, decoded_frame_count, streams
-from sonify.synth import SAMPLE_RATE, tone
+from sonify.synth import SAMPLE_RATE, pan, tone
+
+FPS = 5
 
 
-def silent_video(path: Path, frames: int, fps: int = 5) -> Path:
+def silent_video(path: Path, frames: int, fps: int = FPS) -> Path:
     with av.open(str(path), "w") as container:
         stream = container.add_stream("libx264", rate=fps)
         stream.width, stream.height, stream.pix_fmt = 64, 64, "yuv420p"
@@ -22,29 +25,45 @@ def silent_video(path: Path, frames: int, fps: int = 5) -> Path:
     return path
 
 
+def clicks(duration: float, seed: int) -> np.ndarray:
+    """A stereo soundtrack of short noise bursts at random times: sharp peaks under cross-correlation."""
+    rng = np.random.default_rng(seed)
+    samples = np.zeros((int(round(duration * SAMPLE_RATE)), 2))
+    for at in rng.uniform(0.05, duration - 0.1, 6):
+        start = int(at * SAMPLE_RATE)
+        samples[start:start + 480] += 0.3 * rng.standard_normal((480, 2))
+    return samples
+
+
 @pytest.fixture
 def sections(tmp_path):
     made = []
     for number, (frames, pitch) in enumerate(((10, 440.0), (15, 660.0))):
         video = silent_video(tmp_path / f"silent{number}.mp4", frames)
-        samples = 0.5 * tone(pitch, duration_of(video))
+        samples = pan(0.5 * tone(pitch, duration_of(video)), -0.5)
         add_audio(video, samples, SAMPLE_RATE, tmp_path / f"part{number}.mp4")
         made.append(tmp_path / f"part{number}.mp4")
     return made
 
 
-def test_audio_is_muxed_with_the_video_duration(sections):
+def test_audio_is_stereo_48_khz_aac_with_the_video_duration_and_its_pan(sections):
     found = streams(sections[0])
     assert found["audio"]["codec"] == "aac"
     assert found["audio"]["duration"] == pytest.approx(found["video"]["duration"], abs=0.05)
-    samples, rate = decoded_audio(sections[0])
-    spectrum = np.abs(np.fft.rfft(samples[rate // 10:]))
-    assert np.argmax(spectrum) * rate / len(samples[rate // 10:]) == pytest.approx(440, rel=0.01)
+    with av.open(str(sections[0])) as container:
+        frames = list(container.decode(audio=0))
+    assert frames[0].sample_rate == 48000 and frames[0].layout.nb_channels == 2
+    left, right = np.concatenate([frame.to_ndarray() for frame in frames], axis=1)
+    spectrum = np.abs(np.fft.rfft(left[4800:]))
+    assert np.argmax(spectrum) * 48000 / len(left[4800:]) == pytest.approx(440, rel=0.01)
+    # pan -0.5: left cos(pi/8), right sin(pi/8)
+    assert np.std(left[4800:]) / np.std(right[4800:]) == pytest.approx(np.tan(3 * np.pi / 8), rel=0.05)
 
 
 def test_joined_sections_keep_every_frame_and_both_streams(sections, tmp_path):
     lecture = tmp_path / "lecture.mp4"
-    join_videos(sections, lecture)
+    soundtracks = [pan(0.5 * tone(pitch, duration_of(part)), 0.0) for part, pitch in zip(sections, (440, 660))]
+    join_videos(sections, lecture, soundtracks, SAMPLE_RATE)
     assert decoded_frame_count(lecture) == 25
     found = streams(lecture)
     assert found["video"]["duration"] == pytest.approx(5.0, abs=0.01)
@@ -53,3 +72,31 @@ def test_joined_sections_keep_every_frame_and_both_streams(sections, tmp_path):
     second_half = samples[int(2.5 * rate): int(4.5 * rate)]
     spectrum = np.abs(np.fft.rfft(second_half))
     assert np.argmax(spectrum) * rate / len(second_half) == pytest.approx(660, rel=0.01)
+    assert not (tmp_path / "video-only-lecture.mp4").exists()
+
+
+def lag_of(section: np.ndarray, lecture: np.ndarray, offset: int, search: int) -> int:
+    """Where ``section`` sits in ``lecture`` relative to ``offset`` samples: the cross-correlation's peak."""
+    window = lecture[max(0, offset - search): offset + len(section) + search]
+    correlation = scipy_signal.correlate(window, section, mode="valid", method="fft")
+    return int(np.argmax(correlation)) - (offset - max(0, offset - search))
+
+
+def test_lecture_audio_sits_under_each_sections_picture_within_one_frame(tmp_path):
+    """Six sections of odd lengths, each heard exactly at its video offset in the decoded lecture."""
+    parts, soundtracks, offsets = [], [], [0.0]
+    for number, frames in enumerate((13, 21, 8, 17, 11, 26)):
+        video = silent_video(tmp_path / f"silent{number}.mp4", frames)
+        soundtracks.append(clicks(frames / FPS, seed=number))
+        parts.append(tmp_path / f"part{number}.mp4")
+        add_audio(video, soundtracks[-1], SAMPLE_RATE, parts[-1])
+        offsets.append(offsets[-1] + frames / FPS)
+    lecture = tmp_path / "lecture.mp4"
+    join_videos(parts, lecture, soundtracks, SAMPLE_RATE)
+    with av.open(str(lecture)) as container:
+        decoded = np.concatenate([frame.to_ndarray() for frame in container.decode(audio=0)], axis=1)[0]
+    assert len(decoded) >= round(offsets[-1] * SAMPLE_RATE)
+    for samples, offset in zip(soundtracks, offsets):
+        lag = lag_of(samples[:, 0], decoded, round(offset * SAMPLE_RATE), search=SAMPLE_RATE // 2)
+        assert abs(lag) / SAMPLE_RATE <= 1 / FPS, lag
+        assert abs(lag) <= 48, lag  # in fact within a millisecond: no codec priming piles up

@@ -1,27 +1,36 @@
-"""The synthesizer and the mappings, measured on the signals they produce (FFT, RMS, peaks)."""
+"""The synthesizer, the mappings and the mastering, measured on the signals they produce (FFT, RMS,
+spectral centroid, ITU-R BS.1770 loudness with pyloudnorm, true peak by 4x oversampling)."""
 
 import wave
 
 import numpy as np
+import pyloudnorm
 import pytest
+from scipy import signal as scipy_signal
 
 from scenes.lesson_scene import Cue
-from sonify.mappings import (connection_note, distribution_chord, reset_tone, soundtrack, step_tone, value_blip)
-from sonify.mix import CEILING, Timeline, active_rms, master, read_wav, write_wav
-from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, seconds, sine_wave, tone,
-                          triangle_wave)
+from sonify.mappings import (LEVELS, MAPPINGS, connection_note, distribution_chord, encoding_pitch, reset_tone,
+                             soundtrack, staggered, step_tone, value_blip)
+from sonify.mix import Timeline, limit, master, read_wav, write_wav
+from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
+                          sine_wave, tone, triangle_wave)
+
+
+def mono(signal: np.ndarray) -> np.ndarray:
+    return signal.sum(axis=1) if signal.ndim == 2 else signal
 
 
 def pitch(signal: np.ndarray) -> float:
     """Dominant frequency with 0.1 Hz resolution (zero-padded FFT)."""
+    signal = mono(signal)
     spectrum = np.abs(np.fft.rfft(signal * np.hanning(len(signal)), n=10 * SAMPLE_RATE))
     return np.argmax(spectrum) / 10
 
 
 def centroid(signal: np.ndarray) -> float:
     """Spectral centroid: sum f |X(f)| / sum |X(f)|."""
-    spectrum = np.abs(np.fft.rfft(signal))
-    frequencies = np.fft.rfftfreq(len(signal), 1 / SAMPLE_RATE)
+    spectrum = np.abs(np.fft.rfft(mono(signal)))
+    frequencies = np.fft.rfftfreq(len(mono(signal)), 1 / SAMPLE_RATE)
     return float(np.sum(frequencies * spectrum) / np.sum(spectrum))
 
 
@@ -29,16 +38,30 @@ def rms(signal: np.ndarray) -> float:
     return float(np.sqrt(np.mean(signal**2)))
 
 
-@pytest.mark.parametrize("wave_shape", [sine_wave, triangle_wave, organ_wave])
+def db(ratio: float) -> float:
+    return float(20 * np.log10(ratio))
+
+
+def measured_loudness(samples: np.ndarray) -> float:
+    return pyloudnorm.Meter(SAMPLE_RATE).integrated_loudness(samples)
+
+
+def true_peak(samples: np.ndarray) -> float:
+    """dBTP measured independently of the code: resample 4x with scipy's FFT resampler, take the peak."""
+    return db(np.abs(scipy_signal.resample(samples, 4 * len(samples), axis=0)).max())
+
+
+@pytest.mark.parametrize("wave_shape", [sine_wave, triangle_wave, organ_wave, saw_wave])
 def test_oscillators_sound_at_their_frequency_with_peak_one(wave_shape):
     signal = tone(440.0, 0.5, wave_shape)
     assert pitch(signal) == pytest.approx(440.0, rel=0.001)
     assert np.abs(signal).max() == pytest.approx(1.0, abs=0.01)
 
 
-def test_triangle_and_organ_are_richer_than_sine():
-    assert centroid(tone(300, 0.5, sine_wave)) < centroid(tone(300, 0.5, triangle_wave))
-    assert centroid(tone(300, 0.5, sine_wave)) < centroid(tone(300, 0.5, organ_wave))
+def test_triangle_organ_and_saw_are_richer_than_sine_and_saw_richest():
+    sine, triangle, organ, saw = (centroid(tone(300, 0.5, shape)) for shape in
+                                  (sine_wave, triangle_wave, organ_wave, saw_wave))
+    assert sine < triangle and sine < organ and max(triangle, organ) * 1.5 < saw
 
 
 def test_envelope_rises_in_15_ms_then_decays_exponentially():
@@ -49,11 +72,12 @@ def test_envelope_rises_in_15_ms_then_decays_exponentially():
     assert shaped[-1] == 0.0
 
 
-def test_low_pass_keeps_low_and_cuts_high_frequencies():
-    low, high = tone(500, 0.5), tone(10000, 0.5)
-    assert rms(low_pass(low, 2500)) / rms(low) > 0.95
-    assert rms(low_pass(high, 2500)) / rms(high) < 0.1
-    assert rms(low_pass(tone(2500, 0.5), 2500)) / rms(tone(2500, 0.5)) == pytest.approx(2**-0.5, rel=0.02)
+def test_low_pass_keeps_low_cuts_high_and_is_3_db_down_at_its_cut_off():
+    low, high, edge = tone(500, 0.5), tone(10000, 0.5), tone(2500, 0.5)
+    steady = slice(SAMPLE_RATE // 10, None)  # after the filter's start-up
+    assert rms(low_pass(low, 2500)[steady]) / rms(low[steady]) > 0.95
+    assert rms(low_pass(high, 2500)[steady]) / rms(high[steady]) < 0.01
+    assert rms(low_pass(edge, 2500)[steady]) / rms(edge[steady]) == pytest.approx(2**-0.5, rel=0.02)
 
 
 def test_glide_goes_down_from_its_start():
@@ -66,6 +90,15 @@ def test_chord_partials_are_as_loud_as_their_weights():
     signal = chord([300, 500], [0.75, 0.25], 1.0)
     spectrum = np.abs(np.fft.rfft(signal))
     assert spectrum[500] / spectrum[300] == pytest.approx(1 / 3, rel=0.02)  # 1 s: bin k is k Hz
+
+
+def test_pan_keeps_the_power_and_puts_the_sound_where_it_says():
+    sound = tone(440, 0.5)
+    for position in (-1, -0.5, 0, 0.5, 1):
+        left, right = pan(sound, position).T
+        assert rms(left) ** 2 + rms(right) ** 2 == pytest.approx(rms(sound) ** 2, rel=1e-6)
+    assert rms(pan(sound, -1)[:, 1]) < 1e-12 and rms(pan(sound, 1)[:, 0]) < 1e-12
+    assert rms(pan(sound, 0)[:, 0]) == pytest.approx(rms(pan(sound, 0)[:, 1]))
 
 
 @pytest.mark.parametrize("step", range(1, 8))
@@ -83,9 +116,11 @@ def test_larger_weights_are_louder():
     assert loudness == sorted(loudness) and loudness[0] < loudness[-1] / 5
 
 
-def test_spectral_centroid_falls_as_temperature_rises():
-    centroids = [centroid(connection_note(0.5, temperature)) for temperature in (0.1, 0.5, 1.0, 2.0, 5.0)]
+@pytest.mark.parametrize("weight", [0.01, 0.05, 0.3, 0.6, 1.0])
+def test_temperature_cut_off_is_heard_centroid_halves_from_cold_to_hot(weight):
+    centroids = [centroid(connection_note(weight, temperature)) for temperature in (0.2, 0.5, 1.0, 2.0, 3.0)]
     assert all(a > b for a, b in zip(centroids, centroids[1:])), centroids
+    assert centroids[0] >= 2 * centroids[-1], centroids
 
 
 def test_high_temperature_notes_are_longer_and_detuned():
@@ -96,11 +131,11 @@ def test_high_temperature_notes_are_longer_and_detuned():
     assert abs(peak - 500) > 1.0  # two voices detuned apart: the peak is not at the nominal pitch
 
 
-def test_reset_starts_at_200_hz_and_descends():
+def test_reset_starts_at_400_hz_and_descends():
     signal = reset_tone()
     start = pitch(signal[: int(0.06 * SAMPLE_RATE)])
     end = pitch(signal[int(0.3 * SAMPLE_RATE): int(0.4 * SAMPLE_RATE)])
-    assert start == pytest.approx(200, rel=0.06) and end < start * 0.85
+    assert start == pytest.approx(400, rel=0.06) and 200 <= end < start * 0.85
 
 
 def test_value_blip_pitch_rises_with_the_value():
@@ -109,44 +144,193 @@ def test_value_blip_pitch_rises_with_the_value():
 
 
 def test_peaked_distribution_is_one_clear_tone_and_flat_one_a_chord():
-    peaked = distribution_chord([0.97] + [0.03 / 7] * 7)
-    flat = distribution_chord([1 / 8] * 8)
-    spectrum_peaked = np.abs(np.fft.rfft(peaked))
-    spectrum_flat = np.abs(np.fft.rfft(flat))
+    spectrum_peaked = np.abs(np.fft.rfft(mono(distribution_chord([0.97] + [0.03 / 7] * 7))))
+    spectrum_flat = np.abs(np.fft.rfft(mono(distribution_chord([1 / 8] * 8))))
     strong = lambda spectrum: int(np.sum(spectrum > 0.2 * spectrum.max()))
     assert strong(spectrum_peaked) < strong(spectrum_flat)
 
 
-def test_master_never_clips_and_loudness_depends_only_on_volume():
+OMEGA = (1 / 10000 ** (np.arange(0, 16, 2) / 16)).repeat(2)  # d = 16, each pair's angular frequency twice
+PE = np.array([[np.sin(p * w) if j % 2 == 0 else np.cos(p * w) for j, w in enumerate(OMEGA)] for p in range(6)])
+WEIGHTS = np.array([[0.5, 0.3, 0.2], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]])
+EXAMPLES = {  # one cue of every kind, with values like the scenes'
+    "step": {"step": 3}, "reset": {}, "cell": {"value": 2.0, "low": -1.0, "high": 5.0},
+    "values": {"values": [0.4, -1.2, 2.5, 0.0], "spacing": 0.35},
+    "row": {"weights": [0.1, 0.6, 0.3]}, "connection": {"weight": 0.02, "temperature": 1.0},
+    "masked": {"before": [0.2, 0.5, 0.3], "after": [1.0, 0.0, 0.0]},
+    "entropy": {"free": WEIGHTS.tolist(), "masked": [[1, 0, 0], [0.5, 0.5, 0], [0.3, 0.3, 0.4]], "rows": [0, 2]},
+    "tokens": {"count": 7},
+    "head_arcs": {"head": 0, "weights": WEIGHTS.tolist()}, "head_row": {"head": 0, "weights": [0.2, 0.5, 0.3]},
+    "heads_overlay": {"weights": [WEIGHTS.tolist()] * 3}, "heads_sum": {"weights": WEIGHTS.tolist()},
+    "sum_row": {"weights": [0.2, 0.5, 0.3]}, "heads_chord": {"weights": WEIGHTS.tolist()}, "cost": {},
+    "frequencies": {"angular_frequencies": OMEGA.tolist()},
+    "position_sweep": {"rows": PE.tolist(), "angular_frequencies": OMEGA.tolist(), "duration": 2.0},
+    "frequency_contrast": {"angular_frequencies": [OMEGA[0], OMEGA[-1]], "values": [PE[:, 0], PE[:, -1]]},
+    "wave": {"angular_frequency": OMEGA[-1], "samples": PE[:, -1].tolist(), "duration": 2.0},
+    "similarity_curve": {"similarities": [1.0, 0.8, 0.5, 0.6], "duration": 2.0},
+    "vector_sum": {"x_plus_pe": [0.1, 0.2]}, "outputs_compared": {"max_difference": 0.0},
+    "distribution": {"weights": [0.5, 0.3, 0.05, 0.05, 0.04, 0.03, 0.02, 0.01], "seconds": 1.0},
+    "concat": {"heads": 3},
+}
+
+
+def test_every_cue_kind_has_an_example_here():
+    assert set(EXAMPLES) == set(MAPPINGS)
+
+
+@pytest.mark.parametrize("kind", sorted(EXAMPLES))
+def test_no_sound_has_energy_under_200_hz(kind):
+    """Laptop speakers drop what is under 200 Hz: at most 1 % of any sound's energy lies there."""
+    sound = mono(MAPPINGS[kind](**EXAMPLES[kind]))
+    power = np.abs(np.fft.rfft(sound)) ** 2
+    frequencies = np.fft.rfftfreq(len(sound), 1 / SAMPLE_RATE)
+    assert power[frequencies < 195].sum() / power.sum() < 0.01
+
+
+def test_positional_scale_is_fixed_a_dimension_sounds_at_one_pitch_in_every_step():
+    """Dimension 14 (omega = 1e-3.5) alone, with its neighbour, or among all: the same pitch."""
+    slow = OMEGA[14]
+    alone = pitch(MAPPINGS["wave"](angular_frequency=slow, samples=[1.0] * 4, duration=1.0))
+    contrasted = MAPPINGS["frequency_contrast"](angular_frequencies=[OMEGA[0], slow], values=[[-1.0] * 4, [1.0] * 4])
+    assert alone == pytest.approx(220 * 8 ** (1 - 3.5 / 4), rel=0.005)
+    assert pitch(contrasted) == pytest.approx(alone, rel=0.005)
+    assert encoding_pitch(OMEGA[:4]) == pytest.approx(encoding_pitch(OMEGA)[:4])
+
+
+def left_share(sound: np.ndarray) -> float:
+    """Share of the power in the left channel: 1 hard left, 0.5 centre, 0 hard right."""
+    return float(np.sum(sound[:, 0] ** 2) / np.sum(sound**2))
+
+
+def test_keys_sound_where_their_columns_are():
+    first = MAPPINGS["row"](weights=[1.0, 0.0, 0.0, 0.0])
+    last = MAPPINGS["row"](weights=[0.0, 0.0, 0.0, 1.0])
+    assert left_share(first) > 0.99 and left_share(last) < 0.01
+
+
+def test_scaling_compares_unscaled_left_and_scaled_right_one_after_the_other():
+    weights = [0.25, 0.25, 0.25, 0.25]
+    unscaled, scaled = (MAPPINGS["row"](weights=weights, version=version) for version in ("unscaled", "scaled"))
+    assert left_share(unscaled) > 0.85 and left_share(scaled) < 0.15
+    cues = [Cue(0.5, "row", {"weights": weights, "version": "unscaled"}),
+            Cue(0.5, "row", {"weights": weights, "version": "scaled"})]
+    assert staggered(cues) == pytest.approx([0.5, 0.8])
+    track = soundtrack(cues, 3.0, -16.0)
+    window = lambda start, end: track[int(start * SAMPLE_RATE): int(end * SAMPLE_RATE)]
+    assert not window(0.0, 0.5).any()
+    assert left_share(window(0.5, 0.8)) > 0.85 and left_share(window(0.8, 1.1)) < 0.5
+
+
+def test_outputs_compared_are_two_voices_left_and_right():
+    sound = MAPPINGS["outputs_compared"](max_difference=0.25)  # a fifth apart: 330 Hz and 1.5 x 330 Hz
+    assert pitch(sound[:, 0] - 0.2 * sound[:, 1]) == pytest.approx(330, rel=0.01)
+    assert pitch(sound[:, 1] - 0.2 * sound[:, 0]) == pytest.approx(495, rel=0.01)
+
+
+def test_heads_overlay_plays_the_three_heads_one_after_the_other():
+    sound = mono(MAPPINGS["heads_overlay"](weights=[[[1.0, 0.0, 0.0]] * 3] * 3))  # all to the first token
+    assert pitch(sound[: int(0.25 * SAMPLE_RATE)]) == pytest.approx(220, rel=0.02)  # head 1 alone first
+    assert len(sound) == pytest.approx((0.6 + 0.9) * SAMPLE_RATE, abs=2)
+
+
+def test_masked_keys_fall_silent():
+    sound = mono(MAPPINGS["masked"](before=[0.4, 0.6, 0.0], after=[1.0, 0.0, 0.0]))
+    spectrum = lambda part: np.abs(np.fft.rfft(part, n=SAMPLE_RATE))  # 1 Hz bins
+    start, end = spectrum(sound[: SAMPLE_RATE // 2]), spectrum(sound[-SAMPLE_RATE // 2:])
+    first, second = 330, round(330 * 2 ** (2 / 12))
+    assert start[second] > 0.5 * start[first] and end[second] < 0.05 * end[first]
+
+
+def test_entropy_is_heard_as_the_spread_of_a_cluster():
+    one_hot, flat = [[1.0] + [0.0] * 5], [[1 / 6] * 6]  # 0 bits and log2(6) = 2.58 bits
+    low, high = (MAPPINGS["entropy"](free=row, masked=row, rows=[0]) for row in (one_hot, flat))
+    spectrum = lambda sound: np.abs(np.fft.rfft(mono(sound)[: SAMPLE_RATE // 2], n=SAMPLE_RATE))
+    strong = lambda sound: np.flatnonzero(spectrum(sound) > 0.3 * spectrum(sound).max())
+    assert np.ptp(strong(low)) < 10 and strong(low).mean() == pytest.approx(600, abs=5)
+    assert strong(high).min() < 300 and strong(high).max() > 1200
+
+
+def test_comparisons_never_hide_each_other_in_one_instant():
+    """Cues of one kind at one instant are staggered by 0.3 s; different instants are kept."""
+    cues = [Cue(0.5, "cell", {"value": 0.0, "low": 0.0, "high": 1.0}),
+            Cue(0.5, "cell", {"value": 1.0, "low": 0.0, "high": 1.0})]
+    track = mono(soundtrack(cues, 2.0, -16.0))
+    assert pitch(track[int(0.5 * SAMPLE_RATE): int(0.75 * SAMPLE_RATE)]) == pytest.approx(220, rel=0.02)
+    assert pitch(track[int(0.82 * SAMPLE_RATE): int(0.95 * SAMPLE_RATE)]) == pytest.approx(880, rel=0.02)
+
+
+def busy_and_sparse_tracks():
+    """A sparse track (a step tone every 2 s) and a busy one (chords every 0.25 s), 20 s each."""
     rng = np.random.default_rng(0)
-    quiet_track = Timeline(4.0)
-    loud_track = Timeline(4.0)
-    for time in np.arange(0, 3.5, 0.25):
-        quiet_track.place(0.05 * step_tone(3), time)
-        loud_track.place(5.0 * chord(rng.uniform(200, 900, 6), rng.uniform(0, 1, 6), 0.4), time)
-    for volume in (30, 100):
-        quiet, loud = master(quiet_track.samples, volume), master(loud_track.samples, volume)
-        assert np.abs(loud).max() <= CEILING and np.abs(quiet).max() <= CEILING
-        assert 20 * np.log10(active_rms(loud) / active_rms(quiet)) == pytest.approx(0, abs=1.0)
-    ratio = active_rms(master(quiet_track.samples, 60)) / active_rms(master(quiet_track.samples, 30))
-    assert 20 * np.log10(ratio) == pytest.approx(6.02, abs=0.3)
-    assert not master(quiet_track.samples, 0).any()
+    sparse, busy = Timeline(20.0), Timeline(20.0)
+    for time in np.arange(0, 19.5, 2.0):
+        sparse.place(0.05 * step_tone(3), time)
+    for time in np.arange(0, 19.5, 0.25):
+        busy.place(pan(5.0 * chord(rng.uniform(200, 900, 6), rng.uniform(0, 1, 6), 0.4), rng.uniform(-1, 1)), time)
+    return sparse.samples, busy.samples
 
 
-def test_soundtrack_is_exactly_as_long_as_the_video_and_places_cues_on_time():
+@pytest.mark.parametrize("target", [-16.0, -23.0])
+def test_master_meets_the_loudness_target_under_minus_1_dbtp(target):
+    for track in busy_and_sparse_tracks():
+        mastered = master(track, target)
+        assert measured_loudness(mastered) == pytest.approx(target, abs=0.5)
+        assert true_peak(mastered) <= -1.0
+
+
+def test_the_limiter_only_turns_down_never_distorts():
+    """Under the ceiling it does nothing; over it, the result is the input times a smooth gain <= 1."""
+    quiet = pan(0.3 * tone(440, 1.0), 0.0)
+    assert np.array_equal(limit(quiet), quiet)
+    loud = pan(np.concatenate([0.3 * tone(440, 0.5), 2.0 * tone(440, 0.5), 0.3 * tone(440, 0.5)]), 0.0)
+    limited = limit(loud)
+    gain = limited[:, 0] / np.where(np.abs(loud[:, 0]) > 1e-3, loud[:, 0], np.nan)
+    gain = gain[np.isfinite(gain)]
+    assert gain.max() <= 1.0 + 1e-9 and true_peak(limited) <= -1.0
+    spectrum = np.abs(np.fft.rfft(limited[SAMPLE_RATE // 2 + 2400: SAMPLE_RATE - 2400, 0]))
+    harmonics = spectrum[np.round(np.fft.rfftfreq(SAMPLE_RATE // 2 - 4800, 1 / SAMPLE_RATE)) % 440 != 0]
+    assert harmonics.max() < 0.01 * spectrum.max()  # a steady gain on a sine: no new partials
+
+
+def test_volume_halves_the_amplitude_at_50_and_silences_at_0():
+    sparse, _ = busy_and_sparse_tracks()
+    assert measured_loudness(master(sparse, -16.0 + db(0.5))) == pytest.approx(-16 - 6.02, abs=0.3)
+    assert not master(sparse, float("-inf")).any()
+
+
+def momentary_loudness(sound: np.ndarray) -> float:
+    """The loudest 400 ms window (BS.1770 momentary loudness), 100 ms hops."""
+    sound = np.concatenate([sound if sound.ndim == 2 else pan(sound, 0.0), np.zeros((SAMPLE_RATE // 2, 2))])
+    size, hop = int(0.4 * SAMPLE_RATE), int(0.1 * SAMPLE_RATE)
+    return max(measured_loudness(sound[i:i + size]) for i in range(0, len(sound) - size, hop)
+               if np.any(sound[i:i + size]))
+
+
+def test_data_sounds_sit_about_6_lu_above_the_step_tones_at_their_kinds_levels():
+    at_level = lambda kind, values: momentary_loudness(10 ** (LEVELS[kind] / 20) * MAPPINGS[kind](**values))
+    step = at_level("step", EXAMPLES["step"])
+    typical = EXAMPLES | {"connection": {"weight": 0.3, "temperature": 1.0}}  # the 200 Hz example is near silent
+    data = {kind: at_level(kind, values) for kind, values in typical.items() if kind not in ("step", "reset")}
+    assert all(step + 2 <= loudness <= step + 14 for loudness in data.values()), (step, data)
+    assert np.median(list(data.values())) - step == pytest.approx(6, abs=2)
+    assert at_level("reset", {}) == pytest.approx(step, abs=1.5)
+
+
+def test_soundtrack_is_stereo_exactly_as_long_as_the_video_and_places_cues_on_time():
     cues = [Cue(0.5, "step", {"step": 1}), Cue(2.0, "connection", {"weight": 0.8, "temperature": 1.0}),
             Cue(2.95, "step", {"step": 7})]  # the last one runs past the end: cut, not lengthened
-    track = soundtrack(cues, 3.0, volume=30)
-    assert len(track) == 3 * SAMPLE_RATE
+    track = soundtrack(cues, 3.0, -16.0)
+    assert track.shape == (3 * SAMPLE_RATE, 2)
     assert not track[: int(0.49 * SAMPLE_RATE)].any()
     assert np.abs(track[int(0.5 * SAMPLE_RATE): int(0.52 * SAMPLE_RATE)]).max() > 0
 
 
-def test_wav_is_16_bit_pcm_and_round_trips(tmp_path):
+def test_wav_is_16_bit_pcm_stereo_48_khz_and_round_trips(tmp_path):
     path = tmp_path / "track.wav"
-    samples = 0.5 * tone(440, 0.25)
+    samples = pan(0.5 * tone(440, 0.25), -0.3)
     write_wav(samples, path)
     with wave.open(str(path)) as reader:
-        assert (reader.getsampwidth(), reader.getnchannels(), reader.getframerate()) == (2, 1, SAMPLE_RATE)
+        assert (reader.getsampwidth(), reader.getnchannels(), reader.getframerate()) == (2, 2, 48000)
         assert reader.getnframes() == len(samples)
     np.testing.assert_allclose(read_wav(path), samples, atol=1 / 32767)
+    assert len(seconds(1.0)) == 48000
