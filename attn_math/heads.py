@@ -2,7 +2,8 @@
 
     Z_h = softmax((X W_Q^h)(X W_K^h)^T / sqrt(d_head)) X W_V^h,   d_head = d_model / h
     concat = [Z_1 | Z_2 | Z_3]   (n, d_model),   output = concat W_O   (n, d_model)
-    summed_weights = (1/h) sum_h weights_h   (n, n): what the next layer sees, rows sum to 1
+    mean_weights = (1/h) sum_h weights_h   (n, n): to compare the heads, rows sum to 1 (the next
+                                           layer sees output, not this)
 
 The columns of X (d_model = 12), derived from the words by ``token_features``:
 
@@ -144,7 +145,7 @@ class MultiHeadResult:
     concat: np.ndarray  # (n, d_model) = [Z_1 | ... | Z_h]
     W_O: np.ndarray  # (d_model, d_model)
     output: np.ndarray  # (n, d_model) = concat @ W_O
-    summed_weights: np.ndarray  # (n, n) mean of the heads' weights, rows sum to 1
+    mean_weights: np.ndarray  # (n, n) mean of the heads' weights, rows sum to 1
 
     @property
     def n_heads(self) -> int:
@@ -212,12 +213,12 @@ def multi_head_attention(sentence: str = DEFAULT_SENTENCE, n_heads: int = 3) -> 
     heads = tuple(self_attention(X, W_Q[h], W_K[h], W_V[h]) for h in range(N_HEADS))
     concat = np.hstack([head.output for head in heads])  # (n, h * d_head) = (n, d_model)
     output = concat @ W_O
-    summed_weights = np.mean([head.weights for head in heads], axis=0)
-    frozen(concat, output, summed_weights)
+    mean_weights = np.mean([head.weights for head in heads], axis=0)
+    frozen(concat, output, mean_weights)
     return MultiHeadResult(tokens=tokens, X=X, feature_names=FEATURE_NAMES, W_Q=W_Q, W_K=W_K,
                            W_V=W_V, heads=heads, head_names=HEAD_NAMES, d_model=D_MODEL,
                            d_head=D_HEAD, concat=concat, W_O=W_O, output=output,
-                           summed_weights=summed_weights)
+                           mean_weights=mean_weights)
 
 
 def _designed_projections():

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from manim import (LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, Polygon, Square, SurroundingRectangle,
-                   UpdateFromAlphaFunc, VGroup, VMobject)
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, MathTex, Polygon, Square,
+                   SurroundingRectangle, UpdateFromAlphaFunc, VGroup, VMobject)
 
 from scenes import style
 from scenes.fades import Appear
@@ -25,6 +25,12 @@ FAINT = 0.01  # arcs below this weight are invisible at any size: not drawn
 DIMMED = 0.15  # opacity share left to the other arcs while one token's arcs are in focus
 LOOP_HEIGHT = 0.45  # handles of a token's arc onto itself: a small round loop over the word
 LOOP_BULGE = 0.22
+LABEL_GAP = 0.15  # between a heatmap and its token labels
+LEVEL_GAP = 0.08  # between staggered column labels, and between two labels on one line
+MAX_LABEL_LEVELS = 3  # staggered lines of column labels, at most
+LABEL_CHARACTERS = (None, 8, 6, 4, 3)  # token labels tried in full, then cut to these lengths, until they fit
+MIN_LABELLED_CELL = 0.3  # a row of the heatmap as tall as its label, so neighbouring labels do not touch
+BRACKETS_WIDTH = 0.4  # a HeatBlock's two brackets beside its cells
 
 
 class TokenRow(VGroup):
@@ -51,6 +57,7 @@ class TokenRow(VGroup):
         word = label_text(STRUT + token, colour, font_size)
         word.shift(-word[0].get_center())  # the strut's middle on y = 0: the baseline is shared
         word.remove(word[0])
+        word.initial_height = word.height  # manim derives font_size from the height: keep it true without the strut
         word.shown_text = token
         return word
 
@@ -201,27 +208,55 @@ class HeatBlock(VGroup):
 
 
 class TokenHeatmap(VGroup):
-    """A weight matrix as a heatmap (a ``HeatBlock`` filled with ``style.weight_colour``) with the tokens
-    as row labels (left) and column labels (above, turned to read upwards).
+    """A weight matrix as a heatmap (a ``HeatBlock`` filled with ``style.weight_colour``) with the tokens as row
+    labels (left) and column labels (above, horizontal), sized to ``width`` x ``height`` at a fixed font size.
 
-    ``heatmap.matrix`` is the HeatBlock; ``row_box(i)`` frames row i with its label.
+    Column labels wider than their column are staggered on up to MAX_LABEL_LEVELS lines; tokens too long for
+    that are cut short with "…" (the token row beside the heatmap writes them in full). ``heatmap.matrix`` is
+    the HeatBlock; ``row_box(i)`` frames row i with its label.
     """
 
-    def __init__(self, weights, tokens: Sequence[str], label: str, colour: ManimColor,
+    def __init__(self, weights, tokens: Sequence[str], label: str, colour: ManimColor, width: float, height: float,
                  font_size: float = style.CAPTION_SIZE):
         super().__init__()
-        self.matrix = HeatBlock(weights, label, colour)
-        self.row_labels = VGroup()
-        self.column_labels = VGroup()
-        for i, token in enumerate(tokens):
-            row_label = label_text(token, style.TEXT, font_size)
-            self.row_labels.add(row_label.next_to(self.matrix.brackets[0], LEFT, buff=0.15)
-                                .set_y(self.matrix.cells[i][0].get_y()))
-            column_label = label_text(token, style.TEXT, font_size).rotate(np.pi / 2)
-            self.column_labels.add(column_label.next_to(self.matrix.cells[0][i], UP, buff=0.15))
-        self.matrix.label.next_to(self.column_labels, UP, buff=0.2).set_x(self.matrix.cell_grid.get_x())
+        title_height = MathTex(label, font_size=style.BODY_SIZE + 6).height
+        for characters in LABEL_CHARACTERS:
+            words = [label_text(shortened(token, characters), style.TEXT, font_size) for token in tokens]
+            cell, levels = self._layout([word.width for word in words], words[0].height, width,
+                                        height - title_height)
+            if cell >= MIN_LABELLED_CELL:
+                break
+        self.matrix = HeatBlock(weights, label, colour, cell_size=cell)
+        columns = [word.copy() for word in words]
+        self.row_labels = VGroup(*[word.next_to(self.matrix.brackets[0], LEFT, buff=LABEL_GAP)
+                                   .set_y(self.matrix.cells[i][0].get_y()) for i, word in enumerate(words)])
+        line = words[0].height + LEVEL_GAP
+        top = self.matrix.cell_grid.get_top()[1] + LABEL_GAP
+        for j, column in enumerate(columns):
+            column.set_x(self.matrix.cells[0][j].get_x()).align_to([0, top + (j % levels) * line, 0], DOWN)
+        self.column_labels = VGroup(*columns)
+        self.matrix.label.next_to(self.column_labels, UP, buff=LABEL_GAP).set_x(self.matrix.cell_grid.get_x())
         self.add(self.matrix, self.row_labels, self.column_labels)
+
+    @staticmethod
+    def _layout(widths: Sequence[float], line_height: float, width: float, height: float) -> tuple[float, int]:
+        """(cell side, lines of column labels) that fit ``width`` x ``height`` with the row labels on the left;
+        labels on one line are ``lines`` columns apart and must not touch."""
+        n = len(widths)
+        cell = min(CELL_HEIGHT, (width - max(widths) - LABEL_GAP - BRACKETS_WIDTH) / n)
+        levels = next((levels for levels in range(1, MAX_LABEL_LEVELS + 1)
+                       if all((widths[j] + widths[j + levels]) / 2 + LEVEL_GAP <= levels * cell
+                              for j in range(n - levels))), None) if cell > 0 else None
+        if levels is None:
+            return 0.0, MAX_LABEL_LEVELS + 1
+        cell = min(cell, (height - levels * (line_height + LEVEL_GAP) - 2 * LABEL_GAP) / n)
+        return cell, levels
 
     def row_box(self, i: int) -> SurroundingRectangle:
         return SurroundingRectangle(VGroup(self.row_labels[i], *self.matrix.cells[i]), color=style.HIGHLIGHT,
                                     buff=0.04, stroke_width=3, corner_radius=0.06)
+
+
+def shortened(token: str, characters: int | None) -> str:
+    """``token``, or its first ``characters`` - 1 letters and "…" if it is longer (None: never shortened)."""
+    return token if characters is None or len(token) <= characters else token[:characters - 1] + "…"

@@ -1,5 +1,6 @@
 """Section 3: several heads over one sentence, each its own attention pattern from its own W_Q, W_K,
-W_V; what the next layer sees (their sum); and why h heads of d_model/h and not one bigger one."""
+W_V; their average, to compare them; why h heads of d_model/h and not one bigger one; and what the next
+layer sees: the heads' outputs concatenated and mixed by W_O."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, Line, MathTex, MoveToT
 
 from attn_math.heads import multi_head_attention
 from scenes import style
-from scenes.attention_arcs import (READOUT_SIZE, AttentionArcs, HeatBlock, TokenHeatmap, TokenRow,
+from scenes.attention_arcs import (BRACKETS_WIDTH, READOUT_SIZE, AttentionArcs, HeatBlock, TokenHeatmap, TokenRow,
                                    weight_readout)
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
@@ -27,12 +28,18 @@ READOUT_LINE = 0.34  # height of one line of weights under the tokens
 HOLD = 2.5  # seconds to hold a state worth reading
 FORMULA_SIZE = 40
 SIZE_BLOCK_FILL = 0.45  # how much of its colour an evenly filled block takes
+# Cell sides small enough that a step's blocks fit the body unscaled, so their labels keep their size
+PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long sentences)
+PATTERN_GAP = 0.8
+SIZE_CELL = 0.2  # W_Q whole and cut into heads
+MAGNITUDE_CELL = 0.24  # Concat, W_O and the output
+SHARED_WEIGHT = 0.1  # an average weight from here up counts as a token the focused row shares its weight with
 LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
 
 
 class HeadsScene(LessonScene):
     section_id = "heads"
-    STEPS = ("sentence", *HEAD_STEPS, "sum", "illustrative", "choose", "cost", "concat")
+    STEPS = ("sentence", *HEAD_STEPS, "average", "illustrative", "choose", "cost", "concat")
 
     def lesson(self):
         self.result = multi_head_attention(self.settings.sentence)
@@ -42,7 +49,7 @@ class HeadsScene(LessonScene):
         self.show_sentence()
         for head in range(self.result.n_heads):
             self.show_head(head)
-        self.show_sum()
+        self.show_average()
         self.show_illustrative()
         self.show_choice()
         self.show_cost()
@@ -138,8 +145,8 @@ class HeadsScene(LessonScene):
         self.play(Vanish(self.intro), MoveToTarget(self.row), Appear(self.arcs_note), run_time=1.0)
 
     def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
-        heatmap = TokenHeatmap(weights, self.result.tokens, label, colour)
-        return self.place(heatmap, self.panels()[1])
+        left, right, bottom, top = box = self.panels()[1]
+        return self.place(TokenHeatmap(weights, self.result.tokens, label, colour, right - left, top - bottom), box)
 
     def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str):
         """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens."""
@@ -161,25 +168,29 @@ class HeadsScene(LessonScene):
         self.focused = None
         return [Vanish(readout), *[Vanish(box) for box in boxes]]
 
-    # Step 5: the sum ---------------------------------------------------------------------------
-    def show_sum(self):
+    # Step 5: the average ----------------------------------------------------------------------
+    def show_average(self):
         result = self.result
-        self.begin_step("sum", h=result.n_heads)
+        focus = self.choice_token()
+        shared = [j for j in np.argsort(-result.mean_weights[focus], kind="stable")
+                  if result.mean_weights[focus, j] >= SHARED_WEIGHT]
+        self.begin_step("average", h=result.n_heads, token=result.tokens[focus],
+                        targets=spanish_list([f"«{result.tokens[j]}»" for j in shared]),
+                        concat_step=self.STEPS.index("concat") + 1)
         legend = self.place(self.legend(style.CAPTION_SIZE), self.panels()[1])
         self.cue("heads_overlay", weights=[head.weights.tolist() for head in result.heads])
         self.play(*self.clear_focus(), self.head_arcs[-1].unfocus(), Vanish(self.heatmap),
                   *[Appear(arcs) for arcs in self.head_arcs[:-1]], Appear(legend), run_time=1.2)
         self.wait(HOLD)
-        self.sum_arcs = AttentionArcs(self.row, result.summed_weights, style.ATTENTION, height=self.arc_height)
-        self.heatmap = self.heatmap_for(result.summed_weights, self.labels["sum_matrix"].format(h=result.n_heads),
+        self.sum_arcs = AttentionArcs(self.row, result.mean_weights, style.ATTENTION, height=self.arc_height)
+        self.heatmap = self.heatmap_for(result.mean_weights, self.labels["sum_matrix"].format(h=result.n_heads),
                                         style.ATTENTION)
-        self.cue("heads_sum", weights=result.summed_weights.tolist())
+        self.cue("heads_sum", weights=result.mean_weights.tolist())
         self.play(Vanish(VGroup(*self.head_arcs)), Appear(self.sum_arcs), Vanish(legend),
                   Appear(self.heatmap), run_time=1.5)
         self.wait(HOLD)
-        focus = self.choice_token()
-        self.cue("sum_row", query=focus, weights=result.summed_weights[focus].tolist())
-        self.focus_row(self.sum_arcs, focus, result.summed_weights[focus], style.ATTENTION, "sum")
+        self.cue("sum_row", query=focus, weights=result.mean_weights[focus].tolist())
+        self.focus_row(self.sum_arcs, focus, result.mean_weights[focus], style.ATTENTION, "average")
         self.wait(HOLD + 0.5)
 
     def choice_token(self) -> int:
@@ -191,9 +202,13 @@ class HeadsScene(LessonScene):
     # Step 6: illustrative ----------------------------------------------------------------------
     def show_illustrative(self):
         self.begin_step("illustrative")
+        left, right, _, _ = style.body_box()
+        heads, n = self.result.n_heads, len(self.result.tokens)
+        cell = min(PATTERN_CELL, (right - left - heads * (PATTERN_GAP + BRACKETS_WIDTH)) / (heads * n))
         blocks = VGroup(*[HeatBlock(head.weights, self.labels["head_matrix"].format(number=index + 1),
-                                    style.HEADS[index]) for index, head in enumerate(self.result.heads)])
-        blocks.arrange(RIGHT, buff=0.8)
+                                    style.HEADS[index], cell_size=cell)
+                          for index, head in enumerate(self.result.heads)])
+        blocks.arrange(RIGHT, buff=PATTERN_GAP)
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
         stage = VGroup(blocks, note).arrange(DOWN, buff=0.7)
         self.place(stage, style.body_box())
@@ -208,9 +223,11 @@ class HeadsScene(LessonScene):
     def show_choice(self):
         result = self.result
         focus = self.choice_token()
-        self.begin_step("choose")
-        note = self.paragraph(self.labels["choice_note"].format(h=result.n_heads, token=result.tokens[focus]), 32,
-                              style.BODY_SIZE)
+        attended = [int(np.argmax(head.weights[focus])) for head in result.heads]
+        distinct = spanish_list([f"«{result.tokens[j]}»" for j in dict.fromkeys(attended)])
+        caption = self.strings["steps"]["choose"]["caption" if len(set(attended)) > 1 else "caption_same"]
+        self.begin_step("choose", caption=caption, h=result.n_heads, token=result.tokens[focus], targets=distinct)
+        note = self.choice_note(focus, attended)
         legend = self.legend(style.BODY_SIZE)
         side = self.place(VGroup(legend, note).arrange(DOWN, buff=0.6, aligned_edge=LEFT), self.panels()[1])
         arcs = [AttentionArcs(self.row, self.only_row(head.weights, focus), style.HEADS[index],
@@ -229,6 +246,17 @@ class HeadsScene(LessonScene):
         self.play(Appear(note), run_time=0.6)
         self.wait(HOLD + 1.0)
         self.choice = VGroup(self.row, self.arcs_note, side, box, *arcs, *readouts)
+
+    def choice_note(self, focus: int, attended: list[int]) -> VGroup:
+        """Where each head's row for ``focus`` puts its largest weight, one line a head in its colour; a token
+        attending to itself is said to."""
+        tokens = self.result.tokens
+        lines = [label_text(self.labels["choice_note"].format(token=tokens[focus]), style.TEXT, style.BODY_SIZE)]
+        for head, j in enumerate(attended):
+            line = self.labels["choice_self" if j == focus else "choice_target"].format(number=head + 1,
+                                                                                      attended=tokens[j])
+            lines.append(label_text(line, style.HEADS[head], style.BODY_SIZE))
+        return VGroup(*lines).arrange(DOWN, buff=0.18, aligned_edge=LEFT)
 
     @staticmethod
     def only_row(weights: np.ndarray, i: int) -> np.ndarray:
@@ -321,7 +349,8 @@ class HeadsScene(LessonScene):
         """A matrix as cells whose brightness is |value| relative to its largest entry."""
         largest = float(np.abs(values).max()) or 1.0
         return HeatBlock(values, label, colour,
-                         fill=lambda value: interpolate_color(style.PANEL, colour, abs(value) / largest))
+                         fill=lambda value: interpolate_color(style.PANEL, colour, abs(value) / largest),
+                         cell_size=MAGNITUDE_CELL)
 
     @staticmethod
     def slice_columns(whole: HeatBlock, slices) -> list:
@@ -337,7 +366,7 @@ class HeadsScene(LessonScene):
     def size_block(rows: int, cols: int, label: str, colour) -> HeatBlock:
         """An evenly filled rows x cols block: a matrix shown only for its number of entries."""
         return HeatBlock(np.ones((rows, cols)), label, colour,
-                         fill=lambda _: interpolate_color(style.PANEL, colour, SIZE_BLOCK_FILL))
+                         fill=lambda _: interpolate_color(style.PANEL, colour, SIZE_BLOCK_FILL), cell_size=SIZE_CELL)
 
     @staticmethod
     def paragraph(text: str, characters: int, font_size: float):
@@ -370,3 +399,8 @@ class HeadsScene(LessonScene):
         left, right, bottom, top = box
         fit(group, right - left, top - bottom, largest_scale)
         return group.move_to([(left + right) / 2, (bottom + top) / 2, 0])
+
+
+def spanish_list(items: list[str]) -> str:
+    """«a», «b» y «c»: items joined with commas and a final "y"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " y " + items[-1]

@@ -59,7 +59,7 @@ def test_rows_of_every_head_and_of_the_sum_add_to_one(default):
     for head in default.heads:
         np.testing.assert_allclose(head.weights.sum(axis=1), 1.0)
         assert np.all(head.weights >= 0)
-    np.testing.assert_allclose(default.summed_weights.sum(axis=1), 1.0)
+    np.testing.assert_allclose(default.mean_weights.sum(axis=1), 1.0)
 
 
 def test_previous_token_head_puts_most_weight_on_the_token_before(default):
@@ -98,15 +98,15 @@ def test_concat_blocks_are_the_heads_outputs_and_output_goes_through_w_o(default
     np.testing.assert_allclose(default.output, default.concat @ default.W_O)
 
 
-def test_summed_weights_are_the_mean_of_the_heads(default):
+def test_mean_weights_are_the_mean_of_the_heads(default):
     total = default.heads[0].weights + default.heads[1].weights + default.heads[2].weights
-    np.testing.assert_allclose(default.summed_weights, total / 3)
+    np.testing.assert_allclose(default.mean_weights, total / 3)
 
 
 def test_head_names_and_results_are_read_only(default):
     assert default.head_names == HEAD_NAMES and len(HEAD_NAMES) == 3
     for array in (default.X, default.W_Q, default.W_O, default.concat, default.output,
-                  default.summed_weights, default.heads[0].weights):
+                  default.mean_weights, default.heads[0].weights):
         with pytest.raises(ValueError):
             array[0, 0] = 1.0
 
@@ -194,7 +194,7 @@ def test_any_sentence_gives_a_previous_token_head_and_stochastic_rows(words):
         assert np.argmax(weights[i]) == i - 1 and weights[i, i - 1] >= 0.6
     for head in result.heads:
         np.testing.assert_allclose(head.weights.sum(axis=1), 1.0)
-    np.testing.assert_allclose(result.summed_weights.sum(axis=1), 1.0)
+    np.testing.assert_allclose(result.mean_weights.sum(axis=1), 1.0)
     assert result.output.shape == (n, result.d_model)
 
 

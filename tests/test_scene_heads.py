@@ -9,10 +9,10 @@ import pytest
 from attn_math.heads import HEAD_NAMES, MAX_TOKENS, multi_head_attention
 from lecture.config import ConfigError, load_config
 from lecture.locale import load_locale
-from scene_checks import layout_problems, run_scene
+from scene_checks import layout_problems, legibility_problems, pacing_problems, run_scene
 from scenes.numbers import parse_number
 
-STEPS = ["sentence", "previous", "subject_verb", "pronoun", "sum", "illustrative", "choose", "cost", "concat"]
+STEPS = ["sentence", "previous", "subject_verb", "pronoun", "average", "illustrative", "choose", "cost", "concat"]
 # 12 words, the most allowed, several of them as long as Spanish words get.
 LONGEST = ("la electroencefalografista comprometidísima anticonstitucionalmente reconoció que ella lo "
            "desaprovechó irresponsablemente otra vez")
@@ -70,7 +70,7 @@ def test_weights_on_screen_equal_the_formula(scene_name, sentence, request):
             for i, j, value in shown_cells(step, f"A{index + 1}"):
                 assert value == pytest.approx(weights[i, j], abs=0.005), (step.key, index, i, j)
                 checked += 1
-        for i, j, value in shown_cells(step, "sum"):
+        for i, j, value in shown_cells(step, "average"):
             assert value == pytest.approx(np.mean([w[i, j] for w in heads]), abs=0.005), (step.key, i, j)
             checked += 1
     assert checked >= 8
@@ -90,15 +90,64 @@ def test_each_head_step_shows_its_relation_in_the_default_sentence(default_scene
     assert "«lo» → «perro»" in steps["pronoun"].caption
 
 
-def test_the_sum_and_the_choice_look_at_the_token_whose_heads_disagree(default_scene):
+def test_the_average_and_the_choice_look_at_the_token_whose_heads_disagree(default_scene):
     steps = {step.key: step for step in default_scene.steps}
     focus = 7  # "lo": the previous token "ella", itself (no verb), and its antecedent "perro"
-    assert {i for i, _, _ in shown_cells(steps["sum"], "sum")} == {focus}
+    assert {i for i, _, _ in shown_cells(steps["average"], "average")} == {focus}
     for name, attended in (("A1", 6), ("A2", 7), ("A3", 1)):
         cells = {(i, j): value for i, j, value in shown_cells(steps["choose"], name)}
         assert {i for i, _ in cells} == {focus}
         assert max(cells, key=cells.get) == (focus, attended), name
     assert "«lo»" in " ".join(texts(steps["choose"]))
+
+
+def test_the_average_step_says_it_is_an_average_and_what_the_next_layer_gets(default_scene):
+    """Its caption names the tokens the focused row shares its weight with, from the heads' own weights, and
+    sends the viewer to the step that shows Concat·W_O, which is what the next layer receives."""
+    step = next(step for step in default_scene.steps if step.key == "average")
+    heads = expected_weights()
+    tokens = multi_head_attention().tokens
+    row = np.mean([weights[7] for weights in heads], axis=0)
+    shared = [tokens[j] for j in np.argsort(-row, kind="stable") if row[j] >= 0.1]
+    assert sorted(shared) == ["ella", "lo", "perro"]  # about a third each
+    assert "«lo» reparte su peso entre «perro», «lo» y «ella»" in step.caption
+    assert f"(paso {STEPS.index('concat') + 1})" in step.caption and "Concat·W_O" in step.caption
+    assert "Promedio" in step.title and "Suma" not in step.title
+    assert "lo que ve la capa siguiente" not in step.caption.lower()
+
+
+def test_the_choice_callout_says_where_each_heads_row_goes(default_scene):
+    """Head 2 has no verb to look for from «lo»: its row is a loop onto «lo», and the callout says so."""
+    step = next(step for step in default_scene.steps if step.key == "choose")
+    tokens = multi_head_attention().tokens
+    lines = []
+    for number, weights in enumerate(expected_weights(), start=1):
+        attended = int(np.argmax(weights[7]))
+        lines.append(f"cabeza {number} → «{tokens[attended]}»" + (" (a sí mismo)" if attended == 7 else ""))
+    assert lines == ["cabeza 1 → «ella»", "cabeza 2 → «lo» (a sí mismo)", "cabeza 3 → «perro»"]
+    assert set(lines) <= set(texts(step))
+    assert "«ella», «lo» y «perro»" in step.caption
+
+
+def test_token_labels_of_the_heatmap_are_horizontal_and_apart(default_scene):
+    heatmap = default_scene.heatmap
+    for labels in (heatmap.row_labels, heatmap.column_labels):
+        for label in labels:  # letters run left to right on one line, not up the page
+            first, last = label[0].get_center(), label[-1].get_center()
+            if len(label) > 1:
+                assert last[0] - first[0] > 0.05 and abs(last[1] - first[1]) < 0.05, label.shown_text
+    columns = list(heatmap.column_labels)
+    for first, second in zip(columns, columns[1:]):
+        assert first.get_right()[0] < second.get_left()[0] or abs(first.get_y() - second.get_y()) > 0.1
+
+
+@pytest.mark.parametrize("scene_name", ["default_scene", "longest_scene"])
+def test_steps_are_read_without_frozen_stretches(scene_name, request):
+    assert pacing_problems(request.getfixturevalue(scene_name)) == []
+
+
+def test_text_is_legible_at_720p(default_scene):
+    assert legibility_problems(default_scene) == []
 
 
 def test_the_lesson_caveat_is_on_screen(default_scene):
