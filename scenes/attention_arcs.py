@@ -26,11 +26,13 @@ DIMMED = 0.15  # opacity share left to the other arcs while one token's arcs are
 LOOP_HEIGHT = 0.45  # handles of a token's arc onto itself: a small round loop over the word
 LOOP_BULGE = 0.22
 LABEL_GAP = 0.15  # between a heatmap and its token labels
-LEVEL_GAP = 0.08  # between staggered column labels, and between two labels on one line
+LEVEL_GAP = 0.08  # between staggered lines of column labels
+LABEL_SPACING = 0.1  # between two column labels on one line
+TOKEN_LABEL_SIZE = 20  # the heatmap's token labels: a cap height of 18 px at 720p
 MAX_LABEL_LEVELS = 3  # staggered lines of column labels, at most
 LABEL_CHARACTERS = (None, 8, 6, 4, 3)  # token labels tried in full, then cut to these lengths, until they fit
 MIN_LABELLED_CELL = 0.3  # a row of the heatmap as tall as its label, so neighbouring labels do not touch
-BRACKETS_WIDTH = 0.4  # a HeatBlock's two brackets beside its cells
+BRACKETS_WIDTH = 0.36  # a HeatBlock's two brackets beside its cells
 
 
 class TokenRow(VGroup):
@@ -217,7 +219,7 @@ class TokenHeatmap(VGroup):
     """
 
     def __init__(self, weights, tokens: Sequence[str], label: str, colour: ManimColor, width: float, height: float,
-                 font_size: float = style.CAPTION_SIZE):
+                 font_size: float = TOKEN_LABEL_SIZE):
         super().__init__()
         title_height = MathTex(label, font_size=style.BODY_SIZE + 6).height
         for characters in LABEL_CHARACTERS:
@@ -241,16 +243,14 @@ class TokenHeatmap(VGroup):
     @staticmethod
     def _layout(widths: Sequence[float], line_height: float, width: float, height: float) -> tuple[float, int]:
         """(cell side, lines of column labels) that fit ``width`` x ``height`` with the row labels on the left;
-        labels on one line are ``lines`` columns apart and must not touch."""
+        labels on one line are ``lines`` columns apart and must not touch. (0, 0) if none fits."""
         n = len(widths)
-        cell = min(CELL_HEIGHT, (width - max(widths) - LABEL_GAP - BRACKETS_WIDTH) / n)
-        levels = next((levels for levels in range(1, MAX_LABEL_LEVELS + 1)
-                       if all((widths[j] + widths[j + levels]) / 2 + LEVEL_GAP <= levels * cell
-                              for j in range(n - levels))), None) if cell > 0 else None
-        if levels is None:
-            return 0.0, MAX_LABEL_LEVELS + 1
-        cell = min(cell, (height - levels * (line_height + LEVEL_GAP) - 2 * LABEL_GAP) / n)
-        return cell, levels
+        for levels in range(1, MAX_LABEL_LEVELS + 1):
+            cell = min(CELL_HEIGHT, (width - max(widths) - LABEL_GAP - BRACKETS_WIDTH) / n,
+                       (height - levels * (line_height + LEVEL_GAP) - 2 * LABEL_GAP) / n)
+            if all((widths[j] + widths[j + levels]) / 2 + LABEL_SPACING <= levels * cell for j in range(n - levels)):
+                return cell, levels
+        return 0.0, 0
 
     def row_box(self, i: int) -> SurroundingRectangle:
         return SurroundingRectangle(VGroup(self.row_labels[i], *self.matrix.cells[i]), color=style.HIGHLIGHT,
