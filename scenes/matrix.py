@@ -10,7 +10,8 @@ in place: the old one fades out before the new one fades in.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, Create, MathTex, ReplacementTransform, SurroundingRectangle, Transform, VGroup, Write
+from manim import (DOWN, RIGHT, UP, Create, MathTex, MoveToTarget, ReplacementTransform, SurroundingRectangle, Transform,
+                   VGroup, Write)
 
 from attn_math.attention import self_attention
 from attn_math.dimensions import score_multiplications, score_variances
@@ -18,7 +19,7 @@ from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
 from scenes.numbers import decimals_for, format_number
-from scenes.visuals import LabelledMatrix, fit, label_text, probability_decimals, shared_cell_width
+from scenes.visuals import CELL_HEIGHT, LabelledMatrix, fit, label_text, probability_decimals, shared_cell_width
 
 FORMULA = r"\text{Attention}(Q,K,V) = \text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V"
 SQRT, SOFTMAX = r"\sqrt{d_k}", r"\text{softmax}"
@@ -27,8 +28,14 @@ MAP_FONT_SIZE = 34  # the formula as a map: its d_k subscript still 14 px high a
 LINE_HEIGHT = 0.55  # space kept under the matrices for the worked line (a dot product, the divisor)
 SLOW_CELLS = 2  # cells of a new kind of product shown slowly, each with its worked line
 MOVE, WRITE, READ = 0.8, 0.6, 1.6  # seconds of a slow cell: frames move and settle, number, worked line
-FAST_SECONDS = (3.0, 6.0)  # the remaining cells of a product together: at least, at most
+FAST_SECONDS = (3.0, 10.0)  # the remaining cells of a product together: at least, at most
 REPEAT = 0.5  # a repeated product runs at this share of the first one's time
+
+
+def natural_size(group, matrix: LabelledMatrix | None = None):
+    """Undo any scaling of ``group`` (that of ``matrix`` in it, by default itself), so a new layout fits
+    it afresh rather than shrinking a shrunk copy again."""
+    return group.scale(CELL_HEIGHT / (matrix or group).cells[0][0].height)
 
 
 class MatrixScene(LessonScene):
@@ -95,7 +102,7 @@ class MatrixScene(LessonScene):
                          for role, colour in ROLE_COLOURS.items()}
         # One column per role, as wide as the wider of W and its product: neighbours never overlap.
         columns = [VGroup(self.W[role], self.products[role]).arrange(DOWN, buff=0.3) for role in ROLE_COLOURS]
-        self.place_in_body(VGroup(self.X, *columns).arrange(RIGHT, buff=0.5, aligned_edge=UP))
+        self.place_in_body(VGroup(self.X, *columns).arrange(RIGHT, buff=0.4, aligned_edge=UP))
         self.shrink_formula_to_map()
         for matrix in (self.X, *self.W.values()):
             self.present(matrix)
@@ -122,21 +129,20 @@ class MatrixScene(LessonScene):
         result = self.result
         self.S, self.scaled, self.A = self.score_matrices()
         self.Z = LabelledMatrix(result.output, "Z = AV", style.OUTPUT, "Z")
-        self.row_sums = VGroup(*[label_text(self.strings["labels"]["row_sum"], style.ATTENTION, style.CAPTION_SIZE)
+        self.row_sums = VGroup(*[label_text(self.strings["labels"]["row_sum"], style.ATTENTION, style.BODY_SIZE)
                                  for _ in range(result.X.shape[0])])
         Q, K, V = (self.products[role] for role in ROLE_COLOURS)
-        for product in (Q, K, V):
+        for product in (Q, K):
             product.generate_target()
+            natural_size(product.target)
         self.align_row_sums()
-        left = VGroup(Q.target, K.target).arrange(DOWN, buff=0.4)
-        right = VGroup(V.target, self.Z).arrange(DOWN, buff=0.4)
-        stage = VGroup(left, VGroup(self.S, self.row_sums), right).arrange(RIGHT, buff=0.8)
-        self.place_in_body(stage)
+        # In one row, Q's row i and K's row j give cell (i, j): nothing else on screen, so six tokens stay legible.
+        self.place_in_body(VGroup(Q.target, VGroup(self.S, self.row_sums), K.target).arrange(RIGHT, buff=0.8))
         for later in (self.scaled, self.A):
             later.scale(self.S.cell_grid.width / later.cell_grid.width)
             later.shift(self.S.cell_grid.get_center() - later.cell_grid.get_center())
-        self.play(Vanish(self.X), *[Vanish(w) for w in self.W.values()], run_time=0.6)
-        self.play(*[Transform(product, product.target) for product in (Q, K, V)], run_time=1.0)
+        self.play(Vanish(self.X, V), *[Vanish(w) for w in self.W.values()], run_time=0.6)
+        self.play(*[Transform(product, product.target) for product in (Q, K)], run_time=1.0)
         self.play(Appear(self.S.outline), run_time=0.5)
         self.fill_product(self.S, rows=Q.row_box, columns=K.row_box, left=Q.values, right=K.values.T)
 
@@ -190,8 +196,13 @@ class MatrixScene(LessonScene):
     def show_output(self):
         self.begin_step("output")
         self.point_map_at(self.term(SOFTMAX), self.term("Q"), self.term(SQRT), self.term("V"))
-        self.play(Appear(self.Z.outline), run_time=0.5)
-        V = self.products["V"]
+        V, weights = self.products["V"], VGroup(self.A, self.row_sums)
+        weights.generate_target()
+        natural_size(weights.target, weights.target[0])
+        self.place_in_body(VGroup(weights.target, natural_size(V), self.Z).arrange(RIGHT, buff=0.8))
+        self.play(Vanish(self.products["Q"], self.products["K"]), run_time=0.5)
+        self.play(MoveToTarget(weights), run_time=1.0)
+        self.play(Appear(V), Appear(self.Z.outline), run_time=0.6)
         self.fill_product(self.Z, rows=self.A.row_box, columns=V.column_box, left=self.A.values, right=V.values)
 
     # Shared moves ------------------------------------------------------------------------------
@@ -282,9 +293,10 @@ class MatrixScene(LessonScene):
     @staticmethod
     def map_height() -> float:
         """Height the formula map takes at the top of the body, with a gap under it."""
-        return MathTex(FORMULA, font_size=MAP_FONT_SIZE).height + 0.3
+        return MathTex(FORMULA, font_size=MAP_FONT_SIZE).height + 0.2
 
     def align_row_sums(self):
+        """Each "Σ = 1" right of its row of the scores, where the weights will be."""
         for i, row_sum in enumerate(self.row_sums):
             row_sum.next_to(self.S.cells[i][-1], RIGHT, buff=0.25)
 
