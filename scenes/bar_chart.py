@@ -19,11 +19,13 @@ class BarChart(VGroup):
 
     def __init__(self, values: Sequence[float], labels: Sequence[str], colour: ManimColor = style.ATTENTION,
                  height: float = 2.5, bar_width: float = 0.55, gap: float = 0.25, max_value: float = 1.0,
-                 show_values: bool = True, label_size: float = style.CAPTION_SIZE, name: str = "bars"):
+                 show_values: bool = True, label_size: float = style.CAPTION_SIZE,
+                 value_size: float = style.CAPTION_SIZE, name: str = "bars"):
         super().__init__()
         self.name = name
         self.values = np.asarray(values, dtype=float)
         self.colour, self.chart_height, self.max_value, self.show_values = colour, height, max_value, show_values
+        self.value_size = value_size
         step = bar_width + gap
         self.built_length = step * len(self.values)
         self.baseline = Line([-step / 2, 0, 0], [self.built_length - step / 2, 0, 0], color=style.MUTED,
@@ -51,7 +53,7 @@ class BarChart(VGroup):
         return max(1e-3, min(1.0, max(0.0, value) / self.max_value) * self.chart_height * scale)
 
     def _value_text(self, j: int, bar: Rectangle, value: float):
-        text = number_text(value, style.TEXT, style.CAPTION_SIZE)
+        text = number_text(value, style.TEXT, self.value_size)
         text.tag = (self.name, (0, j))
         text.scale(self.scale_factor)
         text.scale_to_fit_width(min(text.width, bar.width * 1.4))

@@ -29,11 +29,13 @@ SWEEP_CHANGE = 1.0
 KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at least CHANGE): time to read them
 LEGEND_GAP = 0.45  # between the panels and the colour bar of the scores
 LEGEND_HEIGHT = 1.6
+LEGEND_ROOM = 2.0  # the colour bar, its ticks and its label, right of the panels
 COLLAPSED = 0.99  # a largest weight above this is shown as 1.00: one key takes it all
 CHART_HEIGHT = 2.4  # the unscaled panel alone
 STACKED_CHART_HEIGHT = 1.3  # each of the two panels, one above the other
 BAR_WIDTH, BAR_GAP = 0.45, 0.4  # gaps wide enough that the values above the bars stay apart
 SCORE_CELL_HEIGHT = 0.42
+NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, these must stay over 14 px
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.45  # above a full-height bar, for its value
@@ -140,7 +142,7 @@ class ScoreRow(VGroup):
                                         fill_color=style.score_colour(score, largest), fill_opacity=1.0)
                               .move_to(np.array([bar.get_x(), row_y, 0]))
                               for bar, score in zip(chart.bars, scores)])
-        widest = number_text(WIDEST_SCORE, font_size=style.CAPTION_SIZE).width
+        widest = number_text(WIDEST_SCORE, font_size=NUMBER_SIZE).width
         self.number_scale = min(1.0, self.cells[0].width * 0.92 / widest)
         self.numbers = VGroup(*[self._number(j, score) for j, score in enumerate(scores)])
         self.label = MathTex(label, color=style.TEXT, font_size=SCORE_LABEL_SIZE)
@@ -149,7 +151,7 @@ class ScoreRow(VGroup):
 
     def _number(self, j: int, score: float):
         cell = self.cells[j]
-        text = number_text(score, style.TEXT, style.CAPTION_SIZE).scale(self.number_scale * self.chart.scale_factor)
+        text = number_text(score, style.TEXT, NUMBER_SIZE).scale(self.number_scale * self.chart.scale_factor)
         text.tag = (self.name, (0, j))
         return text.move_to(cell)
 
@@ -176,7 +178,7 @@ class DistributionPanel(VGroup):
         self.version = version
         self.chart = BarChart(weights, [f"k_{j + 1}" for j in range(len(weights))], style.ATTENTION,
                               height=chart_height, bar_width=BAR_WIDTH, gap=BAR_GAP, label_size=style.BODY_SIZE,
-                              name=f"weights_{version}")
+                              value_size=NUMBER_SIZE, name=f"weights_{version}")
         self.chart.labels.set_color(style.KEY)
         self.scores = ScoreRow(self.chart, scores, score_label, largest_score, f"scores_{version}")
         # The room a full-height bar and its value take, so the panel keeps its size whatever the weights.
@@ -191,6 +193,11 @@ class DistributionPanel(VGroup):
                                                                                       aligned_edge=RIGHT)
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP)
         self.add(self.room, self.side, self.chart, self.scores)
+
+    def side_above(self) -> None:
+        """Title and entropy on one line above the chart: the chart, wide with many keys, gets the whole width."""
+        self.side.arrange(RIGHT, buff=0.3, aligned_edge=DOWN).next_to(self.room, UP, buff=0.1)
+        self.side.align_to(self.scores.label, LEFT)
 
     def _entropy_number(self, entropy: float):
         text = number_text(entropy, style.TEXT, style.CAPTION_SIZE)
@@ -356,8 +363,12 @@ class ScalingScene(LessonScene):
               chart_height: float) -> DistributionPanel:
         """The unscaled or scaled panel showing (weights, scores, entropy), its scores on the shared scale."""
         label = r"q\cdot k_j / \sqrt{d_k}" if version == "scaled" else r"q\cdot k_j"
-        return DistributionPanel(self.strings["labels"][version], label, version, self.largest_score,
-                                 self.strings["labels"], values, chart_height)
+        panel = DistributionPanel(self.strings["labels"][version], label, version, self.largest_score,
+                                  self.strings["labels"], values, chart_height)
+        left, right, _, _ = style.body_box()
+        if panel.width + LEGEND_ROOM > right - left:  # side by side it would shrink the numbers: stack instead
+            panel.side_above()
+        return panel
 
     def score_bar(self, panels: VGroup):
         """The colour bar of every score cell (one scale for both panels and every d_k), right of ``panels``."""
