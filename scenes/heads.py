@@ -299,8 +299,10 @@ class HeadsScene(LessonScene):
         h = result.n_heads
         self.begin_step("concat", h=h, d_model=result.d_model)
         formula = self.formula(self.labels["multi_head_formula"])
+        # One scale for the heads' outputs: side by side they are the one matrix Concat.
+        largest = style.shared_largest(*[head.output for head in result.heads])
         outputs = [self.magnitude_block(head.output, self.labels["head_output"].format(number=index + 1),
-                                        style.HEADS[index]) for index, head in enumerate(result.heads)]
+                                        style.HEADS[index], largest) for index, head in enumerate(result.heads)]
         w_o = self.magnitude_block(result.W_O, self.labels["output_projection"], style.WEIGHT_MATRIX)
         output = self.magnitude_block(result.output, self.labels["output_matrix"], style.OUTPUT)
         concat = self.concatenated(outputs)
@@ -345,9 +347,9 @@ class HeadsScene(LessonScene):
         return concat
 
     @staticmethod
-    def magnitude_block(values: np.ndarray, label: str, colour) -> HeatBlock:
-        """A matrix as cells whose brightness is |value| relative to its largest entry."""
-        largest = float(np.abs(values).max()) or 1.0
+    def magnitude_block(values: np.ndarray, label: str, colour, largest: float | None = None) -> HeatBlock:
+        """A matrix as cells whose brightness is |value| relative to ``largest`` (by default its largest entry)."""
+        largest = largest or style.shared_largest(values) or 1.0
         return HeatBlock(values, label, colour,
                          fill=lambda value: interpolate_color(style.PANEL, colour, abs(value) / largest),
                          cell_size=MAGNITUDE_CELL)

@@ -10,6 +10,8 @@ from attn_math.heads import HEAD_NAMES, MAX_TOKENS, multi_head_attention
 from lecture.config import ConfigError, load_config
 from lecture.locale import load_locale
 from scene_checks import layout_problems, legibility_problems, pacing_problems, run_scene
+from scenes import style
+from scenes.heads import HeadsScene
 from scenes.numbers import parse_number
 
 STEPS = ["sentence", "previous", "subject_verb", "pronoun", "average", "illustrative", "choose", "cost", "concat"]
@@ -209,3 +211,17 @@ def test_unknown_key_is_refused():
     with pytest.raises(ConfigError) as error:
         load_config(overrides=("heads.n_heads=4",))
     assert str(error.value).startswith("heads.n_heads")
+
+
+def test_the_heads_outputs_in_concat_share_one_brightness_scale():
+    """Z_1 | Z_2 | Z_3 is one matrix: equal |values| get equal brightness whichever head they come from."""
+    result = multi_head_attention()
+    largest = max(float(np.abs(head.output).max()) for head in result.heads)
+    grey = [HeadsScene.magnitude_block(head.output, "Z", style.TEXT, style.shared_largest(
+        *[other.output for other in result.heads])) for head in result.heads]
+    for block, head in zip(grey, result.heads):
+        for (i, j), value in np.ndenumerate(head.output):
+            brightness = np.asarray(block.cells[i][j].get_fill_color().to_rgb())
+            expected = (np.asarray(style.PANEL.to_rgb()) * (1 - abs(value) / largest)
+                        + np.asarray(style.TEXT.to_rgb()) * abs(value) / largest)
+            np.testing.assert_allclose(brightness, expected, atol=0.01)
