@@ -13,11 +13,11 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, Line, MathTex, MoveToT
 
 from attn_math.heads import multi_head_attention
 from scenes import style
-from scenes.attention_arcs import (BRACKETS_WIDTH, READOUT_SIZE, AttentionArcs, HeatBlock, TokenHeatmap, TokenRow,
-                                   weight_readout)
+from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, READOUT_SIZE, AttentionArcs, HeatBlock, TokenHeatmap, TokenRow,
+                                   shortened, weight_readout)
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
-from scenes.visuals import bracket, fit, label_text, number_text
+from scenes.visuals import bracket, cap_height, fit, label_text, number_text
 
 HEAD_STEPS = ("previous", "subject_verb", "pronoun")  # one step per designed head, in attn_math's order
 HIGHLIGHTS_PER_HEAD = 2  # rows whose arcs each head step brings into focus
@@ -59,8 +59,7 @@ class HeadsScene(LessonScene):
     def show_sentence(self):
         result = self.result
         self.begin_step("sentence", h=result.n_heads, n=len(result.tokens))
-        slot = number_text(0.0, font_size=READOUT_SIZE).width
-        self.row = TokenRow(result.tokens, slot_width=slot, gap=0.3)
+        self.row = self.token_row()
         formula = self.formula(self.labels["head_formula"])
         legend = self.legend()
         left, right, _, _ = style.body_box()
@@ -73,6 +72,17 @@ class HeadsScene(LessonScene):
         self.play(FadeIn(legend, shift=UP * 0.2), run_time=0.8)
         self.wait(HOLD)
         self.intro = VGroup(formula, legend)
+
+    def token_row(self) -> TokenRow:
+        """The sentence as a row, its words cut short ("electroe…") only if in full the row would have to
+        shrink under the smallest legible size to fit the arcs panel."""
+        left, right, _, _ = self.panels()[0]
+        slot = number_text(0.0, font_size=READOUT_SIZE).width
+        for characters in LABEL_CHARACTERS:
+            row = TokenRow([shortened(token, characters) for token in self.result.tokens], slot_width=slot, gap=0.3)
+            if cap_height(row.words[0]) * (right - left) / row.width >= style.SMALLEST_CAP_HEIGHT:
+                break
+        return row
 
     def legend(self, font_size: float = style.BODY_SIZE) -> VGroup:
         """One line per head: a stroke in its colour and its name."""

@@ -38,6 +38,8 @@ BODY_SIZE = 26
 CAPTION_SIZE = 22
 CELL_SIZE = 24
 
+SMALLEST_CAP_HEIGHT = 14 / 720 * 8  # frame units: 14 px of cap height at 720p, the least a student must read
+
 MARGIN = 0.35
 HEADER_HEIGHT = 1.0
 FOOTER_HEIGHT = 0.75

@@ -148,8 +148,14 @@ def test_steps_are_read_without_frozen_stretches(scene_name, request):
     assert pacing_problems(request.getfixturevalue(scene_name)) == []
 
 
-def test_text_is_legible_at_720p(default_scene):
-    assert legibility_problems(default_scene) == []
+@pytest.mark.parametrize("scene_name", ["default_scene", "longest_scene"])
+def test_text_is_legible_at_720p(scene_name, request):
+    """The longest sentence's words are cut short in the token row ("ele…") rather than shrunk under 14 px."""
+    assert legibility_problems(request.getfixturevalue(scene_name)) == []
+
+
+def test_a_sentence_that_fits_is_written_in_full(default_scene):
+    assert [word.shown_text for word in default_scene.row.words] == list(multi_head_attention().tokens)
 
 
 def test_the_lesson_caveat_is_on_screen(default_scene):
