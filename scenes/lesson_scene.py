@@ -30,6 +30,7 @@ SECONDS_PER_NEW_NUMBER = 0.4
 SHORTEST_STEP = 4.0  # seconds
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
+LONG_CONTEXT = 1000  # tokens: the context the closing cards price at O(n²·d)
 
 
 def reading_seconds(text: str, new_numbers: int = 0) -> float:
@@ -230,7 +231,7 @@ class LessonScene(Scene):
 
     def closing_fields(self) -> dict:
         """Numbers the closing strings may quote: the guide's exercises 5 and 6 and the O(n²·d) cost."""
-        d_k, long_n = head_dimension(GUIDE_D_MODEL, GUIDE_HEADS), 1000
+        d_k, long_n = head_dimension(GUIDE_D_MODEL, GUIDE_HEADS), LONG_CONTEXT
         return {"d_model": GUIDE_D_MODEL, "heads": GUIDE_HEADS, "d_k": d_k,
                 "root": format_number(1 / scale_factor(d_k), 0), "factor": format_number(scale_factor(d_k), 3),
                 "heads_doubled": 2 * GUIDE_HEADS, "d_k_doubled": head_dimension(GUIDE_D_MODEL, 2 * GUIDE_HEADS),
@@ -263,7 +264,7 @@ class LessonScene(Scene):
         full = bar.copy()
         self.play(bar.animate.stretch_to_fit_width(bar.width * 0.01, about_edge=LEFT), run_time=seconds,
                   rate_func=linear)
-        bar.become(full)
+        bar.become(full)  # full again for the card's next count-down (the closing card has two)
 
     def record_card(self, key: str, title: str, text: str, card: VGroup) -> None:
         texts, _ = self._snapshot([card])
