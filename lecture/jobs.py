@@ -104,7 +104,7 @@ def _render(job: RenderJob, progress) -> JobResult:
         drop_bad_cache_entries(cache)
         started = time.perf_counter()
         scene, produced = _run_scene(job, cache, work, progress)
-        result = JobResult(job.section, steps=[_step_record(step) for step in scene.steps],
+        result = JobResult(job.section, steps=[_step_record(step, scene.camera) for step in scene.steps],
                            cues=[{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues],
                            timings={"scene_seconds": round(time.perf_counter() - started, 3),
                                     "mobjects": len(scene.get_mobject_family_members())})
@@ -155,9 +155,20 @@ def _run_scene(job: RenderJob, cache: Path, work: Path, progress):
         return scene, None if stills else Path(scene.renderer.file_writer.movie_file_path)
 
 
-def _step_record(step) -> dict:
+def _step_record(step, camera) -> dict:
+    """A step for the manifest: its times, and what was on screen at its end, so size and overlap can be
+    checked on any render: each text with its box [left, top, right, bottom] and cap height in pixels
+    (origin at the top left), and the tagged numbers as shown."""
+    scale = camera.pixel_height / camera.frame_height  # pixels per frame unit, the same on both axes
+
+    def pixels(x: float, y: float) -> list[float]:
+        return [round((x + camera.frame_width / 2) * scale, 1), round((camera.frame_height / 2 - y) * scale, 1)]
+
+    texts = [{"text": text.text, "box": [*pixels(text.left, text.top), *pixels(text.right, text.bottom)],
+              "cap_height": round(text.cap_height * scale, 1)} for text in step.texts]
     return {"key": step.key, "title": step.title, "caption": step.caption,
-            "start": round(step.start, 4), "end": round(step.end, 4)}
+            "start": round(step.start, 4), "end": round(step.end, 4), "read_until": round(step.read_until, 4),
+            "texts": texts, "numbers": step.numbers}
 
 
 def _finish_video(job: RenderJob, stem: str, produced: Path, cues, work: Path) -> dict[str, Path]:

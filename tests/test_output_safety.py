@@ -169,12 +169,18 @@ def test_concurrent_renders_with_two_configs_keep_manifest_and_files_together(tm
 
 # 4. A full disk: nothing is replaced unless every new file was written.
 
+def folder_size(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink())
+
+
 @pytest.fixture
-def small_disk(tmp_path):
-    """A 24 MiB tmpfs mounted for the test, or a skip where this machine does not let the test mount one."""
+def small_disk(pristine, tmp_path):
+    """A tmpfs mounted for the test, room for three renders of the section, or a skip where this machine
+    does not let the test mount one."""
     mount_point = tmp_path / "disk"
     mount_point.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(mount_point)],
+    size_mib = 3 * folder_size(pristine) // 2**20 + 16
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_mib}m", "tmpfs", str(mount_point)],
                              capture_output=True, text=True)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs here ({mounted.stderr.strip()}); the injected ENOSPC test runs")
