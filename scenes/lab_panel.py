@@ -381,8 +381,8 @@ class SidePanel(VGroup):
         self.dots = fit(StepDots(steps, step), width - 0.5, 1.0)
         self.metrics = self._metrics(metrics, width - 0.6)
         self.metric_values = list(self.metrics[1])
-        content = VGroup(self.equation, self.dots, self.metrics).arrange(DOWN, buff=0.4)
-        content.move_to(self.background).align_to(self.background, UP).shift(DOWN * 0.3)
+        content = VGroup(self.equation, self.dots, self.metrics).arrange(DOWN, buff=0.35)
+        content.move_to(self.background).align_to(self.background, UP).shift(DOWN * 0.25)
         self.status = Text(status, font=style.NUMBER_FONT, font_size=style.CAPTION_SIZE - 2, color=style.TEXT,
                            line_spacing=0.8)
         self.status.shown_text = status
@@ -397,10 +397,10 @@ class SidePanel(VGroup):
     def _metrics(metrics, width: float) -> VGroup:
         """Two columns: names (muted) left-aligned, values left-aligned after the widest name, on one baseline."""
         names = VGroup(*[label_text(name, style.MUTED, style.CAPTION_SIZE) for name, _ in metrics])
-        names.arrange(DOWN, aligned_edge=LEFT, buff=0.28)
+        names.arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         values = VGroup(*[value for _, value in metrics])
         for name, value in zip(names, values):
-            sit_on(value.align_to(names.get_right() + RIGHT * 0.35, LEFT), baseline(name))
+            sit_on(value.align_to(names.get_right() + RIGHT * 0.3, LEFT), baseline(name))
         return fit(VGroup(names, values), width, 10.0)
 
     def go_to(self, step: int) -> list:

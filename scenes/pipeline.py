@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart,
-                   ReplacementTransform, TransformFromCopy, VGroup)
+                   ReplacementTransform, Succession, TransformFromCopy, VGroup)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, output_spread
 from attn_math.sharp import preset_attention
@@ -26,7 +26,7 @@ from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, W
                               token_bar_chart, token_text)
 from scenes.lesson_scene import Cue, LessonScene, reading_seconds
 from scenes.numbers import decimals_for, format_number
-from scenes.visuals import CELL_HEIGHT, fit, label_text, shared_cell_width
+from scenes.visuals import CELL_HEIGHT, CELL_PADDING, fit, label_text, number_text
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
 STEP_SECONDS = 1.2  # one step of the lab's "Animar"
@@ -35,10 +35,10 @@ ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) ar
 EXERCISE_TEMPERATURES = (0.5, 1.0, 3.0)  # the guide's exercise 2
 NOTE_SPACING = 0.08  # between two attention notes, so each is heard
 NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers; beyond, colour only
-PANEL_WIDTH = 3.6
+PANEL_WIDTH = 3.4
 PANEL_GAP = 0.3
 CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
-HEATMAP_SHARE = 0.7  # of the canvas width, for the weights heatmap next to the query's lines
+HEATMAP_SHARE = 0.62  # of the canvas width, for the weights heatmap next to the query's lines
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
 
 
@@ -180,8 +180,8 @@ class PipelineScene(LessonScene):
         self.scores, self.scaled, self.weights = self.score_heatmaps()
         self.place(self.scores, self.canvas_box())
         grid = self.scores.matrix.cell_grid
-        for later in (self.scaled, self.weights):  # cell on cell, whatever their labels' widths
-            later.scale(grid.width / later.matrix.cell_grid.width)
+        for later in (self.scaled, self.weights):  # row on row, centred, whatever their labels' widths
+            later.scale(grid.height / later.matrix.cell_grid.height)
             later.shift(grid.get_center() - later.matrix.cell_grid.get_center())
         matrix = self.scores.matrix
         self.query_frame = matrix.row_box(self.query)
@@ -207,12 +207,13 @@ class PipelineScene(LessonScene):
         scaled_label = rf"QK^\top / (\sqrt{{{steps.d_k}}}\, T),\ T = {temperature}"
         left, right, bottom, top = self.canvas_box()
         cell = self.cell_size(HEATMAP_SHARE * (right - left), top - bottom)
-        width = self.cell_width(steps.scores, steps.scaled, steps.weights)
+        width = self.cell_width(steps.scores, steps.scaled)
         scores = self.matrix(steps.scores, r"QK^\top", style.TEXT, "scores", cell, width,
                              fill=lambda value: style.score_colour(value, largest_score))
         scaled = self.matrix(steps.scaled, scaled_label, style.TEXT, "scaled", cell, width,
                              fill=lambda value: style.score_colour(value, largest_scaled), mask=steps.mask)
-        weights = self.weights_matrix(steps.weights, "weights", cell, width, steps.mask)
+        # the weights' own, narrower cells: the heatmap must stay legible when it shrinks at step 6
+        weights = self.weights_matrix(steps.weights, "weights", cell, self.cell_width(steps.weights), steps.mask)
         # the mask acts when scaling: raw scores are not blocked yet
         # labels a size up: this heatmap shrinks to share the canvas with the query's lines at step 6
         return tuple(TokenHeatmap(matrix, self.tokens, self.query, style.BODY_SIZE) for matrix in (scores, scaled, weights))
@@ -241,8 +242,8 @@ class PipelineScene(LessonScene):
             return None
         written = [(value, decimals_for(np.asarray(matrix).flat)) for matrix in matrices
                    for value in np.asarray(matrix).flat]
-        longest, _ = max(written, key=lambda pair: len(format_number(*pair)))
-        return shared_cell_width(np.array([[longest]]))
+        longest, decimals = max(written, key=lambda pair: len(format_number(*pair)))
+        return max(number_text(longest, decimals=decimals).width + CELL_PADDING, CELL_HEIGHT)
 
     def cell_size(self, width: float, height: float) -> float:
         """Colour-only cells as large as fit, leaving room for the labels around the grid."""
@@ -250,13 +251,15 @@ class PipelineScene(LessonScene):
         return min(CELL_HEIGHT, (width - label_room) / len(self.tokens), (height - label_room) / len(self.tokens))
 
     def replace_matrix(self, old, new, seconds: float, *animations):
-        """``old`` becomes ``new`` row after row (the frame at once); a colour-only grid all at once."""
+        """``old`` becomes ``new`` row after row (the frame at once); a colour-only grid all at once.
+
+        Each row's old numbers leave before the new ones come: two numbers never overlap mid-change."""
         if not self.numbers_fit():
             self.play(*animations, ReplacementTransform(old, new), run_time=seconds)
             return
         self.play(*animations, ReplacementTransform(VGroup(old.brackets, old.label), VGroup(new.brackets, new.label)),
                   run_time=0.5)
-        self.play(LaggedStart(*[ReplacementTransform(before, after) for before, after
+        self.play(LaggedStart(*[Succession(Vanish(before), Appear(after)) for before, after
                                 in zip(self.matrix_rows(old), self.matrix_rows(new))], lag_ratio=1.0),
                   run_time=max(STEP_SECONDS, seconds - 0.5))
 
@@ -276,9 +279,15 @@ class PipelineScene(LessonScene):
         animations = self.enter_lab_step("softmax", caption, new_numbers=self.matrix_numbers() + 2,
                                          query=self.tokens[q])
         # about half the reading time for the matrix, the rest for the lines and bars of the query's row
-        self.replace_matrix(self.scaled.matrix, self.weights.matrix, self.reveal_seconds() / 2, *animations)
+        weights = self.weights
+        frame = weights.matrix.row_box(self.query)
+        self.replace_matrix(self.scaled.matrix, weights.matrix, self.reveal_seconds() / 2, *animations,
+                            ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
+                                                        self.query_frame),
+                                                 VGroup(weights.row_labels, weights.column_labels, frame)))
+        self.query_frame = frame
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
-        heatmap = VGroup(self.weights.matrix, self.scores.row_labels, self.scores.column_labels, self.query_frame)
+        heatmap = VGroup(weights.matrix, weights.row_labels, weights.column_labels, self.query_frame)
         left, right, bottom, top = self.canvas_box()
         split = left + HEATMAP_SHARE * (right - left)
         target = heatmap.copy()
@@ -498,7 +507,9 @@ class PipelineScene(LessonScene):
         self.play(Appear(parts.masked_title), Appear(parts.masked_scores), run_time=reveal / 3)
         self.causal_scores = parts.masked_scores.matrix  # on screen until the softmax replaces it
         self.cue("masked", before=free.weights[self.query].tolist(), after=masked.weights[self.query].tolist())
-        self.replace_matrix(parts.masked_scores.matrix, parts.masked.matrix, reveal / 3)
+        scores = parts.masked_scores
+        self.replace_matrix(scores.matrix, parts.masked.matrix, reveal / 3, ReplacementTransform(
+            VGroup(scores.row_labels, scores.column_labels), VGroup(parts.masked.row_labels, parts.masked.column_labels)))
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> VGroup:
@@ -509,15 +520,18 @@ class PipelineScene(LessonScene):
         left, right, bottom, top = self.body()
         cell = self.cell_size((right - left) / 2 - 0.8, top - bottom - 1.2)
         scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{máscara}}"
-        width = self.cell_width(masked.weights, masked.steps.scaled)
-        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", self.cell_size(3.6, 3.6), None,
-                                                    numbers=False), self.tokens)  # its numbers were step 6's
+        width = self.cell_width(masked.weights)
+        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", cell, None, numbers=False),
+                                self.tokens)  # colours only: its numbers were step 6's
+        free_map.remove(free_map.column_labels)  # the same columns as the masked map's, named there
+        free_map.column_labels = VGroup()
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
                                                       masked.steps.mask), self.tokens)
         finite = masked.steps.scaled[np.isfinite(masked.steps.scaled)]
         largest = float(np.abs(finite).max())
         scores_map = TokenHeatmap(self.matrix(masked.steps.scaled, scaled_label, style.TEXT, "scaled_causal", cell,
-                                              width, fill=lambda value: style.score_colour(value, largest),
+                                              self.cell_width(masked.steps.scaled),
+                                              fill=lambda value: style.score_colour(value, largest),
                                               mask=masked.steps.mask), self.tokens)
         column = VGroup()
         if masked_map.labelled and self.numbers_fit():
@@ -534,15 +548,14 @@ class PipelineScene(LessonScene):
                              VGroup(masked_map, column), summary, entropy_masked)
         for side in (free_side, masked_side):
             side.arrange(DOWN, buff=0.3)
-        stage = VGroup(free_side, masked_side).arrange(RIGHT, buff=0.9, aligned_edge=UP)
+        stage = VGroup(free_side, masked_side).arrange(RIGHT, buff=1.6, aligned_edge=UP)  # room for the wider scores
         self.place(stage, self.body())
-        grid = masked_map.matrix.cell_grid
-        scores_map.scale(grid.width / scores_map.matrix.cell_grid.width)
+        grid = masked_map.matrix.cell_grid  # the scores, row on row with the weights that replace them
+        scores_map.scale(grid.height / scores_map.matrix.cell_grid.height)
         scores_map.shift(grid.get_center() - scores_map.matrix.cell_grid.get_center())
         stage.free_title, stage.free, stage.entropy_free = free_side[0], free_map, entropy_free
         stage.masked_title, stage.masked, stage.nulled = masked_side[0], masked_map, column
-        stage.masked_scores = VGroup(scores_map.matrix, masked_map.row_labels, masked_map.column_labels)
-        stage.masked_scores.matrix = scores_map.matrix
+        stage.masked_scores = scores_map
         stage.nulled_summary, stage.entropy_masked, stage.fourth = summary, entropy_masked, fourth
         return stage
 

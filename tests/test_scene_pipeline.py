@@ -277,9 +277,12 @@ def test_cues_step_tones_connections_and_reset(scene):
     assert [cue.values["step"] for cue in steps] == list(range(1, len(PipelineScene.STEPS) + 1))
     resets = [cue for cue in gato.cues if cue.kind == "reset"]
     assert len(resets) == 1 and step(gato, "presets").start <= resets[0].time < step(gato, "presets").end
+    kinds = {"step": {"step"}, "connection": {"weight", "temperature"}, "reset": set(),
+             "masked": {"before", "after"}, "entropy": {"rows", "free", "masked"}, "row": {"weights", "version"},
+             "curve": {"values", "duration"}}
     for cue in gato.cues:
-        assert {"step": {"step"}, "connection": {"weight", "temperature"}, "reset": set()}[cue.kind] == set(cue.values)
-        assert all(isinstance(value, (int, float)) for value in cue.values.values())
+        assert kinds[cue.kind] == set(cue.values)
+        assert all(isinstance(value, (int, float, list, str)) for value in cue.values.values())
     weights = [cue.values["weight"] for cue in gato.cues if cue.kind == "connection"]
     assert all(0 < weight <= 1 for weight in weights)
     times = [cue.time for cue in gato.cues]
