@@ -393,6 +393,8 @@ class PipelineScene(LessonScene):
         self.cue("reset")
         self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=0.8)
         reveal = self.reveal_seconds(still_to_play=1.0)
+        self.cue("row", weights=runs["lab"].weights[q].tolist(), version="lab")
+        self.cue("row", weights=runs["sharp"].weights[q].tolist(), version="sharp")
         for side in sides:
             self.play(Appear(side[0]), Appear(side[1]), run_time=reveal / 2)
         self.play(Create(frames), Appear(VGroup(*[side[2] for side in sides])), run_time=1.0)
@@ -486,6 +488,7 @@ class PipelineScene(LessonScene):
         left, right, _, _ = self.plot_box
         fit(readout, right - left, 1.0).next_to(plot, DOWN, buff=0.25).set_x((left + right) / 2)
         reveal = self.reveal_seconds(still_to_play=1.6)
+        self.cue("curve", values=self.max_weight_curve[1].tolist(), duration=reveal)
         self.play(Vanish(self.temperature_marks), Create(plot.curve), run_time=reveal)
         self.play(Create(uniform), Appear(uniform_label), run_time=0.6)
         self.play(LaggedStart(*[FadeIn(ring, scale=2) for ring in rings], lag_ratio=0.5), Appear(readout), run_time=1.0)

@@ -30,6 +30,8 @@ as value.
 Section 6 (``pipeline``):
 * ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha, on a sawtooth; the temperature
   sets the timbre: cold is bright and short (Butterworth cut-off 2500/sqrt(T) Hz), hot dull, long, detuned.
+* ``row`` with version ``lab``/``sharp``: the two presets' rows for the query, left and right, 0.3 s apart.
+* ``curve``: the maximum weight against T, a 440 Hz tone as loud as the curve is high, left to right.
 * ``masked``: the query's row as a chord, then the keys the causal mask blocks fall silent.
 * ``entropy``: the entropy of each compared row (``rows`` of the weights ``free`` and ``masked``) as the spread
   of a seven-voice cluster around 600 Hz, H bits = H octaves wide (0 bits: one tone), one after the other:
@@ -103,11 +105,12 @@ def distribution_chord(weights, duration: float = 1.0, positions=None) -> np.nda
     return low_pass(envelope(sound, decay=duration / 2.5), LAB_CUTOFF)
 
 
-VERSION_SIDES = {"unscaled": (-1.0, -0.3), "scaled": (0.3, 1.0)}  # scaling's two panels, left and right
+# Panels compared side by side: scaling's unscaled and scaled rows, the pipeline's two weight presets.
+VERSION_SIDES = {"unscaled": (-1.0, -0.3), "scaled": (0.3, 1.0), "lab": (-1.0, -0.3), "sharp": (0.3, 1.0)}
 
 
 def softmax_row(weights, version: str | None = None) -> np.ndarray:
-    """A softmax row's chord; a scaling panel's row on its panel's side of the field."""
+    """A softmax row's chord; a compared panel's row on its panel's side of the field."""
     return distribution_chord(weights, 1.0, spread(len(weights), *VERSION_SIDES.get(version, (-1.0, 1.0))))
 
 
@@ -169,6 +172,12 @@ def followed(pitches, levels, duration: float, positions) -> np.ndarray:
               for pitch, row, position in zip(pitches, levels, positions)]
     sound = np.sum(voices, axis=0) / max(1, len(voices)) ** 0.5
     return low_pass(envelope(sound, decay=10 * duration), LAB_CUTOFF)
+
+
+def curve_tone(values, duration: float) -> np.ndarray:
+    """A curve drawn from left to right: a 440 Hz tone travelling left to right, loud as value / max."""
+    values = np.asarray(values, dtype=float)
+    return followed([440.0], [values / values.max()], duration, [left_to_right(duration)])
 
 
 def left_to_right(duration: float) -> np.ndarray:
@@ -255,20 +264,21 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "frequency_contrast": lambda angular_frequencies, values, **_: contrast(angular_frequencies, values),
     "wave": lambda angular_frequency, samples, duration, **_: followed(
         encoding_pitch([angular_frequency]), [(np.asarray(samples) + 1) / 2], duration, [left_to_right(duration)]),
-    "similarity_curve": lambda similarities, duration, **_: followed(
-        [440.0], [np.asarray(similarities) / max(similarities)], duration, [left_to_right(duration)]),
+    "similarity_curve": lambda similarities, duration, **_: curve_tone(similarities, duration),
+    "curve": lambda values, duration, **_: curve_tone(values, duration),
     "vector_sum": lambda x_plus_pe, **_: value_blip(float(np.linalg.norm(x_plus_pe)), 0, 3),
     "outputs_compared": lambda max_difference, **_: comparison(max_difference),
     "distribution": lambda weights, seconds=1.6, **_: capital_chord(weights, max(0.6, seconds)),
     "concat": lambda heads, **_: token_arpeggio(heads),
 }
-# The mix: one gain per kind (dB), the same in every section, set so that a typical sound of each data kind
-# reaches a momentary loudness (BS.1770, 400 ms) about 6 LU above a step tone's: sustained chords are
-# turned down, short blips and the (mostly small-alpha) connection notes up.
-LEVELS = {"step": -6, "reset": -8, "cost": 6,
-          "cell": 4, "values": 4, "vector_sum": 4, "row": -2, "masked": -4, "entropy": -6, "connection": 12,
-          "tokens": 3, "concat": 5, "head_arcs": 3, "head_row": -4, "heads_overlay": 1, "heads_sum": 3,
-          "sum_row": -1, "heads_chord": -8, "distribution": 4,
+# The mix: one gain per kind (dB), the same in every section. A typical sound of each data kind reaches a
+# momentary loudness (BS.1770, 400 ms) 2 to 12 LU, about 6 LU, above a step tone's: sustained sines are
+# turned down, short blips up. Set on the default lecture so that every section needs about the same
+# gain to reach the loudness target (tests/test_sound_lecture.py), sparse sections' data a little louder.
+LEVELS = {"step": -6, "reset": -8, "cost": 8, "curve": -4,
+          "cell": 3, "values": 3, "vector_sum": 4, "row": -2, "masked": -2, "entropy": -3, "connection": 7,
+          "tokens": 5, "concat": 7, "head_arcs": 5, "head_row": -2, "heads_overlay": 3, "heads_sum": 5,
+          "sum_row": 1, "heads_chord": -6, "distribution": 3,
           "frequencies": -10, "position_sweep": -6, "frequency_contrast": -6, "wave": -6, "similarity_curve": -8,
           "outputs_compared": -9}
 

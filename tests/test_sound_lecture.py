@@ -1,0 +1,125 @@
+"""The default lecture's sound as a viewer gets it, measured on a tiny render of all six sections: every
+section and the joined lecture at the loudness target (pyloudnorm, ITU-R BS.1770) under -1 dBTP, one gain
+for a cue kind in every section, stereo 48 kHz, nothing under 200 Hz, and the lecture's audio under each
+section's picture (cross-correlation)."""
+
+import json
+
+import av
+import numpy as np
+import pyloudnorm
+import pytest
+from scipy import signal as scipy_signal
+
+from lecture.media import video_duration
+from media_checks import TINY, run_cli, shared_output
+from sonify.mappings import LEVELS, step_tone
+from test_sonify import at_level
+from sonify.mix import read_wav
+from sonify.synth import SAMPLE_RATE
+
+TARGET = -16.0  # assets/default.toml: audio.loudness
+FPS = 5
+
+
+@pytest.fixture(scope="module")
+def lecture(tmp_path_factory):
+    out = shared_output(tmp_path_factory, "lecture-tiny")
+    result = run_cli("render", *TINY, "-o", str(out), "-j", "2", timeout=1800)
+    assert result.returncode == 0, result.stderr
+    return out, json.loads((out / "manifest.json").read_text())
+
+
+def sections(lecture):
+    out, manifest = lecture
+    for section, entry in manifest["sections"].items():
+        yield section, entry, read_wav(out / entry["files"][0].replace(".mp4", ".wav"))
+
+
+def decoded(path) -> tuple[np.ndarray, int]:
+    """Every channel of the first audio stream, as an (n, channels) array, and its rate."""
+    with av.open(str(path)) as container:
+        frames = list(container.decode(audio=0))
+    return np.concatenate([frame.to_ndarray() for frame in frames], axis=1).T.astype(float), frames[0].sample_rate
+
+
+def true_peak(samples: np.ndarray) -> float:
+    """dBTP: the peak of the signal resampled 4x (scipy's polyphase resampler)."""
+    return float(20 * np.log10(np.abs(scipy_signal.resample_poly(samples, 4, 1, axis=0)).max()))
+
+
+def test_every_section_and_the_lecture_sit_at_the_target_under_minus_1_dbtp(lecture):
+    meter = pyloudnorm.Meter(SAMPLE_RATE)
+    for section, _, samples in sections(lecture):
+        assert meter.integrated_loudness(samples) == pytest.approx(TARGET, abs=1.0), section
+        assert true_peak(samples) <= -1.0, section
+    samples, rate = decoded(lecture[0] / "lecture.mp4")
+    assert pyloudnorm.Meter(rate).integrated_loudness(samples) == pytest.approx(TARGET, abs=1.0)
+    assert true_peak(samples) <= -1.0
+
+
+def test_sound_is_stereo_48_khz_in_every_file(lecture):
+    out, manifest = lecture
+    for entry in manifest["sections"].values():
+        samples, rate = decoded(out / entry["files"][0])
+        assert rate == 48000 and samples.shape[1] == 2
+        assert not np.allclose(samples[:, 0], samples[:, 1], atol=1e-3)  # panned sounds: the sides differ
+    assert decoded(out / "lecture.mp4")[0].shape[1] == 2
+
+
+def step_gain_db(samples: np.ndarray, cue: dict) -> float:
+    """How loud a step tone came out relative to its kind's level: the least-squares gain of the
+    synthesized tone (centred: each channel carries cos(pi/4) of it) in the track at the cue."""
+    reference = 10 ** (LEVELS["step"] / 20) * np.cos(np.pi / 4) * step_tone(cue["step"])
+    start = int(round(cue["time"] * SAMPLE_RATE))
+    heard = samples[start:start + len(reference)].mean(axis=1)
+    reference = reference[:len(heard)]
+    return float(20 * np.log10(np.dot(heard, reference) / np.dot(reference, reference)))
+
+
+def test_a_step_tone_is_equally_loud_in_every_section(lecture):
+    """One gain structure: the mastering gain, measured on every step tone, is the same in every section
+    within 1 dB of the lecture's median."""
+    gains = {section: np.median([step_gain_db(samples, cue) for cue in entry["cues"] if cue["kind"] == "step"])
+             for section, entry, samples in sections(lecture)}
+    middle = np.median(list(gains.values()))
+    assert all(abs(gain - middle) <= 1.0 for gain in gains.values()), gains
+
+
+def test_data_sounds_sit_about_6_lu_above_the_step_tones(lecture):
+    """Over every cue of the lecture: the median momentary loudness of the data sounds at their kinds'
+    levels is 6 +- 2 LU above the step tones'."""
+    loudness = {"step": [], "data": []}
+    for _, entry, _ in sections(lecture):
+        for cue in entry["cues"]:
+            values = {key: value for key, value in cue.items() if key not in ("time", "kind")}
+            if cue["kind"] == "connection" and values["weight"] < 0.05:
+                continue  # a line of weight 0 is meant to be silent
+            loudness["step" if cue["kind"] in ("step", "reset") else "data"].append(at_level(cue["kind"], values))
+    assert np.median(loudness["data"]) - np.median(loudness["step"]) == pytest.approx(6, abs=2)
+
+
+def test_no_section_has_energy_under_200_hz(lecture):
+    for section, _, samples in sections(lecture):
+        power = np.abs(np.fft.rfft(samples.sum(axis=1))) ** 2
+        frequencies = np.fft.rfftfreq(len(samples), 1 / SAMPLE_RATE)
+        assert power[frequencies < 195].sum() / power.sum() < 0.01, section
+
+
+def test_the_lecture_plays_each_sections_sound_under_its_picture(lecture):
+    """Cross-correlate each section's WAV (its first 20 s) with the decoded lecture around the section's
+    video offset: the peak lies within one frame of it (in fact within a millisecond)."""
+    out, manifest = lecture
+    heard, rate = decoded(out / "lecture.mp4")
+    heard = heard.mean(axis=1)
+    offset, search = 0.0, SAMPLE_RATE // 2
+    parts = manifest["lecture"]["parts"]
+    for name in parts:
+        section = read_wav(out / name.replace(".mp4", ".wav")).mean(axis=1)[: 20 * SAMPLE_RATE]
+        at = int(round(offset * SAMPLE_RATE))
+        window = heard[max(0, at - search): at + len(section) + search]
+        correlation = scipy_signal.correlate(window, section, mode="valid", method="fft")
+        lag = int(np.argmax(correlation)) - (at - max(0, at - search))
+        assert abs(lag) / SAMPLE_RATE <= 1 / FPS and abs(lag) <= SAMPLE_RATE // 1000, (name, lag)
+        offset += video_duration(out / name)
+    assert len(parts) == 6
