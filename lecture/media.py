@@ -18,10 +18,14 @@ def duration_of(path: Path) -> float:
 
 
 def video_duration(path: Path) -> float:
-    """Length in seconds of the video stream alone (an audio track may run a codec frame longer)."""
+    """Length in seconds of the video stream alone (an audio track may run a codec frame longer): its
+    stored duration, or (WebM stores none) the end of its last frame, pts + one frame."""
     with av.open(str(path)) as container:
         stream = container.streams.video[0]
-        return float(stream.duration * stream.time_base) if stream.duration is not None else duration_of(path)
+        if stream.duration is not None:
+            return float(stream.duration * stream.time_base)
+        last = max(packet.pts for packet in container.demux(stream) if packet.pts is not None)
+        return float(last * stream.time_base + 1 / stream.average_rate)
 
 
 def join_videos(parts: list[Path], target: Path, soundtracks=None, sample_rate: int = 48000) -> None:

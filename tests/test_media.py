@@ -16,7 +16,7 @@ FPS = 5
 
 def silent_video(path: Path, frames: int, fps: int = FPS) -> Path:
     with av.open(str(path), "w") as container:
-        stream = container.add_stream("libx264", rate=fps)
+        stream = container.add_stream({".mp4": "libx264", ".webm": "libvpx-vp9"}[path.suffix], rate=fps)
         stream.width, stream.height, stream.pix_fmt = 64, 64, "yuv420p"
         for index in range(frames):
             image = np.full((64, 64, 3), index * 10 % 255, dtype=np.uint8)
@@ -82,16 +82,17 @@ def lag_of(section: np.ndarray, lecture: np.ndarray, offset: int, search: int) -
     return int(np.argmax(correlation)) - (offset - max(0, offset - search))
 
 
-def test_lecture_audio_sits_under_each_sections_picture_within_one_frame(tmp_path):
+@pytest.mark.parametrize("suffix", [".mp4", ".webm"])
+def test_lecture_audio_sits_under_each_sections_picture_within_one_frame(tmp_path, suffix):
     """Six sections of odd lengths, each heard exactly at its video offset in the decoded lecture."""
     parts, soundtracks, offsets = [], [], [0.0]
     for number, frames in enumerate((13, 21, 8, 17, 11, 26)):
-        video = silent_video(tmp_path / f"silent{number}.mp4", frames)
+        video = silent_video(tmp_path / f"silent{number}{suffix}", frames)
         soundtracks.append(clicks(frames / FPS, seed=number))
-        parts.append(tmp_path / f"part{number}.mp4")
+        parts.append(tmp_path / f"part{number}{suffix}")
         add_audio(video, soundtracks[-1], SAMPLE_RATE, parts[-1])
         offsets.append(offsets[-1] + frames / FPS)
-    lecture = tmp_path / "lecture.mp4"
+    lecture = tmp_path / f"lecture{suffix}"
     join_videos(parts, lecture, soundtracks, SAMPLE_RATE)
     with av.open(str(lecture)) as container:
         decoded = np.concatenate([frame.to_ndarray() for frame in container.decode(audio=0)], axis=1)[0]
