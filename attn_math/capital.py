@@ -11,13 +11,14 @@ identity in the third one: +1 Francia, -1 Italia, anything in between when the u
 5. attention_row = softmax(scores / sqrt(3))
 6. context = attention_row V
 7. residual = context + x_es, normalized = (residual - mean) / std over the 3 dimensions
-8. logits = W_out normalized + b_out, probs = softmax(logits), loss = -ln p(prediction)
+8. logits = normalized W_out + b_out (a row times W_out (3, 8), as Q = X W_Q), probs = softmax(logits),
+   loss = -ln p(prediction)
 
 W_Q and W_K have a zero third row, so queries and keys never see the identity: the attention
 row is the same for every country, only the value that travels changes. Only París and Roma
-have an output vector, (0, 0, 3.1) and its opposite; the six other words share the null vector.
+have an output column, (0, 0, 3.1) and its opposite; the six other words share the null column.
 Positional encoding leaks sin 4 and cos 4 into the residual of "es", so no short weights can
-make a blank country land exactly between the two capitals; b_out = -W_out normalized(0) is
+make a blank country land exactly between the two capitals; b_out = -normalized(0) W_out is
 set so that at identity 0 every logit is exactly 0: all eight words tie at 1/8 (the reported
 prediction is then the first of them, París).
 
@@ -60,8 +61,8 @@ W_Q = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
 W_K = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
 # The values carry the identity through unchanged in the third dimension.
 W_V = np.array([[1.0, -1.0, 0.0], [-0.2, 0.4, 0.0], [0.0, 0.0, 1.0]])
-# Rows follow VOCAB: París reads the identity, Roma its opposite, the rest nothing.
-W_out = np.array([[0.0, 0.0, 3.1], [0.0, 0.0, -3.1]] + [[0.0, 0.0, 0.0]] * 6)
+# Columns follow VOCAB: París reads the identity, Roma its opposite, the rest nothing.
+W_out = np.array([[0.0, 0.0, 3.1], [0.0, 0.0, -3.1]] + [[0.0, 0.0, 0.0]] * 6).T
 
 
 POSITIONAL = sinusoidal_encoding(5, D_MODEL)
@@ -113,7 +114,7 @@ def _forward(identity: float):
 
 
 # 0.0 - x rather than -x, so the six null rows get 0.0 and not -0.0.
-b_out = 0.0 - W_out @ _forward(0.0)[-1]
+b_out = 0.0 - _forward(0.0)[-1] @ W_out
 frozen(*EMBEDDINGS.values(), W_Q, W_K, W_V, W_out, POSITIONAL, b_out)
 
 
@@ -135,10 +136,10 @@ class CapitalWalkthrough:
     context: np.ndarray  # (3,) attention_row V
     residual: np.ndarray  # (3,) context + x_es
     normalized: np.ndarray  # (3,) (residual - mean) / std
-    W_out: np.ndarray  # (8, 3) unembedding, rows follow vocab
+    W_out: np.ndarray  # (3, 8) unembedding, columns follow vocab
     b_out: np.ndarray  # (8,) output bias
     vocab: tuple[str, ...]  # the 8 words
-    logits: np.ndarray  # (8,) W_out normalized + b_out
+    logits: np.ndarray  # (8,) normalized W_out + b_out
     probs: np.ndarray  # (8,) softmax(logits)
     prediction: str  # the most probable word, the first in vocab order on a tie
     probability: float  # p(prediction)
@@ -156,10 +157,10 @@ class CapitalWalkthrough:
 
 
 def capital_walkthrough(identity: float = 1.0) -> CapitalWalkthrough:
-    """logits = W_out LN(softmax(q_es K^T / sqrt(3)) V + x_es) + b_out, with every step kept."""
+    """logits = LN(softmax(q_es K^T / sqrt(3)) V + x_es) W_out + b_out, with every step kept."""
     identity = _as_identity(identity)
     embeddings, X, steps, residual, normalized = _forward(identity)
-    logits = W_out @ normalized + b_out
+    logits = normalized @ W_out + b_out
     probs = softmax(logits)
     best = int(np.argmax(probs))
     frozen(embeddings, X, residual, normalized, logits, probs)

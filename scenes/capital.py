@@ -14,7 +14,7 @@ from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, c
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
-from scenes.lesson_scene import LessonScene
+from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
 from scenes.numbers import decimals_for, format_number
 from scenes.visuals import CELL_HEIGHT, CELL_PADDING, LabelledMatrix, fit, label_text, number_text
 
@@ -74,10 +74,11 @@ class CapitalScene(LessonScene):
         stage = VGroup(sentence, VGroup(self.table, *headers)).arrange(DOWN, buff=0.6)
         self.place(stage, largest_scale=1.3)
         self.play(Appear(sentence), run_time=1.0)
-        self.play(Appear(self.table), Appear(VGroup(*headers)), run_time=1.2)
+        self.play(Appear(self.table[0]), Appear(E.frame), Appear(VGroup(*headers)), run_time=1.2)
+        self.reveal_rows(E)
         self.cue("cell", value=walk.identity, low=-1.0, high=1.0)
         self.play(Create(E.cell_box(COUNTRY_POSITION, COUNTRY_DIMENSION)), run_time=0.6)
-        self.wait(HOLD + 1.0)
+        self.wait(HOLD)
 
     def show_positional(self):
         walk = self.walk
@@ -94,10 +95,11 @@ class CapitalScene(LessonScene):
         self.place(stage, largest_scale=1.2)
         self.clear_stage(self.table)
         self.play(MoveToTarget(self.table), run_time=1.0)
-        self.play(Appear(plus), Appear(PE), run_time=0.8)
+        self.play(Appear(plus), Appear(PE.frame), run_time=0.5)
+        self.reveal_rows(PE)
         self.play(Appear(equals), Appear(self.X.frame), run_time=0.5)
-        self.cue("values", values=walk.X[:, COUNTRY_DIMENSION].tolist(), spacing=0.4)
-        self.reveal_rows(self.X, seconds=0.4)
+        self.cue("values", values=walk.X[:, COUNTRY_DIMENSION].tolist(), spacing=row_seconds(self.X))
+        self.reveal_rows(self.X)
         self.wait(HOLD)
 
     def show_projections(self):
@@ -118,14 +120,14 @@ class CapitalScene(LessonScene):
         self.place(VGroup(tokens, X, columns))
         self.clear_stage(self.X)
         self.play(MoveToTarget(self.X), Appear(tokens), run_time=1.0)
-        self.play(*[Appear(weight) for weight in weights], run_time=0.8)
-        for product in self.products.values():
-            self.play(Appear(product), run_time=0.9)
+        for weight, product in zip(weights, self.products.values()):
+            self.present(weight)
+            self.present(product)
         blind = [weights[0].row_box(COUNTRY_DIMENSION), weights[1].row_box(COUNTRY_DIMENSION)]
         self.play(*[Create(box) for box in blind], run_time=0.6)
         self.cue("values", values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1)
         self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), run_time=0.6)
-        self.wait(HOLD + 1.0)
+        self.wait(HOLD)
 
     # Steps 4-6: one row of attention --------------------------------------------------------------
     def show_scores(self):
@@ -146,8 +148,8 @@ class CapitalScene(LessonScene):
                   ReplacementTransform(last_query, query.entry_grid), Appear(query.frame), run_time=1.2)
         self.settle(query)
         self.play(Appear(self.scores.frame), run_time=0.4)
-        self.cue("values", values=walk.scores.tolist(), spacing=0.35)
-        self.reveal_rows(self.scores, seconds=0.35)
+        self.cue("values", values=walk.scores.tolist(), spacing=row_seconds(self.scores))
+        self.reveal_rows(self.scores)
         line = self.dot_product_line(self.labels["score_name"].format(token=walk.tokens[best]), walk.Q[-1],
                                      walk.K[best], self.scores.entries[best][0].shown_text)
         self.play(Create(query.row_box(0)), Create(K.row_box(best)), Create(self.scores.cell_box(best, 0)),
@@ -193,8 +195,9 @@ class CapitalScene(LessonScene):
         tokens = self.token_labels(weights, walk.tokens)
         self.place(VGroup(tokens, weights, V, self.context), reserve_bottom=LINE_HEIGHT + 0.2)
         self.clear_stage()
-        self.play(Appear(tokens), Appear(weights), run_time=0.8)
-        self.play(Appear(V), run_time=0.8)
+        self.play(Appear(tokens), run_time=0.4)
+        self.present(weights)
+        self.present(V)
         self.play(Appear(self.context.frame), run_time=0.4)
         self.cue("values", values=walk.context.tolist(), spacing=0.5)
         for entry in self.context.entries[0]:
@@ -235,32 +238,46 @@ class CapitalScene(LessonScene):
         self.wait(HOLD + 0.5)
 
     def show_logits(self):
+        """LN(r) (1 x 3) times W_out (3 x 8), plus b_out, gives the logits (1 x 8): rows, as Q = X W_Q.
+
+        The word of each column is written above W_out; b_out and the logits line up under its columns."""
         walk = self.walk
         self.begin_step("logits")
-        W_out = labelled(walk.W_out, r"W_{\text{out}}", style.WEIGHT_MATRIX, "W_out")
-        normalized = labelled(walk.normalized[:, None], r"\mathrm{LN}(r)", style.OUTPUT, "normalized")
-        bias = labelled(walk.b_out[:, None], r"b_{\text{out}}", style.WEIGHT_MATRIX, "b_out")
+        width = cell_width(walk.W_out, walk.b_out, walk.logits)
+        normalized = labelled(walk.normalized[None], r"\mathrm{LN}(r)", style.OUTPUT, "normalized")
+        W_out = labelled(walk.W_out, r"W_{\text{out}}", style.WEIGHT_MATRIX, "W_out", width=width)
+        bias = labelled(walk.b_out[None], r"b_{\text{out}}", style.WEIGHT_MATRIX, "b_out", width=width)
         largest = float(np.abs(walk.logits).max())
-        logits = labelled(walk.logits[:, None], r"\text{logits}", style.TEXT, "logits",
+        logits = labelled(walk.logits[None], r"\text{logits}", style.TEXT, "logits", width=width,
                           fill=lambda value: style.score_colour(value, largest))
-        signs = [MathTex(sign, font_size=SIGN_SIZE) for sign in (r"\cdot", "+", "=")]
-        equation = VGroup(W_out, signs[0], normalized, signs[1], bias, signs[2], logits).arrange(RIGHT, buff=0.4)
-        for part in equation:
-            part.shift((W_out.cell_grid.get_y() - getattr(part, "cell_grid", part).get_y()) * UP)
-        null_rows = VGroup(*[logits.cells[i][0] for i in range(len(VOCAB)) if i not in (PARIS, ROMA)])
-        brace = Brace(null_rows, RIGHT, color=style.MUTED)
-        note = label_text(self.labels["null_vector"], style.TEXT, style.BODY_SIZE).next_to(brace, RIGHT, buff=0.2)
-        words = self.token_labels(W_out, VOCAB)
-        self.place(VGroup(words, equation, brace, note), largest_scale=1.2)
+        words = VGroup(*[label_text(word, style.TEXT, style.CAPTION_SIZE).next_to(W_out.brackets, UP, buff=0.15)
+                         .match_x(W_out.cells[0][j]) for j, word in enumerate(VOCAB)])
+        for word in words:  # on one baseline, descenders or not
+            word.shift((baseline(words[0]) - baseline(word)) * UP)
+        W_out.label.next_to(words, UP, buff=0.2)
+        times, plus, equals = (MathTex(sign, font_size=SIGN_SIZE) for sign in (r"\cdot", "+", "="))
+        column = VGroup(VGroup(W_out, words), bias, logits).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        for sign, row in ((plus, bias), (equals, logits)):
+            sign.next_to(row.brackets[0], LEFT, buff=0.3).set_y(row.cell_grid.get_y())
+        VGroup(normalized, times).arrange(RIGHT, buff=0.3).next_to(W_out.brackets[0], LEFT, buff=0.3)
+        VGroup(normalized, times).set_y(W_out.cell_grid.get_y())
+        null_cells = VGroup(*[logits.cells[0][j] for j in range(len(VOCAB)) if j not in (PARIS, ROMA)])
+        brace = Brace(null_cells, DOWN, color=style.MUTED)
+        note = label_text(self.labels["null_vector"], style.TEXT, style.BODY_SIZE).next_to(brace, DOWN, buff=0.15)
+        self.place(VGroup(normalized, times, column, plus, equals, brace, note), largest_scale=1.2)
         self.clear_stage(self.normalized)
-        self.play(ReplacementTransform(self.normalized, normalized),
-                  Appear(words), Appear(W_out), Appear(signs[0]), run_time=1.0)
-        self.play(Appear(signs[1]), Appear(bias), run_time=0.6)
-        self.play(Appear(signs[2]), Appear(logits.frame), run_time=0.5)
-        self.cue("values", values=walk.logits.tolist(), spacing=0.07)
-        self.play(Appear(logits.entry_grid, lag_ratio=0.1), run_time=1.2)
+        self.play(ReplacementTransform(self.normalized, normalized), Appear(times), run_time=1.0)
+        self.play(Appear(words), run_time=0.6)
+        self.present(W_out)
+        self.play(Appear(plus), run_time=0.3)
+        self.present(bias)
+        self.play(Appear(equals), Appear(logits.frame), run_time=0.5)
+        seconds = row_seconds(logits)
+        self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB))
+        self.play(Appear(logits.entry_grid, lag_ratio=1.0), run_time=seconds)  # one note per logit as it appears
+        self.settle(logits)
         self.play(Appear(brace), Appear(note), run_time=0.6)
-        self.wait(HOLD + 1.0)
+        self.wait(HOLD)
 
     def show_distribution(self):
         walk = self.walk
@@ -318,7 +335,11 @@ class CapitalScene(LessonScene):
     def show_undecided(self):
         self.begin_step("undecided")
         self.drag_to(0.0)
-        self.wait(HOLD + 1.5)
+        self.wait(HOLD)
+        equal_bars = SurroundingRectangle(self.chart.value_texts, color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)
+        self.play(Create(equal_bars), run_time=1.0)  # the eight equal values the caption reads
+        self.wait(HOLD)
+        self.play(Vanish(equal_bars), run_time=0.4)
 
     def show_mirror(self):
         plus, minus = (capital_walkthrough(sign * MIRROR_IDENTITY) for sign in (1, -1))
@@ -482,14 +503,18 @@ class CapitalScene(LessonScene):
     def readout_values(self, walk) -> list:
         """The predicted word ("empate" on a tie), its probability and the loss -ln p."""
         return [label_text(self.labels["tie"] if is_tie(walk) else walk.prediction, style.TEXT, READOUT_SIZE),
-                tagged_number(walk.probability, "probability", READOUT_SIZE),
+                tagged_number(walk.probability, "probability", READOUT_SIZE, decimals=3),  # 1/8 as 0.125
                 tagged_number(walk.loss, "loss", READOUT_SIZE)]
 
     def readout_panel(self, walk) -> VGroup:
         """Prediction, its probability and the loss -ln p, each under its label."""
         rows = VGroup()
         for key, value in zip(("prediction", "probability", "loss"), self.readout_values(walk)):
-            row = VGroup(label_text(self.labels[key], style.MUTED, style.CAPTION_SIZE), value)
+            name = VGroup(label_text(self.labels[key], style.MUTED, style.CAPTION_SIZE))
+            if key == "loss":  # ln typeset as math: in the text font it reads "In"
+                name.add(MathTex(r"-\ln p", color=style.MUTED, font_size=style.CAPTION_SIZE + 6))
+                name.arrange(RIGHT, buff=0.12)
+            row = VGroup(name, value)
             row.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
             row.value = value
             rows.add(row)
@@ -573,10 +598,16 @@ class CapitalScene(LessonScene):
         self.remove(mobject)
         self.add(mobject)
 
-    def reveal_rows(self, matrix: LabelledMatrix, seconds: float):
+    def reveal_rows(self, matrix: LabelledMatrix):
+        """Row after row, each given its numbers' reading time before the next comes."""
         for row in range(len(matrix.entries)):
-            self.play(Appear(matrix.row(row)), run_time=seconds)
+            self.play(Appear(matrix.row(row)), run_time=row_seconds(matrix))
         self.settle(matrix)
+
+    def present(self, matrix: LabelledMatrix):
+        """The frame, then the numbers row by row (reveal_rows)."""
+        self.play(Appear(matrix.frame), run_time=0.4)
+        self.reveal_rows(matrix)
 
     def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):
         """Centre ``group`` in the body (above a reserved strip), scaled to fit; remember the scale."""
@@ -586,6 +617,11 @@ class CapitalScene(LessonScene):
         fit(group, right - left, top - bottom - reserve_bottom, largest_scale)
         group.move_to([(left + right) / 2, (top + bottom + reserve_bottom) / 2, 0])
         self.stage_scale = group.width / width
+
+
+def row_seconds(matrix: LabelledMatrix) -> float:
+    """A row's reading time: SECONDS_PER_NEW_NUMBER for each of its numbers (at least 0.3 s)."""
+    return max(0.3, SECONDS_PER_NEW_NUMBER * matrix.values.shape[1])
 
 
 def labelled(values, label: str, colour, name: str, width: float | None = None, **options) -> LabelledMatrix:
@@ -601,9 +637,9 @@ def cell_width(*arrays) -> float:
     return max(number_text(value, decimals=decimals).width + CELL_PADDING, CELL_HEIGHT)
 
 
-def tagged_number(value: float, name: str, size: float, index: int = 0, colour=style.TEXT):
+def tagged_number(value: float, name: str, size: float, index: int = 0, colour=style.TEXT, decimals: int = 2):
     """A number the step records list under ``numbers[name][0][index]``."""
-    number = number_text(value, colour, size)
+    number = number_text(value, colour, size, decimals)
     number.tag = (name, (0, index))
     return number
 

@@ -34,11 +34,11 @@ def hand_forward(identity, normalize=True):
     spread = statistics.pstdev(residual) if normalize else 1.0
     normalized = [(r - mean) / spread for r in residual]
     return {"pe": pe, "X": X, "weights": weights, "residual": residual, "normalized": normalized,
-            "raw_logits": [sum(w * n for w, n in zip(row, normalized)) for row in W_out]}
+            "raw_logits": [sum(n * w for n, w in zip(normalized, column)) for column in W_out.T]}
 
 
 def hand_probs(identity, normalize=True):
-    """softmax(W_out n(identity) - W_out n(0)): the documented role of b_out, recomputed."""
+    """softmax(n(identity) W_out - n(0) W_out): the documented role of b_out, recomputed."""
     raw, blank = hand_forward(identity, normalize)["raw_logits"], hand_forward(0.0, normalize)["raw_logits"]
     exponentials = [math.exp(r - b) for r, b in zip(raw, blank)]
     return [e / sum(exponentials) for e in exponentials]
@@ -65,7 +65,8 @@ def test_intermediates_are_consistent_with_each_other():
     np.testing.assert_allclose(walk.scaled, walk.scores / math.sqrt(3))
     np.testing.assert_allclose(walk.context, walk.attention_row @ walk.V)
     np.testing.assert_allclose(walk.residual, walk.context + walk.X[-1])
-    np.testing.assert_allclose(walk.logits, walk.W_out @ walk.normalized + walk.b_out)
+    np.testing.assert_allclose(walk.logits, walk.normalized @ walk.W_out + walk.b_out)
+    assert walk.W_out.shape == (3, len(VOCAB))  # row vectors, as Q = X W_Q: LN(r) (1, 3) times W_out (3, 8)
     assert walk.normalized.mean() == pytest.approx(0.0, abs=1e-15)
     assert walk.normalized.std() == pytest.approx(1.0)
 
@@ -96,9 +97,9 @@ def test_the_last_token_attends_most_to_the_country():
     assert int(np.argmax(capital_walkthrough().attention_row)) == capital.COUNTRY_POSITION
 
 
-def test_the_six_other_words_have_a_null_output_vector_and_logit_exactly_zero():
+def test_the_six_other_words_have_a_null_output_column_and_logit_exactly_zero():
     others = [i for i in range(8) if i not in (PARIS, ROMA)]
-    assert np.all(W_out[others] == 0.0) and np.all(b_out[others] == 0.0)
+    assert np.all(W_out[:, others] == 0.0) and np.all(b_out[others] == 0.0)
     for identity in GRID:
         assert np.all(capital_walkthrough(identity).logits[others] == 0.0)
 
