@@ -80,6 +80,14 @@ def similarity_by_distance(n_positions: int, d_model: int, start: int, base: flo
     return similarities
 
 
+def first_rise(similarities) -> int | None:
+    """The first distance delta > 0 with similarities[delta] > similarities[delta - 1], or None when the
+    curve never rises again (it only falls or stays level)."""
+    similarities = np.asarray(similarities, dtype=float)
+    rises = np.flatnonzero(np.diff(similarities) > 1e-12)
+    return int(rises[0]) + 1 if len(rises) else None
+
+
 @dataclass(frozen=True)
 class ContiguousTokens:
     """Three contiguous tokens with d = 4: word embedding x, its PE, and the sum the model sees."""

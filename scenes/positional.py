@@ -4,16 +4,16 @@ depends on distance, added to three tokens, and why self-attention without it ig
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform, Line,
-                   MathTex, Rectangle, SurroundingRectangle, TransformFromCopy, ValueTracker, VGroup, VMobject, Write,
-                   always_redraw, linear)
+from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform, LaggedStart, Line,
+                   MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy, ValueTracker, VGroup,
+                   VMobject, Write, always_redraw, linear)
 
-from attn_math.positional import (angular_frequencies, contiguous_tokens_example, permutation_demo,
+from attn_math.positional import (angular_frequencies, contiguous_tokens_example, first_rise, permutation_demo,
                                   similarity_by_distance, sinusoidal_encoding)
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
-from scenes.lesson_scene import LessonScene
+from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
 from scenes.numbers import format_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, fit, label_text, number_text,
                             shared_cell_width)
@@ -36,6 +36,29 @@ def tex_number(value: float) -> str:
         return mantissa
     power = f"10^{{{int(exponent)}}}"
     return power if mantissa == "1" else rf"{mantissa} \cdot {power}"
+
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def written(value: float) -> str:
+    """A number as the lesson writes it: format_number below 10^4, "2.0·10⁴" from there (not "2.0e4")."""
+    if abs(value) < 1e4:
+        return format_number(value)
+    exponent = int(np.floor(np.log10(abs(value))))
+    mantissa = round(value / 10.0 ** exponent, 1)
+    if abs(mantissa) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.1f}·10{str(exponent).translate(SUPERSCRIPTS)}"
+
+
+def period_number(value: float, colour, font_size: float):
+    """``written(value)`` in the number font: a number_text below 10^4, a Text with a power of ten above."""
+    if abs(value) < 1e4:
+        return number_text(value, colour, font_size)
+    text = Text(written(value), font=style.NUMBER_FONT, font_size=font_size, color=colour)
+    text.shown_text = written(value)
+    return text
 
 
 class PositionalScene(LessonScene):
@@ -190,7 +213,7 @@ class PositionalScene(LessonScene):
         columns = self.wave_columns()
         periods = 2 * np.pi / self.omega[list(columns)]
         self.enter_step("waves", keep=(self.heatmap, self.legend, self.frequency_labels),
-                        shortest=format_number(periods[0]), longest=format_number(periods[-1]))
+                        shortest=written(periods[0]), longest=written(periods[-1]))
         boxes = VGroup(*[self.heatmap.column_box(j, stroke_width=2) for j in columns])
         strips = self.wave_strips(columns, periods)
         self.play(Create(boxes), run_time=0.6)
@@ -235,10 +258,13 @@ class PositionalScene(LessonScene):
                             stroke_width=1.5) for point, value in zip(points, self.PE[:, j])])
         name = label_text(self.labels["dim"].format(j=j), style.TEXT, style.CAPTION_SIZE)
         name.next_to(guides, UP, buff=0.15)
-        period_text = number_text(period, style.TEXT, style.CAPTION_SIZE)
+        period_text = period_number(period, style.TEXT, style.CAPTION_SIZE)
         period_text.tag = ("period", (0, j))
         period_label = VGroup(label_text(self.labels["period"], style.MUTED, style.CAPTION_SIZE), period_text)
-        period_label.arrange(RIGHT, buff=0.1).next_to(guides, DOWN, buff=0.15)
+        period_label.arrange(RIGHT, buff=0.1)
+        if period_label.width > width:  # a long period ("2.0·10⁴") goes under its "λ ≈" rather than shrink
+            period_label.arrange(DOWN, buff=0.08)
+        period_label.next_to(guides, DOWN, buff=0.15)
         labels = VGroup(name, period_label)
         for label in labels:
             label.scale_to_fit_width(min(label.width, width))
@@ -253,8 +279,10 @@ class PositionalScene(LessonScene):
         curves = [similarity_by_distance(n, d, start, self.settings.base) for start in starts]
         strings = self.strings["steps"]["similarity"]
         # With an odd d the lone sin column depends on the absolute position: the curves part slightly.
-        caption = strings["caption_odd"] if d % 2 else strings["caption"]
-        self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=caption, second=starts[1])
+        # With an even d the caption says whether the curve only falls or rises again (it oscillates).
+        rise = first_rise(curves[0])
+        caption = strings["caption_odd"] if d % 2 else strings["caption_falls" if rise is None else "caption_rises"]
+        self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=caption, second=starts[1], rise=rise)
         axes, axis_labels = self.similarity_axes(curves)
         table = self.similarity_table(starts, curves)
         panel = VGroup(VGroup(axes, axis_labels), table).arrange(DOWN, buff=0.45)
@@ -342,14 +370,13 @@ class PositionalScene(LessonScene):
         self.play(Appear(self.table.header), run_time=0.6)
         for k, token in enumerate(example.tokens):
             x_row, pe_row, sum_row = self.table.blocks[k]
-            self.play(Appear(x_row), run_time=0.6)
-            self.play(Appear(pe_row), run_time=0.6)
+            self.play(Appear(x_row), run_time=row_seconds(x_row.numbers))
+            self.play(Appear(pe_row), run_time=row_seconds(pe_row.numbers))
             self.cue("vector_sum", token=token, position=int(example.positions[k]), x=example.x[k].tolist(),
                      pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
             self.play(Appear(sum_row.label), Appear(sum_row.comment),
                       *[TransformFromCopy(VGroup(a, b), total) for a, b, total
-                        in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)], run_time=1.2)
-            self.wait(1.0)
+                        in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)], run_time=row_seconds(sum_row.numbers))
         self.wait(1.5)
 
     def token_table(self, example) -> VGroup:
@@ -415,12 +442,14 @@ class PositionalScene(LessonScene):
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.4)
         links = self.row_links()
-        for column in columns:
-            self.play(Appear(column), run_time=1.0)
+        for sentence, output, words in zip(sentences, self.outputs, self.words):
+            self.play(Appear(sentence), Appear(output.frame), run_time=0.6)
+            for i in range(len(output.entries)):  # each row with its word, at the numbers' reading pace
+                self.play(Appear(output.row(i)), Appear(words[i]), run_time=row_seconds(output.entries[i]))
         self.play(Create(links), run_time=1.0)
         self.cue("outputs_compared", with_pe=False, max_difference=self.max_difference(demo.output_a, demo.output_b))
         self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference), run_time=0.8)
-        self.wait(3.0)
+        self.wait(2.0)
 
     def output_matrix(self, output: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
         source = rf"X_{side} + PE" if with_pe else rf"X_{side}"
@@ -470,10 +499,13 @@ class PositionalScene(LessonScene):
         difference.move_to(self.difference, aligned_edge=LEFT)
         self.cue("outputs_compared", with_pe=True,
                  max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
-        self.play(*[FadeTransform(VGroup(old.entry_grid, old.label), VGroup(new.entry_grid, new.label))
-                    for old, new in zip(self.outputs, with_pe)],
-                  FadeTransform(self.difference, difference), run_time=1.5)
-        self.wait(3.5)
+        self.play(*[FadeTransform(old.label, new.label) for old, new in zip(self.outputs, with_pe)], run_time=0.8)
+        for old, new in zip(self.outputs, with_pe):  # row by row, the old numbers gone before the new come
+            self.play(LaggedStart(*[Succession(Vanish(old.row(i)), Appear(new.row(i)))
+                                    for i in range(len(old.entries))], lag_ratio=1.0),
+                      run_time=sum(row_seconds(row) for row in old.entries))
+        self.play(Succession(Vanish(self.difference), Appear(difference)), run_time=0.8)
+        self.wait(2.0)
 
     # Layout --------------------------------------------------------------------------------------
     def body(self) -> tuple[float, float, float, float]:
@@ -505,6 +537,11 @@ class PositionalScene(LessonScene):
         leaving = [mobject for mobject in self.mobjects if id(mobject) not in kept]
         if leaving:
             self.play(*[Vanish(mobject) for mobject in leaving], run_time=0.5)
+
+
+def row_seconds(numbers) -> float:
+    """A row's reading time: SECONDS_PER_NEW_NUMBER for each of its numbers."""
+    return SECONDS_PER_NEW_NUMBER * len(numbers)
 
 
 class TableRow(VGroup):

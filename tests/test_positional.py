@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from attn_math.attention import self_attention
 from attn_math.positional import (
     MAX_D_MODEL,
+    first_rise,
     MAX_POSITIONS,
     WORD_EMBEDDINGS,
     contiguous_tokens_example,
@@ -169,3 +170,9 @@ def test_angular_frequencies_are_the_columns_rates():
     assert omega.tolist() == pytest.approx([1, 1, 100 ** (-2 / 6), 100 ** (-2 / 6), 100 ** (-4 / 6), 100 ** (-4 / 6)])
     PE = sinusoidal_encoding(3, 6, 100.0)
     assert PE[2, 0::2] == pytest.approx(np.sin(2 * omega[0::2]))
+
+
+@pytest.mark.parametrize("curve, expected", [([3, 2, 1], None), ([3, 3, 1], None), ([3, 1, 2, 0], 2), ([1, 2], 1),
+                                             ([5.0], None)])
+def test_first_rise_is_the_first_distance_where_the_curve_grows(curve, expected):
+    assert first_rise(curve) == expected

@@ -38,9 +38,20 @@ def literal_pe(pos, dim, d_model, base):
     return math.sin(angle) if dim % 2 == 0 else math.cos(angle)
 
 
+SUPERSCRIPT_DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def read_number(text: str) -> float:
+    """parse_number, and "2.0·10⁴" as a reader reads it (a mantissa times a power of ten)."""
+    mantissa, times, power = text.partition("·10")
+    if times:
+        return float(mantissa) * 10.0 ** int(power.translate(SUPERSCRIPT_DIGITS))
+    return parse_number(text)
+
+
 def shown(step, name):
     """{(i, j): value} of the numbers tagged ``name`` at the end of ``step``."""
-    return {(i, j): parse_number(text) for (i, j), text in shown_texts(step, name).items()}
+    return {(i, j): read_number(text) for (i, j), text in shown_texts(step, name).items()}
 
 
 def shown_texts(step, name):
@@ -48,9 +59,9 @@ def shown_texts(step, name):
 
 
 def rounding_of(text: str) -> float:
-    """How far the written number may be from the exact one: half its last digit (5 % in e-notation)."""
-    if "e" in text:
-        return 0.05 * abs(parse_number(text))
+    """How far the written number may be from the exact one: half its last digit (5 % with a power of ten)."""
+    if "·10" in text:
+        return 0.05 * abs(read_number(text))
     decimals = len(text.partition(".")[2])
     return 0.5 * 10.0 ** -decimals + 1e-9
 
@@ -64,7 +75,7 @@ def assert_shown(step, name, expected):
     texts = shown_texts(step, name)
     assert texts, f"no {name} numbers in step {step.key}"
     for (i, j), text in texts.items():
-        assert parse_number(text) == pytest.approx(expected(i, j), abs=rounding_of(text)), (name, i, j, text)
+        assert read_number(text) == pytest.approx(expected(i, j), abs=rounding_of(text)), (name, i, j, text)
 
 
 def numpy_attention(X):
@@ -91,7 +102,8 @@ def test_no_text_overlaps_or_leaves_the_frame(scene_name, request):
 def test_steps_come_in_the_lesson_order(default_scene):
     assert [step.key for step in default_scene.steps] == list(PositionalScene.STEPS)
     assert all(step.end - step.start >= 2.0 for step in default_scene.steps)
-    assert 60 <= default_scene.steps[-1].end <= 180
+    assert 60 <= default_scene.steps[-1].end <= 6 * 60  # nine steps at their reading time, with question cards
+    assert max(end - start for start, end in default_scene.freezes) <= 6.0
 
 
 # Numbers on screen -------------------------------------------------------------------------------
@@ -128,6 +140,32 @@ def test_similarity_is_the_same_from_both_starts(scene_name, n, d, base, request
     assert_shown(step, f"similarity_from_{second}", closed_form)
     assert step.numbers["similarity_from_0"] == step.numbers[f"similarity_from_{second}"]
     assert shown(step, "similarity_axis") == {(0, 0): 0.0, (0, 1): d / 2}
+
+
+def similarity_by_hand(delta, d, base):
+    return sum(math.cos(delta / base ** (2 * i / d)) for i in range(d // 2))
+
+
+def test_the_similarity_caption_says_the_d16_curve_rises_again(default_scene):
+    step = step_named(default_scene, "similarity")
+    curve = [similarity_by_hand(delta, 16, 1e4) for delta in range(32)]
+    rise = next(delta for delta in range(1, 32) if curve[delta] > curve[delta - 1])
+    assert rise == 4 and curve[4] > curve[3]  # 5.56 after 5.54: it oscillates, it does not decay smoothly
+    assert f"vuelve a subir en Δ = {rise}" in step.caption and "no decae de forma suave" in step.caption
+
+
+def test_the_similarity_caption_says_a_short_curve_only_falls():
+    step = step_named(run_scene("positional", "positional.n_positions=4"), "similarity")
+    curve = [similarity_by_hand(delta, 16, 1e4) for delta in range(4)]
+    assert all(later < earlier for earlier, later in zip(curve, curve[1:]))
+    assert step.caption.startswith("Decae al alejarse")
+
+
+def test_periods_of_ten_thousand_and_more_are_written_with_a_power_of_ten(default_scene):
+    texts = shown_texts(step_named(default_scene, "waves"), "period")
+    assert texts[(0, 14)] == "2.0·10⁴" and "e" not in "".join(texts.values())
+    caption = step_named(default_scene, "waves").caption
+    assert "λ" in caption and "2.0·10⁴" in caption and " T " not in caption  # T is the pipeline's temperature
 
 
 def test_odd_d_says_the_curves_differ(smallest_scene):
