@@ -500,7 +500,7 @@ class PipelineScene(LessonScene):
         free, masked = self.attention(self.settings.temperature, False), self.attention(self.settings.temperature, True)
         nulled = masked.steps.mask.sum(axis=1)
         n = len(self.tokens)
-        self.begin_timed_step("causal", new_numbers=self.matrix_numbers() + n + 2,
+        self.begin_timed_step("causal", new_numbers=self.matrix_numbers() + (n if self.numbers_fit() else 0) + 2,
                               first=int(nulled[0]), last=int(nulled[-1]))
         self.comparison = self.comparison_layout(free, masked, nulled)
         parts = self.comparison

@@ -273,7 +273,7 @@ def test_comparison_counts_nulled_weights_and_compares_entropies(scene, name):
 # Sound cues ---------------------------------------------------------------------------------------------
 def test_cues_step_tones_connections_and_reset(scene):
     gato = scene("gato")
-    steps = [cue for cue in gato.cues if cue.kind == "step"]  # cued by begin_step: the lab's 1..7, then 8..11
+    steps = [cue for cue in gato.cues if cue.kind == "step"]  # cued by begin_step: the lab's 1..7, then 8..12
     assert [cue.values["step"] for cue in steps] == list(range(1, len(PipelineScene.STEPS) + 1))
     resets = [cue for cue in gato.cues if cue.kind == "reset"]
     assert len(resets) == 1 and step(gato, "presets").start <= resets[0].time < step(gato, "presets").end
@@ -303,6 +303,11 @@ def test_numbers_and_labels_are_at_least_14_px_tall_at_720p(scene, name):
              for text in record.texts if tall & set(text.text) and text.top - text.bottom < SMALLEST_CAP
              or 0 < text.cap_height < SMALLEST_CAP]
     assert small == []
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_no_screen_stands_still_over_six_seconds(scene, name):
+    assert max(end - start for start, end in scene(name).freezes) <= 6.0
 
 
 @pytest.mark.parametrize("name", ["sharp", "gato"])
