@@ -20,7 +20,7 @@ def test_defaults_load_and_match_the_worked_example():
     matrices = config.matrix.matrices()
     for name in ("X", "W_Q", "W_K", "W_V"):
         np.testing.assert_array_equal(matrices[name], getattr(worked_example, name))
-    assert config.audio.volume == 30 and config.audio.mute is False
+    assert config.audio.volume == 100 and config.audio.mute is False
     assert config.pipeline.temperature == 1.0
 
 

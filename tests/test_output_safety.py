@@ -212,7 +212,7 @@ def test_a_failed_lecture_join_replaces_no_section_file(rendered, monkeypatch):
     import lecture.runner
     from render import cli
 
-    def disk_full(parts, target):
+    def disk_full(parts, target, *_):
         target.write_bytes(b"half a lecture")
         raise OSError(28, "No space left on device")
 
