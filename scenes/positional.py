@@ -397,7 +397,7 @@ class PositionalScene(LessonScene):
             rows.extend(row.items for row in block)
             blocks.append(block)
         cols = len(header)
-        grid = VGroup(*[item for row in rows for item in row]).arrange_in_grid(
+        VGroup(*[item for row in rows for item in row]).arrange_in_grid(
             rows=len(rows), cols=cols, buff=(0.4, 0.2), col_alignments="l" + "r" * (cols - 2) + "l")
         fill_width = max(text.width for row in rows[1:] for text in row[1:-1]) + CELL_PADDING
         for k, (x_row, pe_row, sum_row) in enumerate(blocks):
