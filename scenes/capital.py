@@ -14,7 +14,7 @@ from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, c
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
-from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
+from scenes.lesson_scene import LessonScene
 from scenes.numbers import decimals_for, format_number
 from scenes.visuals import CELL_HEIGHT, CELL_PADDING, LabelledMatrix, fit, label_text, number_text
 
@@ -98,7 +98,7 @@ class CapitalScene(LessonScene):
         self.play(Appear(plus), Appear(PE.frame), run_time=0.5)
         self.reveal_rows(PE)
         self.play(Appear(equals), Appear(self.X.frame), run_time=0.5)
-        self.cue("values", values=walk.X[:, COUNTRY_DIMENSION].tolist(), spacing=row_seconds(self.X))
+        self.cue("values", values=walk.X[:, COUNTRY_DIMENSION].tolist(), spacing=self.reveal_seconds(D_MODEL))
         self.reveal_rows(self.X)
         self.wait(HOLD)
 
@@ -148,7 +148,7 @@ class CapitalScene(LessonScene):
                   ReplacementTransform(last_query, query.entry_grid), Appear(query.frame), run_time=1.2)
         self.settle(query)
         self.play(Appear(self.scores.frame), run_time=0.4)
-        self.cue("values", values=walk.scores.tolist(), spacing=row_seconds(self.scores))
+        self.cue("values", values=walk.scores.tolist(), spacing=self.reveal_seconds(1))
         self.reveal_rows(self.scores)
         line = self.dot_product_line(self.labels["score_name"].format(token=walk.tokens[best]), walk.Q[-1],
                                      walk.K[best], self.scores.entries[best][0].shown_text)
@@ -272,7 +272,7 @@ class CapitalScene(LessonScene):
         self.play(Appear(plus), run_time=0.3)
         self.present(bias)
         self.play(Appear(equals), Appear(logits.frame), run_time=0.5)
-        seconds = row_seconds(logits)
+        seconds = self.reveal_seconds(len(VOCAB))
         self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB))
         self.play(Appear(logits.entry_grid, lag_ratio=1.0), run_time=seconds)  # one note per logit as it appears
         self.settle(logits)
@@ -601,7 +601,7 @@ class CapitalScene(LessonScene):
     def reveal_rows(self, matrix: LabelledMatrix):
         """Row after row, each given its numbers' reading time before the next comes."""
         for row in range(len(matrix.entries)):
-            self.play(Appear(matrix.row(row)), run_time=row_seconds(matrix))
+            self.play(Appear(matrix.row(row)), run_time=self.reveal_seconds(matrix.values.shape[1]))
         self.settle(matrix)
 
     def present(self, matrix: LabelledMatrix):
@@ -617,11 +617,6 @@ class CapitalScene(LessonScene):
         fit(group, right - left, top - bottom - reserve_bottom, largest_scale)
         group.move_to([(left + right) / 2, (top + bottom + reserve_bottom) / 2, 0])
         self.stage_scale = group.width / width
-
-
-def row_seconds(matrix: LabelledMatrix) -> float:
-    """A row's reading time: SECONDS_PER_NEW_NUMBER for each of its numbers (at least 0.3 s)."""
-    return max(0.3, SECONDS_PER_NEW_NUMBER * matrix.values.shape[1])
 
 
 def labelled(values, label: str, colour, name: str, width: float | None = None, **options) -> LabelledMatrix:

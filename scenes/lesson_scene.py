@@ -3,6 +3,8 @@ the question and closing cards, and the step records that stills, slides, captio
 
 Pacing: a step stays on screen at least as long as it takes to read, ``reading_seconds`` of its caption
 and of the numbers it newly shows; ``finish_step`` waits out whatever the animations left of that.
+A reveal takes its new numbers' reading time (``reveal_seconds``), or stretches to fill the step's
+reading time so the step does not end on a long frozen stretch.
 A card's thinking time runs down a bar, so no screen stands still longer than LONGEST_FREEZE.
 """
 
@@ -28,6 +30,8 @@ from scenes.visuals import cap_height, label_text
 WORDS_PER_SECOND = 2.5
 SECONDS_PER_NEW_NUMBER = 0.4
 SHORTEST_STEP = 4.0  # seconds
+SHORTEST_REVEAL = 0.3  # seconds: a reveal of one number still reads as a movement
+FROZEN_TAIL = 1.5  # seconds left still at a step's end when a reveal fills its reading time
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
 LONG_CONTEXT = 1000  # tokens: the context the closing cards price at O(n²·d)
@@ -147,8 +151,9 @@ class LessonScene(Scene):
     def lesson(self):
         raise NotImplementedError
 
-    def begin_step(self, key: str, caption: str | None = None, **fields) -> None:
-        """Close the current step and show the header and caption of ``key``."""
+    def begin_step(self, key: str, caption: str | None = None, new_numbers: int = 0, **fields) -> None:
+        """Close the current step and show the header and caption of ``key``; its reading time is planned
+        for about ``new_numbers`` new numbers (finish_step counts the ones actually shown)."""
         self.finish_step()
         strings = self.strings["steps"][key]
         number = self.STEPS.index(key) + 1
@@ -164,9 +169,22 @@ class LessonScene(Scene):
         # mobject, and the header overlaps nothing in the body.
         self.bring_to_back(new_header)
         self.header = new_header
-        self.steps.append(StepRecord(key=key, title=title, caption=caption, start=self.renderer.time))
+        self.steps.append(StepRecord(key=key, title=title, caption=caption, start=self.renderer.time,
+                                     reading=reading_seconds(caption, new_numbers)))
         if self.job.progress:
             self.job.progress((number - 1) / len(self.STEPS))
+
+    def reveal_seconds(self, new_numbers: int = 0, fill_after: float | None = None,
+                       shortest: float = SHORTEST_REVEAL) -> float:
+        """How long a reveal runs: SECONDS_PER_NEW_NUMBER for each of its ``new_numbers`` (at least ``shortest``).
+
+        With ``fill_after`` (seconds of animation the step still plays after it) the reveal also stretches
+        over the step's planned reading time, all but a FROZEN_TAIL."""
+        seconds = max(shortest, SECONDS_PER_NEW_NUMBER * new_numbers)
+        if fill_after is None:
+            return seconds
+        step = self.steps[-1]
+        return max(seconds, step.start + step.reading - self.renderer.time - fill_after - FROZEN_TAIL)
 
     def cue(self, kind: str, **values) -> None:
         """Mark a sound at the current time; call it just before the ``play`` it belongs to."""

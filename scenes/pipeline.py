@@ -5,8 +5,8 @@ browser's numbers exactly (``attn_math.lab``), "sharp" designed weights under wh
 does something a student can name (``attn_math.sharp``). Step 8 shows the two side by side and says
 why the lab's is flat; then the guide's step 8 (temperature) and exercises 2-4 (max weight against
 T, the causal mask, entropy). LessonScene keeps each step on screen for its reading time
-(``reading_seconds``); here the main reveal of a step is stretched to fill that time, so that no
-step ends on a long frozen stretch.
+(``reading_seconds``); here the main reveal of a step is stretched to fill that time
+(``LessonScene.reveal_seconds``), so that no step ends on a long frozen stretch.
 """
 
 from __future__ import annotations
@@ -24,13 +24,12 @@ from scenes.fades import Appear, Vanish
 from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, WeightedLines, bar_tops, baseline,
                               cell_centres, sentence_matrix, sit_on, tagged_number, text_with_numbers,
                               token_bar_chart, token_text)
-from scenes.lesson_scene import Cue, LessonScene, reading_seconds
+from scenes.lesson_scene import Cue, LessonScene
 from scenes.numbers import decimals_for, format_number
 from scenes.visuals import CELL_HEIGHT, CELL_PADDING, fit, label_text, number_text
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
 STEP_SECONDS = 1.2  # one step of the lab's "Animar"
-FROZEN_TAIL = 1.5  # a step's last seconds with nothing moving: the reveal fills the rest of its reading time
 ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) are "almost identical"
 EXERCISE_TEMPERATURES = (0.5, 1.0, 3.0)  # the guide's exercise 2
 NOTE_SPACING = 0.08  # between two attention notes, so each is heard
@@ -74,24 +73,16 @@ class PipelineScene(LessonScene):
                                 self.custom_weights)
 
     # Pacing -------------------------------------------------------------------------------------
-    def begin_timed_step(self, key: str, caption: str | None = None, new_numbers: int = 0, **fields):
-        """begin_step, and the reading time its caption and about ``new_numbers`` new numbers will take."""
-        self.begin_step(key, caption, **fields)
-        self.reading = reading_seconds(self.steps[-1].caption, new_numbers)
-
-    def elapsed(self) -> float:
-        return self.renderer.time - self.steps[-1].start
-
-    def reveal_seconds(self, still_to_play: float = 0.0, shortest: float = STEP_SECONDS) -> float:
-        """How long the step's main reveal runs: the reading time left after ``still_to_play`` and the tail."""
-        return max(shortest, self.reading - self.elapsed() - still_to_play - FROZEN_TAIL)
+    def fill_seconds(self, still_to_play: float = 0.0) -> float:
+        """The step's main reveal: at least a lab step, filling the reading time left after ``still_to_play``."""
+        return self.reveal_seconds(fill_after=still_to_play, shortest=STEP_SECONDS)
 
     # The lab's canvas and side panel ------------------------------------------------------------
     def enter_lab_step(self, key: str, caption: str | None = None, new_numbers: int = 0, **fields) -> list:
         """Header and caption (begin_step also cues the step's tone, 300 + 80 k Hz), and the panel's
         animations to play with the step's own."""
         number = LAB_STEPS.index(key) + 1
-        self.begin_timed_step(key, caption, new_numbers, **fields)
+        self.begin_step(key, caption, new_numbers, **fields)
         animations = self.panel.go_to(number)
         self.dot_states[key] = self.panel.dots.states
         return animations
@@ -142,7 +133,7 @@ class PipelineScene(LessonScene):
     def show_embeddings(self):
         steps, strings = self.run.steps, self.strings["steps"]["embeddings"]
         caption = strings[f"{'caption_one' if len(self.tokens) == 1 else 'caption'}_{self.settings.preset}"]
-        self.begin_timed_step("embeddings", caption, n=len(self.tokens), d=steps.X.shape[1])
+        self.begin_step("embeddings", caption, n=len(self.tokens), d=steps.X.shape[1])
         self.panel = self.side_panel()
         left, right, bottom, top = self.canvas_box()
         self.vectors = VectorStage(self.tokens, [(steps.X, style.INPUT, "X"), (steps.Q, style.QUERY, "Q"),
@@ -153,7 +144,7 @@ class PipelineScene(LessonScene):
         self.dot_states["embeddings"] = self.panel.dots.states
         self.play(Appear(self.panel), Appear(self.vectors.tokens), Appear(inputs.name), run_time=0.6)
         self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=0.5),
-                  run_time=self.reveal_seconds())
+                  run_time=self.fill_seconds())
 
     def show_projection(self, key: str, row: int):
         """Step 2 or 3: the rows above fade, the new row grows out of a copy of X, token by token.
@@ -166,9 +157,9 @@ class PipelineScene(LessonScene):
         reveal = LaggedStart(*[TransformFromCopy(source, target) for source, target
                                in zip(self.vectors.rows[0].vectors, projected.vectors)], lag_ratio=0.5)
         if key == "queries":
-            self.show_metric("d_k", reveal, run_time=self.reveal_seconds())
+            self.show_metric("d_k", reveal, run_time=self.fill_seconds())
         else:
-            self.play(reveal, run_time=max(STEP_SECONDS, self.reveal_seconds() / 2))
+            self.play(reveal, run_time=max(STEP_SECONDS, self.fill_seconds() / 2))
 
     # Steps 4-6: the n x n matrices ------------------------------------------------------------------
     def matrix_numbers(self) -> int:
@@ -189,7 +180,7 @@ class PipelineScene(LessonScene):
         self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels)),
                   run_time=0.5)
         self.play(LaggedStart(*[Appear(row) for row in self.matrix_rows(matrix)], lag_ratio=1.0),
-                  run_time=self.reveal_seconds(still_to_play=0.5))
+                  run_time=self.fill_seconds(0.5))
         self.play(Create(self.query_frame), run_time=0.5)
 
     def matrix_rows(self, matrix) -> list:
@@ -270,7 +261,7 @@ class PipelineScene(LessonScene):
                                          root=format_number(math.sqrt(steps.d_k)),
                                          temperature=format_number(self.settings.temperature),
                                          divisor=format_number(steps.divisor))
-        self.replace_matrix(self.scores.matrix, self.scaled.matrix, self.reveal_seconds(), *animations)
+        self.replace_matrix(self.scores.matrix, self.scaled.matrix, self.fill_seconds(), *animations)
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
 
     def show_softmax(self):
@@ -281,7 +272,7 @@ class PipelineScene(LessonScene):
         # about half the reading time for the matrix, the rest for the lines and bars of the query's row
         weights = self.weights
         frame = weights.matrix.row_box(self.query)
-        self.replace_matrix(self.scaled.matrix, weights.matrix, self.reveal_seconds() / 2, *animations,
+        self.replace_matrix(self.scaled.matrix, weights.matrix, self.fill_seconds() / 2, *animations,
                             ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
                                                         self.query_frame),
                                                  VGroup(weights.row_labels, weights.column_labels, frame)))
@@ -295,7 +286,7 @@ class PipelineScene(LessonScene):
         self.play(heatmap.animate.scale(target.width / heatmap.width).move_to(target), run_time=0.8)
         self.fan = self.query_fan((split + 0.2, right, bottom, top))
         self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=0.8)
-        self.draw_lines(self.fan.lines, self.settings.temperature, self.reveal_seconds())
+        self.draw_lines(self.fan.lines, self.settings.temperature, self.fill_seconds())
         self.softmax_heatmap = heatmap
 
     def query_fan(self, box) -> VGroup:
@@ -356,7 +347,7 @@ class PipelineScene(LessonScene):
                               [outputs.vectors[q].get_top()] * len(self.tokens), self.run.weights[q])
         self.play(*animations, Vanish(VGroup(self.softmax_heatmap, self.fan)), run_time=0.6)
         self.play(Appear(stage.tokens), Appear(values), run_time=0.8)
-        reveal = self.reveal_seconds(still_to_play=0.6)
+        reveal = self.fill_seconds(0.6)
         self.draw_lines(lines, self.settings.temperature, reveal / 2)
         self.play(Appear(outputs.name), GrowFromEdge(outputs.vectors[q], UP), run_time=0.6)
         others = [GrowFromEdge(vector, UP) for j, vector in enumerate(outputs.vectors) if j != q]
@@ -371,9 +362,9 @@ class PipelineScene(LessonScene):
         runs = {preset: self.attention(temperature, self.settings.causal, preset) for preset in ("lab", "sharp")}
         most = math.log2(int(np.count_nonzero(~runs["lab"].steps.mask[q])))
         sharp = runs["sharp"].weights[q]
-        self.begin_timed_step("presets", new_numbers=4, query=self.tokens[q],
-                              lab_bits=format_number(runs["lab"].entropies[q]), most_bits=format_number(most),
-                              sharp_max=format_number(sharp.max()), sharp_source=self.tokens[int(sharp.argmax())])
+        self.begin_step("presets", new_numbers=4, query=self.tokens[q],
+                        lab_bits=format_number(runs["lab"].entropies[q]), most_bits=format_number(most),
+                        sharp_max=format_number(sharp.max()), sharp_source=self.tokens[int(sharp.argmax())])
         left, right, bottom, top = self.body()
         cell, width = self.cell_size((right - left) / 2 - 0.8, top - bottom - 1.2), None  # colours: flat or not
         sides, self.preset_maps = VGroup(), {}
@@ -392,7 +383,7 @@ class PipelineScene(LessonScene):
         frames = VGroup(*[side[1].matrix.row_box(q) for side in sides])
         self.cue("reset")
         self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=0.8)
-        reveal = self.reveal_seconds(still_to_play=1.0)
+        reveal = self.fill_seconds(1.0)
         self.cue("row", weights=runs["lab"].weights[q].tolist(), version="lab")
         self.cue("row", weights=runs["sharp"].weights[q].tolist(), version="sharp")
         for side in sides:
@@ -404,8 +395,8 @@ class PipelineScene(LessonScene):
     def show_temperatures(self):
         """The query's row at each temperature, a row of bars each; its maximum lands on the plot beside."""
         temperatures, q = self.settings.temperatures, self.query
-        self.begin_timed_step("temperature", new_numbers=3 * len(temperatures), query=self.tokens[q],
-                              temperatures=", ".join(format_number(t) for t in temperatures))
+        self.begin_step("temperature", new_numbers=3 * len(temperatures), query=self.tokens[q],
+                        temperatures=", ".join(format_number(t) for t in temperatures))
         runs = [self.attention(t, self.settings.causal) for t in temperatures]
         left, right, bottom, top = self.body()
         split = left + 0.58 * (right - left)
@@ -419,7 +410,7 @@ class PipelineScene(LessonScene):
                          for t, run in zip(temperatures, runs)])
         self.play(Vanish(self.presets_stage), run_time=0.6)
         self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=0.6)
-        each = self.reveal_seconds() / len(rows)
+        each = self.fill_seconds() / len(rows)
         for row, mark, temperature in zip(rows, marks, temperatures):
             self.play(Appear(VGroup(row.title, row.chart.baseline)), run_time=0.4)
             self.grow_bars(row.chart, temperature, max(0.6, each - 1.0))
@@ -471,8 +462,8 @@ class PipelineScene(LessonScene):
         q, plot = self.query, self.plot
         runs = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]
         values = [run.max_weights[q] for run in runs]
-        self.begin_timed_step("temperature_plot", new_numbers=len(values), query=self.tokens[q],
-                              **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
+        self.begin_step("temperature_plot", new_numbers=len(values), query=self.tokens[q],
+                        **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
                              color=style.MUTED, stroke_width=2)
@@ -487,7 +478,7 @@ class PipelineScene(LessonScene):
                                     style.ATTENTION, style.CAPTION_SIZE)
         left, right, _, _ = self.plot_box
         fit(readout, right - left, 1.0).next_to(plot, DOWN, buff=0.25).set_x((left + right) / 2)
-        reveal = self.reveal_seconds(still_to_play=1.6)
+        reveal = self.fill_seconds(1.6)
         self.cue("curve", values=self.max_weight_curve[1].tolist(), duration=reveal)
         self.play(Vanish(self.temperature_marks), Create(plot.curve), run_time=reveal)
         self.play(Create(uniform), Appear(uniform_label), run_time=0.6)
@@ -500,12 +491,12 @@ class PipelineScene(LessonScene):
         free, masked = self.attention(self.settings.temperature, False), self.attention(self.settings.temperature, True)
         nulled = masked.steps.mask.sum(axis=1)
         n = len(self.tokens)
-        self.begin_timed_step("causal", new_numbers=self.matrix_numbers() + (n if self.numbers_fit() else 0) + 2,
-                              first=int(nulled[0]), last=int(nulled[-1]))
+        self.begin_step("causal", new_numbers=self.matrix_numbers() + (n if self.numbers_fit() else 0) + 2,
+                        first=int(nulled[0]), last=int(nulled[-1]))
         self.comparison = self.comparison_layout(free, masked, nulled)
         parts = self.comparison
         self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=0.6)
-        reveal = self.reveal_seconds(still_to_play=2.0)
+        reveal = self.fill_seconds(2.0)
         self.play(Appear(parts.free_title), Appear(parts.free), run_time=reveal / 3)
         self.play(Appear(parts.masked_title), Appear(parts.masked_scores), run_time=reveal / 3)
         self.causal_scores = parts.masked_scores.matrix  # on screen until the softmax replaces it
@@ -580,11 +571,11 @@ class PipelineScene(LessonScene):
 
     def show_entropy_comparison(self):
         parts = self.comparison
-        self.begin_timed_step("entropy", new_numbers=4, first=self.tokens[0], fourth=self.tokens[parts.fourth])
+        self.begin_step("entropy", new_numbers=4, first=self.tokens[0], fourth=self.tokens[parts.fourth])
         frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
         self.play(*[Create(frame) for frame in frames], run_time=0.8)
         self.cue("entropy", rows=[0, parts.fourth], free=parts.free.matrix.values.tolist(), masked=parts.masked.matrix.values.tolist())
-        self.play(Appear(parts.entropy_free), Appear(parts.entropy_masked), run_time=self.reveal_seconds())
+        self.play(Appear(parts.entropy_free), Appear(parts.entropy_masked), run_time=self.fill_seconds())
 
 
 def rounded_up(value: float, step: float = 0.1) -> float:

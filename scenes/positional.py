@@ -13,7 +13,7 @@ from attn_math.positional import (angular_frequencies, contiguous_tokens_example
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
-from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
+from scenes.lesson_scene import LessonScene
 from scenes.numbers import format_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, fit, label_text, number_text,
                             shared_cell_width)
@@ -370,13 +370,14 @@ class PositionalScene(LessonScene):
         self.play(Appear(self.table.header), run_time=0.6)
         for k, token in enumerate(example.tokens):
             x_row, pe_row, sum_row = self.table.blocks[k]
-            self.play(Appear(x_row), run_time=row_seconds(x_row.numbers))
-            self.play(Appear(pe_row), run_time=row_seconds(pe_row.numbers))
+            self.play(Appear(x_row), run_time=self.reveal_seconds(len(x_row.numbers)))
+            self.play(Appear(pe_row), run_time=self.reveal_seconds(len(pe_row.numbers)))
             self.cue("vector_sum", token=token, position=int(example.positions[k]), x=example.x[k].tolist(),
                      pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
             self.play(Appear(sum_row.label), Appear(sum_row.comment),
                       *[TransformFromCopy(VGroup(a, b), total) for a, b, total
-                        in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)], run_time=row_seconds(sum_row.numbers))
+                        in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)],
+                      run_time=self.reveal_seconds(len(sum_row.numbers)))
         self.wait(1.5)
 
     def token_table(self, example) -> VGroup:
@@ -445,7 +446,7 @@ class PositionalScene(LessonScene):
         for sentence, output, words in zip(sentences, self.outputs, self.words):
             self.play(Appear(sentence), Appear(output.frame), run_time=0.6)
             for i in range(len(output.entries)):  # each row with its word, at the numbers' reading pace
-                self.play(Appear(output.row(i)), Appear(words[i]), run_time=row_seconds(output.entries[i]))
+                self.play(Appear(output.row(i)), Appear(words[i]), run_time=self.reveal_seconds(len(output.entries[i])))
         self.play(Create(links), run_time=1.0)
         self.cue("outputs_compared", with_pe=False, max_difference=self.max_difference(demo.output_a, demo.output_b))
         self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference), run_time=0.8)
@@ -503,7 +504,7 @@ class PositionalScene(LessonScene):
         for old, new in zip(self.outputs, with_pe):  # row by row, the old numbers gone before the new come
             self.play(LaggedStart(*[Succession(Vanish(old.row(i)), Appear(new.row(i)))
                                     for i in range(len(old.entries))], lag_ratio=1.0),
-                      run_time=sum(row_seconds(row) for row in old.entries))
+                      run_time=self.reveal_seconds(old.values.size))
         self.play(Succession(Vanish(self.difference), Appear(difference)), run_time=0.8)
         self.wait(2.0)
 
@@ -537,11 +538,6 @@ class PositionalScene(LessonScene):
         leaving = [mobject for mobject in self.mobjects if id(mobject) not in kept]
         if leaving:
             self.play(*[Vanish(mobject) for mobject in leaving], run_time=0.5)
-
-
-def row_seconds(numbers) -> float:
-    """A row's reading time: SECONDS_PER_NEW_NUMBER for each of its numbers."""
-    return SECONDS_PER_NEW_NUMBER * len(numbers)
 
 
 class TableRow(VGroup):
