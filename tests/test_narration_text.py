@@ -1,0 +1,74 @@
+"""The narration script in the locale: every step has one for each caption it can show, short enough to
+say while the step is on screen, written for the ear, with every number a field the scene fills."""
+
+import re
+from string import Formatter
+
+import pytest
+
+from lecture.locale import load_locale
+from lecture.sections import BY_ID
+
+SENTENCE_END = re.compile(r"[.?!…]+(?:\s+|$)")
+# What a voice cannot say: symbols of the written formulas, and digits typed by hand (numbers come from fields).
+UNSPEAKABLE = re.compile(r"[\dᵀ√_^×÷·−∞Σλμσα≈→=+/*<>|\\]")
+STRINGS = load_locale()
+STEPS = [(section, key, strings) for section in BY_ID for key, strings in STRINGS[section]["steps"].items()]
+
+
+def variants(strings: dict, prefix: str) -> dict[str, str]:
+    """``{"": caption, "_tie": caption_tie, ...}``: the texts whose key starts with ``prefix``, by suffix."""
+    return {key[len(prefix):]: text for key, text in strings.items() if key.startswith(prefix)}
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(template) if name is not None}
+
+
+def without_fields(template: str) -> str:
+    """The words a narration types itself: each ``{field}`` becomes one placeholder word."""
+    return "".join(literal + ("N" if name is not None else "") for literal, name, _, _ in Formatter().parse(template))
+
+
+def narrations():
+    return [pytest.param(text, strings, id=f"{section}.{key}.narration{suffix}")
+            for section, key, strings in STEPS for suffix, text in variants(strings, "narration").items()]
+
+
+def test_every_step_of_every_scene_has_a_narration_table():
+    for section in BY_ID:
+        assert set(BY_ID[section].scene().STEPS) == set(STRINGS[section]["steps"]), section
+
+
+@pytest.mark.parametrize(("section", "key", "strings"), STEPS, ids=[f"{s}.{k}" for s, k, _ in STEPS])
+def test_each_caption_the_step_can_show_has_its_own_narration(section, key, strings):
+    """``narration_tie`` beside ``caption_tie``: what the voice says matches what the screen shows."""
+    assert set(variants(strings, "narration")) == set(variants(strings, "caption"))
+
+
+@pytest.mark.parametrize(("text", "strings"), narrations())
+def test_a_narration_is_one_to_four_sentences_of_8_to_80_words(text, strings):
+    words = without_fields(text)
+    assert 1 <= len([part for part in SENTENCE_END.split(words) if part.strip()]) <= 4
+    assert 8 <= len(words.split()) <= 80
+    assert words.rstrip()[-1] in ".?!…", "a narration ends its last sentence"
+
+
+@pytest.mark.parametrize(("text", "strings"), narrations())
+def test_a_narration_only_uses_fields_its_step_fills(text, strings):
+    filled = set().union(*(fields(caption) for caption in variants(strings, "caption").values()))
+    assert fields(text) <= filled
+
+
+@pytest.mark.parametrize(("text", "strings"), narrations())
+def test_a_narration_has_no_typed_digits_or_symbols_a_voice_cannot_say(text, strings):
+    assert UNSPEAKABLE.findall(without_fields(text)) == []
+
+
+def test_the_script_and_the_spoken_numbers_have_their_strings():
+    script, spoken = STRINGS["script"], STRINGS["spoken"]
+    assert {"title", "intro", "file", "silent"} <= set(script)
+    for audio_format in ("WAV", "FLAC", "MP3", "M4A", "OGG"):
+        assert audio_format in script["intro"]
+    assert "render.py render --narration" in script["intro"]
+    assert spoken == {"decimal_mark": ",", "minus": "menos "}
