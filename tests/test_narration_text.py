@@ -67,7 +67,7 @@ def test_a_narration_has_no_typed_digits_or_symbols_a_voice_cannot_say(text, str
 
 def test_the_script_and_the_spoken_numbers_have_their_strings():
     script, spoken = STRINGS["script"], STRINGS["spoken"]
-    assert {"title", "intro", "file", "silent"} <= set(script)
+    assert {"title", "intro", "file", "silent", "voice", "step"} <= set(script)
     for audio_format in ("WAV", "FLAC", "MP3", "M4A", "OGG"):
         assert audio_format in script["intro"]
     assert "render.py render --narration" in script["intro"]
