@@ -3,11 +3,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
+# Optional Debian packages: `make setup NARRATION=tts` adds espeak-ng, the draft voice of --narration tts.
+EXTRA_PACKAGES := $(if $(filter tts,$(NARRATION)),espeak-ng) $(EXTRA)
 
 .PHONY: render test bench setup system-deps clean
 
+# `make render NARRATION=tts` (draft voice) or `make render NARRATION=path/to/recordings` narrates every step.
 render: setup
-	$(BIN)/python render.py
+	$(BIN)/python render.py $(if $(NARRATION),render --narration "$(NARRATION)")
 
 test: setup
 	$(BIN)/python -m pytest
@@ -18,7 +21,7 @@ bench: setup
 setup: system-deps $(INSTALLED)
 
 system-deps:
-	@bash tools/system-deps.sh
+	@bash tools/system-deps.sh $(EXTRA_PACKAGES)
 
 # Reinstall only when the dependency list changes: a second run does no network work.
 $(INSTALLED): pyproject.toml

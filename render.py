@@ -13,12 +13,14 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from lecture.config import ConfigError, load_config, suggestion, to_toml
+from lecture.config import ConfigError, load_config, suggestion, to_toml, toml_value
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.locale import load_locale
+from lecture.narration import NarrationError
 from lecture.output_folder import OutputError
 from lecture.preflight import missing_system_dependencies
 from lecture.runner import RenderRequest, render as run_render
+from lecture.script import build as build_script
 from lecture.sections import BY_ID, SECTION_IDS, available_sections
 from lecture.slides import DECK_FORMATS, build as build_slides
 from lecture.storyboard import build as build_storyboards
@@ -37,18 +39,23 @@ def config_options(command):
                         help="TOML file with config values (see `render.py config`).")(command)
 
 
+OUT_OPTION = click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                          default=Path("output"), show_default=True, help="Output directory.")
+JOBS_OPTION = click.option("-j", "--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
+                           show_default="number of cores", help="Sections rendered in parallel.")
 QUALITY_OPTIONS = (
     click.option("-q", "--quality", type=click.Choice(list(QUALITIES)), default="m", show_default=True,
                  help="l 480p15, m 720p30, h 1080p60, k 2160p60."),
     click.option("--resolution", metavar="WxH", help="Custom frame size in pixels, e.g. 640x360."),
     click.option("--fps", type=click.IntRange(1, 120), help="Custom frame rate."),
-    click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-                 default=Path("output"), show_default=True, help="Output directory."),
-    click.option("-j", "--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
-                 show_default="number of cores", help="Sections rendered in parallel."),
+    OUT_OPTION, JOBS_OPTION,
 )
 FORMAT_OPTION = click.option("--format", "file_format", type=click.Choice(FORMATS), default="mp4", show_default=True,
                              help="Video format, or png for one still per step.")
+NARRATION_OPTION = click.option(
+    "--narration", metavar="tts|DIR",
+    help="A voice for every step: tts (espeak-ng draft voice) or a folder of recordings named like the stills, "
+         "e.g. DIR/01-matrix/03-queries.wav (same as --set narration.source=...).")
 NO_AUDIO_OPTION = click.option("--no-audio", is_flag=True, help="No audio stream (same as --set audio.mute=true).")
 RERUN_OPTIONS = (
     click.option("--force", is_flag=True, help="Re-render even when the output is up to date."),
@@ -65,8 +72,9 @@ def shared_options(*options):
     return decorate
 
 
-render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
-slides_options = shared_options(*QUALITY_OPTIONS, NO_AUDIO_OPTION, *RERUN_OPTIONS)
+render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
+slides_options = shared_options(*QUALITY_OPTIONS, NARRATION_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
+script_options = shared_options(OUT_OPTION, JOBS_OPTION)
 storyboard_options = shared_options(*QUALITY_OPTIONS, *RERUN_OPTIONS)
 
 
@@ -101,7 +109,7 @@ def run_guarded(build, *arguments) -> None:
     previous = {stop: signal.signal(stop, _exit_on_signal) for stop in (signal.SIGTERM, signal.SIGHUP)}
     try:
         sys.exit(build(*arguments))
-    except OutputError as error:
+    except (OutputError, NarrationError) as error:
         fail(str(error))
     except KeyboardInterrupt:
         click.echo("interrupted: no file was left half-written; unfinished sections keep their earlier files",
@@ -124,8 +132,10 @@ def check_system() -> None:
 
 
 def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides, *,
-                 file_format="mp4", no_audio=False, force=False, verbose=False) -> RenderRequest:
+                 file_format="mp4", narration=None, no_audio=False, force=False, verbose=False) -> RenderRequest:
     """The plain request every rendering command hands on, from its validated options."""
+    if narration is not None:
+        overrides = (*overrides, f"narration.source={toml_value(narration)}")
     return RenderRequest(sections=resolve_sections(sections), config=load(config_file, overrides, no_audio),
                          quality=resolve_quality(quality, resolution, fps), format=file_format,
                          out_dir=out_dir, jobs=jobs, force=force, verbose=verbose)
@@ -154,11 +164,12 @@ def cli(context: click.Context):
 @cli.command()
 @click.argument("sections", nargs=-1)
 @render_options
-def render(sections, quality, resolution, fps, out_dir, jobs, file_format, no_audio, force, verbose,
+def render(sections, quality, resolution, fps, out_dir, jobs, file_format, narration, no_audio, force, verbose,
            config_file, overrides):
     """Render SECTIONS (default: all) into OUT as NN-section files, lecture.mp4 and manifest.json."""
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
-                           file_format=file_format, no_audio=no_audio, force=force, verbose=verbose)
+                           file_format=file_format, narration=narration, no_audio=no_audio, force=force,
+                           verbose=verbose)
     check_system()
     run_guarded(run_render, request)
 
@@ -170,14 +181,14 @@ def render(sections, quality, resolution, fps, out_dir, jobs, file_format, no_au
 @click.option("--one-file", is_flag=True,
               help="HTML as one self-contained file: clips and reveal.js embedded, plays without a network.")
 @slides_options
-def slides(sections, decks, one_file, quality, resolution, fps, out_dir, jobs, no_audio, force, verbose,
+def slides(sections, decks, one_file, quality, resolution, fps, out_dir, jobs, narration, no_audio, force, verbose,
            config_file, overrides):
     """Slides of SECTIONS (default: all) that keep their sound, one per step, into OUT/slides.
 
     Writes manim-slides presentations (`manim-slides present NN-section` from OUT) and their decks.
     """
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
-                           no_audio=no_audio, force=force, verbose=verbose)
+                           narration=narration, no_audio=no_audio, force=force, verbose=verbose)
     check_system()
     run_guarded(build_slides, request, tuple(dict.fromkeys(decks)), one_file, Console(stderr=True))
 
@@ -191,6 +202,17 @@ def storyboard(sections, quality, resolution, fps, out_dir, jobs, force, verbose
                            file_format="png", force=force, verbose=verbose)
     check_system()
     run_guarded(build_storyboards, request, Console(stderr=True))
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@script_options
+def script(sections, out_dir, jobs, config_file, overrides):
+    """The narration script of SECTIONS (default: all) as OUT/script.md: for every step the file name to
+    record it under, the text to read (numbers computed from this config) and how long the step lasts silent."""
+    request = make_request(sections, "l", None, None, out_dir, jobs, config_file, overrides, file_format="steps")
+    check_system()
+    run_guarded(build_script, request, Console(stderr=True))
 
 
 @cli.command("list")

@@ -1,7 +1,8 @@
 """Captions: one Spanish caption per step, as SRT and WebVTT, beside each section's video and for the lecture.
 
 A step's caption covers the same span as its slide (see ``step_spans``), so captions, slides and the
-storyboard all agree on where a step begins and ends.
+storyboard all agree on where a step begins and ends. A narrated step has one caption per spoken sentence
+instead, timed to that sentence in the recording.
 """
 
 from __future__ import annotations
@@ -26,10 +27,14 @@ def step_spans(steps: list[dict], duration: float) -> list[tuple[float, float]]:
 
 
 def section_subtitles(steps: list[dict], duration: float, offset: float = 0.0) -> list[srt.Subtitle]:
-    """One subtitle per step with its caption, shifted by ``offset`` seconds."""
-    return [srt.Subtitle(index=number, start=timedelta(seconds=offset + start),
-                         end=timedelta(seconds=offset + end), content=_wrapped(step["caption"]))
-            for number, (step, (start, end)) in enumerate(zip(steps, step_spans(steps, duration)), 1)]
+    """One subtitle per step with its caption, or per spoken sentence of a narrated step, shifted by
+    ``offset`` seconds."""
+    parts = []
+    for step, span in zip(steps, step_spans(steps, duration)):
+        spoken = step.get("narration", {}).get("sentences")
+        parts += [(text, (start, end)) for text, start, end in spoken] if spoken else [(step["caption"], span)]
+    return [srt.Subtitle(index=number, start=timedelta(seconds=offset + start), end=timedelta(seconds=offset + end),
+                         content=_wrapped(text)) for number, (text, (start, end)) in enumerate(parts, 1)]
 
 
 def lecture_subtitles(sections: list[tuple[list[dict], float]]) -> list[srt.Subtitle]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import stat
 import tomllib
 from pathlib import Path
@@ -180,6 +181,29 @@ class AudioConfig(StrictModel):
         return self.loudness + 20 * float(np.log10(self.volume / 100)) if self.volume else float("-inf")
 
 
+class NarrationConfig(StrictModel):
+    """Who speaks each step: ``source`` "" nobody (the default), "tts" the espeak-ng draft voice, or a folder
+    of the lecturer's recordings, one file per step named like the stills (``01-matrix/03-queries.wav``)."""
+
+    source: str = Field(max_length=4096)
+    voice: str
+    words_per_minute: int = Field(ge=80, le=300)
+
+    @field_validator("voice")
+    @classmethod
+    def _voice_name(cls, value: str) -> str:
+        if not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]{2,8})*", value):
+            raise ValueError("voice: expected an espeak-ng voice name such as \"es\" or \"es-419\"")
+        return value
+
+    @field_validator("source")
+    @classmethod
+    def _no_control_characters(cls, value: str) -> str:
+        if any(ord(character) < 32 or ord(character) == 127 for character in value):
+            raise ValueError("source: expected \"\", \"tts\" or a folder path without control characters")
+        return value
+
+
 class LectureOptions(StrictModel):
     """The whole lecture: ``questions`` shows each step's question on a "Pregunta" card after the step."""
 
@@ -195,6 +219,7 @@ class LectureConfig(StrictModel):
     capital: CapitalConfig
     pipeline: PipelineConfig
     audio: AudioConfig
+    narration: NarrationConfig
 
     def effective(self) -> dict[str, Any]:
         """Plain data for TOML: matrices resolved from their preset, no empty keys."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from lecture.config import LectureConfig
 from lecture.locale import load_locale
 from lecture.media import add_audio, duration_of
+from lecture.narration import Narration
 from lecture.output_folder import private_lock
 from lecture.sections import BY_ID
 from sonify.mappings import soundtrack
@@ -23,6 +24,7 @@ from sonify.mix import write_wav
 from sonify.synth import SAMPLE_RATE
 
 FORMATS = ("mp4", "webm", "gif", "png")
+STEPS_ONLY = "steps"  # not a file format: run the scene without drawing, for its step records (the script)
 PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent ends (linux/prctl.h)
 
 
@@ -54,6 +56,7 @@ class RenderJob:
     work_dir: Path  # a scratch folder of the parent's: the worker writes only here and in its cache
     cache_dir: Path
     verbose: bool = False
+    narration: Narration | None = None  # who speaks the steps; None: nobody
 
 
 @dataclass
@@ -108,13 +111,15 @@ def _render(job: RenderJob, progress) -> JobResult:
                            cues=[{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues],
                            timings={"scene_seconds": round(time.perf_counter() - started, 3),
                                     "mobjects": len(scene.get_mobject_family_members())})
-        if job.format == "png":
+        if job.format == STEPS_ONLY:
+            result.duration = scene.renderer.time
+        elif job.format == "png":
             result.files = {section.stem: _staged_stills(work)}
         elif job.format == "gif":
             result.files, result.duration = {f"{section.stem}.gif": produced}, scene.renderer.time
         else:
             started = time.perf_counter()
-            result.files = _finish_video(job, section.stem, produced, scene.cues, work)
+            result.files = _finish_video(job, section.stem, produced, scene, work)
             result.duration = duration_of(produced)
             result.timings["sound_seconds"] = round(time.perf_counter() - started, 3)
         # Each section has a worker process of its own (see runner), so the process's peak is the section's.
@@ -145,14 +150,19 @@ def _run_scene(job: RenderJob, cache: Path, work: Path, progress):
     from scenes.lesson_scene import SceneJob
 
     section = BY_ID[job.section]
-    stills = job.format == "png"
     with tempconfig(_manim_config(job, cache, work)):
         _quiet_manim(job.verbose)
-        scene_job = SceneJob(config=job.config, locale=load_locale(), stills_dir=work if stills else None,
+        scene_job = SceneJob(config=job.config, locale=load_locale(),
+                             stills_dir=work if job.format == "png" else None, narration=job.narration,
                              progress=(lambda share: progress(job.section, share)) if progress else None)
-        scene = section.scene()(scene_job, skip_animations=stills)
+        scene = section.scene()(scene_job, skip_animations=not drawn(job))
         scene.render()
-        return scene, None if stills else Path(scene.renderer.file_writer.movie_file_path)
+        return scene, Path(scene.renderer.file_writer.movie_file_path) if drawn(job) else None
+
+
+def drawn(job: RenderJob) -> bool:
+    """Whether the job's scene draws frames: not for stills (only each step's end) nor for step records."""
+    return job.format not in ("png", STEPS_ONLY)
 
 
 def _step_record(step, camera) -> dict:
@@ -166,17 +176,21 @@ def _step_record(step, camera) -> dict:
 
     texts = [{"text": text.text, "box": [*pixels(text.left, text.top), *pixels(text.right, text.bottom)],
               "cap_height": round(text.cap_height * scale, 1)} for text in step.texts]
-    return {"key": step.key, "title": step.title, "caption": step.caption,
-            "start": round(step.start, 4), "end": round(step.end, 4), "read_until": round(step.read_until, 4),
-            "texts": texts, "numbers": step.numbers}
+    record = {"key": step.key, "title": step.title, "caption": step.caption,
+              "start": round(step.start, 4), "end": round(step.end, 4), "read_until": round(step.read_until, 4),
+              "texts": texts, "numbers": step.numbers}
+    if step.narration:
+        record["narration"] = step.narration
+    return record
 
 
-def _finish_video(job: RenderJob, stem: str, produced: Path, cues, work: Path) -> dict[str, Path]:
-    """Synthesize the soundtrack from the scene's cues and mux it in; returns the finished files by name."""
+def _finish_video(job: RenderJob, stem: str, produced: Path, scene, work: Path) -> dict[str, Path]:
+    """Synthesize the soundtrack from the scene's cues, with its narration's voices, and mux it in; returns
+    the finished files by name."""
     target = f"{stem}.{job.format}"
     if job.config.audio.mute:
         return {target: produced}
-    samples = soundtrack(cues, duration_of(produced), job.config.audio.target_lufs())
+    samples = soundtrack(scene.cues, duration_of(produced), job.config.audio.target_lufs(), scene.voices)
     wav, muxed = work / f"{stem}.wav", work / f"with-audio.{job.format}"
     write_wav(samples, wav)
     add_audio(produced, samples, SAMPLE_RATE, muxed)
@@ -194,8 +208,8 @@ def _manim_config(job: RenderJob, cache: Path, work: Path) -> dict:
         "pixel_width": job.quality.width,
         "pixel_height": job.quality.height,
         "frame_rate": job.quality.fps,
-        "format": None if job.format == "png" else job.format,
-        "write_to_movie": job.format != "png",
+        "format": job.format if drawn(job) else None,
+        "write_to_movie": drawn(job),
         "save_last_frame": False,
         "output_file": BY_ID[job.section].stem,
         "progress_bar": "display" if job.verbose else "none",

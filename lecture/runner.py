@@ -16,8 +16,10 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from lecture.captions import lecture_subtitles, section_subtitles, write_captions
 from lecture.config import LectureConfig
 from lecture.jobs import JobResult, Quality, RenderJob, worker_main
+from lecture.locale import load_locale
 from lecture.manifest import MANIFEST, file_hash, is_up_to_date, read_manifest, stage_manifest
 from lecture.media import join_videos, video_duration
+from lecture.narration import Narration, plan
 from lecture.output_folder import OutputFolder
 from lecture.sections import BY_ID, SECTIONS
 from sonify.mix import read_wav
@@ -58,11 +60,13 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def fingerprint(request: RenderRequest, section: str, code: str) -> str:
-    """Changes whenever the section's config, the audio settings, quality, format or code change."""
+def fingerprint(request: RenderRequest, section: str, code: str, narration: Narration | None = None) -> str:
+    """Changes whenever the section's config, the audio settings, quality, format, code or narration
+    (the voice, or any recording's content) change."""
     effective = request.config.effective()
     payload = {"section": effective[section], "audio": effective["audio"], "lecture": effective.get("lecture"),
-               "quality": request.quality.label, "format": request.format, "code": code}
+               "quality": request.quality.label, "format": request.format, "code": code,
+               "narration": narration.fingerprint() if narration else None}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
@@ -74,12 +78,13 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
     Raises OutputError when ``request.out_dir`` cannot be used.
     """
     console = console or Console(stderr=True)
+    narrations = narration_plans(request, plain_line(console))
     folder = OutputFolder(request.out_dir)
     folder.remove_abandoned_scratch()
     with folder.lock():
         manifest = read_manifest(folder, warn=plain_line(console))
     code = code_digest()
-    wanted = {section: fingerprint(request, section, code) for section in request.sections}
+    wanted = {section: fingerprint(request, section, code, narrations.get(section)) for section in request.sections}
     stale = [section for section in request.sections
              if request.force or not is_up_to_date(manifest["sections"].get(section), folder.path, wanted[section])]
     for section in request.sections:
@@ -87,10 +92,21 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
             console.print(f"{BY_ID[section].stem}: up to date, skipped (--force re-renders)")
     with folder.scratch() as scratch:
         jobs = [RenderJob(section, request.config, request.quality, request.format, scratch / section,
-                          folder.cache, request.verbose) for section in longest_first(stale, manifest)]
-        results = _run_jobs(jobs, request.jobs, console)
+                          folder.cache, request.verbose, narrations.get(section))
+                for section in longest_first(stale, manifest)]
+        results = run_jobs(jobs, request.jobs, console)
         with folder.lock():  # another render may have finished meanwhile: re-read, then commit
             return _record(request, folder, results, wanted, scratch, console)
+
+
+def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
+    """Who speaks each requested section's steps (see ``lecture.narration.plan``); raises NarrationError
+    before anything is written when a recording is unusable. Stills and GIFs have no voice."""
+    if request.format not in LECTURE_FORMATS:
+        return {}
+    narration, locale = request.config.narration, load_locale()
+    return plan(narration.source, narration.voice, narration.words_per_minute,
+                {BY_ID[section]: list(locale[section]["steps"]) for section in request.sections}, warn)
 
 
 def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResult], wanted: dict, scratch: Path,
@@ -128,7 +144,7 @@ def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResul
     return 1 if failures else 0
 
 
-def _run_jobs(jobs: list[RenderJob], parallel: int, console: Console) -> list[JobResult]:
+def run_jobs(jobs: list[RenderJob], parallel: int, console: Console) -> list[JobResult]:
     """Run each job in a worker of its own, with a progress line per section."""
     if not jobs:
         return []

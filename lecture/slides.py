@@ -185,9 +185,12 @@ def video_format(video: Path) -> tuple[int, int, str]:
 
 
 def speaker_notes(step: dict, section_id: str, strings: dict) -> str:
-    """What the step shows (its title and caption) and, when the locale has one, what to ask the students."""
+    """What the step shows (its title and caption), what the narration says, and, when the locale has one,
+    what to ask the students."""
     question = strings[section_id]["steps"][step["key"]].get("question")
     parts = [step["title"], step["caption"]]
+    if step.get("narration"):
+        parts.append(strings["slides"]["narration"].format(text=step["narration"]["text"]))
     if question:
         parts.append(strings["slides"]["question"].format(question=question))
     return "\n\n".join(parts)

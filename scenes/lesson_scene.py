@@ -6,6 +6,11 @@ and of the numbers it newly shows; ``finish_step`` waits out whatever the animat
 A reveal takes its new numbers' reading time (``reveal_seconds``), or stretches to fill the step's
 reading time so the step does not end on a long frozen stretch.
 A card's thinking time runs down a bar, so no screen stands still longer than LONGEST_FREEZE.
+
+Narration: a step's ``narration`` (beside its caption in the locale, the variant matching the caption shown)
+is formatted with the caption's fields; with a voice (``SceneJob.narration``) it starts as the step's
+header settles and the step lasts at least the voice plus ``narration.TAIL``: the scene holds longer, its
+animations keep their speed.
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ from PIL import Image
 
 from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimension, scale_factor, score_multiplications
 from lecture.config import LectureConfig
+from lecture.narration import TAIL, Narration, sentence_times, sentences, spoken_numbers, step_file_name
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText
 from scenes.numbers import format_number
 from scenes.visuals import cap_height, label_text
+from sonify.synth import SAMPLE_RATE
 
 WORDS_PER_SECOND = 2.5
 SECONDS_PER_NEW_NUMBER = 0.4
@@ -61,6 +68,7 @@ class SceneJob:
     stills_dir: Path | None = None
     still_prefix: str = ""
     progress: Callable[[float], None] | None = None
+    narration: Narration | None = None  # who speaks the steps; None: nobody
 
 
 @dataclass(frozen=True)
@@ -106,6 +114,7 @@ class StepRecord:
     new_numbers: int = 0  # tagged numbers not on screen, or shown differently, at the previous step's end
     reading: float = 0.0
     read_until: float = 0.0
+    narration: dict = field(default_factory=dict)  # file, text and, when spoken, start, seconds, sentences
 
 
 class LessonScene(Scene):
@@ -120,6 +129,7 @@ class LessonScene(Scene):
         self.cards: list[StepRecord] = []  # question and closing cards, as shown in full
         self.cues: list[Cue] = []
         self.freezes: list[tuple[float, float]] = []  # (start, end) of every wait: nothing moves
+        self.voices: list[tuple[float, object]] = []  # (start, mono samples) of each step's narration
         self.header = None
         self._numbers_shown: set = set()
         super().__init__(**kwargs)
@@ -158,7 +168,8 @@ class LessonScene(Scene):
         strings = self.strings["steps"][key]
         number = self.STEPS.index(key) + 1
         title = strings["title"]
-        caption = (caption or strings["caption"]).format(**fields)
+        template = caption or strings["caption"]
+        caption = template.format(**fields)
         new_header = self._header(title, number, caption)
         self.cue("step", step=number)
         if self.header is None:
@@ -171,8 +182,30 @@ class LessonScene(Scene):
         self.header = new_header
         self.steps.append(StepRecord(key=key, title=title, caption=caption, start=self.renderer.time,
                                      reading=reading_seconds(caption, new_numbers)))
+        self.narrate(number, strings, template, fields)
         if self.job.progress:
             self.job.progress((number - 1) / len(self.STEPS))
+
+    def narrate(self, number: int, strings: dict, caption_template: str, fields: dict) -> None:
+        """Record what the step's narration says and, with a voice, start it now: the ``narration`` of the
+        caption shown (``narration_tie`` beside ``caption_tie``), numbers as the locale reads them."""
+        variant = next((name for name, text in strings.items() if name.startswith("caption") and text == caption_template),
+                       "caption")
+        template = strings.get(variant.replace("caption", "narration", 1), strings.get("narration"))
+        if template is None:
+            return
+        step, spoken = self.steps[-1], self.job.locale["spoken"]
+        text = spoken_numbers(template.format(**fields), spoken["decimal_mark"])
+        step.narration = {"file": step_file_name(number, step.key), "text": text}
+        voice = self.job.narration.speak(step.narration["file"], text, spoken["minus"]) if self.job.narration else None
+        if voice is None:
+            return
+        seconds = len(voice) / SAMPLE_RATE
+        parts = sentences(text)
+        step.narration |= {"start": round(step.start, 4), "seconds": round(seconds, 4),
+                           "sentences": [[part, round(float(step.start + start), 4), round(float(step.start + end), 4)]
+                                         for part, (start, end) in zip(parts, sentence_times(voice, parts))]}
+        self.voices.append((step.start, voice))
 
     def reveal_seconds(self, new_numbers: int = 0, fill_after: float | None = None,
                        shortest: float = SHORTEST_REVEAL) -> float:
@@ -200,7 +233,7 @@ class LessonScene(Scene):
                  for i, row in enumerate(rows) for j, text in enumerate(row) if text is not None}
         step.new_numbers, self._numbers_shown = len(shown - self._numbers_shown), shown
         step.reading = reading_seconds(step.caption, step.new_numbers)
-        self.wait_until(step.start + step.reading)
+        self.wait_until(step.start + max(step.reading, step.narration.get("seconds", -TAIL) + TAIL))
         step.read_until = self.renderer.time
         if self.job.stills_dir is not None:
             self._save_still(len(self.steps), step.key)
@@ -210,9 +243,10 @@ class LessonScene(Scene):
         step.end = self.renderer.time
 
     def wait_until(self, time: float) -> None:
-        """Wait, if needed, until ``time`` seconds into the scene."""
-        if time - self.renderer.time > 1e-6:
-            self.wait(time - self.renderer.time)
+        """Wait, if needed, until at least ``time`` seconds into the scene: a drawn wait counts whole frames,
+        rounded down, so a last frame is added when one is missing."""
+        while time - self.renderer.time > 1e-6:
+            self.wait(max(time - self.renderer.time, 1 / config.frame_rate))
 
     # Cards ---------------------------------------------------------------------------------------
     def pose_question(self, key: str, question: str) -> None:
@@ -324,7 +358,7 @@ class LessonScene(Scene):
             while stack:
                 current = stack.pop()
                 if isinstance(current, (Text, MarkupText, SingleStringMathTex, NumberText)):
-                    if id(current) not in seen and current.get_fill_opacity() > 0.05:
+                    if id(current) not in seen and _fill_opacity(current) > 0.05:
                         seen.add(id(current))
                         found.append(current)
                     continue
@@ -335,6 +369,11 @@ class LessonScene(Scene):
         self.renderer.update_frame(self, ignore_skipping=True)
         path = self.job.stills_dir / f"{self.job.still_prefix}{number:02d}-{key}.png"
         Image.fromarray(self.renderer.get_frame()).convert("RGB").save(path)
+
+
+def _fill_opacity(text: VMobject) -> float:
+    """The most opaque fill among ``text``'s glyphs (a MathTex keeps its fill on its parts, not itself)."""
+    return max((part.get_fill_opacity() for part in text.family_members_with_points()), default=0.0)
 
 
 def _as_rows(grid: dict) -> list[list[str | None]]:

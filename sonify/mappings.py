@@ -45,7 +45,7 @@ from collections.abc import Callable
 import numpy as np
 
 from attn_math.attention import entropy
-from sonify.mix import Timeline, master
+from sonify.mix import Timeline, master, with_voices
 from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
                           sine_wave, tone, triangle_wave)
 
@@ -293,10 +293,10 @@ def staggered(cues) -> list[float]:
     return times
 
 
-def soundtrack(cues, duration: float, loudness_lufs: float) -> np.ndarray:
-    """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long,
-    mastered to ``loudness_lufs``."""
+def soundtrack(cues, duration: float, loudness_lufs: float, voices=()) -> np.ndarray:
+    """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long, the
+    narration's ``voices`` ((start, mono samples) each) over it with the tones ducked, mastered to ``loudness_lufs``."""
     timeline = Timeline(duration)
     for cue, at in zip(cues, staggered(cues)):
         timeline.place(MAPPINGS[cue.kind](**cue.values), at, LEVELS[cue.kind])
-    return master(timeline.samples, loudness_lufs)
+    return master(with_voices(timeline.samples, voices) if voices else timeline.samples, loudness_lufs)

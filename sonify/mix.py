@@ -20,6 +20,9 @@ with warnings.catch_warnings():  # pydub warns that ffmpeg is missing; WAV needs
 CEILING_DBTP = -1.5  # the limiter's true-peak ceiling: 0.5 dB under the -1 dBTP delivery limit, for the codec
 LOOKAHEAD = 0.005  # seconds the limiter's gain starts falling before a peak
 HOLD = 0.08  # seconds it stays down after one, so it does not flutter on a sustained chord
+DUCK_DB = -14.0  # the tones under a voice: at least 10 dB quieter, with margin for the limiter
+DUCK_RAMP = 0.08  # seconds the tones take to go down before a voice starts and to come back after it ends
+TONES_UNDER_VOICE_DB = 3.0  # between voices, the tones sit this much under the voice's loudness
 OVERSAMPLING = 4  # true peak: the peak of the signal resampled 4x (BS.1770 annex 2)
 
 
@@ -36,6 +39,31 @@ class Timeline:
         end = min(len(self.samples), start + len(stereo))
         if 0 <= start < end:
             self.samples[start:end] += 10 ** (gain_db / 20) * stereo[:end - start]
+
+
+def duck_gain(spans, length: int, depth_db: float = DUCK_DB, ramp: float = DUCK_RAMP) -> np.ndarray:
+    """Gain per sample: 1, falling linearly to 10^(depth/20) over ``ramp`` s before each (start, end) span,
+    held through it, rising back over ``ramp`` s after it."""
+    times = np.arange(length) / SAMPLE_RATE
+    depth = np.zeros(length)
+    for start, end in spans:
+        inside = np.clip(np.minimum(times - (start - ramp), (end + ramp) - times) / ramp, 0.0, 1.0)
+        depth = np.maximum(depth, inside)
+    return 10 ** (depth * depth_db / 20)
+
+
+def with_voices(tones: np.ndarray, voices) -> np.ndarray:
+    """The voices ((start, mono samples) each), centred, over ``tones`` ducked while each voice speaks;
+    between voices the tones sit TONES_UNDER_VOICE_DB under the voice's integrated loudness."""
+    track = Timeline(len(tones) / SAMPLE_RATE)
+    for at, samples in voices:
+        track.place(samples, at)
+    voice_level, tones_level = loudness(track.samples), loudness(tones)
+    if not np.isfinite(voice_level):
+        return tones
+    gain = 10 ** ((voice_level - TONES_UNDER_VOICE_DB - tones_level) / 20) if np.isfinite(tones_level) else 0.0
+    spans = [(at, at + len(samples) / SAMPLE_RATE) for at, samples in voices]
+    return track.samples + gain * tones * duck_gain(spans, len(tones))[:, None]
 
 
 def loudness(samples: np.ndarray) -> float:

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Install the Debian packages manim needs, only those missing. Idempotent and offline when all are present.
+# Extra packages given as arguments are installed too, e.g. `tools/system-deps.sh espeak-ng` (the draft voice).
 set -euo pipefail
 
 packages=(
   libcairo2-dev libpango1.0-dev pkg-config                  # build pycairo and manimpango
   texlive-latex-base texlive-latex-extra texlive-latex-recommended texlive-fonts-recommended dvisvgm  # MathTex
   fonts-inter fonts-jetbrains-mono                          # typography
+  "$@"                                                      # asked for: espeak-ng for --narration tts
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
