@@ -32,6 +32,7 @@ QUIET_DB = -35.0  # a 20 ms frame this far under the loudest frame is a pause
 FRAME = 0.02  # seconds
 DECIMAL = re.compile(r"(?<![\w.,])(\d+)\.(\d+)(?!\w)")
 HYPHEN_MINUS = re.compile(r"(?<![\w\u2212-])-(?=\d)")
+SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 SENTENCE_END = re.compile(r"(?<=[.?!…])\s+")
 
 
@@ -47,10 +48,11 @@ class Narration:
     words_per_minute: int = 150
     recordings: dict[str, Path] = field(default_factory=dict)  # "03-queries" -> the lecturer's file
 
-    def speak(self, name: str, text: str, minus_word: str) -> np.ndarray | None:
-        """The step's voice as mono samples, or None when this step has no recording."""
+    def speak(self, name: str, text: str, spoken: dict) -> np.ndarray | None:
+        """The step's voice as mono samples, or None when this step has no recording; ``spoken`` is the
+        locale's table of words for signs (see ``voice_text``)."""
         if self.voice:
-            return synthesize(voice_text(text, minus_word), self.voice, self.words_per_minute)
+            return synthesize(voice_text(text, spoken), self.voice, self.words_per_minute)
         path = self.recordings.get(name)
         return None if path is None else decode(path)
 
@@ -71,9 +73,13 @@ def spoken_numbers(text: str, decimal_mark: str) -> str:
     return DECIMAL.sub(lambda match: f"{match[1]}{decimal_mark}{match[2]}", HYPHEN_MINUS.sub("\u2212", text))
 
 
-def voice_text(text: str, minus_word: str) -> str:
-    """What the draft voice is given: a minus sign before a number said as a word ("menos 0,34")."""
-    return re.sub(r"\u2212(?=\d)", minus_word, text)
+def voice_text(text: str, spoken: dict) -> str:
+    """What the draft voice is given, with the locale's ``spoken`` words for what it cannot read: a minus
+    sign before a number ("menos 0,34"), a power of ten ("2,0 por diez a la 4"), a blank "___" ("hueco")."""
+    text = re.sub(r"\u2212(?=\d)", spoken["minus"], text)
+    text = re.sub(r"\s*[·×]\s*10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)",
+                  lambda match: spoken["power_of_ten"].format(exponent=match[1].translate(SUPERSCRIPTS)), text)
+    return re.sub(r"_{2,}", spoken["blank"], text)
 
 
 def sentences(text: str) -> list[str]:

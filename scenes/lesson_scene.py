@@ -197,7 +197,7 @@ class LessonScene(Scene):
         step, spoken = self.steps[-1], self.job.locale["spoken"]
         text = spoken_numbers(template.format(**fields), spoken["decimal_mark"])
         step.narration = {"file": step_file_name(number, step.key), "text": text}
-        voice = self.job.narration.speak(step.narration["file"], text, spoken["minus"]) if self.job.narration else None
+        voice = self.job.narration.speak(step.narration["file"], text, spoken) if self.job.narration else None
         if voice is None:
             return
         seconds = len(voice) / SAMPLE_RATE

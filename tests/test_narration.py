@@ -55,7 +55,9 @@ def test_a_pipe_in_place_of_a_recording_is_refused_without_blocking(tmp_path):
 
 def test_numbers_are_written_as_the_locale_reads_them():
     assert spoken_numbers("pesos 0.34 y -1.5, x-2 y 10", ",") == "pesos 0,34 y \u22121,5, x-2 y 10"
-    assert voice_text("de \u22121,5 a \u22122", "menos ") == "de menos 1,5 a menos 2"
+    spoken = load_locale()["spoken"]
+    assert voice_text("de \u22121,5 a \u22122", spoken) == "de menos 1,5 a menos 2"
+    assert voice_text("hasta 2,0·10⁴ en ___", spoken) == "hasta 2,0 por diez a la 4 en hueco"
 
 
 def test_sentences_are_timed_on_the_pauses_between_them():
@@ -113,8 +115,9 @@ def test_between_voices_the_tones_sit_under_the_voices_loudness():
 def test_the_draft_voice_speaks_spanish_for_about_as_long_as_the_text():
     if shutil.which("espeak-ng") is None:
         pytest.skip("espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)")
-    short = Narration(voice="es").speak("01-formula", "Hola.", "menos ")
-    long = Narration(voice="es").speak("01-formula", "Cada fila de Q es una fila de X por W sub Q. " * 3, "menos ")
+    short = Narration(voice="es").speak("01-formula", "Hola.", load_locale()["spoken"])
+    long = Narration(voice="es").speak("01-formula", "Cada fila de Q es una fila de X por W sub Q. " * 3,
+                                        load_locale()["spoken"])
     assert 0.2 < len(short) / SAMPLE_RATE < 2.0
     assert len(long) / SAMPLE_RATE > 4 * len(short) / SAMPLE_RATE
     assert np.abs(long).max() > 0.05
