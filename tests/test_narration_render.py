@@ -15,8 +15,8 @@ from scipy import signal as scipy_signal
 from audio_files import tone, write_audio
 from lecture.locale import load_locale
 from lecture.narration import TAIL
-from lecture.sections import SECTIONS
-from lecture.slides import speaker_notes
+from lecture.sections import BY_ID, SECTIONS
+from lecture.slides import cut_section, speaker_notes
 from media_checks import TINY, decoded_audio, decoded_frame_count, manifest, run_cli
 from scene_checks import run_scene
 from sonify.mappings import LEVELS, MAPPINGS
@@ -60,6 +60,13 @@ def band(samples: np.ndarray, rate: int, low: float, high: float) -> np.ndarray:
     return scipy_signal.sosfiltfilt(scipy_signal.butter(4, [low, high], "bandpass", fs=rate, output="sos"), samples)
 
 
+def loud_samples(samples: np.ndarray, rate: int, frequency: float) -> np.ndarray:
+    """Where the tone of ``frequency`` is over half its peak (10 ms envelope of the band around it)."""
+    heard = np.abs(band(samples, rate, frequency - 8, frequency + 8))
+    envelope = np.convolve(heard, np.ones(rate // 100) / (rate // 100), mode="same")
+    return envelope > 0.5 * envelope.max()
+
+
 def test_steps_without_a_recording_are_named_once_and_keep_their_silent_timing(narrated, silent):
     _, entry, stderr = narrated
     warnings = [line for line in stderr.splitlines() if line.startswith("narration:")]
@@ -86,9 +93,7 @@ def test_the_voice_sounds_at_its_step_in_the_decoded_video_within_one_frame(narr
     samples, rate = decoded_audio(out / entry["files"][0])
     for key, frequency, seconds in (("inputs", INPUTS_HZ, 3.0), ("queries", QUERIES_HZ, QUERIES_SECONDS)):
         start = step(entry, key)["narration"]["start"]
-        heard = np.abs(band(samples, rate, frequency - 8, frequency + 8))
-        envelope = np.convolve(heard, np.ones(rate // 100) / (rate // 100), mode="same")
-        loud = np.flatnonzero(envelope > 0.5 * envelope.max())
+        loud = np.flatnonzero(loud_samples(samples, rate, frequency))
         assert loud[0] / rate == pytest.approx(start, abs=1 / FPS), key
         assert loud[-1] / rate == pytest.approx(start + seconds, abs=1 / FPS), key
 
@@ -132,6 +137,14 @@ def test_captions_of_a_narrated_step_are_its_spoken_sentences_at_their_times(nar
     assert not any(" ".join(cue.content.split()) == queries["caption"] for cue in subtitles)
     formula = step(entry, "formula")  # no recording: its on-screen caption, as without narration
     assert any(" ".join(cue.content.split()) == formula["caption"] for cue in subtitles)
+
+
+def test_the_slides_clip_of_a_narrated_step_keeps_its_voice(narrated, tmp_path):
+    out, entry, _ = narrated
+    _, clips = cut_section(out, tmp_path, BY_ID["matrix"], entry)
+    samples, rate = decoded_audio(clips[[record["key"] for record in entry["steps"]].index("queries")])
+    assert np.count_nonzero(loud_samples(samples, rate, QUERIES_HZ)) / rate == pytest.approx(QUERIES_SECONDS,
+                                                                                            abs=2 / FPS)
 
 
 def test_speaker_notes_carry_the_narration(narrated):
