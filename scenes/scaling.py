@@ -17,12 +17,13 @@ from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
-from scenes.lesson_scene import LessonScene
+from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
 from scenes.numbers import format_number
 from scenes.visuals import fit, label_text, number_text
 
 GROWTH = (2, 8, 64, 512)  # the d_k the collapse is animated through, besides the configured one
-HOLD = 2.5  # seconds a state is held so a student can read it
+HOLD = 2.5  # seconds a state is held so a student can read it (longer when a step has more numbers to read)
+STILL_MARGIN = 0.5  # a hold stays this much under the longest still stretch allowed
 CHANGE = 1.5  # seconds one change of d_k takes
 SWEEP_HOLD = 1.6  # seconds each d_k is held when the sweep repeats with both panels (its numbers were read once)
 SWEEP_CHANGE = 1.0
@@ -30,15 +31,19 @@ KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at l
 LEGEND_GAP = 0.45  # between the panels and the colour bar of the scores
 LEGEND_HEIGHT = 1.6
 LEGEND_ROOM = 2.0  # the colour bar, its ticks and its label, right of the panels
+LEGEND_SLOT_GAP = 0.12  # between the colour bar in a panel's left column and the score label under it
 COLLAPSED = 0.99  # a largest weight above this is shown as 1.00: one key takes it all
 CHART_HEIGHT = 2.4  # the unscaled panel alone
 STACKED_CHART_HEIGHT = 1.3  # each of the two panels, one above the other
+# ... when their titles go above them (many keys): the line each title takes comes off its chart, so the
+# stacked panels shrink no more than the wide ones, and 16 keys keep their numbers at 14 px
+TITLED_STACKED_CHART_HEIGHT = 0.9
 BAR_WIDTH, BAR_GAP = 0.45, 0.4  # gaps wide enough that the values above the bars stay apart
 SCORE_CELL_HEIGHT = 0.42
 NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, these must stay over 14 px
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
-VALUE_ROOM = 0.45  # above a full-height bar, for its value
+VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
 SIDE_GAP = 0.35  # between a panel's title column and its chart
 READOUT_GAP = 0.3  # between the readout line and the panels
 NOTE_HEIGHT = 0.4  # kept under the panels for the zero-gradient note
@@ -192,12 +197,18 @@ class DistributionPanel(VGroup):
         self.side = VGroup(self.title, self.entropy_label, self.entropy_value).arrange(DOWN, buff=0.18,
                                                                                       aligned_edge=RIGHT)
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP)
+        self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
 
     def side_above(self) -> None:
         """Title and entropy on one line above the chart: the chart, wide with many keys, gets the whole width."""
         self.side.arrange(RIGHT, buff=0.3, aligned_edge=DOWN).next_to(self.room, UP, buff=0.1)
         self.side.align_to(self.scores.label, LEFT)
+        self.titled = True
+
+    def left_slot(self) -> tuple[float, float]:
+        """(bottom, top) of the empty column left of the bars, above the score label, once the title is above."""
+        return self.scores.label.get_top()[1] + LEGEND_SLOT_GAP, self.room.get_top()[1]
 
     def _entropy_number(self, entropy: float):
         text = number_text(entropy, style.TEXT, style.CAPTION_SIZE)
@@ -276,27 +287,38 @@ class ScalingScene(LessonScene):
 
     # Steps 2-3: the unscaled softmax as d_k grows -----------------------------------------------
     def show_growing(self):
-        self.begin_step("growing", n_keys=self.settings.n_keys)
+        last = self.dimensions[-1]
+        self.begin_step("growing", n_keys=self.settings.n_keys,
+                        new_numbers=len(self.numbers_at(last, ["unscaled"])))
         first = self.dimensions[0]
-        self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), CHART_HEIGHT)
+        self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), stacked=False)
         self.readout = self.readout_line(first)
-        self.legend = self.score_bar(self.unscaled)
+        self.legend = self.score_bar(self.unscaled, self.unscaled)
         self.place(VGroup(self.unscaled, self.legend), *self.panel_area(self.readout, note=True))
         self.play(Vanish(self.variance_stage), run_time=0.6)
         self.cue_distribution(self.unscaled, first)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
-        self.wait(HOLD)
-        for d_k in self.dimensions[1:]:
-            self.change_dimension(d_k, [self.unscaled])
+        changes = self.dimensions[1:]
+        self.hold(1 + len(changes), after=CHANGE * len(changes))
+        for index, d_k in enumerate(changes):
+            self.change_dimension(d_k, [self.unscaled], holds_left=len(changes) - index)
 
     def show_collapse(self):
         d_k = self.settings.d_k
         demo = self.demos[d_k]
         collapsed = demo.weights_unscaled.max() > COLLAPSED
         caption = None if collapsed else self.strings["steps"]["collapse"]["caption_spread"]
-        self.begin_step("collapse", caption=caption, d_k=d_k)
-        if d_k != self.dimensions[-1]:
-            self.change_dimension(d_k, [self.unscaled])
+        changing = d_k != self.dimensions[-1]
+        self.begin_step("collapse", caption=caption, d_k=d_k, new_numbers=len(
+            self.numbers_at(d_k, ["unscaled"]) - self.numbers_at(self.dimensions[-1], ["unscaled"])))
+        if changing:  # the scores, then the softmax of them; with a collapse, a frame and a note (1.4 s) follow
+            self.play(*self.readout.change_to(self.readout_values(d_k)), *self.unscaled.scores.change_to(demo.scores),
+                      run_time=self.per_key(CHANGE))
+            self.hold(2 + collapsed, after=self.per_key(CHANGE) + 1.4 * collapsed)
+            self.cue_distribution(self.unscaled, d_k)
+            self.play(*self.unscaled.change_weights(demo.weights_unscaled, demo.entropy_unscaled),
+                      run_time=self.per_key(CHANGE))
+            self.hold(1 + collapsed, after=1.4 * collapsed)
         self.marks = VGroup()
         if collapsed:
             chart = self.unscaled.chart
@@ -309,20 +331,22 @@ class ScalingScene(LessonScene):
             self.marks.add(frame, note)
             self.play(Create(frame), run_time=0.8)
             self.play(Appear(note), run_time=0.6)
-        self.wait(HOLD + 0.5)
+        if collapsed or not changing:
+            self.hold(1)
 
     # Steps 4-5: the scaled softmax beside the unscaled one --------------------------------------
     def show_scaled(self):
         d_k = self.settings.d_k
         demo = self.demos[d_k]
         self.begin_step("scaled", d_k=d_k, root=format_number(np.sqrt(d_k)),
-                        before=format_number(demo.entropy_unscaled), after=format_number(demo.entropy_scaled))
-        unscaled = self.panel("unscaled", self.values(demo, scaled=False), STACKED_CHART_HEIGHT)
+                        before=format_number(demo.entropy_unscaled), after=format_number(demo.entropy_scaled),
+                        new_numbers=len(self.numbers_at(d_k, ["unscaled", "scaled"]) - self.numbers_at(d_k, ["unscaled"])))
+        unscaled = self.panel("unscaled", self.values(demo, scaled=False), stacked=True)
         # The scaled panel starts as a copy of the unscaled one, then divides its scores.
-        self.scaled = self.panel("scaled", self.values(demo, scaled=False), STACKED_CHART_HEIGHT)
+        self.scaled = self.panel("scaled", self.values(demo, scaled=False), stacked=True)
         stacked = VGroup(unscaled, self.scaled).arrange(DOWN, buff=PANEL_GAP)
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
-        legend = self.score_bar(stacked)
+        legend = self.score_bar(stacked, unscaled)
         self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=False))
         self.play(Vanish(self.marks), ReplacementTransform(self.unscaled, unscaled), Transform(self.legend, legend),
                   run_time=1.0)
@@ -333,47 +357,65 @@ class ScalingScene(LessonScene):
         self.wait(1.0)
         # First the division (the cells fade towards neutral on the shared scale), then what the softmax makes of it.
         self.play(*self.scaled.scores.change_to(demo.scaled_scores), run_time=self.per_key(CHANGE))
-        self.wait(self.per_key(HOLD))
+        self.hold(3, after=self.per_key(CHANGE) + 0.8)
         self.cue_distribution(self.scaled, d_k)
         self.play(*self.scaled.change_weights(demo.weights_scaled, demo.entropy_scaled),
                   run_time=self.per_key(CHANGE))
-        self.wait(1.0)
+        self.hold(2, after=0.8)
         # The caption compares the two entropies: frame them.
         self.marks = VGroup(*[SurroundingRectangle(panel.entropy_value, color=style.HIGHLIGHT, buff=0.08,
                                                    stroke_width=2, corner_radius=0.06)
                               for panel in (self.unscaled, self.scaled)])
         self.play(Create(self.marks), run_time=0.8)
-        self.wait(0.5)
+        self.hold(1)
 
     def show_restored(self):
-        self.begin_step("restored", low=self.dimensions[0], high=self.dimensions[-1])
+        d_k, last = self.settings.d_k, self.dimensions[-1]
+        both = ["unscaled", "scaled"]
+        self.begin_step("restored", low=self.dimensions[0], high=last, new_numbers=len(
+            self.numbers_at(last, both, scaled=True) - self.numbers_at(d_k, both)))
         scaled_readout = self.readout_line(self.settings.d_k, scaled=True)
         self.play(ReplacementTransform(self.readout, scaled_readout), Vanish(self.marks), run_time=1.0)
         self.readout = scaled_readout
         self.wait(1.0)
-        for d_k in self.dimensions:
-            self.change_dimension(d_k, [self.unscaled, self.scaled], change=SWEEP_CHANGE, hold=SWEEP_HOLD)
+        for index, size in enumerate(self.dimensions):
+            self.change_dimension(size, [self.unscaled, self.scaled], change=SWEEP_CHANGE, least=SWEEP_HOLD,
+                                  holds_left=len(self.dimensions) - index, after=0.8)
         frame = SurroundingRectangle(self.scaled, color=style.HIGHLIGHT, buff=FRAME_ROOM * 0.6, stroke_width=3,
                                      corner_radius=0.1)
         self.play(Create(frame), run_time=0.8)
-        self.wait(0.5)
 
     # Shared pieces ------------------------------------------------------------------------------
-    def panel(self, version: str, values: tuple[np.ndarray, np.ndarray, float],
-              chart_height: float) -> DistributionPanel:
-        """The unscaled or scaled panel showing (weights, scores, entropy), its scores on the shared scale."""
+    def panel(self, version: str, values: tuple[np.ndarray, np.ndarray, float], stacked: bool) -> DistributionPanel:
+        """The unscaled or scaled panel showing (weights, scores, entropy), its scores on the shared scale.
+
+        If the title beside the chart would shrink the numbers, it goes above (and a stacked chart is
+        rebuilt lower, to give back the height that line takes)."""
         label = r"q\cdot k_j / \sqrt{d_k}" if version == "scaled" else r"q\cdot k_j"
-        panel = DistributionPanel(self.strings["labels"][version], label, version, self.largest_score,
-                                  self.strings["labels"], values, chart_height)
+
+        def build(chart_height: float) -> DistributionPanel:
+            return DistributionPanel(self.strings["labels"][version], label, version, self.largest_score,
+                                     self.strings["labels"], values, chart_height)
+
+        panel = build(STACKED_CHART_HEIGHT if stacked else CHART_HEIGHT)
         left, right, _, _ = style.body_box()
-        if panel.width + LEGEND_ROOM > right - left:  # side by side it would shrink the numbers: stack instead
+        if panel.width + LEGEND_ROOM > right - left:
+            panel = build(TITLED_STACKED_CHART_HEIGHT) if stacked else panel
             panel.side_above()
         return panel
 
-    def score_bar(self, panels: VGroup):
-        """The colour bar of every score cell (one scale for both panels and every d_k), right of ``panels``."""
-        legend = score_legend(self.largest_score, self.strings["labels"]["score_scale"], height=LEGEND_HEIGHT)
-        return legend.next_to(panels, RIGHT, buff=LEGEND_GAP)
+    def score_bar(self, panels: VGroup, top: DistributionPanel):
+        """The colour bar of every score cell (one scale for both panels and every d_k): right of ``panels``, or,
+        when the titles are above the charts, in the empty column left of the ``top`` panel's bars, so the bars
+        keep the width."""
+        if not top.titled:
+            legend = score_legend(self.largest_score, self.strings["labels"]["score_scale"], height=LEGEND_HEIGHT)
+            return legend.next_to(panels, RIGHT, buff=LEGEND_GAP)
+        bottom, slot_top = top.left_slot()
+        sample = score_legend(self.largest_score, self.strings["labels"]["score_scale"], height=1.0)
+        legend = score_legend(self.largest_score, self.strings["labels"]["score_scale"],
+                              height=min(LEGEND_HEIGHT, slot_top - bottom - (sample.height - 1.0)))
+        return legend.next_to(top.room, LEFT, buff=SIDE_GAP).align_to(np.array([0, slot_top, 0]), UP)
 
     def per_key(self, seconds: float) -> float:
         """``seconds``, or KEY_SECONDS a key if that is longer: a change as slow as its numbers are many."""
@@ -386,14 +428,36 @@ class ScalingScene(LessonScene):
         return demo.weights_unscaled, demo.scores, demo.entropy_unscaled
 
     def change_dimension(self, d_k: int, panels: list[DistributionPanel], change: float = CHANGE,
-                         hold: float = HOLD):
-        """Move the readout and every panel to d_k in ``change`` seconds, then hold ``hold`` seconds."""
+                         least: float = HOLD, holds_left: int = 1, after: float = 0.0):
+        """Move the readout and every panel to d_k in ``change`` seconds, then hold (see ``hold``): the same
+        change follows ``holds_left`` - 1 times more, then ``after`` seconds of animation."""
         animations = self.readout.change_to(self.readout_values(d_k))
         for panel in panels:
             self.cue_distribution(panel, d_k)
             animations += panel.change_to(*self.values(self.demos[d_k], panel.version == "scaled"))
         self.play(*animations, run_time=change)
-        self.wait(hold)
+        self.hold(holds_left, after=after + change * (holds_left - 1), least=least)
+
+    def hold(self, holds_left: int, after: float = 0.0, least: float = HOLD):
+        """Wait this hold's share of the time the step still needs to be read (its planned reading time, less
+        ``after`` seconds of animation still to come), shared by the ``holds_left`` holds left in the step:
+        at least ``least`` seconds, and short of the longest still stretch allowed."""
+        step = self.steps[-1]
+        left = step.start + step.reading - self.renderer.time - after
+        self.wait(min(LONGEST_FREEZE - STILL_MARGIN, max(least, left / holds_left)))
+
+    def numbers_at(self, d_k: int, versions: list[str], scaled: bool = False) -> set[tuple[str, int, str]]:
+        """(name, index, text) of every number the readout and the ``versions`` panels show at ``d_k`` (the readout
+        with the scaled deviation if ``scaled``), written as on screen."""
+        readout = self.readout_values(d_k)
+        names = [*READOUT_NUMBERS][:None if scaled else -1]
+        shown = {(name, 0, format_number(readout[name], READOUT_NUMBERS[name][1])) for name in names}
+        for version in versions:
+            weights, scores, entropy = self.values(self.demos[d_k], version == "scaled")
+            shown |= {(f"entropy_{version}", 0, format_number(entropy))}
+            shown |= {(f"{kind}_{version}", j, format_number(value))
+                      for kind, values in (("weights", weights), ("scores", scores)) for j, value in enumerate(values)}
+        return shown
 
     def cue_distribution(self, panel: DistributionPanel, d_k: int):
         """Matrix's softmax "row" sound: one partial per key, as loud as its weight (one-hot: a lone tone)."""

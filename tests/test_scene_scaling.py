@@ -13,6 +13,8 @@ from scenes.scaling import GROWTH, ScalingScene
 from tests.scene_checks import layout_problems, legibility_problems, pacing_problems, run_scene
 
 LARGEST = ("scaling.d_k=4096", "scaling.n_keys=16", "scaling.seed=4294967295")
+# The most keys at the default d_k: every step changes the most numbers (the largest d_k has nothing left to collapse)
+MANY_KEYS = ("scaling.n_keys=16",)
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +25,11 @@ def scene():
 @pytest.fixture(scope="module")
 def largest():
     return run_scene("scaling", *LARGEST)
+
+
+@pytest.fixture(scope="module")
+def many_keys():
+    return run_scene("scaling", *MANY_KEYS)
 
 
 def by_hand(d_k, n_keys, seed):
@@ -65,22 +72,33 @@ def test_steps_in_order(scene):
     assert all(record.end > record.start for record in scene.steps)
 
 
-def test_defaults_and_largest_values_keep_text_apart_and_in_frame(scene, largest):
+def test_defaults_and_largest_values_keep_text_apart_and_in_frame(scene, largest, many_keys):
     assert layout_problems(scene) == []
     assert layout_problems(largest) == []
+    assert layout_problems(many_keys) == []
 
 
 def test_duration_is_a_paced_minute_or_two(scene):
     assert 60 <= scene.renderer.time <= 180
 
 
-@pytest.mark.parametrize("name", ["scene", "largest"])
+@pytest.mark.parametrize("name", ["scene", "largest", "many_keys"])
 def test_every_step_is_read_without_frozen_stretches(name, request):
     assert pacing_problems(request.getfixturevalue(name)) == []
 
 
-def test_text_is_legible_at_720p(scene):
-    assert legibility_problems(scene) == []
+@pytest.mark.parametrize("name", ["scene", "largest", "many_keys"])
+def test_text_is_legible_at_720p(name, request):
+    """16 keys too: their titles go above the charts and the colour bar into the column left of the bars."""
+    assert legibility_problems(request.getfixturevalue(name)) == []
+
+
+def test_sixteen_keys_show_every_score_and_weight(largest):
+    """The largest config's last step: 16 scores and weights in each panel, equal to the draws."""
+    record = step(largest, "restored")
+    expected = by_hand(4096, 16, 4294967295)
+    for name in ("scores_unscaled", "scores_scaled", "weights_scaled"):
+        assert_shown(shown(record, name), expected[name])
 
 
 def test_the_last_step_lasts_its_reading_time_not_more(scene):
