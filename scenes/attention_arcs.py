@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, MathTex, Polygon, Square,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, MathTex, Polygon, Rectangle, Square,
                    SurroundingRectangle, UpdateFromAlphaFunc, VGroup, VMobject)
 
 from scenes import style
@@ -33,6 +33,7 @@ MAX_LABEL_LEVELS = 3  # staggered lines of column labels, at most
 LABEL_CHARACTERS = (None, 8, 6, 4, 3)  # token labels tried in full, then cut to these lengths, until they fit
 MIN_LABELLED_CELL = 0.3  # a row of the heatmap as tall as its label, so neighbouring labels do not touch
 BRACKETS_WIDTH = 0.36  # a HeatBlock's two brackets beside its cells
+ROW_FRAME_ROOM = 0.08  # left of the widest row label, inside a row's frame
 
 
 class TokenRow(VGroup):
@@ -253,8 +254,13 @@ class TokenHeatmap(VGroup):
         return 0.0, 0
 
     def row_box(self, i: int) -> SurroundingRectangle:
-        return SurroundingRectangle(VGroup(self.row_labels[i], *self.matrix.cells[i]), color=style.HIGHLIGHT,
-                                    buff=0.04, stroke_width=3, corner_radius=0.06)
+        """A frame round row i's cells and label, as wide for every row: from the widest label, with room
+        before it, so the frame never crosses a short label's first letter."""
+        cells = VGroup(*self.matrix.cells[i])
+        left = self.row_labels.get_left()[0] - ROW_FRAME_ROOM
+        span = Rectangle(width=cells.get_right()[0] - left, height=cells.height, stroke_width=0, fill_opacity=0)
+        return SurroundingRectangle(span.move_to([(left + cells.get_right()[0]) / 2, cells.get_y(), 0]),
+                                    color=style.HIGHLIGHT, buff=0.04, stroke_width=3, corner_radius=0.06)
 
 
 def shortened(token: str, characters: int | None) -> str:

@@ -94,7 +94,7 @@ class Heatmap(VGroup):
         rows, cols = self.values.shape
         self.row_ticks = VGroup(*[self._tick(index) for index in row_ticks])
         self.column_ticks = VGroup(*[self._tick(index) for index in column_ticks])
-        self.row_title = label_text(row_title, style.MUTED, TICK_SIZE).rotate(np.pi / 2) if row_title else VGroup()
+        self.row_title = label_text(row_title, style.MUTED, TICK_SIZE) if row_title else VGroup()
         self.column_title = label_text(column_title, style.MUTED, TICK_SIZE) if column_title else VGroup()
         self.cell_width, self.cell_height = ((cell_size, cell_size) if cell_size else
                                              self._fitting_cell(width, height, largest_cell, largest_aspect))
@@ -115,11 +115,14 @@ class Heatmap(VGroup):
         return number_text(index, style.MUTED, TICK_SIZE, decimals=0)
 
     def _label_margins(self) -> tuple[float, float]:
-        """Room the ticks and titles take: to the left of the grid and above it."""
-        left = (self.row_ticks.width + TICK_GAP if len(self.row_ticks) else 0.0) + (
-            self.row_title.width + TITLE_GAP if len(self.row_title) else 0.0)
-        top = (self.column_ticks.height + TICK_GAP if len(self.column_ticks) else 0.0) + (
-            self.column_title.height + TITLE_GAP if len(self.column_title) else 0.0)
+        """Room the ticks and titles take: to the left of the grid and above it (the row title heads the
+        column of row ticks, in the corner above it, level with the column ticks)."""
+        ticks_width = self.row_ticks.width if len(self.row_ticks) else 0.0
+        left = max(ticks_width, self.row_title.width if len(self.row_title) else 0.0)
+        left += TICK_GAP if left else 0.0
+        ticks_height = self.column_ticks.height if len(self.column_ticks) else 0.0
+        top = max(ticks_height, self.row_title.height if len(self.row_title) else 0.0)
+        top += (TICK_GAP if top else 0.0) + (self.column_title.height + TITLE_GAP if len(self.column_title) else 0.0)
         return left, top
 
     def _fitting_cell(self, width: float | None, height: float | None, largest_cell: float,
@@ -171,11 +174,12 @@ class Heatmap(VGroup):
             tick.next_to(self.cell_block([index], [0]), LEFT, buff=TICK_GAP)
         for tick, index in zip(self.column_ticks, column_ticks):
             tick.next_to(self.cell_block([0], [index]), UP, buff=TICK_GAP)
-        if len(self.row_title):
-            anchor = self.row_ticks if len(self.row_ticks) else self.area
-            self.row_title.next_to(anchor, LEFT, buff=TITLE_GAP).match_y(self.area)
+        if len(self.row_title):  # horizontal, like every label: over the row ticks, right-aligned with them
+            self.row_title.next_to(self.area, UP, buff=TICK_GAP).next_to(self.area, LEFT, buff=TICK_GAP,
+                                                                          coor_mask=RIGHT)
         if len(self.column_title):
-            anchor = self.column_ticks if len(self.column_ticks) else self.area
+            anchor = VGroup(*self.column_ticks, *self.row_title) if len(self.column_ticks) or len(self.row_title) \
+                else self.area
             self.column_title.next_to(anchor, UP, buff=TITLE_GAP).match_x(self.area)
 
     def _current_cell(self) -> tuple[float, float]:

@@ -25,6 +25,7 @@ FORMULA = r"\text{Attention}(Q,K,V) = \text{softmax}\!\left(\frac{Q K^\top}{\sqr
 SQRT, SOFTMAX = r"\sqrt{d_k}", r"\text{softmax}"
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
 MAP_FONT_SIZE = 34  # the formula as a map: its d_k subscript still 14 px high at 720p
+ROW_SUM_GAP = 0.2  # between the matrix's right bracket and each row's "Σ = 1"
 LINE_HEIGHT = 0.55  # space kept under the matrices for the worked line (a dot product, the divisor)
 SLOW_CELLS = 2  # cells of a new kind of product shown slowly, each with its worked line
 MOVE, WRITE, READ = 0.8, 0.6, 1.6  # seconds of a slow cell: frames move and settle, number, worked line
@@ -150,15 +151,14 @@ class MatrixScene(LessonScene):
         """QK^T, its scaled (and masked) version and the softmax weights, sharing one cell width; the
         scores before and after scaling share one colour scale, so the division shows as paler cells."""
         result = self.result
-        largest = float(np.abs(result.scores).max())
+        largest = style.shared_largest(result.scores, result.scaled)
         decimals = probability_decimals(result.weights)
         width = max(shared_cell_width(result.scores, result.scaled), shared_cell_width(result.weights, decimals=decimals))
         scores = LabelledMatrix(result.scores, r"QK^\top", style.TEXT, "scores", cell_width=width,
                                 fill=lambda value: style.score_colour(value, largest))
         label = r"QK^\top / \sqrt{d_k}" if self.settings.scale else r"QK^\top"
         scaled = LabelledMatrix(result.scaled, label, style.TEXT, "scaled", cell_width=width,
-                                fill=lambda value: style.MASKED if np.isneginf(value)
-                                else style.score_colour(value, largest))
+                                fill=lambda value: style.score_colour(value, largest))
         weights = LabelledMatrix(result.weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, "weights",
                                  cell_width=width, fill=style.weight_colour, decimals=decimals,
                                  text_colour=lambda w: style.BACKGROUND if w > 0.55 else style.TEXT)
@@ -296,9 +296,9 @@ class MatrixScene(LessonScene):
         return MathTex(FORMULA, font_size=MAP_FONT_SIZE).height + 0.2
 
     def align_row_sums(self):
-        """Each "Σ = 1" right of its row of the scores, where the weights will be."""
+        """Each "Σ = 1" right of its row of the scores, where the weights will be, clear of the bracket."""
         for i, row_sum in enumerate(self.row_sums):
-            row_sum.next_to(self.S.cells[i][-1], RIGHT, buff=0.25)
+            row_sum.next_to(self.S.brackets[1], RIGHT, buff=ROW_SUM_GAP).match_y(self.S.cells[i][-1])
 
     def softmax_caption(self) -> str:
         result, strings = self.result, self.strings["steps"]["softmax"]

@@ -5,6 +5,7 @@ import pytest
 
 from attn_math import worked_example
 from scene_checks import layout_problems, legibility_problems, notation_problems, pacing_problems, run_scene
+from scenes import style
 from scenes.numbers import parse_number
 
 STEPS = ["formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output"]
@@ -138,3 +139,33 @@ def test_cues_follow_the_cells_and_rows(default_scene):
     rows = [cue.values["weights"] for cue in default_scene.cues if cue.kind == "row"]
     np.testing.assert_allclose(rows, expected(worked_example.X, worked_example.W_Q, worked_example.W_K,
                                               worked_example.W_V)["weights"])
+
+
+def intensity(cell) -> float:
+    """How far a cell's fill is from the neutral PANEL (RGB distance)."""
+    return float(np.linalg.norm(np.asarray(cell.get_fill_color().to_rgb()) - np.asarray(style.PANEL.to_rgb())))
+
+
+@pytest.mark.parametrize("overrides", [(), ("matrix.causal=true",)])
+def test_scores_and_scaled_scores_share_one_colour_scale(overrides):
+    """Every cell of QKᵀ and of QKᵀ/√d_k is as far from neutral as |value| / max |QKᵀ|, whichever matrix it is
+    in: equal values get equal colours and the scaled cells are visibly paler (1/√2 here). With a scale per
+    matrix the largest scaled score would be as strong as the largest raw one."""
+    scene = run_scene("matrix", *overrides)
+    want = expected(worked_example.X, worked_example.W_Q, worked_example.W_K, worked_example.W_V,
+                    causal=bool(overrides))
+    largest = np.abs(want["scores"]).max()
+    panel = np.asarray(style.PANEL.to_rgb())
+    full = {sign: style.SCORE_SATURATION * np.linalg.norm(np.asarray(colour.to_rgb()) - panel)
+            for sign, colour in ((1, style.SCORE_POSITIVE), (-1, style.SCORE_NEGATIVE))}
+    scores, scaled, _ = scene.score_matrices()  # as built for the scores step (the scaled step recolours S's cells)
+    for matrix, values in ((scores, want["scores"]), (scaled, want["scaled"])):
+        for (i, j), value in np.ndenumerate(values):
+            cell = matrix.cells[i][j]
+            if np.isneginf(value):
+                assert cell.get_fill_color().to_hex() == style.MASKED.to_hex()
+            elif value:
+                assert intensity(cell) == pytest.approx(full[np.sign(value)] * abs(value) / largest, abs=0.01), \
+                    (matrix.name, i, j)
+    strongest_scaled = max(abs(value) for value in want["scaled"].flat if np.isfinite(value))
+    assert strongest_scaled / largest == pytest.approx(1 / np.sqrt(2))  # the largest scaled cell is paler
