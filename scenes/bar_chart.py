@@ -1,5 +1,6 @@
 """A bar chart of probabilities (or any values in [0, max_value]): bars on a baseline, a label
-under each, the value above; the bars can move to new values in place, wherever the chart is."""
+under each, the value above with ``decimals`` decimals (scenes.visuals.probability_decimals: enough
+that shown probabilities visibly sum to 1); the bars can move to new values in place, wherever the chart is."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 from manim import DOWN, UP, Line, ManimColor, Rectangle, Transform, VGroup
 
 from scenes import style
+from scenes.text_lines import baseline, sit_on
 from scenes.visuals import label_text, number_text
 
 VALUE_GAP = 0.08
@@ -20,12 +22,12 @@ class BarChart(VGroup):
     def __init__(self, values: Sequence[float], labels: Sequence[str], colour: ManimColor = style.ATTENTION,
                  height: float = 2.5, bar_width: float = 0.55, gap: float = 0.25, max_value: float = 1.0,
                  show_values: bool = True, label_size: float = style.CAPTION_SIZE,
-                 value_size: float = style.CAPTION_SIZE, name: str = "bars"):
+                 value_size: float = style.CAPTION_SIZE, decimals: int = 2, name: str = "bars"):
         super().__init__()
         self.name = name
         self.values = np.asarray(values, dtype=float)
         self.colour, self.chart_height, self.max_value, self.show_values = colour, height, max_value, show_values
-        self.value_size = value_size
+        self.value_size, self.decimals = value_size, decimals
         step = bar_width + gap
         self.built_length = step * len(self.values)
         self.baseline = Line([-step / 2, 0, 0], [self.built_length - step / 2, 0, 0], color=style.MUTED,
@@ -38,6 +40,10 @@ class BarChart(VGroup):
         self.labels = VGroup(*[label_text(label, style.TEXT, label_size) for label in labels])
         for bar, label in zip(self.bars, self.labels):
             label.scale_to_fit_width(min(label.width, step * 0.95)).next_to(bar.get_bottom(), DOWN, buff=0.15)
+        if len(self.labels):  # one baseline, whether a word has capitals ("París") or not ("es")
+            line = min(baseline(label) for label in self.labels)
+            for label in self.labels:
+                sit_on(label, line)
         self.value_texts = VGroup(*[self._value_text(j, bar, value)
                                     for j, (bar, value) in enumerate(zip(self.bars, self.values))])
         self.add(self.baseline, self.bars, self.labels)
@@ -53,7 +59,7 @@ class BarChart(VGroup):
         return max(1e-3, min(1.0, max(0.0, value) / self.max_value) * self.chart_height * scale)
 
     def _value_text(self, j: int, bar: Rectangle, value: float):
-        text = number_text(value, style.TEXT, self.value_size)
+        text = number_text(value, style.TEXT, self.value_size, self.decimals)
         text.tag = (self.name, (0, j))
         text.scale(self.scale_factor)
         text.scale_to_fit_width(min(text.width, bar.width * 1.4))

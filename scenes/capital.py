@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdge, Line, MathTex, MoveToTarget,
-                   ReplacementTransform, SurroundingRectangle, Transform, VGroup)
+                   ReplacementTransform, SingleStringMathTex, SurroundingRectangle, Transform, VGroup)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from scenes import style
@@ -16,7 +16,9 @@ from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.numbers import decimals_for, format_number
-from scenes.visuals import CELL_HEIGHT, CELL_PADDING, LabelledMatrix, fit, label_text, number_text
+from scenes.text_lines import baseline, sit_on
+from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, cap_height, fit, label_text, number_text,
+                            probability_decimals)
 
 PARIS, ROMA = VOCAB.index("París"), VOCAB.index("Roma")
 COUNTRY_DIMENSION = 2  # the embedding dimension that carries the country identity
@@ -27,6 +29,7 @@ HOLD = 2.0  # seconds an important state stays still
 LINE_HEIGHT = 0.55  # strip kept under the body for a worked line
 CAPTION_CLEARANCE = 0.3  # body_box leaves room for one caption line; a wrapped caption needs this much more
 SIGN_SIZE = 40
+FORMULA_MARGIN = 1.04  # a formula scaled to its least legible size is grown this much past style.SMALLEST_CAP_HEIGHT
 READOUT_SIZE = 32
 
 
@@ -159,14 +162,14 @@ class CapitalScene(LessonScene):
     def show_softmax(self):
         walk = self.walk
         best = int(np.argmax(walk.attention_row))
-        self.begin_step("softmax", root=format_number(math.sqrt(walk.K.shape[1])), top=walk.tokens[best],
-                        weight=format_number(walk.attention_row[best]))
+        self.begin_step("softmax", new_numbers=2 * len(walk.tokens), root=format_number(math.sqrt(walk.K.shape[1])),
+                        top=walk.tokens[best], weight=format_number(walk.attention_row[best]))
         scores = self.base_size_target(self.scores)
         scaled = self.score_column(walk.scaled, rf"/\sqrt{{{D_MODEL}}}", "scaled")
         columns = VGroup(scores, scaled).arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
         tokens = self.token_labels(scores, walk.tokens)
         chart = BarChart(walk.attention_row, walk.tokens, style.ATTENTION, height=2.8, bar_width=0.7, gap=0.4,
-                         name="attention")
+                         decimals=probability_decimals(walk.attention_row), name="attention")
         arrow = VGroup(MathTex(r"\text{softmax}", color=style.ATTENTION, font_size=style.BODY_SIZE + 4),
                        Arrow(LEFT, RIGHT, color=style.MUTED, buff=0)).arrange(DOWN, buff=0.15)
         self.place(VGroup(VGroup(tokens, columns), arrow, chart).arrange(RIGHT, buff=0.7), largest_scale=1.2)
@@ -178,7 +181,8 @@ class CapitalScene(LessonScene):
         self.wait(1.0)
         self.play(Appear(arrow), Appear(chart.baseline), Appear(chart.labels), run_time=0.6)
         self.cue("row", weights=walk.attention_row.tolist())
-        self.play(*[GrowFromEdge(bar, DOWN) for bar in chart.bars], Appear(chart.value_texts), run_time=1.2)
+        self.play(*[GrowFromEdge(bar, DOWN) for bar in chart.bars], Appear(chart.value_texts),
+                  run_time=self.reveal_seconds(len(walk.tokens), fill_after=HOLD))
         self.wait(HOLD)
 
     def show_context(self):
@@ -212,7 +216,7 @@ class CapitalScene(LessonScene):
     # Steps 7-9: layer norm, logits, distribution ------------------------------------------------------
     def show_layer_norm(self):
         walk = self.walk
-        self.begin_step("layer_norm")
+        self.begin_step("layer_norm", new_numbers=3 * D_MODEL + 2)  # x_es, r, its mean and spread, LN(r)
         context = labelled(walk.context[None], r"\text{contexto}", style.OUTPUT, "context")
         x_es = labelled(walk.X[-1][None], r"x_{\text{es}}", style.INPUT, "x_es")
         residual = labelled(walk.residual[None], "r", style.OUTPUT, "residual")
@@ -233,9 +237,9 @@ class CapitalScene(LessonScene):
         self.wait(1.0)
         for reading in statistics:
             self.play(Appear(reading), run_time=0.6)
-        self.play(Appear(self.normalized), run_time=0.8)
+        self.play(Appear(self.normalized), run_time=self.reveal_seconds(D_MODEL, fill_after=0.5 + HOLD))
         self.play(Create(self.normalized.cell_box(0, COUNTRY_DIMENSION)), run_time=0.5)
-        self.wait(HOLD + 0.5)
+        self.wait(HOLD)
 
     def show_logits(self):
         """LN(r) (1 x 3) times W_out (3 x 8), plus b_out, gives the logits (1 x 8): rows, as Q = X W_Q.
@@ -253,7 +257,7 @@ class CapitalScene(LessonScene):
         words = VGroup(*[label_text(word, style.TEXT, style.CAPTION_SIZE).next_to(W_out.brackets, UP, buff=0.15)
                          .match_x(W_out.cells[0][j]) for j, word in enumerate(VOCAB)])
         for word in words:  # on one baseline, descenders or not
-            word.shift((baseline(words[0]) - baseline(word)) * UP)
+            sit_on(word, baseline(words[0]))
         W_out.label.next_to(words, UP, buff=0.2)
         times, plus, equals = (MathTex(sign, font_size=SIGN_SIZE) for sign in (r"\cdot", "+", "="))
         column = VGroup(VGroup(W_out, words), bias, logits).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
@@ -283,25 +287,26 @@ class CapitalScene(LessonScene):
         walk = self.walk
         strings = self.strings["steps"]["distribution"]
         self.begin_step("distribution", caption=strings["caption_tie"] if is_tie(walk) else strings["caption"],
-                        prediction=walk.prediction, probability=format_number(walk.probability),
-                        loss=format_number(walk.loss))
+                        new_numbers=len(VOCAB) + 2, prediction=walk.prediction,  # the bars, p and -ln p
+                        probability=format_number(walk.probability), loss=format_number(walk.loss))
         self.chart = self.distribution_chart(walk)
         self.readouts = self.readout_panel(walk)
         self.place(VGroup(self.chart, self.readouts).arrange(RIGHT, buff=1.0), largest_scale=1.2)
         self.prediction_frame = self.frame_for(walk)
         self.clear_stage()
         self.play(Appear(self.chart.baseline), Appear(self.chart.labels), run_time=0.6)
-        self.cue_distribution(walk, seconds=1.2)
+        seconds = self.reveal_seconds(len(VOCAB), fill_after=0.8 + HOLD)
+        self.cue_distribution(walk, seconds=seconds)
         self.play(*[GrowFromEdge(bar, DOWN) for bar in self.chart.bars], Appear(self.chart.value_texts),
-                  run_time=1.2)
+                  run_time=seconds)
         self.play(Appear(self.readouts), Create(self.prediction_frame), run_time=0.8)
-        self.wait(HOLD + 1.0)
+        self.wait(HOLD)
 
     # Step 10: the other country ------------------------------------------------------------------------
     def show_other_country(self):
         walk = self.walk
         other = capital_walkthrough(-1.0 if walk.identity > 0 else 1.0)
-        self.begin_step("other_country")
+        self.begin_step("other_country", new_numbers=2 * (len(walk.tokens) + D_MODEL + 2))  # a panel per country
         left, right = self.country_panel(walk, ""), self.country_panel(other, "other_")
         VGroup(left, right).arrange(RIGHT, buff=2.4, aligned_edge=UP)
         same = self.between(left.chart, right.chart, "=", self.labels["same_row"])
@@ -312,12 +317,12 @@ class CapitalScene(LessonScene):
         self.play(Appear(right.title), Appear(right.chart), run_time=1.0)
         self.play(Appear(same), run_time=0.6)
         self.wait(1.5)
-        self.play(Appear(right.context), run_time=0.8)
+        self.play(Appear(right.context), run_time=self.reveal_seconds(D_MODEL, fill_after=1.6 + HOLD))
         boxes = [Create(panel.context.cell_box(0, COUNTRY_DIMENSION)) for panel in (left, right)]
         self.play(Appear(different), *boxes, run_time=0.8)
         self.cue_distribution(other, seconds=0.8)
         self.play(Appear(right.prediction), run_time=0.8)
-        self.wait(HOLD + 1.0)
+        self.wait(HOLD)
 
     # Steps 11-13: dragging the identity -------------------------------------------------------------------
     def show_drag(self):
@@ -496,9 +501,12 @@ class CapitalScene(LessonScene):
 
     # Shared pieces of this section -------------------------------------------------------------------------
     def distribution_chart(self, walk) -> BarChart:
+        """The next word's distribution; its values keep the tie's decimals (1/8 as 0.125) all along the drag,
+        so a number never changes width mid-drag and the tie's eight values visibly sum to 1."""
         ceiling = max(capital_walkthrough(end).probability for end in (-1.0, 1.0))
         return BarChart(walk.probs, VOCAB, style.OUTPUT, height=3.0, bar_width=0.62, gap=0.38,
-                        max_value=math.ceil(ceiling * 10) / 10, name="probs")
+                        max_value=math.ceil(ceiling * 10) / 10,
+                        decimals=probability_decimals(capital_walkthrough(0.0).probs), name="probs")
 
     def readout_values(self, walk) -> list:
         """The predicted word ("empate" on a tie), its probability and the loss -ln p."""
@@ -514,6 +522,7 @@ class CapitalScene(LessonScene):
             if key == "loss":  # ln typeset as math: in the text font it reads "In"
                 name.add(MathTex(r"-\ln p", color=style.MUTED, font_size=style.CAPTION_SIZE + 6))
                 name.arrange(RIGHT, buff=0.12)
+                sit_on(name[1], baseline(name[0]))
             row = VGroup(name, value)
             row.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
             row.value = value
@@ -531,7 +540,7 @@ class CapitalScene(LessonScene):
         """One country's attention row, the context it carries and what it predicts, stacked."""
         title = self.reading(walk.tokens[COUNTRY_POSITION], walk.identity, f"{prefix}identity", size=style.BODY_SIZE)
         chart = BarChart(walk.attention_row, walk.tokens, style.ATTENTION, height=1.6, bar_width=0.6, gap=0.35,
-                         name=f"{prefix}attention")
+                         decimals=probability_decimals(walk.attention_row), name=f"{prefix}attention")
         context = labelled(walk.context[None], r"\text{contexto}", style.OUTPUT, f"{prefix}context")
         word = self.labels["tie"] if is_tie(walk) else walk.prediction
         predicted = self.reading(self.labels["panel_prediction"].format(word=word), walk.probability,
@@ -551,7 +560,7 @@ class CapitalScene(LessonScene):
         number = tagged_number(value, name, size, index, colour)
         text = label_text(label, style.MUTED, size)
         group = VGroup(text, number).arrange(RIGHT, buff=0.15)
-        number.shift((baseline(text) - number.get_bottom()[1]) * UP)
+        sit_on(number, baseline(text))
         group.value = number
         return group
 
@@ -617,6 +626,21 @@ class CapitalScene(LessonScene):
         fit(group, right - left, top - bottom - reserve_bottom, largest_scale)
         group.move_to([(left + right) / 2, (top + bottom + reserve_bottom) / 2, 0])
         self.stage_scale = group.width / width
+        enlarge_formulas(group)
+
+
+def enlarge_formulas(group):
+    """Grow every formula in ``group`` whose scripts the stage's scale left under style.SMALLEST_CAP_HEIGHT,
+    about its bottom edge: a matrix's label stays where it sits on the matrix."""
+    least = FORMULA_MARGIN * style.SMALLEST_CAP_HEIGHT
+    stack = [group]
+    while stack:
+        mobject = stack.pop()
+        if isinstance(mobject, SingleStringMathTex):
+            if 0 < cap_height(mobject) < least:
+                mobject.scale(least / cap_height(mobject), about_edge=DOWN)
+        else:
+            stack.extend(mobject.submobjects)
 
 
 def labelled(values, label: str, colour, name: str, width: float | None = None, **options) -> LabelledMatrix:
@@ -642,12 +666,6 @@ def tagged_number(value: float, name: str, size: float, index: int = 0, colour=s
 def track_point(track: Line, identity: float):
     """Where ``identity`` (-1 Italia .. +1 Francia) sits on the slider's track."""
     return track.point_from_proportion((identity + 1) / 2)
-
-
-def baseline(text) -> float:
-    """The y most glyphs of ``text`` stand on: its bottom without the descenders."""
-    return float(np.median([glyph.get_bottom()[1] for glyph in text.submobjects]))
-
 
 
 def is_tie(walk) -> bool:

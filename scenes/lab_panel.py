@@ -29,7 +29,8 @@ from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Line, ManimColor, MathTe
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.heatmap import Heatmap
-from scenes.visuals import CELL_HEIGHT, LabelledMatrix, bracket, fit, label_text, number_text
+from scenes.text_lines import baseline, sit_on
+from scenes.visuals import CELL_HEIGHT, LabelledMatrix, bracket, fit, label_text, number_text, probability_decimals
 
 MIN_FONT_SIZE = 16  # smallest label that still reads in a 720p frame: a capital 14.5 px tall
 NEGATIVE_DIMMING = 0.55  # how far a negative bar's colour moves towards the background
@@ -55,19 +56,6 @@ def token_text(token: str, is_query: bool = False, font_size: float = style.CAPT
 def smallest_line_height() -> float:
     """Height of a line of text (ascender to descender) at MIN_FONT_SIZE."""
     return label_text("Ag", font_size=MIN_FONT_SIZE).height
-
-
-def baseline(label) -> float:
-    """y of the line the letters sit on: the median glyph bottom, so neither descenders (g, p) nor
-    raised signs (=, −, ·) count."""
-    if not label.submobjects:
-        return label.get_bottom()[1]
-    return float(np.median([glyph.get_bottom()[1] for glyph in label.submobjects]))
-
-
-def sit_on(label, y: float):
-    """Move ``label`` vertically so its letters sit on y, as words on one line of text do."""
-    return label.shift(UP * (y - baseline(label)))
 
 
 class TokenLabels(VGroup):
@@ -277,11 +265,14 @@ def token_bar_chart(values: Sequence[float], tokens: Sequence[str], width: float
                     query: int | None = None, show_values: bool = True, max_value: float = 1.0,
                     name: str = "bars") -> BarChart:
     """A BarChart built ``width`` wide whose labels are TokenLabels (upright if crowded, dropped if unreadable);
-    the values above the bars only when they fit without shrinking into their neighbours."""
+    the values above the bars, with the decimals that make them sum to 1, only when they fit without
+    shrinking into their neighbours."""
     step = width / len(values)
-    readable_values = number_text(0.0, font_size=style.CAPTION_SIZE).width < step * 0.75
+    decimals = probability_decimals(values)
+    readable_values = number_text(0.0, font_size=style.CAPTION_SIZE, decimals=decimals).width < step * 0.75
     chart = BarChart(values, [""] * len(values), style.ATTENTION, height=height, bar_width=0.62 * step,
-                     gap=0.38 * step, max_value=max_value, show_values=show_values and readable_values, name=name)
+                     gap=0.38 * step, max_value=max_value, show_values=show_values and readable_values,
+                     decimals=decimals, name=name)
     chart.remove(chart.labels)
     labels = TokenLabels(tokens, [bar.get_x() for bar in chart.bars], step, query)
     labels.shift(DOWN * (labels.get_top()[1] - chart.baseline.get_y() + 0.12))
@@ -324,10 +315,12 @@ class CurvePlot(VGroup):
 
 # The side panel ------------------------------------------------------------------------------------
 def lab_equation(font_size: float = 34) -> VGroup:
-    """Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V on two lines, Q, K and V in their colours."""
+    """Attention(Q, K, V) = softmax(QK^T / (sqrt(d_k) T)) V on two lines, Q, K and V in their colours.
+
+    The first line a size down: it has no scripts, and as wide as the second it would shrink d_k with it."""
     lines = VGroup()
-    for line in EQUATION:
-        tex = MathTex(line, substrings_to_isolate=list(ROLE_COLOURS), font_size=font_size, color=style.TEXT)
+    for line, size in zip(EQUATION, (0.85 * font_size, font_size)):
+        tex = MathTex(line, substrings_to_isolate=list(ROLE_COLOURS), font_size=size, color=style.TEXT)
         for role, colour in ROLE_COLOURS.items():
             tex.set_color_by_tex(role, colour)
         lines.add(tex)

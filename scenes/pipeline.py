@@ -21,11 +21,11 @@ from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, output
 from attn_math.sharp import preset_attention
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, WeightedLines, bar_tops, baseline,
-                              cell_centres, sentence_matrix, sit_on, tagged_number, text_with_numbers,
-                              token_bar_chart, token_text)
+from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, WeightedLines, bar_tops, cell_centres,
+                              sentence_matrix, tagged_number, text_with_numbers, token_bar_chart, token_text)
 from scenes.lesson_scene import Cue, LessonScene
 from scenes.numbers import decimals_for, format_number
+from scenes.text_lines import baseline, sit_on
 from scenes.visuals import CELL_HEIGHT, CELL_PADDING, fit, label_text, number_text
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
@@ -433,7 +433,10 @@ class PipelineScene(LessonScene):
         if not labelled:  # the columns are the same tokens in every row: named once, under the last
             chart.remove(chart.labels)
             chart.labels = VGroup()
-        row = VGroup(title, chart, readout).arrange(RIGHT, buff=0.4)
+        bars = VGroup(chart.bars, chart.baseline)  # not the token names under the last row: every row alike
+        title.next_to(bars, LEFT, buff=0.4)
+        readout.next_to(bars, RIGHT, buff=0.4)
+        row = VGroup(title, chart, readout)
         row.title, row.chart, row.readout = title, chart, readout
         return row
 

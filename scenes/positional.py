@@ -27,6 +27,7 @@ SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot
 NOTE_GAP = 0.12
 VISIBLE_CHANGE = 0.05  # a step between neighbours this large shows in two decimals: "cambia en cada paso"
 BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
+FORMULA_SIZE = 38  # the plot's and outputs' formulas: their scripts over 14 px at 720p once the stage is scaled
 
 
 def tex_number(value: float) -> str:
@@ -173,7 +174,8 @@ class PositionalScene(LessonScene):
         self.play(Create(boxes), Appear(notes), run_time=1.0)
         self.cue("frequency_contrast", columns=list(columns), angular_frequencies=self.omega[list(columns)].tolist(),
                  values=[self.PE[:, j].tolist() for j in columns])
-        self.play(Appear(table, lag_ratio=0.1), run_time=1.5)
+        shown = min(TABLE_ROWS, self.PE.shape[0]) * len(columns)
+        self.play(Appear(table, lag_ratio=0.1), run_time=max(1.5, self.reveal_seconds(shown)))
         self.wait(3.0)
         self.frequency_labels = notes
 
@@ -290,7 +292,7 @@ class PositionalScene(LessonScene):
         self.play(Create(axes), Appear(axis_labels), run_time=1.0)
         for k, (start, similarities) in enumerate(zip(starts, curves)):
             self.draw_similarity(axes, start, similarities, dashed=k > 0)
-            self.play(Appear(table[k]), run_time=0.6)
+            self.play(Appear(table[k]), run_time=self.reveal_seconds(min(SIMILARITY_COLUMNS, len(similarities))))
             self.wait(1.0)
         self.wait(2.0)
 
@@ -314,7 +316,7 @@ class PositionalScene(LessonScene):
                        .next_to(axes.c2p(tick, low), DOWN, buff=0.15))
         distance = label_text(self.labels["distance"], style.MUTED, style.CAPTION_SIZE)
         labels.add(distance.next_to(labels[-1], DOWN, buff=0.12).align_to(axes.x_axis, RIGHT))
-        name = MathTex(r"PE_{pos} \cdot PE_{pos+\Delta}", font_size=style.BODY_SIZE + 4, color=style.TEXT)
+        name = MathTex(r"PE_{pos} \cdot PE_{pos+\Delta}", font_size=FORMULA_SIZE, color=style.TEXT)
         labels.add(name.next_to(axes.y_axis, UP, buff=0.2).align_to(axes.y_axis, LEFT))
         return axes, labels
 
@@ -381,7 +383,9 @@ class PositionalScene(LessonScene):
         self.wait(1.5)
 
     def token_table(self, example) -> VGroup:
-        """Vector | dim 0..3 | comment, three rows (x, PE, x + PE) per token; PE cells in the heatmap's colours."""
+        """Vector | dim 0..3 | comment, three rows (x, PE, x + PE) per token; PE cells in the heatmap's colours.
+
+        x + PE is attention's input X, so it keeps the input's colour (style.OUTPUT is for Z)."""
         labels = self.labels
         header = [label_text(labels["vector"], style.MUTED, style.CAPTION_SIZE)]
         header += [label_text(labels["dim"].format(j=j), style.MUTED, style.CAPTION_SIZE)
@@ -394,7 +398,7 @@ class PositionalScene(LessonScene):
                      TableRow(labels["pe_row"].format(pos=pos), example.pe[k], "pe", k,
                               labels["comments_pe"][k], style.TEXT),
                      TableRow(labels["sum_row"].format(pos=pos), example.x_plus_pe[k], "x_plus_pe", k,
-                              labels["comments_sum"][k].format(token=token, pos=pos), style.OUTPUT)]
+                              labels["comments_sum"][k].format(token=token, pos=pos), style.INPUT)]
             rows.extend(row.items for row in block)
             blocks.append(block)
         cols = len(header)
@@ -454,8 +458,10 @@ class PositionalScene(LessonScene):
 
     def output_matrix(self, output: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
         source = rf"X_{side} + PE" if with_pe else rf"X_{side}"
-        return LabelledMatrix(output, rf"Z_{side} = \text{{Attention}}({source})", style.OUTPUT,
-                              f"Z_{side}_pe" if with_pe else f"Z_{side}", cell_width=width)
+        matrix = LabelledMatrix(output, rf"Z_{side} = \text{{Attention}}({source})", style.OUTPUT,
+                                f"Z_{side}_pe" if with_pe else f"Z_{side}", cell_width=width)
+        matrix.label.scale(FORMULA_SIZE / matrix.label.font_size, about_edge=DOWN)
+        return matrix
 
     @staticmethod
     def row_words(matrix: LabelledMatrix, tokens: tuple[str, ...]) -> VGroup:

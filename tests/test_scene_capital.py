@@ -9,7 +9,7 @@ import pytest
 from attn_math.capital import VOCAB, W_K, W_Q, W_V, W_out, b_out, capital_walkthrough
 from lecture.config import ConfigError, load_config
 from scenes.numbers import parse_number
-from tests.scene_checks import layout_problems, run_scene
+from tests.scene_checks import layout_problems, legibility_problems, notation_problems, pacing_problems, run_scene
 
 STEPS = ("embeddings", "positional", "projections", "scores", "softmax", "context", "layer_norm", "logits",
          "distribution", "other_country", "drag", "undecided", "mirror", "asymmetry")
@@ -27,6 +27,13 @@ def francia():
 def italia():
     """The other end of the range: every identity-carrying number negative, the drag running the other way."""
     return run_scene("capital", "capital.identity=-1.0")
+
+
+@pytest.fixture(scope="module")
+def off_grid():
+    """The config's other extreme: an identity off the drag's 0.25 grid, negative (minus signs make the
+    widest numbers), so the drag takes uneven steps. The sentence and d_model are fixed: no larger sizes exist."""
+    return run_scene("capital", "capital.identity=-0.37")
 
 
 def step(scene, key):
@@ -53,9 +60,12 @@ def test_steps_come_in_lesson_order_and_no_screen_stands_still_over_six_seconds(
     assert max(end - start for start, end in francia.freezes) <= 6.0
 
 
-@pytest.mark.parametrize("scene_name", ["francia", "italia"])
-def test_no_text_overlaps_or_leaves_the_frame(scene_name, request):
-    assert layout_problems(request.getfixturevalue(scene_name)) == []
+@pytest.mark.parametrize("check", [layout_problems, legibility_problems, notation_problems, pacing_problems])
+@pytest.mark.parametrize("scene_name", ["francia", "italia", "off_grid"])
+def test_every_config_passes_the_lecture_checks(scene_name, check, request):
+    """No overlap or text out of frame, nothing under 14 px cap height (formula scripts included), numbers
+    written as a reader writes them, each step its reading time and no still stretch over 6 s."""
+    assert check(request.getfixturevalue(scene_name)) == []
 
 
 def test_the_eight_steps_show_attn_math_numbers(francia):
@@ -176,3 +186,15 @@ def test_bad_config_values_are_refused_naming_the_key(override):
 
 def test_identity_overrides_the_country():
     assert load_config(overrides=("capital.country=Italia", "capital.identity=0.25")).capital.identity == 0.25
+
+
+def test_bar_charts_write_the_decimals_that_make_their_probabilities_sum_to_one(francia):
+    """1/8 written 0.125 (eight 0.12 would sum to 0.96); the distribution keeps three decimals all along the drag."""
+    assert step(francia, "undecided").numbers["probs"][0] == ["0.125"] * len(VOCAB)
+    for key in ("distribution", "drag", "mirror"):
+        written = step(francia, key).numbers["probs"][0]
+        assert all(len(text.partition(".")[2]) == 3 for text in written), written
+        assert abs(sum(parse_number(text) for text in written) - 1.0) <= len(VOCAB) * 0.0005
+    attention = shown(francia, "softmax", "attention")[0]  # two decimals suffice here: 0.02 + 0.34 + … = 1.00
+    np.testing.assert_allclose(attention, capital_walkthrough(1.0).attention_row, atol=SHOWN)
+    assert attention.sum() == pytest.approx(1.0, abs=1e-9)

@@ -9,8 +9,8 @@ from attn_math.lab import LAB_SENTENCES, MAX_TOKENS, LabWeights, lab_attention, 
 from attn_math.sharp import preset_attention, sharp_attention, sharp_weights
 from lecture.config import ConfigError, load_config
 from scenes.numbers import parse_number
-from scenes.pipeline import LAB_STEPS, PipelineScene
-from tests.scene_checks import layout_problems, run_scene
+from scenes.pipeline import LAB_STEPS, NUMBERS_MAX_TOKENS, PipelineScene
+from tests.scene_checks import layout_problems, legibility_problems, notation_problems, pacing_problems, run_scene
 
 SMALLEST_CAP = 14 / 720 * 8  # 14 px at 720p, in frame units
 
@@ -18,6 +18,10 @@ SMALLEST_CAP = 14 / 720 * 8  # 14 px at 720p, in frame units
 LONGEST = ("el extraordinariamente complicado mecanismo de autoatención permite que cada palabra observe "
            "directamente a todas las demás y decida cuánta atención prestarles según sus representaciones "
            "internacionalizadas aprendidas durante el entrenamiento masivo con textos")
+# The most tokens whose matrices still show their numbers (NUMBERS_MAX_TOKENS), each word long.
+EIGHT_LONG = ("electroencefalografistas internacionalizaciones extraordinariamente desproporcionadamente "
+              "anticonstitucionalmente otorrinolaringólogos esternocleidomastoideos caleidoscópicamente")
+SIX_TEMPERATURES = (0.1, 0.3, 1.0, 2.0, 3.5, 5.0)  # as many as the config accepts, both slider ends
 ROUNDING = 0.005 + 1e-9  # numbers are shown with two decimals
 
 
@@ -56,9 +60,20 @@ RUNS = {
     "red causal": Run("la red neuronal aprende rapido", 4, 0.5, True, (0.1, 2.5)),
     "atencion hot": Run("atencion es todo lo que necesitas", 0, 3.0, False, (0.5, 1.0, 5.0)),
     # The extremes at once: 32 words, d_k = d_v = 16 (custom weights), the mask, the coldest T, six temperatures.
-    "longest": Run(LONGEST, MAX_TOKENS - 1, 0.1, True, (0.1, 0.3, 1.0, 2.0, 3.5, 5.0),
+    "longest": Run(LONGEST, MAX_TOKENS - 1, 0.1, True, SIX_TEMPERATURES,
                    {"W_Q": identity_rows(16), "W_K": identity_rows(16, 2.0), "W_V": identity_rows(16)}),
+    "longest sharp": Run(LONGEST, MAX_TOKENS - 1, 0.1, True, SIX_TEMPERATURES, preset="sharp"),
+    # numbers in every cell at the coldest T: the widest scaled scores, and −∞ where masked
+    "eight long words": Run(EIGHT_LONG, NUMBERS_MAX_TOKENS - 1, 0.1, True, SIX_TEMPERATURES),
 }
+LARGEST_RUNS = ("longest", "longest sharp", "eight long words")
+# Known, not yet fixed: eight columns of 24-letter words do not fit even on TokenLabels' two staggered lines.
+TOO_LONG_WORDS = pytest.mark.xfail(strict=True, reason="eight 24-letter tokens shrink under 14 px (issue 12)")
+
+
+def legible_runs(names) -> list:
+    """``names`` as test parameters, the one that cannot stay legible yet marked as a known failure."""
+    return [pytest.param(name, marks=TOO_LONG_WORDS) if name == "eight long words" else name for name in names]
 LAB_RUNS = ("gato", "red causal", "atencion hot")
 NUMBER_RUNS = ("sharp", *LAB_RUNS)  # short sentences: the matrices show their numbers
 
@@ -295,7 +310,7 @@ def test_no_text_overlaps_or_leaves_the_frame(scene, name):
     assert layout_problems(scene(name)) == []
 
 
-@pytest.mark.parametrize("name", list(RUNS))
+@pytest.mark.parametrize("name", legible_runs(RUNS))
 def test_numbers_and_labels_are_at_least_14_px_tall_at_720p(scene, name):
     """A box is at least as tall as its capitals or digits: a text holding one must reach 14 px."""
     tall = set("ABCDEFGHIJKLMNOPQRSTUVWXYZÁÉÍÓÚ0123456789bdfhklt")
@@ -333,6 +348,17 @@ def test_longest_sentence_with_custom_weights(scene):
     assert "scores" not in step(longest, "scores").numbers  # 32 x 32 cells: colour only, as in the lab
     assert step(longest, "causal").numbers["nulled_first_last"] == [[str(MAX_TOKENS - 1), "0"]]
     assert "Q: textos\npesos del lab" in [text.text for text in step(longest, "keys").texts]
+
+
+@pytest.mark.parametrize("name", legible_runs(LARGEST_RUNS))
+def test_largest_configs_lay_out_read_at_720p_and_keep_moving(scene, name):
+    """The largest configs (most tokens, longest words, both presets, custom d_k = 16, the mask, the coldest T,
+    six temperatures): no overlap, nothing under 14 px cap height, each step its reading time, no still over 6 s."""
+    largest = scene(name)
+    assert layout_problems(largest) == []
+    assert legibility_problems(largest) == []
+    assert notation_problems(largest) == []
+    assert pacing_problems(largest) == []
 
 
 def test_custom_weights_replace_the_presets():
