@@ -1,8 +1,9 @@
-"""Captions: one Spanish caption per step, as SRT and WebVTT, beside each section's video and for the lecture.
+"""Captions and chapters: one Spanish caption and one chapter per step, as SRT and WebVTT beside each
+section's video and the lecture, and as the subtitle track and chapters inside them.
 
-A step's caption covers the same span as its slide (see ``step_spans``), so captions, slides and the
-storyboard all agree on where a step begins and ends. A narrated step has one caption per spoken sentence
-instead, timed to that sentence in the recording.
+A step's caption and chapter cover the same span as its slide (see ``step_spans``), so captions, chapters,
+slides and the storyboard all agree on where a step begins and ends. A narrated step has one caption per
+spoken sentence instead, timed to that sentence in the recording.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from pathlib import Path
 
 import srt
 
+from lecture.media import TextTracks
+
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
+LANGUAGE = "spa"  # the locale's language as containers name a track's (ISO 639-2)
 
 
 def step_spans(steps: list[dict], duration: float) -> list[tuple[float, float]]:
@@ -26,52 +30,64 @@ def step_spans(steps: list[dict], duration: float) -> list[tuple[float, float]]:
     return list(zip([0.0, *ends[:-1]], ends))
 
 
-def section_subtitles(steps: list[dict], duration: float, offset: float = 0.0) -> list[srt.Subtitle]:
-    """One subtitle per step with its caption, or per spoken sentence of a narrated step, shifted by
-    ``offset`` seconds."""
-    parts = []
+def section_tracks(steps: list[dict], duration: float, offset: float = 0.0) -> TextTracks:
+    """A chapter per step with its title, and a caption per step with its caption, or per spoken sentence
+    of a narrated step; times shifted by ``offset`` seconds and kept to the millisecond, as captions store them."""
+    chapters, cues = [], []
     for step, span in zip(steps, step_spans(steps, duration)):
+        chapters.append(_timed(*span, step["title"], offset))
         spoken = step.get("narration", {}).get("sentences")
-        parts += [(text, (start, end)) for text, start, end in spoken] if spoken else [(step["caption"], span)]
-    return [srt.Subtitle(index=number, start=timedelta(seconds=offset + start), end=timedelta(seconds=offset + end),
-                         content=_wrapped(text)) for number, (text, (start, end)) in enumerate(parts, 1)]
+        cues += [_timed(start, end, _wrapped(text), offset) for text, start, end in spoken] if spoken \
+            else [_timed(*span, _wrapped(step["caption"]), offset)]
+    return TextTracks(tuple(chapters), tuple(cues), LANGUAGE)
 
 
-def lecture_subtitles(sections: list[tuple[list[dict], float]]) -> list[srt.Subtitle]:
-    """The sections' subtitles joined, each shifted by the durations of the sections before it.
+def lecture_tracks(sections: list[tuple[list[dict], float]]) -> TextTracks:
+    """The sections' chapters and captions joined, each shifted by the durations of the sections before it.
 
     ``sections`` holds (steps, duration) in the order the videos were joined.
     """
-    joined, offset = [], 0.0
+    chapters, cues, offset = (), (), 0.0
     for steps, duration in sections:
-        joined += section_subtitles(steps, duration, offset)
-        offset += duration
-    return list(srt.sort_and_reindex(joined))
+        tracks = section_tracks(steps, duration, offset)
+        chapters, cues, offset = chapters + tracks.chapters, cues + tracks.cues, offset + duration
+    return TextTracks(chapters, cues, LANGUAGE)
 
 
-def write_captions(subtitles: list[srt.Subtitle], folder: Path, stem: str) -> dict[str, Path]:
-    """Write ``stem.srt`` and ``stem.vtt`` into ``folder``; returns the files by name."""
+def write_captions(tracks: TextTracks, folder: Path, stem: str) -> dict[str, Path]:
+    """Write the cues of ``tracks`` as ``stem.srt`` and ``stem.vtt`` into ``folder``; returns the files by name."""
     written = {}
-    for suffix, text in (("srt", srt.compose(subtitles)), ("vtt", webvtt(subtitles))):
+    for suffix, text in (("srt", srt_text(tracks.cues)), ("vtt", webvtt(tracks.cues))):
         target = folder / f"{stem}.{suffix}"
         target.write_text(text, encoding="utf-8")
         written[target.name] = target
     return written
 
 
-def webvtt(subtitles: list[srt.Subtitle]) -> str:
-    """The same cues as WebVTT, the caption format browsers' <track> elements read."""
-    cues = [f"{number}\n{_vtt_time(cue.start)} --> {_vtt_time(cue.end)}\n{cue.content}\n"
-            for number, cue in enumerate(subtitles, 1)]
-    return "WEBVTT\n\n" + "\n".join(cues)
+def srt_text(cues) -> str:
+    """The cues (start, end, text) as SubRip, numbered from 1."""
+    return srt.compose([srt.Subtitle(index=number, start=timedelta(seconds=start), end=timedelta(seconds=end),
+                                     content=text) for number, (start, end, text) in enumerate(cues, 1)],
+                       reindex=False)
 
 
-def _vtt_time(moment: timedelta) -> str:
-    milliseconds = moment // timedelta(milliseconds=1)  # truncated, as srt writes its timestamps
+def webvtt(cues) -> str:
+    """The cues (start, end, text) as WebVTT, the caption format browsers' <track> elements read."""
+    blocks = [f"{number}\n{_vtt_time(start)} --> {_vtt_time(end)}\n{text}\n"
+              for number, (start, end, text) in enumerate(cues, 1)]
+    return "WEBVTT\n\n" + "\n".join(blocks)
+
+
+def _vtt_time(seconds: float) -> str:
+    milliseconds = round(seconds * 1000)
     hours, rest = divmod(milliseconds, 3_600_000)
     minutes, rest = divmod(rest, 60_000)
     seconds, milliseconds = divmod(rest, 1000)
     return f"{hours:02d}:{minutes:02d}:{seconds:02d}.{milliseconds:03d}"
+
+
+def _timed(start: float, end: float, text: str, offset: float) -> tuple[float, float, str]:
+    return round(offset + start, 3), round(offset + end, 3), text
 
 
 def _wrapped(caption: str) -> str:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from lecture.config import LectureConfig
 from lecture.locale import load_locale
-from lecture.media import add_audio, duration_of
+from lecture.captions import section_tracks, write_captions
+from lecture.media import add_audio, duration_of, write_video
 from lecture.narration import Narration
 from lecture.output_folder import private_lock
 from lecture.sections import BY_ID
@@ -119,8 +120,8 @@ def _render(job: RenderJob, progress) -> JobResult:
             result.files, result.duration = {f"{section.stem}.gif": produced}, scene.renderer.time
         else:
             started = time.perf_counter()
-            result.files = _finish_video(job, section.stem, produced, scene, work)
             result.duration = duration_of(produced)
+            result.files = _finish_video(job, section.stem, produced, (result.steps, result.duration), scene, work)
             result.timings["sound_seconds"] = round(time.perf_counter() - started, 3)
         # Each section has a worker process of its own (see runner), so the process's peak is the section's.
         result.timings["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -157,7 +158,12 @@ def _run_scene(job: RenderJob, cache: Path, work: Path, progress):
                              progress=(lambda share: progress(job.section, share)) if progress else None)
         scene = section.scene()(scene_job, skip_animations=not drawn(job))
         scene.render()
-        return scene, Path(scene.renderer.file_writer.movie_file_path) if drawn(job) else None
+        return scene, _written_file(scene.renderer.file_writer, job) if drawn(job) else None
+
+
+def _written_file(file_writer, job: RenderJob) -> Path:
+    """The file manim made: for a GIF it converts the movie and keeps the GIF's own path apart."""
+    return Path(file_writer.gif_file_path if job.format == "gif" else file_writer.movie_file_path)
 
 
 def drawn(job: RenderJob) -> bool:
@@ -184,17 +190,23 @@ def _step_record(step, camera) -> dict:
     return record
 
 
-def _finish_video(job: RenderJob, stem: str, produced: Path, scene, work: Path) -> dict[str, Path]:
-    """Synthesize the soundtrack from the scene's cues, with its narration's voices, and mux it in; returns
-    the finished files by name."""
-    target = f"{stem}.{job.format}"
+def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[list[dict], float], scene,
+                  work: Path) -> dict[str, Path]:
+    """Write the finished video: the scene's picture, a chapter per step, the captions as a subtitle track,
+    and (unless muted) the soundtrack synthesized from the scene's cues with its narration's voices, kept
+    beside it as a WAV too; the captions also beside it as SRT and WebVTT. ``timeline`` is (step records,
+    duration of ``produced``). Returns the finished files by name, the video first."""
+    tracks = section_tracks(*timeline)
+    video, wav = work / f"finished.{job.format}", work / f"{stem}.wav"
     if job.config.audio.mute:
-        return {target: produced}
-    samples = soundtrack(scene.cues, duration_of(produced), job.config.audio.target_lufs(), scene.voices)
-    wav, muxed = work / f"{stem}.wav", work / f"with-audio.{job.format}"
-    write_wav(samples, wav)
-    add_audio(produced, samples, SAMPLE_RATE, muxed)
-    return {target: muxed, wav.name: wav}
+        write_video([produced], video, tracks=tracks)
+        files = {f"{stem}.{job.format}": video}
+    else:
+        samples = soundtrack(scene.cues, timeline[1], job.config.audio.target_lufs(), scene.voices)
+        write_wav(samples, wav)
+        add_audio(produced, samples, SAMPLE_RATE, video, tracks)
+        files = {f"{stem}.{job.format}": video, wav.name: wav}
+    return files | write_captions(tracks, work, stem)
 
 
 def _manim_config(job: RenderJob, cache: Path, work: Path) -> dict:

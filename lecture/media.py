@@ -1,11 +1,37 @@
-"""Video files: probing, joining sections into one lecture (video remuxed, audio encoded once), muxing a soundtrack."""
+"""Video files: probing, and writing one from remuxed video (a section, or sections joined into the lecture),
+a soundtrack encoded once, chapters and subtitles, every stream interleaved in time order."""
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import av
 import numpy as np
+
+AUDIO_CODECS = {".mp4": "aac", ".webm": "libopus", ".mov": "aac"}
+SUBTITLE_CODECS = {".mp4": "mov_text", ".webm": "webvtt", ".mov": "mov_text"}
+MILLISECOND = Fraction(1, 1000)
+# The subtitle encoders read their cues as ASS events, so they need an ASS header; players style the text.
+ASS_HEADER = ("[Script Info]\nScriptType: v4.00+\nPlayResX: 384\nPlayResY: 288\n\n[V4+ Styles]\n"
+              "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, "
+              "Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, "
+              "Alignment, MarginL, MarginR, MarginV, Encoding\n"
+              "Style: Default,Sans,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0\n\n"
+              "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n")
+
+
+@dataclass(frozen=True)
+class TextTracks:
+    """What a video carries besides picture and sound, each item (start, end, text) in seconds: chapters
+    (one per step, its title) and subtitle cues (lines split by newlines), in ``language`` (ISO 639-2)."""
+
+    chapters: tuple[tuple[float, float, str], ...] = ()
+    cues: tuple[tuple[float, float, str], ...] = ()
+    language: str = "und"
 
 
 def duration_of(path: Path) -> float:
@@ -28,33 +54,13 @@ def video_duration(path: Path) -> float:
         return float(last * stream.time_base + 1 / stream.average_rate)
 
 
-def join_videos(parts: list[Path], target: Path, soundtracks=None, sample_rate: int = 48000) -> None:
-    """Concatenate the video streams of ``parts`` by remuxing packets (no re-encode) into ``target``; with
-    ``soundtracks`` (one (n, 2) array per part), encode the lecture's audio once from them, each placed at
-    its part's video offset, so no codec priming piles up at the joins."""
-    silent = target.with_name(f"video-only-{target.name}") if soundtracks is not None else target
-    with av.open(str(parts[0])) as template, av.open(str(silent), "w", format=target.suffix[1:]) as output:
-        stream = output.add_stream_from_template(template.streams.video[0])
-        offset, last_dts = 0.0, None  # seconds already written; the last packet's decoding time
-        for part in parts:
-            with av.open(str(part)) as source:
-                for packet in source.demux(source.streams.video[0]):
-                    if packet.dts is None:  # the demuxer's end-of-stream marker
-                        continue
-                    shift = round(offset / packet.time_base)
-                    packet.dts += shift
-                    if packet.pts is not None:
-                        packet.pts += shift
-                    if last_dts is not None and packet.dts <= last_dts:  # keep decoding times increasing
-                        packet.dts = last_dts + 1
-                        packet.pts = max(packet.pts, packet.dts) if packet.pts is not None else None
-                    last_dts = packet.dts
-                    packet.stream = stream
-                    output.mux(packet)
-            offset += video_duration(part)
-    if soundtracks is not None:
-        add_audio(silent, joined_soundtrack(parts, soundtracks, sample_rate), sample_rate, target)
-        silent.unlink()
+def join_videos(parts: list[Path], target: Path, soundtracks=None, sample_rate: int = 48000,
+                tracks: TextTracks = TextTracks()) -> None:
+    """Concatenate the video streams of ``parts`` into ``target``; with ``soundtracks`` (one (n, 2) array
+    per part), encode the lecture's audio once from them, each placed at its part's video offset, so no
+    codec priming piles up at the joins."""
+    samples = None if soundtracks is None else joined_soundtrack(parts, soundtracks, sample_rate)
+    write_video(parts, target, samples, sample_rate, tracks)
 
 
 def joined_soundtrack(parts: list[Path], soundtracks, sample_rate: int) -> np.ndarray:
@@ -67,23 +73,81 @@ def joined_soundtrack(parts: list[Path], soundtracks, sample_rate: int) -> np.nd
     return joined
 
 
-def add_audio(video: Path, samples, sample_rate: int, target: Path) -> None:
+def add_audio(video: Path, samples, sample_rate: int, target: Path, tracks: TextTracks = TextTracks()) -> None:
     """Copy ``video``'s stream and encode ``samples`` (stereo floats, (n, 2)) as its audio track into ``target``."""
-    codec = {".mp4": "aac", ".webm": "libopus", ".mov": "aac"}[target.suffix]
+    write_video([video], target, samples, sample_rate, tracks)
+
+
+def write_video(parts: list[Path], target: Path, samples=None, sample_rate: int = 48000,
+                tracks: TextTracks = TextTracks()) -> None:
+    """Write ``target``: the video streams of ``parts`` end to end (packets remuxed, no re-encode), ``samples``
+    (stereo floats, (n, 2)) as its audio, ``tracks``' chapters and subtitle cues; packets go in time order
+    so a player streaming the file finds each second's picture, sound and text together."""
+    with av.open(str(parts[0])) as template, av.open(str(target), "w", format=target.suffix[1:]) as output:
+        # Every stream and the chapters are set up before the first packet: muxing writes the header.
+        packets = [_video_packets(parts, output.add_stream_from_template(template.streams.video[0]))]
+        if samples is not None:
+            audio = output.add_stream(AUDIO_CODECS[target.suffix], rate=sample_rate, layout="stereo")
+            audio.bit_rate = 192_000
+            packets.append(_audio_packets(samples, sample_rate, audio))
+        if tracks.cues:
+            subtitles = output.add_stream(SUBTITLE_CODECS[target.suffix])
+            subtitles.metadata["language"] = tracks.language
+            subtitles.codec_context.subtitle_header = ASS_HEADER.encode()
+            packets.append(_subtitle_packets(tracks.cues, subtitles))
+        if tracks.chapters:
+            output.set_chapters([{"id": number, "start": _milliseconds(start), "end": _milliseconds(end),
+                                  "time_base": MILLISECOND, "metadata": {"title": title}}
+                                 for number, (start, end, title) in enumerate(tracks.chapters, 1)])
+        for _, packet in heapq.merge(*packets, key=lambda timed: timed[0]):
+            output.mux(packet)
+
+
+def _video_packets(parts: list[Path], stream) -> Iterator[tuple[float, av.Packet]]:
+    """(decoding time in seconds, packet) of each part's video, shifted to start where the previous ended."""
+    offset, last_dts = 0.0, None  # seconds already written; the last packet's decoding time
+    for part in parts:
+        with av.open(str(part)) as source:
+            for packet in source.demux(source.streams.video[0]):
+                if packet.dts is None:  # the demuxer's end-of-stream marker
+                    continue
+                shift = round(offset / packet.time_base)
+                packet.dts += shift
+                if packet.pts is not None:
+                    packet.pts += shift
+                if last_dts is not None and packet.dts <= last_dts:  # keep decoding times increasing
+                    packet.dts = last_dts + 1
+                    packet.pts = max(packet.pts, packet.dts) if packet.pts is not None else None
+                last_dts = packet.dts
+                packet.stream = stream
+                yield float(packet.dts * packet.time_base), packet
+        offset += video_duration(part)
+
+
+def _audio_packets(samples, sample_rate: int, stream) -> Iterator[tuple[float, av.Packet]]:
+    """(decoding time in seconds, packet) of ``samples`` encoded as 16-bit stereo, 1024 samples a frame."""
     pcm = np.round(np.clip(samples, -1.0, 1.0) * 32767).astype(np.int16)
-    with av.open(str(video)) as source, av.open(str(target), "w", format=target.suffix[1:]) as output:
-        video_in = source.streams.video[0]
-        video_out = output.add_stream_from_template(video_in)
-        audio_out = output.add_stream(codec, rate=sample_rate, layout="stereo")
-        audio_out.bit_rate = 192_000
-        for packet in source.demux(video_in):
-            if packet.dts is not None:
-                packet.stream = video_out
-                output.mux(packet)
-        chunk = 1024
-        for start in range(0, len(pcm), chunk):
+    chunk = 1024
+    for start in [*range(0, len(pcm), chunk), None]:  # None: flush the encoder
+        frame = None
+        if start is not None:
             frame = av.AudioFrame.from_ndarray(pcm[start:start + chunk].reshape(1, -1), format="s16",
                                                layout="stereo")
             frame.sample_rate, frame.pts = sample_rate, start
-            output.mux(audio_out.encode(frame))
-        output.mux(audio_out.encode(None))
+        for packet in stream.encode(frame):
+            yield float(packet.dts * packet.time_base), packet
+
+
+def _subtitle_packets(cues, stream) -> Iterator[tuple[float, av.Packet]]:
+    """(start in seconds, packet) of each cue, encoded as the container's text subtitles."""
+    for start, end, text in sorted(cues):
+        event = "0,0,Default,,0,0,0,," + text.replace("\n", "\\N")  # an ASS event: \N breaks a line
+        cue = av.subtitles.subtitle.SubtitleSet.create(event.encode(), 0, _milliseconds(end) - _milliseconds(start),
+                                                       _milliseconds(start))
+        packet = stream.codec_context.encode_subtitle(cue)
+        packet.time_base, packet.stream = MILLISECOND, stream
+        yield start, packet
+
+
+def _milliseconds(seconds: float) -> int:
+    return round(seconds * 1000)

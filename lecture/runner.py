@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from lecture.captions import lecture_subtitles, section_subtitles, write_captions
+from lecture.captions import lecture_tracks, write_captions
 from lecture.config import LectureConfig
 from lecture.jobs import JobResult, Quality, RenderJob, worker_main
 from lecture.locale import load_locale
@@ -121,10 +121,7 @@ def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResul
                 failures += 1
                 console.print(f"[red]{BY_ID[result.section].stem}: failed: {result.error}[/red]")
                 continue
-            files = dict(result.files)
-            if request.format in LECTURE_FORMATS:  # captions beside the video, tracked with it in the manifest
-                files |= write_captions(section_subtitles(result.steps, result.duration), scratch / result.section,
-                                        BY_ID[result.section].stem)
+            files = result.files
             manifest["sections"][result.section] = {
                 "files": list(files), "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
                 "sha256": {name: file_hash(path) for name, path in files.items()}, "steps": result.steps,
@@ -232,8 +229,8 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
             joined.append(entry)
     if not parts:
         return {}
-    files = write_captions(lecture_subtitles([(entry["steps"], video_duration(part))
-                                              for entry, part in zip(joined, parts)]), scratch, "lecture")
+    tracks = lecture_tracks([(entry["steps"], video_duration(part)) for entry, part in zip(joined, parts)])
+    files = write_captions(tracks, scratch, "lecture")
     name = f"lecture.{request.format}"
     wanted = hashlib.sha256("".join(entry["sha256"][entry["files"][0]] for entry in joined).encode()).hexdigest()
     previous = manifest.get("lecture", {})
@@ -244,7 +241,7 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
     # The lecture's audio is encoded once from the sections' WAVs (beside each video: NN-section.wav).
     wavs = [Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
     soundtracks = None if request.config.audio.mute else [read_wav(staged.get(wav, folder.path / wav)) for wav in wavs]
-    join_videos(parts, files[name], soundtracks, SAMPLE_RATE)
+    join_videos(parts, files[name], soundtracks, SAMPLE_RATE, tracks)
     manifest["lecture"] = {"file": name, "fingerprint": wanted, "sha256": file_hash(files[name]),
                            "parts": [entry["files"][0] for entry in joined]}
     console.print(f"{name}: {len(parts)} section(s) joined")

@@ -29,6 +29,8 @@ def streams(path: Path) -> dict[str, dict]:
     with av.open(str(path)) as container:
         found = {}
         for stream in container.streams:
+            if stream.codec_context is None:  # a data stream, such as an MP4's chapter titles
+                continue
             duration = (float(stream.duration * stream.time_base) if stream.duration is not None
                         else container.duration / av.time_base)  # WebM: only the container's
             info = {"codec": stream.codec_context.name, "duration": duration}
@@ -78,3 +80,29 @@ def shared_output(tmp_path_factory, name: str) -> Path:
     out = tmp_path_factory.getbasetemp() / name
     out.mkdir(exist_ok=True)
     return out
+
+
+def chapters(path: Path) -> list[tuple[float, float, str]]:
+    """(start, end, title) of each chapter, in seconds."""
+    with av.open(str(path)) as container:
+        return [(float(chapter["start"] * chapter["time_base"]), float(chapter["end"] * chapter["time_base"]),
+                 chapter["metadata"]["title"]) for chapter in container.chapters()]
+
+
+def subtitle_cues(path: Path) -> tuple[str, str, list[tuple[float, float, str]]]:
+    """The subtitle stream's codec, language and cues (start, end, text) in seconds, text as stored: WebVTT
+    keeps it bare, MP4's mov_text after a 16-bit length (and before any style boxes). Empty cues are left out."""
+    with av.open(str(path)) as container:
+        stream = container.streams.subtitles[0]
+        cues = []
+        for packet in container.demux(stream):
+            if packet.dts is None:
+                continue
+            payload = bytes(packet)
+            if stream.codec_context.name == "mov_text":
+                payload = payload[2:2 + int.from_bytes(payload[:2], "big")]
+            if not payload:  # MP4 fills a gap between cues with an empty one
+                continue
+            start = float(packet.pts * packet.time_base)
+            cues.append((start, start + float(packet.duration * packet.time_base), payload.decode("utf-8")))
+        return stream.codec_context.name, stream.metadata.get("language"), cues

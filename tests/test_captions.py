@@ -1,4 +1,5 @@
-"""Captions: one per step, SRT and WebVTT beside each video and for the lecture, inside the video's time."""
+"""Captions and chapters: one per step, SRT and WebVTT beside each video and for the lecture, and the same
+captions and a chapter per step inside the videos, read back as a player reads them."""
 
 import re
 from datetime import timedelta
@@ -6,8 +7,8 @@ from datetime import timedelta
 import pytest
 import srt
 
-from lecture.captions import lecture_subtitles, step_spans
-from media_checks import TINY, manifest, run_cli, shared_output, streams
+from lecture.captions import lecture_tracks, step_spans
+from media_checks import TINY, chapters, manifest, run_cli, shared_output, streams, subtitle_cues
 
 VTT_TIMING = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)$")
 
@@ -74,13 +75,44 @@ def test_lecture_captions_cover_the_lecture(out):
     assert len(parse_vtt((out / "lecture.vtt").read_text(encoding="utf-8"))) == len(lecture)
 
 
-def test_joined_captions_are_shifted_by_the_sections_before_them():
-    first = [{"caption": "uno", "end": 2.0}, {"caption": "dos", "end": 5.0}]
-    second = [{"caption": "tres", "end": 1.5}, {"caption": "cuatro", "end": 3.0}]
-    joined = lecture_subtitles([(first, 6.0), (second, 4.0)])
-    assert [(caption.start.total_seconds(), caption.end.total_seconds(), caption.content) for caption in joined] == [
-        (0.0, 2.0, "uno"), (2.0, 6.0, "dos"), (6.0, 7.5, "tres"), (7.5, 10.0, "cuatro")]
-    assert [caption.index for caption in joined] == [1, 2, 3, 4]
+def test_joined_captions_and_chapters_are_shifted_by_the_sections_before_them():
+    first = [{"title": "A", "caption": "uno", "end": 2.0}, {"title": "B", "caption": "dos", "end": 5.0}]
+    second = [{"title": "C", "caption": "tres", "end": 1.5},
+              {"title": "D", "caption": "cuatro", "end": 3.0,
+               "narration": {"sentences": [["Primera frase.", 3.25, 4.0], ["Segunda.", 4.5, 5.0]]}}]
+    joined = lecture_tracks([(first, 6.0), (second, 6.0)])
+    assert joined.cues == ((0.0, 2.0, "uno"), (2.0, 6.0, "dos"), (6.0, 7.5, "tres"),
+                           (9.25, 10.0, "Primera frase."), (10.5, 11.0, "Segunda."))
+    assert joined.chapters == ((0.0, 2.0, "A"), (2.0, 6.0, "B"), (6.0, 7.5, "C"), (7.5, 12.0, "D"))
+    assert joined.language == "spa"
+
+
+def to_the_millisecond(items: list[tuple[float, float, str]]) -> list[tuple[float, float, str]]:
+    return [(round(start, 3), round(end, 3), text) for start, end, text in items]
+
+
+def srt_cues(path) -> list[tuple[float, float, str]]:
+    return [(caption.start.total_seconds(), caption.end.total_seconds(), caption.content)
+            for caption in srt.parse(path.read_text(encoding="utf-8"))]
+
+
+@pytest.mark.parametrize("name", ["01-matrix", "lecture"])
+def test_the_video_carries_a_chapter_per_step_with_its_title_and_span(out, name):
+    entry = manifest(out)["sections"]["matrix"]
+    expected = [(start, end, step["title"]) for step, (start, end) in
+                zip(entry["steps"], step_spans(entry["steps"], entry["duration"]))]
+    found = chapters(out / f"{name}.mp4")
+    assert [title for _, _, title in found] == [step["title"] for step in entry["steps"]]
+    assert to_the_millisecond(found) == to_the_millisecond(expected)
+
+
+@pytest.mark.parametrize("name", ["01-matrix", "lecture"])
+def test_the_video_carries_the_captions_beside_it_as_a_spanish_subtitle_track(out, name):
+    codec, language, cues = subtitle_cues(out / f"{name}.mp4")
+    assert (codec, language) == ("mov_text", "spa")
+    assert [text for _, _, text in cues] == [text for _, _, text in srt_cues(out / f"{name}.srt")]
+    assert to_the_millisecond(cues) == to_the_millisecond(srt_cues(out / f"{name}.srt"))
+    assert "ó" in "".join(text for _, _, text in cues)  # accents kept: UTF-8 throughout
 
 
 def test_step_spans_tile_the_video():

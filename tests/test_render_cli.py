@@ -156,7 +156,7 @@ def test_png_format_writes_one_still_per_step(tmp_path):
 def test_no_audio_gives_a_file_without_an_audio_stream(tmp_path):
     result = run_cli("render", "matrix", *TINY, "-o", str(tmp_path), "--no-audio")
     assert result.returncode == 0, result.stderr
-    assert set(streams(tmp_path / "01-matrix.mp4")) == {"video"}
+    assert set(streams(tmp_path / "01-matrix.mp4")) == {"video", "subtitle"}
     assert not (tmp_path / "01-matrix.wav").exists()
 
 
