@@ -1,4 +1,4 @@
-"""Muxing the soundtrack and joining sections, on small videos made here."""
+"""Muxing the soundtrack, chapters and captions, and joining sections, on small videos made here."""
 
 from pathlib import Path
 
@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 from scipy import signal as scipy_signal
 
+from lecture.captions import lecture_tracks
 from lecture.media import add_audio, duration_of, join_videos
-from media_checks import decoded_audio, decoded_frame_count, streams
+from media_checks import chapters, decoded_audio, decoded_frame_count, streams, subtitle_cues
 from sonify.synth import SAMPLE_RATE, pan, tone
 
 FPS = 5
@@ -101,3 +102,20 @@ def test_lecture_audio_sits_under_each_sections_picture_within_one_frame(tmp_pat
         lag = lag_of(samples[:, 0], decoded, round(offset * SAMPLE_RATE), search=SAMPLE_RATE // 2)
         assert abs(lag) / SAMPLE_RATE <= 1 / FPS, lag
         assert abs(lag) <= 48, lag  # in fact within a millisecond: no codec priming piles up
+
+
+@pytest.mark.parametrize("suffix, codec", [(".mp4", "mov_text"), (".webm", "webvtt")])
+def test_joined_lecture_carries_every_sections_chapters_and_cues_at_its_offset(tmp_path, suffix, codec):
+    """Two sections of 2 s and 3 s: the second's chapters and captions start 2 s into the lecture."""
+    parts = [silent_video(tmp_path / f"part{number}{suffix}", frames) for number, frames in enumerate((10, 15))]
+    first = [{"title": "Las entradas", "caption": "Tres tokens, dimensión 2.", "end": 1.2},
+             {"title": "Consultas: Q = XW_Q", "caption": "√d_k, QKᵀ y −∞", "end": 1.8}]
+    second = [{"title": "Año", "caption": "una línea bastante larga que hay que partir en dos líneas", "end": 3.0}]
+    tracks = lecture_tracks([(first, 2.0), (second, 3.0)])
+    lecture = tmp_path / f"lecture{suffix}"
+    join_videos(parts, lecture, None, SAMPLE_RATE, tracks)
+    assert chapters(lecture) == [(0.0, 1.2, "Las entradas"), (1.2, 2.0, "Consultas: Q = XW_Q"), (2.0, 5.0, "Año")]
+    assert subtitle_cues(lecture) == (codec, "spa", [
+        (0.0, 1.2, "Tres tokens, dimensión 2."), (1.2, 2.0, "√d_k, QKᵀ y −∞"),
+        (2.0, 5.0, "una línea bastante larga que hay que\npartir en dos líneas")])
+    assert decoded_frame_count(lecture) == 25
