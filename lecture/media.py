@@ -14,6 +14,7 @@ import numpy as np
 
 AUDIO_CODECS = {".mp4": "aac", ".webm": "libopus", ".mov": "aac"}
 SUBTITLE_CODECS = {".mp4": "mov_text", ".webm": "webvtt", ".mov": "mov_text"}
+AUDIO_FRAME = 1024  # samples per frame handed to the audio encoder
 MILLISECOND = Fraction(1, 1000)
 # The subtitle encoders read their cues as ASS events, so they need an ASS header; players style the text.
 ASS_HEADER = ("[Script Info]\nScriptType: v4.00+\nPlayResX: 384\nPlayResY: 288\n\n[V4+ Styles]\n"
@@ -56,9 +57,9 @@ def video_duration(path: Path) -> float:
 
 def join_videos(parts: list[Path], target: Path, soundtracks=None, sample_rate: int = 48000,
                 tracks: TextTracks = TextTracks()) -> None:
-    """Concatenate the video streams of ``parts`` into ``target``; with ``soundtracks`` (one (n, 2) array
-    per part), encode the lecture's audio once from them, each placed at its part's video offset, so no
-    codec priming piles up at the joins."""
+    """Concatenate the video streams of ``parts`` into ``target`` with ``tracks``' chapters and subtitles;
+    with ``soundtracks`` (one (n, 2) array per part), encode the lecture's audio once from them, each placed
+    at its part's video offset, so no codec priming piles up at the joins."""
     samples = None if soundtracks is None else joined_soundtrack(parts, soundtracks, sample_rate)
     write_video(parts, target, samples, sample_rate, tracks)
 
@@ -74,7 +75,8 @@ def joined_soundtrack(parts: list[Path], soundtracks, sample_rate: int) -> np.nd
 
 
 def add_audio(video: Path, samples, sample_rate: int, target: Path, tracks: TextTracks = TextTracks()) -> None:
-    """Copy ``video``'s stream and encode ``samples`` (stereo floats, (n, 2)) as its audio track into ``target``."""
+    """Copy ``video``'s stream and encode ``samples`` (stereo floats, (n, 2)) as its audio track into ``target``,
+    with ``tracks``' chapters and subtitles."""
     write_video([video], target, samples, sample_rate, tracks)
 
 
@@ -127,15 +129,16 @@ def _video_packets(parts: list[Path], stream) -> Iterator[tuple[float, av.Packet
 def _audio_packets(samples, sample_rate: int, stream) -> Iterator[tuple[float, av.Packet]]:
     """(decoding time in seconds, packet) of ``samples`` encoded as 16-bit stereo, 1024 samples a frame."""
     pcm = np.round(np.clip(samples, -1.0, 1.0) * 32767).astype(np.int16)
-    chunk = 1024
-    for start in [*range(0, len(pcm), chunk), None]:  # None: flush the encoder
-        frame = None
-        if start is not None:
-            frame = av.AudioFrame.from_ndarray(pcm[start:start + chunk].reshape(1, -1), format="s16",
-                                               layout="stereo")
-            frame.sample_rate, frame.pts = sample_rate, start
-        for packet in stream.encode(frame):
-            yield float(packet.dts * packet.time_base), packet
+    for start in range(0, len(pcm), AUDIO_FRAME):
+        frame = av.AudioFrame.from_ndarray(pcm[start:start + AUDIO_FRAME].reshape(1, -1), format="s16",
+                                           layout="stereo")
+        frame.sample_rate, frame.pts = sample_rate, start
+        yield from _timed(stream.encode(frame))
+    yield from _timed(stream.encode(None))  # what the encoder still holds
+
+
+def _timed(packets) -> Iterator[tuple[float, av.Packet]]:
+    return ((float(packet.dts * packet.time_base), packet) for packet in packets)
 
 
 def _subtitle_packets(cues, stream) -> Iterator[tuple[float, av.Packet]]:

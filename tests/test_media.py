@@ -106,16 +106,21 @@ def test_lecture_audio_sits_under_each_sections_picture_within_one_frame(tmp_pat
 
 @pytest.mark.parametrize("suffix, codec", [(".mp4", "mov_text"), (".webm", "webvtt")])
 def test_joined_lecture_carries_every_sections_chapters_and_cues_at_its_offset(tmp_path, suffix, codec):
-    """Two sections of 2 s and 3 s: the second's chapters and captions start 2 s into the lecture."""
+    """Two sections of 2 s and 3 s, the second's last step narrated: its chapters and captions start 2 s
+    into the lecture."""
     parts = [silent_video(tmp_path / f"part{number}{suffix}", frames) for number, frames in enumerate((10, 15))]
     first = [{"title": "Las entradas", "caption": "Tres tokens, dimensión 2.", "end": 1.2},
              {"title": "Consultas: Q = XW_Q", "caption": "√d_k, QKᵀ y −∞", "end": 1.8}]
-    second = [{"title": "Año", "caption": "una línea bastante larga que hay que partir en dos líneas", "end": 3.0}]
+    second = [{"title": "Año", "caption": "una línea bastante larga que hay que partir en dos líneas", "end": 1.0},
+              {"title": "Voz", "caption": "no se muestra: la voz habla", "end": 3.0,
+               "narration": {"sentences": [["Primera frase.", 1.25, 2.0], ["Segunda.", 2.5, 2.75]]}}]
     tracks = lecture_tracks([(first, 2.0), (second, 3.0)])
     lecture = tmp_path / f"lecture{suffix}"
     join_videos(parts, lecture, None, SAMPLE_RATE, tracks)
-    assert chapters(lecture) == [(0.0, 1.2, "Las entradas"), (1.2, 2.0, "Consultas: Q = XW_Q"), (2.0, 5.0, "Año")]
-    assert subtitle_cues(lecture) == (codec, "spa", [
+    assert chapters(lecture) == [(0.0, 1.2, "Las entradas"), (1.2, 2.0, "Consultas: Q = XW_Q"), (2.0, 3.0, "Año"),
+                                 (3.0, 5.0, "Voz")]
+    assert subtitle_cues(lecture) == (codec, "spa", [  # a narrated step's sentences keep the pauses between them
         (0.0, 1.2, "Tres tokens, dimensión 2."), (1.2, 2.0, "√d_k, QKᵀ y −∞"),
-        (2.0, 5.0, "una línea bastante larga que hay que\npartir en dos líneas")])
+        (2.0, 3.0, "una línea bastante larga que hay que\npartir en dos líneas"),
+        (3.25, 4.0, "Primera frase."), (4.5, 4.75, "Segunda.")])
     assert decoded_frame_count(lecture) == 25
