@@ -25,7 +25,8 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UL, UR, Line, MarkupText, Rectangl
 from PIL import Image
 
 from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimension, scale_factor, score_multiplications
-from lecture.config import LectureConfig
+from lecture.config import LectureConfig, load_config
+from lecture.locale import load_locale
 from lecture.narration import TAIL, Narration, sentence_times, sentences, spoken_numbers, step_file_name
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -123,8 +124,9 @@ class LessonScene(Scene):
     section_id = ""
     STEPS: tuple[str, ...] = ()
 
-    def __init__(self, job: SceneJob, **kwargs):
-        self.job = job
+    def __init__(self, job: SceneJob | None = None, **kwargs):
+        # No job: run by manim's own CLI (`manim -ql scenes/matrix.py MatrixScene`): the default config.
+        self.job = job or SceneJob(config=load_config(), locale=load_locale())
         self.steps: list[StepRecord] = []
         self.cards: list[StepRecord] = []  # question and closing cards, as shown in full
         self.cues: list[Cue] = []
