@@ -6,19 +6,19 @@ INSTALLED := $(VENV)/.installed
 # Optional Debian packages: `make setup NARRATION=tts` adds espeak-ng, the draft voice of --narration tts.
 EXTRA_PACKAGES := $(if $(filter tts,$(NARRATION)),espeak-ng) $(EXTRA)
 
-.PHONY: render test bench setup system-deps clean
+.PHONY: render test bench setup system-deps reveal-js clean
 
 # `make render NARRATION=tts` (draft voice) or `make render NARRATION=path/to/recordings` narrates every step.
 render: setup
 	$(BIN)/python render.py $(if $(NARRATION),render --narration "$(NARRATION)")
 
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=15
 
 bench: setup
 	$(BIN)/python -m bench
 
-setup: system-deps $(INSTALLED)
+setup: system-deps $(INSTALLED) reveal-js
 
 system-deps:
 	@bash tools/system-deps.sh $(EXTRA_PACKAGES)
@@ -29,6 +29,10 @@ $(INSTALLED): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
+
+# reveal.js for the HTML decks, from the npm registry into the venv (pinned, sha512 checked); offline once there.
+reveal-js: $(INSTALLED)
+	$(BIN)/python -m lecture.revealjs
 
 clean:
 	rm -rf $(VENV) media output .pytest_cache
