@@ -19,6 +19,7 @@ from lecture.locale import load_locale
 from lecture.narration import NarrationError
 from lecture.output_folder import OutputError
 from lecture.preflight import missing_system_dependencies
+from lecture.revealjs import RevealMissing, installed as revealjs_installed
 from lecture.runner import RenderRequest, render as run_render
 from lecture.script import build as build_script
 from lecture.sections import BY_ID, SECTION_IDS, available_sections
@@ -178,11 +179,15 @@ def render(sections, quality, resolution, fps, out_dir, jobs, file_format, narra
 @click.argument("sections", nargs=-1)
 @click.option("--to", "decks", type=click.Choice(DECK_FORMATS), multiple=True, default=("html",),
               show_default=True, help="Deck format: reveal.js HTML, PowerPoint or PDF; repeat for several.")
+@click.option("--joined", is_flag=True,
+              help="One deck of SECTIONS in lesson order, a title slide before each section: slides/lecture.* "
+                   "(slides/lecture-matrix-scaling.* for some), instead of a deck per section.")
 @click.option("--one-file", is_flag=True,
-              help="HTML as one self-contained file: clips and reveal.js embedded, plays without a network.")
+              help="HTML as one self-contained file, clips and reveal.js embedded (the default is the page "
+                   "and its NAME_assets folder); both play with no network.")
 @slides_options
-def slides(sections, decks, one_file, quality, resolution, fps, out_dir, jobs, narration, no_audio, force, verbose,
-           config_file, overrides):
+def slides(sections, decks, joined, one_file, quality, resolution, fps, out_dir, jobs, narration, no_audio, force,
+           verbose, config_file, overrides):
     """Slides of SECTIONS (default: all) that keep their sound, one per step, into OUT/slides.
 
     Writes manim-slides presentations (`manim-slides present NN-section` from OUT) and their decks.
@@ -190,7 +195,12 @@ def slides(sections, decks, one_file, quality, resolution, fps, out_dir, jobs, n
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
                            narration=narration, no_audio=no_audio, force=force, verbose=verbose)
     check_system()
-    run_guarded(build_slides, request, tuple(dict.fromkeys(decks)), one_file, Console(stderr=True))
+    if "html" in decks:
+        try:
+            revealjs_installed()
+        except RevealMissing as error:
+            fail(str(error))
+    run_guarded(build_slides, request, tuple(dict.fromkeys(decks)), one_file, joined, Console(stderr=True))
 
 
 @cli.command()

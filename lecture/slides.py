@@ -5,19 +5,24 @@ Why the scenes are not rendered as manim-slides ``Slide``s: manim muxes sound on
 movie, while manim-slides builds each slide by concatenating manim's partial movie files, which never
 have sound; so its slide videos are silent (manim-slides issues 258, 375 and 577). Instead we render
 (or reuse, when up to date) the section's finished video and its soundtrack, cut both at the step
-boundaries into one clip per step, and write manim-slides' own JSON around those clips. Its
-converters and ``manim-slides present`` play the files as they are, so the sound stays.
+boundaries into one clip per step, and write manim-slides' own JSON around those clips, which
+``manim-slides present`` plays as they are, so the sound stays. The decks are our own writers'
+(``lecture.html_deck``, ``pptx_deck``, ``pdf_deck``): they need no network and show each step's last frame.
 
 Layout, manim-slides' own: ``OUT/slides/NN-section.json`` and ``OUT/slides/files/NN-section/*.mp4``,
-with the decks beside the JSON (``OUT/slides/NN-section.html``, ``.pptx``, ``.pdf``).
+with the decks beside the JSON (``OUT/slides/NN-section.html``, ``.pptx``, ``.pdf``), or one joined deck
+``OUT/slides/lecture.*``.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from bisect import bisect_right
+from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 from itertools import groupby
 from pathlib import Path
 
@@ -26,12 +31,16 @@ import numpy as np
 from rich.console import Console
 
 from lecture.captions import step_spans
+from lecture.decks import Deck, SectionSlides, StepSlide
+from lecture.html_deck import write_html
 from lecture.locale import load_locale
 from lecture.manifest import read_manifest
 from lecture.media import add_audio
 from lecture.output_folder import OutputFolder
+from lecture.pdf_deck import write_pdf
+from lecture.pptx_deck import write_pptx
 from lecture.runner import RenderRequest, plain_line, render
-from lecture.sections import BY_ID, Section
+from lecture.sections import BY_ID, Section, available_sections
 from sonify.mix import read_wav
 from sonify.synth import SAMPLE_RATE
 
@@ -39,34 +48,85 @@ DECK_FORMATS = ("html", "pptx", "pdf")
 FOLDER = "slides"  # manim-slides' default folder: `manim-slides present NN-section` works from OUT
 QUALITY = {"crf": "18", "preset": "fast"}  # libx264: cuts are re-encoded to be frame-exact, near-lossless
 SOURCE_STAMP = ".source"  # beside the clips: the video and steps they were cut from
-PPTX_WIDTH = 1280  # pixels at 96 dpi: PowerPoint's standard 13.33-inch wide slide
+QT_BINDINGS = ("PySide6", "PyQt6")  # what `manim-slides present` can run on
+PLAYER_HINT = ("`manim-slides present` needs a Qt binding, not installed here: pip install -e '.[present]' "
+               "(PySide6), or present the HTML deck in a browser")
 
 
-def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, console: Console) -> int:
-    """Render what is stale, then write each section's slides and decks; returns the exit status.
+def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined: bool, console: Console) -> int:
+    """Render what is stale, then write each section's slides and, unless ``joined``, its decks, then with
+    ``joined`` one deck of all those sections; returns the exit status.
 
     A section's clips, JSON and decks are made in a scratch folder laid out like OUT, then renamed into
-    place together under the folder's lock."""
+    place together under the folder's lock; the joined deck likewise, after them."""
     folder = OutputFolder(request.out_dir)
     folder.subfolder(f"{FOLDER}/files")  # refused before any work if a link or a file stands in the way
     status, entries = render_current(request, console)
+    strings = load_locale()
+    committed, presentation = [], None
     for section_id, entry in entries.items():
         section = BY_ID[section_id]
         with folder.scratch() as scratch:
             staged, presentation = write_presentation(folder.path, scratch, section, entry, request.force)
-            for deck in decks:
-                name = f"{FOLDER}/{section.stem}.{deck}"
-                try:
-                    staged |= write_deck(presentation, scratch / name, page_title(section), one_file)
-                except RuntimeError as error:  # manim-slides could not download reveal.js for --one-file
-                    console.print(f"[red]{folder.path / name}: {error}; --one-file needs the network once, then "
-                                  "manim-slides keeps reveal.js cached[/red]", soft_wrap=True)
-                    status = 1
-                    continue
-                console.print(f"{folder.path / name}: {len(presentation.slides)} diapositivas", soft_wrap=True)
+            slides = _section_slides(section, entry, presentation, strings)
+            if not joined:
+                staged |= write_decks(_deck(page_title(section), [slides], presentation, False), decks, scratch,
+                                      section.stem, one_file, console)
             with folder.lock():
                 folder.commit(staged, scratch)
+        committed.append(_moved_to(folder.path, slides))
+    if joined and committed:
+        with folder.scratch() as scratch:
+            staged = write_decks(_deck(strings["lecture"]["title"], committed, presentation, True), decks, scratch,
+                                 joined_stem(tuple(entries)), one_file, console)
+            with folder.lock():
+                folder.commit(staged, scratch)
+    if committed and player_missing():
+        console.print(f"note: {player_missing()}", soft_wrap=True)
     return status
+
+
+def joined_stem(sections: tuple[str, ...]) -> str:
+    """The joined deck's name: ``lecture``, or with fewer sections than the lesson's, which it holds."""
+    if set(sections) == {section.id for section in available_sections()}:
+        return "lecture"
+    return "-".join(("lecture", *sections))
+
+
+def write_decks(deck: Deck, formats: tuple[str, ...], scratch: Path, stem: str, one_file: bool,
+                console: Console) -> dict[str, Path]:
+    """``deck`` in each of ``formats`` as ``slides/STEM.FORMAT`` in ``scratch``; returns the staged files by
+    name relative to OUT (the decks, and the HTML's assets folder)."""
+    (scratch / FOLDER).mkdir(exist_ok=True)
+    staged = {}
+    for deck_format in formats:
+        target = scratch / FOLDER / f"{stem}.{deck_format}"
+        written = {"html": partial(write_html, one_file=one_file), "pptx": write_pptx,
+                   "pdf": write_pdf}[deck_format](deck, target)
+        staged |= {f"{FOLDER}/{path.name}": path for path in written}
+        console.print(f"{FOLDER}/{target.name}: {deck.slide_count} diapositivas", soft_wrap=True)
+    return staged
+
+
+def _deck(title: str, sections: list[SectionSlides], presentation, joined: bool) -> Deck:
+    width, height = presentation.resolution
+    return Deck(title=title, sections=tuple(sections), width=width, height=height, joined=joined,
+                background=presentation.background_color.as_hex(format="long"))
+
+
+def _moved_to(out_dir: Path, slides: SectionSlides) -> SectionSlides:
+    """``slides`` with their clips where the commit put them: ``OUT/slides/files/NN-section``."""
+    clips = out_dir / FOLDER / "files" / slides.stem
+    return replace(slides, steps=tuple(replace(step, clip=clips / step.clip.name) for step in slides.steps))
+
+
+def _section_slides(section: Section, entry: dict, presentation, strings: dict) -> SectionSlides:
+    texts = strings[section.id]
+    steps = tuple(StepSlide(clip=slide.file, title=step["title"], caption=step["caption"], notes=slide.notes)
+                  for slide, step in zip(presentation.slides, entry["steps"]))
+    return SectionSlides(stem=section.stem, summary=texts["summary"], steps=steps,
+                         heading=strings["slides"]["storyboard_heading"].format(number=section.number,
+                                                                                title=texts["title"]))
 
 
 def render_current(request: RenderRequest, console: Console) -> tuple[int, dict[str, dict]]:
@@ -213,28 +273,8 @@ def _save_relative(presentation, target: Path) -> None:
     target.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
-def write_deck(presentation, staged: Path, title: str, one_file: bool) -> dict[str, Path]:
-    """Convert ``presentation`` with manim-slides' converter for ``staged``'s suffix, in the scratch folder;
-    returns the staged files by name relative to OUT (the deck, and the HTML's assets folder).
-
-    ``one_file`` (HTML only) embeds the clips and reveal.js itself: one file that plays without a network.
-    """
-    _converter(presentation, staged.suffix[1:], title, one_file).convert_to(staged)
-    files = {f"{FOLDER}/{staged.name}": staged}
-    assets = staged.with_name(f"{staged.stem}_assets")  # manim-slides' default assets folder
-    if assets.exists():
-        files[f"{FOLDER}/{assets.name}"] = assets
-    return files
-
-
-def _converter(presentation, deck: str, title: str, one_file: bool):
-    from manim_slides.convert import PDF, PowerPoint, RevealJS  # imported here: slow, only decks need it
-
-    if deck == "html":
-        return RevealJS(presentation_configs=[presentation], title=title, one_file=one_file, offline=one_file,
-                        background_color=presentation.background_color)
-    if deck == "pptx":
-        width, height = presentation.resolution
-        return PowerPoint(presentation_configs=[presentation], width=PPTX_WIDTH,
-                          height=round(PPTX_WIDTH * height / width))
-    return PDF(presentation_configs=[presentation])
+def player_missing() -> str | None:
+    """What to install for ``manim-slides present``, or None when a Qt binding it runs on is there."""
+    if any(importlib.util.find_spec(binding) for binding in QT_BINDINGS):
+        return None
+    return PLAYER_HINT

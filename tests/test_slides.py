@@ -1,29 +1,44 @@
-"""Slides that keep their sound: decks written at tiny size, read back the way their users' tools read them."""
+"""Slides that keep their sound, and decks for any lecture hall, written at tiny size and read back the way
+their users' tools read them: HTML parsed (no network needed, every asset local), the lecture's joined deck
+in lesson order with a title slide per section, PowerPoint through python-pptx (last frames, titles, alt
+text, language), PDF text through pypdf, clips and their sound through PyAV."""
 
+import base64
+import html as html_text
 import io
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
 
 import av
 import numpy as np
 import pytest
 from manim_slides.config import PresentationConfig
-from PIL.PdfParser import PdfParser
+from PIL import Image
 from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE
+from pypdf import PdfReader
 
+from lecture import revealjs
+from lecture.decks import LANGUAGE
 from lecture.locale import load_locale
-from lecture.slides import cut
-from media_checks import TINY, decoded_audio, decoded_frame_count, manifest, run_cli, shared_output, streams
+from lecture.pdf_deck import FONT, font_file
+from lecture.slides import PLAYER_HINT, cut, player_missing
+from media_checks import ROOT, TINY, decoded_audio, decoded_frame_count, manifest, run_cli, shared_output, streams
 from sonify.mix import read_wav
 
 FPS = 5
-REVEAL_ASSETS = ("reveal.css", "black.css", "zenburn.css", "reveal.js", "notes.js", "markdown.js")
+DECKS = ("--to", "html", "--to", "pptx", "--to", "pdf")
+URL = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
     out = shared_output(tmp_path_factory, "matrix-tiny")
-    result = run_cli("slides", "matrix", *TINY, "-o", str(out), "-j", "1", "--to", "html", "--to", "pptx",
-                     "--to", "pdf")
+    result = run_cli("slides", "matrix", *TINY, "-o", str(out), "-j", "1", *DECKS)
     assert result.returncode == 0, result.stderr
     return out
 
@@ -34,13 +49,21 @@ def steps(out):
 
 
 def clips(out):
-    return sorted((out / "slides" / "files" / "01-matrix").glob("*.mp4"))
+    return clip_files(out, "01-matrix")
+
+
+def clip_files(out: Path, stem: str) -> list[Path]:
+    return sorted((out / "slides" / "files" / stem).glob("*.mp4"))
+
+
+def steps_of(out: Path, section: str) -> list[dict]:
+    return manifest(out)["sections"][section]["steps"]
 
 
 def test_every_deck_is_written(out, steps):
     deck = out / "slides" / "01-matrix"
     assert deck.with_suffix(".html").exists() and deck.with_suffix(".pptx").exists()
-    assert len(PdfParser(str(deck.with_suffix(".pdf"))).pages) == len(steps)
+    assert len(PdfReader(deck.with_suffix(".pdf")).pages) == len(steps)
 
 
 def test_html_names_the_section_and_the_formula_and_plays_every_clip(out, steps):
@@ -49,15 +72,16 @@ def test_html_names_the_section_and_the_formula_and_plays_every_clip(out, steps)
     title = html.split("<title>")[1].split("</title>")[0]
     assert strings["matrix"]["title"] in title and strings["slides"]["formula"] in title
     for number, step in enumerate(steps, 1):
-        assert f'data-background-video="01-matrix_assets/{number:02d}-{step["key"]}.mp4"' in html
-        assert (out / "slides" / "01-matrix_assets" / f"{number:02d}-{step['key']}.mp4").exists()
+        assert f'data-background-video="01-matrix_assets/01-matrix/{number:02d}-{step["key"]}.mp4"' in html
+        copy = out / "slides" / "01-matrix_assets" / "01-matrix" / f"{number:02d}-{step['key']}.mp4"
+        assert copy.read_bytes() == (out / "slides" / "files" / "01-matrix" / copy.name).read_bytes()
 
 
 def test_pptx_has_one_slide_per_step_with_a_video_that_has_sound_and_notes(out, steps):
     deck = Presentation(str(out / "slides" / "01-matrix.pptx"))
     assert len(deck.slides) == len(steps)
     for slide, step in zip(deck.slides, steps):
-        assert [shape.shape_type for shape in slide.shapes] == [MSO_SHAPE_TYPE.MEDIA]
+        assert [shape.shape_type for shape in slide.shapes] == [MSO_SHAPE_TYPE.PLACEHOLDER, MSO_SHAPE_TYPE.MEDIA]
         notes = slide.notes_slide.notes_text_frame.text
         assert step["title"] in notes and step["caption"] in notes and "Pregunta para la clase:" in notes
         media = next(rel.target_part.blob for rel in slide.part.rels.values() if rel.reltype.endswith("/media"))
@@ -98,21 +122,6 @@ def test_manim_slides_reads_the_presentation_with_notes(out, steps):
     assert presentation.resolution == (256, 144)
 
 
-def test_one_file_html_embeds_the_clips_and_reveal_js(out, tmp_path, monkeypatch):
-    cache = tmp_path / "manim-slides" / "revealjs6.0.1"  # where manim-slides keeps reveal.js once downloaded
-    cache.mkdir(parents=True)
-    for name in REVEAL_ASSETS:
-        (cache / name).write_text(f"/* {name} */", encoding="utf-8")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the render.py subprocess inherits it
-    cut_before = [clip.stat().st_mtime_ns for clip in clips(out)]
-    result = run_cli("slides", "matrix", *TINY, "-o", str(out), "-j", "1", "--one-file")
-    assert result.returncode == 0, result.stderr
-    assert [clip.stat().st_mtime_ns for clip in clips(out)] == cut_before  # same video: clips reused
-    html = (out / "slides" / "01-matrix.html").read_text(encoding="utf-8")
-    assert html.count("data:video/mp4;base64,") == len(clips(out))
-    assert 'src="http' not in html and 'href="http' not in html and "/* reveal.js */" in html
-
-
 def test_without_a_soundtrack_slides_are_silent(out, tmp_path):
     targets = [tmp_path / "a.mp4", tmp_path / "b.mp4"]
     cut(out / "01-matrix.mp4", None, [0.0, 2.0], targets)
@@ -136,3 +145,191 @@ def test_every_step_has_a_question_for_the_speaker_notes():
         for key, step in strings[section]["steps"].items():
             question = step.get("question", "")
             assert question.strip() and question.count("¿") == question.count("?"), (section, key)
+
+
+@pytest.fixture(scope="module")
+def joined(out, tmp_path_factory):
+    """matrix (copied, up to date) and scaling, asked in the wrong order, as one deck."""
+    joined = tmp_path_factory.mktemp("joined")
+    shutil.copytree(out, joined, dirs_exist_ok=True)
+    result = run_cli("slides", "scaling", "matrix", *TINY, "-o", str(joined), "-j", "2", "--joined", *DECKS)
+    assert result.returncode == 0, result.stderr
+    return joined
+
+
+class Page(HTMLParser):
+    """Every tag with its attributes, and the text of every <style> and <script>."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.tags, self.inline, self._open = [], [], None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        self._open = tag
+
+    def handle_data(self, data):
+        if self._open in ("style", "script"):
+            self.inline.append((self._open, data))
+
+    def handle_endtag(self, tag):
+        self._open = None
+
+    def all(self, tag: str) -> list[dict]:
+        return [attributes for name, attributes in self.tags if name == tag]
+
+    def references(self) -> list[str]:
+        """Everything the page would load (data: URLs hold what they load): src, href, background videos and
+        images, CSS url()s and @imports."""
+        found = [value for _, attributes in self.tags for key, value in attributes.items()
+                 if key in ("src", "href", "data-background-video", "data-background-image") and value]
+        found += [url for kind, text in self.inline if kind == "style"
+                  for url in re.findall(r"url\(\s*['\"]?([^'\")]+)", text)]
+        found += [url for kind, text in self.inline if kind == "style"
+                  for url in re.findall(r"@import\s+['\"]([^'\"]+)", text)]
+        return [reference for reference in found if not reference.startswith("data:")]
+
+
+def test_folder_html_loads_nothing_from_the_network_and_finds_every_asset(out):
+    deck = out / "slides" / "01-matrix.html"
+    page = Page(deck.read_text(encoding="utf-8"))
+    references = page.references()
+    assert references and not [reference for reference in references if URL.match(reference)]
+    for reference in references:
+        assert (deck.parent / reference).is_file(), reference
+    reveal = revealjs.installed()
+    for name in (*revealjs.STYLES, *revealjs.SCRIPTS):
+        copy = deck.parent / "01-matrix_assets" / "reveal.js" / name
+        assert copy.read_bytes() == (reveal / name).read_bytes()
+    assert [attributes["href"] for attributes in page.all("link")] == [
+        f"01-matrix_assets/reveal.js/{name}" for name in revealjs.STYLES]
+
+
+def test_one_file_html_embeds_reveal_js_and_every_clip_and_is_written_with_no_network(out, tmp_path):
+    one = tmp_path / "one"
+    shutil.copytree(out, one)
+    command = [sys.executable, str(ROOT / "render.py"), "slides", "matrix", *TINY, "-o", str(one), "-j", "1",
+               "--one-file"]
+    if subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode == 0:  # root: no network at all
+        command = ["unshare", "-n", *command]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr
+    html = (one / "slides" / "01-matrix.html").read_text(encoding="utf-8")
+    page = Page(html)
+    assert page.references() == []  # nothing to load: not a file, not a URL
+    inline = [text for _, text in page.inline]
+    reveal = revealjs.installed()
+    for name in (*revealjs.STYLES, *revealjs.SCRIPTS):
+        assert (reveal / name).read_text(encoding="utf-8") in inline, name
+    slides = [attributes for attributes in page.all("section") if "data-clip" in attributes]
+    embedded = dict(re.findall(r'<script type="application/octet-stream" id="([^"]+)">([^<]*)</script>', html))
+    assert [base64.b64decode(embedded[slide["data-clip"]]) for slide in slides] == [
+        clip.read_bytes() for clip in clip_files(one, "01-matrix")]
+
+
+def test_html_is_spanish_follows_the_slide_in_the_url_and_has_notes(out):
+    html = (out / "slides" / "01-matrix.html").read_text(encoding="utf-8")
+    page = Page(html)
+    assert page.all("html") == [{"lang": LANGUAGE}]
+    assert re.search(r"Reveal\.initialize\(\{[^}]*\bhash: true", html)
+    notes = re.findall(r'<aside class="notes">(.*?)</aside>', html, re.DOTALL)
+    steps = steps_of(out, "matrix")
+    assert len(notes) == len(steps)
+    for note, step in zip(notes, steps):
+        paragraphs = [html_text.unescape(paragraph) for paragraph in re.findall(r"<p>(.*?)</p>", note, re.DOTALL)]
+        assert paragraphs[:2] == [step["title"], step["caption"]]
+
+
+def test_joined_deck_holds_the_sections_in_lesson_order_each_after_its_title_slide(joined):
+    strings = load_locale()
+    expected = []
+    for number, section in ((1, "matrix"), (2, "scaling")):
+        expected.append(f"{number}. {strings[section]['title']}")
+        expected += [step["title"] for step in steps_of(joined, section)]
+    pdf = PdfReader(joined / "slides" / "lecture-matrix-scaling.pdf")
+    assert [page.extract_text().split("\n")[0] for page in pdf.pages] == expected
+    deck = Presentation(str(joined / "slides" / "lecture-matrix-scaling.pptx"))
+    assert [slide.shapes.title.text for slide in deck.slides] == expected
+    html = (joined / "slides" / "lecture-matrix-scaling.html").read_text(encoding="utf-8")
+    page = Page(html)
+    assert len(page.all("section")) == len(expected)
+    assert [html_text.unescape(heading) for heading in re.findall(r"<h2[^>]*>(.*?)</h2>", html)] == expected
+    videos = [attributes["data-background-video"] for attributes in page.all("section")
+              if "data-background-video" in attributes]
+    assert videos == [f"lecture-matrix-scaling_assets/{stem}/{clip.name}"
+                      for stem in ("01-matrix", "02-scaling") for clip in clip_files(joined, stem)]
+
+
+def last_frames_of_the_section_video(out: Path, stem: str) -> list[np.ndarray]:
+    """The frame each step ends on, decoded from the section's video at the clips' boundaries."""
+    with av.open(str(out / f"{stem}.mp4")) as container:
+        frames = [frame.to_ndarray(format="rgb24") for frame in container.decode(video=0)]
+    ends = []
+    for clip in clip_files(out, stem):
+        with av.open(str(clip)) as container:
+            ends.append((ends[-1] if ends else 0) + sum(1 for _ in container.decode(video=0)))
+    return [frames[end - 1] for end in ends]
+
+
+def test_pptx_previews_each_step_by_its_last_frame_with_title_alt_text_and_language(out):
+    deck = Presentation(str(out / "slides" / "01-matrix.pptx"))
+    steps = steps_of(out, "matrix")
+    assert deck.core_properties.language == LANGUAGE
+    for slide, step, frame in zip(deck.slides, steps, last_frames_of_the_section_video(out, "01-matrix"),
+                                  strict=True):
+        assert slide.shapes.title.text == step["title"]
+        movie = slide.shapes[-1]
+        assert movie.element.nvPicPr.cNvPr.get("descr") == f"{step['title']}. {step['caption']}"
+        poster = np.asarray(Image.open(io.BytesIO(movie.poster_frame.blob)).convert("RGB")).astype(float)
+        assert np.abs(poster - frame).mean() < 4  # the same picture, up to H.264's loss
+        for part in (slide, slide.notes_slide):
+            assert set(part.element.xpath(".//a:r/a:rPr/@lang")) == {LANGUAGE}
+            assert len(part.element.xpath(".//a:r")) == len(part.element.xpath(".//a:r/a:rPr/@lang"))
+        assert slide.element.xpath(".//p:timing//p:video//p:cond/@delay") == ["0"]  # plays on arrival
+
+
+def test_pdf_pages_carry_title_and_caption_as_text_above_and_below_the_last_frame(out):
+    pdf = PdfReader(out / "slides" / "01-matrix.pdf")
+    steps = steps_of(out, "matrix")
+    assert len(pdf.pages) == len(steps)
+    for page, step in zip(pdf.pages, steps):
+        text = " ".join(page.extract_text().split())
+        assert text == f"{step['title']} {step['caption']}"
+        assert len(page.images) == 1
+
+
+def test_pdf_font_has_every_character_the_locale_shows():
+    from fontTools.ttLib import TTFont
+
+    strings = load_locale()
+    texts = [strings["lecture"]["title"]]
+    for section in ("matrix", "scaling", "heads", "positional", "capital", "pipeline"):
+        texts += [strings[section]["title"], strings[section]["summary"]]
+        for step in strings[section]["steps"].values():
+            texts += [value for key, value in step.items() if key.startswith(("title", "caption"))]
+    for style in (FONT, f"{FONT}:bold"):
+        covered = TTFont(font_file(style)).getBestCmap()
+        missing = {character for text in texts for character in str(text) if ord(character) not in covered}
+        assert missing <= {"\n"}, (style, missing)
+
+
+def test_a_missing_reveal_js_names_the_set_up_command(tmp_path, monkeypatch):
+    monkeypatch.setattr(revealjs, "FOLDER", tmp_path / "absent")
+    with pytest.raises(revealjs.RevealMissing, match="make setup"):
+        revealjs.installed()
+
+
+def test_integrity_is_the_subresource_integrity_string(tmp_path):
+    empty = tmp_path / "empty.tgz"
+    empty.write_bytes(b"")  # the well-known sha512 of no bytes, base64
+    assert revealjs.integrity(empty) == ("sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHf"
+                                         "uwvY7kxvUdBeoGlODJ6+SfaPg==")
+
+
+def test_without_a_qt_binding_slides_say_what_to_install_for_the_player():
+    import importlib.util
+
+    has_qt = any(importlib.util.find_spec(name) for name in ("PySide6", "PyQt6"))
+    assert player_missing() == (None if has_qt else PLAYER_HINT)
+    assert "pip install" in PLAYER_HINT and "PySide6" in PLAYER_HINT

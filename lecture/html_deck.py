@@ -1,0 +1,60 @@
+"""A deck as a reveal.js page that needs no network: reveal.js and the clips are copied beside the page
+(``NAME.html`` and ``NAME_assets/``) or, with ``one_file``, embedded in it."""
+
+from __future__ import annotations
+
+import base64
+import shutil
+from importlib import resources
+from pathlib import Path
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from lecture import revealjs
+from lecture.decks import Deck
+
+TEMPLATE = resources.files("lecture") / "templates" / "deck.html"
+
+
+def write_html(deck: Deck, target: Path, one_file: bool) -> list[Path]:
+    """Write ``deck`` to ``target``; returns what was written (the page, and its assets folder unless
+    ``one_file``). Raises ``revealjs.RevealMissing`` before writing when reveal.js is not set up."""
+    reveal = revealjs.installed()
+    clips = [step.clip for section in deck.sections for step in section.steps]
+    if one_file:
+        page = _render(deck, styles=[Markup(f"<style>{_text(reveal / name)}</style>") for name in revealjs.STYLES],
+                       scripts=[Markup(f"<script>{_text(reveal / name)}</script>") for name in revealjs.SCRIPTS],
+                       video_attribute="data-clip", videos={clip: f"clip-{n}" for n, clip in enumerate(clips)},
+                       embedded=[(f"clip-{n}", base64.b64encode(clip.read_bytes()).decode("ascii"))
+                                 for n, clip in enumerate(clips)])
+        target.write_text(page, encoding="utf-8")
+        return [target]
+    assets = target.with_name(f"{target.stem}_assets")
+    videos = {step.clip: f"{assets.name}/{section.stem}/{step.clip.name}"
+              for section in deck.sections for step in section.steps}
+    for clip, name in videos.items():
+        _copy(clip, target.parent / name)
+    for name in (*revealjs.STYLES, *revealjs.SCRIPTS, "LICENSE"):
+        _copy(reveal / name, assets / "reveal.js" / name)
+    page = _render(deck, styles=[Markup(f'<link rel="stylesheet" href="{assets.name}/reveal.js/{name}">')
+                                 for name in revealjs.STYLES],
+                   scripts=[Markup(f'<script src="{assets.name}/reveal.js/{name}"></script>')
+                            for name in revealjs.SCRIPTS],
+                   video_attribute="data-background-video", videos=videos, embedded=[])
+    target.write_text(page, encoding="utf-8")
+    return [target, assets]
+
+
+def _render(deck: Deck, **parts) -> str:
+    environment = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return environment.from_string(TEMPLATE.read_text(encoding="utf-8")).render(deck=deck, **parts)
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def _copy(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)

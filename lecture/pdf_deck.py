@@ -1,0 +1,81 @@
+"""A deck as PDF, for print and handouts: one page per step with its title above the step's last frame
+and its caption below, both as real text (selectable, searchable), and in the lecture's joined deck a
+title page before each section; fonts embedded, so it reads the same anywhere."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from fpdf import FPDF
+
+from lecture.decks import Deck, SectionSlides, StepSlide, slides_in_order
+
+WIDTH = 960  # points: a 13.33-inch wide page, as the PowerPoint deck's
+TITLE_BAND, CAPTION_BAND, MARGIN = 64, 110, 24  # points above and below the frame, and at the sides
+TITLE_SIZE, CAPTION_SIZE, HEADING_SIZE = 26, 17, 36  # points
+# TrueType, covering every character of the locale (ᵀ and ∝ too, which Inter lacks); PDF readers render
+# fpdf2's TrueType embedding everywhere, its CFF (Inter's .otf) not always.
+FONT = "DejaVu Sans"
+
+
+def write_pdf(deck: Deck, target: Path) -> list[Path]:
+    """Write ``deck`` to ``target``; returns what was written."""
+    frame_height = WIDTH * deck.height / deck.width
+    pdf = FPDF(unit="pt", format=(WIDTH, TITLE_BAND + frame_height + CAPTION_BAND))
+    pdf.set_auto_page_break(False)
+    pdf.set_title(deck.title)
+    pdf.set_lang(deck.language)
+    pdf.set_margins(MARGIN, 0, MARGIN)
+    _add_fonts(pdf)
+    for slide in slides_in_order(deck):
+        if isinstance(slide, SectionSlides):
+            _title_page(pdf, slide)
+        else:
+            _step_page(pdf, *slide, frame_height)
+    pdf.output(str(target))
+    return [target]
+
+
+def _step_page(pdf: FPDF, step: StepSlide, frame: Path, frame_height: float) -> None:
+    pdf.add_page()
+    pdf.set_font(FONT, "B", TITLE_SIZE)
+    pdf.set_xy(MARGIN, 0)
+    pdf.cell(w=WIDTH - 2 * MARGIN, h=TITLE_BAND, text=step.title)
+    pdf.image(str(frame), x=0, y=TITLE_BAND, w=WIDTH, h=frame_height)
+    pdf.set_xy(MARGIN, TITLE_BAND + frame_height + MARGIN / 2)
+    pdf.set_font(FONT, "", _fitting_size(pdf, step.caption))
+    pdf.multi_cell(w=WIDTH - 2 * MARGIN, text=step.caption)
+
+
+def _title_page(pdf: FPDF, section: SectionSlides) -> None:
+    pdf.add_page()
+    pdf.set_y(pdf.h / 3)
+    pdf.set_font(FONT, "B", HEADING_SIZE)
+    pdf.multi_cell(w=WIDTH - 2 * MARGIN, text=section.heading, align="C")
+    pdf.ln(MARGIN)
+    pdf.set_font(FONT, "", CAPTION_SIZE + 3)
+    pdf.multi_cell(w=WIDTH - 2 * MARGIN, text=section.summary, align="C")
+
+
+def _fitting_size(pdf: FPDF, caption: str) -> float:
+    """The caption's font size: CAPTION_SIZE, smaller only when its lines would overflow the band."""
+    size = CAPTION_SIZE
+    while size > 8:
+        pdf.set_font(FONT, "", size)
+        lines = pdf.multi_cell(w=WIDTH - 2 * MARGIN, text=caption, dry_run=True, output="LINES")
+        if len(lines) * size * 1.2 <= CAPTION_BAND - MARGIN:  # fpdf2's default line height: 1.2 × size
+            break
+        size -= 1
+    return size
+
+
+def _add_fonts(pdf: FPDF) -> None:
+    pdf.add_font(FONT, "", font_file(FONT))
+    pdf.add_font(FONT, "B", font_file(f"{FONT}:bold"))
+
+
+def font_file(pattern: str) -> str:
+    """The font file fontconfig picks for ``pattern``."""
+    return subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True,
+                          check=True).stdout
