@@ -82,7 +82,7 @@ def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined
             with folder.lock():
                 folder.commit(staged, scratch)
     if committed and player_missing():
-        console.print(f"note: {player_missing()}", soft_wrap=True)
+        console.print(f"note: {player_missing()}", soft_wrap=True, markup=False)
     return status
 
 

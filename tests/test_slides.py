@@ -6,6 +6,7 @@ text, language), PDF text through pypdf, clips and their sound through PyAV."""
 import base64
 import html as html_text
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -33,6 +34,17 @@ from sonify.mix import read_wav
 FPS = 5
 DECKS = ("--to", "html", "--to", "pptx", "--to", "pdf")
 URL = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
+CHROMIUM = shutil.which("chromium")
+SOFFICE = shutil.which("soffice")
+# Injected into a copy of a deck: after reveal.js has started, the title says what the current slide plays.
+PROBE = """<script>
+setTimeout(() => {
+  const video = Reveal.getCurrentSlide().slideBackgroundContentElement.querySelector("video");
+  document.title = JSON.stringify({slide: Reveal.getIndices().h, source: video && video.currentSrc,
+                                   paused: video && video.paused, duration: video && video.duration});
+}, 3000);
+</script>
+"""
 
 
 @pytest.fixture(scope="module")
@@ -333,3 +345,50 @@ def test_without_a_qt_binding_slides_say_what_to_install_for_the_player():
     has_qt = any(importlib.util.find_spec(name) for name in ("PySide6", "PyQt6"))
     assert player_missing() == (None if has_qt else PLAYER_HINT)
     assert "pip install" in PLAYER_HINT and "PySide6" in PLAYER_HINT
+
+
+def no_network() -> list[str]:
+    """A command prefix that runs a program with no network at all, where this user may (root)."""
+    return ["unshare", "-n"] if subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode == 0 else []
+
+
+def opened_at(deck: Path, slide: int) -> dict:
+    """Open ``deck`` at ``slide`` (0-based, as the URL says) in headless Chromium with no network; what plays."""
+    probe = deck.with_name(f"probe-{deck.name}")
+    html = deck.read_text(encoding="utf-8")
+    end = html.rindex("</body>")  # the last: reveal.js' speaker view holds a page of its own
+    probe.write_text(html[:end] + PROBE + html[end:], encoding="utf-8")
+    try:
+        result = subprocess.run([*no_network(), CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                                 "--autoplay-policy=no-user-gesture-required", "--virtual-time-budget=10000",
+                                 "--dump-dom", f"{probe.as_uri()}#/{slide}"], capture_output=True, text=True,
+                                timeout=120)
+    finally:
+        probe.unlink()
+    return json.loads(html_text.unescape(re.search(r"<title>(\{.*?\})</title>", result.stdout).group(1)))
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_the_joined_deck_opened_at_any_slide_plays_that_slides_clip_with_no_network(joined):
+    deck = joined / "slides" / "lecture-matrix-scaling.html"
+    matrix, scaling = clip_files(joined, "01-matrix"), clip_files(joined, "02-scaling")
+    for slide, clip in ((5, matrix[4]), (len(matrix) + 2, scaling[0])):  # slide 0 and len(matrix) + 1: titles
+        playing = opened_at(deck, slide)
+        assert playing["slide"] == slide and not playing["paused"]
+        assert playing["source"].endswith(f"lecture-matrix-scaling_assets/{clip.parent.name}/{clip.name}")
+        with av.open(str(clip)) as container:
+            assert playing["duration"] == pytest.approx(container.duration / av.time_base, abs=0.1)
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="needs LibreOffice Impress (Debian's libreoffice-impress)")
+def test_libreoffice_opens_the_pptx_and_prints_each_step_as_its_last_frame(out, tmp_path):
+    subprocess.run([SOFFICE, "--headless", f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+                    "--convert-to", "pdf", "--outdir", str(tmp_path), str(out / "slides" / "01-matrix.pptx")],
+                   capture_output=True, timeout=300, check=True)
+    pages = PdfReader(tmp_path / "01-matrix.pdf").pages
+    frames = last_frames_of_the_section_video(out, "01-matrix")
+    assert len(pages) == len(frames)
+    for page, frame in zip(pages, frames):
+        (picture,) = page.images
+        printed = np.asarray(picture.image.convert("RGB").resize(frame.shape[1::-1])).astype(float)
+        assert np.abs(printed - frame).mean() < 6
