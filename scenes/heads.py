@@ -278,9 +278,9 @@ class HeadsScene(LessonScene):
     def show_cost(self):
         result = self.result
         h, d_model, d_head = result.n_heads, result.d_model, result.d_head
-        self.begin_step("cost", h=h, d_model=d_model, d_head=d_head)
         one_params = d_model * d_model
         many_params = h * result.W_Q.shape[1] * result.W_Q.shape[2]
+        self.begin_step("cost", h=h, d_model=d_model, d_head=d_head, params=many_params)
         single = self.size_block(d_model, d_model, "W_Q", style.WEIGHT_MATRIX)
         split = VGroup(*[self.size_block(d_model, d_head, f"W_Q^{{{head + 1}}}", style.HEADS[head])
                          for head in range(h)]).arrange(RIGHT, buff=0.35)

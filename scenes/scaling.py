@@ -288,7 +288,7 @@ class ScalingScene(LessonScene):
     # Steps 2-3: the unscaled softmax as d_k grows -----------------------------------------------
     def show_growing(self):
         last = self.dimensions[-1]
-        self.begin_step("growing", n_keys=self.settings.n_keys,
+        self.begin_step("growing", n_keys=self.settings.n_keys, low=self.dimensions[0], high=last,
                         new_numbers=len(self.numbers_at(last, ["unscaled"])))
         first = self.dimensions[0]
         self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), stacked=False)
