@@ -294,7 +294,7 @@ def test_pptx_previews_each_step_by_its_last_frame_with_title_alt_text_and_langu
         movie = slide.shapes[-1]
         assert movie.element.nvPicPr.cNvPr.get("descr") == f"{step['title']}. {step['caption']}"
         poster = np.asarray(Image.open(io.BytesIO(movie.poster_frame.blob)).convert("RGB")).astype(float)
-        assert np.abs(poster - frame).mean() < 4  # the same picture, up to H.264's loss
+        assert np.abs(poster - frame).mean() < 2.5  # the same picture up to H.264 loss; the step before: 3.7+
         for part in (slide, slide.notes_slide):
             assert set(part.element.xpath(".//a:r/a:rPr/@lang")) == {LANGUAGE}
             assert len(part.element.xpath(".//a:r")) == len(part.element.xpath(".//a:r/a:rPr/@lang"))
@@ -305,10 +305,11 @@ def test_pdf_pages_carry_title_and_caption_as_text_above_and_below_the_last_fram
     pdf = PdfReader(out / "slides" / "01-matrix.pdf")
     steps = steps_of(out, "matrix")
     assert len(pdf.pages) == len(steps)
-    for page, step in zip(pdf.pages, steps):
+    for page, step, frame in zip(pdf.pages, steps, last_frames_of_the_section_video(out, "01-matrix")):
         text = " ".join(page.extract_text().split())
         assert text == f"{step['title']} {step['caption']}"
-        assert len(page.images) == 1
+        (picture,) = page.images
+        assert np.abs(np.asarray(picture.image.convert("RGB")).astype(float) - frame).mean() < 2.5
 
 
 def test_pdf_font_has_every_character_the_locale_shows():
@@ -389,6 +390,7 @@ def test_libreoffice_opens_the_pptx_and_prints_each_step_as_its_last_frame(out, 
     frames = last_frames_of_the_section_video(out, "01-matrix")
     assert len(pages) == len(frames)
     for page, frame in zip(pages, frames):
-        (picture,) = page.images
-        printed = np.asarray(picture.image.convert("RGB").resize(frame.shape[1::-1])).astype(float)
-        assert np.abs(printed - frame).mean() < 6
+        pictures = {picture.name.rsplit(".", 1)[0]: picture for picture in page.images}  # the file's, shared
+        (drawn,) = re.findall(rb"/(\w+)\s+Do\b", page.get_contents().get_data())  # what this page draws
+        printed = pictures[drawn.decode()].image.convert("RGB").resize(frame.shape[1::-1])
+        assert np.abs(np.asarray(printed).astype(float) - frame).mean() < 2.5  # neighbours differ by 3.7 and more
