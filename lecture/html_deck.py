@@ -15,6 +15,7 @@ from lecture import revealjs
 from lecture.decks import Deck
 
 TEMPLATE = resources.files("lecture") / "templates" / "deck.html"
+LAYOUT_WIDTH = 1280  # CSS pixels reveal.js lays a slide's text out in, then scales to the screen
 
 
 def write_html(deck: Deck, target: Path, one_file: bool) -> list[Path]:
@@ -47,8 +48,10 @@ def write_html(deck: Deck, target: Path, one_file: bool) -> list[Path]:
 
 
 def _render(deck: Deck, **parts) -> str:
+    """The page; its title slides are laid out at one size whatever the videos' resolution."""
     environment = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    return environment.from_string(TEMPLATE.read_text(encoding="utf-8")).render(deck=deck, **parts)
+    return environment.from_string(TEMPLATE.read_text(encoding="utf-8")).render(
+        deck=deck, layout_width=LAYOUT_WIDTH, layout_height=round(LAYOUT_WIDTH * deck.height / deck.width), **parts)
 
 
 def _text(path: Path) -> str:
