@@ -50,7 +50,8 @@ QUALITY = {"crf": "18", "preset": "fast"}  # libx264: cuts are re-encoded to be 
 SOURCE_STAMP = ".source"  # beside the clips: the video and steps they were cut from
 QT_BINDINGS = ("PySide6", "PyQt6")  # what `manim-slides present` can run on
 PLAYER_HINT = ("`manim-slides present` needs a Qt binding, not installed here: pip install -e '.[present]' "
-               "(PySide6), or present the HTML deck in a browser")
+               "(PySide6; on Debian also apt-get install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1), "
+               "or present the HTML deck in a browser")
 
 
 def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined: bool, console: Console) -> int:
