@@ -1,42 +1,55 @@
 """Section 1: Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V computed cell by cell from X and three weight matrices.
 
-The formula stays at the top as a map with the term being computed framed. A product is filled cell by
-cell: the row and column frames move to the cell and settle, then its number is written; the first
-cells go slowly with their worked dot product under the matrices, the rest faster, and a product that
-repeats one already shown (K after Q, V after K) faster still. A number never changes into another
-in place: the old one fades out before the new one fades in.
+The formula stays at the top as a map with the term being computed framed. Each step shows only the
+matrices it uses, as large as the body allows (6 tokens of dimension 4 with decimals included): X, one W
+and its product; then Q, K transposed above QK^T and the scores' colour bar; then A, V and Z. A product
+is filled cell by cell: the row and column frames move to the cell and settle, then its number is
+written; the first cells go slowly with their worked dot product under the matrices, the rest faster,
+and a product that repeats one already shown (K after Q, V after K) faster still. A number never
+changes into another in place: the old one fades out before the new one fades in.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, RIGHT, UP, Create, MathTex, MoveToTarget, ReplacementTransform, SurroundingRectangle, Transform,
-                   VGroup, Write)
+from manim import (DOWN, LEFT, RIGHT, UP, Create, MathTex, MoveToTarget, ReplacementTransform, SurroundingRectangle,
+                   Transform, VGroup, Write)
 
 from attn_math.attention import self_attention
 from attn_math.dimensions import score_multiplications, score_variances
 from scenes import style
 from scenes.fades import Appear, Vanish
+from scenes.heatmap import score_legend
 from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
 from scenes.numbers import decimals_for, format_number
-from scenes.visuals import CELL_HEIGHT, LabelledMatrix, fit, label_text, probability_decimals, shared_cell_width
+from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
+                             shared_cell_width)
 
 FORMULA = r"\text{Attention}(Q,K,V) = \text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V"
 SQRT, SOFTMAX = r"\sqrt{d_k}", r"\text{softmax}"
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
 MAP_FONT_SIZE = 34  # the formula as a map: its d_k subscript still 14 px high at 720p
 ROW_SUM_GAP = 0.2  # between the matrix's right bracket and each row's "Σ = 1"
-LINE_HEIGHT = 0.55  # space kept under the matrices for the worked line (a dot product, the divisor)
+LINE_HEIGHT = 0.4  # the worked line under the matrices (a dot product, the divisor), at most
+LINE_MARGIN = 0.1  # above and below the worked line
 SLOW_CELLS = 2  # cells of a new kind of product shown slowly, each with its worked line
 MOVE, WRITE, READ = 0.8, 0.6, 1.6  # seconds of a slow cell: frames move and settle, number, worked line
 FAST_SECONDS = (3.0, 10.0)  # the remaining cells of a product together: at least, at most
 REPEAT = 0.5  # a repeated product runs at this share of the first one's time
+GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
+LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
+LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
+LAYOUT_ROUNDS = 6  # fit, grow the labels back, fit again: the labels' share is small, so a few rounds settle it
 
 
-def natural_size(group, matrix: LabelledMatrix | None = None):
-    """Undo any scaling of ``group`` (that of ``matrix`` in it, by default itself), so a new layout fits
-    it afresh rather than shrinking a shrunk copy again."""
-    return group.scale(CELL_HEIGHT / (matrix or group).cells[0][0].height)
+def in_a_row(*matrices) -> VGroup:
+    """Side by side, tops level."""
+    return VGroup(*matrices).arrange(RIGHT, buff=GAP, aligned_edge=UP)
+
+
+def natural_size(matrix: LabelledMatrix) -> LabelledMatrix:
+    """Undo any scaling of ``matrix``, so a new layout fits it afresh rather than shrinking a shrunk copy again."""
+    return matrix.scale(CELL_HEIGHT / matrix.cells[0][0].height)
 
 
 class MatrixScene(LessonScene):
@@ -101,11 +114,12 @@ class MatrixScene(LessonScene):
                   for role in ROLE_COLOURS}
         self.products = {role: LabelledMatrix(getattr(result, role), f"{role} = XW_{role}", colour, role)
                          for role, colour in ROLE_COLOURS.items()}
-        # One column per role, as wide as the wider of W and its product: neighbours never overlap.
-        columns = [VGroup(self.W[role], self.products[role]).arrange(DOWN, buff=0.3) for role in ROLE_COLOURS]
-        self.place_in_body(VGroup(self.X, *columns).arrange(RIGHT, buff=0.4, aligned_edge=UP))
+        # In a row, or X above the three W's when that lets the numbers show larger (six tokens of dimension 4).
+        self.stage = [self.X, *self.W.values()]
+        self.place_in_body(in_a_row, lambda X, *weights: VGroup(X, in_a_row(*weights)).arrange(DOWN, buff=ROW_GAP),
+                           matrices=self.stage)
         self.shrink_formula_to_map()
-        for matrix in (self.X, *self.W.values()):
+        for matrix in self.stage:
             self.present(matrix)
 
     def present(self, matrix: LabelledMatrix):
@@ -116,15 +130,38 @@ class MatrixScene(LessonScene):
             self.wait(SECONDS_PER_NEW_NUMBER * matrix.values.shape[1])
 
     def show_projection(self, role: str, key: str, repeat: bool):
+        """X, W and their product in a row; the previous W and product leave, and a W not on screen returns."""
         self.begin_step(key)
         self.point_map_at(self.term(role))
-        product = self.products[role]
+        W, product = self.W[role], self.products[role]
+        returning = W not in self.stage
+        self.restage([self.X, W, product], in_a_row)
+        if returning:
+            self.present(W)
         self.play(Appear(product.outline), run_time=0.5)
-        self.fill_product(product, rows=self.X.row_box, columns=self.W[role].column_box,
-                          left=self.X.values, right=self.W[role].values, repeat=repeat)
+        self.fill_product(product, self.X, W, repeat=repeat)
+
+    def restage(self, matrices: list, *arrangements, reserve_right: float = 0.0, later_captions=()):
+        """Lay ``matrices`` out anew (see place_in_body): those on screen move to their new places, the rest of
+        the stage leaves, and the others are put in place for the caller to show."""
+        staying = [matrix for matrix in matrices if matrix in self.stage]
+        for matrix in staying:
+            matrix.generate_target()
+        placed = [matrix.target if matrix in staying else matrix for matrix in matrices]
+        self.place_in_body(*arrangements, matrices=[natural_size(matrix) for matrix in placed],
+                           reserve_right=reserve_right, later_captions=later_captions)
+        leaving = [matrix for matrix in self.stage if matrix not in matrices]
+        if leaving:
+            self.play(Vanish(*leaving), run_time=0.5)
+        if staying:
+            self.play(*[MoveToTarget(matrix) for matrix in staying], run_time=0.8)
+        self.stage = list(matrices)
 
     # Steps 6-9: scores, scaling, softmax, output -------------------------------------------------
     def show_scores(self):
+        """Q's row i left of row i of QKᵀ and Kᵀ's column j above its column j: each cell is the dot product
+        of the row and the column that meet there. K comes back and turns into Kᵀ; the colour bar shows
+        the scale QKᵀ and QKᵀ/√d_k share."""
         self.begin_step("scores")
         self.point_map_at(self.term("Q"), self.term("K"))
         result = self.result
@@ -132,49 +169,90 @@ class MatrixScene(LessonScene):
         self.Z = LabelledMatrix(result.output, "Z = AV", style.OUTPUT, "Z")
         self.row_sums = VGroup(*[label_text(self.strings["labels"]["row_sum"], style.ATTENTION, style.BODY_SIZE)
                                  for _ in range(result.X.shape[0])])
-        Q, K, V = (self.products[role] for role in ROLE_COLOURS)
-        for product in (Q, K):
-            product.generate_target()
-            natural_size(product.target)
+        self.legend = score_legend(self.score_scale(), self.strings["labels"]["score_scale"])
+        Q, K = self.products["Q"], self.products["K"]
+        scaled, fields = self.scaled_caption()
+        K_T = LabelledMatrix(result.K.T, r"K^\top", style.KEY, "K^T", cell_width=self.S.cell_width)
         self.align_row_sums()
-        # In one row, Q's row i and K's row j give cell (i, j): nothing else on screen, so six tokens stay legible.
-        self.place_in_body(VGroup(Q.target, VGroup(self.S, self.row_sums), K.target).arrange(RIGHT, buff=0.8))
+        self.restage([Q, self.S, K_T], self.meeting_layout, reserve_right=self.legend.width + LEGEND_GAP,
+                     later_captions=(scaled.format(**fields), self.softmax_caption()))
+        self.label_on_left(K_T)
         for later in (self.scaled, self.A):
             later.scale(self.S.cell_grid.width / later.cell_grid.width)
             later.shift(self.S.cell_grid.get_center() - later.cell_grid.get_center())
-        self.play(Vanish(self.X, V), *[Vanish(w) for w in self.W.values()], run_time=0.6)
-        self.play(*[Transform(product, product.target) for product in (Q, K)], run_time=1.0)
-        self.play(Appear(self.S.outline), run_time=0.5)
-        self.fill_product(self.S, rows=Q.row_box, columns=K.row_box, left=Q.values, right=K.values.T)
+            enlarge_formulas(later)
+        self.legend.next_to(self.S.brackets[1], RIGHT, buff=LEGEND_GAP).align_to(self.S.cell_grid, DOWN)
+        self.present(Q)
+        self.transpose(K, K_T)
+        self.play(Appear(self.S.outline), Appear(self.legend), run_time=0.5)
+        self.fill_product(self.S, Q, K_T)
+        self.stage = [Q, K_T]
+
+    def meeting_layout(self, Q: LabelledMatrix, S: LabelledMatrix, K_T: LabelledMatrix) -> VGroup:
+        """Q left of S with their rows level, Kᵀ above S with their columns in line, Kᵀ's label to its left
+        (the empty corner above Q)."""
+        self.label_on_left(K_T)
+        K_T.next_to(S.label, UP, buff=ROW_GAP).shift(RIGHT * (S.cell_grid.get_left()[0] - K_T.cell_grid.get_left()[0]))
+        Q.next_to(S.brackets[0], LEFT, buff=GAP).shift(UP * (S.cells[0][0].get_y() - Q.cells[0][0].get_y()))
+        return VGroup(Q, S, self.row_sums, K_T)
+
+    @staticmethod
+    def label_on_left(matrix: LabelledMatrix):
+        """The label beside the left bracket, level with the middle row, rather than above."""
+        matrix.label.next_to(matrix.brackets[0], LEFT, buff=0.25)
+
+    def transpose(self, K: LabelledMatrix, K_T: LabelledMatrix):
+        """K appears row by row, its top where Kᵀ's is, then each number moves to its transposed place."""
+        natural_size(K).scale(K_T.cells[0][0].height / CELL_HEIGHT)
+        self.label_on_left(K)
+        K.shift(K_T.brackets[0].get_corner(UP + LEFT) - K.brackets[0].get_corner(UP + LEFT))
+        self.present(K)
+        self.play(*[ReplacementTransform(K.entries[i][j], K_T.entries[j][i]) for i, j in np.ndindex(K.values.shape)],
+                  ReplacementTransform(K.brackets, K_T.brackets), ReplacementTransform(K.label, K_T.label),
+                  Vanish(K.cell_grid), run_time=1.2)
+
+    def score_scale(self) -> float:
+        """The one colour scale of QKᵀ and QKᵀ/√d_k: the largest finite |score| of either."""
+        return style.shared_largest(self.result.scores, self.result.scaled)
 
     def score_matrices(self) -> tuple[LabelledMatrix, LabelledMatrix, LabelledMatrix]:
         """QK^T, its scaled (and masked) version and the softmax weights, sharing one cell width; the
         scores before and after scaling share one colour scale, so the division shows as paler cells."""
         result = self.result
-        largest = style.shared_largest(result.scores, result.scaled)
-        decimals = probability_decimals(result.weights)
-        width = max(shared_cell_width(result.scores, result.scaled), shared_cell_width(result.weights, decimals=decimals))
+        largest = self.score_scale()
+        width = max(shared_cell_width(result.scores, result.scaled), self.weights_matrix().cell_width)
         scores = LabelledMatrix(result.scores, r"QK^\top", style.TEXT, "scores", cell_width=width,
                                 fill=lambda value: style.score_colour(value, largest))
         label = r"QK^\top / \sqrt{d_k}" if self.settings.scale else r"QK^\top"
         scaled = LabelledMatrix(result.scaled, label, style.TEXT, "scaled", cell_width=width,
                                 fill=lambda value: style.score_colour(value, largest))
+        return scores, scaled, self.weights_matrix(width)
+
+    def weights_matrix(self, cell_width: float | None = None) -> LabelledMatrix:
+        """A = softmax(·), written with enough decimals that each row sums to 1, masked cells greyed."""
+        result = self.result
         weights = LabelledMatrix(result.weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, "weights",
-                                 cell_width=width, fill=style.weight_colour, decimals=decimals,
+                                 cell_width=cell_width, fill=style.weight_colour,
+                                 decimals=probability_decimals(result.weights),
                                  text_colour=lambda w: style.BACKGROUND if w > 0.55 else style.TEXT)
         for i, j in zip(*np.nonzero(result.mask)):
             weights.cells[i][j].set_fill(style.MASKED, opacity=1.0)
             weights.entries[i][j].set_color(style.MUTED)
-        return scores, scaled, weights
+        return weights
 
-    def show_scaled(self):
-        result = self.result
+    def scaled_caption(self) -> tuple[str, dict]:
+        """The scaling step's caption and its fields: the variance of the scores on screen before and after."""
         strings = self.strings["steps"]["scaled"]
         caption = strings["caption_causal"] if self.settings.causal else (
             strings["caption"] if self.settings.scale else strings["caption_unscaled"])
-        variances = [round(variance, 2) for variance in score_variances(result.scores, result.d_k)]
+        variances = [round(variance, 2) for variance in score_variances(self.result.scores, self.result.d_k)]
         before, after = (format_number(variance, decimals_for(variances)) for variance in variances)
-        self.begin_step("scaled", caption=caption, before=before, after=after)
+        return caption, {"before": before, "after": after}
+
+    def show_scaled(self):
+        result = self.result
+        caption, fields = self.scaled_caption()
+        self.begin_step("scaled", caption=caption, **fields)
         self.point_map_at(self.term(SQRT))
         labels = self.strings["labels"]
         note = (labels["divide"].format(d_k=result.d_k, root=format_number(np.sqrt(result.d_k)))
@@ -188,33 +266,33 @@ class MatrixScene(LessonScene):
         self.begin_step("softmax", caption=self.softmax_caption())
         self.point_map_at(self.term(SOFTMAX))
         self.hide_line()
+        self.play(Vanish(self.legend), run_time=0.4)  # the weights have a scale of their own: 0 to 1
         self.swap([self.scaled.label], [self.A.label], run_time=0.6)
         self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
                                 extras=self.row_sums,
                                 before_row=lambda i: self.cue("row", weights=[float(w) for w in result.weights[i]]))
 
     def show_output(self):
+        """A (its cells as narrow as its own numbers need), V and Z in a row; Q, Kᵀ and the row sums leave."""
         self.begin_step("output")
         self.point_map_at(self.term(SOFTMAX), self.term("Q"), self.term(SQRT), self.term("V"))
-        V, weights = self.products["V"], VGroup(self.A, self.row_sums)
-        weights.generate_target()
-        natural_size(weights.target, weights.target[0])
-        self.place_in_body(VGroup(weights.target, natural_size(V), self.Z).arrange(RIGHT, buff=0.8))
-        self.play(Vanish(self.products["Q"], self.products["K"]), run_time=0.5)
-        self.play(MoveToTarget(weights), run_time=1.0)
-        self.play(Appear(V), Appear(self.Z.outline), run_time=0.6)
-        self.fill_product(self.Z, rows=self.A.row_box, columns=V.column_box, left=self.A.values, right=V.values)
+        V, compact = self.products["V"], self.weights_matrix()
+        self.stage.append(self.row_sums)
+        self.restage([compact, V, self.Z], in_a_row)
+        self.play(Transform(self.A, compact), run_time=1.0)
+        self.present(V)
+        self.play(Appear(self.Z.outline), run_time=0.6)
+        self.fill_product(self.Z, self.A, V)
 
     # Shared moves ------------------------------------------------------------------------------
-    def fill_product(self, product: LabelledMatrix, rows, columns, left: np.ndarray, right: np.ndarray,
-                     repeat: bool = False):
+    def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):
         """Reveal product[i, j] = left[i] . right[:, j] cell by cell: the frames of row i and column j move
         there and settle, then the number is written. The first cells go slowly with their worked line."""
         n_rows, n_cols = product.values.shape
         pace = REPEAT if repeat else 1.0
         slow = 1 if repeat else SLOW_CELLS
         fast = self.seconds_per_cell(n_rows * n_cols - slow) * pace
-        row_box, column_box = rows(0), columns(0)
+        row_box, column_box = left.row_box(0), right.column_box(0)
         self.play(Create(row_box), Create(column_box), run_time=0.6 * pace)
         low, high = float(product.values.min()), float(product.values.max())
         for index, (i, j) in enumerate(np.ndindex(n_rows, n_cols)):
@@ -222,7 +300,7 @@ class MatrixScene(LessonScene):
             if index == slow:
                 self.hide_line()
             if index:
-                self.play(Transform(row_box, rows(i)), Transform(column_box, columns(j)),
+                self.play(Transform(row_box, left.row_box(i)), Transform(column_box, right.column_box(j)),
                           run_time=MOVE * pace if careful else 0.6 * fast)
             self.cue("cell", value=float(product.values[i, j]), low=low, high=high)
             self.play(Appear(product.cells[i][j], product.entries[i][j]),  # a cell's colour comes with its value
@@ -233,20 +311,21 @@ class MatrixScene(LessonScene):
         self.hide_line()
         self.play(Vanish(row_box), Vanish(column_box), run_time=0.4)
 
-    def expansion(self, product: LabelledMatrix, left: np.ndarray, right: np.ndarray, i: int, j: int):
-        """The worked dot product of cell (i, j), e.g. Q[1,1] = 1·3 + 0·(−1) = 3."""
-        left_decimals, right_decimals = decimals_for(left.flat), decimals_for(right.flat)
-        terms = " + ".join(f"{format_number(a, left_decimals)}·{self.parenthesised(b, right_decimals)}"
-                           for a, b in zip(left[i], right[:, j]))
+    def expansion(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, i: int, j: int):
+        """The worked dot product of cell (i, j) with the numbers as the matrices write them, e.g.
+        Q[1,1] = 1·3 + 0·(−1) = 3."""
+        terms = " + ".join(f"{self.parenthesised(a)}·{self.parenthesised(b)}"
+                           for a, b in zip(left.entries[i], [row[j] for row in right.entries]))
         name = product.label.tex_string.split("=")[0].replace("^\\top", "ᵀ").replace(" ", "")
         text = self.strings["labels"]["expansion"].format(name=name, i=i + 1, j=j + 1, terms=terms,
                                                           result=product.entries[i][j].shown_text)
         return label_text(text, style.TEXT, style.BODY_SIZE)
 
     @staticmethod
-    def parenthesised(value: float, decimals: int) -> str:
-        text = format_number(value, decimals)
-        return f"({text})" if value < 0 else text
+    def parenthesised(number) -> str:
+        """A written number, in parentheses when negative: 2·(−1), (−1)·2."""
+        text = number.shown_text
+        return f"({text})" if text.startswith("−") else text
 
     def replace_row_by_row(self, old: LabelledMatrix, new: LabelledMatrix, seconds: float, extras=(),
                            before_row=lambda i: None):
@@ -271,9 +350,9 @@ class MatrixScene(LessonScene):
         self.play(Appear(*new), run_time=run_time / 2)
 
     def show_line(self, line):
-        """Show one worked line under the matrices (above the caption), after the previous one has gone."""
+        """Show one worked line between the matrices and the caption (one line or two), after the previous one has gone."""
         left, right, _, _ = style.body_box()
-        fit(line, right - left, LINE_HEIGHT).next_to(self.header[-1], UP, buff=0.2)
+        fit(line, right - left, LINE_HEIGHT).next_to(self.header[-1], UP, buff=LINE_MARGIN)
         self.hide_line()
         self.play(Appear(line), run_time=0.3)
         self.line = line
@@ -283,12 +362,33 @@ class MatrixScene(LessonScene):
             self.play(Vanish(self.line), run_time=0.2)
             self.line = None
 
-    def place_in_body(self, group):
-        """Centre ``group`` in the body, between the formula map and the worked line, scaled down to fit."""
-        left, right, bottom, top = style.body_box()
-        top -= self.map_height()
-        fit(group, right - left, top - bottom - LINE_HEIGHT, largest_scale=1.4)
-        group.move_to(np.array([(left + right) / 2, (top + bottom + LINE_HEIGHT) / 2, 0]))
+    def place_in_body(self, *arrangements, matrices: list, reserve_right: float = 0.0, later_captions=()):
+        """Lay ``matrices`` out with whichever of ``arrangements`` (functions of the matrices returning them
+        arranged) shows them largest, centred between the formula map and the worked line, ``reserve_right``
+        left free on the right. Labels the fit left under 14 px grow back, and the group is fitted again."""
+        left, right, bottom, top = self.stage_box(later_captions)
+        width, height = right - left - reserve_right, top - bottom
+
+        def scale(group) -> float:
+            return min(LARGEST_SCALE, width / group.width, height / group.height)
+
+        best = max(arrangements, key=lambda arrange: scale(arrange(*matrices)))
+        group = best(*matrices)
+        for _ in range(LAYOUT_ROUNDS):
+            fit(group, width, height, largest_scale=LARGEST_SCALE)
+            enlarge_formulas(group)
+            if group.width <= width + 1e-3 and group.height <= height + 1e-3:
+                break
+        group.move_to(np.array([left + width / 2, bottom + height / 2, 0]))
+        return group
+
+    def stage_box(self, later_captions=()) -> tuple[float, float, float, float]:
+        """(left, right, bottom, top) of the matrices: under the formula map, over the worked line that sits on
+        the tallest of this step's caption and ``later_captions`` (those of the steps keeping this layout)."""
+        left, right, _, top = style.body_box()
+        caption_top = max(self._caption(caption).to_edge(DOWN, buff=style.MARGIN).get_top()[1]
+                          for caption in (self.steps[-1].caption, *later_captions))
+        return left, right, caption_top + LINE_HEIGHT + 2 * LINE_MARGIN, top - self.map_height()
 
     @staticmethod
     def map_height() -> float:

@@ -169,3 +169,44 @@ def test_scores_and_scaled_scores_share_one_colour_scale(overrides):
                     (matrix.name, i, j)
     strongest_scaled = max(abs(value) for value in want["scaled"].flat if np.isfinite(value))
     assert strongest_scaled / largest == pytest.approx(1 / np.sqrt(2))  # the largest scaled cell is paler
+
+
+@pytest.mark.parametrize("fixture", ["default_scene", "largest_scene"])
+def test_each_step_shows_only_the_matrices_it_uses(fixture, request):
+    """X, one W and its product; then Q, Kᵀ (K's numbers transposed) and the scores; then A, V and Z."""
+    steps = {step.key: step for step in request.getfixturevalue(fixture).steps}
+    for key, role in (("queries", "Q"), ("keys", "K"), ("values", "V")):
+        assert set(steps[key].numbers) == {"X", f"W_{role}", role}, key
+    assert set(steps["scores"].numbers) == {"Q", "K^T", "scores", "score_legend"}
+    np.testing.assert_array_equal(steps["scores"].numbers["K^T"], np.array(steps["keys"].numbers["K"]).T)
+    assert set(steps["softmax"].numbers) == {"Q", "K^T", "weights"}
+    assert set(steps["output"].numbers) == {"weights", "V", "Z"}
+    assert steps["output"].numbers["weights"] == steps["softmax"].numbers["weights"]
+
+
+def roundest_within(largest: float) -> float:
+    """1, 2, 2.5 or 5 times a power of ten: the largest such value not over ``largest``."""
+    power = 10.0 ** np.floor(np.log10(largest))
+    return max(step * power for step in (1, 2, 2.5, 5) if step * power <= largest)
+
+
+@pytest.mark.parametrize("fixture", ["default_scene", "largest_scene"])
+def test_scores_and_scaled_scores_show_one_colour_bar_from_minus_to_plus_the_largest_score(fixture, request):
+    """The bar beside QKᵀ stays, unchanged, beside QKᵀ/√d_k: ticked at 0 and ± the roundest value within
+    max |QKᵀ|, its ends at ± max |QKᵀ| (a bar of the scaled scores alone would end at max |QKᵀ| / √d_k).
+    The softmax takes it away: the weights have their own scale, 0 to 1."""
+    scene = request.getfixturevalue(fixture)
+    steps = {step.key: step for step in scene.steps}
+    scores = shown(steps["scores"], "scores")
+    largest, mark = np.abs(scores).max(), roundest_within(np.abs(scores).max())
+    for key in ("scores", "scaled"):
+        assert shown(steps[key], "score_legend").tolist() == [[-mark, 0.0, mark]], key
+        assert [text for text in steps[key].texts if "escala" in text.text] == \
+               [text for text in steps["scores"].texts if "escala" in text.text] != []
+    bar, ticks = scene.legend.bar, scene.legend.ticks
+    for value, tick in zip((-mark, 0.0, mark), ticks):
+        share = (tick.get_center()[1] - bar.get_bottom()[1]) / bar.height
+        assert share == pytest.approx((value + largest) / (2 * largest), abs=0.01)
+    for key in ("softmax", "output"):
+        assert "score_legend" not in steps[key].numbers
+        assert not any("escala" in text.text for text in steps[key].texts)
