@@ -14,10 +14,11 @@ from pathlib import Path
 
 import srt
 
+from lecture.locale import load_locale
 from lecture.media import TextTracks
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
-LANGUAGE = "spa"  # the locale's language as containers name a track's (ISO 639-2)
+LANGUAGE = load_locale()["lecture"]["track_language"]  # the locale's language as containers name a track's (ISO 639-2)
 
 
 def step_spans(steps: list[dict], duration: float) -> list[tuple[float, float]]:

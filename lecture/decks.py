@@ -12,7 +12,9 @@ from pathlib import Path
 import av
 from PIL import Image
 
-LANGUAGE = "es-ES"  # BCP 47 tag of the locale the decks are written from (lecture.locale's default, "es")
+from lecture.locale import load_locale
+
+LANGUAGE = load_locale()["lecture"]["language"]  # BCP 47 tag of the locale the decks are written from
 
 
 @dataclass(frozen=True)

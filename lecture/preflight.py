@@ -12,6 +12,7 @@ PROGRAMS = {  # executable -> the Debian package that provides it
 FONTS = {  # font family -> the Debian package that provides it
     "Inter": "fonts-inter",
     "JetBrains Mono": "fonts-jetbrains-mono",
+    "DejaVu Sans": "fonts-dejavu-core",
 }
 
 

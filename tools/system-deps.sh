@@ -7,6 +7,8 @@ packages=(
   libcairo2-dev libpango1.0-dev pkg-config                  # build pycairo and manimpango
   texlive-latex-base texlive-latex-extra texlive-latex-recommended texlive-fonts-recommended dvisvgm  # MathTex
   fonts-inter fonts-jetbrains-mono                          # typography
+  fonts-dejavu-core                                         # the PDF deck's text (every character the locale shows)
+  npm                                                       # make setup fetches reveal.js from the npm registry
   "$@"                                                      # asked for: espeak-ng for --narration tts
 )
 
