@@ -10,8 +10,7 @@ import numpy as np
 from manim import DOWN, UP, Line, ManimColor, Rectangle, Transform, VGroup
 
 from scenes import style
-from scenes.text_lines import baseline, sit_on
-from scenes.visuals import label_text, number_text
+from scenes.visuals import baseline, label_text, number_text, sit_on
 
 VALUE_GAP = 0.08
 

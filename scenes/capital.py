@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdge, Line, MathTex, MoveToTarget,
-                   ReplacementTransform, SingleStringMathTex, SurroundingRectangle, Transform, VGroup)
+                   ReplacementTransform, SurroundingRectangle, Transform, VGroup)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from scenes import style
@@ -16,9 +16,8 @@ from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.numbers import decimals_for, format_number
-from scenes.text_lines import baseline, sit_on
-from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, cap_height, fit, label_text, number_text,
-                            probability_decimals)
+from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
+                            number_text, probability_decimals, sit_on)
 
 PARIS, ROMA = VOCAB.index("París"), VOCAB.index("Roma")
 COUNTRY_DIMENSION = 2  # the embedding dimension that carries the country identity
@@ -29,7 +28,6 @@ HOLD = 2.0  # seconds an important state stays still
 LINE_HEIGHT = 0.55  # strip kept under the body for a worked line
 CAPTION_CLEARANCE = 0.3  # body_box leaves room for one caption line; a wrapped caption needs this much more
 SIGN_SIZE = 40
-FORMULA_MARGIN = 1.04  # a formula scaled to its least legible size is grown this much past style.SMALLEST_CAP_HEIGHT
 READOUT_SIZE = 32
 
 
@@ -264,7 +262,9 @@ class CapitalScene(LessonScene):
         for sign, row in ((plus, bias), (equals, logits)):
             sign.next_to(row.brackets[0], LEFT, buff=0.3).set_y(row.cell_grid.get_y())
         VGroup(normalized, times).arrange(RIGHT, buff=0.3).next_to(W_out.brackets[0], LEFT, buff=0.3)
-        VGroup(normalized, times).set_y(W_out.cell_grid.get_y())
+        middle = W_out.cell_grid.get_y()  # LN(r)'s row, the sign and W_out's middle row on one line
+        normalized.shift(UP * (middle - normalized.cell_grid.get_y()))
+        times.set_y(middle)
         null_cells = VGroup(*[logits.cells[0][j] for j in range(len(VOCAB)) if j not in (PARIS, ROMA)])
         brace = Brace(null_cells, DOWN, color=style.MUTED)
         note = label_text(self.labels["null_vector"], style.TEXT, style.BODY_SIZE).next_to(brace, DOWN, buff=0.15)
@@ -504,7 +504,7 @@ class CapitalScene(LessonScene):
         """The next word's distribution; its values keep the tie's decimals (1/8 as 0.125) all along the drag,
         so a number never changes width mid-drag and the tie's eight values visibly sum to 1."""
         ceiling = max(capital_walkthrough(end).probability for end in (-1.0, 1.0))
-        return BarChart(walk.probs, VOCAB, style.OUTPUT, height=3.0, bar_width=0.62, gap=0.38,
+        return BarChart(walk.probs, VOCAB, style.OUTPUT, height=3.0, bar_width=0.6, gap=0.5,  # room between "0.125"s
                         max_value=math.ceil(ceiling * 10) / 10,
                         decimals=probability_decimals(capital_walkthrough(0.0).probs), name="probs")
 
@@ -627,20 +627,6 @@ class CapitalScene(LessonScene):
         group.move_to([(left + right) / 2, (top + bottom + reserve_bottom) / 2, 0])
         self.stage_scale = group.width / width
         enlarge_formulas(group)
-
-
-def enlarge_formulas(group):
-    """Grow every formula in ``group`` whose scripts the stage's scale left under style.SMALLEST_CAP_HEIGHT,
-    about its bottom edge: a matrix's label stays where it sits on the matrix."""
-    least = FORMULA_MARGIN * style.SMALLEST_CAP_HEIGHT
-    stack = [group]
-    while stack:
-        mobject = stack.pop()
-        if isinstance(mobject, SingleStringMathTex):
-            if 0 < cap_height(mobject) < least:
-                mobject.scale(least / cap_height(mobject), about_edge=DOWN)
-        else:
-            stack.extend(mobject.submobjects)
 
 
 def labelled(values, label: str, colour, name: str, width: float | None = None, **options) -> LabelledMatrix:

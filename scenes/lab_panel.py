@@ -1,7 +1,7 @@
 """The AI Visual Lab's visual vocabulary: tokens as columns, vectors as bars, the lab's side panel.
 
-* ``TokenLabels``: a sentence's tokens centred on their columns, always horizontal: on two staggered
-  lines when they do not fit side by side; ``readable`` says whether they are still large enough to read.
+* ``TokenLabels``: a sentence's tokens centred on their columns, always horizontal: on two or three
+  staggered lines when they do not fit side by side; ``readable`` says whether they are still large enough to read.
 * ``VectorStage``: tokens on top and, under them, one row of vectors per matrix (X, Q, K, ...):
   each vector a column of bars, to the right in the full colour when positive, to the left and
   dimmed when negative.
@@ -23,18 +23,20 @@ from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
+import regex
 from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Line, ManimColor, MathTex, Rectangle, RoundedRectangle,
                    SurroundingRectangle, Text, VGroup, interpolate_color)
 
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.heatmap import Heatmap
-from scenes.text_lines import baseline, sit_on
-from scenes.visuals import CELL_HEIGHT, LabelledMatrix, bracket, fit, label_text, number_text, probability_decimals
+from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, baseline, bracket, fit, label_text, number_text,
+                            probability_decimals, sit_on)
 
 MIN_FONT_SIZE = 16  # smallest label that still reads in a 720p frame: a capital 14.5 px tall
 NEGATIVE_DIMMING = 0.55  # how far a negative bar's colour moves towards the background
 COLUMN_ROOM = 0.9  # share of a column's width a label may take
+MATRIX_LETTERS = 10  # longest token a matrix's rows and columns are named by in full
 WIDEST_LINE = 16.0  # stroke width of an attention line of weight 1
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
 EQUATION = (r"\text{Attention}(Q,K,V) =", r"\text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}\, T}\right) V")
@@ -61,30 +63,34 @@ def smallest_line_height() -> float:
 class TokenLabels(VGroup):
     """Tokens centred on the x positions ``centres``, sitting on y = 0; the query in bold QUERY.
 
-    Side by side when they fit ``spacing``, shrunk by at most SHRINK if needed; else every other token
-    drops to a second line (each then has two columns of room), shrunk as needed.
-    ``font_size`` is the size they ended up at, ``readable`` whether it still reads.
+    Side by side when they fit ``spacing``, shrunk by at most SHRINK if needed; else token j drops to
+    line j % lines of two staggered lines, or of MOST_LINES when two would leave them unreadable, each token
+    then having ``lines`` columns of room, shrunk as needed. ``font_size`` is the size they ended up at,
+    ``readable`` whether it still reads.
     """
 
     LINE_GAP = 0.08
     SHRINK = 0.85
+    MOST_LINES = 3
 
     def __init__(self, tokens: Sequence[str], centres: Sequence[float], spacing: float, query: int | None = None,
                  font_size: float = style.CAPTION_SIZE):
         super().__init__()
         labels = [token_text(token, index == query, font_size) for index, token in enumerate(tokens)]
         widest = max(label.width for label in labels)
-        self.staggered = spacing * COLUMN_ROOM / widest < self.SHRINK and len(tokens) > 1
-        room = spacing * COLUMN_ROOM * (2 if self.staggered else 1)
-        scale = min(1.0, room / widest)
+        room = spacing * COLUMN_ROOM / widest  # the scale one line allows
+        most = min(self.MOST_LINES, len(tokens))
+        self.lines = (1 if room >= self.SHRINK or most == 1 else
+                      2 if font_size * 2 * room >= MIN_FONT_SIZE or most == 2 else most)
+        scale = min(1.0, room * self.lines)
         self.font_size = font_size * scale
         self.readable = self.font_size >= MIN_FONT_SIZE
-        if not self.readable:  # too small to read even on two lines: build nothing
+        if not self.readable:  # too small to read even on MOST_LINES lines: build nothing
             return
         line_height = smallest_line_height() * self.font_size / MIN_FONT_SIZE + self.LINE_GAP
         for index, (label, x) in enumerate(zip(labels, centres)):
             label.scale(scale).move_to([x, 0, 0])
-            sit_on(label, -line_height * (index % 2) if self.staggered else 0.0)
+            sit_on(label, -line_height * (index % self.lines))
         self.add(*labels)
 
 
@@ -212,15 +218,24 @@ def cell_centres(matrix) -> np.ndarray:
     return matrix.cell_grid.get_corner(UP + LEFT) + offsets
 
 
+def abbreviated(token: str, letters: int = MATRIX_LETTERS) -> str:
+    """``token`` as a matrix names its rows and columns: its first ``letters`` - 1 letters and "…" when longer
+    (letters are grapheme clusters, so an accent stays on its letter)."""
+    clusters = regex.findall(r"\X", token)
+    return token if len(clusters) <= letters else "".join(clusters[:letters - 1]) + "…"
+
+
 class TokenHeatmap(VGroup):
     """An n x n matrix of a sentence (a LabelledMatrix or a ColourHeatmap) with its tokens around it.
 
     Query tokens label the rows on the left, key tokens the columns on top (both dropped when too
-    small to read). Masked cells are MASKED grey in the matrix itself, with no stroke across their numbers.
+    small to read), each cut to MATRIX_LETTERS (``abbreviated``): eight 20-letter words would leave no room
+    for the numbers. Masked cells are MASKED grey in the matrix itself, with no stroke across their numbers.
     """
 
     def __init__(self, matrix, tokens: Sequence[str], query: int | None = None, font_size: float = style.CAPTION_SIZE):
         super().__init__()
+        tokens = [abbreviated(token) for token in tokens]
         self.matrix = matrix
         spacing_x, spacing_y = cell_size_of(matrix)
         self.column_labels = TokenLabels(tokens, cell_centres(matrix)[0, :, 0], spacing_x, font_size=font_size)
@@ -379,7 +394,7 @@ class SidePanel(VGroup):
         self.status = Text(status, font=style.NUMBER_FONT, font_size=style.CAPTION_SIZE - 2, color=style.TEXT,
                            line_spacing=0.8)
         self.status.shown_text = status
-        fit(self.status, width - 0.5, 2.0)
+        fit(self.status, width - 0.4, 2.0)
         self.status_strip = RoundedRectangle(width=width - 0.3, height=self.status.height + 0.25, corner_radius=0.08,
                                              stroke_width=0, fill_color=style.BACKGROUND, fill_opacity=1.0)
         self.status_strip.align_to(self.background, DOWN).shift(UP * 0.15)

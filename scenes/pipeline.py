@@ -15,18 +15,20 @@ import math
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart,
-                   ReplacementTransform, Succession, TransformFromCopy, VGroup)
+                   MoveToTarget, ReplacementTransform, Succession, TransformFromCopy, VGroup)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, output_spread
 from attn_math.sharp import preset_attention
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, WeightedLines, bar_tops, cell_centres,
-                              sentence_matrix, tagged_number, text_with_numbers, token_bar_chart, token_text)
+from scenes.heatmap import score_legend
+from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, WeightedLines, abbreviated, bar_tops,
+                              cell_centres, cell_size_of, sentence_matrix, tagged_number, text_with_numbers,
+                              token_bar_chart, token_text)
 from scenes.lesson_scene import Cue, LessonScene
 from scenes.numbers import decimals_for, format_number
-from scenes.text_lines import baseline, sit_on
-from scenes.visuals import CELL_HEIGHT, CELL_PADDING, fit, label_text, number_text
+from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, FORMULA_MARGIN, baseline, cap_height, enlarge_formulas, fit,
+                            label_text, number_text, sit_on)
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
 STEP_SECONDS = 1.2  # one step of the lab's "Animar"
@@ -37,7 +39,11 @@ NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers
 PANEL_WIDTH = 3.4
 PANEL_GAP = 0.3
 CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
+COMPARISON_GAP = 0.45  # between the unmasked map and the row names it shares with the masked one
 HEATMAP_SHARE = 0.62  # of the canvas width, for the weights heatmap next to the query's lines
+MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under 14 px in HEATMAP_SHARE
+LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
+LEGEND_GAP = 0.35
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
 
 
@@ -101,25 +107,28 @@ class PipelineScene(LessonScene):
     def place(group, box, largest_scale: float = 1.0):
         left, right, bottom, top = box
         fit(group, right - left, top - bottom, largest_scale)
-        return group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+        group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+        enlarge_formulas(group)
+        return group
 
     def side_panel(self) -> SidePanel:
-        """The panel with every metric; the scene shows each value only from the step that computes it."""
+        """The panel with every metric of the query's row; the scene shows each value only from the step that
+        computes it. The query is named once, in the status bar: a long word would not fit beside a metric's name."""
         _, right, bottom, top = self.body()
         run, labels, q = self.run, self.labels, self.query
         bits = text_with_numbers(labels["bits_value"], {"value": tagged_number(run.entropies[q], "entropy",
                                                                                font_size=style.CAPTION_SIZE)},
                                  font_size=style.CAPTION_SIZE)
-        metrics = [(labels["metric_query"], token_text(self.tokens[q], True, style.CAPTION_SIZE)),
-                   (labels["metric_d_k"], tagged_number(run.steps.d_k, "d_k", font_size=style.CAPTION_SIZE, decimals=0)),
+        metrics = [(labels["metric_d_k"], tagged_number(run.steps.d_k, "d_k", font_size=style.CAPTION_SIZE, decimals=0)),
                    (labels["metric_entropy"], bits),
                    (labels["metric_max_weight"], tagged_number(run.max_weights[q], "max_weight",
                                                                font_size=style.CAPTION_SIZE))]
-        status = labels["status"].format(query=self.tokens[q], weights=labels[f"weights_{self.settings.preset}"])
+        status = labels["status"].format(query=abbreviated(self.tokens[q]),  # as the matrices name it
+                                         weights=labels[f"weights_{self.settings.preset}"])
         panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, status, len(LAB_STEPS))
         panel.move_to(np.array([right - PANEL_WIDTH / 2, (top + bottom) / 2, 0]))
-        self.pending_metrics = {"d_k": panel.metric_values[1], "softmax": VGroup(*panel.metric_values[2:])}
-        panel.metrics[1].remove(*panel.metric_values[1:])
+        self.pending_metrics = {"d_k": panel.metric_values[0], "softmax": VGroup(*panel.metric_values[1:])}
+        panel.metrics[1].remove(*panel.metric_values)
         return panel
 
     def show_metric(self, key: str, *animations, run_time: float):
@@ -167,18 +176,23 @@ class PipelineScene(LessonScene):
         return len(self.tokens) ** 2 if self.numbers_fit() else 0
 
     def show_scores(self):
+        """QKᵀ, with the colour bar of the scale it shares with the scaled scores that replace it at step 5."""
         animations = self.enter_lab_step("scores", new_numbers=self.matrix_numbers())
         self.scores, self.scaled, self.weights = self.score_heatmaps()
-        self.place(self.scores, self.canvas_box())
         grid = self.scores.matrix.cell_grid
+        self.score_legend = score_legend(self.score_scale, self.labels["score_scale"],
+                                         height=min(LEGEND_HEIGHT, grid.height), name="score_legend")
+        self.score_legend.next_to(grid, RIGHT, buff=LEGEND_GAP).align_to(grid, DOWN)
+        self.place(VGroup(self.scores, self.score_legend), self.canvas_box())
         for later in (self.scaled, self.weights):  # row on row, centred, whatever their labels' widths
             later.scale(grid.height / later.matrix.cell_grid.height)
             later.shift(grid.get_center() - later.matrix.cell_grid.get_center())
+            enlarge_formulas(later)
         matrix = self.scores.matrix
         self.query_frame = matrix.row_box(self.query)
         self.play(*animations, Vanish(self.vectors), run_time=0.6)
-        self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels)),
-                  run_time=0.5)
+        self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels,
+                                self.score_legend)), run_time=0.5)
         self.play(LaggedStart(*[Appear(row) for row in self.matrix_rows(matrix)], lag_ratio=1.0),
                   run_time=self.fill_seconds(0.5))
         self.play(Create(self.query_frame), run_time=0.5)
@@ -190,24 +204,30 @@ class PipelineScene(LessonScene):
         return [VGroup(*matrix.cells[i], *matrix.entries[i]) for i in range(len(self.tokens))]
 
     def score_heatmaps(self) -> tuple[TokenHeatmap, TokenHeatmap, TokenHeatmap]:
-        """QK^T, its scaled and masked version, and the softmax weights: one layout, so each replaces the last."""
+        """QK^T, its scaled and masked version, and the softmax weights: one layout, so each replaces the last.
+
+        The scores before and after scaling share one colour scale (``score_scale``): dividing by √d_k · T
+        shows as paler cells, and equal values have equal colours."""
         steps = self.run.steps
-        finite = steps.scaled[np.isfinite(steps.scaled)]
-        largest_score, largest_scaled = float(np.abs(steps.scores).max()), float(np.abs(finite).max())
+        self.score_scale = style.shared_largest(steps.scores, steps.scaled)
         temperature = format_number(self.settings.temperature)
         scaled_label = rf"QK^\top / (\sqrt{{{steps.d_k}}}\, T),\ T = {temperature}"
         left, right, bottom, top = self.canvas_box()
         cell = self.cell_size(HEATMAP_SHARE * (right - left), top - bottom)
         width = self.cell_width(steps.scores, steps.scaled)
         scores = self.matrix(steps.scores, r"QK^\top", style.TEXT, "scores", cell, width,
-                             fill=lambda value: style.score_colour(value, largest_score))
-        scaled = self.matrix(steps.scaled, scaled_label, style.TEXT, "scaled", cell, width,
-                             fill=lambda value: style.score_colour(value, largest_scaled), mask=steps.mask)
+                             fill=self.score_fill)
+        scaled = self.matrix(steps.scaled, scaled_label, style.TEXT, "scaled", cell, width, fill=self.score_fill,
+                             mask=steps.mask)
         # the weights' own, narrower cells: the heatmap must stay legible when it shrinks at step 6
         weights = self.weights_matrix(steps.weights, "weights", cell, self.cell_width(steps.weights), steps.mask)
         # the mask acts when scaling: raw scores are not blocked yet
         # labels a size up: this heatmap shrinks to share the canvas with the query's lines at step 6
         return tuple(TokenHeatmap(matrix, self.tokens, self.query, style.BODY_SIZE) for matrix in (scores, scaled, weights))
+
+    def score_fill(self, value: float):
+        """A score's colour on the scale shared by every score matrix of the section (``score_scale``)."""
+        return style.score_colour(value, self.score_scale)
 
     def matrix(self, values, label: str, colour, name: str, cell: float, width: float | None, fill, mask=None,
                text_colour=None, numbers: bool = True):
@@ -273,6 +293,7 @@ class PipelineScene(LessonScene):
         weights = self.weights
         frame = weights.matrix.row_box(self.query)
         self.replace_matrix(self.scaled.matrix, weights.matrix, self.fill_seconds() / 2, *animations,
+                            Vanish(self.score_legend),  # the weights' colours are not on the scores' scale
                             ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
                                                         self.query_frame),
                                                  VGroup(weights.row_labels, weights.column_labels, frame)))
@@ -280,23 +301,38 @@ class PipelineScene(LessonScene):
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
         heatmap = VGroup(weights.matrix, weights.row_labels, weights.column_labels, self.query_frame)
         left, right, bottom, top = self.canvas_box()
-        split = left + HEATMAP_SHARE * (right - left)
-        target = heatmap.copy()
-        self.place(target, (left, split - 0.2, bottom, top))
-        self.play(heatmap.animate.scale(target.width / heatmap.width).move_to(target), run_time=0.8)
+        split = left + self.heatmap_share(heatmap) * (right - left)
+        heatmap.generate_target()
+        self.place(heatmap.target, (left, split - 0.2, bottom, top))  # its label grown back to a legible size
+        self.play(MoveToTarget(heatmap), run_time=0.8)
         self.fan = self.query_fan((split + 0.2, right, bottom, top))
         self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=0.8)
         self.draw_lines(self.fan.lines, self.settings.temperature, self.fill_seconds())
         self.softmax_heatmap = heatmap
 
+    def heatmap_share(self, heatmap: VGroup) -> float:
+        """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or up to
+        MOST_HEATMAP_SHARE as its smallest text (a number or a token) needs to stay at 14 px."""
+        weights = self.weights
+        texts = [*(entry for row in weights.matrix.entries for entry in row), *weights.row_labels,
+                 *weights.column_labels]
+        smallest = min((cap_height(text) for text in texts), default=0.0)
+        if not smallest:
+            return HEATMAP_SHARE
+        left, right, _, _ = self.canvas_box()
+        needed = heatmap.width * FORMULA_MARGIN * style.SMALLEST_CAP_HEIGHT / smallest + 0.2  # 0.2: the gap
+        return min(MOST_HEATMAP_SHARE, max(HEATMAP_SHARE, needed / (right - left)))
+
     def query_fan(self, box) -> VGroup:
-        """The query token on top, its lines down to every token, and its row of weights as bars."""
+        """The query token on top, its lines down to every token, and its row of weights as bars; the tokens
+        named as the heatmap beside names its rows and columns (``abbreviated``)."""
         left, right, bottom, top = box
         row, n = self.run.weights[self.query], len(self.tokens)
-        chart = token_bar_chart(row, self.tokens, right - left - 0.6, 2.0, query=self.query,
+        names = [abbreviated(token) for token in self.tokens]
+        chart = token_bar_chart(row, names, right - left - 0.6, 2.0, query=self.query,
                                 show_values=self.numbers_fit(), max_value=rounded_up(row.max()),
                                 name="distribution")
-        query_label = token_text(self.tokens[self.query], True, style.BODY_SIZE + 4)
+        query_label = token_text(names[self.query], True, style.BODY_SIZE + 4)
         query_label.next_to(chart, UP, buff=1.6)
         lines = WeightedLines([query_label.get_bottom() + DOWN * 0.1] * n, bar_tops(chart), row)
         fan = VGroup(query_label, lines, chart)
@@ -455,7 +491,7 @@ class PipelineScene(LessonScene):
         plot = CurvePlot(temperatures, maxima, x_ticks=list(range(int(MAX_TEMPERATURE) + 1)),
                          y_ticks=[0.0, top_value / 2, top_value], width=4.4, height=3.6,
                          x_name=self.labels["axis_temperature"],
-                         y_name=self.labels["axis_max_weight"].format(query=self.tokens[q]))
+                         y_name=self.labels["axis_max_weight"].format(query=abbreviated(self.tokens[q])))
         left, right, bottom, top = self.plot_box = box
         fit(plot, right - left - 1.2, top - bottom - 0.6)  # room right of the axis for "uniforme", below for a readout
         return plot.move_to(np.array([(left + right) / 2 - 0.6, (bottom + top) / 2, 0]))
@@ -500,17 +536,18 @@ class PipelineScene(LessonScene):
         parts = self.comparison
         self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=0.6)
         reveal = self.fill_seconds(2.0)
-        self.play(Appear(parts.free_title), Appear(parts.free), run_time=reveal / 3)
-        self.play(Appear(parts.masked_title), Appear(parts.masked_scores), run_time=reveal / 3)
-        self.causal_scores = parts.masked_scores.matrix  # on screen until the softmax replaces it
-        self.cue("masked", before=free.weights[self.query].tolist(), after=masked.weights[self.query].tolist())
         scores = parts.masked_scores
+        self.play(Appear(parts.free_title), Appear(parts.free), Appear(scores.row_labels), run_time=reveal / 3)
+        self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=reveal / 3)
+        self.causal_scores = scores.matrix  # on screen until the softmax replaces it
+        self.cue("masked", before=free.weights[self.query].tolist(), after=masked.weights[self.query].tolist())
         self.replace_matrix(scores.matrix, parts.masked.matrix, reveal / 3, ReplacementTransform(
             VGroup(scores.row_labels, scores.column_labels), VGroup(parts.masked.row_labels, parts.masked.column_labels)))
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> VGroup:
-        """Without and with the mask side by side; the nulled count per row; entropy readouts kept for later.
+        """Without and with the mask side by side, row beside row: the tokens between the two name the rows of
+        both; the nulled count per row; entropy readouts kept for later.
 
         The masked side is built twice on one grid: the scaled scores (−∞ where masked), then the weights."""
         labels, n = self.labels, len(self.tokens)
@@ -518,18 +555,18 @@ class PipelineScene(LessonScene):
         cell = self.cell_size((right - left) / 2 - 0.8, top - bottom - 1.2)
         scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{máscara}}"
         width = self.cell_width(masked.weights)
-        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", cell, None, numbers=False),
-                                self.tokens)  # colours only: its numbers were step 6's
-        free_map.remove(free_map.column_labels)  # the same columns as the masked map's, named there
-        free_map.column_labels = VGroup()
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
                                                       masked.steps.mask), self.tokens)
-        finite = masked.steps.scaled[np.isfinite(masked.steps.scaled)]
-        largest = float(np.abs(finite).max())
+        row_height = cell_size_of(masked_map.matrix)[1]
+        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, None, numbers=False),
+                                self.tokens)  # colours only: its numbers were step 6's
+        free_map.remove(free_map.row_labels, free_map.column_labels)  # the masked map's rows and columns, named there
+        free_map.row_labels, free_map.column_labels = VGroup(), VGroup()
         scores_map = TokenHeatmap(self.matrix(masked.steps.scaled, scaled_label, style.TEXT, "scaled_causal", cell,
-                                              self.cell_width(masked.steps.scaled),
-                                              fill=lambda value: style.score_colour(value, largest),
-                                              mask=masked.steps.mask), self.tokens)
+                                              self.cell_width(masked.steps.scaled), fill=self.score_fill,
+                                              mask=masked.steps.mask), self.tokens)  # step 5's colours
+        grid = masked_map.matrix.cell_grid  # the scores row on row with the weights that replace them, one left edge
+        scores_map.shift(grid.get_corner(UP + LEFT) - scores_map.matrix.cell_grid.get_corner(UP + LEFT))
         column = VGroup()
         if masked_map.labelled and self.numbers_fit():
             column = self.nulled_column(masked_map, nulled)
@@ -540,18 +577,26 @@ class PipelineScene(LessonScene):
         fourth = min(3, n - 1)
         entropy_free, entropy_masked = (self.entropy_pair(run, fourth, name) for run, name in
                                         ((free, "entropy_free"), (masked, "entropy_causal")))
-        free_side = VGroup(label_text(labels["without_mask"], style.TEXT, style.BODY_SIZE), free_map, entropy_free)
-        masked_side = VGroup(label_text(labels["with_mask"], style.TEXT, style.BODY_SIZE),
-                             VGroup(masked_map, column), summary, entropy_masked)
-        for side in (free_side, masked_side):
-            side.arrange(DOWN, buff=0.3)
-        stage = VGroup(free_side, masked_side).arrange(RIGHT, buff=1.6, aligned_edge=UP)  # room for the wider scores
+        free_title, masked_title = (label_text(labels[key], style.TEXT, style.BODY_SIZE)
+                                    for key in ("without_mask", "with_mask"))
+        masked_block = VGroup(masked_map, scores_map, column)
+        free_grid = free_map.matrix.cell_grid
+        free_map.shift(grid.get_top() - free_grid.get_top())  # row i level with row i
+        free_map.shift(RIGHT * (masked_block.get_left()[0] - COMPARISON_GAP - free_map.get_right()[0]))
+        free_map.matrix.label.set_y(masked_map.matrix.label.get_y()).match_x(free_grid)
+        masked_title.next_to(masked_block, UP, buff=0.3).match_x(grid)
+        sit_on(free_title.match_x(free_grid), baseline(masked_title))
+        summary.next_to(masked_block, DOWN, buff=0.3).match_x(grid)
+        entropy_masked.next_to(summary, DOWN, buff=0.3).match_x(grid)
+        entropy_free.match_x(free_grid)
+        sit_on(entropy_free, baseline(summary))
+        overlap = entropy_free.get_right()[0] + COMPARISON_GAP - summary.get_left()[0]
+        if overlap > 0:  # a long readout under a narrow map: the unmasked side moves left, its rows still level
+            VGroup(free_title, free_map, entropy_free).shift(LEFT * overlap)
+        stage = VGroup(free_title, free_map, entropy_free, masked_title, masked_block, summary, entropy_masked)
         self.place(stage, self.body())
-        grid = masked_map.matrix.cell_grid  # the scores, row on row with the weights that replace them
-        scores_map.scale(grid.height / scores_map.matrix.cell_grid.height)
-        scores_map.shift(grid.get_center() - scores_map.matrix.cell_grid.get_center())
-        stage.free_title, stage.free, stage.entropy_free = free_side[0], free_map, entropy_free
-        stage.masked_title, stage.masked, stage.nulled = masked_side[0], masked_map, column
+        stage.free_title, stage.free, stage.entropy_free = free_title, free_map, entropy_free
+        stage.masked_title, stage.masked, stage.nulled = masked_title, masked_map, column
         stage.masked_scores = scores_map
         stage.nulled_summary, stage.entropy_masked, stage.fourth = summary, entropy_masked, fourth
         return stage
@@ -563,14 +608,15 @@ class PipelineScene(LessonScene):
                           .next_to(heatmap.matrix.brackets[1], RIGHT, buff=0.35).set_y(rows[i][1])
                           for i, count in enumerate(nulled)])
         header = label_text(self.labels["nulled"], style.MUTED, style.CAPTION_SIZE)
-        sit_on(header.align_to(counts, LEFT), baseline(heatmap.column_labels[-1]))
+        sit_on(header.align_to(counts, LEFT), baseline(heatmap.column_labels[0]))  # on the labels' first line
         return VGroup(counts, header)
 
     def entropy_pair(self, run: LabAttention, fourth: int, name: str) -> VGroup:
+        """H of the first and the fourth row, each named as the heatmap names its row."""
         return text_with_numbers(self.labels["entropy_pair"], {
             "first_entropy": tagged_number(run.entropies[0], name, (0, 0), font_size=style.CAPTION_SIZE),
             "fourth_entropy": tagged_number(run.entropies[fourth], name, (0, 1), font_size=style.CAPTION_SIZE)},
-            font_size=style.CAPTION_SIZE, first=self.tokens[0], fourth=self.tokens[fourth])
+            font_size=style.CAPTION_SIZE, first=abbreviated(self.tokens[0]), fourth=abbreviated(self.tokens[fourth]))
 
     def show_entropy_comparison(self):
         parts = self.comparison

@@ -15,7 +15,7 @@ from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
 from scenes.lesson_scene import LessonScene
 from scenes.numbers import format_number
-from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, fit, label_text, number_text,
+from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, enlarge_formulas, fit, label_text, number_text,
                             shared_cell_width)
 
 HEATMAP_WIDTH_SHARE = 0.4  # of the body: the rest holds the legend and what the step puts beside it
@@ -27,7 +27,6 @@ SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot
 NOTE_GAP = 0.12
 VISIBLE_CHANGE = 0.05  # a step between neighbours this large shows in two decimals: "cambia en cada paso"
 BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
-FORMULA_SIZE = 38  # the plot's and outputs' formulas: their scripts over 14 px at 720p once the stage is scaled
 
 
 def tex_number(value: float) -> str:
@@ -316,7 +315,7 @@ class PositionalScene(LessonScene):
                        .next_to(axes.c2p(tick, low), DOWN, buff=0.15))
         distance = label_text(self.labels["distance"], style.MUTED, style.CAPTION_SIZE)
         labels.add(distance.next_to(labels[-1], DOWN, buff=0.12).align_to(axes.x_axis, RIGHT))
-        name = MathTex(r"PE_{pos} \cdot PE_{pos+\Delta}", font_size=FORMULA_SIZE, color=style.TEXT)
+        name = MathTex(r"PE_{pos} \cdot PE_{pos+\Delta}", font_size=style.BODY_SIZE + 6, color=style.TEXT)
         labels.add(name.next_to(axes.y_axis, UP, buff=0.2).align_to(axes.y_axis, LEFT))
         return axes, labels
 
@@ -458,10 +457,8 @@ class PositionalScene(LessonScene):
 
     def output_matrix(self, output: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
         source = rf"X_{side} + PE" if with_pe else rf"X_{side}"
-        matrix = LabelledMatrix(output, rf"Z_{side} = \text{{Attention}}({source})", style.OUTPUT,
-                                f"Z_{side}_pe" if with_pe else f"Z_{side}", cell_width=width)
-        matrix.label.scale(FORMULA_SIZE / matrix.label.font_size, about_edge=DOWN)
-        return matrix
+        return LabelledMatrix(output, rf"Z_{side} = \text{{Attention}}({source})", style.OUTPUT,
+                              f"Z_{side}_pe" if with_pe else f"Z_{side}", cell_width=width)
 
     @staticmethod
     def row_words(matrix: LabelledMatrix, tokens: tuple[str, ...]) -> VGroup:
@@ -502,6 +499,7 @@ class PositionalScene(LessonScene):
         for old, new in zip(self.outputs, with_pe):
             new.scale(old.cell_grid.width / new.cell_grid.width)
             new.shift(old.cell_grid.get_center() - new.cell_grid.get_center())
+            enlarge_formulas(new)
         difference = self.difference_number(demo.output_a_pe, demo.output_b_pe)
         difference.move_to(self.difference, aligned_edge=LEFT)
         self.cue("outputs_compared", with_pe=True,
@@ -522,10 +520,12 @@ class PositionalScene(LessonScene):
         return left, right, max(bottom, caption.get_top()[1] + style.MARGIN / 2), top
 
     def place(self, group, bottom_room: float = 0.0):
-        """Centre ``group`` in the body (leaving ``bottom_room`` under it), scaled down if it does not fit."""
+        """Centre ``group`` in the body (leaving ``bottom_room`` under it), scaled down if it does not fit,
+        its formulas grown back to a legible size."""
         left, right, bottom, top = self.body()
         fit(group, right - left, top - bottom - bottom_room, largest_scale=1.0)
         group.move_to(np.array([(left + right) / 2, (top + bottom + bottom_room) / 2, 0]))
+        enlarge_formulas(group)
 
     def panel_region(self) -> tuple[float, float, float, float]:
         """(left, right, bottom, top) of the body to the right of the heatmap and its legend."""
@@ -536,6 +536,7 @@ class PositionalScene(LessonScene):
         left, right, bottom, top = self.panel_region()
         fit(group, right - left, top - bottom, largest_scale=1.0)
         group.move_to(np.array([(left + right) / 2, (top + bottom) / 2, 0]))
+        enlarge_formulas(group)
 
     def enter_step(self, key: str, keep=(), caption: str | None = None, **fields):
         """Begin the step, then fade out everything on screen but the header and ``keep``."""

@@ -1,4 +1,6 @@
-"""Visual pieces shared by the sections: labelled matrices with per-cell highlights and heat colours."""
+"""Visual pieces shared by the sections: labelled matrices with per-cell highlights and heat colours,
+texts and numbers as every section writes them, where a line of text sits (``baseline``, ``sit_on``), and
+formulas grown back to a legible size after a stage is scaled to fit (``enlarge_formulas``)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Callable
 from functools import cache
 
 import numpy as np
-from manim import (LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Rectangle, SingleStringMathTex,
+from manim import (DOWN, LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Rectangle, SingleStringMathTex,
                    SurroundingRectangle, Text, VGroup, VMobject)
 
 from scenes import speedups, style  # noqa: F401  (speedups: cheap text copies)
@@ -20,6 +22,10 @@ CELL_PADDING = 0.22
 SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
 TEX_SCRIPT_SHARE = 0.7  # TeX sets sub- and superscripts at 7 pt in 10 pt text
 SUBSCRIPT_SHARE = 0.8  # ours: Pango's <sub> is 0.6 of the text, 12 px in a caption at 720p, too small to read
+FORMULA_MARGIN = 1.04  # a formula grown to its least legible size is grown this much past style.SMALLEST_CAP_HEIGHT
+DESCENDERS = frozenset("gjpqyQ(),;")
+BASELINE_TOLERANCE = 0.01  # frame units: glyph bottoms this close sit on one line (round letters overshoot it)
+DEPTH_MEASURE_SIZE = 48
 
 
 def subscript_markup(text: str, font_size: float) -> str:
@@ -65,11 +71,11 @@ def label_text(text: str, colour: ManimColor = style.TEXT, font_size: float = st
 
 def cap_height(text: VMobject) -> float:
     """Height in frame units of a capital letter (or digit) in ``text``'s smallest type: its subscripts
-    if it has any. A number's digits are measured; other texts from their font size, which manim keeps
-    up to date when a text is scaled."""
+    if it has any. A number's digits are measured (a number without digits, "−∞", by the digit height its
+    glyphs go with); other texts from their font size, which manim keeps up to date when a text is scaled."""
     if isinstance(text, NumberText):
-        return max((glyph.height for glyph, character in zip(text, text.shown_text) if character.isdigit()),
-                   default=0.0)
+        return max((glyph.height * (1.0 if character.isdigit() else _digit_per_glyph_height(character))
+                    for glyph, character in zip(text, text.shown_text)), default=0.0)
     if isinstance(text, SingleStringMathTex):
         scripts = "_" in text.tex_string or "^" in text.tex_string
         return text.font_size * _cap_per_point("tex") * (TEX_SCRIPT_SHARE if scripts else 1.0)
@@ -82,6 +88,13 @@ def _cap_per_point(font: str) -> float:
     """Cap height of an "H" per point of font size: ``font`` a font name, or "tex" for LaTeX."""
     letter = MathTex("H", font_size=48) if font == "tex" else Text("H", font=font, font_size=48)
     return letter.height / 48
+
+
+@cache
+def _digit_per_glyph_height(character: str) -> float:
+    """A digit's height over ``character``'s, both typeset in the number font (0 for a glyph with no height)."""
+    pair = Text("0" + character, font=style.NUMBER_FONT, font_size=48)
+    return pair[0].height / pair[1].height if pair[1].height else 0.0
 
 
 @cache
@@ -185,3 +198,56 @@ def fit(mobject, width: float, height: float, largest_scale: float = 1.0):
     """Scale ``mobject`` so it fits in width x height, enlarging it by at most ``largest_scale``."""
     factor = min(largest_scale, width / mobject.width, height / mobject.height)
     return mobject.scale(factor)
+
+
+# Where a line of text sits ------------------------------------------------------------------------
+# The baseline is found from the glyphs of the letters and digits that rest on it, so neither descenders
+# (g, p), raised signs (=, −, ·) nor subscripts move it: in "T =" the T alone decides, in "p =" the p
+# lifted by its measured descent.
+def baseline(label) -> float:
+    """y of the line the letters of ``label`` (a text, a number or a formula) sit on."""
+    glyphs = label.family_members_with_points()
+    if not glyphs:
+        return label.get_bottom()[1]
+    characters = "".join(getattr(label, "shown_text", "").split())
+    if len(characters) == len(glyphs):  # one glyph per character: the characters say which glyphs rest on the line
+        resting = [glyph for glyph, character in zip(glyphs, characters)
+                   if character.isalnum() and character not in DESCENDERS]
+        if not resting and hasattr(label, "font"):
+            return _descender_baseline(label, glyphs, characters)
+        glyphs = resting or glyphs
+    bottoms = [float(glyph.get_bottom()[1]) for glyph in glyphs]
+    return max(bottoms, key=lambda bottom: (sum(abs(bottom - other) < BASELINE_TOLERANCE for other in bottoms), bottom))
+
+
+def sit_on(label, y: float):
+    """Move ``label`` vertically so its letters sit on y."""
+    return label.shift(UP * (y - baseline(label)))
+
+
+def _descender_baseline(label, glyphs, characters) -> float:
+    """A line of descenders and signs only ("p ="): the first descender's bottom plus its depth."""
+    glyph, character = next(((glyph, character) for glyph, character in zip(glyphs, characters)
+                             if character in DESCENDERS), (glyphs[0], characters[0]))
+    return float(glyph.get_bottom()[1]) + _depth_per_point(label.font, character) * label.font_size
+
+
+@cache
+def _depth_per_point(font: str, character: str) -> float:
+    """How far ``character`` reaches under the baseline, per point of font size (measured beside an H)."""
+    pair = MarkupText("H" + character, font=font, font_size=DEPTH_MEASURE_SIZE)
+    return (pair[0].get_bottom()[1] - pair[1].get_bottom()[1]) / DEPTH_MEASURE_SIZE
+
+
+def enlarge_formulas(group):
+    """Grow every formula in ``group`` whose scripts a stage's scale left under style.SMALLEST_CAP_HEIGHT,
+    about its bottom edge: a matrix's label stays where it sits on the matrix."""
+    least = FORMULA_MARGIN * style.SMALLEST_CAP_HEIGHT
+    stack = [group]
+    while stack:
+        mobject = stack.pop()
+        if isinstance(mobject, SingleStringMathTex):
+            if 0 < cap_height(mobject) < least:
+                mobject.scale(least / cap_height(mobject), about_edge=DOWN)
+        else:
+            stack.extend(mobject.submobjects)

@@ -1,7 +1,8 @@
 """Render a section's scene in-process, quickly, and check what a viewer would notice.
 
 Every check takes a rendered scene (or a video) and returns a list of problems, empty when all is
-well, so a section's test reads ``assert legibility_problems(scene) == []``.
+well, so a section's test reads ``assert legibility_problems(scene) == []``, or, for all four checks a
+lecture must pass, ``assert lecture_problems(scene) == []``.
 """
 
 from __future__ import annotations
@@ -100,6 +101,12 @@ def pacing_problems(scene) -> list[str]:
             problems.append(f"{step.key}: on screen {step.read_until - step.start:.1f} s, reading needs {needed:.1f} s")
     return problems + [f"nothing moves from {start:.1f} s to {end:.1f} s ({end - start:.1f} s)"
                        for start, end in freezes(scene) if end - start > LONGEST_FREEZE + 1e-6]
+
+
+def lecture_problems(scene) -> list[str]:
+    """Everything a viewer would notice: overlaps or texts out of frame, texts under 14 px, numbers written
+    as a program prints them, steps shorter than their reading time or standing still too long."""
+    return [*layout_problems(scene), *legibility_problems(scene), *notation_problems(scene), *pacing_problems(scene)]
 
 
 def freezes(scene) -> list[tuple[float, float]]:

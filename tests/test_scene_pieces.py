@@ -1,16 +1,19 @@
-"""The speed-ups among the shared scene pieces draw what manim's own pieces draw."""
+"""The speed-ups among the shared scene pieces draw what manim's own pieces draw; the shared layout helpers
+place texts where a reader expects them."""
 
 import math
 
 import numpy as np
 import pytest
-from manim import Circle, FadeIn, FadeOut, Scene, Square, Text, VGroup, tempconfig
+from manim import Circle, FadeIn, FadeOut, MathTex, Scene, Square, Text, VGroup, tempconfig
 
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText, composed_number
 from scenes.numbers import MINUS, format_number
-from scenes.visuals import cap_height, label_text, number_text, probability_decimals
+from scenes.lab_panel import MIN_FONT_SIZE, TokenLabels, abbreviated
+from scenes.visuals import (baseline, cap_height, enlarge_formulas, label_text, number_text, probability_decimals,
+                            sit_on)
 
 NUMBERS = [0.0, 0.38, -2.69, 7.0, 12.5, -99.99, 1234.0, 3e5, -1e-7, 0.001, 1 / 3]
 
@@ -146,3 +149,56 @@ def test_subpath_splits_are_manims_for_glyphs_shapes_and_odd_points():
             manims = manims_subpath_split_indices(shapes[0], points, n_dims)
             np.testing.assert_array_equal(mine, manims)
             assert mine.shape == manims.shape
+
+
+# Shared layout helpers ------------------------------------------------------------------------------
+def test_a_number_without_digits_is_as_tall_as_a_number_of_its_size():
+    """«−∞» holds no digit to measure: it counts as tall as the digits typeset with it (it was 0 px before)."""
+    for size in (style.CELL_SIZE, style.CAPTION_SIZE):
+        assert cap_height(number_text(-math.inf, font_size=size)) == pytest.approx(
+            cap_height(number_text(2.5, font_size=size)), rel=0.02)
+
+
+def test_enlarge_formulas_grows_only_formulas_under_the_legible_size_about_their_bottom():
+    small, large = MathTex(r"W_{\text{out}}", font_size=30).scale(0.4), MathTex(r"W_{\text{out}}", font_size=48)
+    bottom, untouched = small.get_bottom().copy(), large.height
+    assert cap_height(small) < style.SMALLEST_CAP_HEIGHT
+    enlarge_formulas(VGroup(VGroup(small), large))
+    assert style.SMALLEST_CAP_HEIGHT <= cap_height(small) <= 1.05 * style.SMALLEST_CAP_HEIGHT
+    np.testing.assert_allclose(small.get_bottom(), bottom, atol=1e-9)
+    assert large.height == untouched
+
+
+def test_baseline_ignores_descenders_and_raised_signs():
+    """«p =» and «T =» sit on their letters' line, as «Hx» does."""
+    for text in ("p =", "T =", "gap"):
+        label, reference = label_text(text), label_text("Hx")
+        sit_on(label, 0.0)
+        sit_on(reference, 0.0)
+        assert baseline(label) == pytest.approx(0.0, abs=1e-6)
+        assert reference[0].get_bottom()[1] == pytest.approx(0.0, abs=0.01)
+
+
+def test_abbreviated_keeps_short_tokens_and_cuts_long_ones_at_a_letter():
+    assert abbreviated("sienta") == "sienta" and abbreviated("desafortun") == "desafortun"  # 10 letters: in full
+    assert abbreviated("internacionalización") == "internaci…"
+    assert abbreviated("e\u0301lectroencefalograma") == "e\u0301lectroen…"  # é as e + accent: one letter
+
+
+@pytest.mark.parametrize("tokens, spacing, lines", [
+    (["el", "gato", "se"], 1.0, 1),  # side by side
+    (["sienta", "mesa", "gato", "la"], 0.6, 2),  # every other one a line down
+    (["internacionalización"] * 8, 0.85, 3),  # two lines would be under MIN_FONT_SIZE: a third
+])
+def test_token_labels_take_a_second_line_then_a_third_only_when_needed(tokens, spacing, lines):
+    centres = [spacing * j for j in range(len(tokens))]
+    labels = TokenLabels(tokens, centres, spacing)
+    assert labels.lines == lines and labels.readable and labels.font_size >= MIN_FONT_SIZE
+    for label, x in zip(labels, centres):
+        assert label.get_x() == pytest.approx(x, abs=1e-6)  # centred on its column
+    rows = sorted({round(baseline(label), 6) for label in labels}, reverse=True)
+    assert len(rows) == lines
+    assert all(baseline(label) == pytest.approx(rows[j % lines], abs=1e-6) for j, label in enumerate(labels))
+    for line in range(lines):  # labels on one line never touch
+        same = [label for j, label in enumerate(labels) if j % lines == line]
+        assert all(a.get_right()[0] < b.get_left()[0] for a, b in zip(same, same[1:]))
