@@ -20,6 +20,7 @@ from lecture.media import add_audio, duration_of, write_video
 from lecture.narration import Narration
 from lecture.output_folder import private_lock
 from lecture.sections import BY_ID
+from lecture.steps import StepRange, clip_stem
 from sonify.mappings import soundtrack
 from sonify.mix import write_wav
 from sonify.synth import SAMPLE_RATE
@@ -58,6 +59,12 @@ class RenderJob:
     cache_dir: Path
     verbose: bool = False
     narration: Narration | None = None  # who speaks the steps; None: nobody
+    steps: StepRange | None = None  # a clip of these steps (``--steps``); None: the whole section
+
+    @property
+    def stem(self) -> str:
+        """Its files' stem: ``01-matrix``, or ``01-matrix-steps-04-06`` for a clip."""
+        return clip_stem(BY_ID[self.section].stem, self.steps)
 
 
 @dataclass
@@ -99,8 +106,7 @@ def run_job(job: RenderJob, progress=None) -> JobResult:
 
 
 def _render(job: RenderJob, progress) -> JobResult:
-    section = BY_ID[job.section]
-    cache = job.cache_dir / section.id
+    cache = job.cache_dir / job.section
     cache.mkdir(parents=True, exist_ok=True)
     work = job.work_dir
     # One process at a time per section cache: manim's Tex and text caches are not process-safe.
@@ -113,15 +119,15 @@ def _render(job: RenderJob, progress) -> JobResult:
                            timings={"scene_seconds": round(time.perf_counter() - started, 3),
                                     "mobjects": len(scene.get_mobject_family_members())})
         if job.format == STEPS_ONLY:
-            result.duration = scene.renderer.time
+            result.duration = scene.seconds
         elif job.format == "png":
-            result.files = {section.stem: _staged_stills(work)}
+            result.files = {job.stem: _staged_stills(work)}
         elif job.format == "gif":
-            result.files, result.duration = {f"{section.stem}.gif": produced}, scene.renderer.time
+            result.files, result.duration = {f"{job.stem}.gif": produced}, scene.seconds
         else:
             started = time.perf_counter()
             result.duration = duration_of(produced)
-            result.files = _finish_video(job, section.stem, produced, (result.steps, result.duration), scene, work)
+            result.files = _finish_video(job, job.stem, produced, (result.steps, result.duration), scene, work)
             result.timings["sound_seconds"] = round(time.perf_counter() - started, 3)
         # Each section has a worker process of its own (see runner), so the process's peak is the section's.
         result.timings["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -154,7 +160,7 @@ def _run_scene(job: RenderJob, cache: Path, work: Path, progress):
     with tempconfig(_manim_config(job, cache, work)):
         _quiet_manim(job.verbose)
         scene_job = SceneJob(config=job.config, locale=load_locale(),
-                             stills_dir=work if job.format == "png" else None, narration=job.narration,
+                             stills_dir=work if job.format == "png" else None, narration=job.narration, steps=job.steps,
                              progress=(lambda share: progress(job.section, share)) if progress else None)
         scene = section.scene()(scene_job, skip_animations=not drawn(job))
         scene.render()
@@ -223,7 +229,7 @@ def _manim_config(job: RenderJob, cache: Path, work: Path) -> dict:
         "format": job.format if drawn(job) else None,
         "write_to_movie": drawn(job),
         "save_last_frame": False,
-        "output_file": BY_ID[job.section].stem,
+        "output_file": job.stem,
         "progress_bar": "display" if job.verbose else "none",
         "verbosity": "INFO" if job.verbose else "ERROR",
         # Encode up to four plays' partial movies while the next play is drawn (manim's suggested value):

@@ -22,6 +22,7 @@ from lecture.media import join_videos, video_duration
 from lecture.narration import Narration, plan
 from lecture.output_folder import OutputFolder
 from lecture.sections import BY_ID, SECTIONS
+from lecture.steps import StepRange, clip_stem, parse_steps, step_keys
 from sonify.mix import read_wav
 from sonify.synth import SAMPLE_RATE
 
@@ -42,6 +43,7 @@ class RenderRequest:
     jobs: int
     force: bool = False
     verbose: bool = False
+    steps: str | None = None  # ``--steps``: a clip of these steps of each section (see lecture.steps)
 
 
 def plain_line(console: Console):
@@ -66,7 +68,7 @@ def fingerprint(request: RenderRequest, section: str, code: str, narration: Narr
     effective = request.config.effective()
     payload = {"section": effective[section], "audio": effective["audio"], "lecture": effective.get("lecture"),
                "quality": request.quality.label, "format": request.format, "code": code,
-               "narration": narration.fingerprint() if narration else None}
+               "narration": narration.fingerprint() if narration else None, "steps": request.steps}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
@@ -75,9 +77,12 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
 
     Workers render into a scratch folder; when they are done, the new files, the joined lecture and the
     manifest are renamed into place together under the folder's lock (see ``lecture.output_folder``).
-    Raises OutputError when ``request.out_dir`` cannot be used.
+    A ``--steps`` clip is recorded apart (the manifest's ``clips``, by file stem) and never joined.
+    Raises OutputError when ``request.out_dir`` cannot be used, StepsError when ``request.steps`` names no
+    step of a section; both before anything is written.
     """
     console = console or Console(stderr=True)
+    clips = chosen_steps(request)
     narrations = narration_plans(request, plain_line(console))
     folder = OutputFolder(request.out_dir)
     folder.remove_abandoned_scratch()
@@ -85,18 +90,34 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
         manifest = read_manifest(folder, warn=plain_line(console))
     code = code_digest()
     wanted = {section: fingerprint(request, section, code, narrations.get(section)) for section in request.sections}
+    entries = entries_of(manifest, request)
+    stems = {section: clip_stem(BY_ID[section].stem, clips.get(section)) for section in request.sections}
     stale = [section for section in request.sections
-             if request.force or not is_up_to_date(manifest["sections"].get(section), folder.path, wanted[section])]
+             if request.force or not is_up_to_date(entries.get(stems[section]), folder.path, wanted[section])]
     for section in request.sections:
         if section not in stale:
-            console.print(f"{BY_ID[section].stem}: up to date, skipped (--force re-renders)")
+            console.print(f"{stems[section]}: up to date, skipped (--force re-renders)")
     with folder.scratch() as scratch:
         jobs = [RenderJob(section, request.config, request.quality, request.format, scratch / section,
-                          folder.cache, request.verbose, narrations.get(section))
+                          folder.cache, request.verbose, narrations.get(section), clips.get(section))
                 for section in longest_first(stale, manifest)]
         results = run_jobs(jobs, request.jobs, console)
         with folder.lock():  # another render may have finished meanwhile: re-read, then commit
             return _record(request, folder, results, wanted, scratch, console)
+
+
+def chosen_steps(request: RenderRequest) -> dict[str, StepRange]:
+    """Each requested section's clip for ``--steps`` (none without it); raises StepsError."""
+    if request.steps is None:
+        return {}
+    return {section: parse_steps(request.steps, step_keys(section), section) for section in request.sections}
+
+
+def entries_of(manifest: dict, request: RenderRequest) -> dict:
+    """Where the manifest records this request's renders: ``sections`` by id, or, for clips, ``clips`` by stem."""
+    if request.steps is None:
+        return manifest["sections"]
+    return manifest.setdefault("clips", {})
 
 
 def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
@@ -122,7 +143,9 @@ def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResul
                 console.print(f"[red]{BY_ID[result.section].stem}: failed: {result.error}[/red]")
                 continue
             files = result.files
-            manifest["sections"][result.section] = {
+            key = result.section if request.steps is None else clip_stem(BY_ID[result.section].stem,
+                                                                          chosen_steps(request)[result.section])
+            entries_of(manifest, request)[key] = {
                 "files": list(files), "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
                 "sha256": {name: file_hash(path) for name, path in files.items()}, "steps": result.steps,
                 "cues": result.cues, "timings": result.timings,
@@ -130,7 +153,7 @@ def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResul
                 "config": request.config.effective()[result.section]}
             staged |= files
         manifest["config"] = request.config.effective()
-        if request.format in LECTURE_FORMATS:
+        if request.format in LECTURE_FORMATS and request.steps is None:
             staged |= _join_lecture(request, folder, manifest, staged, scratch, console)
         staged[MANIFEST] = stage_manifest(manifest, scratch)
         folder.commit(staged, scratch)

@@ -22,11 +22,13 @@ from typing import Callable
 
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UL, UR, Line, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex,
                    Text, VGroup, VMobject, config, linear)
+from manim.utils.exceptions import EndSceneEarlyException
 from PIL import Image
 
 from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimension, scale_factor, score_multiplications
 from lecture.config import LectureConfig, load_config
 from lecture.locale import load_locale
+from lecture.steps import StepRange
 from lecture.narration import TAIL, Narration, sentence_times, sentences, spoken_numbers, step_file_name
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -70,6 +72,7 @@ class SceneJob:
     still_prefix: str = ""
     progress: Callable[[float], None] | None = None
     narration: Narration | None = None  # who speaks the steps; None: nobody
+    steps: StepRange | None = None  # a clip of these steps only (``--steps``); None: the whole section
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,11 @@ class LessonScene(Scene):
         self.voices: list[tuple[float, object]] = []  # (start, mono samples) of each step's narration
         self.header = None
         self._numbers_shown: set = set()
+        self.clip_start = 0.0  # scene time the clip's first step begins at (0 for a whole section)
         super().__init__(**kwargs)
+        self._skipping = self.renderer._original_skipping_status  # the job's own: stills and records draw nothing
+        if self.job.steps and self.job.steps.first > 1:
+            self._skip_animations(True)
 
     @property
     def settings(self):
@@ -152,8 +159,33 @@ class LessonScene(Scene):
     def construct(self):
         self.lesson()
         self.finish_step()
-        self.close_section()
+        if self.job.steps is None:
+            self.close_section()
         self.wait(0.5)
+
+    def tear_down(self):
+        """A clip's records, cues and voices start at 0 with its first step; earlier ones are dropped."""
+        if not self.clip_start:
+            return
+        start = self.clip_start
+        self.steps = [_shifted(step, start) for step in self.steps if step.start >= start]
+        self.cards = [_shifted(card, start) for card in self.cards if card.start >= start]
+        self.cues = [Cue(cue.time - start, cue.kind, cue.values) for cue in self.cues if cue.time >= start]
+        self.freezes = [(begin - start, end - start) for begin, end in self.freezes if begin >= start]
+        self.voices = [(time - start, voice) for time, voice in self.voices if time >= start]
+
+    @property
+    def seconds(self) -> float:
+        """How long the rendered scene (or clip) runs."""
+        return self.renderer.time - self.clip_start
+
+    def in_clip(self, number: int) -> bool:
+        """Whether step ``number`` is drawn: always, unless the job asks for a clip of other steps."""
+        return self.job.steps is None or number in self.job.steps
+
+    def _skip_animations(self, skip: bool) -> None:
+        """Skip (or draw again) every play from now on: manim resets skipping to its original state per play."""
+        self.renderer.skip_animations = self.renderer._original_skipping_status = skip
 
     def wait(self, duration: float = 1.0, *args, **kwargs):
         start = self.renderer.time
@@ -169,6 +201,12 @@ class LessonScene(Scene):
         self.finish_step()
         strings = self.strings["steps"][key]
         number = self.STEPS.index(key) + 1
+        if self.job.steps and number > self.job.steps.last:
+            self.wait(0.5)  # the clip ends as a section does
+            raise EndSceneEarlyException()  # its last step is done: manim finishes the file here
+        if self.job.steps and number == self.job.steps.first > 1:
+            self._skip_animations(self._skipping)
+            self.clip_start = self.renderer.time
         title = strings["title"]
         template = caption or strings["caption"]
         caption = template.format(**fields)
@@ -199,7 +237,8 @@ class LessonScene(Scene):
         step, spoken = self.steps[-1], self.job.locale["spoken"]
         text = spoken_numbers(template.format(**fields), spoken["decimal_mark"])
         step.narration = {"file": step_file_name(number, step.key), "text": text}
-        voice = self.job.narration.speak(step.narration["file"], text, spoken) if self.job.narration else None
+        voice = self.job.narration.speak(step.narration["file"], text, spoken) \
+            if self.job.narration and self.in_clip(number) else None
         if voice is None:
             return
         seconds = len(voice) / SAMPLE_RATE
@@ -237,7 +276,7 @@ class LessonScene(Scene):
         step.reading = reading_seconds(step.caption, step.new_numbers)
         self.wait_until(step.start + max(step.reading, step.narration.get("seconds", -TAIL) + TAIL))
         step.read_until = self.renderer.time
-        if self.job.stills_dir is not None:
+        if self.job.stills_dir is not None and self.in_clip(len(self.steps)):
             self._save_still(len(self.steps), step.key)
         question = self.strings["steps"][step.key].get("question")
         if self.job.config.lecture.questions and question:
@@ -371,6 +410,16 @@ class LessonScene(Scene):
         self.renderer.update_frame(self, ignore_skipping=True)
         path = self.job.stills_dir / f"{self.job.still_prefix}{number:02d}-{key}.png"
         Image.fromarray(self.renderer.get_frame()).convert("RGB").save(path)
+
+
+def _shifted(step: StepRecord, start: float) -> StepRecord:
+    """``step`` with its times, and its narration's, counted from ``start``."""
+    step.start, step.end, step.read_until = step.start - start, step.end - start, step.read_until - start
+    if "start" in step.narration:
+        step.narration["start"] = round(step.narration["start"] - start, 4)
+        step.narration["sentences"] = [[part, round(begin - start, 4), round(end - start, 4)]
+                                       for part, begin, end in step.narration["sentences"]]
+    return step
 
 
 def _fill_opacity(text: VMobject) -> float:

@@ -1,0 +1,107 @@
+"""``--steps``: choosing steps by number or key, a clip of them that starts at 0, kept apart from the section."""
+
+import pytest
+from manim import tempconfig
+from rich.console import Console
+
+from lecture.config import load_config
+from lecture.jobs import Quality
+from lecture.locale import load_locale
+from lecture.output_folder import private_lock
+from lecture.runner import RenderRequest, render
+from lecture.sections import BY_ID
+from lecture.steps import StepRange, StepsError, clip_stem, parse_steps, step_keys
+from media_checks import chapters, manifest, streams
+from scene_checks import CACHE, TINY
+from scenes.lesson_scene import SceneJob
+
+NO_QUESTIONS = ("lecture.questions=false",)
+MATRIX = step_keys("matrix")
+
+
+def test_steps_by_number_key_or_range():
+    assert parse_steps("4", MATRIX) == StepRange(4, 4)
+    assert parse_steps("queries..softmax", MATRIX) == StepRange(MATRIX.index("queries") + 1, MATRIX.index("softmax") + 1)
+    assert parse_steps("2..keys", MATRIX) == StepRange(2, MATRIX.index("keys") + 1)
+    assert parse_steps(f"{len(MATRIX)}", MATRIX).last == len(MATRIX)
+
+
+@pytest.mark.parametrize("text", ["0", "99", "queries2", "6..2", "softmax..queries", ""])
+def test_bad_steps_name_the_option_and_every_valid_step(text):
+    with pytest.raises(StepsError) as error:
+        parse_steps(text, MATRIX, "matrix")
+    message = str(error.value)
+    assert message.startswith("--steps") and "\n" not in message
+    assert all(f"{number} {key}" in message for number, key in enumerate(MATRIX, 1))
+
+
+def test_clip_files_say_which_steps_they_hold():
+    assert clip_stem("01-matrix", None) == "01-matrix"
+    assert clip_stem("01-matrix", StepRange(4, 6)) == "01-matrix-steps-04-06"
+    assert clip_stem("01-matrix", StepRange(8, 8)) == "01-matrix-steps-08"
+
+
+def scene_of(section: str, steps: StepRange | None, stills_dir=None):
+    """The section's scene run without drawing (as for stills), whole or as a clip of ``steps``."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with private_lock(CACHE / ".lock"), tempconfig({
+            **TINY, "media_dir": str(CACHE / "media"), "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
+            "write_to_movie": False, "save_last_frame": False, "verbosity": "ERROR", "progress_bar": "none",
+            "disable_caching": True}):
+        job = SceneJob(config=load_config(overrides=NO_QUESTIONS), locale=load_locale(), stills_dir=stills_dir,
+                       steps=steps)
+        scene = BY_ID[section].scene()(job, skip_animations=True)
+        scene.render()
+    return scene
+
+
+def test_a_clip_holds_the_chosen_steps_timed_from_0_as_in_the_whole_section(tmp_path):
+    whole = scene_of("matrix", None)
+    clip = scene_of("matrix", StepRange(4, 6), tmp_path)
+    assert [step.key for step in clip.steps] == MATRIX[3:6]
+    offset = next(cue.time for cue in whole.cues if cue.values == {"step": 4})  # the clip's 0: step 4's header
+    for mine, theirs in zip(clip.steps, whole.steps[3:6]):
+        assert (mine.start, mine.end) == pytest.approx((theirs.start - offset, theirs.end - offset))
+        assert mine.numbers == theirs.numbers and mine.caption == theirs.caption
+    assert clip.cues[0].time == 0 and clip.cues[0].values == {"step": 4}
+    assert [cue.values["step"] for cue in clip.cues if cue.kind == "step"] == [4, 5, 6]
+    assert clip.seconds == pytest.approx(whole.steps[5].end - offset + 0.5)  # the scene's last half-second wait
+    assert sorted(path.name for path in tmp_path.glob("*.png")) == [f"{n:02d}-{MATRIX[n - 1]}.png" for n in (4, 5, 6)]
+
+
+def request(out, steps, file_format="mp4"):
+    return RenderRequest(sections=("matrix",), config=load_config(overrides=(*NO_QUESTIONS, "audio.mute=true")),
+                         quality=Quality(256, 144, 5), format=file_format, out_dir=out, jobs=1, steps=steps)
+
+
+def test_a_clip_of_one_step_is_its_own_file_never_the_section_nor_in_the_lecture(tmp_path):
+    assert render(request(tmp_path, "softmax"), Console(stderr=True)) == 0
+    number = MATRIX.index("softmax") + 1
+    stem = f"01-matrix-steps-{number:02d}"
+    data = manifest(tmp_path)
+    assert data["sections"] == {} and "lecture" not in data and not (tmp_path / "lecture.mp4").exists()
+    entry = data["clips"][stem]
+    assert entry["files"][0] == f"{stem}.mp4" and not (tmp_path / "01-matrix.mp4").exists()
+    step = entry["steps"][0]
+    assert [s["key"] for s in entry["steps"]] == ["softmax"] and 0 < step["start"] < 1  # after its header
+    assert streams(tmp_path / f"{stem}.mp4")["video"]["duration"] == pytest.approx(entry["duration"], abs=0.25)
+    assert entry["duration"] == pytest.approx(step["end"] + 0.5, abs=0.25)
+    assert [title for _, _, title in chapters(tmp_path / f"{stem}.mp4")] == [step["title"]]
+    # The whole section then renders apart and joins the lecture; the clip stays as it was.
+    assert render(request(tmp_path, None), Console(stderr=True)) == 0
+    data = manifest(tmp_path)
+    assert data["lecture"]["parts"] == ["01-matrix.mp4"] and stem in data["clips"]
+    assert data["sections"]["matrix"]["duration"] > entry["duration"] + 20
+
+
+def test_a_bad_steps_value_writes_nothing(tmp_path):
+    out = tmp_path / "out"
+    with pytest.raises(StepsError):
+        render(request(out, "99"), Console(stderr=True))
+    assert not out.exists()
+
+
+def test_stills_of_a_clip_are_only_its_steps(tmp_path):
+    assert render(request(tmp_path, "2..3", "png"), Console(stderr=True)) == 0
+    folder = tmp_path / "01-matrix-steps-02-03"
+    assert sorted(path.name for path in folder.glob("*.png")) == [f"0{n}-{MATRIX[n - 1]}.png" for n in (2, 3)]
