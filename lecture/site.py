@@ -1,0 +1,267 @@
+"""The lecture page: ``OUT/site/index.html``, the six videos in lesson order, each with its chapters as a
+list that jumps the video to the step, its captions, the narration's transcript when it was narrated, and
+links to the decks, storyboard and stills found in OUT.
+
+``OUT/site`` is one self-contained folder: everything the page shows or links to is inside it (hard links
+to OUT's files where the file system allows, copies elsewhere), so it can be copied to a USB stick or a web
+server as it is. It loads nothing from the network and needs no server: the captions are embedded in the
+page as ``data:`` URLs, because browsers refuse a ``<track>`` file next to a page opened from ``file://``.
+
+The page is built from what OUT holds: a section whose video is missing, or whose files no longer hash to
+the manifest, is listed with the command that renders it, never rendered here.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import stat
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import av
+from jinja2 import Environment
+from PIL import Image
+from rich.console import Console
+
+from lecture.captions import step_spans
+from lecture.locale import load_locale
+from lecture.manifest import MANIFEST, file_hash, read_manifest
+from lecture.output_folder import OutputFolder
+from lecture.runner import plain_line
+from lecture.sections import BY_ID, SECTIONS, Section
+from lecture.slides import DECK_FORMATS, FOLDER as SLIDES
+from lecture.storyboard import STILLS
+
+SITE = "site"
+TEMPLATE = resources.files("lecture") / "templates" / "site.html"
+VIDEO_TYPES = {"mp4": "video/mp4", "webm": "video/webm"}  # what browsers play; a GIF or stills are no video
+JOINED = "lecture"  # the joined decks' stem: lecture, or lecture-matrix-scaling for some sections
+
+
+@dataclass(frozen=True)
+class Link:
+    label: str
+    href: str  # relative to OUT/site
+
+
+@dataclass(frozen=True)
+class Chapter:
+    anchor: str  # the page's fragment for the step, e.g. matrix-queries
+    title: str
+    start: float  # seconds, where the step's chapter starts in the video
+    transcript: str  # what the narration says in the step; empty when the render did not speak it
+
+    @property
+    def clock(self) -> str:
+        minutes, seconds = divmod(int(self.start), 60)
+        return f"{minutes}:{seconds:02d}"
+
+
+@dataclass(frozen=True)
+class Video:
+    href: str
+    type: str
+    poster: str  # the first step's last frame: what the video stands for before it plays
+    captions: str  # the section's WebVTT as a data: URL
+    chapters: tuple[Chapter, ...]
+
+    @property
+    def narrated(self) -> bool:
+        return any(chapter.transcript for chapter in self.chapters)
+
+
+@dataclass(frozen=True)
+class SectionPage:
+    id: str
+    heading: str
+    summary: str
+    command: str  # what renders its video, shown when there is none
+    video: Video | None
+    downloads: tuple[Link, ...]
+    stills: tuple[Link, ...]  # one picture per step, labelled with its title
+
+
+def build(out_dir: Path, console: Console) -> int:
+    """Write ``OUT/site`` from what OUT holds, replacing the previous page whole; returns the exit status."""
+    folder = OutputFolder(out_dir)
+    warn = plain_line(console)
+    stills_entries = _stills_manifest(folder.path, warn)
+    with folder.scratch() as scratch:
+        site = scratch / SITE
+        site.mkdir()
+        with folder.lock():  # the manifest and the files it names, as one render left them
+            entries = read_manifest(folder, warn=warn)["sections"]
+            sections = [_section_page(folder.path, site, section, entries.get(section.id),
+                                      stills_entries.get(section.id), warn) for section in SECTIONS]
+            decks = joined_decks(folder.path, site)
+        (site / "index.html").write_text(_render(sections, decks), encoding="utf-8")
+        with folder.lock():
+            folder.commit({SITE: site}, scratch)
+    missing = [section.id for section in sections if section.video is None]
+    warn(f"{folder.path / SITE / 'index.html'}: {len(sections) - len(missing)} de {len(sections)} vídeos"
+         + (f"; sin renderizar: {', '.join(missing)}" if missing else ""))
+    return 0
+
+
+def _section_page(out: Path, site: Path, section: Section, entry: dict | None, stills_entry: dict | None,
+                  warn) -> SectionPage:
+    strings = load_locale()
+    video = _video(out, site, section, entry, warn) if entry and entry["format"] in VIDEO_TYPES else None
+    if entry and entry["format"] == "png":
+        stills_entry = {**entry, "folder": out}
+    stills = _stills(site, section, stills_entry, warn) if stills_entry else ()
+    downloads = [Link(strings["site"]["video_file"], video.href)] if video else []
+    for suffix in ("vtt", "srt"):
+        captions = Path(video.href).with_suffix(f".{suffix}").as_posix() if video else ""
+        if video and (site / captions).exists():
+            downloads.append(Link(strings["site"][f"captions_{suffix}"], captions))
+    downloads += _decks(out, site, section.stem, strings)
+    storyboard = _place(out / f"{section.stem}-storyboard.png", site, "storyboards")
+    if storyboard:
+        downloads.append(Link(strings["site"]["storyboard"], storyboard))
+    return SectionPage(id=section.id, heading=strings["slides"]["storyboard_heading"].format(
+                           number=section.number, title=strings[section.id]["title"]),
+                       summary=strings[section.id]["summary"], command=f"python render.py render {section.id}",
+                       video=video, downloads=tuple(downloads), stills=stills)
+
+
+def _video(out: Path, site: Path, section: Section, entry: dict, warn) -> Video | None:
+    """The section's video and captions placed in ``site/videos``, or None when they differ from the manifest."""
+    video = next((name for name in entry["files"] if Path(name).suffix == f".{entry['format']}"), None)
+    if video is None:
+        return None
+    stem = Path(video).stem
+    names = [name for name in entry["files"] if name in {video, f"{stem}.vtt", f"{stem}.srt"}]
+    if not _placed_intact(out, site, "videos", names, entry["sha256"]):
+        warn(f"{section.id}: its files in {out} are missing or changed since they were rendered; the page lists it "
+             f"as not rendered (python render.py render {section.id} renders it again)")
+        return None
+    if f"{stem}.vtt" not in names:
+        return None
+    steps = entry["steps"]
+    chapters = tuple(Chapter(anchor=f"{section.id}-{step['key']}", title=step["title"], start=start,
+                             transcript=_spoken(step))
+                     for step, (start, _) in zip(steps, step_spans(steps, entry["duration"])))
+    data = base64.b64encode((site / "videos" / f"{stem}.vtt").read_bytes()).decode("ascii")
+    poster = f"videos/{stem}.jpg"
+    frame_before(site / "videos" / video, steps[0]["end"]).save(site / poster, quality=85)
+    return Video(href=f"videos/{video}", type=VIDEO_TYPES[entry["format"]], poster=poster,
+                 captions=f"data:text/vtt;base64,{data}", chapters=chapters)
+
+
+def frame_before(video: Path, seconds: float) -> Image.Image:
+    """The last frame of ``video`` shown before ``seconds``."""
+    with av.open(str(video)) as container:
+        shown = None
+        for frame in container.decode(video=0):
+            if shown is not None and frame.time >= seconds:
+                break
+            shown = frame
+        return shown.to_image()
+
+
+def _spoken(step: dict) -> str:
+    """What the narration says in ``step``, when the render spoke it (a silent render keeps only the script)."""
+    narration = step.get("narration", {})
+    return narration["text"] if narration.get("sentences") else ""
+
+
+def _placed_intact(out: Path, site: Path, folder: str, names: list[str], hashes: dict[str, str]) -> bool:
+    """Place ``names`` from OUT in ``site/folder``; whether each hashes as the manifest says (if not, none stay)."""
+    placed = [_place(out / name, site, folder) for name in names]
+    if all(path and file_hash(site / path) == hashes.get(name) for path, name in zip(placed, names)):
+        return True
+    for path in filter(None, placed):
+        target = site / path
+        shutil.rmtree(target) if target.is_dir() else target.unlink()
+    return False
+
+
+def _stills_manifest(out: Path, warn) -> dict:
+    """The entries of ``OUT/stills/manifest.json`` (the storyboards' stills), read under that folder's lock."""
+    if not (out / STILLS / MANIFEST).exists():
+        return {}
+    stills = OutputFolder(out / STILLS)
+    with stills.lock():
+        entries = read_manifest(stills, warn=warn)["sections"]
+    return {section: {**entry, "folder": stills.path} for section, entry in entries.items() if entry["format"] == "png"}
+
+
+def _stills(site: Path, section: Section, entry: dict, warn) -> tuple[Link, ...]:
+    """The section's stills placed in ``site/stills/NN-section``, each labelled with its step's title."""
+    name = entry["files"][0]
+    if not _placed_intact(entry["folder"], site, "stills", [name], entry["sha256"]):
+        warn(f"{entry['folder'] / name}: missing or changed since it was rendered; the page shows no stills "
+             f"of {section.id}")
+        return ()
+    return tuple(Link(f"{number}. {step['title']}", f"stills/{name}/{number:02d}-{step['key']}.png")
+                 for number, step in enumerate(entry["steps"], 1))
+
+
+def _decks(out: Path, site: Path, stem: str, strings: dict) -> list[Link]:
+    """Links to the decks ``OUT/slides/STEM.*`` present, placed in ``site/slides`` (an HTML deck with its
+    assets folder)."""
+    links = []
+    for deck_format in DECK_FORMATS:
+        placed = _place(out / SLIDES / f"{stem}.{deck_format}", site, SLIDES)
+        if placed:
+            if deck_format == "html":
+                _place(out / SLIDES / f"{stem}_assets", site, SLIDES)
+            links.append(Link(strings["site"][f"deck_{deck_format}"], placed))
+    return links
+
+
+def joined_decks(out: Path, site: Path) -> tuple[tuple[str, tuple[Link, ...]], ...]:
+    """The joined decks present, the whole lecture's first: (what it holds, its links) each."""
+    strings = load_locale()
+    stems = sorted({path.stem for deck_format in DECK_FORMATS
+                    for path in (out / SLIDES).glob(f"{JOINED}*.{deck_format}")}, key=lambda stem: (stem != JOINED, stem))
+    decks = []
+    for stem in stems:
+        ids = stem.split("-")[1:]
+        if not all(section in BY_ID for section in ids):
+            continue  # not one of ours
+        label = strings["site"]["joined_all"] if not ids else strings["site"]["joined_some"].format(
+            sections=", ".join(str(BY_ID[section].number) for section in ids))
+        decks.append((label, tuple(_decks(out, site, stem, strings))))
+    return tuple(decks)
+
+
+def _place(source: Path, site: Path, folder: str) -> str | None:
+    """``source`` (a regular file, or a folder of them) put into ``site/folder`` under its own name, hard-linked
+    where possible; its path relative to the site, or None when there is nothing regular to place."""
+    try:
+        mode = os.lstat(source).st_mode
+    except OSError:
+        return None
+    target = site / folder / source.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if stat.S_ISDIR(mode):
+        shutil.copytree(source, target, copy_function=_link_or_copy, ignore=_not_regular)
+    elif stat.S_ISREG(mode):
+        _link_or_copy(source, target)
+    else:
+        return None  # a link or a device: nothing that could leave the folder is followed
+    return f"{folder}/{source.name}"
+
+
+def _not_regular(folder: str, names: list[str]) -> list[str]:
+    """Names in ``folder`` that are neither regular files nor folders (links among them): not copied."""
+    return [name for name in names
+            if not (stat.S_ISREG(mode := os.lstat(os.path.join(folder, name)).st_mode) or stat.S_ISDIR(mode))]
+
+
+def _link_or_copy(source: str | Path, target: str | Path) -> None:
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError:  # another file system, or one without hard links
+        shutil.copyfile(source, target, follow_symlinks=False)
+
+
+def _render(sections: list[SectionPage], decks) -> str:
+    environment = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return environment.from_string(TEMPLATE.read_text(encoding="utf-8")).render(
+        sections=sections, decks=decks, strings=load_locale())

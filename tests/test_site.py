@@ -1,0 +1,292 @@
+"""The lecture page (`render.py site`), built from a tiny render of two sections (one narrated, one silent)
+with a storyboard and decks, and read back: HTML parsed (sections in lesson order, chapters equal to the
+videos' own chapters, transcript equal to the narration, captions equal to the .vtt, every link inside the
+folder), then a copy of the folder opened in headless Chromium with no network (no console message, every
+video playable with its captions, a chapter link seeks its video, the layout at desktop and phone widths)."""
+
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import av
+import pytest
+
+from lecture.captions import step_spans
+from lecture.sections import SECTION_IDS
+from lecture.site import joined_decks
+from media_checks import TINY, manifest, run_cli, shared_output
+
+NO_QUESTIONS = ("--set", "lecture.questions=false")
+CHROMIUM = shutil.which("chromium")
+RENDERED = ("matrix", "scaling")
+WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}  # headless Chromium lays a page out 500 wide at the least
+BREAKPOINT = 56 * 16  # pixels: the page's min-width for chapters beside the video
+# Injected into a copy of the page: errors collected from the start; once loaded, what each video plays
+# and whether its captions loaded, then a click on the scaling video's third chapter and where it went.
+PROBE_HEAD = """<script>
+window.probeErrors = [];
+addEventListener("error", event => probeErrors.push(String(event.message || event.target.src || event.target.href)), true);
+</script>
+"""
+PROBE_END = """<script>
+setTimeout(() => {
+  const videos = [...document.querySelectorAll("video")].map(video => ({
+    id: video.id, source: video.currentSrc, ready: video.readyState, duration: video.duration,
+    error: video.error && video.error.code, width: video.videoWidth,
+    track: video.querySelector("track").readyState, cues: video.textTracks[0].cues && video.textTracks[0].cues.length,
+    box: video.getBoundingClientRect().toJSON(),
+    chapters: video.closest(".player").querySelector(".chapters").getBoundingClientRect().toJSON()}));
+  const link = document.querySelectorAll('.chapters a[data-video="video-scaling"]')[2];
+  const video = document.getElementById("video-scaling");
+  link.click();
+  video.dispatchEvent(new Event("timeupdate"));  // as the player would, once it is at the new time
+  document.getElementById("probe").textContent = JSON.stringify({
+    videos, errors: probeErrors, time: video.currentTime, start: Number(link.dataset.start),
+    hash: location.hash, current: link.getAttribute("aria-current"),
+    width: document.documentElement.clientWidth,
+    overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth});
+}, 3000);
+</script>
+<pre id="probe"></pre>
+"""
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    out = shared_output(tmp_path_factory, "site-tiny")
+    commands = (("render", "matrix", "--narration", "tts"), ("render", "scaling", "--no-audio"),
+                ("storyboard", "matrix"), ("slides", "matrix", "--narration", "tts", "--to", "html", "--to", "pdf"))
+    for command in commands:
+        result = run_cli(*command, *TINY, *NO_QUESTIONS, "-o", str(out), "-j", "1", timeout=900)
+        assert result.returncode == 0, result.stderr
+    result = run_cli("site", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "2 de 6 vídeos; sin renderizar: heads, positional, capital, pipeline" in result.stderr
+    return out
+
+
+class Page(HTMLParser):
+    """Every element's tag and attributes in order, and the text of each element with an id or class."""
+
+    def __init__(self, path: Path):
+        super().__init__()
+        self.elements, self.texts, self._open = [], {}, []
+        self.feed(path.read_text(encoding="utf-8"))
+
+    def handle_starttag(self, tag, attributes):
+        attributes = dict(attributes)
+        self.elements.append((tag, attributes))
+        self._open.append([tag, attributes, ""])
+
+    def handle_endtag(self, tag):
+        while self._open:
+            opened, attributes, text = self._open.pop()
+            if self._open:
+                self._open[-1][2] += text
+            if opened == tag:
+                self.texts.setdefault(tag, []).append((attributes, " ".join(text.split())))
+                return
+
+    def handle_data(self, data):
+        if self._open:
+            self._open[-1][2] += data
+
+    def all(self, tag: str, **wanted) -> list[dict]:
+        return [attributes for name, attributes in self.elements
+                if name == tag and all(attributes.get(key) == value for key, value in wanted.items())]
+
+    def text_of(self, tag: str, **wanted) -> list[str]:
+        return [text for attributes, text in self.texts.get(tag, [])
+                if all(attributes.get(key) == value for key, value in wanted.items())]
+
+
+@pytest.fixture(scope="module")
+def page(out):
+    return Page(out / "site" / "index.html")
+
+
+def test_the_six_sections_in_lesson_order_the_missing_ones_with_the_command_that_renders_them(page):
+    sections = page.all("section")
+    assert [section["id"] for section in sections] == list(SECTION_IDS)
+    assert [section["id"] for section in sections if "missing" not in section["class"]] == list(RENDERED)
+    codes = page.text_of("code")
+    assert codes == [f"python render.py render {section}" for section in SECTION_IDS if section not in RENDERED]
+
+
+@pytest.mark.parametrize("section", RENDERED)
+def test_the_chapters_are_the_videos_own_chapters(out, page, section):
+    video = page.all("video", id=f"video-{section}")[0]
+    (source,) = [attributes["src"] for tag, attributes in page.elements if tag == "source"
+                 and attributes["src"].endswith(f"-{section}.mp4")]
+    with av.open(str(out / "site" / source)) as container:
+        chapters = [(float(chapter["start"] * chapter["time_base"]), chapter["metadata"]["title"])
+                    for chapter in container.chapters()]
+    links = page.all("a", **{"data-video": video["id"]})[:len(chapters)]  # the list; the transcript's follow
+    titles = page.text_of("a", **{"data-video": video["id"]})[:len(chapters)]
+    listed = [(float(link["data-start"]), title.split(" ", 1)[1]) for link, title in zip(links, titles)]
+    assert [start for start, _ in listed] == pytest.approx([start for start, _ in chapters], abs=0.002)
+    assert [title for _, title in listed] == [title for _, title in chapters]
+    entry = manifest(out)["sections"][section]
+    starts = [start for start, _ in step_spans(entry["steps"], entry["duration"])]
+    assert [start for start, _ in listed] == pytest.approx(starts)
+    clocks = [title.split(" ", 1)[0] for title in titles]
+    assert clocks == [f"{int(start) // 60}:{int(start) % 60:02d}" for start in starts]
+
+
+def test_the_transcript_is_the_narration_and_only_a_narrated_video_has_one(out, page):
+    steps = manifest(out)["sections"]["matrix"]["steps"]
+    paragraphs = page.text_of("p")
+    first = paragraphs.index(steps[0]["narration"]["text"])
+    assert paragraphs[first:first + len(steps)] == [step["narration"]["text"] for step in steps]
+    assert page.text_of("h4") == [step["title"] for step in steps]  # each under its step's title
+    assert len(page.all("details", **{"class": "transcript"})) == 1  # scaling was rendered silent
+
+
+@pytest.mark.parametrize("section", RENDERED)
+def test_the_captions_track_holds_the_sections_vtt(out, page, section):
+    (track,) = [attributes for tag, attributes in page.elements if tag == "track"
+                and attributes["src"] in _tracks_of(page, section)]
+    assert track["kind"] == "captions" and track["srclang"] == "es-ES" and "default" in track
+    data = track["src"].removeprefix("data:text/vtt;base64,")
+    stem = f"{SECTION_IDS.index(section) + 1:02d}-{section}"
+    assert base64.b64decode(data) == (out / f"{stem}.vtt").read_bytes()
+
+
+def _tracks_of(page: Page, section: str) -> list[str]:
+    """The src of each track inside the section's video (the parser keeps elements in document order)."""
+    tracks, inside = [], False
+    for tag, attributes in page.elements:
+        if tag == "video":
+            inside = attributes["id"] == f"video-{section}"
+        elif tag == "track" and inside:
+            tracks.append(attributes["src"])
+    return tracks
+
+
+def test_every_link_stays_inside_the_folder_and_names_a_file_there(out, page):
+    site = (out / "site").resolve()
+    pages = [site / "index.html", *site.glob("slides/*.html")]
+    for html in pages:
+        for tag, attributes in Page(html).elements:
+            for name in ("href", "src", "poster", "data-background-video"):
+                value = attributes.get(name)
+                if not value or value.startswith(("#", "data:")):
+                    continue
+                parts = urlsplit(value)
+                assert not parts.scheme and not parts.netloc, f"{html.name}: {tag} {name}={value}"
+                target = (html.parent / unquote(parts.path)).resolve()
+                assert target.is_relative_to(site) and target.is_file(), f"{html.name}: {value}"
+
+
+def test_the_materials_present_are_linked(out, page):
+    hrefs = {link["href"] for link in page.all("a")}
+    assert {"slides/01-matrix.html", "slides/01-matrix.pdf", "storyboards/01-matrix-storyboard.png",
+            "videos/01-matrix.vtt", "videos/01-matrix.srt", "videos/02-scaling.mp4"} <= hrefs
+    assert not any(href.startswith("slides/02-scaling") for href in hrefs)  # no deck of scaling was made
+    stills = [image["src"] for image in page.all("img")]
+    steps = manifest(out)["sections"]["matrix"]["steps"]
+    assert stills == [f"stills/01-matrix/{number:02d}-{step['key']}.png" for number, step in enumerate(steps, 1)]
+    assert [image["alt"] for image in page.all("img")] == [f"{n}. {step['title']}" for n, step in enumerate(steps, 1)]
+
+
+def testjoined_decks_come_first_for_the_whole_lecture_and_name_the_sections_they_hold(tmp_path):
+    for name in ("lecture-matrix-heads.pdf", "lecture.html", "lecture.pptx", "lecture-notes.pdf"):
+        (tmp_path / "slides").mkdir(exist_ok=True)
+        (tmp_path / "slides" / name).write_bytes(b"deck")
+    decks = joined_decks(tmp_path, tmp_path / "site")
+    assert [(label, [link.href for link in links]) for label, links in decks] == [
+        ("Toda la clase", ["slides/lecture.html", "slides/lecture.pptx"]),
+        ("Secciones 1, 3", ["slides/lecture-matrix-heads.pdf"])]  # lecture-notes: not a joined deck of ours
+    assert (tmp_path / "site" / "slides" / "lecture.pptx").read_bytes() == b"deck"
+
+
+def test_the_folder_shares_the_videos_bytes_with_out(out):
+    assert os.path.samefile(out / "site" / "videos" / "01-matrix.mp4", out / "01-matrix.mp4")
+
+
+def test_a_video_changed_since_its_render_is_listed_as_not_rendered_and_none_of_its_files_are_copied(out, tmp_path):
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy, ignore=shutil.ignore_patterns("site", "slides", "stills", ".cache"))
+    with open(copy / "02-scaling.vtt", "a", encoding="utf-8") as captions:
+        captions.write("\n")
+    result = run_cli("site", "-o", str(copy))
+    assert result.returncode == 0 and "02-scaling" not in " ".join(os.listdir(copy / "site" / "videos"))
+    assert "scaling: its files" in result.stderr and "sin renderizar: scaling" in result.stderr
+    assert "missing" in Page(copy / "site" / "index.html").all("section", id="scaling")[0]["class"]
+
+
+@pytest.fixture(scope="module")
+def opened(out, tmp_path_factory):
+    """The page copied elsewhere (as to a USB stick), opened in Chromium at both widths: the probe's report,
+    Chromium's log, and a screenshot per width."""
+    stick = tmp_path_factory.mktemp("stick") / "site"
+    shutil.copytree(out / "site", stick)
+    html = (stick / "index.html").read_text(encoding="utf-8")
+    probe = stick / "probe.html"
+    head, end = html.index("<head>") + len("<head>"), html.rindex("</body>")
+    probe.write_text(html[:head] + PROBE_HEAD + html[head:end] + PROBE_END + html[end:], encoding="utf-8")
+    reports = {}
+    for name, (width, height) in WIDTHS.items():
+        window = [f"--window-size={width},{height}"]
+        result = chromium("--enable-logging=stderr", "--v=0", "--dump-dom", *window, probe.as_uri())
+        found = re.search(r'<pre id="probe">(.*?)</pre>', result.stdout, re.DOTALL)
+        assert found and found.group(1), result.stderr[-2000:]
+        screenshot = stick.parent / f"{name}.png"
+        chromium("--hide-scrollbars", f"--screenshot={screenshot}", *window, (stick / "index.html").as_uri())
+        reports[name] = (json.loads(found.group(1)), result.stderr, screenshot)
+    return reports
+
+
+def chromium(*arguments: str) -> subprocess.CompletedProcess:
+    """Headless Chromium with no network at all, where this user may (root)."""
+    isolated = subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode == 0
+    return subprocess.run([*(["unshare", "-n"] if isolated else []), CHROMIUM, "--headless", "--no-sandbox",
+                           "--disable-gpu", "--virtual-time-budget=10000", *arguments],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_page_loads_with_no_console_message_and_every_video_plays_with_its_captions(out, opened, width):
+    report, log, _ = opened[width]
+    assert report["errors"] == []
+    assert not [line for line in log.splitlines() if "CONSOLE" in line and "source: chrome://" not in line]
+    assert [video["id"] for video in report["videos"]] == [f"video-{section}" for section in RENDERED]
+    for video, section in zip(report["videos"], RENDERED):
+        entry = manifest(out)["sections"][section]
+        assert video["error"] is None and video["ready"] >= 1 and video["width"] == 256
+        assert video["source"].endswith(f"/site/videos/{entry['files'][0]}")
+        assert video["duration"] == pytest.approx(entry["duration"], abs=0.3)
+        cues = (out / entry["files"][0]).with_suffix(".vtt").read_text(encoding="utf-8").count(" --> ")
+        assert video["track"] == 2 and video["cues"] == cues  # 2: the track loaded
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_a_chapter_link_seeks_its_video_to_the_step_and_marks_it_current(out, opened):
+    report = opened["desktop"][0]
+    assert report["time"] == pytest.approx(report["start"])
+    starts = [start for start, _ in step_spans(manifest(out)["sections"]["scaling"]["steps"],
+                                               manifest(out)["sections"]["scaling"]["duration"])]
+    assert report["start"] == pytest.approx(starts[2])
+    assert report["hash"] == f"#scaling-{manifest(out)['sections']['scaling']['steps'][2]['key']}"
+    assert report["current"] == "step"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_the_layout_puts_the_chapters_beside_the_video_on_a_desktop_and_below_it_on_a_phone(opened):
+    for width, beside in (("desktop", True), ("phone", False)):
+        report, _, screenshot = opened[width]
+        assert (report["width"] >= BREAKPOINT) == beside
+        assert report["overflow"] <= 0  # nothing wider than the window
+        for video in report["videos"]:
+            box, chapters = video["box"], video["chapters"]
+            assert (chapters["left"] >= box["right"]) == beside
+            assert (chapters["top"] >= box["bottom"]) == (not beside)
+            assert box["right"] <= report["width"] and chapters["right"] <= report["width"]
+        assert screenshot.stat().st_size > 10_000
