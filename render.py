@@ -23,6 +23,7 @@ from lecture.revealjs import RevealMissing, installed as revealjs_installed
 from lecture.runner import RenderRequest, render as run_render
 from lecture.script import build as build_script
 from lecture.sections import BY_ID, SECTION_IDS, available_sections
+from lecture.site import build as build_site
 from lecture.slides import DECK_FORMATS, build as build_slides
 from lecture.storyboard import build as build_storyboards
 
@@ -223,6 +224,15 @@ def script(sections, out_dir, jobs, config_file, overrides):
     request = make_request(sections, "l", None, None, out_dir, jobs, config_file, overrides, file_format="steps")
     check_system()
     run_guarded(build_script, request, Console(stderr=True))
+
+
+@cli.command()
+@OUT_OPTION
+def site(out_dir):
+    """The lecture page OUT/site/index.html from what OUT holds: the videos in lesson order with chapters,
+    captions and transcript, and links to the decks, storyboards and stills; one folder to copy that works
+    offline. Renders nothing: sections not rendered yet are listed as missing."""
+    run_guarded(build_site, out_dir, Console(stderr=True))
 
 
 @cli.command("list")
