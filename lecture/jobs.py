@@ -80,13 +80,13 @@ class JobResult:
 
 def worker_main(job: RenderJob, connection, parent: int) -> None:
     """Entry point of a worker process: dies with its parent, reports progress and its result on ``connection``."""
-    _die_with_parent(parent)
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
     connection.send(run_job(job, lambda section, share: connection.send(("progress", share))))
     connection.close()
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """Ask Linux to kill this process when its parent ends, whatever signal ends it (SIGKILL too)."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -187,6 +187,18 @@ class LessonScene(Scene):
         """Skip (or draw again) every play from now on: manim resets skipping to its original state per play."""
         self.renderer.skip_animations = self.renderer._original_skipping_status = skip
 
+    def play(self, *animations, **kwargs):
+        """Play, or while animations are skipped jump each to its end without drawing anything (manim
+        would still draw the frame of every skipped play: stills, step records and a clip's start faster)."""
+        if not self.renderer._original_skipping_status:
+            return super().play(*animations, **kwargs)
+        self.compile_animation_data(*animations, **kwargs)
+        self.begin_animations()
+        self.play_internal(skip_rendering=True)
+        self.renderer.time += self.duration
+        self.renderer.file_writer.add_partial_movie_file(None)  # one entry per play, as manim keeps them
+        self.renderer.num_plays += 1
+
     def wait(self, duration: float = 1.0, *args, **kwargs):
         start = self.renderer.time
         super().wait(duration, *args, **kwargs)
@@ -279,7 +291,7 @@ class LessonScene(Scene):
         if self.job.stills_dir is not None and self.in_clip(len(self.steps)):
             self._save_still(len(self.steps), step.key)
         question = self.strings["steps"][step.key].get("question")
-        if self.job.config.lecture.questions and question:
+        if self.job.config.lecture.questions and question and self.in_clip(len(self.steps)):
             self.pose_question(step.key, question)
         step.end = self.renderer.time
 

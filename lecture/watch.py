@@ -1,0 +1,122 @@
+"""The fast preview loop: on every save of the config file, render the chosen steps' stills again (or the
+whole video) and print their paths; a bad edit prints its one-line error and the loop keeps watching.
+
+Speed comes from one warm worker process kept for the whole session (manim and the scenes imported, Tex
+and text caches warm), and from ``--steps``: the scene skips animations up to the first chosen step and
+stops after the last. Previews go into OUT like any render but leave the manifest alone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+from lecture.config import ConfigError, load_config
+from lecture.jobs import JobResult, Quality, RenderJob, die_with_parent, run_job
+from lecture.output_folder import OutputFolder
+from lecture.runner import RenderRequest, chosen_steps
+from lecture.sections import BY_ID
+from lecture.steps import StepsError
+
+
+@dataclass(frozen=True)
+class WatchRequest:
+    """What ``render.py watch`` asks for: the config file to watch and what to render on each save."""
+
+    sections: tuple[str, ...]
+    config_file: Path
+    overrides: tuple[str, ...]
+    quality: Quality
+    out_dir: Path
+    steps: str | None = None
+    video: bool = False  # the whole video (mp4) instead of the stills
+
+
+def serve(connection, parent: int) -> None:
+    """The warm worker: import manim and the scenes once, then render each job it is sent."""
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it kills this process
+    for section in BY_ID.values():
+        if section.available:
+            section.scene()
+    connection.send("ready")
+    while True:
+        connection.send(run_job(connection.recv()))
+
+
+class WarmWorker:
+    """One worker process for the whole session; killed when the session ends."""
+
+    def __enter__(self):
+        context = multiprocessing.get_context("spawn")
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=serve, args=(child, os.getpid()), daemon=True)
+        self.process.start()
+        child.close()
+        self.connection.recv()  # "ready": imports done
+        return self
+
+    def run(self, job: RenderJob) -> JobResult:
+        self.connection.send(job)
+        try:
+            return self.connection.recv()
+        except EOFError:
+            return JobResult(job.section, error=f"worker ended without a result (exit status {self.process.exitcode})")
+
+    def __exit__(self, *exception):
+        self.process.kill()
+        self.process.join()
+        self.connection.close()
+
+
+def watch(request: WatchRequest, say, changes=None) -> int:
+    """Render once, then again after every change of ``request.config_file`` until interrupted.
+
+    ``changes`` yields once per save (default: watchfiles on the file's folder); ``say`` prints a line."""
+    folder = OutputFolder(request.out_dir)
+    folder.remove_abandoned_scratch()
+    with WarmWorker() as worker:
+        preview(request, folder, worker, say)
+        for _ in changes if changes is not None else saves(request.config_file):
+            preview(request, folder, worker, say)
+    return 0
+
+
+def saves(config_file: Path):
+    """One item per change of ``config_file`` (an editor may replace the file rather than write it)."""
+    from watchfiles import watch as watch_files
+
+    target = config_file.resolve()
+    for _ in watch_files(target.parent, watch_filter=lambda change, path: Path(path) == target, debounce=50,
+                         step=20):
+        yield
+
+
+def preview(request: WatchRequest, folder: OutputFolder, worker: WarmWorker, say) -> None:
+    """Render the request with the config as it is now into OUT and print each new file's path."""
+    try:
+        config = load_config(request.config_file, request.overrides)
+        render_request = RenderRequest(request.sections, config, request.quality, "mp4" if request.video else "png",
+                                       request.out_dir, 1, steps=request.steps)
+        clips = chosen_steps(render_request)
+    except (ConfigError, StepsError) as error:
+        say(f"error: {str(error).strip().splitlines()[0]}")
+        return
+    with folder.scratch() as scratch:
+        for section in request.sections:
+            job = RenderJob(section, config, request.quality, render_request.format, scratch / section, folder.cache,
+                            steps=clips.get(section))
+            job.work_dir.mkdir()
+            result = worker.run(job)
+            if result.error:
+                say(f"error: {BY_ID[section].stem}: {result.error}")
+                continue
+            with folder.lock():
+                folder.commit(result.files, scratch)
+            for name in result.files:
+                target = request.out_dir / name
+                for file in sorted(target.glob("*.png")) if target.is_dir() else [target]:
+                    say(str(file))

@@ -1,0 +1,51 @@
+"""The preview loop: a still of the chosen step on every save, a bad edit one line, the loop going on."""
+
+import numpy as np
+from PIL import Image
+
+from lecture.jobs import Quality
+from lecture.steps import step_keys
+from lecture.watch import WatchRequest, watch
+
+TINY = Quality(256, 144, 5)
+SOFTMAX = step_keys("matrix").index("softmax") + 1
+
+
+def pixels(path):
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"), dtype=float)
+
+
+def test_each_save_renders_the_chosen_step_again_and_a_bad_edit_is_one_line(tmp_path):
+    config, out = tmp_path / "mine.toml", tmp_path / "out"
+    config.write_text("")
+    lines, stills = [], []
+    still = out / f"01-matrix-steps-{SOFTMAX:02d}" / f"{SOFTMAX:02d}-softmax.png"
+
+    def saves():
+        stills.append(pixels(still))
+        config.write_text("[matrix]\nscale = false\n")
+        yield
+        stills.append(pixels(still))
+        config.write_text("[matrix]\nscale = 'sí'\n")
+        yield
+        config.write_text("[matrix]\nW_Q = [[1.0, 0.0], [0.0, 1.0]]\n")
+        yield
+
+    request = WatchRequest(("matrix",), config, (), TINY, out, steps="softmax")
+    assert watch(request, lines.append, saves()) == 0
+    errors = [line for line in lines if line.startswith("error")]
+    assert lines == [str(still), str(still), errors[0], str(still)]
+    assert "matrix.scale" in errors[0] and "\n" not in errors[0]
+    assert stills[0].shape == (144, 256, 3)
+    assert np.abs(stills[0] - stills[1]).mean() > 0.5  # unscaled scores: other weights
+    assert sorted(path.name for path in (out / still.parent.name).iterdir()) == [still.name]
+    assert [path.name for path in out.iterdir() if not path.name.startswith(".")] == [still.parent.name]
+
+
+def test_a_bad_steps_value_is_one_line_and_no_file(tmp_path):
+    config, out, lines = tmp_path / "mine.toml", tmp_path / "out", []
+    config.write_text("")
+    assert watch(WatchRequest(("matrix",), config, (), TINY, out, steps="99"), lines.append, iter(())) == 0
+    assert len(lines) == 1 and lines[0].startswith("error: --steps '99'")
+    assert not any(path for path in out.iterdir() if not path.name.startswith("."))
