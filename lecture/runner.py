@@ -91,12 +91,12 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
     code = code_digest()
     wanted = {section: fingerprint(request, section, code, narrations.get(section)) for section in request.sections}
     entries = entries_of(manifest, request)
-    stems = {section: clip_stem(BY_ID[section].stem, clips.get(section)) for section in request.sections}
-    stale = [section for section in request.sections
-             if request.force or not is_up_to_date(entries.get(stems[section]), folder.path, wanted[section])]
+    stale = [section for section in request.sections if request.force
+             or not is_up_to_date(entries.get(entry_key(section, clips)), folder.path, wanted[section])]
     for section in request.sections:
         if section not in stale:
-            console.print(f"{stems[section]}: up to date, skipped (--force re-renders)")
+            console.print(f"{clip_stem(BY_ID[section].stem, clips.get(section))}: up to date, skipped "
+                          "(--force re-renders)")
     with folder.scratch() as scratch:
         jobs = [RenderJob(section, request.config, request.quality, request.format, scratch / section,
                           folder.cache, request.verbose, narrations.get(section), clips.get(section))
@@ -118,6 +118,11 @@ def entries_of(manifest: dict, request: RenderRequest) -> dict:
     if request.steps is None:
         return manifest["sections"]
     return manifest.setdefault("clips", {})
+
+
+def entry_key(section: str, clips: dict[str, StepRange]) -> str:
+    """A render's key in ``entries_of``: the section's id, or its clip's file stem."""
+    return clip_stem(BY_ID[section].stem, clips[section]) if section in clips else section
 
 
 def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
@@ -143,9 +148,7 @@ def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResul
                 console.print(f"[red]{BY_ID[result.section].stem}: failed: {result.error}[/red]")
                 continue
             files = result.files
-            key = result.section if request.steps is None else clip_stem(BY_ID[result.section].stem,
-                                                                          chosen_steps(request)[result.section])
-            entries_of(manifest, request)[key] = {
+            entries_of(manifest, request)[entry_key(result.section, chosen_steps(request))] = {
                 "files": list(files), "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
                 "sha256": {name: file_hash(path) for name, path in files.items()}, "steps": result.steps,
                 "cues": result.cues, "timings": result.timings,

@@ -105,3 +105,11 @@ def test_stills_of_a_clip_are_only_its_steps(tmp_path):
     assert render(request(tmp_path, "2..3", "png"), Console(stderr=True)) == 0
     folder = tmp_path / "01-matrix-steps-02-03"
     assert sorted(path.name for path in folder.glob("*.png")) == [f"0{n}-{MATRIX[n - 1]}.png" for n in (2, 3)]
+
+
+def test_a_clip_and_its_section_are_each_skipped_when_up_to_date(tmp_path):
+    console = Console(stderr=True, record=True, width=200)
+    for steps in ("2", None, "2", None):
+        assert render(request(tmp_path, steps, "png"), console) == 0
+    skipped = [line for line in console.export_text().splitlines() if "up to date" in line]
+    assert [line.split(":")[0] for line in skipped] == ["01-matrix-steps-02", "01-matrix"]
