@@ -1,6 +1,8 @@
 """``--steps``: choosing steps by number or key, a clip of them that starts at 0, kept apart from the section."""
 
+import numpy as np
 import pytest
+from PIL import Image
 from manim import tempconfig
 from rich.console import Console
 
@@ -69,6 +71,11 @@ def test_a_clip_holds_the_chosen_steps_timed_from_0_as_in_the_whole_section(tmp_
     assert sorted(path.name for path in tmp_path.glob("*.png")) == [f"{n:02d}-{MATRIX[n - 1]}.png" for n in (4, 5, 6)]
 
 
+def pixels(path):
+    with Image.open(path) as image:
+        return np.asarray(image)
+
+
 def request(out, steps, file_format="mp4"):
     return RenderRequest(sections=("matrix",), config=load_config(overrides=(*NO_QUESTIONS, "audio.mute=true")),
                          quality=Quality(256, 144, 5), format=file_format, out_dir=out, jobs=1, steps=steps)
@@ -105,6 +112,9 @@ def test_stills_of_a_clip_are_only_its_steps(tmp_path):
     assert render(request(tmp_path, "2..3", "png"), Console(stderr=True)) == 0
     folder = tmp_path / "01-matrix-steps-02-03"
     assert sorted(path.name for path in folder.glob("*.png")) == [f"0{n}-{MATRIX[n - 1]}.png" for n in (2, 3)]
+    assert render(request(tmp_path, None, "png"), Console(stderr=True)) == 0
+    for still in folder.glob("*.png"):  # the same picture as the whole section's still of that step
+        assert np.array_equal(pixels(still), pixels(tmp_path / "01-matrix" / still.name))
 
 
 def test_a_clip_and_its_section_are_each_skipped_when_up_to_date(tmp_path):
