@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart,
-                   MoveToTarget, ReplacementTransform, Succession, TransformFromCopy, VGroup)
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
+                   LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, Succession, Transform,
+                   TransformFromCopy, VGroup)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, output_spread
 from attn_math.sharp import preset_attention
@@ -35,6 +36,7 @@ STEP_SECONDS = 1.2  # one step of the lab's "Animar"
 ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) are "almost identical"
 EXERCISE_TEMPERATURES = (0.5, 1.0, 3.0)  # the guide's exercise 2
 NOTE_SPACING = 0.08  # between two attention notes, so each is heard
+LINE_SECONDS = 0.6  # to draw one of the query's attention lines
 NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers; beyond, colour only
 PANEL_WIDTH = 3.4
 PANEL_GAP = 0.3
@@ -307,8 +309,20 @@ class PipelineScene(LessonScene):
         self.play(MoveToTarget(heatmap), run_time=0.8)
         self.fan = self.query_fan((split + 0.2, right, bottom, top))
         self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=0.8)
-        self.draw_lines(self.fan.lines, self.settings.temperature, self.fill_seconds())
+        self.draw_lines(self.fan.lines, self.settings.temperature, LINE_SECONDS * len(self.fan.lines))
+        self.sweep_rows(weights.matrix, self.fill_seconds())
         self.softmax_heatmap = heatmap
+
+    def sweep_rows(self, matrix, seconds: float):
+        """A frame down the weights' rows, one after another: each row is a distribution that sums to 1 (what
+        the step's caption says), and the screen keeps moving while its numbers are read."""
+        rows = len(self.tokens)  # the weights are n x n
+        frame = matrix.row_box(0).set_color(style.MUTED)
+        each = seconds / (rows + 1)
+        self.play(Create(frame), run_time=each)
+        for i in range(1, rows):
+            self.play(Transform(frame, matrix.row_box(i).set_color(style.MUTED)), run_time=each)
+        self.play(Vanish(frame), run_time=min(each, 0.6))
 
     def heatmap_share(self, heatmap: VGroup) -> float:
         """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or up to
@@ -340,9 +354,13 @@ class PipelineScene(LessonScene):
         return self.place(fan, box)
 
     def draw_lines(self, lines: WeightedLines, temperature: float, seconds: float):
-        """One line after another, each with its note: pitch and loudness follow its weight."""
-        self.play_with_notes([Create(line) for line in lines], lines.weights, temperature,
-                             spacing=seconds / max(1, len(lines)))
+        """One line after another, each with its note: pitch and loudness follow its weight. A pulse runs along
+        each line as it is drawn, so the query is seen visiting every token, also where the weight (the line's
+        thickness and opacity) is about 0."""
+        pulses = [ShowPassingFlash(line.copy().set_stroke(style.MUTED, width=2, opacity=0.9), time_width=0.4)
+                  for line in lines]
+        self.play_with_notes([AnimationGroup(Create(line), pulse) for line, pulse in zip(lines, pulses)],
+                             lines.weights, temperature, spacing=seconds / max(1, len(lines)))
 
     def play_with_notes(self, animations: list, weights, temperature: float, spacing: float):
         """The animations one after another in one play, each starting with a "connection" cue.

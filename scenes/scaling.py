@@ -312,13 +312,18 @@ class ScalingScene(LessonScene):
         self.begin_step("collapse", caption=caption, d_k=d_k, new_numbers=len(
             self.numbers_at(d_k, ["unscaled"]) - self.numbers_at(self.dimensions[-1], ["unscaled"])))
         if changing:  # the scores, then the softmax of them; with a collapse, a frame and a note (1.4 s) follow
+            # Weights that read the same at both d_k (one-hot at both) do not move: no play that shows nothing.
+            changed = self.numbers_at(d_k, ["unscaled"]) - self.numbers_at(self.dimensions[-1], ["unscaled"])
+            weights_move = any(name in ("weights_unscaled", "entropy_unscaled") for name, _, _ in changed)
             self.play(*self.readout.change_to(self.readout_values(d_k)), *self.unscaled.scores.change_to(demo.scores),
                       run_time=self.per_key(CHANGE))
-            self.hold(2 + collapsed, after=self.per_key(CHANGE) + 1.4 * collapsed)
+            self.hold(1 + bool(weights_move) + collapsed,
+                      after=self.per_key(CHANGE) * bool(weights_move) + 1.4 * collapsed)
             self.cue_distribution(self.unscaled, d_k)
-            self.play(*self.unscaled.change_weights(demo.weights_unscaled, demo.entropy_unscaled),
-                      run_time=self.per_key(CHANGE))
-            self.hold(1 + collapsed, after=1.4 * collapsed)
+            if weights_move:
+                self.play(*self.unscaled.change_weights(demo.weights_unscaled, demo.entropy_unscaled),
+                          run_time=self.per_key(CHANGE))
+                self.hold(1 + collapsed, after=1.4 * collapsed)
         self.marks = VGroup()
         if collapsed:
             chart = self.unscaled.chart

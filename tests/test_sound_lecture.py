@@ -1,4 +1,5 @@
-"""The default lecture's sound as a viewer gets it, measured on a tiny render of all six sections: every
+"""The default lecture as a viewer gets it, measured on a tiny render of all six sections: no screen stands
+still over 6 s in any section's decoded frames; and its sound: every
 section and the joined lecture at the loudness target (pyloudnorm, ITU-R BS.1770) under -1 dBTP, one gain
 for a cue kind in every section, stereo 48 kHz, nothing under 200 Hz, and the lecture's audio under each
 section's picture (cross-correlation)."""
@@ -13,6 +14,8 @@ from scipy import signal as scipy_signal
 
 from lecture.media import video_duration
 from media_checks import TINY, run_cli, shared_output
+from scene_checks import video_freezes
+from scenes.lesson_scene import LONGEST_FREEZE
 from sonify.mappings import LEVELS, step_tone
 from test_sonify import at_level
 from sonify.mix import read_wav
@@ -28,6 +31,13 @@ def lecture(tmp_path_factory):
     result = run_cli("render", *TINY, "-o", str(out), "-j", "2", timeout=1800)
     assert result.returncode == 0, result.stderr
     return out, json.loads((out / "manifest.json").read_text())
+
+
+def test_no_section_stands_still_over_6_s_in_its_decoded_frames(lecture):
+    out, manifest = lecture
+    assert len(manifest["sections"]) == 6
+    for section, entry in manifest["sections"].items():
+        assert video_freezes(out / entry["files"][0], LONGEST_FREEZE) == [], section
 
 
 def sections(lecture):
