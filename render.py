@@ -17,6 +17,7 @@ from lecture.config import ConfigError, load_config, suggestion, to_toml, toml_v
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.locale import load_locale
 from lecture.narration import NarrationError
+from lecture.steps import StepsError
 from lecture.output_folder import OutputError
 from lecture.preflight import missing_system_dependencies
 from lecture.revealjs import RevealMissing, installed as revealjs_installed
@@ -26,6 +27,7 @@ from lecture.sections import BY_ID, SECTION_IDS, available_sections
 from lecture.site import build as build_site
 from lecture.slides import DECK_FORMATS, build as build_slides
 from lecture.storyboard import build as build_storyboards
+from lecture.watch import WatchRequest, watch as run_watch
 
 
 def fail(message: str) -> None:
@@ -58,6 +60,10 @@ NARRATION_OPTION = click.option(
     "--narration", metavar="tts|DIR",
     help="A voice for every step: tts (espeak-ng draft voice) or a folder of recordings named like the stills, "
          "e.g. DIR/01-matrix/03-queries.wav (same as --set narration.source=...).")
+STEPS_OPTION = click.option(
+    "--steps", metavar="N|KEY|FIRST..LAST",
+    help="Only these steps of each section, by number or key, e.g. 4 or queries..softmax: a short clip "
+         "(NN-section-steps-04-06.*), kept apart from the full section and never joined into the lecture.")
 NO_AUDIO_OPTION = click.option("--no-audio", is_flag=True, help="No audio stream (same as --set audio.mute=true).")
 RERUN_OPTIONS = (
     click.option("--force", is_flag=True, help="Re-render even when the output is up to date."),
@@ -74,7 +80,9 @@ def shared_options(*options):
     return decorate
 
 
-render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
+render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION,
+                                *RERUN_OPTIONS)
+watch_options = shared_options(*QUALITY_OPTIONS[:3], OUT_OPTION, STEPS_OPTION)
 slides_options = shared_options(*QUALITY_OPTIONS, NARRATION_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
 script_options = shared_options(OUT_OPTION, JOBS_OPTION)
 storyboard_options = shared_options(*QUALITY_OPTIONS, *RERUN_OPTIONS)
@@ -111,7 +119,7 @@ def run_guarded(build, *arguments) -> None:
     previous = {stop: signal.signal(stop, _exit_on_signal) for stop in (signal.SIGTERM, signal.SIGHUP)}
     try:
         sys.exit(build(*arguments))
-    except (OutputError, NarrationError) as error:
+    except (OutputError, NarrationError, StepsError) as error:
         fail(str(error))
     except KeyboardInterrupt:
         click.echo("interrupted: no file was left half-written; unfinished sections keep their earlier files",
@@ -134,13 +142,14 @@ def check_system() -> None:
 
 
 def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides, *,
-                 file_format="mp4", narration=None, no_audio=False, force=False, verbose=False) -> RenderRequest:
+                 file_format="mp4", steps=None, narration=None, no_audio=False, force=False,
+                 verbose=False) -> RenderRequest:
     """The plain request every rendering command hands on, from its validated options."""
     if narration is not None:
         overrides = (*overrides, f"narration.source={toml_value(narration)}")
     return RenderRequest(sections=resolve_sections(sections), config=load(config_file, overrides, no_audio),
                          quality=resolve_quality(quality, resolution, fps), format=file_format,
-                         out_dir=out_dir, jobs=jobs, force=force, verbose=verbose)
+                         out_dir=out_dir, jobs=jobs, force=force, verbose=verbose, steps=steps)
 
 
 def load(config_file: Path | None, overrides: tuple[str, ...], no_audio: bool = False):
@@ -166,12 +175,12 @@ def cli(context: click.Context):
 @cli.command()
 @click.argument("sections", nargs=-1)
 @render_options
-def render(sections, quality, resolution, fps, out_dir, jobs, file_format, narration, no_audio, force, verbose,
-           config_file, overrides):
+def render(sections, quality, resolution, fps, out_dir, jobs, file_format, steps, narration, no_audio, force,
+           verbose, config_file, overrides):
     """Render SECTIONS (default: all) into OUT as NN-section files, lecture.mp4 and manifest.json."""
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
-                           file_format=file_format, narration=narration, no_audio=no_audio, force=force,
-                           verbose=verbose)
+                           file_format=file_format, steps=steps, narration=narration, no_audio=no_audio,
+                           force=force, verbose=verbose)
     check_system()
     run_guarded(run_render, request)
 
@@ -233,6 +242,21 @@ def site(out_dir):
     captions and transcript, and links to the decks, storyboards and stills; one folder to copy that works
     offline. Renders nothing: sections not rendered yet are listed as missing."""
     run_guarded(build_site, out_dir, Console(stderr=True))
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@click.option("--video", is_flag=True, help="Render the whole video (mp4) on each save, not the stills.")
+@watch_options
+def watch(sections, video, quality, resolution, fps, out_dir, steps, config_file, overrides):
+    """Re-render the stills of SECTIONS (default: matrix) on every save of the -c config file, printing their
+    paths; a bad edit prints its one-line error and the watch goes on. Ctrl-C stops it."""
+    if config_file is None:
+        fail("watch: -c/--config FILE is required (the file to watch)")
+    check_system()
+    request = WatchRequest(resolve_sections(sections or ("matrix",)), config_file, overrides,
+                           resolve_quality(quality, resolution, fps), out_dir, steps, video)
+    run_guarded(run_watch, request, lambda line: click.echo(line, err=line.startswith("error")))
 
 
 @cli.command("list")

@@ -105,6 +105,7 @@ def preview(request: WatchRequest, folder: OutputFolder, worker: WarmWorker, say
     except (ConfigError, StepsError) as error:
         say(f"error: {str(error).strip().splitlines()[0]}")
         return
+    lines = []  # printed once the scratch folder is gone: a line means the files are in place, nothing left over
     with folder.scratch() as scratch:
         for section in request.sections:
             job = RenderJob(section, config, request.quality, render_request.format, scratch / section, folder.cache,
@@ -112,11 +113,12 @@ def preview(request: WatchRequest, folder: OutputFolder, worker: WarmWorker, say
             job.work_dir.mkdir()
             result = worker.run(job)
             if result.error:
-                say(f"error: {BY_ID[section].stem}: {result.error}")
+                lines.append(f"error: {BY_ID[section].stem}: {result.error}")
                 continue
             with folder.lock():
                 folder.commit(result.files, scratch)
             for name in result.files:
                 target = request.out_dir / name
-                for file in sorted(target.glob("*.png")) if target.is_dir() else [target]:
-                    say(str(file))
+                lines += [str(file) for file in (sorted(target.glob("*.png")) if target.is_dir() else [target])]
+    for line in lines:
+        say(line)

@@ -81,7 +81,7 @@ def test_lecture_joins_the_sections(rendered):
     lecture = streams(out / "lecture.mp4")
     section = streams(out / "01-matrix.mp4")
     assert lecture["video"]["duration"] == pytest.approx(section["video"]["duration"], abs=0.05)
-    assert set(lecture) == {"video", "audio"}
+    assert set(lecture) == {"video", "audio", "subtitle"}  # the captions travel inside the video
 
 
 def test_audio_track_matches_video_and_never_clips(rendered):
