@@ -19,6 +19,8 @@ fi
 
 missing=()
 for package in "${packages[@]}"; do
+  # npm may come with another nodejs (NodeSource's bundles it, and conflicts with Debian's npm): the command is enough
+  [ "$package" = npm ] && command -v npm >/dev/null 2>&1 && continue
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
