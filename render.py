@@ -83,7 +83,7 @@ def shared_options(*options):
 render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION,
                                 *RERUN_OPTIONS)
 watch_options = shared_options(*QUALITY_OPTIONS[:3], OUT_OPTION, STEPS_OPTION)
-slides_options = shared_options(*QUALITY_OPTIONS, NARRATION_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
+slides_options = shared_options(*QUALITY_OPTIONS, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
 script_options = shared_options(OUT_OPTION, JOBS_OPTION)
 storyboard_options = shared_options(*QUALITY_OPTIONS, *RERUN_OPTIONS)
 
@@ -196,14 +196,14 @@ def render(sections, quality, resolution, fps, out_dir, jobs, file_format, steps
               help="HTML as one self-contained file, clips and reveal.js embedded (the default is the page "
                    "and its NAME_assets folder); both play with no network.")
 @slides_options
-def slides(sections, decks, joined, one_file, quality, resolution, fps, out_dir, jobs, narration, no_audio, force,
-           verbose, config_file, overrides):
+def slides(sections, decks, joined, one_file, quality, resolution, fps, out_dir, jobs, steps, narration, no_audio,
+           force, verbose, config_file, overrides):
     """Slides of SECTIONS (default: all) that keep their sound, one per step, into OUT/slides.
 
     Writes manim-slides presentations (`manim-slides present NN-section` from OUT) and their decks.
     """
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
-                           narration=narration, no_audio=no_audio, force=force, verbose=verbose)
+                           steps=steps, narration=narration, no_audio=no_audio, force=force, verbose=verbose)
     check_system()
     if "html" in decks:
         try:

@@ -39,7 +39,7 @@ from lecture.media import add_audio
 from lecture.output_folder import OutputFolder
 from lecture.pdf_deck import write_pdf
 from lecture.pptx_deck import write_pptx
-from lecture.runner import RenderRequest, plain_line, render
+from lecture.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
 from lecture.sections import BY_ID, Section, available_sections
 from sonify.mix import read_wav
 from sonify.synth import SAMPLE_RATE
@@ -72,7 +72,7 @@ def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined
             slides = _section_slides(section, entry, presentation, strings)
             if not joined:
                 staged |= write_decks(_deck(page_title(section), [slides], presentation, False), decks, scratch,
-                                      section.stem, one_file, console)
+                                      stem_of(entry), one_file, console)
             with folder.lock():
                 folder.commit(staged, scratch)
         committed.append(_moved_to(folder.path, slides))
@@ -125,7 +125,7 @@ def _section_slides(section: Section, entry: dict, presentation, strings: dict) 
     texts = strings[section.id]
     steps = tuple(StepSlide(clip=slide.file, title=step["title"], caption=step["caption"], notes=slide.notes)
                   for slide, step in zip(presentation.slides, entry["steps"]))
-    return SectionSlides(stem=section.stem, summary=texts["summary"], steps=steps,
+    return SectionSlides(stem=stem_of(entry), summary=texts["summary"], steps=steps,
                          heading=strings["slides"]["storyboard_heading"].format(number=section.number,
                                                                                 title=texts["title"]))
 
@@ -134,11 +134,17 @@ def render_current(request: RenderRequest, console: Console) -> tuple[int, dict[
     """Render what is stale; returns the exit status and the manifest entry of every section now rendered
     exactly as ``request`` asks (a section whose render failed is left out: the render said why)."""
     status = render(request, console)
-    folder = OutputFolder(request.out_dir)
+    folder, clips = OutputFolder(request.out_dir), chosen_steps(request)
     with folder.lock():
-        entries = read_manifest(folder, warn=plain_line(console))["sections"]
-    return status, {section: entries[section] for section in request.sections
-                    if section in entries and _rendered_as_asked(entries[section], request, section)}
+        entries = entries_of(read_manifest(folder, warn=plain_line(console)), request)
+    found = {section: entries.get(entry_key(section, clips)) for section in request.sections}
+    return status, {section: entry for section, entry in found.items()
+                    if entry and _rendered_as_asked(entry, request, section)}
+
+
+def stem_of(entry: dict) -> str:
+    """The file stem of a render: ``01-matrix``, or ``01-matrix-steps-04-06`` for a ``--steps`` clip."""
+    return Path(entry["files"][0]).stem
 
 
 def _rendered_as_asked(entry: dict, request: RenderRequest, section: str) -> bool:
@@ -164,7 +170,7 @@ def write_presentation(out_dir: Path, scratch: Path, section: Section, entry: di
               for clip, step in zip(clips, entry["steps"])]
     width, height, background = video_format(out_dir / entry["files"][0])
     presentation = PresentationConfig(slides=slides, resolution=(width, height), background_color=background)
-    name = f"{FOLDER}/{section.stem}.json"
+    name = f"{FOLDER}/{stem_of(entry)}.json"
     (scratch / FOLDER).mkdir(exist_ok=True)
     _save_relative(presentation, scratch / name)
     return {**staged, name: scratch / name}, presentation
@@ -175,7 +181,7 @@ def cut_section(out_dir: Path, scratch: Path, section: Section, entry: dict,
     """One clip per step with its sound, for ``OUT/slides/files/NN-section``; returns the staged folder by
     name (none when the clips in OUT were cut from this very video and these steps, as a stamp beside them
     says, unless ``force``) and the clips to read."""
-    name = f"{FOLDER}/files/{section.stem}"
+    name = f"{FOLDER}/files/{stem_of(entry)}"
     names = [f"{number:02d}-{step['key']}.mp4" for number, step in enumerate(entry["steps"], 1)]
     source = json.dumps({"sha256": entry["sha256"], "steps": entry["steps"]}, sort_keys=True)
     current = out_dir / name
@@ -185,7 +191,7 @@ def cut_section(out_dir: Path, scratch: Path, section: Section, entry: dict,
         return {}, [current / clip for clip in names]
     staging = scratch / name
     staging.mkdir(parents=True)
-    soundtrack = read_wav(out_dir / f"{section.stem}.wav") if entry["audio"] else None
+    soundtrack = read_wav(out_dir / f"{stem_of(entry)}.wav") if entry["audio"] else None
     starts = [start for start, _ in step_spans(entry["steps"], entry["duration"])]
     cut(out_dir / entry["files"][0], soundtrack, starts, [staging / clip for clip in names])
     (staging / SOURCE_STAMP).write_text(source)

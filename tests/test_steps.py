@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from PIL import Image
+from pypdf import PdfReader
 from manim import tempconfig
 from rich.console import Console
 
@@ -13,7 +14,7 @@ from lecture.output_folder import private_lock
 from lecture.runner import RenderRequest, render
 from lecture.sections import BY_ID
 from lecture.steps import StepRange, StepsError, clip_stem, parse_steps, step_keys
-from media_checks import chapters, manifest, streams
+from media_checks import TINY as TINY_ARGUMENTS, chapters, manifest, run_cli, streams
 from scene_checks import CACHE, TINY
 from scenes.lesson_scene import SceneJob
 
@@ -123,3 +124,15 @@ def test_a_clip_and_its_section_are_each_skipped_when_up_to_date(tmp_path):
         assert render(request(tmp_path, steps, "png"), console) == 0
     skipped = [line for line in console.export_text().splitlines() if "up to date" in line]
     assert [line.split(":")[0] for line in skipped] == ["01-matrix-steps-02", "01-matrix"]
+
+
+def test_slides_of_a_clip_hold_only_its_steps_and_leave_the_sections_slides_alone(tmp_path):
+    result = run_cli("slides", "matrix", "--steps", "2..3", "--to", "pdf", *TINY_ARGUMENTS,
+                     "--set", "lecture.questions=false", "-o", str(tmp_path), "-j", "1", timeout=900)
+    assert result.returncode == 0, result.stderr
+    clips = sorted((tmp_path / "slides" / "files" / "01-matrix-steps-02-03").glob("*.mp4"))
+    assert [clip.name for clip in clips] == ["01-inputs.mp4", "02-queries.mp4"]
+    pages = PdfReader(tmp_path / "slides" / "01-matrix-steps-02-03.pdf").pages
+    titles = [step["title"] for step in load_locale()["matrix"]["steps"].values()][1:3]
+    assert [page.extract_text().splitlines()[0] for page in pages] == titles
+    assert not (tmp_path / "slides" / "01-matrix.pdf").exists()
