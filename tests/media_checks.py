@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,12 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ("--resolution", "256x144", "--fps", "5")
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """Popen's preexec_fn: Ctrl-C (SIGINT) handled as in a terminal, even when the test run itself was started in
+    the background of a shell without job control, whose children inherit SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_cli(*arguments: str, timeout: float = 300) -> subprocess.CompletedProcess:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from lecture.manifest import file_hash
-from media_checks import ROOT, TINY, manifest, run_cli, streams
+from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, run_cli, streams
 
 RENDER = [sys.executable, str(ROOT / "render.py"), "render"]
 OTHER_CONFIG = ("--set", "matrix.causal=true")
@@ -130,7 +130,7 @@ def test_a_signal_mid_render_replaces_nothing_and_leaves_no_process(rendered, st
     before = snapshot(rendered)
     process = subprocess.Popen([*RENDER, "matrix", *TINY, "-o", str(rendered), "--force", *OTHER_CONFIG],
                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=ctrl_c_as_at_a_terminal)
     deadline = time.monotonic() + 120
     while not worker_started(rendered) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from media_checks import ROOT
+from media_checks import ROOT, ctrl_c_as_at_a_terminal
 
 from lecture.output_folder import OutputFolder
 from lecture.steps import step_keys
@@ -28,7 +28,8 @@ def test_watch_follows_saves_survives_a_bad_edit_and_stops_on_ctrl_c(tmp_path):
     still = out / f"01-matrix-steps-{SOFTMAX:02d}" / f"{SOFTMAX:02d}-softmax.png"
     process = subprocess.Popen([sys.executable, str(ROOT / "render.py"), "watch", "matrix", "-c", str(config),
                                 "--steps", "softmax", "--resolution", "256x144", "--fps", "5", "-o", str(out)],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+                               preexec_fn=ctrl_c_as_at_a_terminal)
     try:
         assert next_line(process, 120) == str(still)
         first = still.stat().st_mtime_ns
