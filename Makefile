@@ -26,7 +26,7 @@ system-deps:
 # Reinstall only when the dependency list changes: a second run does no network work.
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --upgrade pip "setuptools>=77"
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 

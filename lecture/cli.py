@@ -1,0 +1,283 @@
+"""The command line: `atencion` (installed) or `python render.py`; with no command it renders every section.
+
+The CLI only parses, validates and hands a plain request to ``lecture.runner``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from lecture.config import ConfigError, load_config, suggestion, to_toml, toml_value
+from lecture.jobs import FORMATS, QUALITIES, Quality
+from lecture.locale import load_locale
+from lecture.narration import NarrationError
+from lecture.steps import StepsError
+from lecture.output_folder import OutputError
+from lecture.preflight import missing_system_dependencies
+from lecture.revealjs import RevealMissing, installed as revealjs_installed
+from lecture.runner import RenderRequest, render as run_render
+from lecture.script import build as build_script
+from lecture.sections import BY_ID, SECTION_IDS, available_sections
+from lecture.site import build as build_site
+from lecture.slides import DECK_FORMATS, build as build_slides
+from lecture.storyboard import build as build_storyboards
+from lecture.watch import WatchRequest, watch as run_watch
+
+
+def fail(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2, nothing written."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def config_options(command):
+    command = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+                           help="Override one config key; VALUE is TOML, e.g. --set pipeline.temperature=0.5.")(command)
+    return click.option("-c", "--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+                        help="TOML file with config values (see `render.py config`).")(command)
+
+
+OUT_OPTION = click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                          default=Path("output"), show_default=True, help="Output directory.")
+JOBS_OPTION = click.option("-j", "--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
+                           show_default="number of cores", help="Sections rendered in parallel.")
+QUALITY_OPTIONS = (
+    click.option("-q", "--quality", type=click.Choice(list(QUALITIES)), default="m", show_default=True,
+                 help="l 480p15, m 720p30, h 1080p60, k 2160p60."),
+    click.option("--resolution", metavar="WxH", help="Custom frame size in pixels, e.g. 640x360."),
+    click.option("--fps", type=click.IntRange(1, 120), help="Custom frame rate."),
+    OUT_OPTION, JOBS_OPTION,
+)
+FORMAT_OPTION = click.option("--format", "file_format", type=click.Choice(FORMATS), default="mp4", show_default=True,
+                             help="Video format, or png for one still per step.")
+NARRATION_OPTION = click.option(
+    "--narration", metavar="tts|DIR",
+    help="A voice for every step: tts (espeak-ng draft voice) or a folder of recordings named like the stills, "
+         "e.g. DIR/01-matrix/03-queries.wav (same as --set narration.source=...).")
+STEPS_OPTION = click.option(
+    "--steps", metavar="N|KEY|FIRST..LAST",
+    help="Only these steps of each section, by number or key, e.g. 4 or queries..softmax: a short clip "
+         "(NN-section-steps-04-06.*), kept apart from the full section and never joined into the lecture.")
+NO_AUDIO_OPTION = click.option("--no-audio", is_flag=True, help="No audio stream (same as --set audio.mute=true).")
+RERUN_OPTIONS = (
+    click.option("--force", is_flag=True, help="Re-render even when the output is up to date."),
+    click.option("-v", "--verbose", is_flag=True, help="Show manim's own logging."),
+)
+
+
+def shared_options(*options):
+    """A decorator adding ``options``, in this order in --help, then -c and --set."""
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        return config_options(command)
+    return decorate
+
+
+render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION,
+                                *RERUN_OPTIONS)
+watch_options = shared_options(*QUALITY_OPTIONS[:3], OUT_OPTION, STEPS_OPTION)
+slides_options = shared_options(*QUALITY_OPTIONS, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
+script_options = shared_options(OUT_OPTION, JOBS_OPTION)
+storyboard_options = shared_options(*QUALITY_OPTIONS, *RERUN_OPTIONS)
+
+
+def resolve_sections(names: tuple[str, ...]) -> tuple[str, ...]:
+    available = {section.id for section in available_sections()}
+    for name in names:
+        if name not in BY_ID:
+            fail(f"section '{name}': unknown section{suggestion(name, list(SECTION_IDS))}")
+        if name not in available:
+            fail(f"section '{name}': not available yet; available: {', '.join(sorted(available))}")
+    chosen = set(names) if names else available
+    return tuple(section for section in SECTION_IDS if section in chosen)
+
+
+def resolve_quality(quality: str, resolution: str | None, fps: int | None) -> Quality:
+    base = QUALITIES[quality]
+    width, height = base.width, base.height
+    if resolution:
+        try:
+            width, height = (int(part) for part in resolution.lower().split("x"))
+        except ValueError:
+            fail(f"--resolution: expected WIDTHxHEIGHT in pixels, e.g. 640x360, got {resolution!r}")
+        if not (16 <= width <= 7680 and 16 <= height <= 4320) or width % 2 or height % 2:
+            fail(f"--resolution: expected even sizes between 16x16 and 7680x4320, got {resolution!r}")
+    return Quality(width, height, fps or base.fps)
+
+
+def run_guarded(build, *arguments) -> None:
+    """Run a command that writes into OUT and exit with its status: an unusable folder is one line and
+    exit 2; Ctrl-C exits 130 and SIGTERM or SIGHUP 128 + the signal, after the workers are stopped and the
+    scratch files removed. Files are only ever replaced whole (see lecture.output_folder)."""
+    previous = {stop: signal.signal(stop, _exit_on_signal) for stop in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        sys.exit(build(*arguments))
+    except (OutputError, NarrationError, StepsError) as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        click.echo("interrupted: no file was left half-written; unfinished sections keep their earlier files",
+                   err=True)
+        sys.exit(130)
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
+
+
+def _exit_on_signal(number, frame):
+    raise SystemExit(128 + number)
+
+
+def check_system() -> None:
+    """Stop before rendering when LaTeX or a font is missing, naming the package to install."""
+    problems = missing_system_dependencies()
+    if problems:
+        fail("; ".join(problems))
+
+
+def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides, *,
+                 file_format="mp4", steps=None, narration=None, no_audio=False, force=False,
+                 verbose=False) -> RenderRequest:
+    """The plain request every rendering command hands on, from its validated options."""
+    if narration is not None:
+        overrides = (*overrides, f"narration.source={toml_value(narration)}")
+    return RenderRequest(sections=resolve_sections(sections), config=load(config_file, overrides, no_audio),
+                         quality=resolve_quality(quality, resolution, fps), format=file_format,
+                         out_dir=out_dir, jobs=jobs, force=force, verbose=verbose, steps=steps)
+
+
+def load(config_file: Path | None, overrides: tuple[str, ...], no_audio: bool = False):
+    if no_audio:
+        overrides = (*overrides, "audio.mute=true")
+    try:
+        return load_config(config_file, overrides)
+    except ConfigError as error:
+        fail(str(error))
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.pass_context
+def cli(context: click.Context):
+    """Render the lecture on attention and transformers as videos, stills and slides.
+
+    With no command, renders every section with the default config into output/.
+    """
+    if context.invoked_subcommand is None:
+        context.invoke(render)
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@render_options
+def render(sections, quality, resolution, fps, out_dir, jobs, file_format, steps, narration, no_audio, force,
+           verbose, config_file, overrides):
+    """Render SECTIONS (default: all) into OUT as NN-section files, lecture.mp4 and manifest.json."""
+    request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
+                           file_format=file_format, steps=steps, narration=narration, no_audio=no_audio,
+                           force=force, verbose=verbose)
+    check_system()
+    run_guarded(run_render, request)
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@click.option("--to", "decks", type=click.Choice(DECK_FORMATS), multiple=True, default=("html",),
+              show_default=True, help="Deck format: reveal.js HTML, PowerPoint or PDF; repeat for several.")
+@click.option("--joined", is_flag=True,
+              help="One deck of SECTIONS in lesson order, a title slide before each section: slides/lecture.* "
+                   "(slides/lecture-matrix-scaling.* for some), instead of a deck per section.")
+@click.option("--one-file", is_flag=True,
+              help="HTML as one self-contained file, clips and reveal.js embedded (the default is the page "
+                   "and its NAME_assets folder); both play with no network.")
+@slides_options
+def slides(sections, decks, joined, one_file, quality, resolution, fps, out_dir, jobs, steps, narration, no_audio,
+           force, verbose, config_file, overrides):
+    """Slides of SECTIONS (default: all) that keep their sound, one per step, into OUT/slides.
+
+    Writes manim-slides presentations (`manim-slides present NN-section` from OUT) and their decks.
+    """
+    request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
+                           steps=steps, narration=narration, no_audio=no_audio, force=force, verbose=verbose)
+    check_system()
+    if "html" in decks:
+        try:
+            revealjs_installed()
+        except RevealMissing as error:
+            fail(str(error))
+    run_guarded(build_slides, request, tuple(dict.fromkeys(decks)), one_file, joined, Console(stderr=True))
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@storyboard_options
+def storyboard(sections, quality, resolution, fps, out_dir, jobs, force, verbose, config_file, overrides):
+    """One contact sheet per section: the last frame of every step with its title, as OUT/NN-section-storyboard.png."""
+    request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
+                           file_format="png", force=force, verbose=verbose)
+    check_system()
+    run_guarded(build_storyboards, request, Console(stderr=True))
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@script_options
+def script(sections, out_dir, jobs, config_file, overrides):
+    """The narration script of SECTIONS (default: all) as OUT/script.md: for every step the file name to
+    record it under, the text to read (numbers computed from this config) and how long the step lasts silent."""
+    request = make_request(sections, "l", None, None, out_dir, jobs, config_file, overrides, file_format="steps")
+    check_system()
+    run_guarded(build_script, request, Console(stderr=True))
+
+
+@cli.command()
+@OUT_OPTION
+def site(out_dir):
+    """The lecture page OUT/site/index.html from what OUT holds: the videos in lesson order with chapters,
+    captions and transcript, and links to the decks, storyboards and stills; one folder to copy that works
+    offline. Renders nothing: sections not rendered yet are listed as missing."""
+    run_guarded(build_site, out_dir, Console(stderr=True))
+
+
+@cli.command()
+@click.argument("sections", nargs=-1)
+@click.option("--video", is_flag=True, help="Render the whole video (mp4) on each save, not the stills.")
+@watch_options
+def watch(sections, video, quality, resolution, fps, out_dir, steps, config_file, overrides):
+    """Re-render the stills of SECTIONS (default: matrix) on every save of the -c config file, printing their
+    paths; a bad edit prints its one-line error and the watch goes on. Ctrl-C stops it."""
+    if config_file is None:
+        fail("watch: -c/--config FILE is required (the file to watch)")
+    check_system()
+    request = WatchRequest(resolve_sections(sections or ("matrix",)), config_file, overrides,
+                           resolve_quality(quality, resolution, fps), out_dir, steps, video)
+    run_guarded(run_watch, request, lambda line: click.echo(line, err=line.startswith("error")))
+
+
+@cli.command("list")
+def list_sections():
+    """The sections in lesson order: id, Spanish title and what it shows."""
+    locale = load_locale()
+    available = {section.id for section in available_sections()}
+    for section_id in SECTION_IDS:
+        section = BY_ID[section_id]
+        marker = "" if section_id in available else "  (todavía no disponible)"
+        click.echo(f"{section.number}. {section_id:<11} {locale[section_id]['title']}{marker}")
+        click.echo(f"   {'':<11} {locale[section_id]['summary']}")
+
+
+@cli.command("config")
+@config_options
+def show_config(config_file, overrides):
+    """Print the effective config (defaults + file + --set) as TOML, ready to save and edit."""
+    click.echo(to_toml(load(config_file, overrides).effective()), nl=False)
+
+
+def main() -> None:
+    """Entry point of the `atencion` console command."""
+    cli(prog_name="atencion")

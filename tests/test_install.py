@@ -1,0 +1,61 @@
+"""`pip install .` gives the `atencion` command with its data files: it runs from any folder, without the checkout."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The package installed (no dependencies: they are the venv's) into a folder of its own."""
+    target = tmp_path_factory.mktemp("site")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--target", str(target), str(ROOT)], check=True, capture_output=True)
+    return target
+
+
+def atencion(installed: Path, *arguments: str, cwd: Path) -> subprocess.CompletedProcess:
+    """The console script, with only the installed copy of our packages on the path (not the checkout)."""
+    environment = {**os.environ, "PYTHONPATH": str(installed)}
+    return subprocess.run([str(installed / "bin" / "atencion"), *arguments], capture_output=True, text=True,
+                          cwd=cwd, env=environment, timeout=600)
+
+
+def test_the_command_runs_from_the_installed_files(installed, tmp_path):
+    where = atencion(installed, "--help", cwd=tmp_path)
+    assert where.returncode == 0, where.stderr
+    assert where.stdout.startswith("Usage: atencion")
+    probe = subprocess.run([sys.executable, "-c", "import lecture.config as c; print(c.DEFAULT_CONFIG)"],
+                           capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(installed)})
+    assert Path(probe.stdout.strip()).is_relative_to(installed)
+
+
+def test_same_subcommands_as_render_py(installed, tmp_path):
+    ours = subprocess.run([sys.executable, str(ROOT / "render.py"), "--help"], capture_output=True, text=True)
+    theirs = atencion(installed, "--help", cwd=tmp_path)
+    assert theirs.stdout.split("Commands:")[1] == ours.stdout.split("Commands:")[1]
+
+
+def test_data_files_are_installed(installed, tmp_path):
+    listing = atencion(installed, "list", cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    assert "¿Por qué dividir por √d_k?" in listing.stdout
+    dumped = atencion(installed, "config", "--set", "scaling.d_k=8", cwd=tmp_path)
+    assert dumped.returncode == 0, dumped.stderr
+    assert tomllib.loads(dumped.stdout)["scaling"]["d_k"] == 8
+
+
+def test_renders_a_still_outside_the_checkout(installed, tmp_path):
+    result = atencion(installed, "render", "scaling", "--steps", "1", "--format", "png", "--resolution", "256x144",
+                      "--fps", "5", "-j", "1", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    stills = list((tmp_path / "out").rglob("*.png"))
+    assert stills and all(still.read_bytes().startswith(b"\x89PNG") for still in stills)
