@@ -1,4 +1,4 @@
-"""The narration script in the locale: every step has one for each caption it can show, short enough to
+"""The narration script in each locale: every step has one for each caption it can show, short enough to
 say while the step is on screen, written for the ear, with every number a field the scene fills."""
 
 import re
@@ -12,8 +12,11 @@ from lecture.sections import BY_ID
 SENTENCE_END = re.compile(r"[.?!…]+(?:\s+|$)")
 # What a voice cannot say: symbols of the written formulas, and digits typed by hand (numbers come from fields).
 UNSPEAKABLE = re.compile(r"[\dᵀ√_^×÷·−∞Σλμσα≈→=+/*<>|\\]")
-STRINGS = load_locale()
-STEPS = [(section, key, strings) for section in BY_ID for key, strings in STRINGS[section]["steps"].items()]
+LANGUAGES = ("es", "en")
+# How each language says a decimal number aloud: "cero coma tres", "zero point three".
+DECIMAL_MARKS = {"es": ",", "en": "."}
+STEPS = [(language, section, key, strings) for language in LANGUAGES for section in BY_ID
+         for key, strings in load_locale(language)[section]["steps"].items()]
 
 
 def variants(strings: dict, prefix: str) -> dict[str, str]:
@@ -37,17 +40,19 @@ NARRATION_ONLY = {("scaling", "growing"): {"low", "high"}, ("heads", "cost"): {"
 
 def narrations():
     return [pytest.param(text, strings | {"narration_only": NARRATION_ONLY.get((section, key), set())},
-                         id=f"{section}.{key}.narration{suffix}")
-            for section, key, strings in STEPS for suffix, text in variants(strings, "narration").items()]
+                         id=f"{language}.{section}.{key}.narration{suffix}")
+            for language, section, key, strings in STEPS for suffix, text in variants(strings, "narration").items()]
 
 
-def test_every_step_of_every_scene_has_a_narration_table():
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_step_of_every_scene_has_a_narration_table(language):
     for section in BY_ID:
-        assert set(BY_ID[section].scene().STEPS) == set(STRINGS[section]["steps"]), section
+        assert set(BY_ID[section].scene().STEPS) == set(load_locale(language)[section]["steps"]), section
 
 
-@pytest.mark.parametrize(("section", "key", "strings"), STEPS, ids=[f"{s}.{k}" for s, k, _ in STEPS])
-def test_each_caption_the_step_can_show_has_its_own_narration(section, key, strings):
+@pytest.mark.parametrize(("language", "section", "key", "strings"), STEPS,
+                         ids=[f"{language}.{section}.{key}" for language, section, key, _ in STEPS])
+def test_each_caption_the_step_can_show_has_its_own_narration(language, section, key, strings):
     """``narration_tie`` beside ``caption_tie``: what the voice says matches what the screen shows."""
     assert set(variants(strings, "narration")) == set(variants(strings, "caption"))
 
@@ -71,13 +76,15 @@ def test_a_narration_has_no_typed_digits_or_symbols_a_voice_cannot_say(text, str
     assert UNSPEAKABLE.findall(without_fields(text)) == []
 
 
-def test_the_script_and_the_spoken_numbers_have_their_strings():
-    script, spoken = STRINGS["script"], STRINGS["spoken"]
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_script_and_the_spoken_numbers_have_their_strings(language):
+    script, spoken = load_locale(language)["script"], load_locale(language)["spoken"]
     assert {"title", "intro", "file", "silent", "voice", "step"} <= set(script)
     for audio_format in ("WAV", "FLAC", "MP3", "M4A", "OGG"):
         assert audio_format in script["intro"]
     assert "render.py render --narration" in script["intro"]
-    assert set(spoken) == {"decimal_mark", "minus", "power_of_ten", "blank"} and spoken["decimal_mark"] == ","
+    assert set(spoken) == {"decimal_mark", "minus", "power_of_ten", "blank"}
+    assert spoken["decimal_mark"] == DECIMAL_MARKS[language]
 
 
 def test_keys_have_one_spanish_word_everywhere():
