@@ -108,6 +108,13 @@ def test_english_says_its_language_and_has_its_config_defaults():
                                  "narration": {"voice": "en"}}
 
 
+def test_the_config_defaults_are_keys_of_the_default_config_with_values_of_its_types():
+    """``[config]`` is a partial config: every key is one of assets/default.toml's, its value of the same type."""
+    defaults = leaves(tomllib.loads((LOCALES.parent / "default.toml").read_text(encoding="utf-8")))
+    for path, value in leaves(ENGLISH["config"], ("config",)).items():
+        assert type(defaults[path[1:]]) is type(value), path
+
+
 def deleted(locale: dict, path: tuple) -> dict:
     changed = copy.deepcopy(locale)
     table = changed
