@@ -1,5 +1,6 @@
-"""A deck as a reveal.js page that needs no network: reveal.js and the clips are copied beside the page
-(``NAME.html`` and ``NAME_assets/``) or, with ``one_file``, embedded in it."""
+"""A deck as a reveal.js page that needs no network: reveal.js and the clips are beside the page
+(``NAME.html`` and ``NAME_assets/``, its clips hard links to those in ``slides/files`` where the file system
+allows) or, with ``one_file``, embedded in it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from markupsafe import Markup
 
 from lecture import revealjs
 from lecture.decks import Deck
+from lecture.output_folder import link_or_copy
 
 TEMPLATE = resources.files("lecture") / "templates" / "deck.html"
 LAYOUT_WIDTH = 1280  # CSS pixels reveal.js lays a slide's text out in, then scales to the screen
@@ -35,8 +37,8 @@ def write_html(deck: Deck, target: Path, one_file: bool) -> list[Path]:
     videos = {step.clip: f"{assets.name}/{section.stem}/{step.clip.name}"
               for section in deck.sections for step in section.steps}
     for clip, name in videos.items():
-        _copy(clip, target.parent / name)
-    for name in (*revealjs.STYLES, *revealjs.SCRIPTS, "LICENSE"):
+        link_or_copy(clip, target.parent / name)  # a second name of the clip in slides/files, not a copy
+    for name in (*revealjs.STYLES, *revealjs.SCRIPTS, "LICENSE"):  # copies: the installed files are not ours
         _copy(reveal / name, assets / "reveal.js" / name)
     page = _render(deck, styles=[Markup(f'<link rel="stylesheet" href="{assets.name}/reveal.js/{name}">')
                                  for name in revealjs.STYLES],

@@ -5,11 +5,14 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import re
 import resource
 import shutil
 import signal
+import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +31,8 @@ from sonify.synth import SAMPLE_RATE
 FORMATS = ("mp4", "webm", "gif", "png")
 STEPS_ONLY = "steps"  # not a file format: run the scene without drawing, for its step records (the script)
 PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent ends (linux/prctl.h)
+PLAIN_PATH = re.compile(r"[A-Za-z0-9/._-]+")  # what LaTeX and manim's folder settings take as it is
+LONG_PATH = 1024  # characters: longer folders are linked too, so that manim's files inside stay short
 
 
 @dataclass(frozen=True)
@@ -113,7 +118,9 @@ def _render(job: RenderJob, progress) -> JobResult:
     with private_lock(cache / "section.lock"):
         drop_bad_cache_entries(cache)
         started = time.perf_counter()
-        scene, produced = _run_scene(job, cache, work, progress)
+        with manim_folders(cache, work) as folders:
+            scene, produced = _run_scene(job, *folders, progress)
+            produced = Path(os.path.realpath(produced)) if produced else None  # not through a link of ours
         result = JobResult(job.section, steps=[_step_record(step, scene.camera) for step in scene.steps],
                            cues=[{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues],
                            timings={"scene_seconds": round(time.perf_counter() - started, 3),
@@ -134,6 +141,30 @@ def _render(job: RenderJob, progress) -> JobResult:
         return result
 
 
+@contextmanager
+def manim_folders(cache: Path, work: Path):
+    """Where manim works for a job: (``cache``, ``work``, a folder for its partial movies) as short absolute
+    paths of plain characters (``PLAIN_PATH``). Each is itself when it already is one; else ``cache`` and
+    ``work`` are reached through links in a temporary folder of ours, where the partial movies are made
+    too, all removed afterwards.
+
+    LaTeX reads ``%``, ``$``, ``#``, ``~`` and spaces in a file's path as markup, manim formats its folder
+    settings (``{`` breaks them), and ffmpeg's list of partial movies quotes paths (``'`` and ``\\`` break it),
+    so a user's ``-o`` reaches none of them as it is."""
+    absolute = [Path(os.path.abspath(folder)) for folder in (cache, work)]
+    if all(PLAIN_PATH.fullmatch(str(folder)) and len(str(folder)) <= LONG_PATH for folder in absolute):
+        yield (*absolute, absolute[0] / "partial_movie_files")
+        return
+    base = tempfile.gettempdir() if PLAIN_PATH.fullmatch(tempfile.gettempdir()) else "/tmp"
+    links = Path(tempfile.mkdtemp(prefix="atencion-", dir=base))
+    try:
+        for name, folder in zip(("cache", "work"), absolute):
+            (links / name).symlink_to(folder, target_is_directory=True)
+        yield links / "cache", links / "work", links / "partial"
+    finally:
+        shutil.rmtree(links, ignore_errors=True)  # removes the links, never what they point to
+
+
 def drop_bad_cache_entries(cache: Path) -> list[Path]:
     """Remove cached SVGs (manim's typeset text and LaTeX) that are empty or not SVG, so they are made
     again instead of failing every render (a killed render or a full disk can leave one half-written)."""
@@ -150,16 +181,16 @@ def drop_bad_cache_entries(cache: Path) -> list[Path]:
     return dropped
 
 
-def _run_scene(job: RenderJob, cache: Path, work: Path, progress):
+def _run_scene(job: RenderJob, cache: Path, work: Path, partial: Path, progress):
     """Run the section's scene under its own manim config; returns it and the video it wrote."""
     from manim import tempconfig  # imported here: the parent process never needs manim
 
     from scenes.lesson_scene import SceneJob
 
     section = BY_ID[job.section]
-    with tempconfig(_manim_config(job, cache, work)):
+    with tempconfig(_manim_config(job, cache, work, partial)):
         _quiet_manim(job.verbose)
-        scene_job = SceneJob(config=job.config, locale=load_locale(),
+        scene_job = SceneJob(config=job.config, locale=load_locale(job.config.lecture.lang),
                              stills_dir=work if job.format == "png" else None, narration=job.narration, steps=job.steps,
                              progress=(lambda share: progress(job.section, share)) if progress else None)
         scene = section.scene()(scene_job, skip_animations=not drawn(job))
@@ -215,14 +246,14 @@ def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[lis
     return files | write_captions(tracks, work, stem)
 
 
-def _manim_config(job: RenderJob, cache: Path, work: Path) -> dict:
+def _manim_config(job: RenderJob, cache: Path, work: Path, partial: Path) -> dict:
     return {
         "media_dir": str(cache),
         "tex_dir": str(cache / "Tex"),
         "text_dir": str(cache / "texts"),
         "video_dir": str(work / "videos"),
         "images_dir": str(work / "images"),
-        "partial_movie_dir": str(cache / "partial_movie_files" / job.quality.label / job.format),
+        "partial_movie_dir": str(partial / job.quality.label / job.format),
         "pixel_width": job.quality.width,
         "pixel_height": job.quality.height,
         "frame_rate": job.quality.fps,

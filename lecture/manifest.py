@@ -20,6 +20,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 from lecture.output_folder import OutputFolder, regular_file_digest
 
 MANIFEST = "manifest.json"
+STILLS = "stills"  # OUT/stills: the storyboard's still render, with a manifest of its own
 
 
 def plain_name(name: str) -> str:

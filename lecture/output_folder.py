@@ -27,6 +27,8 @@ CACHE = ".cache"
 SCRATCH = "scratch"
 OWNER = "owner.json"
 LOCK = "folder.lock"
+PATH_MAX = 4096  # bytes in a path, with its final NUL (Linux's limits.h)
+ROOM = 256  # bytes the longest path this tool makes inside OUT may add to it
 
 
 class OutputError(Exception):
@@ -37,7 +39,11 @@ class OutputFolder:
     """``OUT``, checked usable, with our private area ``OUT/.cache`` inside it."""
 
     def __init__(self, path: Path):
-        self.path = Path(path)
+        # absolute: ffmpeg would read a relative C:\Users\salida as a URL of protocol "C"
+        self.path = Path(os.path.abspath(path))
+        if len(os.fsencode(self.path)) + ROOM >= PATH_MAX:
+            raise OutputError(f"-o {self.path}: the path is too long: at most {PATH_MAX - ROOM - 1} bytes "
+                              "leave room for the files inside it")
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -118,6 +124,16 @@ class OutputFolder:
                         os.replace(target, retired / f"{len(os.listdir(retired))}-{target.name}")
                 os.replace(source, target)
             _sync(self.path)
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    """``target`` as a second name of ``source``'s bytes: a hard link, or a copy where the file system has no
+    links between them (another device, FAT). Safe because this tool replaces files by renaming, never in place."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError:
+        shutil.copyfile(source, target, follow_symlinks=False)
 
 
 @contextmanager

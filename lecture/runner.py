@@ -15,12 +15,13 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from lecture.captions import lecture_tracks, write_captions
 from lecture.config import LectureConfig
+from lecture.folder_config import replacing_line, shared_settings
 from lecture.jobs import JobResult, Quality, RenderJob, worker_main
 from lecture.locale import load_locale
 from lecture.manifest import MANIFEST, file_hash, is_up_to_date, read_manifest, stage_manifest
 from lecture.media import join_videos, video_duration
 from lecture.narration import Narration, plan
-from lecture.output_folder import OutputFolder
+from lecture.output_folder import OutputFolder, link_or_copy
 from lecture.sections import BY_ID, SECTIONS
 from lecture.steps import StepRange, clip_stem, parse_steps, step_keys
 from sonify.mix import read_wav
@@ -93,10 +94,16 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
     entries = entries_of(manifest, request)
     stale = [section for section in request.sections if request.force
              or not is_up_to_date(entries.get(entry_key(section, clips)), folder.path, wanted[section])]
+    effective = request.config.effective()
     for section in request.sections:
+        entry = entries.get(entry_key(section, clips))
         if section not in stale:
             console.print(f"{clip_stem(BY_ID[section].stem, clips.get(section))}: up to date, skipped "
                           "(--force re-renders)")
+        elif entry:
+            line = replacing_line(entry, section, manifest, effective, request.quality.label, request.format)
+            if line:
+                plain_line(console)(line)
     with folder.scratch() as scratch:
         jobs = [RenderJob(section, request.config, request.quality, request.format, scratch / section,
                           folder.cache, request.verbose, narrations.get(section), clips.get(section))
@@ -130,7 +137,7 @@ def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
     before anything is written when a recording is unusable. Stills and GIFs have no voice."""
     if request.format not in LECTURE_FORMATS:
         return {}
-    narration, locale = request.config.narration, load_locale()
+    narration, locale = request.config.narration, load_locale(request.config.lecture.lang)
     return plan(narration.source, narration.voice, narration.words_per_minute,
                 {BY_ID[section]: list(locale[section]["steps"]) for section in request.sections}, warn)
 
@@ -139,6 +146,7 @@ def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResul
             console: Console) -> int:
     """Stage the finished sections' captions, the joined lecture and the new manifest, then commit them all."""
     manifest = read_manifest(folder, warn=plain_line(console))
+    effective = request.config.effective()
     staged: dict[str, Path] = {}
     failures = 0
     try:
@@ -153,9 +161,10 @@ def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResul
                 "sha256": {name: file_hash(path) for name, path in files.items()}, "steps": result.steps,
                 "cues": result.cues, "timings": result.timings,
                 "quality": request.quality.label, "format": request.format, "audio": not request.config.audio.mute,
-                "config": request.config.effective()[result.section]}
+                "lang": request.config.lecture.lang, "config": effective[result.section],
+                "settings": shared_settings(effective)}
             staged |= files
-        manifest["config"] = request.config.effective()
+        manifest["config"] = effective
         if request.format in LECTURE_FORMATS and request.steps is None:
             staged |= _join_lecture(request, folder, manifest, staged, scratch, console)
         staged[MANIFEST] = stage_manifest(manifest, scratch)
@@ -173,16 +182,16 @@ def run_jobs(jobs: list[RenderJob], parallel: int, console: Console) -> list[Job
         return []
     with Progress(TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                   TimeElapsedColumn(), TextColumn("{task.fields[status]}"), console=console) as progress:
-        tasks = {job.section: progress.add_task(BY_ID[job.section].stem, total=1.0, status="en cola")
+        tasks = {job.section: progress.add_task(BY_ID[job.section].stem, total=1.0, status="queued")
                  for job in jobs}
 
         def report(section: str, share: float) -> None:
-            progress.update(tasks[section], completed=share, status="renderizando")
+            progress.update(tasks[section], completed=share, status="rendering")
 
         results = run_in_workers(jobs, parallel, report)
         for result in results:
             progress.update(tasks[result.section], completed=1.0,
-                            status="[red]error[/red]" if result.error else "[green]listo[/green]")
+                            status="[red]failed[/red]" if result.error else "[green]done[/green]")
     return sorted(results, key=lambda result: BY_ID[result.section].number)
 
 
@@ -264,11 +273,16 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
             and not request.force):
         return files
     files[name] = scratch / name
-    # The lecture's audio is encoded once from the sections' WAVs (beside each video: NN-section.wav).
-    wavs = [Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
-    soundtracks = None if request.config.audio.mute else [read_wav(staged.get(wav, folder.path / wav)) for wav in wavs]
-    join_videos(parts, files[name], soundtracks, SAMPLE_RATE, tracks)
+    if len(parts) == 1:  # the lecture is that section's very file (same picture, sound, chapters, captions)
+        link_or_copy(parts[0], files[name])
+        console.print(f"{name}: the same file as {joined[0]['files'][0]} (a second name, no copy)")
+    else:
+        # The lecture's audio is encoded once from the sections' WAVs (beside each video: NN-section.wav).
+        wavs = [Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
+        soundtracks = None if request.config.audio.mute else [read_wav(staged.get(wav, folder.path / wav))
+                                                              for wav in wavs]
+        join_videos(parts, files[name], soundtracks, SAMPLE_RATE, tracks)
+        console.print(f"{name}: {len(parts)} sections joined")
     manifest["lecture"] = {"file": name, "fingerprint": wanted, "sha256": file_hash(files[name]),
                            "parts": [entry["files"][0] for entry in joined]}
-    console.print(f"{name}: {len(parts)} section(s) joined")
     return files

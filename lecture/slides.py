@@ -63,16 +63,16 @@ def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined
     folder = OutputFolder(request.out_dir)
     folder.subfolder(f"{FOLDER}/files")  # refused before any work if a link or a file stands in the way
     status, entries = render_current(request, console)
-    strings = load_locale()
+    strings = load_locale(request.config.lecture.lang)
     committed, presentation = [], None
     for section_id, entry in entries.items():
         section = BY_ID[section_id]
         with folder.scratch() as scratch:
-            staged, presentation = write_presentation(folder.path, scratch, section, entry, request.force)
+            staged, presentation = write_presentation(folder.path, scratch, section, entry, strings, request.force)
             slides = _section_slides(section, entry, presentation, strings)
             if not joined:
-                staged |= write_decks(_deck(page_title(section), [slides], presentation, False), decks, scratch,
-                                      stem_of(entry), one_file, console)
+                deck = _deck(page_title(section, strings), [slides], presentation, False)
+                staged |= write_decks(deck, decks, scratch, stem_of(entry), one_file, console)
             with folder.lock():
                 folder.commit(staged, scratch)
         committed.append(_moved_to(folder.path, slides))
@@ -105,7 +105,7 @@ def write_decks(deck: Deck, formats: tuple[str, ...], scratch: Path, stem: str, 
         written = {"html": partial(write_html, one_file=one_file), "pptx": write_pptx,
                    "pdf": write_pdf}[deck_format](deck, target)
         staged |= {f"{FOLDER}/{path.name}": path for path in written}
-        console.print(f"{FOLDER}/{target.name}: {deck.slide_count} diapositivas", soft_wrap=True)
+        console.print(f"{FOLDER}/{target.name}: {deck.slide_count} slides", soft_wrap=True)
     return staged
 
 
@@ -157,13 +157,14 @@ def _rendered_as_asked(entry: dict, request: RenderRequest, section: str) -> boo
             and all((request.out_dir / name).exists() for name in entry["files"]))
 
 
-def write_presentation(out_dir: Path, scratch: Path, section: Section, entry: dict, force: bool = False):
-    """The section's clips (see ``cut_section``) with their speaker notes, as manim-slides' JSON, staged in
-    ``scratch`` laid out like OUT; returns the staged files by name and the presentation."""
+def write_presentation(out_dir: Path, scratch: Path, section: Section, entry: dict, strings: dict,
+                       force: bool = False):
+    """The section's clips (see ``cut_section``) with their speaker notes from ``strings`` (the locale), as
+    manim-slides' JSON, staged in ``scratch`` laid out like OUT; returns the staged files by name and the
+    presentation."""
     from manim_slides.config import PresentationConfig, SlideConfig  # imported here: slow, only slides need it
 
     staged, clips = cut_section(out_dir, scratch, section, entry, force)
-    strings = load_locale()
     # rev_file is the clip itself, as manim-slides' own --skip-reversing writes it: reversing every
     # clip would double the encoding time, and a reversed soundtrack is noise.
     slides = [SlideConfig(file=clip, rev_file=clip, notes=speaker_notes(step, section.id, strings))
@@ -263,8 +264,7 @@ def speaker_notes(step: dict, section_id: str, strings: dict) -> str:
     return "\n\n".join(parts)
 
 
-def page_title(section: Section) -> str:
-    strings = load_locale()
+def page_title(section: Section, strings: dict) -> str:
     return strings["slides"]["page_title"].format(section=strings[section.id]["title"],
                                                   formula=strings["slides"]["formula"])
 

@@ -21,12 +21,12 @@ from PIL import Image, ImageDraw, ImageFont
 from rich.console import Console
 
 from lecture.locale import load_locale
+from lecture.manifest import STILLS
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest
 from lecture.sections import BY_ID, Section
 from lecture.slides import render_current
 
-STILLS = "stills"
 FONTS = Path("/usr/share/fonts/opentype/inter")  # Debian's fonts-inter, the lecture's own typeface
 TILE_WIDTH = 480  # pixels: big enough to read the numbers on a printed page, small enough to review
 PAGE, INK = "#FFFFFF", "#1F2430"  # a light page: the sheet is also a handout for the printer
@@ -44,16 +44,17 @@ def build(request: RenderRequest, console: Console) -> int:
                   for number, step in enumerate(entry["steps"], 1)]
         name = f"{section.stem}-storyboard.png"
         with folder.scratch() as scratch:
-            contact_sheet(section, entry["steps"], frames).save(scratch / name, format="PNG")
+            contact_sheet(section, entry["steps"], frames, load_locale(request.config.lecture.lang)).save(
+                scratch / name, format="PNG")
             with folder.lock():
                 folder.commit({name: scratch / name}, scratch)
-        console.print(f"{folder.path / name}: {len(frames)} pasos", soft_wrap=True)
+        console.print(f"{folder.path / name}: {len(frames)} steps", soft_wrap=True, markup=False, highlight=False)
     return status
 
 
-def contact_sheet(section: Section, steps: list[dict], frames: list[Path]) -> Image.Image:
-    """The section title on top, then the frames in a near-square grid, each with "N. title" under it."""
-    strings = load_locale()
+def contact_sheet(section: Section, steps: list[dict], frames: list[Path], strings: dict) -> Image.Image:
+    """The section title on top, then the frames in a near-square grid, each with "N. title" under it
+    (headings from ``strings``, the locale)."""
     tiles = [_tile(frame) for frame in frames]
     width, height = tiles[0].size
     text_size = max(11, width // 24)

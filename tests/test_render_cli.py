@@ -1,6 +1,7 @@
 """The CLI end to end: commands, options, bad input, real tiny renders that decode, skipping, sound."""
 
 import hashlib
+import re
 
 import numpy as np
 import pytest
@@ -121,6 +122,16 @@ def test_manifest_records_every_steps_texts_in_pixels_and_its_numbers(rendered):
     weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
     shown = np.array([[parse_number(value) for value in row] for row in steps[-1]["numbers"]["Z"]])
     np.testing.assert_allclose(shown, weights @ V, atol=0.006)
+
+
+def test_a_render_says_only_its_own_lines_in_english(rendered):
+    """No manim warning or progress bar without -v; the lecture of one section is that section's file."""
+    _, result = rendered
+    assert result.stderr.splitlines() == [
+        line for line in result.stderr.splitlines()
+        if re.fullmatch(r"01-matrix +━+ 100% \d+:\d\d:\d\d done", line)
+        or line == "lecture.mp4: the same file as 01-matrix.mp4 (a second name, no copy)"]
+    assert len(result.stderr.splitlines()) == 2 and result.stdout == ""
 
 
 def test_second_identical_render_is_skipped(rendered):
