@@ -1,4 +1,4 @@
-"""Captions and chapters: one Spanish caption and one chapter per step, as SRT and WebVTT beside each
+"""Captions and chapters: one caption and one chapter per step, in the lecture's language, as SRT and WebVTT beside each
 section's video and the lecture, and as the subtitle track and chapters inside them.
 
 A step's caption and chapter cover the same span as its slide (see ``step_spans``), so captions, chapters,
@@ -18,7 +18,6 @@ from lecture.locale import load_locale
 from lecture.media import TextTracks
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
-LANGUAGE = load_locale()["lecture"]["track_language"]  # the locale's language as containers name a track's (ISO 639-2)
 
 
 def step_spans(steps: list[dict], duration: float) -> list[tuple[float, float]]:
@@ -31,28 +30,34 @@ def step_spans(steps: list[dict], duration: float) -> list[tuple[float, float]]:
     return list(zip([0.0, *ends[:-1]], ends))
 
 
-def section_tracks(steps: list[dict], duration: float, offset: float = 0.0) -> TextTracks:
+def track_language(lang: str) -> str:
+    """The language of locale ``lang`` as containers name a track's (ISO 639-2): spa, eng."""
+    return load_locale(lang)["lecture"]["track_language"]
+
+
+def section_tracks(steps: list[dict], duration: float, offset: float = 0.0, lang: str = "es") -> TextTracks:
     """A chapter per step with its title, and a caption per step with its caption, or per spoken sentence
-    of a narrated step; times shifted by ``offset`` seconds and kept to the millisecond, as captions store them."""
+    of a narrated step, in locale ``lang``; times shifted by ``offset`` seconds and kept to the millisecond,
+    as captions store them."""
     chapters, cues = [], []
     for step, span in zip(steps, step_spans(steps, duration)):
         chapters.append(_timed(*span, step["title"], offset))
         spoken = step.get("narration", {}).get("sentences")
         cues += [_timed(start, end, _wrapped(text), offset) for text, start, end in spoken] if spoken \
             else [_timed(*span, _wrapped(step["caption"]), offset)]
-    return TextTracks(tuple(chapters), tuple(cues), LANGUAGE)
+    return TextTracks(tuple(chapters), tuple(cues), track_language(lang))
 
 
-def lecture_tracks(sections: list[tuple[list[dict], float]]) -> TextTracks:
+def lecture_tracks(sections: list[tuple[list[dict], float]], lang: str = "es") -> TextTracks:
     """The sections' chapters and captions joined, each shifted by the durations of the sections before it.
 
     ``sections`` holds (steps, duration) in the order the videos were joined.
     """
     chapters, cues, offset = (), (), 0.0
     for steps, duration in sections:
-        tracks = section_tracks(steps, duration, offset)
+        tracks = section_tracks(steps, duration, offset, lang)
         chapters, cues, offset = chapters + tracks.chapters, cues + tracks.cues, offset + duration
-    return TextTracks(chapters, cues, LANGUAGE)
+    return TextTracks(chapters, cues, track_language(lang))
 
 
 def write_captions(tracks: TextTracks, folder: Path, stem: str) -> dict[str, Path]:

@@ -14,7 +14,7 @@ from PIL import Image
 
 from lecture.locale import load_locale
 
-LANGUAGE = load_locale()["lecture"]["language"]  # BCP 47 tag of the locale the decks are written from
+LANGUAGE = load_locale()["lecture"]["language"]  # BCP 47 tag of the default locale (es-ES)
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,12 @@ class Deck:
     height: int
     background: str  # "#rrggbb", the videos' own background
     joined: bool = False  # the lecture's deck: each section opened by a title slide
-    language: str = LANGUAGE
+    lang: str = "es"  # the locale the deck is written from (lecture.lang)
+
+    @property
+    def language(self) -> str:
+        """The BCP 47 tag of the deck's locale (es-ES, en-GB): what its text is marked with."""
+        return load_locale(self.lang)["lecture"]["language"]
 
     @property
     def slide_count(self) -> int:

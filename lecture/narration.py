@@ -1,6 +1,6 @@
 """The voice of each step: the lecturer's recordings (one file per step, any format and rate PyAV decodes) or
 the espeak-ng draft voice, as mono samples at the soundtrack's rate; and the text the voice says, its numbers
-written as the locale reads them, split into sentences timed on the recording's pauses.
+said as the locale reads them, split into sentences timed on the recording's pauses.
 
 Recordings are found and decoded by the parent before anything renders, so a bad one stops the render
 with one line; the workers get a ``Narration`` per section and decode again (cheap next to rendering).
@@ -22,6 +22,7 @@ import av
 import numpy as np
 
 from lecture.sections import Section
+from scenes.numbers import DECIMAL
 from sonify.synth import SAMPLE_RATE
 
 AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".m4a", ".ogg")
@@ -30,8 +31,6 @@ TAIL = 0.5  # seconds a narrated step stays on screen after its voice ends
 PAUSE = 0.15  # seconds of quiet that may separate two sentences
 QUIET_DB = -35.0  # a 20 ms frame this far under the loudest frame is a pause
 FRAME = 0.02  # seconds
-DECIMAL = re.compile(r"(?<![\w.,])(\d+)\.(\d+)(?!\w)")
-HYPHEN_MINUS = re.compile(r"(?<![\w\u2212-])-(?=\d)")
 SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 SENTENCE_END = re.compile(r"(?<=[.?!…])\s+")
 
@@ -68,14 +67,11 @@ def step_file_name(number: int, key: str) -> str:
 
 
 # Numbers and sentences ----------------------------------------------------------------------------
-def spoken_numbers(text: str, decimal_mark: str) -> str:
-    """Decimals written as the locale reads them (0.34 -> 0,34) and a true minus sign."""
-    return DECIMAL.sub(lambda match: f"{match[1]}{decimal_mark}{match[2]}", HYPHEN_MINUS.sub("\u2212", text))
-
-
 def voice_text(text: str, spoken: dict) -> str:
-    """What the draft voice is given, with the locale's ``spoken`` words for what it cannot read: a minus
-    sign before a number ("menos 0,34"), a power of ten ("2,0 por diez a la 4"), a blank "___" ("hueco")."""
+    """What the draft voice is given, with the locale's ``spoken`` words for what it cannot read: a decimal
+    point as the language says it ("0.34" read "0,34" in Spanish), a minus sign before a number ("menos 0,34"),
+    a power of ten ("2,0 por diez a la 4"), a blank "___" ("hueco")."""
+    text = DECIMAL.sub(lambda match: f"{match[1]}{spoken['decimal_mark']}{match[2]}", text)
     text = re.sub(r"\u2212(?=\d)", spoken["minus"], text)
     text = re.sub(r"\s*[·×]\s*10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)",
                   lambda match: spoken["power_of_ten"].format(exponent=match[1].translate(SUPERSCRIPTS)), text)

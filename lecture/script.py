@@ -9,10 +9,10 @@ from rich.console import Console
 
 from lecture.jobs import STEPS_ONLY, JobResult, RenderJob
 from lecture.locale import load_locale
-from lecture.narration import spoken_numbers
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest, run_jobs
 from lecture.sections import BY_ID
+from scenes.numbers import written_numbers
 
 NAME = "script.md"
 
@@ -31,23 +31,24 @@ def build(request: RenderRequest, console: Console) -> int:
             console.print(f"[red]{BY_ID[result.section].stem}: failed: {result.error}[/red]")
         if failed:
             return 1
-        (scratch / NAME).write_text(script_markdown(results), encoding="utf-8")
+        (scratch / NAME).write_text(script_markdown(results, load_locale(request.config.lecture.lang)),
+                                    encoding="utf-8")
         with folder.lock():
             folder.commit({NAME: scratch / NAME}, scratch)
-    console.print(f"{folder.path / NAME}: {sum(len(result.steps) for result in results)} pasos", soft_wrap=True)
+    console.print(f"{folder.path / NAME}: {sum(len(result.steps) for result in results)} steps", soft_wrap=True)
     return 0
 
 
-def script_markdown(results: list[JobResult]) -> str:
-    """Per section a heading, per step its title, the file to record, its silent length and the text."""
-    strings = load_locale()
-    labels, mark = strings["script"], strings["spoken"]["decimal_mark"]
+def script_markdown(results: list[JobResult], strings: dict) -> str:
+    """Per section a heading, per step its title, the file to record, its silent length and the text, in the
+    locale ``strings``."""
+    labels, separator = strings["script"], strings["numbers"]["decimal_separator"]
     lines = [f"# {labels['title']}", "", labels["intro"], ""]
     for result in results:
         section = BY_ID[result.section]
         lines += [f"## {section.number}. {strings[section.id]['title']}", ""]
         for number, step in enumerate(result.steps, 1):
-            silent = spoken_numbers(f"{step['read_until'] - step['start']:.1f}", mark)
+            silent = written_numbers(f"{step['read_until'] - step['start']:.1f}", separator)
             narration = step.get("narration", {})
             lines += [f"### {labels['step']} {number}: {step['title']}", "",
                       f"- {labels['file']}: `{section.stem}/{narration.get('file', '')}.wav`",

@@ -84,8 +84,9 @@ class SectionPage:
     stills: tuple[Link, ...]  # one picture per step, labelled with its title
 
 
-def build(out_dir: Path, console: Console) -> int:
-    """Write ``OUT/site`` from what OUT holds, replacing the previous page whole; returns the exit status."""
+def build(out_dir: Path, console: Console, lang: str | None = None) -> int:
+    """Write ``OUT/site`` from what OUT holds, replacing the previous page whole, in locale ``lang`` (None: the
+    language OUT's sections were rendered in); returns the exit status."""
     folder = OutputFolder(out_dir)
     warn = plain_line(console)
     stills_entries = _stills_manifest(folder.path, warn)
@@ -94,21 +95,27 @@ def build(out_dir: Path, console: Console) -> int:
         site.mkdir()
         with folder.lock():  # the manifest and the files it names, as one render left them
             entries = read_manifest(folder, warn=warn)["sections"]
+            strings = load_locale(lang or rendered_language(entries))
             sections = [_section_page(folder.path, site, section, entries.get(section.id),
-                                      stills_entries.get(section.id), warn) for section in SECTIONS]
-            decks = joined_decks(folder.path, site)
-        (site / "index.html").write_text(_render(sections, decks), encoding="utf-8")
+                                      stills_entries.get(section.id), strings, warn) for section in SECTIONS]
+            decks = joined_decks(folder.path, site, strings)
+        (site / "index.html").write_text(_render(sections, decks, strings), encoding="utf-8")
         with folder.lock():
             folder.commit({SITE: site}, scratch)
     missing = [section.id for section in sections if section.video is None]
-    warn(f"{folder.path / SITE / 'index.html'}: {len(sections) - len(missing)} de {len(sections)} vídeos"
-         + (f"; sin renderizar: {', '.join(missing)}" if missing else ""))
+    warn(f"{folder.path / SITE / 'index.html'}: {len(sections) - len(missing)} of {len(sections)} videos"
+         + (f"; not rendered: {', '.join(missing)}" if missing else ""))
     return 0
 
 
+def rendered_language(entries: dict) -> str:
+    """The language most of OUT's sections were rendered in (the manifest's ``lang``); es when none says."""
+    languages = [entry.get("lang", "es") for entry in entries.values()]
+    return max(sorted(set(languages)), key=languages.count) if languages else "es"
+
+
 def _section_page(out: Path, site: Path, section: Section, entry: dict | None, stills_entry: dict | None,
-                  warn) -> SectionPage:
-    strings = load_locale()
+                  strings: dict, warn) -> SectionPage:
     video = _video(out, site, section, entry, warn) if entry and entry["format"] in VIDEO_TYPES else None
     if entry and entry["format"] == "png":
         stills_entry = {**entry, "folder": out}
@@ -214,9 +221,9 @@ def _decks(out: Path, site: Path, stem: str, strings: dict) -> list[Link]:
     return links
 
 
-def joined_decks(out: Path, site: Path) -> tuple[tuple[str, tuple[Link, ...]], ...]:
-    """The joined decks present, the whole lecture's first: (what it holds, its links) each."""
-    strings = load_locale()
+def joined_decks(out: Path, site: Path, strings: dict) -> tuple[tuple[str, tuple[Link, ...]], ...]:
+    """The joined decks present, the whole lecture's first: (what it holds, its links) each, labelled from
+    the locale ``strings``."""
     stems = sorted({path.stem for deck_format in DECK_FORMATS
                     for path in (out / SLIDES).glob(f"{JOINED}*.{deck_format}")}, key=lambda stem: (stem != JOINED, stem))
     decks = []
@@ -261,7 +268,7 @@ def _link_or_copy(source: str | Path, target: str | Path) -> None:
         shutil.copyfile(source, target, follow_symlinks=False)
 
 
-def _render(sections: list[SectionPage], decks) -> str:
+def _render(sections: list[SectionPage], decks, strings: dict) -> str:
     environment = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     return environment.from_string(TEMPLATE.read_text(encoding="utf-8")).render(
-        sections=sections, decks=decks, strings=load_locale())
+        sections=sections, decks=decks, strings=strings)

@@ -29,11 +29,11 @@ from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimen
 from lecture.config import LectureConfig, load_config
 from lecture.locale import load_locale
 from lecture.steps import StepRange
-from lecture.narration import TAIL, Narration, sentence_times, sentences, spoken_numbers, step_file_name
+from lecture.narration import TAIL, Narration, sentence_times, sentences, step_file_name
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText
-from scenes.numbers import format_number
+from scenes.numbers import format_number, use_decimal_separator, written_numbers
 from scenes.visuals import cap_height, label_text
 from sonify.synth import SAMPLE_RATE
 
@@ -130,6 +130,7 @@ class LessonScene(Scene):
     def __init__(self, job: SceneJob | None = None, **kwargs):
         # No job: run by manim's own CLI (`manim -ql scenes/matrix.py MatrixScene`): the default config.
         self.job = job or SceneJob(config=load_config(), locale=load_locale())
+        use_decimal_separator(self.separator)
         self.steps: list[StepRecord] = []
         self.cards: list[StepRecord] = []  # question and closing cards, as shown in full
         self.cues: list[Cue] = []
@@ -152,6 +153,15 @@ class LessonScene(Scene):
     def strings(self) -> dict:
         """This section's table of the locale."""
         return self.job.locale[self.section_id]
+
+    @property
+    def separator(self) -> str:
+        """The locale's decimal separator: numbers in figures, captions, cards and narration are written with it."""
+        return self.job.locale["numbers"]["decimal_separator"]
+
+    def written(self, text: str) -> str:
+        """A text from the locale, filled in, with its decimals written as the locale writes them."""
+        return written_numbers(text, self.separator)
 
     def setup(self):
         self.camera.background_color = style.BACKGROUND
@@ -221,7 +231,7 @@ class LessonScene(Scene):
             self.clip_start = self.renderer.time
         title = strings["title"]
         template = caption or strings["caption"]
-        caption = template.format(**fields)
+        caption = self.written(template.format(**fields))
         new_header = self._header(title, number, caption)
         self.cue("step", step=number)
         if self.header is None:
@@ -247,7 +257,7 @@ class LessonScene(Scene):
         if template is None:
             return
         step, spoken = self.steps[-1], self.job.locale["spoken"]
-        text = spoken_numbers(template.format(**fields), spoken["decimal_mark"])
+        text = self.written(template.format(**fields))
         step.narration = {"file": step_file_name(number, step.key), "text": text}
         voice = self.job.narration.speak(step.narration["file"], text, spoken) \
             if self.job.narration and self.in_clip(number) else None
@@ -292,7 +302,7 @@ class LessonScene(Scene):
             self._save_still(len(self.steps), step.key)
         question = self.strings["steps"][step.key].get("question")
         if self.job.config.lecture.questions and question and self.in_clip(len(self.steps)):
-            self.pose_question(step.key, question)
+            self.pose_question(step.key, self.written(question))
         step.end = self.renderer.time
 
     def wait_until(self, time: float) -> None:
@@ -318,7 +328,7 @@ class LessonScene(Scene):
         if not strings:
             return
         fields = self.closing_fields()
-        title, statement, question, answer = (strings[part].format(**fields)
+        title, statement, question, answer = (self.written(strings[part].format(**fields))
                                               for part in ("title", "text", "question", "answer"))
         lines = [wrapped_text(statement, style.TEXT, style.BODY_SIZE, CARD_WIDTH),
                  wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH, weight="BOLD"),

@@ -18,7 +18,7 @@ from manim import RIGHT, ManimColor, Text, VGroup
 
 from scenes.numbers import MINUS
 
-GLYPHS = f"0123456789.{MINUS}e∞"  # all format_number writes
+GLYPHS = f"0123456789.,{MINUS}e∞"  # all format_number writes, with either decimal separator
 PLUS = len(GLYPHS)  # index of the "+" typeset after GLYPHS: the minus is drawn as wide as its bar
 
 

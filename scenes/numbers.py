@@ -1,10 +1,29 @@
-"""How a number is written on screen: short, aligned, and the same in every section (no manim here)."""
+"""How a number is written on screen: short, aligned, and the same in every section (no manim here).
+
+The decimal separator is the locale's ``numbers.decimal_separator`` ("." in both locales: the lesson writes
+decimals as its sources do); every scene sets it from its job's locale before writing a number.
+"""
 
 from __future__ import annotations
 
 import math
+import re
 
 MINUS = "\u2212"  # a real minus sign, as wide as a digit in JetBrains Mono
+DECIMAL = re.compile(r"(?<![\w.,])(\d+)\.(\d+)(?!\w)")  # 0.34 in a text, not 1.2.3 nor v1.2
+HYPHEN_MINUS = re.compile(r"(?<![\w\u2212-])-(?=\d)")
+_separator = "."
+
+
+def use_decimal_separator(separator: str) -> None:
+    """Write every number from now on with ``separator`` between its units and its decimals."""
+    global _separator
+    _separator = separator
+
+
+def written_numbers(text: str, separator: str) -> str:
+    """A text's decimals written with ``separator`` (0.34 -> 0,34 with ",") and a true minus before numbers."""
+    return DECIMAL.sub(lambda match: f"{match[1]}{separator}{match[2]}", HYPHEN_MINUS.sub(MINUS, text))
 
 
 def format_number(value: float, decimals: int = 2) -> str:
@@ -23,7 +42,7 @@ def format_number(value: float, decimals: int = 2) -> str:
         text = f"{value:.1e}".replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
     if text.lstrip("-").strip("0.") == "":
         text = text.lstrip("-")  # no "-0.00"
-    return text.replace("-", MINUS)
+    return text.replace("-", MINUS).replace(".", _separator)
 
 
 def decimals_for(values) -> int:
@@ -32,8 +51,8 @@ def decimals_for(values) -> int:
 
 
 def parse_number(text: str) -> float:
-    """Inverse of format_number, for tests that read numbers back off the screen."""
-    text = text.replace(MINUS, "-")
+    """Inverse of format_number (with either separator), for tests that read numbers back off the screen."""
+    text = text.replace(MINUS, "-").replace(",", ".")
     if text.endswith("∞"):
         return -math.inf if text.startswith("-") else math.inf
     return float(text)

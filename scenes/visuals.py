@@ -15,7 +15,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Recta
 
 from scenes import speedups, style  # noqa: F401  (speedups: cheap text copies)
 from scenes.number_glyphs import NumberText, composed_number
-from scenes.numbers import decimals_for, format_number
+from scenes.numbers import decimals_for, format_number, parse_number
 
 CELL_HEIGHT = 0.5
 CELL_PADDING = 0.22
@@ -54,7 +54,7 @@ def probability_decimals(weights, most: int = 4) -> int:
     (1/8 is written 0.125: eight 0.13 would sum to 1.04); ``most`` when none does (three 0.3333)."""
     rows = np.atleast_2d(np.asarray(weights, dtype=float))
     for decimals in range(2, most):
-        written = np.vectorize(lambda p: float(format_number(p, decimals)))(rows)
+        written = np.vectorize(lambda p: parse_number(format_number(p, decimals)))(rows)
         if np.all(np.abs(written.sum(axis=1) - 1.0) < 0.5 * 10.0 ** -decimals):
             return decimals
     return most

@@ -33,15 +33,21 @@ NOTATION = [(re.compile(r"(?<![\w\u2212-])-(?=\d)"), "a hyphen for a minus sign 
             (re.compile(r"\d(?:\.\d+)?e[+\u2212-]?\d"), "a number in e-notation (write 10⁴)")]
 
 
-def run_scene(section_id: str, *overrides: str, stills_dir=None):
-    """Run the whole scene with animations skipped (state only, no video) and return it."""
+def scene_job(overrides: tuple[str, ...], locale: dict | None = None, **job) -> SceneJob:
+    """The job of a scene run with ``overrides``: the config and the locale of its ``lecture.lang``, or ``locale``."""
+    config = load_config(overrides=overrides)
+    return SceneJob(config=config, locale=locale or load_locale(config.lecture.lang), **job)
+
+
+def run_scene(section_id: str, *overrides: str, stills_dir=None, locale: dict | None = None):
+    """Run the whole scene with animations skipped (state only, no video) and return it; ``locale`` stands in
+    for the locale of the config's ``lecture.lang``."""
     CACHE.mkdir(parents=True, exist_ok=True)
     with private_lock(CACHE / ".lock"), tempfile.TemporaryDirectory() as media, tempconfig({
             **TINY, "media_dir": media, "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
             "write_to_movie": False, "save_last_frame": False,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
-        job = SceneJob(config=load_config(overrides=overrides), locale=load_locale(), stills_dir=stills_dir)
-        scene = BY_ID[section_id].scene()(job, skip_animations=True)
+        scene = BY_ID[section_id].scene()(scene_job(overrides, locale, stills_dir=stills_dir), skip_animations=True)
         scene.render()
     return scene
 
@@ -53,8 +59,7 @@ def render_video(section_id: str, folder: Path, *overrides: str):
             **TINY, "media_dir": str(folder), "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
             "write_to_movie": True, "save_last_frame": False, "format": None,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
-        job = SceneJob(config=load_config(overrides=overrides), locale=load_locale())
-        scene = BY_ID[section_id].scene()(job)
+        scene = BY_ID[section_id].scene()(scene_job(overrides))
         scene.render()
         return scene, Path(scene.renderer.file_writer.movie_file_path)
 

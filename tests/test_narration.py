@@ -11,9 +11,10 @@ import pytest
 from audio_files import tone, write_audio
 from lecture import narration
 from lecture.narration import (LONGEST_RECORDING, Narration, NarrationError, decode, plan, sentence_times, sentences,
-                               spoken_numbers, voice_text)
+                               voice_text)
 from lecture.locale import load_locale
 from lecture.sections import BY_ID, SECTIONS
+from scenes.numbers import written_numbers
 from sonify.mix import DUCK_DB, duck_gain, loudness, with_voices
 from sonify.synth import SAMPLE_RATE, pan
 
@@ -53,11 +54,15 @@ def test_a_pipe_in_place_of_a_recording_is_refused_without_blocking(tmp_path):
         decode(tmp_path / "01-formula.wav")
 
 
-def test_numbers_are_written_as_the_locale_reads_them():
-    assert spoken_numbers("pesos 0.34 y -1.5, x-2 y 10", ",") == "pesos 0,34 y \u22121,5, x-2 y 10"
+def test_numbers_are_written_with_the_separator_and_said_as_the_locale_reads_them():
+    assert written_numbers("pesos 0.34 y -1.5, x-2, v1.2 y 10", ",") == "pesos 0,34 y \u22121,5, x-2, v1.2 y 10"
+    assert written_numbers("pesos 0.34 y -1.5", ".") == "pesos 0.34 y \u22121.5"
     spoken = load_locale()["spoken"]
+    assert voice_text("de \u22121.5 a \u22122", spoken) == "de menos 1,5 a menos 2"  # written with a point, said "coma"
     assert voice_text("de \u22121,5 a \u22122", spoken) == "de menos 1,5 a menos 2"
-    assert voice_text("hasta 2,0·10⁴ en ___", spoken) == "hasta 2,0 por diez a la 4 en hueco"
+    assert voice_text("hasta 2.0·10⁴ en ___", spoken) == "hasta 2,0 por diez a la 4 en hueco"
+    english = load_locale("en")["spoken"]
+    assert voice_text("from \u22121.5 to 2.0·10⁴, ___", english) == "from minus 1.5 to 2.0 times ten to the 4, blank"
 
 
 def test_sentences_are_timed_on_the_pauses_between_them():

@@ -19,7 +19,8 @@ import pytest
 
 from lecture.captions import step_spans
 from lecture.sections import SECTION_IDS
-from lecture.site import joined_decks
+from lecture.locale import load_locale
+from lecture.site import joined_decks, rendered_language
 from media_checks import TINY, manifest, run_cli, shared_output
 
 NO_QUESTIONS = ("--set", "lecture.questions=false")
@@ -67,7 +68,7 @@ def out(tmp_path_factory):
         assert result.returncode == 0, result.stderr
     result = run_cli("site", "-o", str(out))
     assert result.returncode == 0, result.stderr
-    assert "2 de 6 vídeos; sin renderizar: heads, positional, capital, pipeline" in result.stderr
+    assert "2 of 6 videos; not rendered: heads, positional, capital, pipeline" in result.stderr
     return out
 
 
@@ -199,11 +200,19 @@ def testjoined_decks_come_first_for_the_whole_lecture_and_name_the_sections_they
     for name in ("lecture-matrix-heads.pdf", "lecture.html", "lecture.pptx", "lecture-notes.pdf"):
         (tmp_path / "slides").mkdir(exist_ok=True)
         (tmp_path / "slides" / name).write_bytes(b"deck")
-    decks = joined_decks(tmp_path, tmp_path / "site")
+    decks = joined_decks(tmp_path, tmp_path / "site", load_locale("es"))
     assert [(label, [link.href for link in links]) for label, links in decks] == [
         ("Toda la clase", ["slides/lecture.html", "slides/lecture.pptx"]),
         ("Secciones 1, 3", ["slides/lecture-matrix-heads.pdf"])]  # lecture-notes: not a joined deck of ours
     assert (tmp_path / "site" / "slides" / "lecture.pptx").read_bytes() == b"deck"
+    english = joined_decks(tmp_path, tmp_path / "site-en", load_locale("en"))
+    assert [label for label, _ in english] == ["The whole lecture", "Sections 1, 3"]
+
+
+def test_the_page_speaks_the_language_most_sections_were_rendered_in():
+    assert rendered_language({}) == "es"
+    assert rendered_language({"matrix": {}, "heads": {"lang": "en"}, "capital": {"lang": "en"}}) == "en"
+    assert rendered_language({"matrix": {"lang": "es"}, "heads": {"lang": "en"}}) == "en"  # a tie: alphabetical
 
 
 def test_the_folder_shares_the_videos_bytes_with_out(out):
