@@ -69,14 +69,45 @@ class AttentionSteps:
         return entropy(self.weights)
 
 
+MATRICES = ("X", "W_Q", "W_K", "W_V")
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 row``, ``3 rows``: counts in messages."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def check_shapes(shapes: dict[str, tuple[int, int]], given=MATRICES, source: str = "") -> None:
+    """X W_Q, X W_K, X W_V and Q K^T must be defined: else one ValueError naming both matrices of the product
+    and the shape each needs. The blame falls on a matrix in ``given`` (the ones the caller chose); the
+    others are named with ``source`` after them, e.g. " (the preset's)"."""
+    def label(name: str) -> str:
+        return name if name in given else f"{name}{source}"
+
+    def text(name: str) -> str:
+        return "x".join(map(str, shapes[name]))
+
+    (n, d), (_, d_k) = shapes["X"], shapes["W_Q"]
+    for name, columns in (("W_Q", "d_k"), ("W_K", "d_k"), ("W_V", "d_v")):
+        rows = shapes[name][0]
+        if rows != d and ("X" not in given or name in given):
+            raise ValueError(f"{name}: {label('X')} is {n}x{d}, so {name} needs {plural(d, 'row')} "
+                             f"({d} x {columns}), got {text(name)}")
+        if rows != d:
+            raise ValueError(f"X: {label(name)} is {text(name)}, so X needs {plural(rows, 'column')} "
+                             f"(n x {rows}), got {text('X')}")
+    if shapes["W_K"][1] != d_k:
+        wrong, right = ("W_Q", "W_K") if "W_Q" in given and "W_K" not in given else ("W_K", "W_Q")
+        raise ValueError(f"{wrong}: {label(right)} is {text(right)}, so {wrong} needs "
+                         f"{plural(shapes[right][1], 'column')} (Q K^T needs the same d_k), got {text(wrong)}")
+
+
 def self_attention(X, W_Q, W_K, W_V, *, scale: bool = True, temperature: float = 1.0,
                    causal: bool = False) -> AttentionSteps:
     """Z = softmax(mask(X W_Q (X W_K)^T / (sqrt(d_k) T))) X W_V, with every step kept."""
-    X = as_matrix("X", X)
-    n, d = X.shape
-    W_Q = as_matrix("W_Q", W_Q, rows=d)
-    W_K = as_matrix("W_K", W_K, rows=d, cols=W_Q.shape[1])
-    W_V = as_matrix("W_V", W_V, rows=d)
+    X, W_Q, W_K, W_V = (as_matrix(name, value) for name, value in zip(MATRICES, (X, W_Q, W_K, W_V)))
+    check_shapes({"X": X.shape, "W_Q": W_Q.shape, "W_K": W_K.shape, "W_V": W_V.shape})
+    n = X.shape[0]
     temperature = as_positive("temperature", temperature)
     d_k = W_Q.shape[1]
 

@@ -1,6 +1,7 @@
 """The config schema: one typed model, defaults in ``assets/default.toml``, one-line errors.
 
-Layering: ``assets/default.toml`` < ``--config FILE.toml`` < ``--set key=value`` (a TOML value).
+Layering: ``assets/default.toml`` < the language's defaults (``[config]`` of ``assets/locales/<lecture.lang>.toml``)
+< ``--config FILE.toml`` < ``--set key=value`` (a TOML value).
 Every error names its key (``matrix.X``, ``pipeline.temperature``) and what was expected.
 """
 
@@ -11,16 +12,23 @@ import json
 import os
 import re
 import stat
-import tomllib
+from copy import deepcopy
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from attn_math import heads, lab, worked_example
-from attn_math.attention import self_attention
-from attn_math.validation import as_words
+from attn_math.attention import MATRICES, check_shapes, plural, self_attention
+from lecture.config_hints import decimal_comma_hint, decimal_comma_line
+from lecture.locale import load_locale
+from lecture.sentences import check_sentence
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS / "default.toml"
@@ -63,13 +71,6 @@ def check_matrix(key: str, value: Matrix | None, max_rows: int, max_cols: int) -
     return value
 
 
-def check_sentence(value: str, max_tokens: int) -> str:
-    """The one sentence check of every section (``attn_math.validation.as_words``): NFC, visible characters,
-    1..max_tokens words of bounded length."""
-    as_words("sentence", value, max_tokens)
-    return value
-
-
 class MatrixConfig(StrictModel):
     """Section 1: X, W_Q, W_K, W_V start from ``preset``; any matrix given here replaces the preset's."""
 
@@ -86,6 +87,8 @@ class MatrixConfig(StrictModel):
         rows = {"X": MATRIX_MAX_TOKENS, "W_Q": MATRIX_MAX_DIM, "W_K": MATRIX_MAX_DIM, "W_V": MATRIX_MAX_DIM}
         for name, max_rows in rows.items():
             check_matrix(name, getattr(self, name), max_rows, MATRIX_MAX_DIM)
+        given = {name for name in MATRICES if getattr(self, name) is not None}
+        check_shapes({name: matrix.shape for name, matrix in self.matrices().items()}, given, " (the preset's)")
         self_attention(**self.matrices(), scale=self.scale, causal=self.causal)
         return self
 
@@ -144,14 +147,17 @@ class PipelineConfig(StrictModel):
     def _query_is_a_token(self) -> "PipelineConfig":
         n = len(self.tokens)
         if self.query >= n:
-            raise ValueError(f"query: expected a token index from 0 to {n - 1} (the sentence has {n} words)")
+            raise ValueError(f"query: expected a token index from 0 to {n - 1} (the sentence has {plural(n, 'word')})")
         return self
 
     @model_validator(mode="after")
     def _weights_fit(self) -> "PipelineConfig":
-        for name in ("W_Q", "W_K", "W_V"):
-            check_matrix(name, getattr(self, name), PIPELINE_MAX_DIM, lab.LAB_D)
-        self.lab_weights()  # shapes must agree: (d_k, 8), (d_k, 8), (d_v, 8)
+        given = self.given_weights()
+        for name, matrix in given.items():
+            check_matrix(name, matrix, PIPELINE_MAX_DIM, lab.LAB_D)
+        if given:
+            check_lab_shapes(set(given), {name: np.shape(matrix)
+                                          for name, matrix in self.weight_matrices().items()})
         return self
 
     @property
@@ -159,14 +165,39 @@ class PipelineConfig(StrictModel):
         """The sentence's words; a lab sentence may be named by its key (gato, red, atencion)."""
         return lab.lab_tokens(self.sentence)
 
-    def lab_weights(self) -> lab.LabWeights | None:
-        """None for the preset's weights, else the preset's with any matrix given here replacing its own."""
-        given = {name: getattr(self, name) for name in ("W_Q", "W_K", "W_V") if getattr(self, name) is not None}
-        if not given:
-            return None
+    def given_weights(self) -> dict[str, Matrix]:
+        """The projection matrices given here (none: the preset's)."""
+        return {name: getattr(self, name) for name in ("W_Q", "W_K", "W_V") if getattr(self, name) is not None}
+
+    def weight_matrices(self) -> dict[str, Any]:
+        """W_Q, W_K, W_V: the preset's, each replaced by the one given here."""
         from attn_math.sharp import preset_weights  # imported here: the module's imports belong to the file reader
         preset = preset_weights(self.preset)
-        return lab.LabWeights(**{"W_Q": preset.W_Q, "W_K": preset.W_K, "W_V": preset.W_V, **given})
+        return {"W_Q": preset.W_Q, "W_K": preset.W_K, "W_V": preset.W_V, **self.given_weights()}
+
+    def lab_weights(self) -> lab.LabWeights | None:
+        """None for the preset's weights, else the preset's with any matrix given here replacing its own."""
+        return lab.LabWeights(**self.weight_matrices()) if self.given_weights() else None
+
+
+def check_lab_shapes(given: set[str], shapes: dict[str, tuple[int, int]]) -> None:
+    """The lab's products q = W_Q x, k = W_K x (x the 8-dimensional embedding) and q . k, as one line naming
+    both matrices and the shape each needs; ``given`` tells the user's matrices from the preset's."""
+    for matrix, rows in (("W_Q", "d_k"), ("W_K", "d_k"), ("W_V", "d_v")):
+        if shapes[matrix][1] != lab.LAB_D:
+            raise ValueError(f"{matrix}: x (a token's embedding) has {lab.LAB_D} dimensions, so {matrix} needs "
+                             f"{lab.LAB_D} columns ({rows} x {lab.LAB_D}), got {shape_text(shapes[matrix])}")
+    if shapes["W_Q"][0] != shapes["W_K"][0]:
+        wrong, right = ("W_K", "W_Q") if "W_K" in given else ("W_Q", "W_K")
+        source = "" if right in given else " (the preset's)"
+        raise ValueError(f"{wrong}: {right}{source} is {shape_text(shapes[right])}, so {wrong} needs "
+                         f"{plural(shapes[right][0], 'row')} (q . k needs the same d_k), "
+                         f"got {shape_text(shapes[wrong])}")
+
+
+def shape_text(shape: tuple[int, ...]) -> str:
+    """``3x2`` for a 3 x 2 matrix."""
+    return "x".join(map(str, shape))
 
 
 class AudioConfig(StrictModel):
@@ -205,9 +236,11 @@ class NarrationConfig(StrictModel):
 
 
 class LectureOptions(StrictModel):
-    """The whole lecture: ``questions`` shows each step's question on a "Pregunta" card after the step."""
+    """The whole lecture: ``questions`` shows each step's question on a card after the step; ``lang`` is the
+    language of everything a viewer sees or hears (``assets/locales/<lang>.toml``)."""
 
     questions: bool
+    lang: Literal["es", "en"]
 
 
 class LectureConfig(StrictModel):
@@ -251,17 +284,33 @@ def toml_value(value: Any) -> str:
 
 
 def load_config(config_file: Path | None = None, overrides: tuple[str, ...] = ()) -> LectureConfig:
-    """Defaults, then the file, then each ``key=value`` override; raises ConfigError."""
+    """Defaults, then the language's defaults, then the file, then each ``key=value`` override; raises
+    ConfigError."""
     data = read_toml(DEFAULT_CONFIG)
-    if config_file is not None:
-        merge(data, read_toml(Path(config_file)))
-    for override in overrides:
-        key, value = parse_override(override)
-        set_key(data, key, value)
+    given = user_values(config_file, overrides, data)
+    merge(data, language_defaults(given.get("lecture", {}).get("lang", data["lecture"]["lang"])))
+    merge(data, given)
     try:
         return LectureConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(describe(error)) from None
+
+
+def user_values(config_file: Path | None, overrides: tuple[str, ...], known: dict) -> dict:
+    """What the user gave: the file's tables, then each ``key=value`` override (tables as in ``known``)."""
+    given = read_toml(Path(config_file)) if config_file is not None else {}
+    for override in overrides:
+        key, value = parse_override(override)
+        set_key(given, known, key, value)
+    return given
+
+
+def language_defaults(language: Any) -> dict:
+    """The ``[config]`` table of the language's locale (a partial config: heads.sentence, narration.voice...);
+    {} for a language that has none or is not one of lecture.lang's choices (the schema then says so)."""
+    if not isinstance(language, str) or language not in get_args(LectureOptions.model_fields["lang"].annotation):
+        return {}
+    return deepcopy(load_locale(language).get("config", {}))
 
 
 def read_toml(path: Path) -> dict:
@@ -284,7 +333,8 @@ def read_toml(path: Path) -> dict:
     except UnicodeDecodeError:
         raise ConfigError(f"config: {path} is not UTF-8 text; save it as UTF-8") from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"config: {path} is not valid TOML: {error}") from None
+        comma = decimal_comma_line(raw.decode("utf-8-sig"), error, path)
+        raise ConfigError(comma or f"config: {path} is not valid TOML: {error}") from None
     except RecursionError:
         raise ConfigError(f"config: {path} nests tables or arrays deeper than {CONFIG_MAX_DEPTH} levels") from None
     check_depth(data, f"config: {path}")
@@ -326,13 +376,16 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key, value
 
 
-def set_key(data: dict, key: str, value: Any) -> None:
+def set_key(given: dict, known: dict, key: str, value: Any) -> None:
+    """Set ``table.key`` in ``given``; each table must be one of ``known``'s."""
     *tables, leaf = key.split(".")
-    node = data
+    node = given
     for table in tables:
-        if not isinstance(node.get(table), dict):
-            raise ConfigError(f"{key}: unknown table{suggestion(table, list(node))}")
-        node = node[table]
+        if not isinstance(known.get(table), dict):
+            raise ConfigError(f"{key}: unknown table{suggestion(table, list(known))}")
+        known, node = known[table], node.setdefault(table, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"{key}: the config file sets '{table}' to a value; expected a table")
     node[leaf] = value
 
 
@@ -342,7 +395,9 @@ def valid_keys() -> dict[str, list[str]]:
 
 
 def suggestion(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    """"; did you mean 'X'?" for the choice that differs only in case, else the closest one; else the list."""
+    same = [choice for choice in choices if choice.casefold() == word.casefold()]
+    close = same or difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
     return f"; did you mean '{close[0]}'?" if close else f"; expected one of: {', '.join(choices)}"
 
 
@@ -365,5 +420,7 @@ def describe(error: ValidationError) -> str:
         message = "required key is missing"
     else:
         message = f"{message.replace('Input should be', 'expected')}, got {first['input']!r}"
+        if first["type"].startswith(("float", "int")):
+            message += decimal_comma_hint(first["input"])
     key = ".".join(part for part in location if not part.isdigit()) or "config"
     return f"{key}: {message}"

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import numpy as np
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from attn_math.attention import self_attention, softmax
 from lecture.config import ConfigError, load_config, valid_keys
+from lecture.config_dump import documented_toml
 from lecture.manifest import Manifest, read_manifest
 from lecture.output_folder import OutputFolder
 from render import cli
@@ -63,6 +64,38 @@ def test_any_config_file_is_accepted_or_refused_in_one_line(text):
             load_config(path)
         except ConfigError as error:
             assert str(error) and "\n" not in str(error)
+
+
+entries = st.floats(-10, 10, allow_nan=False) | st.integers(-10, 10)
+accepted_values = {
+    "lecture.lang": st.sampled_from(["es", "en"]),
+    "matrix.preset": st.sampled_from(["default", "large_scores", "shared_projection"]),
+    "matrix.X": st.integers(1, 6).flatmap(lambda n: st.lists(st.lists(entries, min_size=2, max_size=2),
+                                                             min_size=n, max_size=n)),
+    "matrix.scale": st.booleans(),
+    "pipeline.temperature": st.floats(0.1, 5.0),
+    "pipeline.temperatures": st.lists(st.floats(0.1, 5.0), min_size=1, max_size=6),
+    "pipeline.W_V": st.lists(st.lists(entries, min_size=8, max_size=8), min_size=1, max_size=16),
+    "heads.sentence": st.lists(st.text("abcdeñáü", min_size=1, max_size=8), min_size=1, max_size=12).map(" ".join),
+    "narration.voice": st.sampled_from(["es", "en", "en-us", "es-419"]),
+    "capital.identity": st.floats(-1.0, 1.0),
+    "positional.base": st.floats(1.001, 1e9),
+}
+
+
+@given(st.dictionaries(st.sampled_from(sorted(accepted_values)), st.none(), min_size=1).flatmap(
+    lambda chosen: st.fixed_dictionaries({key: accepted_values[key] for key in chosen})))
+@settings(max_examples=120, deadline=None)
+def test_any_accepted_config_dumps_and_loads_back(chosen):
+    overrides = tuple(f"{key}={toml_literal(value)}" for key, value in chosen.items())
+    try:
+        config = load_config(overrides=overrides)
+    except ConfigError:
+        assume(False)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "mine.toml"
+        path.write_text(documented_toml(None, overrides), encoding="utf-8")
+        assert load_config(path) == config
 
 
 json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),

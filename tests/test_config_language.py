@@ -1,0 +1,58 @@
+"""Language defaults (issue 15): default.toml < the locale's [config] < the file < --set."""
+
+import tomllib
+
+import pytest
+
+import lecture.config
+from lecture.config import DEFAULT_CONFIG, load_config
+from lecture.locale import LOCALES
+
+SPANISH = tomllib.loads(DEFAULT_CONFIG.read_text(encoding="utf-8"))
+ENGLISH = tomllib.loads((LOCALES / "en.toml").read_text(encoding="utf-8"))["config"]
+
+
+def english_keys(config) -> tuple:
+    return config.heads.sentence, config.pipeline.sentence, config.narration.voice
+
+
+def test_english_takes_the_locale_defaults_from_set_or_file(tmp_path):
+    expected = (ENGLISH["heads"]["sentence"], ENGLISH["pipeline"]["sentence"], ENGLISH["narration"]["voice"])
+    assert english_keys(load_config(overrides=("lecture.lang='en'",))) == expected
+    mine = tmp_path / "mine.toml"
+    mine.write_text('[lecture]\nlang = "en"\n', encoding="utf-8")
+    assert english_keys(load_config(mine)) == expected
+    assert english_keys(load_config()) == (SPANISH["heads"]["sentence"], SPANISH["pipeline"]["sentence"],
+                                           SPANISH["narration"]["voice"])
+
+
+def test_the_file_and_set_win_over_the_language(tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text('[lecture]\nlang = "en"\n[heads]\nsentence = "el perro ladró"\n', encoding="utf-8")
+    config = load_config(mine, ("narration.voice='en-us'",))
+    assert config.heads.sentence == "el perro ladró"
+    assert config.narration.voice == "en-us"
+    assert config.pipeline.sentence == ENGLISH["pipeline"]["sentence"]
+    spanish_file = tmp_path / "es.toml"
+    spanish_file.write_text('[heads]\nsentence = "ella lo vio"\n', encoding="utf-8")
+    config = load_config(spanish_file, ("lecture.lang='en'",))  # --set lang keeps the file's sentence
+    assert config.heads.sentence == "ella lo vio" and config.narration.voice == ENGLISH["narration"]["voice"]
+    assert load_config(mine, ("lecture.lang='es'",)).narration.voice == "es"  # back to default.toml's
+
+
+def test_a_language_table_is_any_partial_config(monkeypatch):
+    """No key is wired by name: whatever the locale's [config] sets applies, under the file and --set."""
+    tables = {"en": {"config": {"scaling": {"d_k": 8}, "lecture": {"questions": False}}}, "es": {}}
+    monkeypatch.setattr(lecture.config, "load_locale", lambda language: tables[language])
+    english = load_config(overrides=("lecture.lang='en'",))
+    assert english.scaling.d_k == 8 and english.lecture.questions is False
+    assert load_config(overrides=("lecture.lang='en'", "scaling.d_k=16")).scaling.d_k == 16
+    assert load_config().scaling.d_k == SPANISH["scaling"]["d_k"]
+    load_config(overrides=("lecture.lang='en'",))
+    assert tables["en"]["config"] == {"scaling": {"d_k": 8}, "lecture": {"questions": False}}  # not modified
+
+
+@pytest.mark.parametrize("language", ["fr", 3, ["en"], "../es"])
+def test_an_unknown_language_is_refused_by_the_schema(language):
+    with pytest.raises(lecture.config.ConfigError, match=r"^lecture\.lang: "):
+        load_config(overrides=(f"lecture.lang={language!r}".replace("'", '"'),))
