@@ -1,4 +1,4 @@
-"""Several attention heads over one Spanish sentence, with designed (not trained) projections.
+"""Several attention heads over one sentence (Spanish or English), with designed (not trained) projections.
 
     Z_h = softmax((X W_Q^h)(X W_K^h)^T / sqrt(d_head)) X W_V^h,   d_head = d_model / h
     concat = [Z_1 | Z_2 | Z_3]   (n, d_model),   output = concat W_O   (n, d_model)
@@ -9,10 +9,14 @@ The columns of X (d_model = 12), derived from the words by ``token_features``:
 
     0 determinante, 1 sustantivo, 2 pronombre, 3 verbo   role one-hot; all 0 for anything else
     4 sujeto                          1 for the noun or pronoun taken as its clause's subject
-    5 género sust.,  6 número sust.   a noun's agreement: +1 femenino / plural,
-                                      -1 masculino / singular, 0 unknown
+    5 género sust.,  6 número sust.   a noun's agreement pair (the lexicon's [agreement]); in
+                                      Spanish +1 femenino / plural, -1 masculino / singular, 0 unknown
     7 género pron.,  8 número pron.   the same for a pronoun
     9 posición i,  10 posición² i²,  11 the constant 1
+
+The word classes come from the lexicon of the sentence's language (``attn_math.lexicon``). English
+pronouns tell apart she, he, it and they rather than gender and number; the pair of columns holds
+what the English lexicon gives them, under the same names.
 
 Nouns and pronouns keep their agreement in separate columns because a score is bilinear,
 x_i^T W_Q W_K^T x_j: it cannot multiply "x_i is a pronoun" by "x_i is feminine". With separate
@@ -29,8 +33,8 @@ in the softmax: each query looks at a window centred on position p, losing c per
   (dimension 1), which moves its window 1.5 tokens to the left: a verb attends to the nearest
   subject, preferring one on its left (and, with no subject at all, to the words just before it).
 * pronombre–antecedente: p = i again. A pronoun's query is its agreement times AGREEMENT and a
-  noun's key is its agreement, so a pronoun attends to the nearest noun that agrees with it in
-  gender and number; every other token attends to itself.
+  noun's key is its agreement, so a pronoun attends to the nearest noun that agrees with it best
+  (in gender and number; in English, the kind of referent); every other token attends to itself.
 
 The values say what each head carries: the previous token's role, the subject's agreement, the
 antecedent's noun, agreement and subject columns. W_O is the stack of the W_V^h transposed: it
@@ -41,16 +45,18 @@ such roles emerge from training and are rarely this clean.
 
 from __future__ import annotations
 
-import string
 import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
 
-from attn_math.attention import AttentionSteps, self_attention
+from attn_math.attention import self_attention
+from attn_math.lexicon import Lexicon, load_lexicon
 from attn_math.validation import as_words, frozen
+from attn_math.words import punctuation_between, told_apart
 
 DEFAULT_SENTENCE = "el perro de María ladró y ella lo calmó"
+RELATION_NAMES = ("previous token", "subject–verb", "pronoun–antecedent")  # HEAD_NAMES, for English messages
 HEAD_NAMES = ("token anterior", "sujeto–verbo", "pronombre–antecedente")
 FEATURE_NAMES = ("determinante", "sustantivo", "pronombre", "verbo", "sujeto", "género sust.",
                  "número sust.", "género pron.", "número pron.", "posición", "posición²", "1")
@@ -72,67 +78,17 @@ LOOK_BACK = 3 * LOCALITY
 SUBJECT_BONUS = 2 * LOCALITY * MAX_TOKENS ** 2
 AGREEMENT = LOCALITY * MAX_TOKENS ** 2
 
-FEMININE = PLURAL = 1
-MASCULINE = SINGULAR = -1
-
-# Determiners with their (gender, number); "al" and "del" also open a prepositional phrase.
-_DETERMINERS = {
-    "el": (MASCULINE, SINGULAR), "la": (FEMININE, SINGULAR), "los": (MASCULINE, PLURAL),
-    "las": (FEMININE, PLURAL), "un": (MASCULINE, SINGULAR), "una": (FEMININE, SINGULAR),
-    "unos": (MASCULINE, PLURAL), "unas": (FEMININE, PLURAL), "al": (MASCULINE, SINGULAR),
-    "del": (MASCULINE, SINGULAR), "este": (MASCULINE, SINGULAR), "esta": (FEMININE, SINGULAR),
-    "estos": (MASCULINE, PLURAL), "estas": (FEMININE, PLURAL), "ese": (MASCULINE, SINGULAR),
-    "esa": (FEMININE, SINGULAR), "esos": (MASCULINE, PLURAL), "esas": (FEMININE, PLURAL),
-    "mi": (0, SINGULAR), "tu": (0, SINGULAR), "su": (0, SINGULAR),
-    "mis": (0, PLURAL), "tus": (0, PLURAL), "sus": (0, PLURAL),
-}
-_SUBJECT_PRONOUNS = {
-    "él": (MASCULINE, SINGULAR), "ella": (FEMININE, SINGULAR), "ellos": (MASCULINE, PLURAL),
-    "ellas": (FEMININE, PLURAL), "nosotros": (MASCULINE, PLURAL), "nosotras": (FEMININE, PLURAL),
-    "vosotros": (MASCULINE, PLURAL), "vosotras": (FEMININE, PLURAL), "usted": (0, SINGULAR),
-    "ustedes": (0, PLURAL), "yo": (0, 0), "tú": (0, 0),
-}
-# Object pronouns; la, las and los count as pronouns only right before a verb. me, te, se, nos
-# and os point at the speakers, not at a noun of the sentence: no agreement to look for.
-_OBJECT_PRONOUNS = {
-    "lo": (MASCULINE, SINGULAR), "la": (FEMININE, SINGULAR), "los": (MASCULINE, PLURAL),
-    "las": (FEMININE, PLURAL), "le": (0, SINGULAR), "les": (0, PLURAL),
-    "me": (0, 0), "te": (0, 0), "se": (0, 0), "nos": (0, 0), "os": (0, 0),
-}
-_PREPOSITIONS = {"a", "al", "ante", "bajo", "con", "contra", "de", "del", "desde", "en", "entre",
-                 "hacia", "hasta", "para", "por", "según", "sin", "sobre", "tras"}
-# Words that start a new clause (and so a new subject). "que" does not: it usually opens a
-# relative clause whose subject is the noun just before it.
-_CLAUSE_STARTERS = {"y", "e", "o", "u", "ni", "pero", "sino", "porque", "cuando", "aunque",
-                    "mientras", "si", "pues"}
-_OTHER_WORDS = {"que", "no", "sí", "ya", "muy", "más", "menos", "también", "tampoco", "siempre",
-                "nunca", "luego", "después", "antes", "ayer", "hoy", "aquí", "allí", "bien",
-                "mal", "tan", "solo", "como", "entonces"}
-_VERBS = {
-    "es", "son", "era", "eran", "fue", "fueron", "está", "están", "estaba", "estaban", "ha",
-    "han", "había", "hay", "tiene", "tienen", "tenía", "va", "van", "iba", "hace", "hizo",
-    "dice", "dijo", "ve", "ven", "vio", "viene", "vino", "puede", "pueden", "quiere", "quería",
-    "sabe", "sabía", "come", "comen", "comía", "vive", "viven", "vivía", "lee", "leen", "ama",
-    "aman", "canta", "cantan", "corre", "corren", "duerme", "duermen", "juega", "juegan",
-    "llega", "llegan", "mira", "miran", "ríe", "ríen", "sonríe", "sonríen", "ladra", "ladran",
-    "compra", "compran", "busca", "buscan", "encuentra", "encuentran", "quiso", "pudo", "tuvo",
-}
-# Past, imperfect, future and gerund endings; present-tense forms look too much like nouns
-# ("canta" / "manta") to guess, so only the listed ones are recognised.
-_VERB_ENDINGS = ("ó", "aron", "ieron", "aba", "aban", "ían", "ará", "erá", "irá", "arán",
-                 "erán", "irán", "ando", "iendo")
-_FEMININE_NOUN_ENDINGS = ("a", "as", "ción", "ciones", "dad", "dades", "tud", "tudes")
-_MASCULINE_NOUN_ENDINGS = ("o", "os")
-_CLAUSE_ENDING_PUNCTUATION = ",;:.!?…"
-_CLOSED_CLASSES = (_DETERMINERS, _SUBJECT_PRONOUNS, _OBJECT_PRONOUNS, _PREPOSITIONS, _CLAUSE_STARTERS,
-                   _OTHER_WORDS)
+CLAUSE_ENDING_PUNCTUATION = ",;:.!?…"
 
 
 @dataclass(frozen=True)
 class MultiHeadResult:
     """Every intermediate of the designed multi-head attention over one sentence."""
 
-    tokens: tuple  # (n,) words as typed, for display
+    sentence: str  # as typed (NFC), punctuation included
+    tokens: tuple  # (n,) its words, punctuation split off
+    labels: tuple  # (n,) the words as shown: a repeated word numbered (la₁, la₂)
+    lang: str  # the lexicon's language
     X: np.ndarray  # (n, d_model) token features, columns named by feature_names
     feature_names: tuple  # (d_model,)
     W_Q: np.ndarray  # (h, d_model, d_head) one query projection per head
@@ -154,29 +110,29 @@ class MultiHeadResult:
 
 
 def tokenize(sentence: str) -> tuple:
-    """Split an NFC-normalised sentence on whitespace; 1..MAX_TOKENS words, kept as typed."""
+    """The sentence's words (``attn_math.validation.as_words``: NFC, punctuation split off), 1..MAX_TOKENS."""
     return as_words("sentence", sentence, MAX_TOKENS)
 
 
-def token_features(tokens) -> np.ndarray:
-    """(n, d_model) feature matrix X for the words, from a small Spanish lexicon (see module docstring).
+def token_features(tokens, lang: str = "es", clause_ends=()) -> np.ndarray:
+    """(n, d_model) feature matrix X for the words, from the lexicon of ``lang`` (see module docstring).
 
-    The heuristic, honestly: determiners, pronouns, prepositions, conjunctions and a few adverbs
-    come from closed lists; a verb is a listed form or has a past, imperfect, future or gerund
-    ending; a capitalised word after the first is a name; everything else is a noun (adjectives
-    included). A noun takes gender and number from the determiner right before it, else from its
-    ending (-a feminine, -o masculine, final -s plural). Clauses are split at commas and at
-    conjunctions such as "y" or "porque"; in each clause with a verb, the subject is the first noun or
-    subject pronoun outside a prepositional phrase ("al perro", "de la niña") before the verb,
-    else the first one after it.
+    The heuristic, honestly (``word_roles`` says how a word's class is found): a noun takes gender
+    and number from the determiner right before it when that says them, else its gender from the
+    lexicon's list, its ending or its default, and its number from its ending (a name is singular).
+    Clauses end after the positions in ``clause_ends`` (a comma, a full stop...) and before a
+    conjunction such as "y" or "and"; in each clause with a verb, the subject is the first noun or
+    subject pronoun outside a prepositional phrase ("al perro", "of Mary") before the verb, else the
+    first one after it.
     """
     if isinstance(tokens, str) or not all(isinstance(token, str) for token in tokens):
         raise ValueError("tokens: expected a sequence of words (strings)")
     tokens = tuple(unicodedata.normalize("NFC", token) for token in tokens)
     if not tokens or len(tokens) > MAX_TOKENS:
         raise ValueError(f"tokens: expected 1..{MAX_TOKENS} words, got {len(tokens)}")
-    forms = [_lookup_form(token) for token in tokens]
-    roles = _roles(tokens, forms)
+    lexicon = load_lexicon(lang)
+    forms = [token.lower() for token in tokens]
+    roles = word_roles(tokens, lang)
     X = np.zeros((len(tokens), D_MODEL))
     for i, (form, role) in enumerate(zip(forms, roles)):
         X[i, POSITION], X[i, POSITION_SQUARED], X[i, ONE] = i, i * i, 1.0
@@ -186,20 +142,20 @@ def token_features(tokens) -> np.ndarray:
             X[i, VERB] = 1.0
         elif role in ("subject pronoun", "object pronoun"):
             X[i, PRONOUN] = 1.0
-            lexicon = _SUBJECT_PRONOUNS if role == "subject pronoun" else _OBJECT_PRONOUNS
-            X[i, PRONOUN_GENDER], X[i, PRONOUN_NUMBER] = lexicon[form]
-        elif role == "noun":
+            words = lexicon.subject_pronouns if role == "subject pronoun" else lexicon.object_pronouns
+            X[i, PRONOUN_GENDER], X[i, PRONOUN_NUMBER] = lexicon.vector(*words[form])
+        elif role in ("noun", "name"):
             X[i, NOUN] = 1.0
-            previous = (forms[i - 1], roles[i - 1]) if i else (None, None)
-            X[i, NOUN_GENDER], X[i, NOUN_NUMBER] = _noun_agreement(form, *previous)
-    for i in _subjects(tokens, forms, roles):
+            determiner = forms[i - 1] if i and roles[i - 1] == "det" else None
+            X[i, NOUN_GENDER], X[i, NOUN_NUMBER] = lexicon.vector(*_noun_agreement(lexicon, form, role, determiner))
+    for i in _subjects(forms, roles, set(clause_ends), lexicon):
         X[i, SUBJECT] = 1.0
     frozen(X)
     return X
 
 
-def multi_head_attention(sentence: str = DEFAULT_SENTENCE, n_heads: int = 3) -> MultiHeadResult:
-    """Designed heads over ``sentence``: each head's AttentionSteps, concat, concat @ W_O, mean weights.
+def multi_head_attention(sentence: str = DEFAULT_SENTENCE, n_heads: int = 3, lang: str = "es") -> MultiHeadResult:
+    """Designed heads over ``sentence`` in ``lang``: each head's AttentionSteps, concat, concat @ W_O, mean weights.
 
     ``n_heads`` must be 3: each head is designed for one relation and d_model = 12 splits into
     three heads of 4, so there is no meaningful fewer- or more-head variant to offer.
@@ -208,17 +164,47 @@ def multi_head_attention(sentence: str = DEFAULT_SENTENCE, n_heads: int = 3) -> 
         raise ValueError(f"n_heads: expected {N_HEADS} (one designed head per relation: "
                          f"{', '.join(HEAD_NAMES)}), got {n_heads!r}")
     tokens = tokenize(sentence)
-    X = token_features(tokens)
+    text = unicodedata.normalize("NFC", sentence)
+    clause_ends = [i for i, marks in enumerate(punctuation_between(text))
+                   if any(mark in CLAUSE_ENDING_PUNCTUATION for mark in marks)]
+    X = token_features(tokens, lang, clause_ends)
     W_Q, W_K, W_V, W_O = _designed_projections()
     heads = tuple(self_attention(X, W_Q[h], W_K[h], W_V[h]) for h in range(N_HEADS))
     concat = np.hstack([head.output for head in heads])  # (n, h * d_head) = (n, d_model)
     output = concat @ W_O
     mean_weights = np.mean([head.weights for head in heads], axis=0)
     frozen(concat, output, mean_weights)
-    return MultiHeadResult(tokens=tokens, X=X, feature_names=FEATURE_NAMES, W_Q=W_Q, W_K=W_K,
-                           W_V=W_V, heads=heads, head_names=HEAD_NAMES, d_model=D_MODEL,
-                           d_head=D_HEAD, concat=concat, W_O=W_O, output=output,
-                           mean_weights=mean_weights)
+    return MultiHeadResult(sentence=text, tokens=tokens, labels=told_apart(tokens), lang=lang, X=X,
+                           feature_names=FEATURE_NAMES, W_Q=W_Q, W_K=W_K, W_V=W_V, heads=heads,
+                           head_names=HEAD_NAMES, d_model=D_MODEL, d_head=D_HEAD, concat=concat, W_O=W_O,
+                           output=output, mean_weights=mean_weights)
+
+
+def relations(result: MultiHeadResult) -> tuple:
+    """Per head, the (query, attended) pairs of the relation it was designed for, where its weights find one:
+    a token to the one before it; a verb to a subject; a pronoun to a noun."""
+    X = result.X
+    wanted = (lambda i, j: j == i - 1,
+              lambda i, j: X[i, VERB] == 1 and X[j, SUBJECT] == 1,
+              lambda i, j: X[i, PRONOUN] == 1 and X[j, NOUN] == 1)
+    return tuple(tuple((i, int(j)) for i, j in enumerate(np.argmax(head.weights, axis=1)) if found(i, j))
+                 for head, found in zip(result.heads, wanted))
+
+
+def missing_relations(sentence: str, lang: str = "es") -> list[str]:
+    """One English line per designed head that finds no relation in ``sentence`` (it then attends each
+    word to itself): what to say before rendering. Empty when all three heads have something to show."""
+    result = multi_head_attention(sentence, lang=lang)
+    roles = word_roles(result.tokens, lang)
+    found = {kind: [token for token, role in zip(result.tokens, roles) if role in kinds] or ["none"]
+             for kind, kinds in (("verbs", ("verb",)), ("pronouns", ("subject pronoun", "object pronoun")),
+                                 ("nouns", ("noun", "name")))}
+    why = ("it has a single word",
+           f"verbs found: {', '.join(found['verbs'])}; subjects need a noun or pronoun in the verb's clause",
+           f"pronouns found: {', '.join(found['pronouns'])}; nouns found: {', '.join(found['nouns'])}")
+    return [f"heads.sentence: the {name} head finds no relation in \"{result.sentence}\" ({reason}); "
+            f"each word will attend to itself"
+            for name, pairs, reason in zip(RELATION_NAMES, relations(result), why) if not pairs]
 
 
 def _designed_projections():
@@ -247,68 +233,86 @@ def _designed_projections():
     return W_Q, W_K, W_V, W_O
 
 
-def _lookup_form(token: str) -> str:
-    """The word as the lexicon sees it: lowercase, without surrounding punctuation."""
-    return token.strip(string.punctuation + "¿¡«»“”‘’…—–").lower()
+def word_roles(tokens, lang: str = "es") -> tuple:
+    """Per word: det, noun, name, verb, subject pronoun, object pronoun, preposition, clause starter,
+    relative or other, from the lexicon of ``lang``.
 
+    Listed words keep their class; a capitalised word after the first that is not listed is a name.
+    A verb is a known form (listed or conjugated) or has a past, imperfect, future or gerund ending,
+    and is not right after a determiner; a word with a present-tense ending ("explica", "owns") is a
+    verb only right after a noun, a name, a subject pronoun or a relative word and when the next word
+    is not a verb already. A word that is both determiner and pronoun ("la", "her") is a pronoun
+    before a verb, before another listed word or at the end. Everything else is a noun (adjectives too).
+    """
+    lexicon = load_lexicon(lang)
+    forms = [token.lower() for token in tokens]
+    closed = [lexicon.is_closed(form) for form in forms]
+    names = [i > 0 and not closed[i] and token[:1].isupper() for i, token in enumerate(tokens)]
+    sure_verbs = [not closed[i] and not names[i] and (form in lexicon.verbs or form.endswith(lexicon.verb_endings))
+                  for i, form in enumerate(forms)]
+    determiner_only = [form in lexicon.determiners and form not in lexicon.object_pronouns for form in forms]
 
-def _is_verb(token: str, form: str, position: int) -> bool:
-    if form in _VERBS:
-        return True
-    is_name = position > 0 and token[:1].isupper()
-    closed = any(form in words for words in _CLOSED_CLASSES)
-    return not is_name and not closed and form.endswith(_VERB_ENDINGS)
+    def is_verb(i: int) -> bool:
+        if i < 0 or i >= len(forms) or (i and determiner_only[i - 1]):
+            return False
+        next_is_verb = i + 1 < len(forms) and sure_verbs[i + 1]
+        if sure_verbs[i]:
+            return not (i and forms[i - 1] in lexicon.determiners and next_is_verb)  # "la cena está"
+        after_subject = i > 0 and (forms[i - 1] in lexicon.subject_pronouns or forms[i - 1] in lexicon.relatives
+                                   or not (closed[i - 1] or is_verb(i - 1)))
+        return (not closed[i] and not names[i] and after_subject and not next_is_verb
+                and forms[i].endswith(lexicon.present_endings))
 
-
-def _roles(tokens, forms) -> list:
-    """Per word: det, noun, verb, subject pronoun, object pronoun, preposition, clause starter or other."""
-    verbs = [_is_verb(token, form, i) for i, (token, form) in enumerate(zip(tokens, forms))]
     roles = []
     for i, form in enumerate(forms):
-        before_verb = i + 1 < len(forms) and verbs[i + 1]
-        if verbs[i]:
+        if is_verb(i):
             roles.append("verb")
-        elif form in _SUBJECT_PRONOUNS:
+        elif form in lexicon.subject_pronouns:
             roles.append("subject pronoun")
-        elif form in _OBJECT_PRONOUNS and (before_verb or form not in _DETERMINERS):
+        elif form in lexicon.object_pronouns and (form not in lexicon.determiners or i + 1 == len(forms)
+                                                   or closed[i + 1] or is_verb(i + 1)):
             roles.append("object pronoun")
-        elif form in _DETERMINERS:
+        elif form in lexicon.determiners:
             roles.append("det")
-        elif form in _PREPOSITIONS:
+        elif form in lexicon.prepositions:
             roles.append("preposition")
-        elif form in _CLAUSE_STARTERS:
+        elif form in lexicon.clause_starters:
             roles.append("clause starter")
-        elif not form or form in _OTHER_WORDS:
+        elif form in lexicon.relatives:
+            roles.append("relative")
+        elif form in lexicon.others:
             roles.append("other")
         else:
-            roles.append("noun")
-    return roles
+            roles.append("name" if names[i] else "noun")
+    return tuple(roles)
 
 
-def _noun_agreement(form: str, previous_form, previous_role) -> tuple:
-    """(gender, number) of a noun: from the determiner just before it, else from its ending."""
-    if previous_role == "det":
-        determiner_gender, number = _DETERMINERS[previous_form]
-        if determiner_gender:
-            return determiner_gender, number
-    else:
-        number = PLURAL if form.endswith("s") else SINGULAR
-    if form.endswith(_FEMININE_NOUN_ENDINGS):
-        return FEMININE, number
-    if form.endswith(_MASCULINE_NOUN_ENDINGS):
-        return MASCULINE, number
-    return 0, number
+def _noun_agreement(lexicon: Lexicon, form: str, role: str, determiner: str | None) -> tuple:
+    """(gender, number) of a noun or name: the determiner before it first, then the lexicon's rules."""
+    gender, number = lexicon.determiners[determiner] if determiner else ("unknown", "unknown")
+    if number == "unknown":
+        number = "plural" if role == "noun" and form.endswith(lexicon.plural_endings) else "singular"
+    if gender == "unknown":
+        if form in lexicon.noun_genders:
+            gender = lexicon.noun_genders[form]
+        elif form.endswith(lexicon.feminine_endings):
+            gender = "feminine"
+        elif form.endswith(lexicon.masculine_endings):
+            gender = "masculine"
+        else:
+            gender = lexicon.name_gender if role == "name" else lexicon.default_gender
+    return gender, number
 
 
-def _subjects(tokens, forms, roles) -> list:
+def _subjects(forms, roles, clause_ends: set, lexicon: Lexicon) -> list:
     """Positions of the words taken as subjects: at most one per clause that has a verb."""
     clauses, current = [], []
-    for i, (token, role) in enumerate(zip(tokens, roles)):
+    for i, role in enumerate(roles):
         if role == "clause starter" and current:
             clauses.append(current)
             current = []
         current.append(i)
-        if token.rstrip("»”’)\"'")[-1:] in _CLAUSE_ENDING_PUNCTUATION:
+        if i in clause_ends:
             clauses.append(current)
             current = []
     clauses.append(current)
@@ -316,19 +320,19 @@ def _subjects(tokens, forms, roles) -> list:
     subjects = []
     for clause in clauses:
         verbs = [i for i in clause if roles[i] == "verb"]
-        candidates = [i for i in clause if roles[i] in ("noun", "subject pronoun")
-                      and not _in_prepositional_phrase(i, forms, roles)]
+        candidates = [i for i in clause if roles[i] in ("noun", "name", "subject pronoun")
+                      and not _in_prepositional_phrase(i, forms, roles, lexicon)]
         if verbs and candidates:
             before = [i for i in candidates if i < verbs[0]]
             subjects.append(before[0] if before else candidates[0])
     return subjects
 
 
-def _in_prepositional_phrase(i: int, forms, roles) -> bool:
+def _in_prepositional_phrase(i: int, forms, roles, lexicon: Lexicon) -> bool:
     """True when a preposition comes right before word i, determiners skipped ("de la niña", "al perro")."""
     j = i - 1
     while j >= 0 and roles[j] == "det":
-        if forms[j] in _PREPOSITIONS:  # "al", "del"
+        if forms[j] in lexicon.prepositions:  # "al", "del"
             return True
         j -= 1
     return j >= 0 and roles[j] == "preposition"

@@ -120,7 +120,8 @@ def lab_embedding(word: str, position: int | None = None) -> np.ndarray:
 
 
 def lab_tokens(sentence: str) -> tuple[str, ...]:
-    """The sentence in NFC split on whitespace, 1..MAX_TOKENS tokens."""
+    """The sentence's words (``attn_math.validation.as_words``: NFC, punctuation split off), 1..MAX_TOKENS tokens.
+    The lab's own sentences have no punctuation: their tokens, and so their numbers, are the browser's."""
     return as_words("sentence", sentence, MAX_TOKENS)
 
 

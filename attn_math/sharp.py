@@ -6,7 +6,8 @@ are features with names and the weights are written by hand in short numbers.
 
 X (n, 8), d = 8 like the lab, one row per word:
 
-    0 determinante, 1 sustantivo, 2 verbo, 3 pronombre, 4 otra   role one-hot (heads' lexicon)
+    0 determinante, 1 sustantivo, 2 verbo, 3 pronombre, 4 otra   role one-hot (heads.word_roles, in
+                                                                  the lexicon of the lecture's language)
     5 u = posición / 10,  6 u²,  7 the constant 1
 
 In the lab's layout (q = W_Q x, d_k = 4):
@@ -26,12 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from attn_math.heads import DETERMINER, NOUN, PRONOUN, VERB, token_features
+from attn_math import heads
 from attn_math.lab import LabAttention, LabWeights, attention_on, lab_attention, lab_tokens, lab_weights
 from attn_math.validation import frozen
 
 FEATURE_NAMES = ("determinante", "sustantivo", "verbo", "pronombre", "otra", "posición/10", "(posición/10)²", "1")
-ROLE_COLUMNS = (DETERMINER, NOUN, VERB, PRONOUN)  # heads' columns for the first four features
+ROLES = (("det",), ("noun", "name"), ("verb",), ("subject pronoun", "object pronoun"))  # heads.word_roles, per column
 POSITION_UNIT = 10  # u = position / 10 keeps u and u² near the one-hot features' size in a short sentence
 
 SHARP_W_Q = ((1, -1, 0, 0, 0, 10, 0, 0),
@@ -53,34 +54,27 @@ def sharp_weights() -> LabWeights:
                       W_V=np.array(SHARP_W_V, dtype=float))
 
 
-def word_roles(tokens) -> np.ndarray:
-    """(n, 5) one-hot determinante, sustantivo, verbo, pronombre, otra, from heads.token_features.
-
-    heads reads at most 12 words, and a word's role there depends only on the word, on whether it
-    is the first, and on the word after it: so each word is read in its window (previous, word, next).
-    """
-    tokens = tuple(tokens)
-    roles = np.zeros((len(tokens), 5))
-    for i in range(len(tokens)):
-        window = tokens[max(0, i - 1):i + 2]
-        roles[i, :4] = token_features(window)[min(i, 1), list(ROLE_COLUMNS)]
-    roles[:, 4] = 1.0 - roles[:, :4].sum(axis=1)
-    return roles
+def word_roles(tokens, lang: str = "es") -> np.ndarray:
+    """(n, 5) one-hot determinante, sustantivo, verbo, pronombre, otra, from heads.word_roles in ``lang``."""
+    found = heads.word_roles(tuple(tokens), lang)
+    roles = np.array([[float(role in kinds) for kinds in ROLES] for role in found]).reshape(len(found), len(ROLES))
+    return np.hstack([roles, 1.0 - roles.sum(axis=1, keepdims=True)])
 
 
-def sharp_features(tokens) -> np.ndarray:
+def sharp_features(tokens, lang: str = "es") -> np.ndarray:
     """(n, 8) rows (roles, u, u², 1) with u = position / 10; see the module docstring."""
     u = np.arange(len(tokens))[:, None] / POSITION_UNIT
-    X = np.hstack([word_roles(tokens), u, u ** 2, np.ones_like(u)])
+    X = np.hstack([word_roles(tokens, lang), u, u ** 2, np.ones_like(u)])
     frozen(X)
     return X
 
 
 def sharp_attention(sentence: str, temperature: float = 1.0, causal: bool = False,
-                    weights: LabWeights | None = None) -> LabAttention:
-    """The lab's pass on sharp_features with sharp_weights() (or ``weights``): Z = softmax(QK^T / (2 T)) V."""
+                    weights: LabWeights | None = None, lang: str = "es") -> LabAttention:
+    """The lab's pass on sharp_features (roles read in ``lang``) with sharp_weights() (or ``weights``):
+    Z = softmax(QK^T / (2 T)) V."""
     tokens = lab_tokens(sentence)
-    return attention_on(tokens, sharp_features(tokens), sharp_weights() if weights is None else weights,
+    return attention_on(tokens, sharp_features(tokens, lang), sharp_weights() if weights is None else weights,
                         temperature, causal)
 
 
@@ -90,10 +84,12 @@ def preset_weights(preset: str) -> LabWeights:
 
 
 def preset_attention(preset: str, sentence: str, temperature: float = 1.0, causal: bool = False,
-                     weights: LabWeights | None = None) -> LabAttention:
-    """lab_attention for "lab" (the browser's numbers), sharp_attention for "sharp"."""
-    run = {"lab": lab_attention, "sharp": sharp_attention}[_as_preset(preset)]
-    return run(sentence, temperature, causal, weights)
+                     weights: LabWeights | None = None, lang: str = "es") -> LabAttention:
+    """lab_attention for "lab" (the browser's numbers, whatever the language), sharp_attention for "sharp"
+    (its roles read in ``lang``)."""
+    if _as_preset(preset) == "lab":
+        return lab_attention(sentence, temperature, causal, weights)
+    return sharp_attention(sentence, temperature, causal, weights, lang)
 
 
 def _as_preset(preset: str) -> str:

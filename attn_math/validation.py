@@ -7,6 +7,8 @@ import unicodedata
 import numpy as np
 import regex
 
+from attn_math.words import split_words
+
 MAX_SENTENCE_CHARACTERS = 400  # 32 words of 12 letters with their spaces
 MAX_WORD_LETTERS = 30  # longer than any Spanish word ("electroencefalografistas" has 24)
 MAX_CLUSTER_CHARACTERS = 3  # a letter and two combining accents (Vietnamese needs two)
@@ -49,10 +51,11 @@ def as_count(name: str, value: int, minimum: int = 1, maximum: int | None = None
 
 
 def as_words(name: str, sentence: str, max_words: int) -> tuple[str, ...]:
-    """The sentence in Unicode NFC split on whitespace: 1..max_words words of visible characters, each of
-    at most MAX_WORD_LETTERS letters (grapheme clusters) of at most MAX_CLUSTER_CHARACTERS code points, or
-    ValueError naming ``name``. The limits bound what a render costs (a word with thousands of combining
-    marks took gigabytes to typeset) and invisible characters never reach the screen."""
+    """The sentence in Unicode NFC split into words (``attn_math.words.split_words``: on whitespace, edge
+    punctuation off): 1..max_words words of visible characters, each of at most MAX_WORD_LETTERS letters
+    (grapheme clusters) of at most MAX_CLUSTER_CHARACTERS code points, or ValueError naming ``name``. The
+    limits bound what a render costs (a word with thousands of combining marks took gigabytes to typeset)
+    and invisible characters never reach the screen."""
     if not isinstance(sentence, str):
         raise ValueError(f"{name}: expected a string of words, got {type(sentence).__name__}")
     text = unicodedata.normalize("NFC", sentence)
@@ -62,9 +65,10 @@ def as_words(name: str, sentence: str, max_words: int) -> tuple[str, ...]:
                         if unicodedata.category(character).startswith("C") and not character.isspace()})
     if invisible:
         raise ValueError(f"{name}: expected visible characters, found {', '.join(map(describe_character, invisible))}")
-    words = tuple(text.split())
+    words = split_words(text)
     if not words:
-        raise ValueError(f"{name}: expected at least one word, got an empty or blank sentence")
+        got = "only punctuation" if text.strip() else "an empty or blank sentence"
+        raise ValueError(f"{name}: expected at least one word, got {got}")
     if len(words) > max_words:
         raise ValueError(f"{name}: expected at most {max_words} words (MAX_TOKENS), got {len(words)}")
     for word in words:

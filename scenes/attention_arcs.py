@@ -13,6 +13,7 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, MathTex, Polygon, Rectangle, Square,
                    SurroundingRectangle, UpdateFromAlphaFunc, VGroup, VMobject)
 
+from attn_math.words import SUBSCRIPT_DIGITS
 from scenes import style
 from scenes.fades import Appear
 from scenes.visuals import CELL_HEIGHT, brackets_and_label, label_text, number_text
@@ -264,5 +265,8 @@ class TokenHeatmap(VGroup):
 
 
 def shortened(token: str, characters: int | None) -> str:
-    """``token``, or its first ``characters`` - 1 letters and "…" if it is longer (None: never shortened)."""
-    return token if characters is None or len(token) <= characters else token[:characters - 1] + "…"
+    """``token``, or its first ``characters`` - 1 letters and "…" if it is longer (None: never shortened); a
+    repeated word's subscript (la₂, ``attn_math.words.told_apart``) is kept after the "…"."""
+    word = token.rstrip(SUBSCRIPT_DIGITS)
+    number = token[len(word):]
+    return token if characters is None or len(word) <= characters else word[:characters - 1] + "…" + number

@@ -42,7 +42,7 @@ class HeadsScene(LessonScene):
     STEPS = ("sentence", *HEAD_STEPS, "average", "illustrative", "choose", "cost", "concat")
 
     def lesson(self):
-        self.result = multi_head_attention(self.settings.sentence)
+        self.result = multi_head_attention(self.settings.sentence, lang=self.job.config.lecture.lang)
         self.labels = self.strings["labels"]
         self.head_arcs = []
         self.focused = None  # (read-out, highlight frames) of the row in focus
@@ -64,14 +64,36 @@ class HeadsScene(LessonScene):
         legend = self.legend()
         left, right, _, _ = style.body_box()
         fit(self.row, right - left, self.row.height, largest_scale=1.3)  # a long sentence shrinks alone
-        stage = VGroup(self.row, formula, legend).arrange(DOWN, buff=0.7)
+        typed = self.typed_sentence()
+        stage = VGroup(*typed, self.row, formula, legend).arrange(DOWN, buff=0.7)
         self.place(stage, style.body_box())
         self.cue("tokens", tokens=list(result.tokens), count=len(result.tokens))
+        self.play(Appear(VGroup(*typed)), run_time=0.6)
         self.play(Appear(self.row, lag_ratio=0.2), run_time=1.5)
         self.play(Write(formula), run_time=1.5)
         self.play(FadeIn(legend, shift=UP * 0.2), run_time=0.8)
         self.wait(HOLD)
-        self.intro = VGroup(formula, legend)
+        self.intro = VGroup(*typed, formula, legend)
+
+    def typed_sentence(self) -> list:
+        """The sentence as typed, in muted text above its tokens, when its punctuation was split off them."""
+        result = self.result
+        if result.sentence == " ".join(result.tokens):
+            return []
+        left, right, _, _ = style.body_box()
+        line = label_text(self.quoted(result.sentence), style.MUTED, style.BODY_SIZE)
+        return [fit(line, right - left, line.height)]
+
+    def quoted(self, text: str) -> str:
+        """A token or the sentence in the locale's quotation marks."""
+        return self.labels.get("token", "«{token}»").format(token=text)
+
+    def listed(self, indices) -> str:
+        """The tokens at ``indices``, quoted and joined as the locale writes a list: «a», «b» y «c»."""
+        items = [self.quoted(self.result.labels[j]) for j in indices]
+        if len(items) == 1:
+            return items[0]
+        return self.labels.get("list", "{items} y {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
     def token_row(self) -> TokenRow:
         """The sentence as a row, its words cut short ("electroe…") only if in full the row would have to
@@ -79,7 +101,7 @@ class HeadsScene(LessonScene):
         left, right, _, _ = self.panels()[0]
         slot = number_text(0.0, font_size=READOUT_SIZE).width
         for characters in LABEL_CHARACTERS:
-            row = TokenRow([shortened(token, characters) for token in self.result.tokens], slot_width=slot, gap=0.3)
+            row = TokenRow([shortened(label, characters) for label in self.result.labels], slot_width=slot, gap=0.3)
             if cap_height(row.words[0]) * (right - left) / row.width >= style.SMALLEST_CAP_HEIGHT:
                 break
         return row
@@ -104,7 +126,7 @@ class HeadsScene(LessonScene):
         weights = self.result.heads[head].weights
         rows = self.focus_rows(weights)
         example = rows[-1]  # the caption's example is the row left in focus at the end of the step
-        tokens = self.result.tokens
+        tokens = self.result.labels
         strings = self.strings["steps"][HEAD_STEPS[head]]
         caption = strings["caption"] if self.attends_elsewhere(weights, example) else strings["caption_none"]
         self.begin_step(HEAD_STEPS[head], caption=caption, query=tokens[example],
@@ -156,7 +178,7 @@ class HeadsScene(LessonScene):
 
     def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
         left, right, bottom, top = box = self.panels()[1]
-        return self.place(TokenHeatmap(weights, self.result.tokens, label, colour, right - left, top - bottom), box)
+        return self.place(TokenHeatmap(weights, self.result.labels, label, colour, right - left, top - bottom), box)
 
     def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str):
         """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens."""
@@ -184,8 +206,7 @@ class HeadsScene(LessonScene):
         focus = self.choice_token()
         shared = [j for j in np.argsort(-result.mean_weights[focus], kind="stable")
                   if result.mean_weights[focus, j] >= SHARED_WEIGHT]
-        self.begin_step("average", h=result.n_heads, token=result.tokens[focus],
-                        targets=spanish_list([f"«{result.tokens[j]}»" for j in shared]),
+        self.begin_step("average", h=result.n_heads, token=result.labels[focus], targets=self.listed(shared),
                         concat_step=self.STEPS.index("concat") + 1)
         legend = self.place(self.legend(style.CAPTION_SIZE), self.panels()[1])
         self.cue("heads_overlay", weights=[head.weights.tolist() for head in result.heads])
@@ -234,9 +255,9 @@ class HeadsScene(LessonScene):
         result = self.result
         focus = self.choice_token()
         attended = [int(np.argmax(head.weights[focus])) for head in result.heads]
-        distinct = spanish_list([f"«{result.tokens[j]}»" for j in dict.fromkeys(attended)])
+        distinct = self.listed(dict.fromkeys(attended))
         caption = self.strings["steps"]["choose"]["caption" if len(set(attended)) > 1 else "caption_same"]
-        self.begin_step("choose", caption=caption, h=result.n_heads, token=result.tokens[focus], targets=distinct)
+        self.begin_step("choose", caption=caption, h=result.n_heads, token=result.labels[focus], targets=distinct)
         note = self.choice_note(focus, attended)
         legend = self.legend(style.BODY_SIZE)
         side = self.place(VGroup(legend, note).arrange(DOWN, buff=0.6, aligned_edge=LEFT), self.panels()[1])
@@ -260,7 +281,7 @@ class HeadsScene(LessonScene):
     def choice_note(self, focus: int, attended: list[int]) -> VGroup:
         """Where each head's row for ``focus`` puts its largest weight, one line a head in its colour; a token
         attending to itself is said to."""
-        tokens = self.result.tokens
+        tokens = self.result.labels
         lines = [label_text(self.labels["choice_note"].format(token=tokens[focus]), style.TEXT, style.BODY_SIZE)]
         for head, j in enumerate(attended):
             line = self.labels["choice_self" if j == focus else "choice_target"].format(number=head + 1,
@@ -412,7 +433,3 @@ class HeadsScene(LessonScene):
         fit(group, right - left, top - bottom, largest_scale)
         return group.move_to([(left + right) / 2, (bottom + top) / 2, 0])
 
-
-def spanish_list(items: list[str]) -> str:
-    """«a», «b» y «c»: items joined with commas and a final "y"."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " y " + items[-1]

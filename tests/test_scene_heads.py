@@ -2,6 +2,7 @@
 relations each head is shown finding, the cost and shapes written out, the layout, the config."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from attn_math.heads import HEAD_NAMES, MAX_TOKENS, multi_head_attention
 from lecture.config import ConfigError, load_config
 from lecture.locale import load_locale
-from scene_checks import layout_problems, legibility_problems, pacing_problems, run_scene
+from scene_checks import layout_problems, lecture_problems, legibility_problems, pacing_problems, run_scene
 from scenes import style
 from scenes.heads import HeadsScene
 from scenes.numbers import parse_number
@@ -231,3 +232,47 @@ def test_the_heads_outputs_in_concat_share_one_brightness_scale():
             expected = (np.asarray(style.PANEL.to_rgb()) * (1 - abs(value) / largest)
                         + np.asarray(style.TEXT.to_rgb()) * abs(value) / largest)
             np.testing.assert_allclose(brightness, expected, atol=0.01)
+
+
+# A repeated word and punctuation; an English sentence ---------------------------------------------------
+# 0 La₁ 1 niña 2 vio 3 a 4 la₂ 5 gata 6 no 7 y 8 la₃ 9 llamó: "la₃" (before a verb) is a pronoun for "gata"
+REPEATED = "La niña vio a la gata, ¿no? y la llamó."
+ENGLISH = "the dog that Mary owns barked and she calmed it"
+
+
+@pytest.fixture(scope="module")
+def repeated_scene():
+    return run_scene("heads", f'heads.sentence="{REPEATED}"')
+
+
+def test_a_repeated_word_and_punctuation_pass_every_viewer_check(repeated_scene):
+    assert lecture_problems(repeated_scene) == []
+
+
+def test_repeated_words_are_told_apart_on_screen_and_in_captions(repeated_scene):
+    labels = ["La₁", "niña", "vio", "a", "la₂", "gata", "no", "y", "la₃", "llamó"]
+    assert [word.shown_text for word in repeated_scene.row.words] == labels  # no punctuation inside a token
+    steps = {step.key: step for step in repeated_scene.steps}
+    assert {"La₁", "la₂", "la₃"} <= set(texts(steps["pronoun"]))  # the heatmap's labels
+    assert "«la₃» → «gata»" in steps["pronoun"].caption
+    for step in repeated_scene.steps:
+        assert not re.search(r"«[Ll]a»", step.caption), step.key
+
+
+def test_the_sentence_keeps_its_punctuation_where_it_is_shown_whole(repeated_scene):
+    first = next(step for step in repeated_scene.steps if step.key == "sentence")
+    assert f"«{REPEATED}»" in texts(first)
+
+
+def test_an_english_sentence_shows_its_three_relations():
+    scene = run_scene("heads", 'lecture.lang="en"', f'heads.sentence="{ENGLISH}"')
+    assert lecture_problems(scene) == []
+    steps = {step.key: step for step in scene.steps}
+    # 0 the 1 dog 2 that 3 Mary 4 owns 5 barked 6 and 7 she 8 calmed 9 it
+    for key, name, (query, attended) in (("subject_verb", "A2", (5, 1)), ("pronoun", "A3", (9, 1))):
+        cells = {(i, j): value for i, j, value in shown_cells(steps[key], name)}
+        assert cells[query, attended] > 0.9, key
+    assert "“barked” → “dog”" in steps["subject_verb"].caption
+    assert "“it” → “dog”" in steps["pronoun"].caption
+    weights = multi_head_attention(ENGLISH, lang="en").heads[2].weights
+    assert int(np.argmax(weights[7])) == 3  # she -> Mary
