@@ -288,7 +288,8 @@ def load_config(config_file: Path | None = None, overrides: tuple[str, ...] = ()
     ConfigError."""
     data = read_toml(DEFAULT_CONFIG)
     given = user_values(config_file, overrides, data)
-    merge(data, language_defaults(given.get("lecture", {}).get("lang", data["lecture"]["lang"])))
+    chosen = given.get("lecture") if isinstance(given.get("lecture"), dict) else {}
+    merge(data, language_defaults(chosen.get("lang", data["lecture"]["lang"])))
     merge(data, given)
     try:
         return LectureConfig.model_validate(data)

@@ -56,3 +56,11 @@ def test_a_language_table_is_any_partial_config(monkeypatch):
 def test_an_unknown_language_is_refused_by_the_schema(language):
     with pytest.raises(lecture.config.ConfigError, match=r"^lecture\.lang: "):
         load_config(overrides=(f"lecture.lang={language!r}".replace("'", '"'),))
+
+
+@pytest.mark.parametrize("text", ["lecture = 3\n", "lecture = [1]\n", "[lecture]\nlang = 3\n"])
+def test_a_lecture_table_that_is_not_one_is_refused_in_one_line(tmp_path, text):
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text, encoding="utf-8")
+    with pytest.raises(lecture.config.ConfigError, match=r"^lecture(\.lang)?: [^\n]*$"):
+        load_config(mine)
