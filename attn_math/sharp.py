@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from attn_math import heads
-from attn_math.lab import LabAttention, LabWeights, attention_on, lab_attention, lab_tokens, lab_weights
+from attn_math.lab import (LAB_SENTENCES, LabAttention, LabWeights, attention_on, lab_attention, lab_tokens,
+                           lab_weights)
 from attn_math.validation import frozen
 
 FEATURE_NAMES = ("determinante", "sustantivo", "verbo", "pronombre", "otra", "posición/10", "(posición/10)²", "1")
@@ -71,9 +72,10 @@ def sharp_features(tokens, lang: str = "es") -> np.ndarray:
 
 def sharp_attention(sentence: str, temperature: float = 1.0, causal: bool = False,
                     weights: LabWeights | None = None, lang: str = "es") -> LabAttention:
-    """The lab's pass on sharp_features (roles read in ``lang``) with sharp_weights() (or ``weights``):
-    Z = softmax(QK^T / (2 T)) V."""
+    """The lab's pass on sharp_features (roles read in ``lang``; the lab's own sentences are Spanish in any
+    lecture) with sharp_weights() (or ``weights``): Z = softmax(QK^T / (2 T)) V."""
     tokens = lab_tokens(sentence)
+    lang = "es" if sentence in LAB_SENTENCES.values() else lang
     return attention_on(tokens, sharp_features(tokens, lang), sharp_weights() if weights is None else weights,
                         temperature, causal)
 

@@ -14,7 +14,7 @@ from attn_math.lexicon import load_lexicon
 from attn_math.sharp import preset_attention, sharp_attention
 from attn_math.words import occurrences, punctuation_between, split_words, told_apart
 from lecture.config import ConfigError, load_config
-from lecture.glyphs import undrawable
+from lecture.glyphs import installed_coverage, undrawable
 from lecture.sentences import check_sentence
 
 PREVIOUS, SUBJECT_VERB, PRONOUN = range(3)
@@ -75,6 +75,15 @@ def font_covers(character: str) -> bool:
 @pytest.mark.parametrize("character", ["a", "ñ", "ó", "¿", "₂", "→", "😀", "🧪", "🦀", "𓀀", "ༀ", "中"])
 def test_undrawable_agrees_with_fontconfig_character_by_character(character):
     assert undrawable(f"x {character} y") == ([] if font_covers(character) else [character])
+
+
+def test_without_fontconfig_nothing_is_refused(monkeypatch):
+    monkeypatch.setattr("lecture.glyphs.shutil.which", lambda name: None)
+    installed_coverage.cache_clear()
+    try:
+        assert installed_coverage() is None and undrawable("🧪𓀀") == []
+    finally:
+        installed_coverage.cache_clear()
 
 
 def undrawable_character() -> str:
@@ -183,6 +192,15 @@ def test_sharp_preset_reads_an_english_sentence():
     assert np.argmax(run.weights[4]) == 5 and np.argmax(run.weights[5]) == 4
     same = preset_attention("sharp", "the cat sits on the table", lang="en")
     np.testing.assert_array_equal(same.weights, run.weights)
+
+
+def test_the_labs_sentences_are_read_as_spanish_in_an_english_lecture():
+    for name in ("gato", "red", "atencion"):
+        np.testing.assert_array_equal(sharp_attention(LAB_SENTENCES[name], lang="en").weights,
+                                      sharp_attention(LAB_SENTENCES[name], lang="es").weights)
+    # el gato se sienta en la mesa: "el" and "la" attend to their nouns, which the English lexicon would not see
+    run = sharp_attention(LAB_SENTENCES["gato"], lang="en")
+    assert np.argmax(run.weights[0]) == 1 and np.argmax(run.weights[5]) == 6
 
 
 def test_lab_preset_ignores_the_language():
