@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from attn_math import heads, lab, worked_example
 from attn_math.attention import MATRICES, check_shapes, plural, self_attention
-from lecture.config_hints import decimal_comma_hint, decimal_comma_line
+from lecture.config_hints import decimal_comma_line, number_hint
 from lecture.locale import load_locale
 from lecture.sentences import check_sentence
 
@@ -422,6 +422,6 @@ def describe(error: ValidationError) -> str:
     else:
         message = f"{message.replace('Input should be', 'expected')}, got {first['input']!r}"
         if first["type"].startswith(("float", "int")):
-            message += decimal_comma_hint(first["input"])
+            message += number_hint(first["input"])
     key = ".".join(part for part in location if not part.isdigit()) or "config"
     return f"{key}: {message}"

@@ -1,4 +1,4 @@
-"""Hints for the usual slips in config input: a decimal comma, a --set value the shell split at its spaces."""
+"""Hints for the usual slips in config input: a decimal comma, a quoted number, a --set value the shell split."""
 
 from __future__ import annotations
 
@@ -8,13 +8,17 @@ import shlex
 from lecture.sections import SECTION_IDS
 
 DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
+NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 TOML_WORDS = {"true", "false", "inf", "nan"}
 
 
-def decimal_comma_hint(value: object) -> str:
-    """"; use a decimal point: 0.5" for a string such as "0,5", else ""."""
+def number_hint(value: object) -> str:
+    """For a string where a number was expected: "; use a decimal point: 0.5" for "0,5", "; write the number
+    without quotes: 0.5" for "0.5"; else ""."""
     if isinstance(value, str) and DECIMAL_COMMA.fullmatch(value.strip()):
         return f"; use a decimal point: {value.strip().replace(',', '.')}"
+    if isinstance(value, str) and NUMBER.fullmatch(value.strip()):
+        return f"; write the number without quotes: {value.strip()}"
     return ""
 
 
@@ -32,7 +36,7 @@ def decimal_comma_line(text: str, error: Exception, path: object) -> str | None:
     headers = [header[1] for line in lines[:number - 1]
                if (header := re.fullmatch(r"\s*\[\s*([\w.-]+)\s*\]\s*(#.*)?", line))]
     key = ".".join([*headers[-1:], statement[1]])
-    return f"{key}: {path} line {number} has {statement[2]}{decimal_comma_hint(statement[2])}"
+    return f"{key}: {path} line {number} has {statement[2]}{number_hint(statement[2])}"
 
 
 def split_set_hint(overrides: tuple[str, ...], sections: tuple[str, ...]) -> str | None:

@@ -37,6 +37,18 @@ def test_a_decimal_comma_in_set_hints_at_the_point(override, message):
     assert refused(override) == message
 
 
+@pytest.mark.parametrize("override, message", [
+    ("pipeline.temperature='0.5'", "pipeline.temperature: expected a valid number, got '0.5'; "
+                                   "write the number without quotes: 0.5"),
+    ("scaling.d_k='64'", "scaling.d_k: expected a valid integer, got '64'; write the number without quotes: 64"),
+    ("positional.base='1e4'", "positional.base: expected a valid number, got '1e4'; "
+                              "write the number without quotes: 1e4"),
+    ("scaling.d_k='sesenta'", "scaling.d_k: expected a valid integer, got 'sesenta'"),
+])
+def test_a_quoted_number_hints_at_the_quotes(override, message):
+    assert refused(override) == message
+
+
 def test_a_decimal_comma_in_a_file_names_the_key_and_the_line(tmp_path):
     quoted = tmp_path / "quoted.toml"
     quoted.write_text('[pipeline]\ntemperature = "0,5"\n', encoding="utf-8")
