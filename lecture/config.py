@@ -314,9 +314,10 @@ def language_defaults(language: Any) -> dict:
     return deepcopy(load_locale(language).get("config", {}))
 
 
-def read_toml(path: Path) -> dict:
+def read_toml(path: Path, max_depth: int = CONFIG_MAX_DEPTH) -> dict:
     """A TOML file of at most CONFIG_MAX_BYTES, UTF-8 (a byte-order mark, as Notepad writes, is accepted),
-    nested at most CONFIG_MAX_DEPTH deep; a device, a pipe or a folder is refused before reading."""
+    nested at most ``max_depth`` deep (a file that holds configs deeper down, like a batch's variants, may
+    allow more); a device, a pipe or a folder is refused before reading."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
@@ -337,20 +338,20 @@ def read_toml(path: Path) -> dict:
         comma = decimal_comma_line(raw.decode("utf-8-sig"), error, path)
         raise ConfigError(comma or f"config: {path} is not valid TOML: {error}") from None
     except RecursionError:
-        raise ConfigError(f"config: {path} nests tables or arrays deeper than {CONFIG_MAX_DEPTH} levels") from None
-    check_depth(data, f"config: {path}")
+        raise ConfigError(f"config: {path} nests tables or arrays deeper than {max_depth} levels") from None
+    check_depth(data, f"config: {path}", max_depth)
     return data
 
 
-def check_depth(value: Any, where: str) -> None:
-    """Refuse values nested deeper than CONFIG_MAX_DEPTH (a matrix is 3 deep: table, rows, entries)."""
+def check_depth(value: Any, where: str, max_depth: int = CONFIG_MAX_DEPTH) -> None:
+    """Refuse values nested deeper than ``max_depth`` (a matrix is 3 deep: table, rows, entries)."""
     level = [value]
-    for _ in range(CONFIG_MAX_DEPTH + 1):
+    for _ in range(max_depth + 1):
         level = [child for item in level if isinstance(item, (dict, list))
                  for child in (item.values() if isinstance(item, dict) else item)]
         if not level:
             return
-    raise ConfigError(f"{where}: nests tables or arrays deeper than {CONFIG_MAX_DEPTH} levels")
+    raise ConfigError(f"{where}: nests tables or arrays deeper than {max_depth} levels")
 
 
 def merge(base: dict, extra: dict) -> None:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attn_math import worked_example
-from lecture.config import ConfigError, load_config, to_toml
+from lecture.config import ConfigError, load_config, read_toml, to_toml
 
 
 def refused(*overrides: str) -> str:
@@ -100,3 +100,12 @@ def test_malformed_override_and_missing_file(tmp_path):
     broken.write_text("[matrix\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_config(broken)
+
+
+def test_a_file_may_allow_deeper_nesting(tmp_path):
+    """read_toml's depth: 6 levels for a config; a file that holds configs deeper down says how deep."""
+    deep = tmp_path / "variants.toml"
+    deep.write_text("[variants.alumno.config.matrix]\nX = [[1, 0], [0, 2]]\n", encoding="utf-8")  # 7 levels
+    with pytest.raises(ConfigError, match="deeper than 6 levels"):
+        read_toml(deep)
+    assert read_toml(deep, max_depth=7)["variants"]["alumno"]["config"]["matrix"]["X"] == [[1, 0], [0, 2]]
