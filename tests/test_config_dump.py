@@ -55,6 +55,7 @@ def test_the_dump_loads_back_to_the_same_config(tmp_path, name, file, overrides)
     dump = saved(tmp_path, documented_toml(config_file, overrides))
     assert load_config(dump) == load_config(config_file, overrides)
     assert load_config(dump).effective() == load_config(config_file, overrides).effective()
+    assert documented_toml(dump) == dump.read_text(encoding="utf-8")  # a saved file printed again is the same
 
 
 def test_the_default_dump_is_default_toml():
