@@ -240,8 +240,8 @@ def word_roles(tokens, lang: str = "es") -> tuple:
     Listed words keep their class; a capitalised word after the first that is not listed is a name.
     A verb is a known form (listed or conjugated) or has a past, imperfect, future or gerund ending,
     and is not right after a determiner; a word with a present-tense ending ("explica", "owns") is a
-    verb only right after a noun, a name, a subject pronoun or a relative word and when the next word
-    is not a verb already. A word that is both determiner and pronoun ("la", "her") is a pronoun
+    verb only right after a noun, a name, a subject pronoun, a relative word or an object pronoun that
+    is no determiner ("lo", "se"), and when the next word is not a verb already. A word that is both determiner and pronoun ("la", "her") is a pronoun
     before a verb, before another listed word or at the end. Everything else is a noun (adjectives too).
     """
     lexicon = load_lexicon(lang)
@@ -258,7 +258,9 @@ def word_roles(tokens, lang: str = "es") -> tuple:
         next_is_verb = i + 1 < len(forms) and sure_verbs[i + 1]
         if sure_verbs[i]:
             return not (i and forms[i - 1] in lexicon.determiners and next_is_verb)  # "la cena está"
-        after_subject = i > 0 and (forms[i - 1] in lexicon.subject_pronouns or forms[i - 1] in lexicon.relatives
+        previous = forms[i - 1] if i else None
+        after_subject = i > 0 and (previous in lexicon.subject_pronouns or previous in lexicon.relatives
+                                   or (previous in lexicon.object_pronouns and previous not in lexicon.determiners)
                                    or not (closed[i - 1] or is_verb(i - 1)))
         return (not closed[i] and not names[i] and after_subject and not next_is_verb
                 and forms[i].endswith(lexicon.present_endings))

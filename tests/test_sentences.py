@@ -123,6 +123,10 @@ RELATIONS = [
      {3: 1, 4: 1}, {}),
     ("es", "Ana dijo: «todo, ¿no?» y el perro ladró.",  # 0 Ana 1 dijo 2 todo 3 no 4 y 5 el 6 perro 7 ladró
      {1: 0, 7: 6}, {}),
+    ("es", "mi hermana escribe cartas y las envía",  # "las" before a verb is a pronoun: the letters
+     {2: 1, 6: 1}, {5: 3}),
+    ("en", "my sister writes letters and sends them",  # the second verb has no subject of its own
+     {2: 1, 5: 1}, {6: 3}),
     ("en", "the dog that Mary owns barked and she calmed it",  # 0 the 1 dog 2 that 3 Mary 4 owns 5 barked ...
      {4: 1, 5: 1, 8: 7}, {7: 3, 9: 1}),
     ("en", "the girls saw the boy and they smiled",  # they: plural, so the girls, not the boy
