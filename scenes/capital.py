@@ -1,6 +1,9 @@
 """Section 5, «La capital de ___ es …»: the eight steps of one forward pass with d_model = 3, run for
 real by ``attn_math.capital``; then the country changed, its identity dragged from one end to the other,
-and the layer norm shown as the step that makes -0.90 differ from the mirror image of +0.90."""
+and the layer norm shown as the step that makes -0.90 differ from the mirror image of +0.90.
+
+The model's words are Spanish (``VOCAB``); each is shown as the locale's ``capital.words`` writes it
+("The capital of France is …" in English: the same five positions)."""
 
 from __future__ import annotations
 
@@ -63,7 +66,8 @@ class CapitalScene(LessonScene):
     def show_embeddings(self):
         walk = self.walk
         self.begin_step("embeddings", identity=signed(walk.identity))
-        sentence = label_text(" ".join(walk.tokens) + " " + self.labels["ellipsis"], style.TEXT, style.TITLE_SIZE)
+        sentence = label_text(" ".join(self.shown_words(walk.tokens)) + " " + self.labels["ellipsis"], style.TEXT,
+                              style.TITLE_SIZE)
         headers = [label_text(name, style.MUTED, style.CAPTION_SIZE) for name in self.labels["dimensions"]]
         width = max(cell_width(walk.embeddings, walk.positional, walk.X),
                     max(header.width for header in headers) + 0.25)
@@ -134,12 +138,12 @@ class CapitalScene(LessonScene):
     def show_scores(self):
         walk = self.walk
         best = int(np.argmax(walk.scores))
-        self.begin_step("scores", top=walk.tokens[best])
+        self.begin_step("scores", top=self.shown_word(walk.tokens[best]))
         K = self.products["K"]
         K_target = self.base_size_target(K)
-        query = labelled(walk.Q[-1][None], r"q_{\text{es}}", style.QUERY, "q_es", width=K.cell_width)
+        query = labelled(walk.Q[-1][None], self.of_last("q"), style.QUERY, "q_es", width=K.cell_width)
         query.next_to(K_target, UP, buff=0.3).match_x(K_target.cell_grid)
-        self.scores = self.score_column(walk.scores, r"q_{\text{es}} \cdot k_j", "scores")
+        self.scores = self.score_column(walk.scores, self.of_last("q") + r" \cdot k_j", "scores")
         self.scores.next_to(K_target, RIGHT, buff=0.9).align_to(K_target, DOWN)
         tokens = self.token_labels(K_target, walk.tokens)
         self.place(VGroup(tokens, K_target, query, self.scores), reserve_bottom=LINE_HEIGHT + 0.2)
@@ -151,8 +155,8 @@ class CapitalScene(LessonScene):
         self.play(Appear(self.scores.frame), run_time=0.4)
         self.cue("values", values=walk.scores.tolist(), spacing=self.reveal_seconds(1))
         self.reveal_rows(self.scores)
-        line = self.dot_product_line(self.labels["score_name"].format(token=walk.tokens[best]), walk.Q[-1],
-                                     walk.K[best], self.scores.entries[best][0].shown_text)
+        name = self.labels["score_name"].format(token=self.shown_word(walk.tokens[best]))
+        line = self.dot_product_line(name, walk.Q[-1], walk.K[best], self.scores.entries[best][0].shown_text)
         self.play(Create(query.row_box(0)), Create(K.row_box(best)), Create(self.scores.cell_box(best, 0)),
                   Appear(line), run_time=0.8)
         self.wait(HOLD + 1.0)
@@ -161,12 +165,12 @@ class CapitalScene(LessonScene):
         walk = self.walk
         best = int(np.argmax(walk.attention_row))
         self.begin_step("softmax", new_numbers=2 * len(walk.tokens), root=format_number(math.sqrt(walk.K.shape[1])),
-                        top=walk.tokens[best], weight=format_number(walk.attention_row[best]))
+                        top=self.shown_word(walk.tokens[best]), weight=format_number(walk.attention_row[best]))
         scores = self.base_size_target(self.scores)
         scaled = self.score_column(walk.scaled, rf"/\sqrt{{{D_MODEL}}}", "scaled")
         columns = VGroup(scores, scaled).arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
         tokens = self.token_labels(scores, walk.tokens)
-        chart = BarChart(walk.attention_row, walk.tokens, style.ATTENTION, height=2.8, bar_width=0.7, gap=0.4,
+        chart = BarChart(walk.attention_row, self.shown_words(walk.tokens), style.ATTENTION, height=2.8, bar_width=0.7, gap=0.4,
                          decimals=probability_decimals(walk.attention_row), name="attention")
         arrow = VGroup(MathTex(r"\text{softmax}", color=style.ATTENTION, font_size=style.BODY_SIZE + 4),
                        Arrow(LEFT, RIGHT, color=style.MUTED, buff=0)).arrange(DOWN, buff=0.15)
@@ -191,7 +195,7 @@ class CapitalScene(LessonScene):
                            text_colour=lambda w: style.BACKGROUND if w > 0.55 else style.TEXT)
         V = labelled(walk.V, "V", style.VALUE, "V")
         V.next_to(weights, RIGHT, buff=0.6).align_to(weights, DOWN)
-        self.context = labelled(walk.context[None], r"\text{contexto} = \sum_j \alpha_j v_j", style.OUTPUT,
+        self.context = labelled(walk.context[None], self.context_symbol + r" = \sum_j \alpha_j v_j", style.OUTPUT,
                                 "context", width=V.cell_width)
         self.context.next_to(V, DOWN, buff=0.45).match_x(V.cell_grid)
         tokens = self.token_labels(weights, walk.tokens)
@@ -215,8 +219,8 @@ class CapitalScene(LessonScene):
     def show_layer_norm(self):
         walk = self.walk
         self.begin_step("layer_norm", new_numbers=3 * D_MODEL + 2)  # x_es, r, its mean and spread, LN(r)
-        context = labelled(walk.context[None], r"\text{contexto}", style.OUTPUT, "context")
-        x_es = labelled(walk.X[-1][None], r"x_{\text{es}}", style.INPUT, "x_es")
+        context = labelled(walk.context[None], self.context_symbol, style.OUTPUT, "context")
+        x_es = labelled(walk.X[-1][None], self.of_last("x"), style.INPUT, "x_es")
         residual = labelled(walk.residual[None], "r", style.OUTPUT, "residual")
         self.normalized = labelled(walk.normalized[None], r"\mathrm{LN}(r) = (r - \mu) / \sigma",
                                    style.OUTPUT, "normalized")
@@ -253,7 +257,7 @@ class CapitalScene(LessonScene):
         logits = labelled(walk.logits[None], r"\text{logits}", style.TEXT, "logits", width=width,
                           fill=lambda value: style.score_colour(value, largest))
         words = VGroup(*[label_text(word, style.TEXT, style.CAPTION_SIZE).next_to(W_out.brackets, UP, buff=0.15)
-                         .match_x(W_out.cells[0][j]) for j, word in enumerate(VOCAB)])
+                         .match_x(W_out.cells[0][j]) for j, word in enumerate(self.shown_words(VOCAB))])
         for word in words:  # on one baseline, descenders or not
             sit_on(word, baseline(words[0]))
         W_out.label.next_to(words, UP, buff=0.2)
@@ -287,7 +291,7 @@ class CapitalScene(LessonScene):
         walk = self.walk
         strings = self.strings["steps"]["distribution"]
         self.begin_step("distribution", caption=strings["caption_tie"] if is_tie(walk) else strings["caption"],
-                        new_numbers=len(VOCAB) + 2, prediction=walk.prediction,  # the bars, p and -ln p
+                        new_numbers=len(VOCAB) + 2, prediction=self.shown_word(walk.prediction),  # the bars, p and -ln p
                         probability=format_number(walk.probability), loss=format_number(walk.loss))
         self.chart = self.distribution_chart(walk)
         self.readouts = self.readout_panel(walk)
@@ -404,7 +408,7 @@ class CapitalScene(LessonScene):
         winners = VGroup()
         for i, walk in enumerate(walks):
             word = ROMA if walk.identity < 0 else PARIS
-            label = f"p({VOCAB[word]})" if walk.identity else "p"
+            label = f"p({self.shown_word(VOCAB[word])})" if walk.identity else "p"
             winners.add(self.reading(f"{label} =", walk.probs[word], "winner", index=i, size=style.CAPTION_SIZE)
                         .next_to(after.dots[i], DOWN, buff=0.7))
         left_edge = min(before.get_left()[0], after.get_left()[0]) - 0.5
@@ -504,13 +508,14 @@ class CapitalScene(LessonScene):
         """The next word's distribution; its values keep the tie's decimals (1/8 as 0.125) all along the drag,
         so a number never changes width mid-drag and the tie's eight values visibly sum to 1."""
         ceiling = max(capital_walkthrough(end).probability for end in (-1.0, 1.0))
-        return BarChart(walk.probs, VOCAB, style.OUTPUT, height=3.0, bar_width=0.6, gap=0.5,  # room between "0.125"s
+        return BarChart(walk.probs, self.shown_words(VOCAB), style.OUTPUT, height=3.0, bar_width=0.6, gap=0.5,  # room between "0.125"s
                         max_value=math.ceil(ceiling * 10) / 10,
                         decimals=probability_decimals(capital_walkthrough(0.0).probs), name="probs")
 
     def readout_values(self, walk) -> list:
         """The predicted word ("empate" on a tie), its probability and the loss -ln p."""
-        return [label_text(self.labels["tie"] if is_tie(walk) else walk.prediction, style.TEXT, READOUT_SIZE),
+        word = self.labels["tie"] if is_tie(walk) else self.shown_word(walk.prediction)
+        return [label_text(word, style.TEXT, READOUT_SIZE),
                 tagged_number(walk.probability, "probability", READOUT_SIZE, decimals=3),  # 1/8 as 0.125
                 tagged_number(walk.loss, "loss", READOUT_SIZE)]
 
@@ -538,11 +543,12 @@ class CapitalScene(LessonScene):
 
     def country_panel(self, walk, prefix: str) -> VGroup:
         """One country's attention row, the context it carries and what it predicts, stacked."""
-        title = self.reading(walk.tokens[COUNTRY_POSITION], walk.identity, f"{prefix}identity", size=style.BODY_SIZE)
-        chart = BarChart(walk.attention_row, walk.tokens, style.ATTENTION, height=1.6, bar_width=0.6, gap=0.35,
+        title = self.reading(self.shown_word(walk.tokens[COUNTRY_POSITION]), walk.identity, f"{prefix}identity",
+                             size=style.BODY_SIZE)
+        chart = BarChart(walk.attention_row, self.shown_words(walk.tokens), style.ATTENTION, height=1.6, bar_width=0.6, gap=0.35,
                          decimals=probability_decimals(walk.attention_row), name=f"{prefix}attention")
-        context = labelled(walk.context[None], r"\text{contexto}", style.OUTPUT, f"{prefix}context")
-        word = self.labels["tie"] if is_tie(walk) else walk.prediction
+        context = labelled(walk.context[None], self.context_symbol, style.OUTPUT, f"{prefix}context")
+        word = self.labels["tie"] if is_tie(walk) else self.shown_word(walk.prediction)
         predicted = self.reading(self.labels["panel_prediction"].format(word=word), walk.probability,
                                  f"{prefix}probability")
         panel = VGroup(title, chart, context, predicted).arrange(DOWN, buff=0.45)
@@ -569,10 +575,18 @@ class CapitalScene(LessonScene):
         return labelled(np.asarray(values)[:, None], label, style.TEXT, name,
                         fill=lambda value: style.score_colour(value, largest))
 
-    def token_labels(self, matrix: LabelledMatrix, words) -> VGroup:
+    def of_last(self, symbol: str) -> str:
+        """``symbol`` of the last token, as LaTeX: q with "es" (or "is") under it."""
+        return rf"{symbol}_{{\text{{{self.shown_word(self.walk.tokens[-1])}}}}}"
+
+    @property
+    def context_symbol(self) -> str:
+        return rf"\text{{{self.labels['context']}}}"
+
+    def token_labels(self, matrix: LabelledMatrix, tokens) -> VGroup:
         """The words of the rows, right-aligned left of the opening bracket."""
         labels = VGroup()
-        for i, word in enumerate(words):
+        for i, word in enumerate(self.shown_words(tokens)):
             label = label_text(word, style.TEXT, style.CAPTION_SIZE)
             labels.add(label.next_to(matrix.brackets[0], LEFT, buff=0.2).set_y(matrix.cells[i][0].get_y()))
         return labels

@@ -163,6 +163,13 @@ class LessonScene(Scene):
         """A text from the locale, filled in, with its decimals written as the locale writes them."""
         return written_numbers(text, self.separator)
 
+    def shown_word(self, token: str) -> str:
+        """A word of the section's model as the locale's ``<section>.words`` writes it; a word not listed as it is."""
+        return self.strings.get("words", {}).get(token, token)
+
+    def shown_words(self, tokens) -> list[str]:
+        return [self.shown_word(token) for token in tokens]
+
     def setup(self):
         self.camera.background_color = style.BACKGROUND
 

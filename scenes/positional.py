@@ -49,7 +49,7 @@ def written(value: float) -> str:
     mantissa = round(value / 10.0 ** exponent, 1)
     if abs(mantissa) >= 10:
         mantissa, exponent = mantissa / 10, exponent + 1
-    return f"{mantissa:.1f}·10{str(exponent).translate(SUPERSCRIPTS)}"
+    return f"{format_number(mantissa, 1)}·10{str(exponent).translate(SUPERSCRIPTS)}"
 
 
 def period_number(value: float, colour, font_size: float):
@@ -391,7 +391,7 @@ class PositionalScene(LessonScene):
                    for j in range(example.x.shape[1])]
         header.append(label_text(labels["comment"], style.MUTED, style.CAPTION_SIZE))
         rows, blocks = [header], []
-        for k, (token, pos) in enumerate(zip(example.tokens, example.positions)):
+        for k, (token, pos) in enumerate(zip(self.shown_words(example.tokens), example.positions)):
             block = [TableRow(labels["x_row"].format(token=token), example.x[k], "x", k,
                               labels["comments_x"][k].format(token=token), style.INPUT),
                      TableRow(labels["pe_row"].format(pos=pos), example.pe[k], "pe", k,
@@ -417,8 +417,8 @@ class PositionalScene(LessonScene):
         frame = SurroundingRectangle(VGroup(*[row.body for row in self.table.blocks[k]]), color=style.HIGHLIGHT,
                                      buff=0.08, stroke_width=2.5)
         pos = int(self.example.positions[k])
-        line = label_text(self.labels["recover"].format(pos=pos, token=self.example.tokens[k]), style.TEXT,
-                          style.BODY_SIZE)
+        line = label_text(self.labels["recover"].format(pos=pos, token=self.shown_word(self.example.tokens[k])),
+                          style.TEXT, style.BODY_SIZE)
         _, _, bottom, _ = self.body()
         line.next_to(self.table, DOWN, buff=0.3)
         if line.get_bottom()[1] < bottom:
@@ -434,10 +434,10 @@ class PositionalScene(LessonScene):
         width = shared_cell_width(demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)
         self.outputs = [self.output_matrix(demo.output_a, "A", False, width),
                         self.output_matrix(demo.output_b, "B", False, width)]
-        self.words = [self.row_words(matrix, tokens)
-                      for matrix, tokens in zip(self.outputs, (demo.tokens_a, demo.tokens_b))]
+        shown = [self.shown_words(tokens) for tokens in (demo.tokens_a, demo.tokens_b)]
+        self.words = [self.row_words(matrix, tokens) for matrix, tokens in zip(self.outputs, shown)]
         sentences = [label_text(self.labels[f"sentence_{side}"].format(sentence=" ".join(tokens)), style.TEXT,
-                                style.BODY_SIZE) for side, tokens in (("a", demo.tokens_a), ("b", demo.tokens_b))]
+                                style.BODY_SIZE) for side, tokens in zip("ab", shown)]
         columns = [VGroup(sentence, VGroup(output, words)).arrange(DOWN, buff=0.4)
                    for sentence, output, words in zip(sentences, self.outputs, self.words)]
         stage = VGroup(*columns).arrange(RIGHT, buff=2.2, aligned_edge=UP)
@@ -461,7 +461,7 @@ class PositionalScene(LessonScene):
                               f"Z_{side}_pe" if with_pe else f"Z_{side}", cell_width=width)
 
     @staticmethod
-    def row_words(matrix: LabelledMatrix, tokens: tuple[str, ...]) -> VGroup:
+    def row_words(matrix: LabelledMatrix, tokens: list[str]) -> VGroup:
         """Each row's token, right-aligned at the left of the matrix."""
         edge = matrix.brackets[0].get_left() + LEFT * 0.2
         return VGroup(*[label_text(token, style.TEXT, style.CAPTION_SIZE).match_y(matrix.cells[i][0])
