@@ -86,14 +86,14 @@ class HeadsScene(LessonScene):
 
     def quoted(self, text: str) -> str:
         """A token or the sentence in the locale's quotation marks."""
-        return self.labels.get("token", "«{token}»").format(token=text)
+        return self.labels["token"].format(token=text)
 
     def listed(self, indices) -> str:
         """The tokens at ``indices``, quoted and joined as the locale writes a list: «a», «b» y «c»."""
         items = [self.quoted(self.result.labels[j]) for j in indices]
         if len(items) == 1:
             return items[0]
-        return self.labels.get("list", "{items} y {last}").format(items=", ".join(items[:-1]), last=items[-1])
+        return self.labels["list"].format(items=", ".join(items[:-1]), last=items[-1])
 
     def token_row(self) -> TokenRow:
         """The sentence as a row, its words cut short ("electroe…") only if in full the row would have to
