@@ -26,6 +26,7 @@ PANEL_GAP = 0.4
 ARC_HEIGHT = 3.0  # the longest arc's rise above the words, before the column is fitted
 READOUT_LINE = 0.34  # height of one line of weights under the tokens
 HOLD = 2.5  # seconds to hold a state worth reading
+TYPED_LINE_CHARACTERS = 70  # the sentence as typed wraps onto a second line beyond this
 FORMULA_SIZE = 40
 SIZE_BLOCK_FILL = 0.45  # how much of its colour an evenly filled block takes
 # Cell sides small enough that a step's blocks fit the body unscaled, so their labels keep their size
@@ -81,7 +82,7 @@ class HeadsScene(LessonScene):
         if result.sentence == " ".join(result.tokens):
             return []
         left, right, _, _ = style.body_box()
-        line = label_text(self.quoted(result.sentence), style.MUTED, style.BODY_SIZE)
+        line = self.paragraph(self.quoted(result.sentence), TYPED_LINE_CHARACTERS, style.BODY_SIZE, style.MUTED)
         return [fit(line, right - left, line.height)]
 
     def quoted(self, text: str) -> str:
@@ -402,9 +403,9 @@ class HeadsScene(LessonScene):
                          fill=lambda _: interpolate_color(style.PANEL, colour, SIZE_BLOCK_FILL), cell_size=SIZE_CELL)
 
     @staticmethod
-    def paragraph(text: str, characters: int, font_size: float):
+    def paragraph(text: str, characters: int, font_size: float, colour=style.TEXT):
         """Prose wrapped onto lines of at most ``characters``."""
-        return label_text("\n".join(textwrap.wrap(text, characters)), style.TEXT, font_size)
+        return label_text("\n".join(textwrap.wrap(text, characters)), colour, font_size)
 
     def shape_text(self, rows: int, cols: int):
         return label_text(self.labels["shape"].format(rows=rows, cols=cols), style.MUTED, style.CAPTION_SIZE)

@@ -276,3 +276,13 @@ def test_an_english_sentence_shows_its_three_relations():
     assert "“it” → “dog”" in steps["pronoun"].caption
     weights = multi_head_attention(ENGLISH, lang="en").heads[2].weights
     assert int(np.argmax(weights[7])) == 3  # she -> Mary
+
+
+def test_the_longest_sentence_with_punctuation_is_written_whole_and_legible():
+    """The sentence as typed wraps onto a second line rather than shrinking under 14 px."""
+    punctuated = ("la electroencefalografista, comprometidísima, anticonstitucionalmente reconoció: que ella lo "
+                  "desaprovechó irresponsablemente, ¿otra vez?")
+    scene = run_scene("heads", f'heads.sentence="{punctuated}"')
+    assert lecture_problems(scene) == []
+    first = next(step for step in scene.steps if step.key == "sentence")
+    assert f"«{punctuated}»" in texts(first)
