@@ -74,6 +74,8 @@ class CapitalScene(LessonScene):
         E = labelled(walk.embeddings, "E", style.INPUT, "embeddings", width=width)
         for j, header in enumerate(headers):
             header.next_to(E.brackets, UP, buff=0.15).match_x(E.cells[0][j])
+        for header in headers:  # on one baseline, descenders ("place", "país") or not ("role")
+            sit_on(header, baseline(headers[0]))
         E.label.next_to(VGroup(*headers), UP, buff=0.2)
         self.table = VGroup(self.token_labels(E, walk.tokens), E)
         stage = VGroup(sentence, VGroup(self.table, *headers)).arrange(DOWN, buff=0.6)

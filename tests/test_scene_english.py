@@ -1,0 +1,60 @@
+"""Every section in English (lecture.lang = "en"), at the default config and at the largest ones the Spanish
+scene tests use (English sentences where a section reads one): the checks a lecture must pass (no text
+overlapping, nothing out of frame, nothing under 14 px, numbers as the lesson writes them, reading time), and
+nothing Spanish left on screen, in a caption or in the narration."""
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from lecture.locale import LOCALES
+from tests.scene_checks import lecture_problems, records, run_scene
+from tests.test_locale_parity import SPANISH_LETTERS, SPANISH_WORDS
+from tests.test_scene_matrix import W_4x4, W_DECIMALS, X_DECIMALS
+from tests.test_scene_pipeline import RUNS
+from tests.test_scene_positional import LARGEST as POSITIONAL_LARGEST
+from tests.test_scene_scaling import LARGEST as SCALING_LARGEST
+
+ENGLISH = 'lecture.lang="en"'
+# Twelve words, the most the heads accept, long ones among them (as the Spanish test's longest sentence).
+HEADS_LONGEST = ("the uncharacteristically overcommitted electroencephalographer acknowledged that she "
+                 "had irresponsibly misinterpreted it again")
+# 32 words, the most the pipeline accepts, some of them long.
+PIPELINE_LONGEST = ("the extraordinarily complicated mechanism of self attention lets every word look "
+                    "directly at all the others and decide how much attention it should pay to each of them "
+                    "according to internationalized representations")
+# The most tokens whose matrices still show their numbers, each word long.
+PIPELINE_EIGHT_LONG = ("electroencephalographers internationalizations disproportionately counterrevolutionaries "
+                       "incomprehensibilities uncharacteristically otorhinolaryngologists deinstitutionalization")
+CONFIGS = {
+    "matrix": [(), (f"matrix.X={X_DECIMALS}", f"matrix.W_Q={W_DECIMALS}", f"matrix.W_K={W_4x4}",
+                    f"matrix.W_V={W_DECIMALS}")],
+    "scaling": [(), SCALING_LARGEST],
+    "heads": [(), (f'heads.sentence="{HEADS_LONGEST}"',)],
+    "positional": [(), POSITIONAL_LARGEST],
+    "capital": [(), ("capital.identity=-0.37",), ("capital.identity=0.0",)],
+    "pipeline": [(), replace(RUNS["longest"], sentence=PIPELINE_LONGEST).overrides(),
+                 replace(RUNS["eight long words"], sentence=PIPELINE_EIGHT_LONG).overrides()],
+}
+CASES = [pytest.param(section, overrides, id=f"{section}-{'default' if not overrides else f'config{index}'}")
+         for section, runs in CONFIGS.items() for index, overrides in enumerate(runs)]
+WORD = re.compile(r"[^\W\d_]+")
+
+pytestmark = pytest.mark.skipif(not (LOCALES / "en.toml").exists(), reason="assets/locales/en.toml is not written yet")
+
+
+def spanish_left(scene) -> list[str]:
+    """Texts on screen, captions and narrations with a Spanish letter or word."""
+    texts = [(record.key, text.text) for record in records(scene) for text in record.texts]
+    texts += [(record.key, record.caption) for record in records(scene)]
+    texts += [(step.key, step.narration.get("text", "")) for step in scene.steps]
+    return [f"{key}: {text!r}" for key, text in texts
+            if SPANISH_LETTERS.search(text) or {word.lower() for word in WORD.findall(text)} & SPANISH_WORDS]
+
+
+@pytest.mark.parametrize(("section", "overrides"), CASES)
+def test_every_section_passes_the_viewer_checks_in_english(section, overrides):
+    scene = run_scene(section, ENGLISH, *overrides)
+    assert lecture_problems(scene) == []
+    assert spanish_left(scene) == []
