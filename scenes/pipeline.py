@@ -571,7 +571,7 @@ class PipelineScene(LessonScene):
         labels, n = self.labels, len(self.tokens)
         left, right, bottom, top = self.body()
         cell = self.cell_size((right - left) / 2 - 0.8, top - bottom - 1.2)
-        scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{máscara}}"
+        scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{{labels['mask']}}}"
         width = self.cell_width(masked.weights)
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
                                                       masked.steps.mask), self.tokens)

@@ -12,6 +12,7 @@ from audio_files import tone, write_audio
 from lecture import narration
 from lecture.narration import (LONGEST_RECORDING, Narration, NarrationError, decode, plan, sentence_times, sentences,
                                voice_text)
+from lecture.config import load_config
 from lecture.locale import load_locale
 from lecture.sections import BY_ID, SECTIONS
 from scenes.numbers import written_numbers
@@ -126,6 +127,16 @@ def test_the_draft_voice_speaks_spanish_for_about_as_long_as_the_text():
     assert 0.2 < len(short) / SAMPLE_RATE < 2.0
     assert len(long) / SAMPLE_RATE > 4 * len(short) / SAMPLE_RATE
     assert np.abs(long).max() > 0.05
+
+
+def test_the_draft_voice_speaks_english_with_the_english_voice_and_words():
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)")
+    english = load_locale("en")
+    voice = load_config(overrides=('lecture.lang="en"',)).narration.voice
+    assert voice == english["config"]["narration"]["voice"] == "en"
+    spoken = Narration(voice=voice).speak("01-formula", "The weight falls from \u22121.5 to 0.25.", english["spoken"])
+    assert 1.0 < len(spoken) / SAMPLE_RATE < 6.0 and np.abs(spoken).max() > 0.05
 
 
 def test_recordings_are_found_by_step_name_and_missing_ones_are_named_in_one_line(tmp_path):
