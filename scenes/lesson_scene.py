@@ -129,7 +129,7 @@ class LessonScene(Scene):
 
     def __init__(self, job: SceneJob | None = None, **kwargs):
         # No job: run by manim's own CLI (`manim -ql scenes/matrix.py MatrixScene`): the default config.
-        self.job = job or SceneJob(config=load_config(), locale=load_locale())
+        self.job = job or default_job()
         use_decimal_separator(self.separator)
         self.steps: list[StepRecord] = []
         self.cards: list[StepRecord] = []  # question and closing cards, as shown in full
@@ -439,6 +439,12 @@ class LessonScene(Scene):
         self.renderer.update_frame(self, ignore_skipping=True)
         path = self.job.stills_dir / f"{self.job.still_prefix}{number:02d}-{key}.png"
         Image.fromarray(self.renderer.get_frame()).convert("RGB").save(path)
+
+
+def default_job() -> SceneJob:
+    """The default config and the locale of its ``lecture.lang``."""
+    lecture_config = load_config()
+    return SceneJob(config=lecture_config, locale=load_locale(lecture_config.lecture.lang))
 
 
 def _shifted(step: StepRecord, start: float) -> StepRecord:

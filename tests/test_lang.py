@@ -9,7 +9,9 @@ import pytest
 
 from lecture.captions import lecture_tracks, section_tracks
 from lecture.decks import Deck
+from lecture.jobs import JobResult
 from lecture.locale import load_locale
+from lecture.script import script_markdown
 from scenes.numbers import DECIMAL, use_decimal_separator, written_numbers
 from tests.scene_checks import records, run_scene
 
@@ -67,3 +69,16 @@ def test_caption_tracks_and_decks_are_marked_with_the_lecture_language():
     deck = Deck(title="T", sections=(), width=16, height=9, background="#000000")
     assert deck.language == "es-ES"
     assert Deck(title="T", sections=(), width=16, height=9, background="#000000", lang="en").language == "en-GB"
+
+
+def test_the_narration_script_is_written_in_the_chosen_language_with_its_decimal_separator():
+    step = {"key": "formula", "title": "The formula", "caption": "C", "start": 0.0, "read_until": 6.3,
+            "narration": {"file": "01-formula", "text": "This is the attention formula."}}
+    english = script_markdown([JobResult(section="matrix", steps=[step])], load_locale("en"))
+    assert english.startswith("# Narration script\n")
+    assert "## 1. From X to Z: attention, cell by cell" in english and "### Step 1: The formula" in english
+    assert "- Length without voice: 6.3 s" in english
+    comma = copy.deepcopy(load_locale("es"))
+    comma["numbers"]["decimal_separator"] = ","
+    spanish = script_markdown([JobResult(section="matrix", steps=[step])], comma)
+    assert "- Duración sin voz: 6,3 s" in spanish and "> This is the attention formula." in spanish
