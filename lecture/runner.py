@@ -47,9 +47,9 @@ class RenderRequest:
     steps: str | None = None  # ``--steps``: a clip of these steps of each section (see lecture.steps)
 
 
-def plain_line(console: Console):
+def plain_line(console: Console, style: str | None = None):
     """Print a message as one line, as it is: no wrapping, no rich markup (it may hold a user's path)."""
-    return lambda message: console.print(message, soft_wrap=True, markup=False, highlight=False)
+    return lambda message: console.print(message, soft_wrap=True, markup=False, highlight=False, style=style)
 
 
 def code_digest() -> str:
@@ -94,16 +94,7 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
     entries = entries_of(manifest, request)
     stale = [section for section in request.sections if request.force
              or not is_up_to_date(entries.get(entry_key(section, clips)), folder.path, wanted[section])]
-    effective = request.config.effective()
-    for section in request.sections:
-        entry = entries.get(entry_key(section, clips))
-        if section not in stale:
-            console.print(f"{clip_stem(BY_ID[section].stem, clips.get(section))}: up to date, skipped "
-                          "(--force re-renders)")
-        elif entry:
-            line = replacing_line(entry, section, manifest, effective, request.quality.label, request.format)
-            if line:
-                plain_line(console)(line)
+    announce(request, stale, manifest, folder.path, console)
     with folder.scratch() as scratch:
         jobs = [RenderJob(section, request.config, request.quality, request.format, scratch / section,
                           folder.cache, request.verbose, narrations.get(section), clips.get(section))
@@ -111,6 +102,21 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
         results = run_jobs(jobs, request.jobs, console)
         with folder.lock():  # another render may have finished meanwhile: re-read, then commit
             return _record(request, folder, results, wanted, scratch, console)
+
+
+def announce(request: RenderRequest, stale: list[str], manifest: dict, out_dir: Path, console: Console) -> None:
+    """A line for each requested section that is up to date (skipped), or whose file in OUT this render
+    replaces although it was made with another config, quality or format (what changed)."""
+    clips, effective = chosen_steps(request), request.config.effective()
+    for section in request.sections:
+        entry = entries_of(manifest, request).get(entry_key(section, clips))
+        if section not in stale:
+            console.print(f"{clip_stem(BY_ID[section].stem, clips.get(section))}: up to date, skipped "
+                          "(--force re-renders)")
+        elif entry and os.path.lexists(out_dir / entry["files"][0]):
+            line = replacing_line(entry, section, manifest, effective, request.quality.label, request.format)
+            if line:
+                plain_line(console)(line)
 
 
 def chosen_steps(request: RenderRequest) -> dict[str, StepRange]:
@@ -153,7 +159,7 @@ def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResul
         for result in results:
             if result.error:
                 failures += 1
-                console.print(f"[red]{BY_ID[result.section].stem}: failed: {result.error}[/red]")
+                plain_line(console, "red")(f"{BY_ID[result.section].stem}: failed: {result.error}")
                 continue
             files = result.files
             entries_of(manifest, request)[entry_key(result.section, chosen_steps(request))] = {
@@ -170,8 +176,8 @@ def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResul
         staged[MANIFEST] = stage_manifest(manifest, scratch)
         folder.commit(staged, scratch)
     except OSError as error:
-        console.print(f"[red]error: could not write the new files ({error.strerror or error}); "
-                      "files from earlier renders are untouched[/red]", soft_wrap=True)
+        plain_line(console, "red")(f"error: could not write the new files ({error.strerror or error}); "
+                                   "files from earlier renders are untouched")
         return 1
     return 1 if failures else 0
 

@@ -5,6 +5,7 @@ import pytest
 from PIL import Image, ImageDraw
 from scipy import ndimage
 
+from lecture.locale import load_locale
 from lecture.storyboard import LabelFont
 from media_checks import TINY, manifest, run_cli
 
@@ -58,3 +59,17 @@ def test_titles_draw_characters_inter_lacks():
     box = image.point(lambda value: 255 if value else 0).getbbox()
     missing = font.primary.getbbox("\U0010FFFD")
     assert box and (box[2] - box[0], box[3] - box[1]) != (missing[2] - missing[0], missing[3] - missing[1])
+
+
+def test_a_storyboard_in_english_reads_the_english_locale(out, tmp_path):
+    result = run_cli("storyboard", "matrix", *TINY, "-o", str(tmp_path), "-j", "1", "--set", "lecture.lang=en")
+    assert result.returncode == 0, result.stderr
+    entry = manifest(tmp_path / "stills")["sections"]["matrix"]
+    assert entry["lang"] == "en"
+    assert [step["title"] for step in entry["steps"]] == [
+        step["title"] for step in load_locale("en")["matrix"]["steps"].values()]
+    assert f"{tmp_path / '01-matrix-storyboard.png'}: 9 steps" in result.stderr.splitlines()
+    with Image.open(tmp_path / "01-matrix-storyboard.png") as english, \
+            Image.open(out / "01-matrix-storyboard.png") as spanish:
+        heading = (0, 0, english.width, english.height // 12)  # the section's title, in its language
+        assert english.crop(heading).tobytes() != spanish.crop(heading).tobytes()
