@@ -1,5 +1,5 @@
-"""Captions and chapters: one caption and one chapter per step, in the lecture's language, as SRT and WebVTT beside each
-section's video and the lecture, and as the subtitle track and chapters inside them.
+"""Captions and chapters: one caption and one chapter per step, in the lecture's language, as SRT and WebVTT
+beside each section's video and the lecture, and as the subtitle track and chapters inside them.
 
 A step's caption and chapter cover the same span as its slide (see ``step_spans``), so captions, chapters,
 slides and the storyboard all agree on where a step begins and ends. A narrated step has one caption per

@@ -315,6 +315,7 @@ class CapitalScene(LessonScene):
         self.begin_step("other_country", new_numbers=2 * (len(walk.tokens) + D_MODEL + 2))  # a panel per country
         left, right = self.country_panel(walk, ""), self.country_panel(other, "other_")
         VGroup(left, right).arrange(RIGHT, buff=2.4, aligned_edge=UP)
+        level_rows(left, right)
         same = self.between(left.chart, right.chart, "=", self.labels["same_row"])
         different = self.between(left.context, right.context, r"\neq", self.labels["different_content"])
         self.place(VGroup(left, right, same, different))
@@ -663,6 +664,15 @@ def tagged_number(value: float, name: str, size: float, index: int = 0, colour=s
     number = number_text(value, colour, size, decimals)
     number.tag = (name, (0, index))
     return number
+
+
+def level_rows(left: VGroup, right: VGroup) -> None:
+    """The right panel's rows at the heights of the left one's: a country with a descender ("Italy") or
+    without one makes a title, and the chart's labels, taller or not."""
+    right.title.shift(UP * (baseline(left.title[0]) - baseline(right.title[0])))
+    right.chart.shift(UP * (left.chart.baseline.get_y() - right.chart.baseline.get_y()))
+    for part in ("context", "prediction"):
+        getattr(right, part).match_y(getattr(left, part))
 
 
 def track_point(track: Line, identity: float):
