@@ -226,7 +226,7 @@ def test_a_video_changed_since_its_render_is_listed_as_not_rendered_and_none_of_
         captions.write("\n")
     result = run_cli("site", "-o", str(copy))
     assert result.returncode == 0 and "02-scaling" not in " ".join(os.listdir(copy / "site" / "videos"))
-    assert "scaling: its files" in result.stderr and "sin renderizar: scaling" in result.stderr
+    assert "scaling: its files" in result.stderr and "not rendered: scaling" in result.stderr
     assert "missing" in Page(copy / "site" / "index.html").all("section", id="scaling")[0]["class"]
 
 
