@@ -1,16 +1,42 @@
-"""render.py batch: every variant checked before any work, each from the defaults."""
+"""render.py batch: every variant checked before any work; variants rendered as Dask tasks on a LocalCluster of two
+worker processes and on a real `dask scheduler` with two `dask worker` processes, each into OUT/<name> as `render`
+writes it; a worker killed mid-task does not stop the batch nor leave a partial file; an interrupted batch keeps
+what it finished and the next run renders only the rest."""
 
 from __future__ import annotations
 
+import inspect
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
+from distributed import Client, LocalCluster
+from media_checks import ctrl_c_as_at_a_terminal
+from rich.console import Console
 
-from lecture.batch import batch_command
+from lecture.batch import batch_command, run_batch
 from lecture.batch_variants import read_variants
+from lecture.config import load_config
+from lecture.manifest import is_up_to_date
+from lecture.output_folder import CACHE, SCRATCH
+from lecture.runner import render
 
+DASK = Path(sys.executable).with_name("dask")
 TINY = 'sections = ["matrix"]\nresolution = "256x144"\nfps = 5\nformat = "png"\n'
+# Batches hand runner.render the function that runs a variant's jobs (requested from H1, requests-H6.md).
+renders = pytest.mark.skipif("run" not in inspect.signature(render).parameters,
+                             reason="runner.render takes no run function yet")
+X_OF = {"ana": [[1, 0], [0, 1], [2, 1]], "luis": [[0, 1], [1, 1], [1, 0]]}  # each student's own X
 
 
 def variants_file(folder: Path, steps: str, variants: dict[str, str]) -> Path:
@@ -22,6 +48,40 @@ def variants_file(folder: Path, steps: str, variants: dict[str, str]) -> Path:
     return path
 
 
+def students(folder: Path, steps: str = "scores") -> Path:
+    return variants_file(folder, steps, {name: f'config."matrix.X" = {X}' for name, X in X_OF.items()})
+
+
+def batch(path: Path, out: Path, scheduler: str | None) -> tuple[int, str]:
+    """Run the batch in this process; its status and everything it printed."""
+    printed = io.StringIO()
+    status = run_batch(read_variants(path, out, jobs=1), scheduler, Console(file=printed, width=200))
+    return status, printed.getvalue()
+
+
+def clip_entry(out: Path, name: str, stem: str = "01-matrix-steps-06") -> dict:
+    return json.loads((out / name / "manifest.json").read_text())["clips"][stem]
+
+
+def shown_scores(entry: dict) -> np.ndarray:
+    step = next(step for step in entry["steps"] if step["key"] == "scores")
+    return np.array([[float(cell.replace("\u2212", "-")) for cell in row] for row in step["numbers"]["scores"]])
+
+
+def finished_lines(printed: str) -> dict[str, str]:
+    """The worker each variant's task finished on, from the progress lines."""
+    return dict(re.findall(r"\] (\w+)/\S+: done on (\S+) in", printed))
+
+
+def complete(out: Path, name: str, stem: str = "01-matrix-steps-06") -> bool:
+    """The variant's folder holds exactly its manifest and the files it lists, hashing to it; no scratch left."""
+    entry = clip_entry(out, name, stem)
+    folder = out / name
+    return (is_up_to_date(entry, folder, entry["fingerprint"])
+            and sorted(path.name for path in folder.iterdir()) == sorted([CACHE, "manifest.json", *entry["files"]])
+            and not any((folder / CACHE / SCRATCH).iterdir()))
+
+
 def test_each_variant_starts_from_the_defaults_not_from_the_variant_before(tmp_path):
     path = tmp_path / "variants.toml"
     path.write_text('[defaults]\nconfig."matrix.scale" = false\n'
@@ -30,6 +90,13 @@ def test_each_variant_starts_from_the_defaults_not_from_the_variant_before(tmp_p
     assert (ana.config.matrix.scale, ana.config.matrix.causal, ana.quality.label) == (False, True, "1920x1080@60")
     assert (luis.config.matrix.scale, luis.config.matrix.causal, luis.quality.label) == (False, False, "1280x720@30")
     assert (ana.out_dir, luis.out_dir, luis.jobs) == (tmp_path / "out" / "ana", tmp_path / "out" / "luis", 3)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
+            Client(local) as client:
+        yield local, client
 
 
 @pytest.mark.parametrize("lines, named", [
@@ -51,3 +118,107 @@ def test_a_bad_variant_stops_the_batch_before_any_task_naming_variant_and_key(tm
     assert result.output.count("\n") == 1
     assert result.output.startswith(f"error: {path}: variant 'luis': ") and named in result.output
     assert not out.exists()
+
+
+@renders
+def test_variants_are_tasks_on_two_worker_processes_and_a_second_run_skips_them(cluster, tmp_path):
+    local, _ = cluster
+    path, out = students(tmp_path), tmp_path / "out"
+    status, printed = batch(path, out, local.scheduler_address)
+    assert status == 0, printed
+    workers = finished_lines(printed)
+    assert sorted(workers) == sorted(X_OF)
+    assert len(set(workers.values())) == 2 and set(workers.values()) <= set(local.scheduler_info["workers"])
+    defaults = load_config().matrix.matrices()
+    for name, X in X_OF.items():
+        Q, K = np.array(X) @ defaults["W_Q"], np.array(X) @ defaults["W_K"]
+        np.testing.assert_allclose(shown_scores(clip_entry(out, name)), Q @ K.T)
+        assert complete(out, name)
+    assert re.search(r"│ all\s+│\s+2 │\s+0 │\s+0 │", printed)
+
+    status, printed = batch(path, out, local.scheduler_address)
+    assert status == 0 and finished_lines(printed) == {}, printed
+    assert printed.count("01-matrix-steps-06: up to date, skipped") == 2
+    assert re.search(r"│ all\s+│\s+0 │\s+2 │\s+0 │", printed)
+
+
+@renders
+def test_a_worker_killed_mid_task_leaves_no_partial_file_and_the_task_runs_again_elsewhere(cluster, tmp_path):
+    local, client = cluster
+    path, out = students(tmp_path, steps="scores..softmax"), tmp_path / "out"
+    pids = client.run(os.getpid)
+    outcome = {}
+    thread = threading.Thread(target=lambda: outcome.update(result=batch(path, out, local.scheduler_address)))
+    thread.start()
+    victim = None
+    deadline = time.monotonic() + 60
+    while victim is None and time.monotonic() < deadline:
+        victim = next((worker for worker, keys in client.processing().items()
+                       if any(str(key).startswith("ana/") for key in keys)), None)
+        time.sleep(0.05)
+    assert victim is not None
+    time.sleep(0.5)  # the task is under way
+    assert any(str(key).startswith("ana/") for key in client.processing()[victim])
+    os.kill(pids[victim], signal.SIGKILL)
+    thread.join(timeout=120)
+    status, printed = outcome["result"]
+    assert status == 0, printed
+    assert finished_lines(printed)["ana"] != victim
+    for name in X_OF:
+        assert complete(out, name, "01-matrix-steps-06-08")
+
+
+@renders
+def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_only_the_rest(cluster, tmp_path):
+    local, _ = cluster
+    path, out = variants_file(tmp_path, "1", {"ana": "", "luis": 'steps = "scores..softmax"'}), tmp_path / "out"
+    process = subprocess.Popen([sys.executable, "-c", "from lecture.batch import batch_command; batch_command()",
+                                str(path), "-o", str(out), "--scheduler", local.scheduler_address],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=ctrl_c_as_at_a_terminal)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out / "ana" / "manifest.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not (out / "luis" / "manifest.json").exists()  # luis's task is still under way
+        process.send_signal(signal.SIGINT)
+        assert process.wait(30) == 130
+    finally:
+        process.kill()
+    assert complete(out, "ana", "01-matrix-steps-01")
+    assert os.listdir(out / "luis") == [CACHE] and not any((out / "luis" / CACHE / SCRATCH).iterdir())
+    status, printed = batch(path, out, local.scheduler_address)
+    assert status == 0 and list(finished_lines(printed)) == ["luis"], printed
+    assert "ana: 01-matrix-steps-01: up to date, skipped" in printed
+    assert complete(out, "luis", "01-matrix-steps-06-08")
+
+
+@renders
+def test_a_real_scheduler_and_two_dask_workers_give_the_files_a_local_render_gives(tmp_path):
+    path = variants_file(tmp_path, "1", {"ana": "", "luis": "lang = \"en\""})
+    scheduler_file = tmp_path / "scheduler.json"
+    processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                   "--scheduler-file", scheduler_file], stderr=subprocess.DEVNULL)]
+    try:
+        deadline = time.monotonic() + 30
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        with Client(scheduler_file=str(scheduler_file)) as client:
+            address = client.scheduler.address
+            processes += [subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard",
+                                            "--host", "127.0.0.1"], stderr=subprocess.DEVNULL) for _ in range(2)]
+            client.wait_for_workers(2, timeout=60)
+            status, printed = batch(path, tmp_path / "cluster", address)
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=30)
+    assert status == 0 and sorted(finished_lines(printed)) == ["ana", "luis"], printed
+    assert batch(path, tmp_path / "here", None)[0] == 0
+    for name in ("ana", "luis"):
+        cluster, here = (clip_entry(tmp_path / out, name, "01-matrix-steps-01") for out in ("cluster", "here"))
+        cluster.pop("timings"), here.pop("timings")
+        assert cluster == here
+        assert complete(tmp_path / "cluster", name, "01-matrix-steps-01")
+    assert clip_entry(tmp_path / "here", "luis", "01-matrix-steps-01")["steps"][0]["title"] != \
+        clip_entry(tmp_path / "here", "ana", "01-matrix-steps-01")["steps"][0]["title"]
