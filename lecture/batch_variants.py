@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lecture.config import ConfigError, load_config, merge, read_toml, suggestion, toml_value
+from lecture.config import CONFIG_MAX_DEPTH, ConfigError, load_config, merge, read_toml, suggestion, toml_value
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.narration import NarrationError
 from lecture.runner import RenderRequest, chosen_steps, narration_plans
@@ -60,7 +60,7 @@ def read_variants(path: Path, out_dir: Path, jobs: int, force: bool = False, ver
     """Every variant of ``path`` as a request into ``out_dir/<name>``; raises VariantsError at the first bad
     one, before anything is written."""
     try:
-        data = read_toml(path)
+        data = read_toml(path, max_depth=CONFIG_MAX_DEPTH + 3)  # a config inside [variants.NAME.config]
     except ConfigError as error:
         raise VariantsError(str(error).replace("config: ", "variants: ", 1)) from None
     unknown = set(data) - {"defaults", "variants"}

@@ -85,9 +85,11 @@ def complete(out: Path, name: str, stem: str = "01-matrix-steps-06") -> bool:
 def test_each_variant_starts_from_the_defaults_not_from_the_variant_before(tmp_path):
     path = tmp_path / "variants.toml"
     path.write_text('[defaults]\nconfig."matrix.scale" = false\n'
-                    '[variants.ana]\nconfig."matrix.causal" = true\nquality = "h"\n[variants.luis]\n')
+                    '[variants.ana]\nquality = "h"\n'
+                    '[variants.ana.config.matrix]\ncausal = true\nX = [[1, 0], [0, 1], [2, 1]]\n[variants.luis]\n')
     ana, luis = (variant.request for variant in read_variants(path, tmp_path / "out", jobs=3))
     assert (ana.config.matrix.scale, ana.config.matrix.causal, ana.quality.label) == (False, True, "1920x1080@60")
+    assert ana.config.matrix.X == [[1, 0], [0, 1], [2, 1]] and luis.config.matrix.X is None
     assert (luis.config.matrix.scale, luis.config.matrix.causal, luis.quality.label) == (False, False, "1280x720@30")
     assert (ana.out_dir, luis.out_dir, luis.jobs) == (tmp_path / "out" / "ana", tmp_path / "out" / "luis", 3)
 
