@@ -17,7 +17,7 @@ from rich.console import Console
 
 from lecture.batch_report import Tally, variant_console
 from lecture.batch_variants import Variant, VariantsError, read_variants
-from lecture.cli import JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, check_system, fail, run_guarded
+from lecture.cli_options import JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, check_system, fail, run_guarded
 from lecture.output_folder import OutputFolder
 from lecture.runner import plain_line, render
 

@@ -5,21 +5,21 @@ The CLI only parses, validates and hands a plain request to ``lecture.runner``.
 
 from __future__ import annotations
 
-import os
-import signal
-import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 
-from lecture.config import ConfigError, load_config, suggestion, to_toml, toml_value
+from attn_math.heads import missing_relations
+from lecture.batch import batch_command
+from lecture.cli_options import JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, check_system, fail, run_guarded
+from lecture.config import ConfigError, load_config, suggestion, toml_value
+from lecture.config_dump import documented_toml
+from lecture.config_hints import split_set_hint
+from lecture.folder_config import folder_config, folder_quality
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.locale import load_locale
-from lecture.narration import NarrationError
-from lecture.steps import StepsError
-from lecture.output_folder import OutputError
-from lecture.preflight import missing_system_dependencies
 from lecture.revealjs import RevealMissing, installed as revealjs_installed
 from lecture.runner import RenderRequest, render as run_render
 from lecture.script import build as build_script
@@ -30,12 +30,6 @@ from lecture.storyboard import build as build_storyboards
 from lecture.watch import WatchRequest, watch as run_watch
 
 
-def fail(message: str) -> None:
-    """Bad input: one line on stderr, exit status 2, nothing written."""
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
-
-
 def config_options(command):
     command = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
                            help="Override one config key; VALUE is TOML, e.g. --set pipeline.temperature=0.5.")(command)
@@ -43,10 +37,6 @@ def config_options(command):
                         help="TOML file with config values (see `render.py config`).")(command)
 
 
-OUT_OPTION = click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-                          default=Path("output"), show_default=True, help="Output directory.")
-JOBS_OPTION = click.option("-j", "--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
-                           show_default="number of cores", help="Sections rendered in parallel.")
 QUALITY_OPTIONS = (
     click.option("-q", "--quality", type=click.Choice(list(QUALITIES)), default="m", show_default=True,
                  help="l 480p15, m 720p30, h 1080p60, k 2160p60."),
@@ -64,13 +54,10 @@ STEPS_OPTION = click.option(
     "--steps", metavar="N|KEY|FIRST..LAST",
     help="Only these steps of each section, by number or key, e.g. 4 or queries..softmax: a short clip "
          "(NN-section-steps-04-06.*), kept apart from the full section and never joined into the lecture.")
+LANG_OPTION = click.option("--lang", type=click.Choice(["es", "en"]), default=None,
+                           help="Language of everything a viewer sees or hears (same as --set lecture.lang=...; "
+                                "default: the config's, es). Output names do not change: use -o to keep languages apart.")
 NO_AUDIO_OPTION = click.option("--no-audio", is_flag=True, help="No audio stream (same as --set audio.mute=true).")
-RERUN_OPTIONS = (
-    click.option("--force", is_flag=True, help="Re-render even when the output is up to date."),
-    click.option("-v", "--verbose", is_flag=True, help="Show manim's own logging."),
-)
-
-
 def shared_options(*options):
     """A decorator adding ``options``, in this order in --help, then -c and --set."""
     def decorate(command):
@@ -81,14 +68,18 @@ def shared_options(*options):
 
 
 render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION,
+                                LANG_OPTION, *RERUN_OPTIONS)
+watch_options = shared_options(*QUALITY_OPTIONS[:3], OUT_OPTION, STEPS_OPTION, LANG_OPTION)
+slides_options = shared_options(*QUALITY_OPTIONS, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION, LANG_OPTION,
                                 *RERUN_OPTIONS)
-watch_options = shared_options(*QUALITY_OPTIONS[:3], OUT_OPTION, STEPS_OPTION)
-slides_options = shared_options(*QUALITY_OPTIONS, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION, *RERUN_OPTIONS)
-script_options = shared_options(OUT_OPTION, JOBS_OPTION)
-storyboard_options = shared_options(*QUALITY_OPTIONS, *RERUN_OPTIONS)
+script_options = shared_options(OUT_OPTION, JOBS_OPTION, LANG_OPTION)
+storyboard_options = shared_options(*QUALITY_OPTIONS, LANG_OPTION, *RERUN_OPTIONS)
 
 
-def resolve_sections(names: tuple[str, ...]) -> tuple[str, ...]:
+def resolve_sections(names: tuple[str, ...], overrides: tuple[str, ...] = ()) -> tuple[str, ...]:
+    hint = split_set_hint(overrides, names)
+    if hint:
+        fail(hint)
     available = {section.id for section in available_sections()}
     for name in names:
         if name not in BY_ID:
@@ -112,43 +103,40 @@ def resolve_quality(quality: str, resolution: str | None, fps: int | None) -> Qu
     return Quality(width, height, fps or base.fps)
 
 
-def run_guarded(build, *arguments) -> None:
-    """Run a command that writes into OUT and exit with its status: an unusable folder is one line and
-    exit 2; Ctrl-C exits 130 and SIGTERM or SIGHUP 128 + the signal, after the workers are stopped and the
-    scratch files removed. Files are only ever replaced whole (see lecture.output_folder)."""
-    previous = {stop: signal.signal(stop, _exit_on_signal) for stop in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        sys.exit(build(*arguments))
-    except (OutputError, NarrationError, StepsError) as error:
-        fail(str(error))
-    except KeyboardInterrupt:
-        click.echo("interrupted: no file was left half-written; unfinished sections keep their earlier files",
-                   err=True)
-        sys.exit(130)
-    finally:
-        for stop, handler in previous.items():
-            signal.signal(stop, handler)
-
-
-def _exit_on_signal(number, frame):
-    raise SystemExit(128 + number)
-
-
-def check_system() -> None:
-    """Stop before rendering when LaTeX or a font is missing, naming the package to install."""
-    problems = missing_system_dependencies()
-    if problems:
-        fail("; ".join(problems))
+def with_lang(overrides: tuple[str, ...], lang: str | None) -> tuple[str, ...]:
+    """--lang is --set lecture.lang=...: the config's layering then brings that language's defaults."""
+    return overrides if lang is None else (*overrides, f"lecture.lang={toml_value(lang)}")
 
 
 def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides, *,
-                 file_format="mp4", steps=None, narration=None, no_audio=False, force=False,
-                 verbose=False) -> RenderRequest:
-    """The plain request every rendering command hands on, from its validated options."""
+                 file_format="mp4", steps=None, narration=None, no_audio=False, lang=None, force=False,
+                 verbose=False, reuse_folder=False) -> RenderRequest:
+    """The plain request every rendering command hands on, from its validated options. With ``reuse_folder``
+    (commands that build on renders), no -c/--set/--narration/--no-audio/--lang means: the config OUT was
+    rendered with, and no -q/--resolution/--fps its frame size and rate, so nothing is rendered again over it."""
+    chosen = resolve_sections(sections, overrides)
+    overrides = with_lang(overrides, lang)
     if narration is not None:
         overrides = (*overrides, f"narration.source={toml_value(narration)}")
-    return RenderRequest(sections=resolve_sections(sections), config=load(config_file, overrides, no_audio),
-                         quality=resolve_quality(quality, resolution, fps), format=file_format,
+    config, size = None, None
+    if reuse_folder and config_file is None and not overrides and not no_audio:
+        try:
+            found = folder_config(out_dir, chosen)
+        except ConfigError as error:
+            fail(str(error))
+        if found:
+            config, line = found
+            click.echo(line, err=True)
+            context = click.get_current_context()
+            if all(context.get_parameter_source(name) == ParameterSource.DEFAULT
+                   for name in ("quality", "resolution", "fps")):
+                size = folder_quality(out_dir, chosen)
+    config = config or load(config_file, overrides, no_audio)
+    if "heads" in chosen:
+        for line in missing_relations(config.heads.sentence, config.lecture.lang):
+            click.echo(f"warning: {line}", err=True)
+    return RenderRequest(sections=chosen, config=config,
+                         quality=size or resolve_quality(quality, resolution, fps), format=file_format,
                          out_dir=out_dir, jobs=jobs, force=force, verbose=verbose, steps=steps)
 
 
@@ -175,12 +163,12 @@ def cli(context: click.Context):
 @cli.command()
 @click.argument("sections", nargs=-1)
 @render_options
-def render(sections, quality, resolution, fps, out_dir, jobs, file_format, steps, narration, no_audio, force,
+def render(sections, quality, resolution, fps, out_dir, jobs, file_format, steps, narration, no_audio, lang, force,
            verbose, config_file, overrides):
     """Render SECTIONS (default: all) into OUT as NN-section files, lecture.mp4 and manifest.json."""
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
                            file_format=file_format, steps=steps, narration=narration, no_audio=no_audio,
-                           force=force, verbose=verbose)
+                           lang=lang, force=force, verbose=verbose)
     check_system()
     run_guarded(run_render, request)
 
@@ -197,13 +185,14 @@ def render(sections, quality, resolution, fps, out_dir, jobs, file_format, steps
                    "and its NAME_assets folder); both play with no network.")
 @slides_options
 def slides(sections, decks, joined, one_file, quality, resolution, fps, out_dir, jobs, steps, narration, no_audio,
-           force, verbose, config_file, overrides):
+           lang, force, verbose, config_file, overrides):
     """Slides of SECTIONS (default: all) that keep their sound, one per step, into OUT/slides.
 
     Writes manim-slides presentations (`manim-slides present NN-section` from OUT) and their decks.
     """
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
-                           steps=steps, narration=narration, no_audio=no_audio, force=force, verbose=verbose)
+                           steps=steps, narration=narration, no_audio=no_audio, lang=lang, force=force,
+                           verbose=verbose, reuse_folder=True)
     check_system()
     if "html" in decks:
         try:
@@ -216,10 +205,10 @@ def slides(sections, decks, joined, one_file, quality, resolution, fps, out_dir,
 @cli.command()
 @click.argument("sections", nargs=-1)
 @storyboard_options
-def storyboard(sections, quality, resolution, fps, out_dir, jobs, force, verbose, config_file, overrides):
+def storyboard(sections, quality, resolution, fps, out_dir, jobs, lang, force, verbose, config_file, overrides):
     """One contact sheet per section: the last frame of every step with its title, as OUT/NN-section-storyboard.png."""
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
-                           file_format="png", force=force, verbose=verbose)
+                           file_format="png", lang=lang, force=force, verbose=verbose, reuse_folder=True)
     check_system()
     run_guarded(build_storyboards, request, Console(stderr=True))
 
@@ -227,57 +216,68 @@ def storyboard(sections, quality, resolution, fps, out_dir, jobs, force, verbose
 @cli.command()
 @click.argument("sections", nargs=-1)
 @script_options
-def script(sections, out_dir, jobs, config_file, overrides):
+def script(sections, out_dir, jobs, lang, config_file, overrides):
     """The narration script of SECTIONS (default: all) as OUT/script.md: for every step the file name to
     record it under, the text to read (numbers computed from this config) and how long the step lasts silent."""
-    request = make_request(sections, "l", None, None, out_dir, jobs, config_file, overrides, file_format="steps")
+    request = make_request(sections, "l", None, None, out_dir, jobs, config_file, overrides, file_format="steps",
+                           lang=lang)
     check_system()
     run_guarded(build_script, request, Console(stderr=True))
 
 
 @cli.command()
 @OUT_OPTION
-def site(out_dir):
+@LANG_OPTION
+def site(out_dir, lang):
     """The lecture page OUT/site/index.html from what OUT holds: the videos in lesson order with chapters,
     captions and transcript, and links to the decks, storyboards and stills; one folder to copy that works
     offline. Renders nothing: sections not rendered yet are listed as missing."""
-    run_guarded(build_site, out_dir, Console(stderr=True))
+    run_guarded(build_site, out_dir, Console(stderr=True), lang)
 
 
 @cli.command()
 @click.argument("sections", nargs=-1)
 @click.option("--video", is_flag=True, help="Render the whole video (mp4) on each save, not the stills.")
 @watch_options
-def watch(sections, video, quality, resolution, fps, out_dir, steps, config_file, overrides):
+def watch(sections, video, quality, resolution, fps, out_dir, steps, lang, config_file, overrides):
     """Re-render the stills of SECTIONS (default: matrix) on every save of the -c config file, printing their
     paths; a bad edit prints its one-line error and the watch goes on. Ctrl-C stops it."""
     if config_file is None:
         fail("watch: -c/--config FILE is required (the file to watch)")
     check_system()
-    request = WatchRequest(resolve_sections(sections or ("matrix",)), config_file, overrides,
+    request = WatchRequest(resolve_sections(sections or ("matrix",), overrides), config_file, with_lang(overrides, lang),
                            resolve_quality(quality, resolution, fps), out_dir, steps, video)
     run_guarded(run_watch, request, lambda line: click.echo(line, err=line.startswith("error")))
 
 
 @cli.command("list")
-def list_sections():
-    """The sections in lesson order: id, Spanish title and what it shows."""
-    locale = load_locale()
+@LANG_OPTION
+def list_sections(lang):
+    """The sections in lesson order: id, title and what it shows (in --lang, default es)."""
+    locale = load_locale(lang or "es")
     available = {section.id for section in available_sections()}
     for section_id in SECTION_IDS:
         section = BY_ID[section_id]
-        marker = "" if section_id in available else "  (todavía no disponible)"
+        marker = "" if section_id in available else "  (not available yet)"
         click.echo(f"{section.number}. {section_id:<11} {locale[section_id]['title']}{marker}")
         click.echo(f"   {'':<11} {locale[section_id]['summary']}")
 
 
 @cli.command("config")
+@LANG_OPTION
 @config_options
-def show_config(config_file, overrides):
-    """Print the effective config (defaults + file + --set) as TOML, ready to save and edit."""
-    click.echo(to_toml(load(config_file, overrides).effective()), nl=False)
+def show_config(lang, config_file, overrides):
+    """Print the config as TOML: assets/default.toml with its comments and the values of -c/--set in place
+    (derived values such as the preset's matrices left out), ready to save and edit."""
+    try:
+        click.echo(documented_toml(config_file, with_lang(overrides, lang)), nl=False)
+    except ConfigError as error:
+        fail(str(error))
 
 
 def main() -> None:
     """Entry point of the `atencion` console command."""
     cli(prog_name="atencion")
+
+
+cli.add_command(batch_command)

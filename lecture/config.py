@@ -263,16 +263,6 @@ class LectureConfig(StrictModel):
         return data
 
 
-def to_toml(data: dict) -> str:
-    """Tables of scalars and (nested) lists as compact TOML: a matrix stays one readable line."""
-    lines = []
-    for table, values in data.items():
-        lines.append(f"[{table}]")
-        lines.extend(f"{key} = {toml_value(value)}" for key, value in values.items())
-        lines.append("")
-    return "\n".join(lines)
-
-
 def toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"

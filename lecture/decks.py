@@ -14,8 +14,6 @@ from PIL import Image
 
 from lecture.locale import load_locale
 
-LANGUAGE = load_locale()["lecture"]["language"]  # the default locale's BCP 47 tag (es-ES), as tests compare it
-
 
 @dataclass(frozen=True)
 class StepSlide:

@@ -233,7 +233,7 @@ def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[lis
     and (unless muted) the soundtrack synthesized from the scene's cues with its narration's voices, kept
     beside it as a WAV too; the captions also beside it as SRT and WebVTT. ``timeline`` is (step records,
     duration of ``produced``). Returns the finished files by name, the video first."""
-    tracks = section_tracks(*timeline)
+    tracks = section_tracks(*timeline, lang=job.config.lecture.lang)
     video, wav = work / f"finished.{job.format}", work / f"{stem}.wav"
     if job.config.audio.mute:
         write_video([produced], video, tracks=tracks)

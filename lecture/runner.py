@@ -73,11 +73,13 @@ def fingerprint(request: RenderRequest, section: str, code: str, narration: Narr
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
-def render(request: RenderRequest, console: Console | None = None) -> int:
+def render(request: RenderRequest, console: Console | None = None, run=None) -> int:
     """Render what is stale, keep what is up to date, join the lecture; returns the exit status.
 
     Workers render into a scratch folder; when they are done, the new files, the joined lecture and the
     manifest are renamed into place together under the folder's lock (see ``lecture.output_folder``).
+    ``run(jobs, parallel, console) -> list[JobResult]`` runs the stale sections' jobs (default ``run_jobs``, a
+    local process per section; a batch on a cluster passes ``lecture.batch_cluster``'s).
     A ``--steps`` clip is recorded apart (the manifest's ``clips``, by file stem) and never joined.
     Raises OutputError when ``request.out_dir`` cannot be used, StepsError when ``request.steps`` names no
     step of a section; both before anything is written.
@@ -99,7 +101,7 @@ def render(request: RenderRequest, console: Console | None = None) -> int:
         jobs = [RenderJob(section, request.config, request.quality, request.format, scratch / section,
                           folder.cache, request.verbose, narrations.get(section), clips.get(section))
                 for section in longest_first(stale, manifest)]
-        results = run_jobs(jobs, request.jobs, console)
+        results = (run or run_jobs)(jobs, request.jobs, console)
         with folder.lock():  # another render may have finished meanwhile: re-read, then commit
             return _record(request, folder, results, wanted, scratch, console)
 
@@ -270,7 +272,8 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
             joined.append(entry)
     if not parts:
         return {}
-    tracks = lecture_tracks([(entry["steps"], video_duration(part)) for entry, part in zip(joined, parts)])
+    tracks = lecture_tracks([(entry["steps"], video_duration(part)) for entry, part in zip(joined, parts)],
+                            lang=request.config.lecture.lang)
     files = write_captions(tracks, scratch, "lecture")
     name = f"lecture.{request.format}"
     wanted = hashlib.sha256("".join(entry["sha256"][entry["files"][0]] for entry in joined).encode()).hexdigest()

@@ -71,14 +71,15 @@ def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined
             staged, presentation = write_presentation(folder.path, scratch, section, entry, strings, request.force)
             slides = _section_slides(section, entry, presentation, strings)
             if not joined:
-                deck = _deck(page_title(section, strings), [slides], presentation, False)
+                deck = _deck(page_title(section, strings), [slides], presentation, False, request.config.lecture.lang)
                 staged |= write_decks(deck, decks, scratch, stem_of(entry), one_file, console)
             with folder.lock():
                 folder.commit(staged, scratch)
         committed.append(_moved_to(folder.path, slides))
     if joined and committed:
         with folder.scratch() as scratch:
-            staged = write_decks(_deck(strings["lecture"]["title"], committed, presentation, True), decks, scratch,
+            staged = write_decks(_deck(strings["lecture"]["title"], committed, presentation, True,
+                                       request.config.lecture.lang), decks, scratch,
                                  joined_stem(tuple(entries)), one_file, console)
             with folder.lock():
                 folder.commit(staged, scratch)
@@ -109,9 +110,9 @@ def write_decks(deck: Deck, formats: tuple[str, ...], scratch: Path, stem: str, 
     return staged
 
 
-def _deck(title: str, sections: list[SectionSlides], presentation, joined: bool) -> Deck:
+def _deck(title: str, sections: list[SectionSlides], presentation, joined: bool, lang: str) -> Deck:
     width, height = presentation.resolution
-    return Deck(title=title, sections=tuple(sections), width=width, height=height, joined=joined,
+    return Deck(title=title, sections=tuple(sections), width=width, height=height, joined=joined, lang=lang,
                 background=presentation.background_color.as_hex(format="long"))
 
 

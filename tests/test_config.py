@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attn_math import worked_example
-from lecture.config import ConfigError, load_config, read_toml, to_toml
+from lecture.config import ConfigError, load_config, read_toml
 
 
 def refused(*overrides: str) -> str:
@@ -22,13 +22,6 @@ def test_defaults_load_and_match_the_worked_example():
         np.testing.assert_array_equal(matrices[name], getattr(worked_example, name))
     assert config.audio.volume == 100 and config.audio.mute is False
     assert config.pipeline.temperature == 1.0
-
-
-def test_effective_config_round_trips_through_toml(tmp_path):
-    config = load_config(overrides=("matrix.preset='large_scores'", "pipeline.temperature=0.5"))
-    saved = tmp_path / "saved.toml"
-    saved.write_text(to_toml(config.effective()), encoding="utf-8")
-    assert load_config(saved).effective() == config.effective()
 
 
 def test_file_then_overrides_take_precedence(tmp_path):

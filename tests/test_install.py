@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -15,10 +16,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
-    """The package installed (no dependencies: they are the venv's) into a folder of its own."""
-    target = tmp_path_factory.mktemp("site")
+    """The package installed (no dependencies: they are the venv's) into a folder of its own, built from a
+    copy of the checkout's tracked files (a build writes build/ beside its sources)."""
+    source, target = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("site")
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, tracked.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--target", str(target), str(ROOT)], check=True, capture_output=True)
+                    "--target", str(target), str(source)], check=True, capture_output=True)
     return target
 
 

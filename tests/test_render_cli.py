@@ -33,8 +33,10 @@ def test_config_prints_effective_toml_with_overrides(tmp_path):
     custom.write_text("[pipeline]\ntemperature = 2.5\n", encoding="utf-8")
     result = CliRunner().invoke(cli, ["config", "-c", str(custom), "--set", "matrix.causal=true"])
     assert result.exit_code == 0
-    assert "temperature = 2.5" in result.output and "causal = true" in result.output
-    assert "X = [[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]]" in result.output
+    lines = result.output.splitlines()
+    assert "temperature = 2.5" in lines and "causal = true" in lines
+    assert not any(line.startswith("X = ") for line in lines)  # the preset's matrices stay out
+    assert "# X = [[1, 0], [0, 2], [1, 1]]" in lines and lines[0].startswith("# Default config")
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -46,6 +48,8 @@ def test_config_prints_effective_toml_with_overrides(tmp_path):
     (["render", "--set", "pipeline.sentence=''"], "error: pipeline.sentence: expected at least one word"),
     (["render", "--resolution", "big"], "error: --resolution: expected WIDTHxHEIGHT"),
     (["config", "--set", "audio.volume=300"], "error: audio.volume: expected less than or equal to 100"),
+    (["render", "--set", "matrix.X=[[1,", "0],", "[0,", "1]]"],
+     "error: --set matrix.X=[[1,: the shell split the value at its spaces; quote it: --set 'matrix.X=[[1, 0], [0, 1]]'"),
 ])
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, arguments, message):
     out = tmp_path / "out"

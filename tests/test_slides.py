@@ -24,7 +24,6 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE
 from pypdf import PdfReader
 
 from lecture import revealjs
-from lecture.decks import LANGUAGE
 from lecture.locale import load_locale
 from lecture.pdf_deck import FONT, font_file
 from lecture.slides import PLAYER_HINT, cut, player_missing
@@ -45,6 +44,8 @@ setTimeout(() => {
 }, 3000);
 </script>
 """
+
+LANGUAGE = load_locale("es")["lecture"]["language"]  # the decks of a Spanish lecture are tagged with it
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,61 @@
+"""What every command of the CLI shares and the batch command builds on: the one-line failure, the output and
+jobs options, the re-render options, the system check and the guard that turns interruptions into exit statuses."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import click
+
+from lecture.narration import NarrationError
+from lecture.output_folder import OutputError
+from lecture.preflight import missing_system_dependencies
+from lecture.steps import StepsError
+
+
+def fail(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2, nothing written."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+OUT_OPTION = click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                          default=Path("output"), show_default=True, help="Output directory.")
+JOBS_OPTION = click.option("-j", "--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
+                           show_default="number of cores", help="Sections rendered in parallel.")
+RERUN_OPTIONS = (
+    click.option("--force", is_flag=True, help="Re-render even when the output is up to date."),
+    click.option("-v", "--verbose", is_flag=True, help="Show manim's own logging."),
+)
+
+
+def run_guarded(build, *arguments) -> None:
+    """Run a command that writes into OUT and exit with its status: an unusable folder is one line and
+    exit 2; Ctrl-C exits 130 and SIGTERM or SIGHUP 128 + the signal, after the workers are stopped and the
+    scratch files removed. Files are only ever replaced whole (see lecture.output_folder)."""
+    previous = {stop: signal.signal(stop, _exit_on_signal) for stop in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        sys.exit(build(*arguments))
+    except (OutputError, NarrationError, StepsError) as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        click.echo("interrupted: no file was left half-written; unfinished sections keep their earlier files",
+                   err=True)
+        sys.exit(130)
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
+
+
+def _exit_on_signal(number, frame):
+    raise SystemExit(128 + number)
+
+
+def check_system() -> None:
+    """Stop before rendering when LaTeX or a font is missing, naming the package to install."""
+    problems = missing_system_dependencies()
+    if problems:
+        fail("; ".join(problems))
