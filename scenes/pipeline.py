@@ -74,11 +74,13 @@ class PipelineScene(LessonScene):
         self.show_entropy_comparison()
 
     def attention(self, temperature: float, causal: bool, preset: str | None = None) -> LabAttention:
-        """The run of ``preset`` (default the configured one, with any custom weights)."""
+        """The run of ``preset`` (default the configured one, with any custom weights), its roles read in the
+        lecture's language."""
+        lang = self.job.config.lecture.lang
         if preset is not None and preset != self.settings.preset:
-            return preset_attention(preset, self.settings.sentence, temperature, causal)
+            return preset_attention(preset, self.settings.sentence, temperature, causal, lang=lang)
         return preset_attention(self.settings.preset, self.settings.sentence, temperature, causal,
-                                self.custom_weights)
+                                self.custom_weights, lang=lang)
 
     # Pacing -------------------------------------------------------------------------------------
     def fill_seconds(self, still_to_play: float = 0.0) -> float:

@@ -417,7 +417,7 @@ def test_custom_weights_replace_the_presets():
     ("pipeline.W_Q=" + str(identity_rows(17)), "pipeline.W_Q"),
     ("pipeline.W_Q=[[1, 0, 0, 0, 0, 0, 0, nan]]", "pipeline.W_Q"),
     ("pipeline.W_Q=[[100, 0, 0, 0, 0, 0, 0, 0]]", "pipeline.W_Q"),
-    ("pipeline.W_Q=" + str(identity_rows(2)), "pipeline.W_K"),  # W_K keeps the preset's 4 rows: d_k disagrees
+    ("pipeline.W_Q=" + str(identity_rows(2)), "pipeline.W_Q"),  # the given W_Q is blamed: the preset's W_K has 4 rows
     ("pipeline.preset='random'", "pipeline.preset"),
     ("pipeline.W_V=[[1, 0, 0, 0, 0, 0, 0, 0, 0]]", "pipeline.W_V"),
 ])
