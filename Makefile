@@ -17,6 +17,7 @@ test: setup
 
 bench: setup
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.batch
 
 setup: system-deps $(INSTALLED) reveal-js
 
