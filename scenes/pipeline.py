@@ -37,6 +37,7 @@ ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) ar
 EXERCISE_TEMPERATURES = (0.5, 1.0, 3.0)  # the guide's exercise 2
 NOTE_SPACING = 0.08  # between two attention notes, so each is heard
 LINE_SECONDS = 0.6  # to draw one of the query's attention lines
+FADE_SECONDS = 2.5  # the longest fade in: slower, a frame changes too little to be seen moving
 NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers; beyond, colour only
 PANEL_WIDTH = 3.4
 PANEL_GAP = 0.3
@@ -557,11 +558,12 @@ class PipelineScene(LessonScene):
         self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=0.6)
         reveal = self.fill_seconds(2.0)
         scores = parts.masked_scores
-        self.play(Appear(parts.free_title), Appear(parts.free), Appear(scores.row_labels), run_time=reveal / 3)
-        self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=reveal / 3)
+        fade = min(reveal / 3, FADE_SECONDS)
+        self.play(Appear(parts.free_title), Appear(parts.free), Appear(scores.row_labels), run_time=fade)
+        self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=fade)
         self.causal_scores = scores.matrix  # on screen until the softmax replaces it
         self.cue("masked", before=free.weights[self.query].tolist(), after=masked.weights[self.query].tolist())
-        self.replace_matrix(scores.matrix, parts.masked.matrix, reveal / 3, ReplacementTransform(
+        self.replace_matrix(scores.matrix, parts.masked.matrix, reveal - 2 * fade, ReplacementTransform(
             VGroup(scores.row_labels, scores.column_labels), VGroup(parts.masked.row_labels, parts.masked.column_labels)))
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
 
