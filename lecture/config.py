@@ -12,14 +12,10 @@ import json
 import os
 import re
 import stat
+import tomllib
 from copy import deepcopy
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
