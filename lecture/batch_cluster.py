@@ -107,6 +107,13 @@ def unpack(task: TaskResult, job: RenderJob) -> JobResult:
     return replace(task.result, files=files)
 
 
+def task_key(variant: str, stem: str) -> str:
+    """``render-<variant>/<section>-<random>``: every render task in one task group, "render". The scheduler
+    then queues them and hands one to each worker as it comes free; with a group of their own (a prefix per
+    variant) they were all assigned at once, and one worker of two stood idle while the other had three left."""
+    return f"render-{variant}/{stem}-{uuid.uuid4().hex[:8]}"
+
+
 class ClusterJobs:
     """Runs a variant's jobs on the cluster for ``runner.render``: ``finished(variant, job, worker, seconds,
     result)`` hears of each task as it ends. ``cancel`` ends every task still running (Ctrl-C)."""
@@ -124,8 +131,8 @@ class ClusterJobs:
     def run(self, variant: str, jobs: list[RenderJob], parallel: int, console) -> list[JobResult]:
         if self.cancelled.is_set():
             raise KeyboardInterrupt
-        futures = {self.client.submit(render_task, job, self.code, key=f"{variant}/{job.stem}-{uuid.uuid4().hex[:8]}",
-                                      pure=False): job for job in jobs}
+        futures = {self.client.submit(render_task, job, self.code, key=task_key(variant, job.stem), pure=False): job
+                   for job in jobs}
         self.futures.update(futures)
         results = []
         for future in as_completed(futures, loop=self.client.loop):

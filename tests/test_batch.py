@@ -25,6 +25,7 @@ from media_checks import ctrl_c_as_at_a_terminal
 from rich.console import Console
 
 from lecture.batch import batch_command, run_batch
+from lecture.batch_cluster import task_key
 from lecture.batch_variants import read_variants
 from lecture.config import load_config
 from lecture.manifest import is_up_to_date
@@ -144,6 +145,19 @@ def test_variants_are_tasks_on_two_worker_processes_and_a_second_run_skips_them(
     assert re.search(r"│ all\s+│\s+0 │\s+2 │\s+0 │", printed)
 
 
+def test_render_tasks_of_many_variants_wait_in_the_scheduler_queue_for_a_free_worker(cluster):
+    """One task group for every variant's renders: with more tasks than the workers take (2 each here), the
+    rest wait on the scheduler, so a worker that comes free takes the next one (none is bound to a busy one)."""
+    _, client = cluster
+    futures = [client.submit(time.sleep, 2, key=task_key(f"v{n}", "01-matrix"), pure=False) for n in range(7)]
+    deadline = time.monotonic() + 30
+    counts = (0, 0)
+    while counts[0] < 7 and time.monotonic() < deadline:
+        counts = client.run_on_scheduler(lambda dask_scheduler: (len(dask_scheduler.tasks), len(dask_scheduler.queued)))
+    assert counts == (7, 3)
+    client.gather(futures)
+
+
 @renders
 def test_a_worker_killed_mid_task_leaves_no_partial_file_and_the_task_runs_again_elsewhere(cluster, tmp_path):
     local, client = cluster
@@ -156,11 +170,11 @@ def test_a_worker_killed_mid_task_leaves_no_partial_file_and_the_task_runs_again
     deadline = time.monotonic() + 60
     while victim is None and time.monotonic() < deadline:
         victim = next((worker for worker, keys in client.processing().items()
-                       if any(str(key).startswith("ana/") for key in keys)), None)
+                       if any(str(key).startswith("render-ana/") for key in keys)), None)
         time.sleep(0.05)
     assert victim is not None
     time.sleep(0.5)  # the task is under way
-    assert any(str(key).startswith("ana/") for key in client.processing()[victim])
+    assert any(str(key).startswith("render-ana/") for key in client.processing()[victim])
     os.kill(pids[victim], signal.SIGKILL)
     thread.join(timeout=120)
     status, printed = outcome["result"]
