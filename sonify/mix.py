@@ -24,6 +24,7 @@ DUCK_DB = -14.0  # the tones under a voice: at least 10 dB quieter, with margin 
 DUCK_RAMP = 0.08  # seconds the tones take to go down before a voice starts and to come back after it ends
 TONES_UNDER_VOICE_DB = 3.0  # between voices, the tones sit this much under the voice's loudness
 OVERSAMPLING = 4  # true peak: the peak of the signal resampled 4x (BS.1770 annex 2)
+PEAK_BLOCK, PEAK_REACH = 1 << 16, 64  # samples oversampled at a time; neighbours each side (filter: 10)
 
 
 class Timeline:
@@ -76,9 +77,21 @@ def loudness(samples: np.ndarray) -> float:
 
 
 def sample_peaks(samples: np.ndarray) -> np.ndarray:
-    """For each sample, the largest |value| of the 4x oversampled signal around it, over both channels."""
-    upsampled = scipy_signal.resample_poly(np.atleast_2d(samples.T).T, OVERSAMPLING, 1, axis=0)
-    return np.abs(upsampled).max(axis=1).reshape(-1, OVERSAMPLING).max(axis=1)
+    """For each sample, the largest |value| of the 4x oversampled signal around it, over both channels.
+
+    Oversampled a block at a time, each with PEAK_REACH samples of its neighbours on either side (more than
+    the resampling filter's reach), so the result equals oversampling the whole signal at once without
+    holding four copies of it: a section's soundtrack is over 20 million samples."""
+    channels = np.ascontiguousarray(np.atleast_2d(samples.T))
+    length = channels.shape[1]
+    peaks = np.empty(length)
+    for start in range(0, length, PEAK_BLOCK):
+        end = min(start + PEAK_BLOCK, length)
+        low, high = max(0, start - PEAK_REACH), min(length, end + PEAK_REACH)
+        upsampled = scipy_signal.resample_poly(channels[:, low:high], OVERSAMPLING, 1, axis=1)
+        block = np.abs(upsampled).max(axis=0).reshape(-1, OVERSAMPLING).max(axis=1)
+        peaks[start:end] = block[start - low:end - low]
+    return peaks
 
 
 def true_peak_db(samples: np.ndarray) -> float:

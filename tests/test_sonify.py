@@ -11,7 +11,7 @@ from scipy import signal as scipy_signal
 from scenes.lesson_scene import Cue
 from sonify.mappings import (LEVELS, MAPPINGS, connection_note, distribution_chord, encoding_pitch, reset_tone,
                              soundtrack, staggered, step_tone, value_blip)
-from sonify.mix import Timeline, limit, master, read_wav, write_wav
+from sonify.mix import PEAK_BLOCK, Timeline, limit, master, read_wav, sample_peaks, write_wav
 from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
                           sine_wave, tone, triangle_wave)
 
@@ -277,6 +277,21 @@ def test_master_meets_the_loudness_target_under_minus_1_dbtp(target):
         mastered = master(track, target)
         assert measured_loudness(mastered) == pytest.approx(target, abs=0.5)
         assert true_peak(mastered) <= -1.0
+
+
+def test_sample_peaks_catch_the_peak_between_samples_and_equal_oversampling_the_whole_signal_at_once():
+    """A sine at a quarter of the rate, 45 degrees off: every sample is at 0.707 of the amplitude, the wave
+    itself reaches 1.0 between them. Over several blocks, the blockwise peaks equal those of the whole signal
+    oversampled at once (scipy), also at the block edges."""
+    n = np.arange(3 * PEAK_BLOCK + 1234)
+    quarter = np.sin(np.pi / 2 * n + np.pi / 4)
+    assert np.abs(quarter).max() == pytest.approx(np.sqrt(0.5))
+    peaks = sample_peaks(np.column_stack([quarter, quarter]))[1000:-1000]
+    assert peaks.max() == pytest.approx(1.0, abs=0.01)  # each crest, half a sample after an even sample
+    assert np.all(peaks >= np.sqrt(0.5) - 1e-3)
+    noise = np.random.default_rng(7).normal(size=(len(n), 2))
+    whole = np.abs(scipy_signal.resample_poly(noise, 4, 1, axis=0)).max(axis=1).reshape(-1, 4).max(axis=1)
+    np.testing.assert_allclose(sample_peaks(noise), whole, rtol=1e-12)
 
 
 def test_the_limiter_only_turns_down_never_distorts():
