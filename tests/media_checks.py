@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -78,15 +80,29 @@ def onset(samples: np.ndarray, rate: int, around: float, search: float = 0.3, th
     return (start + first * hop) / rate
 
 
-def shared_output(tmp_path_factory, name: str) -> Path:
-    """One output directory per ``name`` for the whole test session.
+def session_folder(tmp_path_factory) -> Path:
+    """The test session's temporary folder, the same for every xdist worker process (each has its own below)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
-    Test modules that render the same section with the same options point at it: the first renders,
-    the others find it up to date and skip straight to what they test.
-    """
-    out = tmp_path_factory.getbasetemp() / name
-    out.mkdir(exist_ok=True)
-    return out
+
+def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float = 600) -> tuple[Path, subprocess.CompletedProcess]:
+    """``render.py ARGUMENTS -o <session folder>/<name>``, run once in the whole test session.
+
+    Whichever worker process asks first runs it while holding a lock; the others wait for the lock and get the
+    same folder and the first run's result (exit status and printed lines), so a test module that needs the
+    matrix section rendered tiny does not render it again. Tests read the folder; one that changes it works
+    on a copy (``shutil.copytree(out, target, symlinks=True)``)."""
+    folder = session_folder(tmp_path_factory)
+    out, record = folder / name, folder / f"{name}.result.json"
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            result = run_cli(*arguments, "-o", str(out), timeout=timeout)
+            record.write_text(json.dumps({"returncode": result.returncode, "stdout": result.stdout,
+                                          "stderr": result.stderr}))
+        saved = json.loads(record.read_text())
+    return out, subprocess.CompletedProcess(arguments, saved["returncode"], saved["stdout"], saved["stderr"])
 
 
 def chapters(path: Path) -> list[tuple[float, float, str]]:

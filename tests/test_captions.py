@@ -8,15 +8,14 @@ import pytest
 import srt
 
 from lecture.captions import lecture_tracks, step_spans
-from media_checks import TINY, chapters, manifest, run_cli, shared_output, streams, subtitle_cues
+from media_checks import TINY, chapters, manifest, rendered_once, streams, subtitle_cues
 
 VTT_TIMING = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)$")
 
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
-    out = shared_output(tmp_path_factory, "matrix-tiny")
-    result = run_cli("render", "matrix", *TINY, "-o", str(out), "-j", "1")
+    out, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
     assert result.returncode == 0, result.stderr
     return out
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lecture.captions import step_spans
-from media_checks import TINY, chapters, decoded_frame_count, manifest, run_cli, shared_output, streams, subtitle_cues
+from media_checks import TINY, chapters, decoded_frame_count, manifest, run_cli, streams, subtitle_cues
 from test_captions import parse_vtt, to_the_millisecond, unwrapped
 
 QUIET = ("--set", "lecture.questions=false")  # a shorter video: the question cards are not what is tested here
@@ -14,7 +14,7 @@ FPS = 5
 
 
 def rendered(tmp_path_factory, video_format: str):
-    out = shared_output(tmp_path_factory, f"matrix-tiny-quiet-{video_format}")
+    out = tmp_path_factory.mktemp(f"matrix-tiny-quiet-{video_format}")
     result = run_cli("render", "matrix", *TINY, *QUIET, "--format", video_format, "-o", str(out), "-j", "1")
     assert result.returncode == 0, result.stderr
     return out

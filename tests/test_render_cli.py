@@ -2,6 +2,7 @@
 
 import hashlib
 import re
+import shutil
 
 import numpy as np
 import pytest
@@ -10,8 +11,8 @@ from click.testing import CliRunner
 from attn_math import worked_example
 from lecture.runner import longest_first
 from lecture.sections import BY_ID, SECTION_IDS
-from media_checks import (TINY, decoded_audio, decoded_frame_count, dominant_frequency, manifest, onset, run_cli,
-                          streams)
+from media_checks import (TINY, decoded_audio, decoded_frame_count, dominant_frequency, manifest, onset,
+                          rendered_once, run_cli, streams)
 from render import cli
 from scenes.numbers import parse_number
 
@@ -62,9 +63,10 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, arguments,
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
-    out = tmp_path_factory.mktemp("render")
-    result = run_cli("render", "matrix", *TINY, "-o", str(out), "-j", "1")
+    shared, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
     assert result.returncode == 0, result.stderr
+    out = tmp_path_factory.mktemp("render") / "out"
+    shutil.copytree(shared, out, symlinks=True)  # the tests render into it again
     return out, result
 
 

@@ -21,7 +21,7 @@ from lecture.captions import step_spans
 from lecture.sections import SECTION_IDS
 from lecture.locale import load_locale
 from lecture.site import joined_decks, rendered_language
-from media_checks import TINY, manifest, run_cli, shared_output
+from media_checks import TINY, manifest, run_cli
 
 NO_QUESTIONS = ("--set", "lecture.questions=false")
 CHROMIUM = shutil.which("chromium")
@@ -60,7 +60,7 @@ setTimeout(() => {
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
-    out = shared_output(tmp_path_factory, "site-tiny")
+    out = tmp_path_factory.mktemp("site-tiny")
     commands = (("render", "matrix", "--narration", "tts"), ("render", "scaling", "--no-audio"),
                 ("storyboard", "matrix"), ("slides", "matrix", "--narration", "tts", "--to", "html", "--to", "pdf"))
     for command in commands:

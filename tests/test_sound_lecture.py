@@ -13,7 +13,7 @@ import pytest
 from scipy import signal as scipy_signal
 
 from lecture.media import video_duration
-from media_checks import TINY, run_cli, shared_output
+from media_checks import TINY, run_cli
 from scene_checks import video_freezes
 from scenes.lesson_scene import LONGEST_FREEZE
 from sonify.mappings import LEVELS, step_tone
@@ -27,7 +27,7 @@ FPS = 5
 
 @pytest.fixture(scope="module")
 def lecture(tmp_path_factory):
-    out = shared_output(tmp_path_factory, "lecture-tiny")
+    out = tmp_path_factory.mktemp("lecture-tiny")
     result = run_cli("render", *TINY, "-o", str(out), "-j", "2", timeout=1800)
     assert result.returncode == 0, result.stderr
     return out, json.loads((out / "manifest.json").read_text())
