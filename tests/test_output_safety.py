@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from lecture.manifest import file_hash
+from lecture.manifest import file_hash, read_manifest
+from lecture.output_folder import OutputFolder
 from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, rendered_once, run_cli, streams
 
 RENDER = [sys.executable, str(ROOT / "render.py"), "render"]
@@ -337,15 +338,30 @@ def test_a_config_saved_with_a_byte_order_mark_is_read(tmp_path):
     lambda path: path.write_text("[" * 100_000 + "]" * 100_000),
     lambda path: (path.unlink(), path.mkdir()),
 ])
-def test_a_corrupt_manifest_is_kept_aside_and_the_section_rendered_again(rendered, corrupt):
-    target = rendered / "manifest.json"
+def test_a_corrupt_manifest_is_kept_aside_as_it_was_and_read_as_empty(tmp_path, corrupt):
+    folder = OutputFolder(tmp_path / "out")
+    target = folder.path / "manifest.json"
+    target.write_text("{}")
     corrupt(target)
+    kept = snapshot(folder.path).get("manifest.json")
+    warnings = []
+    assert read_manifest(folder, warnings.append) == {"sections": {}}
+    aside = list(folder.path.glob("manifest.json.corrupt-*"))
+    assert len(aside) == 1 and not target.exists() and "kept as manifest.json.corrupt-" in warnings[0]
+    assert aside[0].is_dir() or hashlib.sha256(aside[0].read_bytes()).hexdigest() == kept
+
+
+def test_a_render_over_a_corrupt_manifest_keeps_it_aside_and_renders_the_section_again(rendered):
+    """The kinds of corruption are the test above; here the CLI's whole path, with a manifest naming a file
+    outside the folder."""
+    target = rendered / "manifest.json"
+    target.write_text('{"sections": {"matrix": {"files": ["../../victim"]}}}')
     kept = snapshot(rendered).get("manifest.json")
     result = run_cli("render", "matrix", *TINY, "-o", str(rendered))
     assert result.returncode == 0, result.stderr
     aside = list(rendered.glob("manifest.json.corrupt-*"))
     assert len(aside) == 1 and "kept as manifest.json.corrupt-" in result.stderr
-    assert aside[0].is_dir() or hashlib.sha256(aside[0].read_bytes()).hexdigest() == kept
+    assert hashlib.sha256(aside[0].read_bytes()).hexdigest() == kept
     assert "matrix" in assert_recorded(rendered)["sections"]
 
 
