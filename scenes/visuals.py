@@ -16,6 +16,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Recta
 from scenes import speedups, style  # noqa: F401  (speedups: cheap text copies)
 from scenes.number_glyphs import NumberText, composed_number
 from scenes.numbers import decimals_for, format_number, parse_number
+from scenes.typeset_store import font_installed, stored
 
 CELL_HEIGHT = 0.5
 CELL_PADDING = 0.22
@@ -71,6 +72,11 @@ def label_text(text: str, colour: ManimColor = style.TEXT, font_size: float = st
 @lru_cache(maxsize=2048)
 def _typeset_label(text: str, colour: str, font_size: float, weight: str) -> MarkupText:
     markup = SUBSCRIPT.sub(lambda match: subscript_markup(match[1], font_size), html.escape(text, quote=False))
+    return stored(("label", markup, text, colour, font_size, weight, style.TEXT_FONT, font_installed(style.TEXT_FONT)),
+                  lambda: _markup_label(markup, text, colour, font_size, weight))
+
+
+def _markup_label(markup: str, text: str, colour: str, font_size: float, weight: str) -> MarkupText:
     label = MarkupText(markup, font=style.TEXT_FONT, font_size=font_size, color=colour, weight=weight)
     label.shown_text = text
     return label
