@@ -64,8 +64,10 @@ def probability_decimals(weights, most: int = 4) -> int:
 def label_text(text: str, colour: ManimColor = style.TEXT, font_size: float = style.BODY_SIZE,
                weight: str = "NORMAL") -> MarkupText:
     """Prose in the text font; ``W_Q`` and ``d_k`` are written with real subscripts. A copy of the first
-    label made with these arguments in this process: typesetting a caption (Pango, then parsing its SVG) took
-    132 ms, a copy 5 ms; a scene repeats many labels, and the watch loop re-renders the same captions."""
+    label made with these arguments in this process, or loaded from the typeset store (``scenes.typeset_store``)
+    if an earlier process made it: typesetting a caption (Pango, then parsing its SVG) took 132 ms, a copy 5 ms;
+    a scene repeats many labels, every section renders in a process of its own, and the watch loop re-renders
+    the same captions."""
     return _typeset_label(text, ManimColor(colour).to_hex(with_alpha=True), font_size, weight).copy()
 
 
