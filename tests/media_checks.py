@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -92,7 +93,7 @@ def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float =
     Whichever worker process asks first runs it while holding a lock; the others wait for the lock and get the
     same folder and the first run's result (exit status and printed lines), so a test module that needs the
     matrix section rendered tiny does not render it again. Tests read the folder; one that changes it works
-    on a copy (``shutil.copytree(out, target, symlinks=True)``)."""
+    on a copy (``copy_of``)."""
     folder = session_folder(tmp_path_factory)
     out, record = folder / name, folder / f"{name}.result.json"
     with open(folder / f"{name}.lock", "w") as lock:
@@ -103,6 +104,19 @@ def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float =
                                           "stderr": result.stderr}))
         saved = json.loads(record.read_text())
     return out, subprocess.CompletedProcess(arguments, saved["returncode"], saved["stdout"], saved["stderr"])
+
+
+def tiny_matrix(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """The matrix section rendered at TINY with the defaults, once for the session (``rendered_once``)."""
+    out, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
+    assert result.returncode == 0, result.stderr
+    return out, result
+
+
+def copy_of(folder: Path, target: Path) -> Path:
+    """``target``, a copy of the rendered ``folder`` (links kept as links) for a test that changes it."""
+    shutil.copytree(folder, target, symlinks=True)
+    return target
 
 
 def chapters(path: Path) -> list[tuple[float, float, str]]:

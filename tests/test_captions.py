@@ -8,16 +8,14 @@ import pytest
 import srt
 
 from lecture.captions import lecture_tracks, step_spans
-from media_checks import TINY, chapters, manifest, rendered_once, streams, subtitle_cues
+from media_checks import chapters, manifest, streams, subtitle_cues, tiny_matrix
 
 VTT_TIMING = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)$")
 
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
-    out, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
-    assert result.returncode == 0, result.stderr
-    return out
+    return tiny_matrix(tmp_path_factory)[0]
 
 
 def parse_vtt(text: str) -> list[tuple[float, float, str]]:

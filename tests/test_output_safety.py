@@ -20,7 +20,7 @@ import pytest
 
 from lecture.manifest import file_hash, read_manifest
 from lecture.output_folder import OutputFolder
-from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, rendered_once, run_cli, streams
+from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, run_cli, streams, tiny_matrix
 
 RENDER = [sys.executable, str(ROOT / "render.py"), "render"]
 OTHER_CONFIG = ("--set", "matrix.causal=true")
@@ -76,9 +76,7 @@ def worker_started(out: Path) -> bool:
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory) -> Path:
     """The matrix section rendered once with the defaults; tests copy it."""
-    out, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
-    assert result.returncode == 0, result.stderr
-    return out
+    return tiny_matrix(tmp_path_factory)[0]
 
 
 @pytest.fixture

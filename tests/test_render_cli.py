@@ -2,7 +2,6 @@
 
 import hashlib
 import re
-import shutil
 
 import numpy as np
 import pytest
@@ -11,8 +10,8 @@ from click.testing import CliRunner
 from attn_math import worked_example
 from lecture.runner import longest_first
 from lecture.sections import BY_ID, SECTION_IDS
-from media_checks import (TINY, decoded_audio, decoded_frame_count, dominant_frequency, manifest, onset,
-                          rendered_once, run_cli, streams)
+from media_checks import (TINY, copy_of, decoded_audio, decoded_frame_count, dominant_frequency, manifest, onset,
+                          run_cli, streams, tiny_matrix)
 from render import cli
 from scenes.numbers import parse_number
 
@@ -63,11 +62,8 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, arguments,
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
-    shared, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
-    assert result.returncode == 0, result.stderr
-    out = tmp_path_factory.mktemp("render") / "out"
-    shutil.copytree(shared, out, symlinks=True)  # the tests render into it again
-    return out, result
+    shared, result = tiny_matrix(tmp_path_factory)
+    return copy_of(shared, tmp_path_factory.mktemp("render") / "out"), result  # the tests render into it again
 
 
 def test_render_writes_a_video_that_decodes(rendered):

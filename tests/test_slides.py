@@ -27,7 +27,7 @@ from lecture import revealjs
 from lecture.locale import load_locale
 from lecture.pdf_deck import FONT, font_file
 from lecture.slides import PLAYER_HINT, cut, player_missing
-from media_checks import ROOT, TINY, decoded_audio, decoded_frame_count, manifest, run_cli, rendered_once, streams
+from media_checks import ROOT, TINY, copy_of, decoded_audio, decoded_frame_count, manifest, run_cli, streams, tiny_matrix
 from sonify.mix import read_wav
 
 FPS = 5
@@ -50,10 +50,7 @@ LANGUAGE = load_locale("es")["lecture"]["language"]  # the decks of a Spanish le
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
-    rendered, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
-    assert result.returncode == 0, result.stderr
-    out = tmp_path_factory.mktemp("slides") / "out"
-    shutil.copytree(rendered, out, symlinks=True)  # the decks are written beside the render
+    out = copy_of(tiny_matrix(tmp_path_factory)[0], tmp_path_factory.mktemp("slides") / "out")  # decks go beside it
     result = run_cli("slides", "matrix", *TINY, "-o", str(out), "-j", "1", *DECKS)
     assert result.returncode == 0, result.stderr
     return out
