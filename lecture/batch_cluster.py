@@ -20,6 +20,7 @@ from distributed import as_completed, get_worker
 
 from lecture.jobs import JobResult, RenderJob, run_job
 from lecture.runner import code_digest
+from scenes.user_cache import PrivateFolder, private_folder
 
 Contents = bytes | dict[str, bytes]  # a file, or a folder of files (a section's stills)
 render_lock = threading.Lock()  # manim's config belongs to the process: one render at a time in a worker
@@ -56,30 +57,39 @@ def worker_code() -> str:
 
 
 @functools.cache
-def cache_root() -> Path:
-    """The user's own folder of worker caches (LaTeX and text typesetting), kept between tasks."""
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "atencion" / "dask-workers"
-    root.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return root
+def cache_root() -> PrivateFolder | None:
+    """The user's own folder of worker caches (LaTeX and text typesetting), kept between tasks; None when another
+    user could change it or a folder on its path (``scenes.user_cache``): LaTeX compiles a cached .tex file and
+    dvisvgm converts a cached .dvi, so a file planted there would run as this worker."""
+    return private_folder("dask-workers")
 
 
 class CacheSlot:
     """A cache folder no other worker process uses meanwhile: the first free ``slot-N``, held by a lock, so
-    that workers on one machine keep warm caches and never wait for each other's (see ``jobs._render``)."""
+    that workers on one machine keep warm caches and never wait for each other's (see ``jobs._render``). Without
+    a private cache root, a temporary folder of the task's own: a cold cache, but nothing in it is anyone else's."""
 
     def __enter__(self) -> Path:
+        self.descriptor, self.temporary = None, None
+        root = cache_root()
+        if root is None:
+            self.temporary = tempfile.TemporaryDirectory(prefix="atencion-cache-")
+            return Path(self.temporary.name)
         for number in count():
-            lock = cache_root() / f"slot-{number}.lock"
-            self.descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            self.descriptor = os.open(f"slot-{number}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                                      0o600, dir_fd=root.descriptor)
             try:
                 fcntl.flock(self.descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 os.close(self.descriptor)
                 continue
-            return lock.with_suffix("")
+            return root.path / f"slot-{number}"
 
     def __exit__(self, *exception) -> None:
-        os.close(self.descriptor)
+        if self.temporary is not None:
+            self.temporary.cleanup()
+        else:
+            os.close(self.descriptor)
 
 
 def read_contents(path: Path) -> Contents:

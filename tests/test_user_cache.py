@@ -1,0 +1,43 @@
+"""The user's cache folder (scenes.user_cache) as a Dask worker uses it for its LaTeX and text caches
+(lecture.batch_cluster.CacheSlot): a relative XDG_CACHE_HOME is ignored, and a cache root that another user
+could change is not used (LaTeX would compile a .tex planted there)."""
+
+import pytest
+
+from lecture.batch_cluster import CacheSlot, cache_root
+
+
+@pytest.fixture(autouse=True)
+def fresh_root():
+    cache_root.cache_clear()
+    yield
+    cache_root.cache_clear()
+
+
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative-cache")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    with CacheSlot() as slot:
+        assert slot.is_absolute() and slot.parent == tmp_path / "home" / ".cache" / "atencion" / "dask-workers"
+    assert not (tmp_path / "relative-cache").exists()
+
+
+@pytest.mark.parametrize("way", ["a link", "inside a folder others can write"])
+def test_a_cache_root_others_could_change_gives_each_task_a_folder_of_its_own(tmp_path, monkeypatch, way):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # writable by all, and not sticky
+    if way == "a link":
+        (shared / "atencion").mkdir(mode=0o700)
+        (tmp_path / "cache").mkdir()
+        (tmp_path / "cache" / "atencion").symlink_to(shared / "atencion", target_is_directory=True)
+        cache_home = tmp_path / "cache"
+    else:
+        cache_home = shared / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache_home))
+    with CacheSlot() as slot:
+        assert shared not in slot.resolve().parents
+        slot.mkdir(parents=True, exist_ok=True)  # as the task's render does
+        (slot / "formula.tex").write_text("made by this task")
+    assert not slot.exists() and not list(shared.rglob("*.tex"))
