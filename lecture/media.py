@@ -4,6 +4,7 @@ a soundtrack encoded once, chapters and subtitles, every stream interleaved in t
 from __future__ import annotations
 
 import heapq
+from itertools import chain
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import av
 import numpy as np
+
+from sonify.mix import BLOCK, blocks, pcm16, wav_blocks
 
 AUDIO_CODECS = {".mp4": "aac", ".webm": "libopus", ".mov": "aac"}
 SUBTITLE_CODECS = {".mp4": "mov_text", ".webm": "webvtt", ".mov": "mov_text"}
@@ -58,33 +61,50 @@ def video_duration(path: Path) -> float:
 def join_videos(parts: list[Path], target: Path, soundtracks=None, sample_rate: int = 48000,
                 tracks: TextTracks = TextTracks()) -> None:
     """Concatenate the video streams of ``parts`` into ``target`` with ``tracks``' chapters and subtitles;
-    with ``soundtracks`` (one (n, 2) array per part), encode the lecture's audio once from them, each placed
-    at its part's video offset, so no codec priming piles up at the joins."""
+    with ``soundtracks`` (one per part: its WAV's path, or an (n, 2) array), encode the lecture's audio once
+    from them, each placed at its part's video offset, so no codec priming piles up at the joins. WAVs are
+    read a block at a time: memory does not grow with the lecture's length."""
     samples = None if soundtracks is None else joined_soundtrack(parts, soundtracks, sample_rate)
     write_video(parts, target, samples, sample_rate, tracks)
 
 
-def joined_soundtrack(parts: list[Path], soundtracks, sample_rate: int) -> np.ndarray:
-    """The parts' soundtracks end to end, part k starting at sample round(sum of earlier video lengths x rate)."""
+def joined_soundtrack(parts: list[Path], soundtracks, sample_rate: int) -> Iterator[np.ndarray]:
+    """The parts' soundtracks end to end as (n, 2) blocks, part k starting at sample round(sum of earlier
+    video lengths x rate): each cut at the next part's start, silence where one is shorter than its video."""
     starts = np.round(np.cumsum([0.0] + [video_duration(part) for part in parts]) * sample_rate).astype(int)
-    joined = np.zeros((starts[-1], 2))
-    for start, end, samples in zip(starts, starts[1:], soundtracks):
-        length = min(end - start, len(samples))
-        joined[start:start + length] = samples[:length]
-    return joined
+    for length, soundtrack in zip(np.diff(starts), soundtracks):
+        written = 0
+        for block in _sound_blocks(soundtrack):
+            block = block[:length - written]
+            written += len(block)
+            yield block
+        yield from _silence(length - written)
+
+
+def _sound_blocks(soundtrack) -> Iterator[np.ndarray]:
+    """A soundtrack's (n, 2) blocks: a WAV's read as they are needed, an array's sliced."""
+    if isinstance(soundtrack, (str, Path)):
+        return wav_blocks(Path(soundtrack))
+    return (block for _, block in blocks(soundtrack))
+
+
+def _silence(length: int) -> Iterator[np.ndarray]:
+    for start in range(0, length, BLOCK):
+        yield np.zeros((min(BLOCK, length - start), 2))
 
 
 def add_audio(video: Path, samples, sample_rate: int, target: Path, tracks: TextTracks = TextTracks()) -> None:
-    """Copy ``video``'s stream and encode ``samples`` (stereo floats, (n, 2)) as its audio track into ``target``,
-    with ``tracks``' chapters and subtitles."""
-    write_video([video], target, samples, sample_rate, tracks)
+    """Copy ``video``'s stream and encode ``samples`` (its WAV's path, or stereo floats, (n, 2)) as its audio
+    track into ``target``, with ``tracks``' chapters and subtitles."""
+    write_video([video], target, None if samples is None else _sound_blocks(samples), sample_rate, tracks)
 
 
 def write_video(parts: list[Path], target: Path, samples=None, sample_rate: int = 48000,
                 tracks: TextTracks = TextTracks()) -> None:
     """Write ``target``: the video streams of ``parts`` end to end (packets remuxed, no re-encode), ``samples``
-    (stereo floats, (n, 2)) as its audio, ``tracks``' chapters and subtitle cues; packets go in time order
-    so a player streaming the file finds each second's picture, sound and text together."""
+    (stereo floats: (n, 2) blocks one after the other, or one (n, 2) array) as its audio, ``tracks``' chapters
+    and subtitle cues; packets go in time order so a player streaming the file finds each second's picture,
+    sound and text together."""
     with av.open(str(parts[0])) as template, av.open(str(target), "w", format=target.suffix[1:]) as output:
         # Every stream and the chapters are set up before the first packet: muxing writes the header.
         packets = [_video_packets(parts, output.add_stream_from_template(template.streams.video[0]))]
@@ -126,14 +146,20 @@ def _video_packets(parts: list[Path], stream) -> Iterator[tuple[float, av.Packet
         offset += video_duration(part)
 
 
-def _audio_packets(samples, sample_rate: int, stream) -> Iterator[tuple[float, av.Packet]]:
-    """(decoding time in seconds, packet) of ``samples`` encoded as 16-bit stereo, 1024 samples a frame."""
-    pcm = np.round(np.clip(samples, -1.0, 1.0) * 32767).astype(np.int16)
-    for start in range(0, len(pcm), AUDIO_FRAME):
-        frame = av.AudioFrame.from_ndarray(pcm[start:start + AUDIO_FRAME].reshape(1, -1), format="s16",
-                                           layout="stereo")
-        frame.sample_rate, frame.pts = sample_rate, start
-        yield from _timed(stream.encode(frame))
+def _audio_packets(pieces, sample_rate: int, stream) -> Iterator[tuple[float, av.Packet]]:
+    """(decoding time in seconds, packet) of the (n, 2) float blocks ``pieces`` encoded as 16-bit stereo,
+    AUDIO_FRAME samples a frame (a block's last few samples wait for the next block)."""
+    pieces = [pieces] if isinstance(pieces, np.ndarray) else pieces
+    pending, sent = np.zeros((0, 2), dtype="<i2"), 0
+    for block in chain(pieces, [None]):  # None: the end, where a last short frame goes out
+        pending = pending if block is None else np.concatenate([pending, pcm16(block)])
+        whole = len(pending) if block is None else len(pending) // AUDIO_FRAME * AUDIO_FRAME
+        for start in range(0, whole, AUDIO_FRAME):
+            frame = av.AudioFrame.from_ndarray(pending[start:start + AUDIO_FRAME].reshape(1, -1), format="s16",
+                                               layout="stereo")
+            frame.sample_rate, frame.pts = sample_rate, sent + start
+            yield from _timed(stream.encode(frame))
+        pending, sent = pending[whole:], sent + whole
     yield from _timed(stream.encode(None))  # what the encoder still holds
 
 

@@ -41,11 +41,12 @@ Section 6 (``pipeline``):
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
 from attn_math.attention import entropy
-from sonify.mix import Timeline, master, with_voices
+from sonify.mix import Timeline, Track, master, mastered_blocks, with_voices, write_wav_blocks
 from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
                           sine_wave, tone, triangle_wave)
 
@@ -293,10 +294,24 @@ def staggered(cues) -> list[float]:
     return times
 
 
+def placed(timeline: Timeline, cues) -> Timeline:
+    """Every cue's sound at its time and its kind's level on ``timeline``: one sound in memory at a time."""
+    for cue, at in zip(cues, staggered(cues)):
+        timeline.place(MAPPINGS[cue.kind](**cue.values), at, LEVELS[cue.kind])
+    return timeline
+
+
 def soundtrack(cues, duration: float, loudness_lufs: float, voices=()) -> np.ndarray:
     """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long, the
     narration's ``voices`` ((start, mono samples) each) over it with the tones ducked, mastered to ``loudness_lufs``."""
-    timeline = Timeline(duration)
-    for cue, at in zip(cues, staggered(cues)):
-        timeline.place(MAPPINGS[cue.kind](**cue.values), at, LEVELS[cue.kind])
-    return master(with_voices(timeline.samples, voices) if voices else timeline.samples, loudness_lufs)
+    tones = placed(Timeline(duration), cues).samples
+    return master(with_voices(tones, voices) if voices else tones, loudness_lufs)
+
+
+def write_soundtrack(cues, duration: float, loudness_lufs: float, path: Path, voices=()) -> None:
+    """The ``soundtrack`` written to the WAV ``path``, built on scratch files and mastered a block at a time:
+    memory holds a block and a cue's sound, however long the section runs."""
+    with Track(int(round(duration * SAMPLE_RATE))) as tones:
+        placed(Timeline(samples=tones), cues)
+        with with_voices(tones, voices) if voices else tones as mix:  # closing tones twice is harmless
+            write_wav_blocks(mastered_blocks(mix, loudness_lufs), path)

@@ -1,9 +1,16 @@
 """A stereo timeline of sounds, mastered to a loudness target measured as broadcasters do (ITU-R BS.1770,
-pyloudnorm) under a true-peak ceiling kept by a look-ahead limiter; WAV I/O through pydub."""
+the K-weighting of pyloudnorm) under a true-peak ceiling kept by a look-ahead limiter; 16-bit WAV I/O.
+
+A section's soundtrack runs for minutes (a float64 copy of 5 minutes is 230 MB), so it is never held whole:
+it is built on a ``Track`` (a scratch file), and measured, limited and written ``BLOCK`` samples at a time.
+The same functions take numpy arrays (anything sliced like an (n, 2) array), as the tests and short sounds do.
+"""
 
 from __future__ import annotations
 
-import warnings
+import tempfile
+import wave
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -13,10 +20,6 @@ from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
 from sonify.synth import SAMPLE_RATE, pan
 
-with warnings.catch_warnings():  # pydub warns that ffmpeg is missing; WAV needs no ffmpeg
-    warnings.simplefilter("ignore", RuntimeWarning)
-    from pydub import AudioSegment
-
 CEILING_DBTP = -1.5  # the limiter's true-peak ceiling: 0.5 dB under the -1 dBTP delivery limit, for the codec
 LOOKAHEAD = 0.005  # seconds the limiter's gain starts falling before a peak
 HOLD = 0.08  # seconds it stays down after one, so it does not flutter on a sustained chord
@@ -25,13 +28,47 @@ DUCK_RAMP = 0.08  # seconds the tones take to go down before a voice starts and 
 TONES_UNDER_VOICE_DB = 3.0  # between voices, the tones sit this much under the voice's loudness
 OVERSAMPLING = 4  # true peak: the peak of the signal resampled 4x (BS.1770 annex 2)
 PEAK_BLOCK, PEAK_REACH = 1 << 16, 64  # samples oversampled at a time; neighbours each side (filter: 10)
+BLOCK = 1 << 18  # samples measured, limited or written at a time (5.5 s, 4 MB as stereo float64)
+GATE_BLOCK, GATE_HOP = int(0.4 * SAMPLE_RATE), int(0.1 * SAMPLE_RATE)  # BS.1770's 400 ms blocks, 75 % overlap
+ABSOLUTE_GATE, RELATIVE_GATE = -70.0, -10.0  # LUFS, LU
+
+
+class Track:
+    """A stereo signal of ``length`` samples kept in an anonymous scratch file as float32, silent at first:
+    sliced like an (n, 2) array (``track[a:b]`` reads float64, ``track[a:b] = block`` writes), so
+    ``Timeline`` places sounds on it as on an array while memory holds only what is read."""
+
+    def __init__(self, length: int):
+        self.length = length
+        self.file = tempfile.TemporaryFile()  # removed when closed, or when the process ends whatever way
+        self.file.truncate(length * 8)  # reads as zeros, takes no disk until written
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __enter__(self) -> "Track":
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.file.close()
+
+    def __getitem__(self, span: slice) -> np.ndarray:
+        start, stop, _ = span.indices(self.length)
+        self.file.seek(start * 8)
+        return np.fromfile(self.file, "<f4", max(0, stop - start) * 2).reshape(-1, 2).astype(float)
+
+    def __setitem__(self, span: slice, block: np.ndarray) -> None:
+        start, stop, _ = span.indices(self.length)
+        self.file.seek(start * 8)
+        self.file.write(np.broadcast_to(block, (stop - start, 2)).astype("<f4").tobytes())
 
 
 class Timeline:
-    """Stereo sounds placed at times on a silent (n, 2) track of fixed length; what runs past the end is cut."""
+    """Stereo sounds placed at times on a track of fixed length; what runs past the end is cut. The track is
+    a silent (n, 2) array ``duration`` long, or ``samples`` given (an array or a ``Track``) to add to."""
 
-    def __init__(self, duration: float):
-        self.samples = np.zeros((int(round(duration * SAMPLE_RATE)), 2))
+    def __init__(self, duration: float = 0.0, samples=None):
+        self.samples = np.zeros((int(round(duration * SAMPLE_RATE)), 2)) if samples is None else samples
 
     def place(self, sound: np.ndarray, at: float, gain_db: float = 0.0) -> None:
         """Add ``sound`` (stereo, or mono for the centre) at ``at`` seconds, ``gain_db`` louder."""
@@ -42,38 +79,103 @@ class Timeline:
             self.samples[start:end] += 10 ** (gain_db / 20) * stereo[:end - start]
 
 
-def duck_gain(spans, length: int, depth_db: float = DUCK_DB, ramp: float = DUCK_RAMP) -> np.ndarray:
-    """Gain per sample: 1, falling linearly to 10^(depth/20) over ``ramp`` s before each (start, end) span,
-    held through it, rising back over ``ramp`` s after it."""
-    times = np.arange(length) / SAMPLE_RATE
+def blocks(samples, size: int = BLOCK) -> Iterator[tuple[int, np.ndarray]]:
+    """(start, samples[start:start + size]) along ``samples`` (an array or a ``Track``)."""
+    for start in range(0, len(samples), size):
+        yield start, samples[start:start + size]
+
+
+def collected(pieces, like: np.ndarray) -> np.ndarray:
+    """Blocks laid end to end into an array shaped like ``like``."""
+    whole, at = np.zeros_like(like, dtype=float), 0
+    for block in pieces:
+        whole[at:at + len(block)] = block
+        at += len(block)
+    return whole
+
+
+def duck_gain(spans, length: int, depth_db: float = DUCK_DB, ramp: float = DUCK_RAMP, start: int = 0) -> np.ndarray:
+    """Gain per sample of samples ``start`` to ``start + length``: 1, falling linearly to 10^(depth/20) over
+    ``ramp`` s before each (start, end) span in seconds, held through it, rising back over ``ramp`` s after it."""
+    times = (start + np.arange(length)) / SAMPLE_RATE
     depth = np.zeros(length)
-    for start, end in spans:
-        inside = np.clip(np.minimum(times - (start - ramp), (end + ramp) - times) / ramp, 0.0, 1.0)
+    for begin, end in spans:
+        inside = np.clip(np.minimum(times - (begin - ramp), (end + ramp) - times) / ramp, 0.0, 1.0)
         depth = np.maximum(depth, inside)
     return 10 ** (depth * depth_db / 20)
 
 
-def with_voices(tones: np.ndarray, voices) -> np.ndarray:
+def with_voices(tones, voices):
     """The voices ((start, mono samples) each), centred, over ``tones`` ducked while each voice speaks;
-    between voices the tones sit TONES_UNDER_VOICE_DB under the voice's integrated loudness."""
-    track = Timeline(len(tones) / SAMPLE_RATE)
+    between voices the tones sit TONES_UNDER_VOICE_DB under the voice's integrated loudness.
+
+    ``tones`` is an array (the mix comes back as one) or a ``Track`` (it comes back as a new ``Track``, mixed a
+    block at a time, which the caller closes); ``tones`` itself when no voice is heard."""
+    mix = Track(len(tones)) if isinstance(tones, Track) else np.zeros_like(tones, dtype=float)
+    track = Timeline(samples=mix)
     for at, samples in voices:
         track.place(samples, at)
-    voice_level, tones_level = loudness(track.samples), loudness(tones)
+    voice_level, tones_level = loudness(mix), loudness(tones)
     if not np.isfinite(voice_level):
         return tones
     gain = 10 ** ((voice_level - TONES_UNDER_VOICE_DB - tones_level) / 20) if np.isfinite(tones_level) else 0.0
     spans = [(at, at + len(samples) / SAMPLE_RATE) for at, samples in voices]
-    return track.samples + gain * tones * duck_gain(spans, len(tones))[:, None]
+    for start, block in blocks(tones):
+        end = start + len(block)
+        mix[start:end] = mix[start:end] + gain * block * duck_gain(spans, len(block), start=start)[:, None]
+    return mix
 
 
-def loudness(samples: np.ndarray) -> float:
-    """Integrated loudness in LUFS (ITU-R BS.1770-4, gated); -inf for silence."""
-    if len(samples) < int(0.4 * SAMPLE_RATE) or not np.any(samples):
-        return float("-inf")
-    with warnings.catch_warnings():  # pyloudnorm warns on clipping, which the limiter prevents
-        warnings.simplefilter("ignore")
-        return float(pyloudnorm.Meter(SAMPLE_RATE).integrated_loudness(samples))
+class LoudnessMeter:
+    """Integrated loudness (ITU-R BS.1770-4, gated, as pyloudnorm measures it) of a signal fed a block at a
+    time: K-weighted with the filters' state carried from block to block, squares summed per 100 ms hop,
+    so memory holds a block and two numbers per 100 ms."""
+
+    def __init__(self):
+        self.stages = [(stage.b, stage.a, stage.passband_gain) for stage in pyloudnorm.Meter(SAMPLE_RATE)._filters.values()]
+        self.states: list = [None] * len(self.stages)
+        self.rest, self.hops, self.length, self.heard = None, [], 0, False
+
+    def add(self, block: np.ndarray) -> None:
+        """Measure ``block`` (mono, or (n, channels)) as the continuation of what came before."""
+        block = np.asarray(block, dtype=float).reshape(len(block), -1)
+        self.length += len(block)
+        self.heard = self.heard or bool(np.any(block))
+        for k, (b, a, gain) in enumerate(self.stages):
+            if self.states[k] is None:  # at rest before the signal starts
+                self.states[k] = np.zeros((max(len(a), len(b)) - 1, block.shape[1]))
+            block, self.states[k] = scipy_signal.lfilter(b, a, block, axis=0, zi=self.states[k])
+            block = gain * block
+        joined = block if self.rest is None else np.concatenate([self.rest, block])
+        whole = len(joined) // GATE_HOP * GATE_HOP
+        self.hops.append((joined[:whole] ** 2).reshape(-1, GATE_HOP, joined.shape[1]).sum(axis=1))
+        self.rest = joined[whole:]
+
+    @property
+    def lufs(self) -> float:
+        """The integrated loudness of everything added; -inf for silence or less than one 400 ms block."""
+        if self.length < GATE_BLOCK or not self.heard:
+            return float("-inf")
+        hops = np.concatenate(self.hops + [(self.rest ** 2).sum(axis=0, keepdims=True)])
+        count = int(np.round((self.length / SAMPLE_RATE - 0.4) / 0.1)) + 1  # pyloudnorm's number of blocks
+        per_block = GATE_BLOCK // GATE_HOP
+        hops = np.vstack([hops, np.zeros((count + per_block, hops.shape[1]))])  # a last block runs past the end
+        power = sum(hops[k:k + count] for k in range(per_block)) / GATE_BLOCK  # (block, channel) mean squares
+        with np.errstate(divide="ignore"):
+            levels = -0.691 + 10 * np.log10(power.sum(axis=1))
+            if not np.any(levels >= ABSOLUTE_GATE):
+                return float("-inf")
+            relative = -0.691 + 10 * np.log10(power[levels >= ABSOLUTE_GATE].mean(axis=0).sum()) + RELATIVE_GATE
+            gated = (levels > relative) & (levels > ABSOLUTE_GATE)
+            return float(-0.691 + 10 * np.log10(power[gated].mean(axis=0).sum())) if gated.any() else float("-inf")
+
+
+def loudness(samples) -> float:
+    """Integrated loudness in LUFS (ITU-R BS.1770-4, gated) of an array or a ``Track``; -inf for silence."""
+    meter = LoudnessMeter()
+    for _, block in blocks(samples):
+        meter.add(block)
+    return meter.lufs
 
 
 def sample_peaks(samples: np.ndarray) -> np.ndarray:
@@ -81,7 +183,7 @@ def sample_peaks(samples: np.ndarray) -> np.ndarray:
 
     Oversampled a block at a time, each with PEAK_REACH samples of its neighbours on either side (more than
     the resampling filter's reach), so the result equals oversampling the whole signal at once without
-    holding four copies of it: a section's soundtrack is over 20 million samples."""
+    holding four copies of it."""
     channels = np.ascontiguousarray(np.atleast_2d(samples.T))
     length = channels.shape[1]
     peaks = np.empty(length)
@@ -100,36 +202,91 @@ def true_peak_db(samples: np.ndarray) -> float:
     return float(20 * np.log10(peak)) if peak > 0 else float("-inf")
 
 
-def limit(samples: np.ndarray, ceiling_db: float = CEILING_DBTP) -> np.ndarray:
-    """Look-ahead limiter: gain g(t) = mean over +-LOOKAHEAD/2 of min over [t - HOLD, t + LOOKAHEAD] of
-    ceiling / peak, so g falls smoothly before each peak and |g x| never exceeds the ceiling."""
+LIMITER_AHEAD, LIMITER_BEHIND = int(LOOKAHEAD * SAMPLE_RATE), int(HOLD * SAMPLE_RATE)
+# How far a sample's limited value depends on its neighbours: peaks, then the hold's minimum, then the mean.
+LIMITER_REACH = PEAK_REACH + LIMITER_AHEAD + LIMITER_BEHIND + LIMITER_AHEAD // 2 + 1
+
+
+def limited(samples: np.ndarray, ceiling_db: float = CEILING_DBTP) -> np.ndarray:
+    """Look-ahead limiter on a whole array: gain g(t) = mean over +-LOOKAHEAD/2 of min over [t - HOLD,
+    t + LOOKAHEAD] of ceiling / peak, so g falls smoothly before each peak and |g x| never exceeds the ceiling."""
     needed = np.minimum(1.0, 10 ** (ceiling_db / 20) / np.maximum(sample_peaks(samples), 1e-12))
     if needed.min() >= 1.0:
         return samples
-    ahead, behind = int(LOOKAHEAD * SAMPLE_RATE), int(HOLD * SAMPLE_RATE)
-    size = ahead + behind + 1
-    held = minimum_filter1d(needed, size=size, origin=behind - size // 2, mode="nearest")
-    gain = uniform_filter1d(held, size=ahead // 2 * 2 + 1, mode="nearest")
+    size = LIMITER_AHEAD + LIMITER_BEHIND + 1
+    held = minimum_filter1d(needed, size=size, origin=LIMITER_BEHIND - size // 2, mode="nearest")
+    gain = uniform_filter1d(held, size=LIMITER_AHEAD // 2 * 2 + 1, mode="nearest")
     return samples * gain[:, None]
 
 
-def master(samples: np.ndarray, target_lufs: float) -> np.ndarray:
-    """``samples`` brought to ``target_lufs`` integrated loudness by one gain, then limited under the ceiling."""
+def limited_blocks(samples, gain: float = 1.0, ceiling_db: float = CEILING_DBTP) -> Iterator[tuple[int, np.ndarray]]:
+    """(start, block) of ``gain`` x ``samples`` (an array or a ``Track``) through the limiter, BLOCK samples at a
+    time, each limited with LIMITER_REACH samples of context on either side: the blocks equal the whole
+    signal limited at once."""
+    length = len(samples)
+    for start in range(0, length, BLOCK):
+        end = min(start + BLOCK, length)
+        low, high = max(0, start - LIMITER_REACH), min(length, end + LIMITER_REACH)
+        yield start, limited(gain * samples[low:high], ceiling_db)[start - low:end - low]
+
+
+def limit(samples: np.ndarray, ceiling_db: float = CEILING_DBTP) -> np.ndarray:
+    """``samples`` through the look-ahead limiter (see ``limited``)."""
+    return collected((block for _, block in limited_blocks(samples, 1.0, ceiling_db)), samples)
+
+
+def mastered_blocks(samples, target_lufs: float) -> Iterator[np.ndarray]:
+    """``samples`` (an array or a ``Track``) brought to ``target_lufs`` integrated loudness by one gain, then
+    limited under the ceiling, a block at a time: measured, limited into a scratch ``Track`` while measured
+    again, and limited once more with what the limiter took off the loudest passages when that is > 0.1 LU."""
     measured = loudness(samples)
     if not np.isfinite(measured) or not np.isfinite(target_lufs):  # nothing to hear, or volume 0
-        return np.zeros_like(samples)
-    mastered = limit(samples * 10 ** ((target_lufs - measured) / 20))
-    correction = target_lufs - loudness(mastered)  # what the limiter took off the loudest passages
-    return limit(mastered * 10 ** (correction / 20)) if abs(correction) > 0.1 else mastered
+        yield from (np.zeros_like(block) for _, block in blocks(samples))
+        return
+    with Track(len(samples)) as first:
+        meter = LoudnessMeter()
+        for start, block in limited_blocks(samples, 10 ** ((target_lufs - measured) / 20)):
+            first[start:start + len(block)] = block
+            meter.add(block)
+        correction = target_lufs - meter.lufs
+        again = limited_blocks(first, 10 ** (correction / 20)) if abs(correction) > 0.1 else blocks(first)
+        yield from (block for _, block in again)
+
+
+def master(samples: np.ndarray, target_lufs: float) -> np.ndarray:
+    """``samples`` brought to ``target_lufs`` and limited (see ``mastered_blocks``), as an array."""
+    return collected(mastered_blocks(samples, target_lufs), samples)
+
+
+def pcm16(samples: np.ndarray) -> np.ndarray:
+    """Floats in [-1, 1] as 16-bit PCM (clipped)."""
+    return np.round(np.clip(samples, -1.0, 1.0) * 32767).astype("<i2")
+
+
+def write_wav_blocks(pieces, path: Path) -> None:
+    """16-bit PCM stereo WAV at SAMPLE_RATE, written a block of (n, 2) floats at a time: the format every
+    player and manim's mixer read without ffmpeg."""
+    with wave.open(str(path), "wb") as writer:
+        writer.setnchannels(2)
+        writer.setsampwidth(2)
+        writer.setframerate(SAMPLE_RATE)
+        for block in pieces:
+            writer.writeframes(pcm16(block).tobytes())
 
 
 def write_wav(samples: np.ndarray, path: Path) -> None:
-    """16-bit PCM stereo WAV at SAMPLE_RATE: the format every player and manim's mixer read without ffmpeg."""
-    pcm = np.round(np.clip(samples, -1.0, 1.0) * 32767).astype("<i2")
-    AudioSegment(data=pcm.tobytes(), sample_width=2, frame_rate=SAMPLE_RATE, channels=2).export(path, format="wav")
+    """``samples`` (an (n, 2) array) as a 16-bit PCM stereo WAV (see ``write_wav_blocks``)."""
+    write_wav_blocks([samples], path)
+
+
+def wav_blocks(path: Path, size: int = BLOCK) -> Iterator[np.ndarray]:
+    """The samples of a 16-bit PCM WAV as (n, channels) arrays of floats in [-1, 1], ``size`` at a time."""
+    with wave.open(str(path)) as reader:
+        channels = reader.getnchannels()
+        while frames := reader.readframes(size):
+            yield np.frombuffer(frames, "<i2").reshape(-1, channels) / 32768
 
 
 def read_wav(path: Path) -> np.ndarray:
     """The samples of a 16-bit PCM stereo WAV as an (n, 2) array of floats in [-1, 1]."""
-    segment = AudioSegment.from_wav(path)
-    return np.array(segment.get_array_of_samples(), dtype=float).reshape(-1, segment.channels) / 32768
+    return np.concatenate([np.zeros((0, 2)), *wav_blocks(path)])
