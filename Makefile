@@ -5,13 +5,19 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 # Optional Debian packages: `make setup NARRATION=tts` adds espeak-ng, the draft voice of --narration tts.
 EXTRA_PACKAGES := $(if $(filter tts,$(NARRATION)),espeak-ng) $(EXTRA)
+# What the tests run besides the project: the draft voice, the lecture page and decks opened as users open them,
+# and mount for the full-disk test's small tmpfs. `make test` installs them, so a newcomer's run is CI's run.
+TEST_PACKAGES := espeak-ng chromium libreoffice-impress mount
 
 .PHONY: render test bench setup system-deps reveal-js clean
 
-# `make render NARRATION=tts` (draft voice) or `make render NARRATION=path/to/recordings` narrates every step.
+# `make render NARRATION=tts` (draft voice) or `make render NARRATION=path/to/recordings` narrates every step;
+# `make render ARGS="render matrix --format png"` runs any command of render.py instead.
+ARGS ?= $(if $(NARRATION),render --narration "$(NARRATION)")
 render: setup
-	$(BIN)/python render.py $(if $(NARRATION),render --narration "$(NARRATION)")
+	$(BIN)/python render.py $(ARGS)
 
+test: EXTRA_PACKAGES += $(TEST_PACKAGES)
 test: setup
 	$(BIN)/python -m pytest --durations=15
 
@@ -22,7 +28,7 @@ bench: setup
 setup: system-deps $(INSTALLED) reveal-js
 
 system-deps:
-	@bash tools/system-deps.sh $(EXTRA_PACKAGES)
+	@bash tools/system-deps.sh --python $(PYTHON) $(EXTRA_PACKAGES)
 
 # Reinstall only when the dependency list changes: a second run does no network work.
 $(INSTALLED): pyproject.toml

@@ -18,6 +18,17 @@ ROOT = Path(__file__).resolve().parent.parent
 TINY = ("--resolution", "256x144", "--fps", "5")
 
 
+def system_program(name: str, package: str) -> str:
+    """The path of a program the tests run; a missing one fails the test (never skips it): `make test` installs
+    its Debian package, so a newcomer's run and CI's run the same tests."""
+    import pytest
+
+    path = shutil.which(name)
+    if path is None:
+        pytest.fail(f"'{name}' not found: install the Debian package {package} (make test does)")
+    return path
+
+
 def ctrl_c_as_at_a_terminal() -> None:
     """Popen's preexec_fn: Ctrl-C (SIGINT) handled as in a terminal, even when the test run itself was started in
     the background of a shell without job control, whose children inherit SIGINT ignored."""

@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-import lecture.cli
 from attn_math import worked_example
 from lecture.config import ConfigError, load_config
 from lecture.folder_config import changed_keys, folder_config, folder_quality, replacing_line
@@ -28,7 +27,6 @@ from scenes.numbers import parse_number
 
 CUSTOM_X = [[2.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
 ODD_FOLDER = "odd dir %$#~{ñ} 'quoted'/C:\\Users\\profe\\salida"  # LaTeX markup, manim's {}, Windows habits
-CLI_WIRED = "folder_config" in vars(lecture.cli)
 
 
 def digest(path: Path) -> str:
@@ -127,7 +125,6 @@ def assert_clips_tile(out: Path, video: Path) -> None:
     assert start == len(frames)
 
 
-@pytest.mark.skipif(not CLI_WIRED, reason="waiting for the CLI to call folder_config (requests-H1.md)")
 def test_slides_with_no_config_after_a_custom_render_keep_it_through_the_cli(custom, tmp_path):
     out = tmp_path / "out"
     subprocess.run(["cp", "-a", str(custom), str(out)], check=True)

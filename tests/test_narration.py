@@ -3,12 +3,12 @@ bad ones are refused by name, the draft voice speaks, numbers are written as the
 sentences are timed on the recording's pauses, and the tones duck under the voice."""
 
 import os
-import shutil
 
 import numpy as np
 import pytest
 
 from audio_files import tone, write_audio
+from media_checks import system_program
 from lecture import narration
 from lecture.narration import (LONGEST_RECORDING, Narration, NarrationError, decode, plan, sentence_times, sentences,
                                voice_text)
@@ -119,8 +119,7 @@ def test_between_voices_the_tones_sit_under_the_voices_loudness():
 
 
 def test_the_draft_voice_speaks_spanish_for_about_as_long_as_the_text():
-    if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)")
+    system_program("espeak-ng", "espeak-ng")
     short = Narration(voice="es").speak("01-formula", "Hola.", load_locale()["spoken"])
     long = Narration(voice="es").speak("01-formula", "Cada fila de Q es una fila de X por W sub Q. " * 3,
                                         load_locale()["spoken"])
@@ -130,8 +129,7 @@ def test_the_draft_voice_speaks_spanish_for_about_as_long_as_the_text():
 
 
 def test_the_draft_voice_speaks_english_with_the_english_voice_and_words():
-    if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)")
+    system_program("espeak-ng", "espeak-ng")
     english = load_locale("en")
     voice = load_config(overrides=('lecture.lang="en"',)).narration.voice
     assert voice == english["config"]["narration"]["voice"] == "en"

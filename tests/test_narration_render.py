@@ -5,7 +5,6 @@ timing, captions follow the spoken sentences; bad recordings stop the render wit
 script lists every step; the draft voice narrates a section."""
 
 import hashlib
-import shutil
 
 import numpy as np
 import pytest
@@ -17,7 +16,7 @@ from lecture.locale import load_locale
 from lecture.narration import TAIL
 from lecture.sections import BY_ID, SECTIONS
 from lecture.slides import cut_section, speaker_notes
-from media_checks import TINY, decoded_audio, decoded_frame_count, manifest, run_cli
+from media_checks import TINY, decoded_audio, decoded_frame_count, manifest, run_cli, system_program
 from scene_checks import run_scene
 from sonify.mappings import LEVELS, MAPPINGS
 
@@ -190,8 +189,7 @@ def test_the_script_lists_every_step_with_its_file_name_text_and_silent_length(t
 
 
 def test_the_draft_voice_narrates_a_section(tmp_path):
-    if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)")
+    system_program("espeak-ng", "espeak-ng")
     result = run_cli("render", "scaling", *TINY, *QUIET, "--narration", "tts", "-o", str(tmp_path), "-j", "1",
                      timeout=900)
     assert result.returncode == 0, result.stderr

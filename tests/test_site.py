@@ -21,10 +21,9 @@ from lecture.captions import step_spans
 from lecture.sections import SECTION_IDS
 from lecture.locale import load_locale
 from lecture.site import joined_decks, rendered_language
-from media_checks import TINY, manifest, run_cli
+from media_checks import TINY, manifest, run_cli, system_program
 
 NO_QUESTIONS = ("--set", "lecture.questions=false")
-CHROMIUM = shutil.which("chromium")
 RENDERED = ("matrix", "scaling")
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}  # headless Chromium lays a page out 500 wide at the least
 BREAKPOINT = 56 * 16  # pixels: the page's min-width for chapters beside the video
@@ -255,12 +254,12 @@ def opened(out, tmp_path_factory):
 def chromium(*arguments: str) -> subprocess.CompletedProcess:
     """Headless Chromium with no network at all, where this user may (root)."""
     isolated = subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode == 0
-    return subprocess.run([*(["unshare", "-n"] if isolated else []), CHROMIUM, "--headless", "--no-sandbox",
+    return subprocess.run([*(["unshare", "-n"] if isolated else []), system_program("chromium", "chromium"),
+                           "--headless", "--no-sandbox",
                            "--disable-gpu", "--virtual-time-budget=10000", *arguments],
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_page_loads_with_no_console_message_and_every_video_plays_with_its_captions(out, opened, width):
     report, log, _ = opened[width]
@@ -276,7 +275,6 @@ def test_the_page_loads_with_no_console_message_and_every_video_plays_with_its_c
         assert video["track"] == 2 and video["cues"] == cues  # 2: the track loaded
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_a_chapter_link_seeks_its_video_to_the_step_and_marks_it_current(out, opened):
     report = opened["desktop"][0]
     assert report["time"] == pytest.approx(report["start"])
@@ -287,7 +285,6 @@ def test_a_chapter_link_seeks_its_video_to_the_step_and_marks_it_current(out, op
     assert report["current"] == "step"
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_the_layout_puts_the_chapters_beside_the_video_on_a_desktop_and_below_it_on_a_phone(opened):
     for width, beside in (("desktop", True), ("phone", False)):
         report, _, screenshot = opened[width]

@@ -27,14 +27,13 @@ from lecture import revealjs
 from lecture.locale import load_locale
 from lecture.pdf_deck import FONT, font_file
 from lecture.slides import PLAYER_HINT, cut, player_missing
-from media_checks import ROOT, TINY, copy_of, decoded_audio, decoded_frame_count, manifest, run_cli, streams, tiny_matrix
+from media_checks import (ROOT, TINY, copy_of, decoded_audio, decoded_frame_count, manifest, run_cli, streams,
+                          system_program, tiny_matrix)
 from sonify.mix import read_wav
 
 FPS = 5
 DECKS = ("--to", "html", "--to", "pptx", "--to", "pdf")
 URL = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
-CHROMIUM = shutil.which("chromium")
-SOFFICE = shutil.which("soffice")
 # Injected into a copy of a deck: after reveal.js has started, the title says what the current slide plays.
 PROBE = """<script>
 setTimeout(() => {
@@ -361,7 +360,8 @@ def opened_at(deck: Path, slide: int) -> dict:
     end = html.rindex("</body>")  # the last: reveal.js' speaker view holds a page of its own
     probe.write_text(html[:end] + PROBE + html[end:], encoding="utf-8")
     try:
-        result = subprocess.run([*no_network(), CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+        result = subprocess.run([*no_network(), system_program("chromium", "chromium"), "--headless",
+                                 "--no-sandbox", "--disable-gpu",
                                  "--autoplay-policy=no-user-gesture-required", "--virtual-time-budget=10000",
                                  "--dump-dom", f"{probe.as_uri()}#/{slide}"], capture_output=True, text=True,
                                 timeout=120)
@@ -370,7 +370,6 @@ def opened_at(deck: Path, slide: int) -> dict:
     return json.loads(html_text.unescape(re.search(r"<title>(\{.*?\})</title>", result.stdout).group(1)))
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_the_joined_deck_opened_at_any_slide_plays_that_slides_clip_with_no_network(joined):
     deck = joined / "slides" / "lecture-matrix-scaling.html"
     matrix, scaling = clip_files(joined, "01-matrix"), clip_files(joined, "02-scaling")
@@ -382,9 +381,9 @@ def test_the_joined_deck_opened_at_any_slide_plays_that_slides_clip_with_no_netw
             assert playing["duration"] == pytest.approx(container.duration / av.time_base, abs=0.1)
 
 
-@pytest.mark.skipif(SOFFICE is None, reason="needs LibreOffice Impress (Debian's libreoffice-impress)")
 def test_libreoffice_opens_the_pptx_and_prints_each_step_as_its_last_frame(out, tmp_path):
-    subprocess.run([SOFFICE, "--headless", f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+    subprocess.run([system_program("soffice", "libreoffice-impress"), "--headless",
+                    f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
                     "--convert-to", "pdf", "--outdir", str(tmp_path), str(out / "slides" / "01-matrix.pptx")],
                    capture_output=True, timeout=300, check=True)
     pages = PdfReader(tmp_path / "01-matrix.pdf").pages
