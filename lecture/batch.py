@@ -1,13 +1,16 @@
 """``render.py batch VARIANTS.toml``: many variants of the lecture, each into ``OUT/<name>/`` exactly as
 ``render -o OUT/<name>`` would write it, on this machine or, with ``--scheduler``, as Dask tasks on a cluster.
 
-Every variant is checked before any work (see ``lecture.batch_variants``). Each variant goes through
-``runner.render``, so up-to-date checks, the manifest and the atomic commit are the same as ``render``'s: a
-batch run again after an interruption renders only what is missing or stale.
+Every variant is checked before any work (see ``lecture.batch_variants``), its folder too, but a variant's
+folder is only made when the variant starts: an interrupted batch of 5,000 variants leaves no empty folders for
+those it never reached. Each variant goes through ``runner.render``, so up-to-date checks, the manifest and the
+atomic commit are the same as ``render``'s: a batch run again after an interruption renders only what is
+missing or stale.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -17,8 +20,9 @@ from rich.console import Console
 
 from lecture.batch_report import Tally, variant_console
 from lecture.batch_variants import Variant, VariantsError, read_variants
-from lecture.cli_options import JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, check_system, fail, run_guarded
-from lecture.output_folder import OutputFolder
+from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineCommand, check_system, fail,
+                                 run_guarded)
+from lecture.output_folder import PATH_MAX, ROOM, OutputError, system_folder
 from lecture.runner import plain_line, render
 
 CONNECT_SECONDS = 10
@@ -28,8 +32,8 @@ MIN_VARIANTS_IN_FLIGHT = 32  # variants whose tasks wait on the scheduler at onc
 def run_batch(variants: list[Variant], scheduler: str | None, console: Console | None = None) -> int:
     """Render every variant (on the cluster at ``scheduler``, else here); returns the exit status."""
     console = console or Console(stderr=True)
-    for variant in variants:  # every folder usable before any work
-        OutputFolder(variant.request.out_dir)
+    for variant in variants:
+        check_folder(variant.request.out_dir)
     tally, started = Tally(variants, console), time.perf_counter()
     if scheduler is None:
         statuses = [render(variant.request, variant_console(variant.name, console),
@@ -40,6 +44,23 @@ def run_batch(variants: list[Variant], scheduler: str | None, console: Console |
             return 2
     tally.summary(variants, time.perf_counter() - started)
     return max(statuses, default=0)
+
+
+def check_folder(path: Path) -> None:
+    """Raise OutputError if ``path`` cannot be a variant's folder, as ``OutputFolder`` would, without making it:
+    a system folder, a path too long, something not a folder in the way or a folder this user cannot write in."""
+    path = Path(os.path.abspath(path))
+    if len(os.fsencode(path)) + ROOM >= PATH_MAX:
+        raise OutputError(f"-o {path}: the path is too long: at most {PATH_MAX - ROOM - 1} bytes leave room for "
+                          "the files inside it")
+    system = system_folder(path)
+    if system:
+        raise OutputError(f"-o {path}: {system} is a system folder, not a place for the lecture's files")
+    existing = next(folder for folder in (path, *path.parents) if os.path.lexists(folder))
+    if not existing.is_dir():
+        raise OutputError(f"-o {path}: {existing} is a file; expected a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(f"-o {path}: cannot write in {existing}")
 
 
 def run_on_cluster(variants: list[Variant], scheduler: str, tally: Tally, console: Console) -> list[int] | None:
@@ -68,7 +89,7 @@ def run_on_cluster(variants: list[Variant], scheduler: str, tally: Tally, consol
                 raise
 
 
-@click.command("batch")
+@click.command("batch", cls=OneLineCommand)
 @click.argument("variants_file", metavar="VARIANTS.toml", type=click.Path(dir_okay=False, path_type=Path))
 @OUT_OPTION
 @click.option("--scheduler", metavar="tcp://HOST:PORT",

@@ -15,6 +15,7 @@ matrix.X = [[1, 0], [0, 2], [1, 1]]
 from __future__ import annotations
 
 import copy
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lecture.config import CONFIG_MAX_DEPTH, ConfigError, load_config, merge, read_toml, suggestion, toml_value
+from lecture.config_hints import clipped, shown
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.narration import NarrationError
 from lecture.runner import RenderRequest, chosen_steps, narration_plans
@@ -30,6 +32,7 @@ from lecture.sections import BY_ID, SECTION_IDS, available_sections
 from lecture.steps import StepsError
 
 VARIANT_NAME = re.compile(r"[^\W_][\w.-]*")  # a plain folder name: no path, not hidden
+NAME_MAX = 255  # bytes in a file name on Linux's, macOS's and Windows' file systems
 
 
 class VariantsError(ValueError):
@@ -79,17 +82,20 @@ def read_variants(path: Path, out_dir: Path, jobs: int, force: bool = False, ver
 
 
 def check_names(path: Path, variants: dict) -> None:
-    """Names are folder names, distinct even where the file system ignores case."""
+    """Names are folder names the file system takes, distinct even where it ignores case."""
     seen: dict[str, str] = {}
     for name, fields in variants.items():
         if not VARIANT_NAME.fullmatch(name):
-            raise VariantsError(f"{path}: variant '{name}': expected a plain folder name "
+            raise VariantsError(f"{path}: variant {shown(name)}: expected a plain folder name "
                                 "(letters, digits, '-', '_' and '.', starting with a letter or digit)")
+        if len(os.fsencode(name)) > NAME_MAX:
+            raise VariantsError(f"{path}: variant {shown(name)}: expected a folder name of at most {NAME_MAX} "
+                                f"bytes, got {len(os.fsencode(name))}")
         if not isinstance(fields, dict):
-            raise VariantsError(f"{path}: variant '{name}': expected a table [variants.{name}]")
+            raise VariantsError(f"{path}: variant {shown(name)}: expected a table [variants.NAME]")
         if name.casefold() in seen:
-            raise VariantsError(f"{path}: variants '{seen[name.casefold()]}' and '{name}' differ only in case: "
-                                "they would share a folder on some file systems")
+            raise VariantsError(f"{path}: variants {shown(seen[name.casefold()])} and {shown(name)} differ only "
+                                "in case: they would share a folder on some file systems")
         seen[name.casefold()] = name
 
 
@@ -107,9 +113,9 @@ def variant_request(name: str, defaults: dict, own: dict, out_dir: Path, run_opt
         chosen_steps(request)
         narration_plans(request, warn=lambda line: None)  # said once more when the variant renders
     except ValidationError as error:
-        raise VariantsError(f"variant '{name}': {field_problem(error)}") from None
+        raise VariantsError(f"variant {shown(name)}: {field_problem(error)}") from None
     except (ConfigError, ValueError, StepsError, NarrationError) as error:
-        raise VariantsError(f"variant '{name}': {error}") from None
+        raise VariantsError(f"variant {shown(name)}: {error}") from None
     return request
 
 
@@ -149,7 +155,7 @@ def quality_of(fields: VariantFields) -> Quality:
     width, height = (int(part) for part in size.groups()) if size else (0, 0)
     if not (16 <= width <= 7680 and 16 <= height <= 4320) or width % 2 or height % 2:
         raise ValueError(f"resolution: expected even sizes WIDTHxHEIGHT between 16x16 and 7680x4320, "
-                         f"got {fields.resolution!r}")
+                         f"got {shown(fields.resolution)}")
     return Quality(width, height, fields.fps or base.fps)
 
 
@@ -158,5 +164,5 @@ def field_problem(error: ValidationError) -> str:
     first = error.errors()[0]
     key = ".".join(str(part) for part in first["loc"])
     if first["type"] == "extra_forbidden":
-        return f"{key}: unknown key{suggestion(key, list(VariantFields.model_fields))}"
-    return f"{key}: {first['msg'].replace('Input should be', 'expected')}, got {first['input']!r}"
+        return f"{clipped(key)}: unknown key{suggestion(key, list(VariantFields.model_fields))}"
+    return f"{key}: {first['msg'].replace('Input should be', 'expected')}, got {shown(first['input'])}"

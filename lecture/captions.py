@@ -4,6 +4,9 @@ beside each section's video and the lecture, and as the subtitle track and chapt
 A step's caption and chapter cover the same span as its slide (see ``step_spans``), so captions, chapters,
 slides and the storyboard all agree on where a step begins and ends. A narrated step has one caption per
 spoken sentence instead, timed to that sentence in the recording.
+
+A caption can hold a user's words (a sentence's tokens), so each file escapes what its format would read as
+markup or as timing: WebVTT with its own character references, SubRip, which has none, with a word joiner.
 """
 
 from __future__ import annotations
@@ -18,6 +21,15 @@ from lecture.locale import load_locale
 from lecture.media import TextTracks
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
+# WebVTT's escapes (W3C WebVTT, "cue text"): "&" and "<" would start a character reference or a tag, and an
+# escaped ">" means no "-->" in a cue's text, where a reader takes it for the next cue's timing and ends the cue.
+VTT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+# SubRip has no escapes, and its readers take <...> for a formatting tag (ffmpeg drops one it does not know:
+# "<script>" vanished) or "&lt;" for a character. A WORD JOINER (U+2060, no width, no line break) after "&"
+# and "<" and before ">" shows the text as written while no tag, reference or "-->" can form; the config
+# refuses invisible characters in a sentence, so removing every U+2060 gives the caption back.
+WORD_JOINER = "\u2060"
+SRT_ESCAPES = str.maketrans({"&": "&" + WORD_JOINER, "<": "<" + WORD_JOINER, ">": WORD_JOINER + ">"})
 
 
 def step_spans(steps: list[dict], duration: float) -> list[tuple[float, float]]:
@@ -71,15 +83,17 @@ def write_captions(tracks: TextTracks, folder: Path, stem: str) -> dict[str, Pat
 
 
 def srt_text(cues) -> str:
-    """The cues (start, end, text) as SubRip, numbered from 1."""
+    """The cues (start, end, text) as SubRip, numbered from 1, the text kept from reading as markup."""
     return srt.compose([srt.Subtitle(index=number, start=timedelta(seconds=start), end=timedelta(seconds=end),
-                                     content=text) for number, (start, end, text) in enumerate(cues, 1)],
+                                     content=text.translate(SRT_ESCAPES))
+                        for number, (start, end, text) in enumerate(cues, 1)],
                        reindex=False)
 
 
 def webvtt(cues) -> str:
-    """The cues (start, end, text) as WebVTT, the caption format browsers' <track> elements read."""
-    blocks = [f"{number}\n{_vtt_time(start)} --> {_vtt_time(end)}\n{text}\n"
+    """The cues (start, end, text) as WebVTT, the caption format browsers' <track> elements read, the text
+    escaped."""
+    blocks = [f"{number}\n{_vtt_time(start)} --> {_vtt_time(end)}\n{text.translate(VTT_ESCAPES)}\n"
               for number, (start, end, text) in enumerate(cues, 1)]
     return "WEBVTT\n\n" + "\n".join(blocks)
 

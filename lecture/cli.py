@@ -13,10 +13,11 @@ from rich.console import Console
 
 from attn_math.heads import missing_relations
 from lecture.batch import batch_command
-from lecture.cli_options import JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, check_system, fail, run_guarded
+from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineErrors, check_system, fail,
+                                 run_guarded)
 from lecture.config import ConfigError, load_config, suggestion, toml_value
 from lecture.config_dump import documented_toml
-from lecture.config_hints import split_set_hint
+from lecture.config_hints import shown, split_set_hint
 from lecture.folder_config import folder_config, folder_quality
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.locale import load_locale
@@ -83,9 +84,9 @@ def resolve_sections(names: tuple[str, ...], overrides: tuple[str, ...] = ()) ->
     available = {section.id for section in available_sections()}
     for name in names:
         if name not in BY_ID:
-            fail(f"section '{name}': unknown section{suggestion(name, list(SECTION_IDS))}")
+            fail(f"section {shown(name)}: unknown section{suggestion(name, list(SECTION_IDS))}")
         if name not in available:
-            fail(f"section '{name}': not available yet; available: {', '.join(sorted(available))}")
+            fail(f"section {shown(name)}: not available yet; available: {', '.join(sorted(available))}")
     chosen = set(names) if names else available
     return tuple(section for section in SECTION_IDS if section in chosen)
 
@@ -97,9 +98,9 @@ def resolve_quality(quality: str, resolution: str | None, fps: int | None) -> Qu
         try:
             width, height = (int(part) for part in resolution.lower().split("x"))
         except ValueError:
-            fail(f"--resolution: expected WIDTHxHEIGHT in pixels, e.g. 640x360, got {resolution!r}")
+            fail(f"--resolution: expected WIDTHxHEIGHT in pixels, e.g. 640x360, got {shown(resolution)}")
         if not (16 <= width <= 7680 and 16 <= height <= 4320) or width % 2 or height % 2:
-            fail(f"--resolution: expected even sizes between 16x16 and 7680x4320, got {resolution!r}")
+            fail(f"--resolution: expected even sizes between 16x16 and 7680x4320, got {shown(resolution)}")
     return Quality(width, height, fps or base.fps)
 
 
@@ -149,7 +150,8 @@ def load(config_file: Path | None, overrides: tuple[str, ...], no_audio: bool = 
         fail(str(error))
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineErrors, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.pass_context
 def cli(context: click.Context):
     """Render the lecture on attention and transformers as videos, stills and slides.

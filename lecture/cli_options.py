@@ -1,15 +1,19 @@
-"""What every command of the CLI shares and the batch command builds on: the one-line failure, the output and
-jobs options, the re-render options, the system check and the guard that turns interruptions into exit statuses."""
+"""What every command of the CLI shares and the batch command builds on: the one-line failure (ours and click's),
+the output and jobs options, the re-render options, the system check and the guard that turns interruptions into
+exit statuses."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
+from lecture.config_hints import clipped
 from lecture.narration import NarrationError
 from lecture.output_folder import OutputError
 from lecture.preflight import missing_system_dependencies
@@ -20,6 +24,43 @@ def fail(message: str) -> None:
     """Bad input: one line on stderr, exit status 2, nothing written."""
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
+
+
+class OneLineUsage:
+    """Click's usage errors (an unknown option, a missing argument, a bad choice or number) as one line like
+    ours, not click's usage, hint and message on four: click's message, the values it quotes clipped, and the
+    command's --help; exit status 2."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with one_line_usage_errors(f"{parent.command_path} {info_name}" if parent else info_name):
+            return super().make_context(info_name, args, parent, **extra)
+
+
+class OneLineCommand(OneLineUsage, click.Command):
+    """A command whose usage errors are one line."""
+
+
+class OneLineErrors(OneLineUsage, click.Group):
+    """A command group whose usage errors, and its commands', are one line, an unknown command's too."""
+
+    command_class = OneLineCommand
+
+    def invoke(self, context):
+        with one_line_usage_errors(context.command_path):
+            return super().invoke(context)
+
+
+CLICK_QUOTED = re.compile(r"'[^']*'|\([^()]*\)")  # how click's messages quote a value: 'value' or (arguments)
+
+
+@contextmanager
+def one_line_usage_errors(command: str):
+    """Click's usage errors inside as ``fail`` lines that point at ``command``'s --help."""
+    try:
+        yield
+    except click.UsageError as error:
+        message = CLICK_QUOTED.sub(lambda quoted: clipped(quoted[0]), error.format_message())
+        fail(f"{message.rstrip('.')}; see '{command} --help'")
 
 
 OUT_OPTION = click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),

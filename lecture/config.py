@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from attn_math import heads, lab, worked_example
 from attn_math.attention import MATRICES, check_shapes, plural, self_attention
-from lecture.config_hints import decimal_comma_line, number_hint
+from lecture.config_hints import clipped, decimal_comma_line, number_hint, shown
 from lecture.locale import load_locale
 from lecture.sentences import check_sentence
 
@@ -45,6 +45,7 @@ class ConfigError(ValueError):
         super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
 
 
+
 Matrix = list[list[float]]
 
 
@@ -58,8 +59,9 @@ def check_matrix(key: str, value: Matrix | None, max_rows: int, max_cols: int) -
         return None
     if not value or not value[0]:
         raise ValueError(f"{key}: expected a non-empty matrix (a list of rows)")
-    if len({len(row) for row in value}) != 1:
-        raise ValueError(f"{key}: expected rows of equal length, got lengths {[len(row) for row in value]}")
+    lengths = [len(row) for row in value]
+    if len(set(lengths)) != 1:
+        raise ValueError(f"{key}: expected rows of equal length, got lengths {clipped(str(lengths))}")
     if len(value) > max_rows or len(value[0]) > max_cols:
         raise ValueError(f"{key}: at most {max_rows}x{max_cols} fits on screen, got {len(value)}x{len(value[0])}")
     if any(abs(entry) > MATRIX_ENTRY_LIMIT for row in value for entry in row):
@@ -353,14 +355,14 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, separator, raw = text.partition("=")
     key = key.strip()
     if not separator or not key:
-        raise ConfigError(f"--set: expected KEY=VALUE (for example pipeline.temperature=0.5), got {text!r}")
+        raise ConfigError(f"--set: expected KEY=VALUE (for example pipeline.temperature=0.5), got {shown(text)}")
     try:
         value = tomllib.loads(f"value = {raw.strip()}")["value"]
     except tomllib.TOMLDecodeError:
         return key, raw.strip()
     except RecursionError:
-        raise ConfigError(f"{key}: nests arrays deeper than {CONFIG_MAX_DEPTH} levels") from None
-    check_depth(value, key)
+        raise ConfigError(f"{clipped(key)}: nests arrays deeper than {CONFIG_MAX_DEPTH} levels") from None
+    check_depth(value, clipped(key))
     return key, value
 
 
@@ -370,10 +372,10 @@ def set_key(given: dict, known: dict, key: str, value: Any) -> None:
     node = given
     for table in tables:
         if not isinstance(known.get(table), dict):
-            raise ConfigError(f"{key}: unknown table{suggestion(table, list(known))}")
+            raise ConfigError(f"{clipped(key)}: unknown table{suggestion(table, list(known))}")
         known, node = known[table], node.setdefault(table, {})
         if not isinstance(node, dict):
-            raise ConfigError(f"{key}: the config file sets '{table}' to a value; expected a table")
+            raise ConfigError(f"{clipped(key)}: the config file sets '{table}' to a value; expected a table")
     node[leaf] = value
 
 
@@ -395,10 +397,10 @@ def describe(error: ValidationError) -> str:
     location = [str(part) for part in first["loc"]]
     table = location[0] if location else ""
     if first["type"] == "extra_forbidden" and len(location) == 1:
-        return f"{table}: unknown table{suggestion(table, list(valid_keys()))}"
+        return f"{clipped(table)}: unknown table{suggestion(table, list(valid_keys()))}"
     if first["type"] == "extra_forbidden":
         choices = [f"{table}.{key}" for key in valid_keys().get(table, [])]
-        return f"{'.'.join(location)}: unknown key{suggestion('.'.join(location), choices)}"
+        return f"{clipped('.'.join(location))}: unknown key{suggestion('.'.join(location), choices)}"
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "value_error":
         field, separator, rest = message.partition(": ")
@@ -407,7 +409,7 @@ def describe(error: ValidationError) -> str:
     elif first["type"] == "missing":
         message = "required key is missing"
     else:
-        message = f"{message.replace('Input should be', 'expected')}, got {first['input']!r}"
+        message = f"{message.replace('Input should be', 'expected')}, got {shown(first['input'])}"
         if first["type"].startswith(("float", "int")):
             message += number_hint(first["input"])
     key = ".".join(part for part in location if not part.isdigit()) or "config"

@@ -1,4 +1,5 @@
-"""Hints for the usual slips in config input: a decimal comma, a quoted number, a --set value the shell split."""
+"""Hints for the usual slips in config input (a decimal comma, a quoted number, a --set value the shell split),
+and how an error line quotes a user's value."""
 
 from __future__ import annotations
 
@@ -10,15 +11,30 @@ from lecture.sections import SECTION_IDS
 DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 TOML_WORDS = {"true", "false", "inf", "nan"}
+QUOTE_LIMIT = 80  # characters of a user's value an error line quotes: enough to recognise it, never a screenful
+
+
+def shown(value: object) -> str:
+    """``value`` as an error line quotes it: its repr, clipped (a 250,000-character --set value was once
+    echoed whole)."""
+    return clipped(repr(value))
+
+
+def clipped(text: str) -> str:
+    """``text``, or past QUOTE_LIMIT characters its start and end around "…" and how long it is."""
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    half = QUOTE_LIMIT // 2
+    return f"{text[:half]}…{text[-half:]} ({len(text):,} characters)"
 
 
 def number_hint(value: object) -> str:
     """For a string where a number was expected: "; use a decimal point: 0.5" for "0,5", "; write the number
     without quotes: 0.5" for "0.5"; else ""."""
     if isinstance(value, str) and DECIMAL_COMMA.fullmatch(value.strip()):
-        return f"; use a decimal point: {value.strip().replace(',', '.')}"
+        return f"; use a decimal point: {clipped(value.strip().replace(',', '.'))}"
     if isinstance(value, str) and NUMBER.fullmatch(value.strip()):
-        return f"; write the number without quotes: {value.strip()}"
+        return f"; write the number without quotes: {clipped(value.strip())}"
     return ""
 
 
@@ -36,7 +52,7 @@ def decimal_comma_line(text: str, error: Exception, path: object) -> str | None:
     headers = [header[1] for line in lines[:number - 1]
                if (header := re.fullmatch(r"\s*\[\s*([\w.-]+)\s*\]\s*(#.*)?", line))]
     key = ".".join([*headers[-1:], statement[1]])
-    return f"{key}: {path} line {number} has {statement[2]}{number_hint(statement[2])}"
+    return f"{clipped(key)}: {path} line {number} has {clipped(statement[2])}{number_hint(statement[2])}"
 
 
 def split_set_hint(overrides: tuple[str, ...], sections: tuple[str, ...]) -> str | None:
@@ -50,12 +66,12 @@ def split_set_hint(overrides: tuple[str, ...], sections: tuple[str, ...]) -> str
             taken = []
             while pieces and unbalanced(" ".join([value, *taken])):
                 taken.append(pieces.pop(0))
-            whole = shlex.quote(" ".join([override, *taken]))
-            return f"--set {override}: the shell split the value at its spaces; quote it: --set {whole}"
+            whole = clipped(shlex.quote(" ".join([override, *taken])))
+            return f"--set {clipped(override)}: the shell split the value at its spaces; quote it: --set {whole}"
         if pieces and re.fullmatch(r"[^\W\d_][\w-]*", value) and value not in TOML_WORDS:
-            whole = shlex.quote(" ".join([override, *pieces]))
-            return (f"section '{pieces[0]}': unknown section; if it belongs to --set {override}, quote the value: "
-                    f"--set {whole}")
+            whole = clipped(shlex.quote(" ".join([override, *pieces])))
+            return (f"section {shown(pieces[0])}: unknown section; if it belongs to --set {clipped(override)}, "
+                    f"quote the value: --set {whole}")
     return None
 
 

@@ -5,6 +5,8 @@ running every scene without drawing (seconds, not a render), in worker processes
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Console
 
 from lecture.jobs import STEPS_ONLY, JobResult, RenderJob
@@ -15,6 +17,11 @@ from lecture.sections import BY_ID
 from scenes.numbers import written_numbers
 
 NAME = "script.md"
+# What CommonMark (and the HTML it lets through) reads as markup inside a line: emphasis, code, links, raw
+# HTML and character references, headings' closing #, GitHub's strikethrough and table cells.
+MARKDOWN_MARKUP = re.compile(r"[\\`*_\[\]<>&#~|]")
+# What starts a block when it begins a line: a list item (-, +, "3." or "3)") or a setext underline (=).
+BLOCK_START = re.compile(r"^(?:[-+=]|\d+[.)])")
 
 
 def build(request: RenderRequest, console: Console) -> int:
@@ -50,9 +57,15 @@ def script_markdown(results: list[JobResult], strings: dict) -> str:
         for number, step in enumerate(result.steps, 1):
             silent = written_numbers(f"{step['read_until'] - step['start']:.1f}", separator)
             narration = step.get("narration", {})
-            lines += [f"### {labels['step']} {number}: {step['title']}", "",
+            lines += [f"### {labels['step']} {number}: {markdown_text(step['title'])}", "",
                       f"- {labels['file']}: `{section.stem}/{narration.get('file', '')}.wav`",
                       f"- {labels['silent']}: {silent} s", "",
-                      f"> {narration.get('text', step['caption'])}", ""]
+                      f"> {markdown_text(narration.get('text', step['caption']))}", ""]
     return "\n".join(lines)
 
+
+def markdown_text(text: str) -> str:
+    """``text`` (a user's words may be in it) as literal Markdown on one line: each run of white space one
+    space, markup characters behind a backslash, and no block marker at the start."""
+    line = MARKDOWN_MARKUP.sub(r"\\\g<0>", " ".join(text.split()))
+    return BLOCK_START.sub(lambda start: start[0][:-1] + "\\" + start[0][-1], line)

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from distributed import Client, LocalCluster
-from media_checks import ctrl_c_as_at_a_terminal
+from media_checks import ROOT, ctrl_c_as_at_a_terminal, run_cli
 from rich.console import Console
 
 from lecture.batch import batch_command, run_batch
@@ -29,7 +29,7 @@ from lecture.batch_cluster import task_key
 from lecture.batch_variants import read_variants
 from lecture.config import load_config
 from lecture.manifest import is_up_to_date
-from lecture.output_folder import CACHE, SCRATCH
+from lecture.output_folder import PRIVATE, SCRATCH
 from lecture.runner import render
 
 DASK = Path(sys.executable).with_name("dask")
@@ -79,8 +79,8 @@ def complete(out: Path, name: str, stem: str = "01-matrix-steps-06") -> bool:
     entry = clip_entry(out, name, stem)
     folder = out / name
     return (is_up_to_date(entry, folder, entry["fingerprint"])
-            and sorted(path.name for path in folder.iterdir()) == sorted([CACHE, "manifest.json", *entry["files"]])
-            and not any((folder / CACHE / SCRATCH).iterdir()))
+            and sorted(path.name for path in folder.iterdir()) == sorted([PRIVATE, "manifest.json", *entry["files"]])
+            and not any((folder / PRIVATE / SCRATCH).iterdir()))
 
 
 def test_each_variant_starts_from_the_defaults_not_from_the_variant_before(tmp_path):
@@ -201,7 +201,7 @@ def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_o
     finally:
         process.kill()
     assert complete(out, "ana", "01-matrix-steps-01")
-    assert os.listdir(out / "luis") == [CACHE] and not any((out / "luis" / CACHE / SCRATCH).iterdir())
+    assert os.listdir(out / "luis") == [PRIVATE] and not any((out / "luis" / PRIVATE / SCRATCH).iterdir())
     status, printed = batch(path, out, local.scheduler_address)
     assert status == 0 and list(finished_lines(printed)) == ["luis"], printed
     assert "ana: 01-matrix-steps-01: up to date, skipped" in printed
@@ -238,3 +238,42 @@ def test_a_real_scheduler_and_two_dask_workers_give_the_files_a_local_render_giv
         assert complete(tmp_path / "cluster", name, "01-matrix-steps-01")
     assert clip_entry(tmp_path / "here", "luis", "01-matrix-steps-01")["steps"][0]["title"] != \
         clip_entry(tmp_path / "here", "ana", "01-matrix-steps-01")["steps"][0]["title"]
+
+
+def variant_lines(names: list[str]) -> dict[str, str]:
+    return {name: "" for name in names}
+
+
+@pytest.mark.parametrize("bad", ["a" * 300, "file-in-the-way"])
+def test_a_bad_variant_among_several_makes_no_folder(tmp_path, bad):
+    """A name no file system takes, or a file where a variant's folder would go: refused in one line before any
+    variant's folder is made (a 300-character name once left the folder of the variant before it)."""
+    out = tmp_path / "out"
+    if bad == "file-in-the-way":
+        out.mkdir()
+        (out / bad).write_text("notes")
+    path = variants_file(tmp_path, "1", variant_lines(["ana", bad, "luis", "eva"]))
+    result = run_cli("batch", str(path), "-o", str(out), "-j", "1", timeout=120)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), \
+        result.stderr
+    assert len(result.stderr) < 400  # the name quoted clipped
+    assert (sorted(os.listdir(out)) if out.exists() else []) == ([bad] if bad == "file-in-the-way" else [])
+
+
+def test_an_interrupted_batch_has_made_folders_only_for_the_variants_it_started(tmp_path):
+    names = [f"v{number}" for number in range(1, 6)]
+    path, out = variants_file(tmp_path, "1", variant_lines(names)), tmp_path / "out"
+    process = subprocess.Popen([sys.executable, str(ROOT / "render.py"), "batch", str(path), "-o", str(out),
+                                "-j", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+                               preexec_fn=ctrl_c_as_at_a_terminal)
+    try:
+        deadline = time.monotonic() + 240
+        while not (out / "v1" / "manifest.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (out / "v1" / "manifest.json").exists()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(60) == 130
+    finally:
+        process.kill()
+    assert complete(out, "v1", "01-matrix-steps-01")
+    assert sorted(os.listdir(out)) in (names[:1], names[:2])  # the second may have started before the signal

@@ -1,14 +1,20 @@
 """Captions and chapters: one per step, SRT and WebVTT beside each video and for the lecture, and the same
-captions and a chapter per step inside the videos, read back as a player reads them."""
+captions and a chapter per step inside the videos, read back as a player reads them, a user's words in them
+escaped as each format needs; the narration script's Markdown the same."""
 
+import html
+import json
 import re
 from datetime import timedelta
 
+import av
 import pytest
 import srt
+from markdown_it import MarkdownIt
 
 from lecture.captions import lecture_tracks, step_spans
-from media_checks import chapters, manifest, streams, subtitle_cues, tiny_matrix
+from lecture.script import markdown_text
+from media_checks import TINY, chapters, manifest, run_cli, streams, subtitle_cues, tiny_matrix
 
 VTT_TIMING = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)$")
 
@@ -114,3 +120,87 @@ def test_the_video_carries_the_captions_beside_it_as_a_spanish_subtitle_track(ou
 
 def test_step_spans_tile_the_video():
     assert step_spans([{"end": 1.0}, {"end": 2.5}, {"end": 4.0}], 4.5) == [(0.0, 1.0), (1.0, 2.5), (2.5, 4.5)]
+
+
+# A sentence whose words are markup in every caption format: "-->" ends a WebVTT cue early, "<script>" is a
+# tag to WebVTT and to SubRip's readers, "&amp;" a character reference; the heads section shows its first two
+# words in its captions.
+HOSTILE_SENTENCE = "a-->b <script>x&amp;y"
+WORD_JOINER = "\u2060"
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    out = tmp_path_factory.mktemp("hostile-captions")
+    result = run_cli("render", "heads", *TINY, "--no-audio", "-j", "1", "-o", str(out),
+                     "--set", f"heads.sentence={json.dumps(HOSTILE_SENTENCE)}")
+    assert result.returncode == 0, result.stderr
+    captions = [step["caption"] for step in manifest(out)["sections"]["heads"]["steps"]]
+    assert any("«a-->b»" in caption and "«<script>x&amp;y»" in caption for caption in captions)
+    return out, captions
+
+
+def vtt_blocks(text: str) -> list[list[str]]:
+    """The cue blocks of a WebVTT file as its lines, after the header."""
+    header, *blocks = text.strip().split("\n\n")
+    assert header == "WEBVTT"
+    return [block.split("\n") for block in blocks]
+
+
+def ffmpeg_cue_texts(path) -> list[str]:
+    """The cues' texts as ffmpeg's subtitle decoders (those of mpv and most players) read the file."""
+    with av.open(str(path)) as container:
+        return [subtitle.ass.decode("utf-8").split(",", 8)[8].replace("\\N", "\n")
+                for packet in container.demux(container.streams.subtitles[0])
+                for subtitle in packet.decode()]
+
+
+@pytest.mark.parametrize("name", ["03-heads", "lecture"])
+def test_webvtt_escapes_a_users_words_so_every_cue_reads_back_whole(hostile, name):
+    out, captions = hostile
+    path = out / f"{name}.vtt"
+    texts = []
+    for identifier, timing, *lines in vtt_blocks(path.read_text(encoding="utf-8")):
+        assert VTT_TIMING.match(timing) and lines
+        assert not any("-->" in line for line in lines)  # a reader would take it for the next cue's timing
+        assert "<" not in "".join(lines) and not re.search(r"&(?!amp;|lt;|gt;)", "".join(lines))
+        texts.append(html.unescape("\n".join(lines)))
+    assert [unwrapped(text) for text in texts] == captions
+    assert ffmpeg_cue_texts(path) == texts
+
+
+@pytest.mark.parametrize("name", ["03-heads", "lecture"])
+def test_subrip_keeps_a_users_words_from_reading_as_tags(hostile, name):
+    out, captions = hostile
+    path = out / f"{name}.srt"
+    contents = [subtitle.content for subtitle in srt.parse(path.read_text(encoding="utf-8"), ignore_errors=False)]
+    assert [unwrapped(content.replace(WORD_JOINER, "")) for content in contents] == captions
+    assert not re.search(r"<(?!\u2060)|(?<!\u2060)>|&(?!\u2060)|-->", "\n".join(contents))
+    assert [text.replace(WORD_JOINER, "") for text in ffmpeg_cue_texts(path)] == \
+        [content.replace(WORD_JOINER, "") for content in contents]
+
+
+def markdown_texts(text: str) -> tuple[list[str], set[str]]:
+    """The literal texts of a Markdown document as CommonMark reads it, and every kind of token in it."""
+    tokens = MarkdownIt("commonmark").parse(text)
+    inline = [child for token in tokens if token.type == "inline" for child in token.children]
+    return [child.content for child in inline if child.type == "text"], {token.type for token in tokens + inline}
+
+
+@pytest.mark.parametrize("text", ["a*b*c _u_ `code` [link](http://x) ![i](y) <b>bold</b> x&amp;y ~~s~~ | \\n",
+                                  "# heading", "- item", "+ item", "3. item", "12) item", "=", "> quote",
+                                  "line one\n\n# line two"])
+def test_markdown_text_is_read_back_as_the_same_plain_text(text):
+    texts, kinds = markdown_texts(f"> {markdown_text(text)}")
+    assert "".join(texts) == " ".join(text.split())
+    assert kinds <= {"blockquote_open", "paragraph_open", "inline", "text", "paragraph_close", "blockquote_close"}
+
+
+def test_the_narration_script_shows_a_users_words_as_written(tmp_path):
+    sentence = "a*b*c <script>x&amp;y"
+    result = run_cli("script", "heads", "-j", "1", "-o", str(tmp_path),
+                     "--set", f"heads.sentence={json.dumps(sentence)}")
+    assert result.returncode == 0, result.stderr
+    texts, kinds = markdown_texts((tmp_path / "script.md").read_text(encoding="utf-8"))
+    assert any("«a*b*c»" in text and "«<script>x&amp;y»" in text for text in texts)
+    assert not kinds & {"html_inline", "html_block", "em_open", "strong_open", "link_open"}

@@ -1,5 +1,8 @@
 """Forgiving, precise config messages (issue 17): names compared case-insensitively first, the decimal comma,
-shape errors that name both matrices of a product, and a --set value the shell split."""
+shape errors that name both matrices of a product, and a --set value the shell split; every refusal one line
+that quotes at most about 80 characters of a value, click's usage errors too (issue 31)."""
+
+import re
 
 import numpy as np
 import pytest
@@ -7,6 +10,7 @@ import pytest
 from attn_math.attention import self_attention
 from lecture.config import ConfigError, load_config
 from lecture.config_hints import split_set_hint
+from media_checks import run_cli
 
 
 def refused(*overrides: str, config_file=None) -> str:
@@ -131,3 +135,63 @@ def test_an_unquoted_sentence_split_by_the_shell_shows_the_quoting():
 ])
 def test_nothing_split_gives_no_hint(overrides, sections):
     assert split_set_hint(overrides, sections) is None
+
+
+LONG = "z" * 100_000  # one argument may hold 128 KiB; a config file 256 KiB
+
+
+def one_error_line(result) -> str:
+    """The single line a refused command prints (exit status 2, nothing on stdout)."""
+    assert result.returncode == 2, result.stderr[:500]
+    assert result.stdout == "" and result.stderr.endswith("\n") and result.stderr.count("\n") == 1, \
+        result.stderr[:500]
+    assert result.stderr.startswith("error: ")
+    return result.stderr.strip()
+
+
+def quoted_at_most_about_80(line: str) -> None:
+    assert max(map(len, re.findall("z+", line)), default=0) <= 80 and len(line) < 400, line[:500]
+
+
+@pytest.mark.parametrize("arguments", [
+    ("render", "--set", f'audio.volume="{LONG}"'),
+    ("render", "--set", f"{LONG}=1"),
+    ("render", "--set", f"lecture.{LONG}=1"),
+    ("render", "--set", f"matrix.{LONG}.X=1"),
+    ("render", "--set", LONG),
+    ("render", "--set", "matrix.X=[" + ", ".join(["[1]", "[1, 2]"] * 5_000) + "]"),
+    ("render", "--narration", LONG),
+    ("render", "--resolution", LONG),
+    ("render", LONG),
+    ("render", "-q", LONG),
+    ("render", "--fps", LONG),
+    ("render", f"--{LONG}"),
+    (LONG,),
+    ("list", LONG),
+], ids=["set-value", "set-table", "set-key", "set-nested", "set-no-equals", "row-lengths", "narration",
+        "resolution", "section", "click-choice", "click-number", "click-option", "click-command", "click-extra"])
+def test_an_error_line_quotes_at_most_about_80_characters_of_a_value(arguments):
+    quoted_at_most_about_80(one_error_line(run_cli(*arguments, timeout=60)))
+
+
+def test_a_long_value_in_a_config_file_is_quoted_clipped(tmp_path):
+    config = tmp_path / "long.toml"
+    config.write_text(f'[audio]\nvolume = "{"z" * 250_000}"\n', encoding="utf-8")
+    line = one_error_line(run_cli("render", "-c", str(config), timeout=60))
+    assert line.startswith("error: audio.volume: expected a valid integer, got 'zzz")
+    quoted_at_most_about_80(line)
+
+
+@pytest.mark.parametrize("arguments, named, command", [
+    (("render", "--bogus"), "'--bogus'", "render.py render"),
+    (("render", "-q", "zzz"), "'zzz'", "render.py render"),
+    (("render", "--fps", "0"), "'--fps'", "render.py render"),
+    (("render", "--jobs"), "'--jobs'", "render.py render"),
+    (("batch",), "'VARIANTS.toml'", "render.py batch"),
+    (("bogus",), "'bogus'", "render.py"),
+    (("list", "extra"), "(extra)", "render.py list"),
+])
+def test_clicks_usage_errors_are_one_line_like_ours(arguments, named, command):
+    line = one_error_line(run_cli(*arguments, timeout=60))
+    assert named in line and line.endswith(f"see '{command} --help'")
+    assert run_cli(*command.split()[1:], "--help", timeout=60).returncode == 0
