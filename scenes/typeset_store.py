@@ -154,11 +154,12 @@ class Encoder:
             states.append({"class": type(mobject).__name__,
                            "attributes": {name: None if name in LEFT_OUT else self.value(value)
                                           for name, value in vars(mobject).items()}})
-        flat, table = {}, []
+        flat, filled, table = {}, {}, []
         for array in self.arrays:
-            chunks = flat.setdefault(array.dtype.str, [])
-            table.append([array.dtype.str, sum(chunk.size for chunk in chunks), list(array.shape)])
-            chunks.append(array.ravel())
+            dtype = array.dtype.str
+            table.append([dtype, filled.get(dtype, 0), list(array.shape)])
+            flat.setdefault(dtype, []).append(array.ravel())
+            filled[dtype] = table[-1][1] + array.size
         return {"mobjects": states, "arrays": table}, {dtype: np.concatenate(chunks) for dtype, chunks in flat.items()}
 
     def value(self, value):
