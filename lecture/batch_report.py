@@ -92,7 +92,7 @@ class Tally:
         for name, tally in [(variant.name, self.variants[variant.name]) for variant in variants] + \
                 [("all", self.whole())]:
             table.add_row(name, str(tally.rendered), str(tally.up_to_date), str(tally.failed), f"{tally.seconds:.1f}",
-                          ", ".join(sorted(worker.removeprefix("tcp://") for worker in tally.workers)),
+                          ", ".join(sorted(worker.partition("://")[2] or worker for worker in tally.workers)),
                           style="red" if tally.failed else None, end_section=name == variants[-1].name)
         self.console.print(table)
         self.console.print(f"{self.finished_tasks} task(s) in {wall_seconds:.1f} s", soft_wrap=True)

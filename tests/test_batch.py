@@ -1,25 +1,34 @@
 """render.py batch: every variant checked before any work; variants rendered as Dask tasks on a LocalCluster of two
 worker processes and on a real `dask scheduler` with two `dask worker` processes, each into OUT/<name> as `render`
 writes it; a worker killed mid-task does not stop the batch nor leave a partial file; an interrupted batch keeps
-what it finished and the next run renders only the rest."""
+what it finished and the next run renders only the rest; a variant's folder is made only when it starts; a TLS
+cluster serves only a client whose certificate its CA signed."""
 
 from __future__ import annotations
 
+import datetime
 import inspect
 import io
+import ipaddress
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 from distributed import Client, LocalCluster
 from media_checks import ROOT, ctrl_c_as_at_a_terminal, run_cli
 from rich.console import Console
@@ -275,5 +284,74 @@ def test_an_interrupted_batch_has_made_folders_only_for_the_variants_it_started(
         assert process.wait(60) == 130
     finally:
         process.kill()
-    assert complete(out, "v1", "01-matrix-steps-01")
     assert sorted(os.listdir(out)) in (names[:1], names[:2])  # the second may have started before the signal
+    assert complete(out, "v1", "01-matrix-steps-01")
+
+
+def issued(common_name: str, authority=None) -> tuple:
+    """A key and a one-day certificate for ``common_name`` (127.0.0.1 and localhost), signed by ``authority``
+    (key, certificate), or a certificate authority of its own when there is none."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    builder = (x509.CertificateBuilder().subject_name(subject).public_key(key.public_key())
+               .issuer_name(authority[1].subject if authority else subject)
+               .serial_number(x509.random_serial_number())
+               .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+               .add_extension(x509.BasicConstraints(ca=authority is None, path_length=None), critical=True))
+    if authority:
+        builder = builder.add_extension(x509.SubjectAlternativeName(
+            [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+    return key, builder.sign(authority[0] if authority else key, hashes.SHA256())
+
+
+def pem_files(folder: Path, stem: str, key, certificate) -> list[str]:
+    """``stem.pem`` and ``stem.key`` in ``folder``; their paths."""
+    (folder / f"{stem}.pem").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    (folder / f"{stem}.key").write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                                           serialization.PrivateFormat.PKCS8,
+                                                           serialization.NoEncryption()))
+    return [str(folder / f"{stem}.pem"), str(folder / f"{stem}.key")]
+
+
+def test_a_tls_cluster_renders_for_a_client_with_its_certificate_and_refuses_any_other(tmp_path):
+    """A throwaway CA signs the cluster's certificate and this client's; a certificate from another CA (anyone
+    else who reaches the port) is refused in one line, and so is a tls:// scheduler without certificates."""
+    authority = issued("course CA")
+    ca_file = pem_files(tmp_path, "ca", *authority)[0]
+    cluster = ["--tls-ca-file", ca_file, *chain(*zip(["--tls-cert", "--tls-key"],
+                                                     pem_files(tmp_path, "cluster", *issued("cluster", authority))))]
+    client = pem_files(tmp_path, "client", *issued("client", authority))
+    stranger = pem_files(tmp_path, "stranger", *issued("stranger", issued("another CA")))
+    path, scheduler_file = variants_file(tmp_path, "1", {"ana": ""}), tmp_path / "scheduler.json"
+    processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--protocol", "tls",
+                                   "--no-dashboard", "--scheduler-file", scheduler_file, *cluster],
+                                  stderr=subprocess.DEVNULL)]
+    try:
+        deadline = time.monotonic() + 30
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        assert address.startswith("tls://127.0.0.1:")
+        processes.append(subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard", "--host",
+                                           "127.0.0.1", *cluster], stderr=subprocess.DEVNULL))
+
+        def batch_as(*tls_options: str) -> subprocess.CompletedProcess:
+            return run_cli("batch", str(path), "-o", str(tmp_path / "out"), "--scheduler", address, *tls_options,
+                           timeout=300)
+
+        rendered = batch_as("--tls-ca-file", ca_file, "--tls-cert", client[0], "--tls-key", client[1])
+        assert rendered.returncode == 0, rendered.stderr
+        assert complete(tmp_path / "out", "ana", "01-matrix-steps-01")
+        assert "ana/01-matrix-steps-01: done on tls://127.0.0.1:" in rendered.stderr  # on the TLS worker
+        shutil.rmtree(tmp_path / "out")
+        for refused in (batch_as("--tls-ca-file", ca_file, "--tls-cert", stranger[0], "--tls-key", stranger[1]),
+                        batch_as("--tls-ca-file", ca_file)):
+            assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+            assert refused.stderr.startswith(f"error: --scheduler {address}: ") and "--tls-cert" in refused.stderr
+            assert not (tmp_path / "out").exists()
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=30)
