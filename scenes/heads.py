@@ -59,22 +59,24 @@ class HeadsScene(LessonScene):
     # Step 1: the sentence and the heads ---------------------------------------------------------
     def show_sentence(self):
         result = self.result
-        self.begin_step("sentence", h=result.n_heads, n=len(result.tokens))
+        self.begin_step("sentence", h=result.n_heads, n=len(result.tokens), d_model=result.d_model)
         self.row = self.token_row()
+        vectors = label_text(self.labels["token_vector"].format(d_model=result.d_model), style.MUTED, style.BODY_SIZE)
         formula = self.formula(self.labels["head_formula"])
         legend = self.legend()
         left, right, _, _ = style.body_box()
         fit(self.row, right - left, self.row.height, largest_scale=1.3)  # a long sentence shrinks alone
         typed = self.typed_sentence()
-        stage = VGroup(*typed, self.row, formula, legend).arrange(DOWN, buff=0.7)
+        stage = VGroup(*typed, self.row, vectors, formula, legend).arrange(DOWN, buff=0.5)
         self.place(stage, style.body_box())
         self.cue("tokens", tokens=list(result.tokens), count=len(result.tokens))
         self.play(Appear(VGroup(*typed)), run_time=0.6)
         self.play(Appear(self.row, lag_ratio=0.2), run_time=1.5)
+        self.play(Appear(vectors), run_time=0.6)
         self.play(Write(formula), run_time=1.5)
         self.play(FadeIn(legend, shift=UP * 0.2), run_time=0.8)
         self.wait(HOLD)
-        self.intro = VGroup(*typed, formula, legend)
+        self.intro = VGroup(*typed, vectors, formula, legend)
 
     def typed_sentence(self) -> list:
         """The sentence as typed, in muted text above its tokens, when its punctuation was split off them."""
@@ -207,8 +209,12 @@ class HeadsScene(LessonScene):
         focus = self.choice_token()
         shared = [j for j in np.argsort(-result.mean_weights[focus], kind="stable")
                   if result.mean_weights[focus, j] >= SHARED_WEIGHT]
+        head = self.telling_head(focus)
+        row = result.heads[head].weights[focus]
+        attended = int(np.argmax(row))
         self.begin_step("average", h=result.n_heads, token=result.labels[focus], targets=self.listed(shared),
-                        concat_step=self.STEPS.index("concat") + 1)
+                        number=head + 1, attended=result.labels[attended], weight=f"{row[attended]:.2f}",
+                        mean=f"{result.mean_weights[focus, attended]:.2f}")
         legend = self.place(self.legend(style.CAPTION_SIZE), self.panels()[1])
         self.cue("heads_overlay", weights=[head.weights.tolist() for head in result.heads])
         self.play(*self.clear_focus(), self.head_arcs[-1].unfocus(), Vanish(self.heatmap),
@@ -223,7 +229,23 @@ class HeadsScene(LessonScene):
         self.wait(HOLD)
         self.cue("sum_row", query=focus, weights=result.mean_weights[focus].tolist())
         self.focus_row(self.sum_arcs, focus, result.mean_weights[focus], style.ATTENTION, "average")
+        self.wait(HOLD)
+        # The same row in the head that finds a relation for it: one clear maximum, which the average dilutes.
+        arcs = AttentionArcs(self.row, self.only_row(result.heads[head].weights, focus), style.HEADS[head],
+                             height=self.arc_height)
+        readout = weight_readout(self.row, row, style.HEADS[head], f"A{head + 1}", focus,
+                                 below=0.2 + READOUT_LINE, hide_zeros=True)
+        self.cue("head_row", head=head, query=focus, weights=row.tolist())
+        self.play(arcs.draw(run_time=1.0), Appear(readout), run_time=1.0)
         self.wait(HOLD + 0.5)
+        self.head_example = VGroup(arcs, readout)
+
+    def telling_head(self, focus: int) -> int:
+        """The head whose row for ``focus`` says most: its largest weight on another token, the farthest such
+        token first (a relation nearness alone does not explain), then the largest weight."""
+        rows = [head.weights[focus] for head in self.result.heads]
+        return max(range(len(rows)), key=lambda h: (int(np.argmax(rows[h])) != focus,
+                                                   abs(int(np.argmax(rows[h])) - focus), float(rows[h].max())))
 
     def choice_token(self) -> int:
         """The token whose heads disagree most: most distinct places attended, then farthest."""
@@ -244,8 +266,8 @@ class HeadsScene(LessonScene):
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
         stage = VGroup(blocks, note).arrange(DOWN, buff=0.7)
         self.place(stage, style.body_box())
-        self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_arcs), Vanish(self.row),
-                  Vanish(self.arcs_note), run_time=0.6)
+        self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_arcs), Vanish(self.head_example),
+                  Vanish(self.row), Vanish(self.arcs_note), run_time=0.6)
         self.play(Appear(blocks, lag_ratio=0.3), run_time=1.2)
         self.play(Appear(note), run_time=0.8)
         self.wait(HOLD + 2.0)

@@ -104,9 +104,9 @@ def test_the_average_and_the_choice_look_at_the_token_whose_heads_disagree(defau
     assert "«lo»" in " ".join(texts(steps["choose"]))
 
 
-def test_the_average_step_says_it_is_an_average_and_what_the_next_layer_gets(default_scene):
+def test_the_average_step_says_it_is_an_average_and_names_a_head_whose_row_says_something(default_scene):
     """Its caption names the tokens the focused row shares its weight with, from the heads' own weights, and
-    sends the viewer to the step that shows Concat·W_O, which is what the next layer receives."""
+    the head whose row for «lo» has one clear maximum, on the noun it refers to («perro»), far above uniform."""
     step = next(step for step in default_scene.steps if step.key == "average")
     heads = expected_weights()
     tokens = multi_head_attention().tokens
@@ -114,9 +114,34 @@ def test_the_average_step_says_it_is_an_average_and_what_the_next_layer_gets(def
     shared = [tokens[j] for j in np.argsort(-row, kind="stable") if row[j] >= 0.1]
     assert sorted(shared) == ["ella", "lo", "perro"]  # about a third each
     assert "«lo» reparte su peso entre «perro», «lo» y «ella»" in step.caption
-    assert f"(paso {STEPS.index('concat') + 1})" in step.caption and "Concat·W_O" in step.caption
+    shown_heads = [(index, shown_cells(step, f"A{index + 1}")) for index in range(len(heads))]
+    (index, cells), = [(index, cells) for index, cells in shown_heads if cells]
+    assert {i for i, _, _ in cells} == {7}
+    i, j, value = max(cells, key=lambda cell: cell[2])
+    assert tokens[j] == "perro" and value >= 3 / len(tokens)  # three times a uniform row's weight
+    assert value == pytest.approx(heads[index][7].max(), abs=0.005)
+    assert f"cabeza {index + 1}, «lo» → «perro» con {heads[index][7, 1]:.2f}" in step.caption
+    assert f"{row[1]:.2f}" in step.caption  # what the average leaves of it
     assert "Promedio" in step.title and "Suma" not in step.title
-    assert "lo que ve la capa siguiente" not in step.caption.lower()
+
+
+def test_nothing_is_named_before_the_step_that_shows_it(default_scene):
+    """No caption, narration or text on screen mentions Concat or W_O before the step that shows them."""
+    concat = STEPS.index("concat")
+    for step in default_scene.steps[:concat]:
+        said = " ".join([step.caption, step.narration.get("text", ""), *texts(step)])
+        for name in ("Concat", "W_O", "W sub O"):
+            assert name not in said, (step.key, name)
+
+
+def test_d_model_is_said_before_it_is_used(default_scene):
+    """The first step that mentions d_model is the first step, and it says its value: each token's length."""
+    d_model = multi_head_attention().X.shape[1]
+    mentions = [step for step in default_scene.steps
+                if "d_model" in " ".join([step.caption, *texts(step)])]
+    assert mentions[0].key == "sentence"
+    assert f"d_model = {d_model}" in mentions[0].caption
+    assert any(f"d_model = {d_model}" in text for text in texts(mentions[0]))
 
 
 def test_the_choice_callout_says_where_each_heads_row_goes(default_scene):
