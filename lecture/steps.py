@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lecture.config_hints import shown
 from lecture.locale import load_locale
 
 
@@ -56,10 +57,10 @@ def _step_number(part: str, keys: list[str], text: str, section: str) -> int:
         return int(part)
     if part in keys:
         return keys.index(part) + 1
-    raise StepsError(_message(text, keys, section, f"no step {part!r}"))
+    raise StepsError(_message(text, keys, section, f"no step {shown(part)}"))
 
 
 def _message(text: str, keys: list[str], section: str, reason: str) -> str:
     where = f" in {section}" if section else ""
     valid = ", ".join(f"{number} {key}" for number, key in enumerate(keys, 1))
-    return f"--steps {text!r}: {reason}{where}; valid steps: {valid} (or a range, e.g. 2..{len(keys)})"
+    return f"--steps {shown(text)}: {reason}{where}; valid steps: {valid} (or a range, e.g. 2..{len(keys)})"

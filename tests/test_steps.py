@@ -38,6 +38,13 @@ def test_bad_steps_name_the_option_and_every_valid_step(text):
     assert all(f"{number} {key}" in message for number, key in enumerate(MATRIX, 1))
 
 
+def test_a_huge_steps_value_is_quoted_clipped_through_the_cli():
+    huge = "z" * 100_000
+    result = run_cli("render", "matrix", "--steps", huge, *TINY_ARGUMENTS)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert len(result.stderr) < 1_000 and "characters)" in result.stderr
+
+
 def test_clip_files_say_which_steps_they_hold():
     assert clip_stem("01-matrix", None) == "01-matrix"
     assert clip_stem("01-matrix", StepRange(4, 6)) == "01-matrix-steps-04-06"
