@@ -2,8 +2,11 @@
 the espeak-ng draft voice, as mono samples at the soundtrack's rate; and the text the voice says, its numbers
 said as the locale reads them, split into sentences timed on the recording's pauses.
 
-Recordings are found and decoded by the parent before anything renders, so a bad one stops the render
-with one line; the workers get a ``Narration`` per section and decode again (cheap next to rendering).
+Recordings are found and decoded once, by the parent before anything renders, so a bad one stops the render
+with one line; the workers get a ``Narration`` per section holding the decoded voices. The check is bounded:
+a file is opened as a file (a colon in its folder's name is no URL protocol), refused when it is larger than
+any step's recording can be or ends in a crashed recorder's zero bytes, read for at most CHECK_SECONDS, and
+Ctrl-C or SIGTERM stop it at the decoder's next read.
 """
 
 from __future__ import annotations
@@ -13,8 +16,12 @@ import io
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
+import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +34,11 @@ from sonify.synth import SAMPLE_RATE
 
 AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".m4a", ".ogg")
 LONGEST_RECORDING = 180.0  # seconds: a step's recording longer than this is a wrong file
+LARGEST_RECORDING = int(LONGEST_RECORDING * 192_000 * 4 * 2)  # bytes: 180 s of 192 kHz 32-bit stereo, uncompressed
+ZERO_TAIL = 8 * 2 ** 20  # bytes: more zeros than this at a file's end (44 s of 16-bit stereo digital silence) are
+#                          what a recorder that crashed leaves, which the decoder would scan for minutes
+CHECK_SECONDS = 30.0  # a file still being decoded after this is no step's recording (180 s of FLAC takes ~1 s)
+STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 TAIL = 0.5  # seconds a narrated step stays on screen after its voice ends
 PAUSE = 0.15  # seconds of quiet that may separate two sentences
 QUIET_DB = -35.0  # a 20 ms frame this far under the loudest frame is a pause
@@ -45,20 +57,20 @@ class Narration:
 
     voice: str = ""  # an espeak-ng voice: the draft voice speaks every step
     words_per_minute: int = 150
-    recordings: dict[str, Path] = field(default_factory=dict)  # "03-queries" -> the lecturer's file
+    recordings: dict[str, np.ndarray] = field(default_factory=dict)  # "03-queries" -> its decoded samples
 
     def speak(self, name: str, text: str, spoken: dict) -> np.ndarray | None:
         """The step's voice as mono samples, or None when this step has no recording; ``spoken`` is the
         locale's table of words for signs (see ``voice_text``)."""
         if self.voice:
             return synthesize(voice_text(text, spoken), self.voice, self.words_per_minute)
-        path = self.recordings.get(name)
-        return None if path is None else decode(path)
+        return self.recordings.get(name)
 
     def fingerprint(self) -> dict:
-        """What the section's video depends on: the voice, or each recording's content."""
+        """What the section's video depends on: the voice, or each recording's decoded sound."""
         return {"voice": self.voice, "words_per_minute": self.words_per_minute,
-                "recordings": {name: _digest(path) for name, path in sorted(self.recordings.items())}}
+                "recordings": {name: hashlib.sha256(samples.tobytes()).hexdigest()
+                               for name, samples in sorted(self.recordings.items())}}
 
 
 def step_file_name(number: int, key: str) -> str:
@@ -113,31 +125,140 @@ def _pauses(level: np.ndarray, loud: np.ndarray) -> list[tuple[int, int]]:
 
 # The voice ---------------------------------------------------------------------------------------
 def decode(source: Path | bytes) -> np.ndarray:
-    """Mono samples at SAMPLE_RATE of an audio file (any format, rate and channels PyAV reads);
-    raises NarrationError when it cannot be decoded or lasts over LONGEST_RECORDING."""
-    name = "the draft voice" if isinstance(source, bytes) else str(source)
-    if not isinstance(source, bytes):
-        _check_regular(source)
-    chunks, limit = [], int(LONGEST_RECORDING * SAMPLE_RATE)
+    """Mono float32 samples at SAMPLE_RATE of an audio file (any format, rate and channels PyAV reads) or of
+    the draft voice's WAV bytes; raises NarrationError when it cannot be decoded, lasts over
+    LONGEST_RECORDING or is refused by the bounds of the module's docstring."""
+    if isinstance(source, bytes):
+        return _decode(io.BytesIO(source), "the draft voice")
+    with _open_recording(source) as file:
+        _check_size(file, str(source))
+        return _decode(file, str(source))
+
+
+@contextmanager
+def _open_recording(path: Path):
+    """``path`` opened for reading as a regular file: a pipe or a device would block or never end, and it is
+    checked on the file opened, without blocking on a pipe."""
     try:
-        with av.open(io.BytesIO(source) if isinstance(source, bytes) else str(source)) as container:
-            if not container.streams.audio:
-                raise NarrationError(f"narration: {name} has no audio")
-            resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
-            for frame in container.decode(container.streams.audio[0]):
-                chunks += [chunk.to_ndarray().reshape(-1) for chunk in resampler.resample(frame)]
-                if sum(map(len, chunks)) > limit:
-                    raise NarrationError(f"narration: {name} lasts over {LONGEST_RECORDING:.0f} s; "
-                                         "expected one step's recording")
-            chunks += [chunk.to_ndarray().reshape(-1) for chunk in resampler.resample(None)]
-    except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
-        if isinstance(error, NarrationError):
-            raise
-        raise NarrationError(f"narration: {name} cannot be decoded as audio ({type(error).__name__})") from None
-    samples = np.concatenate(chunks).astype(float) if chunks else np.zeros(0)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise NarrationError(f"narration: {path} cannot be read ({error.strerror})") from None
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise NarrationError(f"narration: {path} is not a regular file")
+        yield file
+
+
+def _check_size(file, name: str) -> None:
+    """Refuse, before decoding, a file larger than any step's recording or ending in a run of zero bytes."""
+    size = os.fstat(file.fileno()).st_size
+    if size > LARGEST_RECORDING:
+        raise NarrationError(f"narration: {name} is {size / 1e6:,.0f} MB; a step's recording of at most "
+                             f"{LONGEST_RECORDING:.0f} s is under {LARGEST_RECORDING / 1e6:,.0f} MB even uncompressed")
+    zeros = _zero_tail(file, size)
+    file.seek(0)
+    if zeros > ZERO_TAIL:
+        raise NarrationError(f"narration: {name} ends in over {ZERO_TAIL // 2 ** 20} MB of zero bytes, as a recorder "
+                             "that crashed leaves them; trim the file to its sound")
+
+
+def _zero_tail(file, size: int) -> int:
+    """How many zero bytes end the file, counted up to just past ZERO_TAIL."""
+    counted, block = 0, 2 ** 20
+    while counted <= ZERO_TAIL and counted < size:
+        length = min(block, size - counted)
+        file.seek(size - counted - length)
+        nonzero = np.flatnonzero(np.frombuffer(file.read(length), dtype=np.uint8))
+        if len(nonzero):
+            return counted + length - 1 - int(nonzero[-1])
+        counted += length
+    return counted
+
+
+def _decode(file, name: str) -> np.ndarray:
+    """Decode ``file`` through a ``_BoundedReader``; when it stopped reading, that is the reason given, whatever
+    the decoder made of the early end."""
+    with _stops_held() as stops:
+        reader = _BoundedReader(file, time.monotonic() + CHECK_SECONDS, stops)
+        try:
+            samples = _samples(reader, name)
+        except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
+            if not reader.stopped:
+                raise error if isinstance(error, NarrationError) else NarrationError(
+                    f"narration: {name} cannot be decoded as audio ({type(error).__name__})") from None
+        if reader.stopped:
+            raise _stopped(reader, name)
     if not len(samples) or not np.all(np.isfinite(samples)):
         raise NarrationError(f"narration: {name} holds no sound")
     return samples
+
+
+def _samples(reader: _BoundedReader, name: str) -> np.ndarray:
+    """The decoded, resampled mono samples; raises NarrationError past LONGEST_RECORDING."""
+    chunks, limit = [], int(LONGEST_RECORDING * SAMPLE_RATE)
+    with av.open(reader, "r") as container:
+        if not container.streams.audio:
+            raise NarrationError(f"narration: {name} has no audio")
+        resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
+        for frame in container.decode(container.streams.audio[0]):
+            chunks += [chunk.to_ndarray().reshape(-1) for chunk in resampler.resample(frame)]
+            if sum(map(len, chunks)) > limit:
+                raise NarrationError(f"narration: {name} lasts over {LONGEST_RECORDING:.0f} s; "
+                                     "expected one step's recording")
+        chunks += [chunk.to_ndarray().reshape(-1) for chunk in resampler.resample(None)]
+    return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
+
+
+def _stopped(reader: _BoundedReader, name: str) -> Exception:
+    """Why the reader stopped: a held signal (handled as it was meant once ``_stops_held`` ends) or the deadline."""
+    if reader.stopped == "signal":
+        return NarrationError(f"narration: the check of {name} was interrupted")
+    return NarrationError(f"narration: {name} was still being decoded after {CHECK_SECONDS:g} s; "
+                          "expected one step's recording")
+
+
+class _BoundedReader:
+    """The file as PyAV reads it (through Python, so never as a URL): past the deadline or once a stop signal
+    came it reads as ended, and ``stopped`` says why. It never raises: PyAV drops an exception of a read
+    that it retries, and a KeyboardInterrupt or SystemExit raised inside its callback cannot pass through."""
+
+    def __init__(self, file, deadline: float, stops: list[int]):
+        self.file, self.deadline, self.stops = file, deadline, stops
+        self.stopped = ""  # "signal" or "deadline" once reading stopped
+
+    def read(self, size: int) -> bytes:
+        if not self.stopped:
+            self.stopped = "signal" if self.stops else "deadline" if time.monotonic() > self.deadline else ""
+        return b"" if self.stopped else self.file.read(size)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.file.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.file.tell()
+
+
+@contextmanager
+def _stops_held():
+    """Ctrl-C, SIGTERM and SIGHUP noted in the yielded list while the decoder runs, then handled as before
+    (the process stops with its usual status) once it has returned: the reader ends the decoding at its next
+    read, well within a second. A signal ignored stays ignored (a worker leaves Ctrl-C to its parent);
+    outside the main thread, where no handler can be set, nothing is held."""
+    stops: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield stops
+        return
+    previous = {number: signal.getsignal(number) for number in STOPS}
+    for number, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(number, lambda number, frame: stops.append(number))
+    try:
+        yield stops
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        if stops:
+            signal.raise_signal(stops[0])
 
 
 def synthesize(text: str, voice: str, words_per_minute: int) -> np.ndarray:
@@ -185,8 +306,7 @@ def plan(source: str, voice: str, words_per_minute: int, steps: dict[Section, li
                 raise NarrationError(f"narration: {section.stem}/{name} has {len(found)} recordings "
                                      f"({', '.join(path.suffix for path in found)}); keep one")
             if found:
-                decode(found[0])
-                recordings[name] = found[0]
+                recordings[name] = decode(found[0])
             else:
                 missing.append(f"{section.stem}/{name}")
         plans[section.id] = Narration(recordings=recordings)
@@ -194,17 +314,3 @@ def plan(source: str, voice: str, words_per_minute: int, steps: dict[Section, li
         warn(f"narration: no recording for {len(missing)} step(s), which keep their silent timing: "
              f"{', '.join(missing)}")
     return plans
-
-
-def _check_regular(path: Path) -> None:
-    """A recording must be a regular file: a pipe or a device would block or never end."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as error:
-        raise NarrationError(f"narration: {path} cannot be read ({error.strerror})") from None
-    if not stat.S_ISREG(mode):
-        raise NarrationError(f"narration: {path} is not a regular file")
-
-
-def _digest(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

@@ -3,7 +3,8 @@ whole video) and print their paths; a bad edit prints its one-line error and the
 
 Speed comes from one warm worker process kept for the whole session (manim and the scenes imported, Tex
 and text caches warm), and from ``--steps``: the scene skips animations up to the first chosen step and
-stops after the last. Previews go into OUT like any render but leave the manifest alone.
+stops after the last. Previews go into OUT like any render but leave the manifest alone. A worker that ends
+(killed, out of memory) is named in one line and started again; one that cannot start stops the watch.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,8 +39,13 @@ class WatchRequest:
 
 def serve(connection, parent: int) -> None:
     """The warm worker: import manim and the scenes once, then render each job it is sent."""
+    from tqdm import tqdm
+
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it kills this process
+    # manim's progress bars would make tqdm's default lock, a named semaphore registered with the parent's
+    # resource tracker: a killed worker never releases it and the tracker warns of a leak when the watch ends.
+    tqdm.set_lock(threading.RLock())
     for section in BY_ID.values():
         if section.available:
             section.scene()
@@ -47,41 +54,73 @@ def serve(connection, parent: int) -> None:
         connection.send(run_job(connection.recv()))
 
 
+class WorkerEnded(Exception):
+    """The warm worker process is gone; the message says how it ended."""
+
+
 class WarmWorker:
-    """One worker process for the whole session; killed when the session ends."""
+    """One worker process for the whole session, started again when it ends; killed when the session ends."""
 
     def __enter__(self):
+        self.start()
+        return self
+
+    def start(self) -> None:
+        """Start the worker and wait until it has imported the scenes; raises WorkerEnded if it cannot."""
         context = multiprocessing.get_context("spawn")
         self.connection, child = context.Pipe()
         self.process = context.Process(target=serve, args=(child, os.getpid()), daemon=True)
         self.process.start()
         child.close()
-        self.connection.recv()  # "ready": imports done
-        return self
+        try:
+            self.connection.recv()  # "ready": imports done
+        except EOFError:
+            raise WorkerEnded(f"the render worker could not start ({self.how_it_ended()})") from None
 
     def run(self, job: RenderJob) -> JobResult:
-        self.connection.send(job)
+        """The job's result; raises WorkerEnded when the worker is gone before or during the job."""
         try:
+            self.connection.send(job)
             return self.connection.recv()
-        except EOFError:
-            return JobResult(job.section, error=f"worker ended without a result (exit status {self.process.exitcode})")
+        except (EOFError, OSError):  # OSError: the pipe to a worker that had ended is broken
+            raise WorkerEnded(self.how_it_ended()) from None
 
-    def __exit__(self, *exception):
+    def how_it_ended(self) -> str:
+        """``killed by SIGKILL`` or ``exit status 1``: how the worker process ended."""
+        self.process.join(timeout=5)
+        code = self.process.exitcode
+        if code is None:
+            return "it stopped answering"
+        return f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def stop(self) -> None:
         self.process.kill()
         self.process.join()
         self.connection.close()
+
+    def __exit__(self, *exception):
+        self.stop()
 
 
 def watch(request: WatchRequest, say, changes=None) -> int:
     """Render once, then again after every change of ``request.config_file`` until interrupted.
 
-    ``changes`` yields once per save (default: watchfiles on the file's folder); ``say`` prints a line."""
+    ``changes`` yields once per save (default: watchfiles on the file's folder); ``say`` prints a line.
+    Returns 0, or 1 when the worker cannot be started (said in one line)."""
     folder = OutputFolder(request.out_dir)
     folder.remove_abandoned_scratch()
-    with WarmWorker() as worker:
-        preview(request, folder, worker, say)
-        for _ in changes if changes is not None else saves(request.config_file):
+    try:
+        with WarmWorker() as worker:
             preview(request, folder, worker, say)
+            for _ in changes if changes is not None else saves(request.config_file):
+                preview(request, folder, worker, say)
+    except WorkerEnded as ended:
+        say(f"error: watch stopped: {ended}")
+        return 1
     return 0
 
 
@@ -111,7 +150,7 @@ def preview(request: WatchRequest, folder: OutputFolder, worker: WarmWorker, say
             job = RenderJob(section, config, request.quality, render_request.format, scratch / section, folder.cache,
                             steps=clips.get(section))
             job.work_dir.mkdir()
-            result = worker.run(job)
+            result = render_on(worker, job, say)
             if result.error:
                 lines.append(f"error: {BY_ID[section].stem}: {result.error}")
                 continue
@@ -122,3 +161,18 @@ def preview(request: WatchRequest, folder: OutputFolder, worker: WarmWorker, say
                 lines += [str(file) for file in (sorted(target.glob("*.png")) if target.is_dir() else [target])]
     for line in lines:
         say(line)
+
+
+def render_on(worker: WarmWorker, job: RenderJob, say) -> JobResult:
+    """The job's result from the warm worker. A worker that ended while the watch waited is started again (said
+    in one line) and renders the job; one that ends during the job is started again for the next save, and the
+    job's error says how it ended. Raises WorkerEnded when a new worker cannot start."""
+    if not worker.process.is_alive():
+        say(f"error: the render worker had ended ({worker.how_it_ended()}); a new one renders this save")
+        worker.restart()
+    try:
+        return worker.run(job)
+    except WorkerEnded as ended:
+        worker.restart()
+        return JobResult(job.section, error=f"the render worker ended during the render ({ended}); "
+                                            "a new one renders the next save")
