@@ -22,7 +22,8 @@ from lecture.steps import StepsError
 
 def fail(message: str) -> None:
     """Bad input: one line on stderr, exit status 2, nothing written."""
-    click.echo(f"error: {message}", err=True)
+    # a value or a path from the user may hold a line break: it must not break the line
+    click.echo(f"error: {message}".replace("\r", "\\r").replace("\n", "\\n"), err=True)
     sys.exit(2)
 
 

@@ -190,6 +190,7 @@ def test_a_long_value_in_a_config_file_is_quoted_clipped(tmp_path):
     (("batch",), "'VARIANTS.toml'", "render.py batch"),
     (("bogus",), "'bogus'", "render.py"),
     (("list", "extra"), "(extra)", "render.py list"),
+    (("render", "--a\nb"), "'--a\\nb'", "render.py render"),  # a line break in a value: shown, not obeyed
 ])
 def test_clicks_usage_errors_are_one_line_like_ours(arguments, named, command):
     line = one_error_line(run_cli(*arguments, timeout=60))
