@@ -19,13 +19,17 @@ MAX_POSITIONS = 512
 MIN_D_MODEL, MAX_D_MODEL = 2, 512
 DEFAULT_BASE = 10000.0
 
-# Designed d = 4 embeddings, dims read roughly as (determiner, noun, verb, animate).
+# Designed d = 4 embeddings, dims read roughly as (determiner, noun, verb, person). They are about twice
+# as long as a PE row (|PE(pos)| = sqrt(d/2) = 1.41), as the Transformer multiplies its embeddings by
+# sqrt(d_model) = 2 before adding PE: at unit size the position swamps the word ("hombre" and "perro" at
+# position 4 came out within 0.01 of each other), at this size both are read. "perro" and "hombre" differ
+# most in the person dimension, so the same position holds visibly different words.
 WORD_EMBEDDINGS = {
-    "el": (0.9, -0.1, 0.0, 0.2),
-    "perro": (0.1, 0.9, -0.2, 0.4),
-    "mordió": (-0.1, 0.2, 1.0, -0.3),
-    "al": (0.8, 0.0, 0.3, -0.1),
-    "hombre": (-0.2, 0.8, 0.1, 0.6),
+    "el": (1.8, -0.2, 0.0, 0.0),
+    "perro": (0.2, 1.8, -0.4, -2.0),
+    "mordió": (-0.2, 0.4, 2.0, 0.0),
+    "al": (1.6, 0.0, 0.6, 0.0),
+    "hombre": (-0.4, 1.6, 0.2, 2.0),
 }
 # Queries: a determiner looks for a noun, a noun for the verb, the verb for nouns. Keys are
 # close to the identity (a word announces what it is), so the weights follow those roles.
@@ -86,6 +90,23 @@ def first_rise(similarities) -> int | None:
     similarities = np.asarray(similarities, dtype=float)
     rises = np.flatnonzero(np.diff(similarities) > 1e-12)
     return int(rises[0]) + 1 if len(rises) else None
+
+
+def smooth_width(n_positions: int, d_model: int, base: float = DEFAULT_BASE) -> int | None:
+    """The smallest power of two above ``d_model`` (up to MAX_D_MODEL) whose similarity curve falls without
+    rising again over distances 0 .. n_positions - 1, or None when none does.
+
+    The curve is a sum of d/2 cosines, one per frequency: with few of them, the fast ones come back
+    into phase within a few positions and the sum rises again; more frequencies, down to slower ones,
+    keep the sum falling for longer.
+    """
+    d_model = as_count("d_model", d_model, MIN_D_MODEL, MAX_D_MODEL)
+    width = 2 ** int(np.floor(np.log2(d_model)) + 1)
+    while width <= MAX_D_MODEL:
+        if first_rise(similarity_by_distance(n_positions, width, 0, base)) is None:
+            return width
+        width *= 2
+    return None
 
 
 @dataclass(frozen=True)

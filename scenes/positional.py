@@ -9,7 +9,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Create, DashedVMobject, 
                    VMobject, Write, always_redraw, linear)
 
 from attn_math.positional import (angular_frequencies, contiguous_tokens_example, first_rise, permutation_demo,
-                                  similarity_by_distance, sinusoidal_encoding)
+                                  similarity_by_distance, sinusoidal_encoding, smooth_width)
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
@@ -276,55 +276,111 @@ class PositionalScene(LessonScene):
     # Step 5: similarity by distance --------------------------------------------------------------
     def show_similarity(self):
         n, d = self.PE.shape
+        base = self.settings.base
         starts = (0, max(1, n // 4))
-        curves = [similarity_by_distance(n, d, start, self.settings.base) for start in starts]
-        strings = self.strings["steps"]["similarity"]
-        # With an odd d the lone sin column depends on the absolute position: the curves part slightly.
-        # With an even d the caption says whether the curve only falls or rises again (it oscillates).
+        curves = [similarity_by_distance(n, d, start, base) for start in starts]
         rise = first_rise(curves[0])
-        caption = strings["caption_odd"] if d % 2 else strings["caption_falls" if rise is None else "caption_rises"]
-        self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=caption, second=starts[1], rise=rise)
-        axes, axis_labels = self.similarity_axes(curves)
+        # A curve that rises again is set beside the smallest larger d whose curve only falls, when there is one.
+        wide = smooth_width(n, d, base) if rise is not None and d % 2 == 0 else None
+        self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
+                        second=starts[1], rise=rise, half=d // 2, wide=wide, wide_half=(wide or 0) // 2)
+        axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=0.55 if wide else 1.0)
+        plots = VGroup(VGroup(axes, axis_labels))
+        if wide:
+            wide_curve = similarity_by_distance(n, wide, 0, base)
+            wide_axes, wide_labels = self.similarity_axes([wide_curve], wide, "similarity_wide_axis", share=0.45,
+                                                          small=True)
+            plots.add(VGroup(wide_axes, wide_labels))
+            plots.arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
+            name = axis_labels[-1]  # the sum of cosines goes over both plots, clear of the small plot's title
+            name.next_to(VGroup(axes, *axis_labels[:-1], plots[1]), UP, buff=0.25).set_x(plots.get_x())
         table = self.similarity_table(starts, curves)
-        panel = VGroup(VGroup(axes, axis_labels), table).arrange(DOWN, buff=0.45)
-        self.place_beside_heatmap(panel)
+        panel = VGroup(plots, table)
+        if d % 2 == 0:  # an odd d has a lone sin: its PE(pos)·PE(pos) is no longer d/2
+            panel.add(self.peak_identity(d))
+        self.place_beside_heatmap(panel.arrange(DOWN, buff=0.4))
         self.play(Create(axes), Appear(axis_labels), run_time=1.0)
         for k, (start, similarities) in enumerate(zip(starts, curves)):
             self.draw_similarity(axes, start, similarities, dashed=k > 0)
             self.play(Appear(table[k]), run_time=self.reveal_seconds(min(SIMILARITY_COLUMNS, len(similarities))))
             self.wait(1.0)
+        if wide:
+            self.play(Create(wide_axes), Appear(wide_labels), run_time=0.8)
+            seconds = min(4.0, max(2.0, 0.1 * n))
+            self.cue("similarity_curve", start=0, d_model=wide, deltas=list(range(n)),
+                     similarities=wide_curve.tolist(), duration=seconds)
+            self.play(Create(self.curve_line(wide_axes, wide_curve, style.OUTPUT)), run_time=seconds, rate_func=linear)
+        if d % 2 == 0:
+            self.play(Appear(panel[-1]), run_time=0.8)
         self.wait(2.0)
 
-    def similarity_axes(self, curves: list[np.ndarray]) -> tuple[Axes, VGroup]:
+    def similarity_caption(self, rise: int | None, wide: int | None) -> str:
+        """Odd d: the curves part. Even d: the curve only falls, or it rises again, beside a d whose curve
+        only falls, or beside none (a base so small that every frequency is fast)."""
+        strings = self.strings["steps"]["similarity"]
+        if self.PE.shape[1] % 2:
+            return strings["caption_odd"]
+        if rise is None:
+            return strings["caption_falls"]
+        return strings["caption_rises" if wide else "caption_rises_always"]
+
+    def similarity_axes(self, curves: list[np.ndarray], d: int, tag: str, share: float,
+                        small: bool = False) -> tuple[Axes, VGroup]:
+        """Axes ``share`` of the panel wide for PE_pos · PE_pos+Δ over the distances, labelled 0 and the peak
+        d/2 (tagged ``tag``); the main plot is named by the sum of cosines it is (for an even d), a small one
+        by its d."""
         n = self.PE.shape[0]
         left, right, bottom, top = self.panel_region()
         low, peak = min(0.0, *(float(curve.min()) for curve in curves)), max(float(curve.max()) for curve in curves)
-        x_ticks = round_ticks(n)
+        x_ticks = round_ticks(n, most=3 if small else 5)
+        width = min(7.0, right - left - 1.6)
         axes = Axes(x_range=[0, max(1, n - 1), x_ticks[1] if len(x_ticks) > 1 else 1],
                     y_range=[low, peak, peak - low],
-                    x_length=min(7.0, right - left - 1.6), y_length=min(3.6, 0.5 * (top - bottom)), tips=False,
+                    x_length=share * width,
+                    y_length=min(3.0, 0.4 * (top - bottom)), tips=False,
                     axis_config={"color": style.MUTED, "stroke_width": 2},
                     y_axis_config={"include_ticks": False})
         labels = VGroup()
         for k, value in enumerate((0.0, peak)):
-            text = number_text(value, style.MUTED, style.CAPTION_SIZE)
-            text.tag = ("similarity_axis", (0, k))
-            labels.add(text.next_to(axes.c2p(0, value), LEFT, buff=0.3))
+            text = number_text(value, style.MUTED, style.CAPTION_SIZE, decimals=0 if small else 2)
+            text.tag = (tag, (0, k))
+            labels.add(text.next_to(axes.c2p(0, value), LEFT, buff=0.2))
         for tick in x_ticks:
             labels.add(number_text(tick, style.MUTED, style.CAPTION_SIZE, decimals=0)
                        .next_to(axes.c2p(tick, low), DOWN, buff=0.15))
         distance = label_text(self.labels["distance"], style.MUTED, style.CAPTION_SIZE)
         labels.add(distance.next_to(labels[-1], DOWN, buff=0.12).align_to(axes.x_axis, RIGHT))
-        name = MathTex(r"PE_{pos} \cdot PE_{pos+\Delta}", font_size=style.BODY_SIZE + 6, color=style.TEXT)
-        labels.add(name.next_to(axes.y_axis, UP, buff=0.2).align_to(axes.y_axis, LEFT))
+        if small:
+            name = label_text(self.labels["wide_plot"].format(d=d), style.OUTPUT, style.CAPTION_SIZE)
+        else:
+            name = MathTex(self.similarity_tex(d), font_size=style.BODY_SIZE + 6, color=style.TEXT)
+        labels.add(name.next_to(axes.y_axis, UP, buff=0.25).align_to(labels[1], LEFT))
         return axes, labels
+
+    @staticmethod
+    def similarity_tex(d: int) -> str:
+        """PE_pos · PE_pos+Δ, and for an even d the sum of its d/2 cosines, one per frequency."""
+        name = r"PE_{pos} \cdot PE_{pos+\Delta}"
+        return name if d % 2 else rf"{name} = \sum\nolimits_{{i=0}}^{{{d // 2 - 1}}} \cos(\omega_i \Delta)"
+
+    @staticmethod
+    def peak_identity(d: int) -> MathTex:
+        """Why the peak is d/2: at Δ = 0 each of the d/2 pairs adds sin² + cos² = 1."""
+        return MathTex(rf"PE_{{pos}} \cdot PE_{{pos}} = \sum\nolimits_{{i=0}}^{{{d // 2 - 1}}} (\sin^2 + \cos^2)"
+                       rf" = {d // 2} = d/2", font_size=style.BODY_SIZE + 6, color=style.TEXT)
+
+    @staticmethod
+    def curve_line(axes: Axes, values: np.ndarray, colour, dashed: bool = False) -> VMobject:
+        """``values`` over Δ = 0, 1, ... as a smooth line on ``axes``."""
+        points = [axes.c2p(delta, value) for delta, value in enumerate(values)]
+        line = VMobject(stroke_color=colour, stroke_width=3)
+        line.set_points_smoothly(points) if len(points) > 1 else line.set_points_as_corners(points * 2)
+        return DashedVMobject(line, num_dashes=max(2, 3 * len(points))) if dashed else line
 
     def draw_similarity(self, axes: Axes, start: int, similarities: np.ndarray, dashed: bool):
         """Grow the curve Δ by Δ while frames mark rows pos and pos + Δ on the heatmap."""
         points = [axes.c2p(delta, value) for delta, value in enumerate(similarities)]
         colour = style.MUTED if dashed else style.TEXT
-        line = VMobject(stroke_color=colour, stroke_width=3)
-        line.set_points_smoothly(points) if len(points) > 1 else line.set_points_as_corners(points * 2)
         markers = VGroup(*[Circle(radius=0.09, color=colour, stroke_width=2.5).move_to(point) if dashed
                            else Dot(point, radius=0.05, color=colour) for point in points])
         tracker = ValueTracker(0)
@@ -335,7 +391,7 @@ class PositionalScene(LessonScene):
         self.add(moving)
         self.cue("similarity_curve", start=start, deltas=list(range(len(points))),
                  similarities=similarities.tolist(), duration=seconds)
-        self.play(Create(DashedVMobject(line, num_dashes=max(2, 3 * len(points))) if dashed else line),
+        self.play(Create(self.curve_line(axes, similarities, colour, dashed)),
                   Appear(markers, lag_ratio=1), tracker.animate.set_value(len(points) - 1),
                   run_time=seconds, rate_func=linear)
         moving.clear_updaters()

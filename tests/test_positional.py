@@ -15,6 +15,7 @@ from attn_math.positional import (
     permutation_demo,
     similarity_by_distance,
     sinusoidal_encoding,
+    smooth_width,
 )
 
 
@@ -88,18 +89,42 @@ def test_contiguous_tokens_example():
     expected_pe = [[literal_pe(pos, dim, 4) for dim in range(4)] for pos in example.positions]
     np.testing.assert_allclose(example.pe, expected_pe, atol=1e-15)
     np.testing.assert_array_equal(example.x_plus_pe, example.x + example.pe)
-    norms = np.linalg.norm(example.x, axis=1)
-    assert np.all((0.5 <= norms) & (norms <= 1.2))
     np.testing.assert_array_equal(example.x, np.round(example.x, 1))  # short decimals on screen
     with pytest.raises(ValueError):
         example.x[0, 0] = 1.0
 
 
-def test_all_demo_embeddings_are_short_and_plausible():
+def test_every_demo_embedding_is_at_least_as_long_as_a_pe_row():
+    """|PE(pos)| = sqrt(d/2) for every pos (sin² + cos² = 1 per pair): a word shorter than that is swamped."""
+    pe_length = math.sqrt(4 / 2)
     for vector in WORD_EMBEDDINGS.values():
         assert len(vector) == 4
-        assert 0.5 <= np.linalg.norm(vector) <= 1.2
+        assert pe_length <= np.linalg.norm(vector) <= 3 * pe_length
         assert all(round(value, 1) == value for value in vector)
+
+
+def numpy_attention(X, W_Q, W_K, W_V):
+    """softmax(X W_Q (X W_K)^T / sqrt(d_k)) X W_V, written out again for the test."""
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    scores = Q @ K.T / math.sqrt(Q.shape[1])
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return weights / weights.sum(axis=1, keepdims=True) @ V
+
+
+def test_with_pe_the_word_still_matters_beside_its_position():
+    """Where the two sentences hold different words at the same position (1 and 4), their output rows differ
+    by at least 0.1, as much as a tenth of a unit the screen's two decimals show, and so does the same word at
+    two positions: neither the word nor the position swamps the other (at unit size, 0.01 at position 4)."""
+    demo = permutation_demo()
+    pe = np.array([[literal_pe(pos, dim, 4) for dim in range(4)] for pos in range(5)])
+    outputs = [numpy_attention(np.array([WORD_EMBEDDINGS[word] for word in sentence]) + pe,
+                               demo.W_Q, demo.W_K, demo.W_V) for sentence in (demo.tokens_a, demo.tokens_b)]
+    for position in (1, 4):
+        assert demo.tokens_a[position] != demo.tokens_b[position]
+        assert np.abs(outputs[0][position] - outputs[1][position]).max() >= 0.1, position
+    for word in ("perro", "hombre"):
+        a, b = demo.tokens_a.index(word), demo.tokens_b.index(word)
+        assert np.abs(outputs[0][a] - outputs[1][b]).max() >= 0.1, word
 
 
 def test_permutation_maps_sentence_a_onto_sentence_b():
@@ -170,6 +195,24 @@ def test_angular_frequencies_are_the_columns_rates():
     assert omega.tolist() == pytest.approx([1, 1, 100 ** (-2 / 6), 100 ** (-2 / 6), 100 ** (-4 / 6), 100 ** (-4 / 6)])
     PE = sinusoidal_encoding(3, 6, 100.0)
     assert PE[2, 0::2] == pytest.approx(np.sin(2 * omega[0::2]))
+
+
+def cosine_sum(n_positions, d_model, base):
+    """sum_i cos(Δ / base^(2i/d)) for Δ = 0 .. n - 1: PE(0) · PE(Δ) for an even d, written out again."""
+    return [sum(math.cos(delta / base ** (2 * i / d_model)) for i in range(d_model // 2)) for delta in range(n_positions)]
+
+
+def only_falls(curve) -> bool:
+    return all(later <= earlier + 1e-12 for earlier, later in zip(curve, curve[1:]))
+
+
+@pytest.mark.parametrize("n_positions, d_model, base", [(32, 16, 10000.0), (4, 16, 10000.0), (16, 16, 1e9),
+                                                        (32, 16, 1.0001), (64, 64, 1e9)])
+def test_smooth_width_is_the_smallest_larger_power_of_two_whose_curve_only_falls(n_positions, d_model, base):
+    widths = [2 ** k for k in range(1, 10) if 2 ** k > d_model]
+    expected = next((width for width in widths if only_falls(cosine_sum(n_positions, width, base))), None)
+    assert smooth_width(n_positions, d_model, base) == expected
+    assert smooth_width(32, 16, 10000.0) == 512  # the original Transformer's d_model
 
 
 @pytest.mark.parametrize("curve, expected", [([3, 2, 1], None), ([3, 3, 1], None), ([3, 1, 2, 0], 2), ([1, 2], 1),

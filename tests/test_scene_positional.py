@@ -153,7 +153,23 @@ def test_the_similarity_caption_says_the_d16_curve_rises_again(default_scene):
     curve = [similarity_by_hand(delta, 16, 1e4) for delta in range(32)]
     rise = next(delta for delta in range(1, 32) if curve[delta] > curve[delta - 1])
     assert rise == 4 and curve[4] > curve[3]  # 5.56 after 5.54: it oscillates, it does not decay smoothly
-    assert f"vuelve a subir en Δ = {rise}" in step.caption and "no decae de forma suave" in step.caption
+    assert f"sube en Δ = {rise}" in step.caption
+
+
+def test_the_similarity_step_says_why_it_rises_and_shows_a_larger_d_that_only_falls(default_scene):
+    """d = 16 has 8 frequencies: the curve is a sum of 8 cosines (said in the caption and written as a sum
+    up to i = 7), and beside it the d = 512 curve (peak 256) falls all the way; the peak is d/2 because each
+    pair adds sin² + cos² = 1."""
+    step = step_named(default_scene, "similarity")
+    wide = [similarity_by_hand(delta, 512, 1e4) for delta in range(32)]
+    assert all(later < earlier for earlier, later in zip(wide, wide[1:]))
+    assert "8 frecuencias" in step.caption and "d = 512" in step.caption
+    assert shown(step, "similarity_wide_axis") == {(0, 0): 0.0, (0, 1): 512 / 2}
+    formulas = [text.text for text in step.texts]
+    assert any(r"_{i=0}^{7} \cos" in text for text in formulas)
+    assert any(r"(\sin^2 + \cos^2) = 8 = d/2" in text for text in formulas)
+    cue = next(cue.values for cue in default_scene.cues if cue.kind == "similarity_curve" and cue.values.get("d_model") == 512)
+    assert cue["similarities"] == pytest.approx(wide)
 
 
 def test_the_similarity_caption_says_a_short_curve_only_falls():
@@ -211,6 +227,14 @@ def test_with_pe_the_rows_differ(default_scene):
     largest_gap = np.abs(outputs["B"] - outputs["A"][[0, 4, 2, 3, 1]]).max()
     assert_shown(step, "difference", lambda *_: largest_gap)
     assert largest_gap > 0.1
+
+
+def test_with_pe_the_word_shows_beside_its_position(default_scene):
+    """At position 4 sentence A has "hombre" and B "perro": their rows on screen differ by at least 0.10, the
+    word is not swamped by the position (with unit-size embeddings they differed by 0.01)."""
+    step = step_named(default_scene, "with_pe")
+    rows = [[read_number(text) for text in step.numbers[name][4]] for name in ("Z_A_pe", "Z_B_pe")]
+    assert max(abs(a - b) for a, b in zip(*rows)) >= 0.1
 
 
 # Sound cues --------------------------------------------------------------------------------------
