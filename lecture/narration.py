@@ -37,7 +37,7 @@ LONGEST_RECORDING = 180.0  # seconds: a step's recording longer than this is a w
 LARGEST_RECORDING = int(LONGEST_RECORDING * 192_000 * 4 * 2)  # bytes: 180 s of 192 kHz 32-bit stereo, uncompressed
 ZERO_TAIL = 8 * 2 ** 20  # bytes: more zeros than this at a file's end (44 s of 16-bit stereo digital silence) are
 #                          what a recorder that crashed leaves, which the decoder would scan for minutes
-CHECK_SECONDS = 30.0  # a file still being decoded after this is no step's recording (180 s of FLAC takes ~1 s)
+CHECK_SECONDS = 30.0  # a file still being decoded after this is no step's recording (180 s of MP3 takes ~1 s)
 STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 TAIL = 0.5  # seconds a narrated step stays on screen after its voice ends
 PAUSE = 0.15  # seconds of quiet that may separate two sentences
@@ -195,14 +195,16 @@ def _decode(file, name: str) -> np.ndarray:
 
 def _samples(reader: _BoundedReader, name: str) -> np.ndarray:
     """The decoded, resampled mono samples; raises NarrationError past LONGEST_RECORDING."""
-    chunks, limit = [], int(LONGEST_RECORDING * SAMPLE_RATE)
+    chunks, count, limit = [], 0, int(LONGEST_RECORDING * SAMPLE_RATE)
     with av.open(reader, "r") as container:
         if not container.streams.audio:
             raise NarrationError(f"narration: {name} has no audio")
         resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
         for frame in container.decode(container.streams.audio[0]):
-            chunks += [chunk.to_ndarray().reshape(-1) for chunk in resampler.resample(frame)]
-            if sum(map(len, chunks)) > limit:
+            resampled = [chunk.to_ndarray().reshape(-1) for chunk in resampler.resample(frame)]
+            chunks += resampled
+            count += sum(map(len, resampled))  # kept, not summed over all chunks: a long MP3 has thousands
+            if count > limit:
                 raise NarrationError(f"narration: {name} lasts over {LONGEST_RECORDING:.0f} s; "
                                      "expected one step's recording")
         chunks += [chunk.to_ndarray().reshape(-1) for chunk in resampler.resample(None)]

@@ -1,4 +1,9 @@
-"""The preview loop: a still of the chosen step on every save, a bad edit one line, the loop going on."""
+"""The preview loop: a still of the chosen step on every save, a bad edit one line, the loop going on, a worker
+that ended named in one line and replaced."""
+
+import multiprocessing
+import os
+import signal
 
 import numpy as np
 from PIL import Image
@@ -49,3 +54,20 @@ def test_a_bad_steps_value_is_one_line_and_no_file(tmp_path):
     assert watch(WatchRequest(("matrix",), config, (), TINY, out, steps="99"), lines.append, iter(())) == 0
     assert len(lines) == 1 and lines[0].startswith("error: --steps '99'")
     assert not any(path for path in out.iterdir() if not path.name.startswith("."))
+
+
+def test_a_worker_that_ended_between_saves_is_named_and_a_new_one_renders_the_save(tmp_path):
+    config, out, lines = tmp_path / "mine.toml", tmp_path / "out", []
+    config.write_text("")
+    still = out / f"01-matrix-steps-{SOFTMAX:02d}" / f"{SOFTMAX:02d}-softmax.png"
+
+    def saves():
+        (worker,) = multiprocessing.active_children()  # the warm worker, this test's only child process
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.join()
+        config.write_text("[matrix]\nscale = false\n")
+        yield
+
+    assert watch(WatchRequest(("matrix",), config, (), TINY, out, steps="softmax"), lines.append, saves()) == 0
+    assert lines[0] == lines[2] == str(still)
+    assert lines[1].startswith("error: the render worker had ended (killed by SIGKILL)") and len(lines) == 3
