@@ -18,7 +18,8 @@ from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
-from scenes.numbers import decimals_for, format_number
+from scenes.heatmap import readable_text_colour
+from scenes.numbers import decimals_for, format_number, parse_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
                             number_text, probability_decimals, sit_on)
 
@@ -32,6 +33,9 @@ LINE_HEIGHT = 0.55  # strip kept under the body for a worked line
 CAPTION_CLEARANCE = 0.3  # body_box leaves room for one caption line; a wrapped caption needs this much more
 SIGN_SIZE = 40
 READOUT_SIZE = 32
+# The largest |score| or |logit| fills its cell this share of the way to its colour: the digits written on it
+# (TEXT) keep a contrast of 4.6:1 there, over WCAG's 4.5:1 (at the full colour, 3.5:1).
+FILL_SHARE = 0.8
 
 
 class CapitalScene(LessonScene):
@@ -194,7 +198,7 @@ class CapitalScene(LessonScene):
         self.begin_step("context", value=format_number(walk.context[COUNTRY_DIMENSION]))
         weights = labelled(walk.attention_row[:, None], r"\alpha_j", style.ATTENTION, "attention",
                            fill=style.weight_colour,
-                           text_colour=lambda w: style.BACKGROUND if w > 0.55 else style.TEXT)
+                           text_colour=lambda w: readable_text_colour(style.weight_colour(w)))
         V = labelled(walk.V, "V", style.VALUE, "V")
         V.next_to(weights, RIGHT, buff=0.6).align_to(weights, DOWN)
         self.context = labelled(walk.context[None], self.context_symbol + r" = \sum_j \alpha_j v_j", style.OUTPUT,
@@ -257,7 +261,7 @@ class CapitalScene(LessonScene):
         bias = labelled(walk.b_out[None], r"b_{\text{out}}", style.WEIGHT_MATRIX, "b_out", width=width)
         largest = float(np.abs(walk.logits).max())
         logits = labelled(walk.logits[None], r"\text{logits}", style.TEXT, "logits", width=width,
-                          fill=lambda value: style.score_colour(value, largest))
+                          fill=lambda value: style.score_colour(value, largest / FILL_SHARE))
         words = VGroup(*[label_text(word, style.TEXT, style.CAPTION_SIZE).next_to(W_out.brackets, UP, buff=0.15)
                          .match_x(W_out.cells[0][j]) for j, word in enumerate(self.shown_words(VOCAB))])
         for word in words:  # on one baseline, descenders or not
@@ -294,7 +298,7 @@ class CapitalScene(LessonScene):
         strings = self.strings["steps"]["distribution"]
         self.begin_step("distribution", caption=strings["caption_tie"] if is_tie(walk) else strings["caption"],
                         new_numbers=len(VOCAB) + 2, prediction=self.shown_word(walk.prediction),  # the bars, p and -ln p
-                        probability=format_number(walk.probability), loss=format_number(walk.loss))
+                        probability=format_number(walk.probability, 3), loss=format_number(walk.loss))  # as the readout
         self.chart = self.distribution_chart(walk)
         self.readouts = self.readout_panel(walk)
         self.place(VGroup(self.chart, self.readouts).arrange(RIGHT, buff=1.0), largest_scale=1.2)
@@ -412,7 +416,8 @@ class CapitalScene(LessonScene):
         for i, walk in enumerate(walks):
             word = ROMA if walk.identity < 0 else PARIS
             label = f"p({self.shown_word(VOCAB[word])})" if walk.identity else "p"
-            winners.add(self.reading(f"{label} =", walk.probs[word], "winner", index=i, size=style.CAPTION_SIZE)
+            winners.add(self.reading(f"{label} =", walk.probs[word], "winner", index=i, size=style.CAPTION_SIZE,
+                                     decimals=3 if is_tie(walk) else 2)  # the tie's 1/8 as 0.125
                         .next_to(after.dots[i], DOWN, buff=0.7))
         left_edge = min(before.get_left()[0], after.get_left()[0]) - 0.5
         dimension = COUNTRY_DIMENSION + 1
@@ -564,9 +569,9 @@ class CapitalScene(LessonScene):
         return group.move_to([(left.get_right()[0] + right.get_left()[0]) / 2, left.get_y(), 0])
 
     def reading(self, label: str, value: float, name: str, index: int = 0, colour=style.TEXT,
-                size: float = style.BODY_SIZE) -> VGroup:
+                size: float = style.BODY_SIZE, decimals: int = 2) -> VGroup:
         """``label value`` on one line, the value a tagged number."""
-        number = tagged_number(value, name, size, index, colour)
+        number = tagged_number(value, name, size, index, colour, decimals)
         text = label_text(label, style.MUTED, size)
         group = VGroup(text, number).arrange(RIGHT, buff=0.15)
         sit_on(number, baseline(text))
@@ -576,7 +581,7 @@ class CapitalScene(LessonScene):
     def score_column(self, values, label: str, name: str) -> LabelledMatrix:
         largest = float(np.abs(self.walk.scores).max())
         return labelled(np.asarray(values)[:, None], label, style.TEXT, name,
-                        fill=lambda value: style.score_colour(value, largest))
+                        fill=lambda value: style.score_colour(value, largest / FILL_SHARE))
 
     def of_last(self, symbol: str) -> str:
         """``symbol`` of the last token, as LaTeX: q with "es" (or "is") under it."""
@@ -595,10 +600,13 @@ class CapitalScene(LessonScene):
         return labels
 
     def dot_product_line(self, name: str, left, right, result: str):
-        """The worked dot product under the body, e.g. "puntaje de «Francia» = 2.69·2.14 + … = 5.77"."""
+        """The worked dot product under the body, e.g. "puntaje de «Francia» = 2.69·2.14 + … ≈ 5.77": "=" only
+        when the rounded numbers written reproduce ``result`` (2.69·2.14 is 5.76; the exact score rounds to 5.77)."""
         terms = " + ".join(f"{format_number(a)}·{parenthesised(b)}" for a, b in zip(left, right))
-        line = label_text(self.labels["expansion"].format(name=name, terms=terms, result=result), style.TEXT,
-                          style.BODY_SIZE)
+        written = math.fsum(parse_number(format_number(a)) * parse_number(format_number(b)) for a, b in zip(left, right))
+        relation = "=" if format_number(written) == result else "≈"
+        line = label_text(self.labels["expansion"].format(name=name, terms=terms, relation=relation, result=result),
+                          style.TEXT, style.BODY_SIZE)
         left_edge, right_edge, bottom, _ = style.body_box()
         fit(line, right_edge - left_edge, LINE_HEIGHT)
         return line.move_to([0, bottom + CAPTION_CLEARANCE + LINE_HEIGHT / 2, 0])

@@ -9,8 +9,8 @@ panels): the scaled scores are visibly the smaller ones.
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Animation, Create, FadeIn, MathTex, Rectangle, ReplacementTransform,
-                   SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
+from manim import (DOWN, LEFT, RIGHT, UP, Animation, Create, FadeIn, GrowFromEdge, MathTex, Rectangle,
+                   ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
 
 from attn_math.scaling import ScalingDemo, score_deviation, scaling_demo
 from scenes import style
@@ -20,6 +20,8 @@ from scenes.heatmap import score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
 from scenes.numbers import format_number
 from scenes.visuals import fit, label_text, number_text
+from sonify.mappings import SEQUENCE_GAP, softmax_row
+from sonify.synth import SAMPLE_RATE
 
 GROWTH = (2, 8, 64, 512)  # the d_k the collapse is animated through, besides the configured one
 HOLD = 2.5  # seconds a state is held so a student can read it (longer when a step has more numbers to read)
@@ -52,6 +54,9 @@ FRAME_ROOM = 0.2  # under the stacked panels, for the frame drawn round the scal
 PANEL_GAP = 0.35  # between the unscaled panel and the scaled one under it
 READOUT_NUMBERS = {"d_k": (style.TEXT, 0), "deviation": (style.TEXT, 2), "root": (style.TEXT, 2),
                    "scaled_deviation": (style.TEXT, 2)}  # colour and decimals of each number in the readout
+# A compared panel's softmax sounds once the other's has finished, SEQUENCE_GAP later: apart on a mono speaker.
+COMPARED_TURN = len(softmax_row([1.0])) / SAMPLE_RATE + SEQUENCE_GAP
+UNSCALED_LABEL, SCALED_LABEL = r"q\cdot k_j", r"q\cdot k_j / \sqrt{d_k}"
 VARIANCE = (r"\mathrm{Var}(", "q", r"\cdot", "k", r") = \sum_{i=1}^{d_k} \mathrm{Var}(", "q_i", r"\,", "k_i",
             r") = d_k")
 
@@ -150,9 +155,13 @@ class ScoreRow(VGroup):
         widest = number_text(WIDEST_SCORE, font_size=NUMBER_SIZE).width
         self.number_scale = min(1.0, self.cells[0].width * 0.92 / widest)
         self.numbers = VGroup(*[self._number(j, score) for j, score in enumerate(scores)])
-        self.label = MathTex(label, color=style.TEXT, font_size=SCORE_LABEL_SIZE)
-        self.label.next_to(self.cells, LEFT, buff=0.2)
+        self.label = self._label(label)
         self.add(self.cells, self.numbers, self.label)
+
+    def _label(self, label: str) -> MathTex:
+        scale = self.chart.scale_factor
+        return MathTex(label, color=style.TEXT, font_size=SCORE_LABEL_SIZE).scale(scale).next_to(
+            self.cells, LEFT, buff=0.2 * scale)
 
     def _number(self, j: int, score: float):
         cell = self.cells[j]
@@ -160,16 +169,31 @@ class ScoreRow(VGroup):
         text.tag = (self.name, (0, j))
         return text.move_to(cell)
 
-    def change_to(self, scores: np.ndarray) -> list:
-        """Animations that recolour every cell and write the new score in it."""
+    def change_to(self, scores: np.ndarray, label: str | None = None, name: str | None = None) -> list:
+        """Animations that recolour every cell and write the new score in it; with ``label`` (the numbers then
+        called ``name``) the row becomes another quantity: copied q·k_j, divided, becomes q·k_j/√d_k."""
         recoloured = [cell.animate.set_fill(style.score_colour(score, self.largest))
                       for cell, score in zip(self.cells, scores)]
-        new_numbers = VGroup(*[self._number(j, score) for j, score in enumerate(scores)])
-        animation = Swap(self.numbers, new_numbers)
+        numbers, old_label = self.numbers, self.label
+        self.write(scores, label, name)
+        return [*recoloured, Swap(numbers, self.numbers), *([Swap(old_label, self.label)] if label else [])]
+
+    def show(self, scores: np.ndarray, label: str, name: str) -> None:
+        """Make the row show ``scores`` under ``label`` at once, the numbers called ``name``."""
+        for cell, score in zip(self.cells, scores):
+            cell.set_fill(style.score_colour(score, self.largest))
+        self.write(scores, label, name)
+
+    def write(self, scores: np.ndarray, label: str | None = None, name: str | None = None) -> None:
+        """Put new numbers (and a new ``label``) in the row in place of the old ones, which leave it."""
+        self.name = name or self.name
         self.remove(self.numbers)
-        self.numbers = new_numbers
-        self.add(new_numbers)
-        return [*recoloured, animation]
+        self.numbers = VGroup(*[self._number(j, score) for j, score in enumerate(scores)])
+        self.add(self.numbers)
+        if label is not None:
+            self.remove(self.label)
+            self.label = self._label(label)
+            self.add(self.label)
 
 
 class DistributionPanel(VGroup):
@@ -261,9 +285,9 @@ class ScalingScene(LessonScene):
         self.play(Appear(header), run_time=0.6)
         low, high = min(self.deviations.values()), max(self.deviations.values())
         for d_k, row in zip(self.dimensions, rows):
-            # Matrix's "cell" sound: the pitch climbs with the deviation, as the numbers do.
-            self.cue("cell", value=self.deviations[d_k], low=low, high=high, d_k=d_k, root=float(np.sqrt(d_k)))
             self.play(FadeIn(row, shift=0.2 * UP), run_time=0.6)
+            # Matrix's "cell" sound as the row lands: the pitch climbs with the deviation, as the numbers do.
+            self.cue("cell", value=self.deviations[d_k], low=low, high=high, d_k=d_k, root=float(np.sqrt(d_k)))
             self.wait(0.9)
         self.wait(HOLD)
         self.variance_stage = stage
@@ -296,8 +320,8 @@ class ScalingScene(LessonScene):
         self.legend = self.score_bar(self.unscaled, self.unscaled)
         self.place(VGroup(self.unscaled, self.legend), *self.panel_area(self.readout, note=True))
         self.play(Vanish(self.variance_stage), run_time=0.6)
-        self.cue_distribution(self.unscaled, first)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
+        self.cue_distribution(self.unscaled, first)
         changes = self.dimensions[1:]
         self.hold(1 + len(changes), after=CHANGE * len(changes))
         for index, d_k in enumerate(changes):
@@ -311,33 +335,25 @@ class ScalingScene(LessonScene):
         changing = d_k != self.dimensions[-1]
         self.begin_step("collapse", caption=caption, d_k=d_k, new_numbers=len(
             self.numbers_at(d_k, ["unscaled"]) - self.numbers_at(self.dimensions[-1], ["unscaled"])))
-        if changing:  # the scores, then the softmax of them; with a collapse, a frame and a note (1.4 s) follow
-            # Weights that read the same at both d_k (one-hot at both) do not move: no play that shows nothing.
-            changed = self.numbers_at(d_k, ["unscaled"]) - self.numbers_at(self.dimensions[-1], ["unscaled"])
-            weights_move = any(name in ("weights_unscaled", "entropy_unscaled") for name, _, _ in changed)
-            self.play(*self.readout.change_to(self.readout_values(d_k)), *self.unscaled.scores.change_to(demo.scores),
-                      run_time=self.per_key(CHANGE))
-            self.hold(1 + bool(weights_move) + collapsed,
-                      after=self.per_key(CHANGE) * bool(weights_move) + 1.4 * collapsed)
+        marking = 0.8 + 0.6 * collapsed  # the frame round the largest weight, and the note on a collapse
+        if changing:  # scores, bars and entropy move together: no frame shows new scores over old bars
+            self.play(*self.readout.change_to(self.readout_values(d_k)),
+                      *self.unscaled.change_to(*self.values(demo, scaled=False)), run_time=self.per_key(CHANGE))
             self.cue_distribution(self.unscaled, d_k)
-            if weights_move:
-                self.play(*self.unscaled.change_weights(demo.weights_unscaled, demo.entropy_unscaled),
-                          run_time=self.per_key(CHANGE))
-                self.hold(1 + collapsed, after=1.4 * collapsed)
-        self.marks = VGroup()
+            self.hold(2, after=marking)
+        chart = self.unscaled.chart
+        winner = int(np.argmax(demo.weights_unscaled))
+        frame = SurroundingRectangle(VGroup(chart.bars[winner], chart.value_texts[winner], chart.labels[winner]),
+                                     color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
+        self.marks = VGroup(frame)
+        self.play(Create(frame), run_time=0.8)
         if collapsed:
-            chart = self.unscaled.chart
-            winner = int(np.argmax(demo.weights_unscaled))
-            frame = SurroundingRectangle(VGroup(chart.bars[winner], chart.value_texts[winner], chart.labels[winner]),
-                                         color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
             note = label_text(self.strings["labels"]["zero_gradient"], style.MUTED, style.BODY_SIZE)
             left, right, bottom, _ = style.body_box()
             fit(note, right - left, NOTE_HEIGHT).move_to(np.array([(left + right) / 2, bottom + NOTE_HEIGHT / 2, 0]))
-            self.marks.add(frame, note)
-            self.play(Create(frame), run_time=0.8)
+            self.marks.add(note)
             self.play(Appear(note), run_time=0.6)
-        if collapsed or not changing:
-            self.hold(1)
+        self.hold(1)
 
     # Steps 4-5: the scaled softmax beside the unscaled one --------------------------------------
     def show_scaled(self):
@@ -347,8 +363,7 @@ class ScalingScene(LessonScene):
                         before=format_number(demo.entropy_unscaled), after=format_number(demo.entropy_scaled),
                         new_numbers=len(self.numbers_at(d_k, ["unscaled", "scaled"]) - self.numbers_at(d_k, ["unscaled"])))
         unscaled = self.panel("unscaled", self.values(demo, scaled=False), stacked=True)
-        # The scaled panel starts as a copy of the unscaled one, then divides its scores.
-        self.scaled = self.panel("scaled", self.values(demo, scaled=False), stacked=True)
+        self.scaled = self.panel("scaled", self.values(demo, scaled=True), stacked=True)
         stacked = VGroup(unscaled, self.scaled).arrange(DOWN, buff=PANEL_GAP)
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
         legend = self.score_bar(stacked, unscaled)
@@ -358,14 +373,7 @@ class ScalingScene(LessonScene):
         # BarChart.change_to's ReplacementTransform also left the old values on screen on their own: clear them.
         self.remove(*self.unscaled.get_family())
         self.unscaled = unscaled
-        self.play(TransformFromCopy(self.unscaled, self.scaled), run_time=1.2)
-        self.wait(1.0)
-        # First the division (the cells fade towards neutral on the shared scale), then what the softmax makes of it.
-        self.play(*self.scaled.scores.change_to(demo.scaled_scores), run_time=self.per_key(CHANGE))
-        self.hold(3, after=self.per_key(CHANGE) + 0.8)
-        self.cue_distribution(self.scaled, d_k)
-        self.play(*self.scaled.change_weights(demo.weights_scaled, demo.entropy_scaled),
-                  run_time=self.per_key(CHANGE))
+        self.divide_and_take_softmax(demo)
         self.hold(2, after=0.8)
         # The caption compares the two entropies: frame them.
         self.marks = VGroup(*[SurroundingRectangle(panel.entropy_value, color=style.HIGHLIGHT, buff=0.08,
@@ -373,6 +381,24 @@ class ScalingScene(LessonScene):
                               for panel in (self.unscaled, self.scaled)])
         self.play(Create(self.marks), run_time=0.8)
         self.hold(1)
+
+    def divide_and_take_softmax(self, demo: ScalingDemo):
+        """The scaled panel, each part shown once it is true: the scores copied down (still q·k_j, no bars yet),
+        divided by √d_k under the panel's title, then the bars and entropy of their softmax."""
+        panel, row = self.scaled, self.scaled.scores
+        row.show(demo.scores, UNSCALED_LABEL, "scores_unscaled")
+        self.play(TransformFromCopy(self.unscaled.scores, row), Appear(panel.chart.baseline, panel.chart.labels),
+                  run_time=1.2)
+        self.wait(1.0)
+        # First the division (the cells fade towards neutral on the shared scale), then what the softmax makes of it.
+        self.play(*row.change_to(demo.scaled_scores, SCALED_LABEL, "scores_scaled"), Appear(panel.title),
+                  run_time=self.per_key(CHANGE))
+        self.hold(3, after=self.per_key(CHANGE) + 0.8)
+        self.play(*[GrowFromEdge(bar, DOWN) for bar in panel.chart.bars], Appear(panel.chart.value_texts),
+                  Appear(panel.entropy_label, panel.entropy_value), run_time=self.per_key(CHANGE))
+        self.cue_distribution(panel, demo.d_k)
+        self.remove(*panel.get_family())  # shown in parts: one panel on screen again
+        self.add(panel)
 
     def show_restored(self):
         d_k, last = self.settings.d_k, self.dimensions[-1]
@@ -438,18 +464,31 @@ class ScalingScene(LessonScene):
         change follows ``holds_left`` - 1 times more, then ``after`` seconds of animation."""
         animations = self.readout.change_to(self.readout_values(d_k))
         for panel in panels:
-            self.cue_distribution(panel, d_k)
             animations += panel.change_to(*self.values(self.demos[d_k], panel.version == "scaled"))
         self.play(*animations, run_time=change)
-        self.hold(holds_left, after=after + change * (holds_left - 1), least=least)
+        waited = self.cue_in_turn(panels, d_k)
+        self.hold(holds_left, after=after + change * (holds_left - 1), least=least, waited=waited)
 
-    def hold(self, holds_left: int, after: float = 0.0, least: float = HOLD):
+    def cue_in_turn(self, panels: list[DistributionPanel], d_k: int) -> float:
+        """Each panel's softmax sound as its bars have landed, the next one once the last has finished (the
+        still frame is waited out meanwhile): the seconds waited."""
+        start = self.renderer.time
+        for index, panel in enumerate(panels):
+            if index:
+                self.wait(COMPARED_TURN)
+            self.cue_distribution(panel, d_k)
+        return self.renderer.time - start
+
+    def hold(self, holds_left: int, after: float = 0.0, least: float = HOLD, waited: float = 0.0):
         """Wait this hold's share of the time the step still needs to be read (its planned reading time, less
         ``after`` seconds of animation still to come), shared by the ``holds_left`` holds left in the step:
-        at least ``least`` seconds, and short of the longest still stretch allowed."""
+        at least ``least`` seconds, and short of the longest still stretch allowed; ``waited`` seconds of it
+        have already passed."""
         step = self.steps[-1]
-        left = step.start + step.reading - self.renderer.time - after
-        self.wait(min(LONGEST_FREEZE - STILL_MARGIN, max(least, left / holds_left)))
+        left = step.start + step.reading - self.renderer.time - after + waited
+        seconds = min(LONGEST_FREEZE - STILL_MARGIN, max(least, left / holds_left)) - waited
+        if seconds > 0:
+            self.wait(seconds)
 
     def numbers_at(self, d_k: int, versions: list[str], scaled: bool = False) -> set[tuple[str, int, str]]:
         """(name, index, text) of every number the readout and the ``versions`` panels show at ``d_k`` (the readout

@@ -1,6 +1,7 @@
 """Section 5's scene: its steps, the numbers it shows against attn_math, its layout, its config keys."""
 
 import math
+import re
 import statistics
 
 import numpy as np
@@ -8,7 +9,10 @@ import pytest
 
 from attn_math.capital import VOCAB, W_K, W_Q, W_V, W_out, b_out, capital_walkthrough
 from lecture.config import ConfigError, load_config
-from scenes.numbers import parse_number
+from lecture.locale import load_locale
+from scenes.capital import CapitalScene
+from scenes.numbers import format_number, parse_number
+from scenes.visuals import LabelledMatrix
 from tests.scene_checks import lecture_problems, run_scene
 
 STEPS = ("embeddings", "positional", "projections", "scores", "softmax", "context", "layer_norm", "logits",
@@ -46,6 +50,18 @@ def shown(scene, key, name) -> np.ndarray:
 
 def texts(scene, key) -> list[str]:
     return [text.text for text in step(scene, key).texts]
+
+
+def relative_luminance(colour) -> float:
+    """WCAG 2: the linearised sRGB channels weighted 0.2126, 0.7152, 0.0722."""
+    channels = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colour.to_rgb()]
+    return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+
+def contrast(first, second) -> float:
+    """WCAG 2's contrast ratio of two colours."""
+    dark, light = sorted((relative_luminance(first), relative_luminance(second)))
+    return (light + 0.05) / (dark + 0.05)
 
 
 def hand_softmax(values):
@@ -197,3 +213,76 @@ def test_bar_charts_write_the_decimals_that_make_their_probabilities_sum_to_one(
     attention = shown(francia, "softmax", "attention")[0]  # two decimals suffice here: 0.02 + 0.34 + … = 1.00
     np.testing.assert_allclose(attention, capital_walkthrough(1.0).attention_row, atol=SHOWN)
     assert attention.sum() == pytest.approx(1.0, abs=1e-9)
+
+
+WORKED_LINE = re.compile(r"= (?P<terms>[^=≈]+?) (?P<relation>[=≈]) (?P<result>\S+)$")
+
+
+def worked_lines(scene) -> list[tuple[str, str]]:
+    """(step, text) of every worked sum of products on screen ("… = 2.69·2.14 + … ≈ 5.77")."""
+    return [(record.key, text.text) for record in scene.steps for text in record.texts
+            if "·" in text.text and WORKED_LINE.search(text.text)]
+
+
+@pytest.mark.parametrize("scene_name", ["francia", "italia", "off_grid"])
+def test_worked_lines_reproduce_from_the_numbers_they_show_or_say_about(scene_name, request):
+    """A student who multiplies and adds the rounded numbers of a worked line gets its result, or the line
+    says ≈: 2.69·2.14 is 5.76, so "= 5.77" (the exact score, rounded) must read "≈ 5.77"."""
+    lines = worked_lines(request.getfixturevalue(scene_name))
+    assert {key for key, _ in lines} == {"scores", "context"}
+    for key, text in lines:
+        match = WORKED_LINE.search(text)
+        products = [math.prod(parse_number(factor.strip("()")) for factor in term.split("·"))
+                    for term in match["terms"].split(" + ")]
+        reproduced = format_number(math.fsum(products)) == match["result"]
+        assert match["relation"] == ("=" if reproduced else "≈"), f"{key}: {text}"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_loss_has_one_symbol_in_caption_and_figure(francia, lang):
+    """−ln p, as the figure's label writes it, never −log p."""
+    steps = load_locale(lang)["capital"]["steps"]
+    assert "−ln p" in steps["distribution"]["caption"]
+    assert not [key for key, strings in steps.items() for text in strings.values() if "log p" in text]
+    assert "−ln p" in step(francia, "distribution").caption
+    assert r"-\ln p" in texts(francia, "distribution")
+
+
+@pytest.mark.parametrize("scene_name", ["francia", "italia", "off_grid"])
+def test_the_loss_shown_is_minus_ln_of_the_probability_shown(scene_name, request):
+    """In the caption and in the readout: −ln 0.42 is 0.87, so a caption with p = 0.42 cannot say 0.88."""
+    record = step(request.getfixturevalue(scene_name), "distribution")
+    caption = re.search(r"p = (?P<p>\d+\.\d+).*−ln p = (?P<loss>\d+\.\d+)", record.caption)
+    readout = [record.numbers[name][0][0] for name in ("probability", "loss")]
+    for probability, loss in ((caption["p"], caption["loss"]), readout):
+        assert format_number(-math.log(parse_number(probability))) == loss, (probability, loss)
+
+
+def test_one_eighth_is_always_written_0_125(francia):
+    """The tie's probability wherever it is shown: the bars, the readout, the asymmetry's winners."""
+    assert step(francia, "asymmetry").numbers["winner"][0][1] == "0.125"
+    rounded_eighths = [(record.key, name) for record in francia.steps for name, rows in record.numbers.items()
+                       for row in rows for text in row if text in ("0.12", "0.13")]
+    assert rounded_eighths == []
+
+
+def test_matrix_digits_stand_out_from_their_cells(monkeypatch):
+    """Every digit on a heat-coloured cell (scores, scaled scores, attention weights, logits) at 4.5:1 or
+    more (WCAG AA), from the colours drawn at the end of each step."""
+    contrasts = []
+    original = CapitalScene.finish_step
+
+    def finish_step(scene):
+        for mobject in scene.mobjects:
+            for matrix in [part for part in mobject.get_family() if isinstance(part, LabelledMatrix)]:
+                for i, row in enumerate(matrix.cells):
+                    for j, cell in enumerate(row):
+                        if cell.get_fill_opacity() > 0:
+                            digits = matrix.entries[i][j].family_members_with_points()[0].get_fill_color()
+                            contrasts.append((contrast(digits, cell.get_fill_color()), matrix.name, i, j))
+        original(scene)
+
+    monkeypatch.setattr(CapitalScene, "finish_step", finish_step)
+    run_scene("capital")
+    assert {name for _, name, _, _ in contrasts} == {"scores", "scaled", "attention", "logits"}
+    assert [entry for entry in contrasts if entry[0] < 4.5] == []

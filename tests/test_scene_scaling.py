@@ -1,15 +1,19 @@
 """Section 2's scene: the numbers on screen are attn_math's, the layout holds, bad config is refused."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from attn_math.scaling import score_deviation
 from lecture.config import ConfigError, load_config
+from lecture.locale import load_locale
 from scenes import style
-from scenes.numbers import parse_number
+from scenes.numbers import format_number, parse_number
 from scenes.scaling import GROWTH, ScalingScene
+from sonify.mappings import MAPPINGS, staggered
+from sonify.synth import SAMPLE_RATE
 from tests.scene_checks import layout_problems, legibility_problems, pacing_problems, run_scene
 
 LARGEST = ("scaling.d_k=4096", "scaling.n_keys=16", "scaling.seed=4294967295")
@@ -239,3 +243,105 @@ def test_bad_values_are_refused_naming_the_key(override):
     with pytest.raises(ConfigError) as error:
         load_config(overrides=(override,))
     assert str(error.value).startswith(override.split("=")[0])
+
+
+def screens_of(*overrides):
+    """The scene run with the tagged numbers on screen recorded as every play lands: (time, numbers) each."""
+    screens = []
+    original = ScalingScene.play
+
+    def play(scene, *animations, **kwargs):
+        original(scene, *animations, **kwargs)
+        screens.append((scene.renderer.time, scene._snapshot(scene.mobjects)[1]))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ScalingScene, "play", play)
+        scene = run_scene("scaling", *overrides)
+    return scene, screens
+
+
+@pytest.mark.parametrize("overrides", [(), ("scaling.d_k=16",)])
+def test_no_screen_shows_a_state_not_yet_true(overrides):
+    """As every animation lands, each panel's scores, bars and entropy are attn_math's at the d_k the readout
+    shows: the scaled panel never shows the unscaled one-hot bars and 0.00 bits before its softmax is taken,
+    nor new scores over the bars of the old ones (d_k = 16: the collapse's bars move)."""
+    scene, screens = screens_of(*overrides)
+    settings = scene.settings
+    checked = set()
+    for time, numbers in screens:
+        if "d_k" not in numbers:
+            continue
+        d_k = int(parse_number(numbers["d_k"][0][0]))
+        expected = by_hand(d_k, settings.n_keys, settings.seed)
+        for name in expected:
+            if name in numbers:
+                values = [parse_number(text) for text in numbers[name][0]]
+                assert len(values) == len(expected[name]), (time, name)
+                for value, truth in zip(values, expected[name]):
+                    precision = 0.005 if abs(truth) < 9.995 else 0.05 if abs(truth) < 99.95 else 0.5
+                    assert abs(value - truth) <= precision + 1e-9, f"{time:.1f} s, d_k = {d_k}: {name} {values}"
+                checked.add(name)
+    assert checked == set(by_hand(2, 2, 0))
+
+
+@pytest.fixture(scope="module")
+def watched():
+    """The default scene and what is on screen as each of its plays lands."""
+    return screens_of()
+
+
+def screen_at(screens, time):
+    """The tagged numbers on screen at ``time``: those of the last play landed by then."""
+    return [numbers for landed, numbers in screens if landed <= time + 1e-6][-1]
+
+
+def test_each_sound_starts_as_what_it_sounds_has_landed_on_screen(watched):
+    """A softmax row sounds once its bars show the weights it plays (not as they start to move: the one-hot
+    tone 1.6 s before its bars settle); a deviation's blip once its table row is on screen."""
+    scene, screens = watched
+    rows = [cue for cue in scene.cues if cue.kind == "row"]
+    assert len(rows) >= len(GROWTH) + 2
+    for cue in rows:
+        version = cue.values["version"]
+        shown_now = [parse_number(text) for text in screen_at(screens, cue.time)[f"weights_{version}"][0]]
+        assert_shown(shown_now, cue.values["weights"])
+    cells = [cue for cue in scene.cues if cue.kind == "cell"]
+    for cue in cells:
+        table = screen_at(screens, cue.time)["table"]
+        assert format_number(cue.values["d_k"], 0) in [row[0] for row in table], cue.time
+
+
+def test_compared_rows_sound_one_after_the_other(watched):
+    """Unscaled and scaled rows never overlap: each starts after the one before has finished, even on one
+    speaker (their stereo sides do not keep them apart on a laptop)."""
+    scene, _ = watched
+    rows = [cue for cue in scene.cues if cue.kind == "row"]
+    starts = staggered(rows)
+    lengths = [len(MAPPINGS["row"](**cue.values)) / SAMPLE_RATE for cue in rows]
+    assert {cue.values["version"] for cue in rows} == {"unscaled", "scaled"}
+    for (start, length), following in zip(zip(starts, lengths), starts[1:]):
+        assert following >= start + length, (start, length, following)
+
+
+SHOWN_ELSEWHERE = re.compile(r"simula|laborator|\blab\b|GPT", re.IGNORECASE)
+D_K_MENTIONED = re.compile(r"d_k\s*=\s*(\d+)|√(\d+)")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_cards_mention_only_what_the_section_shows(scene, lang):
+    """Every question and closing card of the section: no simulation or model the video never showed, and
+    only d_k the video shows (the table's: 2, 8, 64, 512 and the configured one)."""
+    locale = load_locale(lang)
+    cards = {key: strings["question"] for key, strings in locale["scaling"]["steps"].items()}
+    closing = locale.get("closing", {}).get("scaling")
+    if closing:
+        cards["closing"] = " ".join(closing[part].format(**scene.closing_fields())
+                                    for part in ("title", "text", "question", "answer"))
+    shown_d_k = {row[0] for row in step(scene, "variance").numbers["table"]}
+    problems = []
+    for key, text in cards.items():
+        if SHOWN_ELSEWHERE.search(text):
+            problems.append(f"{key}: {SHOWN_ELSEWHERE.search(text)[0]!r} in {text!r}")
+        problems += [f"{key}: d_k = {number} never shown" for match in D_K_MENTIONED.finditer(text)
+                     for number in [match[1] or match[2]] if number not in shown_d_k]
+    assert problems == []
