@@ -24,8 +24,7 @@ from lecture.narration import Narration
 from lecture.output_folder import private_lock
 from lecture.sections import BY_ID
 from lecture.steps import StepRange, clip_stem
-from sonify.mappings import soundtrack
-from sonify.mix import write_wav
+from sonify.mappings import write_soundtrack
 from sonify.synth import SAMPLE_RATE
 
 FORMATS = ("mp4", "webm", "gif", "png")
@@ -33,6 +32,9 @@ STEPS_ONLY = "steps"  # not a file format: run the scene without drawing, for it
 PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent ends (linux/prctl.h)
 PLAIN_PATH = re.compile(r"[A-Za-z0-9/._-]+")  # what LaTeX and manim's folder settings take as it is
 LONG_PATH = 1024  # characters: longer folders are linked too, so that manim's files inside stay short
+TEX_FOLDER, TEXT_FOLDER = "Tex", "texts"  # in a section's cache: manim's typeset LaTeX and text
+TYPESET_NAME = re.compile(r"[0-9a-f]{16}")  # manim's name for a typeset file: the start of its content's hash
+TYPESET_SUFFIXES = (".svg", ".tex", ".dvi", ".xdv", ".pdf", ".log", ".aux")  # what LaTeX and dvisvgm make of it
 
 
 @dataclass(frozen=True)
@@ -167,18 +169,26 @@ def manim_folders(cache: Path, work: Path):
 
 def drop_bad_cache_entries(cache: Path) -> list[Path]:
     """Remove cached SVGs (manim's typeset text and LaTeX) that are empty or not SVG, so they are made
-    again instead of failing every render (a killed render or a full disk can leave one half-written)."""
+    again instead of failing every render (a killed render or a full disk can leave one half-written).
+
+    Only names manim writes are touched: in its Tex and text folders, a 16-hex-digit hash with one of
+    ``TYPESET_SUFFIXES`` (the LaTeX files beside a bad SVG go with it); any other file there stays."""
     dropped = []
-    for svg in cache.glob("**/*.svg"):
-        try:
-            valid = svg.stat().st_size > 0 and ElementTree.parse(svg).getroot().tag.endswith("svg")
-        except (ElementTree.ParseError, OSError):
-            valid = False
-        if not valid:
-            for sibling in svg.parent.glob(f"{svg.stem}.*"):  # LaTeX's .tex and .dvi beside it, too
-                sibling.unlink(missing_ok=True)
+    for folder in (cache / TEX_FOLDER, cache / TEXT_FOLDER):
+        for svg in folder.glob("*.svg"):
+            if not TYPESET_NAME.fullmatch(svg.stem) or _is_svg(svg):
+                continue
+            for suffix in TYPESET_SUFFIXES:
+                svg.with_suffix(suffix).unlink(missing_ok=True)
             dropped.append(svg)
     return dropped
+
+
+def _is_svg(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0 and ElementTree.parse(path).getroot().tag.endswith("svg")
+    except (ElementTree.ParseError, OSError):
+        return False
 
 
 def _run_scene(job: RenderJob, cache: Path, work: Path, partial: Path, progress):
@@ -239,9 +249,8 @@ def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[lis
         write_video([produced], video, tracks=tracks)
         files = {f"{stem}.{job.format}": video}
     else:
-        samples = soundtrack(scene.cues, timeline[1], job.config.audio.target_lufs(), scene.voices)
-        write_wav(samples, wav)
-        add_audio(produced, samples, SAMPLE_RATE, video, tracks)
+        write_soundtrack(scene.cues, timeline[1], job.config.audio.target_lufs(), wav, scene.voices)
+        add_audio(produced, wav, SAMPLE_RATE, video, tracks)
         files = {f"{stem}.{job.format}": video, wav.name: wav}
     return files | write_captions(tracks, work, stem)
 
@@ -249,8 +258,8 @@ def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[lis
 def _manim_config(job: RenderJob, cache: Path, work: Path, partial: Path) -> dict:
     return {
         "media_dir": str(cache),
-        "tex_dir": str(cache / "Tex"),
-        "text_dir": str(cache / "texts"),
+        "tex_dir": str(cache / TEX_FOLDER),
+        "text_dir": str(cache / TEXT_FOLDER),
         "video_dir": str(work / "videos"),
         "images_dir": str(work / "images"),
         "partial_movie_dir": str(partial / job.quality.label / job.format),

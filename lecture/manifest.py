@@ -48,6 +48,7 @@ class SectionEntry(BaseModel):
     fingerprint: str
     duration: float
     sha256: dict[FileName, str]
+    contents: dict[FileName, list[FileName]] = {}  # a folder's files (the stills): anything else in it is a user's
     steps: list[Step]
     quality: str
     format: str
@@ -98,25 +99,35 @@ def stage_manifest(manifest: dict, scratch: Path) -> Path:
     return staged
 
 
-def file_hash(path: Path) -> str | None:
-    """SHA-256 of a regular file, or of a folder of regular files (names and bytes); None for anything
-    else (a link, a device, a missing file), which is then never up to date."""
+def file_hash(path: Path, names: list[str] | None = None) -> str | None:
+    """SHA-256 of a regular file, or of a folder's regular files (names and bytes): those ``names``, or all of
+    them; None for anything else (a link, a device, a missing file), which is then never up to date."""
     digest = hashlib.sha256()
     try:
         mode = os.lstat(path).st_mode
     except OSError:
         return None
     if stat.S_ISDIR(mode):
-        for child in sorted(path.iterdir()):
-            digest.update(child.name.encode())
-            if not regular_file_digest(child, digest):
+        for name in sorted(os.listdir(path) if names is None else names):
+            digest.update(name.encode())
+            if not regular_file_digest(path / name, digest):
                 return None
         return digest.hexdigest()
     return digest.hexdigest() if regular_file_digest(path, digest) else None
+
+
+def folder_contents(files: dict[str, Path]) -> dict[str, list[str]]:
+    """The names of the files in each of ``files`` that is a folder (for an entry's ``contents``)."""
+    return {name: sorted(os.listdir(path)) for name, path in files.items() if path.is_dir() and not path.is_symlink()}
+
+
+def entry_hash(entry: dict, out_dir: Path, name: str) -> str | None:
+    """``file_hash`` of the entry's file ``name`` in ``out_dir``: for a folder, of the files the entry lists."""
+    return file_hash(out_dir / name, entry.get("contents", {}).get(name))
 
 
 def is_up_to_date(entry: dict | None, out_dir: Path, wanted: str) -> bool:
     """The entry was rendered with the wanted fingerprint and every file still hashes to it."""
     if not entry or entry.get("fingerprint") != wanted:
         return False
-    return all(file_hash(out_dir / name) == entry["sha256"].get(name) for name in entry["files"])
+    return all(entry_hash(entry, out_dir, name) == entry["sha256"].get(name) for name in entry["files"])

@@ -1,13 +1,18 @@
 """The output folder (``-o``): what this tool may write there, and how, so that nothing is lost or half-written.
 
-- Our own area is ``OUT/.cache`` (refused if it is a link or not a folder). Everything is made first in a
-  scratch folder inside ``OUT/.cache/scratch``, created with an unpredictable name, and then renamed into
-  place under the folder's lock: a name in ``OUT`` always holds a complete file, old or new.
+- Our own area is ``OUT/.atencion`` (refused if it is a link or not a folder), a name no other program uses:
+  ``OUT/.cache`` would be everyone's cache under ``-o ~``. Everything is made first in a scratch folder inside
+  ``OUT/.atencion/scratch``, created with an unpredictable name, and then renamed into place under the folder's
+  lock: a name in ``OUT`` always holds a complete file, old or new.
+- ``OUT/.atencion/written.json`` lists every file this tool put in ``OUT``. A folder we write (a section's
+  stills, ``site``, a deck's assets) is replaced file by file: our files are replaced, those of ours the new
+  version lacks are removed, anything else in it (a user's notes, ``.git``, recordings) stays.
 - A scratch folder carries an owner file (process id, start time, boot id). A later run removes a
   scratch folder only when that file proves its owner is gone: nothing outside our scratch area is ever
   removed, whatever its name.
 - Renaming never follows a link: a link planted at an output name is replaced, not written through.
 - A commit blocks SIGINT and SIGTERM while it renames, so an interruption lands before or after it.
+- The system's folders (``/``, ``/usr``, ``/etc``, ...) are refused before anything is written there.
 """
 
 from __future__ import annotations
@@ -23,10 +28,16 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-CACHE = ".cache"
+PRIVATE = ".atencion"  # this tool's own folder inside OUT
 SCRATCH = "scratch"
 OWNER = "owner.json"
 LOCK = "folder.lock"
+WRITTEN = "written.json"  # in PRIVATE: the files this tool put in OUT, relative to it
+# Folders of the system, never an output folder: each of these and everything inside it ...
+SYSTEM_TREES = ("/proc", "/sys", "/dev", "/run", "/boot", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+                "/libx32", "/usr")
+# ... and these themselves (a folder inside them, such as /var/www/clase or /home/ana, may be a user's).
+SYSTEM_FOLDERS = ("/", "/var", "/home", "/opt", "/srv", "/mnt", "/media")
 PATH_MAX = 4096  # bytes in a path, with its final NUL (Linux's limits.h)
 ROOM = 256  # bytes the longest path this tool makes inside OUT may add to it
 
@@ -36,21 +47,17 @@ class OutputError(Exception):
 
 
 class OutputFolder:
-    """``OUT``, checked usable, with our private area ``OUT/.cache`` inside it."""
+    """``OUT``, checked usable, with our private area ``OUT/.atencion`` inside it."""
 
     def __init__(self, path: Path):
-        # absolute: ffmpeg would read a relative C:\Users\salida as a URL of protocol "C"
-        self.path = Path(os.path.abspath(path))
-        if len(os.fsencode(self.path)) + ROOM >= PATH_MAX:
-            raise OutputError(f"-o {self.path}: the path is too long: at most {PATH_MAX - ROOM - 1} bytes "
-                              "leave room for the files inside it")
+        self.path = check_output_path(path)
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise OutputError(f"-o {self.path}: cannot create the output folder: {_reason(error)}") from None
         if not self.path.is_dir():
             raise OutputError(f"-o {self.path}: expected a folder, found a file")
-        self.cache = self._private_folder(self.path / CACHE)
+        self.cache = self._private_folder(self.path / PRIVATE)
         self.scratch_root = self._private_folder(self.cache / SCRATCH)
 
     def _private_folder(self, path: Path) -> Path:
@@ -109,21 +116,114 @@ class OutputFolder:
     def commit(self, staged: dict[str, Path], scratch: Path) -> None:
         """Rename every ``staged`` path to ``OUT/<name>`` (call under ``lock``), files made durable first.
 
-        An existing folder at a name (the stills) is first moved into ``scratch``, which removes it later.
-        """
-        retired = Path(tempfile.mkdtemp(dir=scratch, prefix="retired-"))
-        for source in staged.values():
+        A staged folder is merged into the folder at its name file by file: each of its files replaces the one
+        at its name, files of ours there (``written``) that it lacks are removed, anything else stays. The
+        record of our files is written before the renames with the new names, and after them without the
+        removed ones: a crash in between leaves no file of ours unrecorded. ``scratch`` is the caller's."""
+        placed: dict[str, Path] = {}
+        for name, source in staged.items():
+            placed |= _files_in(name, source)
+        folders = [name for name, source in staged.items() if source.is_dir() and not source.is_symlink()]
+        written = self.written()
+        retired = {name for name in written if any(name.startswith(f"{folder}/") for folder in folders)} - set(placed)
+        for name in folders:
+            self.subfolder(name)
+        for name, source in placed.items():
             _sync(source)
-        for name in staged:
             self.subfolder(str(Path(name).parent))
+            target = self.path / name
+            if target.is_dir() and not target.is_symlink():
+                raise IsADirectoryError(errno.EISDIR, "a folder stands where this tool writes a file", str(target))
+        self._write_record(written | set(placed))
         with signals_held():
-            for name, source in staged.items():
-                target = self.path / name
-                if source.is_dir() or (target.is_dir() and not target.is_symlink()):
-                    if os.path.lexists(target):
-                        os.replace(target, retired / f"{len(os.listdir(retired))}-{target.name}")
-                os.replace(source, target)
-            _sync(self.path)
+            for name, source in placed.items():
+                os.replace(source, self.path / name)
+            for name in retired:
+                remove_file_inside(self.path, name)
+            for folder in {(self.path / name).parent for name in placed}:
+                _sync(folder)
+        self._write_record((written | set(placed)) - retired)
+
+    def written(self) -> set[str]:
+        """The files this tool put in OUT, by name relative to it; an unreadable record is empty (nothing of
+        ours is then removed: a file we cannot prove is ours stays)."""
+        try:
+            names = json.loads((self.cache / WRITTEN).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return set()
+        if not isinstance(names, list):
+            return set()
+        return {name for name in names if isinstance(name, str) and _stays_inside(name)}
+
+    def _write_record(self, names: set[str]) -> None:
+        with tempfile.NamedTemporaryFile("w", dir=self.cache, prefix=f"{WRITTEN}.", delete=False,
+                                         encoding="utf-8") as record:
+            json.dump(sorted(names), record, indent=0, ensure_ascii=False)
+            record.flush()
+            os.fsync(record.fileno())
+        os.replace(record.name, self.cache / WRITTEN)
+
+
+def check_output_path(path: Path) -> Path:
+    """``path`` made absolute, or OutputError when it can never be an output folder: too long, or a system
+    folder. Makes nothing."""
+    # absolute: ffmpeg would read a relative C:\Users\salida as a URL of protocol "C"
+    path = Path(os.path.abspath(path))
+    if len(os.fsencode(path)) + ROOM >= PATH_MAX:
+        raise OutputError(f"-o {path}: the path is too long: at most {PATH_MAX - ROOM - 1} bytes "
+                          "leave room for the files inside it")
+    system = system_folder(path)
+    if system:
+        raise OutputError(f"-o {path}: {system} is a system folder, not a place for the lecture's files; "
+                          "choose a folder of your own, e.g. -o ~/atencion")
+    return path
+
+
+def system_folder(path: Path) -> str | None:
+    """Why ``path`` (links resolved) is no place for our files: it is a system folder or inside one; None if
+    it is not."""
+    real = os.path.realpath(path)
+    for tree in SYSTEM_TREES:
+        if real == tree or real.startswith(f"{tree}/"):
+            return tree if real == tree else f"{real} is inside {tree}, which"
+    return real if real in SYSTEM_FOLDERS else None
+
+
+def _files_in(name: str, source: Path) -> dict[str, Path]:
+    """``source`` by its name in OUT when it is a file; for a folder, each file inside it, by its name in OUT."""
+    if not source.is_dir() or source.is_symlink():
+        return {name: source}
+    found = {}
+    for child in sorted(source.iterdir()):
+        found |= _files_in(f"{name}/{child.name}", child)
+    return found
+
+
+def _stays_inside(name: str) -> bool:
+    """A relative name that cannot leave the folder it is read in."""
+    parts = name.split("/")
+    return bool(name) and not name.startswith("/") and "\0" not in name and all(
+        part not in ("", ".", "..") for part in parts)
+
+
+def remove_file_inside(root: Path, name: str) -> None:
+    """Remove the file ``root/name``, reaching it through real folders only: if a link or a file stands
+    anywhere on the way, or ``name`` is now a folder, nothing is removed."""
+    *folders, leaf = name.split("/")
+    try:
+        descriptor = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        for folder in folders:
+            inner = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=descriptor)
+            os.close(descriptor)
+            descriptor = inner
+        os.unlink(leaf, dir_fd=descriptor)
+    except OSError:  # gone already, a folder now, or a link on the way: left as it is
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def link_or_copy(source: Path, target: Path) -> None:

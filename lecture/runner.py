@@ -6,6 +6,8 @@ import hashlib
 import json
 import multiprocessing
 import os
+from collections.abc import Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from pathlib import Path
@@ -18,13 +20,12 @@ from lecture.config import LectureConfig
 from lecture.folder_config import replacing_line, shared_settings
 from lecture.jobs import JobResult, Quality, RenderJob, worker_main
 from lecture.locale import load_locale
-from lecture.manifest import MANIFEST, file_hash, is_up_to_date, read_manifest, stage_manifest
+from lecture.manifest import MANIFEST, file_hash, folder_contents, is_up_to_date, read_manifest, stage_manifest
 from lecture.media import join_videos, video_duration
 from lecture.narration import Narration, plan
-from lecture.output_folder import OutputFolder, link_or_copy
+from lecture.output_folder import OutputError, OutputFolder, link_or_copy
 from lecture.sections import BY_ID, SECTIONS
 from lecture.steps import StepRange, clip_stem, parse_steps, step_keys
-from sonify.mix import read_wav
 from sonify.synth import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,10 +77,12 @@ def fingerprint(request: RenderRequest, section: str, code: str, narration: Narr
 def render(request: RenderRequest, console: Console | None = None, run=None) -> int:
     """Render what is stale, keep what is up to date, join the lecture; returns the exit status.
 
-    Workers render into a scratch folder; when they are done, the new files, the joined lecture and the
-    manifest are renamed into place together under the folder's lock (see ``lecture.output_folder``).
-    ``run(jobs, parallel, console) -> list[JobResult]`` runs the stale sections' jobs (default ``run_jobs``, a
-    local process per section; a batch on a cluster passes ``lecture.batch_cluster``'s).
+    Workers render into a scratch folder. Each section is committed as soon as its worker is done: its files
+    and its manifest entry renamed into place together under the folder's lock (see ``lecture.output_folder``),
+    so it can be watched while the others render and stays whatever happens to them later. The lecture is
+    joined last, from the sections in OUT. ``run(jobs, parallel, console)`` runs the stale sections' jobs and
+    yields their results as they end, or returns them all (default ``finished_jobs``, a local process per
+    section; a batch on a cluster passes ``lecture.batch_cluster``'s): each is committed as it comes.
     A ``--steps`` clip is recorded apart (the manifest's ``clips``, by file stem) and never joined.
     Raises OutputError when ``request.out_dir`` cannot be used, StepsError when ``request.steps`` names no
     step of a section; both before anything is written.
@@ -101,9 +104,18 @@ def render(request: RenderRequest, console: Console | None = None, run=None) -> 
         jobs = [RenderJob(section, request.config, request.quality, request.format, scratch / section,
                           folder.cache, request.verbose, narrations.get(section), clips.get(section))
                 for section in longest_first(stale, manifest)]
-        results = (run or run_jobs)(jobs, request.jobs, console)
-        with folder.lock():  # another render may have finished meanwhile: re-read, then commit
-            return _record(request, folder, results, wanted, scratch, console)
+        failures = 0
+        # closing: an interruption while a section is committed stops the workers still running at once
+        with closing(_one_by_one((run or finished_jobs)(jobs, request.jobs, console))) as results:
+            for result in results:
+                failures += not _commit_section(request, folder, result, wanted[result.section], scratch, console)
+        joined = _commit_lecture(request, folder, scratch, console)
+    return 1 if failures or not joined else 0
+
+
+def _one_by_one(results: Iterable[JobResult]) -> Iterator[JobResult]:
+    """``results`` as a generator, whose ``close`` also closes ``results`` when it is one (ending its workers)."""
+    yield from results
 
 
 def announce(request: RenderRequest, stale: list[str], manifest: dict, out_dir: Path, console: Console) -> None:
@@ -150,44 +162,65 @@ def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
                 {BY_ID[section]: list(locale[section]["steps"]) for section in request.sections}, warn)
 
 
-def _record(request: RenderRequest, folder: OutputFolder, results: list[JobResult], wanted: dict, scratch: Path,
-            console: Console) -> int:
-    """Stage the finished sections' captions, the joined lecture and the new manifest, then commit them all."""
-    manifest = read_manifest(folder, warn=plain_line(console))
+def _commit_section(request: RenderRequest, folder: OutputFolder, result: JobResult, wanted: str, scratch: Path,
+                    console: Console) -> bool:
+    """Rename a finished section's files into place with its manifest entry, under the lock (the manifest
+    re-read there: another render may have committed meanwhile); False, said in a line and kept in
+    ``result.error``, when it failed or could not be written."""
+    if not result.error:
+        try:
+            with folder.lock():
+                manifest = read_manifest(folder, warn=plain_line(console))
+                entries_of(manifest, request)[entry_key(result.section, chosen_steps(request))] = \
+                    section_entry(request, result, wanted)
+                manifest["config"] = request.config.effective()
+                folder.commit(result.files | {MANIFEST: stage_manifest(manifest, scratch)}, scratch)
+            return True
+        except (OSError, OutputError) as error:
+            result.error = f"could not write its files ({_reason(error)}); files from earlier renders are untouched"
+    plain_line(console, "red")(f"{BY_ID[result.section].stem}: failed: {result.error}")
+    return False
+
+
+def section_entry(request: RenderRequest, result: JobResult, wanted: str) -> dict:
+    """The manifest entry of a finished section: what it was rendered from, its files and their hashes."""
     effective = request.config.effective()
-    staged: dict[str, Path] = {}
-    failures = 0
+    return {"files": list(result.files), "fingerprint": wanted, "duration": round(result.duration, 3),
+            "sha256": {name: file_hash(path) for name, path in result.files.items()},
+            "contents": folder_contents(result.files), "steps": result.steps, "cues": result.cues,
+            "timings": result.timings, "quality": request.quality.label, "format": request.format,
+            "audio": not request.config.audio.mute, "lang": request.config.lecture.lang,
+            "config": effective[result.section], "settings": shared_settings(effective)}
+
+
+def _commit_lecture(request: RenderRequest, folder: OutputFolder, scratch: Path, console: Console) -> bool:
+    """Under the lock, join the sections in OUT into the lecture and its captions (see ``_join_lecture``) and
+    commit them with the manifest; False, said in a line, when they could not be written."""
     try:
-        for result in results:
-            if result.error:
-                failures += 1
-                plain_line(console, "red")(f"{BY_ID[result.section].stem}: failed: {result.error}")
-                continue
-            files = result.files
-            entries_of(manifest, request)[entry_key(result.section, chosen_steps(request))] = {
-                "files": list(files), "fingerprint": wanted[result.section], "duration": round(result.duration, 3),
-                "sha256": {name: file_hash(path) for name, path in files.items()}, "steps": result.steps,
-                "cues": result.cues, "timings": result.timings,
-                "quality": request.quality.label, "format": request.format, "audio": not request.config.audio.mute,
-                "lang": request.config.lecture.lang, "config": effective[result.section],
-                "settings": shared_settings(effective)}
-            staged |= files
-        manifest["config"] = effective
-        if request.format in LECTURE_FORMATS and request.steps is None:
-            staged |= _join_lecture(request, folder, manifest, staged, scratch, console)
-        staged[MANIFEST] = stage_manifest(manifest, scratch)
-        folder.commit(staged, scratch)
-    except OSError as error:
-        plain_line(console, "red")(f"error: could not write the new files ({error.strerror or error}); "
-                                   "files from earlier renders are untouched")
-        return 1
-    return 1 if failures else 0
+        with folder.lock():
+            manifest = read_manifest(folder, warn=plain_line(console))
+            manifest["config"] = request.config.effective()
+            staged = {}
+            if request.format in LECTURE_FORMATS and request.steps is None:
+                staged = _join_lecture(request, folder, manifest, scratch, console)
+            folder.commit(staged | {MANIFEST: stage_manifest(manifest, scratch)}, scratch)
+    except (OSError, OutputError) as error:
+        plain_line(console, "red")(f"error: could not write the lecture ({_reason(error)}); the sections are in "
+                                   "place, the earlier lecture files are untouched")
+        return False
+    return True
 
 
-def run_jobs(jobs: list[RenderJob], parallel: int, console: Console) -> list[JobResult]:
-    """Run each job in a worker of its own, with a progress line per section."""
+def _reason(error: Exception) -> str:
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
+
+
+def finished_jobs(jobs: list[RenderJob], parallel: int, console: Console) -> Iterator[JobResult]:
+    """Run each job in a worker of its own, with a progress line per section; yields each result as its
+    worker ends. The line says done when the caller comes back for the next one (it has committed the
+    section then), or failed if the result holds an error by then."""
     if not jobs:
-        return []
+        return
     with Progress(TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                   TimeElapsedColumn(), TextColumn("{task.fields[status]}"), console=console) as progress:
         tasks = {job.section: progress.add_task(BY_ID[job.section].stem, total=1.0, status="queued")
@@ -196,19 +229,24 @@ def run_jobs(jobs: list[RenderJob], parallel: int, console: Console) -> list[Job
         def report(section: str, share: float) -> None:
             progress.update(tasks[section], completed=share, status="rendering")
 
-        results = run_in_workers(jobs, parallel, report)
-        for result in results:
+        for result in run_in_workers(jobs, parallel, report):
+            yield result
             progress.update(tasks[result.section], completed=1.0,
                             status="[red]failed[/red]" if result.error else "[green]done[/green]")
-    return sorted(results, key=lambda result: BY_ID[result.section].number)
 
 
-def run_in_workers(jobs: list[RenderJob], parallel: int, report) -> list[JobResult]:
+def run_jobs(jobs: list[RenderJob], parallel: int, console: Console) -> list[JobResult]:
+    """Every job's result (see ``finished_jobs``) once all are done, in lesson order."""
+    return sorted(finished_jobs(jobs, parallel, console), key=lambda result: BY_ID[result.section].number)
+
+
+def run_in_workers(jobs: list[RenderJob], parallel: int, report) -> Iterator[JobResult]:
     """Each job in a fresh process (manim's caches would otherwise pile up section after section, and each
-    section's peak memory is its own), at most ``parallel`` at a time. Workers never outlive this call:
-    on any exception here (Ctrl-C, SIGTERM) they are killed, and they die with this process if it is killed."""
+    section's peak memory is its own), at most ``parallel`` at a time; yields each result as its worker ends.
+    Workers never outlive this generator: when it is closed early or an exception reaches it (Ctrl-C,
+    SIGTERM) they are killed, and they die with this process if it is killed."""
     context = multiprocessing.get_context("spawn")
-    waiting, running, results = list(jobs), {}, []
+    waiting, running = list(jobs), {}
     try:
         while waiting or running:
             while waiting and len(running) < parallel:
@@ -228,10 +266,10 @@ def run_in_workers(jobs: list[RenderJob], parallel: int, report) -> list[JobResu
                     message = JobResult(job.section, error=f"worker ended without a result (exit status "
                                                            f"{process.exitcode})")
                 if isinstance(message, JobResult):
-                    results.append(message)
                     del running[receiver]
                     receiver.close()
                     process.join()
+                    yield message
                 else:
                     report(job.section, message[1])
     finally:
@@ -239,7 +277,6 @@ def run_in_workers(jobs: list[RenderJob], parallel: int, report) -> list[JobResu
             process.kill()
             process.join()
             receiver.close()
-    return results
 
 
 def longest_first(sections: list[str], manifest: dict) -> list[str]:
@@ -252,23 +289,20 @@ def longest_first(sections: list[str], manifest: dict) -> list[str]:
     return sorted(sections, key=cost, reverse=True)
 
 
-def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, staged: dict[str, Path],
-                  scratch: Path, console: Console) -> dict[str, Path]:
-    """Join every section rendered with these settings, in lesson order, into lecture.<format>, and their
-    captions, shifted to match, into lecture.srt and lecture.vtt; returns the staged files by name.
+def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, scratch: Path,
+                  console: Console) -> dict[str, Path]:
+    """Join every section in OUT rendered with these settings, in lesson order, into lecture.<format>, and
+    their captions, shifted to match, into lecture.srt and lecture.vtt; returns the staged files by name.
 
-    A section's video comes from this render's staged files or, if it was not rendered now, from OUT,
-    only while it still hashes to its manifest entry."""
+    A section is joined only while its files in OUT hash to its manifest entry (call under the lock)."""
     parts, joined = [], []
     for section in SECTIONS:
         entry = manifest["sections"].get(section.id)
         if not entry or entry["quality"] != request.quality.label or entry["format"] != request.format \
                 or entry["audio"] != (not request.config.audio.mute):
             continue
-        name = entry["files"][0]
-        part = staged.get(name, folder.path / name)
-        if name in staged or all(file_hash(folder.path / file) == entry["sha256"][file] for file in entry["files"]):
-            parts.append(part)
+        if all(file_hash(folder.path / file) == entry["sha256"][file] for file in entry["files"]):
+            parts.append(folder.path / entry["files"][0])
             joined.append(entry)
     if not parts:
         return {}
@@ -288,8 +322,7 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
     else:
         # The lecture's audio is encoded once from the sections' WAVs (beside each video: NN-section.wav).
         wavs = [Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
-        soundtracks = None if request.config.audio.mute else [read_wav(staged.get(wav, folder.path / wav))
-                                                              for wav in wavs]
+        soundtracks = None if request.config.audio.mute else [folder.path / wav for wav in wavs]
         join_videos(parts, files[name], soundtracks, SAMPLE_RATE, tracks)
         console.print(f"{name}: {len(parts)} sections joined")
     manifest["lecture"] = {"file": name, "fingerprint": wanted, "sha256": file_hash(files[name]),

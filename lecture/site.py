@@ -4,7 +4,8 @@ links to the decks, storyboard and stills found in OUT.
 
 ``OUT/site`` is one self-contained folder: everything the page shows or links to is inside it (hard links
 to OUT's files where the file system allows, copies elsewhere), so it can be copied to a USB stick or a web
-server as it is. It loads nothing from the network and needs no server: the captions are embedded in the
+server as it is. It is replaced file by file (see ``OutputFolder.commit``): what else is in it (``.git``,
+``CNAME``, notes) stays, and a file an earlier page had and this one has not is removed. It loads nothing from the network and needs no server: the captions are embedded in the
 page as ``data:`` URLs, because browsers refuse a ``<track>`` file next to a page opened from ``file://``.
 
 The page is built from what OUT holds: a section whose video is missing, or whose files no longer hash to
@@ -85,7 +86,7 @@ class SectionPage:
 
 
 def build(out_dir: Path, console: Console, lang: str | None = None) -> int:
-    """Write ``OUT/site`` from what OUT holds, replacing the previous page whole, in locale ``lang`` (None: the
+    """Write ``OUT/site`` from what OUT holds, replacing the previous page's files, in locale ``lang`` (None: the
     language OUT's sections were rendered in); returns the exit status."""
     folder = OutputFolder(out_dir)
     warn = plain_line(console)
@@ -142,7 +143,7 @@ def _video(out: Path, site: Path, section: Section, entry: dict, warn) -> Video 
         return None
     stem = Path(video).stem
     names = [name for name in entry["files"] if name in {video, f"{stem}.vtt", f"{stem}.srt"}]
-    if not _placed_intact(out, site, "videos", names, entry["sha256"]):
+    if not _placed_intact(out, site, "videos", names, entry):
         warn(f"{section.id}: its files in {out} are missing or changed since they were rendered; the page lists it "
              f"as not rendered (python render.py render {section.id} renders it again)")
         return None
@@ -176,10 +177,13 @@ def _spoken(step: dict) -> str:
     return narration["text"] if narration.get("sentences") else ""
 
 
-def _placed_intact(out: Path, site: Path, folder: str, names: list[str], hashes: dict[str, str]) -> bool:
-    """Place ``names`` from OUT in ``site/folder``; whether each hashes as the manifest says (if not, none stay)."""
-    placed = [_place(out / name, site, folder) for name in names]
-    if all(path and file_hash(site / path) == hashes.get(name) for path, name in zip(placed, names)):
+def _placed_intact(out: Path, site: Path, folder: str, names: list[str], entry: dict) -> bool:
+    """Place ``names`` from OUT in ``site/folder``, a folder's own files only (its manifest ``entry``'s
+    ``contents``); whether each hashes as ``entry`` says (if not, none stay)."""
+    contents = entry.get("contents", {})
+    placed = [_place(out / name, site, folder, contents.get(name)) for name in names]
+    if all(path and file_hash(site / path, contents.get(name)) == entry["sha256"].get(name)
+           for path, name in zip(placed, names)):
         return True
     for path in filter(None, placed):
         target = site / path
@@ -200,7 +204,7 @@ def _stills_manifest(out: Path, warn) -> dict:
 def _stills(site: Path, section: Section, entry: dict, warn) -> tuple[Link, ...]:
     """The section's stills placed in ``site/stills/NN-section``, each labelled with its step's title."""
     name = entry["files"][0]
-    if not _placed_intact(entry["folder"], site, "stills", [name], entry["sha256"]):
+    if not _placed_intact(entry["folder"], site, "stills", [name], entry):
         warn(f"{entry['folder'] / name}: missing or changed since it was rendered; the page shows no stills "
              f"of {section.id}")
         return ()
@@ -237,16 +241,21 @@ def joined_decks(out: Path, site: Path, strings: dict) -> tuple[tuple[str, tuple
     return tuple(decks)
 
 
-def _place(source: Path, site: Path, folder: str) -> str | None:
-    """``source`` (a regular file, or a folder of them) put into ``site/folder`` under its own name, hard-linked
-    where possible; its path relative to the site, or None when there is nothing regular to place."""
+def _place(source: Path, site: Path, folder: str, names: list[str] | None = None) -> str | None:
+    """``source`` (a regular file, or a folder of them: those ``names``, or all) put into ``site/folder`` under
+    its own name, hard-linked where possible; its path relative to the site, or None when there is nothing
+    regular to place."""
     try:
         mode = os.lstat(source).st_mode
     except OSError:
         return None
     target = site / folder / source.name
     target.parent.mkdir(parents=True, exist_ok=True)
-    if stat.S_ISDIR(mode):
+    if stat.S_ISDIR(mode) and names is not None:
+        target.mkdir(exist_ok=True)
+        for name in names:
+            _place(source / name, site, f"{folder}/{source.name}")
+    elif stat.S_ISDIR(mode):
         shutil.copytree(source, target, copy_function=_link_or_copy, ignore=_not_regular)
     elif stat.S_ISREG(mode):
         _link_or_copy(source, target)

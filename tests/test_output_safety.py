@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from lecture.manifest import file_hash, read_manifest
-from lecture.output_folder import OutputFolder
+from lecture.manifest import entry_hash, read_manifest
+from lecture.output_folder import PRIVATE, OutputFolder
 from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, run_cli, streams, tiny_matrix
 
 RENDER = [sys.executable, str(ROOT / "render.py"), "render"]
@@ -27,12 +27,12 @@ OTHER_CONFIG = ("--set", "matrix.causal=true")
 
 
 def snapshot(folder: Path) -> dict[str, str]:
-    """Every file the user sees in ``folder`` (not our .cache) by relative path: its SHA-256, or where a
+    """Every file the user sees in ``folder`` (not our own PRIVATE folder) by relative path: its SHA-256, or where a
     link points."""
     found = {}
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
-        if relative.parts[0] == ".cache":
+        if relative.parts[0] == PRIVATE:
             continue
         if path.is_symlink():
             found[str(relative)] = "-> " + os.readlink(path)
@@ -69,8 +69,8 @@ def dead_pid() -> int:
 
 
 def worker_started(out: Path) -> bool:
-    """A worker has its scratch folder (``.cache/scratch/<render>/<section>``)."""
-    return any(path.is_dir() for path in (out / ".cache" / "scratch").glob("*/*"))
+    """A worker has its scratch folder (``PRIVATE/scratch/<render>/<section>``)."""
+    return any(path.is_dir() for path in (out / PRIVATE / "scratch").glob("*/*"))
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +91,7 @@ def assert_recorded(out: Path) -> dict:
     data = manifest(out)
     for entry in data["sections"].values():
         for name in entry["files"]:
-            assert file_hash(out / name) == entry["sha256"][name], name
+            assert entry_hash(entry, out, name) == entry["sha256"][name], name
     return data
 
 
@@ -103,7 +103,7 @@ def test_files_named_like_scratch_files_are_never_removed(rendered):
     (planted_folder / "beach.jpg").write_bytes(b"a photo")
     for name in (".thesis.tmp-31337", f".notes-work-{dead_pid()}-x", f".01-matrix.mp4.tmp-{dead_pid()}"):
         (rendered / name).write_text("the user's")
-    scratch = rendered / ".cache" / "scratch"
+    scratch = rendered / PRIVATE / "scratch"
     unowned = scratch / "no-owner-file"  # in our area but not provably ours: kept too
     unowned.mkdir()
     abandoned = scratch / "abandoned"  # a killed render's: its owner file names a dead process
@@ -138,7 +138,7 @@ def test_a_signal_mid_render_replaces_nothing_and_leaves_no_process(rendered, st
     assert wait_until_gone(process.pid) == []
     time.sleep(1.0)  # a worker left behind would still replace files now
     assert snapshot(rendered) == before
-    scratch = rendered / ".cache" / "scratch"
+    scratch = rendered / PRIVATE / "scratch"
     if stop != signal.SIGKILL:  # a render that could clean up after itself did
         assert not list(scratch.iterdir())
         return
@@ -200,16 +200,16 @@ def test_a_full_disk_fails_the_render_and_keeps_every_earlier_file(pristine, sma
     result = run_cli("render", "matrix", *TINY, "-o", str(out), "--force", *OTHER_CONFIG)
     assert result.returncode == 1 and "No space left on device" in result.stderr, result.stderr
     assert snapshot(out) == before
-    assert not list((out / ".cache" / "scratch").iterdir())
+    assert not list((out / PRIVATE / "scratch").iterdir())
     filler.unlink()
     result = run_cli("render", "matrix", *TINY, "-o", str(out), *OTHER_CONFIG)
     assert result.returncode == 0, result.stderr
     assert assert_recorded(out)["sections"]["matrix"]["config"]["causal"] is True
 
 
-def test_a_failed_lecture_join_replaces_no_section_file(rendered, monkeypatch):
+def test_a_failed_lecture_join_keeps_the_new_section_and_the_earlier_lecture(rendered, monkeypatch):
     """ENOSPC injected where the parent makes the lecture (joined, or one section's second name), after the
-    section was rendered."""
+    section was committed: the section stays, new and recorded; the lecture's files are the earlier ones."""
     from click.testing import CliRunner
 
     import lecture.runner
@@ -224,7 +224,13 @@ def test_a_failed_lecture_join_replaces_no_section_file(rendered, monkeypatch):
     before = snapshot(rendered)
     result = CliRunner().invoke(cli, ["render", "matrix", *TINY, "-o", str(rendered), "--force", *OTHER_CONFIG])
     assert result.exit_code == 1 and "No space left on device" in result.stderr
-    assert snapshot(rendered) == before
+    after = snapshot(rendered)
+    lecture_files = {name for name in before if name.startswith("lecture.")}
+    assert lecture_files and {name: after[name] for name in lecture_files} == \
+        {name: before[name] for name in lecture_files}
+    data = assert_recorded(rendered)
+    assert data["sections"]["matrix"]["config"]["causal"] is True and after["01-matrix.mp4"] != before["01-matrix.mp4"]
+    assert hashlib.sha256((rendered / "lecture.mp4").read_bytes()).hexdigest() == data["lecture"]["sha256"]
 
 
 # 5. A link planted at any name we write is replaced, never written through.
@@ -253,13 +259,13 @@ def test_planted_links_never_lead_outside_the_output_folder(rendered, tmp_path):
 def test_a_link_in_place_of_our_own_folders_is_refused(rendered, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
-    shutil.rmtree(rendered / ".cache")
-    (rendered / ".cache").symlink_to(outside)
+    shutil.rmtree(rendered / PRIVATE)
+    (rendered / PRIVATE).symlink_to(outside)
     before = snapshot(rendered)
     result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *OTHER_CONFIG)
-    assert result.returncode == 2 and result.stderr.count("\n") == 1 and ".cache" in result.stderr
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and PRIVATE in result.stderr
     assert list(outside.iterdir()) == [] and snapshot(rendered) == before
-    (rendered / ".cache").unlink()
+    (rendered / PRIVATE).unlink()
     (rendered / "slides").symlink_to(outside)
     result = run_cli("slides", "matrix", *TINY, "-o", str(rendered))
     errors = [line for line in result.stderr.splitlines() if not line.startswith("using the config")]
@@ -386,7 +392,7 @@ def test_a_read_only_output_folder_is_one_line_for_render_and_slides(pristine, s
 # 9. A corrupt entry in our cache is dropped and made again.
 
 def test_corrupt_cached_svgs_are_made_again(rendered):
-    cached = sorted((rendered / ".cache").rglob("*.svg"))
+    cached = sorted((rendered / PRIVATE).rglob("*.svg"))
     assert cached
     for number, svg in enumerate(cached):
         svg.write_bytes(b"" if number % 2 else b"<svg garbage")
