@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import signal
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,13 +126,43 @@ def watch(request: WatchRequest, say, changes=None) -> int:
 
 
 def saves(config_file: Path):
-    """One item per change of ``config_file`` (an editor may replace the file rather than write it)."""
+    """One item per change of ``config_file`` (an editor may replace the file rather than write it).
+
+    SIGTERM or SIGHUP while waiting end the watch with status 128 + the signal, as any command: watchfiles
+    answers every signal it sees with a KeyboardInterrupt (status 130), so which one came is noted first."""
     from watchfiles import watch as watch_files
 
     target = config_file.resolve()
-    for _ in watch_files(target.parent, watch_filter=lambda change, path: Path(path) == target, debounce=50,
-                         step=20):
-        yield
+    with _terminations_noted() as received:
+        try:
+            for _ in watch_files(target.parent, watch_filter=lambda change, path: Path(path) == target, debounce=50,
+                                 step=20):
+                yield
+        except KeyboardInterrupt:
+            if received:
+                raise SystemExit(128 + received[-1]) from None
+            raise
+
+
+@contextmanager
+def _terminations_noted():
+    """SIGTERM and SIGHUP, unless ignored, appended to the yielded list, then ending the process with 128 + the
+    signal."""
+    received: list[int] = []
+
+    def terminate(number, frame):
+        received.append(number)
+        raise SystemExit(128 + number)
+
+    previous = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGHUP)}
+    for number, handler in previous.items():
+        if handler is not signal.SIG_IGN:  # nohup's SIGHUP stays ignored
+            signal.signal(number, terminate)
+    try:
+        yield received
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
 
 
 def preview(request: WatchRequest, folder: OutputFolder, worker: WarmWorker, say) -> None:

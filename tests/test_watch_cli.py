@@ -92,3 +92,20 @@ def test_a_worker_killed_mid_render_is_named_in_one_line_and_started_again(tmp_p
         process.stdout.close()
     assert not any(warning in rest for warning in TRACKER_WARNINGS), rest
     assert list(OutputFolder(out).scratch_root.iterdir()) == []
+
+
+def test_sigterm_while_watching_exits_143_without_a_tracker_warning(tmp_path):
+    config, out = tmp_path / "mine.toml", tmp_path / "out"
+    config.write_text("")
+    process = start_watch(config, out)
+    try:
+        assert next_line(process, 120).endswith("softmax.png")
+        time.sleep(1.0)  # waiting for a save
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 143
+        rest = process.stdout.read()
+    finally:
+        process.kill()
+        process.stdout.close()
+    assert not any(warning in rest for warning in TRACKER_WARNINGS), rest
+    assert list(OutputFolder(out).scratch_root.iterdir()) == []
