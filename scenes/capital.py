@@ -96,8 +96,9 @@ class CapitalScene(LessonScene):
         self.begin_step("positional")
         width = self.table[1].cell_width
         PE = labelled(walk.positional, "PE", style.INPUT, "positional", width=width)
-        self.X = labelled(walk.X, "X = E + PE", style.INPUT, "X", width=width)
-        plus, equals = MathTex("+", font_size=SIGN_SIZE), MathTex("=", font_size=SIGN_SIZE)
+        sign = tex_relation(walk.X, written(walk.embeddings) + written(walk.positional))
+        self.X = labelled(walk.X, f"X {sign} E + PE", style.INPUT, "X", width=width)
+        plus, equals = MathTex("+", font_size=SIGN_SIZE), MathTex(sign, font_size=SIGN_SIZE)
         table = self.base_size_target(self.table)
         table[1].label.next_to(table[1].cell_grid, UP, buff=0.22)
         stage = VGroup(table, plus, PE, equals, self.X).arrange(RIGHT, buff=0.45, aligned_edge=DOWN)
@@ -120,9 +121,11 @@ class CapitalScene(LessonScene):
         weights = [labelled(matrix, f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}")
                    for matrix, role in ((W_Q, "Q"), (W_K, "K"), (W_V, "V"))]
         width = cell_width(walk.Q, walk.K, walk.V)
-        self.products = {role: labelled(values, f"{role} = XW_{role}", colour, role, width=width)
-                         for values, role, colour in ((walk.Q, "Q", style.QUERY), (walk.K, "K", style.KEY),
-                                                      (walk.V, "V", style.VALUE))}
+        self.products = {role: labelled(values, f"{role} {tex_relation(values, written(walk.X) @ weight)} XW_{role}",
+                                        colour, role, width=width)
+                         for values, weight, role, colour in ((walk.Q, W_Q, "Q", style.QUERY),
+                                                              (walk.K, W_K, "K", style.KEY),
+                                                              (walk.V, W_V, "V", style.VALUE))}
         columns = VGroup(*[VGroup(weight, product).arrange(DOWN, buff=0.45)
                            for weight, product in zip(weights, self.products.values())])
         columns.arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
@@ -201,7 +204,8 @@ class CapitalScene(LessonScene):
                            text_colour=lambda w: readable_text_colour(style.weight_colour(w)))
         V = labelled(walk.V, "V", style.VALUE, "V")
         V.next_to(weights, RIGHT, buff=0.6).align_to(weights, DOWN)
-        self.context = labelled(walk.context[None], self.context_symbol + r" = \sum_j \alpha_j v_j", style.OUTPUT,
+        sign = tex_relation(walk.context, written(walk.attention_row) @ written(walk.V))
+        self.context = labelled(walk.context[None], self.context_symbol + rf" {sign} \sum_j \alpha_j v_j", style.OUTPUT,
                                 "context", width=V.cell_width)
         self.context.next_to(V, DOWN, buff=0.45).match_x(V.cell_grid)
         tokens = self.token_labels(weights, walk.tokens)
@@ -228,9 +232,12 @@ class CapitalScene(LessonScene):
         context = labelled(walk.context[None], self.context_symbol, style.OUTPUT, "context")
         x_es = labelled(walk.X[-1][None], self.of_last("x"), style.INPUT, "x_es")
         residual = labelled(walk.residual[None], "r", style.OUTPUT, "residual")
-        self.normalized = labelled(walk.normalized[None], r"\mathrm{LN}(r) = (r - \mu) / \sigma",
+        sign = tex_relation(walk.normalized, (written(walk.residual) - written(walk.residual_mean))
+                            / written(walk.residual_spread))
+        self.normalized = labelled(walk.normalized[None], rf"\mathrm{{LN}}(r) {sign} (r - \mu) / \sigma",
                                    style.OUTPUT, "normalized")
-        plus, equals = MathTex("+", font_size=SIGN_SIZE), MathTex("=", font_size=SIGN_SIZE)
+        plus = MathTex("+", font_size=SIGN_SIZE)
+        equals = MathTex(tex_relation(walk.residual, written(walk.context) + written(walk.X[-1])), font_size=SIGN_SIZE)
         sum_row = VGroup(context, plus, x_es, equals, residual).arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
         for sign in (plus, equals):
             sign.set_y(context.cell_grid.get_y())
@@ -267,7 +274,8 @@ class CapitalScene(LessonScene):
         for word in words:  # on one baseline, descenders or not
             sit_on(word, baseline(words[0]))
         W_out.label.next_to(words, UP, buff=0.2)
-        times, plus, equals = (MathTex(sign, font_size=SIGN_SIZE) for sign in (r"\cdot", "+", "="))
+        equals = tex_relation(walk.logits, written(walk.normalized) @ written(walk.W_out) + written(walk.b_out))
+        times, plus, equals = (MathTex(sign, font_size=SIGN_SIZE) for sign in (r"\cdot", "+", equals))
         column = VGroup(VGroup(W_out, words), bias, logits).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
         for sign, row in ((plus, bias), (equals, logits)):
             sign.next_to(row.brackets[0], LEFT, buff=0.3).set_y(row.cell_grid.get_y())
@@ -603,8 +611,7 @@ class CapitalScene(LessonScene):
         """The worked dot product under the body, e.g. "puntaje de «Francia» = 2.69·2.14 + … ≈ 5.77": "=" only
         when the rounded numbers written reproduce ``result`` (2.69·2.14 is 5.76; the exact score rounds to 5.77)."""
         terms = " + ".join(f"{format_number(a)}·{parenthesised(b)}" for a, b in zip(left, right))
-        written = math.fsum(parse_number(format_number(a)) * parse_number(format_number(b)) for a, b in zip(left, right))
-        relation = "=" if format_number(written) == result else "≈"
+        relation = "=" if reproduces(parse_number(result), written(left) @ written(right)) else "≈"
         line = label_text(self.labels["expansion"].format(name=name, terms=terms, relation=relation, result=result),
                           style.TEXT, style.BODY_SIZE)
         left_edge, right_edge, bottom, _ = style.body_box()
@@ -696,6 +703,24 @@ def is_tie(walk) -> bool:
 def signed(value: float) -> str:
     """An identity as the lesson writes it: +0.90 for Francia's side, −0.90 for Italia's."""
     return ("+" if value > 0 else "") + format_number(value)
+
+
+def written(values) -> np.ndarray:
+    """``values`` as a reader takes them off the screen: rounded as a matrix of them is written."""
+    values = np.asarray(values, dtype=float)
+    decimals = decimals_for(values.flat)
+    return np.vectorize(lambda value: parse_number(format_number(value, decimals)))(values)
+
+
+def reproduces(result, reproduced) -> bool:
+    """Whether the arithmetic redone on the numbers shown (``reproduced``) is written as the ``result`` shown is:
+    a student who checks an equation by hand finds it true, or else is told ≈."""
+    return bool(np.array_equal(written(result), written(reproduced)))
+
+
+def tex_relation(result, reproduced) -> str:
+    """"=" or, when the numbers shown do not reproduce ``result`` (2 · 1.35 is 2.70, Q shows 2.69), "≈"."""
+    return "=" if reproduces(result, reproduced) else r"\approx"
 
 
 def parenthesised(value: float) -> str:

@@ -286,3 +286,39 @@ def test_matrix_digits_stand_out_from_their_cells(monkeypatch):
     run_scene("capital")
     assert {name for _, name, _, _ in contrasts} == {"scores", "scaled", "attention", "logits"}
     assert [entry for entry in contrasts if entry[0] < 4.5] == []
+
+
+def relation_shown(scene, key, pattern) -> str:
+    """"=" or "≈" in the one formula of step ``key`` whose LaTeX matches ``pattern`` (its group 1 the sign)."""
+    [match] = [match for text in texts(scene, key) if (match := re.fullmatch(pattern, text))]
+    return {"=": "=", r"\approx": "≈"}[match[1]]
+
+
+SIGN = r"(=|\\approx)"
+
+
+@pytest.mark.parametrize("scene_name", ["francia", "italia", "off_grid"])
+def test_equations_hold_for_the_numbers_they_show_or_say_about(scene_name, request):
+    """Redo each equation on the rounded numbers on screen: where that does not give the numbers shown
+    (2 · 1.35 = 2.70 but Q shows 2.69), its sign is ≈, elsewhere =."""
+    scene = request.getfixturevalue(scene_name)
+
+    def numbers(key, name):
+        return shown(scene, key, name)
+
+    equations = [
+        ("positional", "X", numbers("positional", "embeddings") + numbers("positional", "positional"),
+         rf"X {SIGN} E \+ PE"),
+        *[("projections", role, numbers("projections", "X") @ numbers("projections", f"W_{role}"),
+           rf"{role} {SIGN} XW_{role}") for role in "QKV"],
+        ("context", "context", numbers("context", "attention").T @ numbers("context", "V"), rf".* {SIGN} \\sum_j.*"),
+        ("layer_norm", "residual", numbers("layer_norm", "context") + numbers("layer_norm", "x_es"), SIGN),
+        ("layer_norm", "normalized", (numbers("layer_norm", "residual") - numbers("layer_norm", "mean"))
+         / numbers("layer_norm", "spread"), rf"\\mathrm\{{LN\}}\(r\) {SIGN} .*"),
+        ("logits", "logits", numbers("logits", "normalized") @ numbers("logits", "W_out") + numbers("logits", "b_out"),
+         SIGN),
+    ]
+    for key, name, redone, pattern in equations:
+        holds = [format_number(value) for value in redone.ravel()] == [
+            format_number(value) for value in numbers(key, name).ravel()]
+        assert relation_shown(scene, key, pattern) == ("=" if holds else "≈"), (key, name, redone)
