@@ -34,6 +34,19 @@ def entropy(p, base: float = 2.0) -> np.ndarray:
     return -np.sum(np.where(p > 0, p * np.log(positive), 0.0), axis=-1) / np.log(base)
 
 
+def softmax_slope(weights) -> float:
+    """The largest entry of the softmax's Jacobian over the rows of ``weights``: max_j p_j (1 - p_j).
+
+    d p_j / d s_k = p_j (delta_jk - p_k); off the diagonal |p_j p_k| <= p_j (1 - p_j), so the diagonal holds
+    the largest. It says how much the weights still move when a score does: 0 for a one-hot row, where the
+    gradient through the softmax vanishes, 1/4 at most (two keys at 1/2).
+    """
+    p = np.asarray(weights, dtype=float)
+    if not np.all(np.isfinite(p)) or np.any(p < 0) or np.any(p > 1):
+        raise ValueError("weights: expected probabilities between 0 and 1")
+    return float(np.max(p * (1.0 - p)))
+
+
 def causal_mask(n: int) -> np.ndarray:
     """Boolean (n, n) matrix, True where key j lies in the future of query i (j > i)."""
     if isinstance(n, bool) or int(n) != n or n < 1:

@@ -7,7 +7,8 @@ every intermediate can be checked by hand:
     Q = [[3, 0], [-2, 4], [2, 2]]     K = [[0, 2], [2, 0], [1, 2]]   V = [[1, 1], [0, 2], [1, 2]]
     QK^T = [[0, 6, 3], [8, -4, 6], [4, 4, 6]]
 
-Each token ends up attending mostly to a different one. The presets change one thing each:
+The three tokens carry the words of "el gato duerme" (``TOKENS``; the locale's ``matrix.words`` translates
+them): «el» attends mostly to «gato», «gato» to «el», «duerme» to itself. The presets change one thing each:
 
 * ``large_scores``: X tripled, so every score is nine times larger; without the division by
   sqrt(d_k) every softmax row collapses to a one-hot.
@@ -44,6 +45,8 @@ default = _preset(X=[[1, 0], [0, 2], [1, 1]], W_Q=[[3, 0], [-1, 2]],
                   W_K=[[0, 2], [1, 0]], W_V=[[1, 1], [0, 1]])
 large_scores = _preset(3 * default.X, default.W_Q, default.W_K, default.W_V)
 shared_projection = _preset(default.X, default.W_Q, default.W_Q, default.W_V)
+
+TOKENS = ("el", "gato", "duerme")  # the words of X's rows, in the lecture's language (Spanish)
 
 X, W_Q, W_K, W_V = default.X, default.W_Q, default.W_K, default.W_V
 

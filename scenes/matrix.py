@@ -7,6 +7,13 @@ is filled cell by cell: the row and column frames move to the cell and settle, t
 written; the first cells go slowly with their worked dot product under the matrices, the rest faster,
 and a product that repeats one already shown (K after Q, V after K) faster still. A number never
 changes into another in place: the old one fades out before the new one fades in.
+
+The rows of X carry the example's words («el gato duerme») when X has three rows, and each projection ends
+on its part of the library analogy (Q the question, K the label, V the contents). Three short steps follow
+the output, each one change from the example with the same matrices and presets the config offers: the
+causal mask (row 1 becomes (1, 0, 0)), the "large_scores" preset without scaling (one-hot rows: the
+softmax's slope, and with it the gradient, vanishes) and the "shared_projection" preset (W_K = W_Q: the
+diagonal dominates).
 """
 
 from __future__ import annotations
@@ -15,7 +22,8 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Create, MathTex, MoveToTarget, ReplacementTransform, SurroundingRectangle,
                    Transform, VGroup, Write)
 
-from attn_math.attention import self_attention
+from attn_math import worked_example
+from attn_math.attention import MATRICES, AttentionSteps, self_attention, softmax_slope
 from attn_math.dimensions import score_multiplications, score_variances
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -39,7 +47,19 @@ REPEAT = 0.5  # a repeated product runs at this share of the first one's time
 GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
 LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
 LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
+WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 LAYOUT_ROUNDS = 6  # fit, grow the labels back, fit again: the labels' share is small, so a few rounds settle it
+
+
+def preset_matrices(name: str) -> dict:
+    """X, W_Q, W_K, W_V of the config's preset ``name``."""
+    preset = worked_example.PRESETS[name]
+    return {matrix: getattr(preset, matrix) for matrix in MATRICES}
+
+
+def exact_row(values) -> str:
+    """A row written with as few decimals as its values need: (1, 0, 0) rather than A's (1.0000, 0.0000, 0.0000)."""
+    return ", ".join(format_number(value, decimals_for(values)) for value in values)
 
 
 def in_a_row(*matrices) -> VGroup:
@@ -54,12 +74,15 @@ def natural_size(matrix: LabelledMatrix) -> LabelledMatrix:
 
 class MatrixScene(LessonScene):
     section_id = "matrix"
-    STEPS = ("formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output")
+    STEPS = ("formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output",
+             "causal", "large_scores", "shared_projection")
 
     def lesson(self):
         inputs = self.settings.matrices()
         self.result = self_attention(**inputs, scale=self.settings.scale, causal=self.settings.causal)
         self.line = self.map_frame = None
+        tokens = worked_example.TOKENS
+        self.words = self.shown_words(tokens) if self.result.X.shape[0] == len(tokens) else None
         self.show_formula()
         self.show_inputs(inputs)
         for role, key in (("Q", "queries"), ("K", "keys"), ("V", "values")):
@@ -68,6 +91,7 @@ class MatrixScene(LessonScene):
         self.show_scaled()
         self.show_softmax()
         self.show_output()
+        self.show_contrasts(inputs)
 
     def closing_fields(self) -> dict:
         n, d_k = self.result.X.shape[0], self.result.d_k
@@ -109,7 +133,7 @@ class MatrixScene(LessonScene):
         result = self.result
         n, d = result.X.shape
         self.begin_step("inputs", n=n, d=d)
-        self.X = LabelledMatrix(result.X, "X", style.INPUT, "X")
+        self.X = self.with_words(LabelledMatrix(result.X, "X", style.INPUT, "X"))
         self.W = {role: LabelledMatrix(inputs[f"W_{role}"], f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}")
                   for role in ROLE_COLOURS}
         self.products = {role: LabelledMatrix(getattr(result, role), f"{role} = XW_{role}", colour, role)
@@ -122,16 +146,30 @@ class MatrixScene(LessonScene):
         for matrix in self.stage:
             self.present(matrix)
 
-    def present(self, matrix: LabelledMatrix):
-        """Show a matrix row by row, giving each row's numbers their reading time."""
-        self.play(Appear(matrix.frame), run_time=0.4)
+    def with_words(self, matrix: LabelledMatrix) -> LabelledMatrix:
+        """Put the tokens' words left of ``matrix``'s rows, right-aligned, as part of it (they move and scale
+        with it); no words when X's rows are not the example's three tokens."""
+        if self.words is not None:
+            matrix.words = VGroup(*[label_text(word, style.TEXT, style.BODY_SIZE)
+                                    .next_to(matrix.brackets[0], LEFT, buff=WORD_GAP).match_y(matrix.cells[i][0])
+                                    for i, word in enumerate(self.words)])
+            matrix.add(matrix.words)
+        return matrix
+
+    def present(self, matrix: LabelledMatrix, coloured: bool = False, before_row=lambda i: None):
+        """Show a matrix row by row, giving each row's numbers their reading time; a ``coloured`` matrix's
+        cells come with their numbers, a row at a time."""
+        words = [matrix.words] if hasattr(matrix, "words") else []
+        self.play(Appear(matrix.outline if coloured else matrix.frame, *words), run_time=0.4)
         for i in range(matrix.values.shape[0]):
-            self.play(Appear(matrix.row(i)), run_time=0.3)
+            before_row(i)
+            self.play(Appear(*(matrix.cells[i] if coloured else []), matrix.row(i)), run_time=0.3)
             self.wait(SECONDS_PER_NEW_NUMBER * matrix.values.shape[1])
 
     def show_projection(self, role: str, key: str, repeat: bool):
         """X, W and their product in a row; the previous W and product leave, and a W not on screen returns."""
         self.begin_step(key)
+        self.hide_line()
         self.point_map_at(self.term(role))
         W, product = self.W[role], self.products[role]
         returning = W not in self.stage
@@ -140,6 +178,7 @@ class MatrixScene(LessonScene):
             self.present(W)
         self.play(Appear(product.outline), run_time=0.5)
         self.fill_product(product, self.X, W, repeat=repeat)
+        self.show_line(label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE))
 
     def restage(self, matrices: list, *arrangements, reserve_right: float = 0.0, later_captions=()):
         """Lay ``matrices`` out anew (see place_in_body): those on screen move to their new places, the rest of
@@ -163,6 +202,7 @@ class MatrixScene(LessonScene):
         of the row and the column that meet there. K comes back and turns into Kᵀ; the colour bar shows
         the scale QKᵀ and QKᵀ/√d_k share."""
         self.begin_step("scores")
+        self.hide_line()
         self.point_map_at(self.term("Q"), self.term("K"))
         result = self.result
         self.S, self.scaled, self.A = self.score_matrices()
@@ -228,9 +268,10 @@ class MatrixScene(LessonScene):
                                 fill=lambda value: style.score_colour(value, largest))
         return scores, scaled, self.weights_matrix(width)
 
-    def weights_matrix(self, cell_width: float | None = None) -> LabelledMatrix:
-        """A = softmax(·), written with enough decimals that each row sums to 1, masked cells greyed."""
-        result = self.result
+    def weights_matrix(self, cell_width: float | None = None, result: AttentionSteps | None = None) -> LabelledMatrix:
+        """A = softmax(·) of ``result`` (the lecture's by default), written with enough decimals that each row
+        sums to 1, masked cells greyed."""
+        result = result or self.result
         weights = LabelledMatrix(result.weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, "weights",
                                  cell_width=cell_width, fill=style.weight_colour,
                                  decimals=probability_decimals(result.weights),
@@ -245,9 +286,13 @@ class MatrixScene(LessonScene):
         strings = self.strings["steps"]["scaled"]
         caption = strings["caption_causal"] if self.settings.causal else (
             strings["caption"] if self.settings.scale else strings["caption_unscaled"])
+        return caption, self.variances()
+
+    def variances(self) -> dict:
+        """The variance of the scores on screen before and after the division by √d_k, as written."""
         variances = [round(variance, 2) for variance in score_variances(self.result.scores, self.result.d_k)]
         before, after = (format_number(variance, decimals_for(variances)) for variance in variances)
-        return caption, {"before": before, "after": after}
+        return {"before": before, "after": after}
 
     def show_scaled(self):
         result = self.result
@@ -255,8 +300,8 @@ class MatrixScene(LessonScene):
         self.begin_step("scaled", caption=caption, **fields)
         self.point_map_at(self.term(SQRT))
         labels = self.strings["labels"]
-        note = (labels["divide"].format(d_k=result.d_k, root=format_number(np.sqrt(result.d_k)))
-                if self.settings.scale else labels["no_divide"])
+        note = (labels["divide"].format(d_k=result.d_k, root=format_number(np.sqrt(result.d_k)), **fields)
+                if self.settings.scale else labels["no_divide"].format(**fields))
         self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
         self.swap([self.S.label], [self.scaled.label], run_time=0.6)
         self.replace_row_by_row(self.S, self.scaled, seconds=1.0)
@@ -280,9 +325,55 @@ class MatrixScene(LessonScene):
         self.stage.append(self.row_sums)
         self.restage([compact, V, self.Z], in_a_row)
         self.play(Transform(self.A, compact), run_time=1.0)
+        self.stage[0] = self.A  # compact only lent A its shape: A is what is on screen
         self.present(V)
         self.play(Appear(self.Z.outline), run_time=0.6)
         self.fill_product(self.Z, self.A, V)
+
+    # Steps 10-12: one change each ----------------------------------------------------------------
+    def show_contrasts(self, inputs: dict):
+        """The causal mask on the lecture's matrices; the "large_scores" preset without scaling; the
+        "shared_projection" preset (W_K = W_Q). Each shows the scores that enter the softmax and A."""
+        labels, scale = self.strings["labels"], self.settings.scale
+        masked = self_attention(**inputs, scale=scale, causal=True)
+        free = self_attention(**inputs, scale=scale)
+        word = labels["word"].format(word=self.words[0]) if self.words else ""
+        self.show_contrast("causal", masked, [self.term(SOFTMAX)], lambda A: [A.row_box(0)],
+                           sound=lambda: self.cue("masked", before=free.weights[0].tolist(),
+                                                  after=masked.weights[0].tolist()),
+                           line=lambda A: labels["causal_line"].format(word=word, row=exact_row(masked.weights[0])))
+        large = self_attention(**preset_matrices("large_scores"), scale=False)
+        slopes = {"before": format_number(softmax_slope(self.result.weights)),
+                  "after": format_number(softmax_slope(large.weights))}
+        self.show_contrast("large_scores", large, [self.term(SQRT)],
+                           lambda A: [A.cell_box(i, j) for i, j in enumerate(large.weights.argmax(axis=1))],
+                           line=lambda A: labels["one_hot_line"].format(**slopes))
+        shared = self_attention(**preset_matrices("shared_projection"), scale=scale)
+        self.show_contrast("shared_projection", shared, [self.term("K")],
+                           lambda A: [A.cell_box(i, i) for i in range(len(shared.X))],
+                           line=lambda A: labels["diagonal_line"].format(diagonal=exact_row(np.diag(shared.scores))))
+
+    def show_contrast(self, key: str, result: AttentionSteps, terms: list, marks, line, sound=lambda: None):
+        """The scores entering the softmax beside A, row by row (each row of A sounds as it comes), then
+        ``marks(A)`` framed (``sound`` just before) and the worked ``line(A)``."""
+        self.begin_step(key)
+        self.hide_line()
+        self.point_map_at(*terms)
+        largest = style.shared_largest(result.scaled)
+        width = max(shared_cell_width(result.scaled), self.weights_matrix(result=result).cell_width)
+        label = r"QK^\top / \sqrt{d_k}" if result.scale else r"QK^\top"
+        scores = self.with_words(LabelledMatrix(result.scaled, label, style.TEXT, "scaled", cell_width=width,
+                                                fill=lambda value: style.score_colour(value, largest)))
+        weights = self.weights_matrix(width, result)
+        self.restage([scores, weights], in_a_row)
+        self.present(scores, coloured=True)
+        self.present(weights, coloured=True,
+                     before_row=lambda i: self.cue("row", weights=[float(w) for w in result.weights[i]]))
+        sound()
+        frames = marks(weights)
+        self.play(*[Create(frame) for frame in frames], run_time=0.5)
+        weights.add(*frames)  # they leave with A
+        self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE))
 
     # Shared moves ------------------------------------------------------------------------------
     def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attn_math.attention import causal_mask, entropy, self_attention, softmax
+from attn_math.attention import causal_mask, entropy, self_attention, softmax, softmax_slope
 
 finite = st.floats(-50, 50, allow_nan=False)
 
@@ -140,3 +140,26 @@ def test_results_are_read_only():
     steps = self_attention(np.eye(2), np.eye(2), np.eye(2), np.eye(2))
     with pytest.raises(ValueError):
         steps.weights[0, 0] = 0.5
+
+
+def jacobian_largest(weights):
+    """max |d p_j / d s_k| over rows, from the softmax's Jacobian diag(p) - p p^T written out."""
+    return max(np.abs(np.diag(p) - np.outer(p, p)).max() for p in np.atleast_2d(weights))
+
+
+@given(arrays(np.float64, (3, 4), elements=st.floats(-30, 30)))
+def test_softmax_slope_is_the_largest_entry_of_the_jacobian(scores):
+    weights = softmax(scores)
+    assert softmax_slope(weights) == pytest.approx(jacobian_largest(weights), abs=1e-12)
+
+
+def test_softmax_slope_vanishes_for_one_hot_rows_and_peaks_at_a_quarter():
+    assert softmax_slope([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]) == 0.0
+    assert softmax_slope([0.5, 0.5]) == 0.25
+    assert softmax_slope(softmax([[0.0, 54.0, 27.0]])) < 1e-11
+
+
+@pytest.mark.parametrize("bad", [[0.5, np.nan], [-0.1, 1.1], [0.2, 1.5]])
+def test_softmax_slope_rejects_what_is_not_a_probability(bad):
+    with pytest.raises(ValueError, match="^weights: "):
+        softmax_slope(bad)

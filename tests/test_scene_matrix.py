@@ -4,11 +4,13 @@ import numpy as np
 import pytest
 
 from attn_math import worked_example
+from lecture.locale import load_locale
 from scene_checks import layout_problems, legibility_problems, notation_problems, pacing_problems, run_scene
 from scenes import style
 from scenes.numbers import parse_number
 
-STEPS = ["formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output"]
+STEPS = ["formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output",
+         "causal", "large_scores", "shared_projection"]
 SIX_BY_FOUR = [[1, 0, 2, -1], [0, 1, 1, 0], [2, -1, 0, 1], [1, 1, 1, 1], [-2, 0, 1, 3], [0, 3, -1, 2]]
 W_4x4 = [[1, 0.5, 0, 0], [0, 1, -0.5, 0], [0.5, 0, 1, 0], [0, 0, 0.5, 1]]
 X_DECIMALS = [[1.25, -0.5, 2.75, -1.5], [-9.75, 1.0, 0.25, 3.5], [2.5, -1.25, -0.75, 1.75],
@@ -61,7 +63,7 @@ def test_six_tokens_of_dimension_four():
                       f"matrix.W_V={W_4x4}")
     assert layout_problems(scene) == []
     want = expected(SIX_BY_FOUR, W_4x4, W_4x4, W_4x4)
-    output = scene.steps[-1]
+    output = scene.steps[STEPS.index("output")]
     assert shown(output, "Z").shape == (6, 4)
     np.testing.assert_allclose(shown(output, "weights"), want["weights"], atol=0.005)
     np.testing.assert_allclose(shown(output, "Z"), want["Z"], atol=0.005 * (1 + np.abs(want["Z"]).max()))
@@ -119,7 +121,7 @@ def test_causal_mask_shows_minus_infinity_then_zero():
 
 def test_large_scores_without_scaling_collapse_to_one_hot():
     scene = run_scene("matrix", "matrix.preset='large_scores'", "matrix.scale=false")
-    weights = shown(scene.steps[-1], "weights")
+    weights = shown(scene.steps[STEPS.index("output")], "weights")
     assert np.all(weights.max(axis=1) >= 0.99)
     assert "one-hot" in scene.steps[STEPS.index("softmax")].caption
     assert layout_problems(scene) == []
@@ -127,7 +129,7 @@ def test_large_scores_without_scaling_collapse_to_one_hot():
 
 def test_shared_projection_diagonal_dominates():
     scene = run_scene("matrix", "matrix.preset='shared_projection'")
-    weights = shown(scene.steps[-1], "weights")
+    weights = shown(scene.steps[STEPS.index("output")], "weights")
     assert weights.argmax(axis=1).tolist() == [0, 1, 2]
     assert "diagonal" in scene.steps[STEPS.index("softmax")].caption
 
@@ -136,7 +138,8 @@ def test_cues_follow_the_cells_and_rows(default_scene):
     kinds = [cue.kind for cue in default_scene.cues]
     assert kinds.count("step") == len(STEPS)
     assert kinds.count("cell") == 3 * 2 * 3 + 9 + 3 * 2  # Q, K, V; the scores; Z
-    rows = [cue.values["weights"] for cue in default_scene.cues if cue.kind == "row"]
+    softmax = default_scene.steps[STEPS.index("softmax")]
+    rows = [cue.values["weights"] for cue in default_scene.cues if cue.kind == "row" and softmax.start <= cue.time < softmax.end]
     np.testing.assert_allclose(rows, expected(worked_example.X, worked_example.W_Q, worked_example.W_K,
                                               worked_example.W_V)["weights"])
 
@@ -210,3 +213,95 @@ def test_scores_and_scaled_scores_show_one_colour_bar_from_minus_to_plus_the_lar
     for key in ("softmax", "output"):
         assert "score_legend" not in steps[key].numbers
         assert not any("escala" in text.text for text in steps[key].texts)
+
+
+# Issue 26: what the seed lesson says, on screen -----------------------------------------------------------
+def texts(step) -> list[str]:
+    return [text.text for text in step.texts]
+
+
+def by_key(scene) -> dict:
+    return {step.key: step for step in scene.steps}
+
+
+@pytest.mark.parametrize(("language", "words"), [("es", ["el", "gato", "duerme"]), ("en", ["the", "cat", "sleeps"])])
+def test_the_three_tokens_carry_words_left_of_the_rows_of_x(language, words, default_scene):
+    """Each row of X has its word beside it, top to bottom, left of every number on screen."""
+    scene = default_scene if language == "es" else run_scene("matrix", f"lecture.lang='{language}'")
+    for key in ("inputs", "queries", "keys", "values"):
+        step = by_key(scene)[key]
+        found = {text.text: text for text in step.texts if text.text in words}
+        assert list(found) and sorted(found, key=lambda word: -found[word].top) == words, key
+        x_rows = [text for text in step.texts if text.text in {"0", "1", "2"}]  # X's entries (and W's, further right)
+        assert max(text.right for text in found.values()) < min(text.left for text in x_rows), key
+
+
+@pytest.mark.parametrize(("key", "role", "word"), [("queries", "Q", "pregunta"), ("keys", "K", "etiqueta"),
+                                                   ("values", "V", "contenido")])
+def test_each_projection_ends_on_its_part_of_the_library_analogy(default_scene, key, role, word):
+    step = by_key(default_scene)[key]
+    assert any("Biblioteca" in text and word in text and f" {role} " in text for text in texts(step))
+
+
+def test_the_variance_before_and_after_scaling_is_on_screen_as_numbers(default_scene):
+    scores = shown(by_key(default_scene)["scores"], "scores")
+    d_k = np.array(worked_example.W_K).shape[1]
+    before, after = np.var(scores), np.var(scores) / d_k
+    assert (before, after) == (12.0, 6.0)
+    assert any(f"{before:g} → {after:g}" in text for text in texts(by_key(default_scene)["scaled"]))
+
+
+def test_the_causal_step_masks_the_future_and_row_one_becomes_one_zero_zero(default_scene):
+    step = by_key(default_scene)["causal"]
+    want = expected(worked_example.X, worked_example.W_Q, worked_example.W_K, worked_example.W_V, causal=True)
+    assert [row[i + 1:] for i, row in enumerate(step.numbers["scaled"])] == [["−∞", "−∞"], ["−∞"], []]
+    np.testing.assert_allclose(shown(step, "weights"), want["weights"], atol=5e-5)
+    assert shown(step, "weights")[0].tolist() == [1.0, 0.0, 0.0]
+    assert any("(1, 0, 0)" in text and "el" in text for text in texts(step))
+    masked = [cue for cue in default_scene.cues if cue.kind == "masked"]
+    assert len(masked) == 1 and step.start <= masked[0].time < step.end
+    np.testing.assert_allclose(masked[0].values["after"], [1.0, 0.0, 0.0])
+
+
+def test_the_large_scores_preset_unscaled_is_one_hot_and_its_slope_vanishes(default_scene):
+    """X tripled (the preset), no division: scores nine times the example's, every row of A one-hot, and
+    the softmax's largest slope p(1 − p) (its Jacobian's largest entry) 0.00 against the example's."""
+    step = by_key(default_scene)["large_scores"]
+    X = 3 * np.array(worked_example.X)
+    want = expected(X, worked_example.W_Q, worked_example.W_K, worked_example.W_V, scale=False)
+    np.testing.assert_array_equal(shown(step, "scaled"), want["scores"])
+    np.testing.assert_allclose(shown(step, "weights"), want["weights"], atol=5e-3)
+    assert np.all(shown(step, "weights").max(axis=1) == 1.0)
+    example = expected(worked_example.X, worked_example.W_Q, worked_example.W_K, worked_example.W_V)["weights"]
+
+    def slope(weights):  # the largest entry of the softmax's Jacobian diag(p) − p pᵀ, over the rows
+        return max(np.abs(np.diag(p) - np.outer(p, p)).max() for p in weights)
+
+    line = f"{slope(example):.2f} en el ejemplo, {slope(want['weights']):.2f} aquí"
+    assert line == "0.22 en el ejemplo, 0.00 aquí"
+    assert any(line in text for text in texts(step))
+    assert "QK^\\top" in texts(step) and "QK^\\top / \\sqrt{d_k}" not in texts(step)
+
+
+def test_the_shared_projection_preset_has_the_diagonal_dominate(default_scene):
+    step = by_key(default_scene)["shared_projection"]
+    want = expected(worked_example.X, worked_example.W_Q, worked_example.W_Q, worked_example.W_V)
+    np.testing.assert_allclose(shown(step, "scaled"), want["scaled"], atol=0.005, rtol=0.005)  # 14.1: three digits
+    weights = shown(step, "weights")
+    np.testing.assert_allclose(weights, want["weights"], atol=5e-3)
+    assert weights.argmax(axis=1).tolist() == [0, 1, 2]
+    diagonal = np.diag(want["scores"])  # q_i · q_i, before the division
+    assert diagonal.tolist() == np.max(want["scores"], axis=1).tolist()
+    assert any(f"|q_i|² = {', '.join(f'{value:g}' for value in diagonal)}," in text for text in texts(step))
+
+
+def test_the_three_variants_are_short_steps_with_sound_and_no_question(default_scene):
+    """Reading time only (no card after them), each row of A sounding as it comes."""
+    spanish = load_locale("es")["matrix"]["steps"]
+    for key in ("causal", "large_scores", "shared_projection"):
+        step = by_key(default_scene)[key]
+        assert "question" not in spanish[key]
+        assert not any(card.key.startswith(f"{key}:") for card in default_scene.cards)
+        assert step.end - step.start <= 20, key
+        rows = [cue for cue in default_scene.cues if cue.kind == "row" and step.start <= cue.time < step.end]
+        np.testing.assert_allclose([cue.values["weights"] for cue in rows], shown(step, "weights"), atol=5e-4)

@@ -76,3 +76,10 @@ def test_shared_projection_makes_the_diagonal_dominate():
 def test_presets_are_read_only():
     with pytest.raises(ValueError):
         worked_example.X[0, 0] = 5
+
+
+def test_the_tokens_are_one_word_per_row_of_x_and_the_attention_their_words_suggest(steps):
+    """«el gato duerme»: the article attends mostly to its noun, «duerme» mostly to itself."""
+    assert len(worked_example.TOKENS) == len(worked_example.X) == 3
+    assert worked_example.TOKENS == ("el", "gato", "duerme")
+    assert steps.weights.argmax(axis=1).tolist() == [1, 0, 2]
