@@ -1,5 +1,6 @@
 """Measure the renderer: per section and quality, against manim's floor, parallel speed-up, the
-up-to-date check, the everyday "change one entry" loop, growth with sentence length, sound's share.
+up-to-date check, the everyday "change one entry" loop, growth with sentence length, sound's share, and
+each section worker's peak memory (its own ``ru_maxrss``, from the manifest's timings).
 
 Prints Markdown tables (bench/report.py) and writes ``bench/results.json``. Every render runs through ``render.py`` as a user
 runs it, in a fresh temporary output directory. Per-section numbers come from the manifest of a
@@ -118,8 +119,9 @@ def length_scaling(work: Path) -> list[dict]:
             sentence = " ".join((WORDS * 4)[:n])
             wall = render(work / "j1", section, "--resolution", "256x144", "--fps", "2", "--no-audio",
                           "--set", f"{section}.sentence='{sentence}'")
-            rows.append({"section": section, "tokens": n, "wall_s": round(wall, 1),
-                         "mobjects": sections_of(work / "j1")[section]["timings"]["mobjects"]})
+            timings = sections_of(work / "j1")[section]["timings"]
+            rows.append({"section": section, "tokens": n, "wall_s": round(wall, 1), "mobjects": timings["mobjects"],
+                         "peak_memory_mb": timings["peak_memory_mb"]})
             print(rows[-1], flush=True)
     return rows
 

@@ -13,7 +13,10 @@ RESULTS = Path(__file__).resolve().parent / "results.json"
 SECTION_COLUMNS = (("section", "section"), ("quality", "quality"), ("render_s", "render s"), ("frames", "frames"),
                    ("fps", "frames/s"), ("peak_memory_mb", "peak MiB"), ("sound_share", "sound share"),
                    ("floor_s", "floor s"), ("ratio_to_floor", "× floor"))
-LENGTH_COLUMNS = (("section", "section"), ("tokens", "tokens"), ("wall_s", "wall s"), ("mobjects", "mobjects"))
+LENGTH_COLUMNS = (("section", "section"), ("tokens", "tokens"), ("wall_s", "wall s"), ("mobjects", "mobjects"),
+                  ("peak_memory_mb", "peak MiB"))
+QUALITY_NAMES = {"l": "480p15", "m": "720p30"}
+PEAK_MEMORY_TARGETS = {"l": 1024, "m": 1024}  # MiB a section's worker may take at most (720p and below: 1 GB)
 
 
 def table(rows: list[dict], columns) -> str:
@@ -22,11 +25,19 @@ def table(rows: list[dict], columns) -> str:
     return "\n".join(lines)
 
 
+def memory_check(results: dict, quality: str, limit: float) -> tuple[str, str, str, bool]:
+    """The target row for the largest peak memory of a section's worker at ``quality``."""
+    worst = max((row for row in results["sections"] if row["quality"] == quality), key=lambda row: row["peak_memory_mb"])
+    return (f"peak memory of a section's worker, {QUALITY_NAMES[quality]} (worst: {worst['section']})",
+            f"{worst['peak_memory_mb']} MiB", f"≤ {limit} MiB", worst["peak_memory_mb"] <= limit)
+
+
 def targets(results: dict) -> str:
     """The benchmark's targets (and the batch's, once measured), each with what was measured."""
     pipeline = {row["tokens"]: row["wall_s"] for row in results["length_scaling"] if row["section"] == "pipeline"}
     worst = max(row["ratio_to_floor"] for row in results["sections"] if "ratio_to_floor" in row)
-    checks = [("unchanged second render", f"{results['second_render_speedup']}× faster", "≥ 20×",
+    checks = [memory_check(results, quality, limit) for quality, limit in PEAK_MEMORY_TARGETS.items()]
+    checks += [("unchanged second render", f"{results['second_render_speedup']}× faster", "≥ 20×",
                results["second_render_speedup"] >= 20),
               ("lecture `-j 2` vs `-j 1`", f"{results['speedup_j2']}×", "≥ 1.6×", results["speedup_j2"] >= 1.6),
               ("per-frame cost vs manim's floor, 720p30 (worst section)", f"{worst}×", "≤ 2×", worst <= 2),

@@ -34,7 +34,9 @@ from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText
 from scenes.numbers import format_number, use_decimal_separator, written_numbers
+from scenes.speedups import release_free_memory
 from scenes.visuals import cap_height, label_text
+from sonify.mix import Track
 from sonify.synth import SAMPLE_RATE
 
 WORDS_PER_SECOND = 2.5
@@ -135,7 +137,7 @@ class LessonScene(Scene):
         self.cards: list[StepRecord] = []  # question and closing cards, as shown in full
         self.cues: list[Cue] = []
         self.freezes: list[tuple[float, float]] = []  # (start, end) of every wait: nothing moves
-        self.voices: list[tuple[float, object]] = []  # (start, mono samples) of each step's narration
+        self.voices: list[tuple[float, Track]] = []  # (start, mono samples) of each step's narration, on disk
         self.header = None
         self._numbers_shown: set = set()
         self.clip_start = 0.0  # scene time the clip's first step begins at (0 for a whole section)
@@ -228,6 +230,7 @@ class LessonScene(Scene):
         """Close the current step and show the header and caption of ``key``; its reading time is planned
         for about ``new_numbers`` new numbers (finish_step counts the ones actually shown)."""
         self.finish_step()
+        release_free_memory()  # what the last step freed: the peak stays that of one step, not of the section
         strings = self.strings["steps"][key]
         number = self.STEPS.index(key) + 1
         if self.job.steps and number > self.job.steps.last:
@@ -275,7 +278,7 @@ class LessonScene(Scene):
         step.narration |= {"start": round(step.start, 4), "seconds": round(seconds, 4),
                            "sentences": [[part, round(float(step.start + start), 4), round(float(step.start + end), 4)]
                                          for part, (start, end) in zip(parts, sentence_times(voice, parts))]}
-        self.voices.append((step.start, voice))
+        self.voices.append((step.start, Track.holding(voice)))  # not in memory: a section may speak for minutes
 
     def reveal_seconds(self, new_numbers: int = 0, fill_after: float | None = None,
                        shortest: float = SHORTEST_REVEAL) -> float:

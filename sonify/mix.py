@@ -34,14 +34,26 @@ ABSOLUTE_GATE, RELATIVE_GATE = -70.0, -10.0  # LUFS, LU
 
 
 class Track:
-    """A stereo signal of ``length`` samples kept in an anonymous scratch file as float32, silent at first:
-    sliced like an (n, 2) array (``track[a:b]`` reads float64, ``track[a:b] = block`` writes), so
-    ``Timeline`` places sounds on it as on an array while memory holds only what is read."""
+    """A signal of ``length`` samples (stereo, or mono with ``channels=1``) kept in an anonymous scratch file as
+    float32, silent at first: sliced like an (n, 2) or (n,) array (``track[a:b]`` reads float64,
+    ``track[a:b] = block`` writes), so ``Timeline`` places sounds on it as on an array while memory holds
+    only what is read."""
 
-    def __init__(self, length: int):
-        self.length = length
+    def __init__(self, length: int, channels: int = 2):
+        self.length, self.channels = length, channels
         self.file = tempfile.TemporaryFile()  # removed when closed, or when the process ends whatever way
-        self.file.truncate(length * 8)  # reads as zeros, takes no disk until written
+        self.file.truncate(length * 4 * channels)  # reads as zeros, takes no disk until written
+
+    @classmethod
+    def holding(cls, samples: np.ndarray) -> "Track":
+        """A track holding ``samples`` (mono or (n, 2)): a narration's voice kept until the soundtrack is mixed."""
+        track = cls(len(samples), 1 if np.ndim(samples) == 1 else 2)
+        track[:] = samples
+        return track
+
+    @property
+    def ndim(self) -> int:
+        return 1 if self.channels == 1 else 2
 
     def __len__(self) -> int:
         return self.length
@@ -54,13 +66,15 @@ class Track:
 
     def __getitem__(self, span: slice) -> np.ndarray:
         start, stop, _ = span.indices(self.length)
-        self.file.seek(start * 8)
-        return np.fromfile(self.file, "<f4", max(0, stop - start) * 2).reshape(-1, 2).astype(float)
+        self.file.seek(start * 4 * self.channels)
+        samples = np.fromfile(self.file, "<f4", max(0, stop - start) * self.channels).astype(float)
+        return samples if self.channels == 1 else samples.reshape(-1, self.channels)
 
     def __setitem__(self, span: slice, block: np.ndarray) -> None:
         start, stop, _ = span.indices(self.length)
-        self.file.seek(start * 8)
-        self.file.write(np.broadcast_to(block, (stop - start, 2)).astype("<f4").tobytes())
+        shape = (stop - start,) if self.channels == 1 else (stop - start, self.channels)
+        self.file.seek(start * 4 * self.channels)
+        self.file.write(np.broadcast_to(block, shape).astype("<f4").tobytes())
 
 
 class Timeline:
@@ -71,8 +85,9 @@ class Timeline:
         self.samples = np.zeros((int(round(duration * SAMPLE_RATE)), 2)) if samples is None else samples
 
     def place(self, sound: np.ndarray, at: float, gain_db: float = 0.0) -> None:
-        """Add ``sound`` (stereo, or mono for the centre) at ``at`` seconds, ``gain_db`` louder."""
-        stereo = sound if sound.ndim == 2 else pan(sound, 0.0)
+        """Add ``sound`` (stereo, or mono for the centre; an array or a ``Track``) at ``at`` seconds, ``gain_db``
+        louder."""
+        stereo = sound[:] if sound.ndim == 2 else pan(sound[:], 0.0)
         start = int(round(at * SAMPLE_RATE))
         end = min(len(self.samples), start + len(stereo))
         if 0 <= start < end:

@@ -1,0 +1,88 @@
+"""Memory does not grow with a section's or the lecture's length: a section worker's peak (its own
+``ru_maxrss``, recorded in the manifest's timings) for a section rendered at two lengths through the CLI,
+and the peak of a process joining a long lecture's parts and WAVs."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import av
+import numpy as np
+
+from lecture.media import duration_of
+from media_checks import TINY, manifest, run_cli
+from sonify.mix import BLOCK, write_wav_blocks
+from sonify.synth import SAMPLE_RATE, pan, tone
+
+ROOT = Path(__file__).resolve().parent.parent
+FLAT_MB, FLAT_SHARE = 50, 0.15  # what a longer render may add to the peak (the larger): allocator noise and
+# the longer section's extra captions, not a copy of its soundtrack
+
+
+def flat(short: float, long: float) -> bool:
+    """Whether ``long`` is within FLAT_MB or FLAT_SHARE of ``short``."""
+    return long <= max(short + FLAT_MB, short * (1 + FLAT_SHARE))
+
+
+def worker_peak(out: Path, *arguments: str) -> tuple[float, float]:
+    """(seconds, worker's peak MB) of the pipeline section rendered at TINY with ``arguments``."""
+    result = run_cli("render", "pipeline", *TINY, "-j", "1", "-o", str(out), *arguments, timeout=600)
+    assert result.returncode == 0, result.stderr
+    entry = manifest(out)["sections"]["pipeline"]
+    return entry["duration"], entry["timings"]["peak_memory_mb"]
+
+
+def test_a_section_workers_peak_memory_does_not_grow_with_the_sections_length(tmp_path):
+    """A question card after every step makes the pipeline section longer, with the same things on screen;
+    the worker's peak stays flat (today's code took 1.57 GB at 293 s, its soundtrack held whole)."""
+    short_seconds, short_peak = worker_peak(tmp_path / "short", "--set", "lecture.questions=false")
+    long_seconds, long_peak = worker_peak(tmp_path / "long", "--set", "lecture.questions=true")
+    assert long_seconds > 1.25 * short_seconds
+    assert flat(short_peak, long_peak), (short_seconds, short_peak, long_seconds, long_peak)
+
+
+def still_video(path: Path, seconds: int) -> Path:
+    """A 16x16 video of ``seconds`` frames at 1 frame a second: a long part, cheap to make."""
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264", rate=1)
+        stream.width, stream.height, stream.pix_fmt = 16, 16, "yuv420p"
+        for index in range(seconds):
+            image = np.full((16, 16, 3), index * 10 % 255, dtype=np.uint8)
+            container.mux(stream.encode(av.VideoFrame.from_ndarray(image, format="rgb24")))
+        container.mux(stream.encode(None))
+    return path
+
+
+def long_wav(path: Path, seconds: float) -> Path:
+    """A WAV of a steady tone ``seconds`` long, written a block at a time."""
+    block = pan(0.3 * tone(440.0, BLOCK / SAMPLE_RATE), 0.0)
+    length = int(seconds * SAMPLE_RATE)
+    write_wav_blocks((block[:min(BLOCK, length - start)] for start in range(0, length, BLOCK)), path)
+    return path
+
+
+def join_peak(folder: Path, seconds: int) -> float:
+    """Peak MB of a fresh process joining two parts of ``seconds`` each (video and WAV) into a lecture."""
+    folder.mkdir()
+    parts = [still_video(folder / f"part{k}.mp4", seconds) for k in range(2)]
+    wavs = [long_wav(folder / f"part{k}.wav", duration_of(part)) for k, part in enumerate(parts)]
+    script = textwrap.dedent(f"""
+        import resource
+        from pathlib import Path
+        from lecture.media import join_videos
+        join_videos([Path(p) for p in {[str(p) for p in parts]}], Path({str(folder / "lecture.mp4")!r}),
+                    [Path(w) for w in {[str(w) for w in wavs]}], {SAMPLE_RATE})
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert duration_of(folder / "lecture.mp4") >= 2 * seconds - 1
+    return float(result.stdout.split()[-1])
+
+
+def test_joining_a_long_lecture_holds_its_sound_a_block_at_a_time(tmp_path):
+    """A 12-minute lecture (two 6-minute parts; as float64 its sound alone is 280 MB) joins in as little
+    memory as a 1-minute one."""
+    short, long = join_peak(tmp_path / "short", 30), join_peak(tmp_path / "long", 360)
+    assert flat(short, long), (short, long)
