@@ -43,6 +43,11 @@ LAB_SENTENCES = {
 }
 
 
+def lab_sentence_name(sentence: str) -> str | None:
+    """The name of the lab's sentence ``sentence`` (its key in LAB_SENTENCES), None for any other sentence."""
+    return next((name for name, text in LAB_SENTENCES.items() if text == sentence), None)
+
+
 def park_miller(seed: int, count: int) -> np.ndarray:
     """s_t = 16807 s_{t-1} mod (2^31 - 1) for t = 1..count, s_0 = seed; shape (count,), integers."""
     state = as_count("seed", seed)

@@ -62,6 +62,18 @@ def word_roles(tokens, lang: str = "es") -> np.ndarray:
     return np.hstack([roles, 1.0 - roles.sum(axis=1, keepdims=True)])
 
 
+def roles_language(sentence: str, lang: str) -> str:
+    """The lexicon a sentence's roles are read in: Spanish for the lab's own sentences, in any lecture."""
+    return "es" if sentence in LAB_SENTENCES.values() else lang
+
+
+def article_and_noun(sentence: str, lang: str = "es") -> tuple[int, int] | None:
+    """(i, i + 1) for the sentence's first determiner followed by a noun (the guide's exercise 1: does the
+    article attend to its noun?), None when it has none."""
+    roles = word_roles(lab_tokens(sentence), roles_language(sentence, lang))
+    return next(((i, i + 1) for i in range(len(roles) - 1) if roles[i, 0] and roles[i + 1, 1]), None)
+
+
 def sharp_features(tokens, lang: str = "es") -> np.ndarray:
     """(n, 8) rows (roles, u, u², 1) with u = position / 10; see the module docstring."""
     u = np.arange(len(tokens))[:, None] / POSITION_UNIT
@@ -75,8 +87,7 @@ def sharp_attention(sentence: str, temperature: float = 1.0, causal: bool = Fals
     """The lab's pass on sharp_features (roles read in ``lang``; the lab's own sentences are Spanish in any
     lecture) with sharp_weights() (or ``weights``): Z = softmax(QK^T / (2 T)) V."""
     tokens = lab_tokens(sentence)
-    lang = "es" if sentence in LAB_SENTENCES.values() else lang
-    return attention_on(tokens, sharp_features(tokens, lang), sharp_weights() if weights is None else weights,
+    return attention_on(tokens, sharp_features(tokens, roles_language(sentence, lang)), sharp_weights() if weights is None else weights,
                         temperature, causal)
 
 

@@ -4,15 +4,16 @@
   staggered lines when they do not fit side by side; ``readable`` says whether they are still large enough to read.
 * ``VectorStage``: tokens on top and, under them, one row of vectors per matrix (X, Q, K, ...):
   each vector a column of bars, to the right in the full colour when positive, to the left and
-  dimmed when negative.
+  dimmed when negative; the first row's bars may be named (the embedding's features) left of it.
 * ``TokenHeatmap``: an n x n matrix of a sentence with its query tokens as row labels and its key
   tokens as column labels, masked cells grey; it holds a LabelledMatrix, or a ``ColourHeatmap``
   (``scenes.heatmap.Heatmap`` dressed as a LabelledMatrix) when the cells are too small for numbers.
 * ``WeightedLines``: straight attention lines whose thickness is the weight.
 * ``token_bar_chart``: a ``BarChart`` of one row of weights with ``TokenLabels`` under its bars.
 * ``CurvePlot``: a small line plot with a few tick numbers, for a quantity against a setting.
-* ``SidePanel``: the lab's equation (with T), its step dots (inactive, active, completed), its metrics
-  and its status bar ("Q: gato · pesos diseñados"); the header's counter is the only step number.
+* ``SidePanel``: the lab's equation, its sentence selector (the chosen one of its three sentences),
+  its step dots (inactive, active, completed), its metrics and its status bar ("Paso: 3/7", "Q: gato"),
+  the section's only step counter while the panel is up.
 * ``text_with_numbers``: a sentence from the locale with tagged numbers inside it.
 """
 
@@ -25,7 +26,7 @@ from functools import cache
 import numpy as np
 import regex
 from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Line, ManimColor, MathTex, Rectangle, RoundedRectangle,
-                   SurroundingRectangle, Text, VGroup, interpolate_color)
+                   SurroundingRectangle, Text, Transform, VGroup, interpolate_color)
 
 from scenes import style
 from scenes.bar_chart import BarChart
@@ -39,7 +40,7 @@ COLUMN_ROOM = 0.9  # share of a column's width a label may take
 MATRIX_LETTERS = 10  # longest token a matrix's rows and columns are named by in full
 WIDEST_LINE = 16.0  # stroke width of an attention line of weight 1
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
-EQUATION = (r"\text{Attention}(Q,K,V) =", r"\text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}\, T}\right) V")
+EQUATION = (r"\text{Attention}(Q,K,V) =", r"\text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V")  # the lab's
 
 
 def sign_colours(colour: ManimColor) -> tuple[ManimColor, ManimColor]:
@@ -131,22 +132,30 @@ class VectorStage(VGroup):
     """Tokens as columns: their labels on top, then one ``VectorRow`` per (matrix, colour, name).
 
     Built to fit ``width`` x ``height`` with its top-left corner at the origin; ``gaps[k]`` is the
-    space above row k (default ``gap``), e.g. room for lines between two rows.
+    space above row k (default ``gap``), e.g. room for lines between two rows. ``features`` names the
+    first row's bars, one name per bar, in a column left of its first vector (``feature_labels``);
+    a row is then as tall as its names need, up to FEATURE_ROW.
     """
 
     NAME_WIDTH = 1.1  # room left of the first column for the row names
     WIDEST_COLUMN = 1.6
     TALLEST_ROW = 1.7
+    FEATURE_ROW = 3.4  # a row of named bars: a name per bar, each a readable line apart
+    FEATURE_GAP = 0.25
 
     def __init__(self, tokens: Sequence[str], rows: Sequence[tuple[np.ndarray, ManimColor, str]], width: float,
-                 height: float, query: int | None = None, gap: float = 0.3, gaps: Sequence[float] | None = None):
+                 height: float, query: int | None = None, gap: float = 0.3, gaps: Sequence[float] | None = None,
+                 features: Sequence[str] | None = None):
         super().__init__()
         gaps = list(gaps) if gaps is not None else [gap] * len(rows)
-        spacing = min(self.WIDEST_COLUMN, (width - self.NAME_WIDTH) / len(tokens))
-        centres = [self.NAME_WIDTH + spacing * (j + 0.5) for j in range(len(tokens))]
+        names = VGroup(*[label_text(name, style.MUTED, style.CAPTION_SIZE) for name in features or ()])
+        names_width = names.width + self.FEATURE_GAP if features else 0.0
+        spacing = min(self.WIDEST_COLUMN, (width - self.NAME_WIDTH - names_width) / len(tokens))
+        centres = [self.NAME_WIDTH + names_width + spacing * (j + 0.5) for j in range(len(tokens))]
         self.tokens = TokenLabels(tokens, centres, spacing, query)
         self.tokens.shift(DOWN * self.tokens.get_top()[1])
-        row_height = min(self.TALLEST_ROW, (height - self.tokens.height - sum(gaps)) / len(rows))
+        tallest = self.FEATURE_ROW if features else self.TALLEST_ROW
+        row_height = min(tallest, (height - self.tokens.height - sum(gaps)) / len(rows))
         top = self.tokens.get_bottom()[1]
         self.rows = []
         for (matrix, colour, name), space in zip(rows, gaps):
@@ -154,7 +163,19 @@ class VectorStage(VGroup):
             row.shift(UP * (top - space - row.vectors.get_top()[1]))
             top = row.vectors.get_bottom()[1]
             self.rows.append(row)
-        self.add(self.tokens, *self.rows)
+        self.features = self.feature_labels(names, self.rows[0]) if features else VGroup()
+        self.add(self.tokens, *self.rows, self.features)
+
+    def feature_labels(self, names: VGroup, row: "VectorRow") -> VGroup:
+        """Each name right-aligned left of the first vector, level with its bar, shrunk to the bar's slot;
+        the row's own name (X) moves left of them."""
+        first = row.vectors[0]
+        slot = first.axis.height / len(first.bars)
+        scale = min(1.0, slot * COLUMN_ROOM / max(name.height for name in names))
+        for name, bar in zip(names, first.bars):
+            name.scale(scale).set_y(bar.get_y()).align_to(first.get_left() + LEFT * self.FEATURE_GAP, RIGHT)
+        row.name.next_to(names, LEFT, buff=0.3)
+        return names
 
 
 # Matrices of a sentence --------------------------------------------------------------------------
@@ -372,34 +393,76 @@ class StepDots(VGroup):
         return animations
 
 
+class SentenceSelector(VGroup):
+    """The lab's sentence selector: its title, then one chip per sentence name, the chosen one lit (none for
+    a sentence of one's own, which the title then says)."""
+
+    def __init__(self, title: str, names: Sequence[str], chosen: int | None, width: float):
+        super().__init__()
+        self.title = label_text(title, style.MUTED, style.CAPTION_SIZE)
+        self.chips = VGroup()
+        for index, name in enumerate(names):
+            lit = index == chosen
+            text = label_text(name, style.BACKGROUND if lit else style.MUTED, style.CAPTION_SIZE,
+                              weight="BOLD" if lit else "NORMAL")
+            chip = RoundedRectangle(width=text.width + 0.24, height=smallest_line_height() * 1.25 + 0.1,
+                                    corner_radius=0.08, stroke_color=style.MUTED, stroke_width=1.5,
+                                    fill_color=style.HIGHLIGHT, fill_opacity=1.0 if lit else 0.0)
+            self.chips.add(VGroup(chip, text.move_to(chip)))
+        self.chips.arrange(RIGHT, buff=0.12)
+        self.add(self.title, self.chips)
+        self.arrange(DOWN, buff=0.15)
+        fit(self, width, 1.2)
+
+
 class SidePanel(VGroup):
-    """The lab's side panel, built to ``width`` x ``height``: equation, step dots, metrics, status bar.
+    """The lab's side panel, built to ``width`` x ``height``: equation, sentence selector, step dots, metrics,
+    status bar.
 
     ``metrics`` is a list of (name, value) with value a tagged number or a text; ``status`` the
-    status bar's text (the query and which weights, one or two lines), a Text in the lab's monospaced font, so step
-    records list it. ``metric_values[k]`` is the k-th value, which a scene may show only once computed.
+    status bar's text (the step and the query, one or two lines), a Text in the lab's monospaced font, so step
+    records list it (``set_status`` replaces it). ``metric_values[k]`` is the k-th value, which a scene may show
+    only once computed.
     """
 
+    MARGIN = 0.2  # above the content and between it and the status bar
+
     def __init__(self, width: float, height: float, metrics: Sequence[tuple[str, VGroup]], status: str,
-                 steps: int = 7, step: int = 1):
+                 selector: SentenceSelector, steps: int = 7, step: int = 1):
         super().__init__()
         self.background = RoundedRectangle(width=width, height=height, corner_radius=0.15, stroke_width=0,
                                            fill_color=style.PANEL, fill_opacity=1.0)
         self.equation = fit(lab_equation(), width - 0.4, 1.3)
+        self.selector = selector
         self.dots = fit(StepDots(steps, step), width - 0.5, 1.0)
         self.metrics = self._metrics(metrics, width - 0.6)
         self.metric_values = list(self.metrics[1])
-        content = VGroup(self.equation, self.dots, self.metrics).arrange(DOWN, buff=0.35)
-        content.move_to(self.background).align_to(self.background, UP).shift(DOWN * 0.25)
-        self.status = Text(status, font=style.NUMBER_FONT, font_size=style.CAPTION_SIZE - 2, color=style.TEXT,
-                           line_spacing=0.8)
-        self.status.shown_text = status
-        fit(self.status, width - 0.4, 2.0)
+        self.status_width = width - 0.4
+        self.status = self.status_text(status)
         self.status_strip = RoundedRectangle(width=width - 0.3, height=self.status.height + 0.25, corner_radius=0.08,
                                              stroke_width=0, fill_color=style.BACKGROUND, fill_opacity=1.0)
         self.status_strip.align_to(self.background, DOWN).shift(UP * 0.15)
         self.status.move_to(self.status_strip)
+        content = VGroup(self.equation, self.selector, self.dots, self.metrics).arrange(DOWN, buff=0.22)
+        room = self.background.get_top()[1] - self.status_strip.get_top()[1] - 2 * self.MARGIN
+        fit(content, width - 0.3, room)  # a short panel shrinks its content rather than run it under the status bar
+        content.move_to(self.background).align_to(self.background, UP).shift(DOWN * self.MARGIN)
         self.add(self.background, content, self.status_strip, self.status)
+
+    def status_text(self, status: str) -> Text:
+        text = Text(status, font=style.NUMBER_FONT, font_size=style.CAPTION_SIZE - 2, color=style.TEXT,
+                    line_spacing=0.8)
+        text.shown_text = status
+        return fit(text, self.status_width, 2.0)
+
+    def set_status(self, status: str) -> list:
+        """Animations that write ``status`` in the status bar in place of its text (the same mobject, so it
+        stays in the panel and leaves with it)."""
+        if status == self.status.shown_text:
+            return []
+        new = self.status_text(status).move_to(self.status_strip)
+        self.status.shown_text = status
+        return [Transform(self.status, new)]
 
     @staticmethod
     def _metrics(metrics, width: float) -> VGroup:

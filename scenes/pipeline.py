@@ -1,10 +1,12 @@
 """Section 6: the AI Visual Lab's 7-step self-attention pipeline, then its temperature and its causal mask.
 
-Steps 1-7 are the lab's canvas and side panel on the weights of ``pipeline.preset``: "lab" gives the
-browser's numbers exactly (``attn_math.lab``), "sharp" designed weights under which the attention
-does something a student can name (``attn_math.sharp``). Step 8 shows the two side by side and says
-why the lab's is flat; then the guide's step 8 (temperature) and exercises 2-4 (max weight against
-T, the causal mask, entropy). LessonScene keeps each step on screen for its reading time
+Steps 1-7 are the lab's canvas and side panel on the weights of ``pipeline.preset``: "lab" (the default)
+gives the browser's numbers exactly (``attn_math.lab``: seed 42, d_k = 8), "sharp" designed weights under
+which the attention does something a student can name (``attn_math.sharp``). Then the two side by side
+(why the lab's is flat: random, untrained weights), the guide's exercise 1 on both (does the article
+attend to its noun?), the guide's step 8 (temperature) and exercises 2-4 (max weight against T, the
+causal mask, entropy) on the configured preset. While the panel is up its status bar ("Paso: 3/7") is the
+section's only step counter, as in the lab. LessonScene keeps each step on screen for its reading time
 (``reading_seconds``); here the main reveal of a step is stretched to fill that time
 (``LessonScene.reveal_seconds``), so that no step ends on a long frozen stretch.
 """
@@ -18,14 +20,14 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, Dashed
                    LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, Succession, Transform,
                    TransformFromCopy, VGroup)
 
-from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, output_spread
-from attn_math.sharp import preset_attention
+from attn_math.lab import LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name, output_spread
+from attn_math.sharp import article_and_noun, preset_attention
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
-from scenes.lab_panel import (CurvePlot, SidePanel, TokenHeatmap, VectorStage, WeightedLines, abbreviated, bar_tops,
-                              cell_centres, cell_size_of, sentence_matrix, tagged_number, text_with_numbers,
-                              token_bar_chart, token_text)
+from scenes.lab_panel import (CurvePlot, SentenceSelector, SidePanel, TokenHeatmap, VectorStage, WeightedLines,
+                              abbreviated, bar_tops, cell_centres, cell_size_of, sentence_matrix, tagged_number,
+                              text_with_numbers, token_bar_chart, token_text)
 from scenes.lesson_scene import Cue, LessonScene
 from scenes.numbers import decimals_for, format_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, FORMULA_MARGIN, baseline, cap_height, enlarge_formulas, fit,
@@ -48,11 +50,13 @@ MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under 14
 LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
 LEGEND_GAP = 0.35
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
+CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
+ROUND_STEPS = (1, 2, 2.5, 5)  # a colour scale ends at one of these times a power of ten
 
 
 class PipelineScene(LessonScene):
     section_id = "pipeline"
-    STEPS = (*LAB_STEPS, "presets", "temperature", "temperature_plot", "causal", "entropy")
+    STEPS = (*LAB_STEPS, "presets", "article", "temperature", "temperature_plot", "causal", "entropy")
 
     def lesson(self):
         settings = self.settings
@@ -69,6 +73,7 @@ class PipelineScene(LessonScene):
         self.show_softmax()
         self.show_output()
         self.show_presets()
+        self.show_article()
         self.show_temperatures()
         self.show_temperature_plot()
         self.show_causal_comparison()
@@ -83,6 +88,14 @@ class PipelineScene(LessonScene):
         return preset_attention(self.settings.preset, self.settings.sentence, temperature, causal,
                                 self.custom_weights, lang=lang)
 
+    def _header(self, title: str, number: int, caption: str):
+        """The header without its step counter: the panel's status bar counts the lab's 7 steps, as the lab's
+        does, and one counter is enough."""
+        header = super()._header(title, number, caption)
+        counter = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.STEPS))
+        header.remove(*[part for part in header if getattr(part, "shown_text", None) == counter])
+        return header
+
     # Pacing -------------------------------------------------------------------------------------
     def fill_seconds(self, still_to_play: float = 0.0) -> float:
         """The step's main reveal: at least a lab step, filling the reading time left after ``still_to_play``."""
@@ -94,9 +107,28 @@ class PipelineScene(LessonScene):
         animations to play with the step's own."""
         number = LAB_STEPS.index(key) + 1
         self.begin_step(key, caption, new_numbers, **fields)
-        animations = self.panel.go_to(number)
+        animations = [*self.panel.go_to(number), *self.panel.set_status(self.status(number))]
         self.dot_states[key] = self.panel.dots.states
         return animations
+
+    def status(self, number: int) -> str:
+        """The status bar at lab step ``number``: the step and the query, as the lab writes them; the query
+        named as the matrices name it (a long word would not fit)."""
+        return self.labels["status"].format(step=number, total=len(LAB_STEPS), query=abbreviated(self.tokens[self.query]))
+
+    def feature_names(self, d: int) -> list[str]:
+        """What each of the embedding's d numbers stands for: the designed features by name; the lab's are
+        only numbered (each mixes the word's hash and the position, attn_math.lab)."""
+        if self.settings.preset == "sharp":
+            return self.labels["features_sharp"]
+        return [self.labels["feature_lab"].format(number=k + 1) for k in range(d)]
+
+    def selector(self, width: float) -> SentenceSelector:
+        """The lab's three sentences by name, the configured one lit; for a sentence of one's own none is, and
+        the title says so."""
+        names, chosen = list(LAB_SENTENCES), lab_sentence_name(self.settings.sentence)
+        title = self.labels["sentence_selector"] if chosen else self.labels["own_sentence"]
+        return SentenceSelector(title, names, names.index(chosen) if chosen else None, width)
 
     @staticmethod
     def body() -> tuple[float, float, float, float]:
@@ -128,9 +160,8 @@ class PipelineScene(LessonScene):
                    (labels["metric_entropy"], bits),
                    (labels["metric_max_weight"], tagged_number(run.max_weights[q], "max_weight",
                                                                font_size=style.CAPTION_SIZE))]
-        status = labels["status"].format(query=abbreviated(self.tokens[q]),  # as the matrices name it
-                                         weights=labels[f"weights_{self.settings.preset}"])
-        panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, status, len(LAB_STEPS))
+        panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, self.status(1), self.selector(PANEL_WIDTH - 0.4),
+                          len(LAB_STEPS))
         panel.move_to(np.array([right - PANEL_WIDTH / 2, (top + bottom) / 2, 0]))
         self.pending_metrics = {"d_k": panel.metric_values[0], "softmax": VGroup(*panel.metric_values[1:])}
         panel.metrics[1].remove(*panel.metric_values)
@@ -154,9 +185,14 @@ class PipelineScene(LessonScene):
                                                  (steps.K, style.KEY, "K")],
                                    right - left, top - bottom, query=self.query)
         self.place(self.vectors, self.canvas_box())
-        inputs = self.vectors.rows[0]
+        # X alone first, tall enough for the name of each bar: what the embedding's numbers stand for
+        self.inputs = VectorStage(self.tokens, [(steps.X, style.INPUT, "X")], right - left, top - bottom,
+                                  query=self.query, features=self.feature_names(steps.X.shape[1]))
+        self.place(self.inputs, self.canvas_box())
+        inputs = self.inputs.rows[0]
         self.dot_states["embeddings"] = self.panel.dots.states
-        self.play(Appear(self.panel), Appear(self.vectors.tokens), Appear(inputs.name), run_time=0.6)
+        self.play(Appear(self.panel), Appear(self.inputs.tokens), Appear(inputs.name), Appear(self.inputs.features),
+                  run_time=0.6)
         self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=0.5),
                   run_time=self.fill_seconds())
 
@@ -165,6 +201,11 @@ class PipelineScene(LessonScene):
 
         K repeats Q's animation, so it runs in half Q's time; the panel's d_k appears with Q."""
         animations = self.enter_lab_step(key, new_numbers=1 if key == "queries" else 0)
+        if key == "queries":  # X makes room for Q and K: its bars' names leave with the extra height
+            self.play(*animations, ReplacementTransform(self.inputs.tokens, self.vectors.tokens),
+                      ReplacementTransform(self.inputs.rows[0], self.vectors.rows[0]), Vanish(self.inputs.features),
+                      run_time=0.8)
+            animations = []
         above, projected = self.vectors.rows[:row], self.vectors.rows[row]
         self.play(*animations, *[earlier.animate.set_opacity(0.3) for earlier in above], Appear(projected.name),
                   run_time=0.6)
@@ -212,9 +253,10 @@ class PipelineScene(LessonScene):
         """QK^T, its scaled and masked version, and the softmax weights: one layout, so each replaces the last.
 
         The scores before and after scaling share one colour scale (``score_scale``): dividing by √d_k · T
-        shows as paler cells, and equal values have equal colours."""
+        shows as paler cells, and equal values have equal colours. The scale ends at a round value at or above
+        every score shown, and its bar is ticked at its ends: no cell is more saturated than the bar says."""
         steps = self.run.steps
-        self.score_scale = style.shared_largest(steps.scores, steps.scaled)
+        self.score_scale = covering_value(style.shared_largest(steps.scores, steps.scaled))
         temperature = format_number(self.settings.temperature)
         scaled_label = rf"QK^\top / (\sqrt{{{steps.d_k}}}\, T),\ T = {temperature}"
         left, right, bottom, top = self.canvas_box()
@@ -267,17 +309,24 @@ class PipelineScene(LessonScene):
         return min(CELL_HEIGHT, (width - label_room) / len(self.tokens), (height - label_room) / len(self.tokens))
 
     def replace_matrix(self, old, new, seconds: float, *animations):
-        """``old`` becomes ``new`` row after row (the frame at once); a colour-only grid all at once.
+        """``old`` becomes ``new`` row after row (the frame before or after); a colour-only grid all at once.
 
-        Each row's old numbers leave before the new ones come: two numbers never overlap mid-change."""
+        Each row's old numbers leave before the new ones come: two numbers never overlap mid-change. The frame
+        changes first when the new matrix is the wider and last when it is the narrower, so that the rows, old
+        and new, always lie inside the brackets on screen."""
         if not self.numbers_fit():
             self.play(*animations, ReplacementTransform(old, new), run_time=seconds)
             return
-        self.play(*animations, ReplacementTransform(VGroup(old.brackets, old.label), VGroup(new.brackets, new.label)),
-                  run_time=0.5)
-        self.play(LaggedStart(*[Succession(Vanish(before), Appear(after)) for before, after
-                                in zip(self.matrix_rows(old), self.matrix_rows(new))], lag_ratio=1.0),
-                  run_time=max(STEP_SECONDS, seconds - 0.5))
+        frame = ReplacementTransform(VGroup(old.brackets, old.label), VGroup(new.brackets, new.label))
+        rows = LaggedStart(*[Succession(Vanish(before), Appear(after)) for before, after
+                             in zip(self.matrix_rows(old), self.matrix_rows(new))], lag_ratio=1.0)
+        rows_seconds = max(STEP_SECONDS, seconds - 0.5)
+        if new.brackets.width > old.brackets.width:
+            self.play(*animations, frame, run_time=0.5)
+            self.play(rows, run_time=rows_seconds)
+        else:
+            self.play(*animations, rows, run_time=rows_seconds)
+            self.play(frame, run_time=0.5)
 
     def show_scaled(self):
         steps, strings = self.run.steps, self.strings["steps"]["scaled"]
@@ -414,9 +463,10 @@ class PipelineScene(LessonScene):
 
     # Step 8: the lab's weights against the designed ones ------------------------------------------------
     def show_presets(self):
-        """Both presets' weights side by side, the query's row framed, its entropy against the uniform's."""
+        """Both presets' weights side by side, the query's row framed, its entropy against the uniform's; without
+        the mask, as the guide's exercise 1 that follows asks (the mask has its own step)."""
         q, labels, temperature = self.query, self.labels, self.settings.temperature
-        runs = {preset: self.attention(temperature, self.settings.causal, preset) for preset in ("lab", "sharp")}
+        runs = {preset: self.attention(temperature, False, preset) for preset in ("lab", "sharp")}
         most = math.log2(int(np.count_nonzero(~runs["lab"].steps.mask[q])))
         sharp = runs["sharp"].weights[q]
         self.begin_step("presets", new_numbers=4, query=self.tokens[q],
@@ -440,13 +490,50 @@ class PipelineScene(LessonScene):
         frames = VGroup(*[side[1].matrix.row_box(q) for side in sides])
         self.cue("reset")
         self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=0.8)
-        reveal = self.fill_seconds(1.0)
-        self.cue("row", weights=runs["lab"].weights[q].tolist(), version="lab")
-        self.cue("row", weights=runs["sharp"].weights[q].tolist(), version="sharp")
-        for side in sides:
+        reveal = max(2 * CHORD_SECONDS, self.fill_seconds(1.0))
+        for (preset, run), side in zip(runs.items(), sides):  # one row's chord after the other, with its map
+            self.cue("row", weights=run.weights[q].tolist(), version=preset)
             self.play(Appear(side[0]), Appear(side[1]), run_time=reveal / 2)
         self.play(Create(frames), Appear(VGroup(*[side[2] for side in sides])), run_time=1.0)
         self.presets_stage = VGroup(sides, frames)
+        self.preset_runs = runs
+
+    # The guide's exercise 1 on both presets ---------------------------------------------------------------
+    def show_article(self):
+        """Does the article attend to the noun after it? On the lab's weights its row is flat, so they cannot
+        show it; on the designed ones it does. Each map frames the article's row and rings its noun's cell."""
+        pair = article_and_noun(self.settings.sentence, self.job.config.lecture.lang)
+        sides, frames = self.presets_stage
+        if pair is None:
+            self.begin_step("article", self.strings["steps"]["article"]["caption_none"])
+            self.play(Vanish(frames), run_time=self.fill_seconds())
+            self.presets_stage = VGroup(sides)
+            return
+        article, noun = pair
+        runs = self.preset_runs
+        weight = {preset: run.weights[article, noun] for preset, run in runs.items()}
+        self.begin_step("article", new_numbers=4, article=self.tokens[article], noun=self.tokens[noun],
+                        lab_weight=format_number(weight["lab"]), lab_max=format_number(runs["lab"].max_weights[article]),
+                        sharp_weight=format_number(weight["sharp"]))
+        readouts = VGroup(*[self.article_readout(preset, run, article, noun).move_to(side[2])
+                            for (preset, run), side in zip(runs.items(), sides)])
+        rings = VGroup(*[side[1].matrix.heatmap.box([article], [noun], style.ATTENTION, stroke_width=5)
+                         for side in sides])
+        new_frames = VGroup(*[side[1].matrix.row_box(article) for side in sides])
+        self.play(Transform(frames, new_frames), *[Vanish(side[2]) for side in sides], run_time=0.8)
+        each = max(CHORD_SECONDS, self.fill_seconds(0.0) / 2)
+        for (preset, run), readout, ring in zip(runs.items(), readouts, rings):  # lab first, then designed
+            self.cue("row", weights=run.weights[article].tolist(), version=preset)
+            self.play(Create(ring), Appear(readout), run_time=each)
+        self.presets_stage = VGroup(sides, frames, rings, readouts)
+
+    def article_readout(self, preset: str, run: LabAttention, article: int, noun: int) -> VGroup:
+        """«el» → «gato»: 0.15 · máx. = 0.16, as small as the readout it replaces."""
+        font = style.CAPTION_SIZE
+        return text_with_numbers(self.labels["article_readout"], {
+            "weight": tagged_number(run.weights[article, noun], f"article_{preset}", (0, 0), font_size=font),
+            "largest": tagged_number(run.max_weights[article], f"article_{preset}", (0, 1), font_size=font)},
+            font_size=font, article=abbreviated(self.tokens[article]), noun=abbreviated(self.tokens[noun]))
 
     # The guide's step 8: temperature ----------------------------------------------------------------
     def show_temperatures(self):
@@ -647,6 +734,16 @@ class PipelineScene(LessonScene):
         self.play(*[Create(frame) for frame in frames], run_time=0.8)
         self.cue("entropy", rows=[0, parts.fourth], free=parts.free.matrix.values.tolist(), masked=parts.masked.matrix.values.tolist())
         self.play(Appear(parts.entropy_free), Appear(parts.entropy_masked), run_time=self.fill_seconds())
+
+
+def covering_value(largest: float) -> float:
+    """The smallest of 1, 2, 2.5, 5 times a power of ten at or above ``largest`` (0 for 0): a colour scale's end
+    that every value fits under and that ``scenes.heatmap.score_legend`` ticks at."""
+    if largest <= 0:
+        return 0.0
+    power = 10.0 ** math.floor(math.log10(largest))
+    return min(step * power * scale for scale in (1, 10) for step in ROUND_STEPS
+               if step * power * scale >= largest * (1 - 1e-9))
 
 
 def rounded_up(value: float, step: float = 0.1) -> float:

@@ -20,10 +20,11 @@ from attn_math.lab import (
     lab_hash,
     lab_positional,
     lab_tokens,
+    lab_sentence_name,
     lab_weights,
     park_miller,
 )
-from attn_math.sharp import (preset_attention, preset_weights, sharp_attention, sharp_features, sharp_weights,
+from attn_math.sharp import (article_and_noun, preset_attention, preset_weights, sharp_attention, sharp_features, sharp_weights,
                               word_roles)
 
 MODULUS = 2147483647
@@ -329,3 +330,15 @@ def test_presets_name_their_attention():
     np.testing.assert_array_equal(preset_weights("sharp").W_Q, sharp_weights().W_Q)
     with pytest.raises(ValueError, match="preset"):
         preset_attention("flat", LAB_SENTENCES["gato"])
+
+
+def test_the_labs_sentences_are_named():
+    assert {name: lab_sentence_name(text) for name, text in LAB_SENTENCES.items()} == {
+        "gato": "gato", "red": "red", "atencion": "atencion"}
+    assert lab_sentence_name("el perro duerme") is None
+
+
+@pytest.mark.parametrize("sentence, pair", [(LAB_SENTENCES["gato"], (0, 1)), (LAB_SENTENCES["red"], (0, 1)),
+                                            (LAB_SENTENCES["atencion"], None), ("ella lo vio y la luna", (4, 5))])
+def test_exercise_one_finds_the_first_article_before_a_noun(sentence, pair):
+    assert article_and_noun(sentence) == pair

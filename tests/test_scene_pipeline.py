@@ -9,9 +9,11 @@ from attn_math.lab import LAB_SENTENCES, MAX_TOKENS, LabWeights, lab_attention, 
 from attn_math.sharp import preset_attention, sharp_attention, sharp_weights
 from lecture.config import ConfigError, load_config
 from scenes import style
+from scenes.lesson_scene import LessonScene
 from scenes.numbers import parse_number
 from scenes.pipeline import LAB_STEPS, NUMBERS_MAX_TOKENS, PipelineScene
 from tests.scene_checks import layout_problems, lecture_problems, run_scene
+from tests.test_lab import GATO_ROLES, literal_lab, sharp_score_by_hand, softmax_by_hand
 
 SMALLEST_CAP = 14 / 720 * 8  # 14 px at 720p, in frame units
 
@@ -56,8 +58,8 @@ def identity_rows(rows: int, scale: float = 1.0) -> list[list[float]]:
 
 
 RUNS = {
-    "sharp": Run("el gato se sienta en la mesa", 1, 1.0, False, (0.2, 1.0, 3.0), preset="sharp"),  # the default
-    "gato": Run("el gato se sienta en la mesa", 1, 1.0, False, (0.2, 1.0, 3.0)),
+    "sharp": Run("el gato se sienta en la mesa", 1, 1.0, False, (0.2, 1.0, 3.0), preset="sharp"),
+    "gato": Run("el gato se sienta en la mesa", 1, 1.0, False, (0.2, 1.0, 3.0)),  # the default, run without overrides
     "red causal": Run("la red neuronal aprende rapido", 4, 0.5, True, (0.1, 2.5)),
     "atencion hot": Run("atencion es todo lo que necesitas", 0, 3.0, False, (0.5, 1.0, 5.0)),
     # The extremes at once: 32 words, d_k = d_v = 16 (custom weights), the mask, the coldest T, six temperatures.
@@ -68,6 +70,7 @@ RUNS = {
     "eight long words": Run(EIGHT_LONG, NUMBERS_MAX_TOKENS - 1, 0.1, True, SIX_TEMPERATURES),
     "eight long words sharp": Run(EIGHT_LONG, 0, 1.0, False, SIX_TEMPERATURES, preset="sharp"),
 }
+DEFAULT = "gato"
 LARGEST_RUNS = ("longest", "longest sharp", "eight long words", "eight long words sharp")
 LAB_RUNS = ("gato", "red causal", "atencion hot")
 NUMBER_RUNS = ("sharp", *LAB_RUNS)  # short sentences: the matrices show their numbers
@@ -80,7 +83,7 @@ def scene():
 
     def run(name):
         if name not in done:
-            done[name] = run_scene("pipeline", *RUNS[name].overrides())
+            done[name] = run_scene("pipeline", *(() if name == DEFAULT else RUNS[name].overrides()))
         return done[name]
     return run
 
@@ -104,16 +107,37 @@ def close(on_screen, expected):
 # The lab's numbers on screen ------------------------------------------------------------------------
 def test_steps_are_the_lab_seven_then_temperature_and_mask(scene):
     assert [record.key for record in scene("gato").steps] == list(PipelineScene.STEPS)
-    assert PipelineScene.STEPS[7] == "presets"
+    assert PipelineScene.STEPS[7:9] == ("presets", "article")
     assert PipelineScene.STEPS[:7] == LAB_STEPS == ("embeddings", "queries", "keys", "scores", "scaled",
                                                     "softmax", "output")
 
 
-def test_the_default_is_the_sharp_preset():
-    config, run = load_config().pipeline, RUNS["sharp"]
-    assert config.preset == run.preset == "sharp"
+def test_the_default_is_the_labs_own_sentence_and_weights():
+    config, run = load_config().pipeline, RUNS[DEFAULT]
+    assert config.preset == run.preset == "lab" and config.lab_weights() is None
     assert (config.sentence, config.query, config.temperature, config.causal, tuple(config.temperatures)) == (
         run.sentence, run.query, run.temperature, run.causal, run.temperatures)
+    assert config.sentence == LAB_SENTENCES["gato"]
+    assert load_config(overrides=("lecture.lang='en'",)).pipeline.preset == "lab"  # the lab's weights in English too
+
+
+def test_the_default_lecture_shows_the_numbers_the_lab_shows(scene):
+    """Steps 1-7 and exercises 2-4 of the default lecture, against a plain-Python lab (seed 42, d_k = 8)."""
+    default = scene(DEFAULT)
+    sentence = LAB_SENTENCES["gato"]
+    lab, masked = literal_lab(sentence, 1.0, False), literal_lab(sentence, 1.0, True)
+    Q, K = np.array(lab["Q"]), np.array(lab["K"])
+    close(shown(default, "scores", "scores"), Q @ K.T)
+    close(shown(default, "scaled", "scaled"), Q @ K.T / np.sqrt(8))
+    close(shown(default, "softmax", "weights"), lab["weights"])
+    assert step(default, "queries").numbers["d_k"] == [["8"]]
+    assert "√8 ≈ 2.83" in step(default, "scaled").caption
+    close(shown(default, "softmax", "max_weight"), [[lab["max_weights"][1]]])  # the row of «gato»
+    exercise_two = [literal_lab(sentence, temperature, False)["max_weights"][1] for temperature in (0.5, 1.0, 3.0)]
+    close(shown(default, "temperature_plot", "exercise_max"), [exercise_two])
+    close(shown(default, "causal", "weights_causal"), masked["weights"])
+    close(shown(default, "entropy", "entropy_free"), [[lab["entropies"][0], lab["entropies"][3]]])
+    close(shown(default, "entropy", "entropy_causal"), [[masked["entropies"][0], masked["entropies"][3]]])
 
 
 @pytest.mark.parametrize("name", NUMBER_RUNS)
@@ -147,19 +171,65 @@ def test_panel_metrics_appear_when_computed_and_are_the_query_rows(scene, name):
             close(shown(scene(name), key, "max_weight"), [[row.max()]])
 
 
-def test_one_step_counter_and_the_status_bar_says_which_weights(scene):
-    for name, weights in (("gato", "pesos del lab"), ("sharp", "pesos diseñados")):
-        run = scene(name)
-        for number, key in enumerate(LAB_STEPS, start=1):
-            texts = [text.text for text in step(run, key).texts]
-            assert [text for text in texts if "Paso" in text] == [f"Paso {number}/{len(PipelineScene.STEPS)}"]
-            assert f"Q: gato\n{weights}" in texts
-            assert run.dot_states[key] == ("completed",) * (number - 1) + ("active",) + ("inactive",) * (7 - number)
+@pytest.mark.parametrize("name", ["gato", "sharp"])
+def test_one_step_counter_the_labs_status_bar(scene, name):
+    """The lab's status bar, "Paso: k/7" and the query, is the only counter on the lab's steps; no later step
+    counts either (a "Paso 9/13" after "Paso: 7/7" would be a second, different count)."""
+    run = scene(name)
+    for number, key in enumerate(LAB_STEPS, start=1):
+        texts = [text.text for text in step(run, key).texts]
+        assert [text for text in texts if "Paso" in text] == [f"Paso: {number}/7\nQ: gato"]
+        assert run.dot_states[key] == ("completed",) * (number - 1) + ("active",) + ("inactive",) * (7 - number)
+    for record in run.steps[len(LAB_STEPS):]:
+        assert not any("Paso" in text.text for text in record.texts), record.key
 
 
-def test_the_panel_formula_divides_by_the_temperature(scene):
-    formula = "".join(part.tex_string for part in scene("gato").panel.equation[1])
-    assert r"\sqrt{d_k}\, T}" in formula
+@pytest.mark.parametrize("name, lit", [("gato", "gato"), ("red causal", "red"), ("longest", None)])
+def test_the_panel_names_the_labs_three_sentences_and_lights_the_chosen_one(scene, name, lit):
+    selector = scene(name).panel.selector
+    names = [chip[1].shown_text for chip in selector.chips]
+    assert names == ["gato", "red", "atencion"]
+    assert [chip[0].get_fill_opacity() > 0.5 for chip in selector.chips] == [chip_name == lit for chip_name in names]
+    assert selector.title.shown_text == ("Oración" if lit else "Oración: una propia")
+    assert {"gato", "red", "atencion"} <= {text.text for text in step(scene(name), "embeddings").texts}
+
+
+@pytest.mark.parametrize("name, features", [
+    ("gato", [f"dim. {number}" for number in range(1, 9)]),
+    ("sharp", ["determinante", "sustantivo", "verbo", "pronombre", "otra", "posición/10", "(posición/10)²", "1"])])
+def test_the_embedding_bars_are_labelled_with_their_features(scene, name, features):
+    """Step 1 names the embedding's d numbers, top to bottom as its bars, and only step 1 (Q and K have none)."""
+    texts = {text.text: text for text in step(scene(name), "embeddings").texts}
+    assert set(features) <= set(texts)
+    heights = [(texts[feature].top + texts[feature].bottom) / 2 for feature in features]
+    assert heights == sorted(heights, reverse=True)
+    assert not set(features) & {text.text for text in step(scene(name), "queries").texts}
+
+
+def test_feature_names_sit_level_with_their_bars_left_of_the_first_vector():
+    from scenes.lab_panel import VectorStage
+    X = np.array(literal_lab(LAB_SENTENCES["gato"], 1.0, False)["X"])
+    names = [f"dim. {number}" for number in range(1, 9)]
+    stage = VectorStage(LAB_SENTENCES["gato"].split(), [(X, style.INPUT, "X")], 9.0, 5.0, features=names)
+    first = stage.rows[0].vectors[0]
+    assert [label.shown_text for label in stage.features] == names
+    for label, bar in zip(stage.features, first.bars):
+        assert abs(label.get_y() - bar.get_y()) < 0.02 and label.get_right()[0] < first.get_left()[0]
+    assert stage.rows[0].name.get_right()[0] < stage.features.get_left()[0]
+
+
+def test_temperature_and_designed_weights_are_explained_before_they_are_used(scene):
+    """No T on screen before step 5, whose caption says what the lab's temperature does; the designed weights
+    are named first in the step whose caption says what they are."""
+    default = scene(DEFAULT)
+    assert "T" not in "".join(part.tex_string for part in default.panel.equation)  # the lab's panel equation
+    first_t = next(record for record in default.steps
+                   if any("T =" in text.text or r"\, T" in text.text for text in record.texts))
+    assert first_t.key == "scaled"
+    assert "la temperatura del lab" in first_t.caption and "T < 1 concentra" in first_t.caption
+    first_designed = next(record for record in default.steps
+                          if any("diseñados" in text.text for text in record.texts if text.text != record.caption))
+    assert first_designed.key == "presets" and "escritos a mano" in first_designed.caption
 
 
 def test_mask_blocks_the_future_exactly(scene):
@@ -213,7 +283,10 @@ def test_scores_and_scaled_scores_share_one_colour_scale(scene, name):
     and leaves with the scores (the weights are on another scale)."""
     expected, shown_scene = RUNS[name].attention(), scene(name)
     scores, scaled = expected.steps.scores, expected.steps.scaled
-    largest = max(np.abs(scores).max(), np.abs(scaled[np.isfinite(scaled)]).max())
+    most = max(np.abs(scores).max(), np.abs(scaled[np.isfinite(scaled)]).max())
+    # the scale ends at the smallest round value (1, 2, 2.5, 5 times a power of ten) that covers every score
+    largest = min(step * 10.0 ** power for power in range(-3, 4) for step in (1, 2, 2.5, 5)
+                  if step * 10.0 ** power >= most)
     panel = np.asarray(style.PANEL.to_rgb())
     full = {sign: style.SCORE_SATURATION * np.linalg.norm(np.asarray(colour.to_rgb()) - panel)
             for sign, colour in ((1, style.SCORE_POSITIVE), (-1, style.SCORE_NEGATIVE))}
@@ -227,10 +300,9 @@ def test_scores_and_scaled_scores_share_one_colour_scale(scene, name):
     assert all(len(hexes) == 1 for hexes in colours.values())  # one value, one colour, whichever matrix
     if name == "sharp":  # 4 / √4 = 2 is in both matrices: the same colour in each
         assert np.isin(scores, scaled).any()
-    roundest = [step * 10.0 ** power for power in range(-3, 4) for step in (1, 2, 2.5, 5)]
-    mark = max(value for value in roundest if value <= largest)
-    for key in ("scores", "scaled"):
-        close(shown(shown_scene, key, "score_legend"), [[-mark, 0.0, mark]])
+    for key in ("scores", "scaled"):  # the bar's end ticks cover every score: no cell is past the legend
+        close(shown(shown_scene, key, "score_legend"), [[-largest, 0.0, largest]])
+        assert largest >= most
     assert "score_legend" not in step(shown_scene, "softmax").numbers
 
 
@@ -283,6 +355,50 @@ def test_presets_step_shows_the_labs_flat_weights_beside_the_designed_ones(scene
     assert bits_lab > 0.99 * np.log2(7) and row_sharp.max() >= 0.5
     assert f"{bits_lab:.2f} de {np.log2(7):.2f} bits" in presets.caption
     assert "aleatorios, sin entrenar" in presets.caption and f"{row_sharp.max():.2f} a «el»" in presets.caption
+
+
+def sharp_by_hand() -> np.ndarray:
+    """The designed preset's weights on «el gato se sienta en la mesa» at T = 1 from its closed form
+    (tests/test_lab.py), not from attn_math."""
+    n = len(GATO_ROLES)
+    return np.array([softmax_by_hand([sharp_score_by_hand(GATO_ROLES, i, j) / 2 for j in range(n)])
+                     for i in range(n)])
+
+
+@pytest.mark.parametrize("name, article, noun", [("gato", 0, 1), ("red causal", 0, 1)])
+def test_exercise_one_on_both_presets_the_lab_cannot_show_it_the_designed_can(scene, name, article, noun):
+    """The article's row on the lab's weights and on the designed ones: «el» → «gato» is no larger than the rest
+    of a flat row in the lab, and the designed row's maximum."""
+    run = RUNS[name]
+    lab = np.array(literal_lab(run.sentence, run.temperature, False)["weights"])  # exercise 1: no mask
+    designed = preset_attention("sharp", run.sentence, run.temperature, False).weights
+    if name == "gato":
+        np.testing.assert_allclose(designed, sharp_by_hand(), atol=1e-12)
+    close(shown(scene(name), "article", "article_lab"), [[lab[article, noun], lab[article].max()]])
+    close(shown(scene(name), "article", "article_sharp"), [[designed[article, noun], designed[article].max()]])
+    assert designed[article].argmax() == noun and lab[article, noun] < 0.5 < designed[article, noun]
+    caption = step(scene(name), "article").caption
+    tokens = run.sentence.split()
+    assert caption.startswith("Ejercicio 1") and "no pueden mostrarlo" in caption
+    assert f"«{tokens[article]}» da {lab[article, noun]:.2f} a «{tokens[noun]}»" in caption
+    assert f"{designed[article, noun]:.2f}" in caption
+
+
+def test_exercise_one_says_when_the_sentence_has_no_article(scene):
+    caption = step(scene("atencion hot"), "article").caption
+    assert caption.startswith("Ejercicio 1") and "no tiene un artículo" in caption
+
+
+@pytest.mark.parametrize("name", ["gato", "sharp"])
+def test_compared_rows_sound_one_after_the_other_with_their_pictures(scene, name):
+    """The lab's row and the designed one (presets, exercise 1) are chords of 1 s: each starts as its map or
+    readout appears, the second after the first has ended, never together."""
+    run = scene(name)
+    for key in ("presets", "article"):
+        record = step(run, key)
+        rows = [cue for cue in run.cues if cue.kind == "row" and record.start <= cue.time < record.end]
+        assert [cue.values["version"] for cue in rows] == ["lab", "sharp"]
+        assert rows[1].time - rows[0].time >= 1.0
 
 
 def test_output_caption_says_whether_the_outputs_differ(scene):
@@ -377,7 +493,7 @@ def test_longest_sentence_with_custom_weights(scene):
     close(shown(longest, "softmax", "max_weight"), [[expected.max_weights[run.query]]])
     assert "scores" not in step(longest, "scores").numbers  # 32 x 32 cells: colour only, as in the lab
     assert step(longest, "causal").numbers["nulled_first_last"] == [[str(MAX_TOKENS - 1), "0"]]
-    assert "Q: textos\npesos del lab" in [text.text for text in step(longest, "keys").texts]
+    assert "Paso: 3/7\nQ: textos" in [text.text for text in step(longest, "keys").texts]
 
 
 @pytest.mark.parametrize("name", LARGEST_RUNS)
@@ -388,10 +504,10 @@ def test_largest_configs_lay_out_read_at_720p_and_keep_moving(scene, name):
 
 
 def test_custom_weights_replace_the_presets():
-    designed = load_config(overrides=("pipeline.W_V=" + str(identity_rows(3)),)).pipeline.lab_weights()
-    np.testing.assert_array_equal(designed.W_Q, sharp_weights().W_Q)
+    designed = load_config(overrides=("pipeline.preset='sharp'", "pipeline.W_V=" + str(identity_rows(3)))).pipeline
+    np.testing.assert_array_equal(designed.lab_weights().W_Q, sharp_weights().W_Q)
     seeded = lab_weights()
-    config = load_config(overrides=("pipeline.preset='lab'", "pipeline.W_V=" + str(identity_rows(3)))).pipeline
+    config = load_config(overrides=("pipeline.W_V=" + str(identity_rows(3)),)).pipeline  # the default: the lab's
     weights = config.lab_weights()
     np.testing.assert_array_equal(weights.W_Q, seeded.W_Q)
     np.testing.assert_array_equal(weights.W_V, identity_rows(3))
@@ -417,7 +533,7 @@ def test_custom_weights_replace_the_presets():
     ("pipeline.W_Q=" + str(identity_rows(17)), "pipeline.W_Q"),
     ("pipeline.W_Q=[[1, 0, 0, 0, 0, 0, 0, nan]]", "pipeline.W_Q"),
     ("pipeline.W_Q=[[100, 0, 0, 0, 0, 0, 0, 0]]", "pipeline.W_Q"),
-    ("pipeline.W_Q=" + str(identity_rows(2)), "pipeline.W_Q"),  # the given W_Q is blamed: the preset's W_K has 4 rows
+    ("pipeline.W_Q=" + str(identity_rows(2)), "pipeline.W_Q"),  # the given W_Q is blamed: the preset's W_K has 8 rows
     ("pipeline.preset='random'", "pipeline.preset"),
     ("pipeline.W_V=[[1, 0, 0, 0, 0, 0, 0, 0, 0]]", "pipeline.W_V"),
 ])
@@ -426,3 +542,44 @@ def test_bad_values_are_refused_naming_the_key(override, key):
         load_config(overrides=(override,))
     assert str(error.value).startswith(key + ":"), str(error.value)
 
+
+
+# Row builds -----------------------------------------------------------------------------------------------
+def outside_brackets(scene) -> list[str]:
+    """Numbers of the section's matrices on screen now that lie outside every pair of brackets on screen."""
+    family = {id(mobject) for mobject in scene.get_mobject_family_members()}
+    matrices = [getattr(holder, "matrix", None) for holder in (getattr(scene, "scores", None),
+                                                               getattr(scene, "scaled", None),
+                                                               getattr(scene, "weights", None))]
+    comparison = getattr(scene, "comparison", None)
+    if comparison is not None:
+        matrices += [comparison.masked_scores.matrix, comparison.masked.matrix]
+    matrices = [matrix for matrix in matrices if matrix is not None and hasattr(matrix, "entries")]
+    spans = [(pair[0].get_right()[0], pair[1].get_left()[0], pair[0].get_bottom()[1], pair[0].get_top()[1])
+             for pair in (matrix.brackets for matrix in matrices) if all(id(part) in family for part in pair)]
+    problems = []
+    for matrix in matrices:
+        for entry in (entry for row in matrix.entries for entry in row):
+            if id(entry) not in family or entry.get_fill_opacity() < 0.05:
+                continue
+            inside = any(left - 1e-3 <= entry.get_left()[0] and entry.get_right()[0] <= right + 1e-3
+                         and bottom <= entry.get_y() <= top for left, right, bottom, top in spans)
+            if not inside:
+                problems.append(f"{scene.steps[-1].key}: {matrix.name} {entry.shown_text!r} outside the brackets")
+    return problems
+
+
+@pytest.mark.parametrize("name", ["gato", "sharp"])
+def test_row_builds_stay_inside_their_brackets(monkeypatch, name):
+    """After every animation of the section, each number of a matrix on screen lies inside brackets on screen:
+    at step 6 (scaled scores -> weights) and in the causal comparison (masked scores -> weights) the narrower
+    matrix's frame comes only after its wider rows have gone."""
+    problems = []
+
+    def checked_play(scene, *animations, **kwargs):
+        LessonScene.play(scene, *animations, **kwargs)
+        problems.extend(outside_brackets(scene))
+
+    monkeypatch.setattr(PipelineScene, "play", checked_play)
+    run_scene("pipeline", *(() if name == DEFAULT else RUNS[name].overrides()))
+    assert problems == []
