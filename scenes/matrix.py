@@ -47,6 +47,7 @@ REPEAT = 0.5  # a repeated product runs at this share of the first one's time
 GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
 LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
 LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
+FINAL_HOLD = 4.0  # seconds a step's finished screen stays before the next step replaces it (issue 26)
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 LAYOUT_ROUNDS = 6  # fit, grow the labels back, fit again: the labels' share is small, so a few rounds settle it
 
@@ -178,7 +179,8 @@ class MatrixScene(LessonScene):
             self.present(W)
         self.play(Appear(product.outline), run_time=0.5)
         self.fill_product(product, self.X, W, repeat=repeat)
-        self.show_line(label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE))
+        self.show_line(label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE),
+                       hold=True)
 
     def restage(self, matrices: list, *arrangements, reserve_right: float = 0.0, later_captions=()):
         """Lay ``matrices`` out anew (see place_in_body): those on screen move to their new places, the rest of
@@ -373,7 +375,7 @@ class MatrixScene(LessonScene):
         frames = marks(weights)
         self.play(*[Create(frame) for frame in frames], run_time=0.5)
         weights.add(*frames)  # they leave with A
-        self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE))
+        self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE), hold=True)
 
     # Shared moves ------------------------------------------------------------------------------
     def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):
@@ -440,13 +442,16 @@ class MatrixScene(LessonScene):
         self.play(Vanish(*old), *recolour, run_time=run_time / 2)
         self.play(Appear(*new), run_time=run_time / 2)
 
-    def show_line(self, line):
-        """Show one worked line between the matrices and the caption (one line or two), after the previous one has gone."""
+    def show_line(self, line, hold: bool = False):
+        """Show one worked line between the matrices and the caption (one line or two), after the previous one has
+        gone; a line that ends its step (``hold``) then stays FINAL_HOLD, the step's finished screen."""
         left, right, _, _ = style.body_box()
         fit(line, right - left, LINE_HEIGHT).next_to(self.header[-1], UP, buff=LINE_MARGIN)
         self.hide_line()
         self.play(Appear(line), run_time=0.3)
         self.line = line
+        if hold:
+            self.wait(FINAL_HOLD)
 
     def hide_line(self):
         if self.line is not None:
