@@ -27,7 +27,8 @@ def table(rows: list[dict], columns) -> str:
 
 def memory_check(results: dict, quality: str, limit: float) -> tuple[str, str, str, bool]:
     """The target row for the largest peak memory of a section's worker at ``quality``."""
-    worst = max((row for row in results["sections"] if row["quality"] == quality), key=lambda row: row["peak_memory_mb"])
+    rows = [row for row in results["sections"] if row["quality"] == quality]
+    worst = max(rows, key=lambda row: row["peak_memory_mb"])
     return (f"peak memory of a section's worker, {QUALITY_NAMES[quality]} (worst: {worst['section']})",
             f"{worst['peak_memory_mb']} MiB", f"≤ {limit} MiB", worst["peak_memory_mb"] <= limit)
 

@@ -147,7 +147,8 @@ class LoudnessMeter:
     so memory holds a block and two numbers per 100 ms."""
 
     def __init__(self):
-        self.stages = [(stage.b, stage.a, stage.passband_gain) for stage in pyloudnorm.Meter(SAMPLE_RATE)._filters.values()]
+        filters = pyloudnorm.Meter(SAMPLE_RATE)._filters.values()  # the K-weighting's two stages
+        self.stages = [(stage.b, stage.a, stage.passband_gain) for stage in filters]
         self.states: list = [None] * len(self.stages)
         self.rest, self.hops, self.length, self.heard = None, [], 0, False
 
