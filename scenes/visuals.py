@@ -71,7 +71,9 @@ def label_text(text: str, colour: ManimColor = style.TEXT, font_size: float = st
     return _typeset_label(text, ManimColor(colour).to_hex(with_alpha=True), font_size, weight).copy()
 
 
-@lru_cache(maxsize=2048)
+# A scene's repeats (a matrix's labels, the same caption twice) hit within a few dozen labels; each kept label
+# holds its glyphs (0.3-1 MB for a caption), so a larger cache grew a long section's memory by some 45 MB.
+@lru_cache(maxsize=64)
 def _typeset_label(text: str, colour: str, font_size: float, weight: str) -> MarkupText:
     markup = SUBSCRIPT.sub(lambda match: subscript_markup(match[1], font_size), html.escape(text, quote=False))
     return stored(("label", markup, text, colour, font_size, weight, style.TEXT_FONT, font_installed(style.TEXT_FONT)),

@@ -6,8 +6,11 @@ from PIL import Image, ImageDraw
 from scipy import ndimage
 
 from lecture.locale import load_locale
+from lecture.steps import step_keys
 from lecture.storyboard import LabelFont
 from media_checks import TINY, manifest, run_cli
+
+MATRIX_STEPS = len(step_keys("matrix"))
 
 BACKGROUND = (17, 21, 28)  # the scenes' background colour: what a tile is made of at its edges
 
@@ -34,13 +37,13 @@ def test_one_tile_per_step(out):
     steps = manifest(out / "stills")["sections"]["matrix"]["steps"]
     with Image.open(out / "01-matrix-storyboard.png") as sheet:
         found = tiles(sheet)
-    assert len(found) == len(steps) == 9
+    assert len(found) == len(steps) == MATRIX_STEPS
     assert set(found) == {(256, 144)}
 
 
 def test_made_from_stills_without_touching_the_videos(out):
     stills = sorted((out / "stills" / "01-matrix").glob("*.png"))
-    assert len(stills) == 9
+    assert len(stills) == MATRIX_STEPS
     assert not (out / "manifest.json").exists() and not list(out.glob("*.mp4"))
 
 
@@ -68,7 +71,7 @@ def test_a_storyboard_in_english_reads_the_english_locale(out, tmp_path):
     assert entry["lang"] == "en"
     assert [step["title"] for step in entry["steps"]] == [
         step["title"] for step in load_locale("en")["matrix"]["steps"].values()]
-    assert f"{tmp_path / '01-matrix-storyboard.png'}: 9 steps" in result.stderr.splitlines()
+    assert f"{tmp_path / '01-matrix-storyboard.png'}: {MATRIX_STEPS} steps" in result.stderr.splitlines()
     with Image.open(tmp_path / "01-matrix-storyboard.png") as english, \
             Image.open(out / "01-matrix-storyboard.png") as spanish:
         heading = (0, 0, english.width, english.height // 12)  # the section's title, in its language
