@@ -18,12 +18,11 @@ from pathlib import Path
 import srt
 
 from lecture.locale import load_locale
-from lecture.media import TextTracks
+from lecture.media import VTT_ESCAPES, TextTracks
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
 # WebVTT's escapes (W3C WebVTT, "cue text"): "&" and "<" would start a character reference or a tag, and an
 # escaped ">" means no "-->" in a cue's text, where a reader takes it for the next cue's timing and ends the cue.
-VTT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 # SubRip has no escapes, and its readers take <...> for a formatting tag (ffmpeg drops one it does not know:
 # "<script>" vanished) or "&lt;" for a character. A WORD JOINER (U+2060, no width, no line break) after "&"
 # and "<" and before ">" shows the text as written while no tag, reference or "-->" can form; the config

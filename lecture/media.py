@@ -19,6 +19,12 @@ AUDIO_CODECS = {".mp4": "aac", ".webm": "libopus", ".mov": "aac"}
 SUBTITLE_CODECS = {".mp4": "mov_text", ".webm": "webvtt", ".mov": "mov_text"}
 AUDIO_FRAME = 1024  # samples per frame handed to the audio encoder
 MILLISECOND = Fraction(1, 1000)
+# WebVTT cue text reads "&" and "<" as the start of a reference or a tag, and "-->" ends a cue's timing line.
+VTT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+# The subtitle encoders read an ASS event: "{\" opens an override block ({\i1} italics, the block dropped) and
+# "\N" breaks the line. A WORD JOINER (U+2060, no width) after each "{" and "\" in a user's words keeps both
+# from forming, as the SubRip captions do (the config refuses invisible characters, so none was there before).
+ASS_ESCAPES = str.maketrans({"{": "{\u2060", "\\": "\\\u2060"})
 # The subtitle encoders read their cues as ASS events, so they need an ASS header; players style the text.
 ASS_HEADER = ("[Script Info]\nScriptType: v4.00+\nPlayResX: 384\nPlayResY: 288\n\n[V4+ Styles]\n"
               "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, "
@@ -169,7 +175,9 @@ def _timed(packets) -> Iterator[tuple[float, av.Packet]]:
 
 def _subtitle_packets(cues, stream) -> Iterator[tuple[float, av.Packet]]:
     """(start in seconds, packet) of each cue, encoded as the container's text subtitles."""
+    webvtt = stream.codec_context.name == "webvtt"  # ffmpeg's WebVTT encoder passes the text through as it is
     for start, end, text in sorted(cues):
+        text = text.translate(ASS_ESCAPES).translate(VTT_ESCAPES) if webvtt else text.translate(ASS_ESCAPES)
         event = "0,0,Default,,0,0,0,," + text.replace("\n", "\\N")  # an ASS event: \N breaks a line
         cue = av.subtitles.subtitle.SubtitleSet.create(event.encode(), 0, _milliseconds(end) - _milliseconds(start),
                                                        _milliseconds(start))

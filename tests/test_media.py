@@ -1,5 +1,7 @@
 """Muxing the soundtrack, chapters and captions, and joining sections, on small videos made here."""
 
+import html
+import re
 from pathlib import Path
 
 import av
@@ -124,3 +126,22 @@ def test_joined_lecture_carries_every_sections_chapters_and_cues_at_its_offset(t
         (2.0, 3.0, "una línea bastante larga que hay que\npartir en dos líneas"),
         (3.25, 4.0, "Primera frase."), (4.5, 4.75, "Segunda.")])
     assert decoded_frame_count(lecture) == 25
+
+
+@pytest.mark.parametrize("suffix", [".mp4", ".webm"])
+def test_a_users_words_in_the_video_subtitle_track_read_as_written(tmp_path, suffix):
+    """Cue text reaches the encoders as an ASS event: "{\\i1}" would turn italic and vanish, "\\N" break the line;
+    WebM's WebVTT track would keep "<script>" as a tag and "&amp;" as a reference. As stored (and, for WebVTT,
+    unescaped as a player reads it), each cue is the words as typed, word joiners aside."""
+    video = silent_video(tmp_path / f"part{suffix}", 10)
+    words = ["a{\\i1}q\\Nr", "<script>x&amp;y", "a-->b {b} c\\d"]
+    tracks = lecture_tracks([([{"title": f"Paso {number}", "caption": text, "end": 0.6 * number}
+                               for number, text in enumerate(words, 1)], 2.0)])
+    target = tmp_path / f"hostile{suffix}"
+    join_videos([video], target, None, SAMPLE_RATE, tracks)
+    codec, _, cues = subtitle_cues(target)
+    read = [text for _, _, text in cues]
+    if codec == "webvtt":  # stored as WebVTT cue text: no tag, no bare reference, then read as a player does
+        assert not any("<" in text or re.search(r"&(?!amp;|lt;|gt;)", text) for text in read)
+        read = [html.unescape(text) for text in read]
+    assert [text.replace("\u2060", "") for text in read] == words
