@@ -28,7 +28,7 @@ from lecture.batch_variants import Variant, VariantsError, read_variants
 from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineCommand, check_system, fail,
                                  run_guarded)
 from lecture.config_hints import clipped
-from lecture.output_folder import PATH_MAX, ROOM, OutputError, system_folder
+from lecture.output_folder import OutputError, check_output_path
 from lecture.runner import plain_line, render
 
 CONNECT_SECONDS = 10
@@ -72,14 +72,8 @@ def run_batch(variants: list[Variant], scheduler: str | None, console: Console |
 
 def check_folder(path: Path) -> None:
     """Raise OutputError if ``path`` cannot be a variant's folder, as ``OutputFolder`` would, without making it:
-    a system folder, a path too long, something not a folder in the way or a folder this user cannot write in."""
-    path = Path(os.path.abspath(path))
-    if len(os.fsencode(path)) + ROOM >= PATH_MAX:
-        raise OutputError(f"-o {path}: the path is too long: at most {PATH_MAX - ROOM - 1} bytes leave room for "
-                          "the files inside it")
-    system = system_folder(path)
-    if system:
-        raise OutputError(f"-o {path}: {system} is a system folder, not a place for the lecture's files")
+    what ``check_output_path`` refuses, something not a folder in the way or a folder this user cannot write in."""
+    path = check_output_path(path)
     existing = next(folder for folder in (path, *path.parents) if os.path.lexists(folder))
     if not existing.is_dir():
         raise OutputError(f"-o {path}: {existing} is a file; expected a folder")

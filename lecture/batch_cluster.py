@@ -12,6 +12,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from itertools import count
 from pathlib import Path
@@ -138,13 +139,13 @@ class ClusterJobs:
         """The ``run`` function ``runner.render`` calls with the stale jobs of ``variant``."""
         return functools.partial(self.run, variant)
 
-    def run(self, variant: str, jobs: list[RenderJob], parallel: int, console) -> list[JobResult]:
+    def run(self, variant: str, jobs: list[RenderJob], parallel: int, console) -> Iterator[JobResult]:
+        """Each job as a task; its result yielded as it ends (the runner commits that section at once)."""
         if self.cancelled.is_set():
             raise KeyboardInterrupt
         futures = {self.client.submit(render_task, job, self.code, key=task_key(variant, job.stem), pure=False): job
                    for job in jobs}
         self.futures.update(futures)
-        results = []
         for future in as_completed(futures, loop=self.client.loop):
             job = futures[future]
             if self.cancelled.is_set():
@@ -157,8 +158,7 @@ class ClusterJobs:
             else:
                 result = unpack(task, job)
                 self.finished(variant, job, task.worker, task.seconds, result)
-            results.append(result)
-        return results
+            yield result
 
     def cancel(self) -> None:
         self.cancelled.set()

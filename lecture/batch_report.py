@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rich.console import Console
@@ -12,7 +13,7 @@ from rich.table import Table
 
 from lecture.batch_variants import Variant
 from lecture.jobs import JobResult, RenderJob
-from lecture.runner import plain_line, run_jobs
+from lecture.runner import finished_jobs, plain_line
 
 
 @dataclass
@@ -74,14 +75,14 @@ class Tally:
             self.say(f"[{self.finished_tasks}/{self.total}] {variant}/{job.stem}: {outcome}")
 
     def local_runner(self, variant: str):
-        """``runner.run_jobs`` for ``variant``, each finished job told to the tally (worker: "local")."""
-        def run(jobs: list[RenderJob], parallel: int, console: Console) -> list[JobResult]:
-            results = run_jobs(jobs, parallel, console)
+        """``runner.finished_jobs`` for ``variant``: each result told to the tally (worker: "local") and yielded
+        as its job ends, so the runner commits that section at once."""
+        def run(jobs: list[RenderJob], parallel: int, console: Console) -> Iterator[JobResult]:
             by_section = {job.section: job for job in jobs}
-            for result in results:
+            for result in finished_jobs(jobs, parallel, console):
                 seconds = result.timings.get("scene_seconds", 0.0) + result.timings.get("sound_seconds", 0.0)
                 self.finished(variant, by_section[result.section], "local", seconds, result)
-            return results
+                yield result
         return run
 
     def summary(self, variants: list[Variant], wall_seconds: float) -> None:

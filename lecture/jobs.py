@@ -9,6 +9,7 @@ import re
 import resource
 import shutil
 import signal
+import threading
 import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
@@ -87,10 +88,21 @@ class JobResult:
 
 def worker_main(job: RenderJob, connection, parent: int) -> None:
     """Entry point of a worker process: dies with its parent, reports progress and its result on ``connection``."""
-    die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+    worker_setup(parent)
     connection.send(run_job(job, lambda section, share: connection.send(("progress", share))))
     connection.close()
+
+
+def worker_setup(parent: int) -> None:
+    """What every render worker process does first: die with its parent, leave Ctrl-C to it (it stops the
+    workers), and make no semaphore that a killed worker would leak."""
+    from tqdm import tqdm
+
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # manim's progress bars would make tqdm's default lock, a named semaphore registered with the parent's
+    # resource tracker: a killed worker never releases it and the tracker warns of a leak at exit.
+    tqdm.set_lock(threading.RLock())
 
 
 def die_with_parent(parent: int) -> None:
@@ -272,9 +284,11 @@ def _manim_config(job: RenderJob, cache: Path, work: Path, partial: Path) -> dic
         "output_file": job.stem,
         "progress_bar": "display" if job.verbose else "none",
         "verbosity": "INFO" if job.verbose else "ERROR",
-        # Encode up to four plays' partial movies while the next play is drawn (manim's suggested value):
-        # the matrix section at 720p30 went from 51 s to 37 s.
-        "max_inflight_encoders": 4,
+        # Encode plays' partial movies while the next play is drawn (the matrix section at 720p30 went from 51 s
+        # to 37 s with four). Each encoder in flight keeps its own x264 buffers and a queue of frames (33 MB each
+        # at 2160p): two keep both cores busy; 4 x 8 frames took 0.5 GB at 720p and 2.1 GB at 2160p on a bare scene.
+        "max_inflight_encoders": 2,
+        "encoder_queue_size": 4 if job.quality.width * job.quality.height <= 1280 * 720 else 2,
         "disable_caching": True,  # hashing every play call costs more than rendering it; we skip whole sections instead
     }
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from lecture.config import ConfigError, load_config
-from lecture.jobs import JobResult, Quality, RenderJob, die_with_parent, run_job
+from lecture.jobs import JobResult, Quality, RenderJob, run_job, worker_setup
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest, chosen_steps
 from lecture.sections import BY_ID
@@ -40,13 +39,7 @@ class WatchRequest:
 
 def serve(connection, parent: int) -> None:
     """The warm worker: import manim and the scenes once, then render each job it is sent."""
-    from tqdm import tqdm
-
-    die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it kills this process
-    # manim's progress bars would make tqdm's default lock, a named semaphore registered with the parent's
-    # resource tracker: a killed worker never releases it and the tracker warns of a leak when the watch ends.
-    tqdm.set_lock(threading.RLock())
+    worker_setup(parent)
     for section in BY_ID.values():
         if section.available:
             section.scene()

@@ -61,12 +61,30 @@ def test_a_section_done_before_the_render_is_stopped_is_kept_and_skipped_next_ti
         time.sleep(0.05)
     os.kill(process.pid, stop)
     assert process.wait(timeout=60) == status, process.stderr.read()  # stopped while the other section rendered
+    said = process.stderr.read()
+    assert "leaked semaphore" not in said and "resource_tracker" not in said, said  # the killed worker's
     assert wait_until_gone(process.pid) == []
     (done, entry), = committed_sections(out).items()
     for name in entry["files"]:
         assert file_hash(out / name) == entry["sha256"][name], name
     again = run_cli("render", done, *TINY, "-o", str(out))
     assert again.returncode == 0 and f"{BY_ID[done].stem}: up to date, skipped" in again.stderr, again.stderr
+
+
+def test_a_render_stopped_while_manim_draws_leaves_no_leaked_semaphore_warning(tmp_path):
+    """manim's progress bars made tqdm's default lock, a named semaphore the parent's resource tracker counts:
+    the worker killed mid-play never released it, and the tracker warned of a leak as the render ended."""
+    out = tmp_path / "out"
+    process = subprocess.Popen([*RENDER, "matrix", *TINY, "-j", "1", "-o", str(out)], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not list((out / PRIVATE).glob("matrix/partial_movie_files/*/mp4/*.mp4")) \
+            and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGTERM)
+    said = process.communicate(timeout=60)[1]
+    assert process.returncode == 128 + signal.SIGTERM, said
+    assert "leaked semaphore" not in said and "resource_tracker" not in said, said
 
 
 # 2. A folder we write is replaced file by file: what the user put in it stays.

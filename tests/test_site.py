@@ -220,7 +220,7 @@ def test_the_folder_shares_the_videos_bytes_with_out(out):
 
 def test_a_video_changed_since_its_render_is_listed_as_not_rendered_and_none_of_its_files_are_copied(out, tmp_path):
     copy = tmp_path / "out"
-    shutil.copytree(out, copy, ignore=shutil.ignore_patterns("site", "slides", "stills", ".cache"))
+    shutil.copytree(out, copy, ignore=shutil.ignore_patterns("site", "slides", "stills", ".atencion"))
     with open(copy / "02-scaling.vtt", "a", encoding="utf-8") as captions:
         captions.write("\n")
     result = run_cli("site", "-o", str(copy))
