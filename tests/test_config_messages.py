@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from attn_math.attention import self_attention
+from attn_math.sharp import PRESETS, preset_weights
 from lecture.config import ConfigError, load_config
 from lecture.config_hints import split_set_hint
 from media_checks import run_cli
@@ -82,8 +83,6 @@ def test_a_decimal_comma_in_a_file_names_the_key_and_the_line(tmp_path):
      "matrix.W_V: X is 2x1, so W_V needs 1 row (1 x d_v), got 2x2"),
     (("matrix.X=[[1,0,1],[0,1,1]]", "matrix.W_Q=[[1],[0]]"),
      "matrix.W_Q: X is 2x3, so W_Q needs 3 rows (3 x d_k), got 2x1"),
-    (("pipeline.W_Q=[[1,0,0,0,0,0,0,0]]",),
-     "pipeline.W_Q: W_K (the preset's) is 4x8, so W_Q needs 4 rows (q . k needs the same d_k), got 1x8"),
     (("pipeline.W_Q=[[1,0,0,0,0,0,0,0]]", "pipeline.W_K=[[1,0,0,0,0,0,0,0],[0,1,0,0,0,0,0,0]]"),
      "pipeline.W_K: W_Q is 1x8, so W_K needs 1 row (q . k needs the same d_k), got 2x8"),
     (("pipeline.W_V=[[1,0,0]]",),
@@ -91,6 +90,15 @@ def test_a_decimal_comma_in_a_file_names_the_key_and_the_line(tmp_path):
 ])
 def test_shape_errors_name_both_matrices_and_the_shape_needed(overrides, message):
     assert refused(*overrides) == message
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_pipeline_shape_error_names_the_chosen_presets_shape(preset):
+    """The shape quoted is the preset's own W_K (lab: d_k = 8, sharp: d_k = 4), read from attn_math."""
+    rows, columns = preset_weights(preset).W_K.shape
+    assert refused(f'pipeline.preset="{preset}"', "pipeline.W_Q=[[1,0,0,0,0,0,0,0]]") == (
+        f"pipeline.W_Q: W_K (the preset's) is {rows}x{columns}, so W_Q needs {rows} rows "
+        "(q . k needs the same d_k), got 1x8")
 
 
 def test_a_consistent_custom_shape_is_accepted():
