@@ -283,7 +283,7 @@ class PositionalScene(LessonScene):
         # A curve that rises again is set beside the smallest larger d whose curve only falls, when there is one.
         wide = smooth_width(n, d, base) if rise is not None and d % 2 == 0 else None
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
-                        second=starts[1], rise=rise, half=d // 2, wide=wide, wide_half=(wide or 0) // 2)
+                        second=starts[1], rise=rise, half=d // 2, wide=wide)
         axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=0.55 if wide else 1.0)
         plots = VGroup(VGroup(axes, axis_labels))
         if wide:
