@@ -117,12 +117,18 @@ def test_manifest_records_every_steps_texts_in_pixels_and_its_numbers(rendered):
         for text in step["texts"]:  # pixels of the 256x144 frame, top left origin
             left, top, right, bottom = text["box"]
             assert -0.5 <= left < right <= 256.5 and -0.5 <= top < bottom <= 144.5, text
-            assert 0 < text["cap_height"] <= bottom - top + 0.2  # both rounded to 0.1 px
+            assert 0 < text["cap_height"]
+            # A text of signs alone ("−∞" in the causal step) is measured by the digit height its glyphs go
+            # with (scenes.visuals.cap_height), so its ink may be shorter; letters and digits reach it.
+            if any(character.isalnum() for character in text["text"]):
+                assert text["cap_height"] <= bottom - top + 0.2, text  # both rounded to 0.1 px
     preset = worked_example.PRESETS["default"]
     Q, K, V = preset.X @ preset.W_Q, preset.X @ preset.W_K, preset.X @ preset.W_V
     scores = Q @ K.T / np.sqrt(K.shape[1])
     weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
-    shown = np.array([[parse_number(value) for value in row] for row in steps[-1]["numbers"]["Z"]])
+    shows_Z = [step["numbers"]["Z"] for step in steps if "Z" in step.get("numbers", {})]  # the variants come after
+    assert shows_Z, "no step shows Z"
+    shown = np.array([[parse_number(value) for value in row] for row in shows_Z[-1]])
     np.testing.assert_allclose(shown, weights @ V, atol=0.006)
 
 
