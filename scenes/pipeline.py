@@ -423,10 +423,10 @@ class PipelineScene(LessonScene):
         if not animations:
             return
         spacing = max(NOTE_SPACING, spacing)
-        start = self.renderer.time
+        start, peak = self.renderer.time, float(max(weights))
         for k, weight in enumerate(weights):
             self.cues.append(Cue(start + k * spacing, "connection",
-                                 {"weight": float(weight), "temperature": float(temperature)}))
+                                 {"weight": float(weight), "temperature": float(temperature), "peak": peak}))
         self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
 
     # Step 7: the weighted sum -----------------------------------------------------------------------

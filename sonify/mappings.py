@@ -28,7 +28,9 @@ Section 5 (``capital``): ``distribution``, the final distribution as a chord: Pa
 probability and panned as its bar; ``values``, the numbers of a column as blips one after the other, pitch
 as value.
 Section 6 (``pipeline``):
-* ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha, on a sawtooth; the temperature
+* ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha's share of its row's largest weight
+  (``peak``: a flat row sounds as even, not as faint: the lab's random weights and the designed ones keep the
+  section at one loudness), on a sawtooth; the temperature
   sets the timbre: cold is bright and short (Butterworth cut-off 2500/sqrt(T) Hz), hot dull, long, detuned.
 * ``row`` with version ``lab``/``sharp``: the two presets' rows for the query, left and right, 0.3 s apart.
 * ``curve``: the maximum weight against T, a 440 Hz tone as loud as the curve is high, left to right.
@@ -123,11 +125,12 @@ def timbre(temperature: float) -> tuple[float, float, float]:
     return cutoff, length, detune
 
 
-def connection_note(weight: float, temperature: float = 1.0) -> np.ndarray:
-    """200 + 600 alpha Hz on a sawtooth, amplitude alpha, low-passed at the temperature's cut-off."""
+def connection_note(weight: float, temperature: float = 1.0, peak: float = 1.0) -> np.ndarray:
+    """200 + 600 alpha Hz on a sawtooth, amplitude alpha / peak (``peak``: the row's largest weight), low-passed
+    at the temperature's cut-off."""
     cutoff, length, detune = timbre(temperature)
     voices = tone(200 + 600 * weight, length, saw_wave, detune) + tone(200 + 600 * weight, length, saw_wave, -detune)
-    return weight * low_pass(envelope(voices / 2, decay=length / 2.5), cutoff)
+    return weight / max(peak, weight, 1e-9) * low_pass(envelope(voices / 2, decay=length / 2.5), cutoff)
 
 
 HEAD_REGISTERS = ((220.0, sine_wave), (440.0, triangle_wave), (880.0, organ_wave))  # low, middle, high
@@ -245,7 +248,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "cell": lambda value, low, high, **_: value_blip(value, low, high),
     "values": lambda values, spacing, **_: value_blips(values, spacing),
     "row": lambda weights, version=None, **_: softmax_row(weights, version),
-    "connection": lambda weight, temperature=1.0, **_: connection_note(weight, temperature),
+    "connection": lambda weight, temperature=1.0, peak=1.0, **_: connection_note(weight, temperature, peak),
     "masked": lambda before, after, **_: masked_row(before, after),
     "entropy": lambda free, masked, rows, **_: entropies_compared(entropy(np.asarray(free)[rows]),
                                                                   entropy(np.asarray(masked)[rows])),
@@ -277,7 +280,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
 # turned down, short blips up. Set on the default lecture so that every section needs about the same
 # gain to reach the loudness target (tests/test_sound_lecture.py), sparse sections' data a little louder.
 LEVELS = {"step": -6, "reset": -8, "cost": 8, "curve": -4,
-          "cell": 3, "values": 3, "vector_sum": 4, "row": -2, "masked": -2, "entropy": -3, "connection": 7,
+          "cell": 3, "values": 3, "vector_sum": 4, "row": -1, "masked": -2, "entropy": -3, "connection": 5,
           "tokens": 5, "concat": 7, "head_arcs": 5, "head_row": -2, "heads_overlay": 3, "heads_sum": 5,
           "sum_row": 1, "heads_chord": -6, "distribution": 3,
           "frequencies": -10, "position_sweep": -6, "frequency_contrast": -6, "wave": -6, "similarity_curve": -8,
