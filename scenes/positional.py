@@ -485,31 +485,58 @@ class PositionalScene(LessonScene):
 
     # Steps 8-9: the permutation argument --------------------------------------------------------
     def show_permutation(self):
+        """Each sentence's input X above its output Z = Attention(X), A beside B: the same rows in, reordered, give
+        the same rows out, reordered."""
         self.enter_step("permutation")
         demo = self.demo = permutation_demo()
-        width = shared_cell_width(demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)
+        width = shared_cell_width(*(steps.X for steps in self.demo_steps(False) + self.demo_steps(True)),
+                                  demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)
+        self.inputs = [self.input_matrix(steps.X, side, False, width) for side, steps in zip("AB", self.demo_steps(False))]
         self.outputs = [self.output_matrix(demo.output_a, "A", False, width),
                         self.output_matrix(demo.output_b, "B", False, width)]
         shown = [self.shown_words(tokens) for tokens in (demo.tokens_a, demo.tokens_b)]
+        self.input_words = [self.row_words(matrix, tokens) for matrix, tokens in zip(self.inputs, shown)]
         self.words = [self.row_words(matrix, tokens) for matrix, tokens in zip(self.outputs, shown)]
         sentences = [label_text(self.labels[f"sentence_{side}"].format(sentence=" ".join(tokens)), style.TEXT,
                                 style.BODY_SIZE) for side, tokens in zip("ab", shown)]
-        columns = [VGroup(sentence, VGroup(output, words)).arrange(DOWN, buff=0.4)
-                   for sentence, output, words in zip(sentences, self.outputs, self.words)]
+        columns = [VGroup(sentence, VGroup(source, source_words), VGroup(output, words)).arrange(DOWN, buff=0.3)
+                   for sentence, source, source_words, output, words
+                   in zip(sentences, self.inputs, self.input_words, self.outputs, self.words)]
+        for source, source_words, output in zip(self.inputs, self.input_words, self.outputs):
+            # bracket over bracket, whatever the widths of the labels
+            VGroup(source, source_words).shift(RIGHT * (output.brackets.get_right()[0] - source.brackets.get_right()[0]))
         stage = VGroup(*columns).arrange(RIGHT, buff=2.2, aligned_edge=UP)
         verdict_label = label_text(self.labels["difference"], style.TEXT, style.BODY_SIZE)
-        self.place(stage, bottom_room=verdict_label.height + 0.4)
+        self.place(stage, bottom_room=verdict_label.height + 0.3)
         self.difference = self.difference_number(demo.output_a, demo.output_b)
-        VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.4)
+        VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
         links = self.row_links()
-        for sentence, output, words in zip(sentences, self.outputs, self.words):
-            self.play(Appear(sentence), Appear(output.frame), run_time=0.6)
-            for i in range(len(output.entries)):  # each row with its word, at the numbers' reading pace
-                self.play(Appear(output.row(i)), Appear(words[i]), run_time=self.reveal_seconds(len(output.entries[i])))
+        for sentence, source, words in zip(sentences, self.inputs, self.input_words):
+            self.play(Appear(sentence), Appear(source.frame), run_time=0.6)
+            self.reveal_rows(source, words)
+        for output, words in zip(self.outputs, self.words):
+            self.play(Appear(output.frame), run_time=0.6)
+            self.reveal_rows(output, words)
         self.play(Create(links), run_time=1.0)
         self.cue("outputs_compared", with_pe=False, max_difference=self.max_difference(demo.output_a, demo.output_b))
         self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference), run_time=0.8)
         self.wait(2.0)
+
+    def demo_steps(self, with_pe: bool) -> list:
+        """The attention passes of sentences A and B, on X or on X + PE."""
+        demo = self.demo
+        return [demo.steps_a_pe, demo.steps_b_pe] if with_pe else [demo.steps_a, demo.steps_b]
+
+    def reveal_rows(self, matrix: LabelledMatrix, words: VGroup):
+        """Each row with its word, at the numbers' reading pace."""
+        for i in range(len(matrix.entries)):
+            self.play(Appear(matrix.row(i)), Appear(words[i]), run_time=self.reveal_seconds(len(matrix.entries[i])))
+
+    @staticmethod
+    def input_matrix(X: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
+        """X_A, or X_A + PE: what attention is computed from, in the input's colour."""
+        return LabelledMatrix(X, rf"X_{side} + PE" if with_pe else rf"X_{side}", style.INPUT,
+                              f"X_{side}_pe" if with_pe else f"X_{side}", cell_width=width)
 
     def output_matrix(self, output: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
         source = rf"X_{side} + PE" if with_pe else rf"X_{side}"
@@ -534,8 +561,10 @@ class PositionalScene(LessonScene):
         return links
 
     def token_frames(self, token: str) -> VGroup:
+        """The rows of ``token`` in both sentences, in the inputs and in the outputs."""
         rows = (self.demo.tokens_a.index(token), self.demo.tokens_b.index(token))
-        return VGroup(*[matrix.row_box(i) for matrix, i in zip(self.outputs, rows)])
+        return VGroup(*[matrix.row_box(i) for matrices in (self.inputs, self.outputs)
+                        for matrix, i in zip(matrices, rows)])
 
     def max_difference(self, output_a: np.ndarray, output_b: np.ndarray) -> float:
         """Largest gap between the rows of the same token in the two sentences."""
@@ -547,26 +576,37 @@ class PositionalScene(LessonScene):
         return value
 
     def show_with_pe(self):
+        """The inputs become X + PE, row by row, then the outputs computed from them."""
         self.enter_step("with_pe", keep=list(self.mobjects))
         demo = self.demo
         width = self.outputs[0].cell_width
-        with_pe = [self.output_matrix(demo.output_a_pe, "A", True, width),
-                   self.output_matrix(demo.output_b_pe, "B", True, width)]
-        for old, new in zip(self.outputs, with_pe):
-            new.scale(old.cell_grid.width / new.cell_grid.width)
-            new.shift(old.cell_grid.get_center() - new.cell_grid.get_center())
-            enlarge_formulas(new)
+        inputs = [self.in_place(old, self.input_matrix(steps.X, side, True, width))
+                  for old, side, steps in zip(self.inputs, "AB", self.demo_steps(True))]
+        outputs = [self.in_place(old, self.output_matrix(output, side, True, width))
+                   for old, side, output in zip(self.outputs, "AB", (demo.output_a_pe, demo.output_b_pe))]
         difference = self.difference_number(demo.output_a_pe, demo.output_b_pe)
         difference.move_to(self.difference, aligned_edge=LEFT)
-        self.cue("outputs_compared", with_pe=True,
-                 max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
-        self.play(*[FadeTransform(old.label, new.label) for old, new in zip(self.outputs, with_pe)], run_time=0.8)
-        for old, new in zip(self.outputs, with_pe):  # row by row, the old numbers gone before the new come
-            self.play(LaggedStart(*[Succession(Vanish(old.row(i)), Appear(new.row(i)))
-                                    for i in range(len(old.entries))], lag_ratio=1.0),
-                      run_time=self.reveal_seconds(old.values.size))
+        self.replace_values(self.inputs, inputs)
+        self.cue("outputs_compared", with_pe=True, max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
+        self.replace_values(self.outputs, outputs)
         self.play(Succession(Vanish(self.difference), Appear(difference)), run_time=0.8)
         self.wait(2.0)
+
+    @staticmethod
+    def in_place(old: LabelledMatrix, new: LabelledMatrix) -> LabelledMatrix:
+        """``new`` scaled and moved onto ``old``'s cells, its formula grown back to a legible size."""
+        new.scale(old.cell_grid.width / new.cell_grid.width)
+        new.shift(old.cell_grid.get_center() - new.cell_grid.get_center())
+        enlarge_formulas(new)
+        return new
+
+    def replace_values(self, old: list[LabelledMatrix], new: list[LabelledMatrix]):
+        """Each old matrix becomes its new one: the label, then row by row, the old numbers gone before the new come."""
+        self.play(*[FadeTransform(before.label, after.label) for before, after in zip(old, new)], run_time=0.8)
+        for before, after in zip(old, new):
+            self.play(LaggedStart(*[Succession(Vanish(before.row(i)), Appear(after.row(i)))
+                                    for i in range(len(before.entries))], lag_ratio=1.0),
+                      run_time=self.reveal_seconds(before.values.size))
 
     # Layout --------------------------------------------------------------------------------------
     def body(self) -> tuple[float, float, float, float]:

@@ -229,6 +229,20 @@ def test_with_pe_the_rows_differ(default_scene):
     assert largest_gap > 0.1
 
 
+@pytest.mark.parametrize("key, with_pe", [("permutation", False), ("with_pe", True)])
+def test_the_permutation_steps_show_the_inputs_they_compute_from(default_scene, key, with_pe):
+    """Each sentence's X (then X + PE) on screen beside its Z: row for row the words' embeddings (plus the PE of
+    their positions), every number of them, and no longer the inputs without PE once PE is added."""
+    step = step_named(default_scene, key)
+    suffix = "_pe" if with_pe else ""
+    for side, sentence in (("A", "el perro mordió al hombre"), ("B", "el hombre mordió al perro")):
+        X = sentence_input(sentence, with_pe)
+        assert_shown(step, f"X_{side}{suffix}", lambda i, j: X[i, j])
+        assert len(shown(step, f"X_{side}{suffix}")) == X.size
+        assert f"Z_{side}{suffix}" in step.numbers
+        assert with_pe is (f"X_{side}" not in step.numbers)
+
+
 def test_with_pe_the_word_shows_beside_its_position(default_scene):
     """At position 4 sentence A has "hombre" and B "perro": their rows on screen differ by at least 0.10, the
     word is not swamped by the position (with unit-size embeddings they differed by 0.01)."""
