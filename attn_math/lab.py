@@ -43,6 +43,16 @@ LAB_SENTENCES = {
 }
 
 
+# The lab types its sentences without accents, and lab_hash reads every letter: the numbers need the tokens
+# as typed. Spanish writes two of their words with an accent; this is how a scene shows them.
+SPELLING = {"atencion": "atención", "rapido": "rápido"}
+
+
+def spelled(token: str) -> str:
+    """A token of the lab's sentences as Spanish writes it ("atencion" -> "atención"); any other token as it is."""
+    return SPELLING.get(token, token)
+
+
 def lab_sentence_name(sentence: str) -> str | None:
     """The name of the lab's sentence ``sentence`` (its key in LAB_SENTENCES), None for any other sentence."""
     return next((name for name, text in LAB_SENTENCES.items() if text == sentence), None)

@@ -20,7 +20,8 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, Dashed
                    LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, Succession, Transform,
                    TransformFromCopy, VGroup)
 
-from attn_math.lab import LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name, output_spread
+from attn_math.lab import (LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name,
+                           output_spread, spelled)
 from attn_math.sharp import article_and_noun, preset_attention
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -42,6 +43,7 @@ LINE_SECONDS = 0.6  # to draw one of the query's attention lines
 FADE_SECONDS = 2.5  # the longest fade in: slower, a frame changes too little to be seen moving
 NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers; beyond, colour only
 PANEL_WIDTH = 3.4
+MEANING_GAP = 0.35  # between the sentence's meaning and its tokens
 PANEL_GAP = 0.3
 CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
 COMPARISON_GAP = 0.45  # between the unmasked map and the row names it shares with the masked one
@@ -63,7 +65,8 @@ class PipelineScene(LessonScene):
         self.labels = self.strings["labels"]
         self.custom_weights = settings.lab_weights()
         self.run = self.attention(settings.temperature, settings.causal)
-        self.tokens, self.query = self.run.tokens, settings.query
+        # the tokens as the screen writes them; the runs read the sentence itself, as the lab types it
+        self.tokens, self.query = tuple(self.shown_words(self.run.tokens)), settings.query
         self.dot_states: dict[str, tuple[str, ...]] = {}  # the panel's dots while each lab step is on screen
         self.show_embeddings()
         self.show_projection("queries", row=1)
@@ -87,6 +90,11 @@ class PipelineScene(LessonScene):
             return preset_attention(preset, self.settings.sentence, temperature, causal, lang=lang)
         return preset_attention(self.settings.preset, self.settings.sentence, temperature, causal,
                                 self.custom_weights, lang=lang)
+
+    def shown_word(self, token: str) -> str:
+        """A token as Spanish writes it: the lab types «atencion» and «rapido» without their accents (its numbers
+        come from the tokens as typed, ``attn_math.lab.spelled``)."""
+        return spelled(token)
 
     def _header(self, title: str, number: int, caption: str):
         """The header without its step counter: the panel's status bar counts the lab's 7 steps, as the lab's
@@ -128,7 +136,7 @@ class PipelineScene(LessonScene):
         the title says so."""
         names, chosen = list(LAB_SENTENCES), lab_sentence_name(self.settings.sentence)
         title = self.labels["sentence_selector"] if chosen else self.labels["own_sentence"]
-        return SentenceSelector(title, names, names.index(chosen) if chosen else None, width)
+        return SentenceSelector(title, self.shown_words(names), names.index(chosen) if chosen else None, width)
 
     @staticmethod
     def body() -> tuple[float, float, float, float]:
@@ -186,25 +194,36 @@ class PipelineScene(LessonScene):
                                    right - left, top - bottom, query=self.query)
         self.place(self.vectors, self.canvas_box())
         # X alone first, tall enough for the name of each bar: what the embedding's numbers stand for
-        self.inputs = VectorStage(self.tokens, [(steps.X, style.INPUT, "X")], right - left, top - bottom,
+        meaning = self.meaning_label = self.meaning()
+        room = meaning.height + MEANING_GAP if len(meaning) else 0.0
+        self.inputs = VectorStage(self.tokens, [(steps.X, style.INPUT, "X")], right - left, top - bottom - room,
                                   query=self.query, features=self.feature_names(steps.X.shape[1]))
+        if len(meaning):
+            self.inputs.add(meaning.next_to(self.inputs.tokens, UP, buff=MEANING_GAP).match_x(self.inputs.tokens))
         self.place(self.inputs, self.canvas_box())
         inputs = self.inputs.rows[0]
         self.dot_states["embeddings"] = self.panel.dots.states
         self.play(Appear(self.panel), Appear(self.inputs.tokens), Appear(inputs.name), Appear(self.inputs.features),
-                  run_time=0.6)
+                  Appear(meaning), run_time=0.6)
         self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=0.5),
                   run_time=self.fill_seconds())
+
+    def meaning(self):
+        """What the lab's sentence means, to go above its tokens, when the lecture's language is not the lab's (the
+        tokens, and so the numbers, stay the lab's Spanish ones); empty in Spanish or for a sentence of one's own."""
+        name = lab_sentence_name(self.settings.sentence)
+        text = self.strings["meanings"][name] if name else ""
+        return VGroup(label_text(text, style.MUTED, style.BODY_SIZE)) if text else VGroup()
 
     def show_projection(self, key: str, row: int):
         """Step 2 or 3: the rows above fade, the new row grows out of a copy of X, token by token.
 
         K repeats Q's animation, so it runs in half Q's time; the panel's d_k appears with Q."""
         animations = self.enter_lab_step(key, new_numbers=1 if key == "queries" else 0)
-        if key == "queries":  # X makes room for Q and K: its bars' names leave with the extra height
+        if key == "queries":  # X makes room for Q and K: its bars' names (and the sentence's meaning) leave
             self.play(*animations, ReplacementTransform(self.inputs.tokens, self.vectors.tokens),
-                      ReplacementTransform(self.inputs.rows[0], self.vectors.rows[0]), Vanish(self.inputs.features),
-                      run_time=0.8)
+                      ReplacementTransform(self.inputs.rows[0], self.vectors.rows[0]),
+                      Vanish(VGroup(self.inputs.features, self.meaning_label)), run_time=0.8)
             animations = []
         above, projected = self.vectors.rows[:row], self.vectors.rows[row]
         self.play(*animations, *[earlier.animate.set_opacity(0.3) for earlier in above], Appear(projected.name),

@@ -1,5 +1,7 @@
 """Section 6, the AI Visual Lab's pipeline: what is on screen against attn_math.lab, recomputed here."""
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
@@ -8,6 +10,7 @@ import pytest
 from attn_math.lab import LAB_SENTENCES, MAX_TOKENS, LabWeights, lab_attention, lab_weights
 from attn_math.sharp import preset_attention, sharp_attention, sharp_weights
 from lecture.config import ConfigError, load_config
+from lecture.locale import load_locale
 from scenes import style
 from scenes.lesson_scene import LessonScene
 from scenes.numbers import parse_number
@@ -140,6 +143,29 @@ def test_the_default_lecture_shows_the_numbers_the_lab_shows(scene):
     close(shown(default, "entropy", "entropy_causal"), [[masked["entropies"][0], masked["entropies"][3]]])
 
 
+def test_in_english_the_labs_sentence_keeps_its_tokens_and_numbers_and_says_what_it_means():
+    """lecture.lang = "en" on the lab's sentence: the lab's Spanish tokens and its own numbers (the lab is Spanish
+    only), and above the tokens in step 1 what the sentence means, in English; the checks a lecture must pass."""
+    run = run_scene("pipeline", 'lecture.lang="en"', "pipeline.sentence='gato'")
+    sentence = LAB_SENTENCES["gato"]
+    lab = literal_lab(sentence, 1.0, False)
+    close(shown(run, "softmax", "weights"), lab["weights"])
+    close(shown(run, "temperature_plot", "exercise_max"),
+          [[literal_lab(sentence, temperature, False)["max_weights"][1] for temperature in (0.5, 1.0, 3.0)]])
+    texts = {text.text: text for text in step(run, "embeddings").texts}
+    meaning = texts[load_locale("en")["pipeline"]["meanings"]["gato"]]
+    assert set(sentence.split()) <= set(texts)
+    assert all(meaning.bottom > texts[token].top for token in sentence.split())
+    assert meaning.text not in {text.text for text in step(run, "queries").texts}
+    assert lecture_problems(run) == []
+
+
+def test_in_spanish_the_labs_sentence_needs_no_meaning(scene):
+    assert set(load_locale("es")["pipeline"]["meanings"]) == set(LAB_SENTENCES)
+    texts = {text.text for text in step(scene(DEFAULT), "embeddings").texts}
+    assert not texts & set(load_locale("en")["pipeline"]["meanings"].values())
+
+
 @pytest.mark.parametrize("name", NUMBER_RUNS)
 def test_matrices_on_screen_equal_the_lab(scene, name):
     run, expected = RUNS[name], RUNS[name].attention()
@@ -188,10 +214,42 @@ def test_one_step_counter_the_labs_status_bar(scene, name):
 def test_the_panel_names_the_labs_three_sentences_and_lights_the_chosen_one(scene, name, lit):
     selector = scene(name).panel.selector
     names = [chip[1].shown_text for chip in selector.chips]
-    assert names == ["gato", "red", "atencion"]
+    assert names == ["gato", "red", "atención"]
     assert [chip[0].get_fill_opacity() > 0.5 for chip in selector.chips] == [chip_name == lit for chip_name in names]
     assert selector.title.shown_text == ("Oración" if lit else "Oración: una propia")
-    assert {"gato", "red", "atencion"} <= {text.text for text in step(scene(name), "embeddings").texts}
+    assert {"gato", "red", "atención"} <= {text.text for text in step(scene(name), "embeddings").texts}
+
+
+# The lab's sentences as Spanish writes them: the lab types them without accents.
+SPELLED_SENTENCES = ("el gato se sienta en la mesa", "la red neuronal aprende rápido",
+                     "atención es todo lo que necesitas")
+WORD = re.compile(r"[^\W\d_]+")
+
+
+def without_accents(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c)).lower()
+
+
+def misspelled(run) -> list[str]:
+    """Words of the lab's sentences written without their accent on screen, in a caption or in the narration
+    ("atencion" for "atención"; "que" stays "que" there, "qué" elsewhere)."""
+    spelling = {without_accents(word): word for sentence in SPELLED_SENTENCES for word in sentence.split()}
+    accented = {bare for bare, word in spelling.items() if word != bare}
+    texts = [(record.key, text.text) for record in run.steps for text in record.texts]
+    texts += [(record.key, record.caption) for record in run.steps]
+    texts += [(record.key, record.narration.get("text", "")) for record in run.steps]
+    return [f"{key}: {word!r} in {text!r}" for key, text in texts for word in WORD.findall(text)
+            if word.lower() in accented]
+
+
+@pytest.mark.parametrize("name", LAB_RUNS)
+def test_the_labs_words_are_shown_with_their_accents(scene, name):
+    """The lab types «atencion» and «rapido»; the screen, the captions and the narration write Spanish (the
+    numbers are still the lab's, checked on these runs above)."""
+    run = scene(name)
+    assert misspelled(run) == []
+    sentence = next(spelled for spelled in SPELLED_SENTENCES if without_accents(spelled) == RUNS[name].sentence)
+    assert set(sentence.split()) <= {text.text for text in step(run, "embeddings").texts}
 
 
 @pytest.mark.parametrize("name, features", [
