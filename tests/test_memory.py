@@ -7,13 +7,11 @@ import sys
 import textwrap
 from pathlib import Path
 
-import av
-import numpy as np
-
 from lecture.media import duration_of
 from media_checks import TINY, manifest, run_cli
 from sonify.mix import BLOCK, write_wav_blocks
 from sonify.synth import SAMPLE_RATE, pan, tone
+from test_media import silent_video
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAT_MB, FLAT_SHARE = 50, 0.15  # what a longer render may add to the peak (the larger): allocator noise and
@@ -42,18 +40,6 @@ def test_a_section_workers_peak_memory_does_not_grow_with_the_sections_length(tm
     assert flat(short_peak, long_peak), (short_seconds, short_peak, long_seconds, long_peak)
 
 
-def still_video(path: Path, seconds: int) -> Path:
-    """A 16x16 video of ``seconds`` frames at 1 frame a second: a long part, cheap to make."""
-    with av.open(str(path), "w") as container:
-        stream = container.add_stream("libx264", rate=1)
-        stream.width, stream.height, stream.pix_fmt = 16, 16, "yuv420p"
-        for index in range(seconds):
-            image = np.full((16, 16, 3), index * 10 % 255, dtype=np.uint8)
-            container.mux(stream.encode(av.VideoFrame.from_ndarray(image, format="rgb24")))
-        container.mux(stream.encode(None))
-    return path
-
-
 def long_wav(path: Path, seconds: float) -> Path:
     """A WAV of a steady tone ``seconds`` long, written a block at a time."""
     block = pan(0.3 * tone(440.0, BLOCK / SAMPLE_RATE), 0.0)
@@ -65,7 +51,7 @@ def long_wav(path: Path, seconds: float) -> Path:
 def join_peak(folder: Path, seconds: int) -> float:
     """Peak MB of a fresh process joining two parts of ``seconds`` each (video and WAV) into a lecture."""
     folder.mkdir()
-    parts = [still_video(folder / f"part{k}.mp4", seconds) for k in range(2)]
+    parts = [silent_video(folder / f"part{k}.mp4", seconds, fps=1) for k in range(2)]  # long, cheap to make
     wavs = [long_wav(folder / f"part{k}.wav", duration_of(part)) for k, part in enumerate(parts)]
     script = textwrap.dedent(f"""
         import resource
