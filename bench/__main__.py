@@ -1,6 +1,7 @@
 """Measure the renderer: per section and quality, against manim's floor, parallel speed-up, the
 up-to-date check, the everyday "change one entry" loop, growth with sentence length, sound's share, and
-each section worker's peak memory (its own ``ru_maxrss``, from the manifest's timings).
+each section worker's peak memory (its own ``ru_maxrss``, from the manifest's timings), also at 2160p60 on
+short clips of the heaviest sections (``UHD_CLIPS``).
 
 Prints Markdown tables (bench/report.py) and writes ``bench/results.json``. Every render runs through ``render.py`` as a user
 runs it, in a fresh temporary output directory. Per-section numbers come from the manifest of a
@@ -29,6 +30,15 @@ FLOOR_FRAMES = 1800  # about one section's worth at 720p30
 LENGTHS = {"pipeline": (4, 8, 16, 32), "heads": (4, 8, 12)}  # heads designs at most 12 words
 WORDS = "el gato se sienta en la mesa y mira por la ventana".split()
 CHANGED_ENTRY = "matrix.X=[[1,0],[0,2],[1,2]]"  # the default X with its last entry changed
+# The longest pipeline sentence the config accepts: 32 words (lab.MAX_TOKENS) filling its 400 characters
+# (validation.MAX_SENTENCE_CHARACTERS): 16 words of 12 letters and 16 of 11, with their spaces.
+LONG_WORDS = "electroimane transformado probabilidad computadoras significados informacione conocimiento representado"
+LONGEST = " ".join([*LONG_WORDS.split() * 2, *(word[:11] for word in LONG_WORDS.split() * 2)])
+# 2160p60 clips (a whole lecture at 2160p takes hours here): (section, config overrides, --steps). A worker's peak
+# does not depend on the clip's length (x264's lookahead and the frames in flight are full within a step), so the
+# clips are short; the longest sentence is rendered at two lengths to show it.
+UHD_CLIPS = (("pipeline", (), "2"), ("pipeline", (f"pipeline.sentence='{LONGEST}'",), "4"),
+             ("pipeline", (f"pipeline.sentence='{LONGEST}'",), "3..4"), ("capital", (), "4"))
 
 
 def render(out: Path, *arguments: str) -> float:
@@ -126,6 +136,20 @@ def length_scaling(work: Path) -> list[dict]:
     return rows
 
 
+def uhd_peaks(work: Path) -> list[dict]:
+    """Each of UHD_CLIPS rendered at 2160p60 with -j 1: its length and its worker's peak memory."""
+    rows = []
+    for number, (section, overrides, steps) in enumerate(UHD_CLIPS):
+        out = work / f"uhd{number}"
+        render(out, section, "-q", "k", "-j", "1", "--steps", steps,
+               *(argument for override in overrides for argument in ("--set", override)))
+        clip = next(iter(json.loads((out / "manifest.json").read_text())["clips"].values()))
+        rows.append({"section": section, "config": "longest sentence" if overrides else "default", "steps": steps,
+                     "video_s": clip["duration"], "peak_memory_mb": clip["timings"]["peak_memory_mb"]})
+        print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as directory:
@@ -135,6 +159,7 @@ def main() -> None:
         results["sections"], summary = lectures(work)
         results.update(summary)
         results["length_scaling"] = length_scaling(work)
+        results["uhd_peaks"] = uhd_peaks(work)
     results["bench_minutes"] = round((time.perf_counter() - started) / 60, 1)
     RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False))
     print(markdown(results))

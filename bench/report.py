@@ -1,4 +1,4 @@
-"""The benchmark's results as Markdown tables, the way the README shows them.
+"""The benchmark's results as Markdown tables, the way docs/performance.md shows them.
 
 ``python -m bench.report`` prints the tables for ``bench/results.json``; ``python -m bench`` prints
 them after a run.
@@ -15,8 +15,12 @@ SECTION_COLUMNS = (("section", "section"), ("quality", "quality"), ("render_s", 
                    ("floor_s", "floor s"), ("ratio_to_floor", "× floor"))
 LENGTH_COLUMNS = (("section", "section"), ("tokens", "tokens"), ("wall_s", "wall s"), ("mobjects", "mobjects"),
                   ("peak_memory_mb", "peak MiB"))
+UHD_COLUMNS = (("section", "section"), ("config", "config"), ("steps", "steps"), ("video_s", "video s"),
+               ("peak_memory_mb", "peak MiB"))
 QUALITY_NAMES = {"l": "480p15", "m": "720p30"}
 PEAK_MEMORY_TARGETS = {"l": 1024, "m": 1024}  # MiB a section's worker may take at most (720p and below: 1 GB)
+UHD_PEAK_MEMORY_TARGET = 2048  # MiB at 2160p
+FLAT_MB, FLAT_SHARE = 50, 0.15  # what a longer clip may add to a worker's peak, as tests/test_memory.py allows
 
 
 def table(rows: list[dict], columns) -> str:
@@ -25,19 +29,35 @@ def table(rows: list[dict], columns) -> str:
     return "\n".join(lines)
 
 
-def memory_check(results: dict, quality: str, limit: float) -> tuple[str, str, str, bool]:
-    """The target row for the largest peak memory of a section's worker at ``quality``."""
-    rows = [row for row in results["sections"] if row["quality"] == quality]
+def memory_check(rows: list[dict], size: str, limit: float) -> tuple[str, str, str, bool]:
+    """The target row for the largest peak memory of a section's worker among ``rows`` (renders at ``size``)."""
     worst = max(rows, key=lambda row: row["peak_memory_mb"])
-    return (f"peak memory of a section's worker, {QUALITY_NAMES[quality]} (worst: {worst['section']})",
+    return (f"peak memory of a section's worker, {size} (worst: {worst['section']})",
             f"{worst['peak_memory_mb']} MiB", f"≤ {limit} MiB", worst["peak_memory_mb"] <= limit)
+
+
+def uhd_checks(rows: list[dict]) -> list[tuple[str, str, str, bool]]:
+    """2160p60: the largest peak, and the peak flat between two clips of one config of different lengths."""
+    checks = [memory_check(rows, "2160p60 clips", UHD_PEAK_MEMORY_TARGET)]
+    for short in rows:
+        for long in rows:
+            if (long["section"], long["config"]) == (short["section"], short["config"]) \
+                    and long["video_s"] > short["video_s"]:
+                allowed = max(short["peak_memory_mb"] + FLAT_MB, short["peak_memory_mb"] * (1 + FLAT_SHARE))
+                checks.append((f"2160p60 peak flat with length ({long['section']}, {long['config']}: "
+                               f"{short['video_s']} s → {long['video_s']} s)",
+                               f"{short['peak_memory_mb']} → {long['peak_memory_mb']} MiB", f"≤ {allowed:.0f} MiB",
+                               long["peak_memory_mb"] <= allowed))
+    return checks
 
 
 def targets(results: dict) -> str:
     """The benchmark's targets (and the batch's, once measured), each with what was measured."""
     pipeline = {row["tokens"]: row["wall_s"] for row in results["length_scaling"] if row["section"] == "pipeline"}
     worst = max(row["ratio_to_floor"] for row in results["sections"] if "ratio_to_floor" in row)
-    checks = [memory_check(results, quality, limit) for quality, limit in PEAK_MEMORY_TARGETS.items()]
+    checks = [memory_check([row for row in results["sections"] if row["quality"] == quality], QUALITY_NAMES[quality],
+                           limit) for quality, limit in PEAK_MEMORY_TARGETS.items()]
+    checks += uhd_checks(results["uhd_peaks"]) if "uhd_peaks" in results else []
     checks += [("unchanged second render", f"{results['second_render_speedup']}× faster", "≥ 20×",
                results["second_render_speedup"] >= 20),
               ("lecture `-j 2` vs `-j 1`", f"{results['speedup_j2']}×", "≥ 1.6×", results["speedup_j2"] >= 1.6),
@@ -61,8 +81,10 @@ def markdown(results: dict) -> str:
                f"{results['matrix_one_entry_changed_render_s']} s after changing one entry of X "
                f"({results['matrix_one_entry_changed_s']} s for the whole command). "
                f"manim's floor at 720p30: {results['floor_ms_per_frame_720p30']} ms a frame.")
-    return "\n\n".join([summary, targets(results), table(results["sections"], SECTION_COLUMNS),
-                        table(results["length_scaling"], LENGTH_COLUMNS)])
+    tables = [table(results["sections"], SECTION_COLUMNS), table(results["length_scaling"], LENGTH_COLUMNS)]
+    if "uhd_peaks" in results:  # measured since issue 31
+        tables.append(table(results["uhd_peaks"], UHD_COLUMNS))
+    return "\n\n".join([summary, targets(results), *tables])
 
 
 if __name__ == "__main__":

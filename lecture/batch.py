@@ -128,7 +128,7 @@ def tls_files(scheduler: str | None, ca_file: Path | None, cert: Path | None, ke
         fail(f"{given[0]}: only with a tls:// --scheduler, got {clipped(scheduler) if scheduler else 'none'}")
     if scheduler is not None and not loopback(scheduler):
         click.echo(f"warning: --scheduler {clipped(scheduler)} is neither encrypted nor authenticated: anyone who "
-                   "reaches its port runs code on the workers; use tls:// (see the README's Batches)", err=True)
+                   "reaches its port runs code on the workers; use tls:// (see docs/batches.md)", err=True)
     return None
 
 

@@ -3,7 +3,8 @@ beside each section's video and the lecture, and as the subtitle track and chapt
 
 A step's caption and chapter cover the same span as its slide (see ``step_spans``), so captions, chapters,
 slides and the storyboard all agree on where a step begins and ends. A narrated step has one caption per
-spoken sentence instead, timed to that sentence in the recording.
+spoken sentence instead, timed to that sentence in the recording. While a card is up, the caption is the
+card's text.
 
 A caption can hold a user's words (a sentence's tokens), so each file escapes what its format would read as
 markup or as timing: WebVTT with its own character references, SubRip, which has none, with a word joiner.
@@ -46,29 +47,42 @@ def track_language(lang: str) -> str:
     return load_locale(lang)["lecture"]["track_language"]
 
 
-def section_tracks(steps: list[dict], duration: float, offset: float = 0.0, lang: str = "es") -> TextTracks:
+def section_tracks(steps: list[dict], duration: float, cards: list[dict] = (), offset: float = 0.0,
+                   lang: str = "es") -> TextTracks:
     """A chapter per step with its title, and a caption per step with its caption, or per spoken sentence
-    of a narrated step, in locale ``lang``; times shifted by ``offset`` seconds and kept to the millisecond,
-    as captions store them."""
+    of a narrated step, and per card with its text while it is up, in locale ``lang``; times shifted by
+    ``offset`` seconds and kept to the millisecond, as captions store them."""
     chapters, cues = [], []
     for step, span in zip(steps, step_spans(steps, duration)):
         chapters.append(_timed(*span, step["title"], offset))
         spoken = step.get("narration", {}).get("sentences")
-        cues += [_timed(start, end, _wrapped(text), offset) for text, start, end in spoken] if spoken \
-            else [_timed(*span, _wrapped(step["caption"]), offset)]
-    return TextTracks(tuple(chapters), tuple(cues), track_language(lang))
+        cues += [(start, end, text) for text, start, end in spoken] if spoken else [(*span, step["caption"])]
+    for card in cards:
+        cues = [*_outside(cues, card["start"], card["end"]), (card["start"], card["end"], card["text"])]
+    return TextTracks(tuple(chapters),
+                      tuple(_timed(start, end, _wrapped(text), offset) for start, end, text in sorted(cues)),
+                      track_language(lang))
 
 
-def lecture_tracks(sections: list[tuple[list[dict], float]], lang: str = "es") -> TextTracks:
+def lecture_tracks(sections: list[tuple[list[dict], float, list[dict]]], lang: str = "es") -> TextTracks:
     """The sections' chapters and captions joined, each shifted by the durations of the sections before it.
 
-    ``sections`` holds (steps, duration) in the order the videos were joined.
+    ``sections`` holds (steps, duration, cards) in the order the videos were joined.
     """
     chapters, cues, offset = (), (), 0.0
-    for steps, duration in sections:
-        tracks = section_tracks(steps, duration, offset, lang)
+    for steps, duration, cards in sections:
+        tracks = section_tracks(steps, duration, cards, offset, lang)
         chapters, cues, offset = chapters + tracks.chapters, cues + tracks.cues, offset + duration
     return TextTracks(chapters, cues, track_language(lang))
+
+
+def _outside(cues, start: float, end: float) -> list[tuple[float, float, str]]:
+    """The parts of ``cues`` (start, end, text) before ``start`` and after ``end``."""
+    kept = []
+    for cue_start, cue_end, text in cues:
+        kept += [(cue_start, min(cue_end, start), text)] if cue_start < start else []
+        kept += [(max(cue_start, end), cue_end, text)] if cue_end > end else []
+    return [cue for cue in kept if cue[1] - cue[0] > 1e-3]
 
 
 def write_captions(tracks: TextTracks, folder: Path, stem: str) -> dict[str, Path]:

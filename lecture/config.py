@@ -234,10 +234,11 @@ class NarrationConfig(StrictModel):
 
 
 class LectureOptions(StrictModel):
-    """The whole lecture: ``questions`` shows each step's question on a card after the step; ``lang`` is the
-    language of everything a viewer sees or hears (``assets/locales/<lang>.toml``)."""
+    """The whole lecture: ``questions`` says which question cards appear ("predictive": the few a step
+    answers, posed before it, and the closing cards; "all": every step's question after it too; "none": no
+    card); ``lang`` is the language of everything a viewer sees or hears (``assets/locales/<lang>.toml``)."""
 
-    questions: bool
+    questions: Literal["predictive", "all", "none"]
     lang: Literal["es", "en"]
 
 

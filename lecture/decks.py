@@ -29,6 +29,7 @@ class SectionSlides:
     heading: str  # e.g. "1. De X a Z: la atención, celda por celda"
     summary: str
     steps: tuple[StepSlide, ...]
+    questions: tuple[tuple[str, str], ...] = ()  # (question, answer): every question for the class, for handouts
 
 
 @dataclass(frozen=True)

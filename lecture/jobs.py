@@ -81,6 +81,8 @@ class JobResult:
     files: dict[str, Path] = field(default_factory=dict)  # output name -> the finished file in work_dir
     duration: float = 0.0
     steps: list[dict] = field(default_factory=list)
+    cards: list[dict] = field(default_factory=list)  # question and closing cards: kind, key, text, start, end
+    questions: list[dict] = field(default_factory=list)  # every question with its answer, shown or not
     cues: list[dict] = field(default_factory=list)
     timings: dict = field(default_factory=dict)  # scene and sound seconds, mobjects on screen at the end, memory
     error: str | None = None
@@ -136,6 +138,7 @@ def _render(job: RenderJob, progress) -> JobResult:
             scene, produced = _run_scene(job, *folders, progress)
             produced = Path(os.path.realpath(produced)) if produced else None  # not through a link of ours
         result = JobResult(job.section, steps=[_step_record(step, scene.camera) for step in scene.steps],
+                           cards=[_card_record(card) for card in scene.cards], questions=scene.class_questions(),
                            cues=[{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues],
                            timings={"scene_seconds": round(time.perf_counter() - started, 3),
                                     "mobjects": len(scene.get_mobject_family_members())})
@@ -148,7 +151,8 @@ def _render(job: RenderJob, progress) -> JobResult:
         else:
             started = time.perf_counter()
             result.duration = duration_of(produced)
-            result.files = _finish_video(job, job.stem, produced, (result.steps, result.duration), scene, work)
+            result.files = _finish_video(job, job.stem, produced, (result.steps, result.duration, result.cards),
+                                         scene, work)
             result.timings["sound_seconds"] = round(time.perf_counter() - started, 3)
         # Each section has a worker process of its own (see runner), so the process's peak is the section's.
         result.timings["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -242,19 +246,26 @@ def _step_record(step, camera) -> dict:
     texts = [{"text": text.text, "box": [*pixels(text.left, text.top), *pixels(text.right, text.bottom)],
               "cap_height": round(text.cap_height * scale, 1)} for text in step.texts]
     record = {"key": step.key, "title": step.title, "caption": step.caption,
-              "start": round(step.start, 4), "end": round(step.end, 4), "read_until": round(step.read_until, 4),
+              "start": round(step.start, 4), "end": round(step.end, 4), "settled": round(step.settled, 4),
+              "read_until": round(step.read_until, 4),
               "texts": texts, "numbers": step.numbers}
     if step.narration:
         record["narration"] = step.narration
     return record
 
 
-def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[list[dict], float], scene,
+def _card_record(card) -> dict:
+    """A card for the manifest: what it says and when it is up."""
+    return {"kind": card.kind, "key": card.key, "title": card.title, "text": card.text,
+            "start": round(card.start, 4), "end": round(card.end, 4)}
+
+
+def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[list[dict], float, list[dict]], scene,
                   work: Path) -> dict[str, Path]:
     """Write the finished video: the scene's picture, a chapter per step, the captions as a subtitle track,
     and (unless muted) the soundtrack synthesized from the scene's cues with its narration's voices, kept
     beside it as a WAV too; the captions also beside it as SRT and WebVTT. ``timeline`` is (step records,
-    duration of ``produced``). Returns the finished files by name, the video first."""
+    duration of ``produced``, card records). Returns the finished files by name, the video first."""
     tracks = section_tracks(*timeline, lang=job.config.lecture.lang)
     video, wav = work / f"finished.{job.format}", work / f"{stem}.wav"
     if job.config.audio.mute:

@@ -42,6 +42,13 @@ class Step(BaseModel):
     end: float
 
 
+class Card(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    kind: str
+    start: float
+    end: float
+
+
 class SectionEntry(BaseModel):
     model_config = ConfigDict(extra="allow")
     files: list[FileName]
@@ -50,6 +57,7 @@ class SectionEntry(BaseModel):
     sha256: dict[FileName, str]
     contents: dict[FileName, list[FileName]] = {}  # a folder's files (the stills): anything else in it is a user's
     steps: list[Step]
+    cards: list[Card] = []
     quality: str
     format: str
     audio: bool

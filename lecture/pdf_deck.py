@@ -1,6 +1,7 @@
 """A deck as PDF, for print and handouts: one page per step with its title above the step's last frame
-and its caption below, both as real text (selectable, searchable), and in the lecture's joined deck a
-title page before each section; fonts embedded, so it reads the same anywhere."""
+and its caption below, both as real text (selectable, searchable), after each section's steps its
+questions for the class with their answers, and in the lecture's joined deck a title page before each
+section; fonts embedded, so it reads the same anywhere."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from fpdf import FPDF
 
 from lecture.decks import Deck, SectionSlides, StepSlide, slides_in_order
+from lecture.locale import load_locale
 
 WIDTH = 960  # points: a 13.33-inch wide page, as the PowerPoint deck's
 TITLE_BAND, CAPTION_BAND, MARGIN = 64, 110, 24  # points above and below the frame, and at the sides
@@ -28,11 +30,16 @@ def write_pdf(deck: Deck, target: Path) -> list[Path]:
     pdf.set_lang(deck.language)
     pdf.set_margins(MARGIN, 0, MARGIN)
     _add_fonts(pdf)
+    heading = load_locale(deck.lang)["slides"]["questions_heading"]
+    ending = {id(section.steps[-1]): section for section in deck.sections if section.steps}  # last step: section
     for slide in slides_in_order(deck):
         if isinstance(slide, SectionSlides):
             _title_page(pdf, slide)
-        else:
-            _step_page(pdf, *slide, frame_height)
+            continue
+        _step_page(pdf, *slide, frame_height)
+        section = ending.get(id(slide[0]))
+        if section and section.questions:
+            _questions_page(pdf, section, heading)
     pdf.output(str(target))
     return [target]
 
@@ -46,6 +53,35 @@ def _step_page(pdf: FPDF, step: StepSlide, frame: Path, frame_height: float) -> 
     pdf.set_xy(MARGIN, TITLE_BAND + frame_height + MARGIN / 2)
     pdf.set_font(FONT, "", _fitting_size(pdf, step.caption))
     pdf.multi_cell(w=WIDTH - 2 * MARGIN, text=step.caption)
+
+
+def _questions_page(pdf: FPDF, section: SectionSlides, heading: str) -> None:
+    """``heading`` and the section's questions, each in bold with its answer below; a question that would not
+    fit starts a new page under the same heading."""
+    title = f"{heading} · {section.heading}"
+    _handout_page(pdf, title)
+    width = WIDTH - 2 * MARGIN
+    for question, answer in section.questions:
+        needed = sum(_text_height(pdf, text, style) for text, style in ((question, "B"), (answer, ""))) + MARGIN / 2
+        if pdf.get_y() + needed > pdf.h - MARGIN:
+            _handout_page(pdf, title)
+        for text, style in ((question, "B"), (answer, "")):
+            pdf.set_font(FONT, style, CAPTION_SIZE)
+            pdf.multi_cell(w=width, text=text)
+        pdf.ln(MARGIN / 2)
+
+
+def _handout_page(pdf: FPDF, title: str) -> None:
+    pdf.add_page()
+    pdf.set_xy(MARGIN, MARGIN)
+    pdf.set_font(FONT, "B", TITLE_SIZE)
+    pdf.multi_cell(w=WIDTH - 2 * MARGIN, text=title)
+    pdf.ln(MARGIN / 2)
+
+
+def _text_height(pdf: FPDF, text: str, style: str) -> float:
+    pdf.set_font(FONT, style, CAPTION_SIZE)
+    return pdf.multi_cell(w=WIDTH - 2 * MARGIN, text=text, dry_run=True, output="HEIGHT")
 
 
 def _title_page(pdf: FPDF, section: SectionSlides) -> None:

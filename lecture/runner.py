@@ -187,7 +187,8 @@ def section_entry(request: RenderRequest, result: JobResult, wanted: str) -> dic
     effective = request.config.effective()
     return {"files": list(result.files), "fingerprint": wanted, "duration": round(result.duration, 3),
             "sha256": {name: file_hash(path) for name, path in result.files.items()},
-            "contents": folder_contents(result.files), "steps": result.steps, "cues": result.cues,
+            "contents": folder_contents(result.files), "steps": result.steps, "cards": result.cards,
+            "questions": result.questions, "cues": result.cues,
             "timings": result.timings, "quality": request.quality.label, "format": request.format,
             "audio": not request.config.audio.mute, "lang": request.config.lecture.lang,
             "config": effective[result.section], "settings": shared_settings(effective)}
@@ -306,7 +307,8 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
             joined.append(entry)
     if not parts:
         return {}
-    tracks = lecture_tracks([(entry["steps"], video_duration(part)) for entry, part in zip(joined, parts)],
+    tracks = lecture_tracks([(entry["steps"], video_duration(part), entry.get("cards", []))
+                             for entry, part in zip(joined, parts)],
                             lang=request.config.lecture.lang)
     files = write_captions(tracks, scratch, "lecture")
     name = f"lecture.{request.format}"

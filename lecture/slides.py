@@ -126,7 +126,8 @@ def _section_slides(section: Section, entry: dict, presentation, strings: dict) 
     texts = strings[section.id]
     steps = tuple(StepSlide(clip=slide.file, title=step["title"], caption=step["caption"], notes=slide.notes)
                   for slide, step in zip(presentation.slides, entry["steps"]))
-    return SectionSlides(stem=stem_of(entry), summary=texts["summary"], steps=steps,
+    questions = tuple((question["question"], question["answer"]) for question in entry.get("questions", []))
+    return SectionSlides(stem=stem_of(entry), summary=texts["summary"], steps=steps, questions=questions,
                          heading=strings["slides"]["storyboard_heading"].format(number=section.number,
                                                                                 title=texts["title"]))
 
@@ -168,7 +169,7 @@ def write_presentation(out_dir: Path, scratch: Path, section: Section, entry: di
     staged, clips = cut_section(out_dir, scratch, section, entry, force)
     # rev_file is the clip itself, as manim-slides' own --skip-reversing writes it: reversing every
     # clip would double the encoding time, and a reversed soundtrack is noise.
-    slides = [SlideConfig(file=clip, rev_file=clip, notes=speaker_notes(step, section.id, strings))
+    slides = [SlideConfig(file=clip, rev_file=clip, notes=speaker_notes(step, entry, strings))
               for clip, step in zip(clips, entry["steps"])]
     width, height, background = video_format(out_dir / entry["files"][0])
     presentation = PresentationConfig(slides=slides, resolution=(width, height), background_color=background)
@@ -253,15 +254,18 @@ def video_format(video: Path) -> tuple[int, int, str]:
         return frame.width, frame.height, f"#{red:02x}{green:02x}{blue:02x}"
 
 
-def speaker_notes(step: dict, section_id: str, strings: dict) -> str:
-    """What the step shows (its title and caption), what the narration says, and, when the locale has one,
-    what to ask the students."""
-    question = strings[section_id]["steps"][step["key"]].get("question")
+def speaker_notes(step: dict, entry: dict, strings: dict) -> str:
+    """What the step shows (its title and caption), what the narration says, the step's question for the class
+    with its answer, and after the section's last step its closing question with its answer."""
     parts = [step["title"], step["caption"]]
     if step.get("narration"):
         parts.append(strings["slides"]["narration"].format(text=step["narration"]["text"]))
-    if question:
-        parts.append(strings["slides"]["question"].format(question=question))
+    last = step is entry["steps"][-1]
+    for question in entry.get("questions", []):
+        if question["key"] == step["key"] or (last and question["key"] == "closing"):
+            form = "closing" if question["key"] == "closing" else "question"
+            parts += [strings["slides"][form].format(question=question["question"]),
+                      strings["slides"]["answer"].format(answer=question["answer"])]
     return "\n\n".join(parts)
 
 

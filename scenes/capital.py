@@ -191,7 +191,7 @@ class CapitalScene(LessonScene):
         self.settle(scaled)
         self.wait(1.0)
         self.play(Appear(arrow), Appear(chart.baseline), Appear(chart.labels), run_time=0.6)
-        self.cue("row", weights=walk.attention_row.tolist())
+        self.cue("row", lands=True, weights=walk.attention_row.tolist())
         self.play(*[GrowFromEdge(bar, DOWN) for bar in chart.bars], Appear(chart.value_texts),
                   run_time=self.reveal_seconds(len(walk.tokens), fill_after=HOLD))
         self.wait(HOLD)

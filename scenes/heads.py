@@ -142,7 +142,7 @@ class HeadsScene(LessonScene):
         self.heatmap = self.heatmap_for(weights, self.labels["head_matrix"].format(number=head + 1),
                                         style.HEADS[head])
         self.head_arcs.append(arcs)
-        self.cue("head_arcs", head=head, weights=weights.tolist())
+        self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
         self.play(arcs.draw(run_time=2.0), Appear(self.heatmap), run_time=2.0)
         self.wait(HOLD)
         for i in rows:
@@ -223,7 +223,7 @@ class HeadsScene(LessonScene):
         self.sum_arcs = AttentionArcs(self.row, result.mean_weights, style.ATTENTION, height=self.arc_height)
         self.heatmap = self.heatmap_for(result.mean_weights, self.labels["sum_matrix"].format(h=result.n_heads),
                                         style.ATTENTION)
-        self.cue("heads_sum", weights=result.mean_weights.tolist())
+        self.cue("heads_sum", lands=True, weights=result.mean_weights.tolist())
         self.play(Vanish(VGroup(*self.head_arcs)), Appear(self.sum_arcs), Vanish(legend),
                   Appear(self.heatmap), run_time=1.5)
         self.wait(HOLD)
@@ -235,7 +235,7 @@ class HeadsScene(LessonScene):
                              height=self.arc_height)
         readout = weight_readout(self.row, row, style.HEADS[head], f"A{head + 1}", focus,
                                  below=0.2 + READOUT_LINE, hide_zeros=True)
-        self.cue("head_row", head=head, query=focus, weights=row.tolist())
+        self.cue("head_row", lands=True, head=head, query=focus, weights=row.tolist())
         self.play(arcs.draw(run_time=1.0), Appear(readout), run_time=1.0)
         self.wait(HOLD + 0.5)
         self.head_example = VGroup(arcs, readout)
@@ -293,7 +293,7 @@ class HeadsScene(LessonScene):
         self.play(Vanish(self.note), run_time=0.6)
         self.play(Appear(self.row), Appear(self.arcs_note), Appear(legend), Create(box), run_time=0.8)
         for index, head in enumerate(result.heads):
-            self.cue("head_row", head=index, query=focus, weights=head.weights[focus].tolist())
+            self.cue("head_row", lands=True, head=index, query=focus, weights=head.weights[focus].tolist())
             self.play(arcs[index].draw(run_time=0.8), Appear(readouts[index]), run_time=0.8)
         self.wait(1.0)
         self.cue("heads_chord", query=focus, weights=[head.weights[focus].tolist() for head in result.heads])

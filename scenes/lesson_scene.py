@@ -5,7 +5,13 @@ Pacing: a step stays on screen at least as long as it takes to read, ``reading_s
 and of the numbers it newly shows; ``finish_step`` waits out whatever the animations left of that.
 A reveal takes its new numbers' reading time (``reveal_seconds``), or stretches to fill the step's
 reading time so the step does not end on a long frozen stretch.
-A card's thinking time runs down a bar, so no screen stands still longer than LONGEST_FREEZE.
+A step's finished state (after its last animation, ``settled``) stays FINISHED_HOLD seconds before anything
+replaces or dims it.
+
+Cards (``lecture.questions``): a *predictive* question (``predictive = true`` in the step's locale table) is
+posed on a card just before the step that answers it; with "all", every other step's question follows its
+step; a section whose ``closing`` table is ``shown`` ends on a closing card (statement and question, then the
+answer). A card holds its reading time, at most LONGEST_FREEZE per still screen.
 
 Narration: a step's ``narration`` (beside its caption in the locale, the variant matching the caption shown)
 is formatted with the caption's fields; with a voice (``SceneJob.narration``) it starts as the step's
@@ -16,24 +22,24 @@ animations keep their speed.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UL, UR, Line, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex,
-                   Text, VGroup, VMobject, config, linear)
+from manim import (DOWN, LEFT, ORIGIN, UL, UR, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex, Text,
+                   VGroup, VMobject, Wait, config)
 from manim.utils.exceptions import EndSceneEarlyException
 from PIL import Image
 
-from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimension, scale_factor, score_multiplications
 from lecture.config import LectureConfig, load_config
 from lecture.locale import load_locale
 from lecture.steps import StepRange
+from lecture.questions import closing_fields, closing_texts, section_questions
 from lecture.narration import TAIL, Narration, sentence_times, sentences, step_file_name
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText
-from scenes.numbers import format_number, use_decimal_separator, written_numbers
+from scenes.numbers import use_decimal_separator, written_numbers
 from scenes.speedups import release_free_memory
 from scenes.visuals import cap_height, label_text
 from sonify.mix import Track
@@ -43,10 +49,9 @@ WORDS_PER_SECOND = 2.5
 SECONDS_PER_NEW_NUMBER = 0.4
 SHORTEST_STEP = 4.0  # seconds
 SHORTEST_REVEAL = 0.3  # seconds: a reveal of one number still reads as a movement
-FROZEN_TAIL = 1.5  # seconds left still at a step's end when a reveal fills its reading time
+FINISHED_HOLD = 4.0  # seconds a step's finished state stays before anything replaces or dims it
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
-LONG_CONTEXT = 1000  # tokens: the context the closing cards price at O(n²·d)
 
 
 def reading_seconds(text: str, new_numbers: int = 0) -> float:
@@ -103,11 +108,31 @@ class Cue:
 
 
 @dataclass
+class CardRecord:
+    """A card as it was shown: ``kind`` "question" (after its step), "predictive" (before it) or "closing";
+    ``key`` the step it belongs to (the section id for a closing card); on screen from ``start`` to ``end``."""
+
+    kind: str
+    key: str
+    title: str
+    text: str
+    start: float
+    end: float = 0.0
+    texts: list[TextRecord] = field(default_factory=list)
+
+    @property
+    def caption(self) -> str:
+        """What the captions show while the card is up: its text."""
+        return self.text
+
+
+@dataclass
 class StepRecord:
     """One step as it was rendered: when it starts and ends, and what was on screen at its end.
 
-    ``read_until`` is when the step had been on screen for ``reading`` seconds (its caption and its
-    ``new_numbers``); a question card, if any, follows until ``end``.
+    ``settled`` is when its last animation ended; ``read_until`` is when the step had been on screen for
+    ``reading`` seconds (its caption and its ``new_numbers``) and its finished state for FINISHED_HOLD; a
+    question card, if any, follows until ``end``.
     """
 
     key: str
@@ -119,6 +144,7 @@ class StepRecord:
     numbers: dict[str, list[list[str | None]]] = field(default_factory=dict)  # tagged numbers, as shown
     new_numbers: int = 0  # tagged numbers not on screen, or shown differently, at the previous step's end
     reading: float = 0.0
+    settled: float = 0.0
     read_until: float = 0.0
     narration: dict = field(default_factory=dict)  # file, text and, when spoken, start, seconds, sentences
 
@@ -134,11 +160,13 @@ class LessonScene(Scene):
         self.job = job or default_job()
         use_decimal_separator(self.separator)
         self.steps: list[StepRecord] = []
-        self.cards: list[StepRecord] = []  # question and closing cards, as shown in full
+        self.cards: list[CardRecord] = []
         self.cues: list[Cue] = []
         self.freezes: list[tuple[float, float]] = []  # (start, end) of every wait: nothing moves
         self.voices: list[tuple[float, Track]] = []  # (start, mono samples) of each step's narration, on disk
         self.header = None
+        self._settled = 0.0  # when the last animation ended
+        self._landing = 0  # the last cues, that sound as the next play ends
         self._numbers_shown: set = set()
         self.clip_start = 0.0  # scene time the clip's first step begins at (0 for a whole section)
         super().__init__(**kwargs)
@@ -181,6 +209,8 @@ class LessonScene(Scene):
         if self.job.steps is None:
             self.close_section()
         self.wait(0.5)
+        if self.cards and self.cards[-1].kind == "closing":
+            self.cards[-1].end = self.renderer.time  # it stays up to the last frame
 
     def tear_down(self):
         """A clip's records, cues and voices start at 0 with its first step; earlier ones are dropped."""
@@ -188,7 +218,7 @@ class LessonScene(Scene):
             return
         start = self.clip_start
         self.steps = [_shifted(step, start) for step in self.steps if step.start >= start]
-        self.cards = [_shifted(card, start) for card in self.cards if card.start >= start]
+        self.cards = [_shifted_card(card, start) for card in self.cards if card.start >= start]
         self.cues = [Cue(cue.time - start, cue.kind, cue.values) for cue in self.cues if cue.time >= start]
         self.freezes = [(begin - start, end - start) for begin, end in self.freezes if begin >= start]
         self.voices = [(time - start, voice) for time, voice in self.voices if time >= start]
@@ -210,13 +240,19 @@ class LessonScene(Scene):
         """Play, or while animations are skipped jump each to its end without drawing anything (manim
         would still draw the frame of every skipped play: stills, step records and a clip's start faster)."""
         if not self.renderer._original_skipping_status:
-            return super().play(*animations, **kwargs)
-        self.compile_animation_data(*animations, **kwargs)
-        self.begin_animations()
-        self.play_internal(skip_rendering=True)
-        self.renderer.time += self.duration
-        self.renderer.file_writer.add_partial_movie_file(None)  # one entry per play, as manim keeps them
-        self.renderer.num_plays += 1
+            super().play(*animations, **kwargs)
+        else:
+            self.compile_animation_data(*animations, **kwargs)
+            self.begin_animations()
+            self.play_internal(skip_rendering=True)
+            self.renderer.time += self.duration
+            self.renderer.file_writer.add_partial_movie_file(None)  # one entry per play, as manim keeps them
+            self.renderer.num_plays += 1
+        if not all(isinstance(animation, Wait) for animation in animations):  # manim's wait plays a Wait
+            self._settled = self.renderer.time
+            self.cues[len(self.cues) - self._landing:] = [replace(cue, time=self.renderer.time)
+                                                          for cue in self.cues[len(self.cues) - self._landing:]]
+        self._landing = 0
 
     def wait(self, duration: float = 1.0, *args, **kwargs):
         start = self.renderer.time
@@ -239,6 +275,8 @@ class LessonScene(Scene):
         if self.job.steps and number == self.job.steps.first > 1:
             self._skip_animations(self._skipping)
             self.clip_start = self.renderer.time
+        if strings.get("predictive") and self.asks("predictive") and self.in_clip(number):
+            self.pose_question(key, "predictive", self.written(strings["question"]))
         title = strings["title"]
         template = caption or strings["caption"]
         caption = self.written(template.format(**fields))
@@ -285,16 +323,18 @@ class LessonScene(Scene):
         """How long a reveal runs: SECONDS_PER_NEW_NUMBER for each of its ``new_numbers`` (at least ``shortest``).
 
         With ``fill_after`` (seconds of animation the step still plays after it) the reveal also stretches
-        over the step's planned reading time, all but a FROZEN_TAIL."""
+        over the step's planned reading time, all but its FINISHED_HOLD."""
         seconds = max(shortest, SECONDS_PER_NEW_NUMBER * new_numbers)
         if fill_after is None:
             return seconds
         step = self.steps[-1]
-        return max(seconds, step.start + step.reading - self.renderer.time - fill_after - FROZEN_TAIL)
+        return max(seconds, step.start + step.reading - self.renderer.time - fill_after - FINISHED_HOLD)
 
-    def cue(self, kind: str, **values) -> None:
-        """Mark a sound at the current time; call it just before the ``play`` it belongs to."""
+    def cue(self, kind: str, lands: bool = False, **values) -> None:
+        """Mark a sound at the current time; call it just before the ``play`` it belongs to. A cue that
+        ``lands`` sounds as that play ends (bars at their height, arcs at their token), not as it starts."""
         self.cues.append(Cue(self.renderer.time, kind, values))
+        self._landing = self._landing + 1 if lands else 0
 
     def finish_step(self) -> None:
         """Record what the step shows, keep it until it has been read, then pose its question."""
@@ -306,13 +346,16 @@ class LessonScene(Scene):
                  for i, row in enumerate(rows) for j, text in enumerate(row) if text is not None}
         step.new_numbers, self._numbers_shown = len(shown - self._numbers_shown), shown
         step.reading = reading_seconds(step.caption, step.new_numbers)
-        self.wait_until(step.start + max(step.reading, step.narration.get("seconds", -TAIL) + TAIL))
+        step.settled = max(self._settled, step.start)
+        self.wait_until(max(step.start + max(step.reading, step.narration.get("seconds", -TAIL) + TAIL),
+                            step.settled + FINISHED_HOLD))
         step.read_until = self.renderer.time
         if self.job.stills_dir is not None and self.in_clip(len(self.steps)):
             self._save_still(len(self.steps), step.key)
-        question = self.strings["steps"][step.key].get("question")
-        if self.job.config.lecture.questions and question and self.in_clip(len(self.steps)):
-            self.pose_question(step.key, self.written(question))
+        strings = self.strings["steps"][step.key]
+        if "question" in strings and not strings.get("predictive") and self.asks("all") \
+                and self.in_clip(len(self.steps)):
+            self.pose_question(step.key, "question", self.written(strings["question"]))
         step.end = self.renderer.time
 
     def wait_until(self, time: float) -> None:
@@ -322,24 +365,33 @@ class LessonScene(Scene):
             self.wait(max(time - self.renderer.time, 1 / config.frame_rate))
 
     # Cards ---------------------------------------------------------------------------------------
-    def pose_question(self, key: str, question: str) -> None:
-        """The step's question on a card over the dimmed step, with a bar running down the thinking time."""
-        strings = self.job.locale["lecture"]
-        card = self.card(strings["question"], [wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH)])
+    def asks(self, kind: str) -> bool:
+        """Whether ``lecture.questions`` shows cards of ``kind``: "predictive" ones (and closing cards) unless
+        it is "none", the others only with "all"."""
+        chosen = self.job.config.lecture.questions
+        return chosen == "all" or (kind == "predictive" and chosen == "predictive")
+
+    def pose_question(self, key: str, kind: str, question: str) -> None:
+        """The question of step ``key`` on a card over the dimmed screen, for its reading time."""
+        title = self.job.locale["lecture"]["question"]
+        card = self.card(title, [wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH)])
+        record = CardRecord(kind=kind, key=key, title=title, text=question, start=self.renderer.time)
         self.play(Appear(card), run_time=0.5)
-        self.record_card(f"{key}:question", strings["question"], question, card)
-        self.count_down(card, reading_seconds(question))
+        record.texts, _ = self._snapshot([card])
+        self.hold_card(reading_seconds(question))
         self.play(Vanish(card), run_time=0.4)
+        self.remove(card)
+        record.end = self.renderer.time
+        self.cards.append(record)
 
     def close_section(self) -> None:
         """What the sources say but the section does not show: a statement and a question, time to think,
-        then the answer (strings in the locale's ``closing.<section>``)."""
-        strings = self.job.locale.get("closing", {}).get(self.section_id)
-        if not strings:
+        then the answer (strings in the locale's ``closing.<section>``, on a card when it is ``shown``)."""
+        shown = self.job.locale.get("closing", {}).get(self.section_id, {}).get("shown")
+        if not shown or not self.asks("predictive"):
             return
-        fields = self.closing_fields()
-        title, statement, question, answer = (self.written(strings[part].format(**fields))
-                                              for part in ("title", "text", "question", "answer"))
+        texts = closing_texts(self.section_id, self.job.locale, self.closing_fields())
+        title, statement, question, answer = (texts[part] for part in ("title", "text", "question", "answer"))
         lines = [wrapped_text(statement, style.TEXT, style.BODY_SIZE, CARD_WIDTH),
                  wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH, weight="BOLD"),
                  wrapped_text(answer, style.MUTED, style.BODY_SIZE, CARD_WIDTH)]
@@ -348,53 +400,43 @@ class LessonScene(Scene):
         self.play(Vanish(*[mobject for mobject in self.mobjects if isinstance(mobject, VMobject)]), run_time=0.6)
         self.clear()  # trackers and other invisible helpers too
         self.header = None
+        record = CardRecord(kind="closing", key=self.section_id, title=title,
+                            text=" ".join((statement, question, answer)), start=self.renderer.time)
         self.play(Appear(VGroup(*[part for part in card if part is not answer_line])), run_time=0.6)
-        self.count_down(card, reading_seconds(f"{statement} {question}"))
+        self.hold_card(reading_seconds(f"{statement} {question}"))
         self.play(Appear(answer_line), run_time=0.5)
-        self.record_card("closing", title, " ".join((statement, question, answer)), card)
-        self.count_down(card, reading_seconds(answer))
+        record.texts, _ = self._snapshot([card])
+        self.hold_card(reading_seconds(answer))
+        record.end = self.renderer.time
+        self.cards.append(record)
 
     def closing_fields(self) -> dict:
-        """Numbers the closing strings may quote: the guide's exercises 5 and 6 and the O(n²·d) cost."""
-        d_k, long_n = head_dimension(GUIDE_D_MODEL, GUIDE_HEADS), LONG_CONTEXT
-        return {"d_model": GUIDE_D_MODEL, "heads": GUIDE_HEADS, "d_k": d_k,
-                "root": format_number(1 / scale_factor(d_k), 0), "factor": format_number(scale_factor(d_k), 3),
-                "heads_doubled": 2 * GUIDE_HEADS, "d_k_doubled": head_dimension(GUIDE_D_MODEL, 2 * GUIDE_HEADS),
-                "lab_d_k": LAB_D_K, "lab_root": format_number(1 / scale_factor(LAB_D_K)),
-                "lab_factor": format_number(scale_factor(LAB_D_K), 3),
-                "growth": format_number(scale_factor(LAB_D_K) / scale_factor(d_k)),
-                "long_n": long_n, "long_millions": score_multiplications(long_n, d_k) // 10**6,
-                "long_n_doubled": 2 * long_n, "long_doubled_millions": score_multiplications(2 * long_n, d_k) // 10**6}
+        """Numbers the closing strings may quote (a section adds its own)."""
+        return closing_fields()
+
+    def class_questions(self) -> list[dict]:
+        """Every question of the steps shown, with its answer, and the closing's (of a whole section, not a
+        clip): for notes and handouts."""
+        questions = section_questions(self.section_id, [step.key for step in self.steps], self.job.locale,
+                                      self.closing_fields())
+        return [asdict(question) for question in questions if self.job.steps is None or question.key != "closing"]
 
     def card(self, title: str, lines: list) -> VGroup:
-        """A panel over a veil that dims the step: ``title``, then ``lines``, then a bar for the time left."""
+        """A panel over a veil that dims the step: ``title``, then ``lines``."""
         heading = label_text(title, style.TEXT, style.TITLE_SIZE, weight="BOLD")
         content = VGroup(heading, *lines).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
-        bar = Line(ORIGIN, content.width * RIGHT, color=style.MUTED, stroke_width=4)
-        bar.next_to(content, DOWN, buff=0.4, aligned_edge=LEFT)
-        body = VGroup(content, bar)
-        panel = RoundedRectangle(width=body.width + 0.8, height=body.height + 0.7, corner_radius=0.15,
+        panel = RoundedRectangle(width=content.width + 0.8, height=content.height + 0.7, corner_radius=0.15,
                                  fill_color=style.PANEL, fill_opacity=1.0, stroke_color=style.MUTED, stroke_width=1.5)
-        panel.move_to(body)
+        panel.move_to(content)
         veil = Rectangle(width=config.frame_width, height=config.frame_height, stroke_width=0,
                          fill_color=style.BACKGROUND, fill_opacity=0.85)
-        card = VGroup(veil, panel, *content, bar)
-        VGroup(panel, *content, bar).move_to((0, 0, 0))
-        card.bar = bar
-        return card
+        VGroup(panel, content).move_to(ORIGIN)
+        return VGroup(veil, panel, *content)
 
-    def count_down(self, card: VGroup, seconds: float) -> None:
-        """Hold the card ``seconds`` while its bar shrinks to nothing: the screen never stands still."""
-        bar = card.bar
-        full = bar.copy()
-        self.play(bar.animate.stretch_to_fit_width(bar.width * 0.01, about_edge=LEFT), run_time=seconds,
-                  rate_func=linear)
-        bar.become(full)  # full again for the card's next count-down (the closing card has two)
-
-    def record_card(self, key: str, title: str, text: str, card: VGroup) -> None:
-        texts, _ = self._snapshot([card])
-        self.cards.append(StepRecord(key=key, title=title, caption=text, start=self.renderer.time,
-                                     end=self.renderer.time, texts=texts))
+    def hold_card(self, seconds: float) -> None:
+        """Keep a card up for ``seconds`` of reading, at most LONGEST_FREEZE: no screen stands still longer
+        (the captions carry the card's text for a viewer who pauses)."""
+        self.wait(min(seconds, LONGEST_FREEZE))
 
     def _header(self, title: str, number: int, caption: str):
         counter_text = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.STEPS))
@@ -453,11 +495,18 @@ def default_job() -> SceneJob:
 def _shifted(step: StepRecord, start: float) -> StepRecord:
     """``step`` with its times, and its narration's, counted from ``start``."""
     step.start, step.end, step.read_until = step.start - start, step.end - start, step.read_until - start
+    step.settled -= start
     if "start" in step.narration:
         step.narration["start"] = round(step.narration["start"] - start, 4)
         step.narration["sentences"] = [[part, round(begin - start, 4), round(end - start, 4)]
                                        for part, begin, end in step.narration["sentences"]]
     return step
+
+
+def _shifted_card(card: CardRecord, start: float) -> CardRecord:
+    """``card`` with its times counted from ``start``."""
+    card.start, card.end = card.start - start, card.end - start
+    return card
 
 
 def _fill_opacity(text: VMobject) -> float:

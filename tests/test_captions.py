@@ -42,11 +42,19 @@ def unwrapped(content: str) -> str:
     return " ".join(content.split("\n"))
 
 
-def test_srt_has_one_caption_per_step_inside_the_video(out):
+def shown_texts(entry: dict) -> list[str]:
+    """What the captions say in order: each step's caption and each card's text, by when they come up (a
+    predictive card before its step's header, a closing card after the last step)."""
+    return [text for _, text in sorted([(step["start"], step["caption"]) for step in entry["steps"]]
+                                       + [(card["start"], card["text"]) for card in entry["cards"]])]
+
+
+def test_srt_has_one_caption_per_step_and_per_card_inside_the_video(out):
     entry = manifest(out)["sections"]["matrix"]
     captions = list(srt.parse((out / "01-matrix.srt").read_text(encoding="utf-8")))
     duration = streams(out / "01-matrix.mp4")["video"]["duration"]
-    assert [unwrapped(caption.content) for caption in captions] == [step["caption"] for step in entry["steps"]]
+    assert entry["cards"]  # the default lecture's matrix: a predictive card and the closing card
+    assert [unwrapped(caption.content) for caption in captions] == shown_texts(entry)
     assert captions[0].start == timedelta(0)
     assert captions[-1].end.total_seconds() <= duration
     for before, after in zip(captions, captions[1:]):
@@ -83,7 +91,7 @@ def test_joined_captions_and_chapters_are_shifted_by_the_sections_before_them():
     second = [{"title": "C", "caption": "tres", "end": 1.5},
               {"title": "D", "caption": "cuatro", "end": 3.0,
                "narration": {"sentences": [["Primera frase.", 3.25, 4.0], ["Segunda.", 4.5, 5.0]]}}]
-    joined = lecture_tracks([(first, 6.0), (second, 6.0)])
+    joined = lecture_tracks([(first, 6.0, []), (second, 6.0, [])])
     assert joined.cues == ((0.0, 2.0, "uno"), (2.0, 6.0, "dos"), (6.0, 7.5, "tres"),
                            (9.25, 10.0, "Primera frase."), (10.5, 11.0, "Segunda."))
     assert joined.chapters == ((0.0, 2.0, "A"), (2.0, 6.0, "B"), (6.0, 7.5, "C"), (7.5, 12.0, "D"))
@@ -135,7 +143,7 @@ def hostile(tmp_path_factory):
     result = run_cli("render", "heads", *TINY, "--no-audio", "-j", "1", "-o", str(out),
                      "--set", f"heads.sentence={json.dumps(HOSTILE_SENTENCE)}")
     assert result.returncode == 0, result.stderr
-    captions = [step["caption"] for step in manifest(out)["sections"]["heads"]["steps"]]
+    captions = shown_texts(manifest(out)["sections"]["heads"])
     assert any("«a-->b»" in caption and "«<script>x&amp;y»" in caption for caption in captions)
     return out, captions
 
@@ -204,3 +212,18 @@ def test_the_narration_script_shows_a_users_words_as_written(tmp_path):
     texts, kinds = markdown_texts((tmp_path / "script.md").read_text(encoding="utf-8"))
     assert any("«a*b*c»" in text and "«<script>x&amp;y»" in text for text in texts)
     assert not kinds & {"html_inline", "html_block", "em_open", "strong_open", "link_open"}
+
+
+def test_while_a_card_is_up_the_caption_is_the_cards_text_and_the_steps_resume_around_it():
+    """A predictive card between two steps and a closing card at the end: each cuts the caption of the step
+    under it (a narrated one's sentences too) and shows its own text for exactly its span."""
+    steps = [{"title": "A", "caption": "uno", "end": 4.0},
+             {"title": "B", "caption": "dos", "end": 9.0,
+              "narration": {"sentences": [["Primera frase.", 6.0, 7.0], ["Segunda.", 7.5, 8.5]]}}]
+    cards = [{"kind": "predictive", "text": "¿Y ahora?", "start": 4.0, "end": 5.5},
+             {"kind": "closing", "text": "Fin: ¿y luego?", "start": 8.0, "end": 10.0}]
+    tracks = lecture_tracks([([{"title": "Z", "caption": "cero", "end": 1.0}], 1.0, []), (steps, 10.0, cards)])
+    assert tracks.cues == ((0.0, 1.0, "cero"),
+                           (1.0, 5.0, "uno"), (5.0, 6.5, "¿Y ahora?"), (7.0, 8.0, "Primera frase."),
+                           (8.5, 9.0, "Segunda."), (9.0, 11.0, "Fin: ¿y luego?"))
+    assert [chapter[2] for chapter in tracks.chapters] == ["Z", "A", "B"]  # cards are not chapters

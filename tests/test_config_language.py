@@ -17,7 +17,7 @@ def english_keys(config) -> tuple:
 
 
 def test_english_takes_the_locale_defaults_from_set_or_file(tmp_path):
-    expected = (ENGLISH["heads"]["sentence"], ENGLISH["pipeline"]["sentence"], ENGLISH["narration"]["voice"])
+    expected = (ENGLISH["heads"]["sentence"], SPANISH["pipeline"]["sentence"], ENGLISH["narration"]["voice"])  # the lab is Spanish
     assert english_keys(load_config(overrides=("lecture.lang='en'",))) == expected
     mine = tmp_path / "mine.toml"
     mine.write_text('[lecture]\nlang = "en"\n', encoding="utf-8")
@@ -32,7 +32,7 @@ def test_the_file_and_set_win_over_the_language(tmp_path):
     config = load_config(mine, ("narration.voice='en-us'",))
     assert config.heads.sentence == "el perro ladró"
     assert config.narration.voice == "en-us"
-    assert config.pipeline.sentence == ENGLISH["pipeline"]["sentence"]
+    assert config.pipeline.sentence == SPANISH["pipeline"]["sentence"]  # the lab's, in every language
     spanish_file = tmp_path / "es.toml"
     spanish_file.write_text('[heads]\nsentence = "ella lo vio"\n', encoding="utf-8")
     config = load_config(spanish_file, ("lecture.lang='en'",))  # --set lang keeps the file's sentence
@@ -42,14 +42,14 @@ def test_the_file_and_set_win_over_the_language(tmp_path):
 
 def test_a_language_table_is_any_partial_config(monkeypatch):
     """No key is wired by name: whatever the locale's [config] sets applies, under the file and --set."""
-    tables = {"en": {"config": {"scaling": {"d_k": 8}, "lecture": {"questions": False}}}, "es": {}}
+    tables = {"en": {"config": {"scaling": {"d_k": 8}, "lecture": {"questions": "none"}}}, "es": {}}
     monkeypatch.setattr(lecture.config, "load_locale", lambda language: tables[language])
     english = load_config(overrides=("lecture.lang='en'",))
-    assert english.scaling.d_k == 8 and english.lecture.questions is False
+    assert english.scaling.d_k == 8 and english.lecture.questions == "none"
     assert load_config(overrides=("lecture.lang='en'", "scaling.d_k=16")).scaling.d_k == 16
     assert load_config().scaling.d_k == SPANISH["scaling"]["d_k"]
     load_config(overrides=("lecture.lang='en'",))
-    assert tables["en"]["config"] == {"scaling": {"d_k": 8}, "lecture": {"questions": False}}  # not modified
+    assert tables["en"]["config"] == {"scaling": {"d_k": 8}, "lecture": {"questions": "none"}}  # not modified
 
 
 @pytest.mark.parametrize("language", ["fr", 3, ["en"], "../es"])

@@ -159,7 +159,7 @@ def test_a_replacing_line_names_a_few_keys_then_counts_the_rest():
     entry = {"files": ["02-scaling.mp4"], "config": effective["scaling"], "quality": "256x144@5", "format": "mp4",
              "settings": {table: effective[table] for table in ("lecture", "audio", "narration")}}
     same = replacing_line(entry, "scaling", {}, effective, "256x144@5", "mp4")
-    changed = load_config(overrides=("audio.volume=10", "lecture.questions=false", "scaling.d_k=16",
+    changed = load_config(overrides=("audio.volume=10", "lecture.questions='none'", "scaling.d_k=16",
                                      "audio.mute=true")).effective()
     line = replacing_line(entry, "scaling", {}, changed, "256x144@5", "webm")
     assert same is None

@@ -9,7 +9,7 @@ from lecture.captions import step_spans
 from media_checks import TINY, chapters, decoded_frame_count, manifest, run_cli, streams, subtitle_cues
 from test_captions import parse_vtt, to_the_millisecond, unwrapped
 
-QUIET = ("--set", "lecture.questions=false")  # a shorter video: the question cards are not what is tested here
+QUIET = ("--set", "lecture.questions='none'")  # a shorter video: the question cards are not what is tested here
 FPS = 5
 
 

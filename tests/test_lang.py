@@ -55,7 +55,7 @@ def test_a_decimal_comma_changes_figures_captions_cards_and_narration_alike(capi
     for before, after in zip(point.cards, comma.cards):
         assert after.caption == written_numbers(before.caption, ","), before.key
     changed = [(before.key, part) for before, after in zip(records(point), records(comma))
-               for part in ("caption", "numbers") if getattr(before, part) != getattr(after, part)]
+               for part in ("caption", "numbers") if getattr(before, part, None) != getattr(after, part, None)]
     assert {part for _, part in changed} == {"caption", "numbers"}
     assert any(before.narration["text"] != after.narration["text"] for before, after in zip(point.steps, comma.steps))
     assert any("0,125" in record.caption for record in records(comma))  # a decimal the locale types itself
@@ -65,7 +65,7 @@ def test_caption_tracks_and_decks_are_marked_with_the_lecture_language():
     steps = [{"title": "T", "caption": "C", "end": 1.0}]
     assert section_tracks(steps, 2.0).language == "spa"
     assert section_tracks(steps, 2.0, lang="en").language == "eng"
-    assert lecture_tracks([(steps, 2.0)], lang="en").language == "eng"
+    assert lecture_tracks([(steps, 2.0, [])], lang="en").language == "eng"
     deck = Deck(title="T", sections=(), width=16, height=9, background="#000000")
     assert deck.language == "es-ES"
     assert Deck(title="T", sections=(), width=16, height=9, background="#000000", lang="en").language == "en-GB"

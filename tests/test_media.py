@@ -116,7 +116,7 @@ def test_joined_lecture_carries_every_sections_chapters_and_cues_at_its_offset(t
     second = [{"title": "Año", "caption": "una línea bastante larga que hay que partir en dos líneas", "end": 1.0},
               {"title": "Voz", "caption": "no se muestra: la voz habla", "end": 3.0,
                "narration": {"sentences": [["Primera frase.", 1.25, 2.0], ["Segunda.", 2.5, 2.75]]}}]
-    tracks = lecture_tracks([(first, 2.0), (second, 3.0)])
+    tracks = lecture_tracks([(first, 2.0, []), (second, 3.0, [])])
     lecture = tmp_path / f"lecture{suffix}"
     join_videos(parts, lecture, None, SAMPLE_RATE, tracks)
     assert chapters(lecture) == [(0.0, 1.2, "Las entradas"), (1.2, 2.0, "Consultas: Q = XW_Q"), (2.0, 3.0, "Año"),
@@ -136,7 +136,7 @@ def test_a_users_words_in_the_video_subtitle_track_read_as_written(tmp_path, suf
     video = silent_video(tmp_path / f"part{suffix}", 10)
     words = ["a{\\i1}q\\Nr", "<script>x&amp;y", "a-->b {b} c\\d"]
     tracks = lecture_tracks([([{"title": f"Paso {number}", "caption": text, "end": 0.6 * number}
-                               for number, text in enumerate(words, 1)], 2.0)])
+                               for number, text in enumerate(words, 1)], 2.0, [])])
     target = tmp_path / f"hostile{suffix}"
     join_videos([video], target, None, SAMPLE_RATE, tracks)
     codec, _, cues = subtitle_cues(target)

@@ -21,7 +21,7 @@ from scene_checks import run_scene
 from sonify.mappings import LEVELS, MAPPINGS
 
 FPS = 5
-QUIET = ("--set", "lecture.questions=false")  # shorter videos: the cards are not what is tested here
+QUIET = ("--set", "lecture.questions='none'")  # shorter videos: the cards are not what is tested here
 INPUTS_HZ, QUERIES_HZ = 150.0, 180.0
 QUERIES_SECONDS = 20.0  # longer than the step's silent reading time, so the step must grow
 
@@ -150,7 +150,7 @@ def test_the_slides_clip_of_a_narrated_step_keeps_its_voice(narrated, tmp_path):
 def test_speaker_notes_carry_the_narration(narrated):
     _, entry, _ = narrated
     queries = step(entry, "queries")
-    notes = speaker_notes(queries, "matrix", load_locale())
+    notes = speaker_notes(queries, entry, load_locale())
     assert queries["narration"]["text"] in notes and queries["caption"] in notes
 
 

@@ -1,11 +1,9 @@
 """Pacing as a viewer lives it: every step stays its reading time, nothing stands still over 6 s
-(from the step records and from the decoded frames of a tiny video), repeats run faster, and the
-question and closing cards come and go with the config."""
+(from the step records and from the decoded frames of a tiny video), repeats run faster (cards: test_cards)."""
 
 import numpy as np
 import pytest
 
-from lecture.locale import load_locale
 from scene_checks import (freezes, layout_problems, legibility_problems, notation_problems, pacing_problems,
                           render_video, run_scene, video_freezes)
 from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
@@ -48,31 +46,6 @@ def test_keys_and_values_fill_faster_than_queries_and_the_first_cells_go_slowest
     assert values[-1] - values[0] == pytest.approx(keys[-1] - keys[0])
     gaps = np.diff(queries)
     assert gaps[0] > 2 * gaps[-1]  # the second cell waits for the first's worked line; the last ones hurry
-
-
-def test_questions_appear_as_cards_after_their_step_and_can_be_turned_off(matrix):
-    questions = [card for card in matrix.cards if card.key.endswith(":question")]
-    asked = [step.key for step in matrix.steps if "question" in load_locale("es")["matrix"]["steps"][step.key]]
-    assert [card.key.split(":")[0] for card in questions] == asked
-    assert all(any("¿" in text.text for text in card.texts) for card in questions)
-    quiet = run_scene("matrix", "lecture.questions=false")
-    assert not any(card.key.endswith(":question") for card in quiet.cards)
-    assert quiet.renderer.time < matrix.renderer.time - 4 * len(asked)
-    for loud, silent in zip(matrix.steps, quiet.steps):
-        if loud.key in asked:
-            assert loud.end - loud.start > silent.end - silent.start
-        else:
-            assert loud.end - loud.start == pytest.approx(silent.end - silent.start)
-        assert silent.end == pytest.approx(silent.read_until)
-
-
-def test_the_closing_card_quotes_the_cost_computed_for_this_example_and_the_guides_sizes(matrix):
-    closing = matrix.cards[-1]
-    assert closing.key == "closing"
-    n, d_k = 3, 2  # the worked example: three tokens, keys of dimension 2
-    assert f"{n}² · {d_k} = {n * n * d_k} multiplicaciones" in closing.caption
-    assert f"{1000 ** 2 * 64 // 10 ** 6} millones" in closing.caption
-    assert layout_problems(matrix) == [] and legibility_problems(matrix) == []
 
 
 def test_the_decoded_matrix_video_never_freezes_longer_than_6_s(tmp_path):

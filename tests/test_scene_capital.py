@@ -243,7 +243,7 @@ def test_the_loss_has_one_symbol_in_caption_and_figure(francia, lang):
     """−ln p, as the figure's label writes it, never −log p."""
     steps = load_locale(lang)["capital"]["steps"]
     assert "−ln p" in steps["distribution"]["caption"]
-    assert not [key for key, strings in steps.items() for text in strings.values() if "log p" in text]
+    assert not [key for key, strings in steps.items() for text in strings.values() if "log p" in str(text)]
     assert "−ln p" in step(francia, "distribution").caption
     assert r"-\ln p" in texts(francia, "distribution")
 

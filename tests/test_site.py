@@ -23,7 +23,7 @@ from lecture.locale import load_locale
 from lecture.site import joined_decks, rendered_language
 from media_checks import TINY, manifest, run_cli, system_program
 
-NO_QUESTIONS = ("--set", "lecture.questions=false")
+NO_QUESTIONS = ("--set", "lecture.questions='none'")
 RENDERED = ("matrix", "scaling")
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}  # headless Chromium lays a page out 500 wide at the least
 BREAKPOINT = 56 * 16  # pixels: the page's min-width for chapters beside the video

@@ -76,7 +76,7 @@ def steps_of(out: Path, section: str) -> list[dict]:
 def test_every_deck_is_written(out, steps):
     deck = out / "slides" / "01-matrix"
     assert deck.with_suffix(".html").exists() and deck.with_suffix(".pptx").exists()
-    assert len(PdfReader(deck.with_suffix(".pdf")).pages) == len(steps)
+    assert len(PdfReader(deck.with_suffix(".pdf")).pages) >= len(steps) + 1  # the questions' page(s) last
 
 
 def test_html_names_the_section_and_the_formula_and_plays_every_clip(out, steps):
@@ -103,6 +103,8 @@ def test_pptx_has_one_slide_per_step_with_a_video_that_has_sound_and_notes(out, 
         assert (asking in notes) == bool(question)
         if question:
             assert STRINGS["slides"]["question"].format(question=question) in notes
+            answer = STRINGS["matrix"]["steps"][step["key"]]["answer"]
+            assert STRINGS["slides"]["answer"].format(answer=answer) in notes
         media = next(rel.target_part.blob for rel in slide.part.rels.values() if rel.reltype.endswith("/media"))
         with av.open(io.BytesIO(media)) as container:
             assert len(container.streams.video) == 1 and len(container.streams.audio) == 1
@@ -271,7 +273,14 @@ def test_joined_deck_holds_the_sections_in_lesson_order_each_after_its_title_sli
         expected.append(f"{number}. {strings[section]['title']}")
         expected += [step["title"] for step in steps_of(joined, section)]
     pdf = PdfReader(joined / "slides" / "lecture-matrix-scaling.pdf")
-    assert [page.extract_text().split("\n")[0] for page in pdf.pages] == expected
+    firsts = [page.extract_text().split("\n")[0] for page in pdf.pages]
+    questions = [number for number, first in enumerate(firsts) if first.startswith(strings["slides"]["questions_heading"])]
+    # Each section's pages, then its questions' page(s): none between a title and the steps.
+    assert [first for number, first in enumerate(firsts) if number not in questions] == expected
+    matrix_pages = len(steps_of(joined, "matrix")) + 1
+    after = next(number for number in range(matrix_pages, len(firsts)) if number not in questions)
+    assert questions[0] == matrix_pages and firsts[after] == expected[matrix_pages] != firsts[after - 1]
+    assert questions[-1] == len(firsts) - 1  # the deck ends on the scaling's questions
     deck = Presentation(str(joined / "slides" / "lecture-matrix-scaling.pptx"))
     assert [slide.shapes.title.text for slide in deck.slides] == expected
     html = (joined / "slides" / "lecture-matrix-scaling.html").read_text(encoding="utf-8")
@@ -315,8 +324,7 @@ def test_pptx_previews_each_step_by_its_last_frame_with_title_alt_text_and_langu
 def test_pdf_pages_carry_title_and_caption_as_text_above_and_below_the_last_frame(out):
     pdf = PdfReader(out / "slides" / "01-matrix.pdf")
     steps = steps_of(out, "matrix")
-    assert len(pdf.pages) == len(steps)
-    for page, step, frame in zip(pdf.pages, steps, last_frames_of_the_section_video(out, "01-matrix")):
+    for page, step, frame in zip(pdf.pages[:len(steps)], steps, last_frames_of_the_section_video(out, "01-matrix")):
         text = " ".join(page.extract_text().split())
         assert text == f"{step['title']} {step['caption']}"
         (picture,) = page.images
@@ -405,3 +413,19 @@ def test_libreoffice_opens_the_pptx_and_prints_each_step_as_its_last_frame(out, 
         (drawn,) = re.findall(rb"/(\w+)\s+Do\b", page.get_contents().get_data())  # what this page draws
         printed = pictures[drawn.decode()].image.convert("RGB").resize(frame.shape[1::-1])
         assert np.abs(np.asarray(printed).astype(float) - frame).mean() < 2.5  # neighbours differ by 3.7 and more
+
+
+def test_the_pdf_handout_ends_the_section_with_every_question_and_its_answer(out):
+    """Every question of the locale's matrix steps and its closing, shown on a card or not, with its answer,
+    on the pages after the last step's."""
+    pdf = PdfReader(out / "slides" / "01-matrix.pdf")
+    steps = steps_of(out, "matrix")
+    handout = " ".join(" ".join(page.extract_text().split()) for page in pdf.pages[len(steps):])
+    assert handout.startswith(STRINGS["slides"]["questions_heading"])
+    shown = [STRINGS["matrix"]["steps"][step["key"]] for step in steps]
+    pairs = [(strings["question"], strings["answer"]) for strings in shown if "question" in strings]
+    assert pairs
+    for question, answer in pairs:
+        assert f"{' '.join(question.split())} {' '.join(answer.split())}" in handout
+    closing = STRINGS["closing"]["matrix"]
+    assert closing["title"] in handout  # its numbers are the scene's (test_cards checks them on the card)

@@ -1,5 +1,6 @@
 """The default lecture as a viewer gets it, measured on a tiny render of all six sections: no screen stands
-still over 6 s in any section's decoded frames; and its sound: every
+still over 6 s in any section's decoded frames, cards take at most a tenth of each section, every finished
+step stays 4 s, landing cues sound as their motion stops; and its sound: every
 section and the joined lecture at the loudness target (pyloudnorm, ITU-R BS.1770) under -1 dBTP, one gain
 for a cue kind in every section, stereo 48 kHz, nothing under 200 Hz, and the lecture's audio under each
 section's picture (cross-correlation)."""
@@ -38,6 +39,47 @@ def test_no_section_stands_still_over_6_s_in_its_decoded_frames(lecture):
     assert len(manifest["sections"]) == 6
     for section, entry in manifest["sections"].items():
         assert video_freezes(out / entry["files"][0], LONGEST_FREEZE) == [], section
+
+
+CARD_SHARE = 0.10  # of a section's length, at most
+FINISHED_HOLD = 4.0  # seconds a finished step stays on screen before anything replaces or dims it
+LANDING = {"capital": {"row"}, "heads": {"head_arcs", "heads_sum"}}  # cues that sound as their motion ends
+
+
+def still_runs(lecture, entry) -> list[tuple[float, float]]:
+    return video_freezes(lecture[0] / entry["files"][0], longest=0)
+
+
+def test_cards_take_at_most_a_tenth_of_every_section(lecture):
+    for section, entry in lecture[1]["sections"].items():
+        card_time = sum(card["end"] - card["start"] for card in entry["cards"])
+        assert card_time <= CARD_SHARE * entry["duration"], (section, card_time, entry["duration"])
+    assert {section for section, entry in lecture[1]["sections"].items()
+            if any(card["kind"] == "closing" for card in entry["cards"])} == {"matrix", "heads"}
+
+
+def test_every_finished_step_stays_4_s_still_in_the_decoded_frames(lecture):
+    """From the manifest's ``settled`` (its last animation's end) to ``read_until`` at least 4 s, and the
+    decoded frames hold still over that span."""
+    for section, entry in lecture[1]["sections"].items():
+        runs = still_runs(lecture, entry)
+        for step in entry["steps"]:
+            assert step["read_until"] - step["settled"] >= FINISHED_HOLD - 1e-3, (section, step["key"])
+            assert any(start <= step["settled"] + 1 / FPS and end >= step["settled"] + FINISHED_HOLD - 1 / FPS
+                       for start, end in runs), (section, step["key"], step["settled"])
+
+
+def test_a_landing_cue_sounds_as_its_motion_stops(lecture):
+    """The bars of capital's attention row and the heads' arcs: their sound comes when the picture stops
+    moving (a still stretch of frames begins within a frame of the cue), not as the motion starts."""
+    for section, kinds in LANDING.items():
+        entry = lecture[1]["sections"][section]
+        runs = still_runs(lecture, entry)
+        cues = [cue for cue in entry["cues"] if cue["kind"] in kinds]
+        assert cues, section
+        for cue in cues:
+            assert any(abs(start - cue["time"]) <= 1.5 / FPS and end - start >= 0.5 for start, end in runs), \
+                (section, cue["kind"], cue["time"])
 
 
 def sections(lecture):

@@ -18,7 +18,7 @@ from media_checks import TINY as TINY_ARGUMENTS, chapters, manifest, run_cli, st
 from scene_checks import CACHE, TINY
 from scenes.lesson_scene import SceneJob
 
-NO_QUESTIONS = ("lecture.questions=false",)
+NO_QUESTIONS = ("lecture.questions='none'",)
 MATRIX = step_keys("matrix")
 
 
@@ -135,11 +135,18 @@ def test_a_clip_and_its_section_are_each_skipped_when_up_to_date(tmp_path):
 
 def test_slides_of_a_clip_hold_only_its_steps_and_leave_the_sections_slides_alone(tmp_path):
     result = run_cli("slides", "matrix", "--steps", "2..3", "--to", "pdf", *TINY_ARGUMENTS,
-                     "--set", "lecture.questions=false", "-o", str(tmp_path), "-j", "1", timeout=900)
+                     "--set", "lecture.questions='none'", "-o", str(tmp_path), "-j", "1", timeout=900)
     assert result.returncode == 0, result.stderr
     clips = sorted((tmp_path / "slides" / "files" / "01-matrix-steps-02-03").glob("*.mp4"))
     assert [clip.name for clip in clips] == ["01-inputs.mp4", "02-queries.mp4"]
     pages = PdfReader(tmp_path / "slides" / "01-matrix-steps-02-03.pdf").pages
-    titles = [step["title"] for step in load_locale()["matrix"]["steps"].values()][1:3]
-    assert [page.extract_text().splitlines()[0] for page in pages] == titles
+    strings = load_locale()
+    titles = [step["title"] for step in strings["matrix"]["steps"].values()][1:3]
+    firsts = [page.extract_text().splitlines()[0] for page in pages]
+    assert firsts[:2] == titles
+    # Then the questions of those two steps with their answers, not the section's closing (not in the clip).
+    handout = " ".join(page.extract_text() for page in pages[2:])
+    assert firsts[2].startswith(strings["slides"]["questions_heading"])
+    assert strings["matrix"]["steps"]["inputs"]["answer"].split()[0] in handout
+    assert strings["closing"]["matrix"]["title"] not in handout
     assert not (tmp_path / "slides" / "01-matrix.pdf").exists()

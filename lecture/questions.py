@@ -1,0 +1,66 @@
+"""The questions for the class, with their answers, as the locale writes them: every step's ``question`` and
+``answer``, and the section's ``closing`` (a statement and a question the sources raise, with its answer).
+
+The video poses only some of them on cards (``lecture.questions``); the speaker notes and the PDF handout
+carry them all, so a lecturer who shows the video as it is still has every question and its answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimension, scale_factor, score_multiplications
+from scenes.numbers import format_number, written_numbers
+
+LONG_CONTEXT = 1000  # tokens: the context the closing cards price at O(n²·d)
+
+
+@dataclass(frozen=True)
+class Question:
+    key: str  # the step it belongs to, or "closing"
+    question: str  # for the closing, its statement and question
+    answer: str
+
+
+def closing_fields() -> dict:
+    """Numbers the closing strings may quote: the guide's exercises 5 and 6 and the O(n²·d) cost."""
+    d_k, long_n = head_dimension(GUIDE_D_MODEL, GUIDE_HEADS), LONG_CONTEXT
+    return {"d_model": GUIDE_D_MODEL, "heads": GUIDE_HEADS, "d_k": d_k,
+            "root": format_number(1 / scale_factor(d_k), 0), "factor": format_number(scale_factor(d_k), 3),
+            "heads_doubled": 2 * GUIDE_HEADS, "d_k_doubled": head_dimension(GUIDE_D_MODEL, 2 * GUIDE_HEADS),
+            "lab_d_k": LAB_D_K, "lab_root": format_number(1 / scale_factor(LAB_D_K)),
+            "lab_factor": format_number(scale_factor(LAB_D_K), 3),
+            "growth": format_number(scale_factor(LAB_D_K) / scale_factor(d_k)),
+            "long_n": long_n, "long_millions": score_multiplications(long_n, d_k) // 10**6,
+            "long_n_doubled": 2 * long_n, "long_doubled_millions": score_multiplications(2 * long_n, d_k) // 10**6}
+
+
+def closing_texts(section_id: str, locale: dict, fields: dict) -> dict[str, str] | None:
+    """The section's closing (title, text, question, answer) filled in with ``fields`` (``closing_fields`` and
+    the section's own) and written as the locale writes numbers, or None when the locale has none."""
+    strings = locale.get("closing", {}).get(section_id)
+    if not strings:
+        return None
+    separator = locale["numbers"]["decimal_separator"]
+    return {part: written_numbers(strings[part].format(**fields), separator)
+            for part in ("title", "text", "question", "answer")}
+
+
+def step_question(section_id: str, key: str, locale: dict) -> Question | None:
+    """The question of step ``key`` with its answer, or None when the step has none."""
+    strings = locale[section_id]["steps"][key]
+    if "question" not in strings:
+        return None
+    separator = locale["numbers"]["decimal_separator"]
+    return Question(key, written_numbers(strings["question"], separator), written_numbers(strings["answer"], separator))
+
+
+def section_questions(section_id: str, keys: list[str], locale: dict, fields: dict) -> list[Question]:
+    """The questions of steps ``keys`` in order, then the closing's (filled in with ``fields``): the
+    handout's page for the section."""
+    questions = [question for key in keys if (question := step_question(section_id, key, locale))]
+    closing = closing_texts(section_id, locale, fields)
+    if closing:
+        questions.append(Question("closing", f"{closing['title']}: {closing['text']} {closing['question']}",
+                                  closing["answer"]))
+    return questions

@@ -1,0 +1,129 @@
+"""Question and closing cards (``lecture.questions``) as a viewer meets them: a predictive question on a card
+just before the step that answers it, every other question after its step only with "all", none with "none";
+a closing card only where the locale shows one, at most 12 s; card time at most a tenth of every section; and
+every step's finished state on screen at least 4 s before anything replaces or dims it."""
+
+import pytest
+import srt
+
+from lecture.locale import load_locale
+from lecture.sections import SECTIONS
+from media_checks import TINY, manifest, rendered_once
+from scene_checks import run_scene, video_freezes
+from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
+
+SPANISH = load_locale("es")
+CARD_SHARE = 0.10  # of a section's length, at most
+CLOSING_LONGEST = 12.0  # seconds
+FINISHED_HOLD = 4.0  # seconds a finished step stays before anything replaces or dims it
+FRAME = 1 / 5  # seconds: TINY's frame rate
+
+
+@pytest.fixture(scope="module")
+def default_scenes():
+    return {section.id: run_scene(section.id) for section in SECTIONS}
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def step_strings(section_id: str, key: str) -> dict:
+    return SPANISH[section_id]["steps"][key]
+
+
+def test_predictive_questions_come_on_a_card_just_before_the_step_that_answers_them(default_scenes):
+    asked = 0
+    for section_id, scene in default_scenes.items():
+        cards = iter(card for card in scene.cards if card.kind != "closing")
+        for before, step in zip([None, *scene.steps], scene.steps):
+            strings = step_strings(section_id, step.key)
+            if not strings.get("predictive"):
+                continue
+            card = next(cards)
+            asked += 1
+            assert (card.kind, card.key, card.text) == ("predictive", step.key, strings["question"])
+            assert before.read_until - 1e-6 <= card.start and card.end <= step.start + 1e-6, (section_id, step.key)
+            # Fading in, its reading time (a still screen of at most 6 s), fading out: no shortened card.
+            assert card.end - card.start == pytest.approx(0.9 + min(reading_seconds(card.text), LONGEST_FREEZE))
+            assert words(strings["question"]) in words(" ".join(text.text for text in card.texts))
+        assert next(cards, None) is None, f"{section_id}: a card no predictive question asked for"
+    assert asked >= len(SECTIONS)  # about one or two a section
+
+
+def test_card_time_is_at_most_a_tenth_of_every_section(default_scenes):
+    for section_id, scene in default_scenes.items():
+        card_time = sum(card.end - card.start for card in scene.cards)
+        assert card_time <= CARD_SHARE * scene.renderer.time, (section_id, card_time, scene.renderer.time)
+
+
+def test_closing_cards_only_where_the_locale_shows_one_and_at_most_12_s(default_scenes):
+    closed = set()
+    for section_id, scene in default_scenes.items():
+        closing = [card for card in scene.cards if card.kind == "closing"]
+        if SPANISH["closing"].get(section_id, {}).get("shown"):
+            (card,) = closing
+            assert card.end == pytest.approx(scene.renderer.time)  # the section ends on it
+            assert card.end - card.start <= CLOSING_LONGEST
+            closed.add(section_id)
+        else:
+            assert closing == [], section_id
+    assert closed == {"matrix", "heads"}  # the cost O(n²·d) and cross-attention: what the sections lead to
+
+
+def test_all_poses_every_other_question_after_its_step_and_none_poses_no_card(default_scenes):
+    everything, nothing = run_scene("matrix", "lecture.questions='all'"), run_scene("matrix", "lecture.questions='none'")
+    after = [card for card in everything.cards if card.kind == "question"]
+    wanted = [step.key for step in everything.steps
+              if "question" in step_strings("matrix", step.key) and not step_strings("matrix", step.key).get("predictive")]
+    assert [card.key for card in after] == wanted and wanted
+    for card in after:
+        step = next(step for step in everything.steps if step.key == card.key)
+        assert step.read_until - 1e-6 <= card.start < card.end <= step.end + 1e-6
+        assert card.end - card.start <= 0.9 + min(reading_seconds(card.text), LONGEST_FREEZE) + 1e-6
+    assert [card.kind for card in everything.cards if card.kind != "question"] == \
+        [card.kind for card in default_scenes["matrix"].cards]
+    assert nothing.cards == []
+    default = default_scenes["matrix"]
+    assert nothing.renderer.time < default.renderer.time < everything.renderer.time
+
+
+def test_every_finished_step_stays_at_least_4_s_before_anything_replaces_or_dims_it(default_scenes):
+    for section_id, scene in default_scenes.items():
+        for step in scene.steps:
+            assert step.start <= step.settled <= step.read_until <= step.end, (section_id, step.key)
+            assert step.read_until - step.settled >= FINISHED_HOLD - 1e-6, (section_id, step.key)
+
+
+@pytest.fixture(scope="module")
+def tiny_render(tmp_path_factory):
+    out, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
+    assert result.returncode == 0, result.stderr
+    return out, manifest(out)["sections"]["matrix"]
+
+
+def test_the_decoded_video_holds_each_finished_step_and_each_card_still(tiny_render):
+    """Confirmed on the frames: from a step's ``settled`` to its ``read_until`` nothing moves, and a card holds
+    still (no countdown bar) between its fade in and out."""
+    out, entry = tiny_render
+    still = video_freezes(out / entry["files"][0], longest=0)
+    for step in entry["steps"]:
+        assert any(start <= step["settled"] + FRAME and end >= step["read_until"] - FRAME for start, end in still), \
+            (step["key"], step["settled"], step["read_until"])
+    for card in entry["cards"]:
+        held = max(min(end, card["end"]) - max(start, card["start"]) for start, end in still)
+        least = 4.0 if card["kind"] == "closing" else min(reading_seconds(card["text"]), LONGEST_FREEZE)
+        assert held >= least - 2 * FRAME, card
+
+
+def test_the_manifest_lists_the_cards_and_the_captions_show_a_cards_text_while_it_is_up(tiny_render):
+    out, entry = tiny_render
+    assert entry["cards"] and {card["kind"] for card in entry["cards"]} <= {"predictive", "closing"}
+    assert all(step["start"] <= step["settled"] <= step["read_until"] <= step["end"] for step in entry["steps"])
+    captions = list(srt.parse((out / "01-matrix.srt").read_text(encoding="utf-8")))
+    for card in entry["cards"]:
+        during = [cue for cue in captions if cue.start.total_seconds() < card["end"] - 0.01
+                  and cue.end.total_seconds() > card["start"] + 0.01]
+        assert [words(cue.content) for cue in during] == [card["text"]], card
+        assert during[0].start.total_seconds() == pytest.approx(card["start"], abs=0.002)
+        assert during[0].end.total_seconds() == pytest.approx(card["end"], abs=0.002)
