@@ -27,7 +27,7 @@ from lecture.batch_report import Tally, variant_console
 from lecture.batch_variants import Variant, VariantsError, read_variants
 from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineCommand, check_system, fail,
                                  run_guarded)
-from lecture.config_hints import clipped
+from lesson.config_hints import clipped
 from lecture.output_folder import OutputError, check_output_path
 from lecture.runner import plain_line, render
 

@@ -21,7 +21,7 @@ from distributed import as_completed, get_worker
 
 from lecture.jobs import JobResult, RenderJob, run_job
 from lecture.runner import code_digest
-from scenes.user_cache import PrivateFolder, private_folder
+from lesson.user_cache import PrivateFolder, private_folder
 
 Contents = bytes | dict[str, bytes]  # a file, or a folder of files (a section's stills)
 render_lock = threading.Lock()  # manim's config belongs to the process: one render at a time in a worker
@@ -60,7 +60,7 @@ def worker_code() -> str:
 @functools.cache
 def cache_root() -> PrivateFolder | None:
     """The user's own folder of worker caches (LaTeX and text typesetting), kept between tasks; None when another
-    user could change it or a folder on its path (``scenes.user_cache``): LaTeX compiles a cached .tex file and
+    user could change it or a folder on its path (``lesson.user_cache``): LaTeX compiles a cached .tex file and
     dvisvgm converts a cached .dvi, so a file planted there would run as this worker."""
     return private_folder("dask-workers")
 

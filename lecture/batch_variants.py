@@ -23,13 +23,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lecture.config import CONFIG_MAX_DEPTH, ConfigError, load_config, merge, read_toml, suggestion, toml_value
-from lecture.config_hints import clipped, shown
+from lesson.config import CONFIG_MAX_DEPTH, ConfigError, load_config, merge, read_toml, suggestion, toml_value
+from lesson.config_hints import clipped, shown
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.narration import NarrationError
 from lecture.runner import RenderRequest, chosen_steps, narration_plans
-from lecture.sections import BY_ID, SECTION_IDS, available_sections
-from lecture.steps import StepsError
+from lesson.sections import BY_ID, SECTION_IDS, available_sections
+from lesson.steps import StepsError
 
 VARIANT_NAME = re.compile(r"[^\W_][\w.-]*")  # a plain folder name: no path, not hidden
 NAME_MAX = 255  # bytes in a file name on Linux's, macOS's and Windows' file systems

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import srt
 
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 from lecture.media import VTT_ESCAPES, TextTracks
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance

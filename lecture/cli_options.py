@@ -13,11 +13,11 @@ from pathlib import Path
 
 import click
 
-from lecture.config_hints import clipped
+from lesson.config_hints import clipped
 from lecture.narration import NarrationError
 from lecture.output_folder import OutputError
 from lecture.preflight import missing_system_dependencies
-from lecture.steps import StepsError
+from lesson.steps import StepsError
 
 
 def fail(message: str) -> None:

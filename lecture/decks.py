@@ -12,7 +12,7 @@ from pathlib import Path
 import av
 from PIL import Image
 
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from lecture.config import DEFAULT_CONFIG, ConfigError, LectureConfig, describe, merge, read_toml
+from lesson.config import DEFAULT_CONFIG, ConfigError, LectureConfig, describe, merge, read_toml
 from lecture.jobs import Quality
 from lecture.manifest import MANIFEST, STILLS, Manifest
 

@@ -17,14 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lecture.config import LectureConfig
-from lecture.locale import load_locale
+from lesson.config import LectureConfig
+from lesson.locale import load_locale
 from lecture.captions import section_tracks, write_captions
 from lecture.media import add_audio, duration_of, write_video
 from lecture.narration import Narration
 from lecture.output_folder import private_lock
-from lecture.sections import BY_ID
-from lecture.steps import StepRange, clip_stem
+from lesson.sections import BY_ID
+from lesson.steps import StepRange, clip_stem
 from sonify.mappings import write_soundtrack
 from sonify.synth import SAMPLE_RATE
 

@@ -1,6 +1,6 @@
 """The voice of each step: the lecturer's recordings (one file per step, any format and rate PyAV decodes) or
-the espeak-ng draft voice, as mono samples at the soundtrack's rate; and the text the voice says, its numbers
-said as the locale reads them, split into sentences timed on the recording's pauses.
+the espeak-ng draft voice, as mono samples at the soundtrack's rate. The text the voice says, its sentences
+and their times are ``lesson.narration_text``.
 
 Recordings are found and decoded once, by the parent before anything renders, so a bad one stops the render
 with one line; the workers get a ``Narration`` per section holding the decoded voices. The check is bounded:
@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import re
 import shutil
 import signal
 import stat
@@ -28,8 +27,8 @@ from pathlib import Path
 import av
 import numpy as np
 
-from lecture.sections import Section
-from scenes.numbers import DECIMAL
+from lesson.narration_text import step_file_name, voice_text
+from lesson.sections import Section
 from sonify.synth import SAMPLE_RATE
 
 AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".m4a", ".ogg")
@@ -39,12 +38,6 @@ ZERO_TAIL = 8 * 2 ** 20  # bytes: more zeros than this at a file's end (44 s of 
 #                          what a recorder that crashed leaves, which the decoder would scan for minutes
 CHECK_SECONDS = 30.0  # a file still being decoded after this is no step's recording (180 s of MP3 takes ~1 s)
 STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-TAIL = 0.5  # seconds a narrated step stays on screen after its voice ends
-PAUSE = 0.15  # seconds of quiet that may separate two sentences
-QUIET_DB = -35.0  # a 20 ms frame this far under the loudest frame is a pause
-FRAME = 0.02  # seconds
-SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
-SENTENCE_END = re.compile(r"(?<=[.?!…])\s+")
 
 
 class NarrationError(ValueError):
@@ -71,56 +64,6 @@ class Narration:
         return {"voice": self.voice, "words_per_minute": self.words_per_minute,
                 "recordings": {name: hashlib.sha256(samples.tobytes()).hexdigest()
                                for name, samples in sorted(self.recordings.items())}}
-
-
-def step_file_name(number: int, key: str) -> str:
-    """``03-queries``: the step's still and recording name, without the extension."""
-    return f"{number:02d}-{key}"
-
-
-# Numbers and sentences ----------------------------------------------------------------------------
-def voice_text(text: str, spoken: dict) -> str:
-    """What the draft voice is given, with the locale's ``spoken`` words for what it cannot read: a decimal
-    point as the language says it ("0.34" read "0,34" in Spanish), a minus sign before a number ("menos 0,34"),
-    a power of ten ("2,0 por diez a la 4"), a blank "___" ("hueco")."""
-    text = DECIMAL.sub(lambda match: f"{match[1]}{spoken['decimal_mark']}{match[2]}", text)
-    text = re.sub(r"\u2212(?=\d)", spoken["minus"], text)
-    text = re.sub(r"\s*[·×]\s*10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)",
-                  lambda match: spoken["power_of_ten"].format(exponent=match[1].translate(SUPERSCRIPTS)), text)
-    return re.sub(r"_{2,}", spoken["blank"], text)
-
-
-def sentences(text: str) -> list[str]:
-    """The text's sentences, split after . ? ! or …"""
-    return [part for part in SENTENCE_END.split(text.strip()) if part]
-
-
-def sentence_times(samples: np.ndarray, parts: list[str]) -> list[tuple[float, float]]:
-    """(start, end) in seconds of each of ``parts`` in the recording: cut at the longest pauses inside the
-    speech when there are enough, otherwise in proportion to each sentence's length in characters."""
-    duration = len(samples) / SAMPLE_RATE
-    if len(parts) <= 1:
-        return [(0.0, duration)]
-    width = int(FRAME * SAMPLE_RATE)
-    frames = samples[:len(samples) // width * width].reshape(-1, width)
-    level = np.sqrt(np.mean(frames ** 2, axis=1))
-    loud = np.flatnonzero(level > level.max(initial=0.0) * 10 ** (QUIET_DB / 20))
-    pauses = _pauses(level, loud) if len(loud) else []
-    if len(pauses) >= len(parts) - 1:
-        longest = sorted(pauses, key=lambda pause: pause[1] - pause[0], reverse=True)[:len(parts) - 1]
-        cuts = sorted((start + end) / 2 * FRAME for start, end in longest)
-    else:
-        first, last = (loud[0] * FRAME, (loud[-1] + 1) * FRAME) if len(loud) else (0.0, duration)
-        shares = np.cumsum([len(part) for part in parts])[:-1] / sum(len(part) for part in parts)
-        cuts = list(first + shares * (last - first))
-    bounds = [0.0, *cuts, duration]
-    return list(zip(bounds[:-1], bounds[1:]))
-
-
-def _pauses(level: np.ndarray, loud: np.ndarray) -> list[tuple[int, int]]:
-    """(first, last + 1) frame of each quiet run at least PAUSE long between the first and last loud frame."""
-    gaps = np.diff(loud)
-    return [(int(loud[i]) + 1, int(loud[i + 1])) for i in np.flatnonzero(gaps * FRAME > PAUSE)]
 
 
 # The voice ---------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from pathlib import Path
 from fpdf import FPDF
 
 from lecture.decks import Deck, SectionSlides, StepSlide, slides_in_order
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 
 WIDTH = 960  # points: a 13.33-inch wide page, as the PowerPoint deck's
 TITLE_BAND, CAPTION_BAND, MARGIN = 64, 110, 24  # points above and below the frame, and at the sides

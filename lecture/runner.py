@@ -16,16 +16,16 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from lecture.captions import lecture_tracks, write_captions
-from lecture.config import LectureConfig
+from lesson.config import LectureConfig
 from lecture.folder_config import replacing_line, shared_settings
 from lecture.jobs import JobResult, Quality, RenderJob, worker_main
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 from lecture.manifest import MANIFEST, file_hash, folder_contents, is_up_to_date, read_manifest, stage_manifest
 from lecture.media import join_videos, video_duration
 from lecture.narration import Narration, plan
 from lecture.output_folder import OutputError, OutputFolder, link_or_copy
-from lecture.sections import BY_ID, SECTIONS
-from lecture.steps import StepRange, clip_stem, parse_steps, step_keys
+from lesson.sections import BY_ID, SECTIONS
+from lesson.steps import StepRange, clip_stem, parse_steps, step_keys
 from sonify.synth import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ class RenderRequest:
     jobs: int
     force: bool = False
     verbose: bool = False
-    steps: str | None = None  # ``--steps``: a clip of these steps of each section (see lecture.steps)
+    steps: str | None = None  # ``--steps``: a clip of these steps of each section (see lesson.steps)
 
 
 def plain_line(console: Console, style: str | None = None):

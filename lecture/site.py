@@ -28,11 +28,11 @@ from PIL import Image
 from rich.console import Console
 
 from lecture.captions import step_spans
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 from lecture.manifest import MANIFEST, file_hash, read_manifest
 from lecture.output_folder import OutputFolder
 from lecture.runner import plain_line
-from lecture.sections import BY_ID, SECTIONS, Section
+from lesson.sections import BY_ID, SECTIONS, Section
 from lecture.slides import DECK_FORMATS, FOLDER as SLIDES
 from lecture.storyboard import STILLS
 

@@ -20,11 +20,11 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 from rich.console import Console
 
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 from lecture.manifest import STILLS
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest
-from lecture.sections import BY_ID, Section
+from lesson.sections import BY_ID, Section
 from lecture.slides import render_current
 
 FONTS = Path("/usr/share/fonts/opentype/inter")  # Debian's fonts-inter, the lecture's own typeface

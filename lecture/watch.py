@@ -16,12 +16,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from lecture.config import ConfigError, load_config
+from lesson.config import ConfigError, load_config
 from lecture.jobs import JobResult, Quality, RenderJob, run_job, worker_setup
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest, chosen_steps
-from lecture.sections import BY_ID
-from lecture.steps import StepsError
+from lesson.sections import BY_ID
+from lesson.steps import StepsError
 
 
 @dataclass(frozen=True)

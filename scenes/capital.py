@@ -19,7 +19,7 @@ from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.heatmap import readable_text_colour
-from scenes.numbers import decimals_for, format_number, parse_number
+from lesson.numbers import decimals_for, format_number, parse_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
                             number_text, probability_decimals, sit_on)
 

@@ -14,7 +14,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UL, UP, ManimColor, Rectangle, SurroundingRectangle, VGroup, VMobject
 
 from scenes import style
-from scenes.numbers import decimals_for, format_number
+from lesson.numbers import decimals_for, format_number
 from scenes.visuals import label_text, number_text
 
 TICK_SIZE = style.CAPTION_SIZE

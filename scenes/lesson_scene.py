@@ -15,7 +15,7 @@ answer). A card holds its reading time, at most LONGEST_FREEZE per still screen.
 
 Narration: a step's ``narration`` (beside its caption in the locale, the variant matching the caption shown)
 is formatted with the caption's fields; with a voice (``SceneJob.narration``) it starts as the step's
-header settles and the step lasts at least the voice plus ``narration.TAIL``: the scene holds longer, its
+header settles and the step lasts at least the voice plus ``narration_text.TAIL``: the scene holds longer, its
 animations keep their speed.
 """
 
@@ -31,15 +31,15 @@ from manim import (DOWN, LEFT, ORIGIN, UL, UR, MarkupText, Rectangle, RoundedRec
 from manim.utils.exceptions import EndSceneEarlyException
 from PIL import Image
 
-from lecture.config import LectureConfig, load_config
-from lecture.locale import load_locale
-from lecture.steps import StepRange
-from lecture.questions import closing_fields, closing_texts, section_questions
-from lecture.narration import TAIL, Narration, sentence_times, sentences, step_file_name
+from lesson.config import LectureConfig, load_config
+from lesson.locale import load_locale
+from lesson.narration_text import TAIL, Speaker, sentence_times, sentences, step_file_name
+from lesson.numbers import use_decimal_separator, written_numbers
+from lesson.questions import closing_fields, closing_texts, section_questions
+from lesson.steps import StepRange
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText
-from scenes.numbers import use_decimal_separator, written_numbers
 from scenes.speedups import release_free_memory
 from scenes.visuals import cap_height, label_text
 from sonify.mix import Track
@@ -78,7 +78,7 @@ class SceneJob:
     stills_dir: Path | None = None
     still_prefix: str = ""
     progress: Callable[[float], None] | None = None
-    narration: Narration | None = None  # who speaks the steps; None: nobody
+    narration: Speaker | None = None  # who speaks the steps (a lecture.narration.Narration); None: nobody
     steps: StepRange | None = None  # a clip of these steps only (``--steps``); None: the whole section
 
 

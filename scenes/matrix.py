@@ -29,7 +29,7 @@ from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
-from scenes.numbers import decimals_for, format_number
+from lesson.numbers import decimals_for, format_number
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
                              shared_cell_width)
 

@@ -16,7 +16,7 @@ from functools import cache
 
 from manim import RIGHT, ManimColor, Text, VGroup
 
-from scenes.numbers import MINUS
+from lesson.numbers import MINUS
 
 GLYPHS = f"0123456789.,{MINUS}e∞"  # all format_number writes, with either decimal separator
 PLUS = len(GLYPHS)  # index of the "+" typeset after GLYPHS: the minus is drawn as wide as its bar

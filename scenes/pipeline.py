@@ -30,7 +30,7 @@ from scenes.lab_panel import (CurvePlot, SentenceSelector, SidePanel, TokenHeatm
                               abbreviated, bar_tops, cell_centres, cell_size_of, sentence_matrix, tagged_number,
                               text_with_numbers, token_bar_chart, token_text)
 from scenes.lesson_scene import Cue, LessonScene
-from scenes.numbers import decimals_for, format_number
+from lesson.numbers import decimals_for, format_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, FORMULA_MARGIN, baseline, cap_height, enlarge_formulas, fit,
                             label_text, number_text, sit_on)
 

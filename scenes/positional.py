@@ -14,7 +14,7 @@ from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
 from scenes.lesson_scene import LessonScene
-from scenes.numbers import format_number
+from lesson.numbers import format_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, enlarge_formulas, fit, label_text, number_text,
                             shared_cell_width)
 

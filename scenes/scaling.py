@@ -18,7 +18,7 @@ from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
-from scenes.numbers import format_number
+from lesson.numbers import format_number
 from scenes.visuals import fit, label_text, number_text
 from sonify.mappings import SEQUENCE_GAP, softmax_row
 from sonify.synth import SAMPLE_RATE

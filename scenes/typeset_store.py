@@ -2,7 +2,7 @@
 a fresh process, and typesetting a caption (Pango, then parsing its SVG) takes about 120 ms where loading
 the finished label takes a few. A tiny render of the matrix section typesets some 60 labels.
 
-The store is a private folder in the user's own cache (``scenes.user_cache``: ``$XDG_CACHE_HOME/atencion/
+The store is a private folder in the user's own cache (``lesson.user_cache``: ``$XDG_CACHE_HOME/atencion/
 typeset-…``, never the output folder, which others may write to), one file per label named by a hash of
 everything that shapes it and of the versions of manim and Pango that drew it. The folder is checked once per
 process and every entry is opened relative to its descriptor, so swapping a folder on its path mid-render
@@ -36,7 +36,7 @@ from manim import ManimColor, MarkupText, Mobject, VGroup
 from manim.constants import CapStyleType, LineJointType
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
-from scenes.user_cache import PrivateFolder, private_folder
+from lesson.user_cache import PrivateFolder, private_folder
 
 STORE_VERSION = 2  # raise when what a stored label holds changes
 MOST_ENTRIES = 2_000  # a caption takes about 10 kB: at most some 20 MB; past it the least used half goes
@@ -75,7 +75,7 @@ def font_installed(font: str) -> bool:
 
 @cache
 def store_folder() -> PrivateFolder | None:
-    """Our private store, made if missing; None when another user could change it (see ``scenes.user_cache``)."""
+    """Our private store, made if missing; None when another user could change it (see ``lesson.user_cache``)."""
     return private_folder(f"typeset-{STORE_VERSION}-manim-{manim.__version__}-pango-{manimpango.__version__}")
 
 

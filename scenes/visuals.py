@@ -15,7 +15,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Recta
 
 from scenes import speedups, style  # noqa: F401  (speedups: cheap text copies)
 from scenes.number_glyphs import NumberText, composed_number
-from scenes.numbers import decimals_for, format_number, parse_number
+from lesson.numbers import decimals_for, format_number, parse_number
 from scenes.typeset_store import font_installed, stored
 
 CELL_HEIGHT = 0.5

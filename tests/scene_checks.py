@@ -16,10 +16,10 @@ import av
 import numpy as np
 from manim import config, tempconfig
 
-from lecture.config import load_config
-from lecture.locale import load_locale
+from lesson.config import load_config
+from lesson.locale import load_locale
 from lecture.output_folder import private_lock
-from lecture.sections import BY_ID
+from lesson.sections import BY_ID
 from scenes.lesson_scene import LONGEST_FREEZE, SceneJob, reading_seconds
 
 TINY = {"pixel_width": 256, "pixel_height": 144, "frame_rate": 5}

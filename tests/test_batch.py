@@ -36,7 +36,7 @@ from rich.console import Console
 from lecture.batch import batch_command, run_batch
 from lecture.batch_cluster import task_key
 from lecture.batch_variants import read_variants
-from lecture.config import load_config
+from lesson.config import load_config
 from lecture.manifest import is_up_to_date
 from lecture.output_folder import PRIVATE, SCRATCH
 from lecture.runner import render

@@ -6,8 +6,8 @@ every step's finished state on screen at least 4 s before anything replaces or d
 import pytest
 import srt
 
-from lecture.locale import load_locale
-from lecture.sections import SECTIONS
+from lesson.locale import load_locale
+from lesson.sections import SECTIONS
 from media_checks import TINY, manifest, rendered_once
 from scene_checks import run_scene, video_freezes
 from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds

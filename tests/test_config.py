@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attn_math import worked_example
-from lecture.config import ConfigError, load_config, read_toml
+from lesson.config import ConfigError, load_config, read_toml
 
 
 def refused(*overrides: str) -> str:

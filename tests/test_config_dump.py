@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from attn_math import worked_example
-from lecture.config import DEFAULT_CONFIG, load_config, valid_keys
-from lecture.config_dump import documented_toml
-from lecture.locale import LOCALES
+from lesson.config import DEFAULT_CONFIG, load_config, valid_keys
+from lesson.config_dump import documented_toml
+from lesson.locale import LOCALES
 
 DEFAULT_TEXT = DEFAULT_CONFIG.read_text(encoding="utf-8")
 ENGLISH = tomllib.loads((LOCALES / "en.toml").read_text(encoding="utf-8"))["config"]

@@ -4,9 +4,9 @@ import tomllib
 
 import pytest
 
-import lecture.config
-from lecture.config import DEFAULT_CONFIG, load_config
-from lecture.locale import LOCALES
+import lesson.config
+from lesson.config import DEFAULT_CONFIG, load_config
+from lesson.locale import LOCALES
 
 SPANISH = tomllib.loads(DEFAULT_CONFIG.read_text(encoding="utf-8"))
 ENGLISH = tomllib.loads((LOCALES / "en.toml").read_text(encoding="utf-8"))["config"]
@@ -43,7 +43,7 @@ def test_the_file_and_set_win_over_the_language(tmp_path):
 def test_a_language_table_is_any_partial_config(monkeypatch):
     """No key is wired by name: whatever the locale's [config] sets applies, under the file and --set."""
     tables = {"en": {"config": {"scaling": {"d_k": 8}, "lecture": {"questions": "none"}}}, "es": {}}
-    monkeypatch.setattr(lecture.config, "load_locale", lambda language: tables[language])
+    monkeypatch.setattr(lesson.config, "load_locale", lambda language: tables[language])
     english = load_config(overrides=("lecture.lang='en'",))
     assert english.scaling.d_k == 8 and english.lecture.questions == "none"
     assert load_config(overrides=("lecture.lang='en'", "scaling.d_k=16")).scaling.d_k == 16
@@ -54,7 +54,7 @@ def test_a_language_table_is_any_partial_config(monkeypatch):
 
 @pytest.mark.parametrize("language", ["fr", 3, ["en"], "../es"])
 def test_an_unknown_language_is_refused_by_the_schema(language):
-    with pytest.raises(lecture.config.ConfigError, match=r"^lecture\.lang: "):
+    with pytest.raises(lesson.config.ConfigError, match=r"^lecture\.lang: "):
         load_config(overrides=(f"lecture.lang={language!r}".replace("'", '"'),))
 
 
@@ -62,5 +62,5 @@ def test_an_unknown_language_is_refused_by_the_schema(language):
 def test_a_lecture_table_that_is_not_one_is_refused_in_one_line(tmp_path, text):
     mine = tmp_path / "mine.toml"
     mine.write_text(text, encoding="utf-8")
-    with pytest.raises(lecture.config.ConfigError, match=r"^lecture(\.lang)?: [^\n]*$"):
+    with pytest.raises(lesson.config.ConfigError, match=r"^lecture(\.lang)?: [^\n]*$"):
         load_config(mine)

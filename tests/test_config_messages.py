@@ -9,8 +9,8 @@ import pytest
 
 from attn_math.attention import self_attention
 from attn_math.sharp import PRESETS, preset_weights
-from lecture.config import ConfigError, load_config
-from lecture.config_hints import split_set_hint
+from lesson.config import ConfigError, load_config
+from lesson.config_hints import split_set_hint
 from media_checks import run_cli
 
 

@@ -10,8 +10,8 @@ import click
 import pytest
 
 from lecture.cli import cli
-from lecture.locale import load_locale
-from lecture.sections import SECTIONS
+from lesson.locale import load_locale
+from lesson.sections import SECTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -197,7 +197,7 @@ def test_cli_page_option_tables_name_real_options():
 
 
 def test_readme_section_table_is_the_sections_registry():
-    """The README's section table: every section of lecture/sections.py in lesson order, with its title on screen."""
+    """The README's section table: every section of lesson/sections.py in lesson order, with its title on screen."""
     rows = table_rows(section_of(README, "The sections"))
     titles = load_locale("es")
     assert [(row[0], row[1].strip("`")) for row in rows] == [(str(section.number), section.id) for section in SECTIONS]

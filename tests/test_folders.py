@@ -16,14 +16,14 @@ import pytest
 from rich.console import Console
 
 from attn_math import worked_example
-from lecture.config import ConfigError, load_config
+from lesson.config import ConfigError, load_config
 from lecture.folder_config import changed_keys, folder_config, folder_quality, replacing_line
 from lecture.jobs import Quality
 from lecture.runner import RenderRequest
 from lecture.slides import build as build_slides
 from lecture.storyboard import build as build_storyboard
 from media_checks import ROOT, TINY, decoded_frame_count, manifest, run_cli
-from scenes.numbers import parse_number
+from lesson.numbers import parse_number
 
 CUSTOM_X = [[2.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
 ODD_FOLDER = "odd dir %$#~{ñ} 'quoted'/C:\\Users\\profe\\salida"  # LaTeX markup, manim's {}, Windows habits

@@ -40,7 +40,7 @@ def test_the_command_runs_from_the_installed_files(installed, tmp_path):
     where = atencion(installed, "--help", cwd=tmp_path)
     assert where.returncode == 0, where.stderr
     assert where.stdout.startswith("Usage: atencion")
-    probe = subprocess.run([sys.executable, "-c", "import lecture.config as c; print(c.DEFAULT_CONFIG)"],
+    probe = subprocess.run([sys.executable, "-c", "import lesson.config as c; print(c.DEFAULT_CONFIG)"],
                            capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(installed)})
     assert Path(probe.stdout.strip()).is_relative_to(installed)
 

@@ -10,9 +10,9 @@ import pytest
 from lecture.captions import lecture_tracks, section_tracks
 from lecture.decks import Deck
 from lecture.jobs import JobResult
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 from lecture.script import script_markdown
-from scenes.numbers import DECIMAL, use_decimal_separator, written_numbers
+from lesson.numbers import DECIMAL, use_decimal_separator, written_numbers
 from tests.scene_checks import records, run_scene
 
 COMMA_DECIMAL = re.compile(r"\d,\d")

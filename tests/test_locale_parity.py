@@ -8,9 +8,9 @@ from string import Formatter
 
 import pytest
 
-from lecture.locale import LOCALES
+from lesson.locale import LOCALES
 
-# Not text: the English config defaults (lecture/config.py layers them under the user's config).
+# Not text: the English config defaults (lesson/config.py layers them under the user's config).
 NOT_TEXT = {"config"}
 # Language tags, not words: "en-GB", "eng".
 TAGS = {("lecture", "language"), ("lecture", "track_language")}

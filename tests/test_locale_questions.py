@@ -11,9 +11,9 @@ import pytest
 from attn_math.attention import self_attention
 from attn_math.heads import tokenize
 from attn_math.lab import lab_tokens
-from lecture.config import load_config
-from lecture.locale import load_locale
-from lecture.sections import BY_ID, SECTIONS
+from lesson.config import load_config
+from lesson.locale import load_locale
+from lesson.sections import BY_ID, SECTIONS
 from scenes.lesson_scene import reading_seconds
 
 LANGUAGES = ("es", "en")

@@ -16,9 +16,9 @@ import pytest
 
 from audio_files import tone, write_audio
 from lecture import narration
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 from lecture.narration import LARGEST_RECORDING, NarrationError, decode, plan
-from lecture.sections import BY_ID
+from lesson.sections import BY_ID
 from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, run_cli
 
 ZEROS = 256 * 2 ** 20  # the tail a crashed recorder left in the issue: 104 s to check

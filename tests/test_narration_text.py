@@ -6,8 +6,8 @@ from string import Formatter
 
 import pytest
 
-from lecture.locale import LOCALES, load_locale
-from lecture.sections import BY_ID
+from lesson.locale import LOCALES, load_locale
+from lesson.sections import BY_ID
 
 SENTENCE_END = re.compile(r"[.?!…]+(?:\s+|$)")
 # What a voice cannot say: symbols of the written formulas, and digits typed by hand (numbers come from fields).

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from lecture.manifest import file_hash
-from lecture.sections import BY_ID
-from lecture.steps import clip_stem, parse_steps, step_keys
+from lesson.sections import BY_ID
+from lesson.steps import clip_stem, parse_steps, step_keys
 from media_checks import ROOT, TINY, copy_of, run_cli, tiny_matrix
 from test_output_safety import assert_recorded, wait_until_gone
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import av
 import pytest
 
-from lecture.config import load_config
-from lecture.sections import SECTIONS
+from lesson.config import load_config
+from lesson.sections import SECTIONS
 from media_checks import ROOT
 
 TINY = ("-r", "256,144", "--fps", "5", "--disable_caching", "--progress_bar", "none")

@@ -9,11 +9,11 @@ from click.testing import CliRunner
 
 from attn_math import worked_example
 from lecture.runner import longest_first
-from lecture.sections import BY_ID, SECTION_IDS
+from lesson.sections import BY_ID, SECTION_IDS
 from media_checks import (TINY, copy_of, decoded_audio, decoded_frame_count, dominant_frequency, manifest, onset,
                           run_cli, streams, tiny_matrix)
 from render import cli
-from scenes.numbers import parse_number
+from lesson.numbers import parse_number
 
 
 def digest(path):

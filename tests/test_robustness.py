@@ -11,8 +11,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from attn_math.attention import self_attention, softmax
-from lecture.config import ConfigError, load_config, valid_keys
-from lecture.config_dump import documented_toml
+from lesson.config import ConfigError, load_config, valid_keys
+from lesson.config_dump import documented_toml
 from lecture.manifest import Manifest, read_manifest
 from lecture.output_folder import OutputFolder
 from render import cli

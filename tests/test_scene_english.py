@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from attn_math.lab import LAB_SENTENCES, lab_sentence_name, lab_tokens, spelled
-from lecture.sections import SECTION_IDS
+from lesson.sections import SECTION_IDS
 
 from tests.scene_checks import lecture_problems, records, run_scene
 from tests.test_locale_parity import SPANISH_LETTERS, SPANISH_WORDS

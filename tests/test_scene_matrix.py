@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from attn_math import worked_example
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 from scene_checks import layout_problems, legibility_problems, notation_problems, pacing_problems, run_scene
 from scenes import style
-from scenes.numbers import parse_number
+from lesson.numbers import parse_number
 
 STEPS = ["formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output",
          "causal", "large_scores", "shared_projection"]

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from attn_math.positional import DEMO_W_K, DEMO_W_Q, DEMO_W_V, WORD_EMBEDDINGS
-from lecture.config import ConfigError, load_config
-from lecture.locale import load_locale
-from scenes.numbers import parse_number
+from lesson.config import ConfigError, load_config
+from lesson.locale import load_locale
+from lesson.numbers import parse_number
 from scenes.positional import PositionalScene
 from tests.scene_checks import lecture_problems, run_scene
 

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from attn_math.scaling import score_deviation
-from lecture.config import ConfigError, load_config
-from lecture.locale import load_locale
+from lesson.config import ConfigError, load_config
+from lesson.locale import load_locale
 from scenes import style
 from scenes.lesson_scene import FINISHED_HOLD
-from scenes.numbers import format_number, parse_number
+from lesson.numbers import format_number, parse_number
 from scenes.scaling import GROWTH, ScalingScene
 from sonify.mappings import MAPPINGS, staggered
 from sonify.synth import SAMPLE_RATE

@@ -13,9 +13,9 @@ from attn_math.lab import LAB_SENTENCES, lab_attention, lab_tokens
 from attn_math.lexicon import load_lexicon
 from attn_math.sharp import preset_attention, sharp_attention
 from attn_math.words import occurrences, punctuation_between, split_words, told_apart
-from lecture.config import ConfigError, load_config
-from lecture.glyphs import installed_coverage, undrawable
-from lecture.sentences import check_sentence
+from lesson.config import ConfigError, load_config
+from lesson.glyphs import installed_coverage, undrawable
+from lesson.sentences import check_sentence
 
 PREVIOUS, SUBJECT_VERB, PRONOUN = range(3)
 
@@ -78,7 +78,7 @@ def test_undrawable_agrees_with_fontconfig_character_by_character(character):
 
 
 def test_without_fontconfig_nothing_is_refused(monkeypatch):
-    monkeypatch.setattr("lecture.glyphs.shutil.which", lambda name: None)
+    monkeypatch.setattr("lesson.glyphs.shutil.which", lambda name: None)
     installed_coverage.cache_clear()
     try:
         assert installed_coverage() is None and undrawable("🧪𓀀") == []

@@ -18,8 +18,8 @@ import av
 import pytest
 
 from lecture.captions import step_spans
-from lecture.sections import SECTION_IDS
-from lecture.locale import load_locale
+from lesson.sections import SECTION_IDS
+from lesson.locale import load_locale
 from lecture.site import joined_decks, rendered_language
 from media_checks import TINY, manifest, run_cli, system_program
 

@@ -24,7 +24,7 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE
 from pypdf import PdfReader
 
 from lecture import revealjs
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 from lecture.pdf_deck import FONT, font_file
 from lecture.slides import PLAYER_HINT, cut, player_missing
 from media_checks import (ROOT, TINY, copy_of, decoded_audio, decoded_frame_count, manifest, run_cli, streams,
@@ -160,7 +160,7 @@ def test_unknown_section_is_one_line_and_exit_2(tmp_path):
 def test_every_question_in_the_locale_is_a_well_formed_question_for_the_speaker_notes():
     """A step may have no question (the matrix's variant steps); the ones it has are written out, with their
     ¿ and ? paired."""
-    from lecture.sections import BY_ID
+    from lesson.sections import BY_ID
 
     asked = 0
     for section in BY_ID:

@@ -7,13 +7,13 @@ from pypdf import PdfReader
 from manim import tempconfig
 from rich.console import Console
 
-from lecture.config import load_config
+from lesson.config import load_config
 from lecture.jobs import Quality
-from lecture.locale import load_locale
+from lesson.locale import load_locale
 from lecture.output_folder import private_lock
 from lecture.runner import RenderRequest, render
-from lecture.sections import BY_ID
-from lecture.steps import StepRange, StepsError, clip_stem, parse_steps, step_keys
+from lesson.sections import BY_ID
+from lesson.steps import StepRange, StepsError, clip_stem, parse_steps, step_keys
 from media_checks import TINY as TINY_ARGUMENTS, chapters, manifest, run_cli, streams
 from scene_checks import CACHE, TINY
 from scenes.lesson_scene import SceneJob

@@ -5,8 +5,8 @@ import pytest
 from PIL import Image, ImageDraw
 from scipy import ndimage
 
-from lecture.locale import load_locale
-from lecture.steps import step_keys
+from lesson.locale import load_locale
+from lesson.steps import step_keys
 from lecture.storyboard import LabelFont
 from media_checks import TINY, manifest, run_cli
 

@@ -1,4 +1,4 @@
-"""The user's cache folder (scenes.user_cache) as a Dask worker uses it for its LaTeX and text caches
+"""The user's cache folder (lesson.user_cache) as a Dask worker uses it for its LaTeX and text caches
 (lecture.batch_cluster.CacheSlot): a relative XDG_CACHE_HOME is ignored, and a cache root that another user
 could change is not used (LaTeX would compile a .tex planted there)."""
 

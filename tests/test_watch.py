@@ -9,7 +9,7 @@ import numpy as np
 from PIL import Image
 
 from lecture.jobs import Quality
-from lecture.steps import step_keys
+from lesson.steps import step_keys
 from lecture.watch import WatchRequest, watch
 
 TINY = Quality(256, 144, 5)

@@ -12,7 +12,7 @@ from pathlib import Path
 from media_checks import ROOT, ctrl_c_as_at_a_terminal
 
 from lecture.output_folder import OutputFolder
-from lecture.steps import step_keys
+from lesson.steps import step_keys
 
 SOFTMAX = step_keys("matrix").index("softmax") + 1
 TRACKER_WARNINGS = ("resource_tracker", "leaked semaphore")

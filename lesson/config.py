@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from attn_math import heads, lab, worked_example
 from attn_math.attention import MATRICES, check_shapes, plural, self_attention
-from lecture.config_hints import clipped, decimal_comma_line, number_hint, shown
-from lecture.locale import load_locale
-from lecture.sentences import check_sentence
+from lesson.config_hints import clipped, decimal_comma_line, number_hint, shown
+from lesson.locale import load_locale
+from lesson.sentences import check_sentence
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS / "default.toml"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimension, scale_factor, score_multiplications
-from scenes.numbers import format_number, written_numbers
+from lesson.numbers import format_number, written_numbers
 
 LONG_CONTEXT = 1000  # tokens: the context the closing cards price at O(n²·d)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from lecture.sections import SECTION_IDS
+from lesson.sections import SECTION_IDS
 
 DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")

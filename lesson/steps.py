@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lecture.config_hints import shown
-from lecture.locale import load_locale
+from lesson.config_hints import shown
+from lesson.locale import load_locale
 
 
 class StepsError(ValueError):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lecture.config import (DEFAULT_CONFIG, language_defaults, load_config, read_toml, toml_value, user_values,
+from lesson.config import (DEFAULT_CONFIG, language_defaults, load_config, read_toml, toml_value, user_values,
                             valid_keys)
-from lecture.locale import LOCALES, load_locale
+from lesson.locale import LOCALES, load_locale
 
 
 def documented_toml(config_file: Path | None = None, overrides: tuple[str, ...] = ()) -> str:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from attn_math.validation import as_words, describe_character
-from lecture.glyphs import undrawable
+from lesson.glyphs import undrawable
 
 
 def check_sentence(value: str, max_tokens: int) -> str:
     """``attn_math.validation.as_words`` (NFC, visible characters, punctuation split off, 1..max_tokens words of
-    bounded length), and every character drawable by some installed font (``lecture.glyphs``)."""
+    bounded length), and every character drawable by some installed font (``lesson.glyphs``)."""
     as_words("sentence", value, max_tokens)
     missing = undrawable(value)
     if missing:

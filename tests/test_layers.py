@@ -1,0 +1,85 @@
+"""The import graph, read from the sources: each layer imports only itself and the layers below it, the
+packages form no cycle, and the lesson layer (what the scenes and the orchestration both need) loads
+neither Manim, nor PyAV, nor cairo."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Bottom to top; bench and render.py sit together on top of the orchestration.
+LAYERS = (("attn_math",), ("sonify",), ("lesson",), ("scenes",), ("lecture",), ("bench", "render"))
+RANK = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
+HEAVY = ("manim", "av", "cairo")
+
+
+def sources(package: str) -> list[Path]:
+    """The package's .py files (render.py is a package of one module)."""
+    single = ROOT / f"{package}.py"
+    return [single] if single.is_file() else sorted((ROOT / package).rglob("*.py"))
+
+
+def imported_packages(path: Path) -> set[str]:
+    """Our packages a file imports anywhere in it, function-level imports included."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return {name.split(".")[0] for name in names} & RANK.keys()
+
+
+def import_edges() -> list[tuple[str, str, str]]:
+    """(file, its package, an imported package of ours) for every file of every layer."""
+    return [(str(path.relative_to(ROOT)), package, imported)
+            for package in RANK for path in sources(package) for imported in sorted(imported_packages(path))]
+
+
+def test_every_layer_exists():
+    assert all(sources(package) for package in RANK), [package for package in RANK if not sources(package)]
+
+
+def test_no_import_from_a_lower_layer_to_a_higher_one():
+    upward = [f"{path} imports {imported}" for path, package, imported in import_edges()
+              if RANK[imported] > RANK[package]]
+    assert not upward, "\n".join(upward)
+
+
+def test_no_cycle_between_packages():
+    graph: dict[str, set[str]] = {package: set() for package in RANK}
+    for _, package, imported in import_edges():
+        if imported != package:
+            graph[package].add(imported)
+    assert not find_cycle(graph), " -> ".join(find_cycle(graph))
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of ``graph`` as the packages along it (first repeated at the end), or [] when there is none."""
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> list[str]:
+        if node in path:
+            return path[path.index(node):] + [node]
+        if node in done:
+            return []
+        for following in sorted(graph[node]):
+            if cycle := visit(following, path + [node]):
+                return cycle
+        done.add(node)
+        return []
+
+    return next((cycle for node in sorted(graph) if (cycle := visit(node, []))), [])
+
+
+def test_the_lesson_layer_loads_no_manim_pyav_or_cairo():
+    modules = [f"lesson.{path.stem}" for path in sources("lesson") if path.stem != "__init__"]
+    assert modules
+    probe = (f"import sys, {', '.join(modules)}\n"
+             f"print(' '.join(sorted(name for name in sys.modules if name.split('.')[0] in {HEAVY!r})))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [], f"the lesson layer loads {result.stdout.strip()}"
