@@ -27,9 +27,9 @@ from lecture.batch_report import Tally, variant_console
 from lecture.batch_variants import Variant, VariantsError, read_variants
 from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineCommand, check_system, fail,
                                  run_guarded)
-from lesson.config_hints import clipped
 from lecture.output_folder import OutputError, check_output_path
 from lecture.runner import plain_line, render
+from lesson.config_hints import clipped
 
 CONNECT_SECONDS = 10
 MIN_VARIANTS_IN_FLIGHT = 32  # variants whose tasks wait on the scheduler at once (more for a larger cluster)

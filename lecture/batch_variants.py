@@ -23,11 +23,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lesson.config import CONFIG_MAX_DEPTH, ConfigError, load_config, merge, read_toml, suggestion, toml_value
-from lesson.config_hints import clipped, shown
 from lecture.jobs import FORMATS, QUALITIES, Quality
 from lecture.narration import NarrationError
 from lecture.runner import RenderRequest, chosen_steps, narration_plans
+from lesson.config import CONFIG_MAX_DEPTH, ConfigError, load_config, merge, read_toml, suggestion, toml_value
+from lesson.config_hints import clipped, shown
 from lesson.sections import BY_ID, SECTION_IDS, available_sections
 from lesson.steps import StepsError
 

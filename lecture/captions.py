@@ -18,8 +18,8 @@ from pathlib import Path
 
 import srt
 
-from lesson.locale import load_locale
 from lecture.media import VTT_ESCAPES, TextTracks
+from lesson.locale import load_locale
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
 # WebVTT's escapes (W3C WebVTT, "cue text"): "&" and "<" would start a character reference or a tag, and an

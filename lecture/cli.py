@@ -15,20 +15,20 @@ from attn_math.heads import missing_relations
 from lecture.batch import batch_command
 from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineErrors, check_system, fail,
                                  run_guarded)
-from lesson.config import ConfigError, load_config, suggestion, toml_value
-from lesson.config_dump import documented_toml
-from lesson.config_hints import shown, split_set_hint
 from lecture.folder_config import folder_config, folder_quality
 from lecture.jobs import FORMATS, QUALITIES, Quality
-from lesson.locale import load_locale
 from lecture.revealjs import RevealMissing, installed as revealjs_installed
 from lecture.runner import RenderRequest, render as run_render
 from lecture.script import build as build_script
-from lesson.sections import BY_ID, SECTION_IDS, available_sections
 from lecture.site import build as build_site
 from lecture.slides import DECK_FORMATS, build as build_slides
 from lecture.storyboard import build as build_storyboards
 from lecture.watch import WatchRequest, watch as run_watch
+from lesson.config import ConfigError, load_config, suggestion, toml_value
+from lesson.config_dump import documented_toml
+from lesson.config_hints import shown, split_set_hint
+from lesson.locale import load_locale
+from lesson.sections import BY_ID, SECTION_IDS, available_sections
 
 
 def config_options(command):

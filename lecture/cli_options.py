@@ -13,10 +13,10 @@ from pathlib import Path
 
 import click
 
-from lesson.config_hints import clipped
 from lecture.narration import NarrationError
 from lecture.output_folder import OutputError
 from lecture.preflight import missing_system_dependencies
+from lesson.config_hints import clipped
 from lesson.steps import StepsError
 
 

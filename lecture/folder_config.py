@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from lesson.config import DEFAULT_CONFIG, ConfigError, LectureConfig, describe, merge, read_toml
 from lecture.jobs import Quality
 from lecture.manifest import MANIFEST, STILLS, Manifest
+from lesson.config import DEFAULT_CONFIG, ConfigError, LectureConfig, describe, merge, read_toml
 
 SHARED_TABLES = ("lecture", "audio", "narration")  # config tables every section is rendered with
 SHOWN_CHANGES = 3  # changed keys named in a "replacing" line before "and N more"

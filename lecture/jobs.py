@@ -17,12 +17,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lesson.config import LectureConfig
-from lesson.locale import load_locale
 from lecture.captions import section_tracks, write_captions
 from lecture.media import add_audio, duration_of, write_video
 from lecture.narration import Narration
 from lecture.output_folder import private_lock
+from lesson.config import LectureConfig
+from lesson.locale import load_locale
 from lesson.sections import BY_ID
 from lesson.steps import StepRange, clip_stem
 from sonify.mappings import write_soundtrack

@@ -16,14 +16,14 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from lecture.captions import lecture_tracks, write_captions
-from lesson.config import LectureConfig
 from lecture.folder_config import replacing_line, shared_settings
 from lecture.jobs import JobResult, Quality, RenderJob, worker_main
-from lesson.locale import load_locale
 from lecture.manifest import MANIFEST, file_hash, folder_contents, is_up_to_date, read_manifest, stage_manifest
 from lecture.media import join_videos, video_duration
 from lecture.narration import Narration, plan
 from lecture.output_folder import OutputError, OutputFolder, link_or_copy
+from lesson.config import LectureConfig
+from lesson.locale import load_locale
 from lesson.sections import BY_ID, SECTIONS
 from lesson.steps import StepRange, clip_stem, parse_steps, step_keys
 from sonify.synth import SAMPLE_RATE

@@ -10,11 +10,11 @@ import re
 from rich.console import Console
 
 from lecture.jobs import STEPS_ONLY, JobResult, RenderJob
-from lesson.locale import load_locale
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest, run_jobs
-from lesson.sections import BY_ID
+from lesson.locale import load_locale
 from lesson.numbers import written_numbers
+from lesson.sections import BY_ID
 
 NAME = "script.md"
 # What CommonMark (and the HTML it lets through) reads as markup inside a line: emphasis, code, links, raw

@@ -28,13 +28,13 @@ from PIL import Image
 from rich.console import Console
 
 from lecture.captions import step_spans
-from lesson.locale import load_locale
 from lecture.manifest import MANIFEST, file_hash, read_manifest
 from lecture.output_folder import OutputFolder
 from lecture.runner import plain_line
-from lesson.sections import BY_ID, SECTIONS, Section
 from lecture.slides import DECK_FORMATS, FOLDER as SLIDES
 from lecture.storyboard import STILLS
+from lesson.locale import load_locale
+from lesson.sections import BY_ID, SECTIONS, Section
 
 SITE = "site"
 TEMPLATE = resources.files("lecture") / "templates" / "site.html"

@@ -33,13 +33,13 @@ from rich.console import Console
 from lecture.captions import step_spans
 from lecture.decks import Deck, SectionSlides, StepSlide
 from lecture.html_deck import write_html
-from lesson.locale import load_locale
 from lecture.manifest import read_manifest
 from lecture.media import add_audio
 from lecture.output_folder import OutputFolder
 from lecture.pdf_deck import write_pdf
 from lecture.pptx_deck import write_pptx
 from lecture.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
+from lesson.locale import load_locale
 from lesson.sections import BY_ID, Section, available_sections
 from sonify.mix import read_wav
 from sonify.synth import SAMPLE_RATE

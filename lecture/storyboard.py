@@ -20,12 +20,12 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 from rich.console import Console
 
-from lesson.locale import load_locale
 from lecture.manifest import STILLS
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest
-from lesson.sections import BY_ID, Section
 from lecture.slides import render_current
+from lesson.locale import load_locale
+from lesson.sections import BY_ID, Section
 
 FONTS = Path("/usr/share/fonts/opentype/inter")  # Debian's fonts-inter, the lecture's own typeface
 TILE_WIDTH = 480  # pixels: big enough to read the numbers on a printed page, small enough to review

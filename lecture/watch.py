@@ -16,10 +16,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from lesson.config import ConfigError, load_config
 from lecture.jobs import JobResult, Quality, RenderJob, run_job, worker_setup
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest, chosen_steps
+from lesson.config import ConfigError, load_config
 from lesson.sections import BY_ID
 from lesson.steps import StepsError
 

@@ -14,12 +14,12 @@ from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdg
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
+from lesson.numbers import decimals_for, format_number, parse_number
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.heatmap import readable_text_colour
-from lesson.numbers import decimals_for, format_number, parse_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
                             number_text, probability_decimals, sit_on)
 

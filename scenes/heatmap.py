@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UL, UP, ManimColor, Rectangle, SurroundingRectangle, VGroup, VMobject
 
-from scenes import style
 from lesson.numbers import decimals_for, format_number
+from scenes import style
 from scenes.visuals import label_text, number_text
 
 TICK_SIZE = style.CAPTION_SIZE

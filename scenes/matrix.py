@@ -25,11 +25,11 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, MathTex, MoveToTarget, Replace
 from attn_math import worked_example
 from attn_math.attention import MATRICES, AttentionSteps, self_attention, softmax_slope
 from attn_math.dimensions import score_multiplications, score_variances
+from lesson.numbers import decimals_for, format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
-from lesson.numbers import decimals_for, format_number
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
                              shared_cell_width)
 

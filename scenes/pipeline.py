@@ -23,6 +23,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, Dashed
 from attn_math.lab import (LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name,
                            output_spread, spelled)
 from attn_math.sharp import article_and_noun, preset_attention
+from lesson.numbers import decimals_for, format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
@@ -30,7 +31,6 @@ from scenes.lab_panel import (CurvePlot, SentenceSelector, SidePanel, TokenHeatm
                               abbreviated, bar_tops, cell_centres, cell_size_of, sentence_matrix, tagged_number,
                               text_with_numbers, token_bar_chart, token_text)
 from scenes.lesson_scene import Cue, LessonScene
-from lesson.numbers import decimals_for, format_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, FORMULA_MARGIN, baseline, cap_height, enlarge_formulas, fit,
                             label_text, number_text, sit_on)
 

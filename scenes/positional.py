@@ -10,11 +10,11 @@ from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Create, DashedVMobject, 
 
 from attn_math.positional import (angular_frequencies, contiguous_tokens_example, first_rise, permutation_demo,
                                   similarity_by_distance, sinusoidal_encoding, smooth_width)
+from lesson.numbers import format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
 from scenes.lesson_scene import LessonScene
-from lesson.numbers import format_number
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, enlarge_formulas, fit, label_text, number_text,
                             shared_cell_width)
 

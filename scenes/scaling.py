@@ -13,12 +13,12 @@ from manim import (DOWN, LEFT, RIGHT, UP, Animation, Create, FadeIn, GrowFromEdg
                    ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
 
 from attn_math.scaling import ScalingDemo, score_deviation, scaling_demo
+from lesson.numbers import format_number
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
-from lesson.numbers import format_number
 from scenes.visuals import fit, label_text, number_text
 from sonify.mappings import SEQUENCE_GAP, softmax_row
 from sonify.synth import SAMPLE_RATE

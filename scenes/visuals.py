@@ -13,9 +13,9 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Rectangle, SingleStringMathTex,
                    SurroundingRectangle, Text, VGroup, VMobject)
 
+from lesson.numbers import decimals_for, format_number, parse_number
 from scenes import speedups, style  # noqa: F401  (speedups: cheap text copies)
 from scenes.number_glyphs import NumberText, composed_number
-from lesson.numbers import decimals_for, format_number, parse_number
 from scenes.typeset_store import font_installed, stored
 
 CELL_HEIGHT = 0.5

@@ -16,9 +16,9 @@ import av
 import numpy as np
 from manim import config, tempconfig
 
+from lecture.output_folder import private_lock
 from lesson.config import load_config
 from lesson.locale import load_locale
-from lecture.output_folder import private_lock
 from lesson.sections import BY_ID
 from scenes.lesson_scene import LONGEST_FREEZE, SceneJob, reading_seconds
 

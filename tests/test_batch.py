@@ -36,10 +36,10 @@ from rich.console import Console
 from lecture.batch import batch_command, run_batch
 from lecture.batch_cluster import task_key
 from lecture.batch_variants import read_variants
-from lesson.config import load_config
 from lecture.manifest import is_up_to_date
 from lecture.output_folder import PRIVATE, SCRATCH
 from lecture.runner import render
+from lesson.config import load_config
 
 DASK = Path(sys.executable).with_name("dask")
 TINY = 'sections = ["matrix"]\nresolution = "256x144"\nfps = 5\nformat = "png"\n'

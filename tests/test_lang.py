@@ -10,8 +10,8 @@ import pytest
 from lecture.captions import lecture_tracks, section_tracks
 from lecture.decks import Deck
 from lecture.jobs import JobResult
-from lesson.locale import load_locale
 from lecture.script import script_markdown
+from lesson.locale import load_locale
 from lesson.numbers import DECIMAL, use_decimal_separator, written_numbers
 from tests.scene_checks import records, run_scene
 

@@ -11,11 +11,11 @@ from audio_files import tone, write_audio
 from media_checks import system_program
 from lecture import narration
 from lecture.narration import LONGEST_RECORDING, Narration, NarrationError, decode, plan
-from lesson.narration_text import sentence_times, sentences, voice_text
 from lesson.config import load_config
 from lesson.locale import load_locale
-from lesson.sections import BY_ID, SECTIONS
+from lesson.narration_text import sentence_times, sentences, voice_text
 from lesson.numbers import written_numbers
+from lesson.sections import BY_ID, SECTIONS
 from sonify.mix import DUCK_DB, duck_gain, loudness, with_voices
 from sonify.synth import SAMPLE_RATE, pan
 

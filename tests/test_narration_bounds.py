@@ -16,8 +16,8 @@ import pytest
 
 from audio_files import tone, write_audio
 from lecture import narration
-from lesson.locale import load_locale
 from lecture.narration import LARGEST_RECORDING, NarrationError, decode, plan
+from lesson.locale import load_locale
 from lesson.sections import BY_ID
 from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, run_cli
 

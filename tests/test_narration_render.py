@@ -12,10 +12,10 @@ import srt
 from scipy import signal as scipy_signal
 
 from audio_files import tone, write_audio
+from lecture.slides import cut_section, speaker_notes
 from lesson.locale import load_locale
 from lesson.narration_text import TAIL
 from lesson.sections import BY_ID, SECTIONS
-from lecture.slides import cut_section, speaker_notes
 from media_checks import TINY, decoded_audio, decoded_frame_count, manifest, run_cli, system_program
 from scene_checks import run_scene
 from sonify.mappings import LEVELS, MAPPINGS

@@ -11,10 +11,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from attn_math.attention import self_attention, softmax
-from lesson.config import ConfigError, load_config, valid_keys
-from lesson.config_dump import documented_toml
 from lecture.manifest import Manifest, read_manifest
 from lecture.output_folder import OutputFolder
+from lesson.config import ConfigError, load_config, valid_keys
+from lesson.config_dump import documented_toml
 from render import cli
 
 scalars = st.one_of(st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),

@@ -10,8 +10,8 @@ import pytest
 from attn_math.capital import VOCAB, W_K, W_Q, W_V, W_out, b_out, capital_walkthrough
 from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
-from scenes.capital import CapitalScene
 from lesson.numbers import format_number, parse_number
+from scenes.capital import CapitalScene
 from scenes.visuals import LabelledMatrix
 from tests.scene_checks import lecture_problems, run_scene
 

@@ -11,9 +11,9 @@ from attn_math.heads import HEAD_NAMES, MAX_TOKENS, multi_head_attention
 from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
 from scene_checks import layout_problems, lecture_problems, legibility_problems, pacing_problems, run_scene
+from lesson.numbers import parse_number
 from scenes import style
 from scenes.heads import HeadsScene
-from lesson.numbers import parse_number
 
 STEPS = ["sentence", "previous", "subject_verb", "pronoun", "average", "illustrative", "choose", "cost", "concat"]
 # 12 words, the most allowed, several of them as long as Spanish words get.

@@ -6,8 +6,8 @@ import pytest
 from attn_math import worked_example
 from lesson.locale import load_locale
 from scene_checks import layout_problems, legibility_problems, notation_problems, pacing_problems, run_scene
-from scenes import style
 from lesson.numbers import parse_number
+from scenes import style
 
 STEPS = ["formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output",
          "causal", "large_scores", "shared_projection"]

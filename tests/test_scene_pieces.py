@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from manim import Circle, FadeIn, FadeOut, MathTex, Scene, Square, Text, VGroup, tempconfig
 
+from lesson.numbers import MINUS, format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText, composed_number
-from lesson.numbers import MINUS, format_number
 from scenes.lab_panel import MIN_FONT_SIZE, TokenLabels, abbreviated
 from scenes.visuals import (baseline, cap_height, enlarge_formulas, label_text, number_text, probability_decimals,
                             sit_on)

@@ -11,9 +11,9 @@ from attn_math.lab import LAB_SENTENCES, MAX_TOKENS, LabWeights, lab_attention, 
 from attn_math.sharp import preset_attention, sharp_attention, sharp_weights
 from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
+from lesson.numbers import parse_number
 from scenes import style
 from scenes.lesson_scene import LessonScene
-from lesson.numbers import parse_number
 from scenes.pipeline import LAB_STEPS, NUMBERS_MAX_TOKENS, PipelineScene
 from tests.scene_checks import layout_problems, lecture_problems, run_scene
 from tests.test_lab import GATO_ROLES, literal_lab, sharp_score_by_hand, softmax_by_hand

@@ -9,9 +9,9 @@ import pytest
 from attn_math.scaling import score_deviation
 from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
+from lesson.numbers import format_number, parse_number
 from scenes import style
 from scenes.lesson_scene import FINISHED_HOLD
-from lesson.numbers import format_number, parse_number
 from scenes.scaling import GROWTH, ScalingScene
 from sonify.mappings import MAPPINGS, staggered
 from sonify.synth import SAMPLE_RATE

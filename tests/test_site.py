@@ -18,9 +18,9 @@ import av
 import pytest
 
 from lecture.captions import step_spans
-from lesson.sections import SECTION_IDS
-from lesson.locale import load_locale
 from lecture.site import joined_decks, rendered_language
+from lesson.locale import load_locale
+from lesson.sections import SECTION_IDS
 from media_checks import TINY, manifest, run_cli, system_program
 
 NO_QUESTIONS = ("--set", "lecture.questions='none'")

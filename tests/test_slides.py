@@ -24,9 +24,9 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE
 from pypdf import PdfReader
 
 from lecture import revealjs
-from lesson.locale import load_locale
 from lecture.pdf_deck import FONT, font_file
 from lecture.slides import PLAYER_HINT, cut, player_missing
+from lesson.locale import load_locale
 from media_checks import (ROOT, TINY, copy_of, decoded_audio, decoded_frame_count, manifest, run_cli, streams,
                           system_program, tiny_matrix)
 from sonify.mix import read_wav

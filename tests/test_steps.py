@@ -7,11 +7,11 @@ from pypdf import PdfReader
 from manim import tempconfig
 from rich.console import Console
 
-from lesson.config import load_config
 from lecture.jobs import Quality
-from lesson.locale import load_locale
 from lecture.output_folder import private_lock
 from lecture.runner import RenderRequest, render
+from lesson.config import load_config
+from lesson.locale import load_locale
 from lesson.sections import BY_ID
 from lesson.steps import StepRange, StepsError, clip_stem, parse_steps, step_keys
 from media_checks import TINY as TINY_ARGUMENTS, chapters, manifest, run_cli, streams

@@ -5,9 +5,9 @@ import pytest
 from PIL import Image, ImageDraw
 from scipy import ndimage
 
+from lecture.storyboard import LabelFont
 from lesson.locale import load_locale
 from lesson.steps import step_keys
-from lecture.storyboard import LabelFont
 from media_checks import TINY, manifest, run_cli
 
 MATRIX_STEPS = len(step_keys("matrix"))

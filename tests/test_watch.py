@@ -9,8 +9,8 @@ import numpy as np
 from PIL import Image
 
 from lecture.jobs import Quality
-from lesson.steps import step_keys
 from lecture.watch import WatchRequest, watch
+from lesson.steps import step_keys
 
 TINY = Quality(256, 144, 5)
 SOFTMAX = step_keys("matrix").index("softmax") + 1
