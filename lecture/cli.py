@@ -17,6 +17,7 @@ from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLine
                                  run_guarded)
 from lecture.folder_config import folder_config, folder_quality
 from lecture.jobs import FORMATS, QUALITIES, Quality
+from lecture.preflight import memory_problem
 from lecture.revealjs import RevealMissing, installed as revealjs_installed
 from lecture.runner import RenderRequest, render as run_render
 from lecture.script import build as build_script
@@ -136,8 +137,11 @@ def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file,
     if "heads" in chosen:
         for line in missing_relations(config.heads.sentence, config.lecture.lang):
             click.echo(f"warning: {line}", err=True)
-    return RenderRequest(sections=chosen, config=config,
-                         quality=size or resolve_quality(quality, resolution, fps), format=file_format,
+    size = size or resolve_quality(quality, resolution, fps)
+    problem = memory_problem(size.width, size.height, file_format)
+    if problem:
+        fail(problem)
+    return RenderRequest(sections=chosen, config=config, quality=size, format=file_format,
                          out_dir=out_dir, jobs=jobs, force=force, verbose=verbose, steps=steps)
 
 

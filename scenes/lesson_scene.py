@@ -50,6 +50,8 @@ SECONDS_PER_NEW_NUMBER = 0.4
 SHORTEST_STEP = 4.0  # seconds
 SHORTEST_REVEAL = 0.3  # seconds: a reveal of one number still reads as a movement
 FINISHED_HOLD = 4.0  # seconds a step's finished state stays before anything replaces or dims it
+FROZEN_TAIL = 1.5  # seconds a reveal that fills its step's reading time leaves before the step's end (after
+# ``fill_after``, often a wait): the finished state then lasts at least FINISHED_HOLD, at most LONGEST_FREEZE
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
 
@@ -323,12 +325,12 @@ class LessonScene(Scene):
         """How long a reveal runs: SECONDS_PER_NEW_NUMBER for each of its ``new_numbers`` (at least ``shortest``).
 
         With ``fill_after`` (seconds of animation the step still plays after it) the reveal also stretches
-        over the step's planned reading time, all but its FINISHED_HOLD."""
+        over the step's planned reading time, all but a FROZEN_TAIL."""
         seconds = max(shortest, SECONDS_PER_NEW_NUMBER * new_numbers)
         if fill_after is None:
             return seconds
         step = self.steps[-1]
-        return max(seconds, step.start + step.reading - self.renderer.time - fill_after - FINISHED_HOLD)
+        return max(seconds, step.start + step.reading - self.renderer.time - fill_after - FROZEN_TAIL)
 
     def cue(self, kind: str, lands: bool = False, **values) -> None:
         """Mark a sound at the current time; call it just before the ``play`` it belongs to. A cue that

@@ -14,18 +14,25 @@ the drawing thread and freed in an encoder's thread. glibc serves such blocks fr
 adaptive threshold has risen past them, and the heaps of several threads fragment: a section's peak grew
 with its length (pipeline at 480p: 565 MB to 954 MB over the render). Served by mmap instead, a freed frame
 goes back to the system at once (the same render: 695 MB), and ``release_free_memory`` hands back what the
-heaps still keep free between steps.
+heaps still keep free between steps. Above 1080p the largest thing a worker holds is x264's lookahead (about
+25 MB a frame at 2160p in each of its two encoders): 10 frames instead of 40 took the pipeline at 2160p60 from
+2937 MB to 1661 MB. A GIF is made in two passes, so its frames are never held all at once.
 """
 
 import ctypes
 import ctypes.util
+from pathlib import Path
 
+import av
 import numpy as np
-from manim import VMobject
+from manim import VMobject, config
 from manim.mobject.mobject import Mobject
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
+from manim.scene.scene_file_writer import SceneFileWriter, to_av_frame_rate
 
 manims_subpath_split_indices = VMobject.get_subpath_split_indices_from_points
+manims_open_partial_movie_stream = SceneFileWriter.open_partial_movie_stream
+manims_combine_files = SceneFileWriter.combine_files
 
 
 def _deepcopy_sharing_the_parsed_path(self, memo):
@@ -75,6 +82,100 @@ def _libc():
 LIBC = _libc()
 
 
+LARGE_FRAME = 1920 * 1080  # pixels: above this, x264's lookahead is the largest thing a worker holds
+LOOKAHEAD_FRAMES = "10"  # x264's default 40 frames of lookahead took 1.4 GB per encoder at 2160p; 10 take 0.65 GB
+
+
+def open_partial_movie_stream_with_short_lookahead(self, *arguments, **options) -> None:
+    """manim's, with x264 looking ahead LOOKAHEAD_FRAMES frames on frames larger than LARGE_FRAME (set before the
+    first frame opens the encoder)."""
+    manims_open_partial_movie_stream(self, *arguments, **options)
+    context = self._current_encode_job.stream.codec_context
+    if context.name == "libx264" and config.pixel_width * config.pixel_height > LARGE_FRAME:
+        context.options = {**context.options, "rc-lookahead": LOOKAHEAD_FRAMES}
+
+
+GIF_PALETTE = "stats_mode=diff"  # manim's palettegen and paletteuse settings, kept
+GIF_DITHER = "dither=bayer:bayer_scale=5:diff_mode=rectangle"
+
+
+def combine_files_into_a_gif_a_frame_at_a_time(self, input_files, output_file, create_gif=False,
+                                               includes_sound=False) -> None:
+    """manim's, but a GIF is made in two passes over the joined movie (``gif_in_two_passes``): manim's one pass
+    held every frame of the section until the palette was known at its end (0.9 MB a frame at 480x270)."""
+    if not create_gif:
+        manims_combine_files(self, input_files, output_file, False, includes_sound)
+        return
+    movie = Path(output_file).with_name(Path(output_file).stem + "-frames.mp4")
+    manims_combine_files(self, input_files, movie, False, False)
+    try:
+        gif_in_two_passes(movie, Path(output_file))
+    finally:
+        movie.unlink(missing_ok=True)
+
+
+def gif_in_two_passes(movie: Path, gif: Path) -> None:
+    """The GIF of ``movie``: its palette from every frame (palettegen keeps statistics, not frames), then each
+    frame mapped to that palette as it is decoded again."""
+    palette = _palette_of(movie)
+    with av.open(str(movie)) as source, av.open(str(gif), "w") as target:
+        video = source.streams.video[0]
+        stream = target.add_stream("gif", rate=to_av_frame_rate(config.frame_rate))
+        stream.width, stream.height, stream.pix_fmt = video.width, video.height, "rgb8"
+        graph = av.filter.Graph()
+        frames = graph.add_buffer(template=video)
+        colours = graph.add_buffer(width=palette.width, height=palette.height, format=palette.format.name,
+                                   time_base=video.time_base)
+        use = graph.add("paletteuse", GIF_DITHER)
+        frames.link_to(use, 0, 0)
+        colours.link_to(use, 0, 1)
+        use.link_to(graph.add("buffersink"))
+        graph.configure()
+        palette.pts = 0
+        colours.push(palette)
+        colours.push(None)
+        written = 0
+        for frame in source.decode(video):
+            frames.push(frame)
+            written = _mux_gif_frames(graph, stream, target, written)
+        frames.push(None)
+        _mux_gif_frames(graph, stream, target, written)
+        target.mux(stream.encode(None))
+
+
+def _palette_of(movie: Path):
+    """The 256-colour palette of every frame of ``movie`` (one 16x16 frame)."""
+    with av.open(str(movie)) as source:
+        graph = av.filter.Graph()
+        frames = graph.add_buffer(template=source.streams.video[0])
+        palette = graph.add("palettegen", GIF_PALETTE)
+        frames.link_to(palette)
+        palette.link_to(graph.add("buffersink"))
+        graph.configure()
+        for frame in source.decode(video=0):
+            frames.push(frame)
+            try:  # asked for its output, the graph takes the frame in (pushed alone, frames wait in a queue)
+                graph.pull()
+            except av.error.BlockingIOError:  # no palette before the last frame
+                pass
+        frames.push(None)
+        return graph.pull()
+
+
+def _mux_gif_frames(graph, stream, target, written: int) -> int:
+    """Encode what the graph has ready, numbered on from ``written``; the count written so far."""
+    while True:
+        try:
+            frame = graph.pull()
+        except (av.error.BlockingIOError, av.error.EOFError):
+            return written
+        if stream.codec_context.time_base is not None:  # known once the encoder opens at its first frame
+            frame.time_base = stream.codec_context.time_base
+        frame.pts = written
+        target.mux(stream.encode(frame))
+        written += 1
+
+
 def release_free_memory() -> None:
     """Give back to the system what glibc's heaps hold free (a step's freed mobjects and frames)."""
     if LIBC is not None:
@@ -83,5 +184,7 @@ def release_free_memory() -> None:
 
 VMobjectFromSVGPath.__deepcopy__ = _deepcopy_sharing_the_parsed_path
 VMobject.get_subpath_split_indices_from_points = subpath_split_indices
+SceneFileWriter.open_partial_movie_stream = open_partial_movie_stream_with_short_lookahead
+SceneFileWriter.combine_files = combine_files_into_a_gif_a_frame_at_a_time
 if LIBC is not None:
     LIBC.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)  # a fixed threshold: glibc no longer raises it past frames
