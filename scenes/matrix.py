@@ -1,6 +1,7 @@
 """Section 1: Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V computed cell by cell from X and three weight matrices.
 
-The formula stays at the top as a map with the term being computed framed. Each step shows only the
+The formula stays at the top as a map with the term being computed framed (and √d_k struck out and greyed
+in the steps whose scores are not divided by it). Each step shows only the
 matrices it uses, as large as the body allows (6 tokens of dimension 4 with decimals included): X, one W
 and its product; then Q, K transposed above QK^T and the scores' colour bar; then A, V and Z. A product
 is filled cell by cell: the row and column frames move to the cell and settle, then its number is
@@ -19,8 +20,8 @@ diagonal dominates).
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, MathTex, MoveToTarget, ReplacementTransform, SurroundingRectangle,
-                   Transform, VGroup, Write)
+from manim import (DL, DOWN, LEFT, RIGHT, UP, UR, Create, Line, MathTex, MoveToTarget, ReplacementTransform,
+                   SurroundingRectangle, Transform, VGroup, Write)
 
 from attn_math import worked_example
 from attn_math.attention import MATRICES, AttentionSteps, self_attention, softmax_slope
@@ -81,7 +82,7 @@ class MatrixScene(LessonScene):
     def lesson(self):
         inputs = self.settings.matrices()
         self.result = self_attention(**inputs, scale=self.settings.scale, causal=self.settings.causal)
-        self.line = self.map_frame = None
+        self.line = self.map_frame = self.sqrt_strike = None
         tokens = worked_example.TOKENS
         self.words = self.shown_words(tokens) if self.result.X.shape[0] == len(tokens) else None
         self.show_formula()
@@ -114,8 +115,10 @@ class MatrixScene(LessonScene):
         target = self.formula.copy().scale(MAP_FONT_SIZE / 60).move_to(np.array([0, top, 0]), aligned_edge=UP)
         self.play(Transform(self.formula, target), run_time=0.8)
 
-    def point_map_at(self, *parts):
-        """Frame ``parts`` of the formula map: the term the step computes."""
+    def point_map_at(self, *parts, scaled: bool = True):
+        """Frame ``parts`` of the formula map: the term the step computes. Unless the step's scores are
+        ``scaled``, √d_k is struck out and greyed: the step is about not dividing by it."""
+        self.strike_sqrt(not scaled)
         frame = SurroundingRectangle(VGroup(*parts), color=style.HIGHLIGHT, buff=0.06, stroke_width=2,
                                      corner_radius=0.05)
         if self.map_frame is None:
@@ -123,6 +126,18 @@ class MatrixScene(LessonScene):
             self.map_frame = frame
         else:
             self.play(Transform(self.map_frame, frame), run_time=0.4)
+
+    def strike_sqrt(self, struck: bool):
+        """Grey √d_k in the map and draw a stroke across it (``struck``), or give it back its colour."""
+        if struck == (self.sqrt_strike is not None):
+            return
+        sqrt = self.term(SQRT)
+        if struck:
+            self.sqrt_strike = Line(sqrt.get_corner(DL), sqrt.get_corner(UR), color=style.TEXT, stroke_width=3)
+            self.play(sqrt.animate.set_color(style.MUTED), Create(self.sqrt_strike), run_time=0.4)
+        else:
+            self.play(sqrt.animate.set_color(style.TEXT), Vanish(self.sqrt_strike), run_time=0.4)
+            self.sqrt_strike = None
 
     def term(self, tex: str, occurrence: int = -1):
         """One occurrence of ``tex`` in the formula (the last by default: the one inside the softmax)."""
@@ -155,6 +170,18 @@ class MatrixScene(LessonScene):
                                     .next_to(matrix.brackets[0], LEFT, buff=WORD_GAP).match_y(matrix.cells[i][0])
                                     for i, word in enumerate(self.words)])
             matrix.add(matrix.words)
+        return matrix
+
+    def with_column_words(self, matrix: LabelledMatrix) -> LabelledMatrix:
+        """Put the tokens' words above ``matrix``'s columns, as part of it, when they fit side by side over
+        columns that narrow; none when X's rows are not the example's."""
+        if self.words is None:
+            return matrix
+        words = VGroup(*[label_text(word, style.TEXT, style.BODY_SIZE).next_to(matrix.brackets, UP, buff=WORD_GAP)
+                         .match_x(matrix.cells[0][j]) for j, word in enumerate(self.words)])
+        if all(left.get_right()[0] + WORD_GAP <= right.get_left()[0] for left, right in zip(words, words[1:])):
+            matrix.column_words = words
+            matrix.add(words)
         return matrix
 
     def present(self, matrix: LabelledMatrix, coloured: bool = False, before_row=lambda i: None):
@@ -214,7 +241,9 @@ class MatrixScene(LessonScene):
         self.legend = score_legend(self.score_scale(), self.strings["labels"]["score_scale"])
         Q, K = self.products["Q"], self.products["K"]
         scaled, fields = self.scaled_caption()
-        K_T = LabelledMatrix(result.K.T, r"K^\top", style.KEY, "K^T", cell_width=self.S.cell_width)
+        K_T = self.with_column_words(LabelledMatrix(result.K.T, r"K^\top", style.KEY, "K^T",
+                                                    cell_width=self.S.cell_width))
+        self.with_words(natural_size(Q))  # Q's rows are level with the scores': its words name the rows of S and A
         self.align_row_sums()
         self.restage([Q, self.S, K_T], self.meeting_layout, reserve_right=self.legend.width + LEGEND_GAP,
                      later_captions=(scaled.format(**fields), self.softmax_caption()))
@@ -249,9 +278,11 @@ class MatrixScene(LessonScene):
         self.label_on_left(K)
         K.shift(K_T.brackets[0].get_corner(UP + LEFT) - K.brackets[0].get_corner(UP + LEFT))
         self.present(K)
+        column_words = [K_T.column_words] if hasattr(K_T, "column_words") else []
         self.play(*[ReplacementTransform(K.entries[i][j], K_T.entries[j][i]) for i, j in np.ndindex(K.values.shape)],
                   ReplacementTransform(K.brackets, K_T.brackets), ReplacementTransform(K.label, K_T.label),
-                  Vanish(K.cell_grid), run_time=1.2)
+                  Vanish(K.cell_grid), *map(Appear, column_words),
+                  run_time=1.2)
 
     def score_scale(self) -> float:
         """The one colour scale of QKᵀ and QKᵀ/√d_k: the largest finite |score| of either."""
@@ -300,7 +331,8 @@ class MatrixScene(LessonScene):
         result = self.result
         caption, fields = self.scaled_caption()
         self.begin_step("scaled", caption=caption, **fields)
-        self.point_map_at(self.term(SQRT))
+        scale = self.settings.scale
+        self.point_map_at(*([self.term(SQRT)] if scale else [self.term("Q"), self.term("K")]), scaled=scale)
         labels = self.strings["labels"]
         note = (labels["divide"].format(d_k=result.d_k, root=format_number(np.sqrt(result.d_k)), **fields)
                 if self.settings.scale else labels["no_divide"].format(**fields))
@@ -311,7 +343,7 @@ class MatrixScene(LessonScene):
     def show_softmax(self):
         result = self.result
         self.begin_step("softmax", caption=self.softmax_caption())
-        self.point_map_at(self.term(SOFTMAX))
+        self.point_map_at(self.term(SOFTMAX), scaled=self.settings.scale)
         self.hide_line()
         self.play(Vanish(self.legend), run_time=0.4)  # the weights have a scale of their own: 0 to 1
         self.swap([self.scaled.label], [self.A.label], run_time=0.6)
@@ -322,11 +354,15 @@ class MatrixScene(LessonScene):
     def show_output(self):
         """A (its cells as narrow as its own numbers need), V and Z in a row; Q, Kᵀ and the row sums leave."""
         self.begin_step("output")
-        self.point_map_at(self.term(SOFTMAX), self.term("Q"), self.term(SQRT), self.term("V"))
-        V, compact = self.products["V"], self.weights_matrix()
+        self.point_map_at(self.term(SOFTMAX), self.term("Q"), self.term(SQRT), self.term("V"),
+                          scaled=self.settings.scale)
+        V, compact = self.products["V"], self.with_words(self.weights_matrix())
         self.stage.append(self.row_sums)
         self.restage([compact, V, self.Z], in_a_row)
-        self.play(Transform(self.A, compact), run_time=1.0)
+        words = [compact.words] if hasattr(compact, "words") else []
+        compact.remove(*words)  # A takes compact's shape and gains the words, which come in as it moves
+        self.play(Transform(self.A, compact), *map(Appear, words), run_time=1.0)
+        self.A.add(*words)  # they leave with A
         self.stage[0] = self.A  # compact only lent A its shape: A is what is on screen
         self.present(V)
         self.play(Appear(self.Z.outline), run_time=0.6)
@@ -347,7 +383,7 @@ class MatrixScene(LessonScene):
         large = self_attention(**preset_matrices("large_scores"), scale=False)
         slopes = {"before": format_number(softmax_slope(self.result.weights)),
                   "after": format_number(softmax_slope(large.weights))}
-        self.show_contrast("large_scores", large, [self.term(SQRT)],
+        self.show_contrast("large_scores", large, [self.term(SOFTMAX)],
                            lambda A: [A.cell_box(i, j) for i, j in enumerate(large.weights.argmax(axis=1))],
                            line=lambda A: labels["one_hot_line"].format(**slopes))
         shared = self_attention(**preset_matrices("shared_projection"), scale=scale)
@@ -360,7 +396,7 @@ class MatrixScene(LessonScene):
         ``marks(A)`` framed (``sound`` just before) and the worked ``line(A)``."""
         self.begin_step(key)
         self.hide_line()
-        self.point_map_at(*terms)
+        self.point_map_at(*terms, scaled=result.scale)
         largest = style.shared_largest(result.scaled)
         width = max(shared_cell_width(result.scaled), self.weights_matrix(result=result).cell_width)
         label = r"QK^\top / \sqrt{d_k}" if result.scale else r"QK^\top"

@@ -2,12 +2,14 @@
 
 import numpy as np
 import pytest
+from manim import DL, UR, Line
 
 from attn_math import worked_example
 from lesson.locale import load_locale
 from scene_checks import layout_problems, legibility_problems, notation_problems, pacing_problems, run_scene
 from lesson.numbers import parse_number
 from scenes import style
+from scenes.matrix import MatrixScene
 
 STEPS = ["formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output",
          "causal", "large_scores", "shared_projection"]
@@ -37,7 +39,36 @@ def expected(X, W_Q, W_K, W_V, causal=False, scale=True):
 
 @pytest.fixture(scope="module")
 def default_scene():
-    return run_scene("matrix")
+    """The default section, with what each step showed at its end as built (``scene.at_end[key]``): every visible
+    text with its matrix tag and centre, the map's √d_k (colour, centre), its frame and the strokes on screen."""
+    finish_step = MatrixScene.finish_step
+
+    def recording(scene):
+        if scene.steps and not scene.steps[-1].end:
+            scene.at_end = getattr(scene, "at_end", {})
+            scene.at_end[scene.steps[-1].key] = screen_state(scene)
+        finish_step(scene)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MatrixScene, "finish_step", recording)
+        return run_scene("matrix")
+
+
+def glyph_colour(mobject) -> str:
+    """The fill colour its glyphs are drawn in (a MathTex part's own colour attribute is not what is drawn)."""
+    colours = {glyph.get_fill_color().to_hex().upper() for glyph in mobject.family_members_with_points()}
+    assert len(colours) == 1
+    return colours.pop()
+
+
+def screen_state(scene) -> dict:
+    texts = [(getattr(text, "shown_text", None) or getattr(text, "tex_string", ""), getattr(text, "tag", None),
+              text.get_center()) for text in scene._visible_texts(scene.mobjects)]
+    sqrt = scene.term(r"\sqrt{d_k}") if scene.map_frame is not None else None
+    lines = [mobject for mobject in scene.mobjects if isinstance(mobject, Line)]
+    return {"texts": texts, "sqrt": sqrt and (glyph_colour(sqrt), sqrt.get_center()),
+            "frame": scene.map_frame and (scene.map_frame.get_corner(DL), scene.map_frame.get_corner(UR)),
+            "lines": [(line.get_start(), line.get_end()) for line in lines if line.get_stroke_opacity() > 0.05]}
 
 
 def test_steps_in_lesson_order(default_scene):
@@ -306,3 +337,67 @@ def test_the_three_variants_are_short_steps_with_sound_and_no_question_after_the
         assert step.end - step.start <= 20, key
         rows = [cue for cue in default_scene.cues if cue.kind == "row" and step.start <= cue.time < step.end]
         np.testing.assert_allclose([cue.values["weights"] for cue in rows], shown(step, "weights"), atol=5e-4)
+
+
+# Review R: the map's √d_k where the scores are not divided by it; the tokens' words beside S, A and Z -------------
+def inside(point, corners) -> bool:
+    (left, bottom, _), (right, top, _) = corners
+    return left <= point[0] <= right and bottom <= point[1] <= top
+
+
+def struck_through(point, lines) -> bool:
+    """Whether a stroke on screen crosses ``point``'s box from corner to corner (its box holds the point)."""
+    return any(inside(point, (np.minimum(start, end), np.maximum(start, end))) for start, end in lines)
+
+
+def test_the_map_strikes_out_sqrt_dk_where_the_scores_are_not_divided(default_scene):
+    """large_scores runs without ÷√d_k: the map greys √d_k with a stroke across it and frames another term; the
+    steps around it, scaled, show √d_k in the text colour, unstruck."""
+    for key, struck in (("scaled", False), ("softmax", False), ("causal", False), ("large_scores", True),
+                        ("shared_projection", False)):
+        state = default_scene.at_end[key]
+        colour, centre = state["sqrt"]
+        assert colour == (style.MUTED if struck else style.TEXT).to_hex().upper(), key
+        assert struck_through(centre, state["lines"]) == struck, key
+        if struck:
+            assert not inside(centre, state["frame"]), key
+
+
+def test_the_unscaled_section_strikes_out_sqrt_dk_from_the_scaling_step():
+    scene = run_scene("matrix", "matrix.scale=false")
+    scaled = by_key(scene)["scaled"]
+    assert glyph_colour(scene.term(r"\sqrt{d_k}")) == style.MUTED.to_hex().upper()
+    assert scene.sqrt_strike is not None and scene.map_frame is not None
+    assert "QK^\\top" in texts(scaled)
+
+
+WORDS = ["el", "gato", "duerme"]
+
+
+@pytest.mark.parametrize(("key", "matrix"), [("scores", "scores"), ("scaled", "scaled"), ("softmax", "weights"),
+                                              ("output", "weights")])
+def test_the_scores_weights_and_output_carry_the_tokens_words_on_their_rows(default_scene, key, matrix):
+    """Each row of QKᵀ, QKᵀ/√d_k and A has its token's word level with it, left of the matrix."""
+    texts_at_end = default_scene.at_end[key]["texts"]
+    entries = {tag[1]: centre for _, tag, centre in texts_at_end if tag and tag[0] == matrix}
+    leftmost = min(centre[0] for centre in entries.values())
+    row_words = {}
+    for text, _, centre in texts_at_end:
+        if text in WORDS and centre[0] < leftmost:
+            row_words.setdefault(text, []).append(centre)
+    for i, word in enumerate(WORDS):
+        level = [centre for centre in row_words.get(word, []) if abs(centre[1] - entries[(i, 0)][1]) < 0.05]
+        assert level, (key, matrix, word)
+
+
+@pytest.mark.parametrize("key", ["scores", "scaled", "softmax"])
+def test_the_columns_of_the_scores_and_weights_carry_the_tokens_words(default_scene, key):
+    """Above Kᵀ, each key's word over its column, in line with the column of the scores (then of A) below."""
+    matrix = {"scores": "scores", "scaled": "scaled", "softmax": "weights"}[key]
+    texts_at_end = default_scene.at_end[key]["texts"]
+    entries = {tag[1]: centre for _, tag, centre in texts_at_end if tag and tag[0] == matrix}
+    key_top = max(centre[1] for _, tag, centre in texts_at_end if tag and tag[0] == "K^T")
+    for j, word in enumerate(WORDS):
+        above = [centre for text, _, centre in texts_at_end
+                 if text == word and centre[1] > key_top and abs(centre[0] - entries[(0, j)][0]) < 0.05]
+        assert above, (key, word)
