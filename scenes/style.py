@@ -24,7 +24,10 @@ ATTENTION = ManimColor("#FAFF3F")  # softmax weights (also the heads' average), 
 OUTPUT = ManimColor("#11E3FE")  # Z, the mixed output, and what is computed from it
 MASKED = ManimColor("#54524F")  # masked (future) positions
 HIGHLIGHT = ManimColor("#FFFFFF")  # the frame round the row/column being used right now
-HEADS = (ManimColor("#C0FEA2"), ManimColor("#F0440D"), ManimColor("#A095FD"))  # attention head 1, 2, 3
+# Attention heads 1, 2, 3: orchid, vermilion, forest green. Outside the hues of Q, K, V, A, Z and W, which every
+# section shows (the old pale green, orange and lavender read as V, K and Q); the only gaps those eight hues
+# leave that also keep three heads apart for deuteranopes and protanopes (tests/test_palette.py).
+HEADS = (ManimColor("#E478FF"), ManimColor("#FC2A00"), ManimColor("#219333"))
 
 MEANINGS = {"text and X": TEXT, "secondary text": MUTED, "learned W": WEIGHT_MATRIX, "Q": QUERY, "K": KEY,
             "V": VALUE, "score > 0": SCORE_POSITIVE, "score < 0": SCORE_NEGATIVE, "attention": ATTENTION,

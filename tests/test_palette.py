@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 from colorspacious import cspace_convert
+from manim import ManimColor
 
 from scenes import style
 from scenes.heatmap import readable_text_colour
@@ -100,3 +101,69 @@ def test_the_diverging_map_keeps_sign_and_size_apart():
             assert np.linalg.norm(positive - negative) >= MIN_DISTANCE, (vision, size)
         far, near = (np.linalg.norm(seen(style.score_colour(value, 1.0), vision) - neutral) for value in (1.0, 0.25))
         assert far > near + MIN_DISTANCE, vision
+
+
+# Issue (review R, item 6): the heads' colours are their own, not shades of the letters every section shows -------
+# Checked with a second colour-difference formula, CIEDE2000 on CIELAB (D65), computed here from sRGB, so a
+# palette tuned to colorspacious's CAM02-UCS alone cannot pass by a quirk of that space.
+EVERY_SECTION = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE, "A": style.ATTENTION, "Z": style.OUTPUT,
+                 "W": style.WEIGHT_MATRIX}
+# ΔE00 20: two different named colours. The old heads sat under it: pale green / V 16.0, lavender / Q 14.2.
+MIN_HEAD_DISTANCE = 20.0
+
+
+def cielab(colour) -> tuple[float, float, float]:
+    """sRGB → linear → XYZ (D65) → CIELAB."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colour.to_rgb()]
+    rows = ((0.4124, 0.3576, 0.1805), (0.2126, 0.7152, 0.0722), (0.0193, 0.1192, 0.9505))
+    white = (0.95047, 1.0, 1.08883)
+    x, y, z = (sum(m * c for m, c in zip(row, linear)) / w for row, w in zip(rows, white))
+    f = [t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def ciede2000(first, second) -> float:
+    """CIEDE2000 colour difference of two CIELAB colours (Sharma, Wu and Dalal 2005, kL = kC = kH = 1)."""
+    (l1, a1, b1), (l2, a2, b2) = first, second
+    chroma_mean = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(chroma_mean ** 7 / (chroma_mean ** 7 + 25 ** 7)))
+    c1, c2 = math.hypot((1 + g) * a1, b1), math.hypot((1 + g) * a2, b2)
+    h1, h2 = (math.degrees(math.atan2(b, (1 + g) * a)) % 360 if c else 0.0 for a, b, c in ((a1, b1, c1), (a2, b2, c2)))
+    dh = 0.0 if c1 * c2 == 0 else (h2 - h1 + 180) % 360 - 180
+    big_dh = 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh / 2))
+    l_mean, c_mean = (l1 + l2) / 2, (c1 + c2) / 2
+    if c1 * c2 == 0:
+        h_mean = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        h_mean = (h1 + h2) / 2
+    else:
+        h_mean = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(h_mean - 30)) + 0.24 * math.cos(math.radians(2 * h_mean))
+         + 0.32 * math.cos(math.radians(3 * h_mean + 6)) - 0.20 * math.cos(math.radians(4 * h_mean - 63)))
+    s_l = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
+    s_c, s_h = 1 + 0.045 * c_mean, 1 + 0.015 * c_mean * t
+    r_t = (-2 * math.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7))
+           * math.sin(math.radians(60 * math.exp(-(((h_mean - 275) / 25) ** 2)))))
+    dl, dc, dhh = (l2 - l1) / s_l, (c2 - c1) / s_c, big_dh / s_h
+    return math.sqrt(dl ** 2 + dc ** 2 + dhh ** 2 + r_t * dc * dhh)
+
+
+@pytest.mark.parametrize(("first", "second", "want"), [  # Sharma et al.'s test data, pairs 1, 7, 17 and 25
+    ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+    ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
+    ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+    ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644)])
+def test_the_colour_difference_formula_matches_its_published_test_data(first, second, want):
+    assert ciede2000(first, second) == pytest.approx(want, abs=1e-4)
+
+
+def test_cielab_of_white_and_of_the_srgb_primaries():
+    assert cielab(ManimColor("#FFFFFF")) == pytest.approx((100.0, 0.0, 0.0), abs=0.02)
+    assert cielab(ManimColor("#FF0000")) == pytest.approx((53.24, 80.09, 67.20), abs=0.05)
+
+
+@pytest.mark.parametrize("head", range(len(style.HEADS)))
+def test_head_colours_are_clearly_not_the_colours_of_q_k_v_a_z_or_w(head):
+    colour = cielab(style.HEADS[head])
+    distances = {name: round(ciede2000(colour, cielab(other)), 1) for name, other in EVERY_SECTION.items()}
+    assert {name: distance for name, distance in distances.items() if distance < MIN_HEAD_DISTANCE} == {}
