@@ -32,7 +32,7 @@ from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
-                             shared_cell_width)
+                             shared_cell_width, sit_on)
 
 FORMULA = r"\text{Attention}(Q,K,V) = \text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V"
 SQRT, SOFTMAX = r"\sqrt{d_k}", r"\text{softmax}"
@@ -177,8 +177,9 @@ class MatrixScene(LessonScene):
         columns that narrow; none when X's rows are not the example's."""
         if self.words is None:
             return matrix
-        words = VGroup(*[label_text(word, style.TEXT, style.BODY_SIZE).next_to(matrix.brackets, UP, buff=WORD_GAP)
-                         .match_x(matrix.cells[0][j]) for j, word in enumerate(self.words)])
+        line = matrix.brackets.get_top()[1] + WORD_GAP  # one baseline: «gato»'s descender must not lift it
+        words = VGroup(*[sit_on(label_text(word, style.TEXT, style.BODY_SIZE).match_x(matrix.cells[0][j]), line)
+                         for j, word in enumerate(self.words)])
         if all(left.get_right()[0] + WORD_GAP <= right.get_left()[0] for left, right in zip(words, words[1:])):
             matrix.column_words = words
             matrix.add(words)

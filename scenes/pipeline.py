@@ -6,9 +6,9 @@ which the attention does something a student can name (``attn_math.sharp``). The
 (why the lab's is flat: random, untrained weights), the guide's exercise 1 on both (does the article
 attend to its noun?), the guide's step 8 (temperature) and exercises 2-4 (max weight against T, the
 causal mask, entropy) on the configured preset. While the panel is up its status bar ("Paso: 3/7") is the
-section's only step counter, as in the lab. LessonScene keeps each step on screen for its reading time
-(``reading_seconds``); here the main reveal of a step is stretched to fill that time
-(``LessonScene.reveal_seconds``), so that no step ends on a long frozen stretch.
+section's only step counter, as in the lab; as it leaves, the usual counter ("Paso 8/13") takes over.
+LessonScene keeps each step on screen for its reading time (``reading_seconds``); here the main reveal of a
+step is stretched to fill that time (``LessonScene.reveal_seconds``), so that no step ends on a long frozen stretch.
 """
 
 from __future__ import annotations
@@ -97,11 +97,14 @@ class PipelineScene(LessonScene):
         return spelled(token)
 
     def _header(self, title: str, number: int, caption: str):
-        """The header without its step counter: the panel's status bar counts the lab's 7 steps, as the lab's
-        does, and one counter is enough."""
+        """The header, without its step counter while the panel is up: the panel's status bar counts the lab's
+        7 steps, as the lab's does, and one counter is enough. The first step after them keeps its counter in
+        ``counter_after_panel``, shown as the panel leaves (show_presets); the later steps show theirs."""
         header = super()._header(title, number, caption)
-        counter = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.STEPS))
-        header.remove(*[part for part in header if getattr(part, "shown_text", None) == counter])
+        if number <= len(LAB_STEPS) + 1:
+            counter = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.STEPS))
+            self.counter_after_panel = [part for part in header if getattr(part, "shown_text", None) == counter]
+            header.remove(*self.counter_after_panel)
         return header
 
     # Pacing -------------------------------------------------------------------------------------
@@ -508,7 +511,9 @@ class PipelineScene(LessonScene):
         self.place(sides, self.body())
         frames = VGroup(*[side[1].matrix.row_box(q) for side in sides])
         self.cue("reset")
-        self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=0.8)
+        self.play(Vanish(VGroup(self.output_stage, self.panel)), *map(Appear, self.counter_after_panel), run_time=0.8)
+        self.remove(*self.counter_after_panel)  # from the scene's top level: it joins the header, and leaves with it
+        self.header.add(*self.counter_after_panel)
         reveal = max(2 * CHORD_SECONDS, self.fill_seconds(1.0))
         for (preset, run), side in zip(runs.items(), sides):  # one row's chord after the other, with its map
             self.cue("row", weights=run.weights[q].tolist(), version=preset)
