@@ -285,7 +285,7 @@ def test_temperature_and_designed_weights_are_explained_before_they_are_used(sce
     first_t = next(record for record in default.steps
                    if any("T =" in text.text or r"\, T" in text.text for text in record.texts))
     assert first_t.key == "scaled"
-    assert "la temperatura del lab" in first_t.caption and "T < 1 concentra" in first_t.caption
+    assert "la temperatura del lab" in first_t.caption and "concentra" not in first_t.caption
     first_designed = next(record for record in default.steps
                           if any("diseñados" in text.text for text in record.texts if text.text != record.caption))
     assert first_designed.key == "presets" and "escritos a mano" in first_designed.caption
