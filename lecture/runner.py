@@ -29,7 +29,7 @@ from lesson.steps import StepRange, clip_stem, parse_steps, step_keys
 from sonify.synth import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parent.parent
-CODE_DIRS = ("attn_math", "scenes", "sonify", "lecture", "assets")
+CODE_DIRS = ("attn_math", "sonify", "lesson", "scenes", "lecture", "assets")
 LECTURE_FORMATS = ("mp4", "webm")
 
 

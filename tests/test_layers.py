@@ -1,6 +1,6 @@
 """The import graph, read from the sources: each layer imports only itself and the layers below it, the
 packages form no cycle, and the lesson layer (what the scenes and the orchestration both need) loads
-neither Manim, nor PyAV, nor cairo."""
+neither Manim, nor PyAV, nor cairo. Every layer under the orchestration is in the outputs' code fingerprint."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+
+from lecture.runner import CODE_DIRS  # the folders the outputs' code fingerprint hashes
 
 ROOT = Path(__file__).resolve().parent.parent
 # Bottom to top; bench and render.py sit together on top of the orchestration.
@@ -83,3 +85,8 @@ def test_the_lesson_layer_loads_no_manim_pyav_or_cairo():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [], f"the lesson layer loads {result.stdout.strip()}"
+
+
+def test_a_change_in_any_layer_below_the_orchestration_makes_outputs_stale():
+    rendered_from = {package for package in RANK if RANK[package] < RANK["bench"]}
+    assert rendered_from <= set(CODE_DIRS), sorted(rendered_from - set(CODE_DIRS))
