@@ -34,8 +34,8 @@ def worker_peak(out: Path, *arguments: str) -> tuple[float, float]:
 def test_a_section_workers_peak_memory_does_not_grow_with_the_sections_length(tmp_path):
     """A question card after every step makes the pipeline section longer, with the same things on screen;
     the worker's peak stays flat (before issue 31: 1279 MB at 225 s, 1560 MB at 293 s, the soundtrack held whole)."""
-    short_seconds, short_peak = worker_peak(tmp_path / "short", "--set", "lecture.questions=false")
-    long_seconds, long_peak = worker_peak(tmp_path / "long", "--set", "lecture.questions=true")
+    short_seconds, short_peak = worker_peak(tmp_path / "short", "--set", "lecture.questions='none'")
+    long_seconds, long_peak = worker_peak(tmp_path / "long", "--set", "lecture.questions='all'")
     assert long_seconds > 1.25 * short_seconds
     assert flat(short_peak, long_peak), (short_seconds, short_peak, long_seconds, long_peak)
 

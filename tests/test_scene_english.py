@@ -50,12 +50,13 @@ def test_every_section_is_checked_in_english():
 
 
 def lab_words(scene) -> set[str]:
-    """The words of the lab's sentence the pipeline runs on and the names of the lab's sentences (its selector):
-    Spanish on purpose (the lab is Spanish only)."""
-    sentence = getattr(scene.settings, "sentence", "")
-    if scene.section_id != "pipeline" or lab_sentence_name(sentence) is None:
+    """The names of the lab's sentences (the pipeline's selector shows them with any sentence) and the words of
+    the lab's sentence when the pipeline runs on one: Spanish on purpose (the lab is Spanish only)."""
+    if scene.section_id != "pipeline":
         return set()
-    return {spelled(word).lower() for word in (*lab_tokens(sentence), *LAB_SENTENCES)}
+    sentence = scene.settings.sentence
+    tokens = lab_tokens(sentence) if lab_sentence_name(sentence) else ()
+    return {spelled(word).lower() for word in (*tokens, *LAB_SENTENCES)}
 
 
 def spanish_left(scene) -> list[str]:
