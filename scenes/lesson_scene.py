@@ -168,7 +168,7 @@ class LessonScene(Scene):
         self.voices: list[tuple[float, Track]] = []  # (start, mono samples) of each step's narration, on disk
         self.header = None
         self._settled = 0.0  # when the last animation ended
-        self._landing = 0  # the last cues, that sound as the next play ends
+        self._landing: list[int] = []  # cues (their indices) that sound as the next play ends
         self._numbers_shown: set = set()
         self.clip_start = 0.0  # scene time the clip's first step begins at (0 for a whole section)
         super().__init__(**kwargs)
@@ -252,9 +252,9 @@ class LessonScene(Scene):
             self.renderer.num_plays += 1
         if not all(isinstance(animation, Wait) for animation in animations):  # manim's wait plays a Wait
             self._settled = self.renderer.time
-            self.cues[len(self.cues) - self._landing:] = [replace(cue, time=self.renderer.time)
-                                                          for cue in self.cues[len(self.cues) - self._landing:]]
-        self._landing = 0
+            for index in self._landing:
+                self.cues[index] = replace(self.cues[index], time=self.renderer.time)
+        self._landing = []
 
     def wait(self, duration: float = 1.0, *args, **kwargs):
         start = self.renderer.time
@@ -336,7 +336,8 @@ class LessonScene(Scene):
         """Mark a sound at the current time; call it just before the ``play`` it belongs to. A cue that
         ``lands`` sounds as that play ends (bars at their height, arcs at their token), not as it starts."""
         self.cues.append(Cue(self.renderer.time, kind, values))
-        self._landing = self._landing + 1 if lands else 0
+        if lands:
+            self._landing.append(len(self.cues) - 1)
 
     def finish_step(self) -> None:
         """Record what the step shows, keep it until it has been read, then pose its question."""
