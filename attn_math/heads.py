@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_math.attention import self_attention
-from attn_math.lexicon import Lexicon, load_lexicon
+from attn_math.lexicon import DEFAULT_LANGUAGE, Lexicon, load_lexicon
 from attn_math.validation import as_words, frozen
 from attn_math.words import punctuation_between, told_apart
 
@@ -114,7 +114,7 @@ def tokenize(sentence: str) -> tuple:
     return as_words("sentence", sentence, MAX_TOKENS)
 
 
-def token_features(tokens, lang: str = "es", clause_ends=()) -> np.ndarray:
+def token_features(tokens, lang: str = DEFAULT_LANGUAGE, clause_ends=()) -> np.ndarray:
     """(n, d_model) feature matrix X for the words, from the lexicon of ``lang`` (see module docstring).
 
     The heuristic, honestly (``word_roles`` says how a word's class is found): a noun takes gender
@@ -154,7 +154,8 @@ def token_features(tokens, lang: str = "es", clause_ends=()) -> np.ndarray:
     return X
 
 
-def multi_head_attention(sentence: str = DEFAULT_SENTENCE, n_heads: int = 3, lang: str = "es") -> MultiHeadResult:
+def multi_head_attention(sentence: str = DEFAULT_SENTENCE, n_heads: int = 3,
+                         lang: str = DEFAULT_LANGUAGE) -> MultiHeadResult:
     """Designed heads over ``sentence`` in ``lang``: each head's AttentionSteps, concat, concat @ W_O, mean weights.
 
     ``n_heads`` must be 3: each head is designed for one relation and d_model = 12 splits into
@@ -191,7 +192,7 @@ def relations(result: MultiHeadResult) -> tuple:
                  for head, found in zip(result.heads, wanted))
 
 
-def missing_relations(sentence: str, lang: str = "es") -> list[str]:
+def missing_relations(sentence: str, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """One English line per designed head that finds no relation in ``sentence`` (it then attends each
     word to itself): what to say before rendering. Empty when all three heads have something to show."""
     result = multi_head_attention(sentence, lang=lang)
@@ -233,7 +234,7 @@ def _designed_projections():
     return W_Q, W_K, W_V, W_O
 
 
-def word_roles(tokens, lang: str = "es") -> tuple:
+def word_roles(tokens, lang: str = DEFAULT_LANGUAGE) -> tuple:
     """Per word: det, noun, name, verb, subject pronoun, object pronoun, preposition, clause starter,
     relative or other, from the lexicon of ``lang``.
 

@@ -8,13 +8,15 @@ entries mean is said in the data files; how the heads use them is said in ``attn
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-LEXICONS = Path(__file__).resolve().parent.parent / "assets" / "lexicons"
-LANGUAGES = ("es", "en")
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+EXTRA_ASSETS = "ATENCION_ASSETS_EXTRA"  # a folder with more languages: its locales/ and lexicons/, as in ASSETS
+DEFAULT_LANGUAGE = "es"  # the course's: what every ``lang`` defaults to (default.toml's lecture.lang too)
 NUMBERS = ("singular", "plural")
 
 
@@ -52,12 +54,25 @@ class Lexicon:
         return self.agreement[f"{gender} {number}"]
 
 
+def language_files(kind: str) -> dict[str, Path]:
+    """Each language's file of ``kind`` ("lexicons" or "locales") by its code, DEFAULT_LANGUAGE first and then
+    in alphabetical order: ``assets/<kind>/<code>.toml``, and those of the folder EXTRA_ASSETS names (an
+    environment variable), which add languages and never replace ours."""
+    extra = os.environ.get(EXTRA_ASSETS)
+    found: dict[str, Path] = {}
+    for folder in (ASSETS, *([Path(extra)] if extra else [])):
+        for path in (folder / kind).glob("*.toml"):
+            found.setdefault(path.stem, path)
+    return {code: found[code] for code in sorted(found, key=lambda code: (code != DEFAULT_LANGUAGE, code))}
+
+
 @lru_cache(maxsize=None)
-def load_lexicon(lang: str = "es") -> Lexicon:
-    """The lexicon of ``lang`` (es or en), read once per process."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"lang: expected one of {', '.join(LANGUAGES)}, got {lang!r}")
-    with open(LEXICONS / f"{lang}.toml", "rb") as file:
+def load_lexicon(lang: str = DEFAULT_LANGUAGE) -> Lexicon:
+    """The lexicon of ``lang``, read once per process."""
+    path = language_files("lexicons").get(lang)
+    if path is None:
+        raise ValueError(f"lang: expected one of {', '.join(language_files('lexicons'))}, got {lang!r}")
+    with open(path, "rb") as file:
         data = tomllib.load(file)
     words, nouns, verbs = data["words"], data["nouns"], data["verbs"]
     lexicon = Lexicon(

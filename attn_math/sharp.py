@@ -30,11 +30,13 @@ import numpy as np
 from attn_math import heads
 from attn_math.lab import (LAB_SENTENCES, LabAttention, LabWeights, attention_on, lab_attention, lab_tokens,
                            lab_weights)
+from attn_math.lexicon import DEFAULT_LANGUAGE
 from attn_math.validation import frozen
 
 FEATURE_NAMES = ("determinante", "sustantivo", "verbo", "pronombre", "otra", "posición/10", "(posición/10)²", "1")
 ROLES = (("det",), ("noun", "name"), ("verb",), ("subject pronoun", "object pronoun"))  # heads.word_roles, per column
 POSITION_UNIT = 10  # u = position / 10 keeps u and u² near the one-hot features' size in a short sentence
+LAB_LANGUAGE = "es"  # the AI Visual Lab's sentences are Spanish, whatever the lecture's language
 
 SHARP_W_Q = ((1, -1, 0, 0, 0, 10, 0, 0),
              (0, 0, 0, 0, 0, 0, 0, 10),
@@ -55,7 +57,7 @@ def sharp_weights() -> LabWeights:
                       W_V=np.array(SHARP_W_V, dtype=float))
 
 
-def word_roles(tokens, lang: str = "es") -> np.ndarray:
+def word_roles(tokens, lang: str = DEFAULT_LANGUAGE) -> np.ndarray:
     """(n, 5) one-hot determinante, sustantivo, verbo, pronombre, otra, from heads.word_roles in ``lang``."""
     found = heads.word_roles(tuple(tokens), lang)
     roles = np.array([[float(role in kinds) for kinds in ROLES] for role in found]).reshape(len(found), len(ROLES))
@@ -64,17 +66,17 @@ def word_roles(tokens, lang: str = "es") -> np.ndarray:
 
 def roles_language(sentence: str, lang: str) -> str:
     """The lexicon a sentence's roles are read in: Spanish for the lab's own sentences, in any lecture."""
-    return "es" if sentence in LAB_SENTENCES.values() else lang
+    return LAB_LANGUAGE if sentence in LAB_SENTENCES.values() else lang
 
 
-def article_and_noun(sentence: str, lang: str = "es") -> tuple[int, int] | None:
+def article_and_noun(sentence: str, lang: str = DEFAULT_LANGUAGE) -> tuple[int, int] | None:
     """(i, i + 1) for the sentence's first determiner followed by a noun (the guide's exercise 1: does the
     article attend to its noun?), None when it has none."""
     roles = word_roles(lab_tokens(sentence), roles_language(sentence, lang))
     return next(((i, i + 1) for i in range(len(roles) - 1) if roles[i, 0] and roles[i + 1, 1]), None)
 
 
-def sharp_features(tokens, lang: str = "es") -> np.ndarray:
+def sharp_features(tokens, lang: str = DEFAULT_LANGUAGE) -> np.ndarray:
     """(n, 8) rows (roles, u, u², 1) with u = position / 10; see the module docstring."""
     u = np.arange(len(tokens))[:, None] / POSITION_UNIT
     X = np.hstack([word_roles(tokens, lang), u, u ** 2, np.ones_like(u)])
@@ -83,7 +85,7 @@ def sharp_features(tokens, lang: str = "es") -> np.ndarray:
 
 
 def sharp_attention(sentence: str, temperature: float = 1.0, causal: bool = False,
-                    weights: LabWeights | None = None, lang: str = "es") -> LabAttention:
+                    weights: LabWeights | None = None, lang: str = DEFAULT_LANGUAGE) -> LabAttention:
     """The lab's pass on sharp_features (roles read in ``lang``; the lab's own sentences are Spanish in any
     lecture) with sharp_weights() (or ``weights``): Z = softmax(QK^T / (2 T)) V."""
     tokens = lab_tokens(sentence)
@@ -97,7 +99,7 @@ def preset_weights(preset: str) -> LabWeights:
 
 
 def preset_attention(preset: str, sentence: str, temperature: float = 1.0, causal: bool = False,
-                     weights: LabWeights | None = None, lang: str = "es") -> LabAttention:
+                     weights: LabWeights | None = None, lang: str = DEFAULT_LANGUAGE) -> LabAttention:
     """lab_attention for "lab" (the browser's numbers, whatever the language), sharp_attention for "sharp"
     (its roles read in ``lang``)."""
     if _as_preset(preset) == "lab":

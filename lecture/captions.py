@@ -19,7 +19,7 @@ from pathlib import Path
 import srt
 
 from lecture.media import VTT_ESCAPES, TextTracks
-from lesson.locale import load_locale
+from lesson.locale import DEFAULT_LANGUAGE, load_locale
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
 # WebVTT's escapes (W3C WebVTT, "cue text"): "&" and "<" would start a character reference or a tag, and an
@@ -48,7 +48,7 @@ def track_language(lang: str) -> str:
 
 
 def section_tracks(steps: list[dict], duration: float, cards: list[dict] = (), offset: float = 0.0,
-                   lang: str = "es") -> TextTracks:
+                   lang: str = DEFAULT_LANGUAGE) -> TextTracks:
     """A chapter per step with its title, and a caption per step with its caption, or per spoken sentence
     of a narrated step, and per card with its text while it is up, in locale ``lang``; times shifted by
     ``offset`` seconds and kept to the millisecond, as captions store them."""
@@ -64,7 +64,8 @@ def section_tracks(steps: list[dict], duration: float, cards: list[dict] = (), o
                       track_language(lang))
 
 
-def lecture_tracks(sections: list[tuple[list[dict], float, list[dict]]], lang: str = "es") -> TextTracks:
+def lecture_tracks(sections: list[tuple[list[dict], float, list[dict]]],
+                   lang: str = DEFAULT_LANGUAGE) -> TextTracks:
     """The sections' chapters and captions joined, each shifted by the durations of the sections before it.
 
     ``sections`` holds (steps, duration, cards) in the order the videos were joined.

@@ -28,7 +28,7 @@ from lecture.watch import WatchRequest, watch as run_watch
 from lesson.config import ConfigError, load_config, suggestion, toml_value
 from lesson.config_dump import documented_toml
 from lesson.config_hints import shown, split_set_hint
-from lesson.locale import load_locale
+from lesson.locale import DEFAULT_LANGUAGE, languages, load_locale
 from lesson.sections import BY_ID, SECTION_IDS, available_sections
 
 
@@ -56,9 +56,10 @@ STEPS_OPTION = click.option(
     "--steps", metavar="N|KEY|FIRST..LAST",
     help="Only these steps of each section, by number or key, e.g. 4 or queries..softmax: a short clip "
          "(NN-section-steps-04-06.*), kept apart from the full section and never joined into the lecture.")
-LANG_OPTION = click.option("--lang", type=click.Choice(["es", "en"]), default=None,
+LANG_OPTION = click.option("--lang", type=click.Choice(languages()), default=None,
                            help="Language of everything a viewer sees or hears (same as --set lecture.lang=...; "
-                                "default: the config's, es). Output names do not change: use -o to keep languages apart.")
+                                f"default: the config's, {DEFAULT_LANGUAGE}). Output names do not change: use -o "
+                                "to keep languages apart.")
 NO_AUDIO_OPTION = click.option("--no-audio", is_flag=True, help="No audio stream (same as --set audio.mute=true).")
 def shared_options(*options):
     """A decorator adding ``options``, in this order in --help, then -c and --set."""
@@ -259,8 +260,8 @@ def watch(sections, video, quality, resolution, fps, out_dir, steps, lang, confi
 @cli.command("list")
 @LANG_OPTION
 def list_sections(lang):
-    """The sections in lesson order: id, title and what it shows (in --lang, default es)."""
-    locale = load_locale(lang or "es")
+    """The sections in lesson order: id, title and what it shows (in --lang, default the course's language)."""
+    locale = load_locale(lang or DEFAULT_LANGUAGE)
     available = {section.id for section in available_sections()}
     for section_id in SECTION_IDS:
         section = BY_ID[section_id]

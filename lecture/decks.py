@@ -12,7 +12,7 @@ from pathlib import Path
 import av
 from PIL import Image
 
-from lesson.locale import load_locale
+from lesson.locale import DEFAULT_LANGUAGE, load_locale
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Deck:
     height: int
     background: str  # "#rrggbb", the videos' own background
     joined: bool = False  # the lecture's deck: each section opened by a title slide
-    lang: str = "es"  # the locale the deck is written from (lecture.lang)
+    lang: str = DEFAULT_LANGUAGE  # the locale the deck is written from (lecture.lang)
 
     @property
     def language(self) -> str:

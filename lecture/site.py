@@ -33,7 +33,7 @@ from lecture.output_folder import OutputFolder
 from lecture.runner import plain_line
 from lecture.slides import DECK_FORMATS, FOLDER as SLIDES
 from lecture.storyboard import STILLS
-from lesson.locale import load_locale
+from lesson.locale import DEFAULT_LANGUAGE, load_locale
 from lesson.sections import BY_ID, SECTIONS, Section
 
 SITE = "site"
@@ -110,9 +110,10 @@ def build(out_dir: Path, console: Console, lang: str | None = None) -> int:
 
 
 def rendered_language(entries: dict) -> str:
-    """The language most of OUT's sections were rendered in (the manifest's ``lang``); es when none says."""
-    languages = [entry.get("lang", "es") for entry in entries.values()]
-    return max(sorted(set(languages)), key=languages.count) if languages else "es"
+    """The language most of OUT's sections were rendered in (the manifest's ``lang``); the course's when none
+    says."""
+    languages = [entry.get("lang", DEFAULT_LANGUAGE) for entry in entries.values()]
+    return max(sorted(set(languages)), key=languages.count) if languages else DEFAULT_LANGUAGE
 
 
 def _section_page(out: Path, site: Path, section: Section, entry: dict | None, stills_entry: dict | None,

@@ -15,7 +15,7 @@ import stat
 import tomllib
 from copy import deepcopy
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from attn_math import heads, lab, worked_example
 from attn_math.attention import MATRICES, check_shapes, plural, self_attention
 from lesson.config_hints import clipped, decimal_comma_line, number_hint, shown
-from lesson.locale import load_locale
+from lesson.locale import languages, load_locale
 from lesson.sentences import check_sentence
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -239,7 +239,16 @@ class LectureOptions(StrictModel):
     card); ``lang`` is the language of everything a viewer sees or hears (``assets/locales/<lang>.toml``)."""
 
     questions: Literal["predictive", "all", "none"]
-    lang: Literal["es", "en"]
+    lang: str
+
+    @field_validator("lang")
+    @classmethod
+    def _a_language_there_is(cls, value: str) -> str:
+        if value not in languages():
+            *others, last = map(shown, languages())
+            raise ValueError(f"lang: expected {' or '.join(filter(None, (', '.join(others), last)))}, "
+                             f"got {shown(value)}")
+        return value
 
 
 class LectureConfig(StrictModel):
@@ -298,7 +307,7 @@ def user_values(config_file: Path | None, overrides: tuple[str, ...], known: dic
 def language_defaults(language: Any) -> dict:
     """The ``[config]`` table of the language's locale (a partial config: heads.sentence, narration.voice...);
     {} for a language that has none or is not one of lecture.lang's choices (the schema then says so)."""
-    if not isinstance(language, str) or language not in get_args(LectureOptions.model_fields["lang"].annotation):
+    if not isinstance(language, str) or language not in languages():
         return {}
     return deepcopy(load_locale(language).get("config", {}))
 

@@ -5,41 +5,60 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lesson.config import (DEFAULT_CONFIG, language_defaults, load_config, read_toml, toml_value, user_values,
-                            valid_keys)
-from lesson.locale import LOCALES, load_locale
+import tomlkit
+from tomlkit.items import Comment, Item, Table
+
+from lesson.config import DEFAULT_CONFIG, language_defaults, load_config, read_toml, toml_value, user_values, valid_keys
+from lesson.locale import languages, load_locale
+
+# default.toml's convention for an optional key: a comment line "# key = example" in its table
+OPTIONAL_EXAMPLE = re.compile(r"# (\w+) = ")
 
 
 def documented_toml(config_file: Path | None = None, overrides: tuple[str, ...] = ()) -> str:
-    """``assets/default.toml`` line by line, its comments documenting every key, with each key the user gave
-    (``-c`` file, then ``--set``) written in place of its default. Nothing derived is written: the preset's
-    matrices stay out (changing ``preset`` in the saved file works), optional keys stay commented unless
-    given, and keys whose default follows ``lecture.lang`` are commented with the language's value. Loading
-    the result gives the same config. Raises ConfigError for a bad config."""
+    """``assets/default.toml`` with its comments documenting every key, and each key the user gave (``-c``
+    file, then ``--set``) written in place of its default: tomlkit sets the value, so a comment after it and a
+    value over several lines come through whole. Nothing derived is written: the preset's matrices stay out
+    (changing ``preset`` in the saved file works), optional keys stay commented unless given, and keys whose
+    default follows ``lecture.lang`` are commented with the language's value. Loading the result gives the same
+    config. Raises ConfigError for a bad config."""
     config = load_config(config_file, overrides)
     given = user_values(config_file, overrides, read_toml(DEFAULT_CONFIG))
     by_language = language_defaults(config.lecture.lang)
-    following = language_keys()
-    keys = valid_keys()
-    lines, table = [], None
-    for line in DEFAULT_CONFIG.read_text(encoding="utf-8").splitlines():
-        header = re.fullmatch(r"\[(\w+)\]", line)
-        statement = re.fullmatch(r"(# )?(\w+) = .*", line)
-        if header:
-            table = header[1]
-        elif table and statement and statement[2] in keys[table]:
-            key = statement[2]
-            if key in given.get(table, {}):
-                line = f"{key} = {toml_value(given[table][key])}"
-            elif (table, key) in following and key in by_language.get(table, {}):
-                line = f"# {key} = {toml_value(by_language[table][key])}"
-            elif (table, key) in following and not statement[1]:
-                line = f"# {line}"
-        lines.append(line)
-    return "\n".join(lines) + "\n"
+    document = tomlkit.parse(DEFAULT_CONFIG.read_text(encoding="utf-8"))
+    for name, keys in valid_keys().items():
+        table = document[name]
+        for key, value in given.get(name, {}).items():
+            if key in table:
+                table[key] = value  # tomlkit keeps the comment after the old value
+        document[name] = _rewritten(table, given.get(name, {}), by_language.get(name, {}),
+                                    {key for table_name, key in language_keys() if table_name == name}, keys)
+    return tomlkit.dumps(document)
+
+
+def _rewritten(table: Table, given: dict, by_language: dict, following: set[str], keys: set[str]) -> Table:
+    """``table`` item by item: the example comment of an optional key the user gave becomes that key, and a
+    key that follows the language and was not given becomes a comment with the language's value (its
+    default is not written: loading the saved file under another lang then brings that language's)."""
+    rewritten = tomlkit.table()
+    for key, item in table.value.body:
+        example = OPTIONAL_EXAMPLE.match(item.trivia.comment) if isinstance(item, Comment) else None
+        if example and example[1] in given and example[1] in keys and example[1] not in table:
+            rewritten.add(example[1], given[example[1]])
+        elif key is not None and key.key in following and key.key not in given:
+            shown = by_language.get(key.key, item.unwrap())
+            rewritten.add(tomlkit.comment(f"{key.key} = {toml_value(shown)}{_after(item)}"))
+        else:
+            rewritten.add(*((key, item) if key is not None else (item,)))
+    return rewritten
+
+
+def _after(item: Item) -> str:
+    """The comment after a value, with the spaces before it, as the file had them."""
+    return f"{item.trivia.comment_ws}{item.trivia.comment}" if item.trivia.comment else ""
 
 
 def language_keys() -> set[tuple[str, str]]:
     """(table, key) of every default that some language sets (the ``[config]`` tables of the locales)."""
-    return {(table, key) for path in LOCALES.glob("*.toml")
-            for table, values in load_locale(path.stem).get("config", {}).items() for key in values}
+    return {(table, key) for language in languages()
+            for table, values in load_locale(language).get("config", {}).items() for key in values}

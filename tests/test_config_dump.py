@@ -125,3 +125,31 @@ def test_user_values_replace_defaults_in_place(tmp_path):
     assert f'# voice = "{ENGLISH["narration"]["voice"]}"' in lines
     matrix = dump.split("[matrix]")[1].split("\n[")[0].splitlines()
     assert matrix.index("causal = true") > matrix.index("W_V = [[1], [0], [2]]")  # the key's own place
+
+
+# default.toml written by hand as TOML allows: a comment after a value, an array over several lines.
+HAND_WRITTEN = {
+    'country = "Francia"\n': 'country = "Francia"  # the blank\'s\n',
+    "temperatures = [0.2, 1.0, 3.0]\n": "temperatures = [\n    0.2,\n    1.0,\n    3.0,\n]  # the closing part's\n",
+}
+
+
+@pytest.fixture
+def hand_written_default(tmp_path, monkeypatch):
+    """default.toml with HAND_WRITTEN's lines in place of its own, as the dump's template."""
+    text = DEFAULT_TEXT
+    for line, hand_written in HAND_WRITTEN.items():
+        assert text.count(line) == 1, line
+        text = text.replace(line, hand_written)
+    monkeypatch.setattr("lesson.config_dump.DEFAULT_CONFIG", saved(tmp_path, text, "default.toml"))
+    return text
+
+
+def test_values_over_several_lines_and_comments_after_them_come_through(tmp_path, hand_written_default):
+    overrides = ("pipeline.temperatures=[0.5, 2.5]", "capital.country='Italia'")
+    dump = documented_toml(None, overrides)
+    assert load_config(saved(tmp_path, dump)) == load_config(None, overrides)
+    assert {'country = "Italia"  # the blank\'s', "temperatures = [0.5, 2.5]  # the closing part's"} <= set(
+        dump.splitlines())
+    assert documented_toml() == hand_written_default.replace(  # nothing given: the template itself
+        '\nsentence = "el perro', '\n# sentence = "el perro').replace('\nvoice = "es"', '\n# voice = "es"')
