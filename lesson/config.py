@@ -1,5 +1,8 @@
 """The config schema: one typed model, defaults in ``assets/default.toml``, one-line errors.
 
+Its tables: ``lecture``, one per section of ``lesson.sections`` (its record names the model), ``audio`` and
+``narration``.
+
 Layering: ``assets/default.toml`` < the language's defaults (``[config]`` of ``assets/locales/<lecture.lang>.toml``)
 < ``--config FILE.toml`` < ``--set key=value`` (a TOML value).
 Every error names its key (``matrix.X``, ``pipeline.temperature``) and what was expected.
@@ -15,24 +18,19 @@ import stat
 import tomllib
 from copy import deepcopy
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, create_model, field_validator
 
-from attn_math import heads, lab, worked_example
-from attn_math.attention import MATRICES, check_shapes, plural, self_attention
 from lesson.config_hints import clipped, decimal_comma_line, number_hint, shown
 from lesson.locale import languages, load_locale
-from lesson.sentences import check_sentence
+from lesson.section_config import StrictModel
+from lesson.sections import SECTIONS, Section, schema_sections
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS / "default.toml"
 
-MATRIX_MAX_TOKENS = 6  # rows of X that fit on screen with their numbers
-MATRIX_MAX_DIM = 4  # columns of X, W_Q, W_K, W_V that fit on screen
-MATRIX_ENTRY_LIMIT = 10.0  # |entry| of an editable matrix, so every number fits its cell
-PIPELINE_MAX_DIM = 16  # rows (d_k, d_v) of a custom lab weight matrix: bars per token that still read
 CONFIG_MAX_BYTES = 256 * 1024  # a config file is a few KiB; more is a mistake (or /dev/zero)
 CONFIG_MAX_DEPTH = 6  # tables and arrays inside each other; our deepest value, a matrix in a table, is 3
 
@@ -43,159 +41,6 @@ class ConfigError(ValueError):
     def __init__(self, message: str):
         # keys and values come from the user: a line break in them must not break the line
         super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
-
-
-
-Matrix = list[list[float]]
-
-
-class StrictModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
-
-
-def check_matrix(key: str, value: Matrix | None, max_rows: int, max_cols: int) -> Matrix | None:
-    """Rectangular, non-empty, within the screen's size and the entry limit."""
-    if value is None:
-        return None
-    if not value or not value[0]:
-        raise ValueError(f"{key}: expected a non-empty matrix (a list of rows)")
-    lengths = [len(row) for row in value]
-    if len(set(lengths)) != 1:
-        raise ValueError(f"{key}: expected rows of equal length, got lengths {clipped(str(lengths))}")
-    if len(value) > max_rows or len(value[0]) > max_cols:
-        raise ValueError(f"{key}: at most {max_rows}x{max_cols} fits on screen, got {len(value)}x{len(value[0])}")
-    if any(abs(entry) > MATRIX_ENTRY_LIMIT for row in value for entry in row):
-        raise ValueError(f"{key}: expected entries between -{MATRIX_ENTRY_LIMIT:g} and {MATRIX_ENTRY_LIMIT:g}")
-    return value
-
-
-class MatrixConfig(StrictModel):
-    """Section 1: X, W_Q, W_K, W_V start from ``preset``; any matrix given here replaces the preset's."""
-
-    preset: Literal["default", "large_scores", "shared_projection"]
-    X: Matrix | None = None
-    W_Q: Matrix | None = None
-    W_K: Matrix | None = None
-    W_V: Matrix | None = None
-    scale: bool
-    causal: bool
-
-    @model_validator(mode="after")
-    def _fits_and_computes(self) -> "MatrixConfig":
-        rows = {"X": MATRIX_MAX_TOKENS, "W_Q": MATRIX_MAX_DIM, "W_K": MATRIX_MAX_DIM, "W_V": MATRIX_MAX_DIM}
-        for name, max_rows in rows.items():
-            check_matrix(name, getattr(self, name), max_rows, MATRIX_MAX_DIM)
-        given = {name for name in MATRICES if getattr(self, name) is not None}
-        check_shapes({name: matrix.shape for name, matrix in self.matrices().items()}, given, " (the preset's)")
-        self_attention(**self.matrices(), scale=self.scale, causal=self.causal)
-        return self
-
-    def matrices(self) -> dict[str, np.ndarray]:
-        """The effective X, W_Q, W_K, W_V: the preset's, replaced by any given here."""
-        preset = worked_example.PRESETS[self.preset]
-        return {name: np.array(getattr(self, name) if getattr(self, name) is not None else getattr(preset, name))
-                for name in ("X", "W_Q", "W_K", "W_V")}
-
-
-class ScalingConfig(StrictModel):
-    d_k: int = Field(ge=1, le=4096)
-    seed: int = Field(ge=0, le=2**32 - 1)
-    n_keys: int = Field(ge=2, le=16)
-
-
-class HeadsConfig(StrictModel):
-    sentence: str
-
-    @field_validator("sentence")
-    @classmethod
-    def _sentence(cls, value: str) -> str:
-        return check_sentence(value, heads.MAX_TOKENS)
-
-
-class PositionalConfig(StrictModel):
-    n_positions: int = Field(ge=2, le=64)
-    d_model: int = Field(ge=2, le=64)
-    base: float = Field(gt=1.0, le=1e9)
-
-
-class CapitalConfig(StrictModel):
-    country: Literal["Francia", "Italia"]
-    identity: float | None = Field(default=None, ge=-1.0, le=1.0)
-
-
-class PipelineConfig(StrictModel):
-    """Section 6: the lab's controls and the weights preset; W_Q, W_K, W_V (lab layout, d_k x 8) replace the preset's."""
-
-    sentence: str
-    preset: Literal["lab", "sharp"]
-    query: int = Field(ge=0)
-    temperature: float = Field(ge=0.1, le=5.0)
-    causal: bool
-    temperatures: list[Annotated[float, Field(ge=0.1, le=5.0)]] = Field(min_length=1, max_length=6)
-    W_Q: Matrix | None = None
-    W_K: Matrix | None = None
-    W_V: Matrix | None = None
-
-    @field_validator("sentence")
-    @classmethod
-    def _sentence(cls, value: str) -> str:
-        return check_sentence(lab.LAB_SENTENCES.get(value, value), lab.MAX_TOKENS)
-
-    @model_validator(mode="after")
-    def _query_is_a_token(self) -> "PipelineConfig":
-        n = len(self.tokens)
-        if self.query >= n:
-            raise ValueError(f"query: expected a token index from 0 to {n - 1} (the sentence has {plural(n, 'word')})")
-        return self
-
-    @model_validator(mode="after")
-    def _weights_fit(self) -> "PipelineConfig":
-        given = self.given_weights()
-        for name, matrix in given.items():
-            check_matrix(name, matrix, PIPELINE_MAX_DIM, lab.LAB_D)
-        if given:
-            check_lab_shapes(set(given), {name: np.shape(matrix)
-                                          for name, matrix in self.weight_matrices().items()})
-        return self
-
-    @property
-    def tokens(self) -> tuple[str, ...]:
-        """The sentence's words; a lab sentence may be named by its key (gato, red, atencion)."""
-        return lab.lab_tokens(self.sentence)
-
-    def given_weights(self) -> dict[str, Matrix]:
-        """The projection matrices given here (none: the preset's)."""
-        return {name: getattr(self, name) for name in ("W_Q", "W_K", "W_V") if getattr(self, name) is not None}
-
-    def weight_matrices(self) -> dict[str, Any]:
-        """W_Q, W_K, W_V: the preset's, each replaced by the one given here."""
-        from attn_math.sharp import preset_weights  # imported here: the module's imports belong to the file reader
-        preset = preset_weights(self.preset)
-        return {"W_Q": preset.W_Q, "W_K": preset.W_K, "W_V": preset.W_V, **self.given_weights()}
-
-    def lab_weights(self) -> lab.LabWeights | None:
-        """None for the preset's weights, else the preset's with any matrix given here replacing its own."""
-        return lab.LabWeights(**self.weight_matrices()) if self.given_weights() else None
-
-
-def check_lab_shapes(given: set[str], shapes: dict[str, tuple[int, int]]) -> None:
-    """The lab's products q = W_Q x, k = W_K x (x the 8-dimensional embedding) and q . k, as one line naming
-    both matrices and the shape each needs; ``given`` tells the user's matrices from the preset's."""
-    for matrix, rows in (("W_Q", "d_k"), ("W_K", "d_k"), ("W_V", "d_v")):
-        if shapes[matrix][1] != lab.LAB_D:
-            raise ValueError(f"{matrix}: x (a token's embedding) has {lab.LAB_D} dimensions, so {matrix} needs "
-                             f"{lab.LAB_D} columns ({rows} x {lab.LAB_D}), got {shape_text(shapes[matrix])}")
-    if shapes["W_Q"][0] != shapes["W_K"][0]:
-        wrong, right = ("W_K", "W_Q") if "W_K" in given else ("W_Q", "W_K")
-        source = "" if right in given else " (the preset's)"
-        raise ValueError(f"{wrong}: {right}{source} is {shape_text(shapes[right])}, so {wrong} needs "
-                         f"{plural(shapes[right][0], 'row')} (q . k needs the same d_k), "
-                         f"got {shape_text(shapes[wrong])}")
-
-
-def shape_text(shape: tuple[int, ...]) -> str:
-    """``3x2`` for a 3 x 2 matrix."""
-    return "x".join(map(str, shape))
 
 
 class AudioConfig(StrictModel):
@@ -251,24 +96,26 @@ class LectureOptions(StrictModel):
         return value
 
 
-class LectureConfig(StrictModel):
-    lecture: LectureOptions
-    matrix: MatrixConfig
-    scaling: ScalingConfig
-    heads: HeadsConfig
-    positional: PositionalConfig
-    capital: CapitalConfig
-    pipeline: PipelineConfig
-    audio: AudioConfig
-    narration: NarrationConfig
+class Tables(StrictModel):
+    """What the whole config does; LectureConfig adds its tables."""
 
     def effective(self) -> dict[str, Any]:
-        """Plain data for TOML: matrices resolved from their preset, no empty keys."""
-        data = self.model_dump(exclude_none=True)
-        data["matrix"] = {"preset": self.matrix.preset,
-                          **{name: matrix.tolist() for name, matrix in self.matrix.matrices().items()},
-                          "scale": self.matrix.scale, "causal": self.matrix.causal}
-        return data
+        """Plain data for TOML, each table's effective values (a matrix resolved from its preset), no empty keys."""
+        return {name: getattr(self, name).effective() for name in type(self).model_fields}
+
+
+def section_table(section: Section) -> tuple[type[StrictModel], Any]:
+    """A section's field: required, or optional when its model has a default for every key (a section declared
+    outside the project, with no table in assets/default.toml)."""
+    model = section.config
+    every_key_has_a_default = not any(field.is_required() for field in model.model_fields.values())
+    return model, Field(default_factory=model) if every_key_has_a_default else ...
+
+
+LectureConfig = create_model("LectureConfig", __base__=Tables, __module__=__name__,
+                             lecture=(LectureOptions, ...),
+                             **{section.id: section_table(section) for section in schema_sections()},
+                             audio=(AudioConfig, ...), narration=(NarrationConfig, ...))
 
 
 def toml_value(value: Any) -> str:
@@ -284,7 +131,7 @@ def toml_value(value: Any) -> str:
 def load_config(config_file: Path | None = None, overrides: tuple[str, ...] = ()) -> LectureConfig:
     """Defaults, then the language's defaults, then the file, then each ``key=value`` override; raises
     ConfigError."""
-    data = read_toml(DEFAULT_CONFIG)
+    data = default_values()
     given = user_values(config_file, overrides, data)
     chosen = given.get("lecture") if isinstance(given.get("lecture"), dict) else {}
     merge(data, language_defaults(chosen.get("lang", data["lecture"]["lang"])))
@@ -293,6 +140,11 @@ def load_config(config_file: Path | None = None, overrides: tuple[str, ...] = ()
         return LectureConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(describe(error)) from None
+
+
+def default_values() -> dict:
+    """assets/default.toml, and an empty table for a section that keeps its defaults in its model."""
+    return {**{section.id: {} for section in SECTIONS}, **read_toml(DEFAULT_CONFIG)}
 
 
 def user_values(config_file: Path | None, overrides: tuple[str, ...], known: dict) -> dict:

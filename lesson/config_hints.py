@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 import shlex
 
-from lesson.sections import SECTION_IDS
-
 DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 TOML_WORDS = {"true", "false", "inf", "nan"}
@@ -59,6 +57,8 @@ def split_set_hint(overrides: tuple[str, ...], sections: tuple[str, ...]) -> str
     """When the shell split an unquoted ``--set`` value at its spaces (``--set matrix.X=[[1, 0], [0, 1]]`` gives
     the value ``matrix.X=[[1,`` and the sections ``0],`` ``[0,`` ``1]]``), the one-line error that shows the
     quoting; None when nothing looks split."""
+    from lesson.sections import SECTION_IDS  # imported here: the sections' config models use this module's hints
+
     pieces = [section for section in sections if section not in SECTION_IDS]
     for override in overrides:
         value = override.partition("=")[2]

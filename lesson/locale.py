@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from attn_math.lexicon import DEFAULT_LANGUAGE, language_files
+from lesson.sections import with_section_tables
 
 LOCALES = Path(__file__).resolve().parent.parent / "assets" / "locales"
 
@@ -27,4 +28,4 @@ def load_locale(language: str = DEFAULT_LANGUAGE) -> dict:
     path = language_files("locales").get(language)
     if path is None:
         raise ValueError(f"lang: expected one of {', '.join(languages())}, got {language!r}")
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    return with_section_tables(tomllib.loads(path.read_text(encoding="utf-8")), language)

@@ -5,6 +5,9 @@ something: a note for a token, a key or a column sounds where that column is on 
 last right); two things compared sound left and right, and one after the other.
 Levels: every sound is made with peak about 1 at full value, then placed at its kind's fixed level
 (``LEVELS``, the same in every section): data notes about 6 LU above the step and reset markers.
+A kind is a sound, not a section's: ``row`` or ``cell`` sound alike wherever they play. Which kinds a section
+plays is its record's ``cue_kinds`` (``lesson.sections``, above this layer); a section declared outside the
+project brings its own kinds with ``add_sound``.
 
 Shared by every section:
 * ``step``: a step change, a triangle tone at 300 + 80 x step Hz (the lab's table).
@@ -285,6 +288,13 @@ LEVELS = {"step": -6, "reset": -8, "cost": 8, "curve": -4,
           "sum_row": 1, "heads_chord": -6, "distribution": 3,
           "frequencies": -10, "position_sweep": -6, "frequency_contrast": -6, "wave": -6, "similarity_curve": -8,
           "outputs_compared": -9}
+
+
+def add_sound(kind: str, mapping: Callable[..., np.ndarray], level: float) -> None:
+    """A new cue kind (a section declared outside the project brings its own): its sound and its level (dB)."""
+    if kind in MAPPINGS:
+        raise ValueError(f"cue kind {kind!r}: already a sound; a section brings only kinds of its own")
+    MAPPINGS[kind], LEVELS[kind] = mapping, level
 
 
 def staggered(cues) -> list[float]:
