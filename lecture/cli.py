@@ -11,7 +11,6 @@ import click
 from click.core import ParameterSource
 from rich.console import Console
 
-from attn_math.heads import missing_relations
 from lecture.batch import batch_command
 from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineErrors, check_system, fail,
                                  run_guarded)
@@ -135,8 +134,8 @@ def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file,
                    for name in ("quality", "resolution", "fps")):
                 size = folder_quality(out_dir, chosen)
     config = config or load(config_file, overrides, no_audio)
-    if "heads" in chosen:
-        for line in missing_relations(config.heads.sentence, config.lecture.lang):
+    for section in chosen:
+        for line in getattr(config, section).warnings(config.lecture.lang):
             click.echo(f"warning: {line}", err=True)
     size = size or resolve_quality(quality, resolution, fps)
     problem = memory_problem(size.width, size.height, file_format)

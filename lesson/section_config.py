@@ -29,6 +29,10 @@ class StrictModel(BaseModel):
         """The table as plain data for TOML, no empty keys (a table with derived values gives those too)."""
         return self.model_dump(exclude_none=True)
 
+    def warnings(self, lang: str) -> list[str]:
+        """What to say before rendering with these values in ``lang`` (valid, but the section shows less)."""
+        return []
+
 
 def check_matrix(key: str, value: Matrix | None, max_rows: int, max_cols: int) -> Matrix | None:
     """Rectangular, non-empty, within the screen's size and the entry limit."""
@@ -92,6 +96,10 @@ class HeadsConfig(StrictModel):
     @classmethod
     def _sentence(cls, value: str) -> str:
         return check_sentence(value, heads.MAX_TOKENS)
+
+    def warnings(self, lang: str) -> list[str]:
+        """A head that finds no relation in the sentence."""
+        return heads.missing_relations(self.sentence, lang)
 
 
 class PositionalConfig(StrictModel):

@@ -197,11 +197,14 @@ def test_cli_page_option_tables_name_real_options():
 
 
 def test_readme_section_table_is_the_sections_registry():
-    """The README's section table: every section of lesson/sections.py in lesson order, with its title on screen."""
+    """The README's section table: every section of lesson/sections.py in lesson order, with its title on screen
+    and the keys of its config model."""
     rows = table_rows(section_of(README, "The sections"))
     titles = load_locale("es")
     assert [(row[0], row[1].strip("`")) for row in rows] == [(str(section.number), section.id) for section in SECTIONS]
     assert [row[2] for row in rows] == [titles[section.id]["title"] for section in SECTIONS]
+    assert [re.findall(r"`([^`]+)`", row[4]) for row in rows] == \
+        [[f"{section.id}.{key}" for key in section.config.model_fields] for section in SECTIONS]
 
 
 def declared_packages() -> set[str]:
