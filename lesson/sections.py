@@ -105,7 +105,8 @@ def register(section: Section) -> None:
 
 
 def check(section: Section) -> None:
-    """A usable id, a number and an id no other section has, and a sound for every cue kind it plays."""
+    """A usable id, a number and an id no other section has, a sound for every cue kind it plays and no sound it
+    brings under a kind that has one."""
     if not SECTION_ID.fullmatch(section.id):
         raise ValueError(f"section {section.id!r}: expected an id of lowercase letters, digits and _")
     taken = next((known for known in SECTIONS if section.id == known.id or section.number == known.number), None)
@@ -114,6 +115,9 @@ def check(section: Section) -> None:
     unknown = sorted(set(section.cue_kinds) - LEVELS.keys() - section.sounds.keys())
     if unknown:
         raise ValueError(f"section {section.id!r}: cue kinds without a sound: {', '.join(unknown)}")
+    clashing = sorted(section.sounds.keys() & LEVELS.keys())
+    if clashing:
+        raise ValueError(f"section {section.id!r}: brings sounds for kinds that have one: {', '.join(clashing)}")
 
 
 def schema_sections() -> tuple[Section, ...]:

@@ -14,7 +14,7 @@ import tomllib
 import pytest
 
 from lesson.config import DEFAULT_CONFIG, valid_keys
-from lesson.locale import load_locale
+from lesson.locale import languages, load_locale
 from lesson.sections import SECTIONS, CueSound, Section, register
 from media_checks import ROOT, TINY, decoded_audio, decoded_frame_count, dominant_frequency, streams
 
@@ -193,16 +193,23 @@ def test_the_default_config_has_a_table_for_each_section_and_no_other():
         assert set(tables[section.id]) | commented_keys(text, section.id) == keys, section.id
 
 
-@pytest.mark.parametrize("language", ["es", "en"])
+@pytest.mark.parametrize("language", languages())
 def test_each_locale_has_every_sections_tables_with_a_title_and_a_caption_for_every_step(language):
     strings = load_locale(language)
     for section in SECTIONS:
-        for name in section.locale_tables:
-            table = strings
-            for part in name.split("."):
-                table = table[part]
-            assert table, (language, name)
-        assert strings[section.id]["title"] and set(strings[section.id]["steps"]) == set(section.scene().STEPS)
+        for name in (*section.locale_tables, section.title_key):
+            assert looked_up(strings, name), (language, name)
+        steps = strings[section.id]["steps"]
+        assert set(steps) == set(section.scene().STEPS), (language, section.id)
+        assert all(step["title"] and any(key.startswith("caption") for key in step) for step in steps.values()), \
+            (language, section.id)  # caption, or its variants (caption_lab, caption_sharp)
+
+
+def looked_up(strings: dict, dotted: str):
+    """``strings["a"]["b"]`` for ``"a.b"``; None when a part is missing."""
+    for part in dotted.split("."):
+        strings = strings.get(part) if isinstance(strings, dict) else None
+    return strings
 
 
 def test_every_cue_kind_a_section_plays_has_a_sound_and_a_level():
@@ -224,6 +231,7 @@ def test_registering_a_clashing_or_late_section_fails_loudly():
     ({"number": 1}, "number 1 or id taken by 01-matrix"),
     ({"cue_kinds": ("step", "hum")}, "cue kinds without a sound: hum"),
     ({"id": "Two words"}, "expected an id of lowercase letters"),
+    ({"sounds": {"row": CueSound(lambda **_: None, 0.0)}}, "brings sounds for kinds that have one: row"),
 ])
 def test_a_clashing_record_is_named_before_anything_uses_it(changes, message):
     from lesson.sections import check
