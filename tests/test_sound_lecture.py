@@ -1,4 +1,4 @@
-"""The default lecture as a viewer gets it, measured on a tiny render of all six sections: no screen stands
+"""The default lecture as a viewer gets it, measured on a tiny render of every section of the registry: no screen stands
 still over 6 s in any section's decoded frames, cards take at most a tenth of each section, every finished
 step stays 4 s, landing cues sound as their motion stops; and its sound: every
 section and the joined lecture at the loudness target (pyloudnorm, ITU-R BS.1770) under -1 dBTP, one gain
@@ -14,6 +14,8 @@ import pytest
 from scipy import signal as scipy_signal
 
 from lecture.media import video_duration
+from lesson.locale import load_locale
+from lesson.sections import BY_ID, SECTION_IDS
 from media_checks import TINY, run_cli
 from scene_checks import video_freezes
 from scenes.lesson_scene import LONGEST_FREEZE
@@ -36,7 +38,7 @@ def lecture(tmp_path_factory):
 
 def test_no_section_stands_still_over_6_s_in_its_decoded_frames(lecture):
     out, manifest = lecture
-    assert len(manifest["sections"]) == 6
+    assert sorted(manifest["sections"]) == sorted(SECTION_IDS)
     for section, entry in manifest["sections"].items():
         assert video_freezes(out / entry["files"][0], LONGEST_FREEZE) == [], section
 
@@ -54,8 +56,10 @@ def test_cards_take_at_most_a_tenth_of_every_section(lecture):
     for section, entry in lecture[1]["sections"].items():
         card_time = sum(card["end"] - card["start"] for card in entry["cards"])
         assert card_time <= CARD_SHARE * entry["duration"], (section, card_time, entry["duration"])
+    closings = load_locale()["closing"]
     assert {section for section, entry in lecture[1]["sections"].items()
-            if any(card["kind"] == "closing" for card in entry["cards"])} == {"matrix", "heads"}
+            if any(card["kind"] == "closing" for card in entry["cards"])} == \
+        {section for section in SECTION_IDS if closings[section]["shown"]}
 
 
 def test_every_finished_step_stays_4_s_still_in_the_decoded_frames(lecture):
@@ -80,6 +84,12 @@ def test_a_landing_cue_sounds_as_its_motion_stops(lecture):
         for cue in cues:
             assert any(abs(start - cue["time"]) <= 1.5 / FPS and end - start >= 0.5 for start, end in runs), \
                 (section, cue["kind"], cue["time"])
+
+
+def test_each_section_plays_the_cue_kinds_its_record_declares(lecture):
+    """The registry's cue kinds are what each scene plays: none undeclared, none declared and never played."""
+    played = {section: {cue["kind"] for cue in entry["cues"]} for section, entry in lecture[1]["sections"].items()}
+    assert played == {section: set(BY_ID[section].cue_kinds) for section in SECTION_IDS}
 
 
 def sections(lecture):
@@ -174,4 +184,4 @@ def test_the_lecture_plays_each_sections_sound_under_its_picture(lecture):
         lag = int(np.argmax(correlation)) - (at - max(0, at - search))
         assert abs(lag) / SAMPLE_RATE <= 1 / FPS and abs(lag) <= SAMPLE_RATE // 1000, (name, lag)
         offset += video_duration(out / name)
-    assert len(parts) == 6
+    assert len(parts) == len(SECTION_IDS)
