@@ -246,12 +246,13 @@ def site(out_dir, lang):
 @click.option("--video", is_flag=True, help="Render the whole video (mp4) on each save, not the stills.")
 @watch_options
 def watch(sections, video, quality, resolution, fps, out_dir, steps, lang, config_file, overrides):
-    """Re-render the stills of SECTIONS (default: matrix) on every save of the -c config file, printing their
+    """Re-render the stills of SECTIONS (default: the first, matrix) on every save of the -c config file, printing their
     paths; a bad edit prints its one-line error and the watch goes on. Ctrl-C stops it."""
     if config_file is None:
         fail("watch: -c/--config FILE is required (the file to watch)")
     check_system()
-    request = WatchRequest(resolve_sections(sections or ("matrix",), overrides), config_file, with_lang(overrides, lang),
+    first = tuple(SECTION_IDS[:1])
+    request = WatchRequest(resolve_sections(sections or first, overrides), config_file, with_lang(overrides, lang),
                            resolve_quality(quality, resolution, fps), out_dir, steps, video)
     run_guarded(run_watch, request, lambda line: click.echo(line, err=line.startswith("error")))
 
