@@ -7,7 +7,7 @@ cluster serves only a client whose certificate its CA signed."""
 from __future__ import annotations
 
 import datetime
-import inspect
+import math
 import io
 import ipaddress
 import json
@@ -21,7 +21,9 @@ import threading
 import time
 from itertools import chain
 from pathlib import Path
+from types import SimpleNamespace
 
+import dask
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -29,23 +31,20 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
-from distributed import Client, LocalCluster
+from distributed import Client, LocalCluster, get_worker
 from media_checks import ROOT, ctrl_c_as_at_a_terminal, run_cli
 from rich.console import Console
 
 from lecture.batch import batch_command, run_batch
-from lecture.batch_cluster import task_key
+from lecture.batch_cluster import ClusterJobs, TaskResult
 from lecture.batch_variants import read_variants
+from lecture.jobs import JobResult
 from lecture.manifest import is_up_to_date
 from lecture.output_folder import PRIVATE, SCRATCH
-from lecture.runner import render
 from lesson.config import load_config
 
 DASK = Path(sys.executable).with_name("dask")
 TINY = 'sections = ["matrix"]\nresolution = "256x144"\nfps = 5\nformat = "png"\n'
-# Batches hand runner.render the function that runs a variant's jobs (requested from H1, requests-H6.md).
-renders = pytest.mark.skipif("run" not in inspect.signature(render).parameters,
-                             reason="runner.render takes no run function yet")
 X_OF = {"ana": [[1, 0], [0, 1], [2, 1]], "luis": [[0, 1], [1, 1], [1, 0]]}  # each student's own X
 
 
@@ -132,7 +131,6 @@ def test_a_bad_variant_stops_the_batch_before_any_task_naming_variant_and_key(tm
     assert not out.exists()
 
 
-@renders
 def test_variants_are_tasks_on_two_worker_processes_and_a_second_run_skips_them(cluster, tmp_path):
     local, _ = cluster
     path, out = students(tmp_path), tmp_path / "out"
@@ -154,20 +152,44 @@ def test_variants_are_tasks_on_two_worker_processes_and_a_second_run_skips_them(
     assert re.search(r"│ all\s+│\s+0 │\s+2 │\s+0 │", printed)
 
 
-def test_render_tasks_of_many_variants_wait_in_the_scheduler_queue_for_a_free_worker(cluster):
-    """One task group for every variant's renders: with more tasks than the workers take (2 each here), the
-    rest wait on the scheduler, so a worker that comes free takes the next one (none is bound to a busy one)."""
+def test_render_tasks_of_many_variants_wait_in_the_scheduler_queue_for_a_free_worker(cluster, tmp_path, monkeypatch):
+    """Ours, not Dask's default: ``ClusterJobs`` as the batch runs it (a thread per variant) submits the renders of
+    many variants so that no worker is handed more than it can start soon (its threads times Dask's worker
+    saturation) and the rest wait on the scheduler for whichever worker comes free. That holds because
+    ``task_key`` puts every variant's renders in one task group, which Dask queues; with a group per variant they
+    were all assigned at once, and one worker of two stood idle while the other had three left. A two-second
+    sleep stands in for each render (the workers run the stand-in: a local function is pickled whole)."""
     _, client = cluster
-    futures = [client.submit(time.sleep, 2, key=task_key(f"v{n}", "01-matrix"), pure=False) for n in range(7)]
+
+    def slow_render(job, code):
+        time.sleep(2)
+        return TaskResult(JobResult(job.section, error="stand-in"), {}, get_worker().address, 2.0)
+
+    monkeypatch.setattr("lecture.batch_cluster.render_task", slow_render)
+    heard = []
+    jobs = ClusterJobs(client, lambda variant, job, worker, seconds, result: heard.append(variant))
+    variants = {f"v{n}": SimpleNamespace(section="matrix", stem="01-matrix", work_dir=tmp_path / f"v{n}")
+                for n in range(7)}
+    results = {}
+    threads = [threading.Thread(target=lambda name=name, job=job: results.update({name: [*jobs.run(name, [job], 1, None)]}))
+               for name, job in variants.items()]
+    for thread in threads:
+        thread.start()
+    queued, assigned = 0, {}
     deadline = time.monotonic() + 30
-    counts = (0, 0)
-    while counts[0] < 7 and time.monotonic() < deadline:
-        counts = client.run_on_scheduler(lambda dask_scheduler: (len(dask_scheduler.tasks), len(dask_scheduler.queued)))
-    assert counts == (7, 3)
-    client.gather(futures)
+    while queued + sum(assigned.values()) < len(variants) and time.monotonic() < deadline:
+        queued, assigned = client.run_on_scheduler(lambda dask_scheduler: (
+            len(dask_scheduler.queued),
+            {worker: len(state.processing) for worker, state in dask_scheduler.workers.items()}))
+    for thread in threads:
+        thread.join(timeout=60)
+    soon = math.ceil(dask.config.get("distributed.scheduler.worker-saturation") * 1)  # one thread per worker
+    assert len(assigned) == 2 and all(count == soon for count in assigned.values()), assigned  # none idle, none hoards
+    assert queued == len(variants) - 2 * soon
+    assert sorted(heard) == sorted(results) == sorted(variants)
+    assert all(result.error == "stand-in" for finished in results.values() for result in finished)
 
 
-@renders
 def test_a_worker_killed_mid_task_leaves_no_partial_file_and_the_task_runs_again_elsewhere(cluster, tmp_path):
     local, client = cluster
     path, out = students(tmp_path, steps="scores..softmax"), tmp_path / "out"
@@ -193,7 +215,6 @@ def test_a_worker_killed_mid_task_leaves_no_partial_file_and_the_task_runs_again
         assert complete(out, name, "01-matrix-steps-06-08")
 
 
-@renders
 def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_only_the_rest(cluster, tmp_path):
     local, _ = cluster
     path, out = variants_file(tmp_path, "1", {"ana": "", "luis": 'steps = "scores..softmax"'}), tmp_path / "out"
@@ -217,7 +238,6 @@ def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_o
     assert complete(out, "luis", "01-matrix-steps-06-08")
 
 
-@renders
 def test_a_real_scheduler_and_two_dask_workers_give_the_files_a_local_render_gives(tmp_path):
     path = variants_file(tmp_path, "1", {"ana": "", "luis": "lang = \"en\""})
     scheduler_file = tmp_path / "scheduler.json"

@@ -3,12 +3,13 @@ without our CLI (no soundtrack: manim's own CLI knows nothing of our cues)."""
 
 import subprocess
 import sys
+import tomllib
+from functools import reduce
 from pathlib import Path
 
 import av
 import pytest
 
-from lesson.config import load_config
 from lesson.sections import SECTIONS
 from media_checks import ROOT
 
@@ -25,10 +26,29 @@ def scene_file(section) -> tuple[str, str]:
     return scene.__module__.replace(".", "/") + ".py", scene.__name__
 
 
+def keys_and_values(table: dict, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], object]:
+    """Every value of a TOML table by its dotted path."""
+    found = {}
+    for key, value in table.items():
+        found.update(keys_and_values(value, (*path, key)) if isinstance(value, dict) else {(*path, key): value})
+    return found
+
+
+def documented_defaults() -> dict[tuple[str, ...], object]:
+    """What the user reads as the defaults, read here without the config loader: assets/default.toml, then the
+    ``[config]`` table of its language's locale file (the language's own defaults)."""
+    defaults = tomllib.loads((ROOT / "assets" / "default.toml").read_text(encoding="utf-8"))
+    language = defaults["lecture"]["lang"]
+    locale = tomllib.loads((ROOT / "assets" / "locales" / f"{language}.toml").read_text(encoding="utf-8"))
+    return {**keys_and_values(defaults), **keys_and_values(locale.get("config", {}))}
+
+
 @pytest.mark.parametrize("section", SECTIONS, ids=[section.id for section in SECTIONS])
 def test_every_section_scene_is_built_as_manims_cli_builds_it_with_the_default_config(section):
     scene = section.scene()()  # what manim's CLI does with the class it is given: no arguments
-    assert scene.job.config == load_config() and scene.job.narration is None
+    used = scene.job.config.model_dump()
+    assert {path: reduce(dict.get, path, used) for path in documented_defaults()} == documented_defaults()
+    assert scene.job.narration is None
     assert Path(ROOT / scene_file(section)[0]).is_file()
 
 

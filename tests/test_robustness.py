@@ -117,9 +117,12 @@ def test_any_manifest_is_read_or_kept_aside(content):
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
         data = read_manifest(OutputFolder(Path(folder)), warn=lambda message: None)
         Manifest.model_validate(data)  # whatever was there, what comes back is a valid manifest
-        if not path.exists():  # refused: kept aside byte for byte
+        written = content if isinstance(content, bytes) else content.encode()
+        if path.exists():  # read: left as it was, nothing set aside
+            assert path.read_bytes() == written and not list(Path(folder).glob("manifest.json.corrupt-*"))
+        else:  # refused: kept aside byte for byte
             (aside,) = Path(folder).glob("manifest.json.corrupt-*")
-            assert aside.read_bytes() == (content if isinstance(content, bytes) else content.encode())
+            assert aside.read_bytes() == written
 
 
 @given(st.text(max_size=60))
