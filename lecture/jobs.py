@@ -22,13 +22,13 @@ from lecture.media import add_audio, duration_of, write_video
 from lecture.narration import Narration
 from lecture.output_folder import private_lock
 from lesson.config import LectureConfig
+from lesson.formats import BY_NAME, FORMATS, GIF, PNG  # FORMATS: for the CLI and batch, see requests-F.md
 from lesson.locale import load_locale
 from lesson.sections import BY_ID
 from lesson.steps import StepRange, clip_stem
 from sonify.mappings import write_soundtrack
 from sonify.synth import SAMPLE_RATE
 
-FORMATS = ("mp4", "webm", "gif", "png")
 STEPS_ONLY = "steps"  # not a file format: run the scene without drawing, for its step records (the script)
 PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent ends (linux/prctl.h)
 PLAIN_PATH = re.compile(r"[A-Za-z0-9/._-]+")  # what LaTeX and manim's folder settings take as it is
@@ -144,10 +144,10 @@ def _render(job: RenderJob, progress) -> JobResult:
                                     "mobjects": len(scene.get_mobject_family_members())})
         if job.format == STEPS_ONLY:
             result.duration = scene.seconds
-        elif job.format == "png":
+        elif stills(job):
             result.files = {job.stem: _staged_stills(work)}
-        elif job.format == "gif":
-            result.files, result.duration = {f"{job.stem}.gif": produced}, scene.seconds
+        elif BY_NAME[job.format].picture_only:
+            result.files, result.duration = {f"{job.stem}.{job.format}": produced}, scene.seconds
         else:
             started = time.perf_counter()
             result.duration = duration_of(produced)
@@ -217,7 +217,7 @@ def _run_scene(job: RenderJob, cache: Path, work: Path, partial: Path, progress)
     with tempconfig(_manim_config(job, cache, work, partial)):
         _quiet_manim(job.verbose)
         scene_job = SceneJob(config=job.config, locale=load_locale(job.config.lecture.lang),
-                             stills_dir=work if job.format == "png" else None, narration=job.narration, steps=job.steps,
+                             stills_dir=work if stills(job) else None, narration=job.narration, steps=job.steps,
                              progress=(lambda share: progress(job.section, share)) if progress else None)
         scene = section.scene()(scene_job, skip_animations=not drawn(job))
         scene.render()
@@ -226,12 +226,17 @@ def _run_scene(job: RenderJob, cache: Path, work: Path, partial: Path, progress)
 
 def _written_file(file_writer, job: RenderJob) -> Path:
     """The file manim made: for a GIF it converts the movie and keeps the GIF's own path apart."""
-    return Path(file_writer.gif_file_path if job.format == "gif" else file_writer.movie_file_path)
+    return Path(file_writer.gif_file_path if job.format == GIF.name else file_writer.movie_file_path)
+
+
+def stills(job: RenderJob) -> bool:
+    """Whether the job keeps each step's last frame as a still (and draws no animation)."""
+    return job.format != STEPS_ONLY and BY_NAME[job.format].is_still
 
 
 def drawn(job: RenderJob) -> bool:
     """Whether the job's scene draws frames: not for stills (only each step's end) nor for step records."""
-    return job.format not in ("png", STEPS_ONLY)
+    return job.format != STEPS_ONLY and not stills(job)
 
 
 def _step_record(step, camera) -> dict:
@@ -307,7 +312,7 @@ def _manim_config(job: RenderJob, cache: Path, work: Path, partial: Path) -> dic
 def _staged_stills(work: Path) -> Path:
     staging = work / "stills"
     staging.mkdir()
-    for png in sorted(work.glob("*.png")):
+    for png in sorted(work.glob(f"*{PNG.suffix}")):
         shutil.move(png, staging / png.name)
     return staging
 

@@ -13,10 +13,9 @@ from pathlib import Path
 import av
 import numpy as np
 
+from lesson.formats import BY_NAME
 from sonify.mix import BLOCK, blocks, pcm16, wav_blocks
 
-AUDIO_CODECS = {".mp4": "aac", ".webm": "libopus", ".mov": "aac"}
-SUBTITLE_CODECS = {".mp4": "mov_text", ".webm": "webvtt", ".mov": "mov_text"}
 AUDIO_FRAME = 1024  # samples per frame handed to the audio encoder
 MILLISECOND = Fraction(1, 1000)
 # WebVTT cue text reads "&" and "<" as the start of a reference or a tag, and "-->" ends a cue's timing line.
@@ -109,21 +108,22 @@ def write_video(parts: list[Path], target: Path, samples=None, sample_rate: int 
                 tracks: TextTracks = TextTracks()) -> None:
     """Write ``target``: the video streams of ``parts`` end to end (packets remuxed, no re-encode), ``samples``
     (stereo floats: (n, 2) blocks one after the other, or one (n, 2) array) as its audio, ``tracks``' chapters
-    and subtitle cues; packets go in time order so a player streaming the file finds each second's picture,
-    sound and text together."""
-    with av.open(str(parts[0])) as template, av.open(str(target), "w", format=target.suffix[1:]) as output:
+    and subtitle cues, each with the encoder of ``target``'s format (its suffix); packets go in time order so a
+    player streaming the file finds each second's picture, sound and text together."""
+    written_as = BY_NAME[target.suffix[1:]]
+    with av.open(str(parts[0])) as template, av.open(str(target), "w", format=written_as.name) as output:
         # Every stream and the chapters are set up before the first packet: muxing writes the header.
         packets = [_video_packets(parts, output.add_stream_from_template(template.streams.video[0]))]
         if samples is not None:
-            audio = output.add_stream(AUDIO_CODECS[target.suffix], rate=sample_rate, layout="stereo")
+            audio = output.add_stream(written_as.audio_codec, rate=sample_rate, layout="stereo")
             audio.bit_rate = 192_000
             packets.append(_audio_packets(samples, sample_rate, audio))
-        if tracks.cues:
-            subtitles = output.add_stream(SUBTITLE_CODECS[target.suffix])
+        if tracks.cues and written_as.has_captions:
+            subtitles = output.add_stream(written_as.subtitle_codec)
             subtitles.metadata["language"] = tracks.language
             subtitles.codec_context.subtitle_header = ASS_HEADER.encode()
             packets.append(_subtitle_packets(tracks.cues, subtitles))
-        if tracks.chapters:
+        if tracks.chapters and written_as.has_chapters:
             output.set_chapters([{"id": number, "start": _milliseconds(start), "end": _milliseconds(end),
                                   "time_base": MILLISECOND, "metadata": {"title": title}}
                                  for number, (start, end, title) in enumerate(tracks.chapters, 1)])

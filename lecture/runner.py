@@ -23,6 +23,7 @@ from lecture.media import join_videos, video_duration
 from lecture.narration import Narration, plan
 from lecture.output_folder import OutputError, OutputFolder, link_or_copy
 from lesson.config import LectureConfig
+from lesson.formats import BY_NAME
 from lesson.locale import load_locale
 from lesson.sections import BY_ID, SECTIONS
 from lesson.steps import StepRange, clip_stem, parse_steps, step_keys
@@ -30,7 +31,6 @@ from sonify.synth import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = ("attn_math", "sonify", "lesson", "scenes", "lecture", "assets")
-LECTURE_FORMATS = ("mp4", "webm")
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def entry_key(section: str, clips: dict[str, StepRange]) -> str:
 def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
     """Who speaks each requested section's steps (see ``lecture.narration.plan``); raises NarrationError
     before anything is written when a recording is unusable. Stills and GIFs have no voice."""
-    if request.format not in LECTURE_FORMATS:
+    if not BY_NAME[request.format].has_sound:
         return {}
     narration, locale = request.config.narration, load_locale(request.config.lecture.lang)
     return plan(narration.source, narration.voice, narration.words_per_minute,
@@ -202,7 +202,7 @@ def _commit_lecture(request: RenderRequest, folder: OutputFolder, scratch: Path,
             manifest = read_manifest(folder, warn=plain_line(console))
             manifest["config"] = request.config.effective()
             staged = {}
-            if request.format in LECTURE_FORMATS and request.steps is None:
+            if BY_NAME[request.format].joined and request.steps is None:
                 staged = _join_lecture(request, folder, manifest, scratch, console)
             folder.commit(staged | {MANIFEST: stage_manifest(manifest, scratch)}, scratch)
     except (OSError, OutputError) as error:

@@ -33,12 +33,12 @@ from lecture.output_folder import OutputFolder
 from lecture.runner import plain_line
 from lecture.slides import DECK_FORMATS, FOLDER as SLIDES
 from lecture.storyboard import STILLS
+from lesson.formats import BY_NAME, PNG
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
 from lesson.sections import BY_ID, SECTIONS, Section
 
 SITE = "site"
 TEMPLATE = resources.files("lecture") / "templates" / "site.html"
-VIDEO_TYPES = {"mp4": "video/mp4", "webm": "video/webm"}  # what browsers play; a GIF or stills are no video
 JOINED = "lecture"  # the joined decks' stem: lecture, or lecture-matrix-scaling for some sections
 
 
@@ -118,8 +118,9 @@ def rendered_language(entries: dict) -> str:
 
 def _section_page(out: Path, site: Path, section: Section, entry: dict | None, stills_entry: dict | None,
                   strings: dict, warn) -> SectionPage:
-    video = _video(out, site, section, entry, warn) if entry and entry["format"] in VIDEO_TYPES else None
-    if entry and entry["format"] == "png":
+    rendered_as = BY_NAME.get(entry["format"]) if entry else None  # None: not rendered, or by a newer version
+    video = _video(out, site, section, entry, warn) if rendered_as and rendered_as.browser_type else None
+    if rendered_as and rendered_as.is_still:
         stills_entry = {**entry, "folder": out}
     stills = _stills(site, section, stills_entry, warn) if stills_entry else ()
     downloads = [Link(strings["site"]["video_file"], video.href)] if video else []
@@ -157,7 +158,7 @@ def _video(out: Path, site: Path, section: Section, entry: dict, warn) -> Video 
     data = base64.b64encode((site / "videos" / f"{stem}.vtt").read_bytes()).decode("ascii")
     poster = f"videos/{stem}.jpg"
     frame_before(site / "videos" / video, steps[0]["end"]).save(site / poster, quality=85)
-    return Video(href=f"videos/{video}", type=VIDEO_TYPES[entry["format"]], poster=poster,
+    return Video(href=f"videos/{video}", type=BY_NAME[entry["format"]].browser_type, poster=poster,
                  captions=f"data:text/vtt;base64,{data}", chapters=chapters)
 
 
@@ -199,7 +200,8 @@ def _stills_manifest(out: Path, warn) -> dict:
     stills = OutputFolder(out / STILLS)
     with stills.lock():
         entries = read_manifest(stills, warn=warn)["sections"]
-    return {section: {**entry, "folder": stills.path} for section, entry in entries.items() if entry["format"] == "png"}
+    return {section: {**entry, "folder": stills.path} for section, entry in entries.items()
+            if entry["format"] in BY_NAME and BY_NAME[entry["format"]].is_still}
 
 
 def _stills(site: Path, section: Section, entry: dict, warn) -> tuple[Link, ...]:
@@ -209,7 +211,7 @@ def _stills(site: Path, section: Section, entry: dict, warn) -> tuple[Link, ...]
         warn(f"{entry['folder'] / name}: missing or changed since it was rendered; the page shows no stills "
              f"of {section.id}")
         return ()
-    return tuple(Link(f"{number}. {step['title']}", f"stills/{name}/{number:02d}-{step['key']}.png")
+    return tuple(Link(f"{number}. {step['title']}", f"stills/{name}/{number:02d}-{step['key']}{PNG.suffix}")
                  for number, step in enumerate(entry["steps"], 1))
 
 

@@ -39,6 +39,7 @@ from lecture.output_folder import OutputFolder
 from lecture.pdf_deck import write_pdf
 from lecture.pptx_deck import write_pptx
 from lecture.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
+from lesson.formats import MP4
 from lesson.locale import load_locale
 from lesson.sections import BY_ID, Section, available_sections
 from sonify.mix import read_wav
@@ -46,6 +47,7 @@ from sonify.synth import SAMPLE_RATE
 
 DECK_FORMATS = ("html", "pptx", "pdf")
 FOLDER = "slides"  # manim-slides' default folder: `manim-slides present NN-section` works from OUT
+CLIPS = MP4  # the slides' clips, whatever the section's format: what manim-slides plays
 QUALITY = {"crf": "18", "preset": "fast"}  # libx264: cuts are re-encoded to be frame-exact, near-lossless
 SOURCE_STAMP = ".source"  # beside the clips: the video and steps they were cut from
 QT_BINDINGS = ("PySide6", "PyQt6")  # what `manim-slides present` can run on
@@ -185,7 +187,7 @@ def cut_section(out_dir: Path, scratch: Path, section: Section, entry: dict,
     name (none when the clips in OUT were cut from this very video and these steps, as a stamp beside them
     says, unless ``force``) and the clips to read."""
     name = f"{FOLDER}/files/{stem_of(entry)}"
-    names = [f"{number:02d}-{step['key']}.mp4" for number, step in enumerate(entry["steps"], 1)]
+    names = [f"{number:02d}-{step['key']}{CLIPS.suffix}" for number, step in enumerate(entry["steps"], 1)]
     source = json.dumps({"sha256": entry["sha256"], "steps": entry["steps"]}, sort_keys=True)
     current = out_dir / name
     stamp = current / SOURCE_STAMP
@@ -237,7 +239,7 @@ def _encode(frames, target: Path, fps: Fraction, width: int, height: int) -> int
     """Encode ``frames`` as H.264 into ``target``; returns how many there were."""
     count = 0
     with av.open(str(target), "w") as output:
-        stream = output.add_stream("libx264", rate=fps, options=QUALITY)
+        stream = output.add_stream(CLIPS.video_codec, rate=fps, options=QUALITY)
         stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
         for count, frame in enumerate(frames, 1):
             frame.pts, frame.time_base = count - 1, 1 / fps

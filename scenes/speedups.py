@@ -30,6 +30,8 @@ from manim.mobject.mobject import Mobject
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 from manim.scene.scene_file_writer import SceneFileWriter, to_av_frame_rate
 
+from lesson.formats import GIF, MP4
+
 manims_subpath_split_indices = VMobject.get_subpath_split_indices_from_points
 manims_open_partial_movie_stream = SceneFileWriter.open_partial_movie_stream
 manims_combine_files = SceneFileWriter.combine_files
@@ -106,7 +108,7 @@ def combine_files_into_a_gif_a_frame_at_a_time(self, input_files, output_file, c
     if not create_gif:
         manims_combine_files(self, input_files, output_file, False, includes_sound)
         return
-    movie = Path(output_file).with_name(Path(output_file).stem + "-frames.mp4")
+    movie = Path(output_file).with_name(Path(output_file).stem + "-frames" + MP4.suffix)
     manims_combine_files(self, input_files, movie, False, False)
     try:
         gif_in_two_passes(movie, Path(output_file))
@@ -120,7 +122,7 @@ def gif_in_two_passes(movie: Path, gif: Path) -> None:
     palette = _palette_of(movie)
     with av.open(str(movie)) as source, av.open(str(gif), "w") as target:
         video = source.streams.video[0]
-        stream = target.add_stream("gif", rate=to_av_frame_rate(config.frame_rate))
+        stream = target.add_stream(GIF.video_codec, rate=to_av_frame_rate(config.frame_rate))
         stream.width, stream.height, stream.pix_fmt = video.width, video.height, "rgb8"
         graph = av.filter.Graph()
         frames = graph.add_buffer(template=video)
