@@ -18,6 +18,7 @@ from attn_math.validation import as_count, as_matrix, frozen
 MAX_POSITIONS = 512
 MIN_D_MODEL, MAX_D_MODEL = 2, 512
 DEFAULT_BASE = 10000.0
+VISIBLE_RISE = 0.05  # of the peak: a climb this large shows on a plot of the similarity (0.4 of d = 16's 8)
 
 # Designed d = 4 embeddings, dims read roughly as (determiner, noun, verb, person). They are about twice
 # as long as a PE row (|PE(pos)| = sqrt(d/2) = 1.41), as the Transformer multiplies its embeddings by
@@ -90,6 +91,26 @@ def first_rise(similarities) -> int | None:
     similarities = np.asarray(similarities, dtype=float)
     rises = np.flatnonzero(np.diff(similarities) > 1e-12)
     return int(rises[0]) + 1 if len(rises) else None
+
+
+def visible_rise(similarities, share: float = VISIBLE_RISE) -> tuple[int, int] | None:
+    """(valley, top): the first climb of the curve by at least ``share`` of its value at delta = 0, from its
+    lowest point so far (valley) to the top of that climb; None when it never climbs that much.
+
+    d = 16's curve first grows at delta = 4, by 0.02 (5.54 -> 5.56): a plot cannot show that. It climbs
+    visibly from delta = 3 (5.54) to delta = 6 (6.44).
+    """
+    similarities = np.asarray(similarities, dtype=float)
+    valley = 0
+    for delta in range(1, len(similarities)):
+        if similarities[delta] < similarities[valley]:
+            valley = delta
+        elif similarities[delta] - similarities[valley] >= share * abs(similarities[0]):
+            top = delta
+            while top + 1 < len(similarities) and similarities[top + 1] > similarities[top]:
+                top += 1
+            return valley, top
+    return None
 
 
 def smooth_width(n_positions: int, d_model: int, base: float = DEFAULT_BASE) -> int | None:

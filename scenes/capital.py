@@ -8,6 +8,7 @@ The model's words are Spanish (``VOCAB``); each is shown as the locale's ``capit
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdge, Line, MathTex, MoveToTarget,
@@ -118,27 +119,31 @@ class CapitalScene(LessonScene):
         walk = self.walk
         self.begin_step("projections")
         X = self.base_size_target(self.X)
-        weights = [labelled(matrix, f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}")
+        # The three W's are one quantity, written with one precision: W_V's decimals, not 0 and 2 beside 0.20.
+        decimals = max(decimals_for(np.ravel(matrix)) for matrix in (W_Q, W_K, W_V))
+        weights = [labelled(matrix, f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}", decimals=decimals)
                    for matrix, role in ((W_Q, "Q"), (W_K, "K"), (W_V, "V"))]
         width = cell_width(walk.Q, walk.K, walk.V)
-        self.products = {role: labelled(values, f"{role} {tex_relation(values, written(walk.X) @ weight)} XW_{role}",
-                                        colour, role, width=width)
-                         for values, weight, role, colour in ((walk.Q, W_Q, "Q", style.QUERY),
-                                                              (walk.K, W_K, "K", style.KEY),
-                                                              (walk.V, W_V, "V", style.VALUE))}
+        relations = {role: tex_relation(values, written(walk.X) @ weight)
+                     for values, weight, role in ((walk.Q, W_Q, "Q"), (walk.K, W_K, "K"), (walk.V, W_V, "V"))}
+        self.products = {role: labelled(values, f"{role} {relations[role]} XW_{role}", colour, role, width=width)
+                         for values, role, colour in ((walk.Q, "Q", style.QUERY), (walk.K, "K", style.KEY),
+                                                      (walk.V, "V", style.VALUE))}
         columns = VGroup(*[VGroup(weight, product).arrange(DOWN, buff=0.45)
                            for weight, product in zip(weights, self.products.values())])
         columns.arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
         tokens = self.token_labels(X, walk.tokens)
         VGroup(tokens, X).next_to(columns, LEFT, buff=0.8).align_to(self.products["Q"], DOWN)
-        self.place(VGroup(tokens, X, columns))
+        rounded = r"\approx" in relations.values()  # the reason for a ≈ beside an = is written under them
+        self.place(VGroup(tokens, X, columns), reserve_bottom=LINE_HEIGHT + 0.2 if rounded else 0.0)
+        note = [self.worked_line(self.labels["approx_note"])] if rounded else []
         self.clear_stage(self.X)
         self.play(MoveToTarget(self.X), Appear(tokens), run_time=1.0)
         for weight, product in zip(weights, self.products.values()):
             self.present(weight)
             self.present(product)
         blind = [weights[0].row_box(COUNTRY_DIMENSION), weights[1].row_box(COUNTRY_DIMENSION)]
-        self.play(*[Create(box) for box in blind], run_time=0.6)
+        self.play(*[Create(box) for box in blind], *map(Appear, note), run_time=0.6)
         self.cue("values", values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1)
         self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), run_time=0.6)
         self.wait(HOLD)
@@ -306,7 +311,8 @@ class CapitalScene(LessonScene):
         strings = self.strings["steps"]["distribution"]
         self.begin_step("distribution", caption=strings["caption_tie"] if is_tie(walk) else strings["caption"],
                         new_numbers=len(VOCAB) + 2, prediction=self.shown_word(walk.prediction),  # the bars, p and -ln p
-                        probability=format_number(walk.probability, 3), loss=format_number(walk.loss))  # as the readout
+                        probability=format_number(walk.probability, next_word_decimals()),  # as the readout
+                        loss=format_number(walk.loss))
         self.chart = self.distribution_chart(walk)
         self.readouts = self.readout_panel(walk)
         self.place(VGroup(self.chart, self.readouts).arrange(RIGHT, buff=1.0), largest_scale=1.2)
@@ -368,7 +374,8 @@ class CapitalScene(LessonScene):
     def show_mirror(self):
         plus, minus = (capital_walkthrough(sign * MIRROR_IDENTITY) for sign in (1, -1))
         self.begin_step("mirror", plus=signed(plus.identity), minus=signed(minus.identity),
-                        paris=format_number(plus.probs[PARIS]), roma=format_number(minus.probs[ROMA]))
+                        paris=format_number(plus.probs[PARIS], next_word_decimals()),
+                        roma=format_number(minus.probs[ROMA], next_word_decimals()))
         for walk, reading in zip((plus, minus), self.mirror_readings):
             self.drag_to(walk.identity)
             self.play(Appear(reading), Create(self.slider_mark(walk.identity)), run_time=0.6)
@@ -381,7 +388,8 @@ class CapitalScene(LessonScene):
         for sign, word, key in ((1, PARIS, "paris_reading"), (-1, ROMA, "roma_reading")):
             walk = capital_walkthrough(sign * MIRROR_IDENTITY)
             label = self.labels[key].format(identity=signed(walk.identity))
-            rows.add(self.reading(label + " =", walk.probs[word], f"mirror_{key}", size=style.BODY_SIZE))
+            rows.add(self.reading(label + " =", walk.probs[word], f"mirror_{key}", size=style.BODY_SIZE,
+                                  decimals=next_word_decimals()))
         return rows.arrange(DOWN, aligned_edge=LEFT, buff=0.25)
 
     # Step 14: the cause ------------------------------------------------------------------------------------
@@ -425,10 +433,10 @@ class CapitalScene(LessonScene):
             word = ROMA if walk.identity < 0 else PARIS
             label = f"p({self.shown_word(VOCAB[word])})" if walk.identity else "p"
             winners.add(self.reading(f"{label} =", walk.probs[word], "winner", index=i, size=style.CAPTION_SIZE,
-                                     decimals=3 if is_tie(walk) else 2)  # the tie's 1/8 as 0.125
+                                     decimals=next_word_decimals())
                         .next_to(after.dots[i], DOWN, buff=0.7))
         left_edge = min(before.get_left()[0], after.get_left()[0]) - 0.5
-        dimension = COUNTRY_DIMENSION + 1
+        dimension = COUNTRY_DIMENSION  # counted from 0, as the PE table and the captions count dimensions
         row_titles = VGroup(self.line_title(rf"(r - \mu)_{dimension}", self.labels["before_spread"]),
                             self.line_title(rf"\mathrm{{LN}}(r)_{dimension}", self.labels["after_spread"]))
         for title, line in zip(row_titles, (before, after)):
@@ -526,13 +534,13 @@ class CapitalScene(LessonScene):
         ceiling = max(capital_walkthrough(end).probability for end in (-1.0, 1.0))
         return BarChart(walk.probs, self.shown_words(VOCAB), style.OUTPUT, height=3.0, bar_width=0.6, gap=0.5,  # room between "0.125"s
                         max_value=math.ceil(ceiling * 10) / 10,
-                        decimals=probability_decimals(capital_walkthrough(0.0).probs), name="probs")
+                        decimals=next_word_decimals(), name="probs")
 
     def readout_values(self, walk) -> list:
         """The predicted word ("empate" on a tie), its probability and the loss -ln p."""
         word = self.labels["tie"] if is_tie(walk) else self.shown_word(walk.prediction)
         return [label_text(word, style.TEXT, READOUT_SIZE),
-                tagged_number(walk.probability, "probability", READOUT_SIZE, decimals=3),  # 1/8 as 0.125
+                tagged_number(walk.probability, "probability", READOUT_SIZE, decimals=next_word_decimals()),
                 tagged_number(walk.loss, "loss", READOUT_SIZE)]
 
     def readout_panel(self, walk) -> VGroup:
@@ -566,7 +574,7 @@ class CapitalScene(LessonScene):
         context = labelled(walk.context[None], self.context_symbol, style.OUTPUT, f"{prefix}context")
         word = self.labels["tie"] if is_tie(walk) else self.shown_word(walk.prediction)
         predicted = self.reading(self.labels["panel_prediction"].format(word=word), walk.probability,
-                                 f"{prefix}probability")
+                                 f"{prefix}probability", decimals=next_word_decimals())
         panel = VGroup(title, chart, context, predicted).arrange(DOWN, buff=0.45)
         panel.title, panel.chart, panel.context, panel.prediction = title, chart, context, predicted
         return panel
@@ -612,8 +620,13 @@ class CapitalScene(LessonScene):
         when the rounded numbers written reproduce ``result`` (2.69·2.14 is 5.76; the exact score rounds to 5.77)."""
         terms = " + ".join(f"{format_number(a)}·{parenthesised(b)}" for a, b in zip(left, right))
         relation = "=" if reproduces(parse_number(result), written(left) @ written(right)) else "≈"
-        line = label_text(self.labels["expansion"].format(name=name, terms=terms, relation=relation, result=result),
-                          style.TEXT, style.BODY_SIZE)
+        return self.worked_line(self.labels["expansion"].format(name=name, terms=terms, relation=relation,
+                                                                result=result))
+
+    @staticmethod
+    def worked_line(text: str):
+        """One line of text in the strip under the body (kept free with ``place``'s ``reserve_bottom``)."""
+        line = label_text(text, style.TEXT, style.BODY_SIZE)
         left_edge, right_edge, bottom, _ = style.body_box()
         fit(line, right_edge - left_edge, LINE_HEIGHT)
         return line.move_to([0, bottom + CAPTION_CLEARANCE + LINE_HEIGHT / 2, 0])
@@ -661,15 +674,26 @@ class CapitalScene(LessonScene):
         enlarge_formulas(group)
 
 
-def labelled(values, label: str, colour, name: str, width: float | None = None, **options) -> LabelledMatrix:
-    """A LabelledMatrix whose cell width is worked out from the longest number, not by typesetting all."""
-    return LabelledMatrix(values, label, colour, name, cell_width=width or cell_width(values), **options)
+@cache
+def next_word_decimals() -> int:
+    """The decimals of every probability of the next word, in every step: the tie's, so 1/8 reads 0.125 and
+    p(París) is 0.416 wherever it is written."""
+    return probability_decimals(capital_walkthrough(0.0).probs)
 
 
-def cell_width(*arrays) -> float:
-    """The cell width that fits every number of ``arrays``: the font is monospaced, so the longest
-    number as written decides it, and only that one is typeset."""
-    decimals, value = max(((decimals_for(np.ravel(array)), value) for array in arrays for value in np.ravel(array)),
+def labelled(values, label: str, colour, name: str, width: float | None = None, decimals: int | None = None,
+             **options) -> LabelledMatrix:
+    """A LabelledMatrix whose cell width is worked out from the longest number, not by typesetting all; its
+    numbers with ``decimals`` (by default as many as its values need: decimals_for)."""
+    return LabelledMatrix(values, label, colour, name, cell_width=width or cell_width(values, decimals=decimals),
+                          decimals=decimals, **options)
+
+
+def cell_width(*arrays, decimals: int | None = None) -> float:
+    """The cell width that fits every number of ``arrays`` (written with ``decimals``, or as many as each
+    array needs): the font is monospaced, so the longest number as written decides it, and only that one is typeset."""
+    decimals, value = max(((decimals_for(np.ravel(array)) if decimals is None else decimals, value)
+                           for array in arrays for value in np.ravel(array)),
                           key=lambda pair: len(format_number(pair[1], pair[0])))
     return max(number_text(value, decimals=decimals).width + CELL_PADDING, CELL_HEIGHT)
 

@@ -8,13 +8,13 @@ import re
 import textwrap
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, Line, MathTex, MoveToTarget, ReplacementTransform, Transform,
-                   VGroup, Write, interpolate_color)
+from manim import (DOWN, LEFT, PI, RIGHT, UP, Create, FadeIn, Line, MathTex, MoveToTarget, ReplacementTransform,
+                   Transform, VGroup, Write, interpolate_color)
 
 from attn_math.heads import multi_head_attention
 from scenes import style
-from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, READOUT_SIZE, AttentionArcs, HeatBlock, TokenHeatmap, TokenRow,
-                                   shortened, weight_readout)
+from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, LABEL_GAP, READOUT_SIZE, AttentionArcs, HeatBlock,
+                                   TokenHeatmap, TokenRow, shortened, weight_readout)
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.visuals import bracket, cap_height, fit, label_text, number_text
@@ -181,7 +181,8 @@ class HeadsScene(LessonScene):
 
     def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
         left, right, bottom, top = box = self.panels()[1]
-        return self.place(TokenHeatmap(weights, self.result.labels, label, colour, right - left, top - bottom), box)
+        heatmap = TokenHeatmap(weights, self.result.labels, label, colour, right - left, top - bottom)
+        return self.place(upright_column_labels(heatmap), box)
 
     def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str):
         """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens."""
@@ -456,3 +457,16 @@ class HeadsScene(LessonScene):
         fit(group, right - left, top - bottom, largest_scale)
         return group.move_to([(left + right) / 2, (bottom + top) / 2, 0])
 
+
+def upright_column_labels(heatmap: TokenHeatmap) -> TokenHeatmap:
+    """The heatmap's column labels on one line, each turned to read upwards from the top of its column, and its
+    title over them: staggered on two lines, they read as a second sentence at 480p."""
+    top = heatmap.matrix.cell_grid.get_top()[1] + LABEL_GAP
+    for j, label in enumerate(heatmap.column_labels):
+        height = label.height
+        label.rotate(PI / 2).set_x(heatmap.matrix.cells[0][j].get_x()).align_to([0, top, 0], DOWN)
+        # A text's font size is read off its height: turned, its height is its length. The glyphs keep their
+        # size, and so must the font size read off them (a turned "y" is as legible as one upright).
+        label.initial_height *= label.height / height
+    heatmap.matrix.label.next_to(heatmap.column_labels, UP, buff=LABEL_GAP)
+    return heatmap

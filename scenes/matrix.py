@@ -82,6 +82,10 @@ class MatrixScene(LessonScene):
     def lesson(self):
         inputs = self.settings.matrices()
         self.result = self_attention(**inputs, scale=self.settings.scale, causal=self.settings.causal)
+        self.contrasts = self.contrast_results(inputs)
+        # A is written with one precision in every step: the most any of its matrices needs to sum to 1 by row.
+        self.weight_decimals = max(probability_decimals(result.weights)
+                                   for result in (self.result, *self.contrasts.values()))
         self.line = self.map_frame = self.sqrt_strike = None
         tokens = worked_example.TOKENS
         self.words = self.shown_words(tokens) if self.result.X.shape[0] == len(tokens) else None
@@ -302,13 +306,14 @@ class MatrixScene(LessonScene):
                                 fill=lambda value: style.score_colour(value, largest))
         return scores, scaled, self.weights_matrix(width)
 
-    def weights_matrix(self, cell_width: float | None = None, result: AttentionSteps | None = None) -> LabelledMatrix:
-        """A = softmax(·) of ``result`` (the lecture's by default), written with enough decimals that each row
-        sums to 1, masked cells greyed."""
+    def weights_matrix(self, cell_width: float | None = None, result: AttentionSteps | None = None,
+                       label: str = r"A = \text{softmax}(\cdot)") -> LabelledMatrix:
+        """A = softmax(·) of ``result`` (the lecture's by default), written with the section's decimals for A
+        (enough that each row of every A shown sums to 1), masked cells greyed."""
         result = result or self.result
-        weights = LabelledMatrix(result.weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, "weights",
+        weights = LabelledMatrix(result.weights, label, style.ATTENTION, "weights",
                                  cell_width=cell_width, fill=style.weight_colour,
-                                 decimals=probability_decimals(result.weights),
+                                 decimals=self.weight_decimals,
                                  text_colour=lambda w: style.BACKGROUND if w > 0.55 else style.TEXT)
         for i, j in zip(*np.nonzero(result.mask)):
             weights.cells[i][j].set_fill(style.MASKED, opacity=1.0)
@@ -350,7 +355,7 @@ class MatrixScene(LessonScene):
         self.swap([self.scaled.label], [self.A.label], run_time=0.6)
         self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
                                 extras=self.row_sums,
-                                before_row=lambda i: self.cue("row", weights=[float(w) for w in result.weights[i]]))
+                                new_row=lambda i: self.cue("row", lands=True, weights=[float(w) for w in result.weights[i]]))
 
     def show_output(self):
         """A (its cells as narrow as its own numbers need), V and Z in a row; Q, Kᵀ and the row sums leave."""
@@ -370,44 +375,57 @@ class MatrixScene(LessonScene):
         self.fill_product(self.Z, self.A, V)
 
     # Steps 10-12: one change each ----------------------------------------------------------------
+    def contrast_results(self, inputs: dict) -> dict[str, AttentionSteps]:
+        """The results steps 10-12 show: the causal mask on the lecture's matrices; the "large_scores" preset
+        without scaling; the "shared_projection" preset (W_K = W_Q)."""
+        scale = self.settings.scale
+        return {"causal": self_attention(**inputs, scale=scale, causal=True),
+                "large_scores": self_attention(**preset_matrices("large_scores"), scale=False),
+                "shared_projection": self_attention(**preset_matrices("shared_projection"), scale=scale)}
+
     def show_contrasts(self, inputs: dict):
-        """The causal mask on the lecture's matrices; the "large_scores" preset without scaling; the
-        "shared_projection" preset (W_K = W_Q). Each shows the scores that enter the softmax and A."""
-        labels, scale = self.strings["labels"], self.settings.scale
-        masked = self_attention(**inputs, scale=scale, causal=True)
-        free = self_attention(**inputs, scale=scale)
+        """The causal mask, the large scores unscaled and W_K = W_Q (contrast_results), each the scores beside A:
+        those that enter the softmax, or for W_K = W_Q the undivided QKᵀ, whose diagonal its line reads."""
+        labels = self.strings["labels"]
+        masked, large, shared = (self.contrasts[key] for key in ("causal", "large_scores", "shared_projection"))
+        free = self_attention(**inputs, scale=self.settings.scale)
         word = labels["word"].format(word=self.words[0]) if self.words else ""
         self.show_contrast("causal", masked, [self.term(SOFTMAX)], lambda A: [A.row_box(0)],
-                           sound=lambda: self.cue("masked", before=free.weights[0].tolist(),
+                           sound=lambda: self.cue("masked", lands=True, before=free.weights[0].tolist(),
                                                   after=masked.weights[0].tolist()),
                            line=lambda A: labels["causal_line"].format(word=word, row=exact_row(masked.weights[0])))
-        large = self_attention(**preset_matrices("large_scores"), scale=False)
         slopes = {"before": format_number(softmax_slope(self.result.weights)),
                   "after": format_number(softmax_slope(large.weights))}
         self.show_contrast("large_scores", large, [self.term(SOFTMAX)],
                            lambda A: [A.cell_box(i, j) for i, j in enumerate(large.weights.argmax(axis=1))],
                            line=lambda A: labels["one_hot_line"].format(**slopes))
-        shared = self_attention(**preset_matrices("shared_projection"), scale=scale)
         self.show_contrast("shared_projection", shared, [self.term("K")],
                            lambda A: [A.cell_box(i, i) for i in range(len(shared.X))],
-                           line=lambda A: labels["diagonal_line"].format(diagonal=exact_row(np.diag(shared.scores))))
+                           line=lambda A: labels["diagonal_line"].format(diagonal=exact_row(np.diag(shared.scores))),
+                           undivided=True)
 
-    def show_contrast(self, key: str, result: AttentionSteps, terms: list, marks, line, sound=lambda: None):
-        """The scores entering the softmax beside A, row by row (each row of A sounds as it comes), then
-        ``marks(A)`` framed (``sound`` just before) and the worked ``line(A)``."""
+    def show_contrast(self, key: str, result: AttentionSteps, terms: list, marks, line, sound=lambda: None,
+                      undivided: bool = False):
+        """The scores entering the softmax (``undivided``: QKᵀ before ÷ √d_k) beside A, row by row (each row
+        of A sounds as it lands), then ``marks(A)`` framed (``sound`` as they close) and the worked ``line(A)``.
+        A's label says what it is the softmax of."""
         self.begin_step(key)
         self.hide_line()
         self.point_map_at(*terms, scaled=result.scale)
-        largest = style.shared_largest(result.scaled)
-        width = max(shared_cell_width(result.scaled), self.weights_matrix(result=result).cell_width)
+        divided = result.scale and not undivided
+        values = result.scaled if divided else result.scores
+        largest = style.shared_largest(values)
         label = r"QK^\top / \sqrt{d_k}" if result.scale else r"QK^\top"
-        scores = self.with_words(LabelledMatrix(result.scaled, label, style.TEXT, "scaled", cell_width=width,
+        width = max(shared_cell_width(values), self.weights_matrix(result=result).cell_width)
+        # Tagged as what they are: the scaled scores of steps 7 and 10, or QKᵀ as in step 6.
+        scores = self.with_words(LabelledMatrix(values, label if divided else r"QK^\top", style.TEXT,
+                                                "scaled" if divided else "scores", cell_width=width,
                                                 fill=lambda value: style.score_colour(value, largest)))
-        weights = self.weights_matrix(width, result)
+        weights = self.weights_matrix(width, result, label=rf"A = \text{{softmax}}({label})")
         self.restage([scores, weights], in_a_row)
         self.present(scores, coloured=True)
         self.present(weights, coloured=True,
-                     before_row=lambda i: self.cue("row", weights=[float(w) for w in result.weights[i]]))
+                     before_row=lambda i: self.cue("row", lands=True, weights=[float(w) for w in result.weights[i]]))
         sound()
         frames = marks(weights)
         self.play(*[Create(frame) for frame in frames], run_time=0.5)
@@ -432,7 +450,7 @@ class MatrixScene(LessonScene):
             if index:
                 self.play(Transform(row_box, left.row_box(i)), Transform(column_box, right.column_box(j)),
                           run_time=MOVE * pace if careful else 0.6 * fast)
-            self.cue("cell", value=float(product.values[i, j]), low=low, high=high)
+            self.cue("cell", lands=True, value=float(product.values[i, j]), low=low, high=high)
             self.play(Appear(product.cells[i][j], product.entries[i][j]),  # a cell's colour comes with its value
                       run_time=WRITE * pace if careful else 0.4 * fast)
             if careful:
@@ -458,25 +476,27 @@ class MatrixScene(LessonScene):
         return f"({text})" if text.startswith("−") else text
 
     def replace_row_by_row(self, old: LabelledMatrix, new: LabelledMatrix, seconds: float, extras=(),
-                           before_row=lambda i: None):
+                           new_row=lambda i: None):
         """Frame each row of ``old`` and swap its numbers and cell colours for ``new``'s (with ``extras[i]``),
-        leaving each new row its reading time."""
+        leaving each new row its reading time; ``new_row(i)`` just before row i's new numbers come in."""
         for i in range(old.values.shape[0]):
             box = old.row_box(i)
             self.play(Create(box), run_time=0.3 * seconds)
-            before_row(i)
             self.swap(old.entries[i], [*new.entries[i], *extras[i:i + 1]], VGroup(*old.cells[i]),
-                      VGroup(*new.cells[i]), run_time=0.7 * seconds)
+                      VGroup(*new.cells[i]), run_time=0.7 * seconds, between=lambda: new_row(i))
             self.wait(SECONDS_PER_NEW_NUMBER * new.values.shape[1])
             self.play(Vanish(box), run_time=0.2)
         self.remove(old.brackets)
         self.add(new.brackets)
 
-    def swap(self, old: list, new: list, old_cells=None, new_cells=None, run_time: float = 1.0):
+    def swap(self, old: list, new: list, old_cells=None, new_cells=None, run_time: float = 1.0,
+             between=lambda: None):
         """Replace the ``old`` texts by the ``new`` in place: the old fade out (the cells behind them take their
-        new colours meanwhile), then the new fade in, so two numbers are never drawn over each other."""
+        new colours meanwhile), then (after ``between()``) the new fade in, so two numbers are never drawn
+        over each other."""
         recolour = [ReplacementTransform(old_cells, new_cells)] if old_cells is not None else []
         self.play(Vanish(*old), *recolour, run_time=run_time / 2)
+        between()
         self.play(Appear(*new), run_time=run_time / 2)
 
     def show_line(self, line, hold: bool = False):

@@ -4,12 +4,12 @@ depends on distance, added to three tokens, and why self-attention without it ig
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform, LaggedStart, Line,
-                   MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy, ValueTracker, VGroup,
-                   VMobject, Write, always_redraw, linear)
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform,
+                   LaggedStart, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy,
+                   ValueTracker, VGroup, VMobject, Write, always_redraw, linear)
 
-from attn_math.positional import (angular_frequencies, contiguous_tokens_example, first_rise, permutation_demo,
-                                  similarity_by_distance, sinusoidal_encoding, smooth_width)
+from attn_math.positional import (angular_frequencies, contiguous_tokens_example, permutation_demo, similarity_by_distance,
+                                  sinusoidal_encoding, smooth_width, visible_rise)
 from lesson.numbers import format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -23,10 +23,11 @@ HEATMAP_ASPECT = 2.5  # cells may be up to this much wider than tall, so a tall 
 PANEL_GAP = 0.6
 MOST_WAVES = 4
 TABLE_ROWS = 6  # positions listed in the "frequencies" table
-SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot
+SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, at least (up to where it climbs again)
 NOTE_GAP = 0.12
 VISIBLE_CHANGE = 0.05  # a step between neighbours this large shows in two decimals: "cambia en cada paso"
 BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
+LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
 
 
 def tex_number(value: float) -> str:
@@ -238,14 +239,23 @@ class PositionalScene(LessonScene):
         """One vertical strip per column, its samples on the heatmap's rows: value -1 left, +1 right."""
         left, right, _, _ = self.panel_region()
         width = min(1.9, (right - left) / len(columns) - 0.3)
+        gap = (right - left - width * len(columns)) / max(1, len(columns)) * 0.8
         strips = VGroup(*[self.wave_strip(j, period, width) for j, period in zip(columns, periods)])
-        strips.arrange(RIGHT, buff=(right - left - width * len(columns)) / max(1, len(columns)) * 0.8)
+        # A strip's labels may use the gap beside it, so a long period ("λ ≈ 2.0·10⁴") stays on one line; the
+        # labels all shrink alike if one still does not fit, so no period reads smaller than the others.
+        room = width + gap - LABEL_GAP
+        factor = min(1.0, *(room / label.width for strip in strips for label in strip.labels))
+        for strip in strips:
+            for label in strip.labels:
+                label.scale(factor)
+        strips.arrange(RIGHT, buff=gap)
         strips.set_x((left + right) / 2)
         for strip in strips:
             strip.shift(UP * (self.heatmap.row_centre(0)[1] - strip.curve.get_start()[1]))
         return strips
 
     def wave_strip(self, j: int, period: float, width: float) -> VGroup:
+        """Column ``j``'s samples down a strip ``width`` wide, named above and with its period λ under it."""
         rows = self.PE.shape[0]
         ys = [self.heatmap.row_centre(i)[1] for i in range(rows)]
         top, bottom = ys[0], ys[-1]
@@ -263,12 +273,8 @@ class PositionalScene(LessonScene):
         period_text.tag = ("period", (0, j))
         period_label = VGroup(label_text(self.labels["period"], style.MUTED, style.CAPTION_SIZE), period_text)
         period_label.arrange(RIGHT, buff=0.1)
-        if period_label.width > width:  # a long period ("2.0·10⁴") goes under its "λ ≈" rather than shrink
-            period_label.arrange(DOWN, buff=0.08)
         period_label.next_to(guides, DOWN, buff=0.15)
         labels = VGroup(name, period_label)
-        for label in labels:
-            label.scale_to_fit_width(min(label.width, width))
         strip = VGroup(guides, curve, dots, labels)
         strip.frame, strip.curve, strip.dots, strip.labels = guides, curve, dots, labels
         return strip
@@ -278,23 +284,25 @@ class PositionalScene(LessonScene):
         n, d = self.PE.shape
         base = self.settings.base
         starts = (0, max(1, n // 4))
-        curves = [similarity_by_distance(n, d, start, base) for start in starts]
-        rise = first_rise(curves[0])
+        span = n - starts[1]  # both curves over the same distances: neither seems to change style where one ends
+        curves = [similarity_by_distance(n, d, start, base)[:span] for start in starts]
+        rise = visible_rise(curves[0]) if d % 2 == 0 else None
         # A curve that rises again is set beside the smallest larger d whose curve only falls, when there is one.
-        wide = smooth_width(n, d, base) if rise is not None and d % 2 == 0 else None
+        wide = smooth_width(span, d, base) if rise is not None else None
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
-                        second=starts[1], rise=rise, half=d // 2, wide=wide)
+                        **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide)
         axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=0.55 if wide else 1.0)
         plots = VGroup(VGroup(axes, axis_labels))
         if wide:
-            wide_curve = similarity_by_distance(n, wide, 0, base)
+            wide_curve = similarity_by_distance(span, wide, 0, base)
             wide_axes, wide_labels = self.similarity_axes([wide_curve], wide, "similarity_wide_axis", share=0.45,
                                                           small=True)
             plots.add(VGroup(wide_axes, wide_labels))
             plots.arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
             name = axis_labels[-1]  # the sum of cosines goes over both plots, clear of the small plot's title
             name.next_to(VGroup(axes, *axis_labels[:-1], plots[1]), UP, buff=0.25).set_x(plots.get_x())
-        table = self.similarity_table(starts, curves)
+        columns = min(span, max(SIMILARITY_COLUMNS, rise[1] + 1 if rise else 0))  # up to the top of the climb
+        table = self.similarity_table(starts, curves, columns)
         panel = VGroup(plots, table)
         if d % 2 == 0:  # an odd d has a lone sin: its PE(pos)·PE(pos) is no longer d/2
             panel.add(self.peak_identity(d))
@@ -302,17 +310,26 @@ class PositionalScene(LessonScene):
         self.play(Create(axes), Appear(axis_labels), run_time=1.0)
         for k, (start, similarities) in enumerate(zip(starts, curves)):
             self.draw_similarity(axes, start, similarities, dashed=k > 0)
-            self.play(Appear(table[k]), run_time=self.reveal_seconds(min(SIMILARITY_COLUMNS, len(similarities))))
+            self.play(Appear(table[k]), run_time=self.reveal_seconds(columns))
             self.wait(1.0)
         if wide:
             self.play(Create(wide_axes), Appear(wide_labels), run_time=0.8)
-            seconds = min(4.0, max(2.0, 0.1 * n))
-            self.cue("similarity_curve", start=0, d_model=wide, deltas=list(range(n)),
+            seconds = min(4.0, max(2.0, 0.1 * span))
+            self.cue("similarity_curve", start=0, d_model=wide, deltas=list(range(span)),
                      similarities=wide_curve.tolist(), duration=seconds)
             self.play(Create(self.curve_line(wide_axes, wide_curve, style.OUTPUT)), run_time=seconds, rate_func=linear)
         if d % 2 == 0:
             self.play(Appear(panel[-1]), run_time=0.8)
         self.wait(2.0)
+
+    @staticmethod
+    def similarity_fields(curve: np.ndarray, rise: tuple[int, int] | None) -> dict:
+        """Where the curve climbs again, as the caption says it: from ``low`` at Δ = ``valley`` to ``high`` at
+        Δ = ``top`` (the table reaches ``top``)."""
+        if rise is None:
+            return {}
+        valley, top = rise
+        return {"valley": valley, "top": top, "low": format_number(curve[valley]), "high": format_number(curve[top])}
 
     def similarity_caption(self, rise: int | None, wide: int | None) -> str:
         """Odd d: the curves part. Even d: the curve only falls, or it rises again, beside a d whose curve
@@ -329,7 +346,7 @@ class PositionalScene(LessonScene):
         """Axes ``share`` of the panel wide for PE_pos · PE_pos+Δ over the distances, labelled 0 and the peak
         d/2 (tagged ``tag``); the main plot is named by the sum of cosines it is (for an even d), a small one
         by its d."""
-        n = self.PE.shape[0]
+        n = max(len(curve) for curve in curves)
         left, right, bottom, top = self.panel_region()
         low, peak = min(0.0, *(float(curve.min()) for curve in curves)), max(float(curve.max()) for curve in curves)
         x_ticks = round_ticks(n, most=3 if small else 5)
@@ -377,12 +394,18 @@ class PositionalScene(LessonScene):
         line.set_points_smoothly(points) if len(points) > 1 else line.set_points_as_corners(points * 2)
         return DashedVMobject(line, num_dashes=max(2, 3 * len(points))) if dashed else line
 
+    @staticmethod
+    def curve_marker(point, dashed: bool) -> VMobject:
+        """A value of the curve from pos 0 (a dot) or of the dashed one from the second start (a ring)."""
+        if dashed:
+            return Circle(radius=0.09, color=style.MUTED, stroke_width=2.5).move_to(point)
+        return Dot(point, radius=0.05, color=style.TEXT)
+
     def draw_similarity(self, axes: Axes, start: int, similarities: np.ndarray, dashed: bool):
         """Grow the curve Δ by Δ while frames mark rows pos and pos + Δ on the heatmap."""
         points = [axes.c2p(delta, value) for delta, value in enumerate(similarities)]
         colour = style.MUTED if dashed else style.TEXT
-        markers = VGroup(*[Circle(radius=0.09, color=colour, stroke_width=2.5).move_to(point) if dashed
-                           else Dot(point, radius=0.05, color=colour) for point in points])
+        markers = VGroup(*[self.curve_marker(point, dashed) for point in points])
         tracker = ValueTracker(0)
         anchor = self.heatmap.row_box(start)
         moving = always_redraw(lambda: self.heatmap.row_box(start + int(round(tracker.get_value()))))
@@ -398,22 +421,23 @@ class PositionalScene(LessonScene):
         self.remove(tracker)
         self.play(Vanish(anchor), Vanish(moving), run_time=0.4)
 
-    def similarity_table(self, starts: tuple[int, int], curves: list[np.ndarray]) -> VGroup:
-        """PE_pos · PE_pos+Δ for the first distances, one row per starting position."""
-        columns = min(SIMILARITY_COLUMNS, len(curves[1]))
+    def similarity_table(self, starts: tuple[int, int], curves: list[np.ndarray], columns: int) -> VGroup:
+        """PE_pos · PE_pos+Δ for the first ``columns`` distances, one row per starting position, each row named
+        with its curve's marker (dots from pos 0, rings from the second start): the plot's legend."""
         header = [label_text(self.labels["delta"], style.MUTED, style.CAPTION_SIZE)]
         header += [number_text(delta, style.MUTED, style.CAPTION_SIZE, decimals=0) for delta in range(columns)]
         rows = []
         for k, (start, similarities) in enumerate(zip(starts, curves)):
-            row = [label_text(self.labels["from_position"].format(start=start),
-                              style.MUTED if k else style.TEXT, style.CAPTION_SIZE)]
+            colour = style.MUTED if k else style.TEXT
+            name = label_text(self.labels["from_position"].format(start=start), colour, style.CAPTION_SIZE)
+            row = [VGroup(self.curve_marker(ORIGIN, dashed=k > 0), name).arrange(RIGHT, buff=0.15)]
             for delta in range(columns):
-                text = number_text(similarities[delta], style.MUTED if k else style.TEXT, style.CAPTION_SIZE)
+                text = number_text(similarities[delta], colour, style.CAPTION_SIZE)
                 text.tag = (f"similarity_from_{start}", (0, delta))
                 row.append(text)
             rows.append(row)
         grid = VGroup(*[item for row in (header, *rows) for item in row]).arrange_in_grid(
-            rows=3, cols=columns + 1, buff=(0.35, 0.15), col_alignments="r" + "c" * columns)
+            rows=3, cols=columns + 1, buff=(0.22, 0.15), col_alignments="r" + "c" * columns)
         return VGroup(VGroup(*grid[columns + 1:2 * columns + 2], *grid[:columns + 1]),
                       VGroup(*grid[2 * columns + 2:]))
 

@@ -300,7 +300,7 @@ def test_the_large_scores_preset_unscaled_is_one_hot_and_its_slope_vanishes(defa
     step = by_key(default_scene)["large_scores"]
     X = 3 * np.array(worked_example.X)
     want = expected(X, worked_example.W_Q, worked_example.W_K, worked_example.W_V, scale=False)
-    np.testing.assert_array_equal(shown(step, "scaled"), want["scores"])
+    np.testing.assert_array_equal(shown(step, "scores"), want["scores"])
     np.testing.assert_allclose(shown(step, "weights"), want["weights"], atol=5e-3)
     assert np.all(shown(step, "weights").max(axis=1) == 1.0)
     example = expected(worked_example.X, worked_example.W_Q, worked_example.W_K, worked_example.W_V)["weights"]
@@ -317,7 +317,7 @@ def test_the_large_scores_preset_unscaled_is_one_hot_and_its_slope_vanishes(defa
 def test_the_shared_projection_preset_has_the_diagonal_dominate(default_scene):
     step = by_key(default_scene)["shared_projection"]
     want = expected(worked_example.X, worked_example.W_Q, worked_example.W_Q, worked_example.W_V)
-    np.testing.assert_allclose(shown(step, "scaled"), want["scaled"], atol=0.005, rtol=0.005)  # 14.1: three digits
+    np.testing.assert_array_equal(shown(step, "scores"), want["scores"])  # QKᵀ undivided: its diagonal as the line reads it
     weights = shown(step, "weights")
     np.testing.assert_allclose(weights, want["weights"], atol=5e-3)
     assert weights.argmax(axis=1).tolist() == [0, 1, 2]

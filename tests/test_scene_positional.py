@@ -153,7 +153,7 @@ def test_the_similarity_caption_says_the_d16_curve_rises_again(default_scene):
     curve = [similarity_by_hand(delta, 16, 1e4) for delta in range(32)]
     rise = next(delta for delta in range(1, 32) if curve[delta] > curve[delta - 1])
     assert rise == 4 and curve[4] > curve[3]  # 5.56 after 5.54: it oscillates, it does not decay smoothly
-    assert f"sube en Δ = {rise}" in step.caption
+    assert "vuelve a subir, de 5.54 en Δ = 3 a 6.44 en Δ = 6" in step.caption  # where a plot shows it climb
 
 
 def test_the_similarity_step_says_why_it_rises_and_shows_a_larger_d_that_only_falls(default_scene):
