@@ -23,11 +23,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lecture.jobs import FORMATS, QUALITIES, Quality
+from lecture.jobs import QUALITIES, Quality
 from lecture.narration import NarrationError
 from lecture.runner import RenderRequest, chosen_steps, narration_plans
 from lesson.config import CONFIG_MAX_DEPTH, ConfigError, load_config, merge, read_toml, suggestion, toml_value
 from lesson.config_hints import clipped, shown
+from lesson.formats import DEFAULT_FORMAT, FORMATS
 from lesson.sections import BY_ID, SECTION_IDS, available_sections
 from lesson.steps import StepsError
 
@@ -47,7 +48,7 @@ class VariantFields(BaseModel):
     quality: Literal[tuple(QUALITIES)] = "m"
     resolution: str | None = None
     fps: int | None = Field(None, ge=1, le=120)
-    format: Literal[FORMATS] = "mp4"
+    format: Literal[FORMATS] = DEFAULT_FORMAT.name
     steps: str | int | None = None
     lang: str | None = None
     config: dict[str, Any] = {}

@@ -12,6 +12,7 @@ from pathlib import Path
 import av
 from PIL import Image
 
+from lesson.formats import PNG
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
 
 
@@ -67,6 +68,6 @@ def slides_in_order(deck: Deck) -> Iterator[SectionSlides | tuple[StepSlide, Pat
             if deck.joined:
                 yield section
             for step in section.steps:
-                frame = Path(scratch) / f"{section.stem}-{step.clip.stem}.png"
+                frame = Path(scratch) / f"{section.stem}-{step.clip.stem}{PNG.suffix}"
                 last_frame(step.clip).save(frame)
                 yield step, frame

@@ -20,6 +20,7 @@ from lecture.jobs import JobResult, Quality, RenderJob, run_job, worker_setup
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest, chosen_steps
 from lesson.config import ConfigError, load_config
+from lesson.formats import MP4, PNG
 from lesson.sections import BY_ID
 from lesson.steps import StepsError
 
@@ -162,7 +163,7 @@ def preview(request: WatchRequest, folder: OutputFolder, worker: WarmWorker, say
     """Render the request with the config as it is now into OUT and print each new file's path."""
     try:
         config = load_config(request.config_file, request.overrides)
-        render_request = RenderRequest(request.sections, config, request.quality, "mp4" if request.video else "png",
+        render_request = RenderRequest(request.sections, config, request.quality, MP4.name if request.video else PNG.name,
                                        request.out_dir, 1, steps=request.steps)
         clips = chosen_steps(render_request)
     except (ConfigError, StepsError) as error:
@@ -182,7 +183,7 @@ def preview(request: WatchRequest, folder: OutputFolder, worker: WarmWorker, say
                 folder.commit(result.files, scratch)
             for name in result.files:
                 target = request.out_dir / name
-                lines += [str(file) for file in (sorted(target.glob("*.png")) if target.is_dir() else [target])]
+                lines += [str(file) for file in (sorted(target.glob(f"*{PNG.suffix}")) if target.is_dir() else [target])]
     for line in lines:
         say(line)
 
