@@ -20,6 +20,7 @@ import srt
 
 from lecture.media import VTT_ESCAPES, TextTracks
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
+from lesson.records import CardRecord, StepRecord
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
 # WebVTT's escapes (W3C WebVTT, "cue text"): "&" and "<" would start a character reference or a tag, and an
@@ -32,13 +33,13 @@ WORD_JOINER = "\u2060"
 SRT_ESCAPES = str.maketrans({"&": "&" + WORD_JOINER, "<": "<" + WORD_JOINER, ">": WORD_JOINER + ">"})
 
 
-def step_spans(steps: list[dict], duration: float) -> list[tuple[float, float]]:
+def step_spans(steps: list[StepRecord], duration: float) -> list[tuple[float, float]]:
     """(start, end) in seconds of each step: from the previous step's end to its own end.
 
     The first span starts at 0 and the last ends at ``duration``, so the spans tile the whole video with
     no gap: the fade between two steps belongs to the step that is fading in.
     """
-    ends = [step["end"] for step in steps[:-1]] + [duration]
+    ends = [step.end for step in steps[:-1]] + [duration]
     return list(zip([0.0, *ends[:-1]], ends))
 
 
@@ -47,24 +48,24 @@ def track_language(lang: str) -> str:
     return load_locale(lang)["lecture"]["track_language"]
 
 
-def section_tracks(steps: list[dict], duration: float, cards: list[dict] = (), offset: float = 0.0,
+def section_tracks(steps: list[StepRecord], duration: float, cards: list[CardRecord] = (), offset: float = 0.0,
                    lang: str = DEFAULT_LANGUAGE) -> TextTracks:
     """A chapter per step with its title, and a caption per step with its caption, or per spoken sentence
     of a narrated step, and per card with its text while it is up, in locale ``lang``; times shifted by
     ``offset`` seconds and kept to the millisecond, as captions store them."""
     chapters, cues = [], []
     for step, span in zip(steps, step_spans(steps, duration)):
-        chapters.append(_timed(*span, step["title"], offset))
-        spoken = step.get("narration", {}).get("sentences")
-        cues += [(start, end, text) for text, start, end in spoken] if spoken else [(*span, step["caption"])]
+        chapters.append(_timed(*span, step.title, offset))
+        spoken = step.spoken
+        cues += [(start, end, text) for text, start, end in spoken] if spoken else [(*span, step.caption)]
     for card in cards:
-        cues = [*_outside(cues, card["start"], card["end"]), (card["start"], card["end"], card["text"])]
+        cues = [*_outside(cues, card.start, card.end), (card.start, card.end, card.caption)]
     return TextTracks(tuple(chapters),
                       tuple(_timed(start, end, _wrapped(text), offset) for start, end, text in sorted(cues)),
                       track_language(lang))
 
 
-def lecture_tracks(sections: list[tuple[list[dict], float, list[dict]]],
+def lecture_tracks(sections: list[tuple[list[StepRecord], float, list[CardRecord]]],
                    lang: str = DEFAULT_LANGUAGE) -> TextTracks:
     """The sections' chapters and captions joined, each shifted by the durations of the sections before it.
 

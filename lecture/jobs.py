@@ -24,6 +24,7 @@ from lecture.output_folder import private_lock
 from lesson.config import LectureConfig
 from lesson.formats import BY_NAME, FORMATS, GIF, PNG  # FORMATS: for the CLI and batch, see requests-F.md
 from lesson.locale import load_locale
+from lesson.records import CardRecord, StepRecord
 from lesson.sections import BY_ID
 from lesson.steps import StepRange, clip_stem
 from sonify.mappings import write_soundtrack
@@ -80,8 +81,8 @@ class JobResult:
     section: str
     files: dict[str, Path] = field(default_factory=dict)  # output name -> the finished file in work_dir
     duration: float = 0.0
-    steps: list[dict] = field(default_factory=list)
-    cards: list[dict] = field(default_factory=list)  # question and closing cards: kind, key, text, start, end
+    steps: list[StepRecord] = field(default_factory=list)
+    cards: list[CardRecord] = field(default_factory=list)  # question and closing cards
     questions: list[dict] = field(default_factory=list)  # every question with its answer, shown or not
     cues: list[dict] = field(default_factory=list)
     timings: dict = field(default_factory=dict)  # scene and sound seconds, mobjects on screen at the end, memory
@@ -137,8 +138,7 @@ def _render(job: RenderJob, progress) -> JobResult:
         with manim_folders(cache, work) as folders:
             scene, produced = _run_scene(job, *folders, progress)
             produced = Path(os.path.realpath(produced)) if produced else None  # not through a link of ours
-        result = JobResult(job.section, steps=[_step_record(step, scene.camera) for step in scene.steps],
-                           cards=[_card_record(card) for card in scene.cards], questions=scene.class_questions(),
+        result = JobResult(job.section, steps=scene.steps, cards=scene.cards, questions=scene.class_questions(),
                            cues=[{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues],
                            timings={"scene_seconds": round(time.perf_counter() - started, 3),
                                     "mobjects": len(scene.get_mobject_family_members())})
@@ -239,33 +239,7 @@ def drawn(job: RenderJob) -> bool:
     return job.format != STEPS_ONLY and not stills(job)
 
 
-def _step_record(step, camera) -> dict:
-    """A step for the manifest: its times, and what was on screen at its end, so size and overlap can be
-    checked on any render: each text with its box [left, top, right, bottom] and cap height in pixels
-    (origin at the top left), and the tagged numbers as shown."""
-    scale = camera.pixel_height / camera.frame_height  # pixels per frame unit, the same on both axes
-
-    def pixels(x: float, y: float) -> list[float]:
-        return [round((x + camera.frame_width / 2) * scale, 1), round((camera.frame_height / 2 - y) * scale, 1)]
-
-    texts = [{"text": text.text, "box": [*pixels(text.left, text.top), *pixels(text.right, text.bottom)],
-              "cap_height": round(text.cap_height * scale, 1)} for text in step.texts]
-    record = {"key": step.key, "title": step.title, "caption": step.caption,
-              "start": round(step.start, 4), "end": round(step.end, 4), "settled": round(step.settled, 4),
-              "read_until": round(step.read_until, 4),
-              "texts": texts, "numbers": step.numbers}
-    if step.narration:
-        record["narration"] = step.narration
-    return record
-
-
-def _card_record(card) -> dict:
-    """A card for the manifest: what it says and when it is up."""
-    return {"kind": card.kind, "key": card.key, "title": card.title, "text": card.text,
-            "start": round(card.start, 4), "end": round(card.end, 4)}
-
-
-def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[list[dict], float, list[dict]], scene,
+def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[list[StepRecord], float, list[CardRecord]], scene,
                   work: Path) -> dict[str, Path]:
     """Write the finished video: the scene's picture, a chapter per step, the captions as a subtitle track,
     and (unless muted) the soundtrack synthesized from the scene's cues with its narration's voices, kept

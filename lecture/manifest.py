@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 from lecture.output_folder import OutputFolder, regular_file_digest
+from lesson.records import CardRecord, StepRecord
 
 MANIFEST = "manifest.json"
 STILLS = "stills"  # OUT/stills: the storyboard's still render, with a manifest of its own
@@ -33,22 +34,6 @@ def plain_name(name: str) -> str:
 FileName = Annotated[str, AfterValidator(plain_name)]
 
 
-class Step(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    key: str
-    title: str
-    caption: str
-    start: float
-    end: float
-
-
-class Card(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    kind: str
-    start: float
-    end: float
-
-
 class SectionEntry(BaseModel):
     model_config = ConfigDict(extra="allow")
     files: list[FileName]
@@ -56,8 +41,8 @@ class SectionEntry(BaseModel):
     duration: float
     sha256: dict[FileName, str]
     contents: dict[FileName, list[FileName]] = {}  # a folder's files (the stills): anything else in it is a user's
-    steps: list[Step]
-    cards: list[Card] = []
+    steps: list[StepRecord]
+    cards: list[CardRecord] = []
     quality: str
     format: str
     audio: bool

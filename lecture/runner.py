@@ -25,6 +25,7 @@ from lecture.output_folder import OutputError, OutputFolder, link_or_copy
 from lesson.config import LectureConfig
 from lesson.formats import BY_NAME
 from lesson.locale import load_locale
+from lesson.records import cards_of, steps_of, stored
 from lesson.sections import BY_ID, SECTIONS
 from lesson.steps import StepRange, clip_stem, parse_steps, step_keys
 from sonify.synth import SAMPLE_RATE
@@ -187,7 +188,8 @@ def section_entry(request: RenderRequest, result: JobResult, wanted: str) -> dic
     effective = request.config.effective()
     return {"files": list(result.files), "fingerprint": wanted, "duration": round(result.duration, 3),
             "sha256": {name: file_hash(path) for name, path in result.files.items()},
-            "contents": folder_contents(result.files), "steps": result.steps, "cards": result.cards,
+            "contents": folder_contents(result.files), "steps": [stored(step) for step in result.steps],
+            "cards": [stored(card) for card in result.cards],
             "questions": result.questions, "cues": result.cues,
             "timings": result.timings, "quality": request.quality.label, "format": request.format,
             "audio": not request.config.audio.mute, "lang": request.config.lecture.lang,
@@ -307,7 +309,7 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
             joined.append(entry)
     if not parts:
         return {}
-    tracks = lecture_tracks([(entry["steps"], video_duration(part), entry.get("cards", []))
+    tracks = lecture_tracks([(steps_of(entry), video_duration(part), cards_of(entry))
                              for entry, part in zip(joined, parts)],
                             lang=request.config.lecture.lang)
     files = write_captions(tracks, scratch, "lecture")

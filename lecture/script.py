@@ -55,12 +55,12 @@ def script_markdown(results: list[JobResult], strings: dict) -> str:
         section = BY_ID[result.section]
         lines += [f"## {section.number}. {strings[section.id]['title']}", ""]
         for number, step in enumerate(result.steps, 1):
-            silent = written_numbers(f"{step['read_until'] - step['start']:.1f}", separator)
-            narration = step.get("narration", {})
-            lines += [f"### {labels['step']} {number}: {markdown_text(step['title'])}", "",
+            silent = written_numbers(f"{step.read_until - step.start:.1f}", separator)
+            narration = step.narration
+            lines += [f"### {labels['step']} {number}: {markdown_text(step.title)}", "",
                       f"- {labels['file']}: `{section.stem}/{narration.get('file', '')}.wav`",
                       f"- {labels['silent']}: {silent} s", "",
-                      f"> {markdown_text(narration.get('text', step['caption']))}", ""]
+                      f"> {markdown_text(narration.get('text', step.caption))}", ""]
     return "\n".join(lines)
 
 

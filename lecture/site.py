@@ -35,6 +35,7 @@ from lecture.slides import DECK_FORMATS, FOLDER as SLIDES
 from lecture.storyboard import STILLS
 from lesson.formats import BY_NAME, PNG
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
+from lesson.records import steps_of
 from lesson.sections import BY_ID, SECTIONS, Section
 
 SITE = "site"
@@ -151,13 +152,13 @@ def _video(out: Path, site: Path, section: Section, entry: dict, warn) -> Video 
         return None
     if f"{stem}.vtt" not in names:
         return None
-    steps = entry["steps"]
-    chapters = tuple(Chapter(anchor=f"{section.id}-{step['key']}", title=step["title"], start=start,
-                             transcript=_spoken(step))
+    steps = steps_of(entry)
+    chapters = tuple(Chapter(anchor=f"{section.id}-{step.key}", title=step.title, start=start,
+                             transcript=step.narration["text"] if step.spoken else "")
                      for step, (start, _) in zip(steps, step_spans(steps, entry["duration"])))
     data = base64.b64encode((site / "videos" / f"{stem}.vtt").read_bytes()).decode("ascii")
     poster = f"videos/{stem}.jpg"
-    frame_before(site / "videos" / video, steps[0]["end"]).save(site / poster, quality=85)
+    frame_before(site / "videos" / video, steps[0].end).save(site / poster, quality=85)
     return Video(href=f"videos/{video}", type=BY_NAME[entry["format"]].browser_type, poster=poster,
                  captions=f"data:text/vtt;base64,{data}", chapters=chapters)
 
@@ -171,12 +172,6 @@ def frame_before(video: Path, seconds: float) -> Image.Image:
                 break
             shown = frame
         return shown.to_image()
-
-
-def _spoken(step: dict) -> str:
-    """What the narration says in ``step``, when the render spoke it (a silent render keeps only the script)."""
-    narration = step.get("narration", {})
-    return narration["text"] if narration.get("sentences") else ""
 
 
 def _placed_intact(out: Path, site: Path, folder: str, names: list[str], entry: dict) -> bool:
@@ -211,8 +206,8 @@ def _stills(site: Path, section: Section, entry: dict, warn) -> tuple[Link, ...]
         warn(f"{entry['folder'] / name}: missing or changed since it was rendered; the page shows no stills "
              f"of {section.id}")
         return ()
-    return tuple(Link(f"{number}. {step['title']}", f"stills/{name}/{number:02d}-{step['key']}{PNG.suffix}")
-                 for number, step in enumerate(entry["steps"], 1))
+    return tuple(Link(f"{number}. {step.title}", f"stills/{name}/{number:02d}-{step.key}{PNG.suffix}")
+                 for number, step in enumerate(steps_of(entry), 1))
 
 
 def _decks(out: Path, site: Path, stem: str, strings: dict) -> list[Link]:

@@ -41,6 +41,7 @@ from lecture.pptx_deck import write_pptx
 from lecture.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
 from lesson.formats import MP4
 from lesson.locale import load_locale
+from lesson.records import StepRecord, steps_of
 from lesson.sections import BY_ID, Section, available_sections
 from sonify.mix import read_wav
 from sonify.synth import SAMPLE_RATE
@@ -126,8 +127,8 @@ def _moved_to(out_dir: Path, slides: SectionSlides) -> SectionSlides:
 
 def _section_slides(section: Section, entry: dict, presentation, strings: dict) -> SectionSlides:
     texts = strings[section.id]
-    steps = tuple(StepSlide(clip=slide.file, title=step["title"], caption=step["caption"], notes=slide.notes)
-                  for slide, step in zip(presentation.slides, entry["steps"]))
+    steps = tuple(StepSlide(clip=slide.file, title=step.title, caption=step.caption, notes=slide.notes)
+                  for slide, step in zip(presentation.slides, steps_of(entry)))
     questions = tuple((question["question"], question["answer"]) for question in entry.get("questions", []))
     return SectionSlides(stem=stem_of(entry), summary=texts["summary"], steps=steps, questions=questions,
                          heading=strings["slides"]["storyboard_heading"].format(number=section.number,
@@ -171,8 +172,9 @@ def write_presentation(out_dir: Path, scratch: Path, section: Section, entry: di
     staged, clips = cut_section(out_dir, scratch, section, entry, force)
     # rev_file is the clip itself, as manim-slides' own --skip-reversing writes it: reversing every
     # clip would double the encoding time, and a reversed soundtrack is noise.
-    slides = [SlideConfig(file=clip, rev_file=clip, notes=speaker_notes(step, entry, strings))
-              for clip, step in zip(clips, entry["steps"])]
+    steps = steps_of(entry)
+    slides = [SlideConfig(file=clip, rev_file=clip, notes=speaker_notes(step, step is steps[-1], entry, strings))
+              for clip, step in zip(clips, steps)]
     width, height, background = video_format(out_dir / entry["files"][0])
     presentation = PresentationConfig(slides=slides, resolution=(width, height), background_color=background)
     name = f"{FOLDER}/{stem_of(entry)}.json"
@@ -187,7 +189,8 @@ def cut_section(out_dir: Path, scratch: Path, section: Section, entry: dict,
     name (none when the clips in OUT were cut from this very video and these steps, as a stamp beside them
     says, unless ``force``) and the clips to read."""
     name = f"{FOLDER}/files/{stem_of(entry)}"
-    names = [f"{number:02d}-{step['key']}{CLIPS.suffix}" for number, step in enumerate(entry["steps"], 1)]
+    steps = steps_of(entry)
+    names = [f"{number:02d}-{step.key}{CLIPS.suffix}" for number, step in enumerate(steps, 1)]
     source = json.dumps({"sha256": entry["sha256"], "steps": entry["steps"]}, sort_keys=True)
     current = out_dir / name
     stamp = current / SOURCE_STAMP
@@ -197,7 +200,7 @@ def cut_section(out_dir: Path, scratch: Path, section: Section, entry: dict,
     staging = scratch / name
     staging.mkdir(parents=True)
     soundtrack = read_wav(out_dir / f"{stem_of(entry)}.wav") if entry["audio"] else None
-    starts = [start for start, _ in step_spans(entry["steps"], entry["duration"])]
+    starts = [start for start, _ in step_spans(steps, entry["duration"])]
     cut(out_dir / entry["files"][0], soundtrack, starts, [staging / clip for clip in names])
     (staging / SOURCE_STAMP).write_text(source)
     return {name: staging}, [staging / clip for clip in names]
@@ -256,15 +259,14 @@ def video_format(video: Path) -> tuple[int, int, str]:
         return frame.width, frame.height, f"#{red:02x}{green:02x}{blue:02x}"
 
 
-def speaker_notes(step: dict, entry: dict, strings: dict) -> str:
+def speaker_notes(step: StepRecord, last: bool, entry: dict, strings: dict) -> str:
     """What the step shows (its title and caption), what the narration says, the step's question for the class
-    with its answer, and after the section's last step its closing question with its answer."""
-    parts = [step["title"], step["caption"]]
-    if step.get("narration"):
-        parts.append(strings["slides"]["narration"].format(text=step["narration"]["text"]))
-    last = step is entry["steps"][-1]
+    with its answer, and after the section's ``last`` step its closing question with its answer."""
+    parts = [step.title, step.caption]
+    if step.narration:
+        parts.append(strings["slides"]["narration"].format(text=step.narration["text"]))
     for question in entry.get("questions", []):
-        if question["key"] == step["key"] or (last and question["key"] == "closing"):
+        if question["key"] == step.key or (last and question["key"] == "closing"):
             form = "closing" if question["key"] == "closing" else "question"
             parts += [strings["slides"][form].format(question=question["question"]),
                       strings["slides"]["answer"].format(answer=question["answer"])]

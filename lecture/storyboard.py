@@ -25,6 +25,7 @@ from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest
 from lecture.slides import render_current
 from lesson.locale import load_locale
+from lesson.records import StepRecord, steps_of
 from lesson.sections import BY_ID, Section
 
 FONTS = Path("/usr/share/fonts/opentype/inter")  # Debian's fonts-inter, the lecture's own typeface
@@ -40,11 +41,12 @@ def build(request: RenderRequest, console: Console) -> int:
     folder = OutputFolder(request.out_dir)
     for section_id, entry in entries.items():
         section = BY_ID[section_id]
-        frames = [stills.out_dir / entry["files"][0] / f"{number:02d}-{step['key']}.png"
-                  for number, step in enumerate(entry["steps"], 1)]
+        steps = steps_of(entry)
+        frames = [stills.out_dir / entry["files"][0] / f"{number:02d}-{step.key}.png"
+                  for number, step in enumerate(steps, 1)]
         name = f"{section.stem}-storyboard.png"
         with folder.scratch() as scratch:
-            contact_sheet(section, entry["steps"], frames, load_locale(request.config.lecture.lang)).save(
+            contact_sheet(section, steps, frames, load_locale(request.config.lecture.lang)).save(
                 scratch / name, format="PNG")
             with folder.lock():
                 folder.commit({name: scratch / name}, scratch)
@@ -52,7 +54,7 @@ def build(request: RenderRequest, console: Console) -> int:
     return status
 
 
-def contact_sheet(section: Section, steps: list[dict], frames: list[Path], strings: dict) -> Image.Image:
+def contact_sheet(section: Section, steps: list[StepRecord], frames: list[Path], strings: dict) -> Image.Image:
     """The section title on top, then the frames in a near-square grid, each with "N. title" under it
     (headings from ``strings``, the locale)."""
     tiles = [_tile(frame) for frame in frames]
@@ -73,7 +75,7 @@ def contact_sheet(section: Section, steps: list[dict], frames: list[Path], strin
         left = gap + (index % columns) * (width + gap)
         top = heading_height + (index // columns) * cell_height
         sheet.paste(tile, (left, top))
-        label = strings["slides"]["storyboard_step"].format(number=index + 1, title=step["title"])
+        label = strings["slides"]["storyboard_step"].format(number=index + 1, title=step.title)
         for number, text in enumerate(_wrapped(label, regular, width)):
             regular.draw(draw, (left, top + height + text_size // 2 + number * line), text)
     return sheet

@@ -22,7 +22,7 @@ animations keep their speed.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -36,6 +36,7 @@ from lesson.locale import load_locale
 from lesson.narration_text import TAIL, Speaker, sentence_times, sentences, step_file_name
 from lesson.numbers import use_decimal_separator, written_numbers
 from lesson.questions import closing_fields, closing_texts, section_questions
+from lesson.records import CardRecord, StepRecord, TextRecord
 from lesson.steps import StepRange
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -85,70 +86,12 @@ class SceneJob:
 
 
 @dataclass(frozen=True)
-class TextRecord:
-    """A piece of text on screen, its bounding box and the cap height of its smallest type, in frame units."""
-
-    text: str
-    left: float
-    right: float
-    bottom: float
-    top: float
-    cap_height: float = 0.0
-
-    def overlaps(self, other: "TextRecord", tolerance: float = 0.01) -> bool:
-        return (self.left < other.right - tolerance and other.left < self.right - tolerance
-                and self.bottom < other.top - tolerance and other.bottom < self.top - tolerance)
-
-
-@dataclass(frozen=True)
 class Cue:
     """A sound the soundtrack plays at ``time`` seconds: ``kind`` names the mapping, ``values`` feed it."""
 
     time: float
     kind: str
     values: dict
-
-
-@dataclass
-class CardRecord:
-    """A card as it was shown: ``kind`` "question" (after its step), "predictive" (before it) or "closing";
-    ``key`` the step it belongs to (the section id for a closing card); on screen from ``start`` to ``end``."""
-
-    kind: str
-    key: str
-    title: str
-    text: str
-    start: float
-    end: float = 0.0
-    texts: list[TextRecord] = field(default_factory=list)
-
-    @property
-    def caption(self) -> str:
-        """What the captions show while the card is up: its text."""
-        return self.text
-
-
-@dataclass
-class StepRecord:
-    """One step as it was rendered: when it starts and ends, and what was on screen at its end.
-
-    ``settled`` is when its last animation ended; ``read_until`` is when the step had been on screen for
-    ``reading`` seconds (its caption and its ``new_numbers``) and its finished state for FINISHED_HOLD; a
-    question card, if any, follows until ``end``.
-    """
-
-    key: str
-    title: str
-    caption: str
-    start: float
-    end: float = 0.0
-    texts: list[TextRecord] = field(default_factory=list)
-    numbers: dict[str, list[list[str | None]]] = field(default_factory=dict)  # tagged numbers, as shown
-    new_numbers: int = 0  # tagged numbers not on screen, or shown differently, at the previous step's end
-    reading: float = 0.0
-    settled: float = 0.0
-    read_until: float = 0.0
-    narration: dict = field(default_factory=dict)  # file, text and, when spoken, start, seconds, sentences
 
 
 class LessonScene(Scene):
@@ -219,8 +162,8 @@ class LessonScene(Scene):
         if not self.clip_start:
             return
         start = self.clip_start
-        self.steps = [_shifted(step, start) for step in self.steps if step.start >= start]
-        self.cards = [_shifted_card(card, start) for card in self.cards if card.start >= start]
+        self.steps = [step.shifted(start) for step in self.steps if step.start >= start]
+        self.cards = [card.shifted(start) for card in self.cards if card.start >= start]
         self.cues = [Cue(cue.time - start, cue.kind, cue.values) for cue in self.cues if cue.time >= start]
         self.freezes = [(begin - start, end - start) for begin, end in self.freezes if begin >= start]
         self.voices = [(time - start, voice) for time, voice in self.voices if time >= start]
@@ -283,7 +226,7 @@ class LessonScene(Scene):
         template = caption or strings["caption"]
         caption = self.written(template.format(**fields))
         new_header = self._header(title, number, caption)
-        self.cue("step", step=number)
+        self.cue("step", lands=True, step=number)  # as the new header lands
         if self.header is None:
             self.play(Appear(new_header), run_time=0.6)
         else:
@@ -493,23 +436,6 @@ def default_job() -> SceneJob:
     """The default config and the locale of its ``lecture.lang``."""
     lecture_config = load_config()
     return SceneJob(config=lecture_config, locale=load_locale(lecture_config.lecture.lang))
-
-
-def _shifted(step: StepRecord, start: float) -> StepRecord:
-    """``step`` with its times, and its narration's, counted from ``start``."""
-    step.start, step.end, step.read_until = step.start - start, step.end - start, step.read_until - start
-    step.settled -= start
-    if "start" in step.narration:
-        step.narration["start"] = round(step.narration["start"] - start, 4)
-        step.narration["sentences"] = [[part, round(begin - start, 4), round(end - start, 4)]
-                                       for part, begin, end in step.narration["sentences"]]
-    return step
-
-
-def _shifted_card(card: CardRecord, start: float) -> CardRecord:
-    """``card`` with its times counted from ``start``."""
-    card.start, card.end = card.start - start, card.end - start
-    return card
 
 
 def _fill_opacity(text: VMobject) -> float:

@@ -14,6 +14,8 @@ from pathlib import Path
 import av
 import numpy as np
 
+from lesson.records import CardRecord, StepRecord
+
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ("--resolution", "256x144", "--fps", "5")
 
@@ -154,3 +156,12 @@ def subtitle_cues(path: Path) -> tuple[str, str, list[tuple[float, float, str]]]
             start = float(packet.pts * packet.time_base)
             cues.append((start, start + float(packet.duration * packet.time_base), payload.decode("utf-8")))
         return stream.codec_context.name, stream.metadata.get("language"), cues
+
+
+def step_record(title: str, caption: str, end: float, **more) -> StepRecord:
+    """A step record for caption and chapter tests: only what they read, the rest at its default."""
+    return StepRecord(key=title, title=title, caption=caption, start=0.0, end=end, **more)
+
+
+def card_record(kind: str, text: str, start: float, end: float) -> CardRecord:
+    return CardRecord(kind=kind, key=kind, title="", text=text, start=start, end=end)

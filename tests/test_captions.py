@@ -14,7 +14,9 @@ from markdown_it import MarkdownIt
 
 from lecture.captions import lecture_tracks, step_spans
 from lecture.script import markdown_text
-from media_checks import TINY, chapters, manifest, run_cli, streams, subtitle_cues, tiny_matrix
+from lesson.records import steps_of
+from media_checks import (TINY, card_record, chapters, manifest, run_cli, step_record, streams, subtitle_cues,
+                          tiny_matrix)
 
 VTT_TIMING = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)$")
 
@@ -87,10 +89,10 @@ def test_lecture_captions_cover_the_lecture(out):
 
 
 def test_joined_captions_and_chapters_are_shifted_by_the_sections_before_them():
-    first = [{"title": "A", "caption": "uno", "end": 2.0}, {"title": "B", "caption": "dos", "end": 5.0}]
-    second = [{"title": "C", "caption": "tres", "end": 1.5},
-              {"title": "D", "caption": "cuatro", "end": 3.0,
-               "narration": {"sentences": [["Primera frase.", 3.25, 4.0], ["Segunda.", 4.5, 5.0]]}}]
+    first = [step_record("A", "uno", 2.0), step_record("B", "dos", 5.0)]
+    second = [step_record("C", "tres", 1.5),
+              step_record("D", "cuatro", 3.0,
+               narration={"sentences": [["Primera frase.", 3.25, 4.0], ["Segunda.", 4.5, 5.0]]})]
     joined = lecture_tracks([(first, 6.0, []), (second, 6.0, [])])
     assert joined.cues == ((0.0, 2.0, "uno"), (2.0, 6.0, "dos"), (6.0, 7.5, "tres"),
                            (9.25, 10.0, "Primera frase."), (10.5, 11.0, "Segunda."))
@@ -110,8 +112,8 @@ def srt_cues(path) -> list[tuple[float, float, str]]:
 @pytest.mark.parametrize("name", ["01-matrix", "lecture"])
 def test_the_video_carries_a_chapter_per_step_with_its_title_and_span(out, name):
     entry = manifest(out)["sections"]["matrix"]
-    expected = [(start, end, step["title"]) for step, (start, end) in
-                zip(entry["steps"], step_spans(entry["steps"], entry["duration"]))]
+    expected = [(start, end, step.title) for step, (start, end) in
+                zip(steps_of(entry), step_spans(steps_of(entry), entry["duration"]))]
     found = chapters(out / f"{name}.mp4")
     assert [title for _, _, title in found] == [step["title"] for step in entry["steps"]]
     assert to_the_millisecond(found) == to_the_millisecond(expected)
@@ -127,7 +129,7 @@ def test_the_video_carries_the_captions_beside_it_as_a_spanish_subtitle_track(ou
 
 
 def test_step_spans_tile_the_video():
-    assert step_spans([{"end": 1.0}, {"end": 2.5}, {"end": 4.0}], 4.5) == [(0.0, 1.0), (1.0, 2.5), (2.5, 4.5)]
+    assert step_spans([step_record("a", "", 1.0), step_record("b", "", 2.5), step_record("c", "", 4.0)], 4.5) == [(0.0, 1.0), (1.0, 2.5), (2.5, 4.5)]
 
 
 # A sentence whose words are markup in every caption format: "-->" ends a WebVTT cue early, "<script>" is a
@@ -217,12 +219,12 @@ def test_the_narration_script_shows_a_users_words_as_written(tmp_path):
 def test_while_a_card_is_up_the_caption_is_the_cards_text_and_the_steps_resume_around_it():
     """A predictive card between two steps and a closing card at the end: each cuts the caption of the step
     under it (a narrated one's sentences too) and shows its own text for exactly its span."""
-    steps = [{"title": "A", "caption": "uno", "end": 4.0},
-             {"title": "B", "caption": "dos", "end": 9.0,
-              "narration": {"sentences": [["Primera frase.", 6.0, 7.0], ["Segunda.", 7.5, 8.5]]}}]
-    cards = [{"kind": "predictive", "text": "¿Y ahora?", "start": 4.0, "end": 5.5},
-             {"kind": "closing", "text": "Fin: ¿y luego?", "start": 8.0, "end": 10.0}]
-    tracks = lecture_tracks([([{"title": "Z", "caption": "cero", "end": 1.0}], 1.0, []), (steps, 10.0, cards)])
+    steps = [step_record("A", "uno", 4.0),
+             step_record("B", "dos", 9.0,
+              narration={"sentences": [["Primera frase.", 6.0, 7.0], ["Segunda.", 7.5, 8.5]]})]
+    cards = [card_record("predictive", "¿Y ahora?", 4.0, 5.5),
+             card_record("closing", "Fin: ¿y luego?", 8.0, 10.0)]
+    tracks = lecture_tracks([([step_record("Z", "cero", 1.0)], 1.0, []), (steps, 10.0, cards)])
     assert tracks.cues == ((0.0, 1.0, "cero"),
                            (1.0, 5.0, "uno"), (5.0, 6.5, "¿Y ahora?"), (7.0, 8.0, "Primera frase."),
                            (8.5, 9.0, "Segunda."), (9.0, 11.0, "Fin: ¿y luego?"))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from lecture.captions import step_spans
+from lesson.records import steps_of
 from media_checks import TINY, chapters, decoded_frame_count, manifest, run_cli, streams, subtitle_cues
 from test_captions import parse_vtt, to_the_millisecond, unwrapped
 
@@ -42,9 +43,9 @@ def test_webm_holds_vp9_opus_and_every_frame(webm):
 
 @pytest.mark.parametrize("name", ["01-matrix", "lecture"])
 def test_webm_carries_a_chapter_per_step_and_the_webvtt_captions_beside_it(webm, name):
-    steps = manifest(webm)["sections"]["matrix"]["steps"]
+    steps = steps_of(manifest(webm)["sections"]["matrix"])
     duration = manifest(webm)["sections"]["matrix"]["duration"]
-    expected = [(start, end, step["title"]) for step, (start, end) in zip(steps, step_spans(steps, duration))]
+    expected = [(start, end, step.title) for step, (start, end) in zip(steps, step_spans(steps, duration))]
     assert to_the_millisecond(chapters(webm / f"{name}.webm")) == to_the_millisecond(expected)
     codec, language, cues = subtitle_cues(webm / f"{name}.webm")
     assert (codec, language) == ("webvtt", "spa")

@@ -13,6 +13,8 @@ from lecture.jobs import JobResult
 from lecture.script import script_markdown
 from lesson.locale import load_locale
 from lesson.numbers import DECIMAL, use_decimal_separator, written_numbers
+from lesson.records import StepRecord
+from tests.media_checks import step_record
 from tests.scene_checks import records, run_scene
 
 COMMA_DECIMAL = re.compile(r"\d,\d")
@@ -62,7 +64,7 @@ def test_a_decimal_comma_changes_figures_captions_cards_and_narration_alike(capi
 
 
 def test_caption_tracks_and_decks_are_marked_with_the_lecture_language():
-    steps = [{"title": "T", "caption": "C", "end": 1.0}]
+    steps = [step_record("T", "C", 1.0)]
     assert section_tracks(steps, 2.0).language == "spa"
     assert section_tracks(steps, 2.0, lang="en").language == "eng"
     assert lecture_tracks([(steps, 2.0, [])], lang="en").language == "eng"
@@ -72,8 +74,8 @@ def test_caption_tracks_and_decks_are_marked_with_the_lecture_language():
 
 
 def test_the_narration_script_is_written_in_the_chosen_language_with_its_decimal_separator():
-    step = {"key": "formula", "title": "The formula", "caption": "C", "start": 0.0, "read_until": 6.3,
-            "narration": {"file": "01-formula", "text": "This is the attention formula."}}
+    step = StepRecord(key="formula", title="The formula", caption="C", start=0.0, read_until=6.3,
+                      narration={"file": "01-formula", "text": "This is the attention formula."})
     english = script_markdown([JobResult(section="matrix", steps=[step])], load_locale("en"))
     assert english.startswith("# Narration script\n")
     assert "## 1. From X to Z: attention, cell by cell" in english and "### Step 1: The formula" in english

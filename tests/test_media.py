@@ -11,7 +11,7 @@ from scipy import signal as scipy_signal
 
 from lecture.captions import lecture_tracks
 from lecture.media import add_audio, duration_of, join_videos
-from media_checks import chapters, decoded_audio, decoded_frame_count, streams, subtitle_cues
+from media_checks import chapters, decoded_audio, decoded_frame_count, step_record, streams, subtitle_cues
 from sonify.synth import SAMPLE_RATE, pan, tone
 
 FPS = 5
@@ -111,11 +111,11 @@ def test_joined_lecture_carries_every_sections_chapters_and_cues_at_its_offset(t
     """Two sections of 2 s and 3 s, the second's last step narrated: its chapters and captions start 2 s
     into the lecture."""
     parts = [silent_video(tmp_path / f"part{number}{suffix}", frames) for number, frames in enumerate((10, 15))]
-    first = [{"title": "Las entradas", "caption": "Tres tokens, dimensión 2.", "end": 1.2},
-             {"title": "Consultas: Q = XW_Q", "caption": "√d_k, QKᵀ y −∞", "end": 1.8}]
-    second = [{"title": "Año", "caption": "una línea bastante larga que hay que partir en dos líneas", "end": 1.0},
-              {"title": "Voz", "caption": "no se muestra: la voz habla", "end": 3.0,
-               "narration": {"sentences": [["Primera frase.", 1.25, 2.0], ["Segunda.", 2.5, 2.75]]}}]
+    first = [step_record("Las entradas", "Tres tokens, dimensión 2.", 1.2),
+             step_record("Consultas: Q = XW_Q", "√d_k, QKᵀ y −∞", 1.8)]
+    second = [step_record("Año", "una línea bastante larga que hay que partir en dos líneas", 1.0),
+              step_record("Voz", "no se muestra: la voz habla", 3.0,
+               narration={"sentences": [["Primera frase.", 1.25, 2.0], ["Segunda.", 2.5, 2.75]]})]
     tracks = lecture_tracks([(first, 2.0, []), (second, 3.0, [])])
     lecture = tmp_path / f"lecture{suffix}"
     join_videos(parts, lecture, None, SAMPLE_RATE, tracks)
@@ -135,7 +135,7 @@ def test_a_users_words_in_the_video_subtitle_track_read_as_written(tmp_path, suf
     unescaped as a player reads it), each cue is the words as typed, word joiners aside."""
     video = silent_video(tmp_path / f"part{suffix}", 10)
     words = ["a{\\i1}q\\Nr", "<script>x&amp;y", "a-->b {b} c\\d"]
-    tracks = lecture_tracks([([{"title": f"Paso {number}", "caption": text, "end": 0.6 * number}
+    tracks = lecture_tracks([([step_record(f"Paso {number}", text, 0.6 * number)
                                for number, text in enumerate(words, 1)], 2.0, [])])
     target = tmp_path / f"hostile{suffix}"
     join_videos([video], target, None, SAMPLE_RATE, tracks)

@@ -14,6 +14,7 @@ from scipy import signal as scipy_signal
 from audio_files import tone, write_audio
 from lecture.slides import cut_section, speaker_notes
 from lesson.locale import load_locale
+from lesson.records import steps_of
 from lesson.narration_text import TAIL
 from lesson.sections import BY_ID, SECTIONS
 from media_checks import TINY, decoded_audio, decoded_frame_count, manifest, run_cli, system_program
@@ -149,9 +150,9 @@ def test_the_slides_clip_of_a_narrated_step_keeps_its_voice(narrated, tmp_path):
 
 def test_speaker_notes_carry_the_narration(narrated):
     _, entry, _ = narrated
-    queries = step(entry, "queries")
-    notes = speaker_notes(queries, entry, load_locale())
-    assert queries["narration"]["text"] in notes and queries["caption"] in notes
+    queries = next(record for record in steps_of(entry) if record.key == "queries")
+    notes = speaker_notes(queries, False, entry, load_locale())
+    assert queries.narration["text"] in notes and queries.caption in notes
 
 
 def snapshot(folder):

@@ -14,6 +14,7 @@ from media_checks import (TINY, copy_of, decoded_audio, decoded_frame_count, dom
                           run_cli, streams, tiny_matrix)
 from render import cli
 from lesson.numbers import parse_number
+from lesson.records import steps_of
 
 
 def digest(path):
@@ -108,20 +109,21 @@ def test_step_tones_start_on_their_cue_with_the_lab_pitch(rendered):
         assert pitch == pytest.approx(300 + 80 * cue["step"], rel=0.01), cue
 
 
-def test_manifest_records_every_steps_texts_in_pixels_and_its_numbers(rendered):
-    """What was on screen at each step's end, checkable on any render without running the scene again."""
+def test_manifest_records_every_steps_texts_and_its_numbers(rendered):
+    """What was on screen at each step's end, checkable on any render without running the scene again: each
+    text's box (frame units, in pixels through TextRecord.pixels) inside the 256x144 frame."""
     out, _ = rendered
     steps = manifest(out)["sections"]["matrix"]["steps"]
-    for step in steps:
-        assert step["texts"] and any(text["text"] == step["title"] for text in step["texts"])
-        for text in step["texts"]:  # pixels of the 256x144 frame, top left origin
-            left, top, right, bottom = text["box"]
+    for step in steps_of(manifest(out)["sections"]["matrix"]):
+        assert step.texts and any(text.text == step.title for text in step.texts)
+        for text in step.texts:
+            (left, top, right, bottom), cap = text.pixels(256, 144)
             assert -0.5 <= left < right <= 256.5 and -0.5 <= top < bottom <= 144.5, text
-            assert 0 < text["cap_height"]
+            assert 0 < cap
             # A text of signs alone ("−∞" in the causal step) is measured by the digit height its glyphs go
             # with (scenes.visuals.cap_height), so its ink may be shorter; letters and digits reach it.
-            if any(character.isalnum() for character in text["text"]):
-                assert text["cap_height"] <= bottom - top + 0.2, text  # both rounded to 0.1 px
+            if any(character.isalnum() for character in text.text):
+                assert cap <= bottom - top + 0.2, text  # within 0.2 px: the measures differ by ~1 %
     preset = worked_example.PRESETS["default"]
     Q, K, V = preset.X @ preset.W_Q, preset.X @ preset.W_K, preset.X @ preset.W_V
     scores = Q @ K.T / np.sqrt(K.shape[1])

@@ -20,6 +20,7 @@ import pytest
 from lecture.captions import step_spans
 from lecture.site import joined_decks, rendered_language
 from lesson.locale import load_locale
+from lesson.records import steps_of
 from lesson.sections import SECTION_IDS
 from media_checks import TINY, manifest, run_cli, system_program
 
@@ -133,7 +134,7 @@ def test_the_chapters_are_the_videos_own_chapters(out, page, section):
     assert [start for start, _ in listed] == pytest.approx([start for start, _ in chapters], abs=0.002)
     assert [title for _, title in listed] == [title for _, title in chapters]
     entry = manifest(out)["sections"][section]
-    starts = [start for start, _ in step_spans(entry["steps"], entry["duration"])]
+    starts = [start for start, _ in step_spans(steps_of(entry), entry["duration"])]
     assert [start for start, _ in listed] == pytest.approx(starts)
     clocks = [title.split(" ", 1)[0] for title in titles]
     assert clocks == [f"{int(start) // 60}:{int(start) % 60:02d}" for start in starts]
@@ -278,7 +279,7 @@ def test_the_page_loads_with_no_console_message_and_every_video_plays_with_its_c
 def test_a_chapter_link_seeks_its_video_to_the_step_and_marks_it_current(out, opened):
     report = opened["desktop"][0]
     assert report["time"] == pytest.approx(report["start"])
-    starts = [start for start, _ in step_spans(manifest(out)["sections"]["scaling"]["steps"],
+    starts = [start for start, _ in step_spans(steps_of(manifest(out)["sections"]["scaling"]),
                                                manifest(out)["sections"]["scaling"]["duration"])]
     assert report["start"] == pytest.approx(starts[2])
     assert report["hash"] == f"#scaling-{manifest(out)['sections']['scaling']['steps'][2]['key']}"

@@ -1,0 +1,135 @@
+"""The records of a rendered section, one type each for everyone who reads them: the scene makes them, the
+manifest stores them (``manifest.json``: each section's ``steps`` and ``cards``), and captions, slides, the
+storyboard, the script and the lecture page are built from them.
+
+Times are seconds from the start of the section's video (or clip). Text boxes are in Manim's frame units
+(the frame is ``FRAME_HEIGHT`` = 8 units high, y upwards, origin at the centre); ``TextRecord.pixels`` gives
+a box in the pixels of a render of a given height.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, field
+
+from pydantic import ConfigDict, TypeAdapter
+from pydantic.dataclasses import dataclass
+
+FRAME_HEIGHT = 8.0  # frame units: Manim's frame height, whatever the aspect ratio
+DIGITS = 4  # decimals of the times and boxes kept in the manifest (a tenth of a millisecond)
+RECORD = ConfigDict(extra="ignore")  # a manifest of an older version may carry keys we no longer write
+
+
+@dataclass(frozen=True, config=RECORD)
+class TextRecord:
+    """A piece of text on screen, its bounding box and the cap height of its smallest type, in frame units."""
+
+    text: str
+    left: float
+    right: float
+    bottom: float
+    top: float
+    cap_height: float = 0.0
+
+    def overlaps(self, other: "TextRecord", tolerance: float = 0.01) -> bool:
+        return (self.left < other.right - tolerance and other.left < self.right - tolerance
+                and self.bottom < other.top - tolerance and other.bottom < self.top - tolerance)
+
+    def pixels(self, width: int, height: int) -> tuple[list[float], float]:
+        """[left, top, right, bottom] in pixels of a ``width`` x ``height`` frame (origin top left, y down),
+        and the cap height in pixels."""
+        scale = height / FRAME_HEIGHT
+        box = [(self.left * scale + width / 2), (height / 2 - self.top * scale),
+               (self.right * scale + width / 2), (height / 2 - self.bottom * scale)]
+        return box, self.cap_height * scale
+
+
+@dataclass(config=RECORD)
+class CardRecord:
+    """A card as it was shown: ``kind`` "question" (after its step), "predictive" (before it) or "closing";
+    ``key`` the step it belongs to (the section id for a closing card); on screen from ``start`` to ``end``."""
+
+    kind: str
+    key: str
+    title: str
+    text: str
+    start: float
+    end: float = 0.0
+    texts: list[TextRecord] = field(default_factory=list)
+
+    @property
+    def caption(self) -> str:
+        """What the captions show while the card is up: its text."""
+        return self.text
+
+    def shifted(self, start: float) -> "CardRecord":
+        """The card with its times counted from ``start`` (in place)."""
+        self.start, self.end = self.start - start, self.end - start
+        return self
+
+
+@dataclass(config=RECORD)
+class StepRecord:
+    """One step as it was rendered: when it starts and ends, and what was on screen at its end.
+
+    ``settled`` is when its last animation ended; ``read_until`` is when the step had been on screen for
+    ``reading`` seconds (its caption and its ``new_numbers``) and its finished state long enough; a question
+    card, if any, follows until ``end``. ``numbers`` are the tagged numbers as shown (name -> rows);
+    ``narration`` its file, text and, when spoken, start, seconds and sentences [text, start, end].
+    """
+
+    key: str
+    title: str
+    caption: str
+    start: float
+    end: float = 0.0
+    texts: list[TextRecord] = field(default_factory=list)
+    numbers: dict[str, list[list[str | None]]] = field(default_factory=dict)
+    new_numbers: int = 0  # tagged numbers not on screen, or shown differently, at the previous step's end
+    reading: float = 0.0
+    settled: float = 0.0
+    read_until: float = 0.0
+    narration: dict = field(default_factory=dict)
+
+    @property
+    def spoken(self) -> list:
+        """The narration's sentences as [text, start, end], when a voice spoke them; else empty."""
+        return self.narration.get("sentences", [])
+
+    def shifted(self, start: float) -> "StepRecord":
+        """The step with its times, and its narration's, counted from ``start`` (in place)."""
+        self.start, self.end, self.read_until = self.start - start, self.end - start, self.read_until - start
+        self.settled -= start
+        if "start" in self.narration:
+            self.narration["start"] = round(self.narration["start"] - start, DIGITS)
+            self.narration["sentences"] = [[part, round(begin - start, DIGITS), round(end - start, DIGITS)]
+                                           for part, begin, end in self.narration["sentences"]]
+        return self
+
+
+STEPS = TypeAdapter(list[StepRecord])
+CARDS = TypeAdapter(list[CardRecord])
+
+
+def stored(record: StepRecord | CardRecord) -> dict:
+    """``record`` as the manifest keeps it: plain data, every float rounded to DIGITS decimals."""
+    return _rounded(asdict(record))
+
+
+def steps_of(entry: dict) -> list[StepRecord]:
+    """The step records of a manifest's section entry."""
+    return STEPS.validate_python(entry.get("steps", []))
+
+
+def cards_of(entry: dict) -> list[CardRecord]:
+    """The card records of a manifest's section entry."""
+    return CARDS.validate_python(entry.get("cards", []))
+
+
+def _rounded(data):
+    if isinstance(data, float):
+        return round(data, DIGITS)
+    if isinstance(data, dict):
+        return {key: _rounded(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_rounded(value) for value in data]
+    return data
