@@ -24,6 +24,7 @@ from lecture.manifest import STILLS
 from lecture.output_folder import OutputFolder
 from lecture.runner import RenderRequest
 from lecture.slides import render_current
+from lesson.formats import PNG
 from lesson.locale import load_locale
 from lesson.records import StepRecord, steps_of
 from lesson.sections import BY_ID, Section
@@ -36,18 +37,18 @@ LABEL_LINES = 2
 
 def build(request: RenderRequest, console: Console) -> int:
     """Render (or reuse) every step's last frame, then write one contact sheet per section."""
-    stills = replace(request, out_dir=request.out_dir / STILLS, format="png")
+    stills = replace(request, out_dir=request.out_dir / STILLS, format=PNG.name)
     status, entries = render_current(stills, console)
     folder = OutputFolder(request.out_dir)
     for section_id, entry in entries.items():
         section = BY_ID[section_id]
         steps = steps_of(entry)
-        frames = [stills.out_dir / entry["files"][0] / f"{number:02d}-{step.key}.png"
+        frames = [stills.out_dir / entry["files"][0] / f"{number:02d}-{step.key}{PNG.suffix}"
                   for number, step in enumerate(steps, 1)]
-        name = f"{section.stem}-storyboard.png"
+        name = f"{section.stem}-storyboard{PNG.suffix}"
         with folder.scratch() as scratch:
             contact_sheet(section, steps, frames, load_locale(request.config.lecture.lang)).save(
-                scratch / name, format="PNG")
+                scratch / name)
             with folder.lock():
                 folder.commit({name: scratch / name}, scratch)
         console.print(f"{folder.path / name}: {len(frames)} steps", soft_wrap=True, markup=False, highlight=False)

@@ -32,6 +32,7 @@ from manim.utils.exceptions import EndSceneEarlyException
 from PIL import Image
 
 from lesson.config import LectureConfig, load_config
+from lesson.formats import PNG
 from lesson.locale import load_locale
 from lesson.narration_text import TAIL, Speaker, sentence_times, sentences, step_file_name
 from lesson.numbers import use_decimal_separator, written_numbers
@@ -428,7 +429,7 @@ class LessonScene(Scene):
 
     def _save_still(self, number: int, key: str) -> None:
         self.renderer.update_frame(self, ignore_skipping=True)
-        path = self.job.stills_dir / f"{self.job.still_prefix}{number:02d}-{key}.png"
+        path = self.job.stills_dir / f"{self.job.still_prefix}{number:02d}-{key}{PNG.suffix}"
         Image.fromarray(self.renderer.get_frame()).convert("RGB").save(path)
 
 
