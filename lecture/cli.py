@@ -15,7 +15,7 @@ from lecture.batch import batch_command
 from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineErrors, check_system, fail,
                                  run_guarded)
 from lecture.folder_config import folder_config, folder_quality
-from lecture.jobs import FORMATS, QUALITIES, Quality
+from lecture.jobs import QUALITIES, Quality
 from lecture.preflight import memory_problem
 from lecture.revealjs import RevealMissing, installed as revealjs_installed
 from lecture.runner import RenderRequest, render as run_render
@@ -27,6 +27,7 @@ from lecture.watch import WatchRequest, watch as run_watch
 from lesson.config import ConfigError, load_config, suggestion, toml_value
 from lesson.config_dump import documented_toml
 from lesson.config_hints import shown, split_set_hint
+from lesson.formats import DEFAULT_FORMAT, FORMATS, PNG
 from lesson.locale import DEFAULT_LANGUAGE, languages, load_locale
 from lesson.sections import BY_ID, SECTION_IDS, available_sections
 
@@ -45,7 +46,7 @@ QUALITY_OPTIONS = (
     click.option("--fps", type=click.IntRange(1, 120), help="Custom frame rate."),
     OUT_OPTION, JOBS_OPTION,
 )
-FORMAT_OPTION = click.option("--format", "file_format", type=click.Choice(FORMATS), default="mp4", show_default=True,
+FORMAT_OPTION = click.option("--format", "file_format", type=click.Choice(FORMATS), default=DEFAULT_FORMAT.name, show_default=True,
                              help="Video format, or png for one still per step.")
 NARRATION_OPTION = click.option(
     "--narration", metavar="tts|DIR",
@@ -111,7 +112,7 @@ def with_lang(overrides: tuple[str, ...], lang: str | None) -> tuple[str, ...]:
 
 
 def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides, *,
-                 file_format="mp4", steps=None, narration=None, no_audio=False, lang=None, force=False,
+                 file_format=DEFAULT_FORMAT.name, steps=None, narration=None, no_audio=False, lang=None, force=False,
                  verbose=False, reuse_folder=False) -> RenderRequest:
     """The plain request every rendering command hands on, from its validated options. With ``reuse_folder``
     (commands that build on renders), no -c/--set/--narration/--no-audio/--lang means: the config OUT was
@@ -214,7 +215,7 @@ def slides(sections, decks, joined, one_file, quality, resolution, fps, out_dir,
 def storyboard(sections, quality, resolution, fps, out_dir, jobs, lang, force, verbose, config_file, overrides):
     """One contact sheet per section: the last frame of every step with its title, as OUT/NN-section-storyboard.png."""
     request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
-                           file_format="png", lang=lang, force=force, verbose=verbose, reuse_folder=True)
+                           file_format=PNG.name, lang=lang, force=force, verbose=verbose, reuse_folder=True)
     check_system()
     run_guarded(build_storyboards, request, Console(stderr=True))
 

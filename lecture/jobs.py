@@ -22,7 +22,7 @@ from lecture.media import add_audio, duration_of, write_video
 from lecture.narration import Narration
 from lecture.output_folder import private_lock
 from lesson.config import LectureConfig
-from lesson.formats import BY_NAME, FORMATS, GIF, PNG  # FORMATS: for the CLI and batch, see requests-F.md
+from lesson.formats import BY_NAME, GIF, PNG
 from lesson.locale import load_locale
 from lesson.records import CardRecord, StepRecord
 from lesson.sections import BY_ID
