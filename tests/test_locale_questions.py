@@ -12,11 +12,11 @@ from attn_math.attention import self_attention
 from attn_math.heads import tokenize
 from attn_math.lab import lab_tokens
 from lesson.config import load_config
-from lesson.locale import load_locale
+from lesson.locale import languages, load_locale
 from lesson.sections import BY_ID, SECTIONS
 from scenes.lesson_scene import reading_seconds
 
-LANGUAGES = ("es", "en")
+LANGUAGES = languages()
 PREDICTIVE_MOST = 2  # a section's predictive questions
 PREDICTIVE_READING = 6.0  # seconds: a predictive question's card holds still no longer
 CLOSING_READING = 10.0  # seconds: a shown closing's statement and question, then its answer

@@ -6,13 +6,13 @@ from string import Formatter
 
 import pytest
 
-from lesson.locale import LOCALES, load_locale
+from lesson.locale import LOCALES, languages, load_locale
 from lesson.sections import BY_ID
 
 SENTENCE_END = re.compile(r"[.?!…]+(?:\s+|$)")
 # What a voice cannot say: symbols of the written formulas, and digits typed by hand (numbers come from fields).
 UNSPEAKABLE = re.compile(r"[\dᵀ√_^×÷·−∞Σλμσα≈→=+/*<>|\\]")
-LANGUAGES = ("es", "en")
+LANGUAGES = languages()
 # How each language says a decimal number aloud: "cero coma tres", "zero point three".
 DECIMAL_MARKS = {"es": ",", "en": "."}
 STEPS = [(language, section, key, strings) for language in LANGUAGES for section in BY_ID

@@ -15,6 +15,7 @@ from lecture.manifest import Manifest, read_manifest
 from lecture.output_folder import OutputFolder
 from lesson.config import ConfigError, load_config, valid_keys
 from lesson.config_dump import documented_toml
+from lesson.locale import languages
 from render import cli
 
 scalars = st.one_of(st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
@@ -68,7 +69,7 @@ def test_any_config_file_is_accepted_or_refused_in_one_line(text):
 
 entries = st.floats(-10, 10, allow_nan=False) | st.integers(-10, 10)
 accepted_values = {
-    "lecture.lang": st.sampled_from(["es", "en"]),
+    "lecture.lang": st.sampled_from(languages()),
     "matrix.preset": st.sampled_from(["default", "large_scores", "shared_projection"]),
     "matrix.X": st.integers(1, 6).flatmap(lambda n: st.lists(st.lists(entries, min_size=2, max_size=2),
                                                              min_size=n, max_size=n)),

@@ -9,7 +9,7 @@ import pytest
 
 from attn_math.capital import VOCAB, W_K, W_Q, W_V, W_out, b_out, capital_walkthrough
 from lesson.config import ConfigError, load_config
-from lesson.locale import load_locale
+from lesson.locale import languages, load_locale
 from lesson.numbers import format_number, parse_number
 from scenes.capital import CapitalScene
 from scenes.visuals import LabelledMatrix
@@ -238,7 +238,7 @@ def test_worked_lines_reproduce_from_the_numbers_they_show_or_say_about(scene_na
         assert match["relation"] == ("=" if reproduced else "≈"), f"{key}: {text}"
 
 
-@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("lang", languages())
 def test_the_loss_has_one_symbol_in_caption_and_figure(francia, lang):
     """−ln p, as the figure's label writes it, never −log p."""
     steps = load_locale(lang)["capital"]["steps"]

@@ -8,7 +8,7 @@ import pytest
 
 from attn_math.scaling import score_deviation
 from lesson.config import ConfigError, load_config
-from lesson.locale import load_locale
+from lesson.locale import languages, load_locale
 from lesson.numbers import format_number, parse_number
 from scenes import style
 from scenes.lesson_scene import FINISHED_HOLD
@@ -329,7 +329,7 @@ SHOWN_ELSEWHERE = re.compile(r"simula|laborator|\blab\b|GPT", re.IGNORECASE)
 D_K_MENTIONED = re.compile(r"d_k\s*=\s*(\d+)|√(\d+)")
 
 
-@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("lang", languages())
 def test_cards_mention_only_what_the_section_shows(scene, lang):
     """Every question and closing card of the section: no simulation or model the video never showed, and
     only d_k the video shows (the table's: 2, 8, 64, 512 and the configured one)."""
