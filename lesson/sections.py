@@ -1,6 +1,6 @@
 """The lesson's sections, in lesson order: one record per section, and the registry everything else reads.
 
-A record names what the rest of the code needs to know about its section: its scene (module and class, as
+A record names what the rest of the code needs to know about its section: its math module and its scene (module and class, as
 strings: this layer loads no Manim), its config model (its table's defaults are in ``assets/default.toml``),
 the sound kinds its scene plays (``sonify.mappings``) and typical render time. Its on-screen text is the
 locale tables named by ``locale_tables``. The CLI's section list, the config schema (``lesson.config``),
@@ -47,6 +47,7 @@ class Section:
     scene_module: str
     scene_class: str
     config: type[BaseModel]  # its config table's model
+    math_module: str  # the attn_math module (no Manim) that computes every number its scene shows
     cue_kinds: tuple[str, ...]  # the sounds its scene plays: sonify.mappings' kinds, or its own ``sounds``
     typical_seconds: float  # its default's render at 480p15 (make bench); only decides which starts first
     # Kinds it brings that sonify lacks, and (when its tables are not in assets/locales) language -> a TOML file
@@ -141,17 +142,19 @@ def available_sections() -> tuple[Section, ...]:
 
 
 for _section in (
-    Section("matrix", 1, "scenes.matrix", "MatrixScene", MatrixConfig, ("step", "cell", "row", "masked"), 20),
-    Section("scaling", 2, "scenes.scaling", "ScalingScene", ScalingConfig, ("step", "cell", "row"), 33),
-    Section("heads", 3, "scenes.heads", "HeadsScene", HeadsConfig,
+    Section("matrix", 1, "scenes.matrix", "MatrixScene", MatrixConfig, "attn_math.attention",
+            ("step", "cell", "row", "masked"), 20),
+    Section("scaling", 2, "scenes.scaling", "ScalingScene", ScalingConfig, "attn_math.scaling",
+            ("step", "cell", "row"), 33),
+    Section("heads", 3, "scenes.heads", "HeadsScene", HeadsConfig, "attn_math.heads",
             ("step", "tokens", "head_arcs", "head_row", "heads_overlay", "heads_sum", "sum_row", "heads_chord",
              "cost", "concat"), 55),
-    Section("positional", 4, "scenes.positional", "PositionalScene", PositionalConfig,
+    Section("positional", 4, "scenes.positional", "PositionalScene", PositionalConfig, "attn_math.positional",
             ("step", "frequencies", "position_sweep", "frequency_contrast", "wave", "similarity_curve",
              "vector_sum", "outputs_compared"), 40),
-    Section("capital", 5, "scenes.capital", "CapitalScene", CapitalConfig,
+    Section("capital", 5, "scenes.capital", "CapitalScene", CapitalConfig, "attn_math.capital",
             ("step", "cell", "values", "row", "distribution"), 53),
-    Section("pipeline", 6, "scenes.pipeline", "PipelineScene", PipelineConfig,
+    Section("pipeline", 6, "scenes.pipeline", "PipelineScene", PipelineConfig, "attn_math.lab",
             ("step", "reset", "connection", "row", "curve", "masked", "entropy"), 48),
 ):
     register(_section)

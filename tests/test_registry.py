@@ -3,6 +3,8 @@ its scene, its record and its two locale tables, all in a temporary folder), ren
 real CLI: its clip decodes with its own sound, the manifest lists its steps and its captions are written.
 The project's own files hold exactly the registry's sections: the default config's tables, both locales'."""
 
+import ast
+import importlib.util
 import json
 import os
 import re
@@ -10,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -70,7 +73,8 @@ def ping(value, **_):
     return pan(value * tone({PING}, 0.8), 0.0)
 
 
-register(Section("throwaway", 7, "throwaway_scene", "ThrowawayScene", ThrowawayConfig, ("step", "ping"), 1.0,
+register(Section("throwaway", 7, "throwaway_scene", "ThrowawayScene", ThrowawayConfig, "throwaway_math",
+                 ("step", "ping"), 1.0,
                  sounds={{"ping": CueSound(ping, 0.0)}},
                  locales={{language: HERE / f"{{language}}.toml" for language in ("es", "en")}}))
 
@@ -212,6 +216,15 @@ def looked_up(strings: dict, dotted: str):
     return strings
 
 
+def test_every_sections_math_module_is_numpy_its_scene_reads():
+    """The record's math module exists, is in attn_math (no Manim below the scenes) and the scene imports it."""
+    for section in SECTIONS:
+        assert section.math_module.startswith("attn_math.") and importlib.util.find_spec(section.math_module)
+        scene_source = Path(importlib.util.find_spec(section.scene_module).origin).read_text(encoding="utf-8")
+        imported = {node.module for node in ast.walk(ast.parse(scene_source)) if isinstance(node, ast.ImportFrom)}
+        assert section.math_module in imported, section.id
+
+
 def test_every_cue_kind_a_section_plays_has_a_sound_and_a_level():
     for section in SECTIONS:
         assert section.levels.keys() == set(section.cue_kinds), section.id
@@ -220,7 +233,7 @@ def test_every_cue_kind_a_section_plays_has_a_sound_and_a_level():
 def test_registering_a_clashing_or_late_section_fails_loudly():
     """Here lesson.config is imported: its schema is built, so a section registered now would be missing from
     it; and a number or id taken, or a cue kind without a sound, is named."""
-    late = Section("late", 8, "late_scene", "LateScene", SECTIONS[0].config, ("step",), 1.0)
+    late = Section("late", 8, "late_scene", "LateScene", SECTIONS[0].config, "late_math", ("step",), 1.0)
     with pytest.raises(RuntimeError, match="register it before lesson.config"):
         register(late)
     assert "late" not in {section.id for section in SECTIONS}
@@ -237,7 +250,7 @@ def test_a_clashing_record_is_named_before_anything_uses_it(changes, message):
     from lesson.sections import check
 
     fields = dict(id="extra", number=9, scene_module="extra_scene", scene_class="ExtraScene",
-                  config=SECTIONS[0].config, cue_kinds=("step",), typical_seconds=1.0)
+                  config=SECTIONS[0].config, math_module="extra_math", cue_kinds=("step",), typical_seconds=1.0)
     with pytest.raises(ValueError, match=message):
         check(Section(**(fields | changes)))
     check(Section(**fields))
@@ -246,6 +259,6 @@ def test_a_clashing_record_is_named_before_anything_uses_it(changes, message):
 def test_a_kind_the_section_brings_is_a_sound_of_its_own():
     from lesson.sections import check
 
-    hum = Section("extra", 9, "extra_scene", "ExtraScene", SECTIONS[0].config, ("step", "hum"), 1.0,
+    hum = Section("extra", 9, "extra_scene", "ExtraScene", SECTIONS[0].config, "extra_math", ("step", "hum"), 1.0,
                   sounds={"hum": CueSound(lambda **_: None, 0.0)})
     check(hum)
