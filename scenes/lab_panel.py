@@ -10,6 +10,7 @@
   (``scenes.heatmap.Heatmap`` dressed as a LabelledMatrix) when the cells are too small for numbers.
 * ``WeightedLines``: straight attention lines whose thickness is the weight.
 * ``token_bar_chart``: a ``BarChart`` of one row of weights with ``TokenLabels`` under its bars.
+* ``RowBars``: one row of weights as horizontal bars, a token a line, each with its name and its value.
 * ``CurvePlot``: a small line plot with a few tick numbers, for a quantity against a setting.
 * ``SidePanel``: the lab's equation, its sentence selector (the chosen one of its three sentences),
   its step dots (inactive, active, completed), its metrics and its status bar ("Paso: 3/7", "Q: gato"),
@@ -25,8 +26,8 @@ from functools import cache
 
 import numpy as np
 import regex
-from manim import (DOWN, LEFT, RIGHT, UP, Axes, Circle, Line, ManimColor, MathTex, Rectangle, RoundedRectangle,
-                   SurroundingRectangle, Text, Transform, VGroup, interpolate_color)
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Line, ManimColor, MathTex, Rectangle,
+                   RoundedRectangle, SurroundingRectangle, Text, Transform, VGroup, interpolate_color)
 
 from scenes import style
 from scenes.bar_chart import BarChart
@@ -66,16 +67,20 @@ class TokenLabels(VGroup):
 
     Side by side when they fit ``spacing``, shrunk by at most SHRINK if needed; else token j drops to
     line j % lines of two staggered lines, or of MOST_LINES when two would leave them unreadable, each token
-    then having ``lines`` columns of room, shrunk as needed. ``font_size`` is the size they ended up at,
-    ``readable`` whether it still reads.
+    then having ``lines`` columns of room, shrunk as needed. With ``turned``, tokens that do not fit side by
+    side are turned a quarter to read upwards instead, still one row (staggered lines above a matrix's columns
+    or under a chart's bars read as a second sentence): their starts on y = 0, or their ends when ``hanging``
+    (under a chart); unless the longest is over LONGEST_TURNED, which would take a long word's height from
+    what they label. ``font_size`` is the size they ended up at, ``readable`` whether it still reads.
     """
 
     LINE_GAP = 0.08
     SHRINK = 0.85
     MOST_LINES = 3
+    LONGEST_TURNED = 1.4  # frame units: the lab's longest word, «necesitas», turns; a 10-letter one does not
 
     def __init__(self, tokens: Sequence[str], centres: Sequence[float], spacing: float, query: int | None = None,
-                 font_size: float = style.CAPTION_SIZE):
+                 font_size: float = style.CAPTION_SIZE, turned: bool = False, hanging: bool = False):
         super().__init__()
         labels = [token_text(token, index == query, font_size) for index, token in enumerate(tokens)]
         widest = max(label.width for label in labels)
@@ -83,15 +88,36 @@ class TokenLabels(VGroup):
         most = min(self.MOST_LINES, len(tokens))
         self.lines = (1 if room >= self.SHRINK or most == 1 else
                       2 if font_size * 2 * room >= MIN_FONT_SIZE or most == 2 else most)
+        turned_room = spacing * COLUMN_ROOM / (smallest_line_height() * font_size / MIN_FONT_SIZE)
+        self.turned = turned and self.lines > 1 and widest * min(1.0, turned_room) <= self.LONGEST_TURNED
+        if self.turned:
+            self.lines, room = 1, turned_room
         scale = min(1.0, room * self.lines)
         self.font_size = font_size * scale
         self.readable = self.font_size >= MIN_FONT_SIZE
         if not self.readable:  # too small to read even on MOST_LINES lines: build nothing
             return
+        if self.turned:
+            self._turn(labels, centres, scale, hanging)
+            return
         line_height = smallest_line_height() * self.font_size / MIN_FONT_SIZE + self.LINE_GAP
         for index, (label, x) in enumerate(zip(labels, centres)):
             label.scale(scale).move_to([x, 0, 0])
             sit_on(label, -line_height * (index % self.lines))
+        self.add(*labels)
+
+    def _turn(self, labels, centres, scale: float, hanging: bool) -> None:
+        """Each label turned to read upwards, its baseline a vertical line just right of its column's centre so
+        that its small letters are centred on it, whatever its ascenders and descenders; all start on y = 0,
+        or all end there when ``hanging``."""
+        letter = token_text("x", font_size=self.font_size).height
+        for label, x in zip(labels, centres):
+            label.scale(scale)
+            sit_on(label, 0.0)
+            label.shift(LEFT * label.get_left()[0])
+            label.rotate(np.pi / 2, about_point=ORIGIN).shift(RIGHT * (x + letter / 2))
+            if hanging:
+                label.shift(DOWN * label.get_top()[1])
         self.add(*labels)
 
 
@@ -259,7 +285,8 @@ class TokenHeatmap(VGroup):
         tokens = [abbreviated(token) for token in tokens]
         self.matrix = matrix
         spacing_x, spacing_y = cell_size_of(matrix)
-        self.column_labels = TokenLabels(tokens, cell_centres(matrix)[0, :, 0], spacing_x, font_size=font_size)
+        self.column_labels = TokenLabels(tokens, cell_centres(matrix)[0, :, 0], spacing_x, font_size=font_size,
+                                         turned=True)
         self.column_labels.shift(UP * (matrix.cell_grid.get_top()[1] + 0.12 - self.column_labels.get_bottom()[1]))
         self.row_labels = self._row_labels(tokens, query, spacing_y, font_size)
         self.labelled = self.column_labels.readable and bool(self.row_labels)
@@ -300,8 +327,8 @@ class WeightedLines(VGroup):
 def token_bar_chart(values: Sequence[float], tokens: Sequence[str], width: float, height: float,
                     query: int | None = None, show_values: bool = True, max_value: float = 1.0,
                     name: str = "bars") -> BarChart:
-    """A BarChart built ``width`` wide whose labels are TokenLabels (upright if crowded, dropped if unreadable);
-    the values above the bars, with the decimals that make them sum to 1, only when they fit without
+    """A BarChart built ``width`` wide whose labels are TokenLabels (turned to read upwards if crowded, dropped if
+    unreadable); the values above the bars, with the decimals that make them sum to 1, only when they fit without
     shrinking into their neighbours."""
     step = width / len(values)
     decimals = probability_decimals(values)
@@ -310,17 +337,57 @@ def token_bar_chart(values: Sequence[float], tokens: Sequence[str], width: float
                      gap=0.38 * step, max_value=max_value, show_values=show_values and readable_values,
                      decimals=decimals, name=name)
     chart.remove(chart.labels)
-    labels = TokenLabels(tokens, [bar.get_x() for bar in chart.bars], step, query)
+    labels = TokenLabels(tokens, [bar.get_x() for bar in chart.bars], step, query, turned=True, hanging=True)
     labels.shift(DOWN * (labels.get_top()[1] - chart.baseline.get_y() + 0.12))
     chart.labels = labels if labels.readable else VGroup()
     chart.add(chart.labels)
     return chart
 
 
-def bar_tops(chart: BarChart, gap: float = 0.08) -> list[np.ndarray]:
-    """Just above each bar, or above its value when the chart shows values: where a line to it ends."""
-    tops = chart.value_texts if chart.show_values else chart.bars
-    return [top.get_top() + UP * gap for top in tops]
+class RowBars(VGroup):
+    """One row of weights as horizontal bars, a token a line: its name left-aligned in one column, its bar from a
+    shared left edge (``bar_length`` long at ``max_value``), and its value after the bar, tagged (``name``, (0, j)),
+    with ``decimals`` (by default those that make the row, as written, sum to 1).
+
+    Built with the first line on y = 0, ``line_height`` apart. Names and values (each left out when not wanted)
+    shrink to their line if needed and are left out when that leaves them unreadable (MIN_FONT_SIZE): the bars
+    alone still compare. ``font_size`` is the size they ended up at (CAPTION_SIZE when there are none)."""
+
+    def __init__(self, values: Sequence[float], tokens: Sequence[str], bar_length: float, line_height: float,
+                 query: int | None = None, max_value: float = 1.0, name: str = "bars", names: bool = True,
+                 values_shown: bool = True, decimals: int | None = None):
+        super().__init__()
+        self.values = np.asarray(values, dtype=float)
+        ys = [-line_height * j for j in range(len(self.values))]
+        self.bars = VGroup(*[Rectangle(width=max(value / max_value, 0.01) * bar_length, height=0.6 * line_height,
+                                       stroke_width=0, fill_color=style.ATTENTION, fill_opacity=0.9)
+                             .move_to([0, y, 0], aligned_edge=LEFT) for value, y in zip(self.values, ys)])
+        self.axis = Line([0, line_height / 2, 0], [0, ys[-1] - line_height / 2, 0], color=style.MUTED, stroke_width=2)
+        labels = VGroup(*[token_text(token, j == query) for j, token in enumerate(tokens)] if names else [])
+        decimals = probability_decimals(self.values) if decimals is None else decimals
+        numbers = VGroup(*[number_text(value, font_size=style.CAPTION_SIZE, decimals=decimals)
+                           for value in self.values] if values_shown else [])
+        texts = [*labels, *numbers]
+        scale = min([1.0] + [line_height * COLUMN_ROOM / text.height for text in texts])
+        self.font_size = style.CAPTION_SIZE * scale
+        if self.font_size < MIN_FONT_SIZE:
+            labels, numbers, self.font_size = VGroup(), VGroup(), style.CAPTION_SIZE
+        self.labels, self.value_texts = labels, numbers
+        if len(labels):  # left-aligned, where the lines to the tokens end; small letters level with the bar
+            left = -0.15 - scale * max(label.width for label in labels)
+            letter = token_text("x").height * scale
+            for label, y in zip(labels, ys):
+                sit_on(label.scale(scale).align_to([left, 0, 0], LEFT), y - letter / 2)
+        for j, (number, bar) in enumerate(zip(numbers, self.bars)):
+            number.scale(scale).next_to(bar, RIGHT, buff=0.1).set_y(bar.get_y())
+            number.tag = (name, (0, j))
+        self.add(self.axis, self.bars, self.labels, self.value_texts)
+
+    def line_starts(self, gap: float = 0.1) -> list[np.ndarray]:
+        """Left of the names' column (of the axis when there are no names), level with each bar: where a line to
+        that token ends."""
+        x = (self.labels.get_left()[0] if len(self.labels) else self.axis.get_x()) - gap
+        return [np.array([x, bar.get_y(), 0.0]) for bar in self.bars]
 
 
 # A small plot --------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
-                   LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, Succession, Transform,
+                   LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, Transform,
                    TransformFromCopy, VGroup)
 
 from attn_math.lab import (LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name,
@@ -27,9 +27,9 @@ from lesson.numbers import decimals_for, format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
-from scenes.lab_panel import (CurvePlot, SentenceSelector, SidePanel, TokenHeatmap, VectorStage, WeightedLines,
-                              abbreviated, bar_tops, cell_centres, cell_size_of, sentence_matrix, tagged_number,
-                              text_with_numbers, token_bar_chart, token_text)
+from scenes.lab_panel import (MIN_FONT_SIZE, CurvePlot, RowBars, SentenceSelector, SidePanel, TokenHeatmap,
+                              VectorStage, WeightedLines, abbreviated, cell_centres, cell_size_of, sentence_matrix,
+                              tagged_number, text_with_numbers, token_bar_chart, token_text)
 from scenes.lesson_scene import Cue, LessonScene
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, FORMULA_MARGIN, baseline, cap_height, enlarge_formulas, fit,
                             label_text, number_text, sit_on)
@@ -37,12 +37,17 @@ from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, FORMULA_MARGIN, baseline,
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
 STEP_SECONDS = 1.2  # one step of the lab's "Animar"
 ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) are "almost identical"
+ALIKE_RATIO = 1.5  # a row of weights whose largest is at most this times its smallest (of those not masked) looks flat
 EXERCISE_TEMPERATURES = (0.5, 1.0, 3.0)  # the guide's exercise 2
 NOTE_SPACING = 0.08  # between two attention notes, so each is heard
 LINE_SECONDS = 0.6  # to draw one of the query's attention lines
 FADE_SECONDS = 2.5  # the longest fade in: slower, a frame changes too little to be seen moving
 NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers; beyond, colour only
 PANEL_WIDTH = 3.4
+FAN_BAR_LENGTH = 1.2  # the query's bars at step 6, at the chart's top value
+FAN_LINE_HEIGHT = 0.42  # one token's line of that chart
+FAN_LINES_WIDTH = 0.9  # between the query and the tokens its lines reach
+FAN_RISE = 0.5  # of the query's lines' start above the first token's line
 MEANING_GAP = 0.35  # between the sentence's meaning and its tokens
 PANEL_GAP = 0.3
 CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
@@ -51,9 +56,13 @@ HEATMAP_SHARE = 0.62  # of the canvas width, for the weights heatmap next to the
 MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under 14 px in HEATMAP_SHARE
 LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
 LEGEND_GAP = 0.35
+TEMPERATURE_BARS = 1.1  # the height of a temperature's row of bars, for up to three temperatures
+SHORTEST_TEMPERATURE_BARS = 0.55  # with more, lower rows, so that all fit with the token names under the last
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
 ROUND_STEPS = (1, 2, 2.5, 5)  # a colour scale ends at one of these times a power of ten
+ROWS_SECONDS = 1.5  # one matrix's rows fading into the next's, all at once
+FRAME_SECONDS = 0.5  # its brackets and token names moving to the new width
 
 
 class PipelineScene(LessonScene):
@@ -129,10 +138,11 @@ class PipelineScene(LessonScene):
 
     def feature_names(self, d: int) -> list[str]:
         """What each of the embedding's d numbers stands for: the designed features by name; the lab's are
-        only numbered (each mixes the word's hash and the position, attn_math.lab)."""
+        only numbered (each mixes the word's hash and the position, attn_math.lab), from 0 as the lesson numbers
+        the dimensions of its positional encoding."""
         if self.settings.preset == "sharp":
             return self.labels["features_sharp"]
-        return [self.labels["feature_lab"].format(number=k + 1) for k in range(d)]
+        return [self.labels["feature_lab"].format(number=k) for k in range(d)]
 
     def selector(self, width: float) -> SentenceSelector:
         """The lab's three sentences by name, the configured one lit; for a sentence of one's own none is, and
@@ -330,25 +340,27 @@ class PipelineScene(LessonScene):
         label_room = 1.4
         return min(CELL_HEIGHT, (width - label_room) / len(self.tokens), (height - label_room) / len(self.tokens))
 
-    def replace_matrix(self, old, new, seconds: float, *animations):
-        """``old`` becomes ``new`` row after row (the frame before or after); a colour-only grid all at once.
+    def replace_matrix(self, old, new, with_rows=(), with_frame=()):
+        """``old`` becomes ``new``: every row at once, its formula (and ``with_rows``: what else says which matrix
+        is shown) with them, so the name above never disagrees with the numbers under it; a colour-only grid in
+        one piece.
 
-        Each row's old numbers leave before the new ones come: two numbers never overlap mid-change. The frame
-        changes first when the new matrix is the wider and last when it is the narrower, so that the rows, old
-        and new, always lie inside the brackets on screen."""
+        The frame (brackets, and ``with_frame``: the token names and frames around the grid) moves before the
+        rows when the new matrix is the wider and after them when it is the narrower, so that the rows, old and
+        new, lie inside the brackets on screen and never run over the token names."""
         if not self.numbers_fit():
-            self.play(*animations, ReplacementTransform(old, new), run_time=seconds)
+            self.play(*with_rows, *with_frame, ReplacementTransform(old, new), run_time=ROWS_SECONDS)
             return
-        frame = ReplacementTransform(VGroup(old.brackets, old.label), VGroup(new.brackets, new.label))
-        rows = LaggedStart(*[Succession(Vanish(before), Appear(after)) for before, after
-                             in zip(self.matrix_rows(old), self.matrix_rows(new))], lag_ratio=1.0)
-        rows_seconds = max(STEP_SECONDS, seconds - 0.5)
-        if new.brackets.width > old.brackets.width:
-            self.play(*animations, frame, run_time=0.5)
-            self.play(rows, run_time=rows_seconds)
+        rows = [*map(Vanish, [old.label, *self.matrix_rows(old)]), *map(Appear, [new.label, *self.matrix_rows(new)])]
+        frame = [ReplacementTransform(old.brackets, new.brackets), *with_frame]
+        if new.brackets.width > old.brackets.width + 1e-6:
+            self.play(*frame, run_time=FRAME_SECONDS)
+            self.play(*with_rows, *rows, run_time=ROWS_SECONDS)
+        elif new.brackets.width < old.brackets.width - 1e-6:
+            self.play(*with_rows, *rows, run_time=ROWS_SECONDS)
+            self.play(*frame, run_time=FRAME_SECONDS)
         else:
-            self.play(*animations, rows, run_time=rows_seconds)
-            self.play(frame, run_time=0.5)
+            self.play(*with_rows, *rows, *frame, run_time=ROWS_SECONDS)
 
     def show_scaled(self):
         steps, strings = self.run.steps, self.strings["steps"]["scaled"]
@@ -357,22 +369,22 @@ class PipelineScene(LessonScene):
                                          root=format_number(math.sqrt(steps.d_k)),
                                          temperature=format_number(self.settings.temperature),
                                          divisor=format_number(steps.divisor))
-        self.replace_matrix(self.scores.matrix, self.scaled.matrix, self.fill_seconds(), *animations)
+        self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations)
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
+        self.sweep_rows(self.scaled.matrix, self.fill_seconds())  # every row divided by the same number
 
     def show_softmax(self):
-        strings, q = self.strings["steps"]["softmax"], self.query
-        caption = strings["caption_causal"] if self.settings.causal else strings["caption"]
-        animations = self.enter_lab_step("softmax", caption, new_numbers=self.matrix_numbers() + 2,
-                                         query=self.tokens[q])
-        # about half the reading time for the matrix, the rest for the lines and bars of the query's row
+        caption, fields = self.softmax_caption()
+        animations = self.enter_lab_step("softmax", caption, new_numbers=self.matrix_numbers() + 2 + (
+            len(self.tokens) if self.numbers_fit() else 0), **fields)
+        # the matrix changes at once; the reading time left goes to the query's lines and bars, then down the rows
         weights = self.weights
         frame = weights.matrix.row_box(self.query)
-        self.replace_matrix(self.scaled.matrix, weights.matrix, self.fill_seconds() / 2, *animations,
-                            Vanish(self.score_legend),  # the weights' colours are not on the scores' scale
-                            ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
-                                                        self.query_frame),
-                                                 VGroup(weights.row_labels, weights.column_labels, frame)))
+        self.replace_matrix(self.scaled.matrix, weights.matrix,
+                            with_rows=[*animations, Vanish(self.score_legend)],  # the weights' are on another scale
+                            with_frame=[ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
+                                                                    self.query_frame),
+                                                             VGroup(weights.row_labels, weights.column_labels, frame))])
         self.query_frame = frame
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
         heatmap = VGroup(weights.matrix, weights.row_labels, weights.column_labels, self.query_frame)
@@ -387,9 +399,24 @@ class PipelineScene(LessonScene):
         self.sweep_rows(weights.matrix, self.fill_seconds())
         self.softmax_heatmap = heatmap
 
+    def softmax_caption(self) -> tuple[str, dict]:
+        """What step 6 can truthfully say of the query's lines and bars: that they are as thick and as long as
+        their weights, or, when the lab's random weights leave them almost equal (within ALIKE_RATIO of each
+        other), that they are, and why."""
+        strings, row = self.strings["steps"]["softmax"], self.run.weights[self.query]
+        visible = row[row > 0]
+        fields = dict(query=self.tokens[self.query], top=self.tokens[int(row.argmax())],
+                      low=format_number(visible.min()), high=format_number(visible.max()))
+        if self.settings.causal:
+            return strings["caption_causal"], fields
+        random = self.settings.preset == "lab" and self.custom_weights is None
+        alike = random and visible.max() <= ALIKE_RATIO * visible.min()
+        return strings["caption_alike" if alike else "caption"], fields
+
     def sweep_rows(self, matrix, seconds: float):
-        """A frame down the weights' rows, one after another: each row is a distribution that sums to 1 (what
-        the step's caption says), and the screen keeps moving while its numbers are read."""
+        """A frame down the matrix's rows, one after another: each row of weights is a distribution that sums
+        to 1, each row of scaled scores is divided by the same number (what the steps' captions say), and the
+        screen keeps moving while its numbers are read."""
         rows = len(self.tokens)  # the weights are n x n
         frame = matrix.row_box(0).set_color(style.MUTED)
         each = seconds / (rows + 1)
@@ -412,18 +439,26 @@ class PipelineScene(LessonScene):
         return min(MOST_HEATMAP_SHARE, max(HEATMAP_SHARE, needed / (right - left)))
 
     def query_fan(self, box) -> VGroup:
-        """The query token on top, its lines down to every token, and its row of weights as bars; the tokens
-        named as the heatmap beside names its rows and columns (``abbreviated``)."""
+        """The query token on top, its lines down to every token, and its row of weights as bars, a token a line
+        with its weight after its bar (names and weights left out when they would not read at the size the box
+        allows); the tokens named as the heatmap beside names its rows (``abbreviated``)."""
         left, right, bottom, top = box
-        row, n = self.run.weights[self.query], len(self.tokens)
+        row = self.run.weights[self.query]
         names = [abbreviated(token) for token in self.tokens]
-        chart = token_bar_chart(row, names, right - left - 0.6, 2.0, query=self.query,
-                                show_values=self.numbers_fit(), max_value=rounded_up(row.max()),
-                                name="distribution")
-        query_label = token_text(names[self.query], True, style.BODY_SIZE + 4)
-        query_label.next_to(chart, UP, buff=1.6)
-        lines = WeightedLines([query_label.get_bottom() + DOWN * 0.1] * n, bar_tops(chart), row)
-        fan = VGroup(query_label, lines, chart)
+        query_label = token_text(names[self.query], True, style.BODY_SIZE)
+        line_height = min(FAN_LINE_HEIGHT, (top - bottom - 2 * query_label.height) / len(row))
+        for texts in (True, False):
+            chart = RowBars(row, names, FAN_BAR_LENGTH, line_height, query=self.query,
+                            max_value=rounded_up(row.max()), name="distribution", names=texts,
+                            values_shown=texts and self.numbers_fit(),
+                            decimals=decimals_for(self.run.weights.flat))  # as the matrix beside writes them
+            first = chart.line_starts()[0]  # the first token's line: the query sits up and left of it
+            query_label.move_to(first + LEFT * FAN_LINES_WIDTH + UP * (FAN_RISE + query_label.height / 2))
+            lines = WeightedLines([query_label.get_bottom() + DOWN * 0.1] * len(row), chart.line_starts(), row)
+            fan = VGroup(query_label, lines, chart)
+            scale = min(1.0, (right - left) / fan.width, (top - bottom) / fan.height)
+            if chart.font_size * scale >= MIN_FONT_SIZE:
+                break
         fan.chart, fan.query_label, fan.lines = chart, query_label, lines
         return self.place(fan, box)
 
@@ -561,18 +596,24 @@ class PipelineScene(LessonScene):
 
     # The guide's step 8: temperature ----------------------------------------------------------------
     def show_temperatures(self):
-        """The query's row at each temperature, a row of bars each; its maximum lands on the plot beside."""
+        """The query's row at each temperature, a row of bars each; its maximum lands on the plot beside. The caption
+        says what the preset's rows show: barely a change with the lab's random weights, a concentrated row with the
+        designed ones."""
         temperatures, q = self.settings.temperatures, self.query
-        self.begin_step("temperature", new_numbers=3 * len(temperatures), query=self.tokens[q],
-                        temperatures=", ".join(format_number(t) for t in temperatures))
         runs = [self.attention(t, self.settings.causal) for t in temperatures]
+        coldest = int(np.argmin(temperatures))
+        strings = self.strings["steps"]["temperature"]
+        self.begin_step("temperature", strings["caption_sharp" if self.settings.preset == "sharp" else "caption"],
+                        new_numbers=3 * len(temperatures), query=self.tokens[q],
+                        temperatures=", ".join(format_number(t) for t in temperatures),
+                        coldest=format_number(temperatures[coldest]),
+                        coldest_max=format_number(runs[coldest].max_weights[q]))
         left, right, bottom, top = self.body()
         split = left + 0.58 * (right - left)
-        largest = rounded_up(max(run.weights[q].max() for run in runs))
-        rows = VGroup(*[self.temperature_row(k, t, run, largest, split - left, labelled=k == len(runs) - 1)
-                        for k, (t, run) in enumerate(zip(temperatures, runs))])
-        rows.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
-        self.place(rows, (left, split - 0.2, bottom, top))
+        self.temperature_box = (left, split - 0.2, bottom, top)
+        exercise = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]  # their rows follow
+        self.temperature_largest = rounded_up(max(run.weights[q].max() for run in (*runs, *exercise)))
+        rows = self.temperature_rows_of(temperatures, runs, "temperature")
         self.plot = self.max_weight_plot((split + 0.2, right, bottom, top))
         marks = VGroup(*[Dot(self.plot.point(t, run.max_weights[q]), radius=0.08, color=style.HIGHLIGHT)
                          for t, run in zip(temperatures, runs)])
@@ -585,19 +626,32 @@ class PipelineScene(LessonScene):
             self.play(Appear(row.readout), FadeIn(mark, scale=2), run_time=0.6)
         self.temperature_rows, self.temperature_marks = rows, marks
 
+    def temperature_rows_of(self, temperatures, runs: list[LabAttention], name: str) -> VGroup:
+        """A ``temperature_row`` per temperature, stacked in the left part of the body (``temperature_box``), every
+        row's bars on one scale (``temperature_largest``); their numbers tagged ``name``, ``name``_entropy and
+        ``name``_max."""
+        left, right, _, _ = box = self.temperature_box
+        height = max(SHORTEST_TEMPERATURE_BARS, TEMPERATURE_BARS * min(1.0, 3 / len(runs)))  # many rows: lower
+        rows = VGroup(*[self.temperature_row(k, t, run, self.temperature_largest, right + 0.2 - left, height,
+                                             labelled=k == len(runs) - 1, name=name)
+                        for k, (t, run) in enumerate(zip(temperatures, runs))])
+        rows.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        return self.place(rows, box)
+
     def temperature_row(self, k: int, temperature: float, run: LabAttention, largest: float, width: float,
-                        labelled: bool) -> VGroup:
+                        height: float, labelled: bool, name: str) -> VGroup:
         """'T = 0.2' | the query's row of weights as bars (tokens under the last row only) | its entropy and maximum."""
         labels, q, small = self.labels, self.query, style.CAPTION_SIZE
         title = text_with_numbers(labels["temperature_value"],
-                                  {"value": tagged_number(temperature, "temperature", (0, k))})
-        entropy = tagged_number(run.entropies[q], "temperature_entropy", (0, k), font_size=small)
-        largest_weight = tagged_number(run.max_weights[q], "temperature_max", (0, k), font_size=small)
+                                  {"value": tagged_number(temperature, name, (0, k))})
+        entropy = tagged_number(run.entropies[q], f"{name}_entropy", (0, k), font_size=small)
+        largest_weight = tagged_number(run.max_weights[q], f"{name}_max", (0, k), font_size=small)
         readout = VGroup(text_with_numbers(labels["entropy_value"], {"value": entropy}, font_size=small),
                          text_with_numbers(labels["max_weight_value"], {"value": largest_weight}, font_size=small),
                          ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        chart = token_bar_chart(run.weights[q], self.tokens, width - title.width - readout.width - 1.0, 1.1,
-                                query=q, show_values=False, max_value=largest, name=f"temperature_bars_{k}")
+        names = [abbreviated(token) for token in self.tokens]  # as the maps name them: turned, a long word runs long
+        chart = token_bar_chart(run.weights[q], names, width - title.width - readout.width - 1.0, height,
+                                query=q, show_values=False, max_value=largest, name=f"{name}_bars_{k}")
         if not labelled:  # the columns are the same tokens in every row: named once, under the last
             chart.remove(chart.labels)
             chart.labels = VGroup()
@@ -629,12 +683,14 @@ class PipelineScene(LessonScene):
         return plot.move_to(np.array([(left + right) / 2 - 0.6, (bottom + top) / 2, 0]))
 
     def show_temperature_plot(self):
-        """Exercise 2: the whole curve, the uniform floor, and the guide's T = 0.5, 1, 3 read off it."""
+        """Exercise 2: the rows at the guide's T = 0.5, 1, 3 in place of the configured ones, the whole curve, the
+        uniform floor, and the three read off it."""
         q, plot = self.query, self.plot
         runs = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]
         values = [run.max_weights[q] for run in runs]
-        self.begin_step("temperature_plot", new_numbers=len(values), query=self.tokens[q],
+        self.begin_step("temperature_plot", new_numbers=4 * len(values), query=self.tokens[q],
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
+        self.exercise_rows(runs)
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
                              color=style.MUTED, stroke_width=2)
@@ -656,6 +712,15 @@ class PipelineScene(LessonScene):
         self.play(LaggedStart(*[FadeIn(ring, scale=2) for ring in rings], lag_ratio=0.5), Appear(readout), run_time=1.0)
         self.plot_stage = VGroup(plot, uniform, uniform_label, rings, readout)
 
+    def exercise_rows(self, runs: list[LabAttention]):
+        """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more or less
+        fades), so that the rows beside the curve are the temperatures it marks."""
+        old, new = self.temperature_rows, self.temperature_rows_of(EXERCISE_TEMPERATURES, runs, "exercise_row")
+        pairs = min(len(old), len(new))
+        self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
+                  *[Vanish(row) for row in old[pairs:]], *[Appear(row) for row in new[pairs:]], run_time=1.2)
+        self.temperature_rows = new
+
     # Beyond the lab: the causal mask and entropy -------------------------------------------------------
     def show_causal_comparison(self):
         """Without the mask | with it: first the scaled scores with −∞ in the future, then their softmax, 0 there."""
@@ -674,8 +739,10 @@ class PipelineScene(LessonScene):
         self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=fade)
         self.causal_scores = scores.matrix  # on screen until the softmax replaces it
         self.cue("masked", before=free.weights[self.query].tolist(), after=masked.weights[self.query].tolist())
-        self.replace_matrix(scores.matrix, parts.masked.matrix, reveal - 2 * fade, ReplacementTransform(
-            VGroup(scores.row_labels, scores.column_labels), VGroup(parts.masked.row_labels, parts.masked.column_labels)))
+        names = VGroup(parts.masked.row_labels, parts.masked.column_labels)
+        self.replace_matrix(scores.matrix, parts.masked.matrix,
+                            with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)])
+        self.sweep_rows(parts.masked.matrix, self.fill_seconds(0.8))
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> VGroup:

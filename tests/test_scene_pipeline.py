@@ -254,7 +254,7 @@ def test_the_labs_words_are_shown_with_their_accents(scene, name):
 
 
 @pytest.mark.parametrize("name, features", [
-    ("gato", [f"dim. {number}" for number in range(1, 9)]),
+    ("gato", [f"dim {number}" for number in range(8)]),
     ("sharp", ["determinante", "sustantivo", "verbo", "pronombre", "otra", "posición/10", "(posición/10)²", "1"])])
 def test_the_embedding_bars_are_labelled_with_their_features(scene, name, features):
     """Step 1 names the embedding's d numbers, top to bottom as its bars, and only step 1 (Q and K have none)."""
@@ -268,7 +268,7 @@ def test_the_embedding_bars_are_labelled_with_their_features(scene, name, featur
 def test_feature_names_sit_level_with_their_bars_left_of_the_first_vector():
     from scenes.lab_panel import VectorStage
     X = np.array(literal_lab(LAB_SENTENCES["gato"], 1.0, False)["X"])
-    names = [f"dim. {number}" for number in range(1, 9)]
+    names = [f"dim {number}" for number in range(8)]
     stage = VectorStage(LAB_SENTENCES["gato"].split(), [(X, style.INPUT, "X")], 9.0, 5.0, features=names)
     first = stage.rows[0].vectors[0]
     assert [label.shown_text for label in stage.features] == names
