@@ -18,7 +18,7 @@ Section 1 (``matrix``) and 2 (``scaling``):
   weight; an unscaled row sounds on the left, a scaled one on the right (their panels' sides).
 Section 3 (``heads``): each head its own register and timbre (220 Hz sine, 440 Hz triangle, 880 Hz organ),
 its weights as loudness, each token at its column: ``head_arcs`` (what each token receives), ``head_row``
-(one token's row), ``heads_overlay`` and ``heads_chord`` (the three heads one after the other, 0.3 s apart),
+(one token's row), ``heads_overlay`` and ``heads_chord`` (the three heads one after the other, each once the last has ended),
 ``heads_sum``/``sum_row`` (the mean, as a softmax row); ``tokens`` and ``concat`` a soft rising arpeggio
 across the field, ``cost`` a neutral tone.
 Section 4 (``positional``): one fixed scale for the whole section: a dimension of angular frequency omega
@@ -35,7 +35,7 @@ Section 6 (``pipeline``):
   (``peak``: a flat row sounds as even, not as faint: the lab's random weights and the designed ones keep the
   section at one loudness), on a sawtooth; the temperature
   sets the timbre: cold is bright and short (Butterworth cut-off 2500/sqrt(T) Hz), hot dull, long, detuned.
-* ``row`` with version ``lab``/``sharp``: the two presets' rows for the query, left and right, 0.3 s apart.
+* ``row`` with version ``lab``/``sharp``: the two presets' rows for the query, left and right, one after the other.
 * ``curve``: the maximum weight against T, a 440 Hz tone as loud as the curve is high, left to right.
 * ``masked``: the query's row as a chord, then the keys the causal mask blocks fall silent.
 * ``entropy``: the entropy of each compared row (``rows`` of the weights ``free`` and ``masked``) as the spread
@@ -45,6 +45,7 @@ Section 6 (``pipeline``):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -58,7 +59,8 @@ from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_w
 LAB_CUTOFF = 2500.0  # Hz, the lab's low-pass filter
 LADDER = np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21, 24, 26, 28, 31, 33, 36])  # pentatonic, in semitones
 KEY_PITCHES = 330.0 * 2 ** (LADDER / 12)
-SEQUENCE_GAP = 0.3  # seconds between things compared one after the other
+SEQUENCE_GAP = 0.3  # seconds of silence between things compared one after the other
+FOLLOWED_RELEASE = 0.06  # seconds: a held sound cut at full level fades out, it does not click
 
 
 def spread(count: int, left: float = -1.0, right: float = 1.0) -> np.ndarray:
@@ -75,12 +77,18 @@ def stereo_chord(pitches, weights, duration: float, wave=sine_wave, positions=No
     return np.sum(voices, axis=0) if voices and total > 0 else np.zeros((len(seconds(duration)), 2))
 
 
-def in_sequence(sounds, gap: float = SEQUENCE_GAP) -> np.ndarray:
+def in_sequence(sounds, gap: float) -> np.ndarray:
     """Stereo sounds one after the other, each starting ``gap`` seconds after the last."""
     track = Timeline(gap * (len(sounds) - 1) + max(len(sound) for sound in sounds) / SAMPLE_RATE)
     for k, sound in enumerate(sounds):
         track.place(sound, k * gap)
     return track.samples
+
+
+def turn(sound: np.ndarray) -> float:
+    """Seconds from a compared sound's start to the next one's: its length, then SEQUENCE_GAP of silence (two
+    compared sounds never overlap, so that they stay apart on a mono laptop speaker)."""
+    return len(sound) / SAMPLE_RATE + SEQUENCE_GAP
 
 
 def step_tone(step: int) -> np.ndarray:
@@ -137,6 +145,7 @@ def connection_note(weight: float, temperature: float = 1.0, peak: float = 1.0) 
 
 
 HEAD_REGISTERS = ((220.0, sine_wave), (440.0, triangle_wave), (880.0, organ_wave))  # low, middle, high
+HEADS_SECONDS = {"heads_overlay": 0.9, "heads_chord": 1.4}  # one head's chord in these cues
 
 
 def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
@@ -147,8 +156,16 @@ def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
 
 
 def heads_in_turn(rows, duration: float) -> np.ndarray:
-    """Each head's chord in its register, one head after the other."""
-    return in_sequence([head_chord(head, row, duration) for head, row in enumerate(rows)])
+    """Each head's chord in its register, one head after the other: each starts once the one before has ended
+    (``heads_turn``)."""
+    chords = [head_chord(head, row, duration) for head, row in enumerate(rows)]
+    return in_sequence(chords, turn(chords[0]))
+
+
+def heads_turn(kind: str) -> float:
+    """Seconds between two heads' chords in a ``heads_overlay`` or ``heads_chord`` cue: a scene that shows the
+    heads one by one shows them on this beat."""
+    return turn(head_chord(0, [1.0], HEADS_SECONDS[kind]))
 
 
 def attended(weights) -> np.ndarray:
@@ -178,7 +195,7 @@ def followed(pitches, levels, duration: float, positions) -> np.ndarray:
     voices = [pan(np.interp(along, np.arange(levels.shape[1]), row) * np.sin(2 * np.pi * pitch * t), position)
               for pitch, row, position in zip(pitches, levels, positions)]
     sound = np.sum(voices, axis=0) / max(1, len(voices)) ** 0.5
-    return low_pass(envelope(sound, decay=10 * duration), LAB_CUTOFF)
+    return low_pass(envelope(sound, decay=10 * duration, release=FOLLOWED_RELEASE), LAB_CUTOFF)
 
 
 def curve_tone(values, duration: float) -> np.ndarray:
@@ -258,10 +275,10 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "tokens": lambda count, **_: token_arpeggio(count),
     "head_arcs": lambda head, weights, **_: head_chord(head, attended(weights)),
     "head_row": lambda head, weights, **_: head_chord(head, weights),
-    "heads_overlay": lambda weights, **_: heads_in_turn([attended(w) for w in weights], 0.9),
+    "heads_overlay": lambda weights, **_: heads_in_turn([attended(w) for w in weights], HEADS_SECONDS["heads_overlay"]),
     "heads_sum": lambda weights, **_: distribution_chord(attended(weights)),
     "sum_row": lambda weights, **_: distribution_chord(weights),
-    "heads_chord": lambda weights, **_: heads_in_turn(weights, 1.4),
+    "heads_chord": lambda weights, **_: heads_in_turn(weights, HEADS_SECONDS["heads_chord"]),
     "cost": lambda **_: 0.5 * step_tone(0),
     "frequencies": lambda angular_frequencies, **_: followed(
         encoding_pitch(angular_frequencies[::2]), np.ones((len(angular_frequencies[::2]), 2)), 1.5,
@@ -298,12 +315,15 @@ def add_sound(kind: str, mapping: Callable[..., np.ndarray], level: float) -> No
 
 
 def staggered(cues) -> list[float]:
-    """Start times: cues of one kind at the same instant (two panels compared) play SEQUENCE_GAP apart."""
-    times, seen = [], {}
-    for cue in cues:
-        key = (cue.kind, round(cue.time, 3))
-        times.append(cue.time + SEQUENCE_GAP * seen.get(key, 0))
-        seen[key] = seen.get(key, 0) + 1
+    """Start times: cues of one kind at the same instant (two panels compared) play one after the other, each
+    once the one before has ended (``turn``); the others at their times."""
+    keys = [(cue.kind, round(cue.time, 3)) for cue in cues]
+    shared = Counter(keys)
+    times, free = [], {}
+    for cue, key in zip(cues, keys):
+        times.append(free.get(key, cue.time))
+        if shared[key] > 1:  # only then is its sound made here: placed() makes each sound once more
+            free[key] = times[-1] + turn(MAPPINGS[cue.kind](**cue.values))
     return times
 
 

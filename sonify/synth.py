@@ -10,6 +10,7 @@ from scipy import signal as scipy_signal
 
 SAMPLE_RATE = 48000  # the rate of video soundtracks: no resampling when muxed as AAC or Opus
 ATTACK = 0.015  # seconds, the lab's attack
+RELEASE = 0.005  # seconds, a struck note's fade at its cut (it has decayed by then)
 Wave = Callable[[np.ndarray], np.ndarray]  # phase in cycles -> amplitude
 
 
@@ -55,12 +56,14 @@ def glide(start: float, end: float, duration: float, wave: Wave = sine_wave) -> 
     return wave(phase)
 
 
-def envelope(signal: np.ndarray, decay: float, attack: float = ATTACK) -> np.ndarray:
-    """Linear rise over ``attack`` seconds, then exp(-t / decay): a struck, not a held, note (mono or stereo)."""
+def envelope(signal: np.ndarray, decay: float, attack: float = ATTACK, release: float = RELEASE) -> np.ndarray:
+    """Linear rise over ``attack`` seconds, then exp(-t / decay): a struck, not a held, note (mono or stereo);
+    its last ``release`` seconds fade to zero along a raised cosine (1 + cos(pi x)) / 2."""
     t = np.arange(len(signal)) / SAMPLE_RATE
     shape = np.clip(t / attack, 0.0, 1.0) * np.exp(-np.maximum(t - attack, 0.0) / decay)
-    fade = min(len(signal), int(0.005 * SAMPLE_RATE))  # 5 ms to zero: no click at the cut
-    shape[len(signal) - fade:] *= np.linspace(1.0, 0.0, fade)
+    fade = min(len(signal), int(round(release * SAMPLE_RATE)))
+    # zero at the last sample, and no corner where the fade begins: no click at the cut
+    shape[len(signal) - fade:] *= (1 + np.cos(np.pi * np.arange(1, fade + 1) / max(fade, 1))) / 2
     return signal * (shape[:, None] if signal.ndim == 2 else shape)
 
 
