@@ -23,7 +23,8 @@ HEATMAP_ASPECT = 2.5  # cells may be up to this much wider than tall, so a tall 
 PANEL_GAP = 0.6
 MOST_WAVES = 4
 TABLE_ROWS = 6  # positions listed in the "frequencies" table
-SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, at least (up to where it climbs again)
+SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
+MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
 VISIBLE_CHANGE = 0.05  # a step between neighbours this large shows in two decimals: "cambia en cada paso"
 BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
@@ -288,7 +289,7 @@ class PositionalScene(LessonScene):
         curves = [similarity_by_distance(n, d, start, base)[:span] for start in starts]
         rise = visible_rise(curves[0]) if d % 2 == 0 else None
         # A curve that rises again is set beside the smallest larger d whose curve only falls, when there is one.
-        wide = smooth_width(span, d, base) if rise is not None else None
+        wide = smooth_width(n, d, base) if rise is not None else None
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
                         **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide)
         axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=0.55 if wide else 1.0)
@@ -301,7 +302,8 @@ class PositionalScene(LessonScene):
             plots.arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
             name = axis_labels[-1]  # the sum of cosines goes over both plots, clear of the small plot's title
             name.next_to(VGroup(axes, *axis_labels[:-1], plots[1]), UP, buff=0.25).set_x(plots.get_x())
-        columns = min(span, max(SIMILARITY_COLUMNS, rise[1] + 1 if rise else 0))  # up to the top of the climb
+        reaches = rise is not None and SIMILARITY_COLUMNS <= rise[1] + 1 <= MOST_SIMILARITY_COLUMNS
+        columns = min(span, rise[1] + 1 if reaches else SIMILARITY_COLUMNS)  # up to the top of the climb, if it fits
         table = self.similarity_table(starts, curves, columns)
         panel = VGroup(plots, table)
         if d % 2 == 0:  # an odd d has a lone sin: its PE(pos)·PE(pos) is no longer d/2

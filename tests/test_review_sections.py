@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from manim import Wait
 
+from attn_math.positional import visible_rise
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scene_checks import layout_problems, legibility_problems, run_scene
@@ -109,6 +110,14 @@ def late_cues(scene, log, skip=("step",)) -> list[str]:
 # Item 12: the similarity table and its legend ------------------------------------------------------------
 def cosine_sum(delta: int, d: int = 16, base: float = 1e4) -> float:
     return sum(math.cos(delta / base ** (2 * i / d)) for i in range(d // 2))
+
+
+@pytest.mark.parametrize("curve, expected", [
+    ([8, 7, 5.5, 5.52, 6.2, 6.4, 6.0], (2, 5)),  # +0.02 is no rise to see; from 5.5 up to 6.4 (5 % of 8 is 0.4)
+    ([8, 7, 7.2, 7.1, 6.0], None),  # +0.2: under 0.4
+    ([3, 2, 1], None), ([4, 1, 3, 2, 0.5, 4], (1, 2))])
+def test_a_visible_rise_climbs_5_percent_of_the_peak_from_the_lowest_point_so_far(curve, expected):
+    assert visible_rise(curve) == expected
 
 
 def test_the_similarity_table_reaches_where_the_curve_visibly_rises_and_the_caption_says_so(positional):
