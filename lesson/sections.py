@@ -155,6 +155,6 @@ for _section in (
     Section("capital", 5, "scenes.capital", "CapitalScene", CapitalConfig, "attn_math.capital",
             ("step", "cell", "values", "row", "distribution"), 53),
     Section("pipeline", 6, "scenes.pipeline", "PipelineScene", PipelineConfig, "attn_math.lab",
-            ("step", "reset", "connection", "row", "curve", "masked", "entropy"), 48),
+            ("step", "reset", "tokens", "values", "connection", "row", "curve", "masked", "entropy"), 48),
 ):
     register(_section)

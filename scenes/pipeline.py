@@ -60,6 +60,8 @@ TEMPERATURE_BARS = 1.1  # the height of a temperature's row of bars, for up to t
 SHORTEST_TEMPERATURE_BARS = 0.55  # with more, lower rows, so that all fit with the token names under the last
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
+LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
+BLIP_SPACING = 0.2  # between the blips of the query's row of scores, each heard apart
 ROUND_STEPS = (1, 2, 2.5, 5)  # a colour scale ends at one of these times a power of ten
 ROWS_SECONDS = 1.5  # one matrix's rows fading into the next's, all at once
 FRAME_SECONDS = 0.5  # its brackets and token names moving to the new width
@@ -216,6 +218,7 @@ class PipelineScene(LessonScene):
         self.place(self.inputs, self.canvas_box())
         inputs = self.inputs.rows[0]
         self.dot_states["embeddings"] = self.panel.dots.states
+        self.cue("tokens", lands=True, count=len(self.tokens))  # the sentence laid out as its tokens land
         self.play(Appear(self.panel), Appear(self.inputs.tokens), Appear(inputs.name), Appear(self.inputs.features),
                   Appear(meaning), run_time=0.6)
         self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=0.5),
@@ -271,9 +274,26 @@ class PipelineScene(LessonScene):
         self.play(*animations, Vanish(self.vectors), run_time=0.6)
         self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels,
                                 self.score_legend)), run_time=0.5)
-        self.play(LaggedStart(*[Appear(row) for row in self.matrix_rows(matrix)], lag_ratio=1.0),
-                  run_time=self.fill_seconds(0.5))
+        self.reveal_rows(matrix, self.fill_seconds(0.5), self.query_row_cue(self.run.steps.scores))
         self.play(Create(self.query_frame), run_time=0.5)
+
+    def query_row_cue(self, scores) -> tuple[str, dict]:
+        """The query's row of ``scores`` read out as blips, pitch as value on the colour scale that the scores and
+        the scaled scores share: the scaled row sounds as much narrower as its colours are paler."""
+        return "values", dict(values=np.asarray(scores)[self.query].tolist(), spacing=BLIP_SPACING,
+                              low=-self.score_scale, high=self.score_scale)
+
+    def reveal_rows(self, matrix, seconds: float, cue: tuple[str, dict]):
+        """The matrix's rows one after another over ``seconds``; ``cue`` sounds as the query's row lands (a
+        colour-only grid, one piece, as it does)."""
+        rows = self.matrix_rows(matrix)
+        landed = self.query + 1 if len(rows) > 1 else 1  # the rows up to the query's, then the rest
+        kind, values = cue
+        self.cue(kind, lands=True, **values)
+        self.play(LaggedStart(*map(Appear, rows[:landed]), lag_ratio=1.0), run_time=seconds * landed / len(rows))
+        if landed < len(rows):
+            self.play(LaggedStart(*map(Appear, rows[landed:]), lag_ratio=1.0),
+                      run_time=seconds * (len(rows) - landed) / len(rows))
 
     def matrix_rows(self, matrix) -> list:
         """Each row's cells and numbers, to reveal one row after another; a colour-only grid is one piece."""
@@ -340,27 +360,33 @@ class PipelineScene(LessonScene):
         label_room = 1.4
         return min(CELL_HEIGHT, (width - label_room) / len(self.tokens), (height - label_room) / len(self.tokens))
 
-    def replace_matrix(self, old, new, with_rows=(), with_frame=()):
+    def replace_matrix(self, old, new, with_rows=(), with_frame=(), cue: tuple[str, dict] | None = None):
         """``old`` becomes ``new``: every row at once, its formula (and ``with_rows``: what else says which matrix
         is shown) with them, so the name above never disagrees with the numbers under it; a colour-only grid in
-        one piece.
+        one piece. ``cue`` (kind, values) sounds as the new rows land.
 
         The frame (brackets, and ``with_frame``: the token names and frames around the grid) moves before the
         rows when the new matrix is the wider and after them when it is the narrower, so that the rows, old and
         new, lie inside the brackets on screen and never run over the token names."""
         if not self.numbers_fit():
-            self.play(*with_rows, *with_frame, ReplacementTransform(old, new), run_time=ROWS_SECONDS)
+            self.play_rows(cue, *with_rows, *with_frame, ReplacementTransform(old, new))
             return
         rows = [*map(Vanish, [old.label, *self.matrix_rows(old)]), *map(Appear, [new.label, *self.matrix_rows(new)])]
         frame = [ReplacementTransform(old.brackets, new.brackets), *with_frame]
         if new.brackets.width > old.brackets.width + 1e-6:
             self.play(*frame, run_time=FRAME_SECONDS)
-            self.play(*with_rows, *rows, run_time=ROWS_SECONDS)
+            self.play_rows(cue, *with_rows, *rows)
         elif new.brackets.width < old.brackets.width - 1e-6:
-            self.play(*with_rows, *rows, run_time=ROWS_SECONDS)
+            self.play_rows(cue, *with_rows, *rows)
             self.play(*frame, run_time=FRAME_SECONDS)
         else:
-            self.play(*with_rows, *rows, *frame, run_time=ROWS_SECONDS)
+            self.play_rows(cue, *with_rows, *rows, *frame)
+
+    def play_rows(self, cue: tuple[str, dict] | None, *animations):
+        """The play in which a matrix's rows change, with ``cue`` (kind, values) sounding as it ends."""
+        if cue is not None:
+            self.cue(cue[0], lands=True, **cue[1])
+        self.play(*animations, run_time=ROWS_SECONDS)
 
     def show_scaled(self):
         steps, strings = self.run.steps, self.strings["steps"]["scaled"]
@@ -369,7 +395,8 @@ class PipelineScene(LessonScene):
                                          root=format_number(math.sqrt(steps.d_k)),
                                          temperature=format_number(self.settings.temperature),
                                          divisor=format_number(steps.divisor))
-        self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations)
+        self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations,
+                            cue=self.query_row_cue(steps.scaled))
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
         self.sweep_rows(self.scaled.matrix, self.fill_seconds())  # every row divided by the same number
 
@@ -551,8 +578,7 @@ class PipelineScene(LessonScene):
         self.header.add(*self.counter_after_panel)
         reveal = max(2 * CHORD_SECONDS, self.fill_seconds(1.0))
         for (preset, run), side in zip(runs.items(), sides):  # one row's chord after the other, with its map
-            self.cue("row", weights=run.weights[q].tolist(), version=preset)
-            self.play(Appear(side[0]), Appear(side[1]), run_time=reveal / 2)
+            self.land_with_chord(run.weights[q], preset, [Appear(side[0]), Appear(side[1])], reveal / 2)
         self.play(Create(frames), Appear(VGroup(*[side[2] for side in sides])), run_time=1.0)
         self.presets_stage = VGroup(sides, frames)
         self.preset_runs = runs
@@ -580,11 +606,20 @@ class PipelineScene(LessonScene):
                          for side in sides])
         new_frames = VGroup(*[side[1].matrix.row_box(article) for side in sides])
         self.play(Transform(frames, new_frames), *[Vanish(side[2]) for side in sides], run_time=0.8)
+        self.presets_stage = VGroup(sides, frames, rings, readouts)
         each = max(CHORD_SECONDS, self.fill_seconds(0.0) / 2)
         for (preset, run), readout, ring in zip(runs.items(), readouts, rings):  # lab first, then designed
-            self.cue("row", weights=run.weights[article].tolist(), version=preset)
-            self.play(Create(ring), Appear(readout), run_time=each)
-        self.presets_stage = VGroup(sides, frames, rings, readouts)
+            self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each)
+
+    def land_with_chord(self, weights, preset: str, animations: list, seconds: float):
+        """One side of the two presets compared: ``animations`` (its map, or its ring and readout) played in at most
+        LANDING_SECONDS, its row's chord sounding as they land, then held for the rest of ``seconds``; the other
+        side's chord (at least CHORD_SECONDS later) never overlaps it."""
+        shown = min(LANDING_SECONDS, seconds)
+        self.cue("row", lands=True, weights=np.asarray(weights).tolist(), version=preset)
+        self.play(*animations, run_time=shown)
+        if seconds > shown:
+            self.wait(seconds - shown)
 
     def article_readout(self, preset: str, run: LabAttention, article: int, noun: int) -> VGroup:
         """«el» → «gato»: 0.15 · máx. = 0.16, as small as the readout it replaces."""
@@ -738,10 +773,11 @@ class PipelineScene(LessonScene):
         self.play(Appear(parts.free_title), Appear(parts.free), Appear(scores.row_labels), run_time=fade)
         self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=fade)
         self.causal_scores = scores.matrix  # on screen until the softmax replaces it
-        self.cue("masked", before=free.weights[self.query].tolist(), after=masked.weights[self.query].tolist())
         names = VGroup(parts.masked.row_labels, parts.masked.column_labels)
         self.replace_matrix(scores.matrix, parts.masked.matrix,
-                            with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)])
+                            with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
+                            cue=("masked", dict(before=free.weights[self.query].tolist(),
+                                                after=masked.weights[self.query].tolist())))
         self.sweep_rows(parts.masked.matrix, self.fill_seconds(0.8))
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
 

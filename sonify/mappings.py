@@ -29,7 +29,7 @@ right: a unison when the outputs are identical, apart when they differ (``output
 Section 5 (``capital``): ``distribution``, the final distribution as a chord: París (C5, organ) and Roma
 (G4, triangle) the two voices that move, the six other words sines from 220 Hz, each as loud as its
 probability and panned as its bar; ``values``, the numbers of a column as blips one after the other, pitch
-as value.
+as value (on the cue's scale when it gives one, else on their own range).
 Section 6 (``pipeline``):
 * ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha's share of its row's largest weight
   (``peak``: a flat row sounds as even, not as faint: the lab's random weights and the designed ones keep the
@@ -37,7 +37,9 @@ Section 6 (``pipeline``):
   sets the timbre: cold is bright and short (Butterworth cut-off 2500/sqrt(T) Hz), hot dull, long, detuned.
 * ``row`` with version ``lab``/``sharp``: the two presets' rows for the query, left and right, one after the other.
 * ``curve``: the maximum weight against T, a 440 Hz tone as loud as the curve is high, left to right.
-* ``masked``: the query's row as a chord, then the keys the causal mask blocks fall silent.
+* ``tokens``: the sentence's tokens as they appear (step 1); ``values``: the query's row of scores (step 4), then
+  of scaled scores (step 5), as it lands, on the colour scale the two share: the scaled row sounds narrower.
+* ``masked``: the query's row as a chord, then the keys the causal mask blocks fall silent, as its weights land.
 * ``entropy``: the entropy of each compared row (``rows`` of the weights ``free`` and ``masked``) as the spread
   of a seven-voice cluster around 600 Hz, H bits = H octaves wide (0 bits: one tone), one after the other:
   without the mask on the left, with it on the right.
@@ -107,10 +109,13 @@ def value_blip(value: float, low: float, high: float) -> np.ndarray:
     return low_pass(envelope(tone(220 * 4 ** share, 0.14, triangle_wave), decay=0.05), LAB_CUTOFF)
 
 
-def value_blips(values, spacing: float) -> np.ndarray:
-    """A column of numbers read out: one blip per value, ``spacing`` apart, pitch as value (its range)."""
+def value_blips(values, spacing: float, low: float | None = None, high: float | None = None) -> np.ndarray:
+    """A column of numbers read out: one blip per value, ``spacing`` apart, pitch as value: on ``low``..``high``
+    when given (a scale that several cues share, so that smaller numbers sound closer together), else on the
+    values' own range."""
     values = np.asarray(values, dtype=float)
-    return in_sequence([pan(value_blip(v, values.min(), values.max()), 0.0) for v in values], spacing)
+    low, high = (values.min() if low is None else low), (values.max() if high is None else high)
+    return in_sequence([pan(value_blip(v, low, high), 0.0) for v in values], spacing)
 
 
 def distribution_chord(weights, duration: float = 1.0, positions=None) -> np.ndarray:
@@ -266,7 +271,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "step": lambda step, **_: step_tone(step),
     "reset": lambda **_: reset_tone(),
     "cell": lambda value, low, high, **_: value_blip(value, low, high),
-    "values": lambda values, spacing, **_: value_blips(values, spacing),
+    "values": lambda values, spacing, low=None, high=None, **_: value_blips(values, spacing, low, high),
     "row": lambda weights, version=None, **_: softmax_row(weights, version),
     "connection": lambda weight, temperature=1.0, peak=1.0, **_: connection_note(weight, temperature, peak),
     "masked": lambda before, after, **_: masked_row(before, after),

@@ -144,6 +144,21 @@ def test_value_blip_pitch_rises_with_the_value():
     assert pitches == pytest.approx([220, 440, 880], rel=0.02)
 
 
+def test_values_on_a_shared_scale_sound_narrower_when_divided():
+    """A row of scores and the same row divided by 2.83 (÷√8): on their own ranges they sound alike, on one
+    scale the divided row's blips lie in a pitch span about 2.83 times narrower (in octaves)."""
+    scores = np.array([0.5, -1.5, 2.0, 0.2])
+    spans = {}
+    for name, row in (("scores", scores), ("scaled", scores / 2.83)):
+        for scale in ({}, {"low": -2.0, "high": 2.0}):
+            sound = mono(MAPPINGS["values"](values=row.tolist(), spacing=0.2, **scale))
+            blips = [pitch(sound[int(k * 0.2 * SAMPLE_RATE): int((k * 0.2 + 0.12) * SAMPLE_RATE)])
+                     for k in range(len(row))]
+            spans[name, bool(scale)] = np.log2(max(blips) / min(blips))
+    assert spans["scaled", False] == pytest.approx(spans["scores", False], rel=0.05)
+    assert spans["scores", True] / spans["scaled", True] == pytest.approx(2.83, rel=0.1)
+
+
 def test_peaked_distribution_is_one_clear_tone_and_flat_one_a_chord():
     spectrum_peaked = np.abs(np.fft.rfft(mono(distribution_chord([0.97] + [0.03 / 7] * 7))))
     spectrum_flat = np.abs(np.fft.rfft(mono(distribution_chord([1 / 8] * 8))))
