@@ -17,6 +17,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdg
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from lesson.numbers import decimals_for, format_number, parse_number
 from scenes import style
+from sonify.mappings import MAPPINGS, turn
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
@@ -30,6 +31,8 @@ MIRROR_IDENTITY = 0.9  # the lesson compares p(París) at +0.90 with p(Roma) at 
 DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
 DRAG_SECONDS = 0.4  # per increment: a full sweep from +1 to -1 takes 3.2 s
 HOLD = 2.0  # seconds an important state stays still
+GROWTH = 1.5  # seconds the distribution's bars take to grow: its chord sounds as they land, not 6 s before
+CHORD_SECONDS = 1.6  # a distribution's chord as its bars land (step 9)
 LINE_HEIGHT = 0.55  # strip kept under the body for a worked line
 CAPTION_CLEARANCE = 0.3  # body_box leaves room for one caption line; a wrapped caption needs this much more
 SIGN_SIZE = 40
@@ -111,8 +114,7 @@ class CapitalScene(LessonScene):
         self.play(Appear(plus), Appear(PE.frame), run_time=0.5)
         self.reveal_rows(PE)
         self.play(Appear(equals), Appear(self.X.frame), run_time=0.5)
-        self.cue("values", values=walk.X[:, COUNTRY_DIMENSION].tolist(), spacing=self.reveal_seconds(D_MODEL))
-        self.reveal_rows(self.X)
+        self.reveal_rows(self.X, sounded=walk.X[:, COUNTRY_DIMENSION])
         self.wait(HOLD)
 
     def show_projections(self):
@@ -141,10 +143,10 @@ class CapitalScene(LessonScene):
         self.play(MoveToTarget(self.X), Appear(tokens), run_time=1.0)
         for weight, product in zip(weights, self.products.values()):
             self.present(weight)
-            self.present(product)
+            self.present(product, sounded=product.values[:, COUNTRY_DIMENSION])  # the country column as it lands
         blind = [weights[0].row_box(COUNTRY_DIMENSION), weights[1].row_box(COUNTRY_DIMENSION)]
         self.play(*[Create(box) for box in blind], *map(Appear, note), run_time=0.6)
-        self.cue("values", values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1)
+        self.cue("values", lands=True, values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1)
         self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), run_time=0.6)
         self.wait(HOLD)
 
@@ -167,8 +169,7 @@ class CapitalScene(LessonScene):
                   ReplacementTransform(last_query, query.entry_grid), Appear(query.frame), run_time=1.2)
         self.settle(query)
         self.play(Appear(self.scores.frame), run_time=0.4)
-        self.cue("values", values=walk.scores.tolist(), spacing=self.reveal_seconds(1))
-        self.reveal_rows(self.scores)
+        self.reveal_rows(self.scores, sounded=walk.scores)
         name = self.labels["score_name"].format(token=self.shown_word(walk.tokens[best]))
         line = self.dot_product_line(name, walk.Q[-1], walk.K[best], self.scores.entries[best][0].shown_text)
         self.play(Create(query.row_box(0)), Create(K.row_box(best)), Create(self.scores.cell_box(best, 0)),
@@ -220,8 +221,8 @@ class CapitalScene(LessonScene):
         self.present(weights)
         self.present(V)
         self.play(Appear(self.context.frame), run_time=0.4)
-        self.cue("values", values=walk.context.tolist(), spacing=0.5)
-        for entry in self.context.entries[0]:
+        for index, entry in enumerate(self.context.entries[0]):
+            self.blip(walk.context, index)
             self.play(Appear(entry), run_time=0.5)
         self.settle(self.context)
         line = self.dot_product_line(self.labels["context_name"], walk.attention_row, walk.V[:, COUNTRY_DIMENSION],
@@ -319,10 +320,11 @@ class CapitalScene(LessonScene):
         self.prediction_frame = self.frame_for(walk)
         self.clear_stage()
         self.play(Appear(self.chart.baseline), Appear(self.chart.labels), run_time=0.6)
-        seconds = self.reveal_seconds(len(VOCAB), fill_after=0.8 + HOLD)
-        self.cue_distribution(walk, seconds=seconds)
+        seconds = self.reveal_seconds(len(VOCAB), fill_after=0.8 + HOLD)  # the step's reading time, as before
+        self.cue_distribution(walk, seconds=CHORD_SECONDS, lands=True)
         self.play(*[GrowFromEdge(bar, DOWN) for bar in self.chart.bars], Appear(self.chart.value_texts),
-                  run_time=seconds)
+                  run_time=GROWTH)
+        self.wait(seconds - GROWTH)  # reading time for eight bars: always longer than GROWTH
         self.play(Appear(self.readouts), Create(self.prediction_frame), run_time=0.8)
         self.wait(HOLD)
 
@@ -338,15 +340,18 @@ class CapitalScene(LessonScene):
         different = self.between(left.context, right.context, r"\neq", self.labels["different_content"])
         self.place(VGroup(left, right, same, different))
         self.clear_stage()
-        self.play(Appear(left), run_time=1.0)
+        self.play(Appear(VGroup(left.title, left.chart, left.context)), run_time=1.0)
         self.play(Appear(right.title), Appear(right.chart), run_time=1.0)
         self.play(Appear(same), run_time=0.6)
         self.wait(1.5)
         self.play(Appear(right.context), run_time=self.reveal_seconds(D_MODEL, fill_after=1.6 + HOLD))
         boxes = [Create(panel.context.cell_box(0, COUNTRY_DIMENSION)) for panel in (left, right)]
         self.play(Appear(different), *boxes, run_time=0.8)
-        self.cue_distribution(other, seconds=0.8)
-        self.play(Appear(right.prediction), run_time=0.8)
+        # Each country's chord as its prediction lands, left then right, the second once the first has ended
+        self.cue_distribution(walk, seconds=0.8, lands=True)
+        self.play(Appear(left.prediction), run_time=0.8)
+        self.cue_distribution(other, seconds=0.8, lands=True)
+        self.play(Appear(right.prediction), run_time=self.last_cue_turn())
         self.wait(HOLD)
 
     # Steps 11-13: dragging the identity -------------------------------------------------------------------
@@ -481,8 +486,8 @@ class CapitalScene(LessonScene):
         self.drag_scale = self.stage_scale
         self.current_identity = walk.identity
         self.prediction_frame = self.frame_for(walk)
-        self.cue_distribution(walk, seconds=1.0)
         self.clear_stage()
+        self.cue_distribution(walk, seconds=1.0, lands=True)  # as the chart has appeared, not over the last screen
         self.play(Appear(self.slider), Appear(self.chart), Appear(self.readouts), Appear(self.prediction_frame),
                   run_time=1.0)
 
@@ -631,10 +636,22 @@ class CapitalScene(LessonScene):
         fit(line, right_edge - left_edge, LINE_HEIGHT)
         return line.move_to([0, bottom + CAPTION_CLEARANCE + LINE_HEIGHT / 2, 0])
 
-    def cue_distribution(self, walk, seconds: float):
+    def cue_distribution(self, walk, seconds: float, lands: bool = False):
         """The chord of the final distribution: one voice per word, París and Roma the ones that move."""
-        self.cue("distribution", weights=[float(p) for p in walk.probs], words=list(VOCAB),
+        self.cue("distribution", lands=lands, weights=[float(p) for p in walk.probs], words=list(VOCAB),
                  identity=float(walk.identity), seconds=float(seconds))
+
+    def blip(self, column, index: int):
+        """``column[index]``'s blip, sounding as the next play lands, pitched on the column's range as a
+        ``values`` run of the column would pitch it."""
+        column = np.asarray(column, dtype=float)
+        self.cue("cell", lands=True, value=float(column[index]), low=float(column.min()), high=float(column.max()))
+
+    def last_cue_turn(self) -> float:
+        """Seconds from the last cue's sound to the next compared one: its length, then sonify's gap, so the
+        two never overlap."""
+        cue = self.cues[-1]
+        return turn(MAPPINGS[cue.kind](**cue.values))
 
     def base_size_target(self, mobject):
         """A target copy of ``mobject`` at the size it was built, to lay the next stage out with."""
@@ -652,16 +669,19 @@ class CapitalScene(LessonScene):
         self.remove(mobject)
         self.add(mobject)
 
-    def reveal_rows(self, matrix: LabelledMatrix):
-        """Row after row, each given its numbers' reading time before the next comes."""
+    def reveal_rows(self, matrix: LabelledMatrix, sounded=None):
+        """Row after row, each given its numbers' reading time before the next comes; with ``sounded`` (a number
+        per row) each row's blip sounds as the row lands."""
         for row in range(len(matrix.entries)):
+            if sounded is not None:
+                self.blip(sounded, row)
             self.play(Appear(matrix.row(row)), run_time=self.reveal_seconds(matrix.values.shape[1]))
         self.settle(matrix)
 
-    def present(self, matrix: LabelledMatrix):
-        """The frame, then the numbers row by row (reveal_rows)."""
+    def present(self, matrix: LabelledMatrix, sounded=None):
+        """The frame, then the numbers row by row (reveal_rows, ``sounded`` as there)."""
         self.play(Appear(matrix.frame), run_time=0.4)
-        self.reveal_rows(matrix)
+        self.reveal_rows(matrix, sounded)
 
     def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):
         """Centre ``group`` in the body (above a reserved strip), scaled to fit; remember the scale."""

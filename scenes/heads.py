@@ -18,6 +18,7 @@ from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, LABEL_GAP, 
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.visuals import bracket, cap_height, fit, label_text, number_text
+from sonify.mappings import heads_turn
 
 HEAD_STEPS = ("previous", "subject_verb", "pronoun")  # one step per designed head, in attn_math's order
 HIGHLIGHTS_PER_HEAD = 2  # rows whose arcs each head step brings into focus
@@ -146,7 +147,7 @@ class HeadsScene(LessonScene):
         self.play(arcs.draw(run_time=2.0), Appear(self.heatmap), run_time=2.0)
         self.wait(HOLD)
         for i in rows:
-            self.cue("head_row", head=head, query=i, weights=weights[i].tolist())
+            self.cue("head_row", lands=True, head=head, query=i, weights=weights[i].tolist())
             self.focus_row(arcs, i, weights[i], style.HEADS[head], f"A{head + 1}")
             self.wait(HOLD)
 
@@ -217,9 +218,8 @@ class HeadsScene(LessonScene):
                         number=head + 1, attended=result.labels[attended], weight=f"{row[attended]:.2f}",
                         mean=f"{result.mean_weights[focus, attended]:.2f}")
         legend = self.place(self.legend(style.CAPTION_SIZE), self.panels()[1])
-        self.cue("heads_overlay", weights=[head.weights.tolist() for head in result.heads])
-        self.play(*self.clear_focus(), self.head_arcs[-1].unfocus(), Vanish(self.heatmap),
-                  *[Appear(arcs) for arcs in self.head_arcs[:-1]], Appear(legend), run_time=1.2)
+        self.cue("heads_overlay", lands=True, weights=[head.weights.tolist() for head in result.heads])
+        self.overlay_heads(legend)
         self.wait(HOLD)
         self.sum_arcs = AttentionArcs(self.row, result.mean_weights, style.ATTENTION, height=self.arc_height)
         self.heatmap = self.heatmap_for(result.mean_weights, self.labels["sum_matrix"].format(h=result.n_heads),
@@ -228,7 +228,7 @@ class HeadsScene(LessonScene):
         self.play(Vanish(VGroup(*self.head_arcs)), Appear(self.sum_arcs), Vanish(legend),
                   Appear(self.heatmap), run_time=1.5)
         self.wait(HOLD)
-        self.cue("sum_row", query=focus, weights=result.mean_weights[focus].tolist())
+        self.cue("sum_row", lands=True, query=focus, weights=result.mean_weights[focus].tolist())
         self.focus_row(self.sum_arcs, focus, result.mean_weights[focus], style.ATTENTION, "average")
         self.wait(HOLD)
         # The same row in the head that finds a relation for it: one clear maximum, which the average dilutes.
@@ -240,6 +240,17 @@ class HeadsScene(LessonScene):
         self.play(arcs.draw(run_time=1.0), Appear(readout), run_time=1.0)
         self.wait(HOLD + 0.5)
         self.head_example = VGroup(arcs, readout)
+
+    def overlay_heads(self, legend: VGroup):
+        """The heads' arcs over one row, each with its legend line as its chord in ``heads_overlay`` sounds:
+        the first as the last head's focus and heatmap clear, the others a chord's turn apart (the last
+        head's arcs, already there, light up in full)."""
+        beat = heads_turn("heads_overlay")
+        self.play(*self.clear_focus(), Vanish(self.heatmap), Appear(self.head_arcs[0]), Appear(legend[0]),
+                  run_time=1.2)
+        for arcs, line in zip(self.head_arcs[1:-1], legend[1:-1]):
+            self.play(Appear(arcs), Appear(line), run_time=beat)
+        self.play(self.head_arcs[-1].unfocus(), Appear(legend[-1]), run_time=beat)
 
     def telling_head(self, focus: int) -> int:
         """The head whose row for ``focus`` says most: its largest weight on another token, the farthest such
@@ -297,8 +308,11 @@ class HeadsScene(LessonScene):
             self.cue("head_row", lands=True, head=index, query=focus, weights=head.weights[focus].tolist())
             self.play(arcs[index].draw(run_time=0.8), Appear(readouts[index]), run_time=0.8)
         self.wait(1.0)
-        self.cue("heads_chord", query=focus, weights=[head.weights[focus].tolist() for head in result.heads])
-        self.play(Appear(note), run_time=0.6)
+        self.cue("heads_chord", lands=True, query=focus,
+                 weights=[head.weights[focus].tolist() for head in result.heads])
+        self.play(Appear(note[0]), Appear(note[1]), run_time=0.6)
+        for line in note[2:]:  # each head's line as its chord sounds
+            self.play(Appear(line), run_time=heads_turn("heads_chord"))
         self.wait(HOLD + 1.0)
         self.choice = VGroup(self.row, self.arcs_note, side, box, *arcs, *readouts)
 
@@ -342,7 +356,7 @@ class HeadsScene(LessonScene):
         self.play(Vanish(self.choice), run_time=0.6)
         self.play(Appear(heading), Appear(sides[0]), run_time=1.0)
         self.wait(1.0)
-        self.cue("cost", heads=h, d_model=d_model, d_head=d_head, params=many_params)
+        self.cue("cost", lands=True, heads=h, d_model=d_model, d_head=d_head, params=many_params)
         self.play(*self.slice_columns(single.copy(), split), Appear(titles[1]), run_time=1.5)
         self.play(Appear(costs[1]), run_time=0.6)
         self.wait(HOLD + 1.0)
@@ -379,7 +393,7 @@ class HeadsScene(LessonScene):
         self.play(Write(formula), run_time=1.5)
         self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=1.0)
         self.wait(HOLD)
-        self.cue("concat", heads=h, d_head=result.d_head, d_model=result.d_model)
+        self.cue("concat", lands=True, heads=h, d_head=result.d_head, d_model=result.d_model)
         self.play(*[ReplacementTransform(block.cell_grid, part) for block, part in zip(outputs, concat.parts)],
                   *[ReplacementTransform(block.label, label) for block, label in zip(outputs, concat.labels)],
                   *[Vanish(block.brackets) for block in outputs], Appear(concat.brackets),

@@ -344,7 +344,10 @@ class MatrixScene(LessonScene):
                 if self.settings.scale else labels["no_divide"].format(**fields))
         self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
         self.swap([self.S.label], [self.scaled.label], run_time=0.6)
-        self.replace_row_by_row(self.S, self.scaled, seconds=1.0)
+        low, high = float(self.S.values.min()), float(self.S.values.max())  # the scale S's cells sounded on
+        self.replace_row_by_row(self.S, self.scaled, seconds=1.0,  # each row's largest scaled score as it lands
+                                new_row=lambda i: self.cue("cell", lands=True, value=float(result.scaled[i].max()),
+                                                           low=low, high=high))
 
     def show_softmax(self):
         result = self.result

@@ -455,8 +455,8 @@ class PositionalScene(LessonScene):
             x_row, pe_row, sum_row = self.table.blocks[k]
             self.play(Appear(x_row), run_time=self.reveal_seconds(len(x_row.numbers)))
             self.play(Appear(pe_row), run_time=self.reveal_seconds(len(pe_row.numbers)))
-            self.cue("vector_sum", token=token, position=int(example.positions[k]), x=example.x[k].tolist(),
-                     pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
+            self.cue("vector_sum", lands=True, token=token, position=int(example.positions[k]),
+                     x=example.x[k].tolist(), pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
             self.play(Appear(sum_row.label), Appear(sum_row.comment),
                       *[TransformFromCopy(VGroup(a, b), total) for a, b, total
                         in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)],
@@ -540,11 +540,13 @@ class PositionalScene(LessonScene):
         for sentence, source, words in zip(sentences, self.inputs, self.input_words):
             self.play(Appear(sentence), Appear(source.frame), run_time=0.6)
             self.reveal_rows(source, words)
-        for output, words in zip(self.outputs, self.words):
+        # Z_B's rows complete the pairs of rows of one token: each pair is compared as it lands
+        for output, words, before_row in zip(self.outputs, self.words, (lambda i: None, self.cue_pair)):
             self.play(Appear(output.frame), run_time=0.6)
-            self.reveal_rows(output, words)
+            self.reveal_rows(output, words, before_row)
         self.play(Create(links), run_time=1.0)
-        self.cue("outputs_compared", with_pe=False, max_difference=self.max_difference(demo.output_a, demo.output_b))
+        self.cue("outputs_compared", lands=True, with_pe=False,
+                 max_difference=self.max_difference(demo.output_a, demo.output_b))
         self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference), run_time=0.8)
         self.wait(2.0)
 
@@ -553,9 +555,10 @@ class PositionalScene(LessonScene):
         demo = self.demo
         return [demo.steps_a_pe, demo.steps_b_pe] if with_pe else [demo.steps_a, demo.steps_b]
 
-    def reveal_rows(self, matrix: LabelledMatrix, words: VGroup):
-        """Each row with its word, at the numbers' reading pace."""
+    def reveal_rows(self, matrix: LabelledMatrix, words: VGroup, before_row=lambda i: None):
+        """Each row with its word, at the numbers' reading pace; ``before_row(i)`` just before row i comes."""
         for i in range(len(matrix.entries)):
+            before_row(i)
             self.play(Appear(matrix.row(i)), Appear(words[i]), run_time=self.reveal_seconds(len(matrix.entries[i])))
 
     @staticmethod
@@ -592,6 +595,13 @@ class PositionalScene(LessonScene):
         return VGroup(*[matrix.row_box(i) for matrices in (self.inputs, self.outputs)
                         for matrix, i in zip(matrices, rows)])
 
+    def cue_pair(self, i: int):
+        """Row i of Z_B beside the row of Z_A that holds the same token, compared as it lands: a unison when
+        they are the same numbers."""
+        demo = self.demo
+        self.cue("outputs_compared", lands=True, with_pe=False, row=i,
+                 max_difference=float(np.abs(demo.output_b[i] - demo.output_a[demo.permutation[i]]).max()))
+
     def max_difference(self, output_a: np.ndarray, output_b: np.ndarray) -> float:
         """Largest gap between the rows of the same token in the two sentences."""
         return float(np.abs(output_b - output_a[self.demo.permutation]).max())
@@ -613,8 +623,9 @@ class PositionalScene(LessonScene):
         difference = self.difference_number(demo.output_a_pe, demo.output_b_pe)
         difference.move_to(self.difference, aligned_edge=LEFT)
         self.replace_values(self.inputs, inputs)
-        self.cue("outputs_compared", with_pe=True, max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
         self.replace_values(self.outputs, outputs)
+        self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is written, not before
+                 max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
         self.play(Succession(Vanish(self.difference), Appear(difference)), run_time=0.8)
         self.wait(2.0)
 

@@ -168,7 +168,7 @@ def test_shared_projection_diagonal_dominates():
 def test_cues_follow_the_cells_and_rows(default_scene):
     kinds = [cue.kind for cue in default_scene.cues]
     assert kinds.count("step") == len(STEPS)
-    assert kinds.count("cell") == 3 * 2 * 3 + 9 + 3 * 2  # Q, K, V; the scores; Z
+    assert kinds.count("cell") == 3 * 2 * 3 + 9 + 3 + 3 * 2  # Q, K, V; the scores; the scaled rows; Z
     softmax = default_scene.steps[STEPS.index("softmax")]
     rows = [cue.values["weights"] for cue in default_scene.cues if cue.kind == "row" and softmax.start <= cue.time < softmax.end]
     np.testing.assert_allclose(rows, expected(worked_example.X, worked_example.W_Q, worked_example.W_K,

@@ -1,0 +1,230 @@
+"""Sound lands with the picture (issue 26, listen-report items 4-8 and helper G's heads beat): a cue sounds as
+the play that shows its visual ends (the row, the bars, the prediction, the head's arcs), and the sounds of
+things compared side by side play one after the other, never overlapping."""
+
+import pytest
+from manim import Wait
+
+from attn_math.positional import contiguous_tokens_example, permutation_demo
+from scene_checks import run_scene
+from scenes.lesson_scene import LessonScene
+from sonify.mappings import MAPPINGS, heads_turn
+from sonify.synth import SAMPLE_RATE
+
+COUNTRY = 2  # the embedding dimension that carries the country (capital's dim 2)
+FRAME = 1 / 5  # s: one frame at the tests' 5 fps
+
+
+class Play:
+    """One play as the scene ran it: when, whether it only waited, and what it animated."""
+
+    def __init__(self, start: float, end: float, animations):
+        self.start, self.end = start, end
+        self.waits = all(isinstance(animation, Wait) for animation in animations)
+        self.animated = [animation.mobject for animation in animations if not isinstance(animation, Wait)]
+
+    def shows(self, mobject) -> bool:
+        """Whether ``mobject`` (or a part of it) is animated in this play."""
+        return any(part is mobject for animated in self.animated for part in animated.get_family())
+
+    def tags(self) -> set:
+        """The tagged numbers (name, (i, j)) this play animates."""
+        return {part.tag for animated in self.animated for part in animated.get_family() if hasattr(part, "tag")}
+
+
+def recorded(section_id: str):
+    """The section's scene, run with every play and every cue's place among them logged in order:
+    [("cue", index in scene.cues) | ("play", Play)]."""
+    log = []
+    play, cue = LessonScene.play, LessonScene.cue
+
+    def logged_play(self, *animations, **options):
+        start = self.renderer.time
+        play(self, *animations, **options)
+        log.append(("play", Play(start, self.renderer.time, animations)))
+
+    def logged_cue(self, kind, *arguments, **values):
+        log.append(("cue", len(self.cues)))
+        cue(self, kind, *arguments, **values)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LessonScene, "play", logged_play)
+        patch.setattr(LessonScene, "cue", logged_cue)
+        scene = run_scene(section_id)
+    return scene, log
+
+
+def cues_with_plays(scene, log, kind: str, step: str | None = None) -> list:
+    """(cue, the first play that animates something after it) for every ``kind`` cue, within ``step`` if given."""
+    found = []
+    for index, entry in enumerate(log):
+        if entry[0] != "cue" or scene.cues[entry[1]].kind != kind:
+            continue
+        cue = scene.cues[entry[1]]
+        if step is not None and step_at(scene, cue.time) != step:
+            continue
+        following = next((later[1] for later in log[index + 1:] if later[0] == "play" and not later[1].waits), None)
+        found.append((cue, following))
+    return found
+
+
+def step_at(scene, time: float) -> str:
+    """The key of the step on screen at ``time`` (a cue as its header lands belongs to it)."""
+    return [step.key for step in scene.steps if step.start <= time + 1e-6][-1]
+
+
+def sound_seconds(cue) -> float:
+    return len(MAPPINGS[cue.kind](**cue.values)) / SAMPLE_RATE
+
+
+def assert_lands(pairs, shows):
+    """Each cue sounds at the end of the play after it, and that play shows what ``shows(k, play)`` says."""
+    for k, (cue, play) in enumerate(pairs):
+        assert play is not None and shows(k, play), f"{cue.kind} #{k}: the play after it shows something else"
+        assert cue.time == pytest.approx(play.end, abs=1e-6), \
+            f"{cue.kind} #{k} at {cue.time:.2f} s, its visual lands at {play.end:.2f} s"
+
+
+def assert_apart(cues):
+    """Each sound ends before the next one starts."""
+    for cue, after in zip(cues, cues[1:]):
+        assert cue.time + sound_seconds(cue) <= after.time + 1e-6, \
+            f"{cue.kind} at {cue.time:.2f} s lasts {sound_seconds(cue):.2f} s, the next starts at {after.time:.2f} s"
+
+
+@pytest.fixture(scope="module")
+def capital():
+    return recorded("capital")
+
+
+@pytest.fixture(scope="module")
+def heads():
+    return recorded("heads")
+
+
+@pytest.fixture(scope="module")
+def positional():
+    return recorded("positional")
+
+
+@pytest.fixture(scope="module")
+def matrix():
+    return recorded("matrix")
+
+
+# Capital --------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("step, name, column", [
+    ("positional", "X", lambda walk: walk.X[:, COUNTRY]),
+    ("scores", "scores", lambda walk: walk.scores),
+])
+def test_capital_blips_each_row_as_it_lands(capital, step, name, column):
+    scene, log = capital
+    values = column(scene.walk)
+    pairs = cues_with_plays(scene, log, "cell", step)
+    assert [cue.values["value"] for cue, _ in pairs] == pytest.approx(list(values))
+    assert all((cue.values["low"], cue.values["high"]) == pytest.approx((values.min(), values.max()))
+               for cue, _ in pairs)
+    assert_lands(pairs, lambda row, play: (name, (row, 0)) in play.tags())
+
+
+def test_capital_blips_each_context_number_as_it_lands(capital):
+    scene, log = capital
+    pairs = cues_with_plays(scene, log, "cell", "context")
+    assert [cue.values["value"] for cue, _ in pairs] == pytest.approx(list(scene.walk.context))
+    assert_lands(pairs, lambda j, play: ("context", (0, j)) in play.tags())
+
+
+def test_capital_projections_sound_the_country_column_of_q_k_v_as_each_row_lands(capital):
+    scene, log = capital
+    walk = scene.walk
+    pairs = cues_with_plays(scene, log, "cell", "projections")
+    columns = [(role, matrix[:, COUNTRY]) for role, matrix in (("Q", walk.Q), ("K", walk.K), ("V", walk.V))]
+    rows = [(role, i) for role, column in columns for i in range(len(column))]
+    assert [cue.values["value"] for cue, _ in pairs] == pytest.approx([v for _, column in columns for v in column])
+    assert_lands(pairs, lambda k, play: (rows[k][0], (rows[k][1], COUNTRY)) in play.tags())
+
+
+def test_capital_distribution_chord_sounds_as_its_bars_land_within_a_short_growth(capital):
+    scene, log = capital
+    [(cue, play)] = cues_with_plays(scene, log, "distribution", "distribution")
+    assert_lands([(cue, play)], lambda _, play: ("probs", (0, 0)) in play.tags())
+    assert play.end - play.start <= 1.5 + 1e-6, "bars growing for longer leave the chord long before they land"
+
+
+def test_capital_other_country_plays_both_predictions_in_turn_as_each_lands(capital):
+    scene, log = capital
+    pairs = cues_with_plays(scene, log, "distribution", "other_country")
+    first = scene.walk.identity
+    assert [cue.values["identity"] for cue, _ in pairs] == pytest.approx([first, -1.0 if first > 0 else 1.0])
+    assert_lands(pairs, lambda k, play: (f"{('', 'other_')[k]}probability", (0, 0)) in play.tags())
+    assert_apart([cue for cue, _ in pairs])
+
+
+def test_capital_drag_first_chord_sounds_as_its_chart_appears(capital):
+    scene, log = capital
+    cue, play = cues_with_plays(scene, log, "distribution", "drag")[0]
+    assert_lands([(cue, play)], lambda _, play: ("probs", (0, 0)) in play.tags() and play.shows(scene.slider))
+
+
+# Heads ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["head_row", "sum_row", "cost", "concat"])
+def test_heads_cues_sound_as_their_play_ends(heads, kind):
+    scene, log = heads
+    pairs = cues_with_plays(scene, log, kind)
+    assert pairs
+    assert_lands(pairs, lambda k, play: True)
+
+
+def test_heads_overlay_shows_each_head_as_its_chord_sounds(heads):
+    scene, log = heads
+    [(cue, play)] = cues_with_plays(scene, log, "heads_overlay")
+    beat = heads_turn("heads_overlay")
+    assert_lands([(cue, play)], lambda _, play: play.shows(scene.head_arcs[0]))
+    plays = [entry[1] for entry in log if entry[0] == "play" and not entry[1].waits and entry[1].end > cue.time]
+    for k, arcs in enumerate(scene.head_arcs[1:], start=1):
+        lands = next(play.end for play in plays if play.shows(arcs))
+        assert lands == pytest.approx(cue.time + k * beat, abs=FRAME), f"head {k + 1}"
+
+
+def test_heads_choice_writes_each_heads_line_as_its_chord_sounds(heads):
+    scene, log = heads
+    [(cue, play)] = cues_with_plays(scene, log, "heads_chord")
+    beat = heads_turn("heads_chord")
+    note = scene.choice[2][1]  # choice = (row, arcs note, (legend, note), ...): the note's title, then a line a head
+    plays = [entry[1] for entry in log if entry[0] == "play" and not entry[1].waits and entry[1].end >= cue.time - 1e-6]
+    for k, line in enumerate(note[1:]):
+        lands = next(play.end for play in plays if play.shows(line))
+        assert lands == pytest.approx(cue.time + k * beat, abs=FRAME), f"head {k + 1}"
+
+
+# Positional -----------------------------------------------------------------------------------------------
+def test_positional_vector_sum_sounds_as_x_plus_pe_lands(positional):
+    scene, log = positional
+    pairs = cues_with_plays(scene, log, "vector_sum")
+    assert len(pairs) == len(contiguous_tokens_example().tokens)
+    assert_lands(pairs, lambda k, play: ("x_plus_pe", (k, 0)) in play.tags())
+
+
+def test_positional_permutation_compares_each_output_pair_as_it_lands_then_the_verdict(positional):
+    scene, log = positional
+    demo = permutation_demo()
+    pairs = cues_with_plays(scene, log, "outputs_compared", "permutation")
+    rows = len(demo.output_b)
+    assert len(pairs) == rows + 1
+    assert_lands(pairs, lambda k, play: (("Z_B", (k, 0)) if k < rows else ("difference", (0, 0))) in play.tags())
+    assert_apart([cue for cue, _ in pairs])
+
+
+def test_positional_with_pe_sounds_apart_as_the_difference_is_written(positional):
+    scene, log = positional
+    [(cue, play)] = cues_with_plays(scene, log, "outputs_compared", "with_pe")
+    assert_lands([(cue, play)], lambda _, play: ("difference", (0, 0)) in play.tags())
+
+
+# Matrix ---------------------------------------------------------------------------------------------------
+def test_matrix_scaled_rows_sound_as_each_lands(matrix):
+    scene, log = matrix
+    scaled = scene.result.scaled
+    pairs = cues_with_plays(scene, log, "cell", "scaled")
+    assert [cue.values["value"] for cue, _ in pairs] == pytest.approx([row.max() for row in scaled])
+    assert_lands(pairs, lambda i, play: ("scaled", (i, 0)) in play.tags())
