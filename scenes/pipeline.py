@@ -61,6 +61,7 @@ SHORTEST_TEMPERATURE_BARS = 0.55  # with more, lower rows, so that all fit with 
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
 LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
+FRAMING_SECONDS = 0.5  # at least, to frame the query's row in a compared map
 BLIP_SPACING = 0.2  # between the blips of the query's row of scores, each heard apart
 ROUND_STEPS = (1, 2, 2.5, 5)  # a colour scale ends at one of these times a power of ten
 ROWS_SECONDS = 1.5  # one matrix's rows fading into the next's, all at once
@@ -576,10 +577,12 @@ class PipelineScene(LessonScene):
         self.play(Vanish(VGroup(self.output_stage, self.panel)), *map(Appear, self.counter_after_panel), run_time=0.8)
         self.remove(*self.counter_after_panel)  # from the scene's top level: it joins the header, and leaves with it
         self.header.add(*self.counter_after_panel)
-        reveal = max(2 * CHORD_SECONDS, self.fill_seconds(1.0))
-        for (preset, run), side in zip(runs.items(), sides):  # one row's chord after the other, with its map
-            self.land_with_chord(run.weights[q], preset, [Appear(side[0]), Appear(side[1])], reveal / 2)
-        self.play(Create(frames), Appear(VGroup(*[side[2] for side in sides])), run_time=1.0)
+        each = max(LANDING_SECONDS + FRAMING_SECONDS + 1.0, self.fill_seconds() / 2)
+        for (preset, run), side, frame in zip(runs.items(), sides, frames):  # a side after the other, each whole
+            self.land_with_chord(run.weights[q], preset, [Appear(side[0]), Appear(side[1])], LANDING_SECONDS)
+            # the query's row framed slowly, leading the eye along it, then what it says: its entropy and largest
+            self.play(Create(frame), run_time=each - LANDING_SECONDS - 1.0)
+            self.play(Appear(side[2]), run_time=1.0)
         self.presets_stage = VGroup(sides, frames)
         self.preset_runs = runs
 
