@@ -11,6 +11,7 @@ from attn_math.lab import LAB_SENTENCES, MAX_TOKENS, LabWeights, lab_attention, 
 from attn_math.sharp import preset_attention, sharp_attention, sharp_weights
 from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
+from lesson.sections import BY_ID
 from lesson.numbers import parse_number
 from scenes import style
 from scenes.lesson_scene import LessonScene
@@ -498,7 +499,8 @@ def test_cues_step_tones_connections_and_reset(scene):
     assert len(resets) == 1 and step(gato, "presets").start <= resets[0].time < step(gato, "presets").end
     kinds = {"step": {"step"}, "connection": {"weight", "temperature", "peak"}, "reset": set(),
              "masked": {"before", "after"}, "entropy": {"rows", "free", "masked"}, "row": {"weights", "version"},
-             "curve": {"values", "duration"}}
+             "curve": {"values", "duration"}, "tokens": {"count"}, "values": {"values", "spacing", "low", "high"}}
+    assert kinds.keys() == set(BY_ID["pipeline"].cue_kinds)  # the values of every kind the record says it plays
     for cue in gato.cues:
         assert kinds[cue.kind] == set(cue.values)
         assert all(isinstance(value, (int, float, list, str)) for value in cue.values.values())
