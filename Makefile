@@ -39,7 +39,7 @@ $(INSTALLED): pyproject.toml
 
 # reveal.js for the HTML decks, from the npm registry into the venv (pinned, sha512 checked); offline once there.
 reveal-js: $(INSTALLED)
-	$(BIN)/python -m lecture.revealjs
+	$(BIN)/python -m lecture.publish.revealjs
 
 clean:
 	rm -rf $(VENV) media output .pytest_cache

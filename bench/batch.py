@@ -23,8 +23,8 @@ from pathlib import Path
 from rich.console import Console
 
 from bench.report import RESULTS
-from lecture.batch import run_batch
-from lecture.batch_variants import read_variants
+from lecture.batch.run import run_batch
+from lecture.batch.variants import read_variants
 
 SECTION, VARIANTS = "matrix", 8
 TARGET_SPEEDUP = 1.6

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bench.__main__ import render
 from bench.report import RESULTS
-from lecture.jobs import QUALITIES
+from lecture.render.jobs import QUALITIES
 from lecture.watch import WatchRequest, watch
 
 SAVES = 5

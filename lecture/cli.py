@@ -1,6 +1,6 @@
 """The command line: `atencion` (installed) or `python render.py`; with no command it renders every section.
 
-The CLI only parses, validates and hands a plain request to ``lecture.runner``.
+The CLI only parses, validates and hands a plain request to ``lecture.render.runner``.
 """
 
 from __future__ import annotations
@@ -11,18 +11,18 @@ import click
 from click.core import ParameterSource
 from rich.console import Console
 
-from lecture.batch import batch_command
+from lecture.batch.run import batch_command
 from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineErrors, check_system, fail,
                                  run_guarded)
 from lecture.folder_config import folder_config, folder_quality
-from lecture.jobs import QUALITIES, Quality
-from lecture.preflight import memory_problem
-from lecture.revealjs import RevealMissing, installed as revealjs_installed
-from lecture.runner import RenderRequest, render as run_render
-from lecture.script import build as build_script
-from lecture.site import build as build_site
-from lecture.slides import DECK_FORMATS, build as build_slides
-from lecture.storyboard import build as build_storyboards
+from lecture.render.jobs import QUALITIES, Quality
+from lecture.render.preflight import memory_problem
+from lecture.publish.revealjs import RevealMissing, installed as revealjs_installed
+from lecture.render.runner import RenderRequest, render as run_render
+from lecture.publish.script import build as build_script
+from lecture.publish.site import build as build_site
+from lecture.publish.slides import DECK_FORMATS, build as build_slides
+from lecture.publish.storyboard import build as build_storyboards
 from lecture.watch import WatchRequest, watch as run_watch
 from lesson.config import ConfigError, load_config, suggestion, toml_value
 from lesson.config_dump import documented_toml

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import click
 
-from lecture.narration import NarrationError
-from lecture.output_folder import OutputError
-from lecture.preflight import missing_system_dependencies
+from lecture.render.narration import NarrationError
+from lecture.render.output_folder import OutputError
+from lecture.render.preflight import missing_system_dependencies
 from lesson.config_hints import clipped
 from lesson.steps import StepsError
 
@@ -77,7 +77,7 @@ RERUN_OPTIONS = (
 def run_guarded(build, *arguments) -> None:
     """Run a command that writes into OUT and exit with its status: an unusable folder is one line and
     exit 2; Ctrl-C exits 130 and SIGTERM or SIGHUP 128 + the signal, after the workers are stopped and the
-    scratch files removed. Files are only ever replaced whole (see lecture.output_folder)."""
+    scratch files removed. Files are only ever replaced whole (see lecture.render.output_folder)."""
     previous = {stop: signal.signal(stop, _exit_on_signal) for stop in (signal.SIGTERM, signal.SIGHUP)}
     try:
         sys.exit(build(*arguments))

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from lecture.jobs import Quality
-from lecture.manifest import MANIFEST, STILLS, Manifest
+from lecture.render.jobs import Quality
+from lecture.render.manifest import MANIFEST, STILLS, Manifest
 from lesson.config import DEFAULT_CONFIG, ConfigError, LectureConfig, describe, merge, read_toml
 
 SHARED_TABLES = ("lecture", "audio", "narration")  # config tables every section is rendered with

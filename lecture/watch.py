@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from lecture.jobs import JobResult, Quality, RenderJob, run_job, worker_setup
-from lecture.output_folder import OutputFolder
-from lecture.runner import RenderRequest, chosen_steps
+from lecture.render.jobs import JobResult, Quality, RenderJob, run_job, worker_setup
+from lecture.render.output_folder import OutputFolder
+from lecture.render.runner import RenderRequest, chosen_steps
 from lesson.config import ConfigError, load_config
 from lesson.formats import MP4, PNG
 from lesson.sections import BY_ID

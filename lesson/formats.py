@@ -48,7 +48,7 @@ class OutputFormat:
 
 MP4 = OutputFormat("mp4", video_codec="libx264", audio_codec="aac", subtitle_codec="mov_text", has_chapters=True,
                    joined=True, browser_type="video/mp4")
-# A WebM worker runs two VP9 encoders (lecture.jobs: max_inflight_encoders) and each holds about 0.8 to 1.1 GB at
+# A WebM worker runs two VP9 encoders (lecture.render.jobs: max_inflight_encoders) and each holds about 0.8 to 1.1 GB at
 # 3840x2160 whatever its settings (lag-in-frames 0 to 25): measured, pipeline --steps 2 at 60 fps, 2474 MB at
 # 3840x2160 and 1341 MB at 2560x1440, the largest WebM allowed (mp4: see scenes/speedups.py).
 WEBM = OutputFormat("webm", video_codec="libvpx-vp9", audio_codec="libopus", subtitle_codec="webvtt",

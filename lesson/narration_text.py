@@ -1,6 +1,6 @@
 """The text side of narration: what a step's voice says (its numbers and signs as the locale reads them), its
 sentences and their times in the recording, the step's file name, and what a scene asks of a voice. The voice
-itself (the lecturer's recordings, the espeak-ng draft voice) is ``lecture.narration``."""
+itself (the lecturer's recordings, the espeak-ng draft voice) is ``lecture.render.narration``."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ SENTENCE_END = re.compile(r"(?<=[.?!…])\s+")
 
 
 class Speaker(Protocol):
-    """What speaks a section's steps, as a scene asks it (``lecture.narration.Narration`` is one)."""
+    """What speaks a section's steps, as a scene asks it (``lecture.render.narration.Narration`` is one)."""
 
     def speak(self, name: str, text: str, spoken: dict) -> np.ndarray | None:
         """The step ``name``'s voice saying ``text`` as mono samples at SAMPLE_RATE, or None: not spoken."""

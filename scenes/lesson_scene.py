@@ -82,7 +82,7 @@ class SceneJob:
     stills_dir: Path | None = None
     still_prefix: str = ""
     progress: Callable[[float], None] | None = None
-    narration: Speaker | None = None  # who speaks the steps (a lecture.narration.Narration); None: nobody
+    narration: Speaker | None = None  # who speaks the steps (a lecture.render.narration.Narration); None: nobody
     steps: StepRange | None = None  # a clip of these steps only (``--steps``); None: the whole section
 
 

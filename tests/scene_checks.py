@@ -16,7 +16,7 @@ import av
 import numpy as np
 from manim import config, tempconfig
 
-from lecture.output_folder import private_lock
+from lecture.render.output_folder import private_lock
 from lesson.config import load_config
 from lesson.locale import load_locale
 from lesson.sections import BY_ID

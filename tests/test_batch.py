@@ -35,12 +35,12 @@ from distributed import Client, LocalCluster, get_worker
 from media_checks import ROOT, ctrl_c_as_at_a_terminal, run_cli
 from rich.console import Console
 
-from lecture.batch import batch_command, run_batch
-from lecture.batch_cluster import ClusterJobs, TaskResult
-from lecture.batch_variants import read_variants
-from lecture.jobs import JobResult
-from lecture.manifest import is_up_to_date
-from lecture.output_folder import PRIVATE, SCRATCH
+from lecture.batch.run import batch_command, run_batch
+from lecture.batch.cluster import ClusterJobs, TaskResult
+from lecture.batch.variants import read_variants
+from lecture.render.jobs import JobResult
+from lecture.render.manifest import is_up_to_date
+from lecture.render.output_folder import PRIVATE, SCRATCH
 from lesson.config import load_config
 
 DASK = Path(sys.executable).with_name("dask")
@@ -165,7 +165,7 @@ def test_render_tasks_of_many_variants_wait_in_the_scheduler_queue_for_a_free_wo
         time.sleep(2)
         return TaskResult(JobResult(job.section, error="stand-in"), {}, get_worker().address, 2.0)
 
-    monkeypatch.setattr("lecture.batch_cluster.render_task", slow_render)
+    monkeypatch.setattr("lecture.batch.cluster.render_task", slow_render)
     heard = []
     jobs = ClusterJobs(client, lambda variant, job, worker, seconds, result: heard.append(variant))
     variants = {f"v{n}": SimpleNamespace(section="matrix", stem="01-matrix", work_dir=tmp_path / f"v{n}")
@@ -218,7 +218,7 @@ def test_a_worker_killed_mid_task_leaves_no_partial_file_and_the_task_runs_again
 def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_only_the_rest(cluster, tmp_path):
     local, _ = cluster
     path, out = variants_file(tmp_path, "1", {"ana": "", "luis": 'steps = "scores..softmax"'}), tmp_path / "out"
-    process = subprocess.Popen([sys.executable, "-c", "from lecture.batch import batch_command; batch_command()",
+    process = subprocess.Popen([sys.executable, "-c", "from lecture.batch.run import batch_command; batch_command()",
                                 str(path), "-o", str(out), "--scheduler", local.scheduler_address],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=ctrl_c_as_at_a_terminal)
     try:

@@ -12,8 +12,8 @@ import pytest
 import srt
 from markdown_it import MarkdownIt
 
-from lecture.captions import lecture_tracks, step_spans
-from lecture.script import markdown_text
+from lecture.render.captions import lecture_tracks, step_spans
+from lecture.publish.script import markdown_text
 from lesson.records import steps_of
 from media_checks import (TINY, card_record, chapters, manifest, run_cli, step_record, streams, subtitle_cues,
                           tiny_matrix)

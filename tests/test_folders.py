@@ -17,10 +17,10 @@ from rich.console import Console
 
 from attn_math import worked_example
 from lecture.folder_config import changed_keys, folder_config, folder_quality, replacing_line
-from lecture.jobs import Quality
-from lecture.runner import RenderRequest
-from lecture.slides import build as build_slides
-from lecture.storyboard import build as build_storyboard
+from lecture.render.jobs import Quality
+from lecture.render.runner import RenderRequest
+from lecture.publish.slides import build as build_slides
+from lecture.publish.storyboard import build as build_storyboard
 from lesson.config import ConfigError, load_config
 from media_checks import ROOT, TINY, decoded_frame_count, manifest, run_cli
 from lesson.numbers import parse_number

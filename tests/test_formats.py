@@ -5,7 +5,7 @@ import av
 import numpy as np
 import pytest
 
-from lecture.captions import step_spans
+from lecture.render.captions import step_spans
 from lesson.records import steps_of
 from media_checks import TINY, chapters, decoded_frame_count, manifest, run_cli, streams, subtitle_cues
 from test_captions import parse_vtt, to_the_millisecond, unwrapped

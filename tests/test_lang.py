@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from lecture.captions import lecture_tracks, section_tracks
-from lecture.decks import Deck
-from lecture.jobs import JobResult
-from lecture.script import script_markdown
+from lecture.render.captions import lecture_tracks, section_tracks
+from lecture.publish.decks import Deck
+from lecture.render.jobs import JobResult
+from lecture.publish.script import script_markdown
 from lesson.locale import load_locale
 from lesson.numbers import DECIMAL, use_decimal_separator, written_numbers
 from lesson.records import StepRecord

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lecture.runner import CODE_DIRS  # the folders the outputs' code fingerprint hashes
+from lecture.render.runner import CODE_DIRS  # the folders the outputs' code fingerprint hashes
 
 ROOT = Path(__file__).resolve().parent.parent
 # Bottom to top; bench and render.py sit together on top of the orchestration.

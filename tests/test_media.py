@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import signal as scipy_signal
 
-from lecture.captions import lecture_tracks
-from lecture.media import add_audio, duration_of, join_videos
+from lecture.render.captions import lecture_tracks
+from lecture.render.media import add_audio, duration_of, join_videos
 from media_checks import chapters, decoded_audio, decoded_frame_count, step_record, streams, subtitle_cues
 from sonify.synth import SAMPLE_RATE, pan, tone
 

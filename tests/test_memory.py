@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from lecture.media import duration_of
+from lecture.render.media import duration_of
 from media_checks import TINY, manifest, run_cli
 from sonify.mix import BLOCK, write_wav_blocks
 from sonify.synth import SAMPLE_RATE, pan, tone
@@ -56,7 +56,7 @@ def join_peak(folder: Path, seconds: int) -> float:
     script = textwrap.dedent(f"""
         import resource
         from pathlib import Path
-        from lecture.media import join_videos
+        from lecture.render.media import join_videos
         join_videos([Path(p) for p in {[str(p) for p in parts]}], Path({str(folder / "lecture.mp4")!r}),
                     [Path(w) for w in {[str(w) for w in wavs]}], {SAMPLE_RATE})
         print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)

@@ -9,8 +9,8 @@ import pytest
 
 from audio_files import tone, write_audio
 from media_checks import system_program
-from lecture import narration
-from lecture.narration import LONGEST_RECORDING, Narration, NarrationError, decode, plan
+from lecture.render import narration
+from lecture.render.narration import LONGEST_RECORDING, Narration, NarrationError, decode, plan
 from lesson.config import load_config
 from lesson.locale import load_locale
 from lesson.narration_text import sentence_times, sentences, voice_text

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from audio_files import tone, write_audio
-from lecture import narration
-from lecture.narration import LARGEST_RECORDING, NarrationError, decode, plan
+from lecture.render import narration
+from lecture.render.narration import LARGEST_RECORDING, NarrationError, decode, plan
 from lesson.locale import load_locale
 from lesson.sections import BY_ID
 from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, run_cli

@@ -12,7 +12,7 @@ import srt
 from scipy import signal as scipy_signal
 
 from audio_files import tone, write_audio
-from lecture.slides import cut_section, speaker_notes
+from lecture.publish.slides import cut_section, speaker_notes
 from lesson.locale import load_locale
 from lesson.records import steps_of
 from lesson.narration_text import TAIL

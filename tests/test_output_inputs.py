@@ -16,7 +16,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from lecture.output_folder import PRIVATE
+from lecture.render.output_folder import PRIVATE
 from media_checks import ROOT, TINY, copy_of, run_cli, streams, tiny_matrix
 from test_output_safety import OTHER_CONFIG, RENDER, assert_recorded, snapshot
 

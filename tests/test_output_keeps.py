@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lecture.manifest import file_hash
+from lecture.render.manifest import file_hash
 from lesson.sections import BY_ID
 from lesson.steps import clip_stem, parse_steps, step_keys
 from media_checks import ROOT, TINY, copy_of, run_cli, tiny_matrix

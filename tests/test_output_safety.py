@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from lecture.manifest import entry_hash, read_manifest
-from lecture.output_folder import PRIVATE, OutputFolder
+from lecture.render.manifest import entry_hash, read_manifest
+from lecture.render.output_folder import PRIVATE, OutputFolder
 from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, run_cli, tiny_matrix
 
 RENDER = [sys.executable, str(ROOT / "render.py"), "render"]
@@ -192,15 +192,15 @@ def test_a_failed_lecture_join_keeps_the_new_section_and_the_earlier_lecture(ren
     section was committed: the section stays, new and recorded; the lecture's files are the earlier ones."""
     from click.testing import CliRunner
 
-    import lecture.runner
+    import lecture.render.runner
     from render import cli
 
     def disk_full(parts, target, *_):
         target.write_bytes(b"half a lecture")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(lecture.runner, "join_videos", disk_full)
-    monkeypatch.setattr(lecture.runner, "link_or_copy", disk_full)
+    monkeypatch.setattr(lecture.render.runner, "join_videos", disk_full)
+    monkeypatch.setattr(lecture.render.runner, "link_or_copy", disk_full)
     before = snapshot(rendered)
     result = CliRunner().invoke(cli, ["render", "matrix", *TINY, "-o", str(rendered), "--force", *OTHER_CONFIG])
     assert result.exit_code == 1 and "No space left on device" in result.stderr

@@ -2,7 +2,7 @@
 
 import manimpango
 
-from lecture import preflight
+from lecture.render import preflight
 from media_checks import run_cli
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from lecture.manifest import Manifest
+from lecture.render.manifest import Manifest
 from lesson.records import CardRecord, StepRecord, TextRecord, cards_of, stored, steps_of
 from tests.scene_checks import run_scene
 

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from attn_math import worked_example
-from lecture.runner import longest_first
+from lecture.render.runner import longest_first
 from lesson.sections import BY_ID, SECTION_IDS
 from media_checks import (TINY, copy_of, decoded_audio, decoded_frame_count, dominant_frequency, manifest, onset,
                           run_cli, streams, tiny_matrix)

@@ -11,8 +11,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from attn_math.attention import self_attention, softmax
-from lecture.manifest import Manifest, read_manifest
-from lecture.output_folder import OutputFolder
+from lecture.render.manifest import Manifest, read_manifest
+from lecture.render.output_folder import OutputFolder
 from lesson.config import ConfigError, load_config, valid_keys
 from lesson.config_dump import documented_toml
 from lesson.locale import languages

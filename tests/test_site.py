@@ -17,8 +17,8 @@ from urllib.parse import unquote, urlsplit
 import av
 import pytest
 
-from lecture.captions import step_spans
-from lecture.site import joined_decks, rendered_language
+from lecture.render.captions import step_spans
+from lecture.publish.site import joined_decks, rendered_language
 from lesson.locale import load_locale
 from lesson.records import steps_of
 from lesson.sections import SECTION_IDS

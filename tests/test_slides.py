@@ -23,9 +23,9 @@ from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE
 from pypdf import PdfReader
 
-from lecture import revealjs
-from lecture.pdf_deck import FONT, font_file
-from lecture.slides import PLAYER_HINT, cut, player_missing
+from lecture.publish import revealjs
+from lecture.publish.pdf_deck import FONT, font_file
+from lecture.publish.slides import PLAYER_HINT, cut, player_missing
 from lesson.locale import load_locale
 from media_checks import (ROOT, TINY, copy_of, decoded_audio, decoded_frame_count, manifest, run_cli, streams,
                           system_program, tiny_matrix)

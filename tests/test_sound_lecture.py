@@ -13,7 +13,7 @@ import pyloudnorm
 import pytest
 from scipy import signal as scipy_signal
 
-from lecture.media import video_duration
+from lecture.render.media import video_duration
 from lesson.locale import load_locale
 from lesson.sections import BY_ID, SECTION_IDS
 from media_checks import TINY, run_cli

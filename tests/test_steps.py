@@ -7,9 +7,9 @@ from pypdf import PdfReader
 from manim import tempconfig
 from rich.console import Console
 
-from lecture.jobs import Quality
-from lecture.output_folder import private_lock
-from lecture.runner import RenderRequest, render
+from lecture.render.jobs import Quality
+from lecture.render.output_folder import private_lock
+from lecture.render.runner import RenderRequest, render
 from lesson.config import load_config
 from lesson.locale import load_locale
 from lesson.sections import BY_ID

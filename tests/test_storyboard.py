@@ -5,7 +5,7 @@ import pytest
 from PIL import Image, ImageDraw
 from scipy import ndimage
 
-from lecture.storyboard import LabelFont
+from lecture.publish.storyboard import LabelFont
 from lesson.locale import load_locale
 from lesson.steps import step_keys
 from media_checks import TINY, manifest, run_cli

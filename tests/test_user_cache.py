@@ -1,10 +1,10 @@
 """The user's cache folder (lesson.user_cache) as a Dask worker uses it for its LaTeX and text caches
-(lecture.batch_cluster.CacheSlot): a relative XDG_CACHE_HOME is ignored, and a cache root that another user
+(lecture.batch.cluster.CacheSlot): a relative XDG_CACHE_HOME is ignored, and a cache root that another user
 could change is not used (LaTeX would compile a .tex planted there)."""
 
 import pytest
 
-from lecture.batch_cluster import CacheSlot, cache_root
+from lecture.batch.cluster import CacheSlot, cache_root
 
 
 @pytest.fixture(autouse=True)

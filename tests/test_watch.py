@@ -8,7 +8,7 @@ import signal
 import numpy as np
 from PIL import Image
 
-from lecture.jobs import Quality
+from lecture.render.jobs import Quality
 from lecture.watch import WatchRequest, watch
 from lesson.steps import step_keys
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from media_checks import ROOT, ctrl_c_as_at_a_terminal
 
-from lecture.output_folder import OutputFolder
+from lecture.render.output_folder import OutputFolder
 from lesson.steps import step_keys
 
 SOFTMAX = step_keys("matrix").index("softmax") + 1

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from distributed import as_completed, get_worker
 
-from lecture.jobs import JobResult, RenderJob, run_job
-from lecture.runner import code_digest
+from lecture.render.jobs import JobResult, RenderJob, run_job
+from lecture.render.runner import code_digest
 from lesson.user_cache import PrivateFolder, private_folder
 
 Contents = bytes | dict[str, bytes]  # a file, or a folder of files (a section's stills)

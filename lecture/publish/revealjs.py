@@ -1,4 +1,4 @@
-"""reveal.js for the HTML decks, obtained at set-up time (``make setup`` runs ``python -m lecture.revealjs``)
+"""reveal.js for the HTML decks, obtained at set-up time (``make setup`` runs ``python -m lecture.publish.revealjs``)
 with npm from the package registry: one pinned version whose sha512 is checked, unpacked into the virtual
 environment, never into this repository. Decks then copy or embed it, so they play with no network."""
 
@@ -30,7 +30,7 @@ def installed() -> Path:
     """The folder holding reveal.js' files (laid out as in its package); raises RevealMissing."""
     if not all((FOLDER / name).is_file() for name in FILES):
         raise RevealMissing(f"reveal.js {VERSION} is not set up in {FOLDER}: run `make setup` "
-                            f"(or `{Path(sys.executable).name} -m lecture.revealjs`) once, with the network")
+                            f"(or `{Path(sys.executable).name} -m lecture.publish.revealjs`) once, with the network")
     return FOLDER
 
 

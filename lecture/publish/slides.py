@@ -7,7 +7,7 @@ have sound; so its slide videos are silent (manim-slides issues 258, 375 and 577
 (or reuse, when up to date) the section's finished video and its soundtrack, cut both at the step
 boundaries into one clip per step, and write manim-slides' own JSON around those clips, which
 ``manim-slides present`` plays as they are, so the sound stays. The decks are our own writers'
-(``lecture.html_deck``, ``pptx_deck``, ``pdf_deck``): they need no network and show each step's last frame.
+(``lecture.publish.html_deck``, ``pptx_deck``, ``pdf_deck``): they need no network and show each step's last frame.
 
 Layout, manim-slides' own: ``OUT/slides/NN-section.json`` and ``OUT/slides/files/NN-section/*.mp4``,
 with the decks beside the JSON (``OUT/slides/NN-section.html``, ``.pptx``, ``.pdf``), or one joined deck
@@ -30,15 +30,15 @@ import av
 import numpy as np
 from rich.console import Console
 
-from lecture.captions import step_spans
-from lecture.decks import Deck, SectionSlides, StepSlide
-from lecture.html_deck import write_html
-from lecture.manifest import read_manifest
-from lecture.media import add_audio
-from lecture.output_folder import OutputFolder
-from lecture.pdf_deck import write_pdf
-from lecture.pptx_deck import write_pptx
-from lecture.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
+from lecture.render.captions import step_spans
+from lecture.publish.decks import Deck, SectionSlides, StepSlide
+from lecture.publish.html_deck import write_html
+from lecture.render.manifest import read_manifest
+from lecture.render.media import add_audio
+from lecture.render.output_folder import OutputFolder
+from lecture.publish.pdf_deck import write_pdf
+from lecture.publish.pptx_deck import write_pptx
+from lecture.render.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
 from lesson.formats import MP4
 from lesson.locale import load_locale
 from lesson.records import StepRecord, steps_of

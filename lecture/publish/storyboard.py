@@ -20,10 +20,10 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 from rich.console import Console
 
-from lecture.manifest import STILLS
-from lecture.output_folder import OutputFolder
-from lecture.runner import RenderRequest
-from lecture.slides import render_current
+from lecture.render.manifest import STILLS
+from lecture.render.output_folder import OutputFolder
+from lecture.render.runner import RenderRequest
+from lecture.publish.slides import render_current
 from lesson.formats import PNG
 from lesson.locale import load_locale
 from lesson.records import StepRecord, steps_of

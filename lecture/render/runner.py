@@ -15,13 +15,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from lecture.captions import lecture_tracks, write_captions
+from lecture.render.captions import lecture_tracks, write_captions
 from lecture.folder_config import replacing_line, shared_settings
-from lecture.jobs import JobResult, Quality, RenderJob, worker_main
-from lecture.manifest import MANIFEST, file_hash, folder_contents, is_up_to_date, read_manifest, stage_manifest
-from lecture.media import join_videos, video_duration
-from lecture.narration import Narration, plan
-from lecture.output_folder import OutputError, OutputFolder, link_or_copy
+from lecture.render.jobs import JobResult, Quality, RenderJob, worker_main
+from lecture.render.manifest import MANIFEST, file_hash, folder_contents, is_up_to_date, read_manifest, stage_manifest
+from lecture.render.media import join_videos, video_duration
+from lecture.render.narration import Narration, plan
+from lecture.render.output_folder import OutputError, OutputFolder, link_or_copy
 from lesson.config import LectureConfig
 from lesson.formats import BY_NAME
 from lesson.locale import load_locale
@@ -30,7 +30,7 @@ from lesson.sections import BY_ID, SECTIONS
 from lesson.steps import StepRange, clip_stem, parse_steps, step_keys
 from sonify.synth import SAMPLE_RATE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("attn_math", "sonify", "lesson", "scenes", "lecture", "assets")
 
 
@@ -79,11 +79,11 @@ def render(request: RenderRequest, console: Console | None = None, run=None) -> 
     """Render what is stale, keep what is up to date, join the lecture; returns the exit status.
 
     Workers render into a scratch folder. Each section is committed as soon as its worker is done: its files
-    and its manifest entry renamed into place together under the folder's lock (see ``lecture.output_folder``),
+    and its manifest entry renamed into place together under the folder's lock (see ``lecture.render.output_folder``),
     so it can be watched while the others render and stays whatever happens to them later. The lecture is
     joined last, from the sections in OUT. ``run(jobs, parallel, console)`` runs the stale sections' jobs and
     yields their results as they end, or returns them all (default ``finished_jobs``, a local process per
-    section; a batch on a cluster passes ``lecture.batch_cluster``'s): each is committed as it comes.
+    section; a batch on a cluster passes ``lecture.batch.cluster``'s): each is committed as it comes.
     A ``--steps`` clip is recorded apart (the manifest's ``clips``, by file stem) and never joined.
     Raises OutputError when ``request.out_dir`` cannot be used, StepsError when ``request.steps`` names no
     step of a section; both before anything is written.
@@ -154,7 +154,7 @@ def entry_key(section: str, clips: dict[str, StepRange]) -> str:
 
 
 def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
-    """Who speaks each requested section's steps (see ``lecture.narration.plan``); raises NarrationError
+    """Who speaks each requested section's steps (see ``lecture.render.narration.plan``); raises NarrationError
     before anything is written when a recording is unusable. Stills and GIFs have no voice."""
     if not BY_NAME[request.format].has_sound:
         return {}

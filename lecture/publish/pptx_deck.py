@@ -12,7 +12,7 @@ from pptx.dml.color import RGBColor
 from pptx.enum.lang import MSO_LANGUAGE_ID
 from pptx.util import Emu
 
-from lecture.decks import Deck, SectionSlides, StepSlide, slides_in_order
+from lecture.publish.decks import Deck, SectionSlides, StepSlide, slides_in_order
 
 WIDTH = 1280  # pixels at 96 dpi: PowerPoint's standard 13.33-inch wide slide
 EMU_PER_PIXEL = 9525

@@ -27,19 +27,19 @@ from jinja2 import Environment
 from PIL import Image
 from rich.console import Console
 
-from lecture.captions import step_spans
-from lecture.manifest import MANIFEST, file_hash, read_manifest
-from lecture.output_folder import OutputFolder
-from lecture.runner import plain_line
-from lecture.slides import DECK_FORMATS, FOLDER as SLIDES
-from lecture.storyboard import STILLS
+from lecture.render.captions import step_spans
+from lecture.render.manifest import MANIFEST, file_hash, read_manifest
+from lecture.render.output_folder import OutputFolder
+from lecture.render.runner import plain_line
+from lecture.publish.slides import DECK_FORMATS, FOLDER as SLIDES
+from lecture.publish.storyboard import STILLS
 from lesson.formats import BY_NAME, PNG
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
 from lesson.records import steps_of
 from lesson.sections import BY_ID, SECTIONS, Section
 
 SITE = "site"
-TEMPLATE = resources.files("lecture") / "templates" / "site.html"
+TEMPLATE = resources.files("lecture.publish") / "templates" / "site.html"
 JOINED = "lecture"  # the joined decks' stem: lecture, or lecture-matrix-scaling for some sections
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 from jinja2 import Environment
 from markupsafe import Markup
 
-from lecture import revealjs
-from lecture.decks import Deck
-from lecture.output_folder import link_or_copy
+from lecture.publish import revealjs
+from lecture.publish.decks import Deck
+from lecture.render.output_folder import link_or_copy
 
-TEMPLATE = resources.files("lecture") / "templates" / "deck.html"
+TEMPLATE = resources.files("lecture.publish") / "templates" / "deck.html"
 LAYOUT_WIDTH = 1280  # CSS pixels reveal.js lays a slide's text out in, then scales to the screen
 
 

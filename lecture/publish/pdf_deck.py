@@ -10,7 +10,7 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from lecture.decks import Deck, SectionSlides, StepSlide, slides_in_order
+from lecture.publish.decks import Deck, SectionSlides, StepSlide, slides_in_order
 from lesson.locale import load_locale
 
 WIDTH = 960  # points: a 13.33-inch wide page, as the PowerPoint deck's

@@ -9,9 +9,9 @@ import re
 
 from rich.console import Console
 
-from lecture.jobs import STEPS_ONLY, JobResult, RenderJob
-from lecture.output_folder import OutputFolder
-from lecture.runner import RenderRequest, run_jobs
+from lecture.render.jobs import STEPS_ONLY, JobResult, RenderJob
+from lecture.render.output_folder import OutputFolder
+from lecture.render.runner import RenderRequest, run_jobs
 from lesson.locale import load_locale
 from lesson.numbers import written_numbers
 from lesson.sections import BY_ID

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from rich.console import Console
 from rich.table import Table
 
-from lecture.batch_variants import Variant
-from lecture.jobs import JobResult, RenderJob
-from lecture.runner import finished_jobs, plain_line
+from lecture.batch.variants import Variant
+from lecture.render.jobs import JobResult, RenderJob
+from lecture.render.runner import finished_jobs, plain_line
 
 
 @dataclass

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
-from lecture.output_folder import OutputFolder, regular_file_digest
+from lecture.render.output_folder import OutputFolder, regular_file_digest
 from lesson.records import CardRecord, StepRecord
 
 MANIFEST = "manifest.json"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import srt
 
-from lecture.media import VTT_ESCAPES, TextTracks
+from lecture.render.media import VTT_ESCAPES, TextTracks
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
 from lesson.records import CardRecord, StepRecord
 

@@ -23,9 +23,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lecture.jobs import QUALITIES, Quality
-from lecture.narration import NarrationError
-from lecture.runner import RenderRequest, chosen_steps, narration_plans
+from lecture.render.jobs import QUALITIES, Quality
+from lecture.render.narration import NarrationError
+from lecture.render.runner import RenderRequest, chosen_steps, narration_plans
 from lesson.config import CONFIG_MAX_DEPTH, ConfigError, load_config, merge, read_toml, suggestion, toml_value
 from lesson.config_hints import clipped, shown
 from lesson.formats import DEFAULT_FORMAT, FORMATS

@@ -17,10 +17,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lecture.captions import section_tracks, write_captions
-from lecture.media import add_audio, duration_of, write_video
-from lecture.narration import Narration
-from lecture.output_folder import private_lock
+from lecture.render.captions import section_tracks, write_captions
+from lecture.render.media import add_audio, duration_of, write_video
+from lecture.render.narration import Narration
+from lecture.render.output_folder import private_lock
 from lesson.config import LectureConfig
 from lesson.formats import BY_NAME, GIF, PNG
 from lesson.locale import load_locale

@@ -3,7 +3,7 @@
 ``tls://`` with certificates (``--tls-ca-file``, ``--tls-cert``, ``--tls-key``), since whoever reaches an open
 scheduler port runs code on the workers.
 
-Every variant is checked before any work (see ``lecture.batch_variants``), its folder too, but a variant's
+Every variant is checked before any work (see ``lecture.batch.variants``), its folder too, but a variant's
 folder is only made when the variant starts: an interrupted batch of 5,000 variants leaves no empty folders for
 those it never reached. Each variant goes through ``runner.render``, so up-to-date checks, the manifest and the
 atomic commit are the same as ``render``'s: a batch run again after an interruption renders only what is
@@ -23,12 +23,12 @@ from urllib.parse import urlsplit
 import click
 from rich.console import Console
 
-from lecture.batch_report import Tally, variant_console
-from lecture.batch_variants import Variant, VariantsError, read_variants
+from lecture.batch.report import Tally, variant_console
+from lecture.batch.variants import Variant, VariantsError, read_variants
 from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineCommand, check_system, fail,
                                  run_guarded)
-from lecture.output_folder import OutputError, check_output_path
-from lecture.runner import plain_line, render
+from lecture.render.output_folder import OutputError, check_output_path
+from lecture.render.runner import plain_line, render
 from lesson.config_hints import clipped
 
 CONNECT_SECONDS = 10
@@ -88,7 +88,7 @@ def run_on_cluster(variants: list[Variant], scheduler: str, tally: Tally, consol
     goes on."""
     from distributed import Client  # imported here: a local batch never needs Dask
 
-    from lecture.batch_cluster import ClusterJobs
+    from lecture.batch.cluster import ClusterJobs
 
     try:
         client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False,

@@ -1,0 +1,1 @@
+"""Batches: many variants of a config rendered locally or on a Dask cluster, and their report."""
