@@ -125,8 +125,8 @@ def freezes(scene) -> list[tuple[float, float]]:
     return [(start, end) for start, end in merged]
 
 
-def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24,
-                  share: float = 0.001) -> list[tuple[float, float]]:
+def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, share: float = 0.001,
+                  through_key_frames: bool = True) -> list[tuple[float, float]]:
     """(start, end) in seconds of every still stretch longer than ``longest``, decoded from the file.
 
     A stretch is still while each frame differs from the stretch's first frame in fewer than ``share``
@@ -135,7 +135,8 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24,
     on a key frame, so a still screen is re-encoded every few seconds: at 256x144 that moves 30 to 50 edge
     pixels by up to ~60 of 255 (measured: heads, 47-51 s). A key frame that differs from the frame before
     it by less than a tenth of what a finished reveal moves is that re-encoding: the stretch goes on, and
-    the key frame is what the next frames are compared with.
+    the key frame is what the next frames are compared with. Not ``through_key_frames``: a key frame is where
+    a play or a wait began, so an animation's last easing frames end there (where a landing cue sounds).
     """
     runs, first, previous, run_start, time = [], None, None, 0.0, 0.0
 
@@ -147,7 +148,7 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24,
         for frame in container.decode(stream):
             time = float(frame.pts * stream.time_base)
             pixels = frame.to_ndarray(format="gray").astype(np.int16)
-            if first is not None and moved(pixels, first, share) and frame.key_frame \
+            if first is not None and moved(pixels, first, share) and frame.key_frame and through_key_frames \
                     and not moved(pixels, previous, 2 * share):
                 first = pixels  # the same picture, encoded again
             elif first is None or moved(pixels, first, share):
