@@ -33,8 +33,8 @@ def missing_system_dependencies() -> list[str]:
 
 def memory_problem(width: int, height: int, file_format: str) -> str | None:
     """One line refusing a video whose worker would pass its memory target at this frame size; None if it fits."""
-    chosen = BY_NAME[file_format]
-    if chosen.fits(width, height):
+    chosen = BY_NAME.get(file_format)  # not there: no file is written (the script's steps-only render)
+    if chosen is None or chosen.fits(width, height):
         return None
     most_width, most_height = chosen.max_frame
     return (f"--format {chosen.name}: expected frames of at most {most_width}x{most_height} pixels "
