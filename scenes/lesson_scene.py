@@ -56,6 +56,7 @@ FROZEN_TAIL = 1.5  # seconds a reveal that fills its step's reading time leaves 
 # ``fill_after``, often a wait): the finished state then lasts at least FINISHED_HOLD, at most LONGEST_FREEZE
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
+HEADER_SECONDS = 0.6  # a step's new header fades in (its step tone sounds as it has landed)
 
 
 def reading_seconds(text: str, new_numbers: int = 0) -> float:
@@ -229,9 +230,9 @@ class LessonScene(Scene):
         new_header = self._header(title, number, caption)
         self.cue("step", lands=True, step=number)  # as the new header lands
         if self.header is None:
-            self.play(Appear(new_header), run_time=0.6)
+            self.play(Appear(new_header), run_time=HEADER_SECONDS)
         else:
-            self.play(Vanish(self.header), Appear(new_header), run_time=0.6)
+            self.play(Vanish(self.header), Appear(new_header), run_time=HEADER_SECONDS)
         # Bottom of the drawing order: manim redraws on every frame whatever lies above an animated
         # mobject, and the header overlaps nothing in the body.
         self.bring_to_back(new_header)

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import av
 import numpy as np
-from manim import config, tempconfig
+import pytest
+from manim import Wait, config, tempconfig
 
 from lecture.render.output_folder import private_lock
 from lesson.config import load_config
 from lesson.locale import load_locale
 from lesson.sections import BY_ID
-from scenes.lesson_scene import LONGEST_FREEZE, SceneJob, reading_seconds
+from scenes.lesson_scene import LONGEST_FREEZE, LessonScene, SceneJob, reading_seconds
 
 TINY = {"pixel_width": 256, "pixel_height": 144, "frame_rate": 5}
 # Tex and text renderings are cached by content, so every test run on a machine shares them;
@@ -157,3 +158,42 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
             previous = pixels
         runs.append((run_start, time + 1 / float(stream.average_rate)))
     return [(start, end) for start, end in runs if end - start > longest + 1e-6]
+
+
+class Play:
+    """One play as the scene ran it: when, whether it only waited, and what it animated."""
+
+    def __init__(self, start: float, end: float, animations):
+        self.start, self.end = start, end
+        self.waits = all(isinstance(animation, Wait) for animation in animations)
+        self.animated = [animation.mobject for animation in animations if not isinstance(animation, Wait)]
+
+    def shows(self, mobject) -> bool:
+        """Whether ``mobject`` (or a part of it) is animated in this play."""
+        return any(part is mobject for animated in self.animated for part in animated.get_family())
+
+    def tags(self) -> set:
+        """The tagged numbers (name, (i, j)) this play animates."""
+        return {part.tag for animated in self.animated for part in animated.get_family() if hasattr(part, "tag")}
+
+
+def recorded(section_id: str):
+    """The section's scene, run with every play and every cue's place among them logged in order:
+    [("cue", index in scene.cues) | ("play", Play)]."""
+    log = []
+    play, cue = LessonScene.play, LessonScene.cue
+
+    def logged_play(self, *animations, **options):
+        start = self.renderer.time
+        play(self, *animations, **options)
+        log.append(("play", Play(start, self.renderer.time, animations)))
+
+    def logged_cue(self, kind, *arguments, **values):
+        log.append(("cue", len(self.cues)))
+        cue(self, kind, *arguments, **values)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LessonScene, "play", logged_play)
+        patch.setattr(LessonScene, "cue", logged_cue)
+        scene = run_scene(section_id)
+    return scene, log

@@ -9,37 +9,13 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from manim import Wait
 
 from attn_math.positional import visible_rise
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
-from scene_checks import layout_problems, legibility_problems, run_scene
-from scenes.lesson_scene import LessonScene
+from scene_checks import layout_problems, legibility_problems, recorded, run_scene
 
 LANDING = 0.3  # s: an animation at least this long has a visual that lands after it starts
-
-
-def recorded(section_id: str):
-    """The section's scene, run with every play (start, end, whether it is a wait) and every cue's place among
-    them recorded in order: [("cue", index in scene.cues) | ("play", start, end, is_wait)]."""
-    log = []
-    play, cue = LessonScene.play, LessonScene.cue
-
-    def logged_play(self, *animations, **options):
-        start = self.renderer.time
-        play(self, *animations, **options)
-        log.append(("play", start, self.renderer.time, all(isinstance(animation, Wait) for animation in animations)))
-
-    def logged_cue(self, kind, *arguments, **values):
-        log.append(("cue", len(self.cues)))
-        cue(self, kind, *arguments, **values)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(LessonScene, "play", logged_play)
-        patch.setattr(LessonScene, "cue", logged_cue)
-        scene = run_scene(section_id)
-    return scene, log
 
 
 @pytest.fixture(scope="module")
@@ -97,10 +73,10 @@ def late_cues(scene, log, skip=("step",)) -> list[str]:
         if entry[0] != "cue" or scene.cues[entry[1]].kind in skip:
             continue
         cue = scene.cues[entry[1]]
-        following = next((later for later in log[index + 1:] if later[0] == "play"), None)
-        if following is None or following[3]:
+        following = next((later[1] for later in log[index + 1:] if later[0] == "play"), None)
+        if following is None or following.waits:
             continue
-        _, start, end, _ = following
+        start, end = following.start, following.end
         allowed = (end,) if end - start >= LANDING - 1e-9 else (start, end)
         if all(abs(cue.time - time) > 1e-6 for time in allowed):
             problems.append(f"{cue.kind} at {cue.time:.2f} s, its animation runs {start:.2f}-{end:.2f} s")

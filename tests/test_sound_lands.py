@@ -3,55 +3,14 @@ the play that shows its visual ends (the row, the bars, the prediction, the head
 things compared side by side play one after the other, never overlapping."""
 
 import pytest
-from manim import Wait
 
 from attn_math.positional import contiguous_tokens_example, permutation_demo
-from scene_checks import run_scene
-from scenes.lesson_scene import LessonScene
+from scene_checks import recorded, run_scene
 from sonify.mappings import MAPPINGS, heads_turn
 from sonify.synth import SAMPLE_RATE
 
 COUNTRY = 2  # the embedding dimension that carries the country (capital's dim 2)
 FRAME = 1 / 5  # s: one frame at the tests' 5 fps
-
-
-class Play:
-    """One play as the scene ran it: when, whether it only waited, and what it animated."""
-
-    def __init__(self, start: float, end: float, animations):
-        self.start, self.end = start, end
-        self.waits = all(isinstance(animation, Wait) for animation in animations)
-        self.animated = [animation.mobject for animation in animations if not isinstance(animation, Wait)]
-
-    def shows(self, mobject) -> bool:
-        """Whether ``mobject`` (or a part of it) is animated in this play."""
-        return any(part is mobject for animated in self.animated for part in animated.get_family())
-
-    def tags(self) -> set:
-        """The tagged numbers (name, (i, j)) this play animates."""
-        return {part.tag for animated in self.animated for part in animated.get_family() if hasattr(part, "tag")}
-
-
-def recorded(section_id: str):
-    """The section's scene, run with every play and every cue's place among them logged in order:
-    [("cue", index in scene.cues) | ("play", Play)]."""
-    log = []
-    play, cue = LessonScene.play, LessonScene.cue
-
-    def logged_play(self, *animations, **options):
-        start = self.renderer.time
-        play(self, *animations, **options)
-        log.append(("play", Play(start, self.renderer.time, animations)))
-
-    def logged_cue(self, kind, *arguments, **values):
-        log.append(("cue", len(self.cues)))
-        cue(self, kind, *arguments, **values)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(LessonScene, "play", logged_play)
-        patch.setattr(LessonScene, "cue", logged_cue)
-        scene = run_scene(section_id)
-    return scene, log
 
 
 def cues_with_plays(scene, log, kind: str, step: str | None = None) -> list:

@@ -16,7 +16,7 @@ from lesson.sections import BY_ID
 from lesson.steps import StepRange, StepsError, clip_stem, parse_steps, step_keys
 from media_checks import TINY as TINY_ARGUMENTS, chapters, manifest, run_cli, streams
 from scene_checks import CACHE, TINY
-from scenes.lesson_scene import SceneJob
+from scenes.lesson_scene import HEADER_SECONDS, SceneJob
 
 NO_QUESTIONS = ("lecture.questions='none'",)
 MATRIX = step_keys("matrix")
@@ -69,11 +69,12 @@ def test_a_clip_holds_the_chosen_steps_timed_from_0_as_in_the_whole_section(tmp_
     whole = scene_of("matrix", None)
     clip = scene_of("matrix", StepRange(4, 6), tmp_path)
     assert [step.key for step in clip.steps] == MATRIX[3:6]
-    offset = next(cue.time for cue in whole.cues if cue.values == {"step": 4})  # the clip's 0: step 4's header
+    # The clip's 0: step 4's header starts to fade in; its tone sounds as the header has landed.
+    offset = next(cue.time for cue in whole.cues if cue.values == {"step": 4}) - HEADER_SECONDS
     for mine, theirs in zip(clip.steps, whole.steps[3:6]):
         assert (mine.start, mine.end) == pytest.approx((theirs.start - offset, theirs.end - offset))
         assert mine.numbers == theirs.numbers and mine.caption == theirs.caption
-    assert clip.cues[0].time == 0 and clip.cues[0].values == {"step": 4}
+    assert clip.cues[0].time == pytest.approx(HEADER_SECONDS) and clip.cues[0].values == {"step": 4}
     assert [cue.values["step"] for cue in clip.cues if cue.kind == "step"] == [4, 5, 6]
     assert clip.seconds == pytest.approx(whole.steps[5].end - offset + 0.5)  # the scene's last half-second wait
     assert sorted(path.name for path in tmp_path.glob("*.png")) == [f"{n:02d}-{MATRIX[n - 1]}.png" for n in (4, 5, 6)]
