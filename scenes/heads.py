@@ -306,7 +306,8 @@ class HeadsScene(LessonScene):
         self.play(Appear(self.row), Appear(self.arcs_note), Appear(legend), Create(box), run_time=0.8)
         for index, head in enumerate(result.heads):
             self.cue("head_row", lands=True, head=index, query=focus, weights=head.weights[focus].tolist())
-            self.play(arcs[index].draw(run_time=0.8), Appear(readouts[index]), run_time=0.8)
+            beat = heads_turn("head_row")  # each head's chord ends before the next one sounds
+            self.play(arcs[index].draw(run_time=beat), Appear(readouts[index]), run_time=beat)
         self.wait(1.0)
         self.cue("heads_chord", lands=True, query=focus,
                  weights=[head.weights[focus].tolist() for head in result.heads])

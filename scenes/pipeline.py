@@ -33,6 +33,7 @@ from scenes.lab_panel import (MIN_FONT_SIZE, CurvePlot, RowBars, SentenceSelecto
 from scenes.lesson_scene import Cue, LessonScene
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, FORMULA_MARGIN, baseline, cap_height, enlarge_formulas, fit,
                             label_text, number_text, sit_on)
+from sonify.mappings import ENTROPY_GAP
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
 STEP_SECONDS = 1.2  # one step of the lab's "Animar"
@@ -862,8 +863,12 @@ class PipelineScene(LessonScene):
         self.begin_step("entropy", new_numbers=4, first=self.tokens[0], fourth=self.tokens[parts.fourth])
         frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
         self.play(*[Create(frame) for frame in frames], run_time=0.8)
-        self.cue("entropy", rows=[0, parts.fourth], free=parts.free.matrix.values.tolist(), masked=parts.masked.matrix.values.tolist())
-        self.play(Appear(parts.entropy_free), Appear(parts.entropy_masked), run_time=self.fill_seconds())
+        rows = [0, parts.fourth]
+        self.cue("entropy", lands=True, rows=rows, free=parts.free.matrix.values.tolist(),
+                 masked=parts.masked.matrix.values.tolist())
+        self.play(Appear(parts.entropy_free), run_time=STEP_SECONDS)
+        # the masked pair lands as its clusters sound, after the free pair's
+        self.play(Appear(parts.entropy_masked), run_time=len(rows) * ENTROPY_GAP)
 
 
 def covering_value(largest: float) -> float:

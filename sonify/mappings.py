@@ -150,7 +150,7 @@ def connection_note(weight: float, temperature: float = 1.0, peak: float = 1.0) 
 
 
 HEAD_REGISTERS = ((220.0, sine_wave), (440.0, triangle_wave), (880.0, organ_wave))  # low, middle, high
-HEADS_SECONDS = {"heads_overlay": 0.9, "heads_chord": 1.4}  # one head's chord in these cues
+HEADS_SECONDS = {"head_row": 0.9, "heads_overlay": 0.9, "heads_chord": 1.4}  # one head's chord in these cues
 
 
 def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
@@ -168,8 +168,8 @@ def heads_in_turn(rows, duration: float) -> np.ndarray:
 
 
 def heads_turn(kind: str) -> float:
-    """Seconds between two heads' chords in a ``heads_overlay`` or ``heads_chord`` cue: a scene that shows the
-    heads one by one shows them on this beat."""
+    """Seconds between two heads' chords in a ``heads_overlay`` or ``heads_chord`` cue, or between ``head_row``
+    cues of different heads: a scene that shows the heads one by one shows them on this beat."""
     return turn(head_chord(0, [1.0], HEADS_SECONDS[kind]))
 
 
@@ -261,10 +261,14 @@ def entropy_cluster(bits: float, duration: float = 1.0, voices: int = 7) -> np.n
     return low_pass(envelope(chord(600.0 * 2**octaves, np.ones(voices), duration), decay=duration / 2), LAB_CUTOFF)
 
 
+ENTROPY_GAP = 1.0  # seconds between two entropies' clusters in an ``entropy`` cue
+
+
 def entropies_compared(free, masked) -> np.ndarray:
-    """Each entropy's cluster, one after the other: without the mask on the left, with it on the right."""
+    """Each entropy's cluster, one after the other: without the mask on the left, with it on the right (the
+    masked ones start ``len(free) * ENTROPY_GAP`` after the first)."""
     return in_sequence([pan(entropy_cluster(bits), side) for side, row in ((-0.7, free), (0.7, masked))
-                        for bits in row], gap=1.0)
+                        for bits in row], gap=ENTROPY_GAP)
 
 
 MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
@@ -279,7 +283,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
                                                                   entropy(np.asarray(masked)[rows])),
     "tokens": lambda count, **_: token_arpeggio(count),
     "head_arcs": lambda head, weights, **_: head_chord(head, attended(weights)),
-    "head_row": lambda head, weights, **_: head_chord(head, weights),
+    "head_row": lambda head, weights, **_: head_chord(head, weights, HEADS_SECONDS["head_row"]),
     "heads_overlay": lambda weights, **_: heads_in_turn([attended(w) for w in weights], HEADS_SECONDS["heads_overlay"]),
     "heads_sum": lambda weights, **_: distribution_chord(attended(weights)),
     "sum_row": lambda weights, **_: distribution_chord(weights),

@@ -27,10 +27,11 @@ DUCK_DB = -14.0  # the tones under a voice: at least 10 dB quieter, with margin 
 DUCK_RAMP = 0.08  # seconds the tones take to go down before a voice starts and to come back after it ends
 TONES_UNDER_VOICE_DB = 3.0  # between voices, the tones sit this much under the voice's loudness
 OVERSAMPLING = 4  # true peak: the peak of the signal resampled 4x (BS.1770 annex 2)
-PEAK_BLOCK, PEAK_REACH = 1 << 16, 64  # samples oversampled at a time; neighbours each side (filter: 10)
+PEAK_BLOCK, PEAK_REACH = 1 << 14, 64  # samples oversampled at a time; neighbours each side (filter: 10)
 BLOCK = 1 << 18  # samples measured, limited or written at a time (5.5 s, 4 MB as stereo float64)
 GATE_BLOCK, GATE_HOP = int(0.4 * SAMPLE_RATE), int(0.1 * SAMPLE_RATE)  # BS.1770's 400 ms blocks, 75 % overlap
 ABSOLUTE_GATE, RELATIVE_GATE = -70.0, -10.0  # LUFS, LU
+FILTER_STEP, AT_REST = 4096, 1e-30  # samples K-weighted at a time; a filter state this small is silence
 
 
 class Track:
@@ -144,7 +145,12 @@ def with_voices(tones, voices):
 class LoudnessMeter:
     """Integrated loudness (ITU-R BS.1770-4, gated, as pyloudnorm measures it) of a signal fed a block at a
     time: K-weighted with the filters' state carried from block to block, squares summed per 100 ms hop,
-    so memory holds a block and two numbers per 100 ms."""
+    so memory holds a block and two numbers per 100 ms.
+
+    The K-weighting runs FILTER_STEP samples at a time. A sound's tail decays in the filters' state toward
+    subnormal floats, on which a CPU computes about a hundred times slower, through the minutes of silence of
+    a sparse track; so a state under AT_REST (−600 dB) is set to 0, and silence after it is not filtered (it
+    would give zeros): the measure differs from pyloudnorm's by far less than any float can show in LUFS."""
 
     def __init__(self):
         filters = pyloudnorm.Meter(SAMPLE_RATE)._filters.values()  # the K-weighting's two stages
@@ -157,15 +163,27 @@ class LoudnessMeter:
         block = np.asarray(block, dtype=float).reshape(len(block), -1)
         self.length += len(block)
         self.heard = self.heard or bool(np.any(block))
-        for k, (b, a, gain) in enumerate(self.stages):
-            if self.states[k] is None:  # at rest before the signal starts
-                self.states[k] = np.zeros((max(len(a), len(b)) - 1, block.shape[1]))
-            block, self.states[k] = scipy_signal.lfilter(b, a, block, axis=0, zi=self.states[k])
-            block = gain * block
-        joined = block if self.rest is None else np.concatenate([self.rest, block])
+        if self.states[0] is None:  # at rest before the signal starts
+            self.states = [np.zeros((max(len(a), len(b)) - 1, block.shape[1])) for b, a, _ in self.stages]
+        weighted = np.zeros_like(block)
+        for start in range(0, len(block), FILTER_STEP):
+            part = block[start:start + FILTER_STEP]
+            if part.any() or any(state.any() for state in self.states):
+                weighted[start:start + len(part)] = self.k_weighted(part)
+        joined = weighted if self.rest is None else np.concatenate([self.rest, weighted])
         whole = len(joined) // GATE_HOP * GATE_HOP
         self.hops.append((joined[:whole] ** 2).reshape(-1, GATE_HOP, joined.shape[1]).sum(axis=1))
         self.rest = joined[whole:]
+
+    def k_weighted(self, part: np.ndarray) -> np.ndarray:
+        """``part`` through both K-weighting stages, continuing their state; a state that has decayed under
+        AT_REST is set to rest."""
+        for k, (b, a, gain) in enumerate(self.stages):
+            part, self.states[k] = scipy_signal.lfilter(b, a, part, axis=0, zi=self.states[k])
+            part = gain * part
+            if np.abs(self.states[k]).max() < AT_REST:
+                self.states[k][:] = 0.0
+        return part
 
     @property
     def lufs(self) -> float:
@@ -194,18 +212,34 @@ def loudness(samples) -> float:
     return meter.lufs
 
 
-def sample_peaks(samples: np.ndarray) -> np.ndarray:
-    """For each sample, the largest |value| of the 4x oversampled signal around it, over both channels.
+def _peak_bound() -> float:
+    """The most an oversampled value can exceed the largest |sample|: each output of the 4x resampling is one
+    polyphase branch of its filter applied to the samples, so it is at most max |x| times the branch's sum of
+    |taps| (the largest of the four), read off the resampled unit impulse."""
+    impulse = np.zeros(8 * PEAK_REACH)
+    impulse[4 * PEAK_REACH] = 1.0
+    taps = np.abs(scipy_signal.resample_poly(impulse, OVERSAMPLING, 1))
+    return max(taps[phase::OVERSAMPLING].sum() for phase in range(OVERSAMPLING)) * (1 + 1e-9)
+
+
+PEAK_BOUND = _peak_bound()
+
+
+def sample_peaks(samples: np.ndarray, above: float = 0.0) -> np.ndarray:
+    """For each sample, the largest |value| of the 4x oversampled signal around it, over both channels; 0
+    where no oversampled value can exceed ``above`` (PEAK_BOUND times the largest |sample| near it).
 
     Oversampled a block at a time, each with PEAK_REACH samples of its neighbours on either side (more than
     the resampling filter's reach), so the result equals oversampling the whole signal at once without
     holding four copies of it."""
     channels = np.ascontiguousarray(np.atleast_2d(samples.T))
     length = channels.shape[1]
-    peaks = np.empty(length)
+    peaks = np.zeros(length)
     for start in range(0, length, PEAK_BLOCK):
         end = min(start + PEAK_BLOCK, length)
         low, high = max(0, start - PEAK_REACH), min(length, end + PEAK_REACH)
+        if np.abs(channels[:, low:high]).max(initial=0.0) * PEAK_BOUND <= above:
+            continue
         upsampled = scipy_signal.resample_poly(channels[:, low:high], OVERSAMPLING, 1, axis=1)
         block = np.abs(upsampled).max(axis=0).reshape(-1, OVERSAMPLING).max(axis=1)
         peaks[start:end] = block[start - low:end - low]
@@ -225,8 +259,12 @@ LIMITER_REACH = PEAK_REACH + LIMITER_AHEAD + LIMITER_BEHIND + LIMITER_AHEAD // 2
 
 def limited(samples: np.ndarray, ceiling_db: float = CEILING_DBTP) -> np.ndarray:
     """Look-ahead limiter on a whole array: gain g(t) = mean over +-LOOKAHEAD/2 of min over [t - HOLD,
-    t + LOOKAHEAD] of ceiling / peak, so g falls smoothly before each peak and |g x| never exceeds the ceiling."""
-    needed = np.minimum(1.0, 10 ** (ceiling_db / 20) / np.maximum(sample_peaks(samples), 1e-12))
+    t + LOOKAHEAD] of ceiling / peak, so g falls smoothly before each peak and |g x| never exceeds the ceiling.
+    Where even PEAK_BOUND times the largest |sample| is under the ceiling, nothing is oversampled: g = 1."""
+    ceiling = 10 ** (ceiling_db / 20)
+    if np.abs(samples).max(initial=0.0) * PEAK_BOUND <= ceiling:
+        return samples
+    needed = np.minimum(1.0, ceiling / np.maximum(sample_peaks(samples, above=ceiling), 1e-12))
     if needed.min() >= 1.0:
         return samples
     size = LIMITER_AHEAD + LIMITER_BEHIND + 1

@@ -37,10 +37,10 @@ def ctrl_c_as_at_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def run_cli(*arguments: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """`python render.py ...` as a user types it."""
+def run_cli(*arguments: str, timeout: float = 300, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`python render.py ...` as a user types it (``env``: variables set on top of ours)."""
     return subprocess.run([sys.executable, str(ROOT / "render.py"), *arguments], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
+                          timeout=timeout, cwd=ROOT, env={**os.environ, **(env or {})})
 
 
 def manifest(out_dir: Path) -> dict:

@@ -7,12 +7,14 @@ import numpy as np
 import pyloudnorm
 import pytest
 from scipy import signal as scipy_signal
+from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
 from lesson.sections import SECTIONS
 from scenes.lesson_scene import Cue
 from sonify.mappings import (LEVELS, MAPPINGS, connection_note, distribution_chord, encoding_pitch, followed,
                              reset_tone, soundtrack, staggered, step_tone, value_blip)
-from sonify.mix import PEAK_BLOCK, Timeline, limit, master, read_wav, sample_peaks, write_wav
+from sonify.mix import (CEILING_DBTP, LIMITER_AHEAD, LIMITER_BEHIND, PEAK_BLOCK, Timeline, limit, loudness, master,
+                        read_wav, sample_peaks, write_wav)
 from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
                           sine_wave, tone, triangle_wave)
 
@@ -359,6 +361,34 @@ def test_sample_peaks_catch_the_peak_between_samples_and_equal_oversampling_the_
     noise = np.random.default_rng(7).normal(size=(len(n), 2))
     whole = np.abs(scipy_signal.resample_poly(noise, 4, 1, axis=0)).max(axis=1).reshape(-1, 4).max(axis=1)
     np.testing.assert_allclose(sample_peaks(noise), whole, rtol=1e-12)
+
+
+def sparse_minutes() -> np.ndarray:
+    """Two minutes of a lecture's kind of track: short decaying notes seconds apart, exact silence between."""
+    track = Timeline(120.0)
+    for k, at in enumerate(np.arange(0.5, 118.0, 2.7)):
+        track.place(pan((0.05 + 0.3 * (k % 4)) * tone(220 * (1 + k % 5), 0.4), -0.5 + 0.25 * (k % 5)), at)
+    return track.samples
+
+
+def test_the_loudness_of_a_sparse_track_is_pyloudnorms_though_silence_is_not_filtered():
+    """The meter skips silence once the K-weighting's state has decayed (a sound's tail would otherwise run
+    through subnormal floats for minutes); pyloudnorm filters every sample: the two agree."""
+    sparse = sparse_minutes()
+    assert loudness(sparse) == pytest.approx(measured_loudness(sparse), abs=1e-9)
+
+
+def test_the_limiter_oversamples_only_where_the_ceiling_can_be_passed_and_gives_the_same_gain():
+    """Away from the loud notes no oversampled value can reach the ceiling and the limiter skips them; the
+    result equals its formula applied with the true peaks of every sample (``sample_peaks`` of the whole)."""
+    sparse = 4.0 * sparse_minutes()
+    ceiling = 10 ** (CEILING_DBTP / 20)
+    needed = np.minimum(1.0, ceiling / np.maximum(sample_peaks(sparse), 1e-12))
+    assert needed.min() < 0.5 and (needed == 1.0).mean() > 0.5  # loud notes, and most of the track untouched
+    size = LIMITER_AHEAD + LIMITER_BEHIND + 1
+    held = minimum_filter1d(needed, size=size, origin=LIMITER_BEHIND - size // 2, mode="nearest")
+    gain = uniform_filter1d(held, size=LIMITER_AHEAD // 2 * 2 + 1, mode="nearest")
+    np.testing.assert_allclose(limit(sparse), sparse * gain[:, None], rtol=0, atol=1e-12)
 
 
 def test_the_limiter_only_turns_down_never_distorts():

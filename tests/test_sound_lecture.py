@@ -109,13 +109,20 @@ def true_peak(samples: np.ndarray) -> float:
     return float(20 * np.log10(max(np.abs(scipy_signal.resample_poly(channel, 4, 1)).max() for channel in samples.T)))
 
 
+def integrated_loudness(samples: np.ndarray, rate: int = SAMPLE_RATE) -> float:
+    """pyloudnorm's integrated loudness of ``samples`` under a −200 dBFS dither: in exact silence the decaying
+    tails of its K-weighting filters run through subnormal floats, a hundred times slower, for minutes of a
+    sparse track; the dither keeps them normal and lies 130 dB under the absolute gate, so it changes nothing."""
+    dither = 1e-10 * np.random.default_rng(0).standard_normal(samples.shape)
+    return pyloudnorm.Meter(rate).integrated_loudness(samples + dither)
+
+
 def test_every_section_and_the_lecture_sit_at_the_target_under_minus_1_dbtp(lecture):
-    meter = pyloudnorm.Meter(SAMPLE_RATE)
     for section, _, samples in sections(lecture):
-        assert meter.integrated_loudness(samples) == pytest.approx(TARGET, abs=1.0), section
+        assert integrated_loudness(samples) == pytest.approx(TARGET, abs=1.0), section
         assert true_peak(samples) <= -1.0, section
     samples, rate = decoded(lecture[0] / "lecture.mp4")
-    assert pyloudnorm.Meter(rate).integrated_loudness(samples) == pytest.approx(TARGET, abs=1.0)
+    assert integrated_loudness(samples, rate) == pytest.approx(TARGET, abs=1.0)
     assert true_peak(samples) <= -1.0
 
 
