@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
-                   LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, Transform,
+                   LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, SurroundingRectangle, Transform,
                    TransformFromCopy, VGroup)
 
 from attn_math.lab import (LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name,
@@ -867,8 +867,10 @@ class PipelineScene(LessonScene):
         self.cue("entropy", lands=True, rows=rows, free=parts.free.matrix.values.tolist(),
                  masked=parts.masked.matrix.values.tolist())
         self.play(Appear(parts.entropy_free), run_time=STEP_SECONDS)
-        # the masked pair lands as its clusters sound, after the free pair's
+        # the masked pair lands as its clusters sound, after the free pair's; then framed: what the mask changed
         self.play(Appear(parts.entropy_masked), run_time=len(rows) * ENTROPY_GAP)
+        changed = SurroundingRectangle(parts.entropy_masked, color=style.HIGHLIGHT, buff=0.1, stroke_width=2)
+        self.play(Create(changed), run_time=STEP_SECONDS)
 
 
 def covering_value(largest: float) -> float:
