@@ -4,6 +4,10 @@ Five tokens ("La capital de Francia es") and a vocabulary of eight words. The em
 dimensions read as (place, function word, which country); the country token carries a scalar
 identity in the third one: +1 Francia, -1 Italia, anything in between when the user drags it.
 
+Words are named here by their role ("the", "france", "paris", …; "blank" for the country left out):
+what a lecture writes for each is the locale's ``[capital.words]``, so the model is the same in every
+language.
+
 1. embeddings, one row per token (5, 3)
 2. X = embeddings + PE, the sinusoidal positional encoding with d = 3
 3. Q = X W_Q, K = X W_K, V = X W_V
@@ -44,24 +48,25 @@ from attn_math.validation import frozen
 
 D_MODEL = 3
 COUNTRY_POSITION = 3
-VOCAB = ("París", "Roma", "La", "capital", "de", "es", "Francia", "Italia")
-COUNTRY_IDENTITY = {"Francia": 1.0, "Italia": -1.0}
+VOCAB = ("paris", "rome", "the", "capital", "of", "is", "france", "italy")
+BLANK = "blank"  # the country's token at identity 0
+COUNTRY_IDENTITY = {"france": 1.0, "italy": -1.0}
 
 # Dimensions: (place, function word, which country). Each country is the other's mirror.
 EMBEDDINGS = {
-    "La": np.array([0.0, 1.0, 0.0]),
+    "the": np.array([0.0, 1.0, 0.0]),
     "capital": np.array([1.0, 0.0, 0.0]),
-    "de": np.array([0.0, 0.5, 0.0]),
-    "Francia": np.array([2.0, 0.0, 1.0]),
-    "Italia": np.array([2.0, 0.0, -1.0]),
-    "es": np.array([0.0, 2.0, 0.0]),
+    "of": np.array([0.0, 0.5, 0.0]),
+    "france": np.array([2.0, 0.0, 1.0]),
+    "italy": np.array([2.0, 0.0, -1.0]),
+    "is": np.array([0.0, 2.0, 0.0]),
 }
 # A function word asks for a place; every token announces how much of a place it is.
 W_Q = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
 W_K = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
 # The values carry the identity through unchanged in the third dimension.
 W_V = np.array([[1.0, -1.0, 0.0], [-0.2, 0.4, 0.0], [0.0, 0.0, 1.0]])
-# Columns follow VOCAB: París reads the identity, Roma its opposite, the rest nothing.
+# Columns follow VOCAB: paris reads the identity, rome its opposite, the rest nothing.
 W_out = np.array([[0.0, 0.0, 3.1], [0.0, 0.0, -3.1]] + [[0.0, 0.0, 0.0]] * 6).T
 
 
@@ -69,9 +74,9 @@ POSITIONAL = sinusoidal_encoding(5, D_MODEL)
 
 
 def country_identity(name: str) -> float:
-    """The identity a country word carries: Francia -> +1.0, Italia -> -1.0."""
+    """The identity a country carries: "france" -> +1.0, "italy" -> -1.0."""
     if name not in COUNTRY_IDENTITY:
-        raise ValueError(f"name: expected 'Francia' or 'Italia', got {name!r}")
+        raise ValueError(f"name: expected 'france' or 'italy', got {name!r}")
     return COUNTRY_IDENTITY[name]
 
 
@@ -82,20 +87,20 @@ def _as_identity(value) -> float:
     except (TypeError, ValueError):
         number = math.nan
     if isinstance(value, bool) or not -1.0 <= number <= 1.0:
-        raise ValueError(f"identity: expected a finite number in [-1, 1] (+1 Francia, -1 Italia), got {value!r}")
+        raise ValueError(f"identity: expected a finite number in [-1, 1] (+1 france, -1 italy), got {value!r}")
     return number
 
 
 def _tokens(identity: float) -> tuple[str, ...]:
-    """The sentence, with the country the identity leans to ("___" when it leans to neither)."""
-    country = "Francia" if identity > 0 else "Italia" if identity < 0 else "___"
-    return ("La", "capital", "de", country, "es")
+    """The sentence, with the country the identity leans to (BLANK when it leans to neither)."""
+    country = "france" if identity > 0 else "italy" if identity < 0 else BLANK
+    return ("the", "capital", "of", country, "is")
 
 
 def _embeddings(identity: float) -> np.ndarray:
     """(5, 3) rows of EMBEDDINGS; the country row is (2, 0, identity), between Italia and Francia."""
-    country = np.array([*EMBEDDINGS["Francia"][:2], identity])
-    return np.array([EMBEDDINGS["La"], EMBEDDINGS["capital"], EMBEDDINGS["de"], country, EMBEDDINGS["es"]])
+    country = np.array([*EMBEDDINGS["france"][:2], identity])
+    return np.array([EMBEDDINGS["the"], EMBEDDINGS["capital"], EMBEDDINGS["of"], country, EMBEDDINGS["is"]])
 
 
 def _layer_norm(r: np.ndarray) -> np.ndarray:

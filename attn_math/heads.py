@@ -7,12 +7,12 @@
 
 The columns of X (d_model = 12), derived from the words by ``token_features``:
 
-    0 determinante, 1 sustantivo, 2 pronombre, 3 verbo   role one-hot; all 0 for anything else
-    4 sujeto                          1 for the noun or pronoun taken as its clause's subject
-    5 género sust.,  6 número sust.   a noun's agreement pair (the lexicon's [agreement]); in
+    0 determiner, 1 noun, 2 pronoun, 3 verb        role one-hot; all 0 for anything else
+    4 subject                         1 for the noun or pronoun taken as its clause's subject
+    5 noun gender,  6 noun number     a noun's agreement pair (the lexicon's [agreement]); in
                                       Spanish +1 femenino / plural, -1 masculino / singular, 0 unknown
-    7 género pron.,  8 número pron.   the same for a pronoun
-    9 posición i,  10 posición² i²,  11 the constant 1
+    7 pronoun gender, 8 pronoun number the same for a pronoun
+    9 position i,  10 position² i²,  11 the constant 1
 
 The word classes come from the lexicon of the sentence's language (``attn_math.lexicon``). English
 pronouns tell apart she, he, it and they rather than gender and number; the pair of columns holds
@@ -56,10 +56,10 @@ from attn_math.validation import as_words, frozen
 from attn_math.words import punctuation_between, told_apart
 
 DEFAULT_SENTENCE = "el perro de María ladró y ella lo calmó"
-RELATION_NAMES = ("previous token", "subject–verb", "pronoun–antecedent")  # HEAD_NAMES, for English messages
-HEAD_NAMES = ("token anterior", "sujeto–verbo", "pronombre–antecedente")
-FEATURE_NAMES = ("determinante", "sustantivo", "pronombre", "verbo", "sujeto", "género sust.",
-                 "número sust.", "género pron.", "número pron.", "posición", "posición²", "1")
+# Names for messages and code; a lecture shows its locale's (``heads.labels.head_names``, ``features``).
+HEAD_NAMES = ("previous token", "subject–verb", "pronoun–antecedent")
+FEATURE_NAMES = ("determiner", "noun", "pronoun", "verb", "subject", "noun gender",
+                 "noun number", "pronoun gender", "pronoun number", "position", "position²", "1")
 (DETERMINER, NOUN, PRONOUN, VERB, SUBJECT, NOUN_GENDER, NOUN_NUMBER, PRONOUN_GENDER,
  PRONOUN_NUMBER, POSITION, POSITION_SQUARED, ONE) = range(len(FEATURE_NAMES))
 
@@ -205,7 +205,7 @@ def missing_relations(sentence: str, lang: str = DEFAULT_LANGUAGE) -> list[str]:
            f"pronouns found: {', '.join(found['pronouns'])}; nouns found: {', '.join(found['nouns'])}")
     return [f"heads.sentence: the {name} head finds no relation in \"{result.sentence}\" ({reason}); "
             f"each word will attend to itself"
-            for name, pairs, reason in zip(RELATION_NAMES, relations(result), why) if not pairs]
+            for name, pairs, reason in zip(HEAD_NAMES, relations(result), why) if not pairs]
 
 
 def _designed_projections():

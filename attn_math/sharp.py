@@ -6,9 +6,9 @@ are features with names and the weights are written by hand in short numbers.
 
 X (n, 8), d = 8 like the lab, one row per word:
 
-    0 determinante, 1 sustantivo, 2 verbo, 3 pronombre, 4 otra   role one-hot (heads.word_roles, in
+    0 determiner, 1 noun, 2 verb, 3 pronoun, 4 other          role one-hot (heads.word_roles, in
                                                                   the lexicon of the lecture's language)
-    5 u = posición / 10,  6 u²,  7 the constant 1
+    5 u = position / 10,  6 u²,  7 the constant 1
 
 In the lab's layout (q = W_Q x, d_k = 4):
 
@@ -33,7 +33,7 @@ from attn_math.lab import (LAB_SENTENCES, LabAttention, LabWeights, attention_on
 from attn_math.lexicon import DEFAULT_LANGUAGE
 from attn_math.validation import frozen
 
-FEATURE_NAMES = ("determinante", "sustantivo", "verbo", "pronombre", "otra", "posición/10", "(posición/10)²", "1")
+FEATURE_NAMES = ("determiner", "noun", "verb", "pronoun", "other", "position/10", "(position/10)²", "1")  # shown: the locale's
 ROLES = (("det",), ("noun", "name"), ("verb",), ("subject pronoun", "object pronoun"))  # heads.word_roles, per column
 POSITION_UNIT = 10  # u = position / 10 keeps u and u² near the one-hot features' size in a short sentence
 LAB_LANGUAGE = "es"  # the AI Visual Lab's sentences are Spanish, whatever the lecture's language
@@ -58,7 +58,7 @@ def sharp_weights() -> LabWeights:
 
 
 def word_roles(tokens, lang: str = DEFAULT_LANGUAGE) -> np.ndarray:
-    """(n, 5) one-hot determinante, sustantivo, verbo, pronombre, otra, from heads.word_roles in ``lang``."""
+    """(n, 5) one-hot determiner, noun, verb, pronoun, other, from heads.word_roles in ``lang``."""
     found = heads.word_roles(tuple(tokens), lang)
     roles = np.array([[float(role in kinds) for kinds in ROLES] for role in found]).reshape(len(found), len(ROLES))
     return np.hstack([roles, 1.0 - roles.sum(axis=1, keepdims=True)])

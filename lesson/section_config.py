@@ -109,7 +109,7 @@ class PositionalConfig(StrictModel):
 
 
 class CapitalConfig(StrictModel):
-    country: Literal["Francia", "Italia"]
+    country: Literal["france", "italy"]  # attn_math.capital.COUNTRY_IDENTITY; the locale writes each
     identity: float | None = Field(default=None, ge=-1.0, le=1.0)
 
 

@@ -2,7 +2,7 @@
 real by ``attn_math.capital``; then the country changed, its identity dragged from one end to the other,
 and the layer norm shown as the step that makes -0.90 differ from the mirror image of +0.90.
 
-The model's words are Spanish (``VOCAB``); each is shown as the locale's ``capital.words`` writes it
+The model names its words by their role (``VOCAB``); each is shown as the locale's ``capital.words`` writes it
 ("The capital of France is …" in English: the same five positions)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from scenes.heatmap import readable_text_colour
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
                             number_text, probability_decimals, sit_on)
 
-PARIS, ROMA = VOCAB.index("París"), VOCAB.index("Roma")
+PARIS, ROMA = VOCAB.index("paris"), VOCAB.index("rome")
 COUNTRY_DIMENSION = 2  # the embedding dimension that carries the country identity
 MIRROR_IDENTITY = 0.9  # the lesson compares p(París) at +0.90 with p(Roma) at -0.90
 DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
@@ -469,9 +469,12 @@ class CapitalScene(LessonScene):
 
     def identity_name(self, walk, index: int) -> VGroup:
         """"Italia −0.90", "sin país 0.00", "Francia 0.90" above the dots."""
-        key = "italia" if walk.identity < 0 else "francia" if walk.identity > 0 else "blank"
-        return self.reading(self.labels[key], walk.identity, "mirror_identity", index=index,
+        return self.reading(self.place_name(walk.identity), walk.identity, "mirror_identity", index=index,
                             size=style.CAPTION_SIZE)
+
+    def place_name(self, identity: float) -> str:
+        """The country an identity leans to, as the locale writes it; "sin país" at 0."""
+        return self.labels["blank"] if identity == 0 else self.shown_word("france" if identity > 0 else "italy")
 
     # The drag stage: slider, distribution and readouts ------------------------------------------------
     def build_drag_stage(self, walk):
@@ -495,9 +498,9 @@ class CapitalScene(LessonScene):
         """A track from Italia (-1) to Francia (+1) with a marker, and the identity written at its left."""
         track = Line(3 * LEFT, 3 * RIGHT, color=style.MUTED, stroke_width=4)
         stops = VGroup()
-        for value, key in ((-1.0, "italia"), (0.0, "blank"), (1.0, "francia")):
+        for value in (-1.0, 0.0, 1.0):
             tick = Line(0.12 * DOWN, 0.12 * UP, color=style.MUTED, stroke_width=3).move_to(track_point(track, value))
-            name = label_text(self.labels[key], style.MUTED, style.CAPTION_SIZE).next_to(tick, DOWN, buff=0.15)
+            name = label_text(self.place_name(value), style.MUTED, style.CAPTION_SIZE).next_to(tick, DOWN, buff=0.15)
             stops.add(VGroup(tick, name))
         marker = Dot(track_point(track, identity), radius=0.14, color=style.HIGHLIGHT)
         readout = self.reading(self.labels["identity"], identity, "identity")

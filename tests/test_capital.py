@@ -7,16 +7,17 @@ import numpy as np
 import pytest
 
 from attn_math import capital
-from attn_math.capital import (EMBEDDINGS, VOCAB, W_K, W_Q, W_V, W_out, b_out, capital_walkthrough,
+from attn_math.capital import (BLANK, EMBEDDINGS, VOCAB, W_K, W_Q, W_V, W_out, b_out, capital_walkthrough,
                                country_identity)
+from lesson.locale import languages, load_locale
 
 GRID = np.linspace(-1.0, 1.0, 201)
-PARIS, ROMA = VOCAB.index("París"), VOCAB.index("Roma")
+PARIS, ROMA = VOCAB.index("paris"), VOCAB.index("rome")
 
 
 def hand_forward(identity, normalize=True):
     """The eight steps with plain Python lists and math, from the module's exposed matrices only."""
-    words = [EMBEDDINGS["La"], EMBEDDINGS["capital"], EMBEDDINGS["de"], None, EMBEDDINGS["es"]]
+    words = [EMBEDDINGS["the"], EMBEDDINGS["capital"], EMBEDDINGS["of"], None, EMBEDDINGS["is"]]
     rows = [list(w) if w is not None else [2.0, 0.0, identity] for w in words]
     pe = [[math.sin(p / 10000 ** (c / 3)) if c % 2 == 0 else math.cos(p / 10000 ** ((c - 1) / 3))
            for c in range(3)] for p in range(5)]
@@ -108,12 +109,12 @@ def test_at_identity_zero_paris_and_roma_tie_exactly():
     walk = capital_walkthrough(0.0)
     assert walk.probs[PARIS] == walk.probs[ROMA]
     assert walk.logits[PARIS] - walk.logits[ROMA] == 0.0
-    assert walk.tokens[3] == "___"
+    assert walk.tokens[3] == BLANK
 
 
 def test_full_identity_predicts_the_right_capital():
     paris, roma = capital_walkthrough(1.0), capital_walkthrough(-1.0)
-    assert (paris.prediction, roma.prediction) == ("París", "Roma")
+    assert (paris.prediction, roma.prediction) == ("paris", "rome")
     assert paris.probability == paris.probs.max() == paris.probs[PARIS]
     assert roma.loss == pytest.approx(-math.log(roma.probs[ROMA]))
 
@@ -146,17 +147,30 @@ def test_paris_grows_and_roma_shrinks_monotonically():
 
 
 def test_tokens_vocab_and_country_identity():
-    assert capital_walkthrough(0.4).tokens == ("La", "capital", "de", "Francia", "es")
-    assert capital_walkthrough(-0.4).tokens[3] == "Italia"
-    assert VOCAB[:2] == ("París", "Roma") and len(set(VOCAB)) == 8
-    assert set(VOCAB[2:]) == {"La", "capital", "de", "es", "Francia", "Italia"}
-    assert (country_identity("Francia"), country_identity("Italia")) == (1.0, -1.0)
-    assert capital_walkthrough(country_identity("Italia")).embeddings[3].tolist() == list(EMBEDDINGS["Italia"])
+    assert capital_walkthrough(0.4).tokens == ("the", "capital", "of", "france", "is")
+    assert capital_walkthrough(-0.4).tokens[3] == "italy"
+    assert VOCAB[:2] == ("paris", "rome") and len(set(VOCAB)) == 8
+    assert set(VOCAB[2:]) == {"the", "capital", "of", "is", "france", "italy"}
+    assert (country_identity("france"), country_identity("italy")) == (1.0, -1.0)
+    assert capital_walkthrough(country_identity("italy")).embeddings[3].tolist() == list(EMBEDDINGS["italy"])
 
 
-def test_country_identity_rejects_other_names():
+@pytest.mark.parametrize("lang", languages())
+def test_every_language_writes_every_word_of_the_model(lang):
+    """The model names its words by role; a lecture shows each as its locale writes it, so every locale writes
+    all of them (the Spanish one as the lesson does: «La capital de Francia es …»)."""
+    words = load_locale(lang)["capital"]["words"]
+    assert set(words) == {*VOCAB, BLANK}
+    assert all(isinstance(text, str) and text.strip() for text in words.values())
+    if lang == "es":
+        assert [words[token] for token in capital_walkthrough(1.0).tokens] == ["La", "capital", "de", "Francia", "es"]
+        assert (words["paris"], words["rome"], words["italy"]) == ("París", "Roma", "Italia")
+
+
+@pytest.mark.parametrize("name", ["España", "Francia", "France"])
+def test_country_identity_rejects_other_names(name):
     with pytest.raises(ValueError, match="name"):
-        country_identity("España")
+        country_identity(name)
 
 
 @pytest.mark.parametrize("bad", [2, -1.5, float("nan"), float("inf"), -float("inf"), "Francia", None, True])

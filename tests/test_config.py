@@ -77,7 +77,7 @@ def test_six_tokens_of_dimension_four_are_accepted():
     ("audio.volume=true", "audio.volume:", "integer"),
     ("scaling.d_k=0", "scaling.d_k:", "1"),
     ("capital.identity=1.5", "capital.identity:", "1"),
-    ("capital.country='España'", "capital.country:", "Francia"),
+    ("capital.country='España'", "capital.country:", "france"),
 ])
 def test_bad_values_give_one_line_naming_the_key(override, starts_with, mentions):
     message = refused(override)

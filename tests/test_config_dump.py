@@ -129,7 +129,7 @@ def test_user_values_replace_defaults_in_place(tmp_path):
 
 # default.toml written by hand as TOML allows: a comment after a value, an array over several lines.
 HAND_WRITTEN = {
-    'country = "Francia"\n': 'country = "Francia"  # the blank\'s\n',
+    'country = "france"\n': 'country = "france"  # the blank\'s\n',
     "temperatures = [0.2, 1.0, 3.0]\n": "temperatures = [\n    0.2,\n    1.0,\n    3.0,\n]  # the closing part's\n",
 }
 
@@ -146,10 +146,10 @@ def hand_written_default(tmp_path, monkeypatch):
 
 
 def test_values_over_several_lines_and_comments_after_them_come_through(tmp_path, hand_written_default):
-    overrides = ("pipeline.temperatures=[0.5, 2.5]", "capital.country='Italia'")
+    overrides = ("pipeline.temperatures=[0.5, 2.5]", "capital.country='italy'")
     dump = documented_toml(None, overrides)
     assert load_config(saved(tmp_path, dump)) == load_config(None, overrides)
-    assert {'country = "Italia"  # the blank\'s', "temperatures = [0.5, 2.5]  # the closing part's"} <= set(
+    assert {'country = "italy"  # the blank\'s', "temperatures = [0.5, 2.5]  # the closing part's"} <= set(
         dump.splitlines())
     assert documented_toml() == hand_written_default.replace(  # nothing given: the template itself
         '\nsentence = "el perro', '\n# sentence = "el perro').replace('\nvoice = "es"', '\n# voice = "es"')

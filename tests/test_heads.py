@@ -114,18 +114,18 @@ def test_head_names_and_results_are_read_only(default):
 def test_features_of_the_default_sentence_follow_the_hand_parse():
     X = token_features(DEFAULT_WORDS)
     column = {name: X[:, k] for k, name in enumerate(FEATURE_NAMES)}
-    assert list(np.flatnonzero(column["verbo"])) == [4, 8]
-    assert list(np.flatnonzero(column["determinante"])) == [0]
-    assert list(np.flatnonzero(column["sustantivo"])) == [1, 3]
-    assert list(np.flatnonzero(column["pronombre"])) == [6, 7]
-    assert list(np.flatnonzero(column["sujeto"])) == [1, 6]
+    assert list(np.flatnonzero(column["verb"])) == [4, 8]
+    assert list(np.flatnonzero(column["determiner"])) == [0]
+    assert list(np.flatnonzero(column["noun"])) == [1, 3]
+    assert list(np.flatnonzero(column["pronoun"])) == [6, 7]
+    assert list(np.flatnonzero(column["subject"])) == [1, 6]
     # género: +1 femenino, -1 masculino; número: +1 plural, -1 singular
-    assert (column["género sust."][1], column["género sust."][3]) == (-1, 1)
-    assert (column["número sust."][1], column["número sust."][3]) == (-1, -1)
-    assert list(column["género pron."][6:8]) == [1, -1]
-    assert list(column["número pron."][6:8]) == [-1, -1]
-    np.testing.assert_array_equal(column["posición"], np.arange(9))
-    np.testing.assert_array_equal(column["posición²"], np.arange(9) ** 2)
+    assert (column["noun gender"][1], column["noun gender"][3]) == (-1, 1)
+    assert (column["noun number"][1], column["noun number"][3]) == (-1, -1)
+    assert list(column["pronoun gender"][6:8]) == [1, -1]
+    assert list(column["pronoun number"][6:8]) == [-1, -1]
+    np.testing.assert_array_equal(column["position"], np.arange(9))
+    np.testing.assert_array_equal(column["position²"], np.arange(9) ** 2)
     np.testing.assert_array_equal(column["1"], np.ones(9))
 
 
@@ -153,8 +153,8 @@ def test_la_before_a_verb_is_a_pronoun_and_picks_the_nearest_agreeing_noun():
     result = multi_head_attention("María vio a la niña y la saludó")
     assert argmax_rows(result.heads[PRONOUN].weights)[6] == 4
     assert argmax_rows(result.heads[SUBJECT_VERB].weights)[7] == 0
-    assert result.X[3, FEATURE_NAMES.index("determinante")] == 1
-    assert result.X[6, FEATURE_NAMES.index("pronombre")] == 1
+    assert result.X[3, FEATURE_NAMES.index("determiner")] == 1
+    assert result.X[6, FEATURE_NAMES.index("pronoun")] == 1
 
 
 def test_pronoun_with_no_noun_to_refer_to_attends_to_itself():

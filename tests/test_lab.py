@@ -24,8 +24,9 @@ from attn_math.lab import (
     lab_weights,
     park_miller,
 )
-from attn_math.sharp import (article_and_noun, preset_attention, preset_weights, sharp_attention, sharp_features, sharp_weights,
-                              word_roles)
+from attn_math.sharp import (FEATURE_NAMES, article_and_noun, preset_attention, preset_weights, sharp_attention,
+                             sharp_features, sharp_weights, word_roles)
+from lesson.locale import languages, load_locale
 
 MODULUS = 2147483647
 
@@ -342,3 +343,10 @@ def test_the_labs_sentences_are_named():
                                             (LAB_SENTENCES["atencion"], None), ("ella lo vio y la luna", (4, 5))])
 def test_exercise_one_finds_the_first_article_before_a_noun(sentence, pair):
     assert article_and_noun(sentence) == pair
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_every_locale_names_each_designed_feature(lang):
+    """The designed embedding's columns, one name each in every language (the pipeline writes them by its bars)."""
+    names = load_locale(lang)["pipeline"]["labels"]["features_sharp"]
+    assert len(names) == len(FEATURE_NAMES) == sharp_features(("el", "gato"), "es").shape[1]

@@ -9,7 +9,7 @@ import pytest
 
 from attn_math.heads import HEAD_NAMES, MAX_TOKENS, multi_head_attention
 from lesson.config import ConfigError, load_config
-from lesson.locale import load_locale
+from lesson.locale import languages, load_locale
 from scene_checks import layout_problems, lecture_problems, legibility_problems, pacing_problems, run_scene
 from lesson.numbers import parse_number
 from scenes import style
@@ -225,8 +225,10 @@ def test_duration_is_a_followable_pace(default_scene):
     assert all(step.end - step.start >= 4 for step in default_scene.steps)
 
 
-def test_locale_names_the_heads_as_attn_math_does():
-    assert tuple(STRINGS["labels"]["head_names"]) == HEAD_NAMES
+@pytest.mark.parametrize("lang", languages())
+def test_every_locale_names_each_head_of_attn_math(lang):
+    names = load_locale(lang)["heads"]["labels"]["head_names"]
+    assert len(names) == len(HEAD_NAMES) and all(name.strip() for name in names)
 
 
 @pytest.mark.parametrize("value, problem", [
