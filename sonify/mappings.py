@@ -36,8 +36,9 @@ as blips one after the other, pitch as value (on the cue's scale when it gives o
 Section 6 (``pipeline``):
 * ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha's share of its row's largest weight
   (``peak``: a flat row sounds as even, not as faint: the lab's random weights and the designed ones keep the
-  section at one loudness), on a sawtooth; the temperature
-  sets the timbre: cold is bright and short (Butterworth cut-off 2500/sqrt(T) Hz), hot dull, long, detuned.
+  section at one loudness), on a sawtooth; the temperature sets the timbre: cold is bright and short
+  (Butterworth cut-off 4.5/T harmonics above the note, all of them at T = 0.2), hot dull (near a sine), long,
+  detuned.
 * ``row`` with version ``lab``/``sharp``: the two presets' rows for the query, left and right, one after the other.
 * ``curve``: the maximum weight against T, a 440 Hz tone as loud as the curve is high, left to right.
 * ``tokens``: the sentence's tokens as they appear (step 1); ``values``: the query's row of scores (step 4), then
@@ -153,9 +154,15 @@ def softmax_row(weights, version: str | None = None) -> np.ndarray:
     return distribution_chord(weights, 1.0, spread(len(weights), *VERSION_SIDES.get(version, (-1.0, 1.0))))
 
 
-def timbre(temperature: float) -> tuple[float, float, float]:
-    """(cut-off Hz, note length s, detune cents): sharp and bright when cold, diffuse when hot."""
-    cutoff = float(np.clip(LAB_CUTOFF / np.sqrt(temperature), 600.0, 8000.0))
+BRIGHT_HARMONICS = 4.5  # the cut-off's place at T = 1, in harmonics of the note: a 550 Hz note about the lab's 2500 Hz
+
+
+def timbre(temperature: float, pitch: float) -> tuple[float, float, float]:
+    """(cut-off Hz, note length s, detune cents): sharp and bright when cold, diffuse when hot. The cut-off
+    lies 4.5 / T harmonics above the note (from 1.5, near a sine, to all 28 of the sawtooth's), so that the
+    brightness changes alike at every pitch: the power-weighted spectral centroid at T = 0.2 is over twice
+    that at T = 3."""
+    cutoff = float(np.clip(pitch * np.clip(BRIGHT_HARMONICS / temperature, 1.5, 28.0), 300.0, 20000.0))
     length = float(np.clip(0.25 * np.sqrt(temperature), 0.12, 0.8))
     detune = float(np.clip(8.0 * (temperature - 1.0), 0.0, 30.0))
     return cutoff, length, detune
@@ -164,7 +171,7 @@ def timbre(temperature: float) -> tuple[float, float, float]:
 def connection_note(weight: float, temperature: float = 1.0, peak: float = 1.0) -> np.ndarray:
     """200 + 600 alpha Hz on a sawtooth, amplitude alpha / peak (``peak``: the row's largest weight), low-passed
     at the temperature's cut-off."""
-    cutoff, length, detune = timbre(temperature)
+    cutoff, length, detune = timbre(temperature, 200 + 600 * weight)
     voices = tone(200 + 600 * weight, length, saw_wave, detune) + tone(200 + 600 * weight, length, saw_wave, -detune)
     return weight / max(peak, weight, 1e-9) * low_pass(envelope(voices / 2, decay=length / 2.5), cutoff)
 

@@ -174,3 +174,21 @@ def test_the_note_finder_sees_a_semitone_cluster():
     t = np.arange(SAMPLE_RATE) / SAMPLE_RATE
     cluster = sum(np.sin(2 * np.pi * 220 * 2 ** (j / 12) * t) for j in range(6))
     assert closest_pair_cents(cluster) == pytest.approx(100, abs=2)
+
+
+def power_centroid(sound: np.ndarray) -> float:
+    """Power-weighted spectral centroid: sum f |X(f)|^2 / sum |X(f)|^2 of the mono mix."""
+    mono = sound.mean(axis=1) if sound.ndim == 2 else sound
+    power = np.abs(np.fft.rfft(mono)) ** 2
+    return float(np.sum(np.fft.rfftfreq(len(mono), 1 / SAMPLE_RATE) * power) / np.sum(power))
+
+
+@pytest.mark.parametrize("weight", [0.01, 0.05, 0.3, 0.6, 1.0])
+def test_temperature_timbre_halves_the_power_weighted_centroid_at_equal_pitch(weight):
+    """One attention line's note at one weight (one pitch): cold (T = 0.2) is at least twice as bright as hot
+    (T = 3), power-weighted, and brightness falls at every step of T between."""
+    sounds = [MAPPINGS["connection"](weight=weight, temperature=temperature) for temperature in (0.2, 0.5, 1, 2, 3)]
+    assert abs(cents(pitch(sounds[0]), pitch(sounds[-1][: len(sounds[0])]))) < 50  # one pitch, hot's detune aside
+    centroids = [power_centroid(sound) for sound in sounds]
+    assert all(a > b for a, b in zip(centroids, centroids[1:])), centroids
+    assert centroids[0] >= 2 * centroids[-1], centroids
