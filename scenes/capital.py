@@ -115,6 +115,7 @@ class CapitalScene(LessonScene):
         self.play(MoveToTarget(self.table), run_time=1.0)
         self.play(Appear(plus), Appear(PE.frame), run_time=0.5)
         self.reveal_rows(PE)
+        self.cue("scale", **self.vector_scale)  # the vectors' scale starts: X, Q, K, V and the context share it
         self.play(Appear(equals), Appear(self.X.frame), run_time=0.5)
         self.reveal_rows(self.X, sounded=walk.X[:, COUNTRY_DIMENSION], scale=self.vector_scale)
         self.wait(HOLD)
@@ -172,6 +173,7 @@ class CapitalScene(LessonScene):
         self.play(MoveToTarget(K), Appear(tokens), Vanish(self.products["Q"]),
                   ReplacementTransform(last_query, query.entry_grid), Appear(query.frame), run_time=1.2)
         self.settle(query)
+        self.cue("scale", **shared_scale(walk.scores))  # the scores' own scale starts
         self.play(Appear(self.scores.frame), run_time=0.4)
         self.reveal_rows(self.scores, sounded=walk.scores)
         name = self.labels["score_name"].format(token=self.shown_word(walk.tokens[best]))
@@ -303,9 +305,10 @@ class CapitalScene(LessonScene):
         self.present(W_out)
         self.play(Appear(plus), run_time=0.3)
         self.present(bias)
+        self.cue("scale", **shared_scale(walk.logits))  # the logits' own scale starts
         self.play(Appear(equals), Appear(logits.frame), run_time=0.5)
         seconds = self.reveal_seconds(len(VOCAB))
-        self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB))
+        self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB), **shared_scale(walk.logits))
         self.play(Appear(logits.entry_grid, lag_ratio=1.0), run_time=seconds)  # one note per logit as it appears
         self.settle(logits)
         self.play(Appear(brace), Appear(note), run_time=0.6)

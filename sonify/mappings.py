@@ -17,6 +17,7 @@ Section 1 (``matrix``) and 2 (``scaling``):
   scale per quantity across a section (``shared_scale``: X, Q, K and V share one, the scores another), so that a
   value sounds at one pitch wherever it appears; logarithmic for a quantity that grows geometrically (the
   deviation of q . k against d_k: each doubling of d_k one fixed interval).
+* ``scale``: where a quantity's scale starts, its two ends (220 Hz, then 880 Hz), softer than the blips that follow.
 * ``row``: a softmax row, a chord of one pitch per key (panned as the keys' columns), each as loud as its
   weight; an unscaled row sounds on the left, a scaled one on the right (their panels' sides).
 Section 3 (``heads``): each head its own register and timbre (220 Hz sine, 440 Hz triangle, 880 Hz organ),
@@ -110,10 +111,11 @@ def reset_tone() -> np.ndarray:
 
 def shared_scale(*arrays, logarithmic: bool = False) -> dict:
     """One quantity's scale across a section: ``low`` and ``high`` over every array that holds it (X, Q, K and V
-    alike), so that a value sounds at one pitch wherever it appears. A ``cell`` cue takes it as keywords:
-    ``cue("cell", value=v, **scale)``. ``logarithmic`` for a quantity that grows geometrically (d_k doubling:
-    one fixed interval); its values must then be positive."""
+    alike; a masked score's -inf aside), so that a value sounds at one pitch wherever it appears. A ``cell`` cue
+    takes it as keywords: ``cue("cell", value=v, **scale)``. ``logarithmic`` for a quantity that grows
+    geometrically (d_k doubling: one fixed interval); its values must then be positive."""
     values = np.concatenate([np.ravel(np.asarray(array, dtype=float)) for array in arrays])
+    values = values[np.isfinite(values)]
     return {"low": float(values.min()), "high": float(values.max()), "logarithmic": logarithmic}
 
 
@@ -128,6 +130,12 @@ def value_blip(value: float, low: float, high: float, logarithmic: bool = False)
     """A short blip at 220 x 4^share Hz, share = where ``value`` lies between ``low`` and ``high`` (``scale_share``)."""
     share = scale_share(value, low, high, logarithmic)
     return low_pass(envelope(tone(220 * 4 ** share, 0.14, triangle_wave), decay=0.05), LAB_CUTOFF)
+
+
+def scale_reference() -> np.ndarray:
+    """A new scale starts: its two ends one after the other, 220 Hz then 880 Hz (a ``cell`` blip at the lowest
+    and the highest value), centred: what the next blips of the quantity are heard against."""
+    return in_sequence([pan(value_blip(share, 0.0, 1.0), 0.0) for share in (0.0, 1.0)], 0.18)
 
 
 def value_blips(values, spacing: float, low: float | None = None, high: float | None = None) -> np.ndarray:
@@ -316,6 +324,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "reset": lambda **_: reset_tone(),
     "cell": lambda value, low, high, logarithmic=False, **_: value_blip(value, low, high, logarithmic),
     "values": lambda values, spacing, low=None, high=None, **_: value_blips(values, spacing, low, high),
+    "scale": lambda **_: scale_reference(),
     "row": lambda weights, version=None, **_: softmax_row(weights, version),
     "connection": lambda weight, temperature=1.0, peak=1.0, **_: connection_note(weight, temperature, peak),
     "masked": lambda before, after, **_: masked_row(before, after),
@@ -349,7 +358,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
 # turned down, short blips up. Set on the default lecture so that every section needs about the same
 # gain to reach the loudness target (tests/test_sound_lecture.py), sparse sections' data a little louder.
 LEVELS = {"step": -6, "reset": -8, "cost": 8, "curve": -4,
-          "cell": 3, "values": 3, "vector_sum": 4, "row": -1, "masked": -2, "entropy": -3, "connection": 5,
+          "cell": 3, "values": 3, "scale": -2, "vector_sum": 4, "row": -1, "masked": -2, "entropy": -3, "connection": 5,
           "tokens": 5, "concat": 7, "head_arcs": 5, "head_row": -2, "heads_overlay": 3, "heads_sum": 5,
           "sum_row": 1, "heads_chord": -6, "distribution": 3,
           "frequencies": -10, "position_sweep": -6, "frequency_contrast": -6, "wave": -6, "similarity_curve": -8,

@@ -182,7 +182,7 @@ EXAMPLES = {  # one cue of every kind, with values like the scenes'
     "curve": {"values": [0.9, 0.5, 0.3, 0.2], "duration": 2.0},
     "vector_sum": {"x_plus_pe": [0.1, 0.2]}, "outputs_compared": {"max_difference": 0.0},
     "distribution": {"weights": [0.5, 0.3, 0.05, 0.05, 0.04, 0.03, 0.02, 0.01], "seconds": 1.0},
-    "concat": {"heads": 3},
+    "concat": {"heads": 3}, "scale": {"low": -1.0, "high": 2.0},
 }
 
 

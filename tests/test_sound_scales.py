@@ -192,3 +192,16 @@ def test_temperature_timbre_halves_the_power_weighted_centroid_at_equal_pitch(we
     centroids = [power_centroid(sound) for sound in sounds]
     assert all(a > b for a, b in zip(centroids, centroids[1:])), centroids
     assert centroids[0] >= 2 * centroids[-1], centroids
+
+
+def test_capital_sounds_a_scales_two_ends_where_it_starts(capital):
+    """Before the first blip of X's column, of the scores and of the logits: the scale's lowest and highest
+    pitch, 220 Hz then 880 Hz, measured; the blips that follow on that scale lie between them."""
+    references = [index for index, cue in enumerate(capital.cues) if cue.kind == "scale"]
+    assert [step_of(capital, capital.cues[index].time) for index in references] == ["positional", "scores", "logits"]
+    for index in references:
+        sound = MAPPINGS["scale"](**capital.cues[index].values)
+        assert cents(pitch(sound, 0.0, 0.14), 220) == pytest.approx(0, abs=CENTS_SAME)
+        assert cents(pitch(sound, 0.18, 0.32), 880) == pytest.approx(0, abs=CENTS_SAME)
+        following = capital.cues[index + 1]
+        assert following.kind in ("cell", "values") and following.time >= capital.cues[index].time + 0.32
