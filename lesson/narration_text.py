@@ -9,7 +9,7 @@ from typing import Protocol
 
 import numpy as np
 
-from lesson.numbers import DECIMAL
+from lesson.numbers import MINUS
 from sonify.synth import SAMPLE_RATE
 
 TAIL = 0.5  # seconds a narrated step stays on screen after its voice ends
@@ -18,6 +18,9 @@ QUIET_DB = -35.0  # a 20 ms frame this far under the loudest frame is a pause
 FRAME = 0.02  # seconds
 SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 SENTENCE_END = re.compile(r"(?<=[.?!…])\s+")
+# A decimal in a narration, with a point or a comma (the locale may write 0,34) between digits: 0.34, not 1.2.3,
+# v1.2 or the list "0,50, 0,30".
+SPOKEN_DECIMAL = re.compile(r"(?<![\w.,])(\d+)[.,](\d+)(?![\w]|[.,]\d)")
 
 
 class Speaker(Protocol):
@@ -32,12 +35,20 @@ def step_file_name(number: int, key: str) -> str:
     return f"{number:02d}-{key}"
 
 
+def spoken_decimal(units: str, decimals: str, mark: str) -> str:
+    """A decimal as a teacher says it: trailing zeros dropped ("8.00" is "8", "0.50" is "0,5" in Spanish)."""
+    decimals = decimals.rstrip("0")
+    return f"{units}{mark}{decimals}" if decimals else units
+
+
 def voice_text(text: str, spoken: dict) -> str:
-    """What the draft voice is given, with the locale's ``spoken`` words for what it cannot read: a decimal
-    point as the language says it ("0.34" read "0,34" in Spanish), a minus sign before a number ("menos 0,34"),
-    a power of ten ("2,0 por diez a la 4"), a blank "___" ("hueco")."""
-    text = DECIMAL.sub(lambda match: f"{match[1]}{spoken['decimal_mark']}{match[2]}", text)
-    text = re.sub(r"\u2212(?=\d)", spoken["minus"], text)
+    """What the draft voice is given, with the locale's ``spoken`` words for what it cannot read: a decimal as
+    the language says it, without trailing zeros ("0.34" read "0,34" in Spanish, "8.00" read "8"), a minus sign
+    before a number ("menos 0,34"), infinity ("menos infinito"), a power of ten ("2 por diez a la 4"), a blank
+    "___" ("hueco")."""
+    text = SPOKEN_DECIMAL.sub(lambda match: spoken_decimal(match[1], match[2], spoken["decimal_mark"]), text)
+    text = re.sub(rf"{MINUS}(?=[\d∞])", spoken["minus"], text)
+    text = text.replace("∞", spoken["infinity"])
     text = re.sub(r"\s*[·×]\s*10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)",
                   lambda match: spoken["power_of_ten"].format(exponent=match[1].translate(SUPERSCRIPTS)), text)
     return re.sub(r"_{2,}", spoken["blank"], text)

@@ -153,7 +153,7 @@ for _section in (
             ("step", "frequencies", "position_sweep", "frequency_contrast", "wave", "similarity_curve",
              "vector_sum", "outputs_compared"), 40),
     Section("capital", 5, "scenes.capital", "CapitalScene", CapitalConfig, "attn_math.capital",
-            ("step", "cell", "values", "row", "distribution"), 53),
+            ("step", "scale", "cell", "values", "row", "distribution"), 53),
     Section("pipeline", 6, "scenes.pipeline", "PipelineScene", PipelineConfig, "attn_math.lab",
             ("step", "reset", "tokens", "values", "connection", "row", "curve", "masked", "entropy"), 48),
 ):

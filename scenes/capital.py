@@ -17,7 +17,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdg
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from lesson.numbers import decimals_for, format_number, parse_number
 from scenes import style
-from sonify.mappings import MAPPINGS, turn
+from sonify.mappings import MAPPINGS, shared_scale, turn
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
@@ -50,6 +50,8 @@ class CapitalScene(LessonScene):
     def lesson(self):
         self.labels = self.strings["labels"]
         self.walk = capital_walkthrough(self.chosen_identity())
+        walk = self.walk  # the vectors' one scale: a number sounds at one pitch in X, Q, K, V and the context
+        self.vector_scale = shared_scale(walk.X, walk.Q, walk.K, walk.V, walk.context)
         self.show_embeddings()
         self.show_positional()
         self.show_projections()
@@ -113,8 +115,9 @@ class CapitalScene(LessonScene):
         self.play(MoveToTarget(self.table), run_time=1.0)
         self.play(Appear(plus), Appear(PE.frame), run_time=0.5)
         self.reveal_rows(PE)
+        self.cue("scale", **self.vector_scale)  # the vectors' scale starts: X, Q, K, V and the context share it
         self.play(Appear(equals), Appear(self.X.frame), run_time=0.5)
-        self.reveal_rows(self.X, sounded=walk.X[:, COUNTRY_DIMENSION])
+        self.reveal_rows(self.X, sounded=walk.X[:, COUNTRY_DIMENSION], scale=self.vector_scale)
         self.wait(HOLD)
 
     def show_projections(self):
@@ -143,10 +146,12 @@ class CapitalScene(LessonScene):
         self.play(MoveToTarget(self.X), Appear(tokens), run_time=1.0)
         for weight, product in zip(weights, self.products.values()):
             self.present(weight)
-            self.present(product, sounded=product.values[:, COUNTRY_DIMENSION])  # the country column as it lands
+            self.present(product, sounded=product.values[:, COUNTRY_DIMENSION],  # the country column as it lands
+                         scale=self.vector_scale)
         blind = [weights[0].row_box(COUNTRY_DIMENSION), weights[1].row_box(COUNTRY_DIMENSION)]
         self.play(*[Create(box) for box in blind], *map(Appear, note), run_time=0.6)
-        self.cue("values", lands=True, values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1)
+        self.cue("values", lands=True, values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1,
+                 low=self.vector_scale["low"], high=self.vector_scale["high"])
         self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), run_time=0.6)
         self.wait(HOLD)
 
@@ -168,6 +173,7 @@ class CapitalScene(LessonScene):
         self.play(MoveToTarget(K), Appear(tokens), Vanish(self.products["Q"]),
                   ReplacementTransform(last_query, query.entry_grid), Appear(query.frame), run_time=1.2)
         self.settle(query)
+        self.cue("scale", **shared_scale(walk.scores))  # the scores' own scale starts
         self.play(Appear(self.scores.frame), run_time=0.4)
         self.reveal_rows(self.scores, sounded=walk.scores)
         name = self.labels["score_name"].format(token=self.shown_word(walk.tokens[best]))
@@ -222,7 +228,7 @@ class CapitalScene(LessonScene):
         self.present(V)
         self.play(Appear(self.context.frame), run_time=0.4)
         for index, entry in enumerate(self.context.entries[0]):
-            self.blip(walk.context, index)
+            self.blip(walk.context, index, self.vector_scale)
             self.play(Appear(entry), run_time=0.5)
         self.settle(self.context)
         line = self.dot_product_line(self.labels["context_name"], walk.attention_row, walk.V[:, COUNTRY_DIMENSION],
@@ -299,9 +305,10 @@ class CapitalScene(LessonScene):
         self.present(W_out)
         self.play(Appear(plus), run_time=0.3)
         self.present(bias)
+        self.cue("scale", **shared_scale(walk.logits))  # the logits' own scale starts
         self.play(Appear(equals), Appear(logits.frame), run_time=0.5)
         seconds = self.reveal_seconds(len(VOCAB))
-        self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB))
+        self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB), **shared_scale(walk.logits))
         self.play(Appear(logits.entry_grid, lag_ratio=1.0), run_time=seconds)  # one note per logit as it appears
         self.settle(logits)
         self.play(Appear(brace), Appear(note), run_time=0.6)
@@ -644,11 +651,10 @@ class CapitalScene(LessonScene):
         self.cue("distribution", lands=lands, weights=[float(p) for p in walk.probs], words=list(VOCAB),
                  identity=float(walk.identity), seconds=float(seconds))
 
-    def blip(self, column, index: int):
-        """``column[index]``'s blip, sounding as the next play lands, pitched on the column's range as a
-        ``values`` run of the column would pitch it."""
-        column = np.asarray(column, dtype=float)
-        self.cue("cell", lands=True, value=float(column[index]), low=float(column.min()), high=float(column.max()))
+    def blip(self, column, index: int, scale: dict | None = None):
+        """``column[index]``'s blip, sounding as the next play lands, pitched on its quantity's ``scale``
+        (``shared_scale``; without one, the column is a quantity of its own)."""
+        self.cue("cell", lands=True, value=float(column[index]), **(scale or shared_scale(column)))
 
     def last_cue_turn(self) -> float:
         """Seconds from the last cue's sound to the next compared one: its length, then sonify's gap, so the
@@ -672,19 +678,19 @@ class CapitalScene(LessonScene):
         self.remove(mobject)
         self.add(mobject)
 
-    def reveal_rows(self, matrix: LabelledMatrix, sounded=None):
+    def reveal_rows(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None):
         """Row after row, each given its numbers' reading time before the next comes; with ``sounded`` (a number
-        per row) each row's blip sounds as the row lands."""
+        per row) each row's blip sounds as the row lands, on ``scale`` (``blip``)."""
         for row in range(len(matrix.entries)):
             if sounded is not None:
-                self.blip(sounded, row)
+                self.blip(sounded, row, scale)
             self.play(Appear(matrix.row(row)), run_time=self.reveal_seconds(matrix.values.shape[1]))
         self.settle(matrix)
 
-    def present(self, matrix: LabelledMatrix, sounded=None):
-        """The frame, then the numbers row by row (reveal_rows, ``sounded`` as there)."""
+    def present(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None):
+        """The frame, then the numbers row by row (reveal_rows, ``sounded`` and ``scale`` as there)."""
         self.play(Appear(matrix.frame), run_time=0.4)
-        self.reveal_rows(matrix, sounded)
+        self.reveal_rows(matrix, sounded, scale)
 
     def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):
         """Centre ``group`` in the body (above a reserved strip), scaled to fit; remember the scale."""

@@ -13,7 +13,11 @@ Shared by every section:
 * ``step``: a step change, a triangle tone at 300 + 80 x step Hz (the lab's table).
 * ``reset``: back to the start, a tone gliding down an octave from 400 Hz.
 Section 1 (``matrix``) and 2 (``scaling``):
-* ``cell``: a computed cell, a short blip two octaves wide: 220 x 4^((value - low) / (high - low)) Hz.
+* ``cell``: a computed cell, a short blip two octaves wide: 220 x 4^((value - low) / (high - low)) Hz, on one
+  scale per quantity across a section (``shared_scale``: X, Q, K and V share one, the scores another), so that a
+  value sounds at one pitch wherever it appears; logarithmic for a quantity that grows geometrically (the
+  deviation of q . k against d_k: each doubling of d_k one fixed interval).
+* ``scale``: where a quantity's scale starts, its two ends (220 Hz, then 880 Hz), softer than the blips that follow.
 * ``row``: a softmax row, a chord of one pitch per key (panned as the keys' columns), each as loud as its
   weight; an unscaled row sounds on the left, a scaled one on the right (their panels' sides).
 Section 3 (``heads``): each head its own register and timbre (220 Hz sine, 440 Hz triangle, 880 Hz organ),
@@ -25,23 +29,25 @@ Section 4 (``positional``): one fixed scale for the whole section: a dimension o
 sounds at 220 x 8^(1 + log10(omega) / 4) Hz (omega = 1 at 1760 Hz, omega = 1e-4 at 220 Hz), loud where its
 value is high and panned as its column; sweeps over positions travel from left to right. The similarity
 curve is a 440 Hz tone that fades with the similarity; the permutation verdict is two voices, left and
-right: a unison when the outputs are identical, apart when they differ (``outputs_compared``).
+right: a unison when the outputs are identical, at least a whole tone apart when they differ (``outputs_compared``).
 Section 5 (``capital``): ``distribution``, the final distribution as a chord: París (C5, organ) and Roma
-(G4, triangle) the two voices that move, the six other words sines from 220 Hz, each as loud as its
-probability and panned as its bar; ``values``, the numbers of a column as blips one after the other, pitch
-as value (on the cue's scale when it gives one, else on their own range).
+(G4, triangle) the two voices that move, each as loud as its probability and panned as its bar, the six other
+words one quiet "rest" voice (C4, as loud as half their summed probability); ``values``, the numbers of a column
+as blips one after the other, pitch as value (on the cue's scale when it gives one, else on their own range).
 Section 6 (``pipeline``):
 * ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha's share of its row's largest weight
   (``peak``: a flat row sounds as even, not as faint: the lab's random weights and the designed ones keep the
-  section at one loudness), on a sawtooth; the temperature
-  sets the timbre: cold is bright and short (Butterworth cut-off 2500/sqrt(T) Hz), hot dull, long, detuned.
+  section at one loudness), on a sawtooth; the temperature sets the timbre: cold is bright and short
+  (Butterworth cut-off 4.5/T harmonics above the note, all of them at T = 0.2), hot dull (near a sine), long,
+  detuned.
 * ``row`` with version ``lab``/``sharp``: the two presets' rows for the query, left and right, one after the other.
 * ``curve``: the maximum weight against T, a 440 Hz tone as loud as the curve is high, left to right.
 * ``tokens``: the sentence's tokens as they appear (step 1); ``values``: the query's row of scores (step 4), then
   of scaled scores (step 5), as it lands, on the colour scale the two share: the scaled row sounds narrower.
 * ``masked``: the query's row as a chord, then the keys the causal mask blocks fall silent, as its weights land.
 * ``entropy``: the entropy of each compared row (``rows`` of the weights ``free`` and ``masked``) as the spread
-  of a seven-voice cluster around 600 Hz, H bits = H octaves wide (0 bits: one tone), one after the other:
+  of a cluster of up to seven voices around 600 Hz, H bits = H octaves wide (0 bits: one tone; voices at
+  least a whole tone apart), one after the other:
   without the mask on the left, with it on the right.
 """
 
@@ -103,10 +109,33 @@ def reset_tone() -> np.ndarray:
     return low_pass(envelope(glide(400, 200, 0.45, triangle_wave), decay=0.25), LAB_CUTOFF)
 
 
-def value_blip(value: float, low: float, high: float) -> np.ndarray:
-    """A short blip at 220 x 4^share Hz, share = where ``value`` lies between ``low`` and ``high``."""
-    share = 0.5 if high <= low else float(np.clip((value - low) / (high - low), 0.0, 1.0))
+def shared_scale(*arrays, logarithmic: bool = False) -> dict:
+    """One quantity's scale across a section: ``low`` and ``high`` over every array that holds it (X, Q, K and V
+    alike; a masked score's -inf aside), so that a value sounds at one pitch wherever it appears. A ``cell`` cue
+    takes it as keywords: ``cue("cell", value=v, **scale)``. ``logarithmic`` for a quantity that grows
+    geometrically (d_k doubling: one fixed interval); its values must then be positive."""
+    values = np.concatenate([np.ravel(np.asarray(array, dtype=float)) for array in arrays])
+    values = values[np.isfinite(values)]
+    return {"low": float(values.min()), "high": float(values.max()), "logarithmic": logarithmic}
+
+
+def scale_share(value: float, low: float, high: float, logarithmic: bool = False) -> float:
+    """Where ``value`` lies between ``low`` (0) and ``high`` (1): by difference, or by ratio (``logarithmic``)."""
+    if logarithmic:
+        value, low, high = np.log(value), np.log(low), np.log(high)
+    return 0.5 if high <= low else float(np.clip((value - low) / (high - low), 0.0, 1.0))
+
+
+def value_blip(value: float, low: float, high: float, logarithmic: bool = False) -> np.ndarray:
+    """A short blip at 220 x 4^share Hz, share = where ``value`` lies between ``low`` and ``high`` (``scale_share``)."""
+    share = scale_share(value, low, high, logarithmic)
     return low_pass(envelope(tone(220 * 4 ** share, 0.14, triangle_wave), decay=0.05), LAB_CUTOFF)
+
+
+def scale_reference() -> np.ndarray:
+    """A new scale starts: its two ends one after the other, 220 Hz then 880 Hz (a ``cell`` blip at the lowest
+    and the highest value), centred: what the next blips of the quantity are heard against."""
+    return in_sequence([pan(value_blip(share, 0.0, 1.0), 0.0) for share in (0.0, 1.0)], 0.18)
 
 
 def value_blips(values, spacing: float, low: float | None = None, high: float | None = None) -> np.ndarray:
@@ -133,9 +162,15 @@ def softmax_row(weights, version: str | None = None) -> np.ndarray:
     return distribution_chord(weights, 1.0, spread(len(weights), *VERSION_SIDES.get(version, (-1.0, 1.0))))
 
 
-def timbre(temperature: float) -> tuple[float, float, float]:
-    """(cut-off Hz, note length s, detune cents): sharp and bright when cold, diffuse when hot."""
-    cutoff = float(np.clip(LAB_CUTOFF / np.sqrt(temperature), 600.0, 8000.0))
+BRIGHT_HARMONICS = 4.5  # the cut-off's place at T = 1, in harmonics of the note: a 550 Hz note about the lab's 2500 Hz
+
+
+def timbre(temperature: float, pitch: float) -> tuple[float, float, float]:
+    """(cut-off Hz, note length s, detune cents): sharp and bright when cold, diffuse when hot. The cut-off
+    lies 4.5 / T harmonics above the note (from 1.5, near a sine, to all 28 of the sawtooth's), so that the
+    brightness changes alike at every pitch: the power-weighted spectral centroid at T = 0.2 is over twice
+    that at T = 3."""
+    cutoff = float(np.clip(pitch * np.clip(BRIGHT_HARMONICS / temperature, 1.5, 28.0), 300.0, 20000.0))
     length = float(np.clip(0.25 * np.sqrt(temperature), 0.12, 0.8))
     detune = float(np.clip(8.0 * (temperature - 1.0), 0.0, 30.0))
     return cutoff, length, detune
@@ -144,7 +179,7 @@ def timbre(temperature: float) -> tuple[float, float, float]:
 def connection_note(weight: float, temperature: float = 1.0, peak: float = 1.0) -> np.ndarray:
     """200 + 600 alpha Hz on a sawtooth, amplitude alpha / peak (``peak``: the row's largest weight), low-passed
     at the temperature's cut-off."""
-    cutoff, length, detune = timbre(temperature)
+    cutoff, length, detune = timbre(temperature, 200 + 600 * weight)
     voices = tone(200 + 600 * weight, length, saw_wave, detune) + tone(200 + 600 * weight, length, saw_wave, -detune)
     return weight / max(peak, weight, 1e-9) * low_pass(envelope(voices / 2, decay=length / 2.5), cutoff)
 
@@ -228,22 +263,29 @@ def contrast(angular_frequencies, values, duration: float = 1.5) -> np.ndarray:
                     spread(len(angular_frequencies), -0.8, 0.8))
 
 
+REST_PITCH = 261.63  # Hz, C4: the other words' one voice, an octave under París and a fifth under Roma
+REST_SHARE = 0.5  # the rest voice's amplitude per unit of the other words' probability: a quiet background
+
+
 def capital_chord(weights, duration: float = 1.6) -> np.ndarray:
-    """París (C5, organ) and Roma (G4, triangle), the two voices that move; the other six words sines from
-    220 Hz; all as loud as their probabilities, each panned as its bar."""
+    """París (C5, organ) and Roma (G4, triangle), the two voices that move, each as loud as its probability
+    and panned as its bar; the six other words one quiet "rest" voice, a C4 sine as loud as half their summed
+    probability, panned at the middle of their bars (six sines a semitone apart beat, 13-17 Hz)."""
     weights = np.asarray(weights, dtype=float)
     positions = spread(len(weights))
     voices = [pan(weights[0] * tone(523.25, duration, organ_wave), positions[0]),
-              pan(weights[1] * tone(392.0, duration, triangle_wave), positions[1])]
-    voices += [pan(w * tone(220.0 * 2 ** (j / 12), duration), p) for j, (w, p) in
-               enumerate(zip(weights[2:], positions[2:]))]
+              pan(weights[1] * tone(392.0, duration, triangle_wave), positions[1]),
+              pan(REST_SHARE * weights[2:].sum() * tone(REST_PITCH, duration), float(positions[2:].mean()))]
     return low_pass(envelope(np.sum(voices, axis=0), decay=duration / 2), LAB_CUTOFF)
 
 
+IDENTICAL = 1e-9  # the largest difference of outputs that are the same numbers (floating-point rounding)
+
+
 def comparison(max_difference: float, duration: float = 1.5) -> np.ndarray:
-    """Two voices, left and right: a unison when the outputs are identical, apart (beating, then an
-    interval) when not."""
-    cents = 1200 * np.log2(1 + min(1.0, 2 * max_difference))
+    """Two voices, left and right: a unison when the outputs are identical, an interval when not (at least a
+    whole tone, never two notes that beat; an octave from a difference of 0.5 on)."""
+    cents = 0.0 if max_difference <= IDENTICAL else max(200.0, 1200 * np.log2(1 + min(1.0, 2 * max_difference)))
     voices = pan(tone(330.0, duration, triangle_wave), -0.7) + pan(tone(330.0, duration, triangle_wave, cents), 0.7)
     return low_pass(envelope(voices, decay=duration / 2), LAB_CUTOFF)
 
@@ -255,9 +297,15 @@ def masked_row(before, after, duration: float = 2.0) -> np.ndarray:
     return followed(KEY_PITCHES, levels / levels.max(), duration, spread(len(before)))
 
 
+WHOLE_TONE = 1 / 6  # octaves: the closest two voices of one chord may be (closer ones beat)
+
+
 def entropy_cluster(bits: float, duration: float = 1.0, voices: int = 7) -> np.ndarray:
-    """Seven sines spread evenly over ``bits`` octaves around 600 Hz (at most three): 0 bits is one tone."""
-    octaves = np.linspace(-0.5, 0.5, voices) * min(bits, 3.0)
+    """Up to seven sines spread evenly over ``bits`` octaves around 600 Hz (at most three): 0 bits is one tone;
+    a narrow cluster has fewer voices, at least a whole tone apart."""
+    width = min(bits, 3.0)
+    voices = min(voices, 1 + int(width / WHOLE_TONE + 1e-9))
+    octaves = np.linspace(-0.5, 0.5, voices) * width if voices > 1 else np.zeros(1)
     return low_pass(envelope(chord(600.0 * 2**octaves, np.ones(voices), duration), decay=duration / 2), LAB_CUTOFF)
 
 
@@ -274,8 +322,9 @@ def entropies_compared(free, masked) -> np.ndarray:
 MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "step": lambda step, **_: step_tone(step),
     "reset": lambda **_: reset_tone(),
-    "cell": lambda value, low, high, **_: value_blip(value, low, high),
+    "cell": lambda value, low, high, logarithmic=False, **_: value_blip(value, low, high, logarithmic),
     "values": lambda values, spacing, low=None, high=None, **_: value_blips(values, spacing, low, high),
+    "scale": lambda **_: scale_reference(),
     "row": lambda weights, version=None, **_: softmax_row(weights, version),
     "connection": lambda weight, temperature=1.0, peak=1.0, **_: connection_note(weight, temperature, peak),
     "masked": lambda before, after, **_: masked_row(before, after),
@@ -309,7 +358,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
 # turned down, short blips up. Set on the default lecture so that every section needs about the same
 # gain to reach the loudness target (tests/test_sound_lecture.py), sparse sections' data a little louder.
 LEVELS = {"step": -6, "reset": -8, "cost": 8, "curve": -4,
-          "cell": 3, "values": 3, "vector_sum": 4, "row": -1, "masked": -2, "entropy": -3, "connection": 5,
+          "cell": 3, "values": 3, "scale": -2, "vector_sum": 4, "row": -1, "masked": -2, "entropy": -3, "connection": 5,
           "tokens": 5, "concat": 7, "head_arcs": 5, "head_row": -2, "heads_overlay": 3, "heads_sum": 5,
           "sum_row": 1, "heads_chord": -6, "distribution": 3,
           "frequencies": -10, "position_sweep": -6, "frequency_contrast": -6, "wave": -6, "similarity_curve": -8,

@@ -61,9 +61,9 @@ def test_numbers_are_written_with_the_separator_and_said_as_the_locale_reads_the
     spoken = load_locale()["spoken"]
     assert voice_text("de \u22121.5 a \u22122", spoken) == "de menos 1,5 a menos 2"  # written with a point, said "coma"
     assert voice_text("de \u22121,5 a \u22122", spoken) == "de menos 1,5 a menos 2"
-    assert voice_text("hasta 2.0·10⁴ en ___", spoken) == "hasta 2,0 por diez a la 4 en hueco"
+    assert voice_text("hasta 2.0·10⁴ en ___", spoken) == "hasta 2 por diez a la 4 en hueco"
     english = load_locale("en")["spoken"]
-    assert voice_text("from \u22121.5 to 2.0·10⁴, ___", english) == "from minus 1.5 to 2.0 times ten to the 4, blank"
+    assert voice_text("from \u22121.5 to 2.0·10⁴, ___", english) == "from minus 1.5 to 2 times ten to the 4, blank"
 
 
 def test_sentences_are_timed_on_the_pauses_between_them():

@@ -126,15 +126,21 @@ def test_the_tones_are_at_least_10_db_lower_under_the_voice(narrated):
 
 
 def test_captions_of_a_narrated_step_are_its_spoken_sentences_at_their_times(narrated):
+    """Each sentence in blocks of at most two lines, one after the other from the sentence's start to its end."""
     out, entry, _ = narrated
     subtitles = list(srt.parse((out / "01-matrix.srt").read_text(encoding="utf-8")))
     queries = step(entry, "queries")
     spoken = queries["narration"]["sentences"]
     assert len(spoken) >= 1
     for text, start, end in spoken:
-        cue = next(cue for cue in subtitles if cue.start.total_seconds() == pytest.approx(start, abs=0.002))
-        assert " ".join(cue.content.split()) == text
-        assert cue.end.total_seconds() == pytest.approx(end, abs=0.002)
+        first = next(index for index, cue in enumerate(subtitles)
+                     if cue.start.total_seconds() == pytest.approx(start, abs=0.002))
+        last = next(index for index, cue in enumerate(subtitles)
+                    if cue.end.total_seconds() == pytest.approx(end, abs=0.002))
+        blocks = subtitles[first:last + 1]
+        assert " ".join(" ".join(cue.content.split()) for cue in blocks) == text
+        assert all(len(cue.content.split("\n")) <= 2 for cue in blocks)
+        assert all(a.end == b.start for a, b in zip(blocks, blocks[1:]))
     assert not any(" ".join(cue.content.split()) == queries["caption"] for cue in subtitles)
     formula = step(entry, "formula")  # no recording: its on-screen caption, as without narration
     assert any(" ".join(cue.content.split()) == formula["caption"] for cue in subtitles)

@@ -2,6 +2,7 @@
 the play that shows its visual ends (the row, the bars, the prediction, the head's arcs), and the sounds of
 things compared side by side play one after the other, never overlapping."""
 
+import numpy as np
 import pytest
 
 from attn_math.positional import contiguous_tokens_example, permutation_demo
@@ -72,16 +73,21 @@ def matrix():
 
 
 # Capital --------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("step, name, column", [
-    ("positional", "X", lambda walk: walk.X[:, COUNTRY]),
-    ("scores", "scores", lambda walk: walk.scores),
+def vectors(walk) -> np.ndarray:
+    """Every number of X, Q, K, V and the context: the one quantity whose scale their blips share."""
+    return np.concatenate([np.ravel(m) for m in (walk.X, walk.Q, walk.K, walk.V, walk.context)])
+
+
+@pytest.mark.parametrize("step, name, column, scale", [
+    ("positional", "X", lambda walk: walk.X[:, COUNTRY], vectors),
+    ("scores", "scores", lambda walk: walk.scores, lambda walk: walk.scores),
 ])
-def test_capital_blips_each_row_as_it_lands(capital, step, name, column):
+def test_capital_blips_each_row_as_it_lands(capital, step, name, column, scale):
     scene, log = capital
-    values = column(scene.walk)
+    values, scale = column(scene.walk), scale(scene.walk)
     pairs = cues_with_plays(scene, log, "cell", step)
     assert [cue.values["value"] for cue, _ in pairs] == pytest.approx(list(values))
-    assert all((cue.values["low"], cue.values["high"]) == pytest.approx((values.min(), values.max()))
+    assert all((cue.values["low"], cue.values["high"]) == pytest.approx((scale.min(), scale.max()))
                for cue, _ in pairs)
     assert_lands(pairs, lambda row, play: (name, (row, 0)) in play.tags())
 

@@ -3,8 +3,8 @@ beside each section's video and the lecture, and as the subtitle track and chapt
 
 A step's caption and chapter cover the same span as its slide (see ``step_spans``), so captions, chapters,
 slides and the storyboard all agree on where a step begins and ends. A narrated step has one caption per
-spoken sentence instead, timed to that sentence in the recording. While a card is up, the caption is the
-card's text.
+spoken sentence instead, timed to that sentence in the recording, and a long sentence is cut into blocks of at
+most two lines (``caption_blocks``). While a card is up, the caption is the card's text.
 
 A caption can hold a user's words (a sentence's tokens), so each file escapes what its format would read as
 markup or as timing: WebVTT with its own character references, SubRip, which has none, with a word joiner.
@@ -12,6 +12,7 @@ markup or as timing: WebVTT with its own character references, SubRip, which has
 
 from __future__ import annotations
 
+import re
 import textwrap
 from datetime import timedelta
 from pathlib import Path
@@ -23,6 +24,8 @@ from lesson.locale import DEFAULT_LANGUAGE, load_locale
 from lesson.records import CardRecord, StepRecord
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
+BLOCK_LINES = 2  # lines per caption block of a narrated step: more cover the picture and outrun the voice
+CLAUSE_END = re.compile(r"(?<=[,;:])\s+")  # where a sentence is best cut: after a comma, a semicolon, a colon
 # WebVTT's escapes (W3C WebVTT, "cue text"): "&" and "<" would start a character reference or a tag, and an
 # escaped ">" means no "-->" in a cue's text, where a reader takes it for the next cue's timing and ends the cue.
 # SubRip has no escapes, and its readers take <...> for a formatting tag (ffmpeg drops one it does not know:
@@ -57,7 +60,8 @@ def section_tracks(steps: list[StepRecord], duration: float, cards: list[CardRec
     for step, span in zip(steps, step_spans(steps, duration)):
         chapters.append(_timed(*span, step.title, offset))
         spoken = step.spoken
-        cues += [(start, end, text) for text, start, end in spoken] if spoken else [(*span, step.caption)]
+        cues += [block for text, start, end in spoken for block in caption_blocks(text, start, end)] \
+            if spoken else [(*span, step.caption)]
     for card in cards:
         cues = [*_outside(cues, card.start, card.end), (card.start, card.end, card.caption)]
     return TextTracks(tuple(chapters),
@@ -123,6 +127,46 @@ def _vtt_time(seconds: float) -> str:
 
 def _timed(start: float, end: float, text: str, offset: float) -> tuple[float, float, str]:
     return round(offset + start, 3), round(offset + end, 3), text
+
+
+def caption_blocks(sentence: str, start: float, end: float) -> list[tuple[float, float, str]]:
+    """A spoken sentence as caption blocks (start, end, text) of at most BLOCK_LINES lines of LINE_LENGTH, cut
+    after a clause where one fits, each on screen for its share of the sentence's time, by characters."""
+    blocks = _blocks(sentence)
+    lengths = [len(block) for block in blocks]
+    bounds = [start + (end - start) * sum(lengths[:k]) / sum(lengths) for k in range(len(blocks))] + [end]
+    return [(bounds[k], bounds[k + 1], block) for k, block in enumerate(blocks)]
+
+
+def _blocks(sentence: str) -> list[str]:
+    """The sentence's clauses packed into blocks that wrap to at most BLOCK_LINES lines; a clause longer than a
+    block (or a short one that does not fit after the last) is cut into blocks of BLOCK_LINES lines, evened out
+    so that none is a lone word (wrapped again at
+    LINE_LENGTH, a block's words take no more lines than at the narrower width)."""
+    blocks, current = [], ""
+    for clause in CLAUSE_END.split(sentence.strip()):
+        joined = f"{current} {clause}".strip()
+        if len(textwrap.wrap(joined, LINE_LENGTH)) <= BLOCK_LINES:
+            current = joined
+            continue
+        short = len(clause) < LINE_LENGTH // 2  # not left alone ("cero."): it shares the last block's words
+        blocks += [current] if current and not short else []
+        lines = _even_lines(joined if short else clause)
+        blocks += [" ".join(lines[k:k + BLOCK_LINES]) for k in range(0, len(lines) - BLOCK_LINES, BLOCK_LINES)]
+        current = " ".join(lines[(len(lines) - 1) // BLOCK_LINES * BLOCK_LINES:])
+    return blocks + ([current] if current else [])
+
+
+def _even_lines(clause: str) -> list[str]:
+    """The clause's lines at the narrowest width that keeps as few blocks as LINE_LENGTH needs: a long clause
+    fills its blocks evenly instead of leaving a word alone in the last."""
+    lines = textwrap.wrap(clause, LINE_LENGTH)
+    blocks = -(-len(lines) // BLOCK_LINES)
+    for width in range(LINE_LENGTH * 2 // 3, LINE_LENGTH):
+        narrower = textwrap.wrap(clause, width)
+        if -(-len(narrower) // BLOCK_LINES) == blocks:
+            return narrower
+    return lines
 
 
 def _wrapped(caption: str) -> str:

@@ -1,0 +1,58 @@
+"""A narrated step's captions (issue 30): every spoken sentence of every step of every section, in both
+languages, is shown in blocks of at most two lines of at most 42 characters, no word lost or moved, the blocks
+one after the other across the sentence's time in the recording."""
+
+import textwrap
+from string import Formatter
+
+import pytest
+
+from lecture.render.captions import section_tracks
+from lesson.locale import languages, load_locale
+from lesson.narration_text import sentences
+from lesson.records import StepRecord
+from lesson.sections import BY_ID
+
+STAND_IN = "\u221212.34"  # a field as wide as a scene's widest number
+SECONDS_PER_CHARACTER = 0.06  # about what the draft voice takes
+
+
+def narrations(language: str) -> list[tuple[str, str]]:
+    """(where, text) of every narration variant in the locale, each field filled with STAND_IN."""
+    found = []
+    for section in BY_ID:
+        for key, strings in load_locale(language)[section]["steps"].items():
+            for name, template in strings.items():
+                if name.startswith("narration"):
+                    text = "".join(literal + (STAND_IN if field is not None else "")
+                                   for literal, field, _, _ in Formatter().parse(template))
+                    found.append((f"{section}.{key}.{name}", text))
+    return found
+
+
+def spoken_step(key: str, text: str) -> StepRecord:
+    """A step whose voice said ``text``, each sentence timed by its length, a pause between two."""
+    timed, time = [], 1.0
+    for part in sentences(text):
+        timed.append([part, time, time + SECONDS_PER_CHARACTER * len(part)])
+        time = timed[-1][2] + 0.3
+    return StepRecord(key=key, title=key, caption=text, start=0.0, end=time + 0.5, narration={"sentences": timed})
+
+
+@pytest.mark.parametrize("language", languages())
+def test_every_narrated_step_is_captioned_in_blocks_of_two_lines_at_most(language):
+    long_sentences = 0
+    for where, text in narrations(language):
+        step = spoken_step(where, text)
+        cues = section_tracks([step], step.end, lang=language).cues
+        for start, end, caption in cues:
+            lines = caption.split("\n")
+            assert len(lines) <= 2 and max(map(len, lines)) <= 42, (where, caption)
+            assert end > start
+        assert " ".join(caption for _, _, caption in cues).split() == text.split(), where
+        for part, begin, finish in step.spoken:  # the blocks of a sentence tile its time, in order
+            inside = [(start, end) for start, end, _ in cues if begin - 1e-3 <= start < finish]
+            assert inside[0][0] == pytest.approx(begin, abs=1e-3) and inside[-1][1] == pytest.approx(finish, abs=1e-3)
+            assert all(a[1] == pytest.approx(b[0], abs=1e-3) for a, b in zip(inside, inside[1:]))
+            long_sentences += len(textwrap.wrap(part, 42)) > 2
+    assert long_sentences > 20  # the check meets sentences that one two-line block cannot hold
