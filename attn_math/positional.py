@@ -72,6 +72,36 @@ def sinusoidal_encoding(n_positions: int, d_model: int, base: float = DEFAULT_BA
     return PE
 
 
+def hand_frequencies(d_model: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """omega_i = 1 / base^(2i/d) for i = 0 .. d//2 - 1: the rate of each (sin, cos) pair; shape (d_model // 2,).
+
+    An odd d_model's last column is a sin without its cos partner: half a pair, no hand.
+    """
+    return angular_frequencies(d_model, base)[0:2 * (d_model // 2):2]
+
+
+def hand_angles(pos: float, d_model: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """theta_i(pos) = omega_i * pos; shape (d_model // 2,).
+
+    (PE[pos, 2i], PE[pos, 2i + 1]) = (sin theta_i, cos theta_i) is a hand of length 1 at angle theta_i from
+    12 o'clock, turning clockwise as pos grows: each pair is a clock hand, the fast ones in the first columns.
+    """
+    angles = hand_frequencies(d_model, base) * float(pos)
+    frozen(angles)
+    return angles
+
+
+def hand_turns(delta: float, d_model: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """theta_i(pos + delta) - theta_i(pos) = omega_i * delta, whatever pos; shape (d_model // 2,).
+
+    So PE(pos + delta) is PE(pos) with each pair rotated by its own fixed angle, and the pair's share of
+    PE(pos) · PE(pos + delta), the cosine of the angle between its two hands, is cos(omega_i * delta).
+    """
+    turns = hand_frequencies(d_model, base) * float(delta)
+    frozen(turns)
+    return turns
+
+
 def similarity_by_distance(n_positions: int, d_model: int, start: int, base: float = DEFAULT_BASE) -> np.ndarray:
     """PE[start] · PE[start + delta] for delta = 0 .. n_positions - 1 - start; shape (n_positions - start,).
 

@@ -150,7 +150,7 @@ for _section in (
             ("step", "tokens", "head_arcs", "head_row", "heads_overlay", "heads_sum", "sum_row", "heads_chord",
              "cost", "concat"), 55),
     Section("positional", 4, "scenes.positional", "PositionalScene", PositionalConfig, "attn_math.positional",
-            ("step", "frequencies", "position_sweep", "frequency_contrast", "wave", "similarity_curve",
+            ("step", "frequencies", "position_sweep", "frequency_contrast", "wave", "values", "similarity_curve",
              "vector_sum", "outputs_compared"), 40),
     Section("capital", 5, "scenes.capital", "CapitalScene", CapitalConfig, "attn_math.capital",
             ("step", "scale", "cell", "values", "row", "distribution"), 53),

@@ -6,15 +6,17 @@ from __future__ import annotations
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform,
                    LaggedStart, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy,
-                   ValueTracker, VGroup, VMobject, Write, always_redraw, linear)
+                   UpdateFromAlphaFunc, ValueTracker, VGroup, VMobject, Write, always_redraw, linear)
 
-from attn_math.positional import (angular_frequencies, contiguous_tokens_example, permutation_demo, similarity_by_distance,
-                                  sinusoidal_encoding, smooth_width, visible_rise)
+from attn_math.positional import (angular_frequencies, contiguous_tokens_example, hand_angles, hand_turns,
+                                  permutation_demo, similarity_by_distance, sinusoidal_encoding, smooth_width,
+                                  visible_rise)
 from lesson.numbers import format_number
 from scenes import style
+from scenes.clock_hands import MOST_HANDS, HandRow, shown_hands
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
-from scenes.lesson_scene import LessonScene
+from scenes.lesson_scene import LessonScene, wrapped_text
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, enlarge_formulas, fit, label_text, number_text,
                             shared_cell_width)
 
@@ -29,6 +31,9 @@ NOTE_GAP = 0.12
 VISIBLE_CHANGE = 0.05  # a step between neighbours this large shows in two decimals: "cambia en cada paso"
 BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
 LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
+HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
+HAND_SLOT = 0.8  # most room a dial takes across, frame units
+TURN_SECONDS = 2.5
 
 
 def tex_number(value: float) -> str:
@@ -38,6 +43,12 @@ def tex_number(value: float) -> str:
         return mantissa
     power = f"10^{{{int(exponent)}}}"
     return power if mantissa == "1" else rf"{mantissa} \cdot {power}"
+
+
+def base_power(value: float) -> str:
+    """base^(2i/d) in TeX: "10000^{2i/d}", or "(10^{9})^{2i/d}" ({10^{9}}^{2i/d} reads as 10 to the 9^(2i/d))."""
+    base = tex_number(value)
+    return rf"\left({base}\right)^{{2i/d}}" if "^" in base else rf"{base}^{{2i/d}}"
 
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -65,7 +76,8 @@ def period_number(value: float, colour, font_size: float):
 
 class PositionalScene(LessonScene):
     section_id = "positional"
-    STEPS = ("formula", "heatmap", "frequencies", "waves", "similarity", "table", "sum", "permutation", "with_pe")
+    STEPS = ("formula", "heatmap", "frequencies", "waves", "clock_hands", "similarity", "table", "sum", "permutation",
+             "with_pe")
 
     def lesson(self):
         settings = self.settings
@@ -75,6 +87,7 @@ class PositionalScene(LessonScene):
         self.show_heatmap()
         self.show_frequencies()
         self.show_waves()
+        self.show_clock_hands()
         self.show_similarity()
         self.show_table()
         self.show_sum()
@@ -89,8 +102,7 @@ class PositionalScene(LessonScene):
     def show_formula(self):
         self.enter_step("formula")
         n, d = self.PE.shape
-        base = tex_number(self.settings.base)
-        fraction = rf"\frac{{pos}}{{{{{base}}}^{{2i/d}}}}"
+        fraction = rf"\frac{{pos}}{{{base_power(self.settings.base)}}}"
         lines = VGroup(*[MathTex(rf"PE_{{(pos,\,{index})}} = \{function}\!\left({fraction}\right)", font_size=54,
                                  color=style.TEXT)
                          for index, function in (("2i", "sin"), ("2i+1", "cos"))]).arrange(DOWN, buff=0.35)
@@ -280,11 +292,121 @@ class PositionalScene(LessonScene):
         strip.frame, strip.curve, strip.dots, strip.labels = guides, curve, dots, labels
         return strip
 
-    # Step 5: similarity by distance --------------------------------------------------------------
+    def second_start(self) -> int:
+        """The second starting position the clock hands and the similarity curves are compared from."""
+        return max(1, self.PE.shape[0] // 4)
+
+    # Step 5: each (sin, cos) pair as a clock hand -----------------------------------------------
+    def show_clock_hands(self):
+        """Each pair of a row of PE is a hand at θ_i(pos) = ω_i·pos; from pos to pos + Δ every hand turns by
+        ω_i·Δ from either start, so PE(pos + Δ) is PE(pos) turned pair by pair.
+
+        It comes between the waves, which gave each column its speed, and the similarity, whose formula
+        Σ cos(ω_i Δ) is this picture read off: each pair adds the cosine of the angle between its hand at pos and
+        at pos + Δ. Having seen the turns, the student can reason out the question card the similarity opens with
+        (does it depend on where the two positions are, or only on Δ?)."""
+        d, base = self.PE.shape[1], self.settings.base
+        starts, delta = self.hand_starts()
+        turns = hand_turns(delta, d, base)
+        strings = self.strings["steps"]["clock_hands"]
+        self.enter_step("clock_hands", keep=(self.heatmap, self.legend),
+                        caption=strings["caption" if len(starts) > 1 else "caption_one_start"],
+                        delta=delta, second=starts[-1], end=starts[-1] + delta)
+        left, right, _, _ = self.panel_region()
+        row = self.hand_row = HandRow(shown_hands(d // 2), self.colour, right - left, HAND_SLOT)
+        panel = self.hand_panel(row, starts, delta, turns)
+        self.hand_frame = self.heatmap.row_box(starts[0])
+        self.play(Appear(panel.formula), Appear(panel.title), Appear(row), Appear(panel.notes),
+                  Create(self.hand_frame), run_time=1.0)
+        marks = VGroup()
+        for k, start in enumerate(starts):
+            if k:  # on to the next start: the hands turn on, silently
+                self.play(Vanish(marks), self.turned(starts[k - 1] + delta, start), run_time=1.2)
+            anchor = self.heatmap.row_box(start, colour=style.MUTED, stroke_width=2)
+            ghosts = row.ghosts()
+            self.play(Appear(ghosts), Create(anchor), run_time=0.4)
+            self.cue("position_sweep", rows=self.PE[start:start + delta + 1].tolist(),
+                     angular_frequencies=self.omega.tolist(), duration=TURN_SECONDS)
+            self.play(self.turned(start, start + delta), run_time=TURN_SECONDS, rate_func=linear)
+            arcs = row.turn_arcs(hand_angles(start, d, base), hand_angles(start + delta, d, base))
+            shown = [turns[i] for i in row.dials]
+            self.cue("values", lands=True, values=np.degrees(shown).tolist(), spacing=0.12, low=0.0, high=180.0)
+            self.play(Create(arcs), Appear(panel.readouts[k]), run_time=self.reveal_seconds(len(shown)))
+            marks = VGroup(ghosts, anchor, arcs)
+            self.wait(1.0)
+        self.play(Appear(panel.conclusion), run_time=0.8)
+        self.wait(2.0)
+
+    def hand_starts(self) -> tuple[tuple[int, ...], int]:
+        """(starts, Δ): the similarity's two starting positions and Δ = HAND_DELTA, or less where the n positions
+        leave less room after the second start; with no room at all (n = 2), the first start alone."""
+        n, second = self.PE.shape[0], self.second_start()
+        if second + 1 <= n - 1:
+            return (0, second), min(HAND_DELTA, n - 1 - second)
+        return (0,), min(HAND_DELTA, n - 1)
+
+    def turned(self, start: int, end: int) -> UpdateFromAlphaFunc:
+        """The hands going from θ(start) to θ(end) as the position runs from ``start`` to ``end``, the frame on the
+        heatmap at the row of the nearest position."""
+        d, base = self.PE.shape[1], self.settings.base
+
+        def update(_, alpha: float):
+            pos = start + alpha * (end - start)
+            self.hand_row.set_angles(hand_angles(pos, d, base))
+            self.hand_frame.become(self.heatmap.row_box(int(round(pos))))
+
+        return UpdateFromAlphaFunc(VGroup(self.hand_row, self.hand_frame), update)
+
+    def hand_panel(self, row: HandRow, starts: tuple[int, ...], delta: int, turns: np.ndarray) -> VGroup:
+        """Beside the heatmap: θ_i's formula, what a hand is, the dials with their speeds (or, when more than
+        MOST_HANDS, which are drawn), one row of turns per start, the turn's formula, and an odd d's lone column."""
+        d = self.PE.shape[1]
+        labels = self.labels
+        power = base_power(self.settings.base)
+        formula = MathTex(rf"\theta_i(pos) = \omega_i \cdot pos, \qquad \omega_i = 1 / {power}",
+                          font_size=style.BODY_SIZE + 6, color=style.TEXT)
+        title = label_text(labels["hand"], style.MUTED, style.CAPTION_SIZE)
+        # Under the first and the last dial: their speeds, or, with hands left out, which ones are drawn.
+        ends = ("fastest", "slowest") if None in row.hands else ("high_frequency", "low_frequency")
+        speeds = VGroup(*[label_text(labels[end].format(half=MOST_HANDS // 2), style.TEXT, style.CAPTION_SIZE)
+                          for end in ends] if len(row.dials) > 1 else [])
+        readouts = VGroup()
+        for start in starts:
+            name = label_text(labels["turn_row"].format(start=start, end=start + delta), style.TEXT, style.CAPTION_SIZE)
+            readouts.add(VGroup(name, row.readouts(turns, style.TEXT, f"turn_from_{start}")))
+        conclusion = MathTex(r"\theta_i(pos + \Delta) - \theta_i(pos) = \omega_i \, \Delta",
+                             font_size=style.BODY_SIZE + 6, color=style.TEXT)
+        notes = VGroup()
+        if d % 2:
+            left, right, _, _ = self.panel_region()
+            notes.add(wrapped_text(labels["lone_column"].format(d=d, last=d - 1), style.MUTED, style.CAPTION_SIZE,
+                                   right - left))
+        panel = VGroup(*[part for part in (formula, title, row, speeds, *readouts, conclusion, notes) if len(part)])
+        panel.formula, panel.title, panel.readouts, panel.conclusion = formula, title, readouts, conclusion
+        panel.notes = VGroup(speeds, notes)
+        self.arrange_hand_panel(panel, row, speeds, readouts)
+        return panel
+
+    def arrange_hand_panel(self, panel: VGroup, row: HandRow, speeds: VGroup, readouts: VGroup):
+        """Stacked down the panel, each row of turns under its name, the speeds under the first and last dial."""
+        for name, numbers in readouts:
+            name.next_to(numbers, UP, buff=0.12).align_to(numbers, LEFT)
+        panel.arrange(DOWN, buff=0.2)
+        for name, numbers in readouts:  # each turn under its dial, the name from the row's left or centred over it
+            numbers.shift(RIGHT * (row.slot_centre(0)[0] - numbers[0].get_x()))
+            if name.width <= row.width:
+                name.align_to(row, LEFT)
+            else:
+                name.match_x(row)
+        for speed, edge in zip(speeds, (LEFT, RIGHT)):
+            speed.next_to(row, DOWN, buff=0.15).align_to(row, edge)
+        self.place_beside_heatmap(panel)
+
+    # Step 6: similarity by distance --------------------------------------------------------------
     def show_similarity(self):
         n, d = self.PE.shape
         base = self.settings.base
-        starts = (0, max(1, n // 4))
+        starts = (0, self.second_start())
         span = n - starts[1]  # both curves over the same distances: neither seems to change style where one ends
         curves = [similarity_by_distance(n, d, start, base)[:span] for start in starts]
         rise = visible_rise(curves[0]) if d % 2 == 0 else None
@@ -443,7 +565,7 @@ class PositionalScene(LessonScene):
         return VGroup(VGroup(*grid[columns + 1:2 * columns + 2], *grid[:columns + 1]),
                       VGroup(*grid[2 * columns + 2:]))
 
-    # Steps 6-7: three contiguous tokens with d = 4 -------------------------------------------------
+    # Steps 7-8: three contiguous tokens with d = 4 -------------------------------------------------
     def show_table(self):
         self.enter_step("table")
         example = contiguous_tokens_example()
@@ -509,7 +631,7 @@ class PositionalScene(LessonScene):
         self.play(Appear(line), run_time=0.8)
         self.wait(3.0)
 
-    # Steps 8-9: the permutation argument --------------------------------------------------------
+    # Steps 9-10: the permutation argument --------------------------------------------------------
     def show_permutation(self):
         """Each sentence's input X above its output Z = Attention(X), A beside B: the same rows in, reordered, give
         the same rows out, reordered."""

@@ -104,7 +104,7 @@ def test_every_config_passes_the_lecture_checks(scene_name, request):
 def test_steps_come_in_the_lesson_order(default_scene):
     assert [step.key for step in default_scene.steps] == list(PositionalScene.STEPS)
     assert all(step.end - step.start >= 2.0 for step in default_scene.steps)
-    assert 60 <= default_scene.steps[-1].end <= 6 * 60  # nine steps at their reading time, with question cards
+    assert 60 <= default_scene.steps[-1].end <= 6 * 60  # ten steps at their reading time, with question cards
     assert max(end - start for start, end in default_scene.freezes) <= 6.0
 
 
