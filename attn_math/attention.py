@@ -24,6 +24,31 @@ def softmax(x, axis: int = -1) -> np.ndarray:
     return exponentials / np.sum(exponentials, axis=axis, keepdims=True)
 
 
+@dataclass(frozen=True)
+class SoftmaxParts:
+    """softmax(x)_j = e^{x_j} / sum_l e^{x_l} as two moves on a scale where the largest e^{x_j} is 1:
+    first e^{x_j} / e^{max x}, then that divided by its sum."""
+
+    scores: np.ndarray  # (n,) x, -inf where masked
+    largest: float  # max x: each e^{x_j} is shown as e^{x_j} / e^{max x}
+    exponentials: np.ndarray  # (n,) e^{x_j - max x}, in [0, 1], 1 at the largest score, 0 where masked
+    total: float  # sum_j e^{x_j - max x}, at least 1
+    weights: np.ndarray  # (n,) exponentials / total = softmax(x), sums to 1
+
+
+def exponentiate_then_normalise(x) -> SoftmaxParts:
+    """e^{x_j} / e^{max x}, then divided by sum_l e^{x_l} / e^{max x}: softmax(x) for one row x of shape (n,)."""
+    x = np.array(x, dtype=float)  # a copy: it is frozen below, the caller's array is not
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError(f"x: expected one non-empty row of scores, got shape {x.shape}")
+    weights = softmax(x)  # validates x: finite or -inf, at least one finite entry
+    largest = float(np.max(x))
+    exponentials = np.exp(x - largest)
+    total = float(np.sum(exponentials))
+    frozen(x, exponentials, weights)
+    return SoftmaxParts(scores=x, largest=largest, exponentials=exponentials, total=total, weights=weights)
+
+
 def entropy(p, base: float = 2.0) -> np.ndarray:
     """H(p) = -sum_j p_j log_base p_j over the last axis, with 0 log 0 = 0."""
     p = np.asarray(p, dtype=float)

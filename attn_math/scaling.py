@@ -23,8 +23,11 @@ _NORMALS_PER_BLOCK = 1 << 21  # bounds the memory of score_deviation at large d_
 
 
 
-def score_deviation(d_k: int, n_samples: int = 20000, seed: int = 0) -> float:
-    """std(q · k) over n_samples pairs q, k ~ N(0, I_{d_k}) drawn with the given seed: about sqrt(d_k)."""
+def score_samples(d_k: int, n_samples: int = 20000, seed: int = 0) -> np.ndarray:
+    """q · k for n_samples pairs q, k ~ N(0, I_{d_k}) drawn with the given seed, pair after pair: (n_samples,).
+
+    The draws are sequential, so the first m samples are the same whatever n_samples >= m is asked for.
+    """
     d_k = as_count("d_k", d_k, 1, MAX_D_K)
     n_samples = as_count("n_samples", n_samples, minimum=2)
     rng = np.random.default_rng(as_count("seed", seed, minimum=0))
@@ -33,7 +36,40 @@ def score_deviation(d_k: int, n_samples: int = 20000, seed: int = 0) -> float:
     for start in range(0, n_samples, pairs_per_block):
         q_and_k = rng.standard_normal((min(pairs_per_block, n_samples - start), 2, d_k))
         scores[start:start + len(q_and_k)] = np.einsum("nd,nd->n", q_and_k[:, 0], q_and_k[:, 1])
-    return float(np.std(scores))
+    return scores
+
+
+def standard_deviation(x) -> float:
+    """sigma = sqrt((1/n) sum_i (x_i - mean x)^2): how wide a cloud of n values is."""
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)):
+        raise ValueError(f"x: expected at least two finite values in one row, got shape {x.shape}")
+    return float(np.sqrt(np.mean((x - np.mean(x)) ** 2)))
+
+
+def score_deviation(d_k: int, n_samples: int = 20000, seed: int = 0) -> float:
+    """std(q · k) over n_samples pairs q, k ~ N(0, I_{d_k}) drawn with the given seed: about sqrt(d_k)."""
+    return standard_deviation(score_samples(d_k, n_samples, seed))
+
+
+@dataclass(frozen=True)
+class ScoreCloud:
+    """The first n_points scores q · k of score_deviation's draws, raw and divided by sqrt(d_k)."""
+
+    d_k: int
+    scores: np.ndarray  # (n_points,) q · k, spread about sqrt(d_k)
+    scaled_scores: np.ndarray  # (n_points,) q · k / sqrt(d_k), spread about 1
+    deviation: float  # standard_deviation(scores)
+    scaled_deviation: float  # standard_deviation(scaled_scores) = deviation / sqrt(d_k)
+
+
+def score_cloud(d_k: int, n_points: int = 400, seed: int = 0) -> ScoreCloud:
+    """scores = q · k for the first n_points pairs, and scores / sqrt(d_k), with their standard deviations."""
+    scores = score_samples(d_k, n_points, seed)
+    scaled_scores = scores / np.sqrt(d_k)
+    frozen(scores, scaled_scores)
+    return ScoreCloud(d_k=d_k, scores=scores, scaled_scores=scaled_scores, deviation=standard_deviation(scores),
+                      scaled_deviation=standard_deviation(scaled_scores))
 
 
 @dataclass(frozen=True)

@@ -145,7 +145,7 @@ for _section in (
     Section("matrix", 1, "scenes.matrix", "MatrixScene", MatrixConfig, "attn_math.attention",
             ("step", "cell", "row", "masked"), 20),
     Section("scaling", 2, "scenes.scaling", "ScalingScene", ScalingConfig, "attn_math.scaling",
-            ("step", "cell", "row"), 33),
+            ("step", "cell", "row", "values"), 33),
     Section("heads", 3, "scenes.heads", "HeadsScene", HeadsConfig, "attn_math.heads",
             ("step", "tokens", "head_arcs", "head_row", "heads_overlay", "heads_sum", "sum_row", "heads_chord",
              "cost", "concat"), 55),

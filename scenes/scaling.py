@@ -9,16 +9,17 @@ panels): the scaled scores are visibly the smaller ones.
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Animation, Create, FadeIn, GrowFromEdge, MathTex, Rectangle,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Create, Dot, FadeIn, GrowFromEdge, Line, MathTex, Rectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
 
-from attn_math.scaling import ScalingDemo, score_deviation, scaling_demo
+from attn_math.scaling import ScalingDemo, score_cloud, score_deviation, scaling_demo
 from lesson.numbers import format_number
 from scenes import style
 from scenes.bar_chart import BarChart
-from scenes.fades import Appear, Vanish
+from scenes.fades import Appear, Swap, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
+from scenes.softmax_moves import SoftmaxMoves
 from scenes.visuals import fit, label_text, number_text
 from sonify.mappings import SEQUENCE_GAP, softmax_row
 from sonify.synth import SAMPLE_RATE
@@ -57,37 +58,114 @@ READOUT_NUMBERS = {"d_k": (style.TEXT, 0), "deviation": (style.TEXT, 2), "root":
 # A compared panel's softmax sounds once the other's has finished, SEQUENCE_GAP later: apart on a mono speaker.
 COMPARED_TURN = len(softmax_row([1.0])) / SAMPLE_RATE + SEQUENCE_GAP
 UNSCALED_LABEL, SCALED_LABEL = r"q\cdot k_j", r"q\cdot k_j / \sqrt{d_k}"
+CLOUD_LABEL, SCALED_CLOUD_LABEL = r"q\cdot k", r"q\cdot k / \sqrt{d_k}"  # the cloud's axis: one pair per dot
+CLOUD_POINTS = 400  # dots of the cloud: the first draws of the table's deviation
+CLOUD_WIDTH, CLOUD_HEIGHT = 9.0, 1.3  # the axis, and the band the dots are spread over above it
+CLOUD_MARGIN = 1.05  # the axis reaches this much past the farthest dot
+CLOUD_GAP = 0.45  # between the table and the cloud under it
+CLOUD_LABEL_SIZE = style.BODY_SIZE + 12  # the axis's label and ±σ: their scripts stay legible at 720p
+DOT_RADIUS, DOT_OPACITY = 0.035, 0.6  # overlapping dots read as density
+BLIP_SPACING = 0.12  # seconds between the exponentials' blips
+SHORTEST_CHANGE = 0.8  # a label that changes alone
+GOLDEN = (np.sqrt(5) - 1) / 2  # dot k sits at height frac(k x GOLDEN) of the band: evenly spread, no pattern
 VARIANCE = (r"\mathrm{Var}(", "q", r"\cdot", "k", r") = \sum_{i=1}^{d_k} \mathrm{Var}(", "q_i", r"\,", "k_i",
             r") = d_k")
 
 
-class Swap(Animation):
-    """Fade the number ``old`` out while ``new`` fades in where it already stands.
+class ScoreCloud(VGroup):
+    """Many scores q · k as dots on one fixed axis (a dot is a pair q, k; its height only keeps dots apart), and a
+    bracket from −σ to +σ over them: ``move_to_values`` moves the dots and the bracket to new values."""
 
-    For numbers a cross-fade reads better than ReplacementTransform's glyph morph, and it leaves nothing
-    behind: ReplacementTransform also adds its target to the scene on its own, a copy on screen that stays
-    when the group holding it is later replaced. ``new`` is already in its group on screen; ``old``,
-    already taken out of it, is on screen only for the fade.
-    """
+    def __init__(self, reach: float, labels: tuple[str, str], caption: str):
+        """``reach``: the largest |value| the axis shows; ``labels``: what the values are (TeX), first and after
+        ``relabel``; ``caption``: words under the axis (each dot a pair)."""
+        super().__init__()
+        self.reach = reach
+        self.axis = Line([-CLOUD_WIDTH / 2, 0, 0], [CLOUD_WIDTH / 2, 0, 0], color=style.MUTED, stroke_width=2)
+        step = nice_tick(reach)
+        ticks = (-step, 0.0, step)
+        self.ticks = VGroup(*[Line([self.x_of(value), -0.08, 0], [self.x_of(value), 0.08, 0], color=style.MUTED,
+                                   stroke_width=2) for value in ticks])
+        self.tick_labels = VGroup()
+        for i, value in enumerate(ticks):
+            text = number_text(value, style.MUTED, style.CAPTION_SIZE, decimals=0)
+            text.tag = ("cloud_axis", (0, i))
+            self.tick_labels.add(text.next_to(self.ticks[i], DOWN, buff=0.1))
+        # the room right of the axis for its label, as wide as the widest it will show (divided by sqrt(d_k))
+        self.label_room = Rectangle(width=max(MathTex(tex, font_size=CLOUD_LABEL_SIZE).width for tex in labels),
+                                    height=0.1, stroke_width=0, fill_opacity=0).next_to(self.axis, RIGHT, buff=0.2)
+        self.label = self._label(labels[0])
+        self.caption = label_text(caption, style.MUTED, style.CAPTION_SIZE).next_to(self.tick_labels, DOWN, buff=0.2)
+        dot_heights = 0.2 + CLOUD_HEIGHT * ((np.arange(CLOUD_POINTS) * GOLDEN) % 1.0)
+        self.dots = VGroup(*[Dot([0, y, 0], radius=DOT_RADIUS, fill_opacity=DOT_OPACITY) for y in dot_heights])
+        self.bracket_y = CLOUD_HEIGHT + 0.45
+        self.bracket = self._bracket(1.0)
+        self.sigma = MathTex(r"\pm\sigma", color=style.TEXT, font_size=CLOUD_LABEL_SIZE)
+        self.sigma.next_to(np.array([0, self.bracket_y, 0]), UP, buff=0.15)
+        self.add(self.axis, self.label_room, self.ticks, self.tick_labels, self.label, self.caption, self.dots,
+                 self.bracket, self.sigma)
 
-    def __init__(self, old, new, **kwargs):
-        self.old = old
-        super().__init__(new, **kwargs)
+    @property
+    def scale_factor(self) -> float:
+        return self.axis.get_length() / CLOUD_WIDTH
 
-    def _setup_scene(self, scene) -> None:
-        super()._setup_scene(scene)
-        scene.add(self.old)
+    def x_of(self, value: float) -> float:
+        """Frame x of ``value`` on the axis, as built."""
+        return value / self.reach * CLOUD_WIDTH / 2
 
-    def create_starting_mobject(self):
-        return self.mobject  # interpolate_mobject needs no starting state
+    def value_of(self, x: float) -> float:
+        """The value at frame x on the axis where it is now (tests read the dots back)."""
+        return (x - self.axis.get_center()[0]) / self.scale_factor / (CLOUD_WIDTH / 2) * self.reach
 
-    def interpolate_mobject(self, alpha: float) -> None:
-        self.old.set_opacity(1 - alpha)
-        self.mobject.set_opacity(alpha)
+    def _label(self, tex: str) -> MathTex:
+        """``tex`` right of the axis, at the cloud's present size."""
+        label = MathTex(tex, color=style.TEXT, font_size=CLOUD_LABEL_SIZE).scale(self.scale_factor)
+        return label.move_to(self.label_room, aligned_edge=LEFT)
 
-    def clean_up_from_scene(self, scene) -> None:
-        super().clean_up_from_scene(scene)
-        scene.remove(self.old)
+    def _bracket(self, half_width: float) -> VGroup:
+        """|—| from −half_width to +half_width (frame units, as built) at the bracket's height."""
+        y, arm = self.bracket_y, 0.06
+        left, right = -half_width, half_width
+        return VGroup(Line([left, y, 0], [right, y, 0]), Line([left, y - arm, 0], [left, y + arm, 0]),
+                      Line([right, y - arm, 0], [right, y + arm, 0])).set_stroke(style.TEXT, 2.5)
+
+    def show(self, values: np.ndarray, deviation: float) -> None:
+        """Put the dots at ``values`` and the bracket at ±``deviation`` at once (before the cloud is on screen)."""
+        self._place(self.dots, values)
+        self.bracket.become(self._placed_bracket(deviation))
+
+    def move_to_values(self, values: np.ndarray, deviation: float) -> list:
+        """Animations that move every dot to its new value and the bracket to ±``deviation``."""
+        return [Transform(self.dots, self._place(self.dots.copy(), values)),
+                Transform(self.bracket, self._placed_bracket(deviation))]
+
+    def _place(self, dots: VGroup, values: np.ndarray) -> VGroup:
+        """``dots`` moved across to ``values`` on the axis where it is now, coloured by sign (as scores are)."""
+        origin, scale = self.axis.get_center()[0], self.scale_factor
+        for dot, value in zip(dots, values):
+            dot.set_x(origin + self.x_of(value) * scale).set_fill(self._colour(value), opacity=DOT_OPACITY)
+        return dots
+
+    def _placed_bracket(self, deviation: float) -> VGroup:
+        return self._bracket(abs(self.x_of(deviation))).scale(self.scale_factor, about_point=ORIGIN).shift(
+            self.axis.get_center())
+
+    def relabel(self, tex: str) -> list:
+        """The axis now shows ``tex`` (q · k divided by sqrt(d_k)): a cross-fade."""
+        old, self.label = self.label, self._label(tex)
+        self.remove(old)
+        self.add(self.label)
+        return [Swap(old, self.label)]
+
+    @staticmethod
+    def _colour(value: float):
+        return style.SCORE_POSITIVE if value >= 0 else style.SCORE_NEGATIVE
+
+
+def nice_tick(reach: float) -> float:
+    """The largest 1, 2 or 5 x 10^k under 0.8 ``reach``: the axis's ticks at ± it, round and inside it."""
+    power = 10.0 ** np.floor(np.log10(0.8 * reach))
+    return max(factor * power for factor in (1, 2, 5) if factor * power <= 0.8 * reach)
 
 
 class Readout(VGroup):
@@ -255,18 +333,23 @@ class DistributionPanel(VGroup):
 
 class ScalingScene(LessonScene):
     section_id = "scaling"
-    STEPS = ("variance", "growing", "collapse", "scaled", "restored")
+    STEPS = ("variance", "spread", "growing", "collapse", "exponentiate", "scaled", "restored")
 
     def lesson(self):
         settings = self.settings
         self.dimensions = sorted({*GROWTH, settings.d_k})
         self.demos = {d_k: scaling_demo(d_k, settings.n_keys, settings.seed) for d_k in self.dimensions}
         self.deviations = {d_k: score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
+        # One pitch scale for every deviation heard, raw or divided by sqrt(d_k): the same number, the same blip
+        heard = [*self.deviations.values(), *[self.deviations[d_k] / np.sqrt(d_k) for d_k in self.dimensions]]
+        self.deviation_range = min(heard), max(heard)
         self.largest_score = style.shared_largest(*[demo.scores for demo in self.demos.values()],
                                                   *[demo.scaled_scores for demo in self.demos.values()])
         self.show_variance()
+        self.show_spread()
         self.show_growing()
         self.show_collapse()
+        self.show_exponentiate()
         self.show_scaled()
         self.show_restored()
 
@@ -283,31 +366,96 @@ class ScalingScene(LessonScene):
         self.wait(1.5)
         header, *rows = table
         self.play(Appear(header), run_time=0.6)
-        low, high = min(self.deviations.values()), max(self.deviations.values())
         for d_k, row in zip(self.dimensions, rows):
-            self.play(FadeIn(row, shift=0.2 * UP), run_time=0.6)
             # Matrix's "cell" sound as the row lands: the pitch climbs with the deviation, as the numbers do.
-            self.cue("cell", value=self.deviations[d_k], low=low, high=high, d_k=d_k, root=float(np.sqrt(d_k)))
+            self.cue_deviation(d_k, scaled=False)
+            self.play(FadeIn(row, shift=0.2 * UP), run_time=0.6)
             self.wait(0.9)
         self.wait(HOLD)
-        self.variance_stage = stage
+        self.formula, self.table = formula, table
 
-    def deviation_table(self) -> VGroup:
-        """d_k, sqrt(d_k) and the measured deviation of q · k, one row per d_k: the two columns agree."""
+    def cue_deviation(self, d_k: int, scaled: bool) -> None:
+        """Matrix's "cell" blip for the deviation of q · k at ``d_k`` (divided by sqrt(d_k) if ``scaled``), on the
+        section's one scale of deviations: call it just before the play that shows the number (it sounds as that
+        play lands)."""
+        root = float(np.sqrt(d_k))
+        value = self.deviations[d_k] / (root if scaled else 1.0)
+        low, high = self.deviation_range
+        self.cue("cell", lands=True, value=value, low=low, high=high, d_k=d_k, root=root, scaled=scaled)
+
+    def deviation_table(self, scaled: bool = False) -> VGroup:
+        """d_k, sqrt(d_k) and the measured deviation of q · k, one row per d_k: the two columns agree. With
+        ``scaled`` a fourth column, the deviation divided by sqrt(d_k): about 1 on every row."""
         labels = self.strings["labels"]
         header = [label_text(labels[key], style.MUTED, style.BODY_SIZE)
-                  for key in ("table_d_k", "table_root", "table_deviation")]
+                  for key in ("table_d_k", "table_root", "table_deviation", "table_scaled")[:3 + scaled]]
         rows = []
         for i, d_k in enumerate(self.dimensions):
+            root = np.sqrt(d_k)
             row = [number_text(d_k, style.TEXT, style.BODY_SIZE, decimals=0),
-                   number_text(np.sqrt(d_k), style.TEXT, style.BODY_SIZE),
+                   number_text(root, style.TEXT, style.BODY_SIZE),
                    number_text(self.deviations[d_k], style.TEXT, style.BODY_SIZE)]
             for j, text in enumerate(row):
                 text.tag = ("table", (i, j))
+            if scaled:
+                row.append(number_text(self.deviations[d_k] / root, style.TEXT, style.BODY_SIZE))
+                row[-1].tag = ("scaled_table", (i, 0))
             rows.append(row)
+        columns = len(header)
         grid = VGroup(*header, *[text for row in rows for text in row])
-        grid.arrange_in_grid(rows=len(rows) + 1, cols=3, buff=(0.9, 0.28), col_alignments="rrc")
+        grid.arrange_in_grid(rows=len(rows) + 1, cols=columns, buff=(0.9, 0.28), col_alignments="rrcc"[:columns])
         return VGroup(VGroup(*header), *[VGroup(*row) for row in rows])
+
+    # Step 2: the spread of q · k as a cloud beside the table ------------------------------------
+    def show_spread(self):
+        """The first CLOUD_POINTS of the table's draws as dots on one axis, d_k after d_k: the cloud widens like
+        sqrt(d_k) (the table's row framed beside it); divided by sqrt(d_k), each d_k's cloud is as narrow as
+        d_k = 1's, and the table's new column says deviation ≈ 1."""
+        settings, dimensions = self.settings, self.dimensions
+        clouds = {d_k: score_cloud(d_k, CLOUD_POINTS, settings.seed) for d_k in dimensions}
+        new_numbers = len(dimensions) + 3  # the new column, and the axis's three ticks
+        self.begin_step("spread", low=dimensions[0], high=dimensions[-1], new_numbers=new_numbers)
+        reach = max(float(np.max(np.abs(cloud.scores))) for cloud in clouds.values()) * CLOUD_MARGIN
+        cloud = ScoreCloud(reach, (CLOUD_LABEL, SCALED_CLOUD_LABEL), self.strings["labels"]["cloud_axis"])
+        table = self.deviation_table(scaled=True)
+        stage = VGroup(table, cloud).arrange(DOWN, buff=CLOUD_GAP)
+        self.place(stage, *style.body_box())
+        header, *rows = table
+        moves = [Transform(old, new) for old_row, new_row in zip(self.table, table)
+                 for old, new in zip(old_row, new_row)]
+        self.play(Vanish(self.formula), *moves, run_time=1.0)
+        self.scaled_column = VGroup(header[3], *[row[3] for row in rows])
+        first = dimensions[0]
+        cloud.show(clouds[first].scores, self.deviations[first])
+        self.row_frame = self.table_frame(0, columns=3)
+        self.cue_deviation(first, scaled=False)
+        self.play(Appear(cloud), Create(self.row_frame), run_time=SWEEP_CHANGE)
+        changes = 2 * len(dimensions) - 1  # wider d_k after d_k, then each divided, from the widest back
+        self.sweep_hold(changes + 1, changes)
+        for index, d_k in enumerate(dimensions[1:], start=1):
+            self.cue_deviation(d_k, scaled=False)
+            self.play(*cloud.move_to_values(clouds[d_k].scores, self.deviations[d_k]),
+                      Transform(self.row_frame, self.table_frame(index, columns=3)), run_time=SWEEP_CHANGE)
+            self.sweep_hold(changes - index + 1, changes - index)
+        self.play(Appear(header[3]), *cloud.relabel(SCALED_CLOUD_LABEL), run_time=SHORTEST_CHANGE)
+        for count, index in enumerate(reversed(range(len(dimensions)))):
+            d_k = dimensions[index]
+            self.cue_deviation(d_k, scaled=True)
+            self.play(*cloud.move_to_values(clouds[d_k].scaled_scores, self.deviations[d_k] / np.sqrt(d_k)),
+                      Transform(self.row_frame, self.table_frame(index, columns=4)), Appear(rows[index][3]),
+                      run_time=SWEEP_CHANGE)
+            left = len(dimensions) - count - 1
+            self.sweep_hold(left + 1, left)
+        self.cloud = cloud
+
+    def sweep_hold(self, holds_left: int, changes_left: int) -> None:
+        """A hold of a sweep whose numbers are read once each: at least SWEEP_HOLD, ``changes_left`` changes to come."""
+        self.hold(holds_left, after=SWEEP_CHANGE * changes_left + SHORTEST_CHANGE, least=SWEEP_HOLD)
+
+    def table_frame(self, index: int, columns: int) -> SurroundingRectangle:
+        """A frame round the table's row ``index``, its first ``columns`` numbers (a new column's slot too)."""
+        row = VGroup(*self.table[1 + index], *([self.scaled_column[1 + index]] if columns == 4 else []))
+        return SurroundingRectangle(row, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5, corner_radius=0.06)
 
     # Steps 2-3: the unscaled softmax as d_k grows -----------------------------------------------
     def show_growing(self):
@@ -319,7 +467,7 @@ class ScalingScene(LessonScene):
         self.readout = self.readout_line(first)
         self.legend = self.score_bar(self.unscaled, self.unscaled)
         self.place(VGroup(self.unscaled, self.legend), *self.panel_area(self.readout, note=True))
-        self.play(Vanish(self.variance_stage), run_time=0.6)
+        self.play(Vanish(self.table, self.scaled_column, self.row_frame, self.cloud), run_time=0.6)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
         self.cue_distribution(self.unscaled, first)
         changes = self.dimensions[1:]
@@ -355,6 +503,34 @@ class ScalingScene(LessonScene):
             self.play(Appear(note), run_time=0.6)
         self.hold(1)
 
+    # Step 5: why large scores leave one bar standing -------------------------------------------
+    def show_exponentiate(self):
+        """The collapsed row's softmax in its two moves (scenes.softmax_moves): e^x already leaves one bar
+        standing, and dividing by the sum changes little."""
+        d_k = self.settings.d_k
+        demo = self.demos[d_k]
+        keys = [f"k_{j + 1}" for j in range(len(demo.scores))]
+        moves = SoftmaxMoves(demo.scores, keys, score_tex=UNSCALED_LABEL,
+                             names=("scores_unscaled", "exponentials", "weights_unscaled"))
+        parts = moves.parts
+        self.begin_step("exponentiate", d_k=d_k, largest=format_number(parts.largest),
+                        total=format_number(parts.total), top=format_number(parts.weights.max()),
+                        new_numbers=len(keys) + 1)  # the weights and their sum: the exponentials come and go
+        self.place(moves, *self.panel_area(self.readout, note=False))
+        self.play(Vanish(self.marks, self.unscaled, self.legend), run_time=0.6)
+        self.play(Appear(moves), run_time=0.8)
+        change = self.per_key(CHANGE)
+        self.hold(3, after=2 * change)
+        # The exponentials read out as blips, on the scale of the bars (1 at the top): one high, the rest low.
+        self.cue("values", lands=True, values=[float(value) for value in parts.exponentials],
+                 spacing=BLIP_SPACING, low=0.0, high=1.0)
+        self.play(*moves.exponentiate(), run_time=change)
+        self.hold(2, after=change)
+        self.cue("row", lands=True, weights=[float(w) for w in parts.weights], d_k=d_k, version="unscaled",
+                 entropy=float(demo.entropy_unscaled))
+        self.play(*moves.normalise(), run_time=change)
+        self.moves = moves
+
     # Steps 4-5: the scaled softmax beside the unscaled one --------------------------------------
     def show_scaled(self):
         d_k = self.settings.d_k
@@ -368,11 +544,9 @@ class ScalingScene(LessonScene):
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
         legend = self.score_bar(stacked, unscaled)
         self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=False))
-        self.play(Vanish(self.marks), ReplacementTransform(self.unscaled, unscaled), Transform(self.legend, legend),
-                  run_time=1.0)
-        # BarChart.change_to's ReplacementTransform also left the old values on screen on their own: clear them.
-        self.remove(*self.unscaled.get_family())
-        self.unscaled = unscaled
+        # The two moves ended on the unscaled softmax: it goes back into its panel, now above the scaled one.
+        self.play(Vanish(self.moves), Appear(unscaled), Appear(legend), run_time=1.0)
+        self.unscaled, self.legend = unscaled, legend
         self.divide_and_take_softmax(demo)
         self.hold(2, after=0.8)
         # The caption compares the two entropies: frame them.

@@ -5,7 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_math.scaling import MAX_D_K, MAX_KEYS, MIN_KEYS, ScalingDemo, scaling_demo, score_deviation
+from attn_math.attention import exponentiate_then_normalise
+from attn_math.scaling import (MAX_D_K, MAX_KEYS, MIN_KEYS, ScalingDemo, scaling_demo, score_cloud, score_deviation,
+                               score_samples, standard_deviation)
 
 
 def entropy_bits(p):
@@ -109,3 +111,39 @@ def test_score_deviation_rejects_bad_arguments(kwargs, name):
 def test_limits_are_inclusive():
     assert scaling_demo(1, n_keys=MIN_KEYS).scores.shape == (MIN_KEYS,)
     assert scaling_demo(MAX_D_K, n_keys=MAX_KEYS).keys.shape == (MAX_KEYS, MAX_D_K)
+
+
+def test_score_samples_are_dot_products_of_the_pairs_drawn_one_after_the_other():
+    """Blocks of pairs or one draw, the stream is the same: the first samples do not depend on how many follow."""
+    pairs = np.random.default_rng(7).standard_normal((50, 2, 600))
+    expected = [math.fsum(q * k for q, k in zip(pair[0], pair[1])) for pair in pairs]
+    assert score_samples(600, 50, seed=7) == pytest.approx(expected)
+    assert score_samples(600, 5000, seed=7)[:50] == pytest.approx(expected)  # 5000 pairs: three blocks
+
+
+def test_standard_deviation_is_the_root_mean_square_about_the_mean():
+    assert standard_deviation([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]) == 2.0
+    with pytest.raises(ValueError, match="^x:"):
+        standard_deviation([1.0])
+
+
+def test_score_cloud_divides_by_root_d_k_and_its_spread_follows():
+    cloud = score_cloud(256, 400, seed=3)
+    assert cloud.scores == pytest.approx(score_samples(256, 400, seed=3))
+    assert cloud.scaled_scores == pytest.approx(cloud.scores / 16)
+    assert cloud.deviation == pytest.approx(16, rel=0.1)
+    assert cloud.scaled_deviation == pytest.approx(cloud.deviation / 16)
+
+
+@pytest.mark.parametrize("scores", [[1.0, 2.0, 3.0], [1e6, 0.0, -1e6], [0.5, -np.inf, 0.5]])
+def test_exponentiate_then_normalise_is_the_softmax_in_two_moves(scores):
+    moves = exponentiate_then_normalise(scores)
+    finite = [score for score in scores if score > -np.inf]
+    largest = max(finite)
+    exponentials = [math.exp(score - largest) if score > -np.inf else 0.0 for score in scores]
+    assert moves.largest == largest
+    assert moves.exponentials == pytest.approx(exponentials)
+    assert max(moves.exponentials) == 1.0
+    assert moves.total == pytest.approx(math.fsum(exponentials))
+    assert moves.weights == pytest.approx([value / math.fsum(exponentials) for value in exponentials])
+    assert math.fsum(moves.weights) == pytest.approx(1.0)
