@@ -21,7 +21,7 @@ from scenes.heatmap import score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.visuals import fit, label_text, number_text
-from sonify.mappings import SEQUENCE_GAP, softmax_row
+from sonify.mappings import SEQUENCE_GAP, shared_scale, softmax_row
 from sonify.synth import SAMPLE_RATE
 
 GROWTH = (2, 8, 64, 512)  # the d_k the collapse is animated through, besides the configured one
@@ -341,8 +341,9 @@ class ScalingScene(LessonScene):
         self.demos = {d_k: scaling_demo(d_k, settings.n_keys, settings.seed) for d_k in self.dimensions}
         self.deviations = {d_k: score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
         # One pitch scale for every deviation heard, raw or divided by sqrt(d_k): the same number, the same blip
+        # on a logarithmic scale: each doubling of d_k (a deviation times √2) one fixed interval
         heard = [*self.deviations.values(), *[self.deviations[d_k] / np.sqrt(d_k) for d_k in self.dimensions]]
-        self.deviation_range = min(heard), max(heard)
+        self.deviation_scale = shared_scale(heard, logarithmic=True)
         self.largest_score = style.shared_largest(*[demo.scores for demo in self.demos.values()],
                                                   *[demo.scaled_scores for demo in self.demos.values()])
         self.show_variance()
@@ -380,8 +381,7 @@ class ScalingScene(LessonScene):
         play lands)."""
         root = float(np.sqrt(d_k))
         value = self.deviations[d_k] / (root if scaled else 1.0)
-        low, high = self.deviation_range
-        self.cue("cell", lands=True, value=value, low=low, high=high, d_k=d_k, root=root, scaled=scaled)
+        self.cue("cell", lands=True, value=value, **self.deviation_scale, d_k=d_k, root=root, scaled=scaled)
 
     def deviation_table(self, scaled: bool = False) -> VGroup:
         """d_k, sqrt(d_k) and the measured deviation of q · k, one row per d_k: the two columns agree. With
