@@ -33,13 +33,21 @@ class StepRange:
         return f"steps-{self.first:02d}" + (f"-{self.last:02d}" if self.last != self.first else "")
 
 
-def step_keys(section: str) -> list[str]:
-    """The section's step keys in order, as its locale lists them (the scene's STEPS, without manim)."""
-    return list(load_locale()[section]["steps"])
+def step_keys(section: str, settings=None) -> list[str]:
+    """The section's step keys in order, as its locale lists them (the scene's STEPS, without manim), less
+    those its config table ``settings`` skips (``skipped_steps``): the steps a render of it shows."""
+    skipped = settings.skipped_steps() if settings is not None else {}
+    return [key for key in load_locale()[section]["steps"] if key not in skipped]
 
 
-def parse_steps(text: str, keys: list[str], section: str = "") -> StepRange:
-    """``4``, ``queries``, ``4..6`` or ``queries..softmax`` as a StepRange over ``keys``; raises StepsError."""
+def parse_steps(text: str, keys: list[str], section: str = "", skipped: dict[str, str] | None = None) -> StepRange:
+    """``4``, ``queries``, ``4..6`` or ``queries..softmax`` as a StepRange over ``keys``; raises StepsError,
+    saying why for a step the config skips (``skipped``: key -> why)."""
+    skipped = skipped or {}
+    for part in text.split("..", 1):
+        if part.strip() in skipped:
+            raise StepsError(_message(text, keys, section, f"step {part.strip()} is skipped with this config "
+                                                           f"({skipped[part.strip()]})"))
     ends = [_step_number(part.strip(), keys, text, section) for part in text.split("..", 1)]
     first, last = ends[0], ends[-1]
     if first > last:
