@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from attn_math import heads, lab, worked_example
 from attn_math.attention import MATRICES, check_shapes, plural, self_attention
+from attn_math.geometry import PLANE_DIMENSIONS
 from lesson.config_hints import clipped
 from lesson.sentences import check_sentence
 
@@ -31,7 +32,12 @@ class StrictModel(BaseModel):
 
     def warnings(self, lang: str) -> list[str]:
         """What to say before rendering with these values in ``lang`` (valid, but the section shows less)."""
-        return []
+        return [f"step {key} skipped: {why}" for key, why in self.skipped_steps().items()]
+
+    def skipped_steps(self) -> dict[str, str]:
+        """Steps of the section that these values cannot show truthfully, each with why: they are left out of
+        the section (its steps are numbered without them) and ``--steps`` refuses them."""
+        return {}
 
 
 def check_matrix(key: str, value: Matrix | None, max_rows: int, max_cols: int) -> Matrix | None:
@@ -70,6 +76,14 @@ class MatrixConfig(StrictModel):
         check_shapes({name: matrix.shape for name, matrix in self.matrices().items()}, given, " (the preset's)")
         self_attention(**self.matrices(), scale=self.scale, causal=self.causal)
         return self
+
+    def skipped_steps(self) -> dict[str, str]:
+        """The pictures in the plane, when their vectors have more than two components: no faithful drawing."""
+        matrices = self.matrices()
+        sizes = {"alignment": ("W_Q", "d_k", "queries and keys"), "weighted_average": ("W_V", "d_v", "values")}
+        return {key: f"matrix.{matrix} gives {name} = {matrices[matrix].shape[1]}; its picture draws {what} as "
+                     f"arrows in the plane, which needs {name} <= {PLANE_DIMENSIONS}"
+                for key, (matrix, name, what) in sizes.items() if matrices[matrix].shape[1] > PLANE_DIMENSIONS}
 
     def effective(self) -> dict[str, Any]:
         """The preset's matrices resolved: every matrix the section shows."""

@@ -143,7 +143,7 @@ def available_sections() -> tuple[Section, ...]:
 
 for _section in (
     Section("matrix", 1, "scenes.matrix", "MatrixScene", MatrixConfig, "attn_math.attention",
-            ("step", "cell", "row", "masked"), 20),
+            ("step", "cell", "row", "values", "masked"), 20),
     Section("scaling", 2, "scenes.scaling", "ScalingScene", ScalingConfig, "attn_math.scaling",
             ("step", "cell", "row", "values"), 33),
     Section("heads", 3, "scenes.heads", "HeadsScene", HeadsConfig, "attn_math.heads",

@@ -33,14 +33,17 @@ class StepRange:
         return f"steps-{self.first:02d}" + (f"-{self.last:02d}" if self.last != self.first else "")
 
 
-def step_keys(section: str) -> list[str]:
-    """The section's step keys in order, as its locale lists them (the scene's STEPS, without manim)."""
-    return list(load_locale()[section]["steps"])
+def step_keys(section: str, settings=None) -> list[str]:
+    """The section's step keys in order, as its locale lists them (the scene's STEPS, without manim), less
+    those its config table ``settings`` skips (``skipped_steps``): the steps a render of it shows."""
+    skipped = settings.skipped_steps() if settings is not None else {}
+    return [key for key in load_locale()[section]["steps"] if key not in skipped]
 
 
-def parse_steps(text: str, keys: list[str], section: str = "") -> StepRange:
-    """``4``, ``queries``, ``4..6`` or ``queries..softmax`` as a StepRange over ``keys``; raises StepsError."""
-    ends = [_step_number(part.strip(), keys, text, section) for part in text.split("..", 1)]
+def parse_steps(text: str, keys: list[str], section: str = "", skipped: dict[str, str] | None = None) -> StepRange:
+    """``4``, ``queries``, ``4..6`` or ``queries..softmax`` as a StepRange over ``keys``; raises StepsError,
+    saying why for a step the config skips (``skipped``: key -> why)."""
+    ends = [_step_number(part.strip(), keys, text, section, skipped or {}) for part in text.split("..", 1)]
     first, last = ends[0], ends[-1]
     if first > last:
         raise StepsError(_message(text, keys, section, "the first step comes after the last"))
@@ -52,11 +55,13 @@ def clip_stem(stem: str, steps: StepRange | None) -> str:
     return f"{stem}-{steps.label}" if steps else stem
 
 
-def _step_number(part: str, keys: list[str], text: str, section: str) -> int:
+def _step_number(part: str, keys: list[str], text: str, section: str, skipped: dict[str, str]) -> int:
     if part.isdigit() and 1 <= int(part) <= len(keys):
         return int(part)
     if part in keys:
         return keys.index(part) + 1
+    if part in skipped:
+        raise StepsError(_message(text, keys, section, f"step {part} is skipped with this config ({skipped[part]})"))
     raise StepsError(_message(text, keys, section, f"no step {shown(part)}"))
 
 

@@ -127,6 +127,16 @@ class LessonScene(Scene):
         return getattr(self.job.config, self.section_id)
 
     @property
+    def shown_steps(self) -> tuple[str, ...]:
+        """``STEPS`` less those the config skips (``skipped_steps``): what the section shows, numbered 1, 2, ..."""
+        skipped = self.settings.skipped_steps()
+        return tuple(key for key in self.STEPS if key not in skipped)
+
+    def shows(self, key: str) -> bool:
+        """Whether step ``key`` is part of the section with this config."""
+        return key in self.shown_steps
+
+    @property
     def strings(self) -> dict:
         """This section's table of the locale."""
         return self.job.locale[self.section_id]
@@ -215,7 +225,7 @@ class LessonScene(Scene):
         self.finish_step()
         release_free_memory()  # what the last step freed: the peak stays that of one step, not of the section
         strings = self.strings["steps"][key]
-        number = self.STEPS.index(key) + 1
+        number = self.shown_steps.index(key) + 1
         if self.job.steps and number > self.job.steps.last:
             self.wait(0.5)  # the clip ends as a section does
             raise EndSceneEarlyException()  # its last step is done: manim finishes the file here
@@ -241,7 +251,7 @@ class LessonScene(Scene):
                                      reading=reading_seconds(caption, new_numbers)))
         self.narrate(number, strings, template, fields)
         if self.job.progress:
-            self.job.progress((number - 1) / len(self.STEPS))
+            self.job.progress((number - 1) / len(self.shown_steps))
 
     def narrate(self, number: int, strings: dict, caption_template: str, fields: dict) -> None:
         """Record what the step's narration says and, with a voice, start it now: the ``narration`` of the
@@ -387,7 +397,7 @@ class LessonScene(Scene):
         self.wait(min(seconds, LONGEST_FREEZE))
 
     def _header(self, title: str, number: int, caption: str):
-        counter_text = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.STEPS))
+        counter_text = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.shown_steps))
         heading = label_text(title, style.TEXT, style.TITLE_SIZE, weight="BOLD")
         counter = label_text(counter_text, style.MUTED, style.CAPTION_SIZE)
         heading.to_corner(UL, buff=style.MARGIN)

@@ -10,8 +10,11 @@ and a product that repeats one already shown (K after Q, V after K) faster still
 changes into another in place: the old one fades out before the new one fades in.
 
 The rows of X carry the example's words («el gato duerme») when X has three rows, and each projection ends
-on its part of the library analogy (Q the question, K the label, V the contents). Three short steps follow
-the output, each one change from the example with the same matrices and presets the config offers: the
+on its part of the library analogy (Q the question, K the label, V the contents). Two pictures in the plane
+(``scenes.vector_plane``), drawn only when their vectors have at most two components, give the geometry: before
+QKᵀ, q₁ and the keys as arrows, each score the shadow of q₁ on a key times the key's length (``alignment``);
+after Z = AV, z₁ as the weighted average of the values, the terms laid tip to tail (``weighted_average``).
+Three short steps follow the output, each one change from the example with the same matrices and presets the config offers: the
 causal mask (row 1 becomes (1, 0, 0)), the "large_scores" preset without scaling (one-hot rows: the
 softmax's slope, and with it the gradient, vanishes) and the "shared_projection" preset (W_K = W_Q: the
 diagonal dominates).
@@ -19,18 +22,23 @@ diagonal dominates).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
-from manim import (DL, DOWN, LEFT, RIGHT, UP, UR, Create, Line, MathTex, MoveToTarget, ReplacementTransform,
-                   SurroundingRectangle, Transform, VGroup, Write)
+from manim import (DL, DOWN, LEFT, RIGHT, UP, UR, Create, Dot, GrowFromPoint, Line, MathTex, MoveToTarget,
+                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, Write)
 
 from attn_math import worked_example
 from attn_math.attention import MATRICES, AttentionSteps, self_attention, softmax_slope
 from attn_math.dimensions import score_multiplications, score_variances
+from attn_math.geometry import alignment, weighted_average
 from lesson.numbers import decimals_for, format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
+from scenes.lab_panel import tagged_number, text_with_numbers
+from scenes.vector_plane import ARROW_WIDTH, VectorPlane, place_labels
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
                              shared_cell_width, sit_on)
 
@@ -50,7 +58,28 @@ LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
 LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
 FINAL_HOLD = 4.0  # seconds a step's finished screen stays before the next step replaces it (issue 26)
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
+PANEL_GAP = 0.25  # between the rows of a picture's worked panel
+PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
 LAYOUT_ROUNDS = 6  # fit, grow the labels back, fit again: the labels' share is small, so a few rounds settle it
+
+
+@dataclass
+class PlanePicture:
+    """What a picture in the plane drew, by meaning ("q", "k", "v", "terms": arrows in their vectors' order),
+    so that tests read its geometry back through ``plane.coordinates``."""
+
+    plane: VectorPlane
+    arrows: dict[str, list]
+    names: VGroup = field(default_factory=VGroup)  # q₁, k₁, ... or v₁, ..., z₁ by the arrows' tips, in that order
+    shadows: list = field(default_factory=list)  # one per key: (the shadow, its dashed drop)
+    marked: tuple[int, ...] = ()  # the keys framed as the most aligned
+    marks: VGroup = field(default_factory=VGroup)  # their frames: round their worked rows and their names
+    z_dot: Dot | None = None
+
+
+def framed(mobject) -> SurroundingRectangle:
+    """The white frame of what is being pointed at, as a matrix's cell gets."""
+    return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
 
 
 def preset_matrices(name: str) -> dict:
@@ -76,8 +105,8 @@ def natural_size(matrix: LabelledMatrix) -> LabelledMatrix:
 
 class MatrixScene(LessonScene):
     section_id = "matrix"
-    STEPS = ("formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output",
-             "causal", "large_scores", "shared_projection")
+    STEPS = ("formula", "inputs", "queries", "keys", "values", "alignment", "scores", "scaled", "softmax", "output",
+             "weighted_average", "causal", "large_scores", "shared_projection")
 
     def lesson(self):
         inputs = self.settings.matrices()
@@ -93,10 +122,14 @@ class MatrixScene(LessonScene):
         self.show_inputs(inputs)
         for role, key in (("Q", "queries"), ("K", "keys"), ("V", "values")):
             self.show_projection(role, key, repeat=role != "Q")
+        if self.shows("alignment"):
+            self.show_alignment()
         self.show_scores()
         self.show_scaled()
         self.show_softmax()
         self.show_output()
+        if self.shows("weighted_average"):
+            self.show_weighted_average()
         self.show_contrasts(inputs)
 
     def closing_fields(self) -> dict:
@@ -230,7 +263,7 @@ class MatrixScene(LessonScene):
             self.play(*[MoveToTarget(matrix) for matrix in staying], run_time=0.8)
         self.stage = list(matrices)
 
-    # Steps 6-9: scores, scaling, softmax, output -------------------------------------------------
+    # Scores, scaling, softmax, output ----------------------------------------------------------------
     def show_scores(self):
         """Q's row i left of row i of QKᵀ and Kᵀ's column j above its column j: each cell is the dot product
         of the row and the column that meet there. K comes back and turns into Kᵀ; the colour bar shows
@@ -377,9 +410,147 @@ class MatrixScene(LessonScene):
         self.play(Appear(self.Z.outline), run_time=0.6)
         self.fill_product(self.Z, self.A, V)
 
-    # Steps 10-12: one change each ----------------------------------------------------------------
+    # The two pictures in the plane (d_k, d_v <= 2: lesson.section_config skips them otherwise) ------------
+    def show_alignment(self):
+        """Just before QKᵀ gets its numbers: q₁ and every key as arrows from one origin. For each key in turn,
+        q₁'s shadow on its line (thick, in the colour of the score's sign, q₁·kⱼ / |kⱼ| long) and the angle
+        between them, then the row |q₁| · |kⱼ| · cos θ = q₁·kⱼ with the number QKᵀ's cell will show (and its
+        sound); last, the key q₁ points along most (the largest score) is framed: the winner is seen before
+        it is computed."""
+        geometry = alignment(self.result.Q, self.result.K, query=0)
+        self.begin_step("alignment", d_k=self.result.d_k)
+        self.hide_line()
+        self.point_map_at(self.term("Q"), self.term("K"))
+        labels, words = self.strings["labels"], self.row_words()
+        decimals = decimals_for(self.result.scores.flat)
+        heading = label_text(labels["alignment_formula"], style.TEXT, style.BODY_SIZE)
+        rows = [self.alignment_row(geometry, j, words[j], tagged_number(geometry.scores[j], "alignment", (0, j),
+                                                                        decimals=decimals))
+                for j in range(len(geometry.keys))]
+        panel = VGroup(heading, *rows).arrange(DOWN, buff=PANEL_GAP, aligned_edge=LEFT)
+        plane = self.plane_beside(panel, [geometry.q, *geometry.keys, *geometry.feet])
+        picture = PlanePicture(plane, {"q": [plane.arrow(geometry.q, style.QUERY)],
+                                       "k": [plane.arrow(k, style.KEY) for k in geometry.keys]})
+        names = self.arrow_names(picture, [("q", 0, geometry.q)] + [("k", j, k) for j, k in enumerate(geometry.keys)],
+                                 panel)
+        self.alignment_picture, previous = picture, self.stage
+        self.stage = [VGroup(plane, *picture.arrows["q"], *picture.arrows["k"], names, panel)]
+        self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
+        self.play(GrowFromPoint(picture.arrows["q"][0], plane.origin), Appear(names[0]), run_time=0.6)
+        self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["k"]], *map(Appear, names[1:]),
+                  run_time=0.8)
+        low, high = float(self.result.scores.min()), float(self.result.scores.max())  # as QKᵀ's cells will sound
+        for j, row in enumerate(rows):
+            shadow = plane.shadow(geometry.q, geometry.feet[j],
+                                  style.SCORE_NEGATIVE if geometry.scores[j] < 0 else style.SCORE_POSITIVE)
+            arc = plane.angle(geometry.keys[j], geometry.q)
+            picture.shadows.append(shadow)
+            self.add(shadow, arc)
+            self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)  # the shadow under the arrows
+            self.play(Create(shadow), Create(arc), run_time=0.8)
+            self.cue("cell", lands=True, value=float(geometry.scores[j]), low=low, high=high)
+            self.play(Appear(row), run_time=0.5)
+            self.wait(READ)
+            self.play(Vanish(shadow, arc), run_time=0.3)
+        picture.marked = geometry.aligned
+        picture.marks = marks = VGroup(*[framed(part) for j in geometry.aligned for part in (rows[j], names[j + 1])])
+        self.play(*map(Create, marks), *[picture.arrows["k"][j].animate.set_stroke(width=1.6 * ARROW_WIDTH)
+                                         for j in geometry.aligned], run_time=0.6)
+        self.stage[0].add(marks)
+        winners = ", ".join(f"k_{j + 1}{words[j]}" for j in geometry.aligned)
+        self.show_line(label_text(labels["aligned_line"].format(keys=winners,
+                                                               score=format_number(geometry.scores.max(), decimals)),
+                                  style.TEXT, style.BODY_SIZE), hold=True)
+
+    def show_weighted_average(self):
+        """Right after Z = AV has its numbers, its first row seen as a place: the values as arrows from one
+        origin (their hull shaded: where any weighted average lands), then each term A₁ⱼ·vⱼ laid tip to tail
+        with its weight written (and heard), landing on the point z₁, whose numbers close the step. It comes
+        after the output rather than before it so that the point the arrows reach is a row the student has
+        just seen computed, and its place, pulled towards the heaviest value, explains those numbers."""
+        result = self.result
+        mix = weighted_average(result.weights[0], result.V)
+        self.begin_step("weighted_average")
+        self.hide_line()
+        labels, words = self.strings["labels"], self.row_words()
+        z_decimals = decimals_for(result.output.flat)
+        heading = label_text(labels["weighted_formula"], style.TEXT, style.BODY_SIZE)
+        rows = [text_with_numbers(labels["weighted_term"], {"weight": tagged_number(
+                    weight, "weighted_average", (0, j), style.ATTENTION, decimals=self.weight_decimals)},
+                                  j=str(j + 1), word=words[j])
+                for j, weight in enumerate(mix.weights)]
+        comma = "; " if self.separator == "," else ", "  # between coordinates, never the decimal separator
+        z_row = text_with_numbers(
+            labels["weighted_result"].replace("{coordinates}", comma.join(f"{{z{c}}}" for c in range(len(result.output[0])))),
+            {f"z{c}": tagged_number(value, "z_row", (0, c), style.OUTPUT, decimals=z_decimals)
+             for c, value in enumerate(result.output[0])})
+        panel = VGroup(heading, *rows, z_row).arrange(DOWN, buff=PANEL_GAP, aligned_edge=LEFT)
+        plane = self.plane_beside(panel, [*mix.values, *mix.partial_sums])
+        picture = PlanePicture(plane, {"v": [plane.arrow(v, style.VALUE) for v in mix.values],
+                                       "terms": [plane.arrow(term, style.ATTENTION, start=start, width=ARROW_WIDTH / 2)
+                                                 for term, start in zip(mix.terms, mix.partial_sums)]})
+        picture.z_dot = Dot(plane.point(mix.z), radius=0.08, color=style.OUTPUT)
+        hull = plane.hull(mix.values)
+        names = self.arrow_names(picture, [("v", j, v) for j, v in enumerate(mix.values)] + [("z", 0, mix.z)], panel)
+        self.weighted_picture, previous = picture, self.stage
+        self.stage = [VGroup(plane, hull, *picture.arrows["v"], *picture.arrows["terms"], picture.z_dot, names, panel)]
+        self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
+        self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["v"]], *map(Appear, names[:-1]),
+                  run_time=0.8)
+        self.play(Create(hull), run_time=0.6)
+        for j, (row, arrow) in enumerate(zip(rows, picture.arrows["terms"])):
+            self.cue("cell", lands=True, value=float(mix.weights[j]), low=0.0, high=1.0)
+            self.play(GrowFromPoint(arrow, plane.point(mix.partial_sums[j])), Appear(row), run_time=0.8)
+            self.wait(SECONDS_PER_NEW_NUMBER)
+        low, high = float(result.output.min()), float(result.output.max())  # as Z's cells sounded
+        self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, low=low, high=high)
+        self.play(Appear(picture.z_dot), Appear(names[-1]), Appear(z_row), run_time=0.8)
+        heaviest = int(np.argmax(mix.weights))
+        self.show_line(label_text(labels["weighted_line"].format(
+            j=heaviest + 1, word=words[heaviest], weight=format_number(mix.weights[heaviest], self.weight_decimals)),
+            style.TEXT, style.BODY_SIZE), hold=True)
+
+    def row_words(self) -> list[str]:
+        """« word » after a vector's name, for each row of X (nothing when X's rows are not the example's)."""
+        labels = self.strings["labels"]
+        return [labels["word"].format(word=word) for word in self.words] if self.words else [""] * len(self.result.X)
+
+    def alignment_row(self, geometry, j: int, word: str, score) -> VGroup:
+        """kⱼ «word»: |q₁| · |kⱼ| · cos θ = score, each length and the angle with as few decimals as it needs."""
+        q, k = (format_number(value, decimals_for([value])) for value in (geometry.query_length, geometry.key_lengths[j]))
+        if np.isnan(geometry.angles[j]):  # a zero vector: no angle, and a score of 0
+            return text_with_numbers(self.strings["labels"]["alignment_row_still"], {"score": score},
+                                     j=str(j + 1), word=word, q=q, k=k)
+        return text_with_numbers(self.strings["labels"]["alignment_row"], {"score": score}, j=str(j + 1), word=word,
+                                 q=q, k=k, angle=format_number(geometry.degrees(j), 0))
+
+    def plane_beside(self, panel: VGroup, points) -> VectorPlane:
+        """A plane holding ``points`` as large as the body allows left of ``panel`` (its worked rows), the two
+        centred together between the formula map and the worked line."""
+        left, right, bottom, top = self.stage_box()
+        fit(panel, (right - left) * (1 - PLANE_SHARE) - GAP, top - bottom)
+        plane = VectorPlane(points, min(right - left - panel.width - GAP, (right - left) * PLANE_SHARE), top - bottom)
+        group = VGroup(plane, panel)
+        panel.next_to(plane, RIGHT, buff=GAP)
+        group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+        return plane
+
+    def arrow_names(self, picture: "PlanePicture", vectors: list, panel: VGroup) -> VGroup:
+        """q₁, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, of the plane's numbers
+        and of the worked ``panel``, inside the body."""
+        plane = picture.plane
+        picture.names = names = VGroup()
+        colours = {"q": style.QUERY, "k": style.KEY, "v": style.VALUE, "z": style.OUTPUT}
+        names.add(*[label_text(f"{letter}_{j + 1}", colours[letter], style.BODY_SIZE) for letter, j, _ in vectors])
+        arrows = [arrow for drawn in picture.arrows.values() for arrow in drawn]
+        place_labels(list(names), [plane.point(v) for _, _, v in vectors], [np.array([*v, 0]) for _, _, v in vectors],
+                     [(arrow.get_start(), arrow.get_end()) for arrow in arrows], self.stage_box(),
+                     avoid=[*plane.ticks, *panel])
+        return names
+
+    # The last three steps: one change each ------------------------------------------------------------
     def contrast_results(self, inputs: dict) -> dict[str, AttentionSteps]:
-        """The results steps 10-12 show: the causal mask on the lecture's matrices; the "large_scores" preset
+        """The results the last three steps show: the causal mask on the lecture's matrices; the "large_scores" preset
         without scaling; the "shared_projection" preset (W_K = W_Q)."""
         scale = self.settings.scale
         return {"causal": self_attention(**inputs, scale=scale, causal=True),
@@ -420,7 +591,7 @@ class MatrixScene(LessonScene):
         largest = style.shared_largest(values)
         label = r"QK^\top / \sqrt{d_k}" if result.scale else r"QK^\top"
         width = max(shared_cell_width(values), self.weights_matrix(result=result).cell_width)
-        # Tagged as what they are: the scaled scores of steps 7 and 10, or QKᵀ as in step 6.
+        # Tagged as what they are: the scaled scores of the scaled and causal steps, or QKᵀ as in the scores step.
         scores = self.with_words(LabelledMatrix(values, label if divided else r"QK^\top", style.TEXT,
                                                 "scaled" if divided else "scores", cell_width=width,
                                                 fill=lambda value: style.score_colour(value, largest)))

@@ -226,7 +226,8 @@ def baseline(label) -> float:
     glyphs = label.family_members_with_points()
     if not glyphs:
         return label.get_bottom()[1]
-    characters = "".join(getattr(label, "shown_text", "").split())
+    # label_text draws the "_" of W_Q as no glyph, only the Q it lowers
+    characters = "".join(SUBSCRIPT.sub(r"\1", getattr(label, "shown_text", "")).split())
     if len(characters) == len(glyphs):  # one glyph per character: the characters say which glyphs rest on the line
         resting = [glyph for glyph, character in zip(glyphs, characters)
                    if character.isalnum() and character not in DESCENDERS]

@@ -40,15 +40,15 @@ def scene_job(overrides: tuple[str, ...], locale: dict | None = None, **job) -> 
     return SceneJob(config=config, locale=locale or load_locale(config.lecture.lang), **job)
 
 
-def run_scene(section_id: str, *overrides: str, stills_dir=None, locale: dict | None = None):
-    """Run the whole scene with animations skipped (state only, no video) and return it; ``locale`` stands in
-    for the locale of the config's ``lecture.lang``."""
+def run_scene(section_id: str, *overrides: str, stills_dir=None, locale: dict | None = None, steps=None):
+    """Run the whole scene (or the clip of ``steps``, a StepRange) with animations skipped (state only, no video)
+    and return it; ``locale`` stands in for the locale of the config's ``lecture.lang``."""
     CACHE.mkdir(parents=True, exist_ok=True)
     with private_lock(CACHE / ".lock"), tempfile.TemporaryDirectory() as media, tempconfig({
             **TINY, "media_dir": media, "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
             "write_to_movie": False, "save_last_frame": False,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
-        scene = BY_ID[section_id].scene()(scene_job(overrides, locale, stills_dir=stills_dir), skip_animations=True)
+        scene = BY_ID[section_id].scene()(scene_job(overrides, locale, stills_dir=stills_dir, steps=steps), skip_animations=True)
         scene.render()
     return scene
 

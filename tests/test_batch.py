@@ -68,7 +68,7 @@ def batch(path: Path, out: Path, scheduler: str | None) -> tuple[int, str]:
     return status, printed.getvalue()
 
 
-def clip_entry(out: Path, name: str, stem: str = "01-matrix-steps-06") -> dict:
+def clip_entry(out: Path, name: str, stem: str = "01-matrix-steps-07") -> dict:
     return json.loads((out / name / "manifest.json").read_text())["clips"][stem]
 
 
@@ -82,7 +82,7 @@ def finished_lines(printed: str) -> dict[str, str]:
     return dict(re.findall(r"\] (\w+)/\S+: done on (\S+) in", printed))
 
 
-def complete(out: Path, name: str, stem: str = "01-matrix-steps-06") -> bool:
+def complete(out: Path, name: str, stem: str = "01-matrix-steps-07") -> bool:
     """The variant's folder holds exactly its manifest and the files it lists, hashing to it; no scratch left."""
     entry = clip_entry(out, name, stem)
     folder = out / name
@@ -148,7 +148,7 @@ def test_variants_are_tasks_on_two_worker_processes_and_a_second_run_skips_them(
 
     status, printed = batch(path, out, local.scheduler_address)
     assert status == 0 and finished_lines(printed) == {}, printed
-    assert printed.count("01-matrix-steps-06: up to date, skipped") == 2
+    assert printed.count("01-matrix-steps-07: up to date, skipped") == 2
     assert re.search(r"│ all\s+│\s+0 │\s+2 │\s+0 │", printed)
 
 
@@ -212,7 +212,7 @@ def test_a_worker_killed_mid_task_leaves_no_partial_file_and_the_task_runs_again
     assert status == 0, printed
     assert finished_lines(printed)["ana"] != victim
     for name in X_OF:
-        assert complete(out, name, "01-matrix-steps-06-08")
+        assert complete(out, name, "01-matrix-steps-07-09")
 
 
 def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_only_the_rest(cluster, tmp_path):
@@ -235,7 +235,7 @@ def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_o
     status, printed = batch(path, out, local.scheduler_address)
     assert status == 0 and list(finished_lines(printed)) == ["luis"], printed
     assert "ana: 01-matrix-steps-01: up to date, skipped" in printed
-    assert complete(out, "luis", "01-matrix-steps-06-08")
+    assert complete(out, "luis", "01-matrix-steps-07-09")
 
 
 def test_a_real_scheduler_and_two_dask_workers_give_the_files_a_local_render_gives(tmp_path):

@@ -11,8 +11,8 @@ from lesson.numbers import parse_number
 from scenes import style
 from scenes.matrix import MatrixScene
 
-STEPS = ["formula", "inputs", "queries", "keys", "values", "scores", "scaled", "softmax", "output",
-         "causal", "large_scores", "shared_projection"]
+STEPS = ["formula", "inputs", "queries", "keys", "values", "alignment", "scores", "scaled", "softmax", "output",
+         "weighted_average", "causal", "large_scores", "shared_projection"]
 SIX_BY_FOUR = [[1, 0, 2, -1], [0, 1, 1, 0], [2, -1, 0, 1], [1, 1, 1, 1], [-2, 0, 1, 3], [0, 3, -1, 2]]
 W_4x4 = [[1, 0.5, 0, 0], [0, 1, -0.5, 0], [0.5, 0, 1, 0], [0, 0, 0.5, 1]]
 X_DECIMALS = [[1.25, -0.5, 2.75, -1.5], [-9.75, 1.0, 0.25, 3.5], [2.5, -1.25, -0.75, 1.75],
@@ -94,7 +94,7 @@ def test_six_tokens_of_dimension_four():
                       f"matrix.W_V={W_4x4}")
     assert layout_problems(scene) == []
     want = expected(SIX_BY_FOUR, W_4x4, W_4x4, W_4x4)
-    output = scene.steps[STEPS.index("output")]
+    output = next(step for step in scene.steps if step.key == "output")  # d_k = d_v = 4: no pictures in the plane
     assert shown(output, "Z").shape == (6, 4)
     np.testing.assert_allclose(shown(output, "weights"), want["weights"], atol=0.005)
     np.testing.assert_allclose(shown(output, "Z"), want["Z"], atol=0.005 * (1 + np.abs(want["Z"]).max()))
@@ -168,7 +168,8 @@ def test_shared_projection_diagonal_dominates():
 def test_cues_follow_the_cells_and_rows(default_scene):
     kinds = [cue.kind for cue in default_scene.cues]
     assert kinds.count("step") == len(STEPS)
-    assert kinds.count("cell") == 3 * 2 * 3 + 9 + 3 + 3 * 2  # Q, K, V; the scores; the scaled rows; Z
+    # Q, K, V; the alignment's three keys; the scores; the scaled rows; Z; the weighted average's three terms
+    assert kinds.count("cell") == 3 * 2 * 3 + 3 + 9 + 3 + 3 * 2 + 3
     softmax = default_scene.steps[STEPS.index("softmax")]
     rows = [cue.values["weights"] for cue in default_scene.cues if cue.kind == "row" and softmax.start <= cue.time < softmax.end]
     np.testing.assert_allclose(rows, expected(worked_example.X, worked_example.W_Q, worked_example.W_K,

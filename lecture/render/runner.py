@@ -24,7 +24,6 @@ from lecture.render.narration import Narration, plan
 from lecture.render.output_folder import OutputError, OutputFolder, link_or_copy
 from lesson.config import LectureConfig
 from lesson.formats import BY_NAME
-from lesson.locale import load_locale
 from lesson.records import cards_of, steps_of, stored
 from lesson.sections import BY_ID, SECTIONS
 from lesson.steps import StepRange, clip_stem, parse_steps, step_keys
@@ -138,7 +137,10 @@ def chosen_steps(request: RenderRequest) -> dict[str, StepRange]:
     """Each requested section's clip for ``--steps`` (none without it); raises StepsError."""
     if request.steps is None:
         return {}
-    return {section: parse_steps(request.steps, step_keys(section), section) for section in request.sections}
+    settings = {section: getattr(request.config, section) for section in request.sections}
+    return {section: parse_steps(request.steps, step_keys(section, settings[section]), section,
+                                 settings[section].skipped_steps())
+            for section in request.sections}
 
 
 def entries_of(manifest: dict, request: RenderRequest) -> dict:
@@ -158,9 +160,10 @@ def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
     before anything is written when a recording is unusable. Stills and GIFs have no voice."""
     if not BY_NAME[request.format].has_sound:
         return {}
-    narration, locale = request.config.narration, load_locale(request.config.lecture.lang)
+    narration = request.config.narration
     return plan(narration.source, narration.voice, narration.words_per_minute,
-                {BY_ID[section]: list(locale[section]["steps"]) for section in request.sections}, warn)
+                {BY_ID[section]: step_keys(section, getattr(request.config, section)) for section in request.sections},
+                warn)
 
 
 def _commit_section(request: RenderRequest, folder: OutputFolder, result: JobResult, wanted: str, scratch: Path,

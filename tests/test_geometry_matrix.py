@@ -1,0 +1,189 @@
+"""Issue 27, section 1: the dot product as alignment and Z as a weighted average, drawn in the plane. The arrows,
+shadows and points on the built mobjects are read back in the plane's units and compared with numpy written
+here from the default X, W_Q, W_K, W_V; the pictures are left out (with a line in the log, and ``--steps``
+refusing them) when d_k or d_v is over 2."""
+
+import numpy as np
+import pytest
+from manim import Dot
+
+from attn_math import worked_example
+from attn_math.geometry import alignment, in_plane, weighted_average
+from lesson.config import load_config
+from lesson.records import steps_of, stored
+from lesson.steps import StepRange, StepsError, parse_steps, step_keys
+from scene_checks import (layout_problems, legibility_problems, notation_problems, pacing_problems, recorded,
+                          run_scene)
+
+PICTURES = ("alignment", "weighted_average")
+X, W_Q, W_K, W_V = (np.array(matrix, dtype=float) for matrix in
+                    ([[1, 0], [0, 2], [1, 1]], [[3, 0], [-1, 2]], [[0, 2], [1, 0]], [[1, 1], [0, 1]]))
+# The largest matrices the config accepts: 6 tokens of dimension 4, d_k = d_v = 4 (no picture in the plane).
+LARGEST = ("matrix.X=" + str([[1, 0, 2, -1], [0, 1, 1, 0], [2, -1, 0, 1], [1, 1, 1, 1], [-2, 0, 1, 3], [0, 3, -1, 2]]),
+           "matrix.W_Q=" + str([[1, 0.5, 0, 0], [0, 1, -0.5, 0], [0.5, 0, 1, 0], [0, 0, 0.5, 1]]),
+           "matrix.W_K=" + str([[0.5, -1.25, 0.75, 0.0], [-0.25, 1.5, 0.5, -0.75], [1.0, 0.25, -1.5, 0.5],
+                                [-0.5, 0.75, 0.25, 1.25]]),
+           "matrix.W_V=" + str([[1, 0.5, 0, 0], [0, 1, -0.5, 0], [0.5, 0, 1, 0], [0, 0, 0.5, 1]]))
+# The most tokens with both pictures: six keys and six values in the plane, with decimals.
+SIX_IN_THE_PLANE = ("matrix.X=" + str([[1.25, -0.5, 2.75, -1.5], [-9.75, 1.0, 0.25, 3.5], [2.5, -1.25, -0.75, 1.75],
+                                       [0.5, 2.25, -3.5, 1.0], [-2.0, 0.75, 1.5, -0.25], [3.25, -2.5, 0.5, 9.5]]),
+                    "matrix.W_Q=" + str([[0.5, -1.25], [-0.25, 1.5], [1.0, 0.25], [-0.5, 0.75]]),
+                    "matrix.W_K=" + str([[0.25, 0.5], [1.0, -0.5], [-0.75, 0.25], [0.5, 1.0]]),
+                    "matrix.W_V=" + str([[1.0, 0.5], [-0.5, 1.0], [0.25, -1.0], [0.75, 0.25]]))
+
+
+def softmax_rows(scores: np.ndarray) -> np.ndarray:
+    exps = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return exps / exps.sum(axis=1, keepdims=True)
+
+
+@pytest.fixture(scope="module")
+def default():
+    """The default section, every play and cue logged."""
+    return recorded("matrix")
+
+
+@pytest.fixture(scope="module")
+def want():
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    weights = softmax_rows(Q @ K.T / np.sqrt(2))
+    return {"Q": Q, "K": K, "V": V, "scores": Q @ K.T, "weights": weights, "Z": weights @ V}
+
+
+def tip(picture, arrow) -> np.ndarray:
+    return picture.plane.coordinates(arrow.get_end())
+
+
+def test_the_arrows_are_q1_and_the_keys(default, want):
+    picture = default[0].alignment_picture
+    np.testing.assert_allclose(tip(picture, picture.arrows["q"][0]), want["Q"][0], atol=1e-9)
+    np.testing.assert_allclose([tip(picture, arrow) for arrow in picture.arrows["k"]], want["K"], atol=1e-9)
+    for arrow in [*picture.arrows["q"], *picture.arrows["k"]]:
+        np.testing.assert_allclose(picture.plane.coordinates(arrow.get_start()), [0, 0], atol=1e-9)
+
+
+def test_each_shadow_is_q_dot_k_over_the_length_of_k(default, want):
+    picture, q = default[0].alignment_picture, want["Q"][0]
+    assert len(picture.shadows) == len(want["K"])
+    for k, (cast, _) in zip(want["K"], picture.shadows):
+        length = q @ k / np.linalg.norm(k)
+        if isinstance(cast, Dot):  # k ⟂ q: no shadow, a dot at the origin
+            assert length == 0
+            np.testing.assert_allclose(picture.plane.coordinates(cast.get_center()), [0, 0], atol=1e-9)
+            continue
+        start, end = (picture.plane.coordinates(point) for point in (cast.get_start(), cast.get_end()))
+        np.testing.assert_allclose(start, [0, 0], atol=1e-9)
+        assert np.linalg.norm(end - start) == pytest.approx(abs(length))
+        np.testing.assert_allclose(end, length * k / np.linalg.norm(k), atol=1e-9)  # on k's line, on q's side
+
+
+def test_the_marked_key_has_the_largest_score(default, want):
+    picture = default[0].alignment_picture
+    best = int(np.argmax(want["scores"][0]))
+    assert picture.marked == (best,)
+    name = picture.names[1 + best]  # names: q₁, then k₁, k₂, ...
+    assert any(np.all(np.abs(frame.get_center() - name.get_center())[:2] < 1e-6) for frame in picture.marks)
+    assert np.linalg.norm(picture.plane.coordinates(name.get_center()) - want["K"][best]) < 1.0  # by its tip
+
+
+def test_z1_lands_at_the_weighted_sum_of_the_values(default, want):
+    picture = default[0].weighted_picture
+    z = want["weights"][0] @ want["V"]
+    np.testing.assert_allclose(picture.plane.coordinates(picture.z_dot.get_center()), z, atol=1e-9)
+    np.testing.assert_allclose([tip(picture, arrow) for arrow in picture.arrows["v"]], want["V"], atol=1e-9)
+    # The terms w_j v_j tip to tail: from the origin to z.
+    ends = np.cumsum(want["weights"][0][:, None] * want["V"], axis=0)
+    starts = np.vstack([[0, 0], ends[:-1]])
+    for arrow, start, end in zip(picture.arrows["terms"], starts, ends):
+        np.testing.assert_allclose(picture.plane.coordinates(arrow.get_start()), start, atol=1e-9)
+        np.testing.assert_allclose(tip(picture, arrow), end, atol=1e-9)
+    distances = np.linalg.norm(want["V"] - z, axis=1)
+    assert np.argmin(distances) == np.argmax(want["weights"][0])  # nearest the value that weighs most
+
+
+def test_numbers_shown_and_their_sounds(default, want):
+    scene, log = default
+    steps = {step.key: step for step in scene.steps}
+    assert [int(text) for text in steps["alignment"].numbers["alignment"][0]] == want["scores"][0].tolist()
+    shown = [float(text) for text in steps["weighted_average"].numbers["weighted_average"][0]]
+    np.testing.assert_allclose(shown, want["weights"][0], atol=5e-5)
+    np.testing.assert_allclose([float(text) for text in steps["weighted_average"].numbers["z_row"][0]],
+                               want["Z"][0], atol=5e-3)
+    # Each cue lands with the play that writes its number.
+    landed = {}
+    for (kind, index), (play_kind, play) in zip(log, log[1:]):
+        if kind == "cue" and play_kind == "play":
+            cue = scene.cues[index]
+            if cue.kind in ("cell", "values"):
+                landed.setdefault(cue.kind, []).append((cue, play))
+    alignment_cues = [(cue, play) for cue, play in landed["cell"] if any(tag[0] == "alignment" for tag in play.tags())]
+    assert [cue.values["value"] for cue, _ in alignment_cues] == pytest.approx(want["scores"][0].tolist())
+    assert all(cue.time == pytest.approx(play.end) for cue, play in alignment_cues)
+    weight_cues = [cue for cue, play in landed["cell"] if any(tag[0] == "weighted_average" for tag in play.tags())]
+    assert [cue.values["value"] for cue in weight_cues] == pytest.approx(want["weights"][0].tolist())
+    (z_cue, z_play), = [(cue, play) for cue, play in landed["values"] if ("z_row", (0, 0)) in play.tags()]
+    assert z_cue.values["values"] == pytest.approx(want["Z"][0].tolist()) and z_cue.time == pytest.approx(z_play.end)
+
+
+def test_steps_in_the_records_and_the_manifest(default):
+    scene = default[0]
+    keys = [step.key for step in steps_of({"steps": [stored(step) for step in scene.steps]})]
+    assert keys.index("alignment") == keys.index("scores") - 1
+    assert keys.index("weighted_average") == keys.index("output") + 1
+    for step in scene.steps:
+        if step.key in PICTURES:
+            assert step.caption and step.narration["text"] and step.read_until - step.start >= 4.0
+    assert layout_problems(scene) == [] and legibility_problems(scene) == []
+    assert notation_problems(scene) == [] and pacing_problems(scene) == []
+
+
+def test_the_largest_config_skips_both_pictures_and_says_so():
+    settings = load_config(overrides=LARGEST).matrix
+    assert set(settings.skipped_steps()) == set(PICTURES)
+    lines = settings.warnings("es")
+    assert len(lines) == 2 and "d_k = 4" in lines[0] and "d_v = 4" in lines[1]
+    keys = step_keys("matrix", settings)
+    assert not set(PICTURES) & set(keys) and keys.index("scores") == keys.index("values") + 1
+    with pytest.raises(StepsError, match="step alignment is skipped with this config .*d_k = 4"):
+        parse_steps("alignment", keys, "matrix", settings.skipped_steps())
+    assert parse_steps("scores", keys, "matrix", settings.skipped_steps()) == StepRange(6, 6)
+    scene = run_scene("matrix", *LARGEST, steps=StepRange(5, 6))  # values, then scores: nothing between
+    assert [step.key for step in scene.steps] == ["values", "scores"]
+    assert not hasattr(scene, "alignment_picture")
+    assert scene.shown_steps == tuple(keys)
+
+
+def test_six_keys_and_values_in_the_plane_lay_out():
+    settings = load_config(overrides=SIX_IN_THE_PLANE).matrix
+    assert settings.skipped_steps() == {}
+    keys = step_keys("matrix", settings)
+    scene = run_scene("matrix", *SIX_IN_THE_PLANE, steps=StepRange(keys.index("alignment") + 1,
+                                                                    keys.index("weighted_average") + 1))
+    assert [step.key for step in scene.steps][0] == "alignment" and scene.steps[-1].key == "weighted_average"
+    X6, W_Q6, W_K6, W_V6 = (np.array(settings.matrices()[name]) for name in ("X", "W_Q", "W_K", "W_V"))
+    Q, K = X6 @ W_Q6, X6 @ W_K6
+    picture = scene.alignment_picture
+    np.testing.assert_allclose([tip(picture, arrow) for arrow in picture.arrows["k"]], K, atol=1e-9)
+    assert picture.marked == (int(np.argmax(K @ Q[0])),)
+    weights = softmax_rows(Q @ K.T / np.sqrt(2))
+    np.testing.assert_allclose(scene.weighted_picture.plane.coordinates(scene.weighted_picture.z_dot.get_center()),
+                               weights[0] @ (X6 @ W_V6), atol=1e-9)
+    assert layout_problems(scene) == [] and legibility_problems(scene) == [] and notation_problems(scene) == []
+
+
+def test_the_math_of_the_pictures():
+    """attn_math.geometry against the formulas: |q||k|cos θ is q·k, the shadows, one-component rows on the axis."""
+    Q, K = X @ W_Q, X @ W_K
+    geometry = alignment(Q, K)
+    np.testing.assert_allclose(geometry.query_length * geometry.key_lengths * np.cos(geometry.angles), K @ Q[0],
+                               atol=1e-12)
+    np.testing.assert_allclose(geometry.projections * geometry.key_lengths, K @ Q[0], atol=1e-12)
+    assert geometry.aligned == (1,) and geometry.degrees(0) == pytest.approx(90)
+    np.testing.assert_array_equal(in_plane([[2.0], [-1.0]]), [[2, 0], [-1, 0]])
+    with pytest.raises(ValueError, match="at most 2 components"):
+        in_plane(np.ones((2, 3)))
+    zero = alignment([[1.0, 1.0]], [[0.0, 0.0]])
+    assert zero.projections[0] == 0 and np.isnan(zero.angles[0])
+    mix = weighted_average([0.25, 0.75], [[0.0, 4.0], [4.0, 0.0]])
+    np.testing.assert_allclose(mix.z, [3.0, 1.0])
+    np.testing.assert_allclose(mix.partial_sums, [[0, 0], [0, 1], [3, 1]])
