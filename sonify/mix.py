@@ -4,6 +4,7 @@ the K-weighting of pyloudnorm) under a true-peak ceiling kept by a look-ahead li
 A section's soundtrack runs for minutes (a float64 copy of 5 minutes is 230 MB), so it is never held whole:
 it is built on a ``Track`` (a scratch file), and measured, limited and written ``BLOCK`` samples at a time.
 The same functions take numpy arrays (anything sliced like an (n, 2) array), as the tests and short sounds do.
+pyloudnorm and scipy are imported where they measure or filter (see ``sonify.synth``).
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ import wave
 from collections.abc import Iterator
 from pathlib import Path
 
+from functools import cache
+
 import numpy as np
-import pyloudnorm
-from scipy import signal as scipy_signal
-from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
 from sonify.synth import SAMPLE_RATE, pan
 
@@ -153,6 +153,8 @@ class LoudnessMeter:
     would give zeros): the measure differs from pyloudnorm's by far less than any float can show in LUFS."""
 
     def __init__(self):
+        import pyloudnorm
+
         filters = pyloudnorm.Meter(SAMPLE_RATE)._filters.values()  # the K-weighting's two stages
         self.stages = [(stage.b, stage.a, stage.passband_gain) for stage in filters]
         self.states: list = [None] * len(self.stages)
@@ -178,6 +180,8 @@ class LoudnessMeter:
     def k_weighted(self, part: np.ndarray) -> np.ndarray:
         """``part`` through both K-weighting stages, continuing their state; a state that has decayed under
         AT_REST is set to rest."""
+        from scipy import signal as scipy_signal
+
         for k, (b, a, gain) in enumerate(self.stages):
             part, self.states[k] = scipy_signal.lfilter(b, a, part, axis=0, zi=self.states[k])
             part = gain * part
@@ -212,33 +216,36 @@ def loudness(samples) -> float:
     return meter.lufs
 
 
-def _peak_bound() -> float:
+@cache
+def peak_bound() -> float:
     """The most an oversampled value can exceed the largest |sample|: each output of the 4x resampling is one
     polyphase branch of its filter applied to the samples, so it is at most max |x| times the branch's sum of
     |taps| (the largest of the four), read off the resampled unit impulse."""
+    from scipy import signal as scipy_signal
+
     impulse = np.zeros(8 * PEAK_REACH)
     impulse[4 * PEAK_REACH] = 1.0
     taps = np.abs(scipy_signal.resample_poly(impulse, OVERSAMPLING, 1))
     return max(taps[phase::OVERSAMPLING].sum() for phase in range(OVERSAMPLING)) * (1 + 1e-9)
 
 
-PEAK_BOUND = _peak_bound()
-
 
 def sample_peaks(samples: np.ndarray, above: float = 0.0) -> np.ndarray:
     """For each sample, the largest |value| of the 4x oversampled signal around it, over both channels; 0
-    where no oversampled value can exceed ``above`` (PEAK_BOUND times the largest |sample| near it).
+    where no oversampled value can exceed ``above`` (``peak_bound()`` times the largest |sample| near it).
 
     Oversampled a block at a time, each with PEAK_REACH samples of its neighbours on either side (more than
     the resampling filter's reach), so the result equals oversampling the whole signal at once without
     holding four copies of it."""
+    from scipy import signal as scipy_signal
+
     channels = np.ascontiguousarray(np.atleast_2d(samples.T))
     length = channels.shape[1]
     peaks = np.zeros(length)
     for start in range(0, length, PEAK_BLOCK):
         end = min(start + PEAK_BLOCK, length)
         low, high = max(0, start - PEAK_REACH), min(length, end + PEAK_REACH)
-        if np.abs(channels[:, low:high]).max(initial=0.0) * PEAK_BOUND <= above:
+        if np.abs(channels[:, low:high]).max(initial=0.0) * peak_bound() <= above:
             continue
         upsampled = scipy_signal.resample_poly(channels[:, low:high], OVERSAMPLING, 1, axis=1)
         block = np.abs(upsampled).max(axis=0).reshape(-1, OVERSAMPLING).max(axis=1)
@@ -260,9 +267,11 @@ LIMITER_REACH = PEAK_REACH + LIMITER_AHEAD + LIMITER_BEHIND + LIMITER_AHEAD // 2
 def limited(samples: np.ndarray, ceiling_db: float = CEILING_DBTP) -> np.ndarray:
     """Look-ahead limiter on a whole array: gain g(t) = mean over +-LOOKAHEAD/2 of min over [t - HOLD,
     t + LOOKAHEAD] of ceiling / peak, so g falls smoothly before each peak and |g x| never exceeds the ceiling.
-    Where even PEAK_BOUND times the largest |sample| is under the ceiling, nothing is oversampled: g = 1."""
+    Where even ``peak_bound()`` times the largest |sample| is under the ceiling, nothing is oversampled: g = 1."""
+    from scipy.ndimage import minimum_filter1d, uniform_filter1d
+
     ceiling = 10 ** (ceiling_db / 20)
-    if np.abs(samples).max(initial=0.0) * PEAK_BOUND <= ceiling:
+    if np.abs(samples).max(initial=0.0) * peak_bound() <= ceiling:
         return samples
     needed = np.minimum(1.0, ceiling / np.maximum(sample_peaks(samples, above=ceiling), 1e-12))
     if needed.min() >= 1.0:

@@ -1,12 +1,14 @@
 """Synthesis: every function returns a mono float signal at SAMPLE_RATE, peak about 1, except ``pan``,
-which places a mono signal in the stereo field (an (n, 2) array: left, right)."""
+which places a mono signal in the stereo field (an (n, 2) array: left, right).
+
+scipy is imported where a filter is made, not with the module: the CLI's own process reads the sound kinds
+(``lesson.sections``) but never synthesizes, and importing scipy.signal costs it a second per command."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from scipy import signal as scipy_signal
 
 SAMPLE_RATE = 48000  # the rate of video soundtracks: no resampling when muxed as AAC or Opus
 ATTACK = 0.015  # seconds, the lab's attack
@@ -69,6 +71,8 @@ def envelope(signal: np.ndarray, decay: float, attack: float = ATTACK, release: 
 
 def low_pass(signal: np.ndarray, cutoff: float, order: int = 4) -> np.ndarray:
     """Butterworth low-pass, |H(f)| = 1 / sqrt(1 + (f / cutoff)^(2 order)), as second-order sections."""
+    from scipy import signal as scipy_signal
+
     sections = scipy_signal.butter(order, min(cutoff, 0.45 * SAMPLE_RATE), fs=SAMPLE_RATE, output="sos")
     return scipy_signal.sosfilt(sections, signal, axis=0)
 
