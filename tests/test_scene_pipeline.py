@@ -656,3 +656,17 @@ def test_row_builds_stay_inside_their_brackets(scene, name):
     matrix's frame comes only after its wider rows have gone. (Checked as the module's run of ``name`` played.)"""
     scene(name)
     assert scene.outside_brackets[name] == []
+
+
+def test_designed_weights_keep_the_thickness_caption_with_the_largest_weight(scene):
+    """(Review item of test_review_pipeline, on this module's run of the designed weights: the default config
+    but for the preset, test_the_default_is_the_labs_own_sentence_and_weights.)"""
+    designed = scene("sharp")
+    softmax = next(step for step in designed.steps if step.key == "softmax")
+    row = preset_attention("sharp", RUNS["sharp"].sentence, 1.0, False).weights[1]
+    assert "casi iguales" not in softmax.caption and f"{row.max():.2f}" in softmax.caption
+    assert softmax.numbers["distribution"][0] == softmax.numbers["weights"][1]  # as the matrix writes its row
+    temperature = next(step for step in designed.steps if step.key == "temperature")
+    coldest = preset_attention("sharp", RUNS["sharp"].sentence, 0.2, False).max_weights[1]
+    assert f"{coldest:.2f}" in temperature.caption and "diseñados" in temperature.caption
+    assert "apenas" not in temperature.caption and "apenas" not in temperature.narration["text"]
