@@ -115,6 +115,16 @@ def lecture_problems(scene) -> list[str]:
     return [*layout_problems(scene), *legibility_problems(scene), *notation_problems(scene), *pacing_problems(scene)]
 
 
+def step_tone_problems(scene) -> list[str]:
+    """Sounds land with what they announce: a step's tone sounds as its new header lands (when the step starts),
+    not as it starts to fade in; one tone a step, in order."""
+    tones = [cue for cue in scene.cues if cue.kind == "step"]
+    if [cue.values["step"] for cue in tones] != list(range(1, len(scene.steps) + 1)):
+        return [f"step tones {[cue.values['step'] for cue in tones]} for {len(scene.steps)} steps"]
+    return [f"{step.key}: its tone at {tone.time} s, the step at {step.start} s"
+            for tone, step in zip(tones, scene.steps) if tone.time != pytest.approx(step.start, abs=1e-6)]
+
+
 def freezes(scene) -> list[tuple[float, float]]:
     """The scene's waits, back-to-back ones merged: the (start, end) of every still stretch."""
     merged: list[list[float]] = []

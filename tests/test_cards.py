@@ -10,6 +10,7 @@ from lesson.locale import load_locale
 from lesson.sections import SECTIONS
 from media_checks import TINY, manifest, rendered_once
 from scene_checks import run_scene, video_freezes
+from test_records import records_survive_the_manifest
 from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
 
 SPANISH = load_locale("es")
@@ -71,8 +72,15 @@ def test_closing_cards_only_where_the_locale_shows_one_and_at_most_12_s(default_
     assert closed == {"matrix", "heads"}  # the cost O(n²·d) and cross-attention: what the sections lead to
 
 
-def test_all_poses_every_other_question_after_its_step_and_none_poses_no_card(default_scenes):
-    everything, nothing = run_scene("matrix", "lecture.questions='all'"), run_scene("matrix", "lecture.questions='none'")
+@pytest.fixture(scope="module")
+def everything():
+    """The matrix section with every question on a card, so it has question and closing cards (test_records reads
+    it too)."""
+    return run_scene("matrix", "lecture.questions='all'")
+
+
+def test_all_poses_every_other_question_after_its_step_and_none_poses_no_card(default_scenes, everything):
+    nothing = run_scene("matrix", "lecture.questions='none'")
     after = [card for card in everything.cards if card.kind == "question"]
     wanted = [step.key for step in everything.steps
               if "question" in step_strings("matrix", step.key) and not step_strings("matrix", step.key).get("predictive")]
@@ -127,3 +135,8 @@ def test_the_manifest_lists_the_cards_and_the_captions_show_a_cards_text_while_i
         assert [words(cue.content) for cue in during] == [card["text"]], card
         assert during[0].start.total_seconds() == pytest.approx(card["start"], abs=0.002)
         assert during[0].end.total_seconds() == pytest.approx(card["end"], abs=0.002)
+
+
+def test_the_scenes_records_survive_the_manifest_unchanged_but_for_rounding(everything):
+    """test_records' check of the record types, here on this module's run with every card (not run twice)."""
+    records_survive_the_manifest(everything)

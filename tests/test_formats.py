@@ -7,10 +7,10 @@ import pytest
 
 from lecture.render.captions import step_spans
 from lesson.records import steps_of
-from media_checks import TINY, chapters, decoded_frame_count, manifest, run_cli, streams, subtitle_cues
+from media_checks import (QUIET, TINY, chapters, decoded_frame_count, manifest, quiet_matrix_webm, run_cli, streams,
+                          subtitle_cues)
 from test_captions import parse_vtt, to_the_millisecond, unwrapped
 
-QUIET = ("--set", "lecture.questions='none'")  # a shorter video: the question cards are not what is tested here
 FPS = 5
 
 
@@ -23,7 +23,7 @@ def rendered(tmp_path_factory, video_format: str):
 
 @pytest.fixture(scope="module")
 def webm(tmp_path_factory):
-    return rendered(tmp_path_factory, "webm")
+    return quiet_matrix_webm(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

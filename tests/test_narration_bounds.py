@@ -91,10 +91,13 @@ def test_a_relative_recordings_folder_named_like_a_url_is_read_as_a_folder(tmp_p
     voice = write_audio(tmp_path / "take:1" / BY_ID["scaling"].stem / f"01-{first}.wav", tone(150, 1.5, 44100),
                         44100)
     assert voice.exists()
-    result = subprocess.run([sys.executable, str(ROOT / "render.py"), "render", "scaling", *TINY, "--narration",
-                             "take:1", "-o", "out"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    # A clip of the recorded step: the folder is read as for the whole section, for a fraction of its render.
+    result = subprocess.run([sys.executable, str(ROOT / "render.py"), "render", "scaling", "--steps", "1", *TINY,
+                             "--narration", "take:1", "-o", "out"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=900)
     assert result.returncode == 0, result.stderr
-    spoken = manifest(tmp_path / "out")["sections"]["scaling"]["steps"][0]["narration"]
+    (clip,) = manifest(tmp_path / "out")["clips"].values()
+    spoken = clip["steps"][0]["narration"]
     assert spoken["seconds"] == pytest.approx(1.5, abs=0.02)
 
 

@@ -17,12 +17,12 @@ from lesson.locale import load_locale
 from lesson.records import steps_of
 from lesson.narration_text import TAIL
 from lesson.sections import BY_ID, SECTIONS
-from media_checks import TINY, decoded_audio, decoded_frame_count, manifest, run_cli, system_program
+from media_checks import (QUIET, TINY, decoded_audio, decoded_frame_count, draft_voice_matrix, manifest,
+                          quiet_matrix_webm, run_cli, system_program)
 from scene_checks import run_scene
 from sonify.mappings import LEVELS, MAPPINGS
 
 FPS = 5
-QUIET = ("--set", "lecture.questions='none'")  # shorter videos: the cards are not what is tested here
 INPUTS_HZ, QUERIES_HZ = 150.0, 180.0
 QUERIES_SECONDS = 20.0  # longer than the step's silent reading time, so the step must grow
 
@@ -46,10 +46,9 @@ def narrated(tmp_path_factory, recordings):
 
 @pytest.fixture(scope="module")
 def silent(tmp_path_factory):
-    out = tmp_path_factory.mktemp("silent")
-    result = run_cli("render", "matrix", *TINY, *QUIET, "-o", str(out), "-j", "1", timeout=900)
-    assert result.returncode == 0, result.stderr
-    return manifest(out)["sections"]["matrix"]
+    """The same section and config without narration: the WebM test_formats decodes (a step's timing is the
+    scene's, whatever the file format), rendered once for the session."""
+    return manifest(quiet_matrix_webm(tmp_path_factory))["sections"]["matrix"]
 
 
 def step(entry, key):
@@ -196,17 +195,16 @@ def test_the_script_lists_every_step_with_its_file_name_text_and_silent_length(t
     assert silent.narration["text"] in script
 
 
-def test_the_draft_voice_narrates_a_section(tmp_path):
+def test_the_draft_voice_narrates_a_section(tmp_path_factory):
+    """On the draft-voiced matrix render that test_site builds its page from (rendered once for the session)."""
     system_program("espeak-ng", "espeak-ng")
-    result = run_cli("render", "scaling", *TINY, *QUIET, "--narration", "tts", "-o", str(tmp_path), "-j", "1",
-                     timeout=900)
-    assert result.returncode == 0, result.stderr
-    entry = manifest(tmp_path)["sections"]["scaling"]
+    out = draft_voice_matrix(tmp_path_factory)
+    entry = manifest(out)["sections"]["matrix"]
     for record in entry["steps"]:
         voice = record["narration"]
         assert voice["seconds"] > 1.0
         assert record["read_until"] - voice["start"] >= voice["seconds"] + TAIL - 1e-6
-    samples, rate = decoded_audio(tmp_path / entry["files"][0])
+    samples, rate = decoded_audio(out / entry["files"][0])
     speech = band(samples, rate, 300, 3000)
     first = entry["steps"][0]["narration"]
     inside = speech[int(first["start"] * rate):int((first["start"] + first["seconds"]) * rate)]

@@ -111,7 +111,7 @@ def test_files_named_like_scratch_files_are_never_removed(rendered):
     abandoned.mkdir()
     (abandoned / "owner.json").write_text(json.dumps({"pid": dead_pid(), "start": 1, "boot": None}))
     before = snapshot(rendered)
-    for arguments in ((), OTHER_CONFIG):  # an up-to-date run, then a real render
+    for arguments in ((), (*OTHER_CONFIG, "--no-audio")):  # an up-to-date run, then a real render (sound or not)
         result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *arguments)
         assert result.returncode == 0, result.stderr
     after = snapshot(rendered)
@@ -143,7 +143,7 @@ def test_a_signal_mid_render_replaces_nothing_and_leaves_no_process(rendered, st
     if stop != signal.SIGKILL:  # a render that could clean up after itself did
         assert not list(scratch.iterdir())
         return
-    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *OTHER_CONFIG)
+    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), "--no-audio", *OTHER_CONFIG)
     assert result.returncode == 0, result.stderr
     assert not list(scratch.iterdir())  # the killed render's scratch is gone
     assert assert_recorded(rendered)["sections"]["matrix"]["config"]["causal"] is True
@@ -241,7 +241,7 @@ def test_a_render_over_a_corrupt_manifest_keeps_it_aside_and_renders_the_section
     target = rendered / "manifest.json"
     target.write_text('{"sections": {"matrix": {"files": ["../../victim"]}}}')
     kept = snapshot(rendered).get("manifest.json")
-    result = run_cli("render", "matrix", *TINY, "-o", str(rendered))
+    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), "--no-audio")  # sound is not what is read
     assert result.returncode == 0, result.stderr
     aside = list(rendered.glob("manifest.json.corrupt-*"))
     assert len(aside) == 1 and "kept as manifest.json.corrupt-" in result.stderr

@@ -4,8 +4,9 @@
 import numpy as np
 import pytest
 
+from media_checks import tiny_matrix
 from scene_checks import (freezes, layout_problems, legibility_problems, notation_problems, pacing_problems,
-                          render_video, run_scene, video_freezes)
+                          run_scene, step_tone_problems, video_freezes)
 from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
 
 
@@ -48,10 +49,15 @@ def test_keys_and_values_fill_faster_than_queries_and_the_first_cells_go_slowest
     assert gaps[0] > 2 * gaps[-1]  # the second cell waits for the first's worked line; the last ones hurry
 
 
-def test_the_decoded_matrix_video_never_freezes_longer_than_6_s(tmp_path):
-    scene, video = render_video("matrix", tmp_path)
+def test_each_step_tone_sounds_as_its_header_has_landed(matrix):
+    assert step_tone_problems(matrix) == []  # the pipeline's: test_scene_pipeline
+
+
+def test_the_decoded_matrix_video_never_freezes_longer_than_6_s(matrix, tmp_path_factory):
+    """The session's tiny render of the same scene and config (``tiny_matrix``), against this module's records."""
+    video = tiny_matrix(tmp_path_factory)[0] / "01-matrix.mp4"
     assert video_freezes(video, LONGEST_FREEZE) == []
-    longest = max(end - start for start, end in freezes(scene))
+    longest = max(end - start for start, end in freezes(matrix))
     assert longest <= LONGEST_FREEZE
     # The frames agree with the records: the longest recorded wait is seen as a still run of frames.
     assert video_freezes(video, longest - 0.5) != []

@@ -9,16 +9,12 @@ import pytest
 
 from lecture.render.manifest import Manifest
 from lesson.records import CardRecord, StepRecord, TextRecord, cards_of, stored, steps_of
-from tests.scene_checks import run_scene
 
 
-@pytest.fixture(scope="module")
-def scene():
-    """The matrix section with every question on a card, so it has question and closing cards."""
-    return run_scene("matrix", "lecture.questions='all'")
-
-
-def test_the_scenes_records_survive_the_manifest_unchanged_but_for_rounding(scene):
+def records_survive_the_manifest(scene) -> None:
+    """The scene's step and card records, stored in a manifest entry, validated and read back: the same types,
+    keys, captions, titles, times and texts but for rounding. ``scene``: one with question and closing cards
+    (test_cards runs the matrix section with every question on a card and checks it)."""
     entry = {"files": [], "fingerprint": "f", "duration": 1.0, "sha256": {}, "quality": "q", "format": "mp4",
              "audio": True, "config": {}, "steps": [stored(step) for step in scene.steps],
              "cards": [stored(card) for card in scene.cards]}

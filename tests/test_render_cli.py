@@ -175,10 +175,11 @@ def test_png_format_writes_one_still_per_step(tmp_path):
 
 
 def test_no_audio_gives_a_file_without_an_audio_stream(tmp_path):
-    result = run_cli("render", "matrix", *TINY, "-o", str(tmp_path), "--no-audio")
+    """On a clip of three steps (a whole section rendered without sound: test_folders, test_output_safety)."""
+    result = run_cli("render", "matrix", "--steps", "1..3", *TINY, "-o", str(tmp_path), "--no-audio")
     assert result.returncode == 0, result.stderr
-    assert set(streams(tmp_path / "01-matrix.mp4")) == {"video", "subtitle"}
-    assert not (tmp_path / "01-matrix.wav").exists()
+    assert set(streams(tmp_path / "01-matrix-steps-01-03.mp4")) == {"video", "subtitle"}
+    assert not list(tmp_path.glob("*.wav"))
 
 
 def test_the_longest_section_starts_first_so_two_workers_finish_together():

@@ -8,7 +8,6 @@ import pytest
 from manim import Scene
 
 from attn_math.lab import LAB_SENTENCES, lab_attention
-from attn_math.sharp import preset_attention
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scenes.lesson_scene import LessonScene
@@ -147,18 +146,6 @@ def test_the_querys_bars_carry_their_weights_and_the_caption_says_they_are_almos
     assert "casi iguales" in softmax.caption and "aleatorios del lab" in softmax.caption
     assert f"{row.min():.2f}" in softmax.caption and f"{row.max():.2f}" in softmax.caption
     assert "tan gruesas como su peso" not in softmax.caption  # what the screen could not show
-
-
-def test_designed_weights_keep_the_thickness_caption_with_the_largest_weight():
-    scene = run_scene("pipeline", "pipeline.preset='sharp'")
-    softmax = next(step for step in scene.steps if step.key == "softmax")
-    row = preset_attention("sharp", GATO, 1.0, False).weights[1]
-    assert "casi iguales" not in softmax.caption and f"{row.max():.2f}" in softmax.caption
-    assert softmax.numbers["distribution"][0] == softmax.numbers["weights"][1]  # as the matrix writes its row
-    temperature = next(step for step in scene.steps if step.key == "temperature")
-    coldest = preset_attention("sharp", GATO, 0.2, False).max_weights[1]
-    assert f"{coldest:.2f}" in temperature.caption and "diseñados" in temperature.caption
-    assert "apenas" not in temperature.caption and "apenas" not in temperature.narration["text"]
 
 
 def test_every_caption_variant_is_in_both_locales():

@@ -23,8 +23,14 @@ SHOWN = 0.005  # numbers are written with two decimals
 
 @pytest.fixture(scope="module")
 def francia():
-    """The defaults: Francia, identity +1."""
-    return run_scene("capital")
+    """The defaults: Francia, identity +1; as it runs, ``digit_contrasts`` reads the colours at each step's end
+    (kept as ``francia.checked_contrasts``)."""
+    contrasts = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CapitalScene, "finish_step", digit_contrasts(CapitalScene.finish_step, contrasts))
+        scene = run_scene("capital")
+    scene.checked_contrasts = contrasts
+    return scene
 
 
 @pytest.fixture(scope="module")
@@ -266,12 +272,9 @@ def test_one_eighth_is_always_written_0_125(francia):
     assert rounded_eighths == []
 
 
-def test_matrix_digits_stand_out_from_their_cells(monkeypatch):
-    """Every digit on a heat-coloured cell (scores, scaled scores, attention weights, logits) at 4.5:1 or
-    more (WCAG AA), from the colours drawn at the end of each step."""
-    contrasts = []
-    original = CapitalScene.finish_step
-
+def digit_contrasts(original, contrasts: list):
+    """CapitalScene.finish_step that first adds to ``contrasts`` (contrast, matrix, row, column) of every digit
+    on a coloured cell on screen, then finishes the step as ``original`` does."""
     def finish_step(scene):
         for mobject in scene.mobjects:
             for matrix in [part for part in mobject.get_family() if isinstance(part, LabelledMatrix)]:
@@ -281,9 +284,13 @@ def test_matrix_digits_stand_out_from_their_cells(monkeypatch):
                             digits = matrix.entries[i][j].family_members_with_points()[0].get_fill_color()
                             contrasts.append((contrast(digits, cell.get_fill_color()), matrix.name, i, j))
         original(scene)
+    return finish_step
 
-    monkeypatch.setattr(CapitalScene, "finish_step", finish_step)
-    run_scene("capital")
+
+def test_matrix_digits_stand_out_from_their_cells(francia):
+    """Every digit on a heat-coloured cell (scores, scaled scores, attention weights, logits) at 4.5:1 or
+    more (WCAG AA), from the colours drawn at the end of each step (of the default run, as it ran)."""
+    contrasts = francia.checked_contrasts
     assert {name for _, name, _, _ in contrasts} == {"scores", "scaled", "attention", "logits"}
     assert [entry for entry in contrasts if entry[0] < 4.5] == []
 

@@ -16,7 +16,7 @@ from lesson.numbers import parse_number
 from scenes import style
 from scenes.lesson_scene import LessonScene
 from scenes.pipeline import LAB_STEPS, NUMBERS_MAX_TOKENS, PipelineScene
-from tests.scene_checks import layout_problems, lecture_problems, run_scene
+from tests.scene_checks import layout_problems, lecture_problems, run_scene, step_tone_problems
 from tests.test_lab import GATO_ROLES, literal_lab, sharp_score_by_hand, softmax_by_hand
 
 SMALLEST_CAP = 14 / 720 * 8  # 14 px at 720p, in frame units
@@ -80,20 +80,39 @@ LAB_RUNS = ("gato", "red causal", "atencion hot")
 NUMBER_RUNS = ("sharp", *LAB_RUNS)  # short sentences: the matrices show their numbers
 
 
+ROW_BUILD_RUNS = ("gato", "sharp")  # checked after every animation as they run (test_row_builds_stay_inside...)
+
+
 @pytest.fixture(scope="module")
 def scene():
-    """scene(name): the scene run once per module with RUNS[name]'s settings."""
-    done = {}
+    """scene(name): the scene run once per module with RUNS[name]'s settings; a run of ROW_BUILD_RUNS also keeps,
+    in ``scene.outside_brackets[name]``, what ``outside_brackets`` found after each of its animations."""
+    done, found = {}, {}
 
     def run(name):
         if name not in done:
-            done[name] = run_scene("pipeline", *(() if name == DEFAULT else RUNS[name].overrides()))
+            problems = []
+
+            def checked_play(scene, *animations, **kwargs):
+                LessonScene.play(scene, *animations, **kwargs)
+                problems.extend(outside_brackets(scene))
+
+            with pytest.MonkeyPatch.context() as patch:
+                if name in ROW_BUILD_RUNS:
+                    patch.setattr(PipelineScene, "play", checked_play)
+                done[name] = run_scene("pipeline", *(() if name == DEFAULT else RUNS[name].overrides()))
+            found[name] = problems
         return done[name]
+    run.outside_brackets = found
     return run
 
 
 def step(scene, key):
     return next(record for record in scene.steps if record.key == key)
+
+
+def test_each_step_tone_sounds_as_its_header_has_landed(scene):
+    assert step_tone_problems(scene(DEFAULT)) == []  # the matrix's: test_pacing
 
 
 def shown(scene, key, name) -> np.ndarray:
@@ -630,17 +649,24 @@ def outside_brackets(scene) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("name", ["gato", "sharp"])
-def test_row_builds_stay_inside_their_brackets(monkeypatch, name):
+@pytest.mark.parametrize("name", ROW_BUILD_RUNS)
+def test_row_builds_stay_inside_their_brackets(scene, name):
     """After every animation of the section, each number of a matrix on screen lies inside brackets on screen:
     at step 6 (scaled scores -> weights) and in the causal comparison (masked scores -> weights) the narrower
-    matrix's frame comes only after its wider rows have gone."""
-    problems = []
+    matrix's frame comes only after its wider rows have gone. (Checked as the module's run of ``name`` played.)"""
+    scene(name)
+    assert scene.outside_brackets[name] == []
 
-    def checked_play(scene, *animations, **kwargs):
-        LessonScene.play(scene, *animations, **kwargs)
-        problems.extend(outside_brackets(scene))
 
-    monkeypatch.setattr(PipelineScene, "play", checked_play)
-    run_scene("pipeline", *(() if name == DEFAULT else RUNS[name].overrides()))
-    assert problems == []
+def test_designed_weights_keep_the_thickness_caption_with_the_largest_weight(scene):
+    """(Review item of test_review_pipeline, on this module's run of the designed weights: the default config
+    but for the preset, test_the_default_is_the_labs_own_sentence_and_weights.)"""
+    designed = scene("sharp")
+    softmax = next(step for step in designed.steps if step.key == "softmax")
+    row = preset_attention("sharp", RUNS["sharp"].sentence, 1.0, False).weights[1]
+    assert "casi iguales" not in softmax.caption and f"{row.max():.2f}" in softmax.caption
+    assert softmax.numbers["distribution"][0] == softmax.numbers["weights"][1]  # as the matrix writes its row
+    temperature = next(step for step in designed.steps if step.key == "temperature")
+    coldest = preset_attention("sharp", RUNS["sharp"].sentence, 0.2, False).max_weights[1]
+    assert f"{coldest:.2f}" in temperature.caption and "diseñados" in temperature.caption
+    assert "apenas" not in temperature.caption and "apenas" not in temperature.narration["text"]

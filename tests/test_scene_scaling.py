@@ -23,8 +23,9 @@ MANY_KEYS = ("scaling.n_keys=16",)
 
 
 @pytest.fixture(scope="module")
-def scene():
-    return run_scene("scaling")
+def scene(watched):
+    """The defaults: the module's ``watched`` run (its plays recorded as they land, the scene itself unchanged)."""
+    return watched[0]
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from lecture.publish.site import joined_decks, rendered_language
 from lesson.locale import load_locale
 from lesson.records import steps_of
 from lesson.sections import SECTION_IDS
-from media_checks import TINY, manifest, run_cli, system_program
+from media_checks import TINY, copy_of, draft_voice_matrix, manifest, run_cli, system_program
 
 NO_QUESTIONS = ("--set", "lecture.questions='none'")
 RENDERED = ("matrix", "scaling")
@@ -60,9 +60,11 @@ setTimeout(() => {
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site-tiny")
-    commands = (("render", "matrix", "--narration", "tts"), ("render", "scaling", "--no-audio"),
-                ("storyboard", "matrix"), ("slides", "matrix", "--narration", "tts", "--to", "html", "--to", "pdf"))
+    # The draft-voiced matrix render is the session's own (test_narration_render reads it too): the page is
+    # built on a copy of it.
+    out = copy_of(draft_voice_matrix(tmp_path_factory), tmp_path_factory.mktemp("site-tiny") / "out")
+    commands = (("render", "scaling", "--no-audio"), ("storyboard", "matrix"),
+                ("slides", "matrix", "--narration", "tts", "--to", "html", "--to", "pdf"))
     for command in commands:
         result = run_cli(*command, *TINY, *NO_QUESTIONS, "-o", str(out), "-j", "1", timeout=900)
         assert result.returncode == 0, result.stderr

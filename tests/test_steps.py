@@ -117,21 +117,32 @@ def test_a_bad_steps_value_writes_nothing(tmp_path):
     assert not out.exists()
 
 
-def test_stills_of_a_clip_are_only_its_steps(tmp_path):
-    assert render(request(tmp_path, "2..3", "png"), Console(stderr=True)) == 0
-    folder = tmp_path / "01-matrix-steps-02-03"
-    assert sorted(path.name for path in folder.glob("*.png")) == [f"0{n}-{MATRIX[n - 1]}.png" for n in (2, 3)]
-    assert render(request(tmp_path, None, "png"), Console(stderr=True)) == 0
-    for still in folder.glob("*.png"):  # the same picture as the whole section's still of that step
-        assert np.array_equal(pixels(still), pixels(tmp_path / "01-matrix" / still.name))
-
-
-def test_a_clip_and_its_section_are_each_skipped_when_up_to_date(tmp_path):
+@pytest.fixture(scope="module")
+def stills(tmp_path_factory):
+    """Stills of steps 2..3, then of the whole section, rendered into one folder (the console's lines kept)."""
+    out = tmp_path_factory.mktemp("stills")
     console = Console(stderr=True, record=True, width=200)
-    for steps in ("2", None, "2", None):
-        assert render(request(tmp_path, steps, "png"), console) == 0
+    for steps in ("2..3", None):
+        assert render(request(out, steps, "png"), console) == 0
+    return out, console.export_text()
+
+
+def test_stills_of_a_clip_are_only_its_steps(stills):
+    out, _ = stills
+    folder = out / "01-matrix-steps-02-03"
+    assert sorted(path.name for path in folder.glob("*.png")) == [f"0{n}-{MATRIX[n - 1]}.png" for n in (2, 3)]
+    for still in folder.glob("*.png"):  # the same picture as the whole section's still of that step
+        assert np.array_equal(pixels(still), pixels(out / "01-matrix" / still.name))
+
+
+def test_a_clip_and_its_section_are_each_skipped_when_up_to_date(stills):
+    out, first = stills
+    assert "up to date" not in first  # both rendered the first time
+    console = Console(stderr=True, record=True, width=200)
+    for steps in ("2..3", None):
+        assert render(request(out, steps, "png"), console) == 0
     skipped = [line for line in console.export_text().splitlines() if "up to date" in line]
-    assert [line.split(":")[0] for line in skipped] == ["01-matrix-steps-02", "01-matrix"]
+    assert [line.split(":")[0] for line in skipped] == ["01-matrix-steps-02-03", "01-matrix"]
 
 
 def test_slides_of_a_clip_hold_only_its_steps_and_leave_the_sections_slides_alone(tmp_path):
