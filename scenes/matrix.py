@@ -33,6 +33,7 @@ from attn_math.attention import MATRICES, AttentionSteps, self_attention, softma
 from attn_math.dimensions import score_multiplications, score_variances
 from attn_math.geometry import alignment, weighted_average
 from lesson.numbers import decimals_for, format_number
+from sonify.mappings import shared_scale
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
@@ -44,6 +45,7 @@ from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, 
 
 FORMULA = r"\text{Attention}(Q,K,V) = \text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V"
 SQRT, SOFTMAX = r"\sqrt{d_k}", r"\text{softmax}"
+SCORE_MATRICES = ("scores", "scaled")  # the names of the matrices that hold scores: one sound scale
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
 MAP_FONT_SIZE = 34  # the formula as a map: its d_k subscript still 14 px high at 720p
 ROW_SUM_GAP = 0.2  # between the matrix's right bracket and each row's "Σ = 1"
@@ -377,10 +379,10 @@ class MatrixScene(LessonScene):
                 if self.settings.scale else labels["no_divide"].format(**fields))
         self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
         self.swap([self.S.label], [self.scaled.label], run_time=0.6)
-        low, high = float(self.S.values.min()), float(self.S.values.max())  # the scale S's cells sounded on
+        scale = self.sound_scale("scaled")  # the scores' scale, which S's cells sounded on
         self.replace_row_by_row(self.S, self.scaled, seconds=1.0,  # each row's largest scaled score as it lands
                                 new_row=lambda i: self.cue("cell", lands=True, value=float(result.scaled[i].max()),
-                                                           low=low, high=high))
+                                                           **scale))
 
     def show_softmax(self):
         result = self.result
@@ -439,7 +441,7 @@ class MatrixScene(LessonScene):
         self.play(GrowFromPoint(picture.arrows["q"][0], plane.origin), Appear(names[0]), run_time=0.6)
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["k"]], *map(Appear, names[1:]),
                   run_time=0.8)
-        low, high = float(self.result.scores.min()), float(self.result.scores.max())  # as QKᵀ's cells will sound
+        scale = self.sound_scale("scores")  # as QKᵀ's cells will sound
         for j, row in enumerate(rows):
             shadow = plane.shadow(geometry.q, geometry.feet[j],
                                   style.SCORE_NEGATIVE if geometry.scores[j] < 0 else style.SCORE_POSITIVE)
@@ -448,7 +450,7 @@ class MatrixScene(LessonScene):
             self.add(shadow, arc)
             self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)  # the shadow under the arrows
             self.play(Create(shadow), Create(arc), run_time=0.8)
-            self.cue("cell", lands=True, value=float(geometry.scores[j]), low=low, high=high)
+            self.cue("cell", lands=True, value=float(geometry.scores[j]), **scale)
             self.play(Appear(row), run_time=0.5)
             self.wait(READ)
             self.play(Vanish(shadow, arc), run_time=0.3)
@@ -502,8 +504,7 @@ class MatrixScene(LessonScene):
             self.cue("cell", lands=True, value=float(mix.weights[j]), low=0.0, high=1.0)
             self.play(GrowFromPoint(arrow, plane.point(mix.partial_sums[j])), Appear(row), run_time=0.8)
             self.wait(SECONDS_PER_NEW_NUMBER)
-        low, high = float(result.output.min()), float(result.output.max())  # as Z's cells sounded
-        self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, low=low, high=high)
+        self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, **self.sound_scale("Z"))  # as Z's cells
         self.play(Appear(picture.z_dot), Appear(names[-1]), Appear(z_row), run_time=0.8)
         heaviest = int(np.argmax(mix.weights))
         self.show_line(label_text(labels["weighted_line"].format(
@@ -616,7 +617,7 @@ class MatrixScene(LessonScene):
         fast = self.seconds_per_cell(n_rows * n_cols - slow) * pace
         row_box, column_box = left.row_box(0), right.column_box(0)
         self.play(Create(row_box), Create(column_box), run_time=0.6 * pace)
-        low, high = float(product.values.min()), float(product.values.max())
+        scale = self.sound_scale(product.name)
         for index, (i, j) in enumerate(np.ndindex(n_rows, n_cols)):
             careful = index < slow
             if index == slow:
@@ -624,7 +625,7 @@ class MatrixScene(LessonScene):
             if index:
                 self.play(Transform(row_box, left.row_box(i)), Transform(column_box, right.column_box(j)),
                           run_time=MOVE * pace if careful else 0.6 * fast)
-            self.cue("cell", lands=True, value=float(product.values[i, j]), low=low, high=high)
+            self.cue("cell", lands=True, value=float(product.values[i, j]), **scale)
             self.play(Appear(product.cells[i][j], product.entries[i][j]),  # a cell's colour comes with its value
                       run_time=WRITE * pace if careful else 0.4 * fast)
             if careful:
@@ -632,6 +633,15 @@ class MatrixScene(LessonScene):
                 self.wait(READ * pace)
         self.hide_line()
         self.play(Vanish(row_box), Vanish(column_box), run_time=0.4)
+
+    def sound_scale(self, name: str) -> dict:
+        """The blips' scale of the matrix ``name``'s quantity in this section (issue 30): the scores (QKᵀ and
+        QKᵀ/√d_k) one, the vectors (X, Q, K, V and Z) another, so that a value sounds at one pitch in every
+        matrix of its quantity."""
+        result = self.result
+        if name in SCORE_MATRICES:
+            return shared_scale(result.scores, result.scaled)
+        return shared_scale(result.X, result.Q, result.K, result.V, result.output)
 
     def expansion(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, i: int, j: int):
         """The worked dot product of cell (i, j) with the numbers as the matrices write them, e.g.

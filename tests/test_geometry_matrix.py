@@ -12,6 +12,8 @@ from attn_math.geometry import alignment, in_plane, weighted_average
 from lesson.config import load_config
 from lesson.records import steps_of, stored
 from lesson.steps import StepRange, StepsError, parse_steps, step_keys
+from sonify.mappings import MAPPINGS
+from sonify.synth import SAMPLE_RATE
 from scene_checks import (layout_problems, legibility_problems, notation_problems, pacing_problems, recorded,
                           run_scene)
 
@@ -123,6 +125,46 @@ def test_numbers_shown_and_their_sounds(default, want):
     assert [cue.values["value"] for cue in weight_cues] == pytest.approx(want["weights"][0].tolist())
     (z_cue, z_play), = [(cue, play) for cue, play in landed["values"] if ("z_row", (0, 0)) in play.tags()]
     assert z_cue.values["values"] == pytest.approx(want["Z"][0].tolist()) and z_cue.time == pytest.approx(z_play.end)
+
+
+# Issue 30: one sound scale per quantity ---------------------------------------------------------------------
+VECTORS, SCORES = ("Q", "K", "V", "Z", "z_row"), ("scores", "scaled", "alignment")
+
+
+def landed_values(scene, log) -> list[tuple[str, object]]:
+    """(the tagged numbers' name, the cue) of each cell or values cue with the play that writes its number."""
+    found = []
+    for (kind, index), (play_kind, play) in zip(log, log[1:]):
+        if kind == "cue" and play_kind == "play" and scene.cues[index].kind in ("cell", "values"):
+            names = {tag[0] for tag in play.tags()} & {*VECTORS, *SCORES}
+            if names:
+                found.append((names.pop(), scene.cues[index]))
+    return found
+
+
+def pitch(cue) -> float:
+    """The dominant frequency of the blip the cue sounds (a zero-padded FFT: 0.1 Hz resolution)."""
+    samples = MAPPINGS["cell"](**cue.values)
+    samples = samples.sum(axis=1) if samples.ndim == 2 else samples
+    return np.argmax(np.abs(np.fft.rfft(samples * np.hanning(len(samples)), n=10 * SAMPLE_RATE))) / 10
+
+
+def test_one_sound_scale_per_quantity(default, want):
+    """The vectors (X, Q, K, V, Z) share one low..high, the scores (QKᵀ, QKᵀ/√d_k and the alignment's) another: 2
+    sounds at one pitch in Q, K and V (with a scale per matrix it was 554 Hz in Q, 880 Hz in K and V)."""
+    scene, log = default
+    landed = landed_values(scene, log)
+    assert {name for name, _ in landed} == {*VECTORS, *SCORES}
+    vectors = np.concatenate([np.ravel(matrix) for matrix in (X, want["Q"], want["K"], want["V"], want["Z"])])
+    scores = np.concatenate([np.ravel(want["scores"]), np.ravel(want["scores"] / np.sqrt(2))])
+    for names, values in ((VECTORS, vectors), (SCORES, scores)):
+        scales = {(cue.values["low"], cue.values["high"]) for name, cue in landed if name in names}
+        assert len(scales) == 1 and scales.pop() == pytest.approx((values.min(), values.max())), names
+    twos = {name: [pitch(cue) for found, cue in landed if found == name and cue.kind == "cell"
+                   and cue.values["value"] == 2] for name in ("Q", "K", "V")}
+    assert all(twos.values()) and len({p for pitches in twos.values() for p in pitches}) == 1, twos
+    share = (2 - vectors.min()) / (vectors.max() - vectors.min())
+    assert twos["Q"][0] == pytest.approx(220 * 4 ** share, abs=1.0)  # the blip's own pitch law, on the one scale
 
 
 def test_steps_in_the_records_and_the_manifest(default):
