@@ -13,7 +13,9 @@ The rows of X carry the example's words («el gato duerme») when X has three ro
 on its part of the library analogy (Q the question, K the label, V the contents). Two pictures in the plane
 (``scenes.vector_plane``), drawn only when their vectors have at most two components, give the geometry: before
 QKᵀ, q₁ and the keys as arrows, each score the shadow of q₁ on a key times the key's length (``alignment``);
-after Z = AV, z₁ as the weighted average of the values, the terms laid tip to tail (``weighted_average``).
+after Z = AV, z₁ as the weighted average of the values, the terms laid tip to tail (``weighted_average``). Just
+before A fills in, row 1 of the scores entering the softmax goes through its two moves as bars (``exponentiate``,
+with ``scenes.softmax_moves``): each to e^x, then all divided by their sum.
 Three short steps follow the output, each one change from the example with the same matrices and presets the config offers: the
 causal mask (row 1 becomes (1, 0, 0)), the "large_scores" preset without scaling (one-hot rows: the
 softmax's slope, and with it the gradient, vanishes) and the "shared_projection" preset (W_K = W_Q: the
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DL, DOWN, LEFT, RIGHT, UP, UR, Create, Dot, GrowFromPoint, Line, MathTex, MoveToTarget,
-                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, Write)
+                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject, Write)
 
 from attn_math import worked_example
 from attn_math.attention import MATRICES, AttentionSteps, self_attention, softmax_slope
@@ -39,6 +41,7 @@ from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
 from scenes.lab_panel import tagged_number, text_with_numbers
+from scenes.softmax_moves import SoftmaxMoves
 from scenes.vector_plane import ARROW_WIDTH, VectorPlane, place_labels
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
                              shared_cell_width, sit_on)
@@ -62,6 +65,8 @@ FINAL_HOLD = 4.0  # seconds a step's finished screen stays before the next step 
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
 PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
+BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
+# fit at a legible size between the formula map and the caption
 LAYOUT_ROUNDS = 6  # fit, grow the labels back, fit again: the labels' share is small, so a few rounds settle it
 
 
@@ -107,7 +112,8 @@ def natural_size(matrix: LabelledMatrix) -> LabelledMatrix:
 
 class MatrixScene(LessonScene):
     section_id = "matrix"
-    STEPS = ("formula", "inputs", "queries", "keys", "values", "alignment", "scores", "scaled", "softmax", "output",
+    STEPS = ("formula", "inputs", "queries", "keys", "values", "alignment", "scores", "scaled", "exponentiate",
+             "softmax", "output",
              "weighted_average", "causal", "large_scores", "shared_projection")
 
     def lesson(self):
@@ -128,6 +134,7 @@ class MatrixScene(LessonScene):
             self.show_alignment()
         self.show_scores()
         self.show_scaled()
+        self.show_exponentiate()
         self.show_softmax()
         self.show_output()
         if self.shows("weighted_average"):
@@ -384,12 +391,58 @@ class MatrixScene(LessonScene):
                                 new_row=lambda i: self.cue("cell", lands=True, value=float(result.scaled[i].max()),
                                                            **scale))
 
+    def show_exponentiate(self):
+        """Row 1 of the scores entering the softmax (q₁'s, the row the alignment picture followed) taken through
+        the softmax's two moves (scenes.softmax_moves): each bar to e^x on a scale where the largest is 1, then
+        all divided by their sum. It opens the softmax, as a step of its own just before A fills in: the scaled
+        scores it starts from are on screen, framed, and the student has seen what the softmax does to one row
+        before the table does it to every row at once. The matrices step aside for it and come back after."""
+        result = self.result
+        n = result.X.shape[0]
+        score_tex = r"q_1 \cdot k_j / \sqrt{d_k}" if self.settings.scale else r"q_1 \cdot k_j"
+        moves = SoftmaxMoves(result.scaled[0], [f"k_{j + 1}" for j in range(n)], score_tex=score_tex,
+                             weight_tex=r"A_{1j}", height=BARS_HEIGHT,
+                             names=("softmax_scores", "exponentials", "softmax_weights"))
+        parts = moves.parts
+        self.begin_step("exponentiate", word=self.row_words()[0], largest=format_number(parts.largest),
+                        total=format_number(parts.total), top=format_number(parts.weights.max()),
+                        new_numbers=2 * n + 1)
+        self.point_map_at(self.term(SOFTMAX), scaled=self.settings.scale)
+        self.hide_line()
+        # Everything but the header and the map steps aside; the colour bar does not come back (the softmax's
+        # weights have a scale of their own: 0 to 1).
+        kept = {self.header, self.formula, self.map_frame, self.sqrt_strike}
+        self.set_aside = [mobject for mobject in self.mobjects  # (a bare Mobject draws nothing: it can stay)
+                          if isinstance(mobject, VMobject) and mobject not in kept and mobject is not self.legend]
+        row = self.scaled.row_box(0)
+        self.play(Create(row), run_time=0.4)
+        self.wait(0.6)
+        left, right, bottom, top = self.stage_box()
+        fit(moves, right - left, top - bottom, largest_scale=LARGEST_SCALE)
+        moves.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+        self.play(Vanish(*self.set_aside, self.legend, row), run_time=0.6)
+        self.play(Appear(moves), run_time=0.8)
+        self.wait(SECONDS_PER_NEW_NUMBER * n)
+        # The exponentials read out as blips on the bars' scale (1 at the top), then the row of A as it lands.
+        self.cue("values", lands=True, values=[float(value) for value in parts.exponentials], spacing=0.12,
+                 low=0.0, high=1.0)
+        self.play(*moves.exponentiate(), run_time=1.6)
+        self.wait(SECONDS_PER_NEW_NUMBER * (n + 1))
+        self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights])
+        self.play(*moves.normalise(), run_time=1.4)
+        self.moves = moves
+
     def show_softmax(self):
         result = self.result
         self.begin_step("softmax", caption=self.softmax_caption())
         self.point_map_at(self.term(SOFTMAX), scaled=self.settings.scale)
         self.hide_line()
-        self.play(Vanish(self.legend), run_time=0.4)  # the weights have a scale of their own: 0 to 1
+        self.play(Vanish(self.moves), Appear(*self.set_aside), run_time=0.8)  # the matrices back, as they were
+        # Their numbers were read in the scaled step: back on screen, they are not new to read (the reading time
+        # counts the numbers not on screen as the step before ended, and the bars stood there instead).
+        scaled = next(step for step in self.steps if step.key == "scaled")
+        self._numbers_shown |= {(name, i, j, text) for name, rows in scaled.numbers.items()
+                                for i, row in enumerate(rows) for j, text in enumerate(row) if text is not None}
         self.swap([self.scaled.label], [self.A.label], run_time=0.6)
         self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
                                 extras=self.row_sums,

@@ -14,6 +14,7 @@ from lesson.records import steps_of, stored
 from lesson.steps import StepRange, StepsError, parse_steps, step_keys
 from sonify.mappings import MAPPINGS
 from sonify.synth import SAMPLE_RATE
+from scenes.softmax_moves import SoftmaxMoves
 from scene_checks import (layout_problems, legibility_problems, notation_problems, pacing_problems, recorded,
                           run_scene)
 
@@ -172,8 +173,9 @@ def test_steps_in_the_records_and_the_manifest(default):
     keys = [step.key for step in steps_of({"steps": [stored(step) for step in scene.steps]})]
     assert keys.index("alignment") == keys.index("scores") - 1
     assert keys.index("weighted_average") == keys.index("output") + 1
+    assert keys.index("exponentiate") == keys.index("scaled") + 1 == keys.index("softmax") - 1
     for step in scene.steps:
-        if step.key in PICTURES:
+        if step.key in (*PICTURES, "exponentiate"):
             assert step.caption and step.narration["text"] and step.read_until - step.start >= 4.0
     assert layout_problems(scene) == [] and legibility_problems(scene) == []
     assert notation_problems(scene) == [] and pacing_problems(scene) == []
@@ -229,3 +231,61 @@ def test_the_math_of_the_pictures():
     mix = weighted_average([0.25, 0.75], [[0.0, 4.0], [4.0, 0.0]])
     np.testing.assert_allclose(mix.z, [3.0, 1.0])
     np.testing.assert_allclose(mix.partial_sums, [[0, 0], [0, 1], [3, 1]])
+
+
+# Softmax as exponentiate, then normalise: row 1 of the scores entering the softmax -------------------------------
+def exponentiated(*overrides):
+    """The exponentiate step alone, run with ``overrides``, and the bars' heights as the first move left them."""
+    keys = step_keys("matrix", load_config(overrides=overrides).matrix)
+    number = keys.index("exponentiate") + 1
+    after_first = []
+    normalise = SoftmaxMoves.normalise
+
+    def recording(moves):
+        after_first.append(moves.heights())
+        return normalise(moves)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(SoftmaxMoves, "normalise", recording)
+        scene = run_scene("matrix", *overrides, steps=StepRange(number, number))
+    return scene, after_first
+
+
+@pytest.mark.parametrize("overrides", [(), LARGEST, ("matrix.causal=true",)], ids=["default", "largest", "causal"])
+def test_the_bars_of_row_one_exponentiate_then_normalise(overrides):
+    """The bars after e^x (on the scale where the largest is 1: e^(x - max x)), then after ÷ their sum: the
+    softmax of row 1 of QKᵀ/√d_k, summing to 1, as numpy computes it here; the numbers under them agree."""
+    settings = load_config(overrides=overrides).matrix
+    matrices = {name: np.array(matrix, dtype=float) for name, matrix in settings.matrices().items()}
+    Q, K = matrices["X"] @ matrices["W_Q"], matrices["X"] @ matrices["W_K"]
+    row = (Q @ K.T)[0] / np.sqrt(K.shape[1])
+    if settings.causal:
+        row[1:] = -np.inf
+    exponentials = np.exp(row - row.max())
+    weights = exponentials / exponentials.sum()
+    scene, after_first = exponentiated(*overrides)
+    assert [step.key for step in scene.steps] == ["exponentiate"]
+    moves = scene.moves
+    np.testing.assert_allclose(after_first[0], exponentials, atol=1e-3)  # a bar of 0 keeps a hairline
+    assert after_first[0].max() == pytest.approx(1.0)
+    np.testing.assert_allclose(moves.heights(), weights, atol=1e-3)
+    assert moves.heights().sum() == pytest.approx(1.0, abs=len(row) * 1e-3)
+    step = scene.steps[0]
+    np.testing.assert_allclose([float(text) for text in step.numbers["softmax_weights"][0]], weights, atol=5e-3)
+    assert float(step.numbers["softmax_weights_sum"][0][0]) == pytest.approx(1.0)
+    assert layout_problems(scene) == [] and legibility_problems(scene) == [] and notation_problems(scene) == []
+
+
+def test_the_exponentiate_sounds_land_with_their_moves(default, want):
+    """The exponentials as blips as the bars reach e^x, row 1 of A as the bars shrink to it."""
+    scene, log = default
+    step = next(step for step in scene.steps if step.key == "exponentiate")
+    landed = {scene.cues[index].kind: (scene.cues[index], play) for (kind, index), (play_kind, play) in zip(log, log[1:])
+              if kind == "cue" and play_kind == "play" and step.start <= scene.cues[index].time < step.end}
+    row = want["scores"][0] / np.sqrt(2)
+    values, first = landed["values"]
+    assert values.values["values"] == pytest.approx(np.exp(row - row.max()).tolist())
+    assert first.shows(scene.moves.top_line) and values.time == pytest.approx(first.end)  # the line at 1 comes with e^x
+    weights, second = landed["row"]
+    assert weights.values["weights"] == pytest.approx(want["weights"][0].tolist())
+    assert ("softmax_weights", (0, 0)) in second.tags() and weights.time == pytest.approx(second.end)
