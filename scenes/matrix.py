@@ -470,8 +470,9 @@ class MatrixScene(LessonScene):
         """Just before QKᵀ gets its numbers: q₁ and every key as arrows from one origin. For each key in turn,
         q₁'s shadow on its line (thick, in the colour of the score's sign, q₁·kⱼ / |kⱼ| long) and the angle
         between them, then the row |q₁| · |kⱼ| · cos θ = q₁·kⱼ with the number QKᵀ's cell will show (and its
-        sound); last, the key q₁ points along most (the largest score) is framed: the winner is seen before
-        it is computed."""
+        sound); last, the key q₁ points along most (the largest score) is framed and its shadow comes back to stay:
+        the winner is seen before it is computed. When every key ties (a zero q₁, say) none is framed and the
+        line says they tie."""
         geometry = alignment(self.result.Q, self.result.K, query=0)
         self.begin_step("alignment", d_k=self.result.d_k)
         self.hide_line()
@@ -507,15 +508,22 @@ class MatrixScene(LessonScene):
             self.play(Appear(row), run_time=0.5)
             self.wait(READ)
             self.play(Vanish(shadow, arc), run_time=0.3)
+        score = format_number(geometry.scores.max(), decimals)
+        if geometry.all_tied:  # a zero query, say: no key wins, none is framed
+            self.show_line(label_text(labels["tied_line"].format(score=score), style.TEXT, style.BODY_SIZE), hold=True)
+            return
         picture.marked = geometry.aligned
         picture.marks = marks = VGroup(*[framed(part) for j in geometry.aligned for part in (rows[j], names[j + 1])])
-        self.play(*map(Create, marks), *[picture.arrows["k"][j].animate.set_stroke(width=1.6 * ARROW_WIDTH)
-                                         for j in geometry.aligned], run_time=0.6)
-        self.stage[0].add(marks)
+        winning = [picture.shadows[j] for j in geometry.aligned]  # the winner's shadow comes back, and stays
+        self.add(*winning)
+        self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)
+        self.play(*map(Create, marks), *map(Create, winning),
+                  *[picture.arrows["k"][j].animate.set_stroke(width=1.6 * ARROW_WIDTH) for j in geometry.aligned],
+                  run_time=0.6)
+        self.stage[0].add(marks, *winning)
         winners = ", ".join(f"k_{j + 1}{words[j]}" for j in geometry.aligned)
-        self.show_line(label_text(labels["aligned_line"].format(keys=winners,
-                                                               score=format_number(geometry.scores.max(), decimals)),
-                                  style.TEXT, style.BODY_SIZE), hold=True)
+        line = labels["aligned_line"] if len(geometry.aligned) == 1 else labels["aligned_tie_line"]
+        self.show_line(label_text(line.format(keys=winners, score=score), style.TEXT, style.BODY_SIZE), hold=True)
 
     def show_weighted_average(self):
         """Right after Z = AV has its numbers, its first row seen as a place: the values as arrows from one

@@ -3,6 +3,10 @@ shadows and points on the built mobjects are read back in the plane's units and 
 here from the default X, W_Q, W_K, W_V; the pictures are left out (with a line in the log, and ``--steps``
 refusing them) when d_k or d_v is over 2."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from manim import Dot
@@ -14,6 +18,7 @@ from lesson.records import steps_of, stored
 from lesson.steps import StepRange, StepsError, parse_steps, step_keys
 from sonify.mappings import MAPPINGS
 from sonify.synth import SAMPLE_RATE
+from scenes.matrix import MatrixScene
 from scenes.softmax_moves import SoftmaxMoves
 from scene_checks import (layout_problems, legibility_problems, notation_problems, pacing_problems, recorded,
                           run_scene)
@@ -42,8 +47,18 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def default():
-    """The default section, every play and cue logged."""
-    return recorded("matrix")
+    """The default section, every play and cue logged, and what was on screen as the alignment step ended
+    (``scene.alignment_end``: the ids of every mobject drawn)."""
+    finish_step = MatrixScene.finish_step
+
+    def recording(scene):
+        if scene.steps and not scene.steps[-1].end and scene.steps[-1].key == "alignment":
+            scene.alignment_end = {id(part) for part in scene.get_mobject_family_members()}
+        finish_step(scene)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MatrixScene, "finish_step", recording)
+        return recorded("matrix")
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +102,50 @@ def test_the_marked_key_has_the_largest_score(default, want):
     name = picture.names[1 + best]  # names: q₁, then k₁, k₂, ...
     assert any(np.all(np.abs(frame.get_center() - name.get_center())[:2] < 1e-6) for frame in picture.marks)
     assert np.linalg.norm(picture.plane.coordinates(name.get_center()) - want["K"][best]) < 1.0  # by its tip
+
+
+def test_the_winning_shadow_stays_on_the_final_alignment_frame(default, want):
+    """Each shadow leaves after its row, but the winner's comes back with its frame: the last frame shows why."""
+    scene = default[0]
+    picture, best = scene.alignment_picture, int(np.argmax(want["scores"][0]))
+    for j, shadow in enumerate(picture.shadows):
+        drawn = all(id(part) in scene.alignment_end for part in shadow.family_members_with_points())
+        assert drawn == (j == best), j
+    assert all(part.get_stroke_opacity() > 0.5 for part in picture.shadows[best].family_members_with_points()
+               if part.get_stroke_width() > 0)
+
+
+K_ZERO = np.array([[0.0, 0.0], [0.0, 2.0], [1.0, 1.0]]) @ W_K
+
+
+def test_a_zero_query_ties_every_key_and_the_line_says_so():
+    """q₁ = 0: every score is 0, no key is framed, and the closing line says they tie (not "the most aligned")."""
+    overrides = ("matrix.X=[[0, 0], [0, 2], [1, 1]]",)
+    number = step_keys("matrix", load_config(overrides=overrides).matrix).index("alignment") + 1
+    scene = run_scene("matrix", *overrides, steps=StepRange(number, number))
+    picture = scene.alignment_picture
+    q = np.array([0.0, 0.0]) @ W_Q  # X's first row is 0, so is q₁, and so is q₁ · kⱼ for every key
+    assert [float(text) for text in scene.steps[0].numbers["alignment"][0]] == (K_ZERO @ q).tolist() == [0, 0, 0]
+    assert picture.marked == () and len(picture.marks) == 0
+    lines = [text.text for text in scene.steps[0].texts]
+    assert any(text.startswith("Empate: q") and "todas las claves" in text for text in lines), lines
+    assert not any(text.startswith("La más alineada") for text in lines)
+    assert layout_problems(scene) == [] and legibility_problems(scene) == []
+
+
+def test_a_refused_alignment_step_is_one_line_and_exit_status_two(tmp_path):
+    """Through the real CLI: --steps alignment with d_k = 3 is refused in one line on stderr (no warning line before
+    it), naming why, with exit status 2 and nothing written."""
+    out = tmp_path / "out"
+    three = "[[1, 0, 0], [0, 1, 0]]"
+    run = subprocess.run([sys.executable, "render.py", "render", "matrix", "--steps", "alignment", "-o", str(out),
+                          "--set", f"matrix.W_Q={three}", "--set", f"matrix.W_K={three}"],
+                         cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --steps 'alignment'"), lines
+    assert "step alignment is skipped" in lines[0] and "d_k = 3" in lines[0]
+    assert run.stdout == "" and not out.exists()
 
 
 def test_z1_lands_at_the_weighted_sum_of_the_values(default, want):
