@@ -437,7 +437,8 @@ class MatrixScene(LessonScene):
         self.begin_step("softmax", caption=self.softmax_caption())
         self.point_map_at(self.term(SOFTMAX), scaled=self.settings.scale)
         self.hide_line()
-        self.play(Vanish(self.moves), Appear(*self.set_aside), run_time=0.8)  # the matrices back, as they were
+        self.play(Vanish(self.moves), run_time=0.4)  # then the matrices back, as they were: never drawn over the bars
+        self.play(Appear(*self.set_aside), run_time=0.6)
         # Their numbers were read in the scaled step: back on screen, they are not new to read (the reading time
         # counts the numbers not on screen as the step before ended, and the bars stood there instead).
         scaled = next(step for step in self.steps if step.key == "scaled")
