@@ -63,6 +63,11 @@ class Alignment:
     scores: np.ndarray  # (n,) q . k_j
     aligned: tuple[int, ...]  # the keys with the largest score: those q points along most
 
+    @property
+    def all_tied(self) -> bool:
+        """Every key has the largest score (a zero query, say): none is more aligned than another."""
+        return len(self.scores) > 1 and len(self.aligned) == len(self.scores)
+
     def degrees(self, j: int) -> float:
         """theta_j in degrees."""
         return float(np.degrees(self.angles[j]))

@@ -18,7 +18,7 @@ from lecture.folder_config import folder_config, folder_quality
 from lecture.render.jobs import QUALITIES, Quality
 from lecture.render.preflight import memory_problem
 from lecture.publish.revealjs import RevealMissing, installed as revealjs_installed
-from lecture.render.runner import RenderRequest, render as run_render
+from lecture.render.runner import RenderRequest, chosen_steps, render as run_render
 from lecture.publish.script import build as build_script
 from lecture.publish.site import build as build_site
 from lecture.publish.slides import DECK_FORMATS, build as build_slides
@@ -30,6 +30,7 @@ from lesson.config_hints import shown, split_set_hint
 from lesson.formats import DEFAULT_FORMAT, FORMATS, PNG
 from lesson.locale import DEFAULT_LANGUAGE, languages, load_locale
 from lesson.sections import BY_ID, SECTION_IDS, available_sections
+from lesson.steps import StepsError
 
 
 def config_options(command):
@@ -135,15 +136,20 @@ def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file,
                    for name in ("quality", "resolution", "fps")):
                 size = folder_quality(out_dir, chosen)
     config = config or load(config_file, overrides, no_audio)
-    for section in chosen:
-        for line in getattr(config, section).warnings(config.lecture.lang):
-            click.echo(f"warning: {line}", err=True)
     size = size or resolve_quality(quality, resolution, fps)
     problem = memory_problem(size.width, size.height, file_format)
     if problem:
         fail(problem)
-    return RenderRequest(sections=chosen, config=config, quality=size, format=file_format,
-                         out_dir=out_dir, jobs=jobs, force=force, verbose=verbose, steps=steps)
+    request = RenderRequest(sections=chosen, config=config, quality=size, format=file_format,
+                            out_dir=out_dir, jobs=jobs, force=force, verbose=verbose, steps=steps)
+    try:
+        chosen_steps(request)  # a refused --steps is its one error line, without the warnings before it
+    except StepsError as error:
+        fail(str(error))
+    for section in chosen:
+        for line in getattr(config, section).warnings(config.lecture.lang):
+            click.echo(f"warning: {line}", err=True)
+    return request
 
 
 def load(config_file: Path | None, overrides: tuple[str, ...], no_audio: bool = False):

@@ -13,7 +13,9 @@ The rows of X carry the example's words («el gato duerme») when X has three ro
 on its part of the library analogy (Q the question, K the label, V the contents). Two pictures in the plane
 (``scenes.vector_plane``), drawn only when their vectors have at most two components, give the geometry: before
 QKᵀ, q₁ and the keys as arrows, each score the shadow of q₁ on a key times the key's length (``alignment``);
-after Z = AV, z₁ as the weighted average of the values, the terms laid tip to tail (``weighted_average``).
+after Z = AV, z₁ as the weighted average of the values, the terms laid tip to tail (``weighted_average``). Just
+before A fills in, row 1 of the scores entering the softmax goes through its two moves as bars (``exponentiate``,
+with ``scenes.softmax_moves``): each to e^x, then all divided by their sum.
 Three short steps follow the output, each one change from the example with the same matrices and presets the config offers: the
 causal mask (row 1 becomes (1, 0, 0)), the "large_scores" preset without scaling (one-hot rows: the
 softmax's slope, and with it the gradient, vanishes) and the "shared_projection" preset (W_K = W_Q: the
@@ -26,24 +28,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from manim import (DL, DOWN, LEFT, RIGHT, UP, UR, Create, Dot, GrowFromPoint, Line, MathTex, MoveToTarget,
-                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, Write)
+                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject, Write)
 
 from attn_math import worked_example
 from attn_math.attention import MATRICES, AttentionSteps, self_attention, softmax_slope
 from attn_math.dimensions import score_multiplications, score_variances
 from attn_math.geometry import alignment, weighted_average
 from lesson.numbers import decimals_for, format_number
+from sonify.mappings import shared_scale
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
 from scenes.lab_panel import tagged_number, text_with_numbers
+from scenes.softmax_moves import SoftmaxMoves
 from scenes.vector_plane import ARROW_WIDTH, VectorPlane, place_labels
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
                              shared_cell_width, sit_on)
 
 FORMULA = r"\text{Attention}(Q,K,V) = \text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V"
 SQRT, SOFTMAX = r"\sqrt{d_k}", r"\text{softmax}"
+SCORE_MATRICES = ("scores", "scaled")  # the names of the matrices that hold scores: one sound scale
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
 MAP_FONT_SIZE = 34  # the formula as a map: its d_k subscript still 14 px high at 720p
 ROW_SUM_GAP = 0.2  # between the matrix's right bracket and each row's "Σ = 1"
@@ -60,6 +65,8 @@ FINAL_HOLD = 4.0  # seconds a step's finished screen stays before the next step 
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
 PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
+BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
+# fit at a legible size between the formula map and the caption
 LAYOUT_ROUNDS = 6  # fit, grow the labels back, fit again: the labels' share is small, so a few rounds settle it
 
 
@@ -105,7 +112,8 @@ def natural_size(matrix: LabelledMatrix) -> LabelledMatrix:
 
 class MatrixScene(LessonScene):
     section_id = "matrix"
-    STEPS = ("formula", "inputs", "queries", "keys", "values", "alignment", "scores", "scaled", "softmax", "output",
+    STEPS = ("formula", "inputs", "queries", "keys", "values", "alignment", "scores", "scaled", "exponentiate",
+             "softmax", "output",
              "weighted_average", "causal", "large_scores", "shared_projection")
 
     def lesson(self):
@@ -126,6 +134,7 @@ class MatrixScene(LessonScene):
             self.show_alignment()
         self.show_scores()
         self.show_scaled()
+        self.show_exponentiate()
         self.show_softmax()
         self.show_output()
         if self.shows("weighted_average"):
@@ -377,17 +386,64 @@ class MatrixScene(LessonScene):
                 if self.settings.scale else labels["no_divide"].format(**fields))
         self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
         self.swap([self.S.label], [self.scaled.label], run_time=0.6)
-        low, high = float(self.S.values.min()), float(self.S.values.max())  # the scale S's cells sounded on
+        scale = self.sound_scale("scaled")  # the scores' scale, which S's cells sounded on
         self.replace_row_by_row(self.S, self.scaled, seconds=1.0,  # each row's largest scaled score as it lands
                                 new_row=lambda i: self.cue("cell", lands=True, value=float(result.scaled[i].max()),
-                                                           low=low, high=high))
+                                                           **scale))
+
+    def show_exponentiate(self):
+        """Row 1 of the scores entering the softmax (q₁'s, the row the alignment picture followed) taken through
+        the softmax's two moves (scenes.softmax_moves): each bar to e^x on a scale where the largest is 1, then
+        all divided by their sum. It opens the softmax, as a step of its own just before A fills in: the scaled
+        scores it starts from are on screen, framed, and the student has seen what the softmax does to one row
+        before the table does it to every row at once. The matrices step aside for it and come back after."""
+        result = self.result
+        n = result.X.shape[0]
+        score_tex = r"q_1 \cdot k_j / \sqrt{d_k}" if self.settings.scale else r"q_1 \cdot k_j"
+        moves = SoftmaxMoves(result.scaled[0], [f"k_{j + 1}" for j in range(n)], score_tex=score_tex,
+                             weight_tex=r"A_{1j}", height=BARS_HEIGHT,
+                             names=("softmax_scores", "exponentials", "softmax_weights"))
+        parts = moves.parts
+        self.begin_step("exponentiate", word=self.row_words()[0], largest=format_number(parts.largest),
+                        total=format_number(parts.total), top=format_number(parts.weights.max()),
+                        new_numbers=2 * n + 1)
+        self.point_map_at(self.term(SOFTMAX), scaled=self.settings.scale)
+        self.hide_line()
+        # Everything but the header and the map steps aside; the colour bar does not come back (the softmax's
+        # weights have a scale of their own: 0 to 1).
+        kept = {self.header, self.formula, self.map_frame, self.sqrt_strike}
+        self.set_aside = [mobject for mobject in self.mobjects  # (a bare Mobject draws nothing: it can stay)
+                          if isinstance(mobject, VMobject) and mobject not in kept and mobject is not self.legend]
+        row = self.scaled.row_box(0)
+        self.play(Create(row), run_time=0.4)
+        self.wait(0.6)
+        left, right, bottom, top = self.stage_box()
+        fit(moves, right - left, top - bottom, largest_scale=LARGEST_SCALE)
+        moves.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+        self.play(Vanish(*self.set_aside, self.legend, row), run_time=0.6)
+        self.play(Appear(moves), run_time=0.8)
+        self.wait(SECONDS_PER_NEW_NUMBER * n)
+        # The exponentials read out as blips on the bars' scale (1 at the top), then the row of A as it lands.
+        self.cue("values", lands=True, values=[float(value) for value in parts.exponentials], spacing=0.12,
+                 low=0.0, high=1.0)
+        self.play(*moves.exponentiate(), run_time=1.6)
+        self.wait(SECONDS_PER_NEW_NUMBER * (n + 1))
+        self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights])
+        self.play(*moves.normalise(), run_time=1.4)
+        self.moves = moves
 
     def show_softmax(self):
         result = self.result
         self.begin_step("softmax", caption=self.softmax_caption())
         self.point_map_at(self.term(SOFTMAX), scaled=self.settings.scale)
         self.hide_line()
-        self.play(Vanish(self.legend), run_time=0.4)  # the weights have a scale of their own: 0 to 1
+        self.play(Vanish(self.moves), run_time=0.4)  # then the matrices back, as they were: never drawn over the bars
+        self.play(Appear(*self.set_aside), run_time=0.6)
+        # Their numbers were read in the scaled step: back on screen, they are not new to read (the reading time
+        # counts the numbers not on screen as the step before ended, and the bars stood there instead).
+        scaled = next(step for step in self.steps if step.key == "scaled")
+        self._numbers_shown |= {(name, i, j, text) for name, rows in scaled.numbers.items()
+                                for i, row in enumerate(rows) for j, text in enumerate(row) if text is not None}
         self.swap([self.scaled.label], [self.A.label], run_time=0.6)
         self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
                                 extras=self.row_sums,
@@ -415,8 +471,9 @@ class MatrixScene(LessonScene):
         """Just before QKᵀ gets its numbers: q₁ and every key as arrows from one origin. For each key in turn,
         q₁'s shadow on its line (thick, in the colour of the score's sign, q₁·kⱼ / |kⱼ| long) and the angle
         between them, then the row |q₁| · |kⱼ| · cos θ = q₁·kⱼ with the number QKᵀ's cell will show (and its
-        sound); last, the key q₁ points along most (the largest score) is framed: the winner is seen before
-        it is computed."""
+        sound); last, the key q₁ points along most (the largest score) is framed and its shadow comes back to stay:
+        the winner is seen before it is computed. When every key ties (a zero q₁, say) none is framed and the
+        line says they tie."""
         geometry = alignment(self.result.Q, self.result.K, query=0)
         self.begin_step("alignment", d_k=self.result.d_k)
         self.hide_line()
@@ -439,7 +496,7 @@ class MatrixScene(LessonScene):
         self.play(GrowFromPoint(picture.arrows["q"][0], plane.origin), Appear(names[0]), run_time=0.6)
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["k"]], *map(Appear, names[1:]),
                   run_time=0.8)
-        low, high = float(self.result.scores.min()), float(self.result.scores.max())  # as QKᵀ's cells will sound
+        scale = self.sound_scale("scores")  # as QKᵀ's cells will sound
         for j, row in enumerate(rows):
             shadow = plane.shadow(geometry.q, geometry.feet[j],
                                   style.SCORE_NEGATIVE if geometry.scores[j] < 0 else style.SCORE_POSITIVE)
@@ -448,19 +505,26 @@ class MatrixScene(LessonScene):
             self.add(shadow, arc)
             self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)  # the shadow under the arrows
             self.play(Create(shadow), Create(arc), run_time=0.8)
-            self.cue("cell", lands=True, value=float(geometry.scores[j]), low=low, high=high)
+            self.cue("cell", lands=True, value=float(geometry.scores[j]), **scale)
             self.play(Appear(row), run_time=0.5)
             self.wait(READ)
             self.play(Vanish(shadow, arc), run_time=0.3)
+        score = format_number(geometry.scores.max(), decimals)
+        if geometry.all_tied:  # a zero query, say: no key wins, none is framed
+            self.show_line(label_text(labels["tied_line"].format(score=score), style.TEXT, style.BODY_SIZE), hold=True)
+            return
         picture.marked = geometry.aligned
         picture.marks = marks = VGroup(*[framed(part) for j in geometry.aligned for part in (rows[j], names[j + 1])])
-        self.play(*map(Create, marks), *[picture.arrows["k"][j].animate.set_stroke(width=1.6 * ARROW_WIDTH)
-                                         for j in geometry.aligned], run_time=0.6)
-        self.stage[0].add(marks)
+        winning = [picture.shadows[j] for j in geometry.aligned]  # the winner's shadow comes back, and stays
+        self.add(*winning)
+        self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)
+        self.play(*map(Create, marks), *map(Create, winning),
+                  *[picture.arrows["k"][j].animate.set_stroke(width=1.6 * ARROW_WIDTH) for j in geometry.aligned],
+                  run_time=0.6)
+        self.stage[0].add(marks, *winning)
         winners = ", ".join(f"k_{j + 1}{words[j]}" for j in geometry.aligned)
-        self.show_line(label_text(labels["aligned_line"].format(keys=winners,
-                                                               score=format_number(geometry.scores.max(), decimals)),
-                                  style.TEXT, style.BODY_SIZE), hold=True)
+        line = labels["aligned_line"] if len(geometry.aligned) == 1 else labels["aligned_tie_line"]
+        self.show_line(label_text(line.format(keys=winners, score=score), style.TEXT, style.BODY_SIZE), hold=True)
 
     def show_weighted_average(self):
         """Right after Z = AV has its numbers, its first row seen as a place: the values as arrows from one
@@ -502,8 +566,7 @@ class MatrixScene(LessonScene):
             self.cue("cell", lands=True, value=float(mix.weights[j]), low=0.0, high=1.0)
             self.play(GrowFromPoint(arrow, plane.point(mix.partial_sums[j])), Appear(row), run_time=0.8)
             self.wait(SECONDS_PER_NEW_NUMBER)
-        low, high = float(result.output.min()), float(result.output.max())  # as Z's cells sounded
-        self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, low=low, high=high)
+        self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, **self.sound_scale("Z"))  # as Z's cells
         self.play(Appear(picture.z_dot), Appear(names[-1]), Appear(z_row), run_time=0.8)
         heaviest = int(np.argmax(mix.weights))
         self.show_line(label_text(labels["weighted_line"].format(
@@ -616,7 +679,7 @@ class MatrixScene(LessonScene):
         fast = self.seconds_per_cell(n_rows * n_cols - slow) * pace
         row_box, column_box = left.row_box(0), right.column_box(0)
         self.play(Create(row_box), Create(column_box), run_time=0.6 * pace)
-        low, high = float(product.values.min()), float(product.values.max())
+        scale = self.sound_scale(product.name)
         for index, (i, j) in enumerate(np.ndindex(n_rows, n_cols)):
             careful = index < slow
             if index == slow:
@@ -624,7 +687,7 @@ class MatrixScene(LessonScene):
             if index:
                 self.play(Transform(row_box, left.row_box(i)), Transform(column_box, right.column_box(j)),
                           run_time=MOVE * pace if careful else 0.6 * fast)
-            self.cue("cell", lands=True, value=float(product.values[i, j]), low=low, high=high)
+            self.cue("cell", lands=True, value=float(product.values[i, j]), **scale)
             self.play(Appear(product.cells[i][j], product.entries[i][j]),  # a cell's colour comes with its value
                       run_time=WRITE * pace if careful else 0.4 * fast)
             if careful:
@@ -632,6 +695,15 @@ class MatrixScene(LessonScene):
                 self.wait(READ * pace)
         self.hide_line()
         self.play(Vanish(row_box), Vanish(column_box), run_time=0.4)
+
+    def sound_scale(self, name: str) -> dict:
+        """The blips' scale of the matrix ``name``'s quantity in this section (issue 30): the scores (QKᵀ and
+        QKᵀ/√d_k) one, the vectors (X, Q, K, V and Z) another, so that a value sounds at one pitch in every
+        matrix of its quantity."""
+        result = self.result
+        if name in SCORE_MATRICES:
+            return shared_scale(result.scores, result.scaled)
+        return shared_scale(result.X, result.Q, result.K, result.V, result.output)
 
     def expansion(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, i: int, j: int):
         """The worked dot product of cell (i, j) with the numbers as the matrices write them, e.g.

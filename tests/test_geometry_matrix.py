@@ -3,6 +3,10 @@ shadows and points on the built mobjects are read back in the plane's units and 
 here from the default X, W_Q, W_K, W_V; the pictures are left out (with a line in the log, and ``--steps``
 refusing them) when d_k or d_v is over 2."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from manim import Dot
@@ -12,6 +16,10 @@ from attn_math.geometry import alignment, in_plane, weighted_average
 from lesson.config import load_config
 from lesson.records import steps_of, stored
 from lesson.steps import StepRange, StepsError, parse_steps, step_keys
+from sonify.mappings import MAPPINGS
+from sonify.synth import SAMPLE_RATE
+from scenes.matrix import MatrixScene
+from scenes.softmax_moves import SoftmaxMoves
 from scene_checks import (layout_problems, legibility_problems, notation_problems, pacing_problems, recorded,
                           run_scene)
 
@@ -39,8 +47,18 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def default():
-    """The default section, every play and cue logged."""
-    return recorded("matrix")
+    """The default section, every play and cue logged, and what was on screen as the alignment step ended
+    (``scene.alignment_end``: the ids of every mobject drawn)."""
+    finish_step = MatrixScene.finish_step
+
+    def recording(scene):
+        if scene.steps and not scene.steps[-1].end and scene.steps[-1].key == "alignment":
+            scene.alignment_end = {id(part) for part in scene.get_mobject_family_members()}
+        finish_step(scene)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MatrixScene, "finish_step", recording)
+        return recorded("matrix")
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +104,50 @@ def test_the_marked_key_has_the_largest_score(default, want):
     assert np.linalg.norm(picture.plane.coordinates(name.get_center()) - want["K"][best]) < 1.0  # by its tip
 
 
+def test_the_winning_shadow_stays_on_the_final_alignment_frame(default, want):
+    """Each shadow leaves after its row, but the winner's comes back with its frame: the last frame shows why."""
+    scene = default[0]
+    picture, best = scene.alignment_picture, int(np.argmax(want["scores"][0]))
+    for j, shadow in enumerate(picture.shadows):
+        drawn = all(id(part) in scene.alignment_end for part in shadow.family_members_with_points())
+        assert drawn == (j == best), j
+    assert all(part.get_stroke_opacity() > 0.5 for part in picture.shadows[best].family_members_with_points()
+               if part.get_stroke_width() > 0)
+
+
+K_ZERO = np.array([[0.0, 0.0], [0.0, 2.0], [1.0, 1.0]]) @ W_K
+
+
+def test_a_zero_query_ties_every_key_and_the_line_says_so():
+    """q₁ = 0: every score is 0, no key is framed, and the closing line says they tie (not "the most aligned")."""
+    overrides = ("matrix.X=[[0, 0], [0, 2], [1, 1]]",)
+    number = step_keys("matrix", load_config(overrides=overrides).matrix).index("alignment") + 1
+    scene = run_scene("matrix", *overrides, steps=StepRange(number, number))
+    picture = scene.alignment_picture
+    q = np.array([0.0, 0.0]) @ W_Q  # X's first row is 0, so is q₁, and so is q₁ · kⱼ for every key
+    assert [float(text) for text in scene.steps[0].numbers["alignment"][0]] == (K_ZERO @ q).tolist() == [0, 0, 0]
+    assert picture.marked == () and len(picture.marks) == 0
+    lines = [text.text for text in scene.steps[0].texts]
+    assert any(text.startswith("Empate: q") and "todas las claves" in text for text in lines), lines
+    assert not any(text.startswith("La más alineada") for text in lines)
+    assert layout_problems(scene) == [] and legibility_problems(scene) == []
+
+
+def test_a_refused_alignment_step_is_one_line_and_exit_status_two(tmp_path):
+    """Through the real CLI: --steps alignment with d_k = 3 is refused in one line on stderr (no warning line before
+    it), naming why, with exit status 2 and nothing written."""
+    out = tmp_path / "out"
+    three = "[[1, 0, 0], [0, 1, 0]]"
+    run = subprocess.run([sys.executable, "render.py", "render", "matrix", "--steps", "alignment", "-o", str(out),
+                          "--set", f"matrix.W_Q={three}", "--set", f"matrix.W_K={three}"],
+                         cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --steps 'alignment'"), lines
+    assert "step alignment is skipped" in lines[0] and "d_k = 3" in lines[0]
+    assert run.stdout == "" and not out.exists()
+
+
 def test_z1_lands_at_the_weighted_sum_of_the_values(default, want):
     picture = default[0].weighted_picture
     z = want["weights"][0] @ want["V"]
@@ -125,13 +187,54 @@ def test_numbers_shown_and_their_sounds(default, want):
     assert z_cue.values["values"] == pytest.approx(want["Z"][0].tolist()) and z_cue.time == pytest.approx(z_play.end)
 
 
+# Issue 30: one sound scale per quantity ---------------------------------------------------------------------
+VECTORS, SCORES = ("Q", "K", "V", "Z", "z_row"), ("scores", "scaled", "alignment")
+
+
+def landed_values(scene, log) -> list[tuple[str, object]]:
+    """(the tagged numbers' name, the cue) of each cell or values cue with the play that writes its number."""
+    found = []
+    for (kind, index), (play_kind, play) in zip(log, log[1:]):
+        if kind == "cue" and play_kind == "play" and scene.cues[index].kind in ("cell", "values"):
+            names = {tag[0] for tag in play.tags()} & {*VECTORS, *SCORES}
+            if names:
+                found.append((names.pop(), scene.cues[index]))
+    return found
+
+
+def pitch(cue) -> float:
+    """The dominant frequency of the blip the cue sounds (a zero-padded FFT: 0.1 Hz resolution)."""
+    samples = MAPPINGS["cell"](**cue.values)
+    samples = samples.sum(axis=1) if samples.ndim == 2 else samples
+    return np.argmax(np.abs(np.fft.rfft(samples * np.hanning(len(samples)), n=10 * SAMPLE_RATE))) / 10
+
+
+def test_one_sound_scale_per_quantity(default, want):
+    """The vectors (X, Q, K, V, Z) share one low..high, the scores (QKᵀ, QKᵀ/√d_k and the alignment's) another: 2
+    sounds at one pitch in Q, K and V (with a scale per matrix it was 554 Hz in Q, 880 Hz in K and V)."""
+    scene, log = default
+    landed = landed_values(scene, log)
+    assert {name for name, _ in landed} == {*VECTORS, *SCORES}
+    vectors = np.concatenate([np.ravel(matrix) for matrix in (X, want["Q"], want["K"], want["V"], want["Z"])])
+    scores = np.concatenate([np.ravel(want["scores"]), np.ravel(want["scores"] / np.sqrt(2))])
+    for names, values in ((VECTORS, vectors), (SCORES, scores)):
+        scales = {(cue.values["low"], cue.values["high"]) for name, cue in landed if name in names}
+        assert len(scales) == 1 and scales.pop() == pytest.approx((values.min(), values.max())), names
+    twos = {name: [pitch(cue) for found, cue in landed if found == name and cue.kind == "cell"
+                   and cue.values["value"] == 2] for name in ("Q", "K", "V")}
+    assert all(twos.values()) and len({p for pitches in twos.values() for p in pitches}) == 1, twos
+    share = (2 - vectors.min()) / (vectors.max() - vectors.min())
+    assert twos["Q"][0] == pytest.approx(220 * 4 ** share, abs=1.0)  # the blip's own pitch law, on the one scale
+
+
 def test_steps_in_the_records_and_the_manifest(default):
     scene = default[0]
     keys = [step.key for step in steps_of({"steps": [stored(step) for step in scene.steps]})]
     assert keys.index("alignment") == keys.index("scores") - 1
     assert keys.index("weighted_average") == keys.index("output") + 1
+    assert keys.index("exponentiate") == keys.index("scaled") + 1 == keys.index("softmax") - 1
     for step in scene.steps:
-        if step.key in PICTURES:
+        if step.key in (*PICTURES, "exponentiate"):
             assert step.caption and step.narration["text"] and step.read_until - step.start >= 4.0
     assert layout_problems(scene) == [] and legibility_problems(scene) == []
     assert notation_problems(scene) == [] and pacing_problems(scene) == []
@@ -187,3 +290,61 @@ def test_the_math_of_the_pictures():
     mix = weighted_average([0.25, 0.75], [[0.0, 4.0], [4.0, 0.0]])
     np.testing.assert_allclose(mix.z, [3.0, 1.0])
     np.testing.assert_allclose(mix.partial_sums, [[0, 0], [0, 1], [3, 1]])
+
+
+# Softmax as exponentiate, then normalise: row 1 of the scores entering the softmax -------------------------------
+def exponentiated(*overrides):
+    """The exponentiate step alone, run with ``overrides``, and the bars' heights as the first move left them."""
+    keys = step_keys("matrix", load_config(overrides=overrides).matrix)
+    number = keys.index("exponentiate") + 1
+    after_first = []
+    normalise = SoftmaxMoves.normalise
+
+    def recording(moves):
+        after_first.append(moves.heights())
+        return normalise(moves)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(SoftmaxMoves, "normalise", recording)
+        scene = run_scene("matrix", *overrides, steps=StepRange(number, number))
+    return scene, after_first
+
+
+@pytest.mark.parametrize("overrides", [(), LARGEST, ("matrix.causal=true",)], ids=["default", "largest", "causal"])
+def test_the_bars_of_row_one_exponentiate_then_normalise(overrides):
+    """The bars after e^x (on the scale where the largest is 1: e^(x - max x)), then after ÷ their sum: the
+    softmax of row 1 of QKᵀ/√d_k, summing to 1, as numpy computes it here; the numbers under them agree."""
+    settings = load_config(overrides=overrides).matrix
+    matrices = {name: np.array(matrix, dtype=float) for name, matrix in settings.matrices().items()}
+    Q, K = matrices["X"] @ matrices["W_Q"], matrices["X"] @ matrices["W_K"]
+    row = (Q @ K.T)[0] / np.sqrt(K.shape[1])
+    if settings.causal:
+        row[1:] = -np.inf
+    exponentials = np.exp(row - row.max())
+    weights = exponentials / exponentials.sum()
+    scene, after_first = exponentiated(*overrides)
+    assert [step.key for step in scene.steps] == ["exponentiate"]
+    moves = scene.moves
+    np.testing.assert_allclose(after_first[0], exponentials, atol=1e-3)  # a bar of 0 keeps a hairline
+    assert after_first[0].max() == pytest.approx(1.0)
+    np.testing.assert_allclose(moves.heights(), weights, atol=1e-3)
+    assert moves.heights().sum() == pytest.approx(1.0, abs=len(row) * 1e-3)
+    step = scene.steps[0]
+    np.testing.assert_allclose([float(text) for text in step.numbers["softmax_weights"][0]], weights, atol=5e-3)
+    assert float(step.numbers["softmax_weights_sum"][0][0]) == pytest.approx(1.0)
+    assert layout_problems(scene) == [] and legibility_problems(scene) == [] and notation_problems(scene) == []
+
+
+def test_the_exponentiate_sounds_land_with_their_moves(default, want):
+    """The exponentials as blips as the bars reach e^x, row 1 of A as the bars shrink to it."""
+    scene, log = default
+    step = next(step for step in scene.steps if step.key == "exponentiate")
+    landed = {scene.cues[index].kind: (scene.cues[index], play) for (kind, index), (play_kind, play) in zip(log, log[1:])
+              if kind == "cue" and play_kind == "play" and step.start <= scene.cues[index].time < step.end}
+    row = want["scores"][0] / np.sqrt(2)
+    values, first = landed["values"]
+    assert values.values["values"] == pytest.approx(np.exp(row - row.max()).tolist())
+    assert first.shows(scene.moves.top_line) and values.time == pytest.approx(first.end)  # the line at 1 comes with e^x
+    weights, second = landed["row"]
+    assert weights.values["weights"] == pytest.approx(want["weights"][0].tolist())
+    assert ("softmax_weights", (0, 0)) in second.tags() and weights.time == pytest.approx(second.end)

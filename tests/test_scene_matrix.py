@@ -11,8 +11,8 @@ from lesson.numbers import parse_number
 from scenes import style
 from scenes.matrix import MatrixScene
 
-STEPS = ["formula", "inputs", "queries", "keys", "values", "alignment", "scores", "scaled", "softmax", "output",
-         "weighted_average", "causal", "large_scores", "shared_projection"]
+STEPS = ["formula", "inputs", "queries", "keys", "values", "alignment", "scores", "scaled", "exponentiate", "softmax",
+         "output", "weighted_average", "causal", "large_scores", "shared_projection"]
 SIX_BY_FOUR = [[1, 0, 2, -1], [0, 1, 1, 0], [2, -1, 0, 1], [1, 1, 1, 1], [-2, 0, 1, 3], [0, 3, -1, 2]]
 W_4x4 = [[1, 0.5, 0, 0], [0, 1, -0.5, 0], [0.5, 0, 1, 0], [0, 0, 0.5, 1]]
 X_DECIMALS = [[1.25, -0.5, 2.75, -1.5], [-9.75, 1.0, 0.25, 3.5], [2.5, -1.25, -0.75, 1.75],
