@@ -212,7 +212,7 @@ def test_a_worker_killed_mid_task_leaves_no_partial_file_and_the_task_runs_again
     assert status == 0, printed
     assert finished_lines(printed)["ana"] != victim
     for name in X_OF:
-        assert complete(out, name, "01-matrix-steps-07-09")
+        assert complete(out, name, "01-matrix-steps-07-10")
 
 
 def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_only_the_rest(cluster, tmp_path):
@@ -235,7 +235,7 @@ def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_o
     status, printed = batch(path, out, local.scheduler_address)
     assert status == 0 and list(finished_lines(printed)) == ["luis"], printed
     assert "ana: 01-matrix-steps-01: up to date, skipped" in printed
-    assert complete(out, "luis", "01-matrix-steps-07-09")
+    assert complete(out, "luis", "01-matrix-steps-07-10")
 
 
 def test_a_real_scheduler_and_two_dask_workers_give_the_files_a_local_render_gives(tmp_path):
