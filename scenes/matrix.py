@@ -401,11 +401,11 @@ class MatrixScene(LessonScene):
         n = result.X.shape[0]
         score_tex = r"q_1 \cdot k_j / \sqrt{d_k}" if self.settings.scale else r"q_1 \cdot k_j"
         moves = SoftmaxMoves(result.scaled[0], [f"k_{j + 1}" for j in range(n)], score_tex=score_tex,
-                             weight_tex=r"A_{1j}", height=BARS_HEIGHT,
+                             weight_tex=r"A_{1j}", height=BARS_HEIGHT, weight_decimals=self.weight_decimals,
                              names=("softmax_scores", "exponentials", "softmax_weights"))
         parts = moves.parts
         self.begin_step("exponentiate", word=self.row_words()[0], largest=format_number(parts.largest),
-                        total=format_number(parts.total), top=format_number(parts.weights.max()),
+                        total=format_number(parts.total), top=format_number(parts.weights.max(), self.weight_decimals),
                         new_numbers=2 * n + 1)
         self.point_map_at(self.term(SOFTMAX), scaled=self.settings.scale)
         self.hide_line()

@@ -57,13 +57,16 @@ class SoftmaxMoves(VGroup):
     """``scores`` (one row) as bars over key ``labels``, with ``exponentiate`` and ``normalise`` moves.
 
     ``score_tex`` names a score in TeX (the label of the row of scores, and the exponent of e); ``weight_tex``
-    names a weight; ``names`` tag the numbers of the three states.
+    names a weight, written with ``weight_decimals`` (a section's precision for its weights); ``names`` tag the
+    numbers of the three states.
     """
 
     def __init__(self, scores: Sequence[float], labels: Sequence[str], score_tex: str = r"x_j",
                  weight_tex: str = r"\alpha_j", label_colour: ManimColor = style.KEY,
-                 height: float = 2.0, names: tuple[str, str, str] = ("scores", "exponentials", "weights")):
+                 height: float = 2.0, names: tuple[str, str, str] = ("scores", "exponentials", "weights"),
+                 weight_decimals: int = 2):
         super().__init__()
+        self.decimals = (2, 2, weight_decimals)  # the scores, the exponentials, the weights
         self.parts = exponentiate_then_normalise(scores)
         self.names, self.unit_height = names, height
         self.state = 0
@@ -86,8 +89,10 @@ class SoftmaxMoves(VGroup):
         line = min(baseline(label) for label in self.labels)
         for label in self.labels:
             sit_on(label, line)
-        widest = max((value for state in self.values for value in state), key=lambda value: len(format_number(value)))
-        self.number_scale = min(1.0, self.step * NUMBER_SHARE / number_text(widest, font_size=style.BODY_SIZE).width)
+        widest = max(((value, self.decimals[state]) for state, row in enumerate(self.values) for value in row),
+                     key=lambda written: len(format_number(*written)))
+        self.number_scale = min(1.0, self.step * NUMBER_SHARE /
+                                number_text(widest[0], font_size=style.BODY_SIZE, decimals=widest[1]).width)
         self.scores = self._row(0, self.labels.get_bottom()[1] - LABEL_GAP)
         # The second row and its sum, built now to keep their room; shown from the first move on
         self.numbers = self._row(1, self.scores.get_bottom()[1] - ROW_GAP)
@@ -145,12 +150,13 @@ class SoftmaxMoves(VGroup):
         return label.move_to(self.label_room, aligned_edge=RIGHT).set_y(row.get_y())
 
     def _number(self, state: int, j: int, value: float):
-        text = number_text(value, style.TEXT, style.BODY_SIZE).scale(self.number_scale)
+        text = number_text(value, style.TEXT, style.BODY_SIZE, self.decimals[state]).scale(self.number_scale)
         text.tag = (self.names[state], (0, j))
         return text
 
     def _sum(self, state: int):
-        text = number_text(float(np.sum(self.values[state])), style.TEXT, style.BODY_SIZE).scale(self.number_scale)
+        text = number_text(float(np.sum(self.values[state])), style.TEXT, style.BODY_SIZE,
+                           self.decimals[state]).scale(self.number_scale)
         text.tag = (f"{self.names[state]}_sum", (0, 0))
         return text
 

@@ -335,6 +335,14 @@ def test_the_bars_of_row_one_exponentiate_then_normalise(overrides):
     assert layout_problems(scene) == [] and legibility_problems(scene) == [] and notation_problems(scene) == []
 
 
+def test_row_one_of_a_is_written_with_the_precision_of_a(default):
+    """One precision per quantity: the exponentiate step writes row 1 of A as the softmax step writes A."""
+    scene, _ = default
+    written = {step.key: step.numbers for step in scene.steps}
+    in_bars = written["exponentiate"]["softmax_weights"][0]
+    assert in_bars == written["softmax"]["weights"][0]  # the same texts: 0.8816 in both, not 0.88 in one
+
+
 def test_the_exponentiate_sounds_land_with_their_moves(default, want):
     """The exponentials as blips as the bars reach e^x, row 1 of A as the bars shrink to it."""
     scene, log = default
