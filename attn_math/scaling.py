@@ -52,6 +52,11 @@ def score_deviation(d_k: int, n_samples: int = 20000, seed: int = 0) -> float:
     return standard_deviation(score_samples(d_k, n_samples, seed))
 
 
+def scaled_score_deviation(d_k: int, n_samples: int = 20000, seed: int = 0) -> float:
+    """std(q · k / sqrt(d_k)) = std(q · k) / sqrt(d_k) over score_deviation's draws: about 1 for every d_k."""
+    return score_deviation(d_k, n_samples, seed) / float(np.sqrt(d_k))
+
+
 @dataclass(frozen=True)
 class ScoreCloud:
     """The first n_points scores q · k of score_deviation's draws, raw and divided by sqrt(d_k)."""

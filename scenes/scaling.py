@@ -12,7 +12,7 @@ import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Create, Dot, FadeIn, GrowFromEdge, Line, MathTex, Rectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
 
-from attn_math.scaling import ScalingDemo, score_cloud, score_deviation, scaling_demo
+from attn_math.scaling import ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo
 from lesson.numbers import format_number
 from scenes import style
 from scenes.bar_chart import BarChart
@@ -340,9 +340,10 @@ class ScalingScene(LessonScene):
         self.dimensions = sorted({*GROWTH, settings.d_k})
         self.demos = {d_k: scaling_demo(d_k, settings.n_keys, settings.seed) for d_k in self.dimensions}
         self.deviations = {d_k: score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
+        self.scaled_deviations = {d_k: scaled_score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
         # One pitch scale for every deviation heard, raw or divided by sqrt(d_k): the same number, the same blip
         # on a logarithmic scale: each doubling of d_k (a deviation times √2) one fixed interval
-        heard = [*self.deviations.values(), *[self.deviations[d_k] / np.sqrt(d_k) for d_k in self.dimensions]]
+        heard = [*self.deviations.values(), *self.scaled_deviations.values()]
         self.deviation_scale = shared_scale(heard, logarithmic=True)
         self.largest_score = style.shared_largest(*[demo.scores for demo in self.demos.values()],
                                                   *[demo.scaled_scores for demo in self.demos.values()])
@@ -380,7 +381,7 @@ class ScalingScene(LessonScene):
         section's one scale of deviations: call it just before the play that shows the number (it sounds as that
         play lands)."""
         root = float(np.sqrt(d_k))
-        value = self.deviations[d_k] / (root if scaled else 1.0)
+        value = (self.scaled_deviations if scaled else self.deviations)[d_k]
         self.cue("cell", lands=True, value=value, **self.deviation_scale, d_k=d_k, root=root, scaled=scaled)
 
     def deviation_table(self, scaled: bool = False) -> VGroup:
@@ -398,7 +399,7 @@ class ScalingScene(LessonScene):
             for j, text in enumerate(row):
                 text.tag = ("table", (i, j))
             if scaled:
-                row.append(number_text(self.deviations[d_k] / root, style.TEXT, style.BODY_SIZE))
+                row.append(number_text(self.scaled_deviations[d_k], style.TEXT, style.BODY_SIZE))
                 row[-1].tag = ("scaled_table", (i, 0))
             rows.append(row)
         columns = len(header)
@@ -441,7 +442,7 @@ class ScalingScene(LessonScene):
         for count, index in enumerate(reversed(range(len(dimensions)))):
             d_k = dimensions[index]
             self.cue_deviation(d_k, scaled=True)
-            self.play(*cloud.move_to_values(clouds[d_k].scaled_scores, self.deviations[d_k] / np.sqrt(d_k)),
+            self.play(*cloud.move_to_values(clouds[d_k].scaled_scores, self.scaled_deviations[d_k]),
                       Transform(self.row_frame, self.table_frame(index, columns=4)), Appear(rows[index][3]),
                       run_time=SWEEP_CHANGE)
             left = len(dimensions) - count - 1

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attn_math.attention import exponentiate_then_normalise
-from attn_math.scaling import (MAX_D_K, MAX_KEYS, MIN_KEYS, ScalingDemo, scaling_demo, score_cloud, score_deviation,
-                               score_samples, standard_deviation)
+from attn_math.scaling import (MAX_D_K, MAX_KEYS, MIN_KEYS, ScalingDemo, scaled_score_deviation, scaling_demo,
+                               score_cloud, score_deviation, score_samples, standard_deviation)
 
 
 def entropy_bits(p):
@@ -17,6 +17,16 @@ def entropy_bits(p):
 @pytest.mark.parametrize("d_k", [1, 4, 16, 64, 256, 512])
 def test_score_deviation_is_about_sqrt_d_k(d_k):
     assert score_deviation(d_k) == pytest.approx(math.sqrt(d_k), rel=0.04)
+
+
+@pytest.mark.parametrize("d_k", [2, 64, 512])
+def test_the_scaled_deviation_is_about_1_and_is_the_deviation_over_sqrt_d_k(d_k):
+    """std(q · k / sqrt(d_k)): the same draws, written out again here."""
+    rng = np.random.default_rng(5)
+    draws = rng.standard_normal((4000, 2, d_k))
+    assert np.std((draws[:, 0] * draws[:, 1]).sum(axis=1) / math.sqrt(d_k)) == pytest.approx(1.0, rel=0.05)
+    assert scaled_score_deviation(d_k, seed=5) == pytest.approx(score_deviation(d_k, seed=5) / math.sqrt(d_k))
+    assert scaled_score_deviation(d_k, seed=5) == pytest.approx(1.0, rel=0.04)
 
 
 def test_score_deviation_is_reproducible_and_depends_on_the_seed():
