@@ -300,8 +300,7 @@ class LessonScene(Scene):
             return
         step = self.steps[-1]
         step.texts, step.numbers = self._snapshot(self.mobjects)
-        shown = {(name, i, j, text) for name, rows in step.numbers.items()
-                 for i, row in enumerate(rows) for j, text in enumerate(row) if text is not None}
+        shown = numbers_on_screen(step.numbers)
         step.new_numbers, self._numbers_shown = len(shown - self._numbers_shown), shown
         step.reading = reading_seconds(step.caption, step.new_numbers)
         step.settled = max(self._settled, step.start)
@@ -315,6 +314,11 @@ class LessonScene(Scene):
                 and self.in_clip(len(self.steps)):
             self.pose_question(step.key, "question", self.written(strings["question"]))
         step.end = self.renderer.time
+
+    def count_as_read(self, numbers: dict) -> None:
+        """``numbers`` (a step record's) come back to the screen as an earlier step showed them: the reading time
+        of the step that shows them again does not count them as new."""
+        self._numbers_shown |= numbers_on_screen(numbers)
 
     def wait_until(self, time: float) -> None:
         """Wait, if needed, until at least ``time`` seconds into the scene: a drawn wait counts whole frames,
@@ -459,3 +463,10 @@ def _as_rows(grid: dict) -> list[list[str | None]]:
     rows = 1 + max(i for i, _ in grid)
     cols = 1 + max(j for _, j in grid)
     return [[grid.get((i, j)) for j in range(cols)] for i in range(rows)]
+
+
+def numbers_on_screen(numbers: dict) -> set:
+    """Each number of a step record's ``numbers`` (matrix name -> rows of texts, None where no number) as
+    (name, row, column, text)."""
+    return {(name, i, j, text) for name, rows in numbers.items()
+            for i, row in enumerate(rows) for j, text in enumerate(row) if text is not None}

@@ -442,8 +442,7 @@ class MatrixScene(LessonScene):
         # Their numbers were read in the scaled step: back on screen, they are not new to read (the reading time
         # counts the numbers not on screen as the step before ended, and the bars stood there instead).
         scaled = next(step for step in self.steps if step.key == "scaled")
-        self._numbers_shown |= {(name, i, j, text) for name, rows in scaled.numbers.items()
-                                for i, row in enumerate(rows) for j, text in enumerate(row) if text is not None}
+        self.count_as_read(scaled.numbers)
         self.swap([self.scaled.label], [self.A.label], run_time=0.6)
         self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
                                 extras=self.row_sums,

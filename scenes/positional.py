@@ -311,7 +311,8 @@ class PositionalScene(LessonScene):
         strings = self.strings["steps"]["clock_hands"]
         self.enter_step("clock_hands", keep=(self.heatmap, self.legend),
                         caption=strings["caption" if len(starts) > 1 else "caption_one_start"],
-                        delta=delta, second=starts[-1], end=starts[-1] + delta)
+                        delta=delta, second=starts[-1], end=starts[-1] + delta,
+                        speeds=strings["speeds"] if d >= 4 else "")  # fast and slow hands need two of them
         left, right, _, _ = self.panel_region()
         row = self.hand_row = HandRow(shown_hands(d // 2), self.colour, right - left, HAND_SLOT)
         panel = self.hand_panel(row, starts, delta, turns)

@@ -185,6 +185,13 @@ def test_an_odd_d_says_its_last_column_is_no_hand(smallest_odd):
     assert "no depende de pos" in smallest_odd.step.caption
 
 
+def test_the_narration_speaks_of_fast_and_slow_hands_only_when_there_are_several(default, smallest_odd):
+    """One dial (d = 3) has no hands on the left and on the right to compare."""
+    assert "izquierda" in default.step.narration["text"] and "derecha" in default.step.narration["text"]
+    alone = smallest_odd.step.narration["text"]
+    assert "izquierda" not in alone and "derecha" not in alone and "manecilla" in alone
+
+
 def test_the_step_comes_between_the_waves_and_the_similarity(default):
     keys = [step.key for step in default.scene.steps]
     assert keys[keys.index("waves") + 1:keys.index("similarity")] == ["clock_hands"]
