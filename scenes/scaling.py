@@ -30,6 +30,7 @@ STILL_MARGIN = 0.5  # a hold stays this much under the longest still stretch all
 CHANGE = 1.5  # seconds one change of d_k takes
 SWEEP_HOLD = 1.6  # seconds each d_k is held when the sweep repeats with both panels (its numbers were read once)
 SWEEP_CHANGE = 1.0
+QUICK_CHANGE = 0.45  # a divided deviation joining the column: the cloud barely moves
 KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at least CHANGE): time to read them
 LEGEND_GAP = 0.45  # between the panels and the colour bar of the scores
 LEGEND_HEIGHT = 1.6
@@ -431,27 +432,30 @@ class ScalingScene(LessonScene):
         self.row_frame = self.table_frame(0, columns=3)
         self.cue_deviation(first, scaled=False)
         self.play(Appear(cloud), Create(self.row_frame), run_time=SWEEP_CHANGE)
-        changes = 2 * len(dimensions) - 1  # wider d_k after d_k, then each divided, from the widest back
-        self.sweep_hold(changes + 1, changes)
+        widenings = len(dimensions) - 1
+        # The divided column after the sweep: one collapse (the widest cloud), then the rest fill in quickly,
+        # each number with its blip: divided, every d_k's cloud is as narrow as the first's, nothing to watch.
+        returning = SHORTEST_CHANGE + SWEEP_CHANGE + QUICK_CHANGE * widenings
+        self.sweep_hold(widenings + 2, SWEEP_CHANGE * widenings + returning)
         for index, d_k in enumerate(dimensions[1:], start=1):
             self.cue_deviation(d_k, scaled=False)
             self.play(*cloud.move_to_values(clouds[d_k].scores, self.deviations[d_k]),
                       Transform(self.row_frame, self.table_frame(index, columns=3)), run_time=SWEEP_CHANGE)
-            self.sweep_hold(changes - index + 1, changes - index)
+            self.sweep_hold(widenings - index + 2, SWEEP_CHANGE * (widenings - index) + returning)
         self.play(Appear(header[3]), *cloud.relabel(SCALED_CLOUD_LABEL), run_time=SHORTEST_CHANGE)
         for count, index in enumerate(reversed(range(len(dimensions)))):
             d_k = dimensions[index]
             self.cue_deviation(d_k, scaled=True)
             self.play(*cloud.move_to_values(clouds[d_k].scaled_scores, self.scaled_deviations[d_k]),
                       Transform(self.row_frame, self.table_frame(index, columns=4)), Appear(rows[index][3]),
-                      run_time=SWEEP_CHANGE)
-            left = len(dimensions) - count - 1
-            self.sweep_hold(left + 1, left)
+                      run_time=QUICK_CHANGE if count else SWEEP_CHANGE)
+        self.sweep_hold(1, 0.0)
         self.cloud = cloud
 
-    def sweep_hold(self, holds_left: int, changes_left: int) -> None:
-        """A hold of a sweep whose numbers are read once each: at least SWEEP_HOLD, ``changes_left`` changes to come."""
-        self.hold(holds_left, after=SWEEP_CHANGE * changes_left + SHORTEST_CHANGE, least=SWEEP_HOLD)
+    def sweep_hold(self, holds_left: int, after: float) -> None:
+        """A hold of a sweep whose numbers are read once each: at least SWEEP_HOLD, ``after`` seconds of
+        animation to come."""
+        self.hold(holds_left, after=after, least=SWEEP_HOLD)
 
     def table_frame(self, index: int, columns: int) -> SurroundingRectangle:
         """A frame round the table's row ``index``, its first ``columns`` numbers (a new column's slot too)."""
