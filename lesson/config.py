@@ -44,7 +44,8 @@ class ConfigError(ValueError):
 
 
 class AudioConfig(StrictModel):
-    """The soundtrack: ``loudness`` is the integrated loudness (LUFS, ITU-R BS.1770) at volume 100."""
+    """The soundtrack: ``loudness`` is the speech level (LUFS, ITU-R BS.1770) at volume 100: a voice's integrated
+    loudness, the data sounds 6 LU under it (``sonify.mix``)."""
 
     volume: int = Field(ge=0, le=100)
     loudness: float = Field(ge=-36.0, le=-10.0)

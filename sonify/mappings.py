@@ -60,7 +60,7 @@ from pathlib import Path
 import numpy as np
 
 from attn_math.attention import entropy
-from sonify.mix import Timeline, Track, master, mastered_blocks, with_voices, write_wav_blocks
+from sonify.mix import Timeline, Track, cue_gain_db, limit, limited_blocks, with_voices, write_wav_blocks
 from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
                           sine_wave, tone, triangle_wave)
 
@@ -353,14 +353,14 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "distribution": lambda weights, seconds=1.6, **_: capital_chord(weights, max(0.6, seconds)),
     "concat": lambda heads, **_: token_arpeggio(heads),
 }
-# The mix: one gain per kind (dB), the same in every section. A typical sound of each data kind reaches a
-# momentary loudness (BS.1770, 400 ms) 2 to 12 LU, about 6 LU, above a step tone's: sustained sines are
-# turned down, short blips up. Set on the default lecture so that every section needs about the same
-# gain to reach the loudness target (tests/test_sound_lecture.py), sparse sections' data a little louder.
-LEVELS = {"step": -6, "reset": -8, "cost": 8, "curve": -4,
-          "cell": 3, "values": 3, "scale": -2, "vector_sum": 4, "row": -1, "masked": -2, "entropy": -3, "connection": 5,
-          "tokens": 5, "concat": 7, "head_arcs": 5, "head_row": -2, "heads_overlay": 3, "heads_sum": 5,
-          "sum_row": 1, "heads_chord": -6, "distribution": 3,
+# The mix: one gain per kind (dB), the same in every section. A typical sound of each data kind reaches one
+# momentary loudness (BS.1770, 400 ms), within about 1.5 LU of the others and about 6 LU above a step tone's:
+# sustained sines and dense chords are turned down, short blips up. Measured on the default lecture (2026-12-02),
+# where the data cues' median is ``mix.DATA_CUE_LOUDNESS``, which the mix then sets 6 LU under speech.
+LEVELS = {"step": -6, "reset": -8, "cost": 6, "curve": -7,
+          "cell": 3, "values": -1, "scale": -2, "vector_sum": 4, "row": -5, "masked": -2, "entropy": 1, "connection": 5,
+          "tokens": 2, "concat": 5, "head_arcs": 3, "head_row": -5, "heads_overlay": 3, "heads_sum": 2,
+          "sum_row": -1, "heads_chord": -6, "distribution": 0,
           "frequencies": -10, "position_sweep": -6, "frequency_contrast": -6, "wave": -6, "similarity_curve": -8,
           "outputs_compared": -9}
 
@@ -385,24 +385,26 @@ def staggered(cues) -> list[float]:
     return times
 
 
-def placed(timeline: Timeline, cues) -> Timeline:
-    """Every cue's sound at its time and its kind's level on ``timeline``: one sound in memory at a time."""
+def placed(timeline: Timeline, cues, gain_db: float = 0.0) -> Timeline:
+    """Every cue's sound at its time and its kind's level (plus ``gain_db``) on ``timeline``: one sound in memory
+    at a time."""
     for cue, at in zip(cues, staggered(cues)):
-        timeline.place(MAPPINGS[cue.kind](**cue.values), at, LEVELS[cue.kind])
+        timeline.place(MAPPINGS[cue.kind](**cue.values), at, LEVELS[cue.kind] + gain_db)
     return timeline
 
 
 def soundtrack(cues, duration: float, loudness_lufs: float, voices=()) -> np.ndarray:
-    """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long, the
-    narration's ``voices`` ((start, mono samples) each) over it with the tones ducked, mastered to ``loudness_lufs``."""
-    tones = placed(Timeline(duration), cues).samples
-    return master(with_voices(tones, voices) if voices else tones, loudness_lufs)
+    """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long, levelled
+    against speech at ``loudness_lufs`` (``cue_gain_db``), the narration's ``voices`` ((start, mono samples)
+    each) over it at that loudness with the tones ducked, through the limiter."""
+    tones = placed(Timeline(duration), cues, cue_gain_db(loudness_lufs)).samples
+    return limit(with_voices(tones, voices, loudness_lufs) if voices else tones)
 
 
 def write_soundtrack(cues, duration: float, loudness_lufs: float, path: Path, voices=()) -> None:
-    """The ``soundtrack`` written to the WAV ``path``, built on scratch files and mastered a block at a time:
+    """The ``soundtrack`` written to the WAV ``path``, built on scratch files and limited a block at a time:
     memory holds a block and a cue's sound, however long the section runs."""
     with Track(int(round(duration * SAMPLE_RATE))) as tones:
-        placed(Timeline(samples=tones), cues)
-        with with_voices(tones, voices) if voices else tones as mix:  # closing tones twice is harmless
-            write_wav_blocks(mastered_blocks(mix, loudness_lufs), path)
+        placed(Timeline(samples=tones), cues, cue_gain_db(loudness_lufs))
+        with with_voices(tones, voices, loudness_lufs) if voices else tones as mix:  # closing tones twice is harmless
+            write_wav_blocks((block for _, block in limited_blocks(mix)), path)
