@@ -12,7 +12,7 @@ from scipy.ndimage import minimum_filter1d, uniform_filter1d
 from lesson.sections import SECTIONS
 from scenes.lesson_scene import Cue
 from sonify.mappings import (LEVELS, MAPPINGS, connection_note, distribution_chord, encoding_pitch, followed,
-                             reset_tone, soundtrack, staggered, step_tone, value_blip)
+                             placed, reset_tone, soundtrack, staggered, step_tone, value_blip)
 from sonify.mix import (CEILING_DBTP, CUES_UNDER_SPEECH, DATA_CUE_LOUDNESS, LIMITER_AHEAD, LIMITER_BEHIND, PEAK_BLOCK,
                         Timeline, limit, loudness, read_wav, sample_peaks, write_wav)
 from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
@@ -317,7 +317,7 @@ def test_comparisons_at_one_instant_play_one_after_the_other(kind, values, pitch
     the first has ended (a row's chord is longer than a blip: the pause follows the sound, not a fixed beat);
     a cue at another instant keeps its time."""
     cues = [Cue(0.5, kind, value) for value in values]
-    spans = heard_spans(soundtrack(cues, 4.0, -16.0), pitches)
+    spans = heard_spans(placed(Timeline(4.0), cues).samples, pitches)  # dry: the room's tail would blur the ends
     assert spans[0][0] == pytest.approx(0.5, abs=0.03) and spans[1][0] - spans[0][1] >= 0.15, spans
     assert staggered([*cues, Cue(3.0, kind, values[0])])[2] == 3.0
 
@@ -341,10 +341,10 @@ def test_a_cue_sits_at_its_kinds_level_against_speech_at_the_target(target):
     row = EXAMPLES["row"]
     alone = soundtrack([Cue(0.5, "row", row)], 3.0, target)
     expected = at_level("row", row) + target - CUES_UNDER_SPEECH - DATA_CUE_LOUDNESS
-    assert momentary_loudness(alone) == pytest.approx(expected, abs=0.05)
+    assert momentary_loudness(alone) == pytest.approx(expected, abs=0.5)  # the room adds under 0.5 LU
     crowded = soundtrack([Cue(0.5, "row", row), *(Cue(1.8 + 0.3 * k, "cell", EXAMPLES["cell"]) for k in range(3))],
                          3.0, target)
-    np.testing.assert_allclose(crowded[:int(1.75 * SAMPLE_RATE)], alone[:int(1.75 * SAMPLE_RATE)], atol=1e-12)
+    np.testing.assert_allclose(crowded[:int(1.75 * SAMPLE_RATE)], alone[:int(1.75 * SAMPLE_RATE)], atol=1e-6)
 
 
 def test_the_limiter_keeps_loud_tracks_under_the_ceiling():
@@ -412,7 +412,7 @@ def test_the_limiter_only_turns_down_never_distorts():
 def test_volume_halves_the_amplitude_at_50_and_silences_at_0():
     cues = [Cue(0.5, "row", EXAMPLES["row"]), Cue(1.5, "step", EXAMPLES["step"])]
     full = soundtrack(cues, 3.0, -16.0)
-    np.testing.assert_allclose(soundtrack(cues, 3.0, -16.0 + db(0.5)), 0.5 * full, atol=1e-12)
+    np.testing.assert_allclose(soundtrack(cues, 3.0, -16.0 + db(0.5)), 0.5 * full, atol=1e-6)
     assert not soundtrack(cues, 3.0, float("-inf")).any()
 
 
