@@ -1,10 +1,14 @@
 """A narrated step's key sound, heard again at full level once its voice has ended.
 
 Under a voice the cues are ducked (``mix.DUCK_DB``), so a step's data would be heard only faintly. Its key sound
-(its last data cue, with the cues of that kind before it in the step, as many as fit in REPLAY_SECONDS played one
-after the other) sounds again REPLAY_GAP after the voice has ended, at its kind's level, while the step's finished
-picture is on screen: that picture shows every value the replayed cues carry, so the sound repeats what is seen and
-contradicts nothing. The scene holds the step until the replay has ended."""
+sounds again REPLAY_GAP after the voice has ended, at its kind's level, while the step's finished picture is on
+screen, and it must repeat what that picture shows: the last data cue of the step, and before it
+* for a computed cell (which stays written where it landed), the step's other cells, as many as fit in
+  REPLAY_SECONDS played one after the other: the finished table shows every one of them;
+* for a sound whose picture is redrawn in place (a row's bars, a distribution, an attention line), only the cues
+  heard back to back with it (two panels compared, a head after another): the earlier states are gone from the
+  screen, so they are not replayed.
+The scene holds the step until the replay has ended."""
 
 from __future__ import annotations
 
@@ -21,16 +25,22 @@ def sound_seconds(cue) -> float:
     return len(MAPPINGS[cue.kind](**cue.values)) / SAMPLE_RATE
 
 
+STAYS_ON_SCREEN = frozenset({"cell"})  # kinds whose picture stays where it landed for the rest of the step
+BACK_TO_BACK = 0.1  # seconds of slack: a cue starting this soon after the one before has ended follows it
+
+
 def key_cues(cues) -> list:
-    """The step's key sound among ``cues`` (the step's, in time order): its last data cue and, before it, the
-    step's cues of the same kind that fit in REPLAY_SECONDS when played one after the other; in time order."""
+    """The step's key sound among ``cues`` (the step's, in time order): its last data cue and the cues of its kind
+    before it that the finished picture still shows (see the module's docstring), in time order."""
     data = [cue for cue in cues if cue.kind not in NOT_DATA]
     if not data:
         return []
-    chosen, seconds = [], -SEQUENCE_GAP
-    for cue in reversed([cue for cue in data if cue.kind == data[-1].kind]):
+    same = [cue for cue in data if cue.kind == data[-1].kind]
+    chosen, seconds = [same[-1]], sound_seconds(same[-1])
+    for cue in reversed(same[:-1]):
         turn = sound_seconds(cue) + SEQUENCE_GAP
-        if chosen and seconds + turn > REPLAY_SECONDS:
+        follows = cue.time + turn + BACK_TO_BACK >= chosen[0].time
+        if seconds + turn > REPLAY_SECONDS or not (cue.kind in STAYS_ON_SCREEN or follows):
             break
         chosen.insert(0, cue)
         seconds += turn

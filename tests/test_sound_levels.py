@@ -17,6 +17,8 @@ import pytest
 from scipy import signal as scipy_signal
 
 from media_checks import QUIET, rendered_once, system_program
+from scenes.lesson_scene import Cue
+from sonify.replay import key_cues
 
 TARGET = -16.0  # assets/default.toml: audio.loudness, the speech level
 UNDER_SPEECH = 6.0  # LU: the data cues' momentary loudness under it
@@ -110,7 +112,7 @@ def test_with_the_draft_voice_the_voice_sits_at_the_target_and_the_cues_keep_the
     silent_entry, silent_samples = silent
     outside = [cue for cue in data_cues(entry) if not any(start - 0.5 <= cue["time"] <= end + DUCK_RAMP
                                                          for start, end in spans)]
-    assert len(outside) >= 10
+    assert len(outside) >= 8
     levels = [cue_level(entry, samples, cue) for cue in outside]
     for cue, level in zip(outside, levels):
         twin = next(other for other in data_cues(silent_entry) if values_of(other) == values_of(cue))
@@ -137,3 +139,17 @@ def test_every_narrated_step_has_its_key_cue_at_full_level_after_its_voice(silen
         assert cue_level(entry, samples, key) == pytest.approx(full, abs=1.0), step["key"]
         under = [cue for cue in own if values_of(cue) == values_of(key) and cue["time"] < voice_end]
         assert under, step["key"]
+
+
+def test_the_replay_repeats_only_what_the_finished_picture_shows():
+    """Computed cells stay written: the step's cells sound again (as many as fit in 5 s, the latest). A row's bars
+    are redrawn in place: only the last row, with a row heard back to back with it (two panels compared)."""
+    cells = [Cue(float(t), "cell", {"value": float(t), "low": 0.0, "high": 20.0}) for t in range(20)]
+    assert [cue.time for cue in key_cues(cells)] == [float(t) for t in range(20 - len(key_cues(cells)), 20)]
+    assert 8 <= len(key_cues(cells)) <= 12
+    rows = [Cue(t, "row", {"weights": [0.25] * 4, "version": version})
+            for t, version in ((10.0, "unscaled"), (11.2, "scaled"), (14.0, "unscaled"), (15.2, "scaled"))]
+    assert key_cues(rows) == rows[2:]
+    assert key_cues([*rows, Cue(16.0, "step", {"step": 3})]) == rows[2:]
+    apart = [Cue(t, "row", {"weights": [0.25] * 4}) for t in (1.0, 5.0, 9.0)]
+    assert key_cues(apart) == apart[2:]
