@@ -97,7 +97,7 @@ def test_without_a_voice_the_data_cues_sit_about_6_lu_under_speech_at_the_target
     assert np.median(levels) == pytest.approx(TARGET - UNDER_SPEECH, abs=1.5), levels
     assert max(levels) <= TARGET - 2, levels
     assert METER.integrated_loudness(samples + 1e-10) < TARGET - 4
-    assert true_peak(samples) <= -1.0
+    assert true_peak(samples) <= -1.5
 
 
 def test_with_the_draft_voice_the_voice_sits_at_the_target_and_the_cues_keep_their_level(silent, spoken):
@@ -119,7 +119,7 @@ def test_with_the_draft_voice_the_voice_sits_at_the_target_and_the_cues_keep_the
         assert level == pytest.approx(cue_level(silent_entry, silent_samples, twin), abs=1.0), cue["kind"]
         assert level <= speech - 2, cue["kind"]
     assert np.median(levels) - speech == pytest.approx(-UNDER_SPEECH, abs=1.5)
-    assert true_peak(samples) <= -1.0
+    assert true_peak(samples) <= -1.5
 
 
 def test_every_narrated_step_has_its_key_cue_at_full_level_after_its_voice(silent, spoken):
