@@ -44,7 +44,8 @@ class ConfigError(ValueError):
 
 
 class AudioConfig(StrictModel):
-    """The soundtrack: ``loudness`` is the integrated loudness (LUFS, ITU-R BS.1770) at volume 100."""
+    """The soundtrack: ``loudness`` is the speech level (LUFS, ITU-R BS.1770) at volume 100: a voice's integrated
+    loudness, the data sounds 6 LU under it (``sonify.mix``)."""
 
     volume: int = Field(ge=0, le=100)
     loudness: float = Field(ge=-36.0, le=-10.0)
@@ -56,12 +57,15 @@ class AudioConfig(StrictModel):
 
 
 class NarrationConfig(StrictModel):
-    """Who speaks each step: ``source`` "" nobody (the default), "tts" the espeak-ng draft voice, or a folder
-    of the lecturer's recordings, one file per step named like the stills (``01-matrix/03-queries.wav``)."""
+    """Who speaks each step: ``source`` "" nobody (the default), "tts" the draft voice, or a folder of the
+    lecturer's recordings, one file per step named like the stills (``01-matrix/03-queries.wav``). The draft
+    voice is the Piper neural voice ``piper_voice`` (a ``.onnx`` file, its ``.onnx.json`` beside it) when one is
+    given and usable, else espeak-ng's ``voice``."""
 
     source: str = Field(max_length=4096)
     voice: str
     words_per_minute: int = Field(ge=80, le=300)
+    piper_voice: str = Field(max_length=4096)
 
     @field_validator("voice")
     @classmethod
@@ -75,6 +79,15 @@ class NarrationConfig(StrictModel):
     def _no_control_characters(cls, value: str) -> str:
         if any(ord(character) < 32 or ord(character) == 127 for character in value):
             raise ValueError("source: expected \"\", \"tts\" or a folder path without control characters")
+        return value
+
+    @field_validator("piper_voice")
+    @classmethod
+    def _piper_voice_file(cls, value: str) -> str:
+        if any(ord(character) < 32 or ord(character) == 127 for character in value) or \
+                value and not value.endswith(".onnx"):
+            raise ValueError("piper_voice: expected \"\" or the path of a Piper voice's .onnx file "
+                             "(its .onnx.json beside it)")
         return value
 
 

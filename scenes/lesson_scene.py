@@ -16,7 +16,8 @@ answer). A card holds its reading time, at most LONGEST_FREEZE per still screen.
 Narration: a step's ``narration`` (beside its caption in the locale, the variant matching the caption shown)
 is formatted with the caption's fields; with a voice (``SceneJob.narration``) it starts as the step's
 header settles and the step lasts at least the voice plus ``narration_text.TAIL``: the scene holds longer, its
-animations keep their speed.
+animations keep their speed. When the step's key sound fell under the voice (ducked), it plays again at full level
+after the voice (``sonify.replay``) and the step holds until it has ended.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText
 from scenes.speedups import release_free_memory
 from scenes.visuals import cap_height, label_text
-from sonify.mix import Track
+from sonify.mix import DUCK_RAMP, Track
+from sonify.replay import REPLAY_GAP, key_cues, replay_times
 from sonify.synth import SAMPLE_RATE
 
 WORDS_PER_SECOND = 2.5
@@ -94,6 +96,7 @@ class Cue:
     time: float
     kind: str
     values: dict
+    replay: bool = False  # a narrated step's key sound heard again after its voice (``sonify.replay``)
 
 
 class LessonScene(Scene):
@@ -176,7 +179,7 @@ class LessonScene(Scene):
         start = self.clip_start
         self.steps = [step.shifted(start) for step in self.steps if step.start >= start]
         self.cards = [card.shifted(start) for card in self.cards if card.start >= start]
-        self.cues = [Cue(cue.time - start, cue.kind, cue.values) for cue in self.cues if cue.time >= start]
+        self.cues = [replace(cue, time=cue.time - start) for cue in self.cues if cue.time >= start]
         self.freezes = [(begin - start, end - start) for begin, end in self.freezes if begin >= start]
         self.voices = [(time - start, voice) for time, voice in self.voices if time >= start]
 
@@ -305,7 +308,7 @@ class LessonScene(Scene):
         step.reading = reading_seconds(step.caption, step.new_numbers)
         step.settled = max(self._settled, step.start)
         self.wait_until(max(step.start + max(step.reading, step.narration.get("seconds", -TAIL) + TAIL),
-                            step.settled + FINISHED_HOLD))
+                            step.settled + FINISHED_HOLD, self.replay_key_sound(step)))
         step.read_until = self.renderer.time
         if self.job.stills_dir is not None and self.in_clip(len(self.steps)):
             self._save_still(len(self.steps), step.key)
@@ -319,6 +322,20 @@ class LessonScene(Scene):
         """``numbers`` (a step record's) come back to the screen as an earlier step showed them: the reading time
         of the step that shows them again does not count them as new."""
         self._numbers_shown |= numbers_on_screen(numbers)
+
+    def replay_key_sound(self, step: StepRecord) -> float:
+        """A spoken step whose key sound (``sonify.replay.key_cues``) fell under its voice: those cues again, one
+        after the other from REPLAY_GAP after the voice's end; returns when the step may end after them (TAIL
+        later), 0 when nothing is replayed."""
+        if "seconds" not in step.narration:
+            return 0.0
+        voice_end = step.start + step.narration["seconds"]
+        key = key_cues([cue for cue in self.cues if cue.time >= step.start])
+        if not key or key[-1].time >= voice_end + DUCK_RAMP:
+            return 0.0
+        times, end = replay_times(key, max(voice_end + REPLAY_GAP, self.renderer.time))
+        self.cues += [replace(cue, time=time, replay=True) for cue, time in zip(key, times)]
+        return end + TAIL
 
     def wait_until(self, time: float) -> None:
         """Wait, if needed, until at least ``time`` seconds into the scene: a drawn wait counts whole frames,

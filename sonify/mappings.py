@@ -60,9 +60,9 @@ from pathlib import Path
 import numpy as np
 
 from attn_math.attention import entropy
-from sonify.mix import Timeline, Track, master, mastered_blocks, with_voices, write_wav_blocks
-from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
-                          sine_wave, tone, triangle_wave)
+from sonify.mix import Timeline, Track, cue_gain_db, in_room, limit, limited_blocks, with_voices, write_wav_blocks
+from sonify.synth import (ATTACK, PLUCK, SAMPLE_RATE, SWELL, chord, envelope, glide, low_pass, organ_wave, pan,
+                          saw_wave, seconds, sine_wave, tone, triangle_wave)
 
 LAB_CUTOFF = 2500.0  # Hz, the lab's low-pass filter
 LADDER = np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21, 24, 26, 28, 31, 33, 36])  # pentatonic, in semitones
@@ -126,16 +126,18 @@ def scale_share(value: float, low: float, high: float, logarithmic: bool = False
     return 0.5 if high <= low else float(np.clip((value - low) / (high - low), 0.0, 1.0))
 
 
-def value_blip(value: float, low: float, high: float, logarithmic: bool = False) -> np.ndarray:
-    """A short blip at 220 x 4^share Hz, share = where ``value`` lies between ``low`` and ``high`` (``scale_share``)."""
+def value_blip(value: float, low: float, high: float, logarithmic: bool = False, attack: float = PLUCK) -> np.ndarray:
+    """A short plucked blip at 220 x 4^share Hz, share = where ``value`` lies between ``low`` and ``high``
+    (``scale_share``)."""
     share = scale_share(value, low, high, logarithmic)
-    return low_pass(envelope(tone(220 * 4 ** share, 0.14, triangle_wave), decay=0.05), LAB_CUTOFF)
+    return low_pass(envelope(tone(220 * 4 ** share, 0.14, triangle_wave), decay=0.05, attack=attack), LAB_CUTOFF)
 
 
 def scale_reference() -> np.ndarray:
     """A new scale starts: its two ends one after the other, 220 Hz then 880 Hz (a ``cell`` blip at the lowest
-    and the highest value), centred: what the next blips of the quantity are heard against."""
-    return in_sequence([pan(value_blip(share, 0.0, 1.0), 0.0) for share in (0.0, 1.0)], 0.18)
+    and the highest value, struck as a marker is, not plucked), centred: what the next blips of the quantity are
+    heard against."""
+    return in_sequence([pan(value_blip(share, 0.0, 1.0, attack=ATTACK), 0.0) for share in (0.0, 1.0)], 0.18)
 
 
 def value_blips(values, spacing: float, low: float | None = None, high: float | None = None) -> np.ndarray:
@@ -150,7 +152,7 @@ def value_blips(values, spacing: float, low: float | None = None, high: float | 
 def distribution_chord(weights, duration: float = 1.0, positions=None) -> np.ndarray:
     """One pitch per key (a pentatonic ladder), each as loud as its probability and panned as its column."""
     sound = stereo_chord(KEY_PITCHES, weights, duration, organ_wave, positions)
-    return low_pass(envelope(sound, decay=duration / 2.5), LAB_CUTOFF)
+    return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
 
 
 # Panels compared side by side: scaling's unscaled and scaled rows, the pipeline's two weight presets.
@@ -192,7 +194,7 @@ def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
     """A distribution in head ``head``'s register and timbre: one pitch per token, loud as its weight."""
     base, wave = HEAD_REGISTERS[head % len(HEAD_REGISTERS)]
     sound = stereo_chord(base * 2 ** (LADDER / 12), weights, duration, wave)
-    return low_pass(envelope(sound, decay=duration / 2.5), LAB_CUTOFF)
+    return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
 
 
 def heads_in_turn(rows, duration: float) -> np.ndarray:
@@ -276,7 +278,7 @@ def capital_chord(weights, duration: float = 1.6) -> np.ndarray:
     voices = [pan(weights[0] * tone(523.25, duration, organ_wave), positions[0]),
               pan(weights[1] * tone(392.0, duration, triangle_wave), positions[1]),
               pan(REST_SHARE * weights[2:].sum() * tone(REST_PITCH, duration), float(positions[2:].mean()))]
-    return low_pass(envelope(np.sum(voices, axis=0), decay=duration / 2), LAB_CUTOFF)
+    return low_pass(envelope(np.sum(voices, axis=0), decay=duration / 2, attack=SWELL), LAB_CUTOFF)
 
 
 IDENTICAL = 1e-9  # the largest difference of outputs that are the same numbers (floating-point rounding)
@@ -287,7 +289,7 @@ def comparison(max_difference: float, duration: float = 1.5) -> np.ndarray:
     whole tone, never two notes that beat; an octave from a difference of 0.5 on)."""
     cents = 0.0 if max_difference <= IDENTICAL else max(200.0, 1200 * np.log2(1 + min(1.0, 2 * max_difference)))
     voices = pan(tone(330.0, duration, triangle_wave), -0.7) + pan(tone(330.0, duration, triangle_wave, cents), 0.7)
-    return low_pass(envelope(voices, decay=duration / 2), LAB_CUTOFF)
+    return low_pass(envelope(voices, decay=duration / 2, attack=SWELL), LAB_CUTOFF)
 
 
 def masked_row(before, after, duration: float = 2.0) -> np.ndarray:
@@ -306,7 +308,8 @@ def entropy_cluster(bits: float, duration: float = 1.0, voices: int = 7) -> np.n
     width = min(bits, 3.0)
     voices = min(voices, 1 + int(width / WHOLE_TONE + 1e-9))
     octaves = np.linspace(-0.5, 0.5, voices) * width if voices > 1 else np.zeros(1)
-    return low_pass(envelope(chord(600.0 * 2**octaves, np.ones(voices), duration), decay=duration / 2), LAB_CUTOFF)
+    return low_pass(envelope(chord(600.0 * 2**octaves, np.ones(voices), duration), decay=duration / 2, attack=SWELL),
+                    LAB_CUTOFF)
 
 
 ENTROPY_GAP = 1.0  # seconds between two entropies' clusters in an ``entropy`` cue
@@ -353,14 +356,14 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "distribution": lambda weights, seconds=1.6, **_: capital_chord(weights, max(0.6, seconds)),
     "concat": lambda heads, **_: token_arpeggio(heads),
 }
-# The mix: one gain per kind (dB), the same in every section. A typical sound of each data kind reaches a
-# momentary loudness (BS.1770, 400 ms) 2 to 12 LU, about 6 LU, above a step tone's: sustained sines are
-# turned down, short blips up. Set on the default lecture so that every section needs about the same
-# gain to reach the loudness target (tests/test_sound_lecture.py), sparse sections' data a little louder.
-LEVELS = {"step": -6, "reset": -8, "cost": 8, "curve": -4,
-          "cell": 3, "values": 3, "scale": -2, "vector_sum": 4, "row": -1, "masked": -2, "entropy": -3, "connection": 5,
-          "tokens": 5, "concat": 7, "head_arcs": 5, "head_row": -2, "heads_overlay": 3, "heads_sum": 5,
-          "sum_row": 1, "heads_chord": -6, "distribution": 3,
+# The mix: one gain per kind (dB), the same in every section. A typical sound of each data kind reaches one
+# momentary loudness (BS.1770, 400 ms), within about 1.5 LU of the others and about 6 LU above a step tone's:
+# sustained sines and dense chords are turned down, short blips up. Measured on the default lecture (2026-12-02),
+# where the data cues' median is ``mix.DATA_CUE_LOUDNESS``, which the mix then sets 6 LU under speech.
+LEVELS = {"step": -6, "reset": -8, "cost": 6, "curve": -7,
+          "cell": 3, "values": -1, "scale": -2, "vector_sum": 4, "row": -5, "masked": -2, "entropy": 1, "connection": 5,
+          "tokens": 2, "concat": 5, "head_arcs": 3, "head_row": -5, "heads_overlay": 3, "heads_sum": 2,
+          "sum_row": -1, "heads_chord": -6, "distribution": 0,
           "frequencies": -10, "position_sweep": -6, "frequency_contrast": -6, "wave": -6, "similarity_curve": -8,
           "outputs_compared": -9}
 
@@ -385,24 +388,28 @@ def staggered(cues) -> list[float]:
     return times
 
 
-def placed(timeline: Timeline, cues) -> Timeline:
-    """Every cue's sound at its time and its kind's level on ``timeline``: one sound in memory at a time."""
+def placed(timeline: Timeline, cues, gain_db: float = 0.0) -> Timeline:
+    """Every cue's sound at its time and its kind's level (plus ``gain_db``) on ``timeline``: one sound in memory
+    at a time."""
     for cue, at in zip(cues, staggered(cues)):
-        timeline.place(MAPPINGS[cue.kind](**cue.values), at, LEVELS[cue.kind])
+        timeline.place(MAPPINGS[cue.kind](**cue.values), at, LEVELS[cue.kind] + gain_db)
     return timeline
 
 
 def soundtrack(cues, duration: float, loudness_lufs: float, voices=()) -> np.ndarray:
-    """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long, the
-    narration's ``voices`` ((start, mono samples) each) over it with the tones ducked, mastered to ``loudness_lufs``."""
-    tones = placed(Timeline(duration), cues).samples
-    return master(with_voices(tones, voices) if voices else tones, loudness_lufs)
+    """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long, levelled
+    against speech at ``loudness_lufs`` (``cue_gain_db``), in a light room (``in_room``), the narration's ``voices`` ((start, mono samples)
+    each) over it at that loudness with the tones ducked, through the limiter."""
+    tones = placed(Timeline(duration), cues, cue_gain_db(loudness_lufs)).samples
+    in_room(tones)
+    return limit(with_voices(tones, voices, loudness_lufs) if voices else tones)
 
 
 def write_soundtrack(cues, duration: float, loudness_lufs: float, path: Path, voices=()) -> None:
-    """The ``soundtrack`` written to the WAV ``path``, built on scratch files and mastered a block at a time:
+    """The ``soundtrack`` written to the WAV ``path``, built on scratch files and limited a block at a time:
     memory holds a block and a cue's sound, however long the section runs."""
     with Track(int(round(duration * SAMPLE_RATE))) as tones:
-        placed(Timeline(samples=tones), cues)
-        with with_voices(tones, voices) if voices else tones as mix:  # closing tones twice is harmless
-            write_wav_blocks(mastered_blocks(mix, loudness_lufs), path)
+        placed(Timeline(samples=tones), cues, cue_gain_db(loudness_lufs))
+        in_room(tones)
+        with with_voices(tones, voices, loudness_lufs) if voices else tones as mix:  # closing tones twice is harmless
+            write_wav_blocks((block for _, block in limited_blocks(mix)), path)

@@ -1,5 +1,11 @@
-"""A stereo timeline of sounds, mastered to a loudness target measured as broadcasters do (ITU-R BS.1770,
-the K-weighting of pyloudnorm) under a true-peak ceiling kept by a look-ahead limiter; 16-bit WAV I/O.
+"""A stereo timeline of sounds, levelled against speech as broadcasters measure loudness (ITU-R BS.1770, the
+K-weighting of pyloudnorm) under a true-peak ceiling kept by a look-ahead limiter; 16-bit WAV I/O.
+
+Levels are set against a voice at the loudness target (``audio.loudness``, -16 LUFS): a narration's voices are
+brought to it (integrated), and the cues sit CUES_UNDER_SPEECH under it (momentary loudness, 400 ms) by one fixed
+gain, the same with a voice and without one. A track without a voice is not normalised: it is sparse (most of it
+silence), so its integrated loudness says little about how loud a cue sounds, and bringing it to -16 LUFS made
+every cue louder than a voice at that level.
 
 A section's soundtrack runs for minutes (a float64 copy of 5 minutes is 230 MB), so it is never held whole:
 it is built on a ``Track`` (a scratch file), and measured, limited and written ``BLOCK`` samples at a time.
@@ -20,12 +26,17 @@ import numpy as np
 
 from sonify.synth import SAMPLE_RATE, pan
 
-CEILING_DBTP = -1.5  # the limiter's true-peak ceiling: 0.5 dB under the -1 dBTP delivery limit, for the codec
+# The limiter's true-peak ceiling. AAC adds up to 0.65 dB to a voice's peaks (measured on the draft-voiced lecture,
+# 2026-12-02): the encoded file stays under -1.5 dBTP, 0.5 dB under the -1 dBTP delivery limit.
+CEILING_DBTP = -2.2
 LOOKAHEAD = 0.005  # seconds the limiter's gain starts falling before a peak
 HOLD = 0.08  # seconds it stays down after one, so it does not flutter on a sustained chord
 DUCK_DB = -14.0  # the tones under a voice: at least 10 dB quieter, with margin for the limiter
 DUCK_RAMP = 0.08  # seconds the tones take to go down before a voice starts and to come back after it ends
-TONES_UNDER_VOICE_DB = 3.0  # between voices, the tones sit this much under the voice's loudness
+CUES_UNDER_SPEECH = 6.0  # LU: a data cue's momentary loudness under a voice at the loudness target
+# The momentary loudness (BS.1770, 400 ms) of a typical data cue placed at its kind's level (mappings.LEVELS) with
+# gain 1: the median over the data cues heard alone in the default lecture, measured on 2026-12-02.
+DATA_CUE_LOUDNESS = -13.7
 OVERSAMPLING = 4  # true peak: the peak of the signal resampled 4x (BS.1770 annex 2)
 PEAK_BLOCK, PEAK_REACH = 1 << 14, 64  # samples oversampled at a time; neighbours each side (filter: 10)
 BLOCK = 1 << 18  # samples measured, limited or written at a time (5.5 s, 4 MB as stereo float64)
@@ -95,6 +106,21 @@ class Timeline:
             self.samples[start:end] += 10 ** (gain_db / 20) * stereo[:end - start]
 
 
+# A light room around the tones (pedalboard's Reverb, JUCE's Freeverb): its reflections fall 60 dB in about half a
+# second and start about 12 dB under a short blip; dry_level 0.5 passes the sound itself unchanged.
+ROOM = {"room_size": 0.25, "damping": 0.6, "wet_level": 0.15, "dry_level": 0.5, "width": 0.8}
+
+
+def in_room(samples) -> None:
+    """``samples`` (an (n, 2) array or a ``Track``: the tones, before any voice) through a light room, in place, a
+    block at a time with the room's state carried from block to block; what rings on past the end is cut."""
+    from pedalboard import Reverb
+
+    room = Reverb(**ROOM)
+    for start, block in blocks(samples):
+        samples[start:start + len(block)] = room.process(block.T.astype(np.float32), SAMPLE_RATE, reset=False).T
+
+
 def blocks(samples, size: int = BLOCK) -> Iterator[tuple[int, np.ndarray]]:
     """(start, samples[start:start + size]) along ``samples`` (an array or a ``Track``)."""
     for start in range(0, len(samples), size):
@@ -121,9 +147,16 @@ def duck_gain(spans, length: int, depth_db: float = DUCK_DB, ramp: float = DUCK_
     return 10 ** (depth * depth_db / 20)
 
 
-def with_voices(tones, voices):
-    """The voices ((start, mono samples) each), centred, over ``tones`` ducked while each voice speaks;
-    between voices the tones sit TONES_UNDER_VOICE_DB under the voice's integrated loudness.
+def cue_gain_db(target_lufs: float) -> float:
+    """The gain (dB) every cue gets on top of its kind's level: a typical data cue CUES_UNDER_SPEECH under a voice at
+    ``target_lufs``, with or without a voice; -inf (silence) at volume 0."""
+    return target_lufs - CUES_UNDER_SPEECH - DATA_CUE_LOUDNESS
+
+
+def with_voices(tones, voices, target_lufs: float):
+    """The voices ((start, mono samples) each), centred and brought together to ``target_lufs`` integrated
+    loudness (one gain: a recording's own ups and downs kept), over ``tones`` (already at their level, see
+    ``cue_gain_db``) ducked while each voice speaks.
 
     ``tones`` is an array (the mix comes back as one) or a ``Track`` (it comes back as a new ``Track``, mixed a
     block at a time, which the caller closes); ``tones`` itself when no voice is heard."""
@@ -131,14 +164,14 @@ def with_voices(tones, voices):
     track = Timeline(samples=mix)
     for at, samples in voices:
         track.place(samples, at)
-    voice_level, tones_level = loudness(mix), loudness(tones)
+    voice_level = loudness(mix)
     if not np.isfinite(voice_level):
         return tones
-    gain = 10 ** ((voice_level - TONES_UNDER_VOICE_DB - tones_level) / 20) if np.isfinite(tones_level) else 0.0
+    voice_gain = 10 ** ((target_lufs - voice_level) / 20)
     spans = [(at, at + len(samples) / SAMPLE_RATE) for at, samples in voices]
     for start, block in blocks(tones):
         end = start + len(block)
-        mix[start:end] = mix[start:end] + gain * block * duck_gain(spans, len(block), start=start)[:, None]
+        mix[start:end] = voice_gain * mix[start:end] + block * duck_gain(spans, len(block), start=start)[:, None]
     return mix
 
 
@@ -282,43 +315,20 @@ def limited(samples: np.ndarray, ceiling_db: float = CEILING_DBTP) -> np.ndarray
     return samples * gain[:, None]
 
 
-def limited_blocks(samples, gain: float = 1.0, ceiling_db: float = CEILING_DBTP) -> Iterator[tuple[int, np.ndarray]]:
-    """(start, block) of ``gain`` x ``samples`` (an array or a ``Track``) through the limiter, BLOCK samples at a
+def limited_blocks(samples, ceiling_db: float = CEILING_DBTP) -> Iterator[tuple[int, np.ndarray]]:
+    """(start, block) of ``samples`` (an array or a ``Track``) through the limiter, BLOCK samples at a
     time, each limited with LIMITER_REACH samples of context on either side: the blocks equal the whole
     signal limited at once."""
     length = len(samples)
     for start in range(0, length, BLOCK):
         end = min(start + BLOCK, length)
         low, high = max(0, start - LIMITER_REACH), min(length, end + LIMITER_REACH)
-        yield start, limited(gain * samples[low:high], ceiling_db)[start - low:end - low]
+        yield start, limited(samples[low:high], ceiling_db)[start - low:end - low]
 
 
 def limit(samples: np.ndarray, ceiling_db: float = CEILING_DBTP) -> np.ndarray:
     """``samples`` through the look-ahead limiter (see ``limited``)."""
-    return collected((block for _, block in limited_blocks(samples, 1.0, ceiling_db)), samples)
-
-
-def mastered_blocks(samples, target_lufs: float) -> Iterator[np.ndarray]:
-    """``samples`` (an array or a ``Track``) brought to ``target_lufs`` integrated loudness by one gain, then
-    limited under the ceiling, a block at a time: measured, limited into a scratch ``Track`` while measured
-    again, and limited once more with what the limiter took off the loudest passages when that is > 0.1 LU."""
-    measured = loudness(samples)
-    if not np.isfinite(measured) or not np.isfinite(target_lufs):  # nothing to hear, or volume 0
-        yield from (np.zeros_like(block) for _, block in blocks(samples))
-        return
-    with Track(len(samples)) as first:
-        meter = LoudnessMeter()
-        for start, block in limited_blocks(samples, 10 ** ((target_lufs - measured) / 20)):
-            first[start:start + len(block)] = block
-            meter.add(block)
-        correction = target_lufs - meter.lufs
-        again = limited_blocks(first, 10 ** (correction / 20)) if abs(correction) > 0.1 else blocks(first)
-        yield from (block for _, block in again)
-
-
-def master(samples: np.ndarray, target_lufs: float) -> np.ndarray:
-    """``samples`` brought to ``target_lufs`` and limited (see ``mastered_blocks``), as an array."""
-    return collected(mastered_blocks(samples, target_lufs), samples)
+    return collected((block for _, block in limited_blocks(samples, ceiling_db)), samples)
 
 
 def pcm16(samples: np.ndarray) -> np.ndarray:

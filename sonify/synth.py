@@ -11,7 +11,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 SAMPLE_RATE = 48000  # the rate of video soundtracks: no resampling when muxed as AAC or Opus
-ATTACK = 0.015  # seconds, the lab's attack
+# An envelope per kind of sound, so that kinds are told apart before their pitch is: the step tones and other
+# markers are struck (the lab's 15 ms attack), a value's blip is plucked (it starts at once and dies fast), a
+# distribution's chord swells in (and dies away over the chord's length).
+ATTACK = 0.015  # seconds, the lab's attack: markers
+PLUCK = 0.005  # seconds: a value's blip
+SWELL = 0.06  # seconds: a distribution's chord
 RELEASE = 0.005  # seconds, a struck note's fade at its cut (it has decayed by then)
 Wave = Callable[[np.ndarray], np.ndarray]  # phase in cycles -> amplitude
 

@@ -5,6 +5,7 @@ sentences are timed on the recording's pauses, and the tones duck under the voic
 import os
 
 import numpy as np
+import pyloudnorm
 import pytest
 
 from audio_files import tone, write_audio
@@ -94,9 +95,9 @@ def test_the_tones_duck_at_least_10_db_while_a_voice_speaks_and_come_back_after(
     rng = np.random.default_rng(0)
     tones = 0.1 * rng.standard_normal((6 * SAMPLE_RATE, 2))
     voice = tone(150, 2.0, SAMPLE_RATE)[:, 0]
-    mixed = with_voices(tones, [(2.0, voice)])
     voice_track = np.zeros_like(tones)
     voice_track[2 * SAMPLE_RATE:4 * SAMPLE_RATE] = pan(voice, 0.0)
+    mixed = with_voices(tones, [(2.0, voice)], loudness(voice_track))  # the voice at its own loudness: gain 1
     ducked = mixed - voice_track  # what is left of the tones
 
     def level(start, end):
@@ -111,12 +112,16 @@ def test_the_tones_duck_at_least_10_db_while_a_voice_speaks_and_come_back_after(
     assert np.abs(np.diff(gain)).max() < swing / (0.02 * SAMPLE_RATE)  # ramps slower than 20 ms, not clicks
 
 
-def test_between_voices_the_tones_sit_under_the_voices_loudness():
+def test_the_voices_are_brought_to_the_target_and_the_tones_keep_their_level():
+    """The voice at the target's integrated loudness (pyloudnorm); away from it the tones are untouched."""
     rng = np.random.default_rng(1)
     tones = 0.01 * rng.standard_normal((8 * SAMPLE_RATE, 2))
     voice = tone(150, 2.0, SAMPLE_RATE)[:, 0]
-    mixed = with_voices(tones, [(1.0, voice)])
-    assert loudness(mixed[5 * SAMPLE_RATE:]) < loudness(mixed[1 * SAMPLE_RATE:3 * SAMPLE_RATE]) - 2
+    for target in (-16.0, -23.0):
+        spoken = with_voices(np.zeros_like(tones), [(1.0, voice)], target)
+        assert pyloudnorm.Meter(SAMPLE_RATE).integrated_loudness(spoken) == pytest.approx(target, abs=0.05)
+        mixed = with_voices(tones, [(1.0, voice)], target)
+        np.testing.assert_array_equal(mixed[4 * SAMPLE_RATE:], tones[4 * SAMPLE_RATE:])
 
 
 def test_the_draft_voice_speaks_spanish_for_about_as_long_as_the_text():

@@ -1,7 +1,7 @@
 """The default lecture as a viewer gets it, measured on a tiny render of every section of the registry: no screen stands
 still over 6 s in any section's decoded frames, cards take at most a tenth of each section, every finished
 step stays 4 s, landing cues sound as their motion stops; and its sound: every
-section and the joined lecture at the loudness target (pyloudnorm, ITU-R BS.1770) under -1 dBTP, one gain
+section and the joined lecture under the speech target (pyloudnorm, ITU-R BS.1770) and -1 dBTP, one gain
 for a cue kind in every section, stereo 48 kHz, nothing under 200 Hz, and the lecture's audio under each
 section's picture (cross-correlation)."""
 
@@ -119,12 +119,14 @@ def integrated_loudness(samples: np.ndarray, rate: int = SAMPLE_RATE) -> float:
     return pyloudnorm.Meter(rate).integrated_loudness(samples + dither)
 
 
-def test_every_section_and_the_lecture_sit_at_the_target_under_minus_1_dbtp(lecture):
+def test_every_section_and_the_lecture_sit_under_the_speech_target_under_minus_1_dbtp(lecture):
+    """Without a voice nothing is normalised to the target: the cues sit 6 LU under speech at it
+    (tests/test_sound_levels.py), so a sparse track's integrated loudness lies well under it."""
     for section, _, samples in sections(lecture):
-        assert integrated_loudness(samples) == pytest.approx(TARGET, abs=1.0), section
+        assert TARGET - 14 <= integrated_loudness(samples) <= TARGET - 3, section
         assert true_peak(samples) <= -1.0, section
     samples, rate = decoded(lecture[0] / "lecture.mp4")
-    assert integrated_loudness(samples, rate) == pytest.approx(TARGET, abs=1.0)
+    assert TARGET - 14 <= integrated_loudness(samples, rate) <= TARGET - 3
     assert true_peak(samples) <= -1.0
 
 

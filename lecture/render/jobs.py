@@ -139,7 +139,7 @@ def _render(job: RenderJob, progress) -> JobResult:
             scene, produced = _run_scene(job, *folders, progress)
             produced = Path(os.path.realpath(produced)) if produced else None  # not through a link of ours
         result = JobResult(job.section, steps=scene.steps, cards=scene.cards, questions=scene.class_questions(),
-                           cues=[{"time": round(cue.time, 4), "kind": cue.kind, **cue.values} for cue in scene.cues],
+                           cues=[cue_entry(cue) for cue in scene.cues],
                            timings={"scene_seconds": round(time.perf_counter() - started, 3),
                                     "mobjects": len(scene.get_mobject_family_members())})
         if job.format == STEPS_ONLY:
@@ -205,6 +205,12 @@ def _is_svg(path: Path) -> bool:
         return path.stat().st_size > 0 and ElementTree.parse(path).getroot().tag.endswith("svg")
     except (ElementTree.ParseError, OSError):
         return False
+
+
+def cue_entry(cue) -> dict:
+    """A cue as the manifest lists it: time, kind, its values, and ``replay`` when it is a step's key sound heard
+    again after the voice."""
+    return {"time": round(cue.time, 4), "kind": cue.kind, **cue.values, **({"replay": True} if cue.replay else {})}
 
 
 def _run_scene(job: RenderJob, cache: Path, work: Path, partial: Path, progress):

@@ -1,5 +1,6 @@
 """The voice of each step: the lecturer's recordings (one file per step, any format and rate PyAV decodes) or
-the espeak-ng draft voice, as mono samples at the soundtrack's rate. The text the voice says, its sentences
+the draft voice (a Piper neural voice when the config names one and it can be used, else espeak-ng), as mono
+samples at the soundtrack's rate. The text the voice says, its sentences
 and their times are ``lesson.narration_text``.
 
 Recordings are found and decoded once, by the parent before anything renders, so a bad one stops the render
@@ -20,8 +21,10 @@ import stat
 import subprocess
 import threading
 import time
+import wave
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import av
@@ -51,17 +54,23 @@ class Narration:
     voice: str = ""  # an espeak-ng voice: the draft voice speaks every step
     words_per_minute: int = 150
     recordings: dict[str, np.ndarray] = field(default_factory=dict)  # "03-queries" -> its decoded samples
+    piper: str = ""  # a Piper voice's .onnx file: it speaks the draft instead of espeak-ng
 
     def speak(self, name: str, text: str, spoken: dict) -> np.ndarray | None:
         """The step's voice as mono samples, or None when this step has no recording; ``spoken`` is the
         locale's table of words for signs (see ``voice_text``)."""
+        if self.piper:
+            return synthesize_piper(voice_text(text, spoken), self.piper, self.words_per_minute)
         if self.voice:
             return synthesize(voice_text(text, spoken), self.voice, self.words_per_minute)
         return self.recordings.get(name)
 
     def fingerprint(self) -> dict:
-        """What the section's video depends on: the voice, or each recording's decoded sound."""
-        return {"voice": self.voice, "words_per_minute": self.words_per_minute,
+        """What the section's video depends on: the voice (a Piper voice by its files' sizes and times), or each
+        recording's decoded sound."""
+        piper = {str(path): [path.stat().st_size, path.stat().st_mtime_ns] for path in piper_files(self.piper)} \
+            if self.piper else None
+        return {"voice": self.voice, "words_per_minute": self.words_per_minute, "piper": piper,
                 "recordings": {name: hashlib.sha256(samples.tobytes()).hexdigest()
                                for name, samples in sorted(self.recordings.items())}}
 
@@ -219,23 +228,72 @@ def synthesize(text: str, voice: str, words_per_minute: int) -> np.ndarray:
     return decode(result.stdout)
 
 
+PIPER_WORDS_PER_MINUTE = 150  # about a Piper voice's pace at its own length scale: words_per_minute scales it
+
+
+def piper_files(model: str) -> tuple[Path, Path]:
+    """A Piper voice's model and, beside it, its config (``voice.onnx`` and ``voice.onnx.json``)."""
+    return Path(model).expanduser(), Path(f"{Path(model).expanduser()}.json")
+
+
+def piper_problem(model: str) -> str:
+    """Why the Piper voice ``model`` cannot speak ("" when it can): piper-tts not installed, or a file missing."""
+    try:
+        import piper  # noqa: F401  (only whether it is installed)
+    except ImportError:
+        return "piper-tts is not installed (pip install piper-tts)"
+    missing = [str(path) for path in piper_files(model) if not path.is_file()]
+    return f"{' and '.join(missing)} not found" if missing else ""
+
+
+@cache
+def _piper_voice(model: str):
+    """The Piper voice loaded once per process (a worker speaks many steps with it)."""
+    from piper import PiperVoice
+
+    return PiperVoice.load(*piper_files(model))
+
+
+def synthesize_piper(text: str, model: str, words_per_minute: int) -> np.ndarray:
+    """The draft voice from the Piper voice ``model`` reading ``text``, at about ``words_per_minute``."""
+    from piper import SynthesisConfig
+
+    speech = io.BytesIO()
+    with wave.open(speech, "wb") as writer:
+        _piper_voice(model).synthesize_wav(text, writer, SynthesisConfig(
+            length_scale=PIPER_WORDS_PER_MINUTE / words_per_minute))
+    return decode(speech.getvalue())
+
+
 def missing_espeak() -> str:
     return ("narration.source = \"tts\" needs espeak-ng: install the Debian package espeak-ng "
             "(make setup NARRATION=tts does)")
 
 
+def draft_voice_plan(voice: str, words_per_minute: int, piper_voice: str, steps, warn) -> dict[str, Narration]:
+    """Every section spoken by the Piper voice when it is given and usable, else by espeak-ng (which must then
+    be installed); one ``warn`` line says which, and why not Piper when it was given."""
+    problem = piper_problem(piper_voice) if piper_voice else ""
+    if piper_voice and not problem:
+        warn(f"narration: draft voice Piper {Path(piper_voice).stem} ({piper_voice})")
+        return {section.id: Narration(piper=piper_voice, words_per_minute=words_per_minute) for section in steps}
+    if shutil.which("espeak-ng") is None:
+        raise NarrationError(missing_espeak())
+    warn(f"narration: draft voice espeak-ng {voice}" + (f" (Piper voice not used: {problem})" if problem else ""))
+    return {section.id: Narration(voice=voice, words_per_minute=words_per_minute) for section in steps}
+
+
 # Finding the recordings ---------------------------------------------------------------------------
 def plan(source: str, voice: str, words_per_minute: int, steps: dict[Section, list[str]],
-         warn) -> dict[str, Narration]:
+         warn, piper_voice: str = "") -> dict[str, Narration]:
     """A Narration for each section of ``steps`` (section -> its step keys in order), checked before any
     render: every recording decodes and lasts at most LONGEST_RECORDING; steps without one are named in
-    one ``warn`` line and keep their silent timing. Empty when ``source`` is ""."""
+    one ``warn`` line and keep their silent timing. The draft voice (``source`` "tts") is ``piper_voice`` when
+    it can speak, else espeak-ng, said in one ``warn`` line. Empty when ``source`` is ""."""
     if not source:
         return {}
     if source == "tts":
-        if shutil.which("espeak-ng") is None:
-            raise NarrationError(missing_espeak())
-        return {section.id: Narration(voice=voice, words_per_minute=words_per_minute) for section in steps}
+        return draft_voice_plan(voice, words_per_minute, piper_voice, steps, warn)
     folder = Path(source).expanduser()
     if not folder.is_dir():
         raise NarrationError(f"narration.source: {source} is not a folder of recordings; expected \"\", "

@@ -163,7 +163,7 @@ def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
     narration = request.config.narration
     return plan(narration.source, narration.voice, narration.words_per_minute,
                 {BY_ID[section]: step_keys(section, getattr(request.config, section)) for section in request.sections},
-                warn)
+                warn, narration.piper_voice)
 
 
 def _commit_section(request: RenderRequest, folder: OutputFolder, result: JobResult, wanted: str, scratch: Path,

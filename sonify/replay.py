@@ -1,0 +1,57 @@
+"""A narrated step's key sound, heard again at full level once its voice has ended.
+
+Under a voice the cues are ducked (``mix.DUCK_DB``), so a step's data would be heard only faintly. Its key sound
+sounds again REPLAY_GAP after the voice has ended, at its kind's level, while the step's finished picture is on
+screen, and it must repeat what that picture shows: the last data cue of the step, and before it
+* for a computed cell (which stays written where it landed), the step's other cells, as many as fit in
+  REPLAY_SECONDS played one after the other: the finished table shows every one of them;
+* for a sound whose picture is redrawn in place (a row's bars, a distribution, an attention line), only the cues
+  heard back to back with it (two panels compared, a head after another): the earlier states are gone from the
+  screen, so they are not replayed.
+The scene holds the step until the replay has ended."""
+
+from __future__ import annotations
+
+from sonify.mappings import MAPPINGS, SEQUENCE_GAP
+from sonify.synth import SAMPLE_RATE
+
+NOT_DATA = frozenset({"step", "reset", "scale"})  # markers and scale references: no value of the step's own
+REPLAY_GAP = 0.3  # seconds of quiet between the voice's end and the replay (the ducking's ramp takes 0.08)
+REPLAY_SECONDS = 5.0  # the most a replay of several cues lasts; a single cue plays whole however long
+
+
+def sound_seconds(cue) -> float:
+    """How long the cue's sound lasts (``cue`` has ``kind`` and ``values``)."""
+    return len(MAPPINGS[cue.kind](**cue.values)) / SAMPLE_RATE
+
+
+STAYS_ON_SCREEN = frozenset({"cell"})  # kinds whose picture stays where it landed for the rest of the step
+BACK_TO_BACK = 0.1  # seconds of slack: a cue starting this soon after the one before has ended follows it
+
+
+def key_cues(cues) -> list:
+    """The step's key sound among ``cues`` (the step's, in time order): its last data cue and the cues of its kind
+    before it that the finished picture still shows (see the module's docstring), in time order."""
+    data = [cue for cue in cues if cue.kind not in NOT_DATA]
+    if not data:
+        return []
+    same = [cue for cue in data if cue.kind == data[-1].kind]
+    chosen, seconds = [same[-1]], sound_seconds(same[-1])
+    for cue in reversed(same[:-1]):
+        turn = sound_seconds(cue) + SEQUENCE_GAP
+        follows = cue.time + turn + BACK_TO_BACK >= chosen[0].time
+        if seconds + turn > REPLAY_SECONDS or not (cue.kind in STAYS_ON_SCREEN or follows):
+            break
+        chosen.insert(0, cue)
+        seconds += turn
+    return chosen
+
+
+def replay_times(cues, start: float) -> tuple[list[float], float]:
+    """Start times of ``cues`` played one after the other from ``start`` (SEQUENCE_GAP of quiet between two),
+    and when the last one ends."""
+    times, at = [], start
+    for cue in cues:
+        times.append(at)
+        at += sound_seconds(cue) + SEQUENCE_GAP
+    return times, at - SEQUENCE_GAP
