@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from attn_math import heads, lab, worked_example
+from attn_math import heads, lab, learned, worked_example
 from attn_math.attention import MATRICES, check_shapes, plural, self_attention
 from attn_math.geometry import PLANE_DIMENSIONS
 from lesson.config_hints import clipped
@@ -180,6 +180,38 @@ class PipelineConfig(StrictModel):
     def lab_weights(self) -> lab.LabWeights | None:
         """None for the preset's weights, else the preset's with any matrix given here replacing its own."""
         return lab.LabWeights(**self.weight_matrices()) if self.given_weights() else None
+
+
+class LearnedConfig(StrictModel):
+    """Section 7: the tiny transformer trained on repeated random tokens (attn_math.learned); its size is bounded
+    so that training stays within its CPU budget (learned.BUDGET_SECONDS on the reference machine)."""
+
+    seed: int = Field(ge=0, le=2**32 - 1)
+    steps: int = Field(ge=learned.MIN_STEPS, le=learned.MAX_STEPS)
+    sequence_length: int = Field(ge=2 * learned.MIN_HALF, le=2 * learned.MAX_HALF)
+    vocabulary: int = Field(ge=learned.MIN_HALF, le=learned.MAX_VOCABULARY)
+    heads: int = Field(ge=1, le=learned.MAX_HEADS)
+
+    @model_validator(mode="after")
+    def _trainable(self) -> "LearnedConfig":
+        if self.sequence_length % 2:
+            raise ValueError(f"sequence_length: expected an even number (a half and its repetition), "
+                             f"got {self.sequence_length}")
+        half = self.sequence_length // 2
+        if self.vocabulary < half:
+            raise ValueError(f"vocabulary: expected at least {half} tokens (the first half of sequence_length "
+                             f"{self.sequence_length} has distinct tokens), got {self.vocabulary}")
+        if learned.D_MODEL % self.heads:
+            divisors = [str(h) for h in range(1, learned.MAX_HEADS + 1) if learned.D_MODEL % h == 0]
+            raise ValueError(f"heads: expected {', '.join(divisors[:-1])} or {divisors[-1]} (d_model = "
+                             f"{learned.D_MODEL} is split evenly between the heads), got {self.heads}")
+        seconds = learned.estimated_seconds(self.steps, self.sequence_length, self.heads)
+        if seconds > learned.BUDGET_SECONDS:
+            most = int(self.steps * learned.BUDGET_SECONDS / seconds)
+            raise ValueError(f"steps: {self.steps} steps of sequence_length {self.sequence_length} with "
+                             f"{self.heads} heads would train for about {seconds:.0f} s, over the "
+                             f"{learned.BUDGET_SECONDS} s budget; at most {most} steps at that size")
+        return self
 
 
 def check_lab_shapes(given: set[str], shapes: dict[str, tuple[int, int]]) -> None:

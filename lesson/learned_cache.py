@@ -1,0 +1,83 @@
+"""The learned section's trained model, kept in the user's cache so that a second render does not train again.
+
+One file per config and code: ``<sha256>.npz`` in ``lesson.user_cache.private_folder("learned")``, the hash over the
+config's values and the source of every module the training runs (a change to either trains again). Read with
+``allow_pickle=False`` relative to the folder's descriptor; written under a temporary name made exclusively, then
+renamed over. A folder another user could change is not used: the model is trained every time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from attn_math import head_scores, induction_task, learned, tiny_transformer, validation
+from lesson.section_config import LearnedConfig
+from lesson.user_cache import PrivateFolder, private_folder
+
+FOLDER = "learned"
+TRAINING_MODULES = (induction_task, tiny_transformer, head_scores, learned, validation)
+# What a damaged or foreign file raises when read (np.load, the npz's zip, Training.from_arrays' checks).
+UNREADABLE = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
+
+
+def cache_key(config: LearnedConfig) -> str:
+    """sha256 over the config's values and the source bytes of the training's modules."""
+    digest = hashlib.sha256(json.dumps(config.model_dump(), sort_keys=True).encode())
+    for module in TRAINING_MODULES:
+        digest.update(module.__name__.encode() + b"\0" + Path(module.__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def train(config: LearnedConfig) -> learned.Training:
+    """Train the model of ``config`` now, saying so on stderr (it takes a while)."""
+    seconds = learned.estimated_seconds(config.steps, config.sequence_length, config.heads)
+    print(f"training the learned section's model (about {seconds:.0f} s)...", file=sys.stderr, flush=True)
+    return learned.train(config.seed, config.steps, config.vocabulary, config.sequence_length, config.heads)
+
+
+def trained(config: LearnedConfig) -> learned.Training:
+    """The model of ``config``: from the cache when it is there and whole, else trained (and kept)."""
+    folder = private_folder(FOLDER)
+    if folder is None:
+        return train(config)
+    try:
+        name = f"{cache_key(config)}.npz"
+        try:
+            return _loaded(folder, name)
+        except UNREADABLE:  # missing, truncated or damaged: trained again, and the file replaced
+            training = train(config)
+        _kept(training, folder, name)
+        return training
+    finally:
+        os.close(folder.descriptor)
+
+
+def _loaded(folder: PrivateFolder, name: str) -> learned.Training:
+    descriptor = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder.descriptor)
+    with os.fdopen(descriptor, "rb") as file, np.load(file, allow_pickle=False) as arrays:
+        return learned.Training.from_arrays({key: arrays[key] for key in arrays.files})
+
+
+def _kept(training: learned.Training, folder: PrivateFolder, name: str) -> None:
+    """Write the training beside the old file under a name made exclusively, then rename it over; a full disk or
+    any failure to write leaves the cache as it was."""
+    temporary = f".{name}-{secrets.token_hex(8)}"
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                             dir_fd=folder.descriptor)
+        with os.fdopen(descriptor, "wb") as file:
+            np.savez(file, **training.to_arrays())
+        os.replace(temporary, name, src_dir_fd=folder.descriptor, dst_dir_fd=folder.descriptor)
+    except OSError:
+        try:
+            os.unlink(temporary, dir_fd=folder.descriptor)
+        except OSError:
+            pass
