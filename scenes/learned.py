@@ -126,6 +126,7 @@ class LearnedScene(LessonScene):
                             angle=-0.6, color=style.HIGHLIGHT, stroke_width=3, tip_length=0.18)
         copy = label_text(self.labels["copy"], style.HIGHLIGHT, style.CAPTION_SIZE).next_to(arrow, UP, buff=0.12)
         goal = label_text(self.labels["goal"], style.TEXT, style.BODY_SIZE).next_to(copy, UP, buff=0.6)
+        goal.set_x(self.row.get_x())
         stage = VGroup(self.row, boxes, halves, arrow, copy, answer, goal)
         fit(stage, right - left, top - bottom)
         stage.move_to([(left + right) / 2, (bottom + top) / 2, 0])

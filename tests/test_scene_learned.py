@@ -59,8 +59,7 @@ def attention_patterns(params: dict, tokens: np.ndarray) -> np.ndarray:
 def half_losses(params: dict, tokens: np.ndarray) -> tuple[float, float]:
     """Mean -log p(next token) over the first half's predictions (targets 1 .. half-1) and the repeated half's
     (targets half+1 .. T-1): the target ``half`` has no earlier occurrence to copy and is in neither."""
-    _, X = attention_patterns(params, tokens)
-    logits = X @ params["W_U"]
+    logits = attention_patterns(params, tokens)[1] @ params["W_U"]
     log_p = logits - logits.max(axis=-1, keepdims=True)
     log_p -= np.log(np.exp(log_p).sum(axis=-1, keepdims=True))
     losses = -np.take_along_axis(log_p[:, :-1], tokens[:, 1:, None], axis=2)[:, :, 0]  # (B, T-1): target t+1
@@ -185,6 +184,11 @@ def test_the_mechanism_chains_the_two_heads_on_one_position(scene, training):
                                                                 abs=0.005)]
     letters = [token_letter(int(token)) for token in training.example]
     assert letters[seen] == letters[t]
+    params = training.checkpoints[moments(training)[-1]]
+    logits = (attention_patterns(params, training.example[None])[1] @ params["W_U"])[0, t]
+    probabilities = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    assert int(np.argmax(probabilities)) == training.example[follower]  # the trained model copies
+    assert shown(step, "mechanism_prediction") == [pytest.approx(probabilities.max(), abs=0.005)]
     assert f"«{letters[t]}» vuelve a aparecer" in step.caption and f"«{letters[follower]}»" in step.caption
     assert STRINGS["labels"]["mechanism"] in texts(step)
 
@@ -200,3 +204,25 @@ def test_the_cues_carry_the_models_numbers(scene, training):
     for cue, moment in zip(arcs[::2], moments(training)):
         np.testing.assert_allclose(cue.values["weights"], training.patterns(moment)[0, previous_token_head(training)])
     assert {cue.kind for cue in cues} == {"step", "tokens", "loss", "head_arcs", "head_row"}
+
+
+# The longest sequence with one letter a token (26 letters), and the most heads: trained for the fewest steps (the
+# layout is checked, not the circuit).
+LARGEST = ("learned.steps=100", "learned.sequence_length=32", "learned.vocabulary=26", "learned.heads=4")
+
+
+def test_the_largest_model_passes_every_viewer_check(cache_home):
+    scene = run_scene("learned", *LARGEST)
+    assert lecture_problems(scene) == []
+    steps = steps_of(scene)
+    assert [len(row) for row in steps["messy"].numbers["layer1_previous_token_score"]] == [4]
+    assert [len(row) for row in steps["messy"].numbers["layer2_induction_score"]] == [4]
+    training = trained(load_config(overrides=LARGEST).learned)
+    letters = [token_letter(int(token)) for token in training.example]
+    t = training.shape.half + training.shape.half // 2
+    logits = attention_patterns(training.checkpoints[moments(training)[-1]], training.example[None])[1] @ \
+        training.checkpoints[moments(training)[-1]]["W_U"]
+    predicted = token_letter(int(np.argmax(logits[0, t])))
+    mechanism = STRINGS["steps"]["mechanism"]
+    expected = mechanism["caption" if predicted == letters[t + 1] else "caption_miss"]
+    assert steps["mechanism"].caption == expected.format(token=letters[t], next=letters[t + 1], predicted=predicted)
