@@ -27,18 +27,21 @@ def repeated_sequences(rng: np.random.Generator, count: int, vocabulary: int, ha
     return np.concatenate([first, first], axis=1)
 
 
-def periodic_sequences(rng: np.random.Generator, count: int, vocabulary: int, length: int,
-                       shortest_period: int) -> np.ndarray:
-    """(count, length) ints: per row a period p drawn uniformly from shortest_period..length/2, p distinct tokens,
-    repeated until the row is full (x_t = x_{t - p}). The training data: with one fixed period a head could find
-    the earlier copy by its position alone, without reading tokens; ``repeated_sequences`` is the case p = length/2."""
+def training_sequences(rng: np.random.Generator, count: int, vocabulary: int, half: int) -> np.ndarray:
+    """(count, 3 half) ints, the training data: per row a period p from half/2..2 half and a start m from
+    0..2 half - p; distinct random tokens up to position m + p, then the last p tokens again and again to the end
+    (x_j = x_{j-p} for j >= m + p). The copy's distance and place vary, so no head can find the earlier copy by
+    position alone; and every position 1..2 half - 1 may be one the copy is read from, so the heads learn to work
+    at each position of a repeated sequence (``repeated_sequences``: p = half, m = 0, the first 2 half tokens)."""
     count = as_count("count", count)
-    vocabulary = as_count("vocabulary", vocabulary, 2, MAX_VOCABULARY)
-    half = as_count("length", length, 4) // 2
-    shortest_period = as_count("shortest_period", shortest_period, 1, half)
-    first = np.argsort(rng.random((count, vocabulary)), axis=1, kind="stable")[:, :half]
-    periods = rng.integers(shortest_period, half, endpoint=True, size=(count, 1))
-    return np.take_along_axis(first, np.arange(length) % periods, axis=1)
+    half = as_count("half", half, 2)
+    vocabulary = as_count("vocabulary", vocabulary, 2 * half, MAX_VOCABULARY)
+    fresh = np.argsort(rng.random((count, vocabulary)), axis=1, kind="stable")[:, :2 * half]
+    periods = rng.integers((half + 1) // 2, 2 * half, endpoint=True, size=(count, 1))  # p
+    starts = np.floor(rng.random((count, 1)) * (2 * half - periods + 1)).astype(int)  # m
+    positions = np.arange(3 * half)
+    repeated = positions >= starts + periods
+    return np.take_along_axis(fresh, np.where(repeated, starts + (positions - starts) % periods, positions), axis=1)
 
 
 def previous_occurrence(tokens) -> np.ndarray:

@@ -17,16 +17,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from attn_math.head_scores import induction_score, previous_token_score
-from attn_math.induction_task import periodic_sequences, repeated_sequences
+from attn_math.induction_task import repeated_sequences, training_sequences
 from attn_math.tiny_transformer import (PARAMETER_NAMES, LearnedShape, Parameters, attention_patterns, forward,
                                         half_losses, initial_parameters, loss_and_gradients)
 from attn_math.validation import as_count, as_positive
 
-__all__ = ["LearnedShape", "Training", "drop_step", "induction_head", "moments", "previous_token_head", "train"]
+__all__ = ["DEFAULTS", "LearnedShape", "Training", "drop_step", "induction_head", "moments", "previous_token_head",
+           "train"]
 
+# The config's defaults (assets/default.toml's [learned]): the circuit forms at these seeds and others, see the tests.
+DEFAULTS = {"seed": 0, "steps": 3000, "vocabulary": 24, "sequence_length": 20, "heads": 4}
 D_MODEL = 32
-BATCH = 64
-LEARNING_RATE = 2e-3
+BATCH = 32
+LEARNING_RATE = 3e-3
 CHECKPOINTS = 48  # about: half spread over the whole run, half around the drop (some may coincide)
 EVALUATION_SEQUENCES = 64
 KEPT_WEIGHTS = 200  # weights kept during training, every steps / KEPT_WEIGHTS updates; checkpoints chosen among them
@@ -104,11 +107,10 @@ class Training:
 
 
 def train(seed: int, steps: int, vocabulary: int, sequence_length: int, heads: int, *, d_model: int = D_MODEL,
-          batch: int = BATCH, learning_rate: float = LEARNING_RATE, checkpoints: int = CHECKPOINTS,
-          shortest_period: int | None = None, weight_decay: float = 0.0) -> Training:
-    """Train from ``seed`` for ``steps`` Adam updates, each on a fresh batch of sequences that repeat with a period
-    from ``shortest_period`` (default: half of a half) to half (``periodic_sequences``); measure about
-    ``checkpoints`` checkpoints on repeated sequences. The same arguments give the same arrays, bit for bit."""
+          batch: int = BATCH, learning_rate: float = LEARNING_RATE, checkpoints: int = CHECKPOINTS) -> Training:
+    """Train from ``seed`` for ``steps`` Adam updates, each on a fresh batch of ``training_sequences`` (a period
+    repeated from a random place, longer than the sequences shown); measure about ``checkpoints`` checkpoints on
+    one batch of repeated sequences of ``sequence_length``. The same arguments give the same arrays, bit for bit."""
     seed = as_count("seed", seed, 0, 2**32 - 1)
     steps = as_count("steps", steps, MIN_STEPS, MAX_STEPS)
     if as_count("sequence_length", sequence_length, 4) % 2:
@@ -117,29 +119,44 @@ def train(seed: int, steps: int, vocabulary: int, sequence_length: int, heads: i
     batch = as_count("batch", batch)
     learning_rate = as_positive("learning_rate", learning_rate)
     checkpoints = as_count("checkpoints", checkpoints, 3)
-    shortest_period = as_count("shortest_period", max(1, shape.half // 2) if shortest_period is None
-                               else shortest_period, 1, shape.half)
     weights_rng, data_rng, evaluation_rng = (np.random.default_rng([seed, stream]) for stream in range(3))
     params = initial_parameters(weights_rng, shape)
+    optimizer = Adam(params, learning_rate)
     interval = max(1, steps // KEPT_WEIGHTS)
     kept = {0: copied(params)}
     losses = np.empty(steps)
-    moments_1 = {name: np.zeros_like(value) for name, value in params.items()}
-    moments_2 = {name: np.zeros_like(value) for name, value in params.items()}
-    b1, b2, eps = ADAM
     for update in range(1, steps + 1):
-        tokens = periodic_sequences(data_rng, batch, vocabulary, shape.sequence_length, shortest_period)
-        losses[update - 1], grads = loss_and_gradients(params, tokens)
-        for name, grad in grads.items():
-            moments_1[name] = b1 * moments_1[name] + (1 - b1) * grad
-            moments_2[name] = b2 * moments_2[name] + (1 - b2) * grad * grad
-            params[name] = params[name] * (1 - learning_rate * weight_decay) - learning_rate * (moments_1[name] / (1 - b1 ** update)) / (
-                np.sqrt(moments_2[name] / (1 - b2 ** update)) + eps)
+        losses[update - 1], grads = loss_and_gradients(params, training_sequences(data_rng, batch, vocabulary,
+                                                                                  shape.half))
+        params = optimizer.step(params, grads)
         if update % interval == 0 or update == steps:
             kept[update] = copied(params)
     evaluation = repeated_sequences(evaluation_rng, EVALUATION_SEQUENCES, vocabulary, shape.half)
-    chosen = checkpoint_steps(sorted(kept), losses, checkpoints)
+    available = np.array(sorted(kept))
+    gains = np.array([np.subtract(*half_losses(kept[step], evaluation)) for step in available])
+    chosen = checkpoint_steps(available, gains, checkpoints)
     return measured(shape, np.array(chosen), losses, [kept[step] for step in chosen], evaluation)
+
+
+class Adam:
+    """Adam's running moments of every parameter's gradient (the formulas in the module docstring)."""
+
+    def __init__(self, params: Parameters, learning_rate: float):
+        self.learning_rate, self.updates = learning_rate, 0
+        self.mean = {name: np.zeros_like(value) for name, value in params.items()}  # m
+        self.square = {name: np.zeros_like(value) for name, value in params.items()}  # v
+
+    def step(self, params: Parameters, grads: Parameters) -> Parameters:
+        """The parameters after one update with the gradients ``grads``."""
+        b1, b2, eps = ADAM
+        self.updates += 1
+        updated = {}
+        for name, g in grads.items():
+            self.mean[name] = b1 * self.mean[name] + (1 - b1) * g
+            self.square[name] = b2 * self.square[name] + (1 - b2) * g * g
+            mean, square = self.mean[name] / (1 - b1 ** self.updates), self.square[name] / (1 - b2 ** self.updates)
+            updated[name] = params[name] - self.learning_rate * mean / (np.sqrt(square) + eps)
+        return updated
 
 
 def estimated_seconds(steps: int, sequence_length: int, heads: int) -> float:
@@ -170,55 +187,55 @@ def measured(shape: LearnedShape, steps: np.ndarray, losses: np.ndarray, checkpo
                     example=evaluation[0], evaluation=evaluation)
 
 
-def smoothed_fall(losses: np.ndarray) -> tuple[np.ndarray, int]:
-    """The loss averaged over windows of w = steps / 40 updates, and w: fall[k] = mean(losses[k+w : k+2w])
-    - mean(losses[k : k+w]) is how much the loss fell between two consecutive windows (negative: it fell)."""
-    width = max(1, len(losses) // 40)
-    means = np.convolve(losses, np.ones(width) / width, mode="valid")  # means[k] = mean(losses[k : k+w])
-    return means[width:] - means[:-width], width
+def rise(steps: np.ndarray, gains: np.ndarray) -> tuple[int, int]:
+    """The steps where the in-context gain (first-half loss - repeated-half loss, measured at ``steps``) last was
+    below a tenth of its largest value before first reaching nine tenths of it: the drop happens in between. The
+    first fall of the loss, from the random start to guessing any token, lowers both halves alike and is not in it."""
+    top = gains.max()
+    end = int(np.argmax(gains >= 0.9 * top))
+    low = np.nonzero(gains[:end + 1] <= 0.1 * top)[0]
+    return int(steps[low[-1] if len(low) else 0]), int(steps[end])
 
 
-def fastest_fall(losses: np.ndarray) -> int:
-    """The step where the smoothed loss falls fastest, after it first stopped falling (the first fall, from the
-    random start to guessing among the tokens seen, is not the drop): the middle of the two windows of
-    ``smoothed_fall`` that differ most."""
-    fall, width = smoothed_fall(losses)
-    settled = int(np.argmax(fall > fall.min() / 4))  # the first window pair after the start where the fall slows
-    start = settled + int(np.argmax(fall[settled:] >= 0)) if np.any(fall[settled:] >= 0) else settled
-    return start + int(np.argmin(fall[start:])) + width
+def fastest_fall(losses: np.ndarray, start: int, end: int) -> int:
+    """The step between ``start`` and ``end`` where the training loss, averaged over windows of w = steps / 100
+    updates, falls most from one window to the next (the middle of the two windows)."""
+    width = max(1, len(losses) // 100)
+    means = np.convolve(losses, np.ones(width) / width, mode="valid")  # means[k] = mean(losses[k : k + w])
+    fall = means[width:] - means[:-width]  # fall[k]: from the window at k to the one at k + w; middle k + w
+    first, last = max(0, start - width), max(0, min(len(fall) - 1, end - width))
+    return first + int(np.argmin(fall[first:last + 1])) + width
 
 
-def checkpoint_steps(available: list[int], losses: np.ndarray, count: int) -> list[int]:
-    """About ``count`` of the ``available`` steps: half evenly over the run, half around the drop (within a tenth
-    of the run on either side), always 0 and the last."""
-    available = np.array(available)
-    drop, last = fastest_fall(losses), available[-1]
+def checkpoint_steps(available: np.ndarray, gains: np.ndarray, count: int) -> list[int]:
+    """About ``count`` of the ``available`` steps (where ``gains`` was measured): half evenly over the run, half
+    over the rise of the gain (``rise``) and a tenth of the run on either side; always 0 and the last."""
+    start, end = rise(available, gains)
+    last = available[-1]
     wanted = np.concatenate([np.linspace(0, last, count - count // 2),
-                             np.linspace(drop - last / 10, drop + last / 10, count // 2)])
+                             np.linspace(start - last / 10, end + last / 10, count // 2)])
     nearest = np.abs(available[:, None] - wanted[None, :]).argmin(axis=0)
     return sorted({0, int(last), *available[nearest].tolist()})
 
 
+def in_context_gains(training: Training) -> np.ndarray:
+    """(C,) first-half loss - repeated-half loss at each checkpoint: what reading the earlier copy is worth."""
+    return training.first_half_losses - training.repeated_half_losses
+
+
 def drop_step(training: Training) -> int:
-    """The step where the training loss falls fastest (smoothed), after the first fall from the random start."""
-    return fastest_fall(training.losses)
+    """The step where the training loss falls fastest (smoothed) while the in-context gain rises (``rise``)."""
+    return fastest_fall(training.losses, *rise(training.steps, in_context_gains(training)))
 
 
 def moments(training: Training) -> tuple[int, int, int]:
-    """Checkpoint indices before, during and after the drop: the last checkpoint still on the plateau before it
-    (the smoothed loss within a tenth of the fall from its level a tenth of the run earlier), the one nearest the
-    drop step, the first one after it within a tenth of the fall from the final level."""
-    drop = drop_step(training)
-    width = max(1, len(training.losses) // 40)
-    smoothed = np.convolve(training.losses, np.ones(width) / width, mode="same")
-    steps = np.minimum(training.steps, len(smoothed) - 1)
-    high = smoothed[max(0, drop - len(smoothed) // 10)]
-    low = smoothed[drop:].min()
-    during = int(np.argmin(np.abs(training.steps - drop)))
-    plateau = np.nonzero((smoothed[steps] >= high - (high - low) / 10) & (training.steps < training.steps[during]))[0]
-    settled = np.nonzero((smoothed[steps] <= low + (high - low) / 10) & (training.steps > training.steps[during]))[0]
-    before = int(plateau[-1]) if len(plateau) else max(0, during - 1)
-    after = int(settled[0]) if len(settled) else min(len(training.steps) - 1, during + 1)
+    """Checkpoint indices before, during and after the drop: the last with the in-context gain still below a tenth of
+    its largest, the one nearest the drop step, the first with nine tenths of it (each distinct from the others)."""
+    start, end = rise(training.steps, in_context_gains(training))
+    steps = list(training.steps)
+    during = int(np.argmin(np.abs(training.steps - drop_step(training))))
+    before = min(steps.index(start), max(0, during - 1))
+    after = max(steps.index(end), min(len(steps) - 1, during + 1))
     return before, during, after
 
 

@@ -3,15 +3,17 @@
 Shapes: B sequences of T tokens, vocabulary V, residual width d (d_model), H heads per layer of width e = d / H,
 L layers. Row vectors, as in the whole package: the residual stream X is (B, T, d).
 
-    X_0 = W_E[tokens] + W_pos                                       token + learned position embeddings
+    X_0 = W_E[tokens] + W_pos[:T]                                   token + learned position embeddings
     Q = X_l W_Q^h,  K = X_l W_K^h,  V = X_l W_V^h                   (B, H, T, e) per head h
     A^h = softmax(Q K^T / sqrt(e) + causal mask)                     (B, H, T, T): the attention pattern
     Z^h = A^h V,    X_{l+1} = X_l + sum_h Z^h W_O^h                 each head adds its output to the stream
     logits = X_L W_U                                                 (B, T, V), no MLP, no LayerNorm
     loss = mean over b and t < T-1 of -log softmax(logits[b, t])[tokens[b, t+1]]
 
-Parameters are a dict of named float64 arrays (``Parameters``): W_E (V, d), W_pos (T, d), W_Q, W_K, W_V
-(L, H, d, e), W_O (L, H, e, d), W_U (d, V).
+Parameters are a dict of named float64 arrays (``Parameters``): W_E (V, d), W_pos (C, d), W_Q, W_K, W_V
+(L, H, d, e), W_O (L, H, e, d), W_U (d, V). The model reads up to C = 3 half positions: it is trained on sequences
+longer than the repeated ones (T = 2 half) it is shown, so that every position of those has been trained as the
+token after an earlier one.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ PARAMETER_NAMES = ("W_E", "W_pos", "W_Q", "W_K", "W_V", "W_O", "W_U")
 @dataclass(frozen=True)
 class LearnedShape:
     """The model's sizes: vocabulary V, half (T = 2 half), d_model d, heads H per layer, layers L."""
+
 
     vocabulary: int
     half: int
@@ -50,14 +53,19 @@ class LearnedShape:
         return 2 * self.half
 
     @property
+    def context(self) -> int:
+        """C = 3 half: the positions the model has (its training sequences' length)."""
+        return 3 * self.half
+
+    @property
     def d_head(self) -> int:
         """e = d_model / heads."""
         return self.d_model // self.heads
 
     def parameter_shapes(self) -> dict[str, tuple[int, ...]]:
         """The shape of every parameter array, by name."""
-        V, T, d, H, e, L = self.vocabulary, self.sequence_length, self.d_model, self.heads, self.d_head, self.layers
-        return {"W_E": (V, d), "W_pos": (T, d), "W_Q": (L, H, d, e), "W_K": (L, H, d, e), "W_V": (L, H, d, e),
+        V, C, d, H, e, L = self.vocabulary, self.context, self.d_model, self.heads, self.d_head, self.layers
+        return {"W_E": (V, d), "W_pos": (C, d), "W_Q": (L, H, d, e), "W_K": (L, H, d, e), "W_V": (L, H, d, e),
                 "W_O": (L, H, e, d), "W_U": (d, V)}
 
 
@@ -82,7 +90,7 @@ def shape_of(params: Parameters) -> LearnedShape:
         raise ValueError(f"params: missing {', '.join(missing)}")
     V, d = np.shape(params["W_E"])
     L, H, _, _ = np.shape(params["W_Q"])
-    shape = LearnedShape(V, len(params["W_pos"]) // 2, d, H, L)
+    shape = LearnedShape(V, len(params["W_pos"]) // 3, d, H, L)
     for name, expected in shape.parameter_shapes().items():
         if np.shape(params[name]) != expected:
             raise ValueError(f"params: expected {name} of shape {expected}, got {np.shape(params[name])}")
@@ -97,10 +105,10 @@ def initial_parameters(rng: np.random.Generator, shape: LearnedShape) -> Paramet
 
 
 def checked_tokens(tokens, shape: LearnedShape) -> np.ndarray:
-    """``tokens`` as a (B, T) int array of ids below the vocabulary, T = the model's sequence length."""
+    """``tokens`` as a (B, T) int array of ids below the vocabulary, 2 <= T <= the model's context."""
     tokens = np.asarray(tokens)
-    if tokens.ndim != 2 or tokens.shape[1] != shape.sequence_length or not np.issubdtype(tokens.dtype, np.integer):
-        raise ValueError(f"tokens: expected integers of shape (B, {shape.sequence_length}), "
+    if tokens.ndim != 2 or not 2 <= tokens.shape[1] <= shape.context or not np.issubdtype(tokens.dtype, np.integer):
+        raise ValueError(f"tokens: expected integers of shape (B, T) with 2 <= T <= {shape.context}, "
                          f"got {tokens.dtype} {tokens.shape}")
     if tokens.size and (tokens.min() < 0 or tokens.max() >= shape.vocabulary):
         raise ValueError(f"tokens: expected ids from 0 to {shape.vocabulary - 1}")
@@ -143,7 +151,7 @@ def forward(params: Parameters, tokens) -> Forward:
     shape = shape_of(params)
     tokens = checked_tokens(tokens, shape)
     B, T = tokens.shape
-    X = params["W_E"][tokens] + params["W_pos"]
+    X = params["W_E"][tokens] + params["W_pos"][:T]
     residuals, queries, keys, values, patterns, mixed = [X], [], [], [], [], []
     for layer in range(shape.layers):
         Q, K, V = (per_head(X, params[name][layer]) for name in ("W_Q", "W_K", "W_V"))
@@ -173,8 +181,8 @@ def half_losses(params: Parameters, tokens) -> tuple[float, float]:
     """Mean cross-entropy (nats) of the first half's predictions (targets 1..half-1) and of the repeated half's
     (targets half+1..T-1, whose current token occurred before). Target ``half``, the first repeated token, is in
     neither: only its position, not a previous occurrence, tells it."""
-    losses = token_losses(params, tokens)
-    half = losses.shape[1] // 2 + 1
+    losses = token_losses(params, tokens)  # column t predicts target t + 1
+    half = (losses.shape[1] + 1) // 2
     return float(losses[:, :half - 1].mean()), float(losses[:, half:].mean())
 
 
@@ -205,7 +213,7 @@ def loss_and_gradients(params: Parameters, tokens) -> tuple[float, Parameters]:
 
 def _backward_layers(params: Parameters, result: Forward, d_X: np.ndarray) -> Parameters:
     """Through the layers from the top: X_{l+1} = X_l + sum_h Z^h W_O^h passes dX on unchanged plus what flows
-    back through Q, K and V; then the embeddings: dW_E[v] = sum of dX_0 where tokens == v, dW_pos = sum_b dX_0."""
+    back through Q, K and V; then the embeddings: dW_E[v] = sum of dX_0 where tokens == v, dW_pos[:T] = sum_b dX_0."""
     layers = {name: np.empty_like(params[name]) for name in ("W_Q", "W_K", "W_V", "W_O")}
     for layer in reversed(range(len(result.patterns))):
         grads = _backward_layer(params, result, layer, d_X)
@@ -214,7 +222,9 @@ def _backward_layers(params: Parameters, result: Forward, d_X: np.ndarray) -> Pa
             layers[name][layer] = grad
     V = params["W_E"].shape[0]
     one_hot = (result.tokens[:, :, None] == np.arange(V)).astype(d_X.dtype)  # (B, T, V)
-    return {**layers, "W_E": summed_over_batch(one_hot, d_X), "W_pos": d_X.sum(axis=0)}
+    d_W_pos = np.zeros_like(params["W_pos"])
+    d_W_pos[:d_X.shape[1]] = d_X.sum(axis=0)
+    return {**layers, "W_E": summed_over_batch(one_hot, d_X), "W_pos": d_W_pos}
 
 
 def _backward_layer(params: Parameters, result: Forward, layer: int, d_out: np.ndarray) -> Parameters:

@@ -22,6 +22,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from bench import learned
 from bench.report import RESULTS, markdown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,6 +161,7 @@ def main() -> None:
         results.update(summary)
         results["length_scaling"] = length_scaling(work)
         results["uhd_peaks"] = uhd_peaks(work)
+    results["learned_training"] = learned.measure()
     results["bench_minutes"] = round((time.perf_counter() - started) / 60, 1)
     RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False))
     print(markdown(results))

@@ -63,6 +63,11 @@ def targets(results: dict) -> str:
               ("lecture `-j 2` vs `-j 1`", f"{results['speedup_j2']}×", "≥ 1.6×", results["speedup_j2"] >= 1.6),
               ("per-frame cost vs manim's floor, 720p30 (worst section)", f"{worst}×", "≤ 2×", worst <= 2),
               ("pipeline 32 tokens vs 8", f"{pipeline[32] / pipeline[8]:.2f}×", "≤ 4×", pipeline[32] <= 4 * pipeline[8])]
+    if "learned_training" in results:  # measured since issue 29 (``python -m bench.learned``)
+        learned = results["learned_training"]
+        checks.append(("learned section's training, cold (CPU s, peak MiB)",
+                       f"{learned['cpu_s']} s, {learned['peak_mb']} MiB",
+                       f"≤ {learned['budget_cpu_s']} s, ≤ {learned['budget_peak_mb']} MiB", learned["met"]))
     if "batch" in results:  # written by ``python -m bench.batch``
         batch = results["batch"]
         checks.append((f"batch on Dask, 2 workers vs 1 (ceiling on 2 cores: {batch['ceiling_2_cores']}×)",
