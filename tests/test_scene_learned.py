@@ -6,12 +6,14 @@ import numpy as np
 import pytest
 
 from attn_math.heads import multi_head_attention
-from attn_math.learned import drop_step, induction_head, moments, previous_token_head
+from attn_math.learned import DEFAULTS, drop_step, induction_head, moments, previous_token_head
+from learned_training import default_training
 from lesson.config import load_config
 from lesson.learned_cache import trained
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scene_checks import lecture_problems, run_scene, step_tone_problems
+from scenes import learned as learned_scene
 from scenes.learned import token_letter
 
 STEPS = ["task", "loss", "heads_forming", "messy", "mechanism"]
@@ -20,7 +22,7 @@ STRINGS = load_locale("es")["learned"]
 
 @pytest.fixture(scope="module")
 def cache_home(tmp_path_factory):
-    """A cache folder of the module's own: the model is trained once, here, and read back by every scene run."""
+    """A cache folder of the module's own, for the models it trains beside the default."""
     with pytest.MonkeyPatch.context() as patch:
         folder = tmp_path_factory.mktemp("cache")
         folder.chmod(0o700)
@@ -29,20 +31,26 @@ def cache_home(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def training(cache_home):
-    return trained(load_config().learned)
+def training(tmp_path_factory):
+    """The default model, trained once for the test session (tests/learned_training.py)."""
+    return default_training(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
-def scene(training):
-    return run_scene("learned")
+def scene(training, cache_home):
+    """The section at its default config, drawn from the session's training (the model the cache would hold)."""
+    assert load_config().learned.model_dump() == DEFAULTS  # assets/default.toml's [learned]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(learned_scene, "trained", lambda config: training if config.model_dump() == DEFAULTS
+                      else trained(config))
+        return run_scene("learned")
 
 
 def attention_patterns(params: dict, tokens: np.ndarray) -> np.ndarray:
     """(L, B, H, T, T) softmax(Q K^T / sqrt(e)) with the causal mask, the residual stream X_0 = W_E[tokens] + W_pos
     and X_{l+1} = X_l + sum_h A^h X_l W_V^h W_O^h: the model written out again."""
-    X = params["W_E"][tokens] + params["W_pos"]  # (B, T, d)
     T = tokens.shape[1]
+    X = params["W_E"][tokens] + params["W_pos"][:T]  # (B, T, d): the positions trained on may go further
     future = np.triu(np.ones((T, T), dtype=bool), 1)
     patterns = []
     for W_Q, W_K, W_V, W_O in zip(params["W_Q"], params["W_K"], params["W_V"], params["W_O"]):
@@ -206,9 +214,9 @@ def test_the_cues_carry_the_models_numbers(scene, training):
     assert {cue.kind for cue in cues} == {"step", "tokens", "loss", "head_arcs", "head_row"}
 
 
-# The longest sequence with one letter a token (26 letters), and the most heads: trained for the fewest steps (the
+# The longest sequence, the fewest tokens it allows (A to Z, then AA to AF), and the most heads: trained for the fewest steps (the
 # layout is checked, not the circuit).
-LARGEST = ("learned.steps=100", "learned.sequence_length=32", "learned.vocabulary=26", "learned.heads=4")
+LARGEST = ("learned.steps=100", "learned.sequence_length=32", "learned.vocabulary=32", "learned.heads=4")
 
 
 def test_the_largest_model_passes_every_viewer_check(cache_home):
