@@ -277,6 +277,9 @@ class LearnedScene(LessonScene):
         row = TokenRow(self.tokens, font_size=style.BODY_SIZE, slot_width=max(slot, widest), gap=gap)
         if row.width > width:
             row = TokenRow(self.tokens, font_size=style.BODY_SIZE, slot_width=slot, gap=gap)
+        elif row.width < width:  # room to spare: the tokens further apart, up to a slot's width apart
+            spare = min((width - row.width) / (len(self.tokens) - 1), max(slot, widest))
+            row = TokenRow(self.tokens, font_size=style.BODY_SIZE, slot_width=max(slot, widest), gap=gap + spare)
         return fit(row, width, row.height)
 
     def head_arcs(self, patterns: np.ndarray) -> VGroup:
