@@ -55,7 +55,9 @@ HEADS_GAP = 0.3  # between two trained heads of a layer
 def token_letter(token: int) -> str:
     """Token k as a letter (A, B, ...), two letters beyond Z: short labels that keep a long row legible."""
     letters = string.ascii_uppercase
-    return letters[token] if token < len(letters) else letters[token // len(letters) - 1] + letters[token % len(letters)]
+    if token < len(letters):
+        return letters[token]
+    return letters[token // len(letters) - 1] + letters[token % len(letters)]
 
 
 def guessing_loss(vocabulary: int) -> float:

@@ -214,8 +214,8 @@ def test_the_cues_carry_the_models_numbers(scene, training):
     assert {cue.kind for cue in cues} == {"step", "tokens", "loss", "head_arcs", "head_row"}
 
 
-# The longest sequence, the fewest tokens it allows (A to Z, then AA to AF), and the most heads: trained for the fewest steps (the
-# layout is checked, not the circuit).
+# The longest sequence, the fewest tokens it allows (A to Z, then AA to AF), and the most heads: trained for the
+# fewest steps (the layout is checked, not the circuit).
 LARGEST = ("learned.steps=100", "learned.sequence_length=32", "learned.vocabulary=32", "learned.heads=4")
 
 
