@@ -12,7 +12,7 @@ from lesson.config import load_config
 from lesson.learned_cache import trained
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
-from scene_checks import lecture_problems, run_scene, step_tone_problems
+from scene_checks import lecture_problems, recorded, run_scene, step_tone_problems
 from scenes import learned as learned_scene
 from scenes.learned import token_letter
 
@@ -37,13 +37,19 @@ def training(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def scene(training, cache_home):
-    """The section at its default config, drawn from the session's training (the model the cache would hold)."""
+def recording(training, cache_home):
+    """The section at its default config, drawn from the session's training (the model the cache would hold), with
+    its plays and cues logged in order (scene_checks.recorded)."""
     assert load_config().learned.model_dump() == DEFAULTS  # assets/default.toml's [learned]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(learned_scene, "trained", lambda config: training if config.model_dump() == DEFAULTS
                       else trained(config))
-        return run_scene("learned")
+        return recorded("learned")
+
+
+@pytest.fixture(scope="module")
+def scene(recording):
+    return recording[0]
 
 
 def attention_patterns(params: dict, tokens: np.ndarray) -> np.ndarray:
@@ -212,6 +218,22 @@ def test_the_cues_carry_the_models_numbers(scene, training):
     for cue, moment in zip(arcs[::2], moments(training)):
         np.testing.assert_allclose(cue.values["weights"], training.patterns(moment)[0, previous_token_head(training)])
     assert {cue.kind for cue in cues} == {"step", "tokens", "loss", "head_arcs", "head_row"}
+
+
+def test_each_sound_lands_with_its_picture(recording):
+    """The loss sounds from the first point of its curve to the last, as it is drawn; each head's arcs and each
+    row of the mechanism as the play that draws them ends."""
+    scene, log = recording
+    plays = [item for what, item in log if what == "play"]
+    (index,) = [k for k, (what, item) in enumerate(log) if what == "cue" and scene.cues[item].kind == "loss"]
+    drawing = next(item for what, item in log[index + 1:] if what == "play")
+    loss = scene.cues[log[index][1]]
+    assert loss.time == pytest.approx(drawing.start) and loss.values["duration"] == pytest.approx(
+        drawing.end - drawing.start)
+    landed = [cue for cue in scene.cues if cue.kind in ("head_arcs", "head_row")]
+    assert len(landed) == 8
+    for cue in landed:
+        assert any(not play.waits and play.end == pytest.approx(cue.time) for play in plays), cue
 
 
 # The longest sequence, the fewest tokens it allows (A to Z, then AA to AF), and the most heads: trained for the
