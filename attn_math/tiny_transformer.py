@@ -32,7 +32,6 @@ PARAMETER_NAMES = ("W_E", "W_pos", "W_Q", "W_K", "W_V", "W_O", "W_U")
 class LearnedShape:
     """The model's sizes: vocabulary V, half (T = 2 half), d_model d, heads H per layer, layers L."""
 
-
     vocabulary: int
     half: int
     d_model: int
@@ -195,8 +194,10 @@ def attention_patterns(params: Parameters, tokens) -> np.ndarray:
 
 
 def loss_and_gradients(params: Parameters, tokens) -> tuple[float, Parameters]:
-    """The mean next-token loss over the batch and its gradient with respect to every parameter (backward pass,
-    ``_backward_*`` below), each gradient of the same shape as its parameter."""
+    """The mean next-token loss over the batch and its gradient with respect to every parameter, each of the same
+    shape as its parameter. From the top, with N = B (T - 1) predictions:
+        dlogits = (softmax(logits) - onehot(next token)) / N   (0 at the last position, which predicts nothing),
+        dW_U = X_L^T dlogits,  dX_L = dlogits W_U^T,  then ``_backward_layers``."""
     result = forward(params, tokens)
     B, T = result.tokens.shape
     log_p = log_probabilities(result.logits[:, :-1])

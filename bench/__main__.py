@@ -1,7 +1,8 @@
 """Measure the renderer: per section and quality, against manim's floor, parallel speed-up, the
 up-to-date check, the everyday "change one entry" loop, growth with sentence length, sound's share, and
 each section worker's peak memory (its own ``ru_maxrss``, from the manifest's timings), also at 2160p60 on
-short clips of the heaviest sections (``UHD_CLIPS``).
+short clips of the heaviest sections (``UHD_CLIPS``), and the learned section's training from a cold cache
+(``bench/learned.py``).
 
 Prints Markdown tables (bench/report.py) and writes ``bench/results.json``. Every render runs through ``render.py`` as a user
 runs it, in a fresh temporary output directory. Per-section numbers come from the manifest of a

@@ -189,7 +189,7 @@ class LearnedConfig(StrictModel):
     seed: int = Field(ge=0, le=2**32 - 1)
     steps: int = Field(ge=learned.MIN_STEPS, le=learned.MAX_STEPS)
     sequence_length: int = Field(ge=2 * learned.MIN_HALF, le=2 * learned.MAX_HALF)
-    vocabulary: int = Field(ge=learned.MIN_HALF, le=learned.MAX_VOCABULARY)
+    vocabulary: int = Field(ge=2 * learned.MIN_HALF, le=learned.MAX_VOCABULARY)
     heads: int = Field(ge=1, le=learned.MAX_HEADS)
 
     @model_validator(mode="after")
@@ -197,10 +197,9 @@ class LearnedConfig(StrictModel):
         if self.sequence_length % 2:
             raise ValueError(f"sequence_length: expected an even number (a half and its repetition), "
                              f"got {self.sequence_length}")
-        half = self.sequence_length // 2
-        if self.vocabulary < half:
-            raise ValueError(f"vocabulary: expected at least {half} tokens (the first half of sequence_length "
-                             f"{self.sequence_length} has distinct tokens), got {self.vocabulary}")
+        if self.vocabulary < self.sequence_length:
+            raise ValueError(f"vocabulary: expected at least sequence_length = {self.sequence_length} tokens (the "
+                             f"training draws that many distinct ones per sequence), got {self.vocabulary}")
         if learned.D_MODEL % self.heads:
             divisors = [str(h) for h in range(1, learned.MAX_HEADS + 1) if learned.D_MODEL % h == 0]
             raise ValueError(f"heads: expected {', '.join(divisors[:-1])} or {divisors[-1]} (d_model = "
