@@ -171,7 +171,7 @@ class LearnedScene(LessonScene):
         left, right, bottom, top = body()
         split = left + PLOT_SHARE * (right - left)
         steps = np.arange(len(training.losses))
-        x_ticks = round_ticks(len(training.losses) + 1, most=4)
+        x_ticks = round_ticks(len(training.losses) + 1, most=6)
         x_ticks = [*x_ticks, x_ticks[-1] + x_ticks[1]] if x_ticks[-1] < len(training.losses) else x_ticks
         y_top = float(np.ceil(max(guess, float(np.max(training.losses)))))
         plot = CurvePlot(steps, training.losses, x_ticks=x_ticks, y_ticks=list(np.arange(0.0, y_top + 1.0)),
