@@ -25,8 +25,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from lesson.section_config import (CapitalConfig, HeadsConfig, MatrixConfig, PipelineConfig, PositionalConfig,
-                                   ScalingConfig)
+from lesson.section_config import (CapitalConfig, HeadsConfig, LearnedConfig, MatrixConfig, PipelineConfig,
+                                   PositionalConfig, ScalingConfig)
 from sonify.mappings import LEVELS, add_sound
 
 SECTION_ID = re.compile(r"[a-z][a-z0-9_]*")  # a config table, a locale table and a file name alike
@@ -156,5 +156,7 @@ for _section in (
             ("step", "scale", "cell", "values", "row", "distribution"), 53),
     Section("pipeline", 6, "scenes.pipeline", "PipelineScene", PipelineConfig, "attn_math.lab",
             ("step", "reset", "tokens", "values", "connection", "row", "curve", "masked", "entropy"), 48),
+    Section("learned", 7, "scenes.learned", "LearnedScene", LearnedConfig, "attn_math.learned",
+            ("step", "tokens", "loss", "head_arcs", "head_row"), 50),
 ):
     register(_section)

@@ -111,14 +111,7 @@ class HeadsScene(LessonScene):
         return row
 
     def legend(self, font_size: float = style.BODY_SIZE) -> VGroup:
-        """One line per head: a stroke in its colour and its name."""
-        lines = VGroup()
-        for head, name in enumerate(self.head_names()):
-            swatch = Line(LEFT * 0.3, RIGHT * 0.3, color=style.HEADS[head], stroke_width=8)
-            text = label_text(self.labels["head_legend"].format(number=head + 1, name=name), style.HEADS[head],
-                              font_size)
-            lines.add(VGroup(swatch, text).arrange(RIGHT, buff=0.25))
-        return lines.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+        return heads_legend(self.head_names(), self.labels["head_legend"], font_size)
 
     def head_names(self) -> list[str]:
         names = self.labels["head_names"]
@@ -271,10 +264,7 @@ class HeadsScene(LessonScene):
         left, right, _, _ = style.body_box()
         heads, n = self.result.n_heads, len(self.result.tokens)
         cell = min(PATTERN_CELL, (right - left - heads * (PATTERN_GAP + BRACKETS_WIDTH)) / (heads * n))
-        blocks = VGroup(*[HeatBlock(head.weights, self.labels["head_matrix"].format(number=index + 1),
-                                    style.HEADS[index], cell_size=cell)
-                          for index, head in enumerate(self.result.heads)])
-        blocks.arrange(RIGHT, buff=PATTERN_GAP)
+        blocks = head_blocks(self.result, self.labels["head_matrix"], cell)
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
         stage = VGroup(blocks, note).arrange(DOWN, buff=0.7)
         self.place(stage, style.body_box())
@@ -471,6 +461,23 @@ class HeadsScene(LessonScene):
         left, right, bottom, top = box
         fit(group, right - left, top - bottom, largest_scale)
         return group.move_to([(left + right) / 2, (bottom + top) / 2, 0])
+
+
+def heads_legend(names, template: str, font_size: float = style.BODY_SIZE) -> VGroup:
+    """One line per head: a stroke in its colour and ``template`` (its number and name filled in)."""
+    lines = VGroup()
+    for head, name in enumerate(names):
+        swatch = Line(LEFT * 0.3, RIGHT * 0.3, color=style.HEADS[head], stroke_width=8)
+        text = label_text(template.format(number=head + 1, name=name), style.HEADS[head], font_size)
+        lines.add(VGroup(swatch, text).arrange(RIGHT, buff=0.25))
+    return lines.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+
+
+def head_blocks(result, template: str, cell: float) -> VGroup:
+    """The designed heads' weights side by side, each a HeatBlock in its colour labelled ``template`` (its number
+    filled in): the illustrative patterns, here and wherever they are compared with other heads."""
+    return VGroup(*[HeatBlock(head.weights, template.format(number=index + 1), style.HEADS[index], cell_size=cell)
+                    for index, head in enumerate(result.heads)]).arrange(RIGHT, buff=PATTERN_GAP)
 
 
 def upright_column_labels(heatmap: TokenHeatmap) -> TokenHeatmap:

@@ -395,7 +395,8 @@ class CurvePlot(VGroup):
     """Axes from 0 with a few tick numbers and a curve through the samples (xs, ys), drawn as given."""
 
     def __init__(self, xs: Sequence[float], ys: Sequence[float], x_ticks: Sequence[float], y_ticks: Sequence[float],
-                 width: float, height: float, x_name: str, y_name: str, colour: ManimColor = style.ATTENTION):
+                 width: float, height: float, x_name: str, y_name: str, colour: ManimColor = style.ATTENTION,
+                 y_decimals: int = 2):
         super().__init__()
         self.axes = Axes(x_range=[0, x_ticks[-1], x_ticks[-1] - x_ticks[-2]],
                          y_range=[0, y_ticks[-1], y_ticks[-1] - y_ticks[-2]], x_length=width, y_length=height,
@@ -404,7 +405,7 @@ class CurvePlot(VGroup):
             [self.axes.c2p(x, y) for x, y in zip(xs, ys)])
         x_numbers = VGroup(*[number_text(x, style.MUTED, style.CAPTION_SIZE, decimals=0 if float(x).is_integer() else 1)
                              .next_to(self.axes.c2p(x, 0), DOWN, buff=0.15) for x in x_ticks])
-        y_numbers = VGroup(*[number_text(y, style.MUTED, style.CAPTION_SIZE)
+        y_numbers = VGroup(*[number_text(y, style.MUTED, style.CAPTION_SIZE, decimals=y_decimals)
                              .next_to(self.axes.c2p(0, y), LEFT, buff=0.15) for y in y_ticks])
         self.x_name = label_text(x_name, style.MUTED, style.CAPTION_SIZE).next_to(x_numbers, DOWN, buff=0.15)
         self.y_name = label_text(y_name, style.MUTED, style.CAPTION_SIZE)

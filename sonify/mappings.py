@@ -413,3 +413,31 @@ def write_soundtrack(cues, duration: float, loudness_lufs: float, path: Path, vo
         in_room(tones)
         with with_voices(tones, voices, loudness_lufs) if voices else tones as mix:  # closing tones twice is harmless
             write_wav_blocks((block for _, block in limited_blocks(mix)), path)
+
+
+# Section 7 (``learned``) ------------------------------------------------------------------------------------
+# * ``loss``: the training loss heard as it is drawn, a pitch that follows the curve from left to right:
+#   220 x 4^(loss / guess) Hz, guessing (``guess`` = ln V nats) at 880 Hz and a loss of 0 at 220 Hz, so that the
+#   sudden drop is heard as a sudden fall of the pitch. Its arcs and rows are the heads section's
+#   ``head_arcs`` and ``head_row`` (the previous-token head in head 1's register, the induction head in head 3's).
+LOSS_OCTAVES = 2  # from a loss of 0 to guessing
+
+
+def loss_pitch(losses, guess: float) -> np.ndarray:
+    """220 x 4^(loss / guess) Hz: two octaves from a perfect prediction (0) to guessing (ln V), clipped there."""
+    share = np.clip(np.asarray(losses, dtype=float) / guess, 0.0, 1.0)
+    return 220.0 * 2 ** (LOSS_OCTAVES * share)
+
+
+def falling_pitch(losses, guess: float, duration: float) -> np.ndarray:
+    """A sine whose pitch follows the losses (``loss_pitch``, spread evenly over ``duration``), travelling
+    left to right with the curve being drawn; it fades out over its last FOLLOWED_RELEASE seconds."""
+    pitches = loss_pitch(losses, guess)
+    t = seconds(duration)
+    along = np.interp(np.linspace(0, len(pitches) - 1, len(t)), np.arange(len(pitches)), pitches)
+    phase = np.cumsum(along) / SAMPLE_RATE  # the integral of the pitch: no jump where it moves fast
+    sound = pan(sine_wave(phase), left_to_right(duration))
+    return low_pass(envelope(sound, decay=10 * duration, release=FOLLOWED_RELEASE), LAB_CUTOFF)
+
+
+add_sound("loss", lambda losses, guess, duration, **_: falling_pitch(losses, guess, duration), -6)

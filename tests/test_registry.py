@@ -1,4 +1,4 @@
-"""A section is declared once (issue 28): a throwaway seventh section, declared outside the project (its math,
+"""A section is declared once (issue 28): a throwaway eighth section, declared outside the project (its math,
 its scene, its record and its two locale tables, all in a temporary folder), renders end to end through the
 real CLI: its clip decodes with its own sound, the manifest lists its steps and its captions are written.
 The project's own files hold exactly the registry's sections: the default config's tables, both locales'."""
@@ -73,7 +73,7 @@ def ping(value, **_):
     return pan(value * tone({PING}, 0.8), 0.0)
 
 
-register(Section("throwaway", 7, "throwaway_scene", "ThrowawayScene", ThrowawayConfig, "throwaway_math",
+register(Section("throwaway", 8, "throwaway_scene", "ThrowawayScene", ThrowawayConfig, "throwaway_math",
                  ("step", "ping"), 1.0,
                  sounds={{"ping": CueSound(ping, 0.0)}},
                  locales={{language: HERE / f"{{language}}.toml" for language in ("es", "en")}}))
@@ -142,7 +142,7 @@ def test_the_throwaway_section_renders_through_the_cli_and_its_clip_decodes(thro
     out, manifest = throwaway
     entry = manifest["sections"]["throwaway"]
     clip = out / entry["files"][0]
-    assert clip.name.startswith("07-throwaway")
+    assert clip.name.startswith("08-throwaway")
     found = streams(clip)
     assert {"video", "audio"} <= found.keys() and (found["video"]["width"], found["video"]["height"]) == (256, 144)
     assert decoded_frame_count(clip) >= 5 * entry["duration"] - 2

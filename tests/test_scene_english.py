@@ -39,6 +39,7 @@ LARGEST = {
     "capital": [("capital.identity=-0.37",), ("capital.identity=0.0",)],
     "pipeline": [replace(RUNS["longest"], sentence=PIPELINE_LONGEST).overrides(),
                  replace(RUNS["eight long words"], sentence=PIPELINE_EIGHT_LONG).overrides()],
+    "learned": [],  # a larger model trains for a minute: its longest sequence is checked in test_scene_learned
 }
 # Every section of the registry at its default: a section without larger configs here still runs in English.
 CASES = [pytest.param(section.id, overrides, id=f"{section.id}-{'default' if not overrides else f'config{index}'}")

@@ -183,6 +183,7 @@ EXAMPLES = {  # one cue of every kind, with values like the scenes'
     "vector_sum": {"x_plus_pe": [0.1, 0.2]}, "outputs_compared": {"max_difference": 0.0},
     "distribution": {"weights": [0.5, 0.3, 0.05, 0.05, 0.04, 0.03, 0.02, 0.01], "seconds": 1.0},
     "concat": {"heads": 3}, "scale": {"low": -1.0, "high": 2.0},
+    "loss": {"losses": [2.8, 2.7, 2.7, 1.2, 0.4, 0.3], "guess": 2.77, "duration": 2.0},
 }
 
 
@@ -273,7 +274,7 @@ def test_each_heads_chord_starts_after_the_one_before_has_ended(kind):
 
 # sounds that follow a drawing and are cut while still loud; of one or two voices, so that their amplitude is smooth
 FOLLOWED = {kind: lambda kind=kind: MAPPINGS[kind](**EXAMPLES[kind])
-            for kind in ("masked", "curve", "wave", "similarity_curve", "frequency_contrast")}
+            for kind in ("masked", "curve", "wave", "similarity_curve", "frequency_contrast", "loss")}
 FOLLOWED["steady 440 Hz"] = lambda: followed([440.0], [[1.0, 1.0]], 1.0, [0.0])
 
 
@@ -289,6 +290,17 @@ def test_a_followed_sound_fades_out_over_its_last_60_ms_without_a_click(kind):
     steepest = max(tail[i] - tail[i + span] for i in range(len(tail) - span))
     assert steepest <= 0.25 * before, (steepest, before)
     assert amplitude[cut - 1] < 0.05 * before
+
+
+def test_the_loss_is_heard_as_a_pitch_that_falls_with_it():
+    """Guessing (loss = ln V) sounds at 880 Hz, a loss of 0 at 220 Hz, 220 x 4^(loss / ln V) between: a loss flat at
+    guessing, then dropping to a tenth of it, is heard at 880 Hz, then at 880 / 4^0.9 Hz (the left, then the right)."""
+    guess = np.log(16)
+    sound = MAPPINGS["loss"](losses=[guess] * 50 + [guess / 10] * 50, guess=guess, duration=2.0)
+    first, last = sound[: SAMPLE_RATE // 2], sound[-SAMPLE_RATE // 2 - SAMPLE_RATE // 10: -SAMPLE_RATE // 10]
+    assert pitch(first) == pytest.approx(880.0, rel=0.01)
+    assert pitch(last) == pytest.approx(220.0 * 4 ** 0.1, rel=0.01)
+    assert rms(first[:, 0]) > 2 * rms(first[:, 1]) and rms(last[:, 1]) > 2 * rms(last[:, 0])
 
 
 def test_masked_keys_fall_silent():

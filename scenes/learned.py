@@ -1,0 +1,442 @@
+"""Section 7: attention that was learned, not designed. A two-layer attention-only transformer, trained on this
+machine on sequences whose second half repeats the first (``lesson.learned_cache``): the task on one example, the
+loss falling all at once, the previous-token head (layer 1) and the induction head (layer 2) forming before,
+during and after the drop, the other heads beside the designed ones of section 3, and the circuit in one line.
+
+Every number on screen is the cached training's (``attn_math.learned``); the scene only draws them.
+"""
+
+from __future__ import annotations
+
+import string
+
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, RoundedRectangle,
+                   SurroundingRectangle, Transform, VGroup, linear)
+
+from attn_math.heads import multi_head_attention
+from attn_math.learned import Training, drop_step, induction_head, moments, previous_token_head
+from attn_math.tiny_transformer import forward, log_probabilities
+from lesson.learned_cache import trained
+from scenes import style
+from scenes.attention_arcs import BRACKETS_WIDTH, AttentionArcs, TokenRow
+from scenes.fades import Appear, Vanish
+from scenes.heads import PATTERN_GAP, head_blocks, heads_legend
+from scenes.heatmap import Heatmap, round_ticks
+from scenes.lab_panel import CurvePlot, tagged_number, text_with_numbers
+from scenes.lesson_scene import LessonScene
+from scenes.visuals import fit, label_text, sit_on
+
+PREVIOUS_COLOUR = style.HEADS[0]  # the previous-token head: the colour of section 3's designed previous-token head
+INDUCTION_COLOUR = style.HEADS[2]  # the induction head: the third head colour, the one looking far back
+FIRST_HALF_COLOUR = style.MUTED  # the random half, and its loss: what cannot be learned
+REPEATED_COLOUR = style.TEXT  # the repeated half, and its loss
+LOSS_COLOUR = style.OUTPUT  # the training loss: computed from the model's output
+HOLD = 2.0  # seconds to hold a state worth reading
+CAPTION_ROOM = 0.3  # above the body's bottom: a caption on two lines rises this far into it
+SLOT = 0.5  # a token's box side in the task's row (frame units), before the row is fitted
+SLOT_GAP = 0.08
+LOSS_SAMPLES = 240  # points of the loss a cue carries: the curve's shape, not every step's
+LOSS_SECONDS = 4.0  # drawing the loss curve, at least
+PLOT_SHARE = 0.66  # of the body's width, for the loss plot; its legend takes the rest
+HEATMAPS_WIDTH = 5.3  # the three moments' heatmaps, side by side; the arcs over the example take the rest
+PANEL_GAP = 0.4
+TITLE_GAP = 0.15  # between a head's name and its arcs
+ABOVE_HEIGHT = 1.0  # the previous-token head's arcs above the row: short ones once it has formed
+BELOW_HEIGHT = 1.5  # the induction head's arcs below: half a sequence long
+COPY_HEIGHT = 1.9  # the copy arrow, over the previous-token head's arcs
+MOMENT_GAP = 0.3  # between the heatmaps of two moments
+DOT_RADIUS = 0.07
+DESIGNED_CELL = 0.13  # a cell of section 3's designed patterns
+TRAINED_SIDE = 2.0  # largest side of a trained head's pattern in the comparison
+HEADS_GAP = 0.3  # between two trained heads of a layer
+
+
+def token_letter(token: int) -> str:
+    """Token k as a letter (A, B, ...), two letters beyond Z: short labels that keep a long row legible."""
+    letters = string.ascii_uppercase
+    if token < len(letters):
+        return letters[token]
+    return letters[token // len(letters) - 1] + letters[token % len(letters)]
+
+
+def guessing_loss(vocabulary: int) -> float:
+    """ln V nats: the loss of a uniform guess among the V tokens (to move to attn_math.learned, issue 29)."""
+    return float(np.log(vocabulary))
+
+
+def predicted_next(training: Training, checkpoint: int, position: int) -> tuple[int, float]:
+    """The token checkpoint ``checkpoint`` predicts after ``position`` of the example, and its probability: the
+    model's own log-probabilities (to move to attn_math.learned, issue 29)."""
+    log_p = log_probabilities(forward(training.checkpoints[checkpoint], training.example[None]).logits[0, position])
+    best = int(np.argmax(log_p))
+    return best, float(np.exp(log_p[best]))
+
+
+def body() -> tuple[float, float, float, float]:
+    """(left, right, bottom, top) of the room between the header and a caption of up to two lines."""
+    left, right, bottom, top = style.body_box()
+    return left, right, bottom + CAPTION_ROOM, top
+
+
+def only_row(row: np.ndarray, i: int) -> np.ndarray:
+    """A weight matrix holding only query i's row: its arcs alone."""
+    weights = np.zeros((len(row), len(row)))
+    weights[i] = row
+    return weights
+
+
+class LearnedScene(LessonScene):
+    section_id = "learned"
+    STEPS = ("task", "loss", "heads_forming", "messy", "mechanism")
+
+    def lesson(self):
+        self.training = trained(self.settings)
+        self.labels = self.strings["labels"]
+        self.tokens = [token_letter(int(token)) for token in self.training.example]
+        self.half = len(self.tokens) // 2
+        self.previous_head = previous_token_head(self.training)
+        self.induction_head = induction_head(self.training)
+        self.moments = moments(self.training)
+        self.final = self.training.patterns(self.moments[-1])  # (layers, heads, T, T) after the drop
+        # The token whose next one the task and the circuit follow: in the middle of the repeated half; it occurred
+        # before at ``seen``, followed there by ``follower``, which it should predict.
+        self.position = self.half + self.half // 2
+        self.seen, self.follower = self.position - self.half, self.position - self.half + 1
+        self.show_task()
+        self.show_loss()
+        self.show_heads_forming()
+        self.show_messy()
+        self.show_mechanism()
+
+    # Step 1: the task ----------------------------------------------------------------------------
+    def show_task(self):
+        self.begin_step("task", half=self.half, vocabulary=self.training.shape.vocabulary)
+        left, right, bottom, top = body()
+        shown = [*self.tokens]
+        asked = self.position + 1
+        shown[asked] = "?"
+        self.row = TokenRow(shown, font_size=style.BODY_SIZE, slot_width=SLOT, gap=SLOT_GAP)
+        boxes = VGroup(*[self.token_box(i, FIRST_HALF_COLOUR if i < self.half else REPEATED_COLOUR)
+                         for i in range(len(self.tokens))])
+        halves = VGroup(self.half_mark(range(self.half), self.labels["first_half"], FIRST_HALF_COLOUR, boxes),
+                        self.half_mark(range(self.half, len(self.tokens)), self.labels["repeated_half"],
+                                       REPEATED_COLOUR, boxes))
+        answer = TokenRow([self.tokens[asked]], font_size=style.BODY_SIZE).words[0]
+        answer.move_to(self.row.words[asked])
+        arrow = CurvedArrow(boxes[self.follower].get_top() + UP * 0.1, boxes[asked].get_top() + UP * 0.1,
+                            angle=-0.6, color=style.HIGHLIGHT, stroke_width=3, tip_length=0.18)
+        copy = label_text(self.labels["copy"], style.HIGHLIGHT, style.CAPTION_SIZE).next_to(arrow, UP, buff=0.12)
+        goal = label_text(self.labels["goal"], style.TEXT, style.BODY_SIZE).next_to(copy, UP, buff=0.6)
+        goal.set_x(self.row.get_x())
+        stage = VGroup(self.row, boxes, halves, arrow, copy, answer, goal)
+        fit(stage, right - left, top - bottom)
+        stage.move_to([(left + right) / 2, (bottom + top) / 2, 0])
+        marked = VGroup(*[self.token_box(i, style.HIGHLIGHT, stroke_width=5) for i in (self.seen, self.position)])
+        self.cue("tokens", count=len(self.tokens))
+        self.play(Appear(goal), Appear(*boxes[:self.half], *self.row.words[:self.half]), run_time=1.0)
+        self.play(Appear(halves[0]), run_time=0.6)
+        self.play(Appear(*boxes[self.half:], *self.row.words[self.half:]), Appear(halves[1]), run_time=1.0)
+        self.wait(HOLD)
+        self.play(*[Transform(boxes[i], box) for i, box in zip((self.seen, self.position), marked)], run_time=0.8)
+        self.wait(1.0)
+        self.play(Create(arrow), Appear(copy), run_time=1.0)
+        self.play(Vanish(self.row.words[asked]), Appear(answer),
+                  run_time=self.reveal_seconds(fill_after=0.0, shortest=0.8))
+        self.task = VGroup(goal, boxes, halves, arrow, copy, answer, *self.row.words)
+
+    def token_box(self, i: int, colour, stroke_width: float = 2) -> RoundedRectangle:
+        """The box of token i in the task's row, as tall as a capital's slot."""
+        side = self.row.spacing() - SLOT_GAP * self.row.spacing() / (SLOT + SLOT_GAP)
+        return RoundedRectangle(width=side, height=side, corner_radius=0.06, stroke_color=colour,
+                                stroke_width=stroke_width).move_to([self.row.centre_x(i), self.row.words[i].get_y(), 0])
+
+    @staticmethod
+    def half_mark(positions: range, name: str, colour, boxes: VGroup) -> VGroup:
+        """A line under the boxes of ``positions`` and its name under it."""
+        first, last = boxes[positions[0]], boxes[positions[-1]]
+        y = boxes.get_bottom()[1] - 0.15
+        line = Line([first.get_left()[0], y, 0], [last.get_right()[0], y, 0], color=colour, stroke_width=4)
+        return VGroup(line, label_text(name, colour, style.CAPTION_SIZE).next_to(line, DOWN, buff=0.12))
+
+    # Step 2: the loss ----------------------------------------------------------------------------
+    def show_loss(self):
+        training = self.training
+        vocabulary = training.shape.vocabulary
+        guess = guessing_loss(vocabulary)
+        drop = drop_step(training)
+        first, repeated = float(training.first_half_losses[-1]), float(training.repeated_half_losses[-1])
+        self.begin_step("loss", new_numbers=4, steps=len(training.losses), vocabulary=vocabulary,
+                        guess=f"{guess:.2f}", drop=drop, first=f"{first:.2f}", repeated=f"{repeated:.2f}")
+        left, right, bottom, top = body()
+        split = left + PLOT_SHARE * (right - left)
+        steps = np.arange(len(training.losses))
+        x_ticks = round_ticks(len(training.losses) + 1, most=6)
+        x_ticks = [*x_ticks, x_ticks[-1] + x_ticks[1]] if x_ticks[-1] < len(training.losses) else x_ticks
+        y_top = float(np.ceil(max(guess, float(np.max(training.losses)))))
+        plot = CurvePlot(steps, training.losses, x_ticks=x_ticks, y_ticks=list(np.arange(0.0, y_top + 1.0)),
+                         width=split - left - 1.2, height=top - bottom - 1.5, x_name=self.labels["axis_step"],
+                         y_name=self.labels["axis_loss"], colour=LOSS_COLOUR, y_decimals=0)
+        fit(plot, split - left, top - bottom - 0.3)
+        plot.move_to([(left + split) / 2, (bottom + top) / 2 - 0.15, 0])
+        guess_line = DashedLine(plot.point(0, guess), plot.point(x_ticks[-1], guess), color=FIRST_HALF_COLOUR,
+                                stroke_width=2)
+        drop_line = DashedLine(plot.point(drop, 0), plot.point(drop, y_top), color=style.HIGHLIGHT, stroke_width=2)
+        drop_label = text_with_numbers(self.labels["drop"], {"drop": tagged_number(
+            drop, "drop_step", colour=style.HIGHLIGHT, font_size=style.CAPTION_SIZE, decimals=0)},
+            style.HIGHLIGHT, style.CAPTION_SIZE)
+        # Beside the top of its line, on the side with room: clear of the axis' name and of the plot's end
+        side = RIGHT if drop < x_ticks[-1] / 2 else LEFT
+        drop_label.next_to(plot.point(drop, y_top), side, buff=0.12).align_to(plot.point(drop, y_top), UP)
+        dots = VGroup(*[VGroup(Dot(plot.point(step, first_half), radius=DOT_RADIUS, color=FIRST_HALF_COLOUR),
+                               Dot(plot.point(step, repeated_half), radius=DOT_RADIUS, color=REPEATED_COLOUR))
+                        for step, first_half, repeated_half in zip(training.steps, training.first_half_losses,
+                                                                   training.repeated_half_losses)])
+        legend = self.loss_legend(vocabulary, guess, first, repeated)
+        fit(legend, right - split - 0.3, top - bottom)
+        legend.move_to([(split + right) / 2 + 0.15, (bottom + top) / 2, 0])
+        self.play(Vanish(self.task), run_time=0.6)
+        self.play(Create(plot.frame), run_time=1.0)
+        self.play(Create(guess_line), Appear(legend[0]), run_time=0.8)
+        seconds = max(LOSS_SECONDS, self.reveal_seconds(fill_after=3.0))
+        samples = np.linspace(0, len(training.losses) - 1, LOSS_SAMPLES).round().astype(int)
+        self.cue("loss", losses=training.losses[samples].tolist(), guess=guess, duration=seconds)
+        self.play(Create(plot.curve, rate_func=linear), Appear(legend[1], rate_func=linear), run_time=seconds)
+        self.play(Create(drop_line), Appear(drop_label), run_time=0.8)
+        self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2:]), run_time=1.6)
+        self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, legend)
+
+    def loss_legend(self, vocabulary: int, guess: float, first: float, repeated: float) -> VGroup:
+        """Guessing, the training loss, and the two halves' losses at the last checkpoint, each by its mark."""
+        size = style.CAPTION_SIZE
+        guess_text = text_with_numbers(self.labels["guess"], {"guess": tagged_number(
+            guess, "guessing_loss", colour=FIRST_HALF_COLOUR, font_size=size)}, FIRST_HALF_COLOUR, size,
+            vocabulary=str(vocabulary))
+        lines = [(DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FIRST_HALF_COLOUR, stroke_width=2), guess_text),
+                 (Line(LEFT * 0.25, RIGHT * 0.25, color=LOSS_COLOUR, stroke_width=4),
+                  label_text(self.labels["training_loss"], LOSS_COLOUR, size))]
+        for name, value, colour in (("first_half_loss", first, FIRST_HALF_COLOUR),
+                                    ("repeated_half_loss", repeated, REPEATED_COLOUR)):
+            text = text_with_numbers(self.labels[name], {"loss": tagged_number(value, name, colour=colour,
+                                                                               font_size=size)}, colour, size)
+            lines.append((Dot(radius=DOT_RADIUS, color=colour), text))
+        rows = VGroup(*[VGroup(mark, text).arrange(RIGHT, buff=0.2) for mark, text in lines])
+        return rows.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+
+    # Step 3: the two heads forming ---------------------------------------------------------------
+    def show_heads_forming(self):
+        training = self.training
+        previous = [float(training.previous_token_scores[k, self.previous_head]) for k in self.moments]
+        induction = [float(training.induction_scores[k, self.induction_head]) for k in self.moments]
+        self.begin_step("heads_forming", new_numbers=6, previous_before=f"{previous[0]:.2f}",
+                        previous_after=f"{previous[-1]:.2f}", induction_before=f"{induction[0]:.2f}",
+                        induction_after=f"{induction[-1]:.2f}")
+        left, right, bottom, top = body()
+        split = right - HEATMAPS_WIDTH - PANEL_GAP
+        grid = self.moment_grid(previous, induction, (split + PANEL_GAP, right, bottom, top))
+        titles = self.arcs_column((left, split, bottom, top))
+        self.play(Vanish(self.loss_stage), run_time=0.6)
+        self.play(Appear(self.row), Appear(titles), run_time=0.8)
+        arcs = frame = None
+        for k, moment in enumerate(self.moments):
+            patterns = training.patterns(moment)
+            new_arcs = self.head_arcs(patterns)
+            new_frame = SurroundingRectangle(grid[k], color=style.HIGHLIGHT, buff=0.08, stroke_width=3)
+            for head, weights in ((0, patterns[0, self.previous_head]), (2, patterns[1, self.induction_head])):
+                self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
+            if arcs is None:
+                self.play(Appear(grid[k]), Appear(new_arcs), Create(new_frame), run_time=1.5)
+                frame = new_frame
+            else:
+                self.play(Appear(grid[k]), Vanish(arcs), Appear(new_arcs), Transform(frame, new_frame), run_time=1.5)
+            arcs = new_arcs
+            self.wait(HOLD)
+        self.forming = VGroup(titles, grid, arcs, frame)
+
+    def arcs_column(self, box: tuple) -> VGroup:
+        """The example's tokens across ``box``, the previous-token head's name above the room of its arcs and the
+        induction head's below the room of its own: the two names, placed (the row is ``self.row``)."""
+        left, right, bottom, top = box
+        size = style.CAPTION_SIZE
+        titles = VGroup(label_text(self.labels["previous_head"].format(head=self.previous_head + 1), PREVIOUS_COLOUR,
+                                   size),
+                        label_text(self.labels["induction_head"].format(head=self.induction_head + 1),
+                                   INDUCTION_COLOUR, size))
+        self.row = self.example_row(right - left, gap=0.12)
+        fit(titles, right - left, titles.height)
+        column = (titles[0].height + TITLE_GAP + ABOVE_HEIGHT + self.row.height + BELOW_HEIGHT + TITLE_GAP
+                  + titles[1].height)
+        x, y_top = (left + right) / 2, (top + bottom) / 2 + column / 2
+        titles[0].move_to([x, y_top - titles[0].height / 2, 0])
+        self.row.move_to([x, 0, 0]).align_to([0, titles[0].get_bottom()[1] - TITLE_GAP - ABOVE_HEIGHT, 0], UP)
+        titles[1].move_to([x, 0, 0]).align_to([0, self.row.bottom() - BELOW_HEIGHT - TITLE_GAP, 0], UP)
+        return titles
+
+    def example_row(self, width: float, gap: float, slot: float = 0.0) -> TokenRow:
+        """The example's tokens at most ``width`` wide: evenly spaced, each in a slot as wide as the widest (two
+        letters beyond Z), unless only a row of each token's own width keeps them legible."""
+        widest = max(TokenRow([token]).width for token in set(self.tokens))
+        row = TokenRow(self.tokens, font_size=style.BODY_SIZE, slot_width=max(slot, widest), gap=gap)
+        if row.width > width:
+            row = TokenRow(self.tokens, font_size=style.BODY_SIZE, slot_width=slot, gap=gap)
+        elif row.width < width:  # room to spare: the tokens further apart, up to a slot's width apart
+            spare = min((width - row.width) / (len(self.tokens) - 1), max(slot, widest))
+            row = TokenRow(self.tokens, font_size=style.BODY_SIZE, slot_width=max(slot, widest), gap=gap + spare)
+        return fit(row, width, row.height)
+
+    def head_arcs(self, patterns: np.ndarray) -> VGroup:
+        """The previous-token head's arcs above the row and the induction head's below it."""
+        return VGroup(AttentionArcs(self.row, patterns[0, self.previous_head], PREVIOUS_COLOUR, height=ABOVE_HEIGHT),
+                      AttentionArcs(self.row, patterns[1, self.induction_head], INDUCTION_COLOUR,
+                                    height=BELOW_HEIGHT, above=False))
+
+    def moment_grid(self, previous: list[float], induction: list[float], box: tuple) -> VGroup:
+        """One column per moment (before, during, after the drop): its name and step, the two heads' patterns on
+        the example as heatmaps, each framed in its head's colour with its score under it."""
+        left, right, bottom, top = box
+        size = style.CAPTION_SIZE
+        line = label_text("Ag", font_size=size).height
+        side = min((right - left - 2 * MOMENT_GAP) / 3, (top - bottom - 4 * line - 1.0) / 2)
+        columns = VGroup()
+        for k, moment in enumerate(self.moments):
+            patterns = self.training.patterns(moment)
+            columns.add(VGroup(*[self.scored_pattern(pattern, side, colour, tagged_number(score, name, (0, k), colour,
+                                                                                         size))
+                                 for pattern, score, name, colour in (
+                (patterns[0, self.previous_head], previous[k], "previous_token_score", PREVIOUS_COLOUR),
+                (patterns[1, self.induction_head], induction[k], "induction_score", INDUCTION_COLOUR))])
+                .arrange(DOWN, buff=0.2))
+        columns.arrange(RIGHT, buff=MOMENT_GAP, aligned_edge=UP)
+        step_line = columns.get_top()[1] + 0.2 + line / 2  # every header's two lines on the same baselines
+        for k, (column, moment) in enumerate(zip(columns, self.moments)):
+            name = label_text(self.labels["moments"][k], style.TEXT, size)
+            step = label_text(self.labels["moment_step"].format(step=int(self.training.steps[moment])), style.MUTED,
+                              size)
+            sit_on(step.set_x(column.get_x()), step_line)
+            sit_on(name.set_x(column.get_x()), step_line + line + 0.08)
+            column.add(name, step)
+        fit(columns, right - left, top - bottom)
+        return columns.move_to([(left + right) / 2, (bottom + top) / 2, 0])
+
+    @staticmethod
+    def scored_pattern(pattern: np.ndarray, side: float, colour, score) -> VGroup:
+        """A head's pattern as a heatmap ``side`` wide, framed in the head's colour, its score under it."""
+        heatmap = Heatmap(pattern, style.weight_colour, width=side, height=side, numbers=False)
+        frame = SurroundingRectangle(heatmap.area, color=colour, buff=0.03, stroke_width=2)
+        return VGroup(heatmap, frame, score.next_to(frame, DOWN, buff=0.1))
+
+    # Step 4: the other heads, beside the designed ones --------------------------------------------
+    def show_messy(self):
+        layers, heads = self.final.shape[:2]
+        designed = multi_head_attention(self.job.config.heads.sentence, lang=self.job.config.lecture.lang)
+        self.begin_step("messy", new_numbers=layers * heads, designed=designed.n_heads, count=layers * heads)
+        left, right, bottom, top = body()
+        split = (left + right) / 2
+        heads_labels = self.job.locale["heads"]["labels"]
+        sentence_length = designed.heads[0].weights.shape[0]
+        cell = min(DESIGNED_CELL, (split - left - 0.3 - (designed.n_heads - 1) * PATTERN_GAP
+                                   - designed.n_heads * BRACKETS_WIDTH) / (designed.n_heads * sentence_length))
+        designed_side = VGroup(label_text(self.labels["designed"], style.TEXT, style.BODY_SIZE),
+                               head_blocks(designed, heads_labels["head_matrix"], cell),
+                               heads_legend(heads_labels["head_names"], heads_labels["head_legend"],
+                                            style.CAPTION_SIZE)).arrange(DOWN, buff=0.35)
+        trained_side = VGroup(label_text(self.labels["trained"], style.TEXT, style.BODY_SIZE),
+                              self.trained_grid(layers, heads, right - split - 0.4, top - bottom - 0.8))
+        trained_side.arrange(DOWN, buff=0.3)
+        fit(designed_side, split - left - 0.3, top - bottom)
+        fit(trained_side, right - split - 0.3, top - bottom)
+        designed_side.move_to([(left + split) / 2, (bottom + top) / 2, 0])
+        trained_side.move_to([(split + right) / 2, (bottom + top) / 2, 0])
+        divider = Line([split, bottom + 0.2, 0], [split, top - 0.2, 0], color=style.MUTED, stroke_width=1.5)
+        self.play(Vanish(self.forming, self.row), run_time=0.6)
+        self.play(Appear(designed_side), Create(divider), run_time=1.0)
+        self.wait(1.0)
+        self.play(Appear(trained_side[0]), Appear(trained_side[1], lag_ratio=0.15),
+                  run_time=self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5))
+        self.comparison = VGroup(designed_side, trained_side, divider)
+
+    def trained_grid(self, layers: int, heads: int, width: float, height: float) -> VGroup:
+        """Every head of the trained model on the example, a row per layer under the name of the score it is
+        measured by (the previous-token score in layer 1, the induction score in layer 2), each head with its
+        score; the two clean heads framed in their colours, the others muted."""
+        after = self.moments[-1]
+        scores = (self.training.previous_token_scores[after], self.training.induction_scores[after])
+        tags = ("layer1_previous_token_score", "layer2_induction_score")
+        clean = {(0, self.previous_head): PREVIOUS_COLOUR, (1, self.induction_head): INDUCTION_COLOUR}
+        size = style.CAPTION_SIZE
+        line = label_text("Ag", font_size=size).height
+        # "head 2: 0.31" under each pattern, or, when a layer's row of those is too wide, "head 2" over it and its
+        # score alone under it
+        widest = text_with_numbers(self.labels["head_score"], {"score": tagged_number(0.0, "widest", font_size=size)},
+                                   font_size=size, head=str(heads)).width
+        one_line = heads * widest + (heads - 1) * HEADS_GAP <= width
+        side = min(TRAINED_SIDE, (width - HEADS_GAP * (heads - 1)) / heads,
+                   height / layers - (2 if one_line else 3) * line - 0.5)
+        rows = VGroup()
+        for layer in range(layers):
+            row = VGroup()
+            for head in range(heads):
+                colour = clean.get((layer, head), style.MUTED)
+                number = tagged_number(float(scores[layer][head]), tags[layer], (0, head), colour, size)
+                if one_line:
+                    row.add(self.scored_pattern(self.final[layer, head], side, colour, text_with_numbers(
+                        self.labels["head_score"], {"score": number}, colour, size, head=str(head + 1))))
+                else:
+                    name = label_text(self.labels["head"].format(head=head + 1), colour, size)
+                    row.add(VGroup(name, self.scored_pattern(self.final[layer, head], side, colour, number))
+                            .arrange(DOWN, buff=0.1))
+            title = label_text(self.labels["layer_scores"][layer], style.TEXT, size)
+            rows.add(VGroup(title, row.arrange(RIGHT, buff=HEADS_GAP, aligned_edge=UP)).arrange(DOWN, buff=0.15))
+        return rows.arrange(DOWN, buff=0.3)
+
+    # Step 5: the mechanism -----------------------------------------------------------------------
+    def show_mechanism(self):
+        t, seen, follower = self.position, self.seen, self.follower
+        asked = t + 1
+        previous_row = self.final[0, self.previous_head, follower]
+        induction_row = self.final[1, self.induction_head, t]
+        prediction, probability = predicted_next(self.training, self.moments[-1], t)
+        copies = token_letter(prediction) == self.tokens[follower]
+        caption = self.strings["steps"]["mechanism"]["caption" if copies else "caption_miss"]
+        self.begin_step("mechanism", caption=caption, new_numbers=3, token=self.tokens[t], next=self.tokens[follower],
+                        predicted=token_letter(prediction))
+        left, right, bottom, top = body()
+        size = style.CAPTION_SIZE
+        line = label_text(self.labels["mechanism"], style.TEXT, style.BODY_SIZE + 4)
+        fit(line, right - left, line.height)
+        line.move_to([(left + right) / 2, top - line.height / 2, 0])
+        notes = VGroup(
+            text_with_numbers(self.labels["previous_link"], {"weight": tagged_number(
+                float(previous_row[seen]), "mechanism_previous", (0, 0), PREVIOUS_COLOUR, size)},
+                PREVIOUS_COLOUR, size, token=self.tokens[seen], next=self.tokens[follower]),
+            text_with_numbers(self.labels["induction_link"], {"weight": tagged_number(
+                float(induction_row[follower]), "mechanism_induction", (0, 0), INDUCTION_COLOUR, size)},
+                INDUCTION_COLOUR, size, token=self.tokens[t], next=self.tokens[follower]),
+            text_with_numbers(self.labels["prediction"], {"probability": tagged_number(
+                probability, "mechanism_prediction", (0, 0), style.HIGHLIGHT, size)},
+                style.HIGHLIGHT, size, token=token_letter(prediction)))
+        notes.arrange(DOWN, buff=0.18, aligned_edge=LEFT)
+        notes.move_to([(left + right) / 2, bottom + notes.height / 2, 0])
+        self.row = self.example_row(right - left, gap=SLOT_GAP, slot=SLOT)
+        room_top, room_bottom = line.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.25
+        self.row.move_to([(left + right) / 2, room_bottom + BELOW_HEIGHT + (room_top - room_bottom - BELOW_HEIGHT
+                                                                           - COPY_HEIGHT) / 2, 0])
+        previous_arcs = AttentionArcs(self.row, only_row(previous_row, follower), PREVIOUS_COLOUR, height=ABOVE_HEIGHT)
+        induction_arcs = AttentionArcs(self.row, only_row(induction_row, t), INDUCTION_COLOUR, height=BELOW_HEIGHT,
+                                       above=False)
+        frames = VGroup(*[self.row.box(i) for i in (seen, t, follower, asked)])
+        copy = CurvedArrow(np.array([self.row.centre_x(follower), self.row.top() + 0.15, 0]),
+                           np.array([self.row.centre_x(asked), self.row.top() + 0.15, 0]), angle=-0.55,
+                           color=style.HIGHLIGHT, stroke_width=3, tip_length=0.18)
+        copy_label = label_text(self.labels["copy"], style.HIGHLIGHT, size).next_to(copy, UP, buff=0.1)
+        self.play(Vanish(self.comparison), run_time=0.6)
+        self.play(Appear(line), Appear(self.row), run_time=1.0)
+        self.play(Create(frames[:2]), run_time=0.8)
+        self.cue("head_row", lands=True, head=0, weights=previous_row.tolist())
+        self.play(previous_arcs.draw(run_time=1.2), Create(frames[2]), Appear(notes[0]), run_time=1.2)
+        self.wait(1.0)
+        self.cue("head_row", lands=True, head=2, weights=induction_row.tolist())
+        self.play(induction_arcs.draw(run_time=1.2), Appear(notes[1]), run_time=1.2)
+        self.wait(1.0)
+        self.play(Create(copy), Appear(copy_label), Create(frames[3]), Appear(notes[2]),
+                  run_time=self.reveal_seconds(new_numbers=1, fill_after=0.0, shortest=1.0))
