@@ -26,11 +26,11 @@ import numpy as np
 from attn_math.head_scores import induction_score, previous_token_score
 from attn_math.induction_task import repeated_sequences, training_sequences
 from attn_math.tiny_transformer import (PARAMETER_NAMES, LearnedShape, Parameters, attention_patterns, forward,
-                                        half_losses, initial_parameters, loss_and_gradients)
+                                        half_losses, initial_parameters, log_probabilities, loss_and_gradients)
 from attn_math.validation import as_count, as_positive
 
-__all__ = ["DEFAULTS", "LearnedShape", "Training", "drop_step", "induction_head", "moments", "previous_token_head",
-           "train"]
+__all__ = ["DEFAULTS", "LearnedShape", "Training", "drop_step", "guessing_loss", "induction_head", "moments",
+           "predicted_next", "previous_token_head", "train"]
 
 # The config's defaults (assets/default.toml's [learned]). With them the circuit formed at seeds 0 to 4 alike (previous-
 # token scores 0.91-0.98, induction scores 0.88-0.95, the drop between steps 1200 and 1600; 2026-12-02).
@@ -257,3 +257,16 @@ def previous_token_head(training: Training) -> int:
 def induction_head(training: Training) -> int:
     """The layer-2 head with the highest induction score at the last checkpoint."""
     return int(np.argmax(training.induction_scores[-1]))
+
+
+def guessing_loss(vocabulary: int) -> float:
+    """ln V nats: the loss of a uniform guess among the V tokens."""
+    return float(np.log(vocabulary))
+
+
+def predicted_next(training: Training, checkpoint: int, position: int) -> tuple[int, float]:
+    """The token checkpoint ``checkpoint`` predicts after ``position`` of the example, and its probability: the
+    model's own log-probabilities."""
+    log_p = log_probabilities(forward(training.checkpoints[checkpoint], training.example[None]).logits[0, position])
+    best = int(np.argmax(log_p))
+    return best, float(np.exp(log_p[best]))

@@ -3,17 +3,20 @@
 One file per config and code: ``<sha256>.npz`` in ``lesson.user_cache.private_folder("learned")``, the hash over the
 config's values and the source of every module the training runs (a change to either trains again). Read with
 ``allow_pickle=False`` relative to the folder's descriptor; written under a temporary name made exclusively, then
-renamed over. A folder another user could change is not used: the model is trained every time.
+renamed over, under a lock (``<sha256>.npz.lock``) so that renders at once train once. A folder another user
+could change is not used: the model is trained every time.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import secrets
 import sys
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -50,14 +53,32 @@ def trained(config: LearnedConfig) -> learned.Training:
         return train(config)
     try:
         name = f"{cache_key(config)}.npz"
-        try:
-            return _loaded(folder, name)
-        except UNREADABLE:  # missing, truncated or damaged: trained again, and the file replaced
-            training = train(config)
-        _kept(training, folder, name)
-        return training
+        with _held(folder, name):  # two renders at once: one trains, the other waits and loads
+            try:
+                return _loaded(folder, name)
+            except UNREADABLE:  # missing, truncated or damaged: trained again, and the file replaced
+                training = train(config)
+            _kept(training, folder, name)
+            return training
     finally:
         os.close(folder.descriptor)
+
+
+@contextmanager
+def _held(folder: PrivateFolder, name: str):
+    """An exclusive lock on ``name``'s lock file in the folder while the body runs (none where it cannot be made:
+    then two renders may both train, and the last rename wins)."""
+    try:
+        descriptor = os.open(f"{name}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                             dir_fd=folder.descriptor)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
 
 
 def _loaded(folder: PrivateFolder, name: str) -> learned.Training:

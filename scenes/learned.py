@@ -15,8 +15,8 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, 
                    SurroundingRectangle, Transform, VGroup, linear)
 
 from attn_math.heads import multi_head_attention
-from attn_math.learned import Training, drop_step, induction_head, moments, previous_token_head
-from attn_math.tiny_transformer import forward, log_probabilities
+from attn_math.learned import (Training, drop_step, guessing_loss, induction_head, moments, predicted_next,
+                               previous_token_head)
 from lesson.learned_cache import trained
 from scenes import style
 from scenes.attention_arcs import BRACKETS_WIDTH, AttentionArcs, TokenRow
@@ -58,19 +58,6 @@ def token_letter(token: int) -> str:
     if token < len(letters):
         return letters[token]
     return letters[token // len(letters) - 1] + letters[token % len(letters)]
-
-
-def guessing_loss(vocabulary: int) -> float:
-    """ln V nats: the loss of a uniform guess among the V tokens (to move to attn_math.learned, issue 29)."""
-    return float(np.log(vocabulary))
-
-
-def predicted_next(training: Training, checkpoint: int, position: int) -> tuple[int, float]:
-    """The token checkpoint ``checkpoint`` predicts after ``position`` of the example, and its probability: the
-    model's own log-probabilities (to move to attn_math.learned, issue 29)."""
-    log_p = log_probabilities(forward(training.checkpoints[checkpoint], training.example[None]).logits[0, position])
-    best = int(np.argmax(log_p))
-    return best, float(np.exp(log_p[best]))
 
 
 def body() -> tuple[float, float, float, float]:

@@ -66,9 +66,15 @@ from sonify.synth import (ATTACK, PLUCK, SAMPLE_RATE, SWELL, chord, envelope, gl
 
 LAB_CUTOFF = 2500.0  # Hz, the lab's low-pass filter
 LADDER = np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21, 24, 26, 28, 31, 33, 36])  # pentatonic, in semitones
-KEY_PITCHES = 330.0 * 2 ** (LADDER / 12)
+KEY_PITCH = 330.0  # Hz, the ladder's foot for the keys of a distribution
 SEQUENCE_GAP = 0.3  # seconds of silence between things compared one after the other
 FOLLOWED_RELEASE = 0.06  # seconds: a held sound cut at full level fades out, it does not click
+
+
+def ladder(base: float, count: int) -> np.ndarray:
+    """Pitches of ``count`` tokens, base x 2^(LADDER/12): past its 16 rungs the ladder starts again at its foot (a
+    unison, never a clash; the pan still tells the positions apart)."""
+    return base * 2 ** (LADDER[np.arange(count) % len(LADDER)] / 12)
 
 
 def spread(count: int, left: float = -1.0, right: float = 1.0) -> np.ndarray:
@@ -151,7 +157,7 @@ def value_blips(values, spacing: float, low: float | None = None, high: float | 
 
 def distribution_chord(weights, duration: float = 1.0, positions=None) -> np.ndarray:
     """One pitch per key (a pentatonic ladder), each as loud as its probability and panned as its column."""
-    sound = stereo_chord(KEY_PITCHES, weights, duration, organ_wave, positions)
+    sound = stereo_chord(ladder(KEY_PITCH, len(weights)), weights, duration, organ_wave, positions)
     return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
 
 
@@ -193,7 +199,7 @@ HEADS_SECONDS = {"head_row": 0.9, "heads_overlay": 0.9, "heads_chord": 1.4}  # o
 def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
     """A distribution in head ``head``'s register and timbre: one pitch per token, loud as its weight."""
     base, wave = HEAD_REGISTERS[head % len(HEAD_REGISTERS)]
-    sound = stereo_chord(base * 2 ** (LADDER / 12), weights, duration, wave)
+    sound = stereo_chord(ladder(base, len(weights)), weights, duration, wave)
     return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
 
 
@@ -296,7 +302,7 @@ def masked_row(before, after, duration: float = 2.0) -> np.ndarray:
     """The query's row as a chord (keys panned as their columns), then the masked keys fall silent: each
     voice goes from its weight without the mask to its weight with it."""
     levels = np.column_stack([before, before, after, after])
-    return followed(KEY_PITCHES, levels / levels.max(), duration, spread(len(before)))
+    return followed(ladder(KEY_PITCH, len(before)), levels / levels.max(), duration, spread(len(before)))
 
 
 WHOLE_TONE = 1 / 6  # octaves: the closest two voices of one chord may be (closer ones beat)

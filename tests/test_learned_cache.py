@@ -3,6 +3,8 @@ or code trains again, a damaged or planted file is trained again and replaced, a
 could change is not used at all."""
 
 import os
+import subprocess
+import sys
 import types
 
 import numpy as np
@@ -48,16 +50,16 @@ def test_a_second_call_loads_what_the_first_trained(trainings, tmp_path, capfd):
     second = learned_cache.trained(SMALL)
     assert trainings == [3] and capfd.readouterr().err == ""
     assert same(first, second)
-    files = os.listdir(folder(tmp_path))
-    assert files == [f"{learned_cache.cache_key(SMALL)}.npz"]
-    assert os.stat(folder(tmp_path) / files[0]).st_mode & 0o777 == 0o600
+    files = sorted(os.listdir(folder(tmp_path)))
+    assert files == [f"{learned_cache.cache_key(SMALL)}.npz", f"{learned_cache.cache_key(SMALL)}.npz.lock"]
+    assert all(os.stat(folder(tmp_path) / name).st_mode & 0o777 == 0o600 for name in files)
     assert same(first, learned.train(3, learned.MIN_STEPS, 8, 8, 2))  # what was kept is what training gives
 
 
 def test_a_changed_config_trains_again(trainings, tmp_path):
     learned_cache.trained(SMALL)
     learned_cache.trained(SMALL.model_copy(update={"seed": 4}))
-    assert trainings == [3, 4] and len(os.listdir(folder(tmp_path))) == 2
+    assert trainings == [3, 4] and len(list(folder(tmp_path).glob("*.npz"))) == 2
 
 
 def test_changed_code_changes_the_key(tmp_path, monkeypatch):
@@ -89,7 +91,7 @@ def test_a_damaged_or_planted_file_is_trained_again_and_replaced(trainings, tmp_
     assert path.is_file() and not path.is_symlink()
     learned_cache.trained(SMALL)
     assert trainings == [3, 3]  # the replaced file loads
-    assert sorted(os.listdir(folder(tmp_path))) == [path.name]  # no temporary file left
+    assert sorted(os.listdir(folder(tmp_path))) == [path.name, f"{path.name}.lock"]  # no temporary file left
 
 
 def test_a_cache_others_could_change_trains_every_time_and_writes_nothing(trainings, tmp_path, monkeypatch):
@@ -100,3 +102,18 @@ def test_a_cache_others_could_change_trains_every_time_and_writes_nothing(traini
     learned_cache.trained(SMALL)
     learned_cache.trained(SMALL)
     assert trainings == [3, 3] and os.listdir(shared) == []
+
+
+def test_two_renders_at_once_train_once(tmp_path):
+    """Two processes asking for the same model together: one trains, the other waits on the lock and loads it."""
+    home = tmp_path / "cache"
+    home.mkdir(mode=0o700)
+    script = ("from lesson import learned_cache; from tests.test_learned_cache import SMALL; "
+              "print(learned_cache.trained(SMALL).losses[-1].hex())")
+    environment = {**os.environ, "XDG_CACHE_HOME": str(home)}
+    runs = [subprocess.Popen([sys.executable, "-c", script], env=environment, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    assert sum("training the learned section's model" in error for _, error in outputs) == 1
+    assert outputs[0][0] == outputs[1][0]  # the same model, to the last bit of its last loss

@@ -224,6 +224,17 @@ def test_keys_sound_where_their_columns_are():
     assert left_share(first) > 0.99 and left_share(last) < 0.01
 
 
+def test_a_row_longer_than_the_ladder_sounds_every_token_past_the_sixteenth():
+    """The learned section's 20 tokens: token 18 is heard (it was dropped), at the third rung of head 0's ladder,
+    220 Hz x 2^(4/12) (pentatonic 0, 2, 4, ...), and on the right, where its column is."""
+    weights = np.zeros(20)
+    weights[18] = 1.0
+    sound = MAPPINGS["head_row"](head=0, weights=weights.tolist())
+    assert rms(sound) > 0.01
+    assert pitch(sound) == pytest.approx(220.0 * 2 ** (4 / 12), abs=0.5)
+    assert left_share(sound) < 0.1
+
+
 def test_scaling_compares_unscaled_left_and_scaled_right_one_after_the_other():
     weights = [0.25, 0.25, 0.25, 0.25]
     unscaled, scaled = (MAPPINGS["row"](weights=weights, version=version) for version in ("unscaled", "scaled"))
