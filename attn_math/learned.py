@@ -240,13 +240,11 @@ def drop_step(training: Training) -> int:
 
 def moments(training: Training) -> tuple[int, int, int]:
     """Checkpoint indices before, during and after the drop: the last with the in-context gain still below a tenth of
-    its largest, the one nearest the drop step, the first with nine tenths of it (each distinct from the others)."""
-    start, end = rise(training.steps, in_context_gains(training))
-    steps = list(training.steps)
+    its largest, the one nearest the drop step, and the trained model (the last checkpoint: the heads as formed)."""
+    start, _ = rise(training.steps, in_context_gains(training))
     during = int(np.argmin(np.abs(training.steps - drop_step(training))))
-    before = min(steps.index(start), max(0, during - 1))
-    after = max(steps.index(end), min(len(steps) - 1, during + 1))
-    return before, during, after
+    before = min(list(training.steps).index(start), max(0, during - 1))
+    return before, during, len(training.steps) - 1
 
 
 def previous_token_head(training: Training) -> int:
