@@ -157,6 +157,6 @@ for _section in (
     Section("pipeline", 6, "scenes.pipeline", "PipelineScene", PipelineConfig, "attn_math.lab",
             ("step", "reset", "tokens", "values", "connection", "row", "curve", "masked", "entropy"), 48),
     Section("learned", 7, "scenes.learned", "LearnedScene", LearnedConfig, "attn_math.learned",
-            ("step", "tokens", "loss", "head_arcs", "head_row"), 50),
+            ("step", "tokens", "loss", "head_arcs", "values", "head_row"), 50),
 ):
     register(_section)

@@ -338,8 +338,12 @@ class LearnedScene(LessonScene):
         self.play(Vanish(self.forming, self.row), run_time=0.6)
         self.play(Appear(designed_side), Create(divider), run_time=1.0)
         self.wait(1.0)
-        self.play(Appear(trained_side[0]), Appear(trained_side[1], lag_ratio=0.15),
-                  run_time=self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5))
+        seconds = self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5)
+        after = self.moments[-1]
+        scores = [*self.training.previous_token_scores[after], *self.training.induction_scores[after]]
+        # each trained head's score as it is written, layer 1 then layer 2: the clean heads high, the others low
+        self.cue("values", values=[float(score) for score in scores], spacing=seconds / len(scores), low=0.0, high=1.0)
+        self.play(Appear(trained_side[0]), Appear(trained_side[1], lag_ratio=0.15), run_time=seconds)
         self.comparison = VGroup(designed_side, trained_side, divider)
 
     def trained_grid(self, layers: int, heads: int, width: float, height: float) -> VGroup:

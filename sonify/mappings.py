@@ -446,4 +446,4 @@ def falling_pitch(losses, guess: float, duration: float) -> np.ndarray:
     return low_pass(envelope(sound, decay=10 * duration, release=FOLLOWED_RELEASE), LAB_CUTOFF)
 
 
-add_sound("loss", lambda losses, guess, duration, **_: falling_pitch(losses, guess, duration), -6)
+add_sound("loss", lambda losses, guess, duration, **_: falling_pitch(losses, guess, duration), -11)

@@ -217,7 +217,11 @@ def test_the_cues_carry_the_models_numbers(scene, training):
     assert [cue.values["head"] for cue in arcs] == [0, 2] * 3  # each moment: the previous-token head, then induction
     for cue, moment in zip(arcs[::2], moments(training)):
         np.testing.assert_allclose(cue.values["weights"], training.patterns(moment)[0, previous_token_head(training)])
-    assert {cue.kind for cue in cues} == {"step", "tokens", "loss", "head_arcs", "head_row"}
+    assert {cue.kind for cue in cues} == {"step", "tokens", "loss", "head_arcs", "values", "head_row"}
+    (written,) = [cue for cue in cues if cue.kind == "values"]  # the trained heads' scores, as the messy step writes them
+    previous, induction = scores(training.checkpoints[-1], training.evaluation)
+    np.testing.assert_allclose(written.values["values"], [*previous, *induction], atol=1e-9)
+    assert (written.values["low"], written.values["high"]) == (0.0, 1.0)
 
 
 def test_each_sound_lands_with_its_picture(recording):
