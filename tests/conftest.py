@@ -44,4 +44,4 @@ def pytest_collection_modifyitems(items) -> None:
     items.sort(key=lambda item: rank.get(module_name(item), len(rank)))
     for item in items:
         item.add_marker(pytest.mark.xdist_group("default-scenes" if module_name(item) in SHARED_SCENES
-                                                else module_name(item)))
+                                                else Path(module_name(item)).stem))

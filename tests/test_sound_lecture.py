@@ -16,7 +16,7 @@ from scipy import signal as scipy_signal
 from lecture.render.media import video_duration
 from lesson.locale import load_locale
 from lesson.sections import BY_ID, SECTION_IDS
-from media_checks import TINY, copy_of, run_cli, tiny_matrix
+from media_checks import tiny_lecture
 from scene_checks import video_freezes
 from scenes.lesson_scene import LONGEST_FREEZE
 from sonify.mappings import LEVELS, step_tone
@@ -29,11 +29,8 @@ FPS = 5
 
 @pytest.fixture(scope="module")
 def lecture(tmp_path_factory):
-    # The matrix section is the session's tiny render (the same command and config), copied: the render finds it
-    # up to date, renders the other sections and joins the lecture.
-    out = copy_of(tiny_matrix(tmp_path_factory)[0], tmp_path_factory.mktemp("lecture-tiny") / "out")
-    result = run_cli("render", *TINY, "-o", str(out), "-j", "2", timeout=1800)
-    assert result.returncode == 0, result.stderr
+    # The session's tiny render of the whole lecture (test_slides reads it too), read only.
+    out = tiny_lecture(tmp_path_factory)
     return out, json.loads((out / "manifest.json").read_text())
 
 
