@@ -1,8 +1,8 @@
 """Test order: the modules that take minutes first, so that the two workers of `make test` end together.
 
-xdist (``--dist loadgroup``, every test marked with its group here) hands out whole groups in collection order as
-workers come free; a group is a module, but for SHARED_SCENES, one group. With the default order (most tests
-first) a module of a few slow tests came last and one worker ran it alone.
+xdist (``--dist loadfile``, with the scheduler below) hands out whole modules in collection order as workers come
+free, SHARED_SCENES as one unit; with the default order (most tests first) a module of a few slow tests came last
+and one worker ran it alone.
 """
 
 from __future__ import annotations
@@ -26,22 +26,32 @@ SLOWEST_FIRST = (
 )
 
 
-# The modules that read the default scenes (scene_checks.shared_scene, shared_recorded): one group, on one worker,
-# so that each section's default scene runs once in the session, not once in each module.
+# The modules that read the default scenes (scene_checks.shared_scene, shared_recorded): one unit of work, on one
+# worker, so that each section's default scene runs once in the session, not once in each module.
 SHARED_SCENES = ("test_cards.py", "test_review_sections.py", "test_sound_lands.py", "test_scene_heads.py",
                  "test_scene_positional.py", "test_lang.py", "test_pacing.py", "test_sound_scales.py")
 
 
-def module_name(item) -> str:
-    return Path(item.nodeid.split("::")[0]).name
+def module_name(nodeid: str) -> str:
+    return Path(nodeid.split("::")[0]).name
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist names each test after its group
 def pytest_collection_modifyitems(items) -> None:
-    """The slow modules first, in SLOWEST_FIRST's order; every other module after them in its usual place. Each
-    test marked with its xdist group: its module, or "default-scenes" for SHARED_SCENES."""
+    """The slow modules first, in SLOWEST_FIRST's order; every other module after them in its usual place."""
     rank = {name: place for place, name in enumerate(SLOWEST_FIRST)}
-    items.sort(key=lambda item: rank.get(module_name(item), len(rank)))
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group("default-scenes" if module_name(item) in SHARED_SCENES
-                                                else Path(module_name(item)).stem))
+    items.sort(key=lambda item: rank.get(module_name(item.nodeid), len(rank)))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` with SHARED_SCENES as one unit (xdist's loadgroup cannot: it renames the tests through a
+    node attribute pytest 9 no longer reads)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class ModulesAndSharedScenes(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "default-scenes" if module_name(nodeid) in SHARED_SCENES else nodeid.split("::", 1)[0]
+
+    return ModulesAndSharedScenes(config, log)
