@@ -100,8 +100,10 @@ def session_folder(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float = 600) -> tuple[Path, subprocess.CompletedProcess]:
-    """``render.py ARGUMENTS -o <session folder>/<name>``, run once in the whole test session.
+def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float = 600,
+                  start_from: Path | None = None) -> tuple[Path, subprocess.CompletedProcess]:
+    """``render.py ARGUMENTS -o <session folder>/<name>``, run once in the whole test session (into a copy of the
+    folder ``start_from`` when given: what is up to date there is not rendered again).
 
     Whichever worker process asks first runs it while holding a lock; the others wait for the lock and get the
     same folder and the first run's result (exit status and printed lines), so a test module that needs the
@@ -112,6 +114,9 @@ def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float =
     with open(folder / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not record.exists():
+            if start_from is not None:
+                shutil.rmtree(out, ignore_errors=True)  # a run stopped half-way in this session left it
+                copy_of(start_from, out)
             result = run_cli(*arguments, "-o", str(out), timeout=timeout)
             record.write_text(json.dumps({"returncode": result.returncode, "stdout": result.stdout,
                                           "stderr": result.stderr}))
@@ -124,6 +129,17 @@ def tiny_matrix(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     out, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
     assert result.returncode == 0, result.stderr
     return out, result
+
+
+def tiny_lecture(tmp_path_factory) -> Path:
+    """The whole default lecture at TINY, once for the session, starting from a copy of ``tiny_matrix`` (the same
+    command and config: the render finds matrix up to date, renders the other sections and joins the lecture).
+    test_sound_lecture measures its sound and frames; test_slides joins two of its sections into one deck."""
+    matrix = tiny_matrix(tmp_path_factory)[0]
+    out, result = rendered_once(tmp_path_factory, "lecture-tiny", "render", *TINY, "-j", "2", timeout=1800,
+                                start_from=matrix)
+    assert result.returncode == 0, result.stderr
+    return out
 
 
 QUIET = ("--set", "lecture.questions='none'")  # a shorter video, for tests whose subject is not the question cards

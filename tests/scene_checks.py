@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 
@@ -207,3 +208,30 @@ def recorded(section_id: str):
         patch.setattr(LessonScene, "cue", logged_cue)
         scene = run_scene(section_id)
     return scene, log
+
+
+def _shared_defaults() -> dict[str, tuple]:
+    """One cache in the process, whether this module was imported as ``scene_checks`` or ``tests.scene_checks``."""
+    for name in ("scene_checks", "tests.scene_checks"):
+        found = getattr(sys.modules.get(name), "_DEFAULTS", None)
+        if found is not None:
+            return found
+    return {}
+
+
+_DEFAULTS: dict[str, tuple] = _shared_defaults()
+
+
+def shared_recorded(section_id: str):
+    """``recorded(section_id)``, the section's scene at the default config with its log, run once in this process
+    and shared by the tests that only read it (a test that patches the scene as it runs calls ``run_scene`` or
+    ``recorded`` itself). The modules that read it run on one xdist worker (conftest.SHARED_SCENES), so each
+    default scene runs once in the session; its records, plays and cues are the same as a plain ``run_scene``'s."""
+    if section_id not in _DEFAULTS:
+        _DEFAULTS[section_id] = recorded(section_id)
+    return _DEFAULTS[section_id]
+
+
+def shared_scene(section_id: str):
+    """The section's scene at the default config (``shared_recorded`` without its log)."""
+    return shared_recorded(section_id)[0]

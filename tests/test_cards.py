@@ -8,8 +8,8 @@ import srt
 
 from lesson.locale import load_locale
 from lesson.sections import SECTIONS
-from media_checks import TINY, manifest, rendered_once
-from scene_checks import run_scene, video_freezes
+from media_checks import manifest, tiny_matrix
+from scene_checks import run_scene, shared_scene, video_freezes
 from test_records import records_survive_the_manifest
 from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
 
@@ -22,7 +22,7 @@ FRAME = 1 / 5  # seconds: TINY's frame rate
 
 @pytest.fixture(scope="module")
 def default_scenes():
-    return {section.id: run_scene(section.id) for section in SECTIONS}
+    return {section.id: shared_scene(section.id) for section in SECTIONS}
 
 
 def words(text: str) -> str:
@@ -105,8 +105,7 @@ def test_every_finished_step_stays_at_least_4_s_before_anything_replaces_or_dims
 
 @pytest.fixture(scope="module")
 def tiny_render(tmp_path_factory):
-    out, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
-    assert result.returncode == 0, result.stderr
+    out = tiny_matrix(tmp_path_factory)[0]  # the session's tiny render of the matrix section
     return out, manifest(out)["sections"]["matrix"]
 
 

@@ -15,7 +15,7 @@ from lesson.locale import load_locale
 from lesson.numbers import DECIMAL, use_decimal_separator, written_numbers
 from lesson.records import StepRecord
 from tests.media_checks import step_record
-from tests.scene_checks import records, run_scene
+from tests.scene_checks import records, run_scene, shared_scene
 
 COMMA_DECIMAL = re.compile(r"\d,\d")
 
@@ -30,7 +30,7 @@ def capital():
         switched = run_scene("capital", locale=comma)
     finally:
         use_decimal_separator(".")
-    return run_scene("capital"), switched
+    return shared_scene("capital"), switched
 
 
 def shown_numbers(scene) -> list[str]:

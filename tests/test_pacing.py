@@ -6,7 +6,7 @@ import pytest
 
 from media_checks import tiny_matrix
 from scene_checks import (freezes, layout_problems, legibility_problems, notation_problems, pacing_problems,
-                          run_scene, step_tone_problems, video_freezes)
+                          shared_scene, step_tone_problems, video_freezes)
 from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
 
 
@@ -19,7 +19,7 @@ def test_reading_time_is_words_at_2_5_per_second_plus_0_4_s_per_new_number_and_a
 
 @pytest.fixture(scope="module")
 def matrix():
-    return run_scene("matrix")
+    return shared_scene("matrix")
 
 
 def test_matrix_steps_last_their_reading_time_and_never_stand_still_too_long(matrix):

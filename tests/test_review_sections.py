@@ -13,34 +13,34 @@ import pytest
 from attn_math.positional import visible_rise
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
-from scene_checks import layout_problems, legibility_problems, recorded, run_scene
+from scene_checks import layout_problems, legibility_problems, shared_recorded, shared_scene
 
 LANDING = 0.3  # s: an animation at least this long has a visual that lands after it starts
 
 
 @pytest.fixture(scope="module")
 def matrix():
-    return recorded("matrix")
+    return shared_recorded("matrix")
 
 
 @pytest.fixture(scope="module")
 def scaling():
-    return recorded("scaling")
+    return shared_recorded("scaling")
 
 
 @pytest.fixture(scope="module")
 def capital():
-    return run_scene("capital")
+    return shared_scene("capital")
 
 
 @pytest.fixture(scope="module")
 def positional():
-    return run_scene("positional")
+    return shared_scene("positional")
 
 
 @pytest.fixture(scope="module")
 def heads():
-    return run_scene("heads")
+    return shared_scene("heads")
 
 
 def step_named(scene, key):

@@ -10,7 +10,7 @@ import pytest
 from attn_math.heads import HEAD_NAMES, MAX_TOKENS, multi_head_attention
 from lesson.config import ConfigError, load_config
 from lesson.locale import languages, load_locale
-from scene_checks import layout_problems, lecture_problems, legibility_problems, pacing_problems, run_scene
+from scene_checks import layout_problems, lecture_problems, legibility_problems, pacing_problems, run_scene, shared_scene
 from lesson.numbers import parse_number
 from scenes import style
 from scenes.heads import HeadsScene
@@ -45,7 +45,7 @@ def texts(step) -> list[str]:
 
 @pytest.fixture(scope="module")
 def default_scene():
-    return run_scene("heads")
+    return shared_scene("heads")
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scenes.positional import PositionalScene
-from tests.scene_checks import lecture_problems, run_scene
+from tests.scene_checks import lecture_problems, run_scene, shared_scene
 
 LARGEST = ("positional.n_positions=64", "positional.d_model=64", "positional.base=1e9")
 SMALLEST_ODD = ("positional.n_positions=2", "positional.d_model=3", "positional.base=1.0001")
@@ -20,7 +20,7 @@ SMALLEST_ODD = ("positional.n_positions=2", "positional.d_model=3", "positional.
 
 @pytest.fixture(scope="module")
 def default_scene():
-    return run_scene("positional")
+    return shared_scene("positional")
 
 
 @pytest.fixture(scope="module")

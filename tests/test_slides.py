@@ -28,7 +28,7 @@ from lecture.publish.pdf_deck import FONT, font_file
 from lecture.publish.slides import PLAYER_HINT, cut, player_missing
 from lesson.locale import load_locale
 from media_checks import (ROOT, TINY, copy_of, decoded_audio, decoded_frame_count, manifest, run_cli, streams,
-                          system_program, tiny_matrix)
+                          system_program, tiny_lecture, tiny_matrix)
 from sonify.mix import read_wav
 
 FPS = 5
@@ -173,10 +173,10 @@ def test_every_question_in_the_locale_is_a_well_formed_question_for_the_speaker_
 
 
 @pytest.fixture(scope="module")
-def joined(out, tmp_path_factory):
-    """matrix (copied, up to date) and scaling, asked in the wrong order, as one deck."""
-    joined = tmp_path_factory.mktemp("joined")
-    shutil.copytree(out, joined, dirs_exist_ok=True)
+def joined(tmp_path_factory):
+    """matrix and scaling, asked in the wrong order, as one deck: in a copy of the session's tiny lecture
+    (``tiny_lecture``: both sections up to date there, as in a folder a lecturer rendered)."""
+    joined = copy_of(tiny_lecture(tmp_path_factory), tmp_path_factory.mktemp("joined") / "out")
     result = run_cli("slides", "scaling", "matrix", *TINY, "-o", str(joined), "-j", "2", "--joined", *DECKS)
     assert result.returncode == 0, result.stderr
     return joined

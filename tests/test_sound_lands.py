@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attn_math.positional import contiguous_tokens_example, permutation_demo
-from scene_checks import recorded, run_scene
+from scene_checks import shared_recorded
 from sonify.mappings import MAPPINGS, heads_turn
 from sonify.synth import SAMPLE_RATE
 
@@ -54,22 +54,22 @@ def assert_apart(cues):
 
 @pytest.fixture(scope="module")
 def capital():
-    return recorded("capital")
+    return shared_recorded("capital")
 
 
 @pytest.fixture(scope="module")
 def heads():
-    return recorded("heads")
+    return shared_recorded("heads")
 
 
 @pytest.fixture(scope="module")
 def positional():
-    return recorded("positional")
+    return shared_recorded("positional")
 
 
 @pytest.fixture(scope="module")
 def matrix():
-    return recorded("matrix")
+    return shared_recorded("matrix")
 
 
 # Capital --------------------------------------------------------------------------------------------------

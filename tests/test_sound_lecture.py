@@ -16,7 +16,7 @@ from scipy import signal as scipy_signal
 from lecture.render.media import video_duration
 from lesson.locale import load_locale
 from lesson.sections import BY_ID, SECTION_IDS
-from media_checks import TINY, copy_of, run_cli, tiny_matrix
+from media_checks import tiny_lecture
 from scene_checks import video_freezes
 from scenes.lesson_scene import LONGEST_FREEZE
 from sonify.mappings import LEVELS, step_tone
@@ -29,11 +29,8 @@ FPS = 5
 
 @pytest.fixture(scope="module")
 def lecture(tmp_path_factory):
-    # The matrix section is the session's tiny render (the same command and config), copied: the render finds it
-    # up to date, renders the other sections and joins the lecture.
-    out = copy_of(tiny_matrix(tmp_path_factory)[0], tmp_path_factory.mktemp("lecture-tiny") / "out")
-    result = run_cli("render", *TINY, "-o", str(out), "-j", "2", timeout=1800)
-    assert result.returncode == 0, result.stderr
+    # The session's tiny render of the whole lecture (test_slides reads it too), read only.
+    out = tiny_lecture(tmp_path_factory)
     return out, json.loads((out / "manifest.json").read_text())
 
 
@@ -106,9 +103,36 @@ def decoded(path) -> tuple[np.ndarray, int]:
     return np.concatenate([frame.to_ndarray() for frame in frames], axis=1).T.astype(float), frames[0].sample_rate
 
 
+OVERSAMPLING = 4  # BS.1770's true peak: the peak of the signal resampled 4x
+_IMPULSE = scipy_signal.resample_poly(np.eye(1, 257, 128)[0], OVERSAMPLING, 1)  # the resampler's taps, by phase
+REACH = int(np.ceil(np.abs(np.flatnonzero(_IMPULSE) / OVERSAMPLING - 128).max())) + 2  # input samples either side
+TAPS_GAIN = max(np.abs(_IMPULSE[phase::OVERSAMPLING]).sum() for phase in range(OVERSAMPLING))
+STRETCH = SAMPLE_RATE  # input samples resampled at a time
+
+
+def channel_true_peak(channel: np.ndarray) -> float:
+    """The largest |sample| of ``channel`` resampled 4x (scipy's polyphase resampler), found stretch by stretch: a
+    resampled sample is a weighted sum of the input within REACH of it, so no sample of a stretch passes TAPS_GAIN
+    times the stretch's largest |input| there; stretches are resampled from the largest such bound down, until the
+    bound is under the peak found. The same peak as resampling the whole channel (each stretch is resampled with
+    2 x REACH samples either side: its own resampled samples are those of the whole channel, bit for bit)."""
+    starts = range(0, len(channel), STRETCH)
+    bounds = sorted(((TAPS_GAIN * np.abs(channel[max(0, start - REACH):start + STRETCH + REACH]).max(), start)
+                     for start in starts), reverse=True)
+    peak = 0.0
+    for bound, start in bounds:
+        if bound <= peak:
+            break
+        first = max(0, start - 2 * REACH)
+        resampled = scipy_signal.resample_poly(channel[first:start + STRETCH + 2 * REACH], OVERSAMPLING, 1)
+        own = resampled[(start - first) * OVERSAMPLING:(min(start + STRETCH, len(channel)) - first) * OVERSAMPLING]
+        peak = max(peak, float(np.abs(own).max()))
+    return peak
+
+
 def true_peak(samples: np.ndarray) -> float:
-    """dBTP: the peak of the signal resampled 4x (scipy's polyphase resampler), a channel at a time."""
-    return float(20 * np.log10(max(np.abs(scipy_signal.resample_poly(channel, 4, 1)).max() for channel in samples.T)))
+    """dBTP: the peak of the signal resampled 4x, a channel at a time."""
+    return float(20 * np.log10(max(channel_true_peak(channel) for channel in samples.T)))
 
 
 def integrated_loudness(samples: np.ndarray, rate: int = SAMPLE_RATE) -> float:

@@ -16,7 +16,7 @@ from attn_math.attention import self_attention
 from attn_math.positional import angular_frequencies
 from attn_math.scaling import score_deviation
 from attn_math.worked_example import PRESETS
-from scene_checks import run_scene
+from scene_checks import shared_scene
 from sonify.mappings import MAPPINGS, shared_scale
 from sonify.synth import SAMPLE_RATE
 
@@ -70,7 +70,7 @@ def closest_pair_cents(sound: np.ndarray) -> float:
 
 @pytest.fixture(scope="module")
 def capital():
-    return run_scene("capital")
+    return shared_scene("capital")
 
 
 def step_of(scene, time: float) -> str:
