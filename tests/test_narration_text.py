@@ -35,7 +35,8 @@ def without_fields(template: str) -> str:
 
 # Fields a scene passes to begin_step for the narration alone (a KeyError in any run of the scene would show
 # a missing one; every scene runs in its own tests).
-NARRATION_ONLY = {("scaling", "growing"): {"low", "high"}, ("heads", "cost"): {"params"}}
+NARRATION_ONLY = {("scaling", "growing"): {"low", "high"}, ("heads", "cost"): {"params"},
+                  ("positional", "clock_hands"): {"speeds"}, ("learned", "loss"): {"steps"}}
 
 
 def narrations():
