@@ -136,6 +136,8 @@ def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file,
                    for name in ("quality", "resolution", "fps")):
                 size = folder_quality(out_dir, chosen)
     config = config or load(config_file, overrides, no_audio)
+    if not sections and config.lecture.sections is not None:  # the config's choice, when the command names none
+        chosen = tuple(section for section in chosen if section in config.lecture.sections)
     size = size or resolve_quality(quality, resolution, fps)
     problem = memory_problem(size.width, size.height, file_format)
     if problem:

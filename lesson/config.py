@@ -26,7 +26,7 @@ from pydantic import Field, ValidationError, create_model, field_validator
 from lesson.config_hints import clipped, decimal_comma_line, number_hint, shown
 from lesson.locale import languages, load_locale
 from lesson.section_config import StrictModel
-from lesson.sections import SECTIONS, Section, schema_sections
+from lesson.sections import SECTION_IDS, SECTIONS, Section, schema_sections
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS / "default.toml"
@@ -94,10 +94,26 @@ class NarrationConfig(StrictModel):
 class LectureOptions(StrictModel):
     """The whole lecture: ``questions`` says which question cards appear ("predictive": the few a step
     answers, posed before it, and the closing cards; "all": every step's question after it too; "none": no
-    card); ``lang`` is the language of everything a viewer sees or hears (``assets/locales/<lang>.toml``)."""
+    card); ``lang`` is the language of everything a viewer sees or hears (``assets/locales/<lang>.toml``);
+    ``sections``, when given, the sections a render that names none renders (a lecturer leaving one out)."""
 
     questions: Literal["predictive", "all", "none"]
     lang: str
+    sections: list[str] | None = None  # what a render with no SECTIONS named renders (in lesson order); None: all
+
+    @field_validator("sections")
+    @classmethod
+    def _sections_there_are(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return value
+        if not value:
+            raise ValueError(f"sections: expected at least one of {', '.join(SECTION_IDS)}")
+        for name in value:
+            if name not in SECTION_IDS:
+                raise ValueError(f"sections: unknown section {shown(name)}; expected some of {', '.join(SECTION_IDS)}")
+            if value.count(name) > 1:
+                raise ValueError(f"sections: {shown(name)} is named twice")
+        return value
 
     @field_validator("lang")
     @classmethod

@@ -207,11 +207,15 @@ def test_markdown_text_is_read_back_as_the_same_plain_text(text):
 
 
 def test_the_narration_script_shows_a_users_words_as_written(tmp_path):
+    """Also: the sections a config's lecture.sections names are what a command naming none renders."""
     sentence = "a*b*c <script>x&amp;y"
-    result = run_cli("script", "heads", "-j", "1", "-o", str(tmp_path),
+    result = run_cli("script", "-j", "1", "-o", str(tmp_path), "--set", 'lecture.sections=["heads"]',
                      "--set", f"heads.sentence={json.dumps(sentence)}")
     assert result.returncode == 0, result.stderr
-    texts, kinds = markdown_texts((tmp_path / "script.md").read_text(encoding="utf-8"))
+    script = (tmp_path / "script.md").read_text(encoding="utf-8")
+    sections = [line for line in script.splitlines() if line.startswith("## ")]
+    assert len(sections) == 1 and sections[0].startswith("## 3. ")
+    texts, kinds = markdown_texts(script)
     assert any("«a*b*c»" in text and "«<script>x&amp;y»" in text for text in texts)
     assert not kinds & {"html_inline", "html_block", "em_open", "strong_open", "link_open"}
 

@@ -204,3 +204,20 @@ def test_clicks_usage_errors_are_one_line_like_ours(arguments, named, command):
     line = one_error_line(run_cli(*arguments, timeout=60))
     assert named in line and line.endswith(f"see '{command} --help'")
     assert run_cli(*command.split()[1:], "--help", timeout=60).returncode == 0
+
+
+@pytest.mark.parametrize("override, message", [
+    ('lecture.sections=["mtrix"]', "lecture.sections: unknown section 'mtrix'; expected some of matrix, scaling, "
+                                   "heads, positional, capital, pipeline, learned"),
+    ("lecture.sections=[]", "lecture.sections: expected at least one of matrix, scaling, heads, positional, "
+                            "capital, pipeline, learned"),
+    ('lecture.sections=["heads", "heads"]', "lecture.sections: 'heads' is named twice"),
+])
+def test_the_sections_a_config_chooses_are_known_and_named_once(override, message):
+    assert refused(override) == message
+
+
+def test_a_config_names_its_sections_and_unset_means_every_section():
+    config = load_config(None, ('lecture.sections=["learned", "matrix"]',))
+    assert config.lecture.sections == ["learned", "matrix"]
+    assert "sections" not in load_config(None, ()).effective()["lecture"]  # unset: every section
