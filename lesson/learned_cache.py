@@ -13,7 +13,6 @@ import fcntl
 import hashlib
 import json
 import os
-import secrets
 import sys
 import zipfile
 from contextlib import contextmanager
@@ -23,7 +22,7 @@ import numpy as np
 
 from attn_math import head_scores, induction_task, learned, tiny_transformer, validation
 from lesson.section_config import LearnedConfig
-from lesson.user_cache import PrivateFolder, private_folder
+from lesson.user_cache import PrivateFolder, open_entry, private_folder, write_entry
 
 FOLDER = "learned"
 TRAINING_MODULES = (induction_task, tiny_transformer, head_scores, learned, validation)
@@ -82,23 +81,11 @@ def _held(folder: PrivateFolder, name: str):
 
 
 def _loaded(folder: PrivateFolder, name: str) -> learned.Training:
-    descriptor = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder.descriptor)
-    with os.fdopen(descriptor, "rb") as file, np.load(file, allow_pickle=False) as arrays:
+    with open_entry(folder, name) as file, np.load(file, allow_pickle=False) as arrays:
         return learned.Training.from_arrays({key: arrays[key] for key in arrays.files})
 
 
 def _kept(training: learned.Training, folder: PrivateFolder, name: str) -> None:
-    """Write the training beside the old file under a name made exclusively, then rename it over; a full disk or
-    any failure to write leaves the cache as it was."""
-    temporary = f".{name}-{secrets.token_hex(8)}"
-    try:
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
-                             dir_fd=folder.descriptor)
-        with os.fdopen(descriptor, "wb") as file:
-            np.savez(file, **training.to_arrays())
-        os.replace(temporary, name, src_dir_fd=folder.descriptor, dst_dir_fd=folder.descriptor)
-    except OSError:
-        try:
-            os.unlink(temporary, dir_fd=folder.descriptor)
-        except OSError:
-            pass
+    """Write the training beside the old file, then rename it over (``write_entry``); a full disk or any failure
+    to write leaves the cache as it was."""
+    write_entry(folder, name, lambda file: np.savez(file, **training.to_arrays()))

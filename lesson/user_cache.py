@@ -14,12 +14,17 @@ redirected.
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 APPLICATION = "atencion"
 FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+TEMPORARY = re.compile(r"\.entry-[0-9a-f]{16}")  # the name an entry is written under before it is renamed
 
 
 class Untrusted(OSError):
@@ -86,3 +91,52 @@ def _checked(descriptor: int, ours: bool) -> int:
         os.close(descriptor)
         raise Untrusted(f"folder owned by {status.st_uid} with mode {stat.filemode(status.st_mode)}")
     return descriptor
+
+
+def open_entry(folder: PrivateFolder, name: str) -> BinaryIO:
+    """The entry ``name`` of ``folder`` opened for reading, relative to its descriptor and never through a link."""
+    return os.fdopen(os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder.descriptor), "rb")
+
+
+def write_entry(folder: PrivateFolder, name: str, write: Callable[[BinaryIO], None]) -> bool:
+    """``write(file)`` into a name made exclusively in ``folder``, then renamed over ``name``, so a reader never
+    sees half an entry; False, and nothing left behind, when it cannot be written (a full disk)."""
+    temporary = f".entry-{secrets.token_hex(8)}"
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                             dir_fd=folder.descriptor)
+        with os.fdopen(descriptor, "wb") as file:
+            write(file)
+        os.replace(temporary, name, src_dir_fd=folder.descriptor, dst_dir_fd=folder.descriptor)
+    except OSError:
+        try:
+            os.unlink(temporary, dir_fd=folder.descriptor)
+        except OSError:
+            pass
+        return False
+    return True
+
+
+def trim(folder: PrivateFolder, entries: re.Pattern, most: int) -> None:
+    """Past ``most`` entries (names ``entries`` matches, and temporary names), remove the half least recently
+    used, by access time as the file system keeps it."""
+    # a descriptor of its own: listing moves the offset it shares with every copy of the folder's descriptor
+    listing = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=folder.descriptor)
+    try:
+        used = {}
+        with os.scandir(listing) as found:
+            for entry in found:
+                if entries.fullmatch(entry.name) or TEMPORARY.fullmatch(entry.name):
+                    try:
+                        used[entry.name] = entry.stat(follow_symlinks=False).st_atime
+                    except OSError:  # removed meanwhile by another render's trim
+                        continue
+    finally:
+        os.close(listing)
+    if len(used) <= most:
+        return
+    for name in sorted(used, key=used.get)[:len(used) // 2]:
+        try:
+            os.unlink(name, dir_fd=folder.descriptor)
+        except FileNotFoundError:
+            pass

@@ -40,7 +40,7 @@ from lesson.numbers import use_decimal_separator, written_numbers
 from lesson.questions import closing_fields, closing_texts, section_questions
 from lesson.records import CardRecord, StepRecord, TextRecord
 from lesson.steps import StepRange
-from scenes import style
+from scenes import style, tex_store
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText
 from scenes.speedups import release_free_memory
@@ -109,6 +109,7 @@ class LessonScene(Scene):
         # No job: run by manim's own CLI (`manim -ql scenes/matrix.py MatrixScene`): the default config.
         self.job = job or default_job()
         use_decimal_separator(self.separator)
+        tex_store.install()  # formulas typeset by an earlier render, in any output folder, are not typeset again
         self.steps: list[StepRecord] = []
         self.cards: list[CardRecord] = []
         self.cues: list[Cue] = []

@@ -22,9 +22,7 @@ import enum
 import hashlib
 import json
 import math
-import os
 import re
-import secrets
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -36,11 +34,11 @@ from manim import ManimColor, MarkupText, Mobject, VGroup
 from manim.constants import CapStyleType, LineJointType
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 
-from lesson.user_cache import PrivateFolder, private_folder
+from lesson.user_cache import PrivateFolder, open_entry, private_folder, trim, write_entry
 
 STORE_VERSION = 2  # raise when what a stored label holds changes
 MOST_ENTRIES = 2_000  # a caption takes about 10 kB: at most some 20 MB; past it the least used half goes
-ENTRY = re.compile(r"[0-9a-f]{40}\.npz|\.entry-[0-9a-f]{16}")  # the names we write, and only those are trimmed
+ENTRY = re.compile(r"[0-9a-f]{40}\.npz")  # the names we write, and only those are trimmed
 STATE = "state"  # the .npz member holding the JSON; the others are the flat arrays, named by dtype
 CLASSES = {cls.__name__: cls for cls in (MarkupText, VGroup, VMobjectFromSVGPath)}
 ENUMS = {cls.__name__: cls for cls in (CapStyleType, LineJointType)}
@@ -80,8 +78,7 @@ def store_folder() -> PrivateFolder | None:
 
 
 def _loaded(folder: PrivateFolder, name: str) -> Mobject:
-    descriptor = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder.descriptor)
-    with os.fdopen(descriptor, "rb") as file, np.load(file, allow_pickle=False) as entry:
+    with open_entry(folder, name) as file, np.load(file, allow_pickle=False) as entry:
         state = json.loads(entry[STATE].tobytes())
         flat = {member: entry[member] for member in entry.files if member != STATE}
     return Decoder(state, flat).root()
@@ -92,46 +89,10 @@ def _keep(made: Mobject, folder: PrivateFolder, name: str) -> None:
         state, flat = Encoder(made).entry()
     except Unstorable:
         return
-    temporary = f".entry-{secrets.token_hex(8)}"
-    try:
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
-                             dir_fd=folder.descriptor)
-        with os.fdopen(descriptor, "wb") as file:
-            # compressed: a tenth of the size (about 10 kB a caption) and no slower to load
-            np.savez_compressed(file, **{STATE: np.frombuffer(json.dumps(state, separators=(",", ":")).encode(),
-                                                              np.uint8)}, **flat)
-        os.replace(temporary, name, src_dir_fd=folder.descriptor, dst_dir_fd=folder.descriptor)
-    except OSError:  # a full disk costs only the time a stored label saves
-        try:
-            os.unlink(temporary, dir_fd=folder.descriptor)
-        except OSError:
-            pass
-        return
-    _trim(folder)
-
-
-def _trim(folder: PrivateFolder) -> None:
-    """Past MOST_ENTRIES, remove the half least recently used (by access time, as the file system keeps it)."""
-    # a descriptor of its own: listing moves the offset it shares with every copy of the folder's descriptor
-    listing = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=folder.descriptor)
-    try:
-        used = {}
-        with os.scandir(listing) as entries:
-            for entry in entries:
-                if ENTRY.fullmatch(entry.name):
-                    try:
-                        used[entry.name] = entry.stat(follow_symlinks=False).st_atime
-                    except OSError:  # removed meanwhile by another render's trim
-                        continue
-    finally:
-        os.close(listing)
-    if len(used) <= MOST_ENTRIES:
-        return
-    for name in sorted(used, key=used.get)[:len(used) // 2]:
-        try:
-            os.unlink(name, dir_fd=folder.descriptor)
-        except FileNotFoundError:
-            pass
+    # compressed: a tenth of the size (about 10 kB a caption) and no slower to load
+    stored_state = np.frombuffer(json.dumps(state, separators=(",", ":")).encode(), np.uint8)
+    if write_entry(folder, name, lambda file: np.savez_compressed(file, **{STATE: stored_state}, **flat)):
+        trim(folder, ENTRY, MOST_ENTRIES)  # a full disk costs only the time a stored label saves
 
 
 class Encoder:
