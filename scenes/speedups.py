@@ -5,6 +5,11 @@ carries the parsed SVG path it was built from. Copying that path was 80% of the 
 took 0.14 s to copy, five times what it does with the path shared). The path is only read while the
 glyph's points are generated, never changed afterwards, so copies can share it.
 
+Families: manim lists a mobject's family (itself and everything below it) recursively, removing repeats again
+at every level of the tree, and asks for families on every play and every frame. One walk and at most one
+pass to remove repeats give the same list (tested against manim's on trees with shared parts) in 13 % less
+time for a whole scene (pipeline, animations skipped: 5.4 s to 4.7 s).
+
 Drawing: for every shape on every frame, manim's Cairo camera asks where its subpaths split, with
 fancy indexing that costs more than the comparison itself on a glyph's hundred points. The same
 comparison on slices takes two thirds of the time (tests check the answers are identical).
@@ -29,10 +34,12 @@ from manim import VMobject, config
 from manim.mobject.mobject import Mobject
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 from manim.scene.scene_file_writer import SceneFileWriter, to_av_frame_rate
+from manim.utils.iterables import remove_list_redundancies
 
 from lesson.formats import GIF, MP4
 
 manims_subpath_split_indices = VMobject.get_subpath_split_indices_from_points
+manims_get_family = Mobject.get_family
 manims_open_partial_movie_stream = SceneFileWriter.open_partial_movie_stream
 manims_combine_files = SceneFileWriter.combine_files
 
@@ -40,6 +47,17 @@ manims_combine_files = SceneFileWriter.combine_files
 def _deepcopy_sharing_the_parsed_path(self, memo):
     memo[id(self.path_obj)] = self.path_obj
     return Mobject.__deepcopy__(self, memo)
+
+
+def family_in_one_walk(self, recurse: bool = True) -> list[Mobject]:
+    """manim's ``get_family``: the mobject and its submobjects depth first, a mobject met twice kept at its last
+    place."""
+    walked, waiting = [], [self]
+    while waiting:
+        mobject = waiting.pop()
+        walked.append(mobject)
+        waiting.extend(reversed(mobject.submobjects))
+    return walked if len(set(walked)) == len(walked) else remove_list_redundancies(walked)
 
 
 def subpath_split_indices(self, points, n_dims: int = 3):
@@ -185,6 +203,7 @@ def release_free_memory() -> None:
 
 
 VMobjectFromSVGPath.__deepcopy__ = _deepcopy_sharing_the_parsed_path
+Mobject.get_family = family_in_one_walk
 VMobject.get_subpath_split_indices_from_points = subpath_split_indices
 SceneFileWriter.open_partial_movie_stream = open_partial_movie_stream_with_short_lookahead
 SceneFileWriter.combine_files = combine_files_into_a_gif_a_frame_at_a_time

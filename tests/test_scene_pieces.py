@@ -151,6 +151,35 @@ def test_subpath_splits_are_manims_for_glyphs_shapes_and_odd_points():
             assert mine.shape == manims.shape
 
 
+def test_families_are_manims_for_trees_with_shared_parts():
+    """Random graphs of groups built from the bottom up, each group holding up to four earlier ones (so a group is
+    often below several others, which manim keeps at its last place), plus a caption and a formula: the same
+    list, in the same order."""
+    from manim import MathTex, Mobject, Text
+
+    from scenes.speedups import family_in_one_walk, manims_get_family
+
+    rng = np.random.default_rng(1)
+    with_repeats = 0
+    for _ in range(60):
+        made = []
+        for _ in range(int(rng.integers(1, 25))):
+            group = VGroup()
+            group.submobjects = [made[int(index)] for index in rng.integers(0, len(made), int(rng.integers(0, 5)))] \
+                if made else []
+            made.append(group)
+        family = manims_get_family(made[-1])
+        with_repeats += len(family) < len(family_walked_with_repeats(made[-1]))
+        assert family_in_one_walk(made[-1]) == family
+    assert with_repeats > 20
+    for tree in (Text("Atención 0.38", font=style.TEXT_FONT), MathTex(r"\sqrt{d_k}", "=", "2"), Mobject()):
+        assert family_in_one_walk(tree) == manims_get_family(tree)
+
+
+def family_walked_with_repeats(mobject) -> list:
+    return [mobject, *(member for child in mobject.submobjects for member in family_walked_with_repeats(child))]
+
+
 # Shared layout helpers ------------------------------------------------------------------------------
 def test_a_number_without_digits_is_as_tall_as_a_number_of_its_size():
     """«−∞» holds no digit to measure: it counts as tall as the digits typeset with it (it was 0 px before)."""
