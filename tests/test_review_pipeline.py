@@ -5,7 +5,7 @@ is sampled at several moments (``sampled``), not only where it ends."""
 
 import numpy as np
 import pytest
-from manim import Scene
+from manim import DL, UR, Scene
 
 from attn_math.lab import LAB_SENTENCES, lab_attention
 from lesson.locale import load_locale
@@ -54,19 +54,26 @@ def matrix_problems(scene) -> list[str]:
     legend = getattr(scene, "score_legend", None)
     if legend is not None and opacity(legend, family) > SHOWN and rows_shown & {"weights", "masked"}:
         problems.append(f"{key}: the scores' colour bar beside the weights")
-    for heatmap in maps.values():
-        names = [label for label in heatmap.row_labels if opacity(label, family) > 0.05]
-        for other in maps.values():
-            pieces = [piece for row in (*other.matrix.entries, *getattr(other.matrix, "cells", []))
-                      for piece in row if opacity(piece, family) > 0.05]
-            problems += [f"{key}: {piece.__class__.__name__} over the row name {label.shown_text!r}"
-                         for label in names for piece in pieces if overlaps(label, piece)]
+    names = [label for heatmap in maps.values() for label in heatmap.row_labels if opacity(label, family) > 0.05]
+    pieces = [piece for heatmap in maps.values() for row in (*heatmap.matrix.entries, *getattr(heatmap.matrix, "cells", []))
+              for piece in row if opacity(piece, family) > 0.05]
+    boxes = {id(mobject): extent(mobject) for mobject in (*names, *pieces)}
+    problems += [f"{key}: {piece.__class__.__name__} over the row name {label.shown_text!r}"
+                 for label in names for piece in pieces if overlaps(boxes[id(label)], boxes[id(piece)])]
     return problems
 
 
+def extent(mobject) -> tuple[float, float, float, float]:
+    """(left, right, bottom, top) of ``mobject``'s bounding box."""
+    (left, bottom, _), (right, top, _) = mobject.get_corner(DL), mobject.get_corner(UR)
+    return left, right, bottom, top
+
+
 def overlaps(a, b, tolerance: float = 0.01) -> bool:
-    return (a.get_left()[0] < b.get_right()[0] - tolerance and b.get_left()[0] < a.get_right()[0] - tolerance
-            and a.get_bottom()[1] < b.get_top()[1] - tolerance and b.get_bottom()[1] < a.get_top()[1] - tolerance)
+    """Whether the boxes ``a`` and ``b`` (each ``extent``) overlap by more than ``tolerance``."""
+    (a_left, a_right, a_bottom, a_top), (b_left, b_right, b_bottom, b_top) = a, b
+    return (a_left < b_right - tolerance and b_left < a_right - tolerance
+            and a_bottom < b_top - tolerance and b_bottom < a_top - tolerance)
 
 
 @pytest.fixture(scope="module")
