@@ -136,11 +136,13 @@ def true_peak(samples: np.ndarray) -> float:
 
 
 def integrated_loudness(samples: np.ndarray, rate: int = SAMPLE_RATE) -> float:
-    """pyloudnorm's integrated loudness of ``samples`` under a −200 dBFS dither: in exact silence the decaying
-    tails of its K-weighting filters run through subnormal floats, a hundred times slower, for minutes of a
-    sparse track; the dither keeps them normal and lies 130 dB under the absolute gate, so it changes nothing."""
-    dither = 1e-10 * np.random.default_rng(0).standard_normal(samples.shape)
-    return pyloudnorm.Meter(rate).integrated_loudness(samples + dither)
+    """pyloudnorm's integrated loudness of ``samples`` under a dither of ±1e-10 at the Nyquist frequency (−200 dBFS):
+    in exact silence the decaying tails of its K-weighting filters run through subnormal floats, a hundred times
+    slower, for minutes of a sparse track; the dither keeps them normal (the K-weighting passes the Nyquist
+    frequency) and lies 130 dB under the absolute gate, so it changes nothing. (Random noise does the same, at
+    the cost of drawing 60 million normal numbers for the lecture.)"""
+    dither = np.where(np.arange(len(samples)) % 2 == 0, 1e-10, -1e-10)
+    return pyloudnorm.Meter(rate).integrated_loudness(samples + dither[:, None])
 
 
 def test_every_section_and_the_lecture_sit_under_the_speech_target_under_minus_1_dbtp(lecture):
