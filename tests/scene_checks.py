@@ -23,12 +23,15 @@ from lesson.config import load_config
 from lesson.locale import load_locale
 from lesson.sections import BY_ID
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene, SceneJob, reading_seconds
+from scenes.visuals import keep_typeset_labels
 
 TINY = {"pixel_width": 256, "pixel_height": 144, "frame_rate": 5}
 # Tex and text renderings are cached by content, so every test run on a machine shares them;
 # manim's caches are not process-safe, so one scene at a time uses them.
 CACHE = Path(tempfile.gettempdir()) / "lecture-test-cache" / os.environ.get("PYTEST_XDIST_WORKER", "main")
 
+
+keep_typeset_labels(4096)  # a test process runs the same sections' scenes many times: about 0.15 MB a label
 
 MIN_CAP_PIXELS = 14  # at 720p: the least cap height of a text a student must read
 NOTATION = [(re.compile(r"(?<![\w\u2212-])-(?=\d)"), "a hyphen for a minus sign (write \u2212)"),
