@@ -5,6 +5,12 @@ carries the parsed SVG path it was built from. Copying that path was 80% of the 
 took 0.14 s to copy, five times what it does with the path shared). The path is only read while the
 glyph's points are generated, never changed afterwards, so copies can share it.
 
+Copies, again: manim deep-copies a mobject attribute by attribute through ``copy.deepcopy``, whose bookkeeping
+costs more than the copying for the values a mobject holds (numbers, strings, small arrays, lists of submobjects,
+colours). Those are now copied directly, sharing kept as ``deepcopy`` keeps it, anything else still through it
+(tested: the same attributes, arrays and sharing as manim's): a caption's copy 2.8 ms instead of 5.5 ms, a whole
+scene with animations skipped 4-5 % faster (pipeline, capital).
+
 Families: manim lists a mobject's family (itself and everything below it) recursively, removing repeats again
 at every level of the tree, and asks for families on every play and every frame. One walk and at most one
 pass to remove repeats give the same list (tested against manim's on trees with shared parts) in 13 % less
@@ -24,13 +30,15 @@ heaps still keep free between steps. Above 1080p the largest thing a worker hold
 2937 MB to 1661 MB. A GIF is made in two passes, so its frames are never held all at once.
 """
 
+import copy
 import ctypes
 import ctypes.util
+import enum
 from pathlib import Path
 
 import av
 import numpy as np
-from manim import VMobject, config
+from manim import ManimColor, VMobject, config
 from manim.mobject.mobject import Mobject
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 from manim.scene.scene_file_writer import SceneFileWriter, to_av_frame_rate
@@ -40,6 +48,8 @@ from lesson.formats import GIF, MP4
 
 manims_subpath_split_indices = VMobject.get_subpath_split_indices_from_points
 manims_get_family = Mobject.get_family
+manims_deepcopy = Mobject.__deepcopy__
+KEPT = frozenset({bool, int, float, str, type(None), np.float64})  # immutable: a copy is the value itself
 manims_open_partial_movie_stream = SceneFileWriter.open_partial_movie_stream
 manims_combine_files = SceneFileWriter.combine_files
 
@@ -47,6 +57,33 @@ manims_combine_files = SceneFileWriter.combine_files
 def _deepcopy_sharing_the_parsed_path(self, memo):
     memo[id(self.path_obj)] = self.path_obj
     return Mobject.__deepcopy__(self, memo)
+
+
+def mobject_deepcopy(self, memo: dict) -> Mobject:
+    """manim's ``Mobject.__deepcopy__``: a new mobject whose attributes are deep copies, what was shared staying
+    shared (through ``memo``); numbers, strings, enums, numeric arrays, lists of mobjects and colours copied here,
+    anything else by ``copy.deepcopy``."""
+    result = self.__class__.__new__(self.__class__)
+    memo[id(self)] = result
+    copied = result.__dict__
+    for name, value in self.__dict__.items():
+        kind = type(value)
+        if kind in KEPT or isinstance(value, enum.Enum):
+            copied[name] = value
+        elif id(value) in memo:
+            copied[name] = memo[id(value)]
+        elif kind is np.ndarray and value.dtype.kind in "biuf":
+            copied[name] = memo[id(value)] = value.copy(order="K")
+        elif kind is list and all(isinstance(item, Mobject) for item in value):
+            items = copied[name] = memo[id(value)] = []
+            items.extend(memo[id(item)] if id(item) in memo else item.__deepcopy__(memo) for item in value)
+        elif kind is ManimColor and all(type(part) is np.ndarray for part in vars(value).values()):
+            colour = copied[name] = memo[id(value)] = ManimColor.__new__(ManimColor)
+            colour.__dict__.update({key: part.copy() for key, part in vars(value).items()})
+        else:
+            copied[name] = copy.deepcopy(value, memo)
+    result.original_id = str(id(self))
+    return result
 
 
 def family_in_one_walk(self, recurse: bool = True) -> list[Mobject]:
@@ -203,6 +240,7 @@ def release_free_memory() -> None:
 
 
 VMobjectFromSVGPath.__deepcopy__ = _deepcopy_sharing_the_parsed_path
+Mobject.__deepcopy__ = mobject_deepcopy
 Mobject.get_family = family_in_one_walk
 VMobject.get_subpath_split_indices_from_points = subpath_split_indices
 SceneFileWriter.open_partial_movie_stream = open_partial_movie_stream_with_short_lookahead

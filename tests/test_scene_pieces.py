@@ -176,6 +176,62 @@ def test_families_are_manims_for_trees_with_shared_parts():
         assert family_in_one_walk(tree) == manims_get_family(tree)
 
 
+def same_copies(mine, manims, original, pairs: dict) -> None:
+    """``mine`` and ``manims`` (copies of ``original``) alike: the same types and values, numeric arrays equal and
+    never the original's, and shared in the same places (``pairs`` maps the id of each object of one copy to the
+    other's)."""
+    from manim import ManimColor, Mobject
+
+    if isinstance(mine, (Mobject, ManimColor, list, np.ndarray)):
+        assert pairs.setdefault(id(mine), id(manims)) == id(manims)  # shared where manim's copy shares
+        if pairs.get(("seen", id(mine))):
+            return
+        pairs[("seen", id(mine))] = True
+    assert type(mine) is type(manims)
+    if isinstance(mine, np.ndarray):
+        np.testing.assert_array_equal(mine, manims)
+        assert mine is not original and mine.dtype == manims.dtype
+    elif isinstance(mine, (list, tuple)):
+        assert len(mine) == len(manims)
+        for a, b, c in zip(mine, manims, original):
+            same_copies(a, b, c, pairs)
+    elif isinstance(mine, dict):
+        assert mine.keys() == manims.keys()
+        for key in mine:
+            same_copies(mine[key], manims[key], original[key], pairs)
+    elif isinstance(mine, (Mobject, ManimColor)):
+        assert mine is not original and vars(mine).keys() == vars(manims).keys()
+        for name in vars(mine):
+            if name == "original_id":  # what a copy says it was copied from
+                assert mine.original_id == manims.original_id == str(id(original))
+            else:
+                same_copies(vars(mine)[name], vars(manims)[name], vars(original)[name], pairs)
+    else:
+        assert mine == manims or (callable(mine) and mine is manims)
+
+
+def test_mobject_copies_are_manims_with_the_same_sharing():
+    """Copies of a caption, a formula, a group holding one square twice, a coloured shape with an updater: the same
+    attributes, values and sharing as manim's own deep copy."""
+    import copy
+
+    from manim import Circle, MathTex, Mobject, Square, Text
+
+    from scenes.speedups import manims_deepcopy
+
+    square = Square().set_fill(style.ATTENTION, 0.5)
+    shared = VGroup(square, VGroup(square, Circle()))
+    updated = Circle().add_updater(lambda mobject, dt: None)
+    for original in (Text("Atención 0.38", font=style.TEXT_FONT), MathTex(r"\sqrt{d_k}", "=", "2"), shared, updated):
+        mine = copy.deepcopy(original)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Mobject, "__deepcopy__", manims_deepcopy)
+            manims = copy.deepcopy(original)
+        same_copies(mine, manims, original, {})
+    copied = copy.deepcopy(shared)
+    assert copied[0] is copied[1][0] and copied[0] is not square
+
+
 def family_walked_with_repeats(mobject) -> list:
     return [mobject, *(member for child in mobject.submobjects for member in family_walked_with_repeats(child))]
 
