@@ -17,6 +17,7 @@ import numpy as np
 from lesson.records import CardRecord, StepRecord
 
 ROOT = Path(__file__).resolve().parent.parent
+QUICK = ROOT / "tests" / "quick_section"  # a small section for tests (its package docstring says what it shows)
 TINY = ("--resolution", "256x144", "--fps", "5")
 
 
@@ -37,10 +38,29 @@ def ctrl_c_as_at_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def cli_command(*arguments: str, env: dict[str, str] | None = None, launcher: Path = ROOT / "render.py") -> dict:
+    """Popen's arguments for `python render.py ...` as a user types it (``env``: variables set on top of ours)."""
+    return dict(args=[sys.executable, str(launcher), *arguments], cwd=ROOT, env={**os.environ, **(env or {})})
+
+
+def quick_command(*arguments: str, env: dict[str, str] | None = None, folder: Path = QUICK,
+                  launcher: Path | None = None) -> dict:
+    """``cli_command`` with the quick section registered by ``launcher`` (``folder``/launch.py, or a script that
+    imports it), the section's package in ``folder`` (tests/quick_section, or a copy) found through PYTHONPATH."""
+    path = {"PYTHONPATH": os.pathsep.join((str(folder.parent), str(ROOT)))}
+    return cli_command(*arguments, env=path | (env or {}), launcher=launcher or folder / "launch.py")
+
+
 def run_cli(*arguments: str, timeout: float = 300, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """`python render.py ...` as a user types it (``env``: variables set on top of ours)."""
-    return subprocess.run([sys.executable, str(ROOT / "render.py"), *arguments], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT, env={**os.environ, **(env or {})})
+    """`python render.py ...` as a user types it, run to its end."""
+    return subprocess.run(**cli_command(*arguments, env=env), capture_output=True, text=True, timeout=timeout)
+
+
+def run_quick_cli(*arguments: str, timeout: float = 300,
+                  env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``run_cli`` with the quick section registered: for tests of the output folder, whose subject is not what a
+    section shows (a render of it takes a few seconds of CPU, the matrix section's 20)."""
+    return subprocess.run(**quick_command(*arguments, env=env), capture_output=True, text=True, timeout=timeout)
 
 
 def manifest(out_dir: Path) -> dict:
@@ -101,9 +121,10 @@ def session_folder(tmp_path_factory) -> Path:
 
 
 def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float = 600,
-                  start_from: Path | None = None) -> tuple[Path, subprocess.CompletedProcess]:
+                  start_from: Path | None = None, cli=run_cli) -> tuple[Path, subprocess.CompletedProcess]:
     """``render.py ARGUMENTS -o <session folder>/<name>``, run once in the whole test session (into a copy of the
-    folder ``start_from`` when given: what is up to date there is not rendered again).
+    folder ``start_from`` when given: what is up to date there is not rendered again; by ``cli``: ``run_cli``, or
+    ``run_quick_cli`` for the quick section).
 
     Whichever worker process asks first runs it while holding a lock; the others wait for the lock and get the
     same folder and the first run's result (exit status and printed lines), so a test module that needs the
@@ -117,7 +138,7 @@ def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float =
             if start_from is not None:
                 shutil.rmtree(out, ignore_errors=True)  # a run stopped half-way in this session left it
                 copy_of(start_from, out)
-            result = run_cli(*arguments, "-o", str(out), timeout=timeout)
+            result = cli(*arguments, "-o", str(out), timeout=timeout)
             record.write_text(json.dumps({"returncode": result.returncode, "stdout": result.stdout,
                                           "stderr": result.stderr}))
         saved = json.loads(record.read_text())
@@ -127,6 +148,14 @@ def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float =
 def tiny_matrix(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     """The matrix section rendered at TINY with the defaults, once for the session (``rendered_once``)."""
     out, result = rendered_once(tmp_path_factory, "matrix-tiny", "render", "matrix", *TINY, "-j", "1")
+    assert result.returncode == 0, result.stderr
+    return out, result
+
+
+def tiny_quick(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """The quick section rendered at TINY with the defaults, once for the session (``rendered_once``)."""
+    out, result = rendered_once(tmp_path_factory, "quick-tiny", "render", "quick", *TINY, "-j", "1",
+                                cli=run_quick_cli)
     assert result.returncode == 0, result.stderr
     return out, result
 

@@ -1,6 +1,8 @@
 """A lecturer's folder is never lost: commands that build on a render reuse its config, a render that replaces
 a section says what changed, any valid path works for -o (and an unusable one is refused), and files that
-are the same bytes are stored once."""
+are the same bytes are stored once. What the matrix section shows is checked on a render of it from a config file;
+slides and a replacing render, the same for every section, start from such a render of the quick section
+(tests/quick_section), a few seconds of CPU."""
 
 import hashlib
 import json
@@ -20,8 +22,9 @@ from lecture.render.jobs import Quality
 from lecture.render.runner import RenderRequest
 from lecture.publish.storyboard import build as build_storyboard
 from lesson.config import ConfigError, load_config
-from media_checks import ROOT, TINY, decoded_frame_count, manifest, run_cli
+from media_checks import ROOT, TINY, decoded_frame_count, manifest, run_cli, run_quick_cli
 from lesson.numbers import parse_number
+from quick_section.record import SECTION as QUICK
 
 CUSTOM_X = [[2.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
 ODD_FOLDER = "odd dir %$#~{ñ} 'quoted'/C:\\Users\\profe\\salida"  # LaTeX markup, manim's {}, Windows habits
@@ -48,6 +51,17 @@ def custom(tmp_path_factory) -> Path:
                         temporary=base / "tmp")
     assert result.returncode == 0, result.stderr
     return base / ODD_FOLDER
+
+
+@pytest.fixture(scope="module")
+def custom_quick(tmp_path_factory) -> Path:
+    """The quick section rendered tiny from a config file of its own: four halves (the default is three)."""
+    base = tmp_path_factory.mktemp("quick")
+    config = base / "cuatro.toml"
+    config.write_text("[quick]\ncount = 4\n", encoding="utf-8")
+    result = run_quick_cli("render", "quick", *TINY, "-c", str(config), "-o", str(base / "out"), "-j", "1")
+    assert result.returncode == 0, result.stderr
+    return base / "out"
 
 
 def expected_Z(X) -> np.ndarray:
@@ -106,10 +120,11 @@ def test_a_storyboard_after_a_custom_render_keeps_it(custom, tmp_path):
     np.testing.assert_allclose(shown_Z(stills), expected_Z(CUSTOM_X), atol=0.006)
 
 
-def assert_clips_tile(out: Path, video: Path) -> None:
-    """The slide clips are the section's video cut at its steps (re-encoded, near lossless), and the HTML
-    deck's clips are those very files under a second name."""
-    clips = sorted((out / "slides" / "files" / "01-matrix").glob("*.mp4"))
+def assert_clips_tile(out: Path, stem: str) -> None:
+    """The slide clips are the section's video (``stem``.mp4) cut at its steps (re-encoded, near lossless), and
+    the HTML deck's clips are those very files under a second name."""
+    video = out / f"{stem}.mp4"
+    clips = sorted((out / "slides" / "files" / stem).glob("*.mp4"))
     with av.open(str(video)) as container:
         frames = [frame.to_ndarray(format="rgb24").astype(float) for frame in container.decode(video=0)]
     start = 0
@@ -118,38 +133,38 @@ def assert_clips_tile(out: Path, video: Path) -> None:
             cut = [frame.to_ndarray(format="rgb24").astype(float) for frame in container.decode(video=0)]
         assert np.abs(cut[-1] - frames[start + len(cut) - 1]).mean() < 2.0, clip.name
         start += len(cut)
-        shown = out / "slides" / "01-matrix_assets" / "01-matrix" / clip.name
+        shown = out / "slides" / f"{stem}_assets" / stem / clip.name
         assert shown.stat().st_ino == clip.stat().st_ino and clip.stat().st_nlink == 2
     assert start == len(frames)
 
 
-def test_slides_with_no_config_after_a_custom_render_keep_it_through_the_cli(custom, tmp_path):
-    out = tmp_path / "out"
-    subprocess.run(["cp", "-a", str(custom), str(out)], check=True)
-    before = digest(out / "01-matrix.mp4")
-    result = run_cli("slides", "matrix", "--to", "pptx", "--to", "html", "-o", str(out), "-j", "1")
+def test_slides_with_no_config_after_a_custom_render_keep_it_through_the_cli(custom_quick, tmp_path):
+    out, stem = tmp_path / "out", QUICK.stem
+    subprocess.run(["cp", "-a", str(custom_quick), str(out)], check=True)
+    before = digest(out / f"{stem}.mp4")
+    result = run_quick_cli("slides", "quick", "--to", "pptx", "--to", "html", "-o", str(out), "-j", "1")
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines()[0] == (f"using the config {out}/ was rendered with (manifest.json); "
                                              "pass -c or --set to change it")
-    assert "01-matrix: up to date, skipped" in result.stderr and "replacing" not in result.stderr
-    assert "slides/01-matrix.pptx: " in result.stderr and " slides" in result.stderr
+    assert f"{stem}: up to date, skipped" in result.stderr and "replacing" not in result.stderr
+    assert f"slides/{stem}.pptx: " in result.stderr and " slides" in result.stderr
     assert "diapositivas" not in result.stderr
-    assert digest(out / "01-matrix.mp4") == before
-    assert_clips_tile(out, out / "01-matrix.mp4")
+    assert digest(out / f"{stem}.mp4") == before
+    assert_clips_tile(out, stem)
 
 
-def test_a_render_from_another_config_names_what_it_replaces(custom, tmp_path):
-    out = tmp_path / "out"
-    subprocess.run(["cp", "-a", str(custom), str(out)], check=True)
+def test_a_render_from_another_config_names_what_it_replaces(custom_quick, tmp_path):
+    out, clip = tmp_path / "out", f"{QUICK.stem}.mp4"
+    subprocess.run(["cp", "-a", str(custom_quick), str(out)], check=True)
     # --no-audio (audio.mute, a shared setting: named after the section's keys) makes the render cheaper
-    result = run_cli("render", "matrix", "--resolution", "256x144", "--fps", "4", "--set", "matrix.causal=true",
-                     "--no-audio", "-o", str(out), "-j", "1")
+    result = run_quick_cli("render", "quick", "--resolution", "256x144", "--fps", "4",
+                           "--set", "quick.draw_seconds=0.4", "--no-audio", "-o", str(out), "-j", "1")
     assert result.returncode == 0, result.stderr
-    assert ("replacing 01-matrix.mp4: matrix.X, matrix.causal, audio.mute changed; quality 256x144@4 "
+    assert (f"replacing {clip}: quick.count, quick.draw_seconds, audio.mute changed; quality 256x144@4 "
             "(was 256x144@5)" in result.stderr.splitlines())
-    entry = manifest(out)["sections"]["matrix"]
-    assert entry["config"]["causal"] is True and entry["quality"] == "256x144@4"
-    assert (out / "lecture.mp4").stat().st_ino == (out / "01-matrix.mp4").stat().st_ino  # re-made with it
+    entry = manifest(out)["sections"]["quick"]
+    assert entry["config"]["draw_seconds"] == 0.4 and entry["quality"] == "256x144@4"
+    assert (out / "lecture.mp4").stat().st_ino == (out / clip).stat().st_ino  # re-made with it
 
 
 def test_a_replacing_line_names_a_few_keys_then_counts_the_rest():

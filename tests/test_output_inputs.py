@@ -2,7 +2,8 @@
 the faults are in test_output_safety.py; the two modules run side by side on two workers).
 
 Every test checks what a user would lose: earlier files byte-identical (or the new ones complete and
-recorded in the manifest), nothing outside ``-o`` changed.
+recorded in the manifest), nothing outside ``-o`` changed. Renders are of the quick section (tests/quick_section),
+as in test_output_safety.py; sentences are tried in the sections that take one.
 """
 
 from __future__ import annotations
@@ -17,34 +18,39 @@ from xml.etree import ElementTree
 import pytest
 
 from lecture.render.output_folder import PRIVATE
-from media_checks import ROOT, TINY, copy_of, run_cli, streams, tiny_matrix
-from test_output_safety import OTHER_CONFIG, RENDER, assert_recorded, snapshot
+from media_checks import TINY, copy_of, quick_command, run_cli, run_quick_cli, streams, tiny_quick
+from quick_section.record import SECTION as QUICK
+from test_output_safety import OTHER_CONFIG, OTHER_COUNT, assert_recorded, snapshot
 
 
 @pytest.fixture
 def rendered(tmp_path_factory, tmp_path) -> Path:
-    """A copy of the matrix section rendered once for the session (``tiny_matrix``), for a test to change."""
-    return copy_of(tiny_matrix(tmp_path_factory)[0], tmp_path / "out")
+    """A copy of the quick section rendered once for the session (``tiny_quick``), for a test to change."""
+    return copy_of(tiny_quick(tmp_path_factory)[0], tmp_path / "out")
 
 
 # 3. Two renders with different configs into one folder: the manifest always describes the files there.
 
 def test_concurrent_renders_with_two_configs_keep_manifest_and_files_together(tmp_path):
+    """The first render has a second, longer section (matrix): the second render's quick section is committed
+    while the first still works, and the first then joins its lecture over it."""
     out = tmp_path / "out"
-    first = subprocess.Popen([*RENDER, "matrix", "scaling", *TINY, "-o", str(out), "-j", "2"], cwd=ROOT,
+    clip = out / f"{QUICK.stem}.mp4"
+    first = subprocess.Popen(**quick_command("render", "quick", "matrix", *TINY, "-o", str(out), "-j", "2"),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    second = subprocess.Popen([*RENDER, "matrix", *TINY, "-o", str(out), "-j", "1", "--no-audio", *OTHER_CONFIG],
-                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    second = subprocess.Popen(**quick_command("render", "quick", *TINY, "-o", str(out), "-j", "1", "--no-audio",
+                                              *OTHER_CONFIG), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True)
     assert first.wait(timeout=600) == 0, first.stderr.read()
     assert second.wait(timeout=600) == 0, second.stderr.read()
-    entry = assert_recorded(out)["sections"]["matrix"]
-    has_audio = "audio" in streams(out / "01-matrix.mp4")
-    assert entry["audio"] is has_audio and entry["config"]["causal"] is (not has_audio)
-    for arguments, with_audio in ((("matrix", "scaling", "-j", "2"), True),
-                                  (("matrix", "--no-audio", *OTHER_CONFIG), False)):
-        again = run_cli("render", *arguments, *TINY, "-o", str(out))
+    entry = assert_recorded(out)["sections"]["quick"]
+    has_audio = "audio" in streams(clip)
+    assert entry["audio"] is has_audio and (entry["config"]["count"] == OTHER_COUNT) is (not has_audio)
+    for arguments, with_audio in ((("quick", "matrix", "-j", "2"), True),
+                                  (("quick", "--no-audio", *OTHER_CONFIG), False)):
+        again = run_quick_cli("render", *arguments, *TINY, "-o", str(out))
         assert again.returncode == 0, again.stderr  # skipped only if the video there was made this way
-        assert ("audio" in streams(out / "01-matrix.mp4")) is with_audio
+        assert ("audio" in streams(clip)) is with_audio
         assert_recorded(out)
 
 
@@ -53,7 +59,7 @@ def test_concurrent_renders_with_two_configs_keep_manifest_and_files_together(tm
 def test_planted_links_never_lead_outside_the_output_folder(rendered, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
-    victims = {name: outside / name for name in ("manifest.json", "01-matrix.mp4", "01-matrix.wav",
+    victims = {name: outside / name for name in ("manifest.json", f"{QUICK.stem}.mp4", f"{QUICK.stem}.wav",
                                                  "lecture.srt", "lecture.mp4")}
     for name, victim in victims.items():
         victim.write_text(f"not yours: {name}")
@@ -62,12 +68,12 @@ def test_planted_links_never_lead_outside_the_output_folder(rendered, tmp_path):
     for pid in range(os.getpid(), os.getpid() + 200):  # the old predictable scratch names
         (rendered / f".manifest.json.tmp-{pid}").symlink_to(outside / "manifest.json")
     before_outside = snapshot(outside)
-    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *OTHER_CONFIG)
+    result = run_quick_cli("render", "quick", *TINY, "-o", str(rendered), *OTHER_CONFIG)
     assert result.returncode == 0, result.stderr
     assert snapshot(outside) == before_outside
     for name in victims:
         assert (rendered / name).is_file() and not (rendered / name).is_symlink(), name
-    assert set(streams(rendered / "01-matrix.mp4")) == {"video", "audio", "subtitle"}
+    assert set(streams(rendered / f"{QUICK.stem}.mp4")) == {"video", "audio", "subtitle"}
     assert_recorded(rendered)
 
 
@@ -77,12 +83,12 @@ def test_a_link_in_place_of_our_own_folders_is_refused(rendered, tmp_path):
     shutil.rmtree(rendered / PRIVATE)
     (rendered / PRIVATE).symlink_to(outside)
     before = snapshot(rendered)
-    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *OTHER_CONFIG)
+    result = run_quick_cli("render", "quick", *TINY, "-o", str(rendered), *OTHER_CONFIG)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and PRIVATE in result.stderr
     assert list(outside.iterdir()) == [] and snapshot(rendered) == before
     (rendered / PRIVATE).unlink()
     (rendered / "slides").symlink_to(outside)
-    result = run_cli("slides", "matrix", *TINY, "-o", str(rendered))
+    result = run_quick_cli("slides", "quick", *TINY, "-o", str(rendered))
     errors = [line for line in result.stderr.splitlines() if not line.startswith("using the config")]
     assert result.returncode == 2 and len(errors) == 1 and "slides" in errors[0]
     assert list(outside.iterdir()) == []
@@ -158,8 +164,8 @@ def test_corrupt_cached_svgs_are_made_again(rendered, tmp_path):
     assert cached
     for number, svg in enumerate(cached):
         svg.write_bytes(b"" if number % 2 else b"<svg garbage")
-    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), "--force", "--no-audio",  # texts, not sound
-                     env={"XDG_CACHE_HOME": str(tmp_path / "empty-cache")})
+    result = run_quick_cli("render", "quick", *TINY, "-o", str(rendered), "--force", "--no-audio",  # texts, not sound
+                           env={"XDG_CACHE_HOME": str(tmp_path / "empty-cache")})
     assert result.returncode == 0, result.stderr
     remade = [svg for svg in cached if svg.exists() and ElementTree.parse(svg).getroot().tag.endswith("svg")]
     assert remade == cached

@@ -1,6 +1,7 @@
 """What the output folder keeps, through the real CLI at tiny size: a section is kept the moment it is done,
 whatever stops the render after it; a folder we write keeps what else the user put in it; our private folder
-is no one else's; system folders are refused before anything is written."""
+is no one else's; system folders are refused before anything is written. Renders are of the quick section
+(tests/quick_section), as in test_output_safety.py."""
 
 from __future__ import annotations
 
@@ -8,19 +9,19 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from lecture.render.manifest import file_hash
-from lesson.sections import BY_ID
-from lesson.steps import clip_stem, parse_steps, step_keys
-from media_checks import ROOT, TINY, copy_of, run_cli, tiny_matrix
-from test_output_safety import assert_recorded, wait_until_gone
+from lesson.sections import SECTIONS
+from lesson.steps import clip_stem, parse_steps
+from media_checks import TINY, copy_of, quick_command, run_cli, run_quick_cli, tiny_quick
+from quick_section.record import SECTION as QUICK
+from test_output_safety import LONGER, assert_recorded, wait_until_gone
 
-RENDER = [sys.executable, str(ROOT / "render.py"), "render"]
+STEMS = {section.id: section.stem for section in (*SECTIONS, QUICK)}
 PRIVATE = ".atencion"  # our own folder in OUT, as the README names it
 BAD_SVG = b"<svg garbage"
 
@@ -54,8 +55,10 @@ def intact(planted: dict[Path, bytes]) -> list[Path]:
 @pytest.mark.parametrize("stop, status", [(signal.SIGTERM, 128 + signal.SIGTERM), (signal.SIGKILL, -signal.SIGKILL)])
 def test_a_section_done_before_the_render_is_stopped_is_kept_and_skipped_next_time(tmp_path, stop, status):
     out = tmp_path / "out"
-    # --no-audio: what is kept is the section's files as recorded, whatever they hold (a cheaper render)
-    process = subprocess.Popen([*RENDER, "matrix", "scaling", *TINY, "--no-audio", "-j", "1", "-o", str(out)], cwd=ROOT,
+    # --no-audio: what is kept is the section's files as recorded, whatever they hold (a cheaper render). Two
+    # workers: the quick section is done while the matrix section still renders (with one, the longest starts first).
+    process = subprocess.Popen(**quick_command("render", "quick", "matrix", *TINY, "--no-audio", "-j", "2", "-o",
+                                               str(out)),
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 300
     while not committed_sections(out) and process.poll() is None and time.monotonic() < deadline:
@@ -68,18 +71,18 @@ def test_a_section_done_before_the_render_is_stopped_is_kept_and_skipped_next_ti
     (done, entry), = committed_sections(out).items()
     for name in entry["files"]:
         assert file_hash(out / name) == entry["sha256"][name], name
-    again = run_cli("render", done, *TINY, "--no-audio", "-o", str(out))
-    assert again.returncode == 0 and f"{BY_ID[done].stem}: up to date, skipped" in again.stderr, again.stderr
+    again = run_quick_cli("render", done, *TINY, "--no-audio", "-o", str(out))
+    assert again.returncode == 0 and f"{STEMS[done]}: up to date, skipped" in again.stderr, again.stderr
 
 
 def test_a_render_stopped_while_manim_draws_leaves_no_leaked_semaphore_warning(tmp_path):
     """manim's progress bars made tqdm's default lock, a named semaphore the parent's resource tracker counts:
     the worker killed mid-play never released it, and the tracker warned of a leak as the render ended."""
     out = tmp_path / "out"
-    process = subprocess.Popen([*RENDER, "matrix", *TINY, "-j", "1", "-o", str(out)], cwd=ROOT,
+    process = subprocess.Popen(**quick_command("render", "quick", *TINY, *LONGER, "-j", "1", "-o", str(out)),
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 300
-    while not list((out / PRIVATE).glob("matrix/partial_movie_files/*/mp4/*.mp4")) \
+    while not list((out / PRIVATE).glob("quick/partial_movie_files/*/mp4/*.mp4")) \
             and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     os.kill(process.pid, signal.SIGTERM)
@@ -93,58 +96,60 @@ def test_a_render_stopped_while_manim_draws_leaves_no_leaked_semaphore_warning(t
 @pytest.mark.parametrize("steps", [None, "2..3"])
 def test_stills_keep_the_user_files_in_their_folder(tmp_path, steps):
     out = tmp_path / "out"
-    keys = step_keys("matrix")
-    stem = clip_stem(BY_ID["matrix"].stem, parse_steps(steps, keys, "matrix") if steps else None)
+    keys = list(QUICK.scene().STEPS)
+    stem = clip_stem(QUICK.stem, parse_steps(steps, keys, "quick") if steps else None)
     # A recording named like the still of step 3, where the README says to record it, and a note.
     planted = user_files(out / stem, [f"03-{keys[2]}.wav", "notas.txt"])
-    arguments = ("render", "matrix", *TINY, "--format", "png", "-o", str(out), *(("--steps", steps) if steps else ()))
+    arguments = ("render", "quick", *TINY, "--format", "png", "-o", str(out), *(("--steps", steps) if steps else ()))
     for _ in range(2):  # a first render into the folder, then one replacing our stills (and skipped after)
-        result = run_cli(*arguments, "--force")
+        result = run_quick_cli(*arguments, "--force")
         assert result.returncode == 0, result.stderr
         assert intact(planted) == []
     stills = sorted(path.name for path in (out / stem).glob("*.png"))
     assert len(stills) == (2 if steps else len(keys))
     assert_recorded(out)
-    again = run_cli(*arguments)
+    again = run_quick_cli(*arguments)
     assert again.returncode == 0 and "up to date, skipped" in again.stderr, again.stderr
 
 
 def test_site_keeps_what_else_is_in_its_folder_and_removes_only_its_own_old_files(tmp_path_factory, tmp_path):
-    out = copy_of(tiny_matrix(tmp_path_factory)[0], tmp_path / "out")
+    out = copy_of(tiny_quick(tmp_path_factory)[0], tmp_path / "out")
+    video = f"{QUICK.stem}.mp4"
     planted = user_files(out / "site", [".git/config", ".git/HEAD", "CNAME", "notas.md", "videos/mine.mp4"])
-    result = run_cli("site", "-o", str(out))
+    result = run_quick_cli("site", "-o", str(out))
     assert result.returncode == 0, result.stderr
-    assert intact(planted) == [] and (out / "site" / "videos" / "01-matrix.mp4").is_file()
-    (out / "01-matrix.mp4").unlink()  # the page then lists matrix as not rendered: its video leaves the site
-    result = run_cli("site", "-o", str(out))
+    assert intact(planted) == [] and (out / "site" / "videos" / video).is_file()
+    (out / video).unlink()  # the page then lists the section as not rendered: its video leaves the site
+    result = run_quick_cli("site", "-o", str(out))
     assert result.returncode == 0, result.stderr
-    assert intact(planted) == [] and not (out / "site" / "videos" / "01-matrix.mp4").exists()
+    assert intact(planted) == [] and not (out / "site" / "videos" / video).exists()
     assert (out / "site" / "index.html").is_file()
 
 
 def test_slides_keep_the_user_files_in_a_decks_assets_folder(tmp_path_factory, tmp_path):
-    out = copy_of(tiny_matrix(tmp_path_factory)[0], tmp_path / "out")
-    planted = user_files(out / "slides", ["01-matrix_assets/mine.css", "files/01-matrix/notas.txt"])
-    result = run_cli("slides", "matrix", *TINY, "-j", "1", "-o", str(out))
+    out = copy_of(tiny_quick(tmp_path_factory)[0], tmp_path / "out")
+    stem = QUICK.stem
+    planted = user_files(out / "slides", [f"{stem}_assets/mine.css", f"files/{stem}/notas.txt"])
+    result = run_quick_cli("slides", "quick", *TINY, "-j", "1", "-o", str(out))
     assert result.returncode == 0, result.stderr
     assert intact(planted) == []
-    assert (out / "slides" / "01-matrix.html").is_file() and list((out / "slides" / "01-matrix_assets").iterdir())
+    assert (out / "slides" / f"{stem}.html").is_file() and list((out / "slides" / f"{stem}_assets").iterdir())
 
 
 # 3. Our private folder is our own: `-o ~` leaves other programs' caches alone.
 
 def test_home_as_the_output_folder_keeps_other_programs_caches(tmp_path):
     home = tmp_path / "home"
-    # Another program's cache folder named like one of ours was (~/.cache/matrix), with a file our stale-entry
+    # Another program's cache folder named like one of ours was (~/.cache/<section>), with a file our stale-entry
     # clean-up took for a bad SVG of its own, and a file of the same stem.
-    others = user_files(home / ".cache" / "matrix" / "Tex", ["x.txt", "0123456789abcdef.tex"])
-    (home / ".cache" / "matrix" / "Tex" / "0123456789abcdef.svg").write_bytes(BAD_SVG)
-    others[home / ".cache" / "matrix" / "Tex" / "0123456789abcdef.svg"] = BAD_SVG
-    environment = {**os.environ, "HOME": str(home)}
-    environment.pop("XDG_CACHE_HOME", None)
-    # The stills of the first step: its texts are typeset into our cache like a whole section's, for a fifth of it.
-    render = [*RENDER, "matrix", *TINY, "--format", "png", "--steps", "1", "-o", str(home)]
-    result = subprocess.run(render, cwd=ROOT, capture_output=True, text=True, env=environment, timeout=300)
+    others = user_files(home / ".cache" / "quick" / "Tex", ["x.txt", "0123456789abcdef.tex"])
+    (home / ".cache" / "quick" / "Tex" / "0123456789abcdef.svg").write_bytes(BAD_SVG)
+    others[home / ".cache" / "quick" / "Tex" / "0123456789abcdef.svg"] = BAD_SVG
+    # The stills of the first step: its texts are typeset into our cache like a whole section's.
+    render = quick_command("render", "quick", *TINY, "--format", "png", "--steps", "1", "-o", str(home),
+                           env={"HOME": str(home)})
+    render["env"].pop("XDG_CACHE_HOME", None)
+    result = subprocess.run(**render, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert intact(others) == []
     # In our own folder too, a clean-up removes only the names it made: a bad SVG (and LaTeX's files beside
@@ -153,8 +158,8 @@ def test_home_as_the_output_folder_keeps_other_programs_caches(tmp_path):
     assert cached
     cached[0].write_bytes(BAD_SVG)
     beside = user_files(cached[0].parent, [f"{cached[0].stem}.notes"])
-    result = subprocess.run([*render, "--force"], cwd=ROOT, capture_output=True, text=True, env=environment,
-                            timeout=300)
+    forced = render | {"args": [*render["args"], "--force"]}
+    result = subprocess.run(**forced, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert intact(beside) == []
     assert not cached[0].exists() or cached[0].read_bytes() != BAD_SVG  # dropped (made again if needed)

@@ -2,7 +2,9 @@
 and hostile input are in test_output_inputs.py: two modules, so that two workers run them side by side).
 
 Every test checks what a user would lose: earlier files byte-identical (or the new ones complete and
-recorded in the manifest), nothing outside ``-o`` changed, no process of ours left running.
+recorded in the manifest), nothing outside ``-o`` changed, no process of ours left running. What is rendered is
+the quick section (tests/quick_section): the folder's guarantees are the same for every section, and it renders in
+a few seconds.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -21,10 +23,12 @@ import pytest
 
 from lecture.render.manifest import entry_hash, read_manifest
 from lecture.render.output_folder import PRIVATE, OutputFolder
-from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, run_cli, tiny_matrix
+from media_checks import TINY, ctrl_c_as_at_a_terminal, manifest, quick_command, run_cli, run_quick_cli, tiny_quick
+from quick_section.record import SECTION as QUICK
 
-RENDER = [sys.executable, str(ROOT / "render.py"), "render"]
-OTHER_CONFIG = ("--set", "matrix.causal=true")
+OTHER_COUNT = 4  # quick.count of another config: other captions and pictures (the default is 3)
+OTHER_CONFIG = ("--set", f"quick.count={OTHER_COUNT}")
+LONGER = ("--set", "quick.draw_seconds=20")  # a render whose worker is still drawing long after it started
 
 
 def snapshot(folder: Path) -> dict[str, str]:
@@ -76,8 +80,8 @@ def worker_started(out: Path) -> bool:
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory) -> Path:
-    """The matrix section rendered once with the defaults; tests copy it."""
-    return tiny_matrix(tmp_path_factory)[0]
+    """The quick section rendered once with the defaults; tests copy it."""
+    return tiny_quick(tmp_path_factory)[0]
 
 
 @pytest.fixture
@@ -102,7 +106,7 @@ def test_files_named_like_scratch_files_are_never_removed(rendered):
     planted_folder = rendered / ".photos-old-2024"
     planted_folder.mkdir()
     (planted_folder / "beach.jpg").write_bytes(b"a photo")
-    for name in (".thesis.tmp-31337", f".notes-work-{dead_pid()}-x", f".01-matrix.mp4.tmp-{dead_pid()}"):
+    for name in (".thesis.tmp-31337", f".notes-work-{dead_pid()}-x", f".{QUICK.stem}.mp4.tmp-{dead_pid()}"):
         (rendered / name).write_text("the user's")
     scratch = rendered / PRIVATE / "scratch"
     unowned = scratch / "no-owner-file"  # in our area but not provably ours: kept too
@@ -112,7 +116,7 @@ def test_files_named_like_scratch_files_are_never_removed(rendered):
     (abandoned / "owner.json").write_text(json.dumps({"pid": dead_pid(), "start": 1, "boot": None}))
     before = snapshot(rendered)
     for arguments in ((), (*OTHER_CONFIG, "--no-audio")):  # an up-to-date run, then a real render (sound or not)
-        result = run_cli("render", "matrix", *TINY, "-o", str(rendered), *arguments)
+        result = run_quick_cli("render", "quick", *TINY, "-o", str(rendered), *arguments)
         assert result.returncode == 0, result.stderr
     after = snapshot(rendered)
     assert {name: digest for name, digest in after.items() if name.startswith(".")} == \
@@ -126,9 +130,13 @@ def test_files_named_like_scratch_files_are_never_removed(rendered):
     (signal.SIGINT, False, 130), (signal.SIGTERM, False, 128 + signal.SIGTERM),
     (signal.SIGKILL, False, -signal.SIGKILL), (signal.SIGINT, True, 130)])
 def test_a_signal_mid_render_replaces_nothing_and_leaves_no_process(rendered, stop, to_group, status):
+    """The quick section, drawn for a minute (LONGER). The signal comes 1 s after the worker's scratch folder
+    appears, while the worker sets up its scene: a matrix section's worker is at the same point then (the first
+    play of either ends 1.5 to 2 s after its scratch folder), so which section it draws does not change the test."""
     before = snapshot(rendered)
-    process = subprocess.Popen([*RENDER, "matrix", *TINY, "-o", str(rendered), "--force", *OTHER_CONFIG],
-                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    process = subprocess.Popen(**quick_command("render", "quick", *TINY, "-o", str(rendered), "--force",
+                                               *OTHER_CONFIG, *LONGER),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                start_new_session=True, preexec_fn=ctrl_c_as_at_a_terminal)
     deadline = time.monotonic() + 120
     while not worker_started(rendered) and time.monotonic() < deadline:
@@ -143,10 +151,10 @@ def test_a_signal_mid_render_replaces_nothing_and_leaves_no_process(rendered, st
     if stop != signal.SIGKILL:  # a render that could clean up after itself did
         assert not list(scratch.iterdir())
         return
-    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), "--no-audio", *OTHER_CONFIG)
+    result = run_quick_cli("render", "quick", *TINY, "-o", str(rendered), "--no-audio", *OTHER_CONFIG)
     assert result.returncode == 0, result.stderr
     assert not list(scratch.iterdir())  # the killed render's scratch is gone
-    assert assert_recorded(rendered)["sections"]["matrix"]["config"]["causal"] is True
+    assert assert_recorded(rendered)["sections"]["quick"]["config"]["count"] == OTHER_COUNT
 
 
 # 4. A full disk: nothing is replaced unless every new file was written.
@@ -177,39 +185,51 @@ def test_a_full_disk_fails_the_render_and_keeps_every_earlier_file(pristine, sma
     filler = small_disk / "filler"
     free = shutil.disk_usage(small_disk).free
     filler.write_bytes(b"\0" * (free - 1024 * 1024))  # leave 1 MiB: the new video and sound do not fit
-    result = run_cli("render", "matrix", *TINY, "-o", str(out), "--force", *OTHER_CONFIG)
+    result = run_quick_cli("render", "quick", *TINY, "-o", str(out), "--force", *OTHER_CONFIG)
     assert result.returncode == 1 and "No space left on device" in result.stderr, result.stderr
     assert snapshot(out) == before
     assert not list((out / PRIVATE / "scratch").iterdir())
     filler.unlink()
-    result = run_cli("render", "matrix", *TINY, "-o", str(out), *OTHER_CONFIG)
+    result = run_quick_cli("render", "quick", *TINY, "-o", str(out), *OTHER_CONFIG)
     assert result.returncode == 0, result.stderr
-    assert assert_recorded(out)["sections"]["matrix"]["config"]["causal"] is True
+    assert assert_recorded(out)["sections"]["quick"]["config"]["count"] == OTHER_COUNT
 
 
-def test_a_failed_lecture_join_keeps_the_new_section_and_the_earlier_lecture(rendered, monkeypatch):
-    """ENOSPC injected where the parent makes the lecture (joined, or one section's second name), after the
-    section was committed: the section stays, new and recorded; the lecture's files are the earlier ones."""
-    from click.testing import CliRunner
-
+# The quick section's launcher with ENOSPC where the parent makes the lecture (quick_section.launch first: it
+# registers the section before lecture.render.runner loads the config schema).
+LECTURE_DISK_FULL = textwrap.dedent('''
+    import quick_section.launch
     import lecture.render.runner
-    from render import cli
+
 
     def disk_full(parts, target, *_):
         target.write_bytes(b"half a lecture")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(lecture.render.runner, "join_videos", disk_full)
-    monkeypatch.setattr(lecture.render.runner, "link_or_copy", disk_full)
+
+    lecture.render.runner.join_videos = lecture.render.runner.link_or_copy = disk_full
+
+    if __name__ == "__main__":
+        quick_section.launch.main()
+''')
+
+
+def test_a_failed_lecture_join_keeps_the_new_section_and_the_earlier_lecture(rendered, tmp_path):
+    """ENOSPC injected where the parent makes the lecture (joined, or one section's second name), after the
+    section was committed: the section stays, new and recorded; the lecture's files are the earlier ones."""
+    launcher = tmp_path / "lecture_disk_full.py"
+    launcher.write_text(LECTURE_DISK_FULL)
     before = snapshot(rendered)
-    result = CliRunner().invoke(cli, ["render", "matrix", *TINY, "-o", str(rendered), "--force", *OTHER_CONFIG])
-    assert result.exit_code == 1 and "No space left on device" in result.stderr
+    result = subprocess.run(**quick_command("render", "quick", *TINY, "-o", str(rendered), "--force", *OTHER_CONFIG,
+                                            launcher=launcher), capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1 and "No space left on device" in result.stderr, result.stderr
     after = snapshot(rendered)
     lecture_files = {name for name in before if name.startswith("lecture.")}
     assert lecture_files and {name: after[name] for name in lecture_files} == \
         {name: before[name] for name in lecture_files}
     data = assert_recorded(rendered)
-    assert data["sections"]["matrix"]["config"]["causal"] is True and after["01-matrix.mp4"] != before["01-matrix.mp4"]
+    clip = f"{QUICK.stem}.mp4"
+    assert data["sections"]["quick"]["config"]["count"] == OTHER_COUNT and after[clip] != before[clip]
     assert hashlib.sha256((rendered / "lecture.mp4").read_bytes()).hexdigest() == data["lecture"]["sha256"]
 
 
@@ -239,14 +259,14 @@ def test_a_render_over_a_corrupt_manifest_keeps_it_aside_and_renders_the_section
     """The kinds of corruption are the test above; here the CLI's whole path, with a manifest naming a file
     outside the folder."""
     target = rendered / "manifest.json"
-    target.write_text('{"sections": {"matrix": {"files": ["../../victim"]}}}')
+    target.write_text('{"sections": {"quick": {"files": ["../../victim"]}}}')
     kept = snapshot(rendered).get("manifest.json")
-    result = run_cli("render", "matrix", *TINY, "-o", str(rendered), "--no-audio")  # sound is not what is read
+    result = run_quick_cli("render", "quick", *TINY, "-o", str(rendered), "--no-audio")  # sound is not what is read
     assert result.returncode == 0, result.stderr
     aside = list(rendered.glob("manifest.json.corrupt-*"))
     assert len(aside) == 1 and "kept as manifest.json.corrupt-" in result.stderr
     assert hashlib.sha256(aside[0].read_bytes()).hexdigest() == kept
-    assert "matrix" in assert_recorded(rendered)["sections"]
+    assert "quick" in assert_recorded(rendered)["sections"]
 
 
 @pytest.mark.parametrize("out", ["/proc/lecture-out", "/proc", "{tmp}/a-file/out"])
@@ -263,7 +283,7 @@ def test_a_read_only_output_folder_is_one_line_for_render_and_slides(pristine, s
     before = snapshot(out)
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     for command in ("render", "slides"):
-        result = run_cli(command, "matrix", *TINY, "-o", str(out), *OTHER_CONFIG)
+        result = run_quick_cli(command, "quick", *TINY, "-o", str(out), *OTHER_CONFIG)
         assert result.returncode == 2, result.stderr
         assert result.stderr.count("\n") == 1 and "Read-only file system" in result.stderr, result.stderr
     assert snapshot(out) == before

@@ -1,16 +1,14 @@
-"""A section is declared once (issue 28): a throwaway eighth section, declared outside the project (its math,
-its scene, its record and its two locale tables, all in a temporary folder), renders end to end through the
-real CLI: its clip decodes with its own sound, the manifest lists its steps and its captions are written.
-The project's own files hold exactly the registry's sections: the default config's tables, both locales'."""
+"""A section is declared once (issue 28): an eighth section declared outside the project (the quick section of
+tests/quick_section: its math, its scene, its record and its two locale tables, copied into a temporary folder)
+renders end to end through the real CLI: its clip decodes with its own sound, the manifest lists its steps and its
+captions are written. The project's own files hold exactly the registry's sections: the default config's tables,
+both locales'."""
 
 import ast
 import importlib.util
-import json
-import os
 import re
+import shutil
 import subprocess
-import sys
-import textwrap
 import tomllib
 from pathlib import Path
 
@@ -19,152 +17,58 @@ import pytest
 from lesson.config import DEFAULT_CONFIG, valid_keys
 from lesson.locale import languages, load_locale
 from lesson.sections import SECTIONS, CueSound, Section, register
-from media_checks import ROOT, TINY, decoded_audio, decoded_frame_count, dominant_frequency, streams
-
-PING = 660.0  # Hz: the throwaway's own sound, heard in its clip
-
-MATH = '''
-def halves(count: int) -> list[float]:
-    """1, 1/2, 1/4, ... : ``count`` numbers, each half the one before."""
-    return [0.5**k for k in range(count)]
-'''
-
-SCENE = '''
-from manim import DOWN, Circle, Create, Text
-
-from scenes.lesson_scene import LessonScene
-from throwaway_math import halves
+from media_checks import QUICK, TINY, decoded_audio, decoded_frame_count, dominant_frequency, manifest, \
+    quick_command, streams
+from quick_section.record import PING
 
 
-class ThrowawayScene(LessonScene):
-    section_id = "throwaway"
-    STEPS = ("start", "halved")
-
-    def lesson(self):
-        values = halves(self.settings.count)
-        self.begin_step("start", count=self.settings.count)
-        self.cue("ping", value=values[0])
-        self.play(Create(Circle(radius=1.0)), run_time=0.6)
-        self.begin_step("halved", last=values[-1])
-        self.play(Create(Text(str(values[-1])).shift(DOWN)), run_time=0.6)
-'''
-
-# The record, registered before the CLI loads: at the top level, so that the CLI's worker processes (started
-# afresh, each importing this file again) know the section too.
-LECTURE = f'''
-import sys
-from pathlib import Path
-
-import numpy as np
-from pydantic import Field
-
-from lesson.section_config import StrictModel
-from lesson.sections import CueSound, Section, register
-from sonify.synth import pan, tone
-
-HERE = Path(__file__).resolve().parent
-
-
-class ThrowawayConfig(StrictModel):
-    count: int = Field(default=3, ge=1, le=6)
-
-
-def ping(value, **_):
-    return pan(value * tone({PING}, 0.8), 0.0)
-
-
-register(Section("throwaway", 8, "throwaway_scene", "ThrowawayScene", ThrowawayConfig, "throwaway_math",
-                 ("step", "ping"), 1.0,
-                 sounds={{"ping": CueSound(ping, 0.0)}},
-                 locales={{language: HERE / f"{{language}}.toml" for language in ("es", "en")}}))
-
-if __name__ == "__main__":
-    from lecture.cli import cli
-
-    cli(sys.argv[1:], prog_name="atencion")
-'''
-
-LOCALE = '''
-[throwaway]
-title = "{title}"
-summary = "{summary}"
-
-[throwaway.steps.start]
-title = "{start}"
-caption = "{start_caption}"
-question = "{question}"
-answer = "{answer}"
-
-[throwaway.steps.halved]
-title = "{halved}"
-caption = "{halved_caption}"
-
-[closing.throwaway]
-title = "{title}"
-text = "{summary}"
-question = "{question}"
-answer = "{answer}"
-shown = false
-'''
-LOCALES = {
-    "es": dict(title="Mitades", summary="Cada número es la mitad del anterior.", start="Un círculo",
-               start_caption="{count} números, cada uno la mitad del anterior.", question="¿Cuál es el último?",
-               answer="Uno entre dos elevado a count menos uno.", halved="El último",
-               halved_caption="El último número: {last}."),
-    "en": dict(title="Halves", summary="Each number is half the one before.", start="A circle",
-               start_caption="{count} numbers, each half the one before.", question="Which is the last?",
-               answer="One over two to the count minus one.", halved="The last one",
-               halved_caption="The last number: {last}."),
-}
-
-# The default of three halves: 1, 0.5, 0.25.
-CAPTIONS = [LOCALES["es"]["start_caption"].format(count=3), LOCALES["es"]["halved_caption"].format(last=0.25)]
+def spanish_captions(count: int) -> list[str]:
+    """The quick section's captions in its Spanish table, for ``count`` halves (the last one 1/2**(count-1))."""
+    steps = tomllib.loads((QUICK / "es.toml").read_text(encoding="utf-8"))["quick"]["steps"]
+    fields = dict(count=count, last=f"{0.5 ** (count - 1):g}")
+    return [steps[key]["caption"].format(**fields) for key in ("start", "halved", "last")]
 
 
 @pytest.fixture(scope="module")
-def throwaway(tmp_path_factory):
-    """The throwaway section rendered by `render throwaway` at the tiny size, in Spanish and three halves."""
-    folder = tmp_path_factory.mktemp("throwaway")
-    (folder / "throwaway_math.py").write_text(MATH)
-    (folder / "throwaway_scene.py").write_text(SCENE)
-    (folder / "lecture_with_throwaway.py").write_text(LECTURE)
-    for language, strings in LOCALES.items():
-        (folder / f"{language}.toml").write_text(LOCALE.format(**strings), encoding="utf-8")
-    out = folder / "out"
-    result = subprocess.run([sys.executable, str(folder / "lecture_with_throwaway.py"), "render", "throwaway",
-                             *TINY, "-o", str(out)], capture_output=True, text=True, timeout=600, cwd=folder,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+def declared_outside(tmp_path_factory):
+    """The quick section, from a copy of its folder in a temporary folder (nothing of it on the project's paths),
+    rendered by `render quick` at the tiny size, in Spanish and with its default of three halves."""
+    folder = shutil.copytree(QUICK, tmp_path_factory.mktemp("outside") / QUICK.name,
+                             ignore=shutil.ignore_patterns("__pycache__"))
+    out = folder.parent / "out"
+    result = subprocess.run(**quick_command("render", "quick", *TINY, "-o", str(out), folder=folder),
+                            capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
-    return out, json.loads((out / "manifest.json").read_text())
+    return out, manifest(out)
 
 
-def test_the_throwaway_section_renders_through_the_cli_and_its_clip_decodes(throwaway):
-    out, manifest = throwaway
-    entry = manifest["sections"]["throwaway"]
+def test_a_section_declared_outside_the_project_renders_through_the_cli_and_its_clip_decodes(declared_outside):
+    out, written = declared_outside
+    entry = written["sections"]["quick"]
     clip = out / entry["files"][0]
-    assert clip.name.startswith("08-throwaway")
+    assert clip.name.startswith("08-quick")
     found = streams(clip)
     assert {"video", "audio"} <= found.keys() and (found["video"]["width"], found["video"]["height"]) == (256, 144)
     assert decoded_frame_count(clip) >= 5 * entry["duration"] - 2
 
 
-def test_the_manifest_lists_its_steps_with_the_captions_of_its_locale_table(throwaway):
-    steps = throwaway[1]["sections"]["throwaway"]["steps"]
-    assert [step["key"] for step in steps] == ["start", "halved"]
-    assert [step["caption"] for step in steps] == CAPTIONS
+def test_the_manifest_lists_its_steps_with_the_captions_of_its_locale_table(declared_outside):
+    steps = declared_outside[1]["sections"]["quick"]["steps"]
+    assert [step["key"] for step in steps] == ["start", "halved", "last"]
+    assert [step["caption"] for step in steps] == spanish_captions(3)
 
 
-def test_its_captions_are_written(throwaway):
-    out, manifest = throwaway
-    stem = manifest["sections"]["throwaway"]["files"][0].removesuffix(".mp4")
+def test_its_captions_are_written(declared_outside):
+    out, written = declared_outside
+    stem = written["sections"]["quick"]["files"][0].removesuffix(".mp4")
     subtitles = (out / f"{stem}.vtt").read_text(encoding="utf-8")
-    assert all(caption in subtitles for caption in CAPTIONS)
+    assert all(caption in subtitles for caption in spanish_captions(3))
     assert (out / f"{stem}.srt").is_file()
 
 
-def test_its_own_sound_plays_at_its_cue(throwaway):
-    out, manifest = throwaway
-    entry = manifest["sections"]["throwaway"]
+def test_its_own_sound_plays_at_its_cue(declared_outside):
+    out, written = declared_outside
+    entry = written["sections"]["quick"]
     cue = next(cue for cue in entry["cues"] if cue["kind"] == "ping")
     samples, rate = decoded_audio(out / entry["files"][0])
     assert dominant_frequency(samples, rate, cue["time"] + 0.05, 0.5) == pytest.approx(PING, abs=5)
