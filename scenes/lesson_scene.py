@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, UL, UR, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex, Text,
                    VGroup, VMobject, Wait, config)
 from manim.utils.exceptions import EndSceneEarlyException
@@ -59,6 +60,13 @@ FROZEN_TAIL = 1.5  # seconds a reveal that fills its step's reading time leaves 
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
 HEADER_SECONDS = 0.6  # a step's new header fades in (its step tone sounds as it has landed)
+
+
+def drawn_frames(run_time: float, frozen: bool) -> int:
+    """How many frames a play of ``run_time`` seconds has in a drawn video: manim draws one at every 1/fps from 0 up
+    to (not including) the run time, or, for a still wait (``frozen``), its run time's whole frames, rounded down."""
+    frame = 1 / config.frame_rate
+    return int(run_time / frame) if frozen else len(np.arange(0, run_time, frame))
 
 
 def reading_seconds(text: str, new_numbers: int = 0) -> float:
@@ -199,14 +207,17 @@ class LessonScene(Scene):
 
     def play(self, *animations, **kwargs):
         """Play, or while animations are skipped jump each to its end without drawing anything (manim
-        would still draw the frame of every skipped play: stills, step records and a clip's start faster)."""
+        would still draw the frame of every skipped play: stills, step records and a clip's start faster),
+        moving the clock on as the drawn play would (``_move_clock_as_drawn``), so that records made without
+        drawing time each step as the video at the same frame rate does."""
         if not self.renderer._original_skipping_status:
             super().play(*animations, **kwargs)
         else:
             self.compile_animation_data(*animations, **kwargs)
             self.begin_animations()
+            frozen = self.is_current_animation_frozen_frame()
             self.play_internal(skip_rendering=True)
-            self.renderer.time += self.duration
+            self._move_clock_as_drawn(frozen)
             self.renderer.file_writer.add_partial_movie_file(None)  # one entry per play, as manim keeps them
             self.renderer.num_plays += 1
         if not all(isinstance(animation, Wait) for animation in animations):  # manim's wait plays a Wait
@@ -214,6 +225,16 @@ class LessonScene(Scene):
             for index in self._landing:
                 self.cues[index] = replace(self.cues[index], time=self.renderer.time)
         self._landing = []
+
+    def _move_clock_as_drawn(self, frozen: bool) -> None:
+        """Add the current play's frames to the clock as manim does when it draws them: a still wait's frames at
+        once, a play's one by one (the same sums, to the last bit)."""
+        frame, frames = 1 / config.frame_rate, drawn_frames(self.duration, frozen)
+        if frozen:
+            self.renderer.time += frames * frame
+        else:
+            for _ in range(frames):
+                self.renderer.time += frame
 
     def wait(self, duration: float = 1.0, *args, **kwargs):
         start = self.renderer.time

@@ -17,12 +17,13 @@ import pytest
 # (test_slides reads it later), so it starts first. A group (SHARED_SCENES) goes out where its first module stands.
 # A module missing here only starts later: nothing fails.
 SLOWEST_FIRST = (
-    "test_sound_lecture.py", "test_output_inputs.py", "test_narration_render.py", "test_scene_english.py",
-    "test_output_safety.py", "test_cards.py", "test_output_keeps.py", "test_scene_pipeline.py",
-    "test_review_pipeline.py", "test_folders.py", "test_memory.py", "test_memory_uhd.py", "test_formats.py",
-    "test_scene_matrix.py", "test_batch.py", "test_steps.py", "test_site.py", "test_slides.py", "test_install.py",
-    "test_config_messages.py", "test_render_cli.py", "test_formats_once.py", "test_watch_cli.py",
-    "test_storyboard.py", "test_captions.py", "test_scene_capital.py", "test_scene_scaling.py",
+    "test_sound_lecture.py", "test_narration_render.py", "test_output_inputs.py", "test_scene_english.py",
+    "test_scene_pipeline.py", "test_cards.py", "test_batch.py", "test_memory.py", "test_site.py",
+    "test_scene_matrix.py", "test_steps.py", "test_output_safety.py", "test_folders.py", "test_scene_scaling.py",
+    "test_memory_uhd.py", "test_output_keeps.py", "test_learned_math.py", "test_config_messages.py",
+    "test_learned_scores.py", "test_watch_cli.py", "test_geometry_matrix.py", "test_sound_levels.py",
+    "test_captions.py", "test_formats.py", "test_watch.py", "test_storyboard.py", "test_plain_manim.py",
+    "test_slides.py",
 )
 
 

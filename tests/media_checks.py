@@ -174,15 +174,6 @@ def tiny_lecture(tmp_path_factory) -> Path:
 QUIET = ("--set", "lecture.questions='none'")  # a shorter video, for tests whose subject is not the question cards
 
 
-def quiet_matrix_webm(tmp_path_factory) -> Path:
-    """The matrix section at TINY as WebM without question cards, once for the session: test_formats decodes it,
-    test_narration_render takes its steps' timings as the silent ones (the same in any format)."""
-    out, result = rendered_once(tmp_path_factory, "matrix-tiny-quiet-webm", "render", "matrix", *TINY, *QUIET,
-                                "--format", "webm", "-j", "1")
-    assert result.returncode == 0, result.stderr
-    return out
-
-
 def draft_voice_matrix(tmp_path_factory) -> Path:
     """The matrix section at TINY without question cards, narrated by the draft voice (espeak-ng), once for the
     session: test_site builds its page on a copy, test_narration_render checks the voice in it."""

@@ -1,5 +1,6 @@
-"""Every --format through the real CLI at tiny size, decoded: WebM and GIF here; MP4 in test_captions and
-test_render_cli, PNG stills in test_render_cli."""
+"""Every --format through the real CLI at tiny size, decoded: WebM and GIF here, of the quick section
+(tests/quick_section: what a format holds is the same for every section, and it renders in a few seconds); MP4 in
+test_captions and test_render_cli, PNG stills in test_render_cli."""
 
 import av
 import numpy as np
@@ -7,23 +8,23 @@ import pytest
 
 from lecture.render.captions import step_spans
 from lesson.records import steps_of
-from media_checks import (QUIET, TINY, chapters, decoded_frame_count, manifest, quiet_matrix_webm, run_cli, streams,
-                          subtitle_cues)
+from media_checks import TINY, chapters, decoded_frame_count, manifest, rendered_once, run_quick_cli, streams, subtitle_cues
+from quick_section.record import SECTION as QUICK
 from test_captions import parse_vtt, to_the_millisecond, unwrapped
 
 FPS = 5
 
 
 def rendered(tmp_path_factory, video_format: str):
-    out = tmp_path_factory.mktemp(f"matrix-tiny-quiet-{video_format}")
-    result = run_cli("render", "matrix", *TINY, *QUIET, "--format", video_format, "-o", str(out), "-j", "1")
+    out, result = rendered_once(tmp_path_factory, f"quick-tiny-{video_format}", "render", QUICK.id, *TINY,
+                                "--format", video_format, "-j", "1", cli=run_quick_cli)
     assert result.returncode == 0, result.stderr
     return out
 
 
 @pytest.fixture(scope="module")
 def webm(tmp_path_factory):
-    return quiet_matrix_webm(tmp_path_factory)
+    return rendered(tmp_path_factory, "webm")
 
 
 @pytest.fixture(scope="module")
@@ -32,19 +33,19 @@ def gif(tmp_path_factory):
 
 
 def test_webm_holds_vp9_opus_and_every_frame(webm):
-    entry = manifest(webm)["sections"]["matrix"]
-    found = streams(webm / "01-matrix.webm")
+    entry = manifest(webm)["sections"][QUICK.id]
+    found = streams(webm / f"{QUICK.stem}.webm")
     assert {kind: info["codec"] for kind, info in found.items()} == {"video": "vp9", "audio": "opus",
                                                                    "subtitle": "webvtt"}
     assert (found["video"]["width"], found["video"]["height"]) == (256, 144)
-    assert decoded_frame_count(webm / "01-matrix.webm") == round(entry["duration"] * FPS)
+    assert decoded_frame_count(webm / f"{QUICK.stem}.webm") == round(entry["duration"] * FPS)
     assert decoded_frame_count(webm / "lecture.webm") == round(entry["duration"] * FPS)
 
 
-@pytest.mark.parametrize("name", ["01-matrix", "lecture"])
+@pytest.mark.parametrize("name", [QUICK.stem, "lecture"])
 def test_webm_carries_a_chapter_per_step_and_the_webvtt_captions_beside_it(webm, name):
-    steps = steps_of(manifest(webm)["sections"]["matrix"])
-    duration = manifest(webm)["sections"]["matrix"]["duration"]
+    steps = steps_of(manifest(webm)["sections"][QUICK.id])
+    duration = manifest(webm)["sections"][QUICK.id]["duration"]
     expected = [(start, end, step.title) for step, (start, end) in zip(steps, step_spans(steps, duration))]
     assert to_the_millisecond(chapters(webm / f"{name}.webm")) == to_the_millisecond(expected)
     codec, language, cues = subtitle_cues(webm / f"{name}.webm")
@@ -55,7 +56,7 @@ def test_webm_carries_a_chapter_per_step_and_the_webvtt_captions_beside_it(webm,
 
 def test_webm_interleaves_picture_and_sound_so_it_plays_while_it_downloads(webm):
     """In file order, the audio packet last read is never more than a second from the video packet last read."""
-    with av.open(str(webm / "01-matrix.webm")) as container:
+    with av.open(str(webm / f"{QUICK.stem}.webm")) as container:
         latest, widest = {}, 0.0
         for packet in container.demux(*container.streams.video, *container.streams.audio):
             if packet.dts is not None:
@@ -66,11 +67,11 @@ def test_webm_interleaves_picture_and_sound_so_it_plays_while_it_downloads(webm)
 
 
 def test_gif_decodes_to_every_frame_of_the_section_at_its_size_and_loops(gif):
-    entry = manifest(gif)["sections"]["matrix"]
-    assert entry["files"] == ["01-matrix.gif"] and entry["format"] == "gif"
-    data = (gif / "01-matrix.gif").read_bytes()
+    entry = manifest(gif)["sections"][QUICK.id]
+    assert entry["files"] == [f"{QUICK.stem}.gif"] and entry["format"] == "gif"
+    data = (gif / f"{QUICK.stem}.gif").read_bytes()
     assert data.startswith(b"GIF89a") and b"NETSCAPE2.0" in data[:4096]  # the loop extension: plays on repeat
-    with av.open(str(gif / "01-matrix.gif")) as container:
+    with av.open(str(gif / f"{QUICK.stem}.gif")) as container:
         stream = container.streams.video[0]
         assert stream.codec_context.name == "gif"
         frames = [frame.to_ndarray(format="rgb24") for frame in container.decode(stream)]

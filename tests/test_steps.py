@@ -76,7 +76,8 @@ def test_a_clip_holds_the_chosen_steps_timed_from_0_as_in_the_whole_section(tmp_
         assert mine.numbers == theirs.numbers and mine.caption == theirs.caption
     assert clip.cues[0].time == pytest.approx(HEADER_SECONDS) and clip.cues[0].values == {"step": 4}
     assert [cue.values["step"] for cue in clip.cues if cue.kind == "step"] == [4, 5, 6]
-    assert clip.seconds == pytest.approx(whole.steps[5].end - offset + 0.5)  # the scene's last half-second wait
+    # the scene's last half-second wait, in whole frames
+    assert clip.seconds == pytest.approx(whole.steps[5].end - offset + 0.5, abs=1 / TINY["frame_rate"])
     assert sorted(path.name for path in tmp_path.glob("*.png")) == [f"{n:02d}-{MATRIX[n - 1]}.png" for n in (4, 5, 6)]
 
 
