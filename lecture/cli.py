@@ -234,7 +234,8 @@ def storyboard(sections, quality, resolution, fps, out_dir, jobs, lang, force, v
 def script(sections, out_dir, jobs, lang, config_file, overrides):
     """The narration script of SECTIONS (default: all) as OUT/script.md: for every step the file name to
     record it under, the text to read (numbers computed from this config) and how long the step lasts silent."""
-    request = make_request(sections, "l", None, None, out_dir, jobs, config_file, overrides, file_format="steps",
+    # the default quality's frame rate: the silent lengths are those of the video `render` makes by default
+    request = make_request(sections, "m", None, None, out_dir, jobs, config_file, overrides, file_format="steps",
                            lang=lang)
     check_system()
     run_guarded(build_script, request, Console(stderr=True))

@@ -26,6 +26,10 @@ from scenes.lesson_scene import LONGEST_FREEZE, LessonScene, SceneJob, reading_s
 from scenes.visuals import keep_typeset_labels
 
 TINY = {"pixel_width": 256, "pixel_height": 144, "frame_rate": 5}
+# A scene run without drawing (``run_scene``) times its steps as a drawn video at this frame rate does (each play
+# whole frames: scenes.lesson_scene.drawn_frames), the default quality's; no frame is drawn, so the rate costs nothing.
+RECORDS_FPS = 30
+FRAME = 1 / RECORDS_FPS  # s: one frame of those records
 # Tex and text renderings are cached by content, so every test run on a machine shares them;
 # manim's caches are not process-safe, so one scene at a time uses them.
 CACHE = Path(tempfile.gettempdir()) / "lecture-test-cache" / os.environ.get("PYTEST_XDIST_WORKER", "main")
@@ -44,12 +48,14 @@ def scene_job(overrides: tuple[str, ...], locale: dict | None = None, **job) -> 
     return SceneJob(config=config, locale=locale or load_locale(config.lecture.lang), **job)
 
 
-def run_scene(section_id: str, *overrides: str, stills_dir=None, locale: dict | None = None, steps=None):
-    """Run the whole scene (or the clip of ``steps``, a StepRange) with animations skipped (state only, no video)
-    and return it; ``locale`` stands in for the locale of the config's ``lecture.lang``."""
+def run_scene(section_id: str, *overrides: str, stills_dir=None, locale: dict | None = None, steps=None,
+              frame_rate: int = RECORDS_FPS):
+    """Run the whole scene (or the clip of ``steps``, a StepRange) with animations skipped (state only, no video),
+    timed as a video at ``frame_rate``, and return it; ``locale`` stands in for the locale of the config's
+    ``lecture.lang``."""
     CACHE.mkdir(parents=True, exist_ok=True)
     with private_lock(CACHE / ".lock"), tempfile.TemporaryDirectory() as media, tempconfig({
-            **TINY, "media_dir": media, "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
+            **TINY, "frame_rate": frame_rate, "media_dir": media, "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
             "write_to_movie": False, "save_last_frame": False,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
         scene = BY_ID[section_id].scene()(scene_job(overrides, locale, stills_dir=stills_dir, steps=steps), skip_animations=True)

@@ -47,8 +47,9 @@ def narrated(tmp_path_factory, recordings):
 @pytest.fixture(scope="module")
 def silent():
     """The same section and config without narration, as its manifest entry would list its steps: a step's timing
-    is the scene's (whatever the file format or whether frames are drawn), so the scene is run here."""
-    return {"steps": [stored(record) for record in run_scene("matrix", *QUIET[1:]).steps]}
+    is the scene's at the renders' frame rate (whatever the file format or whether frames are drawn), so the scene
+    is run here."""
+    return {"steps": [stored(record) for record in run_scene("matrix", *QUIET[1:], frame_rate=FPS).steps]}
 
 
 def step(entry, key):

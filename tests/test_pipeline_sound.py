@@ -12,7 +12,7 @@ from scenes.lesson_scene import LessonScene
 from scenes.pipeline import PipelineScene
 from sonify.mappings import MAPPINGS
 from sonify.synth import SAMPLE_RATE
-from tests.scene_checks import run_scene
+from tests.scene_checks import FRAME, run_scene
 
 LANDED = 0.95  # of full opacity: shown
 ABSENT = 0.5  # at most, at the start of the play it lands in
@@ -78,8 +78,9 @@ def data_cues(scene, kinds=("tokens", "values", "row", "masked")):
 
 
 def landing_play(plays, cue):
-    """The play that ends as ``cue`` sounds."""
-    ending = [play for play in plays if play[1] > play[0] and abs(play[1] - cue.time) < 1e-6]
+    """The play that ends as ``cue`` sounds: ``plays`` end after their run time, the clock (and the cue) where the
+    play's last frame ends, within a frame after."""
+    ending = [play for play in plays if play[1] > play[0] and -1e-6 < cue.time - play[1] < FRAME + 1e-6]
     assert ending, (cue.kind, cue.time)
     return ending[-1]
 

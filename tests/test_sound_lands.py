@@ -6,12 +6,11 @@ import numpy as np
 import pytest
 
 from attn_math.positional import contiguous_tokens_example, permutation_demo
-from scene_checks import shared_recorded
+from scene_checks import FRAME, shared_recorded
 from sonify.mappings import MAPPINGS, heads_turn
 from sonify.synth import SAMPLE_RATE
 
 COUNTRY = 2  # the embedding dimension that carries the country (capital's dim 2)
-FRAME = 1 / 5  # s: one frame at the tests' 5 fps
 
 
 def cues_with_plays(scene, log, kind: str, step: str | None = None) -> list:
