@@ -36,8 +36,6 @@ from lecture.publish.html_deck import write_html
 from lecture.render.manifest import read_manifest
 from lecture.render.media import add_audio
 from lecture.render.output_folder import OutputFolder
-from lecture.publish.pdf_deck import write_pdf
-from lecture.publish.pptx_deck import write_pptx
 from lecture.render.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
 from lesson.formats import MP4
 from lesson.locale import load_locale
@@ -102,6 +100,11 @@ def write_decks(deck: Deck, formats: tuple[str, ...], scratch: Path, stem: str, 
                 console: Console) -> dict[str, Path]:
     """``deck`` in each of ``formats`` as ``slides/STEM.FORMAT`` in ``scratch``; returns the staged files by
     name relative to OUT (the decks, and the HTML's assets folder)."""
+    # imported here: fpdf and python-pptx take a quarter of a second to import, and every command of the CLI (and
+    # each render worker, which imports it again) would pay for them
+    from lecture.publish.pdf_deck import write_pdf
+    from lecture.publish.pptx_deck import write_pptx
+
     (scratch / FOLDER).mkdir(exist_ok=True)
     staged = {}
     for deck_format in formats:
