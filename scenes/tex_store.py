@@ -63,19 +63,18 @@ def stored_svg(expression: str, environment: str | None = None, tex_template: Te
 
 
 def entry_name(tex: bytes, template: TexTemplate) -> str:
-    """The store's name for the SVG of the TeX file ``tex``: sha256 over it and the programs that typeset it."""
+    """The store's name for the SVG of the TeX file ``tex``: sha256 over it, the output format and the programs that
+    typeset it, each with its version."""
     compilers = template.tex_compiler if isinstance(template.tex_compiler, list) else [template.tex_compiler]
-    digest = hashlib.sha256(tex)
-    for program in (*compilers, template.output_format, "dvisvgm"):
+    digest = hashlib.sha256(tex + b"\0" + template.output_format.encode())
+    for program in (*compilers, "dvisvgm"):
         digest.update(b"\0" + program.encode() + b"\0" + version_of(program).encode())
     return f"{digest.hexdigest()[:40]}.svg"
 
 
 @cache
 def version_of(program: str) -> str:
-    """The first line ``program --version`` prints ('' for an output format or a program that is missing)."""
-    if program.startswith("."):
-        return ""
+    """The first line ``program --version`` prints ('' for a program that is missing)."""
     try:
         printed = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):

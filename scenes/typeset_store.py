@@ -18,7 +18,6 @@ concurrent renders never read half an entry.
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import json
 import math

@@ -11,7 +11,7 @@ from lesson.config import load_config
 _loaded: dict[str, learned.Training] = {}
 
 
-def default_training(tmp_path_factory=None) -> learned.Training:
+def default_training() -> learned.Training:
     """The model of the default config's ``[learned]`` table (``learned.DEFAULTS``), trained at most once here."""
     if "default" not in _loaded:
         _loaded["default"] = trained(load_config().learned)

@@ -9,7 +9,7 @@ import srt
 from lesson.locale import load_locale
 from lesson.sections import SECTIONS
 from media_checks import manifest, tiny_matrix
-from scene_checks import FRAME, run_scene, shared_scene, video_freezes
+from scene_checks import FRAME as RECORDS_FRAME, run_scene, shared_scene, video_freezes
 from test_records import records_survive_the_manifest
 from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
 
@@ -48,7 +48,7 @@ def test_predictive_questions_come_on_a_card_just_before_the_step_that_answers_t
             # Fading in, its reading time (a still screen of at most 6 s), fading out: no shortened card. Each of the
             # three lasts whole frames in the video (a play its run time rounded up, a still wait rounded down).
             assert card.end - card.start == pytest.approx(0.9 + min(reading_seconds(card.text), LONGEST_FREEZE),
-                                                          abs=2 * FRAME)
+                                                          abs=2 * RECORDS_FRAME)
             assert words(strings["question"]) in words(" ".join(text.text for text in card.texts))
         assert next(cards, None) is None, f"{section_id}: a card no predictive question asked for"
     assert asked >= len(SECTIONS)  # about one or two a section
@@ -90,7 +90,7 @@ def test_all_poses_every_other_question_after_its_step_and_none_poses_no_card(de
     for card in after:
         step = next(step for step in everything.steps if step.key == card.key)
         assert step.read_until - 1e-6 <= card.start < card.end <= step.end + 1e-6
-        assert card.end - card.start <= 0.9 + min(reading_seconds(card.text), LONGEST_FREEZE) + 2 * FRAME
+        assert card.end - card.start <= 0.9 + min(reading_seconds(card.text), LONGEST_FREEZE) + 2 * RECORDS_FRAME
     assert [card.kind for card in everything.cards if card.kind != "question"] == \
         [card.kind for card in default_scenes["matrix"].cards]
     assert nothing.cards == []

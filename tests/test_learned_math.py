@@ -18,8 +18,8 @@ TINY = LearnedShape(vocabulary=7, half=3, d_model=4, heads=2)
 
 
 @pytest.fixture(scope="module")
-def training(tmp_path_factory):
-    return default_training(tmp_path_factory)
+def training():
+    return default_training()
 
 
 def plain_forward(params, tokens):

@@ -38,8 +38,8 @@ def uniform_causal(T: int) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def training(tmp_path_factory):
-    return default_training(tmp_path_factory)
+def training():
+    return default_training()
 
 
 def test_a_shifted_identity_is_a_perfect_previous_token_head_and_no_induction_head():

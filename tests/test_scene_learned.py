@@ -31,9 +31,9 @@ def cache_home(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def training(tmp_path_factory):
-    """The default model, trained once for the test session (tests/learned_training.py)."""
-    return default_training(tmp_path_factory)
+def training():
+    """The default model, from the user's cache as a render gets it (tests/learned_training.py)."""
+    return default_training()
 
 
 @pytest.fixture(scope="module")

@@ -5,17 +5,14 @@ change is not used; and through the real CLI, a render into a new folder runs ne
 import os
 import shutil
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from manim import MathTex, tempconfig
 from manim.mobject.text import tex_mobject
-from manim.utils import tex_file_writing
 
-from media_checks import ROOT, TINY, run_cli
+from media_checks import TINY, run_cli
 from scenes import tex_store
 from scenes.tex_store import store_folder, stored_svg
 
