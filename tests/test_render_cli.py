@@ -12,7 +12,7 @@ from lecture.render.runner import longest_first
 from lesson.sections import BY_ID, SECTION_IDS
 from media_checks import (TINY, copy_of, decoded_audio, decoded_frame_count, dominant_frequency, manifest, onset,
                           run_cli, streams, tiny_matrix)
-from render import cli
+from lecture.cli import cli
 from lesson.numbers import parse_number
 from lesson.records import steps_of
 

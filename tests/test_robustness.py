@@ -16,7 +16,7 @@ from lecture.render.output_folder import OutputFolder
 from lesson.config import ConfigError, load_config, valid_keys
 from lesson.config_dump import documented_toml
 from lesson.locale import languages
-from render import cli
+from lecture.cli import cli
 
 scalars = st.one_of(st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
                     st.text(max_size=40))

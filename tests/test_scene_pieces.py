@@ -151,6 +151,29 @@ def test_subpath_splits_are_manims_for_glyphs_shapes_and_odd_points():
             assert mine.shape == manims.shape
 
 
+def test_boundary_points_are_manims_for_glyphs_groups_points_and_empty_mobjects():
+    """The anchors every placement measures: the same array as manim's for a caption, a formula, a group with a
+    square twice, a dot of one point, an empty group, and a shape of five points (manim's error)."""
+    from manim import VMobject
+
+    from scenes.speedups import boundary_points, manims_boundary_points
+
+    square = Square()
+    one_point = VMobject().set_points(np.array([[1.0, 2.0, 0.0]]))
+    shapes = [Text("Atención 0.38", font=style.TEXT_FONT), MathTex(r"\sqrt{d_k}", "=", "2"),
+              VGroup(square, VGroup(square, Circle().shift(np.array([2.0, 1.0, 0.0])))), one_point,
+              VGroup(one_point, Square()), VGroup(), VGroup(VGroup(), Circle())]
+    for shape in shapes:
+        mine, manims = boundary_points(shape), manims_boundary_points(shape)
+        assert mine.shape == manims.shape and mine.dtype == manims.dtype
+        np.testing.assert_array_equal(mine, manims)
+    five = VMobject().set_points(np.random.default_rng(2).normal(size=(5, 3)))
+    with pytest.raises(ValueError):
+        manims_boundary_points(five)
+    with pytest.raises(ValueError):
+        boundary_points(five)
+
+
 def test_families_are_manims_for_trees_with_shared_parts():
     """Random graphs of groups built from the bottom up, each group holding up to four earlier ones (so a group is
     often below several others, which manim keeps at its last place), plus a caption and a formula: the same

@@ -115,7 +115,8 @@ def write_video(parts: list[Path], target: Path, samples=None, sample_rate: int 
         # Every stream and the chapters are set up before the first packet: muxing writes the header.
         packets = [_video_packets(parts, output.add_stream_from_template(template.streams.video[0]))]
         if samples is not None:
-            audio = output.add_stream(written_as.audio_codec, rate=sample_rate, layout="stereo")
+            audio = output.add_stream(written_as.audio_codec, rate=sample_rate, layout="stereo",
+                                      options=dict(written_as.audio_options))
             audio.bit_rate = 192_000
             packets.append(_audio_packets(samples, sample_rate, audio))
         if tracks.cues and written_as.has_captions:
