@@ -142,8 +142,10 @@ def duck_gain(spans, length: int, depth_db: float = DUCK_DB, ramp: float = DUCK_
     times = (start + np.arange(length)) / SAMPLE_RATE
     depth = np.zeros(length)
     for begin, end in spans:
-        inside = np.clip(np.minimum(times - (begin - ramp), (end + ramp) - times) / ramp, 0.0, 1.0)
-        depth = np.maximum(depth, inside)
+        low, high = np.searchsorted(times, (begin - ramp, end + ramp))  # outside them the span ducks nothing
+        near = times[low:high]
+        inside = np.clip(np.minimum(near - (begin - ramp), (end + ramp) - near) / ramp, 0.0, 1.0)
+        depth[low:high] = np.maximum(depth[low:high], inside)
     return 10 ** (depth * depth_db / 20)
 
 
