@@ -71,7 +71,7 @@ def join_peak(folder: Path, seconds: int) -> float:
 
 
 def test_joining_a_long_lecture_holds_its_sound_a_block_at_a_time(tmp_path):
-    """A 12-minute lecture (two 6-minute parts; as float64 its sound alone is 280 MB) joins in as little
-    memory as a 1-minute one."""
-    short, long = join_peak(tmp_path / "short", 30), join_peak(tmp_path / "long", 360)
+    """A 7-minute lecture (two parts of 3.5 minutes; as float64 its sound alone is 160 MB, three times FLAT_MB)
+    joins in as little memory as a 1-minute one."""
+    short, long = join_peak(tmp_path / "short", 30), join_peak(tmp_path / "long", 210)
     assert flat(short, long), (short, long)

@@ -35,20 +35,22 @@ def lecture(tmp_path_factory):
     return out, json.loads((out / "manifest.json").read_text())
 
 
-def test_no_section_stands_still_over_6_s_in_its_decoded_frames(lecture):
-    out, manifest = lecture
-    assert sorted(manifest["sections"]) == sorted(SECTION_IDS)
-    for section, entry in manifest["sections"].items():
-        assert video_freezes(out / entry["files"][0], LONGEST_FREEZE) == [], section
+@pytest.fixture(scope="module")
+def still_stretches(lecture) -> dict[str, list[tuple[float, float]]]:
+    """Each section's still stretches (``video_freezes`` of any length), decoded once for this module's tests."""
+    return {section: video_freezes(lecture[0] / entry["files"][0], longest=0)
+            for section, entry in lecture[1]["sections"].items()}
+
+
+def test_no_section_stands_still_over_6_s_in_its_decoded_frames(lecture, still_stretches):
+    assert sorted(lecture[1]["sections"]) == sorted(SECTION_IDS)
+    for section, runs in still_stretches.items():
+        assert [(start, end) for start, end in runs if end - start > LONGEST_FREEZE + 1e-6] == [], section
 
 
 CARD_SHARE = 0.10  # of a section's length, at most
 FINISHED_HOLD = 4.0  # seconds a finished step stays on screen before anything replaces or dims it
 LANDING = {"capital": {"row"}, "heads": {"head_arcs", "heads_sum"}}  # cues that sound as their motion ends
-
-
-def still_runs(lecture, entry, through_key_frames: bool = True) -> list[tuple[float, float]]:
-    return video_freezes(lecture[0] / entry["files"][0], longest=0, through_key_frames=through_key_frames)
 
 
 def test_cards_take_at_most_a_tenth_of_every_section(lecture):
@@ -61,11 +63,11 @@ def test_cards_take_at_most_a_tenth_of_every_section(lecture):
         {section for section in SECTION_IDS if closings[section]["shown"]}
 
 
-def test_every_finished_step_stays_4_s_still_in_the_decoded_frames(lecture):
+def test_every_finished_step_stays_4_s_still_in_the_decoded_frames(lecture, still_stretches):
     """From the manifest's ``settled`` (its last animation's end) to ``read_until`` at least 4 s, and the
     decoded frames hold still over that span."""
     for section, entry in lecture[1]["sections"].items():
-        runs = still_runs(lecture, entry)
+        runs = still_stretches[section]
         for step in entry["steps"]:
             assert step["read_until"] - step["settled"] >= FINISHED_HOLD - 1e-3, (section, step["key"])
             assert any(start <= step["settled"] + 1 / FPS and end >= step["settled"] + FINISHED_HOLD - 1 / FPS
@@ -77,7 +79,7 @@ def test_a_landing_cue_sounds_as_its_motion_stops(lecture):
     moving (a still stretch of frames begins within a frame of the cue), not as the motion starts."""
     for section, kinds in LANDING.items():
         entry = lecture[1]["sections"][section]
-        runs = still_runs(lecture, entry, through_key_frames=False)
+        runs = video_freezes(lecture[0] / entry["files"][0], longest=0, through_key_frames=False)
         cues = [cue for cue in entry["cues"] if cue["kind"] in kinds]
         assert cues, section
         for cue in cues:
@@ -98,10 +100,23 @@ def sections(lecture):
 
 
 def decoded(path) -> tuple[np.ndarray, int]:
-    """Every channel of the first audio stream, as an (n, channels) array, and its rate."""
+    """Every channel of the first audio stream, as an (n, channels) array (each channel's samples side by side in
+    memory), and its rate."""
     with av.open(str(path)) as container:
         frames = list(container.decode(audio=0))
-    return np.concatenate([frame.to_ndarray() for frame in frames], axis=1).T.astype(float), frames[0].sample_rate
+    return np.concatenate([frame.to_ndarray() for frame in frames], axis=1).astype(float).T, frames[0].sample_rate
+
+
+@pytest.fixture(scope="module")
+def heard(lecture) -> tuple[np.ndarray, int]:
+    """The lecture's sound as decoded from lecture.mp4, once for this module's tests."""
+    return decoded(lecture[0] / "lecture.mp4")
+
+
+@pytest.fixture(scope="module")
+def heard_sections(lecture) -> dict[str, tuple[np.ndarray, int]]:
+    """Each section's sound as decoded from its video, once for this module's tests."""
+    return {section: decoded(lecture[0] / entry["files"][0]) for section, entry in lecture[1]["sections"].items()}
 
 
 OVERSAMPLING = 4  # BS.1770's true peak: the peak of the signal resampled 4x
@@ -142,28 +157,28 @@ def integrated_loudness(samples: np.ndarray, rate: int = SAMPLE_RATE) -> float:
     slower, for minutes of a sparse track; the dither keeps them normal (the K-weighting passes the Nyquist
     frequency) and lies 130 dB under the absolute gate, so it changes nothing. (Random noise does the same, at
     the cost of drawing 60 million normal numbers for the lecture.)"""
-    dither = np.where(np.arange(len(samples)) % 2 == 0, 1e-10, -1e-10)
-    return pyloudnorm.Meter(rate).integrated_loudness(samples + dither[:, None])
+    dithered = samples.copy()
+    dithered[::2] += 1e-10
+    dithered[1::2] -= 1e-10
+    return pyloudnorm.Meter(rate).integrated_loudness(dithered)
 
 
-def test_every_section_and_the_lecture_sit_under_the_speech_target_under_minus_1_dbtp(lecture):
+def test_every_section_and_the_lecture_sit_under_the_speech_target_under_minus_1_dbtp(lecture, heard):
     """Without a voice nothing is normalised to the target: the cues sit 6 LU under speech at it
     (tests/test_sound_levels.py), so a sparse track's integrated loudness lies well under it."""
     for section, _, samples in sections(lecture):
         assert TARGET - 14 <= integrated_loudness(samples) <= TARGET - 3, section
         assert true_peak(samples) <= -1.0, section
-    samples, rate = decoded(lecture[0] / "lecture.mp4")
+    samples, rate = heard
     assert TARGET - 14 <= integrated_loudness(samples, rate) <= TARGET - 3
     assert true_peak(samples) <= -1.0
 
 
-def test_sound_is_stereo_48_khz_in_every_file(lecture):
-    out, manifest = lecture
-    for entry in manifest["sections"].values():
-        samples, rate = decoded(out / entry["files"][0])
+def test_sound_is_stereo_48_khz_in_every_file(heard_sections, heard):
+    for samples, rate in heard_sections.values():
         assert rate == 48000 and samples.shape[1] == 2
         assert not np.allclose(samples[:, 0], samples[:, 1], atol=1e-3)  # panned sounds: the sides differ
-    assert decoded(out / "lecture.mp4")[0].shape[1] == 2
+    assert heard[1] == 48000 and heard[0].shape[1] == 2
 
 
 def step_gain_db(samples: np.ndarray, cue: dict) -> float:
@@ -205,14 +220,13 @@ def cue_loudness(samples: np.ndarray, time: float, next_time: float) -> float | 
     return max(levels) if levels else None
 
 
-def test_data_sounds_sit_about_6_lu_above_the_step_tones(lecture):
+def test_data_sounds_sit_about_6_lu_above_the_step_tones(lecture, heard_sections):
     """Measured on the decoded audio of every section's video: at each cue heard alone (silence before it, the next
     cue at least 400 ms later), the loudest momentary loudness of the track after it. The median over the data
     sounds is 6 +- 2 LU above the median over the step and reset tones."""
-    out, manifest = lecture
     loudness = {"step": [], "data": []}
-    for entry in manifest["sections"].values():
-        samples, rate = decoded(out / entry["files"][0])
+    for section, entry in lecture[1]["sections"].items():
+        samples, rate = heard_sections[section]
         assert rate == SAMPLE_RATE
         times = [cue["time"] for cue in entry["cues"]]
         for index, cue in enumerate(entry["cues"]):
@@ -234,12 +248,11 @@ def test_no_section_has_energy_under_200_hz(lecture):
         assert power[frequencies < 195].sum() / power.sum() < 0.01, section
 
 
-def test_the_lecture_plays_each_sections_sound_under_its_picture(lecture):
+def test_the_lecture_plays_each_sections_sound_under_its_picture(lecture, heard):
     """Cross-correlate each section's WAV (its first 20 s) with the decoded lecture around the section's
     video offset: the peak lies within one frame of it (in fact within a millisecond)."""
     out, manifest = lecture
-    heard, rate = decoded(out / "lecture.mp4")
-    heard = heard.mean(axis=1)
+    heard = heard[0].mean(axis=1)
     offset, search = 0.0, SAMPLE_RATE // 2
     parts = manifest["lecture"]["parts"]
     for name in parts:

@@ -14,9 +14,10 @@ from lesson.config import load_config
 from lesson.locale import load_locale
 from lesson.sections import BY_ID
 from lesson.steps import StepRange, StepsError, clip_stem, parse_steps, step_keys
-from media_checks import TINY as TINY_ARGUMENTS, chapters, manifest, run_cli, streams
+from media_checks import TINY as TINY_ARGUMENTS, chapters, manifest, run_cli, run_quick_cli, streams
+from quick_section.record import SECTION as QUICK
 from scene_checks import CACHE, TINY
-from scenes.lesson_scene import HEADER_SECONDS, SceneJob
+from scenes.lesson_scene import HEADER_SECONDS, SHORTEST_STEP, SceneJob
 
 NO_QUESTIONS = ("lecture.questions='none'",)
 MATRIX = step_keys("matrix")
@@ -92,23 +93,26 @@ def request(out, steps, file_format="mp4"):
 
 
 def test_a_clip_of_one_step_is_its_own_file_never_the_section_nor_in_the_lecture(tmp_path):
-    assert render(request(tmp_path, "softmax"), Console(stderr=True)) == 0
-    number = MATRIX.index("softmax") + 1
-    stem = f"01-matrix-steps-{number:02d}"
+    """Through the CLI, on the quick section (clips are cut by lesson.steps and the runner, alike for every section)."""
+    render_quick = ("render", "quick", *TINY_ARGUMENTS, "--no-audio", "--set", *NO_QUESTIONS, "-o", str(tmp_path))
+    result = run_quick_cli(*render_quick, "--steps", "halved")
+    assert result.returncode == 0, result.stderr
+    stem = f"{QUICK.stem}-steps-02"
     data = manifest(tmp_path)
     assert data["sections"] == {} and "lecture" not in data and not (tmp_path / "lecture.mp4").exists()
     entry = data["clips"][stem]
-    assert entry["files"][0] == f"{stem}.mp4" and not (tmp_path / "01-matrix.mp4").exists()
+    assert entry["files"][0] == f"{stem}.mp4" and not (tmp_path / f"{QUICK.stem}.mp4").exists()
     step = entry["steps"][0]
-    assert [s["key"] for s in entry["steps"]] == ["softmax"] and 0 < step["start"] < 1  # after its header
+    assert [s["key"] for s in entry["steps"]] == ["halved"] and 0 < step["start"] < 1  # after its header
     assert streams(tmp_path / f"{stem}.mp4")["video"]["duration"] == pytest.approx(entry["duration"], abs=0.25)
     assert entry["duration"] == pytest.approx(step["end"] + 0.5, abs=0.25)
     assert [title for _, _, title in chapters(tmp_path / f"{stem}.mp4")] == [step["title"]]
     # The whole section then renders apart and joins the lecture; the clip stays as it was.
-    assert render(request(tmp_path, None), Console(stderr=True)) == 0
+    result = run_quick_cli(*render_quick)
+    assert result.returncode == 0, result.stderr
     data = manifest(tmp_path)
-    assert data["lecture"]["parts"] == ["01-matrix.mp4"] and stem in data["clips"]
-    assert data["sections"]["matrix"]["duration"] > entry["duration"] + 20
+    assert data["lecture"]["parts"] == [f"{QUICK.stem}.mp4"] and data["clips"][stem] == entry
+    assert data["sections"]["quick"]["duration"] > entry["duration"] + 2 * SHORTEST_STEP  # its two other steps
 
 
 def test_a_bad_steps_value_writes_nothing(tmp_path):
