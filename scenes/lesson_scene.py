@@ -207,14 +207,18 @@ class LessonScene(Scene):
 
     def play(self, *animations, **kwargs):
         """Play, or while animations are skipped jump each to its end without drawing anything (manim
-        would still draw the frame of every skipped play: stills, step records and a clip's start faster),
+        would still draw the frame of every skipped play, and sort what moves from what stays still for it: stills,
+        step records and a clip's start faster),
         moving the clock on as the drawn play would (``_move_clock_as_drawn``), so that records made without
         drawing time each step as the video at the same frame rate does."""
         if not self.renderer._original_skipping_status:
             super().play(*animations, **kwargs)
         else:
             self.compile_animation_data(*animations, **kwargs)
-            self.begin_animations()
+            for animation in self.animations:  # manim's begin_animations, without sorting out what moves for drawing
+                animation._setup_scene(self)
+                animation.begin()
+            self.moving_mobjects, self.static_mobjects = [], []
             frozen = self.is_current_animation_frozen_frame()
             self.play_internal(skip_rendering=True)
             self._move_clock_as_drawn(frozen)
