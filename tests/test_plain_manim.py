@@ -54,7 +54,7 @@ def test_every_section_scene_is_built_as_manims_cli_builds_it_with_the_default_c
 
 def test_manims_own_cli_renders_the_matrix_section_as_a_video(tmp_path):
     path, name = scene_file(SECTIONS[0])
-    result = manim(path, name, media=tmp_path)
+    result = manim("--fps", "1", path, name, media=tmp_path)  # a frame a second: the whole section, few frames
     assert result.returncode == 0, result.stderr[-2000:]
     video = next(tmp_path.rglob(f"{name}.mp4"))
     with av.open(str(video)) as container:
