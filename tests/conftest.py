@@ -7,9 +7,17 @@ and one worker ran it alone.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
+
+from lecture.render.jobs import GC_THRESHOLDS
+
+# The render workers' collector thresholds, in the test processes too: these hold many objects for the session (every
+# typeset label, the default scenes, each module's scenes), which the default thresholds went over again and again
+# while each scene ran (the English scenes one after another, with the scenes kept: 88 s, 40 s with these).
+gc.set_threshold(*GC_THRESHOLDS)
 
 # Heaviest first, by the sum of their tests' durations in a full run (`make test` prints the slowest tests; run
 # `pytest --durations=0` to see them all; 2026-12-02). A module that renders something once for the session

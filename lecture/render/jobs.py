@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import gc
 import logging
 import os
 import re
@@ -33,6 +34,11 @@ from sonify.synth import SAMPLE_RATE
 STEPS_ONLY = "steps"  # not a file format: run the scene without drawing, for its step records (the script)
 PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent ends (linux/prctl.h)
 PLAIN_PATH = re.compile(r"[A-Za-z0-9/._-]+")  # what LaTeX and manim's folder settings take as it is
+# Python's cyclic collector at its default thresholds (700, 10, 10) went over the live objects again and again while
+# a scene made and dropped its mobjects: 13 % of a scene run with the collector off. Collecting the young a thirtieth
+# as often and the old a fifth: scene runs 5 % faster (matrix, pipeline, capital, scaling: 8.7 s -> 8.3 s), a tiny
+# pipeline render's scene 4 % (9.65 s -> 9.23 s), the worker's peak memory the same (314 MB).
+GC_THRESHOLDS = (20_000, 20, 50)
 LONG_PATH = 1024  # characters: longer folders are linked too, so that manim's files inside stay short
 TEX_FOLDER, TEXT_FOLDER = "Tex", "texts"  # in a section's cache: manim's typeset LaTeX and text
 TYPESET_NAME = re.compile(r"[0-9a-f]{16}")  # manim's name for a typeset file: the start of its content's hash
@@ -103,6 +109,7 @@ def worker_setup(parent: int) -> None:
 
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.set_threshold(*GC_THRESHOLDS)
     # manim's progress bars would make tqdm's default lock, a named semaphore registered with the parent's
     # resource tracker: a killed worker never releases it and the tracker warns of a leak at exit.
     tqdm.set_lock(threading.RLock())
