@@ -238,16 +238,26 @@ def test_an_interrupted_batch_keeps_finished_variants_and_the_next_run_renders_o
     assert complete(out, "luis", "01-matrix-steps-07-10")
 
 
+def scheduler_address(scheduler_file: Path, seconds: float = 30) -> str:
+    """The address a starting scheduler writes into ``scheduler_file``, once the file holds all of it (the
+    scheduler writes it in place: it can be seen empty or half written)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return json.loads(scheduler_file.read_text())["address"]
+        except (FileNotFoundError, json.JSONDecodeError, KeyError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
 def test_a_real_scheduler_and_two_dask_workers_give_the_files_a_local_render_gives(tmp_path):
     path = variants_file(tmp_path, "1", {"ana": "", "luis": "lang = \"en\""})
     scheduler_file = tmp_path / "scheduler.json"
     processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                    "--scheduler-file", scheduler_file], stderr=subprocess.DEVNULL)]
     try:
-        deadline = time.monotonic() + 30
-        while not scheduler_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        with Client(scheduler_file=str(scheduler_file)) as client:
+        with Client(scheduler_address(scheduler_file)) as client:
             address = client.scheduler.address
             processes += [subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard",
                                             "--host", "127.0.0.1"], stderr=subprocess.DEVNULL) for _ in range(2)]
@@ -348,10 +358,7 @@ def test_a_tls_cluster_renders_for_a_client_with_its_certificate_and_refuses_any
                                    "--no-dashboard", "--scheduler-file", scheduler_file, *cluster],
                                   stderr=subprocess.DEVNULL)]
     try:
-        deadline = time.monotonic() + 30
-        while not scheduler_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        address = json.loads(scheduler_file.read_text())["address"]
+        address = scheduler_address(scheduler_file)
         assert address.startswith("tls://127.0.0.1:")
         processes.append(subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard", "--host",
                                            "127.0.0.1", *cluster], stderr=subprocess.DEVNULL))
