@@ -206,11 +206,10 @@ class LessonScene(Scene):
         self.renderer.skip_animations = self.renderer._original_skipping_status = skip
 
     def play(self, *animations, **kwargs):
-        """Play, or while animations are skipped jump each to its end without drawing anything (manim
-        would still draw the frame of every skipped play, and sort what moves from what stays still for it: stills,
-        step records and a clip's start faster),
-        moving the clock on as the drawn play would (``_move_clock_as_drawn``), so that records made without
-        drawing time each step as the video at the same frame rate does."""
+        """Play, or while animations are skipped jump each to its end without drawing anything (manim would still
+        draw the frame of every skipped play, and sort what moves from what stays still for it), moving the clock
+        on as the drawn play would (``_move_clock_as_drawn``): stills, step records and a clip's start come faster,
+        and records made without drawing time each step as the video at the same frame rate does."""
         if not self.renderer._original_skipping_status:
             super().play(*animations, **kwargs)
         else:

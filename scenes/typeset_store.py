@@ -11,8 +11,8 @@ redirects nothing.
 An entry is data, never code: an .npz read with ``allow_pickle=False`` that holds the label's mobjects as JSON
 (each one's class, from a short list, and its attributes: numbers, text, colours, and references to other
 mobjects and to arrays) and the arrays themselves (points, colours, …) as one flat array per dtype. A glyph's
-thirty-odd attributes are mostly the same as every other glyph's, so the JSON lists each distinct value once
-and each mobject as the numbers of its values: a caption's JSON a tenth the size, loaded in a third the time. Loading
+thirty-odd attributes are mostly the same as every other glyph's, so the JSON lists each distinct value once and
+each mobject as the numbers of its values: a caption's JSON a twentieth the size, loaded in a third the time. Loading
 rebuilds the same mobjects, sharing what the typeset label shared, so a loaded label is the typeset one; an
 entry that does not load is typeset again and replaced. Writes go to a temporary name and are renamed, so
 concurrent renders never read half an entry.
