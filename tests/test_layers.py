@@ -13,7 +13,7 @@ from lecture.render.runner import CODE_DIRS  # the folders the outputs' code fin
 
 ROOT = Path(__file__).resolve().parent.parent
 # Bottom to top; bench and render.py sit together on top of the orchestration.
-LAYERS = (("attn_math",), ("sonify",), ("lesson",), ("scenes",), ("lecture",), ("bench", "render"))
+LAYERS = (("attn_math",), ("sonify",), ("lesson",), ("speech",), ("scenes",), ("lecture",), ("bench", "render"))
 RANK = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
 HEAVY = ("manim", "av", "cairo")
 

@@ -30,7 +30,7 @@ from lesson.steps import StepRange, clip_stem, parse_steps, step_keys
 from sonify.synth import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parents[2]
-CODE_DIRS = ("attn_math", "sonify", "lesson", "scenes", "lecture", "assets")
+CODE_DIRS = ("attn_math", "sonify", "lesson", "speech", "scenes", "lecture", "assets")
 
 
 @dataclass(frozen=True)
