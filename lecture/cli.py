@@ -50,9 +50,10 @@ QUALITY_OPTIONS = (
 FORMAT_OPTION = click.option("--format", "file_format", type=click.Choice(FORMATS), default=DEFAULT_FORMAT.name, show_default=True,
                              help="Video format, or png for one still per step.")
 NARRATION_OPTION = click.option(
-    "--narration", metavar="tts|DIR",
-    help="A voice for every step: tts (espeak-ng draft voice) or a folder of recordings named like the stills, "
-         "e.g. DIR/01-matrix/03-queries.wav (same as --set narration.source=...).")
+    "--narration", metavar="tts|none|DIR",
+    help="Who speaks every step: tts (the default: a natural synthetic voice, narration.voice), none (nobody: "
+         "a lecturer talks over it) or a folder of recordings named like the stills, e.g. "
+         "DIR/01-matrix/03-queries.wav (same as --set narration.source=...).")
 STEPS_OPTION = click.option(
     "--steps", metavar="N|KEY|FIRST..LAST",
     help="Only these steps of each section, by number or key, e.g. 4 or queries..softmax: a short clip "

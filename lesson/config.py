@@ -4,7 +4,8 @@ Its tables: ``lecture``, one per section of ``lesson.sections`` (its record name
 ``narration``.
 
 Layering: ``assets/default.toml`` < the language's defaults (``[config]`` of ``assets/locales/<lecture.lang>.toml``)
-< ``--config FILE.toml`` < ``--set key=value`` (a TOML value).
+< the user's own settings (``personal_config_file()``: ``~/.config/atencion/config.toml``) < ``--config FILE.toml``
+< ``--set key=value`` (a TOML value).
 Every error names its key (``matrix.X``, ``pipeline.temperature``) and what was expected.
 """
 
@@ -57,38 +58,34 @@ class AudioConfig(StrictModel):
 
 
 class NarrationConfig(StrictModel):
-    """Who speaks each step: ``source`` "" nobody (the default), "tts" the draft voice, or a folder of the
-    lecturer's recordings, one file per step named like the stills (``01-matrix/03-queries.wav``). The draft
-    voice is the Piper neural voice ``piper_voice`` (a ``.onnx`` file, its ``.onnx.json`` beside it) when one is
-    given and usable, else espeak-ng's ``voice``."""
+    """Who speaks each step: ``source`` "tts" (the default) the synthetic voice, "none" (or "") nobody, or a folder
+    of the lecturer's recordings, one file per step named like the stills (``01-matrix/03-queries.wav``). The
+    synthetic voice is Kokoro's ``voice`` in ``dialect`` (its accent: "es" Castilian, "es-419" Latin American,
+    "en-us", "en-gb") at ``speed``; when the neural voice cannot load, espeak-ng speaks the dialect instead."""
 
     source: str = Field(max_length=4096)
     voice: str
-    words_per_minute: int = Field(ge=80, le=300)
-    piper_voice: str = Field(max_length=4096)
+    dialect: Literal["es", "es-419", "en-us", "en-gb"]
+    speed: float = Field(ge=0.5, le=2.0)
 
     @field_validator("voice")
     @classmethod
     def _voice_name(cls, value: str) -> str:
-        if not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]{2,8})*", value):
-            raise ValueError("voice: expected an espeak-ng voice name such as \"es\" or \"es-419\"")
+        if not re.fullmatch(r"[a-z]{2}_[a-z]{2,16}", value):
+            raise ValueError("voice: expected a Kokoro voice name such as \"ef_dora\" or \"em_alex\"")
         return value
 
     @field_validator("source")
     @classmethod
     def _no_control_characters(cls, value: str) -> str:
         if any(ord(character) < 32 or ord(character) == 127 for character in value):
-            raise ValueError("source: expected \"\", \"tts\" or a folder path without control characters")
+            raise ValueError("source: expected \"tts\", \"none\" or a folder path without control characters")
         return value
 
-    @field_validator("piper_voice")
-    @classmethod
-    def _piper_voice_file(cls, value: str) -> str:
-        if any(ord(character) < 32 or ord(character) == 127 for character in value) or \
-                value and not value.endswith(".onnx"):
-            raise ValueError("piper_voice: expected \"\" or the path of a Piper voice's .onnx file "
-                             "(its .onnx.json beside it)")
-        return value
+    @property
+    def silent(self) -> bool:
+        """Whether nobody speaks ("none", or "" as older configs wrote it)."""
+        return self.source in ("", "none")
 
 
 class LectureOptions(StrictModel):
@@ -158,10 +155,11 @@ def toml_value(value: Any) -> str:
 
 
 def load_config(config_file: Path | None = None, overrides: tuple[str, ...] = ()) -> LectureConfig:
-    """Defaults, then the language's defaults, then the file, then each ``key=value`` override; raises
-    ConfigError."""
+    """Defaults, then the language's defaults, then the user's own settings, then the file, then each
+    ``key=value`` override; raises ConfigError."""
     data = default_values()
-    given = user_values(config_file, overrides, data)
+    given = personal_values()
+    merge(given, user_values(config_file, overrides, data))
     chosen = given.get("lecture") if isinstance(given.get("lecture"), dict) else {}
     merge(data, language_defaults(chosen.get("lang", data["lecture"]["lang"])))
     merge(data, given)
@@ -174,6 +172,19 @@ def load_config(config_file: Path | None = None, overrides: tuple[str, ...] = ()
 def default_values() -> dict:
     """assets/default.toml, and an empty table for a section that keeps its defaults in its model."""
     return {**{section.id: {} for section in SECTIONS}, **read_toml(DEFAULT_CONFIG)}
+
+
+def personal_config_file() -> Path:
+    """``$XDG_CONFIG_HOME/atencion/config.toml`` when XDG_CONFIG_HOME is an absolute path, else
+    ``~/.config/atencion/config.toml``: what a lecturer always wants (no voice, another dialect), set once."""
+    value = os.environ.get("XDG_CONFIG_HOME", "")
+    return (Path(value) if os.path.isabs(value) else Path.home() / ".config") / "atencion" / "config.toml"
+
+
+def personal_values() -> dict:
+    """The user's own settings file's tables; {} when there is none."""
+    path = personal_config_file()
+    return read_toml(path) if path.exists() else {}
 
 
 def user_values(config_file: Path | None, overrides: tuple[str, ...], known: dict) -> dict:

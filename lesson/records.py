@@ -74,7 +74,8 @@ class StepRecord:
     ``settled`` is when its last animation ended; ``read_until`` is when the step had been on screen for
     ``reading`` seconds (its caption and its ``new_numbers``) and its finished state long enough; a question
     card, if any, follows until ``end``. ``numbers`` are the tagged numbers as shown (name -> rows);
-    ``narration`` its file, text and, when spoken, start, seconds and sentences [text, start, end].
+    ``narration`` its file, text and, when spoken, start, seconds, sentences [text, start, end], phrases
+    [text, start, end, the play it started with or ""] and listening moments [start, end].
     """
 
     key: str
@@ -101,9 +102,16 @@ class StepRecord:
         self.settled -= start
         if "start" in self.narration:
             self.narration["start"] = round(self.narration["start"] - start, DIGITS)
-            self.narration["sentences"] = [[part, round(begin - start, DIGITS), round(end - start, DIGITS)]
-                                           for part, begin, end in self.narration["sentences"]]
+            for name in ("sentences", "phrases", "listening"):
+                if name in self.narration:
+                    self.narration[name] = [shifted_span(span, start) for span in self.narration[name]]
         return self
+
+
+def shifted_span(span: list, start: float) -> list:
+    """A narration's [text, begin, end, ...] or [begin, end] with its two times counted from ``start``."""
+    at = 0 if isinstance(span[0], (int, float)) else 1
+    return [*span[:at], round(span[at] - start, DIGITS), round(span[at + 1] - start, DIGITS), *span[at + 2:]]
 
 
 STEPS = TypeAdapter(list[StepRecord])

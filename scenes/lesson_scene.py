@@ -14,15 +14,20 @@ step; a section whose ``closing`` table is ``shown`` ends on a closing card (sta
 answer). A card holds its reading time, at most LONGEST_FREEZE per still screen.
 
 Narration: a step's ``narration`` (beside its caption in the locale, the variant matching the caption shown)
-is formatted with the caption's fields; with a voice (``SceneJob.narration``) it starts as the step's
-header settles and the step lasts at least the voice plus ``narration_text.TAIL``: the scene holds longer, its
-animations keep their speed. When the step's key sound fell under the voice (ducked), it plays again at full level
-after the voice (``sonify.replay``) and the step holds until it has ended.
+is formatted with the caption's fields; with a voice (``SceneJob.narration``) its first phrase starts as the
+step's header settles and each next one follows, except a phrase tied to a play (``[[name]]``, see
+``lesson.narration_phrases``): it waits for ``beat(name)``, which first lets the voice finish what it is saying
+(nothing is replaced while it is being talked about), then starts the phrase with the play. ``listening()``
+surrounds plays whose sound is the point: the voice stops, they sound in the clear, the voice goes on after them.
+The step lasts at least the voice plus ``narration_text.TAIL``: the scene holds longer, its animations keep their
+speed. A recording is one piece from the step's start. When the step's key sound fell under the voice (ducked),
+it plays again at full level after the voice (``sonify.replay``) and the step holds until it has ended.
 """
 
 from __future__ import annotations
 
 import textwrap
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -36,7 +41,8 @@ from PIL import Image
 from lesson.config import LectureConfig, load_config
 from lesson.formats import PNG
 from lesson.locale import load_locale
-from lesson.narration_text import TAIL, Speaker, sentence_times, sentences, step_file_name
+from lesson.narration_phrases import Phrase, phrases, plain, spoken_sentences
+from lesson.narration_text import TAIL, Speaker, sentence_times, step_file_name
 from lesson.numbers import use_decimal_separator, written_numbers
 from lesson.questions import closing_fields, closing_texts, section_questions
 from lesson.records import CardRecord, StepRecord, TextRecord
@@ -60,6 +66,8 @@ FROZEN_TAIL = 1.5  # seconds a reveal that fills its step's reading time leaves 
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
 HEADER_SECONDS = 0.6  # a step's new header fades in (its step tone sounds as it has landed)
+PHRASE_GAP = 0.3  # seconds of quiet between two phrases of the voice
+LISTEN_TAIL = 0.6  # seconds a listening moment lasts after its last play: its last sound rings out before the voice
 
 
 def drawn_frames(run_time: float, frozen: bool) -> int:
@@ -105,6 +113,7 @@ class Cue:
     kind: str
     values: dict
     replay: bool = False  # a narrated step's key sound heard again after its voice (``sonify.replay``)
+    listen: bool = False  # sounded in a listening moment: the voice stopped for it (``LessonScene.listening``)
 
 
 class LessonScene(Scene):
@@ -122,7 +131,10 @@ class LessonScene(Scene):
         self.cards: list[CardRecord] = []
         self.cues: list[Cue] = []
         self.freezes: list[tuple[float, float]] = []  # (start, end) of every wait: nothing moves
-        self.voices: list[tuple[float, Track]] = []  # (start, mono samples) of each step's narration, on disk
+        self.voices: list[tuple[float, Track]] = []  # (start, mono samples) of each phrase of the voice, on disk
+        self._unspoken: list[tuple[Phrase, np.ndarray]] = []  # the step's phrases not yet placed, with their voice
+        self._spoken: list[tuple[Phrase, float, float]] = []  # the step's phrases placed: (phrase, start, end)
+        self._voice_until = 0.0  # when the voice placed so far falls silent
         self.header = None
         self._settled = 0.0  # when the last animation ended
         self._landing: list[int] = []  # cues (their indices) that sound as the next play ends
@@ -283,25 +295,90 @@ class LessonScene(Scene):
 
     def narrate(self, number: int, strings: dict, caption_template: str, fields: dict) -> None:
         """Record what the step's narration says and, with a voice, start it now: the ``narration`` of the
-        caption shown (``narration_tie`` beside ``caption_tie``), numbers as the locale reads them."""
+        caption shown (``narration_tie`` beside ``caption_tie``), numbers as the locale reads them; its phrases
+        tied to plays wait for their ``beat``."""
         variant = next((name for name, text in strings.items() if name.startswith("caption") and text == caption_template),
                        "caption")
         template = strings.get(variant.replace("caption", "narration", 1), strings.get("narration"))
+        self._unspoken, self._spoken = [], []
         if template is None:
             return
         step, spoken = self.steps[-1], self.job.locale["spoken"]
         text = self.written(template.format(**fields))
-        step.narration = {"file": step_file_name(number, step.key), "text": text}
-        voice = self.job.narration.speak(step.narration["file"], text, spoken) \
+        step.narration = {"file": step_file_name(number, step.key), "text": plain(text)}
+        parts = phrases(text)
+        voices = self.job.narration.speak(step.narration["file"], [part.text for part in parts], spoken) \
             if self.job.narration and self.in_clip(number) else None
-        if voice is None:
+        if voices is None:
             return
-        seconds = len(voice) / SAMPLE_RATE
-        parts = sentences(text)
-        step.narration |= {"start": round(step.start, 4), "seconds": round(seconds, 4),
-                           "sentences": [[part, round(float(step.start + start), 4), round(float(step.start + end), 4)]
-                                         for part, (start, end) in zip(parts, sentence_times(voice, parts))]}
-        self.voices.append((step.start, Track.holding(voice)))  # not in memory: a section may speak for minutes
+        step.narration["start"] = round(step.start, 4)
+        self._voice_until = step.start - PHRASE_GAP
+        if len(voices) == len(parts):
+            self._unspoken = list(zip(parts, voices))
+            self._speak_untied()
+        else:  # a recording: one piece from the step's start, its sentences found in it
+            self._place_recording(voices[0], spoken_sentences(text))
+
+    def _place(self, phrase: Phrase, voice: np.ndarray, start: float) -> None:
+        end = start + len(voice) / SAMPLE_RATE
+        self.voices.append((start, Track.holding(voice)))  # not in memory: a section may speak for minutes
+        self._spoken.append((phrase, start, end))
+        self._voice_until = end
+
+    def _speak_untied(self) -> None:
+        """Place the next phrases that wait for no play, each after the one before."""
+        while self._unspoken and not self._unspoken[0][0].play:
+            self._place(*self._unspoken.pop(0), max(self._voice_until + PHRASE_GAP, self.renderer.time))
+
+    def _place_recording(self, voice: np.ndarray, parts: list[str]) -> None:
+        start = self.renderer.time
+        self.voices.append((start, Track.holding(voice)))
+        self._voice_until = start + len(voice) / SAMPLE_RATE
+        self._spoken = [(Phrase(part, number), start + begin, start + end)
+                        for number, (part, (begin, end)) in enumerate(zip(parts, sentence_times(voice, parts)))]
+
+    def beat(self, name: str) -> None:
+        """Call just before the play that the narration's phrase ``[[name]]`` describes: the voice first finishes
+        the phrases before it, then that phrase starts with the play. Nothing when no phrase waits for it."""
+        if not any(phrase.play == name for phrase, _ in self._unspoken):
+            return
+        while self._unspoken[0][0].play != name:  # tied to a play that did not come: said in order all the same
+            self._place(*self._unspoken.pop(0), max(self._voice_until + PHRASE_GAP, self.renderer.time))
+        self.wait_until(self._voice_until + PHRASE_GAP)
+        self._place(*self._unspoken.pop(0), self.renderer.time)
+        self._speak_untied()
+
+    @contextmanager
+    def listening(self):
+        """Plays whose sound is the point: the voice stops before them, they sound in the clear at their level
+        (their cues are marked ``listen``), and the voice goes on LISTEN_TAIL after them."""
+        if not self._spoken:
+            yield
+            return
+        self.wait_until(self._voice_until + PHRASE_GAP)
+        start, first = self.renderer.time, len(self.cues)
+        yield
+        end = self.renderer.time + LISTEN_TAIL
+        self.cues[first:] = [replace(cue, listen=True) for cue in self.cues[first:]]
+        self.steps[-1].narration.setdefault("listening", []).append([round(start, 4), round(end, 4)])
+        self._voice_until = max(self._voice_until, end - PHRASE_GAP)
+
+    def _record_spoken(self, step: StepRecord) -> None:
+        """The step's phrases whose play never came, said in order; then its sentences and phrases with their
+        times (and the play each phrase started with) into the step's record."""
+        while self._unspoken:
+            self._place(*self._unspoken.pop(0), max(self._voice_until + PHRASE_GAP, self.renderer.time))
+        if not self._spoken:
+            return
+        texts = spoken_sentences(step.narration["text"])
+        bounds: dict[int, list[float]] = {}
+        for phrase, start, end in self._spoken:
+            bounds.setdefault(phrase.sentence, [start, end])[1] = end
+        step.narration |= {
+            "seconds": round(self._voice_until - step.start, 4),
+            "sentences": [[texts[number], round(start, 4), round(end, 4)] for number, (start, end) in bounds.items()],
+            "phrases": [[phrase.text, round(start, 4), round(end, 4), phrase.play]
+                        for phrase, start, end in self._spoken]}
 
     def reveal_seconds(self, new_numbers: int = 0, fill_after: float | None = None,
                        shortest: float = SHORTEST_REVEAL) -> float:
@@ -332,6 +409,7 @@ class LessonScene(Scene):
         step.new_numbers, self._numbers_shown = len(shown - self._numbers_shown), shown
         step.reading = reading_seconds(step.caption, step.new_numbers)
         step.settled = max(self._settled, step.start)
+        self._record_spoken(step)
         self.wait_until(max(step.start + max(step.reading, step.narration.get("seconds", -TAIL) + TAIL),
                             step.settled + FINISHED_HOLD, self.replay_key_sound(step)))
         step.read_until = self.renderer.time
@@ -349,14 +427,14 @@ class LessonScene(Scene):
         self._numbers_shown |= numbers_on_screen(numbers)
 
     def replay_key_sound(self, step: StepRecord) -> float:
-        """A spoken step whose key sound (``sonify.replay.key_cues``) fell under its voice: those cues again, one
-        after the other from REPLAY_GAP after the voice's end; returns when the step may end after them (TAIL
+        """A spoken step whose key sound (``sonify.replay.key_cues``) fell under its voice (a phrase, not a
+        listening moment): those cues again, one after the other from REPLAY_GAP after the voice's end; returns when the step may end after them (TAIL
         later), 0 when nothing is replayed."""
         if "seconds" not in step.narration:
             return 0.0
         voice_end = step.start + step.narration["seconds"]
         key = key_cues([cue for cue in self.cues if cue.time >= step.start])
-        if not key or key[-1].time >= voice_end + DUCK_RAMP:
+        if not any(start - DUCK_RAMP <= cue.time <= end + DUCK_RAMP for cue in key for _, start, end in self._spoken):
             return 0.0
         times, end = replay_times(key, max(voice_end + REPLAY_GAP, self.renderer.time))
         self.cues += [replace(cue, time=time, replay=True) for cue, time in zip(key, times)]

@@ -10,6 +10,7 @@ the cache never loads the model.
 from __future__ import annotations
 
 import importlib.metadata
+import logging
 import importlib.util
 from functools import cache
 
@@ -84,6 +85,10 @@ def _model():
         raise VoiceMissing(problem)
     import onnxruntime
     from kokoro_onnx import Kokoro
+
+    # phonemizer warns on every sentence whose punctuation it counts differently ("words count mismatch"), harmless
+    # to the sound; kept off the render's output, where it buried the progress lines
+    logging.getLogger("phonemizer").propagate = False
 
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = THREADS

@@ -8,11 +8,22 @@ and one worker ran it alone.
 from __future__ import annotations
 
 import gc
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from lecture.render.jobs import GC_THRESHOLDS
+# Renders in tests are silent unless a test asks for a voice (`--narration tts`, or a job's narration): the neural
+# voice costs 0.6 s of CPU per spoken second, and most tests are about something else. The user's own settings file
+# (lesson.config.personal_config_file), which the CLI's subprocesses read too, says so; test_narration_default
+# renders with an empty one to check that the lecture speaks by default.
+PERSONAL_SETTINGS = Path(tempfile.mkdtemp(prefix="atencion-test-settings-"))
+(PERSONAL_SETTINGS / "atencion").mkdir()
+(PERSONAL_SETTINGS / "atencion" / "config.toml").write_text('[narration]\nsource = "none"\n', encoding="utf-8")
+os.environ["XDG_CONFIG_HOME"] = str(PERSONAL_SETTINGS)
+
+from lecture.render.jobs import GC_THRESHOLDS  # noqa: E402  (after the settings: nothing may read a config before)
 
 # The render workers' collector thresholds, in the test processes too: these hold many objects for the session (every
 # typeset label, the default scenes, each module's scenes), which the default thresholds went over again and again

@@ -215,9 +215,10 @@ def _is_svg(path: Path) -> bool:
 
 
 def cue_entry(cue) -> dict:
-    """A cue as the manifest lists it: time, kind, its values, and ``replay`` when it is a step's key sound heard
-    again after the voice."""
-    return {"time": round(cue.time, 4), "kind": cue.kind, **cue.values, **({"replay": True} if cue.replay else {})}
+    """A cue as the manifest lists it: time, kind, its values, ``replay`` when it is a step's key sound heard
+    again after the voice, ``listen`` when the voice stopped for it (a listening moment)."""
+    return {"time": round(cue.time, 4), "kind": cue.kind, **cue.values, **({"replay": True} if cue.replay else {}),
+            **({"listen": True} if cue.listen else {})}
 
 
 def _run_scene(job: RenderJob, cache: Path, work: Path, partial: Path, progress):

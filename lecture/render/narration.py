@@ -1,7 +1,7 @@
-"""The voice of each step: the lecturer's recordings (one file per step, any format and rate PyAV decodes) or
-the draft voice (a Piper neural voice when the config names one and it can be used, else espeak-ng), as mono
-samples at the soundtrack's rate. The text the voice says, its sentences
-and their times are ``lesson.narration_text``.
+"""The voice of each step: the synthetic voice (Kokoro through ``speech.voice``, phrase by phrase, or espeak-ng
+when the neural voice cannot load) or the lecturer's recordings (one file per step, any format and rate PyAV
+decodes), as mono samples at the soundtrack's rate. The text the voice says, its sentences and their times are
+``lesson.narration_text``; its phrases and the plays they are tied to, ``lesson.narration_phrases``.
 
 Recordings are found and decoded once, by the parent before anything renders, so a bad one stops the render
 with one line; the workers get a ``Narration`` per section holding the decoded voices. The check is bounded:
@@ -21,18 +21,18 @@ import stat
 import subprocess
 import threading
 import time
-import wave
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 import av
 import numpy as np
 
 from lesson.narration_text import step_file_name, voice_text
+from lesson.config import NarrationConfig
 from lesson.sections import Section
 from sonify.synth import SAMPLE_RATE
+from speech.voice import model_identity, say, voice_problem, voices
 
 AUDIO_SUFFIXES = (".wav", ".flac", ".mp3", ".m4a", ".ogg")
 LONGEST_RECORDING = 180.0  # seconds: a step's recording longer than this is a wrong file
@@ -44,33 +44,37 @@ STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class NarrationError(ValueError):
-    """A recording or the draft voice cannot be used: one line naming the file or the program."""
+    """A recording or the voice cannot be used: one line naming the file or the program."""
 
 
 @dataclass(frozen=True)
 class Narration:
-    """What speaks a section's steps: the draft voice (``voice`` set) or ``recordings`` by step name."""
+    """What speaks a section's steps: the synthetic voice (``voice`` set; ``espeak`` when espeak-ng stands in for
+    the neural voice) or ``recordings`` by step name."""
 
-    voice: str = ""  # an espeak-ng voice: the draft voice speaks every step
-    words_per_minute: int = 150
+    voice: str = ""  # a Kokoro voice: it speaks every phrase of every step
+    dialect: str = "es"
+    speed: float = 1.0
+    espeak: bool = False  # espeak-ng speaks the dialect instead of the neural voice
     recordings: dict[str, np.ndarray] = field(default_factory=dict)  # "03-queries" -> its decoded samples
-    piper: str = ""  # a Piper voice's .onnx file: it speaks the draft instead of espeak-ng
 
-    def speak(self, name: str, text: str, spoken: dict) -> np.ndarray | None:
-        """The step's voice as mono samples, or None when this step has no recording; ``spoken`` is the
-        locale's table of words for signs (see ``voice_text``)."""
-        if self.piper:
-            return synthesize_piper(voice_text(text, spoken), self.piper, self.words_per_minute)
+    def speak(self, name: str, phrases: list[str], spoken: dict) -> list[np.ndarray] | None:
+        """One array of mono samples per phrase from the synthetic voice, a single one holding every phrase from a
+        recording, or None when this step has no recording; ``spoken`` is the locale's table of words for signs
+        (see ``voice_text``)."""
+        if self.espeak:
+            return [synthesize(voice_text(phrase, spoken), self.dialect, round(ESPEAK_WORDS_PER_MINUTE * self.speed))
+                    for phrase in phrases]
         if self.voice:
-            return synthesize(voice_text(text, spoken), self.voice, self.words_per_minute)
-        return self.recordings.get(name)
+            return [say(voice_text(phrase, spoken), self.voice, self.dialect, self.speed) for phrase in phrases]
+        recording = self.recordings.get(name)
+        return None if recording is None else [recording]
 
     def fingerprint(self) -> dict:
-        """What the section's video depends on: the voice (a Piper voice by its files' sizes and times), or each
+        """What the section's video depends on: the voice (the neural one with its model's identity), or each
         recording's decoded sound."""
-        piper = {str(path): [path.stat().st_size, path.stat().st_mtime_ns] for path in piper_files(self.piper)} \
-            if self.piper else None
-        return {"voice": self.voice, "words_per_minute": self.words_per_minute, "piper": piper,
+        engine = "espeak-ng" if self.espeak else model_identity(self.voice) if self.voice else None
+        return {"voice": self.voice, "dialect": self.dialect, "speed": self.speed, "engine": engine,
                 "recordings": {name: hashlib.sha256(samples.tobytes()).hexdigest()
                                for name, samples in sorted(self.recordings.items())}}
 
@@ -78,10 +82,10 @@ class Narration:
 # The voice ---------------------------------------------------------------------------------------
 def decode(source: Path | bytes) -> np.ndarray:
     """Mono float32 samples at SAMPLE_RATE of an audio file (any format, rate and channels PyAV reads) or of
-    the draft voice's WAV bytes; raises NarrationError when it cannot be decoded, lasts over
+    espeak-ng's WAV bytes; raises NarrationError when it cannot be decoded, lasts over
     LONGEST_RECORDING or is refused by the bounds of the module's docstring."""
     if isinstance(source, bytes):
-        return _decode(io.BytesIO(source), "the draft voice")
+        return _decode(io.BytesIO(source), "espeak-ng's voice")
     with _open_recording(source) as file:
         _check_size(file, str(source))
         return _decode(file, str(source))
@@ -216,10 +220,10 @@ def _stops_held():
 
 
 def synthesize(text: str, voice: str, words_per_minute: int) -> np.ndarray:
-    """The draft voice: espeak-ng reading ``text`` (given on its standard input, never as an option)."""
+    """The fallback voice: espeak-ng reading ``text`` (given on its standard input, never as an option)."""
     program = shutil.which("espeak-ng")
     if program is None:
-        raise NarrationError(missing_espeak())
+        raise NarrationError(f"narration: the fallback voice {missing_espeak()}")
     result = subprocess.run([program, "-v", voice, "-s", str(words_per_minute), "--stdout"], input=text.encode(),
                             capture_output=True, timeout=120, check=False)
     if result.returncode or not result.stdout:
@@ -228,76 +232,45 @@ def synthesize(text: str, voice: str, words_per_minute: int) -> np.ndarray:
     return decode(result.stdout)
 
 
-PIPER_WORDS_PER_MINUTE = 150  # about a Piper voice's pace at its own length scale: words_per_minute scales it
-
-
-def piper_files(model: str) -> tuple[Path, Path]:
-    """A Piper voice's model and, beside it, its config (``voice.onnx`` and ``voice.onnx.json``)."""
-    return Path(model).expanduser(), Path(f"{Path(model).expanduser()}.json")
-
-
-def piper_problem(model: str) -> str:
-    """Why the Piper voice ``model`` cannot speak ("" when it can): piper-tts not installed, or a file missing."""
-    try:
-        import piper  # noqa: F401  (only whether it is installed)
-    except ImportError:
-        return "piper-tts is not installed (pip install piper-tts)"
-    missing = [str(path) for path in piper_files(model) if not path.is_file()]
-    return f"{' and '.join(missing)} not found" if missing else ""
-
-
-@cache
-def _piper_voice(model: str):
-    """The Piper voice loaded once per process (a worker speaks many steps with it)."""
-    from piper import PiperVoice
-
-    return PiperVoice.load(*piper_files(model))
-
-
-def synthesize_piper(text: str, model: str, words_per_minute: int) -> np.ndarray:
-    """The draft voice from the Piper voice ``model`` reading ``text``, at about ``words_per_minute``."""
-    from piper import SynthesisConfig
-
-    speech = io.BytesIO()
-    with wave.open(speech, "wb") as writer:
-        _piper_voice(model).synthesize_wav(text, writer, SynthesisConfig(
-            length_scale=PIPER_WORDS_PER_MINUTE / words_per_minute))
-    return decode(speech.getvalue())
+ESPEAK_WORDS_PER_MINUTE = 150  # espeak-ng's pace at speed 1.0, about the neural voice's
 
 
 def missing_espeak() -> str:
-    return ("narration.source = \"tts\" needs espeak-ng: install the Debian package espeak-ng "
-            "(make setup NARRATION=tts does)")
+    return "needs espeak-ng: install the Debian package espeak-ng (make test does)"
 
 
-def draft_voice_plan(voice: str, words_per_minute: int, piper_voice: str, steps, warn) -> dict[str, Narration]:
-    """Every section spoken by the Piper voice when it is given and usable, else by espeak-ng (which must then
-    be installed); one ``warn`` line says which, and why not Piper when it was given."""
-    problem = piper_problem(piper_voice) if piper_voice else ""
-    if piper_voice and not problem:
-        warn(f"narration: draft voice Piper {Path(piper_voice).stem} ({piper_voice})")
-        return {section.id: Narration(piper=piper_voice, words_per_minute=words_per_minute) for section in steps}
+def synthetic_voice_plan(narration: NarrationConfig, steps, warn) -> dict[str, Narration]:
+    """Every section spoken by the neural voice when it can load, else by espeak-ng in the same dialect (which must
+    then be installed), said in one ``warn`` line naming why."""
+    problem = voice_problem()
+    if not problem:
+        if narration.voice not in voices():
+            raise NarrationError(f"narration.voice: {narration.voice!r} is not an installed Kokoro voice; "
+                                 f"expected one of {', '.join(voices())}")
+        return {section.id: Narration(voice=narration.voice, dialect=narration.dialect, speed=narration.speed)
+                for section in steps}
     if shutil.which("espeak-ng") is None:
-        raise NarrationError(missing_espeak())
-    warn(f"narration: draft voice espeak-ng {voice}" + (f" (Piper voice not used: {problem})" if problem else ""))
-    return {section.id: Narration(voice=voice, words_per_minute=words_per_minute) for section in steps}
+        raise NarrationError(f"narration: the neural voice cannot load ({problem}), and espeak-ng, its fallback, "
+                             f"{missing_espeak()}")
+    warn(f"narration: the neural voice cannot load ({problem}); espeak-ng {narration.dialect} speaks instead")
+    return {section.id: Narration(dialect=narration.dialect, speed=narration.speed, espeak=True) for section in steps}
 
 
 # Finding the recordings ---------------------------------------------------------------------------
-def plan(source: str, voice: str, words_per_minute: int, steps: dict[Section, list[str]],
-         warn, piper_voice: str = "") -> dict[str, Narration]:
+def plan(narration: NarrationConfig, steps: dict[Section, list[str]], warn) -> dict[str, Narration]:
     """A Narration for each section of ``steps`` (section -> its step keys in order), checked before any
     render: every recording decodes and lasts at most LONGEST_RECORDING; steps without one are named in
-    one ``warn`` line and keep their silent timing. The draft voice (``source`` "tts") is ``piper_voice`` when
-    it can speak, else espeak-ng, said in one ``warn`` line. Empty when ``source`` is ""."""
-    if not source:
+    one ``warn`` line and keep their silent timing. The synthetic voice (``source`` "tts") is the neural voice
+    when it can load, else espeak-ng (``synthetic_voice_plan``). Empty when nobody speaks."""
+    if narration.silent:
         return {}
+    source = narration.source
     if source == "tts":
-        return draft_voice_plan(voice, words_per_minute, piper_voice, steps, warn)
+        return synthetic_voice_plan(narration, steps, warn)
     folder = Path(source).expanduser()
     if not folder.is_dir():
-        raise NarrationError(f"narration.source: {source} is not a folder of recordings; expected \"\", "
-                             "\"tts\" or a folder with one file per step, e.g. 01-matrix/03-queries.wav")
+        raise NarrationError(f"narration.source: {source} is not a folder of recordings; expected \"tts\", "
+                             "\"none\" or a folder with one file per step, e.g. 01-matrix/03-queries.wav")
     plans, missing = {}, []
     for section, keys in steps.items():
         recordings = {}

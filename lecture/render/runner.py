@@ -160,10 +160,9 @@ def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
     before anything is written when a recording is unusable. Stills and GIFs have no voice."""
     if not BY_NAME[request.format].has_sound:
         return {}
-    narration = request.config.narration
-    return plan(narration.source, narration.voice, narration.words_per_minute,
+    return plan(request.config.narration,
                 {BY_ID[section]: step_keys(section, getattr(request.config, section)) for section in request.sections},
-                warn, narration.piper_voice)
+                warn)
 
 
 def _commit_section(request: RenderRequest, folder: OutputFolder, result: JobResult, wanted: str, scratch: Path,

@@ -1,0 +1,46 @@
+"""A narration's phrases and the plays they are tied to.
+
+A step's narration (in the locale) may carry markers ``[[name]]``: the words after a marker are said as the play
+the scene announces with ``beat("name")`` starts, so no sentence speaks of what is not yet on screen. A marker
+opens a sentence (the whole sentence waits for its play) or stands inside one (the sentence is spoken in two
+phrases, the second as its play starts). A phrase without a marker follows the one before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lesson.narration_text import sentences
+
+MARKER = re.compile(r"\s*\[\[([a-z][a-z0-9_]*)\]\]\s*")
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Words spoken in one go: ``text`` (no marker), the index of its ``sentence``, and the ``play`` it waits for
+    ("" when it follows the phrase before it)."""
+
+    text: str
+    sentence: int
+    play: str = ""
+
+
+def plain(text: str) -> str:
+    """The narration as it is read and subtitled: its markers removed."""
+    return MARKER.sub(lambda match: " " if match.start() and match.end() < len(text) else "", text).strip()
+
+
+def phrases(text: str) -> list[Phrase]:
+    """The narration's phrases in order: each sentence cut at its markers."""
+    found = []
+    for number, sentence in enumerate(sentences(text)):
+        parts = MARKER.split(sentence)  # words, marker, words, marker, words...
+        plays = ["", *parts[1::2]]
+        found += [Phrase(words.strip(), number, play) for words, play in zip(parts[::2], plays) if words.strip()]
+    return found
+
+
+def spoken_sentences(text: str) -> list[str]:
+    """The narration's sentences as they are heard, without markers."""
+    return [plain(sentence) for sentence in sentences(text)]
