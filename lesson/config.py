@@ -158,8 +158,7 @@ def load_config(config_file: Path | None = None, overrides: tuple[str, ...] = ()
     """Defaults, then the language's defaults, then the user's own settings, then the file, then each
     ``key=value`` override; raises ConfigError."""
     data = default_values()
-    given = personal_values()
-    merge(given, user_values(config_file, overrides, data))
+    given = given_values(config_file, overrides, data)
     chosen = given.get("lecture") if isinstance(given.get("lecture"), dict) else {}
     merge(data, language_defaults(chosen.get("lang", data["lecture"]["lang"])))
     merge(data, given)
@@ -185,6 +184,13 @@ def personal_values() -> dict:
     """The user's own settings file's tables; {} when there is none."""
     path = personal_config_file()
     return read_toml(path) if path.exists() else {}
+
+
+def given_values(config_file: Path | None, overrides: tuple[str, ...], known: dict) -> dict:
+    """What the user's own settings, then the file, then the overrides give."""
+    given = personal_values()
+    merge(given, user_values(config_file, overrides, known))
+    return given
 
 
 def user_values(config_file: Path | None, overrides: tuple[str, ...], known: dict) -> dict:

@@ -8,7 +8,7 @@ from pathlib import Path
 import tomlkit
 from tomlkit.items import Comment, Item, Table
 
-from lesson.config import DEFAULT_CONFIG, language_defaults, load_config, read_toml, toml_value, user_values, valid_keys
+from lesson.config import DEFAULT_CONFIG, given_values, language_defaults, load_config, read_toml, toml_value, valid_keys
 from lesson.locale import languages, load_locale
 
 # default.toml's convention for an optional key: a comment line "# key = example" in its table
@@ -16,14 +16,14 @@ OPTIONAL_EXAMPLE = re.compile(r"# (\w+) = ")
 
 
 def documented_toml(config_file: Path | None = None, overrides: tuple[str, ...] = ()) -> str:
-    """``assets/default.toml`` with its comments documenting every key, and each key the user gave (``-c``
-    file, then ``--set``) written in place of its default: tomlkit sets the value, so a comment after it and a
+    """``assets/default.toml`` with its comments documenting every key, and each key the user gave (their settings
+    file, ``-c`` file, then ``--set``) written in place of its default: tomlkit sets the value, so a comment after it and a
     value over several lines come through whole. Nothing derived is written: the preset's matrices stay out
     (changing ``preset`` in the saved file works), optional keys stay commented unless given, and keys whose
     default follows ``lecture.lang`` are commented with the language's value. Loading the result gives the same
     config. Raises ConfigError for a bad config."""
     config = load_config(config_file, overrides)
-    given = user_values(config_file, overrides, read_toml(DEFAULT_CONFIG))
+    given = given_values(config_file, overrides, read_toml(DEFAULT_CONFIG))
     by_language = language_defaults(config.lecture.lang)
     document = tomlkit.parse(DEFAULT_CONFIG.read_text(encoding="utf-8"))
     for name, keys in valid_keys().items():

@@ -78,3 +78,9 @@ def pytest_xdist_make_scheduler(config, log):
             return "default-scenes" if module_name(nodeid) in SHARED_SCENES else nodeid.split("::", 1)[0]
 
     return ModulesAndSharedScenes(config, log)
+
+
+@pytest.fixture
+def no_personal_settings(tmp_path, monkeypatch):
+    """No user settings file: the config as a user without one gets it (the lecture narrated)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "empty-settings"))

@@ -175,7 +175,7 @@ QUIET = ("--set", "lecture.questions='none'")  # a shorter video, for tests whos
 
 
 def draft_voice_matrix(tmp_path_factory) -> Path:
-    """The matrix section at TINY without question cards, narrated by the draft voice (espeak-ng), once for the
+    """The matrix section at TINY without question cards, narrated by the synthetic voice, once for the
     session: test_site builds its page on a copy, test_narration_render checks the voice in it."""
     out, result = rendered_once(tmp_path_factory, "matrix-tiny-quiet-tts", "render", "matrix", "--narration", "tts",
                                 *TINY, *QUIET, "-j", "1", timeout=900)

@@ -44,7 +44,7 @@ CONFIGS = [
                                                 "heads.sentence='ella lo vio'", "scaling.d_k=7")),
     ("English", None, ("lecture.lang='en'",)),
     ("English with its own sentence", None, ("lecture.lang='en'", "heads.sentence='she saw it'",
-                                             "narration.voice='en-us'")),
+                                             "narration.voice='bf_emma'")),
     ("Spanish keys kept under English", "custom", ("lecture.lang='en'", "pipeline.W_V=[[1,0,0,0,0,0,0,0]]")),
 ]
 
@@ -58,11 +58,11 @@ def test_the_dump_loads_back_to_the_same_config(tmp_path, name, file, overrides)
     assert documented_toml(dump) == dump.read_text(encoding="utf-8")  # a saved file printed again is the same
 
 
-def test_the_default_dump_is_default_toml():
+def test_the_default_dump_is_default_toml(no_personal_settings):
     assert documented_toml() == DEFAULT_TEXT.replace(
         f'\nsentence = "{tomllib.loads(DEFAULT_TEXT)["heads"]["sentence"]}"',
         f'\n# sentence = "{tomllib.loads(DEFAULT_TEXT)["heads"]["sentence"]}"').replace(
-        '\nvoice = "es"', '\n# voice = "es"')
+        '\nvoice = "ef_dora"', '\n# voice = "ef_dora"').replace('\ndialect = "es"', '\n# dialect = "es"')
 
 
 def test_every_comment_is_kept_and_no_derived_matrix_is_written(tmp_path):
@@ -145,11 +145,13 @@ def hand_written_default(tmp_path, monkeypatch):
     return text
 
 
-def test_values_over_several_lines_and_comments_after_them_come_through(tmp_path, hand_written_default):
+def test_values_over_several_lines_and_comments_after_them_come_through(tmp_path, hand_written_default,
+                                                                        no_personal_settings):
     overrides = ("pipeline.temperatures=[0.5, 2.5]", "capital.country='italy'")
     dump = documented_toml(None, overrides)
     assert load_config(saved(tmp_path, dump)) == load_config(None, overrides)
     assert {'country = "italy"  # the blank\'s', "temperatures = [0.5, 2.5]  # the closing part's"} <= set(
         dump.splitlines())
     assert documented_toml() == hand_written_default.replace(  # nothing given: the template itself
-        '\nsentence = "el perro', '\n# sentence = "el perro').replace('\nvoice = "es"', '\n# voice = "es"')
+        '\nsentence = "el perro', '\n# sentence = "el perro').replace('\nvoice = "ef_dora"', '\n# voice = "ef_dora"').replace(
+        '\ndialect = "es"', '\n# dialect = "es"')

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from manim import Dot
 
-from attn_math import worked_example
 from attn_math.geometry import alignment, in_plane, weighted_average
 from lesson.config import load_config
 from lesson.records import steps_of, stored

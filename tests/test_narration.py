@@ -124,30 +124,43 @@ def test_the_voices_are_brought_to_the_target_and_the_tones_keep_their_level():
         np.testing.assert_array_equal(mixed[4 * SAMPLE_RATE:], tones[4 * SAMPLE_RATE:])
 
 
-def test_the_draft_voice_speaks_spanish_for_about_as_long_as_the_text():
+def narration_config(source: str, *overrides: str):
+    return load_config(overrides=(f"narration.source={source!r}", *overrides)).narration
+
+
+def test_the_fallback_voice_speaks_each_phrase_for_about_as_long_as_its_text():
     system_program("espeak-ng", "espeak-ng")
-    short = Narration(voice="es").speak("01-formula", "Hola.", load_locale()["spoken"])
-    long = Narration(voice="es").speak("01-formula", "Cada fila de Q es una fila de X por W sub Q. " * 3,
-                                        load_locale()["spoken"])
+    short, long = Narration(dialect="es", espeak=True).speak(
+        "01-formula", ["Hola.", "Cada fila de Q es una fila de X por W sub Q. " * 3], load_locale()["spoken"])
     assert 0.2 < len(short) / SAMPLE_RATE < 2.0
     assert len(long) / SAMPLE_RATE > 4 * len(short) / SAMPLE_RATE
     assert np.abs(long).max() > 0.05
 
 
-def test_the_draft_voice_speaks_english_with_the_english_voice_and_words():
-    system_program("espeak-ng", "espeak-ng")
+def test_the_neural_voice_speaks_each_phrase_apart_and_english_with_the_english_voice():
     english = load_locale("en")
-    voice = load_config(overrides=('lecture.lang="en"',)).narration.voice
-    assert voice == english["config"]["narration"]["voice"] == "en"
-    spoken = Narration(voice=voice).speak("01-formula", "The weight falls from \u22121.5 to 0.25.", english["spoken"])
-    assert 1.0 < len(spoken) / SAMPLE_RATE < 6.0 and np.abs(spoken).max() > 0.05
+    config = narration_config("tts", 'lecture.lang="en"')
+    assert (config.voice, config.dialect) == (english["config"]["narration"]["voice"], "en-us")
+    plans = plan(config, {BY_ID["matrix"]: ["formula"]}, print)
+    phrases = plans["matrix"].speak("01-formula", ["The weight falls from \u22121.5 to 0.25.", "Then it rises."],
+                                    english["spoken"])
+    assert len(phrases) == 2 and all(np.abs(phrase).max() > 0.05 for phrase in phrases)
+    assert 1.0 < len(phrases[0]) / SAMPLE_RATE < 6.0 and len(phrases[1]) < len(phrases[0])
+
+
+def test_a_recording_is_one_piece_whatever_the_phrases(tmp_path):
+    write_audio(tmp_path / "01-matrix" / "01-formula.flac", tone(300, 1.0, 22050), 22050)
+    plans = plan(narration_config(str(tmp_path)), {BY_ID["matrix"]: ["formula"]}, print)
+    pieces = plans["matrix"].speak("01-formula", ["Una.", "Dos."], load_locale()["spoken"])
+    assert len(pieces) == 1 and len(pieces[0]) / SAMPLE_RATE == pytest.approx(1.0, abs=0.01)
 
 
 def test_recordings_are_found_by_step_name_and_missing_ones_are_named_in_one_line(tmp_path):
     write_audio(tmp_path / "01-matrix" / "02-inputs.flac", tone(300, 1.0, 22050), 22050)
     write_audio(tmp_path / "01-matrix" / "03-queries.wav", tone(300, 1.0, 44100, 2), 44100)
     lines = []
-    plans = plan(str(tmp_path), "es", 150, {BY_ID["matrix"]: ["formula", "inputs", "queries", "keys"]}, lines.append)
+    plans = plan(narration_config(str(tmp_path)), {BY_ID["matrix"]: ["formula", "inputs", "queries", "keys"]},
+                 lines.append)
     assert set(plans["matrix"].recordings) == {"02-inputs", "03-queries"}
     assert len(lines) == 1 and "01-matrix/01-formula" in lines[0] and "01-matrix/04-keys" in lines[0]
 
@@ -156,15 +169,35 @@ def test_two_recordings_of_one_step_or_a_missing_folder_are_refused(tmp_path):
     write_audio(tmp_path / "01-matrix" / "01-formula.wav", tone(300, 1.0, 8000), 8000)
     write_audio(tmp_path / "01-matrix" / "01-formula.mp3", tone(300, 1.0, 8000), 8000)
     with pytest.raises(NarrationError, match="01-formula has 2 recordings"):
-        plan(str(tmp_path), "es", 150, {BY_ID["matrix"]: ["formula"]}, print)
+        plan(narration_config(str(tmp_path)), {BY_ID["matrix"]: ["formula"]}, print)
     with pytest.raises(NarrationError, match="is not a folder of recordings"):
-        plan(str(tmp_path / "nowhere"), "es", 150, {BY_ID["matrix"]: ["formula"]}, print)
+        plan(narration_config(str(tmp_path / "nowhere")), {BY_ID["matrix"]: ["formula"]}, print)
 
 
-def test_the_draft_voice_without_espeak_names_the_package(monkeypatch):
+def test_nobody_speaks_with_none_or_an_empty_source():
+    assert plan(narration_config("none"), {BY_ID["matrix"]: ["formula"]}, print) == {}
+    assert plan(narration_config(""), {BY_ID["matrix"]: ["formula"]}, print) == {}
+
+
+def test_without_the_neural_voice_espeak_speaks_and_one_line_says_why(monkeypatch):
+    monkeypatch.setattr(narration, "voice_problem", lambda: "Kokoro-82M is not set up in /nowhere")
+    lines = []
+    plans = plan(narration_config("tts", "narration.dialect='es-419'"), {BY_ID["matrix"]: ["formula"]}, lines.append)
+    assert plans["matrix"].espeak and plans["matrix"].dialect == "es-419"
+    assert lines == ["narration: the neural voice cannot load (Kokoro-82M is not set up in /nowhere); "
+                     "espeak-ng es-419 speaks instead"]
+
+
+def test_without_either_voice_the_render_stops_naming_both(monkeypatch):
+    monkeypatch.setattr(narration, "voice_problem", lambda: "kokoro-onnx is not installed")
     monkeypatch.setattr(narration.shutil, "which", lambda program: None)
-    with pytest.raises(NarrationError, match="install the Debian package espeak-ng"):
-        plan("tts", "es", 150, {BY_ID["matrix"]: ["formula"]}, print)
+    with pytest.raises(NarrationError, match="kokoro-onnx is not installed.*install the Debian package espeak-ng"):
+        plan(narration_config("tts"), {BY_ID["matrix"]: ["formula"]}, print)
+
+
+def test_a_voice_that_is_not_installed_is_refused_by_its_key():
+    with pytest.raises(NarrationError, match="narration.voice: 'zz_nobody' is not an installed Kokoro voice"):
+        plan(narration_config("tts", "narration.voice='zz_nobody'"), {BY_ID["matrix"]: ["formula"]}, print)
 
 
 def test_the_locale_lists_each_sections_steps_in_the_order_the_scene_shows_them():

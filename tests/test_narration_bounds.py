@@ -18,6 +18,7 @@ from audio_files import tone, write_audio
 from lecture.render import narration
 from lecture.render.narration import LARGEST_RECORDING, NarrationError, decode, plan
 from lesson.locale import load_locale
+from lesson.config import load_config
 from lesson.sections import BY_ID
 from media_checks import ROOT, TINY, ctrl_c_as_at_a_terminal, manifest, run_cli
 
@@ -127,9 +128,10 @@ def test_a_decode_past_the_time_bound_is_refused_by_name(tmp_path, monkeypatch):
 def test_the_workers_get_the_decoded_voices_and_never_read_the_recordings(tmp_path):
     recording = write_audio(tmp_path / "01-matrix" / "02-inputs.flac", tone(300, 1.0, 22050), 22050)
     decoded = decode(recording)
-    plans = plan(str(tmp_path), "es", 150, {BY_ID["matrix"]: ["formula", "inputs"]}, lambda line: None)
+    source = load_config(overrides=(f"narration.source={str(tmp_path)!r}",)).narration
+    plans = plan(source, {BY_ID["matrix"]: ["formula", "inputs"]}, lambda line: None)
     fingerprint = plans["matrix"].fingerprint()
     recording.unlink()  # what a worker is sent no longer needs the file
     sent = pickle.loads(pickle.dumps(plans["matrix"]))
-    assert np.array_equal(sent.speak("02-inputs", "", {}), decoded)
+    assert np.array_equal(sent.speak("02-inputs", ["Una frase."], {})[0], decoded)
     assert sent.fingerprint() == fingerprint

@@ -17,8 +17,7 @@ from lesson.locale import load_locale
 from lesson.records import steps_of, stored
 from lesson.narration_text import TAIL
 from lesson.sections import BY_ID, SECTIONS
-from media_checks import (QUIET, TINY, decoded_audio, decoded_frame_count, draft_voice_matrix, manifest, run_cli,
-                          system_program)
+from media_checks import (QUIET, TINY, decoded_audio, decoded_frame_count, draft_voice_matrix, manifest, run_cli)
 from scene_checks import run_scene
 from sonify.mappings import LEVELS, MAPPINGS
 
@@ -196,9 +195,8 @@ def test_the_script_lists_every_step_with_its_file_name_text_and_silent_length(t
     assert silent.narration["text"] in script
 
 
-def test_the_draft_voice_narrates_a_section(tmp_path_factory):
-    """On the draft-voiced matrix render that test_site builds its page from (rendered once for the session)."""
-    system_program("espeak-ng", "espeak-ng")
+def test_the_synthetic_voice_narrates_a_section(tmp_path_factory):
+    """On the voiced matrix render that test_site builds its page from (rendered once for the session)."""
     out = draft_voice_matrix(tmp_path_factory)
     entry = manifest(out)["sections"]["matrix"]
     for record in entry["steps"]:

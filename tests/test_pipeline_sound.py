@@ -8,7 +8,6 @@ import pytest
 from manim import Scene, VGroup
 
 from attn_math.attention import entropy
-from scenes.lesson_scene import LessonScene
 from scenes.pipeline import PipelineScene
 from sonify.mappings import MAPPINGS
 from sonify.synth import SAMPLE_RATE

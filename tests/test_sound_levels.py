@@ -16,7 +16,7 @@ import pyloudnorm
 import pytest
 from scipy import signal as scipy_signal
 
-from media_checks import QUIET, rendered_once, system_program
+from media_checks import QUIET, rendered_once
 from scenes.lesson_scene import Cue
 from sonify.replay import key_cues
 
@@ -48,7 +48,6 @@ def silent(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def spoken(tmp_path_factory):
-    system_program("espeak-ng", "espeak-ng")
     return rendered(tmp_path_factory, "scaling-levels-tts", "--narration", "tts")
 
 
