@@ -1,0 +1,139 @@
+"""The voice in step with the picture (scenes.lesson_scene): each phrase placed by the scene, a phrase tied to a
+play starting with it and never before the voice has finished the phrase before, the voice quiet during a listening
+moment, on a small scene whose speaker says each word in WORD seconds (no synthesis: the times are known)."""
+
+from __future__ import annotations
+
+import tempfile
+
+import numpy as np
+import pytest
+from manim import Square, tempconfig
+
+from lesson.config import load_config
+from lesson.locale import load_locale
+from scenes.fades import Appear
+from scenes.lesson_scene import LISTEN_TAIL, PHRASE_GAP, LessonScene, SceneJob
+from sonify.synth import SAMPLE_RATE
+
+WORD = 0.4  # seconds a word of the stand-in voice lasts
+NARRATION = ("Primero miramos el cuadro. [[grow]] Ahora el cuadro crece despacio, [[land]] y se posa. "
+             "Escucha. [[after]] Eso fue todo.")
+STEPS = {"one": {"title": "Uno", "caption": "Un cuadro.", "narration": NARRATION}}
+
+
+class WordSpeaker:
+    """Each phrase as WORD seconds of a quiet tone per word; the phrases it was asked for, kept."""
+
+    def __init__(self):
+        self.asked: list[list[str]] = []
+
+    def speak(self, name, phrases, spoken):
+        self.asked.append(phrases)
+        return [0.1 * np.sin(np.arange(int(WORD * len(phrase.split()) * SAMPLE_RATE)) / 10.0) for phrase in phrases]
+
+
+class BeatsScene(LessonScene):
+    section_id = "beats"
+    STEPS = ("one",)
+
+    @property
+    def shown_steps(self):
+        return self.STEPS
+
+    def lesson(self):
+        square = Square()
+        self.begin_step("one")
+        self.play(Appear(square), run_time=0.5)  # drawn while the first phrase is said
+        self.beat("grow")
+        self.play(square.animate.scale(1.5), run_time=2.0)
+        self.beat("land")
+        self.play(square.animate.shift([1, 0, 0]), run_time=0.5)
+        with self.listening():
+            self.cue("step", step=1)
+            self.play(square.animate.shift([-1, 0, 0]), run_time=1.5)
+        self.beat("after")
+
+
+def run(scene_class=BeatsScene) -> LessonScene:
+    locale = load_locale() | {"beats": {"steps": STEPS}}
+    job = SceneJob(config=load_config(), locale=locale, narration=WordSpeaker())
+    with tempfile.TemporaryDirectory() as media, tempconfig({
+            "pixel_width": 256, "pixel_height": 144, "frame_rate": 30, "media_dir": media, "write_to_movie": False,
+            "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
+        scene = scene_class(job, skip_animations=True)
+        scene.render()
+    return scene
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return run()
+
+
+def phrases(scene) -> dict[str, tuple[float, float, str]]:
+    return {text: (start, end, play) for text, start, end, play in scene.steps[0].narration["phrases"]}
+
+
+def test_each_phrase_is_spoken_apart_without_its_marker(scene):
+    assert scene.job.narration.asked == [["Primero miramos el cuadro.", "Ahora el cuadro crece despacio,",
+                                          "y se posa.", "Escucha.", "Eso fue todo."]]
+    assert scene.steps[0].narration["text"] == ("Primero miramos el cuadro. Ahora el cuadro crece despacio, y se posa. "
+                                                "Escucha. Eso fue todo.")
+
+
+def test_the_first_phrase_starts_with_the_step_and_an_untied_one_follows_the_one_before(scene):
+    spoken, step = phrases(scene), scene.steps[0]
+    assert spoken["Primero miramos el cuadro."][:2] == pytest.approx((step.start, step.start + 4 * WORD))
+    grow_end = spoken["Ahora el cuadro crece despacio,"][1]
+    land_end = spoken["y se posa."][1]
+    assert spoken["Escucha."][0] == pytest.approx(land_end + PHRASE_GAP)  # no play of its own: right after
+    assert grow_end < land_end
+
+
+def test_a_tied_phrase_waits_for_the_voice_and_starts_with_its_play(scene):
+    """The grow play starts only once "Primero miramos el cuadro." is said (it is not drawn before its words),
+    and the phrase about it starts at the same moment; the play that moves the square after "crece despacio"
+    waits until that phrase is done."""
+    spoken, step = phrases(scene), scene.steps[0]
+    first_end = step.start + 4 * WORD
+    grow_start, grow_end, grow_play = spoken["Ahora el cuadro crece despacio,"]
+    assert grow_play == "grow" and grow_start == pytest.approx(first_end + PHRASE_GAP, abs=1 / 30)
+    land_start, _, land_play = spoken["y se posa."]
+    assert land_play == "land" and land_start >= grow_end + PHRASE_GAP - 1e-6
+    assert any(abs(end - grow_start) < 1e-6 for _, end in scene.freezes), scene.freezes
+    assert any(abs(end - land_start) < 1e-6 for _, end in scene.freezes), scene.freezes
+
+
+def test_no_phrase_is_said_during_a_listening_moment_and_its_cues_say_so(scene):
+    [(start, end)] = scene.steps[0].narration["listening"]
+    assert end - start == pytest.approx(1.5 + LISTEN_TAIL, abs=1 / 30)
+    for text, (begin, finish, _) in phrases(scene).items():
+        assert finish <= start or begin >= end - 1e-6, text
+    listened = [cue for cue in scene.cues if cue.listen]
+    assert [cue.kind for cue in listened] == ["step"] and start - 1e-6 <= listened[0].time <= end
+    assert phrases(scene)["Eso fue todo."][0] >= end - 1e-6
+
+
+def test_the_step_lasts_the_whole_voice_and_the_sentences_span_their_phrases(scene):
+    step, spoken = scene.steps[0], phrases(scene)
+    last_end = spoken["Eso fue todo."][1]
+    assert step.read_until >= last_end
+    sentence = next(item for item in step.narration["sentences"] if item[0].startswith("Ahora"))
+    assert sentence == ["Ahora el cuadro crece despacio, y se posa.",
+                        pytest.approx(spoken["Ahora el cuadro crece despacio,"][0]), pytest.approx(spoken["y se posa."][1])]
+    assert [start for _, start, _ in step.narration["sentences"]] == sorted(start for _, start, _ in step.narration["sentences"])
+    assert sum(len(voice) for _, voice in scene.voices) == pytest.approx(
+        WORD * len(step.narration["text"].split()) * SAMPLE_RATE, abs=5)
+
+
+class NoBeats(BeatsScene):
+    def beat(self, name):  # a scene that forgets its beats: the tied phrases are still said, in order, at the end
+        pass
+
+
+def test_phrases_whose_play_never_comes_are_still_said_in_order():
+    spoken = phrases(run(NoBeats))
+    starts = [spoken[text][0] for text in ("Primero miramos el cuadro.", "Ahora el cuadro crece despacio,",
+                                           "y se posa.", "Escucha.", "Eso fue todo.")]
+    assert starts == sorted(starts)
