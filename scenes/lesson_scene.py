@@ -277,7 +277,8 @@ class LessonScene(Scene):
         title = strings["title"]
         template = caption or strings["caption"]
         caption = self.written(template.format(**fields))
-        new_header = self._header(title, number, caption)
+        speech = self.speech(number, key, strings, template, fields)
+        new_header = self._header(title, number, caption, burned=not (speech and speech[2]))
         self.cue("step", lands=True, step=number)  # as the new header lands
         if self.header is None:
             self.play(Appear(new_header), run_time=HEADER_SECONDS)
@@ -289,26 +290,35 @@ class LessonScene(Scene):
         self.header = new_header
         self.steps.append(StepRecord(key=key, title=title, caption=caption, start=self.renderer.time,
                                      reading=reading_seconds(caption, new_numbers)))
-        self.narrate(number, strings, template, fields)
+        self.narrate(number, speech)
         if self.job.progress:
             self.job.progress((number - 1) / len(self.shown_steps))
 
-    def narrate(self, number: int, strings: dict, caption_template: str, fields: dict) -> None:
-        """Record what the step's narration says and, with a voice, start it now: the ``narration`` of the
-        caption shown (``narration_tie`` beside ``caption_tie``), numbers as the locale reads them; its phrases
-        tied to plays wait for their ``beat``."""
+    def speech(self, number: int, key: str, strings: dict, caption_template: str,
+               fields: dict) -> tuple[str, list[Phrase], list[np.ndarray] | None] | None:
+        """What the step's narration says (the ``narration`` of the caption shown: ``narration_tie`` beside
+        ``caption_tie``, numbers as the locale reads them), its phrases and, with a voice, each phrase's sound;
+        None when the step has no narration."""
         variant = next((name for name, text in strings.items() if name.startswith("caption") and text == caption_template),
                        "caption")
         template = strings.get(variant.replace("caption", "narration", 1), strings.get("narration"))
-        self._unspoken, self._spoken = [], []
         if template is None:
-            return
-        step, spoken = self.steps[-1], self.job.locale["spoken"]
+            return None
         text = self.written(template.format(**fields))
-        step.narration = {"file": step_file_name(number, step.key), "text": plain(text)}
         parts = phrases(text)
-        voices = self.job.narration.speak(step.narration["file"], [part.text for part in parts], spoken) \
-            if self.job.narration and self.in_clip(number) else None
+        voices = self.job.narration.speak(step_file_name(number, key), [part.text for part in parts],
+                                          self.job.locale["spoken"]) if self.job.narration and self.in_clip(number) else None
+        return text, parts, voices
+
+    def narrate(self, number: int, speech: tuple[str, list[Phrase], list[np.ndarray] | None] | None) -> None:
+        """Record what the step's narration says and, with a voice, start it now; its phrases tied to plays wait
+        for their ``beat``."""
+        self._unspoken, self._spoken = [], []
+        if speech is None:
+            return
+        text, parts, voices = speech
+        step = self.steps[-1]
+        step.narration = {"file": step_file_name(number, step.key), "text": plain(text)}
         if voices is None:
             return
         step.narration["start"] = round(step.start, 4)
@@ -520,7 +530,10 @@ class LessonScene(Scene):
         (the captions carry the card's text for a viewer who pauses)."""
         self.wait(min(seconds, LONGEST_FREEZE))
 
-    def _header(self, title: str, number: int, caption: str):
+    def _header(self, title: str, number: int, caption: str, burned: bool = True):
+        """The step's title, its counter and, ``burned`` in, its caption: a spoken step's caption is kept invisible
+        (its place stays the subtitles' band; the subtitles carry the spoken words), so no viewer reads a step's
+        text twice."""
         counter_text = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.shown_steps))
         heading = label_text(title, style.TEXT, style.TITLE_SIZE, weight="BOLD")
         counter = label_text(counter_text, style.MUTED, style.CAPTION_SIZE)
@@ -528,6 +541,8 @@ class LessonScene(Scene):
         counter.to_corner(UR, buff=style.MARGIN).align_to(heading, DOWN)
         caption_text = self._caption(caption)
         caption_text.to_edge(DOWN, buff=style.MARGIN)
+        if not burned:
+            caption_text.set_opacity(0)
         return VGroup(heading, counter, caption_text)
 
     @staticmethod

@@ -55,9 +55,9 @@ class BeatsScene(LessonScene):
         self.beat("after")
 
 
-def run(scene_class=BeatsScene) -> LessonScene:
+def run(scene_class=BeatsScene, speaker=WordSpeaker) -> LessonScene:
     locale = load_locale() | {"beats": {"steps": STEPS}}
-    job = SceneJob(config=load_config(), locale=locale, narration=WordSpeaker())
+    job = SceneJob(config=load_config(), locale=locale, narration=speaker and speaker())
     with tempfile.TemporaryDirectory() as media, tempconfig({
             "pixel_width": 256, "pixel_height": 144, "frame_rate": 30, "media_dir": media, "write_to_movie": False,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
@@ -137,3 +137,9 @@ def test_phrases_whose_play_never_comes_are_still_said_in_order():
     starts = [spoken[text][0] for text in ("Primero miramos el cuadro.", "Ahora el cuadro crece despacio,",
                                            "y se posa.", "Escucha.", "Eso fue todo.")]
     assert starts == sorted(starts)
+
+
+def test_a_spoken_steps_caption_is_not_burned_in_a_silent_steps_is():
+    """Subtitles carry a spoken step's words; its caption on screen too would give a viewer two texts at once."""
+    assert "Un cuadro." not in [text.text for text in run().steps[0].texts]
+    assert "Un cuadro." in [text.text for text in run(speaker=None).steps[0].texts]
