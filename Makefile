@@ -3,15 +3,16 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
-# Optional Debian packages: `make setup NARRATION=tts` adds espeak-ng, the draft voice of --narration tts.
-EXTRA_PACKAGES := $(if $(filter tts,$(NARRATION)),espeak-ng) $(EXTRA)
-# What the tests run besides the project: the draft voice, the lecture page and decks opened as users open them,
+# Optional Debian packages: `make setup EXTRA=espeak-ng` adds the voice that speaks when the neural one cannot load.
+EXTRA_PACKAGES := $(EXTRA)
+# What the tests run besides the project: the fallback voice, the lecture page and decks opened as users open them,
 # and mount for the full-disk test's small tmpfs. `make test` installs them, so a newcomer's run is CI's run.
 TEST_PACKAGES := espeak-ng chromium libreoffice-impress mount
 
 .PHONY: render test bench setup system-deps reveal-js kokoro-voice clean
 
-# `make render NARRATION=tts` (draft voice) or `make render NARRATION=path/to/recordings` narrates every step;
+# `make render` narrates every step with the synthetic voice; `make render NARRATION=none` renders it silent (a
+# lecturer talks over it) and `make render NARRATION=path/to/recordings` with the lecturer's own voice;
 # `make render ARGS="render matrix --format png"` runs any command of render.py instead.
 ARGS ?= $(if $(NARRATION),render --narration "$(NARRATION)")
 render: setup
