@@ -109,11 +109,11 @@ class PipelineScene(LessonScene):
         come from the tokens as typed, ``attn_math.lab.spelled``)."""
         return spelled(token)
 
-    def _header(self, title: str, number: int, caption: str):
+    def _header(self, title: str, number: int, caption: str, burned: bool = True):
         """The header, without its step counter while the panel is up: the panel's status bar counts the lab's
         7 steps, as the lab's does, and one counter is enough. The first step after them keeps its counter in
         ``counter_after_panel``, shown as the panel leaves (show_presets); the later steps show theirs."""
-        header = super()._header(title, number, caption)
+        header = super()._header(title, number, caption, burned)
         if number <= len(LAB_STEPS) + 1:
             counter = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.STEPS))
             self.counter_after_panel = [part for part in header if getattr(part, "shown_text", None) == counter]
