@@ -27,7 +27,7 @@ FOLDER = "speech"
 # about 1 GB; past it the least used half goes.
 MOST_ENTRIES = 2_000
 ENTRY = re.compile(r"[0-9a-f]{64}\.npy")
-# What a missing, damaged, foreign or linked entry raises when read (np.lib.format's checks, the file's end, O_NOFOLLOW).
+# What a missing, damaged, foreign or linked entry raises when read (np.lib.format's checks, its end, O_NOFOLLOW).
 UNREADABLE = (OSError, ValueError, EOFError)
 
 

@@ -21,7 +21,7 @@ from speech import install
 from speech.cache import entry_name, kept
 
 MODEL_RATE = 24000  # Kokoro's output; SAMPLE_RATE is twice it
-# espeak-ng's names, passed to kokoro-onnx as its lang: Castilian and Latin American Spanish, American and British English
+# espeak-ng's names, kokoro-onnx's lang: Castilian and Latin American Spanish, American and British English
 DIALECTS = ("es", "es-419", "en-us", "en-gb")
 SLOWEST, FASTEST = 0.5, 2.0  # the speeds kokoro-onnx accepts
 THREADS = 1  # onnxruntime's threads per process

@@ -1,6 +1,7 @@
 """The import graph, read from the sources: each layer imports only itself and the layers below it, the
-packages form no cycle, and the lesson layer (what the scenes and the orchestration both need) loads
-neither Manim, nor PyAV, nor cairo. Every layer under the orchestration is in the outputs' code fingerprint."""
+packages form no cycle, and neither the lesson layer (what the scenes and the orchestration both need) nor the
+speech layer (the narration's voice) loads Manim, PyAV or cairo. Every layer under the orchestration is in the
+outputs' code fingerprint."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from lecture.render.runner import CODE_DIRS  # the folders the outputs' code fingerprint hashes
 
@@ -77,14 +80,15 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str]:
     return next((cycle for node in sorted(graph) if (cycle := visit(node, []))), [])
 
 
-def test_the_lesson_layer_loads_no_manim_pyav_or_cairo():
-    modules = [f"lesson.{path.stem}" for path in sources("lesson") if path.stem != "__init__"]
+@pytest.mark.parametrize("layer", ["lesson", "speech"])
+def test_the_layer_loads_no_manim_pyav_or_cairo(layer):
+    modules = [f"{layer}.{path.stem}" for path in sources(layer) if path.stem != "__init__"]
     assert modules
     probe = (f"import sys, {', '.join(modules)}\n"
              f"print(' '.join(sorted(name for name in sys.modules if name.split('.')[0] in {HEAVY!r})))")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == [], f"the lesson layer loads {result.stdout.strip()}"
+    assert result.stdout.split() == [], f"the {layer} layer loads {result.stdout.strip()}"
 
 
 def test_a_change_in_any_layer_below_the_orchestration_makes_outputs_stale():

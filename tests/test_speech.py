@@ -200,7 +200,8 @@ def synthesised(monkeypatch) -> list[tuple]:
 
 def test_each_of_text_voice_dialect_and_speed_has_its_own_entry(cache_home, synthesised):
     variants = [(SENTENCE, "ef_dora", "es", 1.0), ("Otra frase.", "ef_dora", "es", 1.0),
-                (SENTENCE, "em_alex", "es", 1.0), (SENTENCE, "ef_dora", "es-419", 1.0), (SENTENCE, "ef_dora", "es", 1.1)]
+                (SENTENCE, "em_alex", "es", 1.0), (SENTENCE, "ef_dora", "es-419", 1.0),
+                (SENTENCE, "ef_dora", "es", 1.1)]
     spoken = [voice.say(*variant) for variant in variants]
     assert synthesised == variants
     assert len({sound.tobytes() for sound in spoken}) == len(variants)
