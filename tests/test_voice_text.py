@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from lesson.locale import load_locale
+from lesson.narration_phrases import phrases
 from lesson.narration_text import voice_text
 from lesson.sections import SECTIONS
 from scene_checks import run_scene, shared_scene
@@ -84,13 +85,15 @@ VARIANTS = [("matrix", ("matrix.causal=true", "matrix.preset='large_scores'")), 
 
 
 def unsayable(scene, spoken: dict = SPANISH) -> list[str]:
-    """Each step whose voice text holds characters a voice cannot say (or, in Spanish, a term left as written)."""
+    """Each phrase of a step whose voice text holds characters a voice cannot say (or, in Spanish, a term left as
+    written); the voice is given a step's narration phrase by phrase."""
     found = []
     for step in scene.steps:
-        given = voice_text(step.narration["text"], spoken)
-        raw_terms = RAW_TERMS.findall(given) if spoken is SPANISH else []
-        if SAYABLE.sub("", given) or raw_terms:
-            found.append(f"{scene.section_id}.{step.key}: {SAYABLE.sub('', given)!r} {raw_terms} in {given!r}")
+        for phrase in phrases(step.narration["text"]):
+            given = voice_text(phrase.text, spoken)
+            raw_terms = RAW_TERMS.findall(given) if spoken is SPANISH else []
+            if SAYABLE.sub("", given) or raw_terms:
+                found.append(f"{scene.section_id}.{step.key}: {SAYABLE.sub('', given)!r} {raw_terms} in {given!r}")
     return found
 
 
