@@ -9,7 +9,6 @@ from typing import Protocol
 
 import numpy as np
 
-from lesson.numbers import MINUS
 from sonify.synth import SAMPLE_RATE
 
 TAIL = 0.5  # seconds a narrated step stays on screen after its voice ends
@@ -17,9 +16,19 @@ PAUSE = 0.15  # seconds of quiet that may separate two sentences
 QUIET_DB = -35.0  # a 20 ms frame this far under the loudest frame is a pause
 FRAME = 0.02  # seconds
 SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+POWER_OF_TEN = re.compile(r"(?<![\d.,])10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 SENTENCE_END = re.compile(r"(?<=[.?!…])\s+")
-# A decimal in a narration, with a point or a comma (the locale may write 0,34) between digits: 0.34, not 1.2.3,
-# v1.2 or the list "0,50, 0,30".
+BLANK = re.compile(r"_{2,}")  # the blank of "La capital de ___ es"
+# Unicode's subscripts, as the subtitles write them (it has no capitals, and no b, c, d, f, g, q, w, y, z).
+SUBSCRIPT_GLYPHS = dict(zip("0123456789aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
+FROM_SUBSCRIPT_GLYPHS = str.maketrans({glyph: character for character, glyph in SUBSCRIPT_GLYPHS.items()})
+SUBSCRIPT_GLYPH_RUN = re.compile(f"[{''.join(SUBSCRIPT_GLYPHS.values())}]+")
+# A symbol with a subscript in the lesson's notation: one letter (W in XW_Q, not the word in snake_case), "_" and
+# its index (d_k, q_1, W_Q, d_model).
+WRITTEN_SUBSCRIPT = re.compile(r"(?<![a-zñáéíóúü])([A-Za-zΑ-Ωα-ω])_([A-Za-z0-9]+)")
+# Closing punctuation takes no space before it, opening punctuation none after it.
+SPACE_BEFORE_CLOSING = re.compile(r"\s+(?=[,.;:?!…)\]»”])")
+SPACE_AFTER_OPENING = re.compile(r"(?<=[(\[¿¡«“])\s+")
 SPOKEN_DECIMAL = re.compile(r"(?<![\w.,])(\d+)[.,](\d+)(?![\w]|[.,]\d)")
 
 
@@ -42,16 +51,57 @@ def spoken_decimal(units: str, decimals: str, mark: str) -> str:
 
 
 def voice_text(text: str, spoken: dict) -> str:
-    """What the draft voice is given, with the locale's ``spoken`` words for what it cannot read: a decimal as
-    the language says it, without trailing zeros ("0.34" read "0,34" in Spanish, "8.00" read "8"), a minus sign
-    before a number ("menos 0,34"), infinity ("menos infinito"), a power of ten ("2 por diez a la 4"), a blank
-    "___" ("hueco")."""
+    """What the voice is given, with the locale's ``spoken`` words for what it would misread, skip or spell out:
+    the notation as the narrations say it (``notation``: "√d_k" is "la raíz de d sub k", "q_1" "q uno"; any other
+    subscript after "sub", "d_k" and "dₖ" as "d sub k", an index in digits after its symbol, "la₃" as "la 3"), a
+    decimal as the language says it, without trailing zeros ("0.34" read "0,34" in Spanish, "8.00" read "8"), a
+    power of ten ("diez a la 4"), a blank "___" ("hueco"), each sign as a word (``signs``: "−" "menos", "≈"
+    "aproximadamente"; guillemets dropped) and each English term respelled as a Spanish lecturer says it
+    (``terms``: "softmax" is "sóftmax")."""
+    text = said_numbers(replaced_words(text, spoken["notation"]), spoken)
+    text = said_subscripts(BLANK.sub(spoken["blank"], text), spoken["subscript"])
+    for sign, word in spoken["signs"].items():
+        text = text.replace(sign, f" {word} ")
+    return tidy(replaced_words(text, spoken["terms"]))
+
+
+def said_numbers(text: str, spoken: dict) -> str:
+    """Decimals with the language's mark and without trailing zeros, powers of ten in words."""
     text = SPOKEN_DECIMAL.sub(lambda match: spoken_decimal(match[1], match[2], spoken["decimal_mark"]), text)
-    text = re.sub(rf"{MINUS}(?=[\d∞])", spoken["minus"], text)
-    text = text.replace("∞", spoken["infinity"])
-    text = re.sub(r"\s*[·×]\s*10([⁰¹²³⁴⁵⁶⁷⁸⁹]+)",
-                  lambda match: spoken["power_of_ten"].format(exponent=match[1].translate(SUPERSCRIPTS)), text)
-    return re.sub(r"_{2,}", spoken["blank"], text)
+    return POWER_OF_TEN.sub(lambda match: spoken["power_of_ten"].format(exponent=match[1].translate(SUPERSCRIPTS)),
+                            text)
+
+
+def said_subscripts(text: str, subscript_word: str) -> str:
+    """Each subscript after its symbol as ``said_index`` says it: d_k and dₖ as "d sub k", la₃ as "la 3"."""
+    text = WRITTEN_SUBSCRIPT.sub(lambda match: f"{match[1]} {said_index(match[2], subscript_word)}", text)
+    return SUBSCRIPT_GLYPH_RUN.sub(
+        lambda match: f" {said_index(match[0].translate(FROM_SUBSCRIPT_GLYPHS), subscript_word)}", text)
+
+
+def said_index(index: str, subscript_word: str) -> str:
+    """A subscript as a lecturer says it after its symbol: a number as it is ("q 1"), letters after "sub"
+    ("d sub k")."""
+    return index if index.isdigit() else f"{subscript_word} {index}"
+
+
+def replaced_words(text: str, table: dict[str, str]) -> str:
+    """``text`` with each key of ``table`` that stands as a whole word or phrase (capitalized too, at a sentence's
+    start) replaced by its value; the longest first, so that a phrase wins over a word inside it."""
+    forms = {}
+    for old, new in table.items():
+        forms[old] = new
+        forms.setdefault(old[:1].upper() + old[1:], new[:1].upper() + new[1:])
+    if not forms:
+        return text
+    keys = "|".join(re.escape(old) for old in sorted(forms, key=len, reverse=True))
+    return re.sub(rf"(?<!\w)(?:{keys})(?!\w)", lambda match: forms[match[0]], text)
+
+
+def tidy(text: str) -> str:
+    """One space between words and none inside punctuation, after signs were replaced by spaced words."""
+    text = " ".join(text.split())
+    return SPACE_AFTER_OPENING.sub("", SPACE_BEFORE_CLOSING.sub("", text))
 
 
 def sentences(text: str) -> list[str]:

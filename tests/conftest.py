@@ -52,7 +52,8 @@ SLOWEST_FIRST = (
 # The modules that read the default scenes (scene_checks.shared_scene, shared_recorded): one unit of work, on one
 # worker, so that each section's default scene runs once in the session, not once in each module.
 SHARED_SCENES = ("test_cards.py", "test_review_sections.py", "test_sound_lands.py", "test_scene_heads.py",
-                 "test_scene_positional.py", "test_lang.py", "test_pacing.py", "test_sound_scales.py")
+                 "test_scene_positional.py", "test_lang.py", "test_pacing.py", "test_sound_scales.py",
+                 "test_voice_text.py")
 
 
 def module_name(nodeid: str) -> str:

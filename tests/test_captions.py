@@ -1,6 +1,7 @@
 """Captions and chapters: one per step, SRT and WebVTT beside each video and for the lecture, and the same
-captions and a chapter per step inside the videos, read back as a player reads them, a user's words in them
-escaped as each format needs; the narration script's Markdown the same."""
+captions and a chapter per step inside the videos, read back as a player reads them, the notation written as the
+screen writes it (dₖ, not d_k or "d sub k"), a user's words in them escaped as each format needs; the narration
+script's Markdown the same."""
 
 import html
 import json
@@ -12,7 +13,7 @@ import pytest
 import srt
 from markdown_it import MarkdownIt
 
-from lecture.render.captions import lecture_tracks, step_spans
+from lecture.render.captions import lecture_tracks, section_tracks, step_spans, subtitle_text
 from lecture.publish.script import markdown_text
 from lesson.records import steps_of
 from media_checks import (TINY, card_record, chapters, manifest, run_cli, step_record, streams, subtitle_cues,
@@ -46,9 +47,9 @@ def unwrapped(content: str) -> str:
 
 def shown_texts(entry: dict) -> list[str]:
     """What the captions say in order: each step's caption and each card's text, by when they come up (a
-    predictive card before its step's header, a closing card after the last step)."""
-    return [text for _, text in sorted([(step["start"], step["caption"]) for step in entry["steps"]]
-                                       + [(card["start"], card["text"]) for card in entry["cards"]])]
+    predictive card before its step's header, a closing card after the last step), as subtitles write them."""
+    return [subtitle_text(text) for _, text in sorted([(step["start"], step["caption"]) for step in entry["steps"]]
+                                                      + [(card["start"], card["text"]) for card in entry["cards"]])]
 
 
 def test_srt_has_one_caption_per_step_and_per_card_inside_the_video(out):
@@ -73,6 +74,14 @@ def test_vtt_has_the_same_cues_as_the_srt(out):
 def test_caption_lines_are_short(out):
     captions = srt.parse((out / "01-matrix.srt").read_text(encoding="utf-8"))
     assert all(len(line) <= 42 for caption in captions for line in caption.content.split("\n"))
+
+
+def test_the_captions_write_the_notation_as_the_screen_does(out):
+    """The scaling step's caption, "Dividir por √d_k divide la varianza por d_k", as the screen writes it."""
+    for name in ("01-matrix.srt", "01-matrix.vtt", "lecture.srt"):
+        text = (out / name).read_text(encoding="utf-8")
+        assert "Dividir por √dₖ divide la varianza por dₖ" in " ".join(text.split()), name
+        assert "_" not in text and "d sub k" not in text, name
 
 
 def test_captions_are_tracked_in_the_manifest(out):
@@ -126,6 +135,26 @@ def test_the_video_carries_the_captions_beside_it_as_a_spanish_subtitle_track(ou
     assert [text for _, _, text in cues] == [text for _, _, text in srt_cues(out / f"{name}.srt")]
     assert to_the_millisecond(cues) == to_the_millisecond(srt_cues(out / f"{name}.srt"))
     assert "ó" in "".join(text for _, _, text in cues)  # accents kept: UTF-8 throughout
+
+
+def test_every_caption_a_step_or_a_card_shows_and_every_narrated_sentence_is_typeset():
+    """The hand-written forms: captions and card texts write the lesson's notation in Unicode where it can, and the
+    words a narration says for the voice become the notation again; a capital subscript stays as it is said."""
+    spoken = [["Dividimos por la raíz de d sub k.", 2.0, 3.0], ["La raíz de d sub k es q uno por k sub j.", 3.0, 4.0],
+              ["Q por K transpuesta y W sub Q, de d sub model.", 4.0, 5.0]]
+    steps = [step_record("A", "Dividir por √d_k; W_Q, q_1 y k_j.", 2.0),
+             step_record("B", "no se muestra", 6.0, narration={"sentences": spoken})]
+    cards = [card_record("closing", "¿Y si crece d_v?", 6.0, 7.0)]
+    assert [text for _, _, text in section_tracks(steps, 7.0, cards).cues] == [
+        "Dividir por √dₖ; W sub Q, q₁ y kⱼ.", "Dividimos por √dₖ.", "√dₖ es q₁ por kⱼ.",
+        "QKᵀ y W sub Q, de d sub model.", "¿Y si crece dᵥ?"]
+
+
+def test_english_subtitles_write_the_notation_from_the_english_words():
+    step = step_record("A", "", 2.0, narration={"sentences": [
+        ["Divide by the square root of d sub k: q one’s row of Q times K transpose.", 0.0, 2.0]]})
+    assert [text for _, _, text in section_tracks([step], 2.0, lang="en").cues] == [
+        "Divide by √dₖ: q₁’s row of QKᵀ."]
 
 
 def test_step_spans_tile_the_video():

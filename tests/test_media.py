@@ -122,7 +122,7 @@ def test_joined_lecture_carries_every_sections_chapters_and_cues_at_its_offset(t
     assert chapters(lecture) == [(0.0, 1.2, "Las entradas"), (1.2, 2.0, "Consultas: Q = XW_Q"), (2.0, 3.0, "Año"),
                                  (3.0, 5.0, "Voz")]
     assert subtitle_cues(lecture) == (codec, "spa", [  # a narrated step's sentences keep the pauses between them
-        (0.0, 1.2, "Tres tokens, dimensión 2."), (1.2, 2.0, "√d_k, QKᵀ y −∞"),
+        (0.0, 1.2, "Tres tokens, dimensión 2."), (1.2, 2.0, "√dₖ, QKᵀ y −∞"),  # as the screen writes d_k
         (2.0, 3.0, "una línea bastante larga que hay que\npartir en dos líneas"),
         (3.25, 4.0, "Primera frase."), (4.5, 4.75, "Segunda.")])
     assert decoded_frame_count(lecture) == 25

@@ -13,6 +13,7 @@ from scipy import signal as scipy_signal
 
 from audio_files import tone, write_audio
 from lecture.publish.slides import cut_section, speaker_notes
+from lecture.render.captions import subtitle_text
 from lesson.locale import load_locale
 from lesson.records import steps_of, stored
 from lesson.narration_text import TAIL
@@ -137,12 +138,12 @@ def test_captions_of_a_narrated_step_are_its_spoken_sentences_at_their_times(nar
         last = next(index for index, cue in enumerate(subtitles)
                     if cue.end.total_seconds() == pytest.approx(end, abs=0.002))
         blocks = subtitles[first:last + 1]
-        assert " ".join(" ".join(cue.content.split()) for cue in blocks) == text
+        assert " ".join(" ".join(cue.content.split()) for cue in blocks) == subtitle_text(text)
         assert all(len(cue.content.split("\n")) <= 2 for cue in blocks)
         assert all(a.end == b.start for a, b in zip(blocks, blocks[1:]))
     assert not any(" ".join(cue.content.split()) == queries["caption"] for cue in subtitles)
     formula = step(entry, "formula")  # no recording: its on-screen caption, as without narration
-    assert any(" ".join(cue.content.split()) == formula["caption"] for cue in subtitles)
+    assert any(" ".join(cue.content.split()) == subtitle_text(formula["caption"]) for cue in subtitles)
 
 
 def test_the_slides_clip_of_a_narrated_step_keeps_its_voice(narrated, tmp_path):

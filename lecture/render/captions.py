@@ -4,7 +4,8 @@ beside each section's video and the lecture, and as the subtitle track and chapt
 A step's caption and chapter cover the same span as its slide (see ``step_spans``), so captions, chapters,
 slides and the storyboard all agree on where a step begins and ends. A narrated step has one caption per
 spoken sentence instead, timed to that sentence in the recording, and a long sentence is cut into blocks of at
-most two lines (``caption_blocks``). While a card is up, the caption is the card's text.
+most two lines (``caption_blocks``). While a card is up, the caption is the card's text. Every caption writes the
+notation as the screen does (``subtitle_text``): dₖ, q₁, √dₖ, never d_k.
 
 A caption can hold a user's words (a sentence's tokens), so each file escapes what its format would read as
 markup or as timing: WebVTT with its own character references, SubRip, which has none, with a word joiner.
@@ -21,6 +22,7 @@ import srt
 
 from lecture.render.media import VTT_ESCAPES, TextTracks
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
+from lesson.narration_text import SUBSCRIPT_GLYPHS, WRITTEN_SUBSCRIPT, replaced_words, said_index
 from lesson.records import CardRecord, StepRecord
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
@@ -60,13 +62,36 @@ def section_tracks(steps: list[StepRecord], duration: float, cards: list[CardRec
     for step, span in zip(steps, step_spans(steps, duration)):
         chapters.append(_timed(*span, step.title, offset))
         spoken = step.spoken
-        cues += [block for text, start, end in spoken for block in caption_blocks(text, start, end)] \
-            if spoken else [(*span, step.caption)]
+        cues += [block for text, start, end in spoken
+                 for block in caption_blocks(subtitle_text(text, lang), start, end)] \
+            if spoken else [(*span, subtitle_text(step.caption, lang))]
     for card in cards:
-        cues = [*_outside(cues, card.start, card.end), (card.start, card.end, card.caption)]
+        cues = [*_outside(cues, card.start, card.end), (card.start, card.end, subtitle_text(card.caption, lang))]
     return TextTracks(tuple(chapters),
                       tuple(_timed(start, end, _wrapped(text), offset) for start, end, text in sorted(cues)),
                       track_language(lang))
+
+
+def subtitle_text(text: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``text`` (a caption, a card's text or a spoken sentence) as a subtitle writes it: the notation a narration
+    spells out for the voice written back as the screen writes it (the locale's ``spoken.notation``: "la raíz de
+    d sub k" is √d_k; and any "X sub y" is X_y), then each subscript in Unicode's glyphs: dₖ, dᵥ, q₁, kⱼ, √dₖ.
+
+    Unicode has no capital subscripts, nor b, c, d, f, g, q, w, y or z: such a subscript (W_Q, d_model) is written
+    as the voice says it, "W sub Q". A lower-case glyph would name another symbol (q is a query vector), and the
+    letters side by side would read as a product (XW_Q as XWQ).
+    """
+    spoken = load_locale(lang)["spoken"]
+    text = replaced_words(text, {said: written for written, said in spoken["notation"].items()})
+    text = re.sub(rf"\b([A-Za-z]) {re.escape(spoken['subscript'])} ([A-Za-z0-9]+)\b", r"\1_\2", text)
+    return WRITTEN_SUBSCRIPT.sub(lambda match: _typeset_subscript(match[1], match[2], spoken["subscript"]), text)
+
+
+def _typeset_subscript(symbol: str, index: str, subscript_word: str) -> str:
+    """dₖ where Unicode has a glyph for every character of the index, else "W sub Q"."""
+    if all(character in SUBSCRIPT_GLYPHS for character in index):
+        return symbol + "".join(SUBSCRIPT_GLYPHS[character] for character in index)
+    return f"{symbol} {said_index(index, subscript_word)}"
 
 
 def lecture_tracks(sections: list[tuple[list[StepRecord], float, list[CardRecord]]],
