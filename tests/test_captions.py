@@ -103,7 +103,7 @@ def test_joined_captions_and_chapters_are_shifted_by_the_sections_before_them():
               step_record("D", "cuatro", 3.0,
                narration={"sentences": [["Primera frase.", 3.25, 4.0], ["Segunda.", 4.5, 5.0]]})]
     joined = lecture_tracks([(first, 6.0, []), (second, 6.0, [])])
-    assert joined.cues == ((0.0, 2.0, "uno"), (2.0, 6.0, "dos"), (6.0, 7.5, "tres"),
+    assert joined.cues == ((0.0, 2.0, "uno"), (2.0, 6.0, "dos"),  # "tres": a silent step of a narrated section
                            (9.25, 10.0, "Primera frase."), (10.5, 11.0, "Segunda."))
     assert joined.chapters == ((0.0, 2.0, "A"), (2.0, 6.0, "B"), (6.0, 7.5, "C"), (7.5, 12.0, "D"))
     assert joined.language == "spa"
@@ -129,12 +129,11 @@ def test_the_video_carries_a_chapter_per_step_with_its_title_and_span(out, name)
 
 
 @pytest.mark.parametrize("name", ["01-matrix", "lecture"])
-def test_the_video_carries_the_captions_beside_it_as_a_spanish_subtitle_track(out, name):
-    codec, language, cues = subtitle_cues(out / f"{name}.mp4")
-    assert (codec, language) == ("mov_text", "spa")
-    assert [text for _, _, text in cues] == [text for _, _, text in srt_cues(out / f"{name}.srt")]
-    assert to_the_millisecond(cues) == to_the_millisecond(srt_cues(out / f"{name}.srt"))
-    assert "ó" in "".join(text for _, _, text in cues)  # accents kept: UTF-8 throughout
+def test_a_silent_video_carries_no_subtitle_track_its_captions_are_in_the_picture_and_beside_it(out, name):
+    """Turned on, a track of the captions burned into the picture would show each twice (a narrated video's track
+    carries its spoken sentences: test_narration_render)."""
+    assert "subtitle" not in streams(out / f"{name}.mp4")
+    assert "ó" in "".join(text for _, _, text in srt_cues(out / f"{name}.srt"))  # accents kept: UTF-8 throughout
 
 
 def test_every_caption_a_step_or_a_card_shows_and_every_narrated_sentence_is_typeset():
@@ -142,12 +141,13 @@ def test_every_caption_a_step_or_a_card_shows_and_every_narrated_sentence_is_typ
     words a narration says for the voice become the notation again; a capital subscript stays as it is said."""
     spoken = [["Dividimos por la raíz de d sub k.", 2.0, 3.0], ["La raíz de d sub k es q uno por k sub j.", 3.0, 4.0],
               ["Q por K transpuesta y W sub Q, de d sub model.", 4.0, 5.0]]
-    steps = [step_record("A", "Dividir por √d_k; W_Q, q_1 y k_j.", 2.0),
-             step_record("B", "no se muestra", 6.0, narration={"sentences": spoken})]
-    cards = [card_record("closing", "¿Y si crece d_v?", 6.0, 7.0)]
-    assert [text for _, _, text in section_tracks(steps, 7.0, cards).cues] == [
-        "Dividir por √dₖ; W sub Q, q₁ y kⱼ.", "Dividimos por √dₖ.", "√dₖ es q₁ por kⱼ.",
-        "QKᵀ y W sub Q, de d sub model.", "¿Y si crece dᵥ?"]
+    silent = [step_record("A", "Dividir por √d_k; W_Q, q_1 y k_j.", 2.0)]
+    cards = [card_record("closing", "¿Y si crece d_v?", 2.0, 3.0)]
+    assert [text for _, _, text in section_tracks(silent, 3.0, cards).cues] == [
+        "Dividir por √dₖ; W sub Q, q₁ y kⱼ.", "¿Y si crece dᵥ?"]
+    narrated = [step_record("B", "no se muestra", 6.0, narration={"sentences": spoken})]
+    assert [text for _, _, text in section_tracks(narrated, 7.0).cues] == [
+        "Dividimos por √dₖ.", "√dₖ es q₁ por kⱼ.", "QKᵀ y W sub Q, de d sub model."]
 
 
 def test_english_subtitles_write_the_notation_from_the_english_words():
@@ -250,15 +250,15 @@ def test_the_narration_script_shows_a_users_words_as_written(tmp_path):
 
 
 def test_while_a_card_is_up_the_caption_is_the_cards_text_and_the_steps_resume_around_it():
-    """A predictive card between two steps and a closing card at the end: each cuts the caption of the step
-    under it (a narrated one's sentences too) and shows its own text for exactly its span."""
-    steps = [step_record("A", "uno", 4.0),
-             step_record("B", "dos", 9.0,
-              narration={"sentences": [["Primera frase.", 6.0, 7.0], ["Segunda.", 7.5, 8.5]]})]
-    cards = [card_record("predictive", "¿Y ahora?", 4.0, 5.5),
-             card_record("closing", "Fin: ¿y luego?", 8.0, 10.0)]
-    tracks = lecture_tracks([([step_record("Z", "cero", 1.0)], 1.0, []), (steps, 10.0, cards)])
+    """In a silent section a predictive card between two steps and a closing card at the end each cut the caption
+    of the step under it and show their own text for exactly their span. In a narrated section a card's text is on
+    screen and not spoken: only the spoken sentences are subtitles."""
+    steps = [step_record("A", "uno", 4.0), step_record("B", "dos", 9.0)]
+    cards = [card_record("predictive", "¿Y ahora?", 4.0, 5.5), card_record("closing", "Fin: ¿y luego?", 8.0, 10.0)]
+    narrated = [step_record("N", "no se muestra", 3.0, narration={"sentences": [["Primera frase.", 0.5, 1.5]]})]
+    tracks = lecture_tracks([([step_record("Z", "cero", 1.0)], 1.0, []), (steps, 10.0, cards),
+                             (narrated, 4.0, [card_record("closing", "¿Y después?", 3.0, 4.0)])])
     assert tracks.cues == ((0.0, 1.0, "cero"),
-                           (1.0, 5.0, "uno"), (5.0, 6.5, "¿Y ahora?"), (7.0, 8.0, "Primera frase."),
-                           (8.5, 9.0, "Segunda."), (9.0, 11.0, "Fin: ¿y luego?"))
-    assert [chapter[2] for chapter in tracks.chapters] == ["Z", "A", "B"]  # cards are not chapters
+                           (1.0, 5.0, "uno"), (5.0, 6.5, "¿Y ahora?"), (6.5, 9.0, "dos"), (9.0, 11.0, "Fin: ¿y luego?"),
+                           (11.5, 12.5, "Primera frase."))
+    assert [chapter[2] for chapter in tracks.chapters] == ["Z", "A", "B", "N"]  # cards are not chapters

@@ -104,7 +104,7 @@ def test_nothing_spanish_is_left_in_the_english_locale():
 def test_english_says_its_language_and_has_its_config_defaults():
     assert (ENGLISH["lecture"]["language"], ENGLISH["lecture"]["track_language"]) == ("en-GB", "eng")
     assert ENGLISH["config"] == {"heads": {"sentence": "the dog near Mary barked and she calmed it"},
-                                 "narration": {"voice": "en"}}
+                                 "narration": {"voice": "af_heart", "dialect": "en-us"}}
 
 
 def test_the_config_defaults_are_keys_of_the_default_config_with_values_of_its_types():

@@ -18,7 +18,8 @@ from lesson.locale import load_locale
 from lesson.records import steps_of, stored
 from lesson.narration_text import TAIL
 from lesson.sections import BY_ID, SECTIONS
-from media_checks import (QUIET, TINY, decoded_audio, decoded_frame_count, draft_voice_matrix, manifest, run_cli)
+from media_checks import (QUIET, TINY, decoded_audio, decoded_frame_count, draft_voice_matrix, manifest, run_cli,
+                          subtitle_cues)
 from scene_checks import run_scene
 from sonify.mappings import LEVELS, MAPPINGS
 
@@ -142,8 +143,10 @@ def test_captions_of_a_narrated_step_are_its_spoken_sentences_at_their_times(nar
         assert all(len(cue.content.split("\n")) <= 2 for cue in blocks)
         assert all(a.end == b.start for a, b in zip(blocks, blocks[1:]))
     assert not any(" ".join(cue.content.split()) == queries["caption"] for cue in subtitles)
-    formula = step(entry, "formula")  # no recording: its on-screen caption, as without narration
-    assert any(" ".join(cue.content.split()) == subtitle_text(formula["caption"]) for cue in subtitles)
+    formula = step(entry, "formula")  # no recording: its caption is on screen, as without narration, and not a subtitle
+    assert formula["caption"] in [text["text"] for text in formula["texts"]]
+    assert not any(" ".join(cue.content.split()) == subtitle_text(formula["caption"]) for cue in subtitles)
+    assert queries["caption"] not in [text["text"] for text in queries["texts"]]  # spoken: its subtitles say it
 
 
 def test_the_slides_clip_of_a_narrated_step_keeps_its_voice(narrated, tmp_path):
@@ -209,3 +212,7 @@ def test_the_synthetic_voice_narrates_a_section(tmp_path_factory):
     first = entry["steps"][0]["narration"]
     inside = speech[int(first["start"] * rate):int((first["start"] + first["seconds"]) * rate)]
     assert np.sqrt(np.mean(inside ** 2)) > 0.01
+    codec, language, cues = subtitle_cues(out / entry["files"][0])  # the video's own track: the spoken words
+    assert (codec, language) == ("mov_text", "spa")
+    sentences = [subtitle_text(text) for record in entry["steps"] for text, _, _ in record["narration"]["sentences"]]
+    assert " ".join(" ".join(text.split()) for _, _, text in cues) == " ".join(sentences)

@@ -27,7 +27,7 @@ from jinja2 import Environment
 from PIL import Image
 from rich.console import Console
 
-from lecture.render.captions import step_spans
+from lecture.render.captions import spoken_section, step_spans
 from lecture.render.manifest import MANIFEST, file_hash, read_manifest
 from lecture.render.output_folder import OutputFolder
 from lecture.render.runner import plain_line
@@ -67,7 +67,7 @@ class Video:
     href: str
     type: str
     poster: str  # the first step's last frame: what the video stands for before it plays
-    captions: str  # the section's WebVTT as a data: URL
+    captions: str  # the section's WebVTT as a data: URL; "" for a silent section (its captions are in its picture)
     chapters: tuple[Chapter, ...]
 
     @property
@@ -156,11 +156,13 @@ def _video(out: Path, site: Path, section: Section, entry: dict, warn) -> Video 
     chapters = tuple(Chapter(anchor=f"{section.id}-{step.key}", title=step.title, start=start,
                              transcript=step.narration["text"] if step.spoken else "")
                      for step, (start, _) in zip(steps, step_spans(steps, entry["duration"])))
-    data = base64.b64encode((site / "videos" / f"{stem}.vtt").read_bytes()).decode("ascii")
+    # A silent section's captions are in its picture: a track of them, on by default, would show each one twice.
+    data = base64.b64encode((site / "videos" / f"{stem}.vtt").read_bytes()).decode("ascii") \
+        if spoken_section(steps) else ""
     poster = f"videos/{stem}.jpg"
     frame_before(site / "videos" / video, steps[0].end).save(site / poster, quality=85)
     return Video(href=f"videos/{video}", type=BY_NAME[entry["format"]].browser_type, poster=poster,
-                 captions=f"data:text/vtt;base64,{data}", chapters=chapters)
+                 captions=f"data:text/vtt;base64,{data}" if data else "", chapters=chapters)
 
 
 def frame_before(video: Path, seconds: float) -> Image.Image:

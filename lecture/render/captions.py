@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -55,17 +56,18 @@ def track_language(lang: str) -> str:
 
 def section_tracks(steps: list[StepRecord], duration: float, cards: list[CardRecord] = (), offset: float = 0.0,
                    lang: str = DEFAULT_LANGUAGE) -> TextTracks:
-    """A chapter per step with its title, and a caption per step with its caption, or per spoken sentence
-    of a narrated step, and per card with its text while it is up, in locale ``lang``; times shifted by
-    ``offset`` seconds and kept to the millisecond, as captions store them."""
-    chapters, cues = [], []
+    """A chapter per step with its title, and the subtitles, in locale ``lang``: in a narrated section the spoken
+    sentences (a step without a voice and a card show their text on screen, so they have none: no viewer reads a
+    text twice); in a silent one, a caption per step with its caption and per card with its text while it is up.
+    Times shifted by ``offset`` seconds and kept to the millisecond, as captions store them."""
+    chapters, cues, narrated = [], [], spoken_section(steps)
     for step, span in zip(steps, step_spans(steps, duration)):
         chapters.append(_timed(*span, step.title, offset))
         spoken = step.spoken
         cues += [block for text, start, end in spoken
                  for block in caption_blocks(subtitle_text(text, lang), start, end)] \
-            if spoken else [(*span, subtitle_text(step.caption, lang))]
-    for card in cards:
+            if spoken else [] if narrated else [(*span, subtitle_text(step.caption, lang))]
+    for card in () if narrated else cards:
         cues = [*_outside(cues, card.start, card.end), (card.start, card.end, subtitle_text(card.caption, lang))]
     return TextTracks(tuple(chapters),
                       tuple(_timed(start, end, _wrapped(text), offset) for start, end, text in sorted(cues)),
@@ -92,6 +94,17 @@ def _typeset_subscript(symbol: str, index: str, subscript_word: str) -> str:
     if all(character in SUBSCRIPT_GLYPHS for character in index):
         return symbol + "".join(SUBSCRIPT_GLYPHS[character] for character in index)
     return f"{symbol} {said_index(index, subscript_word)}"
+
+
+def spoken_section(steps: list[StepRecord]) -> bool:
+    """Whether a voice spoke any of the section's steps."""
+    return any(step.spoken for step in steps)
+
+
+def carried(tracks: TextTracks, narrated: bool) -> TextTracks:
+    """What the video itself carries: a silent section's captions are burned into its picture, so its video has no
+    subtitle track (turned on, it would show every caption twice); they stay beside it as SRT and WebVTT."""
+    return tracks if narrated else replace(tracks, cues=())
 
 
 def lecture_tracks(sections: list[tuple[list[StepRecord], float, list[CardRecord]]],

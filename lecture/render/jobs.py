@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lecture.render.captions import section_tracks, write_captions
+from lecture.render.captions import carried, section_tracks, spoken_section, write_captions
 from lecture.render.media import add_audio, duration_of, write_video
 from lecture.render.narration import Narration
 from lecture.render.output_folder import private_lock
@@ -255,18 +255,19 @@ def drawn(job: RenderJob) -> bool:
 
 def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[list[StepRecord], float, list[CardRecord]], scene,
                   work: Path) -> dict[str, Path]:
-    """Write the finished video: the scene's picture, a chapter per step, the captions as a subtitle track,
-    and (unless muted) the soundtrack synthesized from the scene's cues with its narration's voices, kept
+    """Write the finished video: the scene's picture, a chapter per step, the spoken sentences as a subtitle track
+    (a silent section's captions are in its picture: ``captions.carried``), and (unless muted) the soundtrack synthesized from the scene's cues with its narration's voices, kept
     beside it as a WAV too; the captions also beside it as SRT and WebVTT. ``timeline`` is (step records,
     duration of ``produced``, card records). Returns the finished files by name, the video first."""
     tracks = section_tracks(*timeline, lang=job.config.lecture.lang)
+    inside = carried(tracks, spoken_section(timeline[0]))
     video, wav = work / f"finished.{job.format}", work / f"{stem}.wav"
     if job.config.audio.mute:
-        write_video([produced], video, tracks=tracks)
+        write_video([produced], video, tracks=inside)
         files = {f"{stem}.{job.format}": video}
     else:
         write_soundtrack(scene.cues, timeline[1], job.config.audio.target_lufs(), wav, scene.voices)
-        add_audio(produced, wav, SAMPLE_RATE, video, tracks)
+        add_audio(produced, wav, SAMPLE_RATE, video, inside)
         files = {f"{stem}.{job.format}": video, wav.name: wav}
     return files | write_captions(tracks, work, stem)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from lecture.render.captions import lecture_tracks, write_captions
+from lecture.render.captions import carried, lecture_tracks, spoken_section, write_captions
 from lecture.folder_config import replacing_line, shared_settings
 from lecture.render.jobs import JobResult, Quality, RenderJob, worker_main
 from lecture.render.manifest import MANIFEST, file_hash, folder_contents, is_up_to_date, read_manifest, stage_manifest
@@ -329,7 +329,8 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
         # The lecture's audio is encoded once from the sections' WAVs (beside each video: NN-section.wav).
         wavs = [Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
         soundtracks = None if request.config.audio.mute else [folder.path / wav for wav in wavs]
-        join_videos(parts, files[name], soundtracks, SAMPLE_RATE, tracks)
+        narrated = any(spoken_section(steps_of(entry)) for entry in joined)
+        join_videos(parts, files[name], soundtracks, SAMPLE_RATE, carried(tracks, narrated))
         console.print(f"{name}: {len(parts)} sections joined")
     manifest["lecture"] = {"file": name, "fingerprint": wanted, "sha256": file_hash(files[name]),
                            "parts": [entry["files"][0] for entry in joined]}
