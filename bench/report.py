@@ -7,6 +7,7 @@ them after a run.
 from __future__ import annotations
 
 import json
+from itertools import groupby
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results.json"
@@ -17,6 +18,8 @@ LENGTH_COLUMNS = (("section", "section"), ("tokens", "tokens"), ("wall_s", "wall
                   ("peak_memory_mb", "peak MiB"))
 UHD_COLUMNS = (("section", "section"), ("config", "config"), ("steps", "steps"), ("video_s", "video s"),
                ("peak_memory_mb", "peak MiB"))
+LISTENING_COLUMNS = (("section", "section"), ("lang", "language"), ("words", "words"), ("errors", "errors"),
+                     ("wer", "WER"))
 QUALITY_NAMES = {"l": "480p15", "m": "720p30"}
 PEAK_MEMORY_TARGETS = {"l": 1024, "m": 1024}  # MiB a section's worker may take at most (720p and below: 1 GB)
 UHD_PEAK_MEMORY_TARGET = 2048  # MiB at 2160p
@@ -68,6 +71,8 @@ def targets(results: dict) -> str:
         checks.append(("learned section's training, cold (CPU s, peak MiB)",
                        f"{learned['cpu_s']} s, {learned['peak_mb']} MiB",
                        f"≤ {learned['budget_cpu_s']} s, ≤ {learned['budget_peak_mb']} MiB", learned["met"]))
+    if "listening" in results:  # written by ``python -m bench.listen``
+        checks.append(listening_check(results["listening"]))
     if "batch" in results:  # written by ``python -m bench.batch``
         batch = results["batch"]
         checks.append((f"batch on Dask, 2 workers vs 1 (ceiling on 2 cores: {batch['ceiling_2_cores']}×)",
@@ -75,6 +80,29 @@ def targets(results: dict) -> str:
     lines = ["| target | measured | wanted | met |", "|---|---|---|---|"]
     lines += [f"| {name} | {measured} | {wanted} | {'yes' if met else 'no'} |" for name, measured, wanted, met in checks]
     return "\n".join(lines)
+
+
+def listening_check(listening: dict) -> tuple[str, str, str, bool]:
+    """The target row for the narration as Whisper base hears it: the worst section's word error rate."""
+    worst = max(listening["rows"], key=lambda row: row["wer"])
+    return (f"narration heard by Whisper base, word error rate (worst: {worst['section']}, {worst['lang']})",
+            f"{worst['wer']:.1%}", f"≤ {listening['target_wer']:.0%}", listening["met"])
+
+
+def listening_markdown(listening: dict) -> str:
+    """The word error rate of each section and language, then every misheard word by step (∅: nothing)."""
+    summary = (f"Narration heard on {listening['date']}: {listening['speech_s']} s of speech, "
+               f"{listening['cpu_per_speech_s']} CPU s per second of speech (threads: {listening['threads']}).")
+    misheard = "\n".join(misheard_line(row) for row in listening["rows"] if row["misheard"])
+    return "\n\n".join(part for part in (summary, table(listening["rows"], LISTENING_COLUMNS), misheard) if part)
+
+
+def misheard_line(row: dict) -> str:
+    """``- **scaling (es)**: 01-variance: producto → promucto, k → ∅; 02-spread: ...``"""
+    by_step = groupby(row["misheard"], key=lambda error: error[0])
+    return f"- **{row['section']} ({row['lang']})**: " + "; ".join(
+        f"{step}: " + ", ".join(f"{expected or '∅'} → {heard or '∅'}" for _, expected, heard in errors)
+        for step, errors in by_step)
 
 
 def markdown(results: dict) -> str:
@@ -89,6 +117,8 @@ def markdown(results: dict) -> str:
     tables = [table(results["sections"], SECTION_COLUMNS), table(results["length_scaling"], LENGTH_COLUMNS)]
     if "uhd_peaks" in results:  # measured since issue 31
         tables.append(table(results["uhd_peaks"], UHD_COLUMNS))
+    if "listening" in results:
+        tables.append(listening_markdown(results["listening"]))
     return "\n\n".join([summary, targets(results), *tables])
 
 
