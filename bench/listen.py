@@ -43,13 +43,15 @@ def listen(out: Path, sections: list[str], language: str) -> tuple[list[dict], f
 
 
 def section_row(out: Path, section: str, language: str) -> tuple[dict, float]:
-    """A section's row (the voice, its word error rate, every misheard word by step) and the seconds heard."""
+    """A section's row (the voice, its word error rate, every misheard word by step: "producto → promucto, k → ∅",
+    ∅ for nothing) and the seconds heard."""
     hearings = step_hearings(out, section, language)
     words = sum(hearing.words for hearing in hearings)
-    misheard = [[hearing.step, expected, heard] for hearing in hearings for expected, heard in hearing.errors]
+    errors = [error for hearing in hearings for error in hearing.errors]
+    misheard = {hearing.step: ", ".join(f"{expected or '∅'} → {heard or '∅'}" for expected, heard in hearing.errors)
+                for hearing in hearings if hearing.errors}
     row = {"section": section, "lang": language, "voice": section_entry(out, section)["settings"]["narration"],
-           "words": words, "errors": len(misheard), "wer": round(error_rate(words, misheard), 3),
-           "misheard": misheard}
+           "words": words, "errors": len(errors), "wer": round(error_rate(words, errors), 3), "misheard": misheard}
     return row, sum(hearing.seconds for hearing in hearings)
 
 

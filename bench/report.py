@@ -7,7 +7,6 @@ them after a run.
 from __future__ import annotations
 
 import json
-from itertools import groupby
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results.json"
@@ -99,10 +98,8 @@ def listening_markdown(listening: dict) -> str:
 
 def misheard_line(row: dict) -> str:
     """``- **scaling (es)**: 01-variance: producto → promucto, k → ∅; 02-spread: ...``"""
-    by_step = groupby(row["misheard"], key=lambda error: error[0])
     return f"- **{row['section']} ({row['lang']})**: " + "; ".join(
-        f"{step}: " + ", ".join(f"{expected or '∅'} → {heard or '∅'}" for _, expected, heard in errors)
-        for step, errors in by_step)
+        f"{step}: {words}" for step, words in row["misheard"].items())
 
 
 def markdown(results: dict) -> str:
