@@ -67,9 +67,10 @@ def transcribe(samples_or_path: np.ndarray | str | Path, language: str, sample_r
 
 
 def section_entry(out_dir: Path, section: str) -> dict:
-    """The manifest entry of ``section``, named by its id ("scaling") or its files' stem ("02-scaling")."""
-    sections = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8"))["sections"]
-    for key, entry in sections.items():
+    """The manifest entry of ``section``, named by its id ("scaling") or its files' stem ("02-scaling", or a clip's:
+    "02-scaling-steps-01-02")."""
+    manifest = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8"))
+    for key, entry in {**manifest["sections"], **manifest.get("clips", {})}.items():  # a clip: --steps
         if section == key or f"{section}.wav" in entry["files"]:
             return entry
     raise KeyError(f"{out_dir}/manifest.json has no section {section!r}")
@@ -85,15 +86,22 @@ def step_hearings(out_dir: Path, section: str, language: str | None = None) -> l
     audio = decode_audio(str(Path(out_dir) / soundtrack), sampling_rate=WHISPER_RATE)
     hearings = []
     for step in entry["steps"]:
-        if narration := step.get("narration"):
-            first = max(0, round((narration["start"] - MARGIN) * WHISPER_RATE))
-            last = round((narration["start"] + narration["seconds"] + MARGIN) * WHISPER_RATE)
-            clip, said = audio[first:last], voice_text(narration["text"], spoken)
+        if (narration := step.get("narration")) and "seconds" in narration:
+            clip, said = spoken_audio(audio, narration), voice_text(narration["text"], spoken)
             heard = transcribe(clip, language, WHISPER_RATE)
             _, errors = word_errors(said, heard, language)
             hearings.append(StepHearing(narration["file"], said, heard, len(clip) / WHISPER_RATE,
                                         len(comparable_words(said, language)), errors))
     return hearings
+
+
+def spoken_audio(audio: np.ndarray, narration: dict) -> np.ndarray:
+    """The stretches of ``audio`` (at WHISPER_RATE) where the step's phrases are said, MARGIN around each, one after
+    the other: not its listening moments, where the data sounds alone and a recogniser would hear words in it."""
+    spans = [(start, end) for _, start, end, _ in narration.get("phrases", [])] or \
+        [(narration["start"], narration["start"] + narration["seconds"])]
+    return np.concatenate([audio[max(0, round((start - MARGIN) * WHISPER_RATE)):round((end + MARGIN) * WHISPER_RATE)]
+                           for start, end in spans])
 
 
 def section_word_errors(out_dir: Path, section: str, language: str | None = None

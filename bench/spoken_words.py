@@ -13,6 +13,8 @@ import unicodedata
 import jiwer
 from text_to_num import alpha2digit
 
+from lesson.locale import load_locale
+
 SIGN_WORDS = {"es": {"−": "menos", "+": "más"}, "en": {"−": "minus", "+": "plus"}}  # as the voice says them
 THOUSANDS_MARKS = {"es": ".", "en": ","}  # 1.000 in Spanish, 1,000 in English; the other mark is a decimal one
 SIGN_BEFORE_NUMBER = re.compile(r"(?<!\w)[-−+](?=\d)")  # not the hyphen of a range, 2-4
@@ -24,14 +26,27 @@ NOT_A_WORD = re.compile(r"(?!(?<=\d)\.(?=\d))[^\w\s]|_")
 
 
 def comparable_words(text: str, language: str) -> list[str]:
-    """``text``'s words as they are compared: lowercase, accents kept, no punctuation, numbers in digits."""
+    """``text``'s words as they are compared: lowercase, accents kept, no punctuation, numbers in digits, a lone
+    letter as its name (the locale's ``spoken.letters``)."""
     text = unicodedata.normalize("NFKC", text).lower().replace("'", "").replace("’", "")
     text = SIGN_BEFORE_NUMBER.sub(lambda sign: SIGN_WORDS[language][sign[0].replace("-", "−")] + " ", text)
     text = alpha2digit(text.replace("-", " "), language, threshold=0)  # every number, "uno" and "una" too
     text = unicodedata.normalize("NFKC", text)  # text2num writes ordinals with superscripts: 1.ᵉʳ
     text = DIGIT_BY_DIGIT.sub(lambda match: match[1] + match[2].replace(" ", ""), text)
     text = NUMBER.sub(lambda match: plain_number(match[0], THOUSANDS_MARKS[language]), text)
-    return NOT_A_WORD.sub(" ", text).split()
+    return [letter_name(word, language) for word in NOT_A_WORD.sub(" ", text).split()]
+
+
+def letter_name(word: str, language: str) -> str:
+    """A lone letter as its name, and a letter's name without the accent the voice is given it with: "k", "ká" and
+    "ka" are one spoken word (and "dé", the letter, is heard as "de"); any other word as it is."""
+    names = load_locale(language)["spoken"]["letters"]
+    name = names.get(word, word)
+    return without_accents(name) if without_accents(name) in map(without_accents, names.values()) else word
+
+
+def without_accents(text: str) -> str:
+    return "".join(character for character in unicodedata.normalize("NFD", text) if not unicodedata.combining(character))
 
 
 def plain_number(written: str, thousands_mark: str) -> str:

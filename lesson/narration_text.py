@@ -29,6 +29,7 @@ WRITTEN_SUBSCRIPT = re.compile(r"(?<![a-zñáéíóúü])([A-Za-zΑ-Ωα-ω])_([
 # Closing punctuation takes no space before it, opening punctuation none after it.
 SPACE_BEFORE_CLOSING = re.compile(r"\s+(?=[,.;:?!…)\]»”])")
 SPACE_AFTER_OPENING = re.compile(r"(?<=[(\[¿¡«“])\s+")
+LONE_LETTER = re.compile(r"(?<![\w'’-])[A-Za-z](?![\w'’-])")  # "k" in "d sub k", not the "d" of "d'Alembert"
 SPOKEN_DECIMAL = re.compile(r"(?<![\w.,])(\d+)[.,](\d+)(?![\w]|[.,]\d)")
 
 
@@ -57,12 +58,20 @@ def voice_text(text: str, spoken: dict) -> str:
     decimal as the language says it, without trailing zeros ("0.34" read "0,34" in Spanish, "8.00" read "8"), a
     power of ten ("diez a la 4"), a blank "___" ("hueco"), each sign as a word (``signs``: "−" "menos", "≈"
     "aproximadamente"; guillemets dropped) and each English term respelled as a Spanish lecturer says it
-    (``terms``: "softmax" is "sóftmax")."""
+    (``terms``: "softmax" is "sóftmax"), and a letter standing alone by its name (``letters``: "k" is "ka")."""
     text = said_numbers(replaced_words(text, spoken["notation"]), spoken)
     text = said_subscripts(BLANK.sub(spoken["blank"], text), spoken["subscript"])
     for sign, word in spoken["signs"].items():
         text = text.replace(sign, f" {word} ")
-    return tidy(replaced_words(text, spoken["terms"]))
+    return tidy(said_letters(replaced_words(text, spoken["terms"]), spoken["letters"]))
+
+
+def said_letters(text: str, letters: dict[str, str]) -> str:
+    """Each letter standing alone, in either case, said by its name (``letters``: "k" is "ka" in Spanish)."""
+    def name(match: re.Match) -> str:
+        said = letters.get(match[0].lower(), match[0])
+        return match[0] if said == match[0].lower() else said  # a language whose voice names letters itself
+    return LONE_LETTER.sub(name, text)
 
 
 def said_numbers(text: str, spoken: dict) -> str:

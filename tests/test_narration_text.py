@@ -84,7 +84,8 @@ def test_the_script_and_the_spoken_numbers_have_their_strings(language):
     for audio_format in ("WAV", "FLAC", "MP3", "M4A", "OGG"):
         assert audio_format in script["intro"]
     assert "render.py render --narration" in script["intro"]
-    assert set(spoken) == {"decimal_mark", "power_of_ten", "blank", "subscript", "notation", "signs", "terms"}
+    assert set(spoken) == {"decimal_mark", "power_of_ten", "blank", "subscript", "notation", "signs", "terms",
+                           "letters"}
     assert spoken["decimal_mark"] == DECIMAL_MARKS[language]
 
 
