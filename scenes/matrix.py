@@ -61,7 +61,6 @@ REPEAT = 0.5  # a repeated product runs at this share of the first one's time
 GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
 LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
 LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
-FINAL_HOLD = 4.0  # seconds a step's finished screen stays before the next step replaces it (issue 26)
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
 PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
@@ -253,8 +252,7 @@ class MatrixScene(LessonScene):
             self.present(W)
         self.play(Appear(product.outline), run_time=0.5)
         self.fill_product(product, self.X, W, repeat=repeat)
-        self.show_line(label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE),
-                       hold=True)
+        self.show_line(label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE))
 
     def restage(self, matrices: list, *arrangements, reserve_right: float = 0.0, later_captions=()):
         """Lay ``matrices`` out anew (see place_in_body): those on screen move to their new places, the rest of
@@ -510,7 +508,7 @@ class MatrixScene(LessonScene):
             self.play(Vanish(shadow, arc), run_time=0.3)
         score = format_number(geometry.scores.max(), decimals)
         if geometry.all_tied:  # a zero query, say: no key wins, none is framed
-            self.show_line(label_text(labels["tied_line"].format(score=score), style.TEXT, style.BODY_SIZE), hold=True)
+            self.show_line(label_text(labels["tied_line"].format(score=score), style.TEXT, style.BODY_SIZE))
             return
         picture.marked = geometry.aligned
         picture.marks = marks = VGroup(*[framed(part) for j in geometry.aligned for part in (rows[j], names[j + 1])])
@@ -523,7 +521,7 @@ class MatrixScene(LessonScene):
         self.stage[0].add(marks, *winning)
         winners = ", ".join(f"k_{j + 1}{words[j]}" for j in geometry.aligned)
         line = labels["aligned_line"] if len(geometry.aligned) == 1 else labels["aligned_tie_line"]
-        self.show_line(label_text(line.format(keys=winners, score=score), style.TEXT, style.BODY_SIZE), hold=True)
+        self.show_line(label_text(line.format(keys=winners, score=score), style.TEXT, style.BODY_SIZE))
 
     def show_weighted_average(self):
         """Right after Z = AV has its numbers, its first row seen as a place: the values as arrows from one
@@ -570,7 +568,7 @@ class MatrixScene(LessonScene):
         heaviest = int(np.argmax(mix.weights))
         self.show_line(label_text(labels["weighted_line"].format(
             j=heaviest + 1, word=words[heaviest], weight=format_number(mix.weights[heaviest], self.weight_decimals)),
-            style.TEXT, style.BODY_SIZE), hold=True)
+            style.TEXT, style.BODY_SIZE))
 
     def row_words(self) -> list[str]:
         """« word » after a vector's name, for each row of X (nothing when X's rows are not the example's)."""
@@ -666,7 +664,7 @@ class MatrixScene(LessonScene):
         frames = marks(weights)
         self.play(*[Create(frame) for frame in frames], run_time=0.5)
         weights.add(*frames)  # they leave with A
-        self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE), hold=True)
+        self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE))
 
     # Shared moves ------------------------------------------------------------------------------
     def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):
@@ -744,16 +742,15 @@ class MatrixScene(LessonScene):
         between()
         self.play(Appear(*new), run_time=run_time / 2)
 
-    def show_line(self, line, hold: bool = False):
+    def show_line(self, line):
         """Show one worked line between the matrices and the caption (one line or two), after the previous one has
-        gone; a line that ends its step (``hold``) then stays FINAL_HOLD, the step's finished screen."""
+        gone. A line that ends its step is its finished screen: finish_step holds it (FINISHED_HOLD, issue 26), and a
+        narrated step's voice and the replay of its key sound run over that hold rather than after it."""
         left, right, _, _ = style.body_box()
         fit(line, right - left, LINE_HEIGHT).next_to(self.header[-1], UP, buff=LINE_MARGIN)
         self.hide_line()
         self.play(Appear(line), run_time=0.3)
         self.line = line
-        if hold:
-            self.wait(FINAL_HOLD)
 
     def hide_line(self):
         if self.line is not None:
