@@ -252,6 +252,7 @@ class MatrixScene(LessonScene):
             self.present(W)
         self.play(Appear(product.outline), run_time=0.5)
         self.fill_product(product, self.X, W, repeat=repeat)
+        self.beat("library")  # the analogy is said as its line comes
         self.show_line(label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE))
 
     def restage(self, matrices: list, *arrangements, reserve_right: float = 0.0, later_captions=()):
@@ -513,6 +514,7 @@ class MatrixScene(LessonScene):
         picture.marked = geometry.aligned
         picture.marks = marks = VGroup(*[framed(part) for j in geometry.aligned for part in (rows[j], names[j + 1])])
         winning = [picture.shadows[j] for j in geometry.aligned]  # the winner's shadow comes back, and stays
+        self.beat("winner")  # which key wins is said as it is framed, not before its shadow was drawn
         self.add(*winning)
         self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)
         self.play(*map(Create, marks), *map(Create, winning),
@@ -559,10 +561,12 @@ class MatrixScene(LessonScene):
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["v"]], *map(Appear, names[:-1]),
                   run_time=0.8)
         self.play(Create(hull), run_time=0.6)
+        self.beat("terms")
         for j, (row, arrow) in enumerate(zip(rows, picture.arrows["terms"])):
             self.cue("cell", lands=True, value=float(mix.weights[j]), low=0.0, high=1.0)
             self.play(GrowFromPoint(arrow, plane.point(mix.partial_sums[j])), Appear(row), run_time=0.8)
             self.wait(SECONDS_PER_NEW_NUMBER)
+        self.beat("point")  # where z₁ lands is said as it lands
         self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, **self.sound_scale("Z"))  # as Z's cells
         self.play(Appear(picture.z_dot), Appear(names[-1]), Appear(z_row), run_time=0.8)
         heaviest = int(np.argmax(mix.weights))
@@ -660,6 +664,7 @@ class MatrixScene(LessonScene):
         self.present(scores, coloured=True)
         self.present(weights, coloured=True,
                      before_row=lambda i: self.cue("row", lands=True, weights=[float(w) for w in result.weights[i]]))
+        self.beat("marks")  # what the frames point out is said as they close
         sound()
         frames = marks(weights)
         self.play(*[Create(frame) for frame in frames], run_time=0.5)
