@@ -422,11 +422,14 @@ class MatrixScene(LessonScene):
         self.play(Vanish(*self.set_aside, self.legend, row), run_time=0.6)
         self.play(Appear(moves), run_time=0.8)
         self.wait(SECONDS_PER_NEW_NUMBER * n)
-        # The exponentials read out as blips on the bars' scale (1 at the top), then the row of A as it lands.
+        # The exponentials read out as blips on the bars' scale (1 at the top), then the row of A as it lands; each
+        # move is said as it plays.
+        self.beat("exponentiate")
         self.cue("values", lands=True, values=[float(value) for value in parts.exponentials], spacing=0.12,
                  low=0.0, high=1.0)
         self.play(*moves.exponentiate(), run_time=1.6)
         self.wait(SECONDS_PER_NEW_NUMBER * (n + 1))
+        self.beat("normalise")
         self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights])
         self.play(*moves.normalise(), run_time=1.4)
         self.moves = moves
@@ -443,9 +446,12 @@ class MatrixScene(LessonScene):
         scaled = next(step for step in self.steps if step.key == "scaled")
         self.count_as_read(scaled.numbers)
         self.swap([self.scaled.label], [self.A.label], run_time=0.6)
-        self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
-                                extras=self.row_sums,
-                                new_row=lambda i: self.cue("row", lands=True, weights=[float(w) for w in result.weights[i]]))
+        with self.listening():  # each row's chord, one note per key as loud as its weight, heard as the row lands
+            self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
+                                    extras=self.row_sums,
+                                    new_row=lambda i: self.cue("row", lands=True,
+                                                               weights=[float(w) for w in result.weights[i]]))
+        self.beat("weights")  # what the rows are is said once they have all landed
 
     def show_output(self):
         """A (its cells as narrow as its own numbers need), V and Z in a row; Q, Kᵀ and the row sums leave."""
