@@ -304,11 +304,13 @@ class HeadsScene(LessonScene):
             beat = heads_turn("head_row")  # each head's chord ends before the next one sounds
             self.play(arcs[index].draw(run_time=beat), Appear(readouts[index]), run_time=beat)
         self.wait(1.0)
-        self.cue("heads_chord", lands=True, query=focus,
-                 weights=[head.weights[focus].tolist() for head in result.heads])
-        self.play(Appear(note[0]), Appear(note[1]), run_time=0.6)
-        for line in note[2:]:  # each head's line as its chord sounds
-            self.play(Appear(line), run_time=heads_turn("heads_chord"))
+        with self.listening():  # the heads' rows in their own registers, one after the other: heard to differ
+            self.cue("heads_chord", lands=True, query=focus,
+                     weights=[head.weights[focus].tolist() for head in result.heads])
+            self.play(Appear(note[0]), Appear(note[1]), run_time=0.6)
+            for line in note[2:]:  # each head's line as its chord sounds
+                self.play(Appear(line), run_time=heads_turn("heads_chord"))
+        self.beat("verdict")  # what the heads' disagreement means, once all of them were heard
         self.wait(HOLD + 1.0)
         self.choice = VGroup(self.row, self.arcs_note, side, box, *arcs, *readouts)
 
