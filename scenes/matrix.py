@@ -301,6 +301,7 @@ class MatrixScene(LessonScene):
         self.legend.next_to(self.S.brackets[1], RIGHT, buff=LEGEND_GAP).align_to(self.S.cell_grid, DOWN)
         self.present(Q)
         self.transpose(K, K_T)
+        self.beat("cells")  # what a cell of QKᵀ is, said as the table it fills appears between Q and Kᵀ
         self.play(Appear(self.S.outline), Appear(self.legend), run_time=0.5)
         self.fill_product(self.S, Q, K_T)
         self.stage = [Q, K_T]
