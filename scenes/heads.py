@@ -140,6 +140,8 @@ class HeadsScene(LessonScene):
         self.play(arcs.draw(run_time=2.0), Appear(self.heatmap), run_time=2.0)
         self.wait(HOLD)
         for i in rows:
+            if i == example:
+                self.beat("example")  # the caption's example is said as its row comes into focus
             self.cue("head_row", lands=True, head=head, query=i, weights=weights[i].tolist())
             self.focus_row(arcs, i, weights[i], style.HEADS[head], f"A{head + 1}")
             self.wait(HOLD)
@@ -217,10 +219,12 @@ class HeadsScene(LessonScene):
         self.sum_arcs = AttentionArcs(self.row, result.mean_weights, style.ATTENTION, height=self.arc_height)
         self.heatmap = self.heatmap_for(result.mean_weights, self.labels["sum_matrix"].format(h=result.n_heads),
                                         style.ATTENTION)
+        self.beat("average")  # the average, its focused row and the telling head's row are each said as they come
         self.cue("heads_sum", lands=True, weights=result.mean_weights.tolist())
         self.play(Vanish(VGroup(*self.head_arcs)), Appear(self.sum_arcs), Vanish(legend),
                   Appear(self.heatmap), run_time=1.5)
         self.wait(HOLD)
+        self.beat("row")
         self.cue("sum_row", lands=True, query=focus, weights=result.mean_weights[focus].tolist())
         self.focus_row(self.sum_arcs, focus, result.mean_weights[focus], style.ATTENTION, "average")
         self.wait(HOLD)
@@ -229,6 +233,7 @@ class HeadsScene(LessonScene):
                              height=self.arc_height)
         readout = weight_readout(self.row, row, style.HEADS[head], f"A{head + 1}", focus,
                                  below=0.2 + READOUT_LINE, hide_zeros=True)
+        self.beat("telling")
         self.cue("head_row", lands=True, head=head, query=focus, weights=row.tolist())
         self.play(arcs.draw(run_time=1.0), Appear(readout), run_time=1.0)
         self.wait(HOLD + 0.5)
@@ -299,11 +304,13 @@ class HeadsScene(LessonScene):
             beat = heads_turn("head_row")  # each head's chord ends before the next one sounds
             self.play(arcs[index].draw(run_time=beat), Appear(readouts[index]), run_time=beat)
         self.wait(1.0)
-        self.cue("heads_chord", lands=True, query=focus,
-                 weights=[head.weights[focus].tolist() for head in result.heads])
-        self.play(Appear(note[0]), Appear(note[1]), run_time=0.6)
-        for line in note[2:]:  # each head's line as its chord sounds
-            self.play(Appear(line), run_time=heads_turn("heads_chord"))
+        with self.listening():  # the heads' rows in their own registers, one after the other: heard to differ
+            self.cue("heads_chord", lands=True, query=focus,
+                     weights=[head.weights[focus].tolist() for head in result.heads])
+            self.play(Appear(note[0]), Appear(note[1]), run_time=0.6)
+            for line in note[2:]:  # each head's line as its chord sounds
+                self.play(Appear(line), run_time=heads_turn("heads_chord"))
+        self.beat("verdict")  # what the heads' disagreement means, once all of them were heard
         self.wait(HOLD + 1.0)
         self.choice = VGroup(self.row, self.arcs_note, side, box, *arcs, *readouts)
 
@@ -384,12 +391,14 @@ class HeadsScene(LessonScene):
         self.play(Write(formula), run_time=1.5)
         self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=1.0)
         self.wait(HOLD)
+        self.beat("concat")
         self.cue("concat", lands=True, heads=h, d_head=result.d_head, d_model=result.d_model)
         self.play(*[ReplacementTransform(block.cell_grid, part) for block, part in zip(outputs, concat.parts)],
                   *[ReplacementTransform(block.label, label) for block, label in zip(outputs, concat.labels)],
                   *[Vanish(block.brackets) for block in outputs], Appear(concat.brackets),
                   ReplacementTransform(head_shapes, shapes[0]), run_time=1.5)
         self.wait(1.0)
+        self.beat("mix")
         self.play(Appear(VGroup(times, w_o, shapes[1])), run_time=0.8)
         self.play(Appear(VGroup(equals, output, shapes[2])), run_time=0.8)
         self.wait(HOLD + 1.0)

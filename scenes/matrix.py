@@ -61,7 +61,6 @@ REPEAT = 0.5  # a repeated product runs at this share of the first one's time
 GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
 LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
 LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
-FINAL_HOLD = 4.0  # seconds a step's finished screen stays before the next step replaces it (issue 26)
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
 PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
@@ -253,8 +252,8 @@ class MatrixScene(LessonScene):
             self.present(W)
         self.play(Appear(product.outline), run_time=0.5)
         self.fill_product(product, self.X, W, repeat=repeat)
-        self.show_line(label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE),
-                       hold=True)
+        self.beat("library")  # the analogy is said as its line comes
+        self.show_line(label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE))
 
     def restage(self, matrices: list, *arrangements, reserve_right: float = 0.0, later_captions=()):
         """Lay ``matrices`` out anew (see place_in_body): those on screen move to their new places, the rest of
@@ -302,6 +301,7 @@ class MatrixScene(LessonScene):
         self.legend.next_to(self.S.brackets[1], RIGHT, buff=LEGEND_GAP).align_to(self.S.cell_grid, DOWN)
         self.present(Q)
         self.transpose(K, K_T)
+        self.beat("cells")  # what a cell of QKᵀ is, said as the table it fills appears between Q and Kᵀ
         self.play(Appear(self.S.outline), Appear(self.legend), run_time=0.5)
         self.fill_product(self.S, Q, K_T)
         self.stage = [Q, K_T]
@@ -423,11 +423,14 @@ class MatrixScene(LessonScene):
         self.play(Vanish(*self.set_aside, self.legend, row), run_time=0.6)
         self.play(Appear(moves), run_time=0.8)
         self.wait(SECONDS_PER_NEW_NUMBER * n)
-        # The exponentials read out as blips on the bars' scale (1 at the top), then the row of A as it lands.
+        # The exponentials read out as blips on the bars' scale (1 at the top), then the row of A as it lands; each
+        # move is said as it plays.
+        self.beat("exponentiate")
         self.cue("values", lands=True, values=[float(value) for value in parts.exponentials], spacing=0.12,
                  low=0.0, high=1.0)
         self.play(*moves.exponentiate(), run_time=1.6)
         self.wait(SECONDS_PER_NEW_NUMBER * (n + 1))
+        self.beat("normalise")
         self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights])
         self.play(*moves.normalise(), run_time=1.4)
         self.moves = moves
@@ -444,9 +447,12 @@ class MatrixScene(LessonScene):
         scaled = next(step for step in self.steps if step.key == "scaled")
         self.count_as_read(scaled.numbers)
         self.swap([self.scaled.label], [self.A.label], run_time=0.6)
-        self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
-                                extras=self.row_sums,
-                                new_row=lambda i: self.cue("row", lands=True, weights=[float(w) for w in result.weights[i]]))
+        with self.listening():  # each row's chord, one note per key as loud as its weight, heard as the row lands
+            self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
+                                    extras=self.row_sums,
+                                    new_row=lambda i: self.cue("row", lands=True,
+                                                               weights=[float(w) for w in result.weights[i]]))
+        self.beat("weights")  # what the rows are is said once they have all landed
 
     def show_output(self):
         """A (its cells as narrow as its own numbers need), V and Z in a row; Q, Kᵀ and the row sums leave."""
@@ -510,11 +516,12 @@ class MatrixScene(LessonScene):
             self.play(Vanish(shadow, arc), run_time=0.3)
         score = format_number(geometry.scores.max(), decimals)
         if geometry.all_tied:  # a zero query, say: no key wins, none is framed
-            self.show_line(label_text(labels["tied_line"].format(score=score), style.TEXT, style.BODY_SIZE), hold=True)
+            self.show_line(label_text(labels["tied_line"].format(score=score), style.TEXT, style.BODY_SIZE))
             return
         picture.marked = geometry.aligned
         picture.marks = marks = VGroup(*[framed(part) for j in geometry.aligned for part in (rows[j], names[j + 1])])
         winning = [picture.shadows[j] for j in geometry.aligned]  # the winner's shadow comes back, and stays
+        self.beat("winner")  # which key wins is said as it is framed, not before its shadow was drawn
         self.add(*winning)
         self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)
         self.play(*map(Create, marks), *map(Create, winning),
@@ -523,7 +530,7 @@ class MatrixScene(LessonScene):
         self.stage[0].add(marks, *winning)
         winners = ", ".join(f"k_{j + 1}{words[j]}" for j in geometry.aligned)
         line = labels["aligned_line"] if len(geometry.aligned) == 1 else labels["aligned_tie_line"]
-        self.show_line(label_text(line.format(keys=winners, score=score), style.TEXT, style.BODY_SIZE), hold=True)
+        self.show_line(label_text(line.format(keys=winners, score=score), style.TEXT, style.BODY_SIZE))
 
     def show_weighted_average(self):
         """Right after Z = AV has its numbers, its first row seen as a place: the values as arrows from one
@@ -561,16 +568,18 @@ class MatrixScene(LessonScene):
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["v"]], *map(Appear, names[:-1]),
                   run_time=0.8)
         self.play(Create(hull), run_time=0.6)
+        self.beat("terms")
         for j, (row, arrow) in enumerate(zip(rows, picture.arrows["terms"])):
             self.cue("cell", lands=True, value=float(mix.weights[j]), low=0.0, high=1.0)
             self.play(GrowFromPoint(arrow, plane.point(mix.partial_sums[j])), Appear(row), run_time=0.8)
             self.wait(SECONDS_PER_NEW_NUMBER)
+        self.beat("point")  # where z₁ lands is said as it lands
         self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, **self.sound_scale("Z"))  # as Z's cells
         self.play(Appear(picture.z_dot), Appear(names[-1]), Appear(z_row), run_time=0.8)
         heaviest = int(np.argmax(mix.weights))
         self.show_line(label_text(labels["weighted_line"].format(
             j=heaviest + 1, word=words[heaviest], weight=format_number(mix.weights[heaviest], self.weight_decimals)),
-            style.TEXT, style.BODY_SIZE), hold=True)
+            style.TEXT, style.BODY_SIZE))
 
     def row_words(self) -> list[str]:
         """« word » after a vector's name, for each row of X (nothing when X's rows are not the example's)."""
@@ -662,11 +671,12 @@ class MatrixScene(LessonScene):
         self.present(scores, coloured=True)
         self.present(weights, coloured=True,
                      before_row=lambda i: self.cue("row", lands=True, weights=[float(w) for w in result.weights[i]]))
+        self.beat("marks")  # what the frames point out is said as they close
         sound()
         frames = marks(weights)
         self.play(*[Create(frame) for frame in frames], run_time=0.5)
         weights.add(*frames)  # they leave with A
-        self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE), hold=True)
+        self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE))
 
     # Shared moves ------------------------------------------------------------------------------
     def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):
@@ -744,16 +754,15 @@ class MatrixScene(LessonScene):
         between()
         self.play(Appear(*new), run_time=run_time / 2)
 
-    def show_line(self, line, hold: bool = False):
+    def show_line(self, line):
         """Show one worked line between the matrices and the caption (one line or two), after the previous one has
-        gone; a line that ends its step (``hold``) then stays FINAL_HOLD, the step's finished screen."""
+        gone. A line that ends its step is its finished screen: finish_step holds it (FINISHED_HOLD, issue 26), and a
+        narrated step's voice and the replay of its key sound run over that hold rather than after it."""
         left, right, _, _ = style.body_box()
         fit(line, right - left, LINE_HEIGHT).next_to(self.header[-1], UP, buff=LINE_MARGIN)
         self.hide_line()
         self.play(Appear(line), run_time=0.3)
         self.line = line
-        if hold:
-            self.wait(FINAL_HOLD)
 
     def hide_line(self):
         if self.line is not None:
