@@ -437,11 +437,13 @@ class ScalingScene(LessonScene):
         # each number with its blip: divided, every d_k's cloud is as narrow as the first's, nothing to watch.
         returning = SHORTEST_CHANGE + SWEEP_CHANGE + QUICK_CHANGE * widenings
         self.sweep_hold(widenings + 2, SWEEP_CHANGE * widenings + returning)
+        self.beat("widen")  # the cloud widens as the voice says so, not under its sentence on the dots
         for index, d_k in enumerate(dimensions[1:], start=1):
             self.cue_deviation(d_k, scaled=False)
             self.play(*cloud.move_to_values(clouds[d_k].scores, self.deviations[d_k]),
                       Transform(self.row_frame, self.table_frame(index, columns=3)), run_time=SWEEP_CHANGE)
             self.sweep_hold(widenings - index + 2, SWEEP_CHANGE * (widenings - index) + returning)
+        self.beat("divide")  # the widest cloud stays until the sentence on the widening has ended
         self.play(Appear(header[3]), *cloud.relabel(SCALED_CLOUD_LABEL), run_time=SHORTEST_CHANGE)
         for count, index in enumerate(reversed(range(len(dimensions)))):
             d_k = dimensions[index]
@@ -474,11 +476,15 @@ class ScalingScene(LessonScene):
         self.place(VGroup(self.unscaled, self.legend), *self.panel_area(self.readout, note=True))
         self.play(Vanish(self.table, self.scaled_column, self.row_frame, self.cloud), run_time=0.6)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
-        self.cue_distribution(self.unscaled, first)
-        changes = self.dimensions[1:]
-        self.hold(1 + len(changes), after=CHANGE * len(changes))
-        for index, d_k in enumerate(changes):
-            self.change_dimension(d_k, [self.unscaled], holds_left=len(changes) - index)
+        # The point is heard: the chord thins to one tone, d_k after d_k, in the clear, then the voice says so.
+        # The chords come SWEEP_HOLD apart at least, close enough to compare; the last state stays under the voice.
+        with self.listening():
+            self.cue_distribution(self.unscaled, first)
+            changes = self.dimensions[1:]
+            self.hold(1 + len(changes), after=CHANGE * len(changes), least=SWEEP_HOLD)
+            for index, d_k in enumerate(changes):
+                self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index)
+        self.beat("sharp")
 
     def show_collapse(self):
         d_k = self.settings.d_k
@@ -526,11 +532,13 @@ class ScalingScene(LessonScene):
         self.play(Appear(moves), run_time=0.8)
         change = self.per_key(CHANGE)
         self.hold(3, after=2 * change)
+        self.beat("exponentiate")
         # The exponentials read out as blips, on the scale of the bars (1 at the top): one high, the rest low.
         self.cue("values", lands=True, values=[float(value) for value in parts.exponentials],
                  spacing=BLIP_SPACING, low=0.0, high=1.0)
         self.play(*moves.exponentiate(), run_time=change)
         self.hold(2, after=change)
+        self.beat("normalise")  # the exponentials stay while the voice explains them
         self.cue("row", lands=True, weights=[float(w) for w in parts.weights], d_k=d_k, version="unscaled",
                  entropy=float(demo.entropy_unscaled))
         self.play(*moves.normalise(), run_time=change)
