@@ -115,6 +115,7 @@ class CapitalScene(LessonScene):
         self.play(MoveToTarget(self.table), run_time=1.0)
         self.play(Appear(plus), Appear(PE.frame), run_time=0.5)
         self.reveal_rows(PE)
+        self.beat("sum")
         self.cue("scale", **self.vector_scale)  # the vectors' scale starts: X, Q, K, V and the context share it
         self.play(Appear(equals), Appear(self.X.frame), run_time=0.5)
         self.reveal_rows(self.X, sounded=walk.X[:, COUNTRY_DIMENSION], scale=self.vector_scale)
@@ -144,15 +145,17 @@ class CapitalScene(LessonScene):
         note = [self.worked_line(self.labels["approx_note"])] if rounded else []
         self.clear_stage(self.X)
         self.play(MoveToTarget(self.X), Appear(tokens), run_time=1.0)
-        for weight, product in zip(weights, self.products.values()):
+        for weight, product, blind in zip(weights, self.products.values(), ("query", "key", None)):
             self.present(weight)
+            if blind:  # W_Q's and W_K's country row framed as they land: the voice points at each as it is framed
+                self.beat(blind)
+                self.play(Create(weight.row_box(COUNTRY_DIMENSION)), run_time=0.6)
             self.present(product, sounded=product.values[:, COUNTRY_DIMENSION],  # the country column as it lands
                          scale=self.vector_scale)
-        blind = [weights[0].row_box(COUNTRY_DIMENSION), weights[1].row_box(COUNTRY_DIMENSION)]
-        self.play(*[Create(box) for box in blind], *map(Appear, note), run_time=0.6)
+        self.beat("value")
         self.cue("values", lands=True, values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1,
                  low=self.vector_scale["low"], high=self.vector_scale["high"])
-        self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), run_time=0.6)
+        self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), *map(Appear, note), run_time=0.6)
         self.wait(HOLD)
 
     # Steps 4-6: one row of attention --------------------------------------------------------------
@@ -225,7 +228,9 @@ class CapitalScene(LessonScene):
         self.clear_stage()
         self.play(Appear(tokens), run_time=0.4)
         self.present(weights)
+        self.beat("mix")
         self.present(V)
+        self.beat("context")
         self.play(Appear(self.context.frame), run_time=0.4)
         for index, entry in enumerate(self.context.entries[0]):
             self.blip(walk.context, index, self.vector_scale)
@@ -311,6 +316,7 @@ class CapitalScene(LessonScene):
         self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB), **shared_scale(walk.logits))
         self.play(Appear(logits.entry_grid, lag_ratio=1.0), run_time=seconds)  # one note per logit as it appears
         self.settle(logits)
+        self.beat("brace")
         self.play(Appear(brace), Appear(note), run_time=0.6)
         self.wait(HOLD)
 
@@ -370,17 +376,21 @@ class CapitalScene(LessonScene):
                         start=signed(near), end=signed(far))
         self.build_drag_stage(self.walk)
         self.wait(1.0)
-        self.drag_to(near)
-        self.drag_to(far)
+        with self.listening():  # París's and Roma's voices moving in the chord, as their bars do
+            self.drag_to(near)
+            self.drag_to(far)
+        self.beat("moved")
         self.wait(HOLD)
 
     def show_undecided(self):
         self.begin_step("undecided")
-        self.drag_to(0.0)
+        self.drag_to(0.0)  # heard before the voice, which waits for identity 0 to be reached
+        self.beat("zero")
         self.wait(HOLD)
         equal_bars = SurroundingRectangle(self.chart.value_texts, color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)
         self.play(Create(equal_bars), run_time=1.0)  # the eight equal values the caption reads
         self.wait(HOLD)
+        self.beat("undecided")  # the frame leaves once the tie it marks has been talked about
         self.play(Vanish(equal_bars), run_time=0.4)
 
     def show_mirror(self):
@@ -388,11 +398,20 @@ class CapitalScene(LessonScene):
         self.begin_step("mirror", plus=signed(plus.identity), minus=signed(minus.identity),
                         paris=format_number(plus.probs[PARIS], next_word_decimals()),
                         roma=format_number(minus.probs[ROMA], next_word_decimals()))
-        for walk, reading in zip((plus, minus), self.mirror_readings):
-            self.drag_to(walk.identity)
-            self.play(Appear(reading), Create(self.slider_mark(walk.identity)), run_time=0.6)
-            self.wait(HOLD)
+        plus_reading, minus_reading = self.mirror_readings
+        self.drag_to(plus.identity)
+        self.beat("plus")  # París's reading said as it is written
+        self.mirror_reading(plus, plus_reading)
+        self.beat("minus")  # the mirror's question asked as the drag to Roma's side starts
+        self.drag_to(minus.identity)
+        self.beat("roma")  # and answered as Roma's reading is written
+        self.mirror_reading(minus, minus_reading)
         self.wait(1.0)
+
+    def mirror_reading(self, walk, reading):
+        """A reading written beside the chart and its identity marked on the track, then held."""
+        self.play(Appear(reading), Create(self.slider_mark(walk.identity)), run_time=0.6)
+        self.wait(HOLD)
 
     def mirror_reading_rows(self) -> VGroup:
         """"p(París) en 0.90 = 0.38" and "p(Roma) en −0.90 = 0.34", shown one after the other."""

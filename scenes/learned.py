@@ -185,10 +185,12 @@ class LearnedScene(LessonScene):
         self.play(Vanish(self.task), run_time=0.6)
         self.play(Create(plot.frame), run_time=1.0)
         self.play(Create(guess_line), Appear(legend[0]), run_time=0.8)
-        seconds = max(LOSS_SECONDS, self.reveal_seconds(fill_after=3.0))
-        samples = np.linspace(0, len(training.losses) - 1, LOSS_SAMPLES).round().astype(int)
-        self.cue("loss", losses=training.losses[samples].tolist(), guess=guess, duration=seconds)
-        self.play(Create(plot.curve, rate_func=linear), Appear(legend[1], rate_func=linear), run_time=seconds)
+        with self.listening():  # the curve's falling pitch is the step's point: heard in the clear, as it is drawn
+            seconds = max(LOSS_SECONDS, self.reveal_seconds(fill_after=3.0))
+            samples = np.linspace(0, len(training.losses) - 1, LOSS_SAMPLES).round().astype(int)
+            self.cue("loss", losses=training.losses[samples].tolist(), guess=guess, duration=seconds)
+            self.play(Create(plot.curve, rate_func=linear), Appear(legend[1], rate_func=linear), run_time=seconds)
+        self.beat("drop")
         self.play(Create(drop_line), Appear(drop_label), run_time=0.8)
         self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2:]), run_time=1.6)
         self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, legend)
@@ -229,6 +231,8 @@ class LearnedScene(LessonScene):
             patterns = training.patterns(moment)
             new_arcs = self.head_arcs(patterns)
             new_frame = SurroundingRectangle(grid[k], color=style.HIGHLIGHT, buff=0.08, stroke_width=3)
+            if k == len(self.moments) - 1:
+                self.beat("after")  # the scores after the drop are said as they appear, not before
             for head, weights in ((0, patterns[0, self.previous_head]), (2, patterns[1, self.induction_head])):
                 self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
             if arcs is None:
@@ -338,12 +342,14 @@ class LearnedScene(LessonScene):
         self.play(Vanish(self.forming, self.row), run_time=0.6)
         self.play(Appear(designed_side), Create(divider), run_time=1.0)
         self.wait(1.0)
-        seconds = self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5)
         after = self.moments[-1]
         scores = [*self.training.previous_token_scores[after], *self.training.induction_scores[after]]
-        # each trained head's score as it is written, layer 1 then layer 2: the clean heads high, the others low
-        self.cue("values", values=[float(score) for score in scores], spacing=seconds / len(scores), low=0.0, high=1.0)
-        self.play(Appear(trained_side[0]), Appear(trained_side[1], lag_ratio=0.15), run_time=seconds)
+        with self.listening():  # each trained head's score as it is written, layer 1 then layer 2: the clean heads high
+            seconds = self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5)
+            self.cue("values", values=[float(score) for score in scores], spacing=seconds / len(scores), low=0.0,
+                     high=1.0)
+            self.play(Appear(trained_side[0]), Appear(trained_side[1], lag_ratio=0.15), run_time=seconds)
+        self.beat("scores")  # what the scores just heard say
         self.comparison = VGroup(designed_side, trained_side, divider)
 
     def trained_grid(self, layers: int, heads: int, width: float, height: float) -> VGroup:

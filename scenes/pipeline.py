@@ -60,6 +60,7 @@ LEGEND_GAP = 0.35
 TEMPERATURE_BARS = 1.1  # the height of a temperature's row of bars, for up to three temperatures
 SHORTEST_TEMPERATURE_BARS = 0.55  # with more, lower rows, so that all fit with the token names under the last
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
+CURVE_SECONDS = 3.0  # at least, to draw that plot's curve: its tone is heard fading as the curve falls
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
 LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
 FRAMING_SECONDS = 0.5  # at least, to frame the query's row in a compared map
@@ -424,7 +425,9 @@ class PipelineScene(LessonScene):
         self.play(MoveToTarget(heatmap), run_time=0.8)
         self.fan = self.query_fan((split + 0.2, right, bottom, top))
         self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=0.8)
-        self.draw_lines(self.fan.lines, self.settings.temperature, LINE_SECONDS * len(self.fan.lines))
+        with self.listening():  # each line's note as it reaches its token: the weights heard as they land
+            self.draw_lines(self.fan.lines, self.settings.temperature, LINE_SECONDS * len(self.fan.lines))
+        self.beat("lines")
         self.sweep_rows(weights.matrix, self.fill_seconds())
         self.softmax_heatmap = heatmap
 
@@ -658,11 +661,13 @@ class PipelineScene(LessonScene):
                          for t, run in zip(temperatures, runs)])
         self.play(Vanish(self.presets_stage), run_time=0.6)
         self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=0.6)
-        each = self.fill_seconds() / len(rows)
-        for row, mark, temperature in zip(rows, marks, temperatures):
-            self.play(Appear(VGroup(row.title, row.chart.baseline)), run_time=0.4)
-            self.grow_bars(row.chart, temperature, max(0.6, each - 1.0))
-            self.play(Appear(row.readout), FadeIn(mark, scale=2), run_time=0.6)
+        with self.listening():  # each row's notes, bright when cold and dull when hot: the temperature heard
+            each = self.fill_seconds() / len(rows)
+            for row, mark, temperature in zip(rows, marks, temperatures):
+                self.play(Appear(VGroup(row.title, row.chart.baseline)), run_time=0.4)
+                self.grow_bars(row.chart, temperature, max(0.6, each - 1.0))
+                self.play(Appear(row.readout), FadeIn(mark, scale=2), run_time=0.6)
+        self.beat("heard")
         self.temperature_rows, self.temperature_marks = rows, marks
 
     def temperature_rows_of(self, temperatures, runs: list[LabAttention], name: str) -> VGroup:
@@ -744,9 +749,11 @@ class PipelineScene(LessonScene):
                                     style.ATTENTION, style.CAPTION_SIZE)
         left, right, _, _ = self.plot_box
         fit(readout, right - left, 1.0).next_to(plot, DOWN, buff=0.25).set_x((left + right) / 2)
-        reveal = self.fill_seconds(1.6)
-        self.cue("curve", values=self.max_weight_curve[1].tolist(), duration=reveal)
-        self.play(Vanish(self.temperature_marks), Create(plot.curve), run_time=reveal)
+        with self.listening():  # the curve heard as it is drawn, in the clear: under the voice it would sound again whole
+            reveal = max(CURVE_SECONDS, self.fill_seconds(1.6))
+            self.cue("curve", values=self.max_weight_curve[1].tolist(), duration=reveal)
+            self.play(Vanish(self.temperature_marks), Create(plot.curve), run_time=reveal)
+        self.beat("uniform")
         self.play(Create(uniform), Appear(uniform_label), run_time=0.6)
         self.play(LaggedStart(*[FadeIn(ring, scale=2) for ring in rings], lag_ratio=0.5), Appear(readout), run_time=1.0)
         self.plot_stage = VGroup(plot, uniform, uniform_label, rings, readout)
@@ -778,12 +785,14 @@ class PipelineScene(LessonScene):
         self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=fade)
         self.causal_scores = scores.matrix  # on screen until the softmax replaces it
         names = VGroup(parts.masked.row_labels, parts.masked.column_labels)
+        self.beat("zeros")
         self.replace_matrix(scores.matrix, parts.masked.matrix,
                             with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
                             cue=("masked", dict(before=free.weights[self.query].tolist(),
                                                 after=masked.weights[self.query].tolist())))
-        self.sweep_rows(parts.masked.matrix, self.fill_seconds(0.8))
+        self.beat("nulled")  # the counts are written as the voice reads them, then each row is framed beside its count
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
+        self.sweep_rows(parts.masked.matrix, self.fill_seconds())
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> VGroup:
         """Without and with the mask side by side, row beside row: the tokens between the two name the rows of
