@@ -132,6 +132,7 @@ class PositionalScene(LessonScene):
         self.cue("frequencies", dimensions=d, positions=n, angular_frequencies=self.omega.tolist(),
                  periods=(2 * np.pi / self.omega).tolist())
         self.wait(1.5)
+        self.beat("rows")  # the frame walks the rows as the voice says what a row is for
         self.sweep_rows()
         self.wait(1.5)
 
@@ -234,6 +235,8 @@ class PositionalScene(LessonScene):
         self.play(Create(boxes), run_time=0.6)
         for j, period, strip, box in zip(columns, periods, strips, boxes):
             seconds = 2.5
+            if j == columns[-1]:
+                self.beat("slowest")  # the longest period is said as its strip comes, not before
             self.play(Appear(strip.frame), Appear(strip.labels), box.animate.set_stroke(width=5), run_time=0.5)
             self.cue("wave", dimension=int(j), angular_frequency=float(self.omega[j]), period=float(period),
                      samples=self.PE[:, j].tolist(), duration=seconds)
@@ -322,10 +325,12 @@ class PositionalScene(LessonScene):
         marks = VGroup()
         for k, start in enumerate(starts):
             if k:  # on to the next start: the hands turn on, silently
+                self.beat("second")  # the first start's turns stay until the voice has said them
                 self.play(Vanish(marks), self.turned(starts[k - 1] + delta, start), run_time=1.2)
             anchor = self.heatmap.row_box(start, colour=style.MUTED, stroke_width=2)
             ghosts = row.ghosts()
             self.play(Appear(ghosts), Create(anchor), run_time=0.4)
+            self.beat("turn")  # the hands turn once the voice has said what a hand is
             self.cue("position_sweep", rows=self.PE[start:start + delta + 1].tolist(),
                      angular_frequencies=self.omega.tolist(), duration=TURN_SECONDS)
             self.play(self.turned(start, start + delta), run_time=TURN_SECONDS, rate_func=linear)
@@ -433,18 +438,22 @@ class PositionalScene(LessonScene):
             panel.add(self.peak_identity(d))
         self.place_beside_heatmap(panel.arrange(DOWN, buff=0.4))
         self.play(Create(axes), Appear(axis_labels), run_time=1.0)
-        for k, (start, similarities) in enumerate(zip(starts, curves)):
-            self.draw_similarity(axes, start, similarities, dashed=k > 0)
-            self.play(Appear(table[k]), run_time=self.reveal_seconds(columns))
-            self.wait(1.0)
+        self.draw_similarity(axes, starts[0], curves[0], dashed=False)
+        self.beat("row")  # the first curve's numbers, and why it starts at d/2, as the voice says so
+        if d % 2 == 0:
+            self.play(Appear(panel[-1]), run_time=0.8)
+        self.play(Appear(table[0]), run_time=self.reveal_seconds(columns))
+        self.wait(1.0)
         if wide:
+            self.beat("wide")
             self.play(Create(wide_axes), Appear(wide_labels), run_time=0.8)
             seconds = min(4.0, max(2.0, 0.1 * span))
             self.cue("similarity_curve", start=0, d_model=wide, deltas=list(range(span)),
                      similarities=wide_curve.tolist(), duration=seconds)
             self.play(Create(self.curve_line(wide_axes, wide_curve, style.OUTPUT)), run_time=seconds, rate_func=linear)
-        if d % 2 == 0:
-            self.play(Appear(panel[-1]), run_time=0.8)
+        self.draw_similarity(axes, starts[1], curves[1], dashed=True)
+        self.beat("same")
+        self.play(Appear(table[1]), run_time=self.reveal_seconds(columns))
         self.wait(2.0)
 
     @staticmethod
@@ -527,7 +536,8 @@ class PositionalScene(LessonScene):
         return Dot(point, radius=0.05, color=style.TEXT)
 
     def draw_similarity(self, axes: Axes, start: int, similarities: np.ndarray, dashed: bool):
-        """Grow the curve Δ by Δ while frames mark rows pos and pos + Δ on the heatmap."""
+        """Grow the curve Δ by Δ while frames mark rows pos and pos + Δ on the heatmap, its sound in the clear: the
+        step's answer is heard, the curve from the second start sounds as the first did."""
         points = [axes.c2p(delta, value) for delta, value in enumerate(similarities)]
         colour = style.MUTED if dashed else style.TEXT
         markers = VGroup(*[self.curve_marker(point, dashed) for point in points])
@@ -537,11 +547,12 @@ class PositionalScene(LessonScene):
         seconds = min(5.0, max(2.0, 0.12 * len(points)))
         self.play(Create(anchor), run_time=0.4)
         self.add(moving)
-        self.cue("similarity_curve", start=start, deltas=list(range(len(points))),
-                 similarities=similarities.tolist(), duration=seconds)
-        self.play(Create(self.curve_line(axes, similarities, colour, dashed)),
-                  Appear(markers, lag_ratio=1), tracker.animate.set_value(len(points) - 1),
-                  run_time=seconds, rate_func=linear)
+        with self.listening():
+            self.cue("similarity_curve", start=start, deltas=list(range(len(points))),
+                     similarities=similarities.tolist(), duration=seconds)
+            self.play(Create(self.curve_line(axes, similarities, colour, dashed)),
+                      Appear(markers, lag_ratio=1), tracker.animate.set_value(len(points) - 1),
+                      run_time=seconds, rate_func=linear)
         moving.clear_updaters()
         self.remove(tracker)
         self.play(Vanish(anchor), Vanish(moving), run_time=0.4)
@@ -660,17 +671,24 @@ class PositionalScene(LessonScene):
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
         links = self.row_links()
-        for sentence, source, words in zip(sentences, self.inputs, self.input_words):
+        for index, (sentence, source, words) in enumerate(zip(sentences, self.inputs, self.input_words)):
+            if index:
+                self.beat("other")  # sentence B is named as it comes, not while A is being written
             self.play(Appear(sentence), Appear(source.frame), run_time=0.6)
             self.reveal_rows(source, words)
+        first, second = self.outputs
+        self.play(Appear(first.frame), run_time=0.6)
+        self.reveal_rows(first, self.words[0])
+        self.beat("pairs")  # "each word comes out the same" is said as the second sentence's outputs come
         # Z_B's rows complete the pairs of rows of one token: each pair is compared as it lands
-        for output, words, before_row in zip(self.outputs, self.words, (lambda i: None, self.cue_pair)):
-            self.play(Appear(output.frame), run_time=0.6)
-            self.reveal_rows(output, words, before_row)
+        self.play(Appear(second.frame), run_time=0.6)
+        self.reveal_rows(second, self.words[1], self.cue_pair)
         self.play(Create(links), run_time=1.0)
-        self.cue("outputs_compared", lands=True, with_pe=False,
-                 max_difference=self.max_difference(demo.output_a, demo.output_b))
-        self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference), run_time=0.8)
+        with self.listening():  # the verdict's unison in the clear: with PE (next step) it becomes an interval
+            self.cue("outputs_compared", lands=True, with_pe=False,
+                     max_difference=self.max_difference(demo.output_a, demo.output_b))
+            self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference),
+                      run_time=0.8)
         self.wait(2.0)
 
     def demo_steps(self, with_pe: bool) -> list:
@@ -745,12 +763,20 @@ class PositionalScene(LessonScene):
                    for old, side, output in zip(self.outputs, "AB", (demo.output_a_pe, demo.output_b_pe))]
         difference = self.difference_number(demo.output_a_pe, demo.output_b_pe)
         difference.move_to(self.difference, aligned_edge=LEFT)
-        self.replace_values(self.inputs, inputs)
-        self.replace_values(self.outputs, outputs)
-        self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is written, not before
-                 max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
-        self.play(Succession(Vanish(self.difference), Appear(difference)), run_time=0.8)
-        self.wait(2.0)
+        self.replace_labels(self.inputs, inputs)
+        for before, after in zip(self.inputs, inputs):
+            self.replace_rows(before, after)
+        self.replace_labels(self.outputs, outputs)
+        self.replace_rows(self.outputs[0], outputs[0])
+        self.beat("differ")  # the same word's rows compared as the second sentence's come, not before
+        self.replace_rows(self.outputs[1], outputs[1])
+        with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes
+            self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is written, not before
+                     max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
+            self.play(Succession(Vanish(self.difference), Appear(difference)), run_time=0.8)
+            self.wait(1.0)  # with LISTEN_TAIL, the comparison's 1.5 s sound ends before the voice
+        self.beat("counts")
+        self.wait(1.0)
 
     @staticmethod
     def in_place(old: LabelledMatrix, new: LabelledMatrix) -> LabelledMatrix:
@@ -760,13 +786,15 @@ class PositionalScene(LessonScene):
         enlarge_formulas(new)
         return new
 
-    def replace_values(self, old: list[LabelledMatrix], new: list[LabelledMatrix]):
-        """Each old matrix becomes its new one: the label, then row by row, the old numbers gone before the new come."""
+    def replace_labels(self, old: list[LabelledMatrix], new: list[LabelledMatrix]):
+        """Each old matrix takes its new one's label (its rows follow, ``replace_rows``)."""
         self.play(*[FadeTransform(before.label, after.label) for before, after in zip(old, new)], run_time=0.8)
-        for before, after in zip(old, new):
-            self.play(LaggedStart(*[Succession(Vanish(before.row(i)), Appear(after.row(i)))
-                                    for i in range(len(before.entries))], lag_ratio=1.0),
-                      run_time=self.reveal_seconds(before.values.size))
+
+    def replace_rows(self, before: LabelledMatrix, after: LabelledMatrix):
+        """The old matrix's numbers give way to the new one's, row by row, the old gone before the new come."""
+        self.play(LaggedStart(*[Succession(Vanish(before.row(i)), Appear(after.row(i)))
+                                for i in range(len(before.entries))], lag_ratio=1.0),
+                  run_time=self.reveal_seconds(before.values.size))
 
     # Layout --------------------------------------------------------------------------------------
     def body(self) -> tuple[float, float, float, float]:
