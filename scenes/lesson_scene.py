@@ -53,7 +53,7 @@ from scenes.number_glyphs import NumberText
 from scenes.speedups import release_free_memory
 from scenes.visuals import cap_height, label_text
 from sonify.mix import DUCK_RAMP, Track
-from sonify.replay import REPLAY_GAP, key_cues, replay_times
+from sonify.replay import REPLAY_GAP, key_cues, replay_times, sound_seconds
 from sonify.synth import SAMPLE_RATE
 
 WORDS_PER_SECOND = 2.5
@@ -67,7 +67,7 @@ LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
 HEADER_SECONDS = 0.6  # a step's new header fades in (its step tone sounds as it has landed)
 PHRASE_GAP = 0.3  # seconds of quiet between two phrases of the voice
-LISTEN_TAIL = 0.6  # seconds a listening moment lasts after its last play: its last sound rings out before the voice
+LISTEN_TAIL = 0.6  # seconds a listening moment lasts at least after its last play, before the voice goes on
 
 
 def drawn_frames(run_time: float, frozen: bool) -> int:
@@ -278,7 +278,7 @@ class LessonScene(Scene):
         template = caption or strings["caption"]
         caption = self.written(template.format(**fields))
         speech = self.speech(number, key, strings, template, fields)
-        new_header = self._header(title, number, caption, burned=not (speech and speech[2]))
+        new_header = self._header(title, number, caption, burned=not (speech and speech[3]))
         self.cue("step", lands=True, step=number)  # as the new header lands
         if self.header is None:
             self.play(Appear(new_header), run_time=HEADER_SECONDS)
@@ -295,30 +295,32 @@ class LessonScene(Scene):
             self.job.progress((number - 1) / len(self.shown_steps))
 
     def speech(self, number: int, key: str, strings: dict, caption_template: str,
-               fields: dict) -> tuple[str, list[Phrase], list[np.ndarray] | None] | None:
-        """What the step's narration says (the ``narration`` of the caption shown: ``narration_tie`` beside
-        ``caption_tie``, numbers as the locale reads them), its phrases and, with a voice, each phrase's sound;
-        None when the step has no narration."""
+               fields: dict) -> tuple[str, str, list[Phrase], list[np.ndarray] | None] | None:
+        """Which narration the step says (the ``narration`` of the caption shown: ``narration_tie`` beside
+        ``caption_tie``), what it says (numbers as the locale reads them), its phrases and, with a voice, each
+        phrase's sound; None when the step has no narration."""
         variant = next((name for name, text in strings.items() if name.startswith("caption") and text == caption_template),
                        "caption")
-        template = strings.get(variant.replace("caption", "narration", 1), strings.get("narration"))
+        variant = variant.replace("caption", "narration", 1) if variant.replace("caption", "narration", 1) in strings \
+            else "narration"
+        template = strings.get(variant)
         if template is None:
             return None
         text = self.written(template.format(**fields))
         parts = phrases(text)
         voices = self.job.narration.speak(step_file_name(number, key), [part.text for part in parts],
                                           self.job.locale["spoken"]) if self.job.narration and self.in_clip(number) else None
-        return text, parts, voices
+        return variant, text, parts, voices
 
-    def narrate(self, number: int, speech: tuple[str, list[Phrase], list[np.ndarray] | None] | None) -> None:
+    def narrate(self, number: int, speech: tuple[str, str, list[Phrase], list[np.ndarray] | None] | None) -> None:
         """Record what the step's narration says and, with a voice, start it now; its phrases tied to plays wait
         for their ``beat``."""
         self._unspoken, self._spoken = [], []
         if speech is None:
             return
-        text, parts, voices = speech
+        variant, text, parts, voices = speech
         step = self.steps[-1]
-        step.narration = {"file": step_file_name(number, step.key), "text": plain(text)}
+        step.narration = {"file": step_file_name(number, step.key), "text": plain(text), "variant": variant}
         if voices is None:
             return
         step.narration["start"] = round(step.start, 4)
@@ -329,10 +331,12 @@ class LessonScene(Scene):
         else:  # a recording: one piece from the step's start, its sentences found in it
             self._place_recording(voices[0], spoken_sentences(text))
 
-    def _place(self, phrase: Phrase, voice: np.ndarray, start: float) -> None:
+    def _place(self, phrase: Phrase, voice: np.ndarray, start: float, with_its_play: bool = False) -> None:
+        """The phrase's voice from ``start``; recorded with the play it waits for only when it started with it
+        (a phrase whose beat never came is said in order, tied to nothing)."""
         end = start + len(voice) / SAMPLE_RATE
         self.voices.append((start, Track.holding(voice)))  # not in memory: a section may speak for minutes
-        self._spoken.append((phrase, start, end))
+        self._spoken.append((phrase if with_its_play else replace(phrase, play=""), start, end))
         self._voice_until = end
 
     def _speak_untied(self) -> None:
@@ -350,26 +354,29 @@ class LessonScene(Scene):
     def beat(self, name: str) -> None:
         """Call just before the play that the narration's phrase ``[[name]]`` describes: the voice first finishes
         the phrases before it, then that phrase starts with the play. Nothing when no phrase waits for it."""
+        if not name:
+            raise ValueError("beat: a phrase's marker needs a name, e.g. beat(\"scores\")")
         if not any(phrase.play == name for phrase, _ in self._unspoken):
             return
         while self._unspoken[0][0].play != name:  # tied to a play that did not come: said in order all the same
             self._place(*self._unspoken.pop(0), max(self._voice_until + PHRASE_GAP, self.renderer.time))
         self.wait_until(self._voice_until + PHRASE_GAP)
-        self._place(*self._unspoken.pop(0), self.renderer.time)
+        self._place(*self._unspoken.pop(0), self.renderer.time, with_its_play=True)
         self._speak_untied()
 
     @contextmanager
     def listening(self):
         """Plays whose sound is the point: the voice stops before them, they sound in the clear at their level
-        (their cues are marked ``listen``), and the voice goes on LISTEN_TAIL after them."""
-        if not self._spoken:
+        (their cues are marked ``listen``), and the voice goes on once their last sound has rung out, at least
+        LISTEN_TAIL after the last play."""
+        if not (self._spoken or self._unspoken):  # no voice in this step: nothing to stop
             yield
             return
         self.wait_until(self._voice_until + PHRASE_GAP)
         start, first = self.renderer.time, len(self.cues)
         yield
-        end = self.renderer.time + LISTEN_TAIL
         self.cues[first:] = [replace(cue, listen=True) for cue in self.cues[first:]]
+        end = max([self.renderer.time + LISTEN_TAIL, *(cue.time + sound_seconds(cue) for cue in self.cues[first:])])
         self.steps[-1].narration.setdefault("listening", []).append([round(start, 4), round(end, 4)])
         self._voice_until = max(self._voice_until, end - PHRASE_GAP)
 

@@ -774,7 +774,6 @@ class PositionalScene(LessonScene):
             self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is written, not before
                      max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
             self.play(Succession(Vanish(self.difference), Appear(difference)), run_time=0.8)
-            self.wait(1.0)  # with LISTEN_TAIL, the comparison's 1.5 s sound ends before the voice
         self.beat("counts")
         self.wait(1.0)
 

@@ -49,16 +49,18 @@ def scene_job(overrides: tuple[str, ...], locale: dict | None = None, **job) -> 
 
 
 def run_scene(section_id: str, *overrides: str, stills_dir=None, locale: dict | None = None, steps=None,
-              frame_rate: int = RECORDS_FPS):
+              frame_rate: int = RECORDS_FPS, narration=None):
     """Run the whole scene (or the clip of ``steps``, a StepRange) with animations skipped (state only, no video),
-    timed as a video at ``frame_rate``, and return it; ``locale`` stands in for the locale of the config's
+    timed as a video at ``frame_rate``, and return it; ``narration`` speaks its steps (a Speaker), ``locale`` stands in
+    for the locale of the config's
     ``lecture.lang``."""
     CACHE.mkdir(parents=True, exist_ok=True)
     with private_lock(CACHE / ".lock"), tempfile.TemporaryDirectory() as media, tempconfig({
             **TINY, "frame_rate": frame_rate, "media_dir": media, "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
             "write_to_movie": False, "save_last_frame": False,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
-        scene = BY_ID[section_id].scene()(scene_job(overrides, locale, stills_dir=stills_dir, steps=steps), skip_animations=True)
+        scene = BY_ID[section_id].scene()(scene_job(overrides, locale, stills_dir=stills_dir, steps=steps,
+                                                    narration=narration), skip_animations=True)
         scene.render()
     return scene
 

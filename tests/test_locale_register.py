@@ -5,6 +5,7 @@ pages)."""
 import re
 
 from lesson.locale import load_locale
+from lesson.narration_phrases import plain
 
 # Vosotros forms, spotted by their endings. Imperatives end in -ad/-ed/-id, also with a pronoun after them
 # (pensad, describid, probadlo); reflexive ones in -aos (fijaos); present, future, subjunctive and
@@ -32,7 +33,7 @@ def strings(table, path=()):
 
 def vosotros_forms(text: str) -> list[str]:
     """The words of ``text`` (fields left out) that address the reader as vosotros."""
-    words = (match.group(0) for match in VOSOTROS.finditer(FIELD.sub(" ", text)))
+    words = (match.group(0) for match in VOSOTROS.finditer(FIELD.sub(" ", plain(text))))  # no [[marker]]
     return [word for word in words if not NOT_VERBS.fullmatch(word)]
 
 

@@ -14,6 +14,7 @@ from lesson.config import load_config
 from lesson.locale import load_locale
 from scenes.fades import Appear
 from scenes.lesson_scene import LISTEN_TAIL, PHRASE_GAP, LessonScene, SceneJob
+from sonify.replay import sound_seconds
 from sonify.synth import SAMPLE_RATE
 
 WORD = 0.4  # seconds a word of the stand-in voice lasts
@@ -132,14 +133,46 @@ class NoBeats(BeatsScene):
         pass
 
 
-def test_phrases_whose_play_never_comes_are_still_said_in_order():
+def test_phrases_whose_play_never_comes_are_still_said_in_order_tied_to_nothing():
     spoken = phrases(run(NoBeats))
     starts = [spoken[text][0] for text in ("Primero miramos el cuadro.", "Ahora el cuadro crece despacio,",
                                            "y se posa.", "Escucha.", "Eso fue todo.")]
     assert starts == sorted(starts)
+    assert {play for _, _, play in spoken.values()} == {""}  # the manifest does not claim a play they started with
 
 
 def test_a_spoken_steps_caption_is_not_burned_in_a_silent_steps_is():
     """Subtitles carry a spoken step's words; its caption on screen too would give a viewer two texts at once."""
     assert "Un cuadro." not in [text.text for text in run().steps[0].texts]
     assert "Un cuadro." in [text.text for text in run(speaker=None).steps[0].texts]
+
+
+class LongSound(BeatsScene):
+    """A listening moment whose sound (the comparison of two outputs, 1.5 s) outlasts its play (0.2 s)."""
+
+    def lesson(self):
+        self.begin_step("one")
+        square = Square()
+        self.beat("grow")
+        with self.listening():
+            self.cue("outputs_compared", with_pe=True, max_difference=0.5)
+            self.play(Appear(square), run_time=0.2)
+        self.beat("after")
+
+
+def test_the_voice_goes_on_only_once_the_listening_moments_last_sound_has_rung_out():
+    scene = run(LongSound)
+    [(start, end)] = scene.steps[0].narration["listening"]
+    [cue] = [cue for cue in scene.cues if cue.listen]
+    assert end >= cue.time + sound_seconds(cue) - 1e-6 and sound_seconds(cue) > 0.2 + LISTEN_TAIL
+    assert phrases(scene)["Eso fue todo."][0] >= end - 1e-6
+
+
+def test_a_beat_without_a_name_is_refused():
+    class Nameless(BeatsScene):
+        def lesson(self):
+            self.begin_step("one")
+            self.beat("")
+
+    with pytest.raises(ValueError, match="needs a name"):
+        run(Nameless)
