@@ -379,7 +379,7 @@ class CapitalScene(LessonScene):
         with self.listening():  # París's and Roma's voices moving in the chord, as their bars do
             self.drag_to(near)
             self.drag_to(far)
-        self.beat("moved")
+        self.beat("swept")
         self.wait(HOLD)
 
     def show_undecided(self):
@@ -390,7 +390,7 @@ class CapitalScene(LessonScene):
         equal_bars = SurroundingRectangle(self.chart.value_texts, color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)
         self.play(Create(equal_bars), run_time=1.0)  # the eight equal values the caption reads
         self.wait(HOLD)
-        self.beat("undecided")  # the frame leaves once the tie it marks has been talked about
+        self.beat("tie")  # the frame leaves once the tie it marks has been talked about
         self.play(Vanish(equal_bars), run_time=0.4)
 
     def show_mirror(self):

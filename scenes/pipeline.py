@@ -749,10 +749,10 @@ class PipelineScene(LessonScene):
                                     style.ATTENTION, style.CAPTION_SIZE)
         left, right, _, _ = self.plot_box
         fit(readout, right - left, 1.0).next_to(plot, DOWN, buff=0.25).set_x((left + right) / 2)
-        with self.listening():  # the curve heard as it is drawn, in the clear: under the voice it would sound again whole
+        with self.listening():  # the curve heard as drawn, in the clear: under the voice it would sound again whole
             reveal = max(CURVE_SECONDS, self.fill_seconds(1.6))
             self.cue("curve", values=self.max_weight_curve[1].tolist(), duration=reveal)
-            self.play(Vanish(self.temperature_marks), Create(plot.curve), run_time=reveal)
+            self.play(Create(plot.curve), run_time=reveal)
         self.beat("uniform")
         self.play(Create(uniform), Appear(uniform_label), run_time=0.6)
         self.play(LaggedStart(*[FadeIn(ring, scale=2) for ring in rings], lag_ratio=0.5), Appear(readout), run_time=1.0)
@@ -764,7 +764,8 @@ class PipelineScene(LessonScene):
         old, new = self.temperature_rows, self.temperature_rows_of(EXERCISE_TEMPERATURES, runs, "exercise_row")
         pairs = min(len(old), len(new))
         self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
-                  *[Vanish(row) for row in old[pairs:]], *[Appear(row) for row in new[pairs:]], run_time=1.2)
+                  *[Vanish(row) for row in old[pairs:]], *[Appear(row) for row in new[pairs:]],
+                  Vanish(self.temperature_marks), run_time=1.2)  # the plot's marks were the old rows' maxima
         self.temperature_rows = new
 
     # Beyond the lab: the causal mask and entropy -------------------------------------------------------
@@ -790,7 +791,7 @@ class PipelineScene(LessonScene):
                             with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
                             cue=("masked", dict(before=free.weights[self.query].tolist(),
                                                 after=masked.weights[self.query].tolist())))
-        self.beat("nulled")  # the counts are written as the voice reads them, then each row is framed beside its count
+        self.beat("counts")  # the counts written as the voice reads them, then each row framed beside its count
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
         self.sweep_rows(parts.masked.matrix, self.fill_seconds())
 
