@@ -6,6 +6,8 @@ every step's finished state on screen at least 4 s before anything replaces or d
 import pytest
 import srt
 
+from lecture.render.captions import subtitle_text
+
 from lesson.locale import load_locale
 from lesson.sections import SECTIONS
 from media_checks import manifest, tiny_matrix
@@ -133,7 +135,7 @@ def test_the_manifest_lists_the_cards_and_the_captions_show_a_cards_text_while_i
     for card in entry["cards"]:
         during = [cue for cue in captions if cue.start.total_seconds() < card["end"] - 0.01
                   and cue.end.total_seconds() > card["start"] + 0.01]
-        assert [words(cue.content) for cue in during] == [card["text"]], card
+        assert [words(cue.content) for cue in during] == [subtitle_text(card["text"])], card  # written as on screen
         assert during[0].start.total_seconds() == pytest.approx(card["start"], abs=0.002)
         assert during[0].end.total_seconds() == pytest.approx(card["end"], abs=0.002)
 
