@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from bench.report import RESULTS
+from bench.report import keep
 
 BUDGET_CPU_S, BUDGET_PEAK_MB = 60, 300
 
@@ -45,6 +45,4 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--child"]:
         child()
     else:
-        measured = measure()
-        previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-        RESULTS.write_text(json.dumps(previous | {"learned_training": measured}, indent=2, ensure_ascii=False) + "\n")
+        keep("learned_training", measure())

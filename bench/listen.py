@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bench.__main__ import render
 from bench.listener import THREADS, section_entry, step_hearings
-from bench.report import RESULTS, listening_markdown
+from bench.report import keep, listening_markdown
 from bench.spoken_words import error_rate
 from lesson.sections import SECTIONS
 
@@ -75,8 +75,7 @@ def main() -> None:
     parser.add_argument("--lang", action="append", choices=LANGUAGES, help="a language (default: both)")
     arguments = parser.parse_args()
     listening = measure(arguments.sections, arguments.lang or list(LANGUAGES))
-    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    RESULTS.write_text(json.dumps(previous | {"listening": listening}, indent=2, ensure_ascii=False) + "\n")
+    keep("listening", listening)
     print(listening_markdown(listening))
 
 

@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.report import RESULTS
+from bench.report import keep
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET_SPEECH_CPU = 0.7  # CPU s per spoken second, cold
@@ -117,6 +117,4 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--child"]:
         child()
     else:
-        measured = measure()
-        previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-        RESULTS.write_text(json.dumps(previous | {"narration": measured}, indent=2, ensure_ascii=False) + "\n")
+        keep("narration", measure())

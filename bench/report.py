@@ -25,6 +25,12 @@ UHD_PEAK_MEMORY_TARGET = 2048  # MiB at 2160p
 FLAT_MB, FLAT_SHARE = 50, 0.15  # what a longer clip may add to a worker's peak, as tests/test_memory.py allows
 
 
+def keep(name: str, measured) -> None:
+    """``measured`` into bench/results.json under ``name``, beside what earlier runs measured."""
+    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    RESULTS.write_text(json.dumps(previous | {name: measured}, indent=2, ensure_ascii=False) + "\n")
+
+
 def table(rows: list[dict], columns) -> str:
     lines = ["| " + " | ".join(title for _, title in columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(str(row.get(key, "")) for key, _ in columns) + " |" for row in rows]
