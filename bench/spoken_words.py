@@ -34,7 +34,7 @@ def comparable_words(text: str, language: str) -> list[str]:
     text = unicodedata.normalize("NFKC", text)  # text2num writes ordinals with superscripts: 1.ᵉʳ
     text = DIGIT_BY_DIGIT.sub(lambda match: match[1] + match[2].replace(" ", ""), text)
     text = NUMBER.sub(lambda match: plain_number(match[0], THOUSANDS_MARKS[language]), text)
-    return [letter_name(word, language) for word in NOT_A_WORD.sub(" ", text).split()]
+    return " ".join(letter_name(word, language) for word in NOT_A_WORD.sub(" ", text).split()).split()
 
 
 def letter_name(word: str, language: str) -> str:
