@@ -453,8 +453,7 @@ class PositionalScene(LessonScene):
             self.play(Create(self.curve_line(wide_axes, wide_curve, style.OUTPUT)), run_time=seconds, rate_func=linear)
         self.draw_similarity(axes, starts[1], curves[1], dashed=True)
         self.beat("same")
-        self.play(Appear(table[1]), run_time=self.reveal_seconds(columns))
-        self.wait(2.0)
+        self.play(Appear(table[1]), run_time=self.reveal_seconds(columns))  # finish_step holds the finished plot
 
     @staticmethod
     def similarity_fields(curve: np.ndarray, rise: tuple[int, int] | None) -> dict:

@@ -26,10 +26,11 @@ def decoded_name(encoder: str) -> str:
 
 @pytest.fixture(scope="module", params=FORMATS)
 def rendered(request, tmp_path_factory):
-    """(the format's record, OUT) after rendering the matrix section's first step in it at tiny size."""
+    """(the format's record, OUT) after rendering the matrix section's first step in it at tiny size, narrated (a
+    video of a spoken step carries its sentences as a subtitle track)."""
     out = tmp_path_factory.mktemp(f"first-step-{request.param}")
     result = run_cli("render", "matrix", "--steps", "1", *TINY, "--set", "lecture.questions='none'", "--format",
-                     request.param, "-o", str(out), "-j", "1")
+                     request.param, "--narration", "tts", "-o", str(out), "-j", "1")  # spoken: its subtitle track
     assert result.returncode == 0, result.stderr
     return BY_NAME[request.param], out
 

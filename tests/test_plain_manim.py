@@ -44,7 +44,7 @@ def documented_defaults() -> dict[tuple[str, ...], object]:
 
 
 @pytest.mark.parametrize("section", SECTIONS, ids=[section.id for section in SECTIONS])
-def test_every_section_scene_is_built_as_manims_cli_builds_it_with_the_default_config(section):
+def test_every_section_scene_is_built_as_manims_cli_builds_it_with_the_default_config(section, no_personal_settings):
     scene = section.scene()()  # what manim's CLI does with the class it is given: no arguments
     used = scene.job.config.model_dump()
     assert {path: reduce(dict.get, path, used) for path in documented_defaults()} == documented_defaults()

@@ -85,7 +85,7 @@ def test_lecture_joins_the_sections(rendered):
     lecture = streams(out / "lecture.mp4")
     section = streams(out / "01-matrix.mp4")
     assert lecture["video"]["duration"] == pytest.approx(section["video"]["duration"], abs=0.05)
-    assert set(lecture) == {"video", "audio", "subtitle"}  # the captions travel inside the video
+    assert set(lecture) == {"video", "audio"}  # silent: the captions are in the picture, no subtitle track
 
 
 def test_audio_track_matches_video_and_never_clips(rendered):
@@ -178,7 +178,7 @@ def test_no_audio_gives_a_file_without_an_audio_stream(tmp_path):
     """On a clip of three steps (a whole section rendered without sound: test_folders, test_output_safety)."""
     result = run_cli("render", "matrix", "--steps", "1..3", *TINY, "-o", str(tmp_path), "--no-audio")
     assert result.returncode == 0, result.stderr
-    assert set(streams(tmp_path / "01-matrix-steps-01-03.mp4")) == {"video", "subtitle"}
+    assert set(streams(tmp_path / "01-matrix-steps-01-03.mp4")) == {"video"}  # silent: no subtitle track either
     assert not list(tmp_path.glob("*.wav"))
 
 

@@ -121,9 +121,10 @@ def test_with_the_draft_voice_the_voice_sits_at_the_target_and_the_cues_keep_the
     assert true_peak(samples) <= -1.5
 
 
-def test_every_narrated_step_has_its_key_cue_at_full_level_after_its_voice(silent, spoken):
-    """Each spoken step's last data cue starts after its voice has ended (and the ducking come back), before the
-    step ends, as loud as that cue without a voice; it had sounded under the voice (ducked) before."""
+def test_every_narrated_step_has_its_key_cue_at_full_level_in_the_clear(silent, spoken):
+    """Each spoken step's last data cue sounds as loud as that cue without a voice, in the clear: in a listening
+    moment (the voice stopped for it: no phrase overlaps it) or replayed after the voice has ended (and the ducking
+    come back), before the step ends, after it had sounded under the voice (ducked)."""
     entry, samples = spoken
     silent_entry, silent_samples = silent
     narrated = [step for step in entry["steps"] if "seconds" in step.get("narration", {})]
@@ -132,12 +133,17 @@ def test_every_narrated_step_has_its_key_cue_at_full_level_after_its_voice(silen
         voice_end = step["narration"]["start"] + step["narration"]["seconds"]
         own = [cue for cue in data_cues(entry) if step["start"] <= cue["time"] < step["end"]]
         key = own[-1]
-        assert voice_end + DUCK_RAMP <= key["time"] < step["end"], step["key"]
         twin = next(other for other in data_cues(silent_entry) if values_of(other) == values_of(key))
         full = cue_level(silent_entry, silent_samples, twin)
         assert cue_level(entry, samples, key) == pytest.approx(full, abs=1.0), step["key"]
-        under = [cue for cue in own if values_of(cue) == values_of(key) and cue["time"] < voice_end]
-        assert under, step["key"]
+        if key.get("listen"):
+            assert any(begin <= key["time"] <= end for begin, end in step["narration"]["listening"]), step["key"]
+            assert not [text for text, begin, end, _ in step["narration"]["phrases"]
+                        if begin - DUCK_RAMP < key["time"] < end + DUCK_RAMP], step["key"]
+        else:
+            assert voice_end + DUCK_RAMP <= key["time"] < step["end"], step["key"]
+            under = [cue for cue in own if values_of(cue) == values_of(key) and cue["time"] < voice_end]
+            assert under, step["key"]
 
 
 def test_the_replay_repeats_only_what_the_finished_picture_shows():
