@@ -453,7 +453,11 @@ class PositionalScene(LessonScene):
             self.play(Create(self.curve_line(wide_axes, wide_curve, style.OUTPUT)), run_time=seconds, rate_func=linear)
         self.draw_similarity(axes, starts[1], curves[1], dashed=True)
         self.beat("same")
-        self.play(Appear(table[1]), run_time=self.reveal_seconds(columns))  # finish_step holds the finished plot
+        self.play(Appear(table[1]), run_time=self.reveal_seconds(columns))
+        # both rows framed as one: the same numbers from either start (and the finished screen's last change, so the
+        # step's reading time does not end on a long still screen)
+        self.play(Create(SurroundingRectangle(table, color=style.HIGHLIGHT, buff=0.1, stroke_width=2.5,
+                                              corner_radius=0.06)), run_time=0.8)
 
     @staticmethod
     def similarity_fields(curve: np.ndarray, rise: tuple[int, int] | None) -> dict:

@@ -80,7 +80,7 @@ def voice_spans(entry: dict) -> list[tuple[float, float]]:
 
 
 def values_of(cue: dict) -> dict:
-    return {name: value for name, value in cue.items() if name not in ("time", "replay")}
+    return {name: value for name, value in cue.items() if name not in ("time", "replay", "listen")}
 
 
 def true_peak(samples: np.ndarray) -> float:
