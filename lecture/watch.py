@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lecture.render.jobs import JobResult, Quality, RenderJob, run_job, worker_setup
-from lecture.render.output_folder import OutputFolder
-from lecture.render.runner import RenderRequest, chosen_steps
+from lecture.render.output_folder import OutputError, OutputFolder
+from lecture.render.runner import RenderRequest, chosen_steps, code_digest, commit_section, fingerprint
 from lesson.config import ConfigError, load_config
 from lesson.formats import MP4, PNG
 from lesson.sections import BY_ID
@@ -179,8 +179,14 @@ def preview(request: WatchRequest, folder: OutputFolder, worker: WarmWorker, say
             if result.error:
                 lines.append(f"error: {BY_ID[section].stem}: {result.error}")
                 continue
-            with folder.lock():
-                folder.commit(result.files, scratch)
+            try:  # with its manifest entry, as a render writes it: the folder's readers trust what it says
+                commit_section(render_request, folder, result, fingerprint(render_request, section, code_digest()),
+                               scratch, say)
+            except (OSError, OutputError) as error:
+                why = error.strerror if isinstance(error, OSError) and error.strerror else error
+                lines.append(f"error: {BY_ID[section].stem}: could not write its files ({why}); files from "
+                             "earlier renders are untouched")
+                continue
             for name in result.files:
                 target = request.out_dir / name
                 lines += [str(file) for file in (sorted(target.glob(f"*{PNG.suffix}")) if target.is_dir() else [target])]

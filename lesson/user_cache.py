@@ -13,6 +13,7 @@ redirected.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
@@ -94,8 +95,13 @@ def _checked(descriptor: int, ours: bool) -> int:
 
 
 def open_entry(folder: PrivateFolder, name: str) -> BinaryIO:
-    """The entry ``name`` of ``folder`` opened for reading, relative to its descriptor and never through a link."""
-    return os.fdopen(os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder.descriptor), "rb")
+    """The entry ``name`` of ``folder`` opened for reading, relative to its descriptor and never through a link;
+    OSError when it is not a regular file (a FIFO there would otherwise hold the render forever)."""
+    descriptor = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder.descriptor)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise OSError(errno.EINVAL, f"{name} is not a regular file")
+    return os.fdopen(descriptor, "rb")
 
 
 def write_entry(folder: PrivateFolder, name: str, write: Callable[[BinaryIO], None]) -> bool:

@@ -61,7 +61,7 @@ def test_watch_follows_saves_survives_a_bad_edit_and_stops_on_ctrl_c(tmp_path):
         process.stdout.close()
     assert not any(warning in rest for warning in TRACKER_WARNINGS), rest
     assert list(OutputFolder(out).scratch_root.iterdir()) == []  # no scratch left
-    assert [name for name in os.listdir(out) if not name.startswith(".")] == [still.parent.name]
+    assert sorted(name for name in os.listdir(out) if not name.startswith(".")) == [still.parent.name, "manifest.json"]
 
 
 def test_a_worker_killed_mid_render_is_named_in_one_line_and_started_again(tmp_path):

@@ -16,10 +16,8 @@ import hashlib
 import io
 import os
 import shutil
-import signal
 import stat
 import subprocess
-import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,6 +26,7 @@ from pathlib import Path
 import av
 import numpy as np
 
+from lecture.render.held_signals import stops_held
 from lesson.narration_text import step_file_name, voice_text
 from lesson.config import NarrationConfig
 from lesson.sections import Section
@@ -40,7 +39,6 @@ LARGEST_RECORDING = int(LONGEST_RECORDING * 192_000 * 4 * 2)  # bytes: 180 s of 
 ZERO_TAIL = 8 * 2 ** 20  # bytes: more zeros than this at a file's end (44 s of 16-bit stereo digital silence) are
 #                          what a recorder that crashed leaves, which the decoder would scan for minutes
 CHECK_SECONDS = 30.0  # a file still being decoded after this is no step's recording (180 s of MP3 takes ~1 s)
-STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class NarrationError(ValueError):
@@ -134,7 +132,7 @@ def _zero_tail(file, size: int) -> int:
 def _decode(file, name: str) -> np.ndarray:
     """Decode ``file`` through a ``_BoundedReader``; when it stopped reading, that is the reason given, whatever
     the decoder made of the early end."""
-    with _stops_held() as stops:
+    with stops_held() as stops:
         reader = _BoundedReader(file, time.monotonic() + CHECK_SECONDS, stops)
         try:
             samples = _samples(reader, name)
@@ -168,7 +166,7 @@ def _samples(reader: _BoundedReader, name: str) -> np.ndarray:
 
 
 def _stopped(reader: _BoundedReader, name: str) -> Exception:
-    """Why the reader stopped: a held signal (handled as it was meant once ``_stops_held`` ends) or the deadline."""
+    """Why the reader stopped: a held signal (handled as it was meant once ``stops_held`` ends) or the deadline."""
     if reader.stopped == "signal":
         return NarrationError(f"narration: the check of {name} was interrupted")
     return NarrationError(f"narration: {name} was still being decoded after {CHECK_SECONDS:g} s; "
@@ -194,29 +192,6 @@ class _BoundedReader:
 
     def tell(self) -> int:
         return self.file.tell()
-
-
-@contextmanager
-def _stops_held():
-    """Ctrl-C, SIGTERM and SIGHUP noted in the yielded list while the decoder runs, then handled as before
-    (the process stops with its usual status) once it has returned: the reader ends the decoding at its next
-    read, well within a second. A signal ignored stays ignored (a worker leaves Ctrl-C to its parent);
-    outside the main thread, where no handler can be set, nothing is held."""
-    stops: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield stops
-        return
-    previous = {number: signal.getsignal(number) for number in STOPS}
-    for number, handler in previous.items():
-        if handler is not signal.SIG_IGN:
-            signal.signal(number, lambda number, frame: stops.append(number))
-    try:
-        yield stops
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, signal.SIG_DFL if handler is None else handler)
-        if stops:
-            signal.raise_signal(stops[0])
 
 
 def synthesize(text: str, voice: str, words_per_minute: int) -> np.ndarray:

@@ -1,17 +1,20 @@
 """The output folder (``-o``): what this tool may write there, and how, so that nothing is lost or half-written.
 
-- Our own area is ``OUT/.atencion`` (refused if it is a link or not a folder), a name no other program uses:
-  ``OUT/.cache`` would be everyone's cache under ``-o ~``. Everything is made first in a scratch folder inside
-  ``OUT/.atencion/scratch``, created with an unpredictable name, and then renamed into place under the folder's
-  lock: a name in ``OUT`` always holds a complete file, old or new.
-- ``OUT/.atencion/written.json`` lists every file this tool put in ``OUT``. A folder we write (a section's
-  stills, ``site``, a deck's assets) is replaced file by file: our files are replaced, those of ours the new
-  version lacks are removed, anything else in it (a user's notes, ``.git``, recordings) stays.
+- Our own area is ``OUT/.atencion``, a name no other program uses (``OUT/.cache`` would be everyone's cache under
+  ``-o ~``): refused if it is a link, not a folder, another user's or writable by others, and so is an ``OUT``
+  every user may write in without the sticky bit. Everything is made first in a scratch folder inside
+  ``OUT/.atencion/scratch``, created with an unpredictable name, and then committed under the folder's lock
+  through a journal (``lecture.render.commit_journal``): each commit's files replace the old ones as one change,
+  whatever stops the process, and every command that reads OUT takes the lock, which finishes a stopped commit.
+- ``OUT/.atencion/written.json`` lists every file this tool put in ``OUT`` with the SHA-256 it had. A folder we
+  write (a section's stills, ``site``, a deck's assets) is replaced file by file: our files are replaced, those
+  of ours the new version lacks are removed if they still hold what we wrote, anything else in it (a user's
+  notes, ``.git``, recordings, a file of ours the user changed) stays.
 - A scratch folder carries an owner file (process id, start time, boot id). A later run removes a
   scratch folder only when that file proves its owner is gone: nothing outside our scratch area is ever
   removed, whatever its name.
 - Renaming never follows a link: a link planted at an output name is replaced, not written through.
-- A commit blocks SIGINT and SIGTERM while it renames, so an interruption lands before or after it.
+- A commit holds Ctrl-C, SIGTERM and SIGHUP until it is done (``lecture.render.held_signals``).
 - The system's folders (``/``, ``/usr``, ``/etc``, ...) are refused before anything is written there.
 """
 
@@ -19,20 +22,26 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import shutil
-import signal
 import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from lecture.render import commit_journal
+from lecture.render.commit_journal import DIGEST_LENGTH, stays_inside
+from lecture.render.held_signals import stops_held
+from lecture.render.process_identity import is_running, process_identity
+
 PRIVATE = ".atencion"  # this tool's own folder inside OUT
 SCRATCH = "scratch"
 OWNER = "owner.json"
 LOCK = "folder.lock"
-WRITTEN = "written.json"  # in PRIVATE: the files this tool put in OUT, relative to it
+WRITTEN = "written.json"  # in PRIVATE: the files this tool put in OUT, relative to it, with their SHA-256
+MAX_RECORD = 16 << 20  # bytes of WRITTEN read at most: a longer one is not ours
 # Folders of the system, never an output folder: each of these and everything inside it ...
 SYSTEM_TREES = ("/proc", "/sys", "/dev", "/run", "/boot", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
                 "/libx32", "/usr")
@@ -46,6 +55,13 @@ class OutputError(Exception):
     """The output folder cannot be used: one line naming the folder and why."""
 
 
+class CommitUnfinished(OSError):
+    """A commit that happened (its journal is written) but whose files could not all be moved into place: the
+    next command that takes the folder's lock finishes it (``strerror``: why)."""
+
+    FINISHED_LATER = "the next command in this folder finishes the move"
+
+
 class OutputFolder:
     """``OUT``, checked usable, with our private area ``OUT/.atencion`` inside it."""
 
@@ -57,25 +73,51 @@ class OutputFolder:
             raise OutputError(f"-o {self.path}: cannot create the output folder: {_reason(error)}") from None
         if not self.path.is_dir():
             raise OutputError(f"-o {self.path}: expected a folder, found a file")
+        self._check_shared()
         self.cache = self._private_folder(self.path / PRIVATE)
         self.scratch_root = self._private_folder(self.cache / SCRATCH)
 
+    def _check_shared(self) -> None:
+        """Refuse an OUT that every user may write in without the sticky bit: anyone could swap our folder."""
+        mode = os.stat(self.path).st_mode
+        if mode & stat.S_IWOTH and not mode & stat.S_ISVTX:
+            raise OutputError(f"-o {self.path}: every user can write in this folder ({stat.filemode(mode)}), so "
+                              "anyone could change this tool's files there; choose a folder of your own or "
+                              "run chmod o-w on it")
+
     def _private_folder(self, path: Path) -> Path:
-        """``path`` as a real folder of ours (made if missing); a link or a file there is refused."""
+        """``path`` as a real folder of ours (made with mode 0700 if missing) that no other user can change; a
+        link, a file, or a folder another user owns or may write in is refused."""
         try:
-            path.mkdir(exist_ok=True)
-            if not stat.S_ISDIR(os.lstat(path).st_mode):
+            path.mkdir(mode=0o700, exist_ok=True)
+            status = os.lstat(path)
+            if not stat.S_ISDIR(status.st_mode):
                 raise OutputError(f"-o {self.path}: {path} is a link or a file, not this tool's folder; "
                                   "remove it and run again")
+            if status.st_uid != os.geteuid() or status.st_mode & 0o022:
+                raise OutputError(f"-o {self.path}: {path} is not this tool's own folder (owner uid "
+                                  f"{status.st_uid}, {stat.filemode(status.st_mode)}; expected yours, writable by "
+                                  "you alone); check what is in it, remove it and run again")
             probe = tempfile.TemporaryFile(dir=path)  # the folder must take new files
             probe.close()
         except OSError as error:
             raise OutputError(f"-o {self.path}: cannot write there: {_reason(error)}") from None
         return path
 
+    @contextmanager
     def lock(self):
-        """The folder's lock: one render at a time reads, changes and writes the manifest."""
-        return private_lock(self.cache / LOCK)
+        """The folder's lock: one command at a time reads, changes and writes the manifest. Taking it first
+        finishes a commit that a stopped process left decided (see ``lecture.render.commit_journal``)."""
+        with private_lock(self.cache / LOCK):
+            try:
+                journal = commit_journal.pending(self.cache)
+                if journal:
+                    with stops_held():
+                        self.roll_forward(journal)
+            except OSError as error:
+                raise OutputError(f"-o {self.path}: a commit stopped earlier could not be finished "
+                                  f"({_reason(error)}); nothing else was changed") from None
+            yield
 
     @contextmanager
     def scratch(self):
@@ -114,51 +156,84 @@ class OutputFolder:
         return path
 
     def commit(self, staged: dict[str, Path], scratch: Path) -> None:
-        """Rename every ``staged`` path to ``OUT/<name>`` (call under ``lock``), files made durable first.
+        """Put every ``staged`` path at ``OUT/<name>`` as one change (call under ``lock``): the whole old
+        version stays until the new one is decided, whatever stops the process (see
+        ``lecture.render.commit_journal``); Ctrl-C, SIGTERM and SIGHUP wait until it is done.
 
         A staged folder is merged into the folder at its name file by file: each of its files replaces the one
-        at its name, files of ours there (``written``) that it lacks are removed, anything else stays. The
-        record of our files is written before the renames with the new names, and after them without the
-        removed ones: a crash in between leaves no file of ours unrecorded. ``scratch`` is the caller's."""
+        at its name, files of ours there that it lacks are removed if they still hold what we wrote, anything
+        else stays. Raises OSError when nothing was replaced, CommitUnfinished when the commit happened but
+        could not be finished (the next command finishes it). ``scratch`` is the caller's."""
         placed: dict[str, Path] = {}
         for name, source in staged.items():
             placed |= _files_in(name, source)
         folders = [name for name, source in staged.items() if source.is_dir() and not source.is_symlink()]
-        written = self.written()
-        retired = {name for name in written if any(name.startswith(f"{folder}/") for folder in folders)} - set(placed)
+        record = self.written()
+        retired = {name: digest for name, digest in record.items() if digest and name not in placed
+                   and any(name.startswith(f"{folder}/") for folder in folders)}
         for name in folders:
             self.subfolder(name)
         for name, source in placed.items():
-            _sync(source)
             self.subfolder(str(Path(name).parent))
             target = self.path / name
             if target.is_dir() and not target.is_symlink():
                 raise IsADirectoryError(errno.EISDIR, "a folder stands where this tool writes a file", str(target))
-        self._write_record(written | set(placed))
-        with signals_held():
-            for name, source in placed.items():
-                os.replace(source, self.path / name)
-            for name in retired:
+        digests = {name: sha256_of(source) for name, source in placed.items()}
+        final = {name: digest for name, digest in (record | digests).items() if name not in retired}
+        with stops_held():
+            try:
+                folder, moves = commit_journal.prepare(self.cache, placed)
+                journal = commit_journal.Journal(moves, retired, final)
+                commit_journal.decide(folder, journal)
+            except OSError:
+                shutil.rmtree(self.cache / commit_journal.COMMIT, ignore_errors=True)
+                raise
+            try:
+                self.roll_forward(journal)
+            except OSError as error:
+                raise CommitUnfinished(error.errno, _reason(error)) from None
+
+    def roll_forward(self, journal: commit_journal.Journal) -> None:
+        """Carry out a decided commit; every step can be done again after an interruption."""
+        commit = self.cache / commit_journal.COMMIT
+        for number, name in journal.moves:
+            if os.path.lexists(commit / number):
+                self.subfolder(str(Path(name).parent))
+                os.replace(commit / number, self.path / name)
+        for folder in {(self.path / name).parent for _, name in journal.moves}:
+            commit_journal.sync(folder)
+        for name, digest in journal.retired.items():
+            if sha256_of(self.path / name) == digest:  # still what we wrote: a user's change stays
                 remove_file_inside(self.path, name)
-            for folder in {(self.path / name).parent for name in placed}:
-                _sync(folder)
-        self._write_record((written | set(placed)) - retired)
+        self._write_record(journal.record)
+        commit_journal.finish(self.cache)
 
-    def written(self) -> set[str]:
-        """The files this tool put in OUT, by name relative to it; an unreadable record is empty (nothing of
-        ours is then removed: a file we cannot prove is ours stays)."""
+    def written(self) -> dict[str, str | None]:
+        """The files this tool put in OUT, by name relative to it, with the SHA-256 each had when we wrote it
+        (None from a record of an earlier version: such a file is never removed). A record that is not a regular
+        file of ours or cannot be read is empty: a file we cannot prove is ours stays."""
         try:
-            names = json.loads((self.cache / WRITTEN).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return set()
-        if not isinstance(names, list):
-            return set()
-        return {name for name in names if isinstance(name, str) and _stays_inside(name)}
+            descriptor = os.open(self.cache / WRITTEN, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return {}
+        with os.fdopen(descriptor, "rb") as file:
+            status = os.fstat(file.fileno())
+            if not stat.S_ISREG(status.st_mode) or status.st_uid != os.geteuid() or status.st_mode & 0o022:
+                return {}
+            try:
+                data = json.loads(file.read(MAX_RECORD).decode("utf-8"))
+            except (OSError, ValueError):
+                return {}
+        files = data.get("files") if isinstance(data, dict) else dict.fromkeys(data) if isinstance(data, list) else {}
+        if not isinstance(files, dict):
+            return {}
+        return {name: digest for name, digest in files.items() if isinstance(name, str) and stays_inside(name)
+                and (digest is None or isinstance(digest, str) and len(digest) == DIGEST_LENGTH)}
 
-    def _write_record(self, names: set[str]) -> None:
+    def _write_record(self, files: dict[str, str | None]) -> None:
         with tempfile.NamedTemporaryFile("w", dir=self.cache, prefix=f"{WRITTEN}.", delete=False,
                                          encoding="utf-8") as record:
-            json.dump(sorted(names), record, indent=0, ensure_ascii=False)
+            json.dump({"files": dict(sorted(files.items()))}, record, indent=0, ensure_ascii=False)
             record.flush()
             os.fsync(record.fileno())
         os.replace(record.name, self.cache / WRITTEN)
@@ -197,13 +272,6 @@ def _files_in(name: str, source: Path) -> dict[str, Path]:
     for child in sorted(source.iterdir()):
         found |= _files_in(f"{name}/{child.name}", child)
     return found
-
-
-def _stays_inside(name: str) -> bool:
-    """A relative name that cannot leave the folder it is read in."""
-    parts = name.split("/")
-    return bool(name) and not name.startswith("/") and "\0" not in name and all(
-        part not in ("", ".", "..") for part in parts)
 
 
 def remove_file_inside(root: Path, name: str) -> None:
@@ -247,78 +315,14 @@ def private_lock(path: Path):
         os.close(descriptor)
 
 
-def process_identity(pid: int) -> dict:
-    """What tells this process apart from a later one that reuses its number."""
-    return {"pid": pid, "start": _start_time(pid), "boot": _boot_id()}
-
-
-def is_running(owner: dict) -> bool:
-    """Whether the process ``owner`` describes still runs (a zombie does not)."""
-    pid = owner.get("pid")
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    if owner.get("boot") != _boot_id():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return _start_time(pid) == owner.get("start") and _state(pid) != "Z"
-
-
-def _proc_stat(pid: int) -> list[str]:
-    """Fields of /proc/PID/stat after the command name (empty where there is no /proc)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return []
-
-
-def _state(pid: int) -> str | None:
-    fields = _proc_stat(pid)
-    return fields[0] if fields else None
-
-
-def _start_time(pid: int) -> int | None:
-    fields = _proc_stat(pid)
-    return int(fields[19]) if len(fields) > 19 else None  # field 22 of stat: start time in clock ticks
-
-
-def _boot_id() -> str | None:
-    try:
-        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    except OSError:
-        return None
-
-
-@contextmanager
-def signals_held():
-    """Hold SIGINT and SIGTERM until the block ends: they take effect after it, never halfway."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def _sync(path: Path) -> None:
-    """Flush ``path`` (a file, or a folder and its files) to the disk."""
-    if path.is_dir():
-        for child in path.iterdir():
-            if child.is_file() and not child.is_symlink():
-                _sync(child)
-    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
 def _reason(error: OSError) -> str:
     return error.strerror or errno.errorcode.get(error.errno, str(error))
+
+
+def sha256_of(path: Path) -> str | None:
+    """The SHA-256 of a regular file's bytes, read without following a link; None for anything else."""
+    digest = hashlib.sha256()
+    return digest.hexdigest() if regular_file_digest(path, digest) else None
 
 
 def regular_file_digest(path: Path, digest) -> bool:

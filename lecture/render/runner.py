@@ -21,7 +21,7 @@ from lecture.render.jobs import JobResult, Quality, RenderJob, worker_main
 from lecture.render.manifest import MANIFEST, file_hash, folder_contents, is_up_to_date, read_manifest, stage_manifest
 from lecture.render.media import join_videos, video_duration
 from lecture.render.narration import Narration, plan
-from lecture.render.output_folder import OutputError, OutputFolder, link_or_copy
+from lecture.render.output_folder import CommitUnfinished, OutputError, OutputFolder, link_or_copy
 from lesson.config import LectureConfig
 from lesson.formats import BY_NAME
 from lesson.records import cards_of, steps_of, stored
@@ -104,12 +104,13 @@ def render(request: RenderRequest, console: Console | None = None, run=None) -> 
         jobs = [RenderJob(section, request.config, request.quality, request.format, scratch / section,
                           folder.cache, request.verbose, narrations.get(section), clips.get(section))
                 for section in longest_first(stale, manifest)]
-        failures = 0
+        failures = committed = 0
         # closing: an interruption while a section is committed stops the workers still running at once
         with closing(_one_by_one((run or finished_jobs)(jobs, request.jobs, console))) as results:
             for result in results:
-                failures += not _commit_section(request, folder, result, wanted[result.section], scratch, console)
-        joined = _commit_lecture(request, folder, scratch, console)
+                done = _commit_section(request, folder, result, wanted[result.section], scratch, console)
+                failures, committed = failures + (not done), committed + done
+        joined = _commit_lecture(request, folder, scratch, console, committed)
     return 1 if failures or not joined else 0
 
 
@@ -167,22 +168,33 @@ def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
 
 def _commit_section(request: RenderRequest, folder: OutputFolder, result: JobResult, wanted: str, scratch: Path,
                     console: Console) -> bool:
-    """Rename a finished section's files into place with its manifest entry, under the lock (the manifest
-    re-read there: another render may have committed meanwhile); False, said in a line and kept in
-    ``result.error``, when it failed or could not be written."""
+    """``commit_section``; False, said in a line and kept in ``result.error``, when the section failed or could
+    not be written."""
     if not result.error:
         try:
-            with folder.lock():
-                manifest = read_manifest(folder, warn=plain_line(console))
-                entries_of(manifest, request)[entry_key(result.section, chosen_steps(request))] = \
-                    section_entry(request, result, wanted)
-                manifest["config"] = request.config.effective()
-                folder.commit(result.files | {MANIFEST: stage_manifest(manifest, scratch)}, scratch)
+            commit_section(request, folder, result, wanted, scratch, plain_line(console))
             return True
-        except (OSError, OutputError) as error:
+        except CommitUnfinished as error:
+            result.error = (f"its new files are committed but not all moved into place ({error.strerror}); "
+                            f"{CommitUnfinished.FINISHED_LATER}")
+        except OutputError as error:
+            result.error = str(error)
+        except OSError as error:
             result.error = f"could not write its files ({_reason(error)}); files from earlier renders are untouched"
     plain_line(console, "red")(f"{BY_ID[result.section].stem}: failed: {result.error}")
     return False
+
+
+def commit_section(request: RenderRequest, folder: OutputFolder, result: JobResult, wanted: str, scratch: Path,
+                   warn) -> None:
+    """Commit a finished section's files with its manifest entry, under the lock (the manifest re-read there:
+    another render may have committed meanwhile). Raises OSError or OutputError when they could not be written."""
+    with folder.lock():
+        manifest = read_manifest(folder, warn=warn)
+        entries_of(manifest, request)[entry_key(result.section, chosen_steps(request))] = \
+            section_entry(request, result, wanted)
+        manifest["config"] = request.config.effective()
+        folder.commit(result.files | {MANIFEST: stage_manifest(manifest, scratch)}, scratch)
 
 
 def section_entry(request: RenderRequest, result: JobResult, wanted: str) -> dict:
@@ -198,20 +210,30 @@ def section_entry(request: RenderRequest, result: JobResult, wanted: str) -> dic
             "config": effective[result.section], "settings": shared_settings(effective)}
 
 
-def _commit_lecture(request: RenderRequest, folder: OutputFolder, scratch: Path, console: Console) -> bool:
+def _commit_lecture(request: RenderRequest, folder: OutputFolder, scratch: Path, console: Console,
+                    committed: int) -> bool:
     """Under the lock, join the sections in OUT into the lecture and its captions (see ``_join_lecture``) and
-    commit them with the manifest; False, said in a line, when they could not be written."""
+    commit them with the manifest; False, said in a line, when they could not be written (``committed``: how
+    many sections this render committed before)."""
+    staged = {}
     try:
         with folder.lock():
             manifest = read_manifest(folder, warn=plain_line(console))
             manifest["config"] = request.config.effective()
-            staged = {}
             if BY_NAME[request.format].joined and request.steps is None:
                 staged = _join_lecture(request, folder, manifest, scratch, console)
             folder.commit(staged | {MANIFEST: stage_manifest(manifest, scratch)}, scratch)
     except (OSError, OutputError) as error:
-        plain_line(console, "red")(f"error: could not write the lecture ({_reason(error)}); the sections are in "
-                                   "place, the earlier lecture files are untouched")
+        what = "the lecture" if any(name != MANIFEST for name in staged) else "the manifest"
+        if isinstance(error, OutputError):
+            line = f"error: {error}"
+        elif isinstance(error, CommitUnfinished):
+            line = (f"error: {what} is committed but not all moved into place ({error.strerror}); "
+                    f"{CommitUnfinished.FINISHED_LATER}")
+        else:
+            kept = "the sections rendered now are in place, " if committed else ""
+            line = f"error: could not write {what} ({_reason(error)}); {kept}the earlier files are untouched"
+        plain_line(console, "red")(line)
         return False
     return True
 
