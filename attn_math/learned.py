@@ -19,7 +19,7 @@ previous-token head formed only at the early ones. ``training_sequences`` varies
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -29,8 +29,8 @@ from attn_math.tiny_transformer import (PARAMETER_NAMES, LearnedShape, Parameter
                                         half_losses, initial_parameters, log_probabilities, loss_and_gradients)
 from attn_math.validation import as_count, as_positive
 
-__all__ = ["DEFAULTS", "LearnedShape", "Training", "drop_step", "guessing_loss", "induction_head", "moments",
-           "predicted_next", "previous_token_head", "train"]
+__all__ = ["DEFAULTS", "LearnedShape", "Training", "array_shapes", "drop_step", "guessing_loss", "induction_head",
+           "moments", "predicted_next", "previous_token_head", "train"]
 
 # The config's defaults (assets/default.toml's [learned]). With them the circuit formed at seeds 0 to 4 alike (previous-
 # token scores 0.91-0.98, induction scores 0.88-0.95, the drop between steps 1200 and 1600; 2026-12-02).
@@ -50,6 +50,7 @@ BUDGET_SECONDS = 60  # CPU seconds training may take at the most, on the referen
 # CPU milliseconds of one update at sequence_length 20: a fixed part and a part per head, measured on 2026-12-02
 # (2 cores shared with other work, numpy 2.4 with OpenBLAS); the attention's cost grows faster than the positions.
 MILLISECONDS_PER_STEP, MILLISECONDS_PER_HEAD = 8.0, 0.6
+INTEGER_ARRAYS = ("shape", "steps", "example", "evaluation")  # of Training.to_arrays; the others hold floats
 
 @dataclass(frozen=True)
 class Training:
@@ -96,23 +97,34 @@ class Training:
         return training
 
     def check(self) -> None:
-        """ValueError unless every array has the shape and dtype this run's sizes give it."""
-        C, H, T = len(self.checkpoints), self.shape.heads, self.shape.sequence_length
-        expected = {"steps": (C,), "first_half_losses": (C,), "repeated_half_losses": (C,),
-                    "previous_token_scores": (C, H), "induction_scores": (C, H), "example": (T,),
-                    "evaluation": (len(self.evaluation), T), "losses": (len(self.losses),)}
-        for name, dims in expected.items():
-            if getattr(self, name).shape != dims:
-                raise ValueError(f"{name}: expected shape {dims}, got {getattr(self, name).shape}")
-        for name in ("steps", "example", "evaluation"):
-            if not np.issubdtype(getattr(self, name).dtype, np.integer):
-                raise ValueError(f"{name}: expected integers, got {getattr(self, name).dtype}")
-        if C < 3 or self.steps[0] != 0 or self.steps[-1] != len(self.losses) or np.any(np.diff(self.steps) <= 0):
+        """ValueError unless every array has the shape and dtype this run's sizes give it (``array_shapes``), every
+        number is finite, every token is in the vocabulary and the steps go from 0 to the number of updates."""
+        arrays = self.to_arrays()
+        for name, dims in array_shapes(self.shape, len(self.losses), len(self.checkpoints)).items():
+            if arrays[name].shape != dims:
+                raise ValueError(f"{name}: expected shape {dims}, got {arrays[name].shape}")
+            kind = np.integer if name in INTEGER_ARRAYS else np.floating
+            if not np.issubdtype(arrays[name].dtype, kind):
+                raise ValueError(f"{name}: expected {kind.__name__} numbers, got {arrays[name].dtype}")
+            if kind is np.floating and not np.all(np.isfinite(arrays[name])):
+                raise ValueError(f"{name}: expected finite numbers, found NaN or infinity")
+        for name in ("example", "evaluation"):
+            if np.any(arrays[name] < 0) or np.any(arrays[name] >= self.shape.vocabulary):
+                raise ValueError(f"{name}: expected tokens in 0..{self.shape.vocabulary - 1}")
+        steps = self.steps
+        if len(steps) < 3 or steps[0] != 0 or steps[-1] != len(self.losses) or np.any(np.diff(steps) <= 0):
             raise ValueError("steps: expected increasing steps from 0 to the number of updates, at least 3")
-        for checkpoint in self.checkpoints:
-            for name, dims in self.shape.parameter_shapes().items():
-                if checkpoint[name].shape != dims:
-                    raise ValueError(f"checkpoint {name}: expected shape {dims}, got {checkpoint[name].shape}")
+
+
+def array_shapes(shape: LearnedShape, updates: int, checkpoints: int) -> dict[str, tuple[int, ...]]:
+    """The shape of every array of ``Training.to_arrays`` for a run of ``updates`` updates and ``checkpoints``
+    checkpoints (C) of a model of ``shape``."""
+    C, H, T = checkpoints, shape.heads, shape.sequence_length
+    shapes = {"shape": (len(fields(LearnedShape)),), "steps": (C,), "losses": (updates,), "first_half_losses": (C,),
+              "repeated_half_losses": (C,), "previous_token_scores": (C, H), "induction_scores": (C, H),
+              "example": (T,), "evaluation": (EVALUATION_SEQUENCES, T)}
+    shapes.update({f"checkpoint_{name}": (C, *dims) for name, dims in shape.parameter_shapes().items()})
+    return shapes
 
 
 def train(seed: int, steps: int, vocabulary: int, sequence_length: int, heads: int, *, d_model: int = D_MODEL,

@@ -1,5 +1,6 @@
-"""Sentences as language data: punctuation split off the tokens, repeated words told apart, characters no
-font can draw refused, and the designed heads reading each language's lexicon (relations written by hand)."""
+"""Sentences as language data: punctuation split off the tokens, repeated words told apart, scripts the scenes
+cannot draw and characters no font can draw refused, and the designed heads reading each language's lexicon
+(relations written by hand)."""
 
 import re
 import subprocess
@@ -17,6 +18,7 @@ from lesson.config import ConfigError, load_config
 from lesson.glyphs import installed_coverage, undrawable
 from lesson.locale import languages
 from lesson.sentences import check_sentence
+from media_checks import run_cli
 
 PREVIOUS, SUBJECT_VERB, PRONOUN = range(3)
 
@@ -110,6 +112,37 @@ def test_the_config_refuses_it_in_one_line_naming_the_field():
             load_config(None, (f'{key}="el perro {character} ladró"',))
         message = str(error.value)
         assert message.startswith(f"{key}: no installed font can draw U+{ord(character):04X} ") and "\n" not in message
+
+
+# Scripts ------------------------------------------------------------------------------------------------
+# Stills of the heads section's first step (2026-12-05): Greek, Cyrillic, Vietnamese and Latin with its accents drawn
+# whole; Arabic and Hebrew with letters missing and out of order.
+@pytest.mark.parametrize("sentence", ["ο σκύλος γαβγίζει και η γάτα κοιμάται", "собака лает и кошка спит",
+                                      "con chó sủa và con mèo ngủ", "el pingüino ñandú Ærøskøbing Łódź"])
+def test_the_scripts_the_scenes_draw_whole_are_accepted(sentence):
+    assert load_config(None, (f'heads.sentence="{sentence}"',)).heads.sentence == sentence
+
+
+@pytest.mark.parametrize("key", ["heads.sentence", "pipeline.sentence"])
+@pytest.mark.parametrize("sentence, first", [
+    ("el perro الكلب ladró", "U+0627 ARABIC LETTER ALEF and 3 more of other scripts"),
+    ("הכלב נובח", "U+05D4 HEBREW LETTER HE and 6 more of other scripts"),
+    ("el perro कम", "U+0915 DEVANAGARI LETTER KA and 1 more of other scripts"),  # shaped: vowels reorder, letters join
+    ("el perro ladró ٣", "U+0663 ARABIC-INDIC DIGIT THREE"),
+])
+def test_other_scripts_are_refused_in_one_line_naming_the_key(key, sentence, first):
+    with pytest.raises(ConfigError) as error:
+        load_config(None, (f'{key}="{sentence}"',))
+    assert str(error.value) == (f"{key}: expected Latin, Greek or Cyrillic letters (the scenes draw left to right, "
+                                f"unshaped), found {first}")
+
+
+def test_the_cli_refuses_arabic_with_status_2_before_writing(tmp_path):
+    out = tmp_path / "out"
+    result = run_cli("render", "heads", "--set", 'heads.sentence="el perro الكلب ladró"', "-o", str(out), timeout=60)
+    assert result.returncode == 2 and result.stdout == "" and result.stderr.count("\n") == 1, result.stderr[:500]
+    assert result.stderr.startswith("error: heads.sentence: expected Latin, Greek or Cyrillic letters ")
+    assert not out.exists()
 
 
 # Relations by hand, both languages --------------------------------------------------------------------
