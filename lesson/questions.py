@@ -46,19 +46,27 @@ def closing_texts(section_id: str, locale: dict, fields: dict) -> dict[str, str]
             for part in ("title", "text", "question", "answer")}
 
 
-def step_question(section_id: str, key: str, locale: dict) -> Question | None:
-    """The question of step ``key`` with its answer, or None when the step has none."""
+def step_question(section_id: str, key: str, locale: dict, fields: dict | None = None) -> Question | None:
+    """The question of step ``key`` with its answer, filled in with ``fields`` (the section's numbers for its
+    config), or None when the step has none. ``fields["variant"]`` chooses ``question_<variant>`` and
+    ``answer_<variant>`` where the locale has them, ``fields["answer_variant"]`` the answer alone."""
     strings = locale[section_id]["steps"][key]
     if "question" not in strings:
         return None
+    fields = fields or {}
+    variant, answer_variant = fields.get("variant"), fields.get("answer_variant") or fields.get("variant")
+    question = strings.get(f"question_{variant}", strings["question"])
+    answer = strings.get(f"answer_{answer_variant}", strings.get(f"answer_{variant}", strings["answer"]))
     separator = locale["numbers"]["decimal_separator"]
-    return Question(key, written_numbers(strings["question"], separator), written_numbers(strings["answer"], separator))
+    return Question(key, written_numbers(question.format(**fields), separator),
+                    written_numbers(answer.format(**fields), separator))
 
 
-def section_questions(section_id: str, keys: list[str], locale: dict, fields: dict) -> list[Question]:
-    """The questions of steps ``keys`` in order, then the closing's (filled in with ``fields``): the
-    handout's page for the section."""
-    questions = [question for key in keys if (question := step_question(section_id, key, locale))]
+def section_questions(section_id: str, keys: list[str], locale: dict, fields: dict,
+                      step_fields=lambda key: {}) -> list[Question]:
+    """The questions of steps ``keys`` in order (filled in with ``step_fields(key)``), then the closing's (filled
+    in with ``fields``): the handout's page for the section."""
+    questions = [question for key in keys if (question := step_question(section_id, key, locale, step_fields(key)))]
     closing = closing_texts(section_id, locale, fields)
     if closing:
         questions.append(Question("closing", f"{closing['title']}: {closing['text']} {closing['question']}",

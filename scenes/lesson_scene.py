@@ -44,7 +44,7 @@ from lesson.locale import load_locale
 from lesson.narration_phrases import Phrase, phrases, plain, spoken_sentences
 from lesson.narration_text import TAIL, Speaker, sentence_times, step_file_name
 from lesson.numbers import use_decimal_separator, written_numbers
-from lesson.questions import closing_fields, closing_texts, section_questions
+from lesson.questions import closing_fields, closing_texts, section_questions, step_question
 from lesson.records import CardRecord, StepRecord, TextRecord
 from lesson.steps import StepRange
 from scenes import style, tex_store
@@ -273,7 +273,7 @@ class LessonScene(Scene):
             self._skip_animations(self._skipping)
             self.clip_start = self.renderer.time
         if strings.get("predictive") and self.asks("predictive") and self.in_clip(number):
-            self.pose_question(key, "predictive", self.written(strings["question"]))
+            self.pose_question(key, "predictive", self.written(self.step_question(key).question))
         title = strings["title"]
         template = caption or strings["caption"]
         caption = self.written(template.format(**fields))
@@ -435,7 +435,7 @@ class LessonScene(Scene):
         strings = self.strings["steps"][step.key]
         if "question" in strings and not strings.get("predictive") and self.asks("all") \
                 and self.in_clip(len(self.steps)):
-            self.pose_question(step.key, "question", self.written(strings["question"]))
+            self.pose_question(step.key, "question", self.written(self.step_question(step.key).question))
         step.end = self.renderer.time
 
     def count_as_read(self, numbers: dict) -> None:
@@ -513,11 +513,19 @@ class LessonScene(Scene):
         """Numbers the closing strings may quote (a section adds its own)."""
         return closing_fields()
 
+    def question_fields(self, key: str) -> dict:
+        """Numbers the question and answer of step ``key`` quote, computed for this config (a section whose
+        answers quote its example adds its own: see lesson.questions.step_question)."""
+        return {}
+
+    def step_question(self, key: str):
+        return step_question(self.section_id, key, self.job.locale, self.question_fields(key))
+
     def class_questions(self) -> list[dict]:
         """Every question of the steps shown, with its answer, and the closing's (of a whole section, not a
         clip): for notes and handouts."""
         questions = section_questions(self.section_id, [step.key for step in self.steps], self.job.locale,
-                                      self.closing_fields())
+                                      self.closing_fields(), self.question_fields)
         return [asdict(question) for question in questions if self.job.steps is None or question.key != "closing"]
 
     def card(self, title: str, lines: list) -> VGroup:

@@ -34,6 +34,7 @@ from attn_math import worked_example
 from attn_math.attention import MATRICES, AttentionSteps, self_attention, softmax_slope
 from attn_math.dimensions import score_multiplications, score_variances
 from attn_math.geometry import alignment, weighted_average
+from lesson.matrix_answers import neutral_names, question_fields
 from lesson.numbers import decimals_for, format_number
 from sonify.mappings import shared_scale
 from scenes import style
@@ -125,6 +126,10 @@ class MatrixScene(LessonScene):
         self.line = self.map_frame = self.sqrt_strike = None
         tokens = worked_example.TOKENS
         self.words = self.shown_words(tokens) if self.result.X.shape[0] == len(tokens) else None
+        pieces = self.strings["answer_pieces"]
+        names = ([pieces["quoted"].format(word=word) for word in self.words] if self.words
+                 else neutral_names(len(self.result.X)))
+        self.answers = question_fields(self.result, inputs["W_Q"], names, self.contrasts["large_scores"], pieces)
         self.show_formula()
         self.show_inputs(inputs)
         for role, key in (("Q", "queries"), ("K", "keys"), ("V", "values")):
@@ -806,6 +811,9 @@ class MatrixScene(LessonScene):
         """Each "Σ = 1" right of its row of the scores, where the weights will be, clear of the bracket."""
         for i, row_sum in enumerate(self.row_sums):
             row_sum.next_to(self.S.brackets[1], RIGHT, buff=ROW_SUM_GAP).match_y(self.S.cells[i][-1])
+
+    def question_fields(self, key: str) -> dict:
+        return self.answers.get(key, {})
 
     def softmax_caption(self) -> str:
         result, strings = self.result, self.strings["steps"]["softmax"]
