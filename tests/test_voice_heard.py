@@ -10,8 +10,9 @@ from bench.listener import section_word_errors
 from media_checks import TINY, run_cli
 
 LIMIT = 0.10
-# Two steps, about 30 s of speech: the task and the loss. The notation-dense sections are harder for the listener
-# ("W sub Q", "d sub k" run together: matrix 12.2 %, scaling 10.1 % in Spanish on 2026-12-05; make bench lists them).
+# Two steps, about 30 s of speech: the task and the loss. The whole lecture is measured by make bench (2026-12-05:
+# Spanish 2.3-8.6 % per section once notation was said by role, "la matriz de las consultas" for "W sub Q"; English
+# 0.6-4.1 %; docs/performance.md).
 CLIP = ("learned", "1..2")
 
 
