@@ -11,11 +11,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from attn_math import heads, lab, learned, worked_example
 from attn_math.attention import MATRICES, check_shapes, plural, self_attention
 from attn_math.geometry import PLANE_DIMENSIONS
+from attn_math.validation import as_words
 from lesson.config_hints import clipped
 from lesson.sentences import check_sentence
 
 MATRIX_MAX_TOKENS = 6  # rows of X that fit on screen with their numbers
 MATRIX_MAX_DIM = 4  # columns of X, W_Q, W_K, W_V that fit on screen
+MATRIX_WORD_LETTERS = 12  # a row's word left of X: "transformers" fits
 MATRIX_ENTRY_LIMIT = 10.0  # |entry| of an editable matrix, so every number fits its cell
 PIPELINE_MAX_DIM = 16  # rows (d_k, d_v) of a custom lab weight matrix: bars per token that still read
 
@@ -38,6 +40,23 @@ class StrictModel(BaseModel):
         """Steps of the section that these values cannot show truthfully, each with why: they are left out of
         the section (its steps are numbered without them) and ``--steps`` refuses them."""
         return {}
+
+
+def check_tokens(tokens: list[str], rows: int) -> list[str]:
+    """One word of at most MATRIX_WORD_LETTERS letters for each of X's ``rows``, of the scripts the scenes draw."""
+    if len(tokens) != rows:
+        raise ValueError(f"tokens: expected one word for each of the {rows} rows of X, got {len(tokens)}")
+    for token in tokens:
+        if len(token.split()) != 1 or as_words("tokens", token, 1)[0] != token.strip():
+            raise ValueError(f"tokens: expected one word per row, got {clipped(repr(token))}")
+        if len(token.strip()) > MATRIX_WORD_LETTERS:
+            raise ValueError(f"tokens: expected words of at most {MATRIX_WORD_LETTERS} letters (they label X's rows), "
+                             f"got {clipped(repr(token))}")
+    try:
+        check_sentence(" ".join(tokens), rows)
+    except ValueError as error:
+        raise ValueError(f"tokens: {error}") from None
+    return tokens
 
 
 def check_matrix(key: str, value: Matrix | None, max_rows: int, max_cols: int) -> Matrix | None:
@@ -64,6 +83,7 @@ class MatrixConfig(StrictModel):
     W_Q: Matrix | None = None
     W_K: Matrix | None = None
     W_V: Matrix | None = None
+    tokens: list[str] | None = None  # the word of each row of X, its label on screen and in the answers
     scale: bool
     causal: bool
 
@@ -75,7 +95,16 @@ class MatrixConfig(StrictModel):
         given = {name for name in MATRICES if getattr(self, name) is not None}
         check_shapes({name: matrix.shape for name, matrix in self.matrices().items()}, given, " (the preset's)")
         self_attention(**self.matrices(), scale=self.scale, causal=self.causal)
+        if self.tokens is not None:
+            check_tokens(self.tokens, len(self.matrices()["X"]))
         return self
+
+    def warnings(self, lang: str) -> list[str]:
+        unlabelled = self.X is not None and self.tokens is None
+        return super().warnings(lang) + (
+            [f"X has no words (matrix.tokens): its rows are shown unlabelled, and the answers call them "
+             f"t1 ... t{len(self.X)}"]
+            if unlabelled else [])
 
     def skipped_steps(self) -> dict[str, str]:
         """The pictures in the plane, when their vectors have more than two components: no faithful drawing."""

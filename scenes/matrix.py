@@ -9,7 +9,8 @@ written; the first cells go slowly with their worked dot product under the matri
 and a product that repeats one already shown (K after Q, V after K) faster still. A number never
 changes into another in place: the old one fades out before the new one fades in.
 
-The rows of X carry the example's words («el gato duerme») when X has three rows, and each projection ends
+The rows of X carry their words (``matrix.tokens``, or the example's «el gato duerme» for the preset's X; an X of
+the lecturer's without words is unlabelled, and its answers call the rows t₁, t₂, …), and each projection ends
 on its part of the library analogy (Q the question, K the label, V the contents). Two pictures in the plane
 (``scenes.vector_plane``), drawn only when their vectors have at most two components, give the geometry: before
 QKᵀ, q₁ and the keys as arrows, each score the shadow of q₁ on a key times the key's length (``alignment``);
@@ -124,8 +125,7 @@ class MatrixScene(LessonScene):
         self.weight_decimals = max(probability_decimals(result.weights)
                                    for result in (self.result, *self.contrasts.values()))
         self.line = self.map_frame = self.sqrt_strike = None
-        tokens = worked_example.TOKENS
-        self.words = self.shown_words(tokens) if self.result.X.shape[0] == len(tokens) else None
+        self.words = self.row_labels()
         pieces = self.strings["answer_pieces"]
         names = ([pieces["quoted"].format(word=word) for word in self.words] if self.words
                  else neutral_names(len(self.result.X)))
@@ -646,6 +646,7 @@ class MatrixScene(LessonScene):
                            line=lambda A: labels["causal_line"].format(word=word, row=exact_row(masked.weights[0])))
         slopes = {"before": format_number(softmax_slope(self.result.weights)),
                   "after": format_number(softmax_slope(large.weights))}
+        own_words, self.words = self.words, self.shown_words(worked_example.TOKENS)  # the presets' rows are these
         self.show_contrast("large_scores", large, [self.term(SOFTMAX)],
                            lambda A: [A.cell_box(i, j) for i, j in enumerate(large.weights.argmax(axis=1))],
                            line=lambda A: labels["one_hot_line"].format(**slopes))
@@ -653,6 +654,7 @@ class MatrixScene(LessonScene):
                            lambda A: [A.cell_box(i, i) for i in range(len(shared.X))],
                            line=lambda A: labels["diagonal_line"].format(diagonal=exact_row(np.diag(shared.scores))),
                            undivided=True)
+        self.words = own_words
 
     def show_contrast(self, key: str, result: AttentionSteps, terms: list, marks, line, sound=lambda: None,
                       undivided: bool = False):
@@ -811,6 +813,15 @@ class MatrixScene(LessonScene):
         """Each "Σ = 1" right of its row of the scores, where the weights will be, clear of the bracket."""
         for i, row_sum in enumerate(self.row_sums):
             row_sum.next_to(self.S.brackets[1], RIGHT, buff=ROW_SUM_GAP).match_y(self.S.cells[i][-1])
+
+    def row_labels(self) -> list[str] | None:
+        """The word of each row of X: ``matrix.tokens``, the example's words when X is the preset's, else none (the
+        answers then call the rows t₁, t₂, …)."""
+        if self.settings.tokens is not None:
+            return list(self.settings.tokens)
+        if self.settings.X is None:
+            return self.shown_words(worked_example.TOKENS)
+        return None
 
     def question_fields(self, key: str) -> dict:
         return self.answers.get(key, {})

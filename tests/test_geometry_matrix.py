@@ -243,7 +243,7 @@ def test_the_largest_config_skips_both_pictures_and_says_so():
     settings = load_config(overrides=LARGEST).matrix
     assert set(settings.skipped_steps()) == set(PICTURES)
     lines = settings.warnings("es")
-    assert len(lines) == 2 and "d_k = 4" in lines[0] and "d_v = 4" in lines[1]
+    assert len(lines) == 3 and "d_k = 4" in lines[0] and "d_v = 4" in lines[1] and "matrix.tokens" in lines[2]
     keys = step_keys("matrix", settings)
     assert not set(PICTURES) & set(keys) and keys.index("scores") == keys.index("values") + 1
     with pytest.raises(StepsError, match="step alignment is skipped with this config .*d_k = 4"):

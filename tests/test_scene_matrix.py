@@ -8,6 +8,7 @@ from attn_math import worked_example
 from lesson.locale import load_locale
 from scene_checks import layout_problems, legibility_problems, notation_problems, pacing_problems, run_scene
 from lesson.numbers import parse_number
+from lesson.section_config import MATRIX_WORD_LETTERS
 from scenes import style
 from scenes.matrix import MatrixScene
 
@@ -118,6 +119,14 @@ def test_largest_inputs_with_decimals_lay_out_without_overlap(largest_scene):
 
 def test_largest_inputs_with_decimals_stay_legible(largest_scene):
     assert legibility_problems(largest_scene) == []
+
+
+def test_the_longest_words_on_the_largest_inputs_stay_legible():
+    """Six tokens of the most letters matrix.tokens accepts, left of X's rows and over Kᵀ's columns."""
+    words = ", ".join(f'"{letter * MATRIX_WORD_LETTERS}"' for letter in "abcdef")
+    scene = run_scene("matrix", f"matrix.X={X_DECIMALS}", f"matrix.W_Q={W_DECIMALS}", f"matrix.W_K={W_4x4}",
+                      f"matrix.W_V={W_DECIMALS}", f"matrix.tokens=[{words}]")
+    assert legibility_problems(scene) == [] and layout_problems(scene) == []
 
 
 def test_default_lecture_is_legible_paced_and_uses_a_true_minus(default_scene):
