@@ -98,12 +98,13 @@ class Timeline:
 
     def place(self, sound: np.ndarray, at: float, gain_db: float = 0.0) -> None:
         """Add ``sound`` (stereo, or mono for the centre; an array or a ``Track``) at ``at`` seconds, ``gain_db``
-        louder."""
-        stereo = sound[:] if sound.ndim == 2 else pan(sound[:], 0.0)
-        start = int(round(at * SAMPLE_RATE))
-        end = min(len(self.samples), start + len(stereo))
-        if 0 <= start < end:
-            self.samples[start:end] += 10 ** (gain_db / 20) * stereo[:end - start]
+        louder, a BLOCK at a time: a recorded voice of minutes is never read whole."""
+        start, gain = int(round(at * SAMPLE_RATE)), 10 ** (gain_db / 20)
+        length = min(len(sound), len(self.samples) - start) if start >= 0 else 0
+        for offset in range(0, length, BLOCK):
+            piece = sound[offset:min(offset + BLOCK, length)]
+            stereo = piece if piece.ndim == 2 else pan(piece, 0.0)
+            self.samples[start + offset:start + offset + len(piece)] += gain * stereo
 
 
 # A light room around the tones (pedalboard's Reverb, JUCE's Freeverb): its reflections fall 60 dB in about half a

@@ -1,17 +1,25 @@
 """Memory does not grow with a section's or the lecture's length: a section worker's peak (its own
 ``ru_maxrss``, recorded in the manifest's timings) for a section rendered at two lengths through the CLI,
-and the peak of a process joining a long lecture's parts and WAVs."""
+the peak of a process joining a long lecture's parts and WAVs, and the parent's and the worker's peaks for a
+section with few recordings and with many."""
 
+import os
+import re
 import subprocess
 import sys
 import textwrap
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
 
+from audio_files import write_audio
 from lecture.render.media import duration_of
-from media_checks import TINY, manifest, run_quick_cli
-from sonify.mix import BLOCK, write_wav_blocks
+from lesson.narration_text import step_file_name
+from lesson.sections import BY_ID
+from lesson.steps import step_keys
+from media_checks import QUIET, TINY, cli_command, manifest, run_quick_cli
+from sonify.mix import BLOCK, Timeline, Track, write_wav_blocks
 from sonify.synth import SAMPLE_RATE, pan, tone
 from test_media import silent_video
 
@@ -79,3 +87,79 @@ def test_joining_a_long_lecture_holds_its_sound_a_block_at_a_time(tmp_path):
     joins in as little memory as a 1-minute one."""
     short, long = join_peak(tmp_path / "short", 30), join_peak(tmp_path / "long", 210)
     assert flat(short, long), (short, long)
+
+
+RECORDING_SECONDS = 60.0
+PARENT_BUDGET_MB = 300  # the render's own process, whatever narration folder it accepts (issue 42)
+# render.py, printing its process's peak as it ends: VmHWM, the peak of this process image alone (ru_maxrss
+# would start from the test process's, which an exec inherits)
+PEAK_LAUNCHER = textwrap.dedent("""
+    import atexit
+    import sys
+
+
+    def peak_mb() -> float:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024
+
+
+    if __name__ == "__main__":
+        atexit.register(lambda: print(f"parent peak MB {peak_mb():.1f}", file=sys.stderr))
+        from lecture.cli import cli
+
+        cli()
+""")
+
+
+def spoken_take(path: Path, seconds: float) -> Path:
+    """A recording ``seconds`` long: a low tone in sentences of 2 s with 0.5 s pauses."""
+    rate = 44100
+    time = np.arange(int(seconds * rate)) / rate
+    return write_audio(path, (0.3 * np.sin(2 * np.pi * 150 * time) * (time % 2.5 < 2.0))[:, None], rate)
+
+
+def narrated_peaks(folder: Path, recorded: int) -> tuple[float, float]:
+    """(parent's, worker's) peak MB rendering the matrix section at TINY with its first ``recorded`` steps
+    recorded, each RECORDING_SECONDS long (one file, linked under each step's name)."""
+    take = spoken_take(folder / "take.wav", RECORDING_SECONDS)
+    recordings = folder / "recordings" / BY_ID["matrix"].stem
+    recordings.mkdir(parents=True)
+    for number, key in enumerate(step_keys("matrix")[:recorded], 1):
+        os.link(take, recordings / f"{step_file_name(number, key)}.wav")
+    launcher = folder / "peak.py"
+    launcher.write_text(PEAK_LAUNCHER)
+    result = subprocess.run(**cli_command("render", "matrix", *TINY, *QUIET, "-j", "1", "--narration",
+                                          str(recordings.parent), "-o", str(folder / "out"), launcher=launcher,
+                                          env={"PYTHONPATH": str(ROOT)}), capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    entry = manifest(folder / "out")["sections"]["matrix"]
+    assert entry["duration"] > recorded * RECORDING_SECONDS  # every recording was spoken
+    return float(re.search(r"parent peak MB ([\d.]+)", result.stderr)[1]), entry["timings"]["peak_memory_mb"]
+
+
+def test_the_parents_and_the_workers_peaks_do_not_grow_with_the_number_of_recordings(tmp_path):
+    """The matrix section with 3 of its 15 steps recorded and with all 15, a minute each (11.5 MB each held
+    whole as 48 kHz float32): the same peaks. Before issue 42 the parent decoded and kept every recording and
+    sent them all to the worker: here parent 200 -> 598 MB, worker 431 -> 598 MB."""
+    few_parent, few_worker = narrated_peaks(tmp_path / "few", 3)
+    many_parent, many_worker = narrated_peaks(tmp_path / "many", 15)
+    assert flat(few_parent, many_parent) and flat(few_worker, many_worker), \
+        (few_parent, many_parent, few_worker, many_worker)
+    assert many_parent < PARENT_BUDGET_MB
+
+
+def test_a_recorded_voice_is_mixed_a_block_at_a_time():
+    """A 3-minute voice kept on disk (a ``Track``, as a scene keeps it) placed on the section's track is read a
+    BLOCK at a time: read whole as stereo float64 it would be 138 MB. It sounds in the centre from where it was
+    placed to its end."""
+    seconds = 180
+    with Track.holding(np.full(seconds * SAMPLE_RATE, 0.1, dtype=np.float32)) as voice, \
+            Track((seconds + 1) * SAMPLE_RATE) as mix:
+        tracemalloc.start()
+        Timeline(samples=mix).place(voice, 1.0)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak < 20 * 2 ** 20, peak / 2 ** 20
+        centre = 0.1 * np.cos(np.pi / 4)
+        assert np.allclose(mix[SAMPLE_RATE - 1:SAMPLE_RATE + 1], [[0, 0], [centre, centre]], atol=1e-7)
+        assert np.allclose(mix[len(mix) - 1:], [[centre, centre]], atol=1e-7)

@@ -1,8 +1,9 @@
 """The recordings' check is bounded and a path is a path, through the real CLI: a crashed recorder's zero-filled
 tail is refused in one line within seconds, SIGTERM or Ctrl-C during a slow check stop the render within a second,
 a relative recordings folder named like a URL (``take:1``) is read as a folder; and without the CLI: a file larger
-than any recording is refused unread, a decode past CHECK_SECONDS is refused, the workers get the decoded voices."""
+than any recording is refused unread, a decode past CHECK_SECONDS is refused, a worker decodes a recording itself."""
 
+import hashlib
 import os
 import pickle
 import signal
@@ -92,7 +93,8 @@ def test_a_relative_recordings_folder_named_like_a_url_is_read_as_a_folder(tmp_p
     voice = write_audio(tmp_path / "take:1" / BY_ID["scaling"].stem / f"01-{first}.wav", tone(150, 1.5, 44100),
                         44100)
     assert voice.exists()
-    # A clip of the recorded step: the folder is read as for the whole section, for a fraction of its render.
+    # A clip of the recorded step (its worker, in a folder of its own, decodes the file again): a fraction of the
+    # section's render.
     result = subprocess.run([sys.executable, str(ROOT / "render.py"), "render", "scaling", "--steps", "1", *TINY,
                              "--narration", "take:1", "-o", "out"], cwd=tmp_path, capture_output=True, text=True,
                             timeout=900)
@@ -125,13 +127,19 @@ def test_a_decode_past_the_time_bound_is_refused_by_name(tmp_path, monkeypatch):
     assert time.monotonic() - started < 5.0
 
 
-def test_the_workers_get_the_decoded_voices_and_never_read_the_recordings(tmp_path):
-    recording = write_audio(tmp_path / "01-matrix" / "02-inputs.flac", tone(300, 1.0, 22050), 22050)
+def test_a_worker_is_sent_no_sound_and_decodes_a_recording_as_the_parent_checked_it(tmp_path):
+    """What a worker is sent names the recording, its length and its hash (a minute held whole is 11.5 MB at
+    48 kHz float32; before issue 42 every recording of the section went); it decodes the sound when its step
+    speaks, the one whose hash the section's fingerprint holds, and refuses a file re-recorded since."""
+    recording = write_audio(tmp_path / "01-matrix" / "02-inputs.flac", tone(300, 60.0, 22050), 22050)
     decoded = decode(recording)
     source = load_config(overrides=(f"narration.source={str(tmp_path)!r}",)).narration
     plans = plan(source, {BY_ID["matrix"]: ["formula", "inputs"]}, lambda line: None)
-    fingerprint = plans["matrix"].fingerprint()
-    recording.unlink()  # what a worker is sent no longer needs the file
-    sent = pickle.loads(pickle.dumps(plans["matrix"]))
-    assert np.array_equal(sent.speak("02-inputs", ["Una frase."], {})[0], decoded)
-    assert sent.fingerprint() == fingerprint
+    sent = pickle.dumps(plans["matrix"])
+    assert len(sent) < 10_000
+    received = pickle.loads(sent)
+    assert np.array_equal(received.speak("02-inputs", ["Una frase."], {})[0], decoded)
+    assert received.fingerprint()["recordings"] == {"02-inputs": hashlib.sha256(decoded.tobytes()).hexdigest()}
+    write_audio(recording, tone(310, 60.0, 22050), 22050)
+    with pytest.raises(NarrationError, match="02-inputs.flac changed after the render checked it"):
+        received.speak("02-inputs", ["Una frase."], {})

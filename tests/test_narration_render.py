@@ -5,6 +5,7 @@ timing, captions follow the spoken sentences; bad recordings stop the render wit
 script lists every step; the draft voice narrates a section."""
 
 import hashlib
+import shutil
 
 import numpy as np
 import pytest
@@ -78,6 +79,21 @@ def test_steps_without_a_recording_are_named_once_and_keep_their_silent_timing(n
             assert record["end"] - record["start"] == pytest.approx(unspoken["end"] - unspoken["start"], abs=1e-3)
     assert step(entry, "queries")["end"] - step(entry, "queries")["start"] > \
         step(silent, "queries")["end"] - step(silent, "queries")["start"] + 1
+
+
+def test_a_clip_names_only_its_own_unrecorded_steps_and_reads_no_other_recording(recordings, tmp_path):
+    """``--steps 1..2`` with inputs and queries recorded: the clip's one step without a recording is named, none of
+    the 13 outside it, and a broken file outside it is not read; its recorded step speaks."""
+    folder = tmp_path / "recordings"
+    shutil.copytree(recordings, folder)
+    (folder / "01-matrix" / "05-values.wav").write_bytes(b"RIFF" + bytes(range(256)) * 8)
+    result = run_cli("render", "matrix", "--steps", "1..2", *TINY, *QUIET, "--narration", str(folder), "-o",
+                     str(tmp_path / "out"), timeout=600)
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("narration:")]
+    assert len(warnings) == 1 and " 1 step(s)" in warnings[0] and warnings[0].endswith(": 01-matrix/01-formula")
+    (clip,) = manifest(tmp_path / "out")["clips"].values()
+    assert clip["steps"][1]["narration"]["seconds"] == pytest.approx(3.0, abs=0.02)
 
 
 def test_a_narrated_step_lasts_its_recording_plus_half_a_second_and_the_frames_match(narrated):

@@ -3,11 +3,13 @@ when the neural voice cannot load) or the lecturer's recordings (one file per st
 decodes), as mono samples at the soundtrack's rate. The text the voice says, its sentences and their times are
 ``lesson.narration_text``; its phrases and the plays they are tied to, ``lesson.narration_phrases``.
 
-Recordings are found and decoded once, by the parent before anything renders, so a bad one stops the render
-with one line; the workers get a ``Narration`` per section holding the decoded voices. The check is bounded:
-a file is opened as a file (a colon in its folder's name is no URL protocol), refused when it is larger than
-any step's recording can be or ends in a crashed recorder's zero bytes, read for at most CHECK_SECONDS, and
-Ctrl-C or SIGTERM stop it at the decoder's next read.
+Recordings are checked by the parent before anything renders, so a bad one stops the render with one line:
+each is decoded a chunk at a time and only its length and hash are kept (``Recording``). A worker decodes a
+step's recording again when the step speaks, and it goes to disk with the step's voice: no process holds more
+than one recording, whatever their number. Decoding is bounded: a file is opened as a file (a colon in its
+folder's name is no URL protocol), refused when it is larger than any step's recording can be or ends in a
+crashed recorder's zero bytes, read for at most CHECK_SECONDS, and Ctrl-C or SIGTERM stop it at the decoder's
+next read.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from lecture.render.held_signals import stops_held
 from lesson.narration_text import step_file_name, voice_text
 from lesson.config import NarrationConfig
 from lesson.sections import Section
+from lesson.steps import StepRange
 from sonify.synth import SAMPLE_RATE
 from speech.voice import model_identity, say, voice_problem, voices
 
@@ -46,6 +49,23 @@ class NarrationError(ValueError):
 
 
 @dataclass(frozen=True)
+class Recording:
+    """A step's recording as the parent checked it: its file, its length in samples and the sha256 of its decoded
+    samples (float32 at SAMPLE_RATE); small to send to a worker, which decodes the file when the step speaks."""
+
+    path: Path
+    length: int
+    sha256: str
+
+    def samples(self) -> np.ndarray:
+        """The decoded sound the parent checked; raises NarrationError when the file changed since."""
+        sound = _read(self.path, keep=True)
+        if sound.sha256 != self.sha256:
+            raise NarrationError(f"narration: {self.path} changed after the render checked it; render again")
+        return sound.samples()
+
+
+@dataclass(frozen=True)
 class Narration:
     """What speaks a section's steps: the synthetic voice (``voice`` set; ``espeak`` when espeak-ng stands in for
     the neural voice) or ``recordings`` by step name."""
@@ -54,7 +74,7 @@ class Narration:
     dialect: str = "es"
     speed: float = 1.0
     espeak: bool = False  # espeak-ng speaks the dialect instead of the neural voice
-    recordings: dict[str, np.ndarray] = field(default_factory=dict)  # "03-queries" -> its decoded samples
+    recordings: dict[str, Recording] = field(default_factory=dict)  # by step name: "03-queries"
 
     def speak(self, name: str, phrases: list[str], spoken: dict) -> list[np.ndarray] | None:
         """One array of mono samples per phrase from the synthetic voice, a single one holding every phrase from a
@@ -66,15 +86,14 @@ class Narration:
         if self.voice:
             return [say(voice_text(phrase, spoken), self.voice, self.dialect, self.speed) for phrase in phrases]
         recording = self.recordings.get(name)
-        return None if recording is None else [recording]
+        return None if recording is None else [recording.samples()]
 
     def fingerprint(self) -> dict:
         """What the section's video depends on: the voice (the neural one with its model's identity), or each
-        recording's decoded sound."""
+        recording's decoded sound (its hash)."""
         engine = "espeak-ng" if self.espeak else model_identity(self.voice) if self.voice else None
         return {"voice": self.voice, "dialect": self.dialect, "speed": self.speed, "engine": engine,
-                "recordings": {name: hashlib.sha256(samples.tobytes()).hexdigest()
-                               for name, samples in sorted(self.recordings.items())}}
+                "recordings": {name: recording.sha256 for name, recording in sorted(self.recordings.items())}}
 
 
 # The voice ---------------------------------------------------------------------------------------
@@ -82,11 +101,45 @@ def decode(source: Path | bytes) -> np.ndarray:
     """Mono float32 samples at SAMPLE_RATE of an audio file (any format, rate and channels PyAV reads) or of
     espeak-ng's WAV bytes; raises NarrationError when it cannot be decoded, lasts over
     LONGEST_RECORDING or is refused by the bounds of the module's docstring."""
+    return _read(source, keep=True).samples()
+
+
+def check(path: Path) -> Recording:
+    """``path`` decoded as ``decode`` does, a chunk at a time, keeping only its length and hash."""
+    sound = _read(path, keep=False)
+    return Recording(path.absolute(), sound.length, sound.sha256)  # a worker may run elsewhere
+
+
+class _Sound:
+    """Decoded chunks as they come: counted, hashed (sha256 of their float32 bytes) and checked to be finite; the
+    chunks themselves are kept only when ``keep``."""
+
+    def __init__(self, keep: bool):
+        self.length, self.finite, self.digest = 0, True, hashlib.sha256()
+        self.chunks: list[np.ndarray] | None = [] if keep else None
+
+    def add(self, chunk: np.ndarray) -> None:
+        self.length += len(chunk)
+        self.finite = self.finite and bool(np.all(np.isfinite(chunk)))
+        self.digest.update(chunk.tobytes())
+        if self.chunks is not None:
+            self.chunks.append(chunk)
+
+    @property
+    def sha256(self) -> str:
+        return self.digest.hexdigest()
+
+    def samples(self) -> np.ndarray:
+        return np.concatenate(self.chunks) if self.chunks else np.zeros(0, dtype=np.float32)
+
+
+def _read(source: Path | bytes, keep: bool) -> _Sound:
+    """``source`` (a file, or espeak-ng's WAV bytes) decoded within the module's bounds."""
     if isinstance(source, bytes):
-        return _decode(io.BytesIO(source), "espeak-ng's voice")
+        return _decode(io.BytesIO(source), "espeak-ng's voice", _Sound(keep))
     with _open_recording(source) as file:
         _check_size(file, str(source))
-        return _decode(file, str(source))
+        return _decode(file, str(source), _Sound(keep))
 
 
 @contextmanager
@@ -129,40 +182,39 @@ def _zero_tail(file, size: int) -> int:
     return counted
 
 
-def _decode(file, name: str) -> np.ndarray:
-    """Decode ``file`` through a ``_BoundedReader``; when it stopped reading, that is the reason given, whatever
-    the decoder made of the early end."""
+def _decode(file, name: str, sound: _Sound) -> _Sound:
+    """Decode ``file`` through a ``_BoundedReader`` into ``sound``; when it stopped reading, that is the reason
+    given, whatever the decoder made of the early end."""
     with stops_held() as stops:
         reader = _BoundedReader(file, time.monotonic() + CHECK_SECONDS, stops)
         try:
-            samples = _samples(reader, name)
+            _fill(sound, reader, name)
         except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
             if not reader.stopped:
                 raise error if isinstance(error, NarrationError) else NarrationError(
                     f"narration: {name} cannot be decoded as audio ({type(error).__name__})") from None
         if reader.stopped:
             raise _stopped(reader, name)
-    if not len(samples) or not np.all(np.isfinite(samples)):
+    if not sound.length or not sound.finite:
         raise NarrationError(f"narration: {name} holds no sound")
-    return samples
+    return sound
 
 
-def _samples(reader: _BoundedReader, name: str) -> np.ndarray:
-    """The decoded, resampled mono samples; raises NarrationError past LONGEST_RECORDING."""
-    chunks, count, limit = [], 0, int(LONGEST_RECORDING * SAMPLE_RATE)
+def _fill(sound: _Sound, reader: _BoundedReader, name: str) -> None:
+    """Add the decoded, resampled mono samples to ``sound``; raises NarrationError past LONGEST_RECORDING."""
+    limit = int(LONGEST_RECORDING * SAMPLE_RATE)
     with av.open(reader, "r") as container:
         if not container.streams.audio:
             raise NarrationError(f"narration: {name} has no audio")
         resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
         for frame in container.decode(container.streams.audio[0]):
-            resampled = [chunk.to_ndarray().reshape(-1) for chunk in resampler.resample(frame)]
-            chunks += resampled
-            count += sum(map(len, resampled))  # kept, not summed over all chunks: a long MP3 has thousands
-            if count > limit:
+            for chunk in resampler.resample(frame):
+                sound.add(chunk.to_ndarray().reshape(-1))
+            if sound.length > limit:
                 raise NarrationError(f"narration: {name} lasts over {LONGEST_RECORDING:.0f} s; "
                                      "expected one step's recording")
-        chunks += [chunk.to_ndarray().reshape(-1) for chunk in resampler.resample(None)]
-    return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
+        for chunk in resampler.resample(None):
+            sound.add(chunk.to_ndarray().reshape(-1))
 
 
 def _stopped(reader: _BoundedReader, name: str) -> Exception:
@@ -232,11 +284,13 @@ def synthetic_voice_plan(narration: NarrationConfig, steps, warn) -> dict[str, N
 
 
 # Finding the recordings ---------------------------------------------------------------------------
-def plan(narration: NarrationConfig, steps: dict[Section, list[str]], warn) -> dict[str, Narration]:
+def plan(narration: NarrationConfig, steps: dict[Section, list[str]], warn,
+         clips: dict[str, StepRange] | None = None) -> dict[str, Narration]:
     """A Narration for each section of ``steps`` (section -> its step keys in order), checked before any
-    render: every recording decodes and lasts at most LONGEST_RECORDING; steps without one are named in
-    one ``warn`` line and keep their silent timing. The synthetic voice (``source`` "tts") is the neural voice
-    when it can load, else espeak-ng (``synthetic_voice_plan``). Empty when nobody speaks."""
+    render: every recording of a step rendered (all, or those of the section's clip in ``clips``, by section
+    id) decodes and lasts at most LONGEST_RECORDING; those steps without one are named in one ``warn`` line
+    and keep their silent timing. The synthetic voice (``source`` "tts") is the neural voice when it can load,
+    else espeak-ng (``synthetic_voice_plan``). Empty when nobody speaks."""
     if narration.silent:
         return {}
     source = narration.source
@@ -248,20 +302,22 @@ def plan(narration: NarrationConfig, steps: dict[Section, list[str]], warn) -> d
                              "\"none\" or a folder with one file per step, e.g. 01-matrix/03-queries.wav")
     plans, missing = {}, []
     for section, keys in steps.items():
-        recordings = {}
-        for number, key in enumerate(keys, 1):
-            name = step_file_name(number, key)
-            found = [folder / section.stem / f"{name}{suffix}" for suffix in AUDIO_SUFFIXES
-                     if (folder / section.stem / f"{name}{suffix}").exists()]
-            if len(found) > 1:
-                raise NarrationError(f"narration: {section.stem}/{name} has {len(found)} recordings "
-                                     f"({', '.join(path.suffix for path in found)}); keep one")
-            if found:
-                recordings[name] = decode(found[0])
-            else:
-                missing.append(f"{section.stem}/{name}")
-        plans[section.id] = Narration(recordings=recordings)
+        clip = (clips or {}).get(section.id)
+        names = [step_file_name(number, key) for number, key in enumerate(keys, 1) if clip is None or number in clip]
+        found = {name: _recording_file(folder / section.stem, name) for name in names}
+        missing += [f"{section.stem}/{name}" for name, path in found.items() if path is None]
+        plans[section.id] = Narration(recordings={name: check(path) for name, path in found.items() if path})
     if missing:
         warn(f"narration: no recording for {len(missing)} step(s), which keep their silent timing: "
              f"{', '.join(missing)}")
     return plans
+
+
+def _recording_file(folder: Path, name: str) -> Path | None:
+    """The recording of step ``name`` in a section's ``folder`` (``01-matrix``), None without one; raises
+    NarrationError when it has two."""
+    found = [folder / f"{name}{suffix}" for suffix in AUDIO_SUFFIXES if (folder / f"{name}{suffix}").exists()]
+    if len(found) > 1:
+        raise NarrationError(f"narration: {folder.name}/{name} has {len(found)} recordings "
+                             f"({', '.join(path.suffix for path in found)}); keep one")
+    return found[0] if found else None

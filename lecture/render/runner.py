@@ -163,7 +163,7 @@ def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
         return {}
     return plan(request.config.narration,
                 {BY_ID[section]: step_keys(section, getattr(request.config, section)) for section in request.sections},
-                warn)
+                warn, chosen_steps(request))
 
 
 def _commit_section(request: RenderRequest, folder: OutputFolder, result: JobResult, wanted: str, scratch: Path,
