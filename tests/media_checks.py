@@ -222,3 +222,13 @@ def step_record(title: str, caption: str, end: float, **more) -> StepRecord:
 
 def card_record(kind: str, text: str, start: float, end: float) -> CardRecord:
     return CardRecord(kind=kind, key=kind, title="", text=text, start=start, end=end)
+
+
+def then(function, action):
+    """``function`` that calls ``action()`` once it has returned: something done at a chosen moment of a run,
+    for monkeypatch (another program replacing files, say)."""
+    def wrapped(*arguments, **options):
+        result = function(*arguments, **options)
+        action()
+        return result
+    return wrapped

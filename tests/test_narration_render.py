@@ -167,7 +167,7 @@ def test_captions_of_a_narrated_step_are_its_spoken_sentences_at_their_times(nar
 
 def test_the_slides_clip_of_a_narrated_step_keeps_its_voice(narrated, tmp_path):
     out, entry, _ = narrated
-    _, clips = cut_section(out, tmp_path, BY_ID["matrix"], entry)
+    _, clips = cut_section(out, tmp_path, entry)
     samples, rate = decoded_audio(clips[[record["key"] for record in entry["steps"]].index("queries")])
     assert np.count_nonzero(loud_samples(samples, rate, QUERIES_HZ)) / rate == pytest.approx(QUERIES_SECONDS,
                                                                                             abs=2 / FPS)

@@ -16,13 +16,18 @@ from urllib.parse import unquote, urlsplit
 
 import av
 import pytest
+from click.testing import CliRunner
 
 from lecture.render.captions import step_spans
+from lecture.cli import cli
+from lecture.publish import site as lecture_page
 from lecture.publish.site import joined_decks, rendered_language
+from lecture.render.manifest import MANIFEST, STILLS
+from lecture.render.output_folder import OutputFolder
 from lesson.locale import load_locale
 from lesson.records import steps_of
 from lesson.sections import SECTION_IDS
-from media_checks import TINY, copy_of, draft_voice_matrix, manifest, run_cli, system_program
+from media_checks import TINY, copy_of, draft_voice_matrix, manifest, run_cli, system_program, then, tiny_matrix
 
 NO_QUESTIONS = ("--set", "lecture.questions='none'")
 RENDERED = ("matrix", "scaling")
@@ -231,8 +236,46 @@ def test_a_video_changed_since_its_render_is_listed_as_not_rendered_and_none_of_
         captions.write("\n")
     result = run_cli("site", "-o", str(copy))
     assert result.returncode == 0 and "02-scaling" not in " ".join(os.listdir(copy / "site" / "videos"))
-    assert "scaling: its files" in result.stderr and "not rendered: scaling" in result.stderr
+    assert f"scaling: 02-scaling.vtt in {copy}: missing or changed since it was rendered" in result.stderr
+    assert "the page lists it as not rendered" in result.stderr and "not rendered: scaling" in result.stderr
     assert "missing" in Page(copy / "site" / "index.html").all("section", id="scaling")[0]["class"]
+
+
+@pytest.fixture(scope="module")
+def two_storyboards(tmp_path_factory):
+    """The matrix section with its storyboard's stills in Spanish, and the same stills in English elsewhere."""
+    spanish = copy_of(tiny_matrix(tmp_path_factory)[0], tmp_path_factory.mktemp("site-stills") / "out")
+    english = tmp_path_factory.mktemp("site-stills-english")
+    for folder, language in ((spanish, "es"), (english, "en")):
+        result = run_cli("storyboard", "matrix", *TINY, "-o", str(folder), "-j", "1",
+                         "--set", f"lecture.lang={language}")
+        assert result.returncode == 0, result.stderr
+    return spanish, english
+
+
+def commit_stills(source: Path, out: Path) -> None:
+    """``source``'s stills of matrix and their manifest put in ``out/stills`` as a storyboard commits them: under
+    that folder's lock, in one commit."""
+    stills = OutputFolder(out / STILLS)
+    with stills.scratch() as scratch, stills.lock():
+        stills.commit({"01-matrix": shutil.copytree(source / STILLS / "01-matrix", scratch / "01-matrix"),
+                       MANIFEST: shutil.copy(source / STILLS / MANIFEST, scratch / MANIFEST)}, scratch)
+
+
+def still_bytes(folder: Path) -> list[bytes]:
+    return [still.read_bytes() for still in sorted(folder.glob("*.png"))]
+
+
+def test_stills_committed_while_the_page_is_built_come_whole_from_one_render(two_storyboards, tmp_path,
+                                                                             monkeypatch):
+    spanish, english = two_storyboards
+    out = copy_of(spanish, tmp_path / "out")
+    # The page loads its locale once it has read OUT's manifest, under OUT's lock: a storyboard commits then.
+    monkeypatch.setattr(lecture_page, "load_locale", then(lecture_page.load_locale, lambda: commit_stills(english, out)))
+    result = CliRunner().invoke(cli, ["site", "-o", str(out)])
+    assert result.exit_code == 0 and "changed since it was rendered" not in result.stderr, result.stderr
+    shown = still_bytes(out / "site" / "stills" / "01-matrix")
+    assert shown in (still_bytes(folder / STILLS / "01-matrix") for folder in (spanish, english))
 
 
 @pytest.fixture(scope="module")

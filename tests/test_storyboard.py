@@ -1,14 +1,20 @@
 """Storyboards: one contact sheet per section with one tile per step, from stills, not from a video."""
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from PIL import Image, ImageDraw
 from scipy import ndimage
 
+from lecture.cli import cli
+from lecture.publish import slides, storyboard
 from lecture.publish.storyboard import LabelFont
 from lesson.locale import load_locale
 from lesson.steps import step_keys
-from media_checks import TINY, manifest, run_cli
+from media_checks import TINY, copy_of, manifest, run_cli, then
 
 MATRIX_STEPS = len(step_keys("matrix"))
 
@@ -64,15 +70,57 @@ def test_titles_draw_characters_inter_lacks():
     assert box and (box[2] - box[0], box[3] - box[1]) != (missing[2] - missing[0], missing[3] - missing[1])
 
 
-def test_a_storyboard_in_english_reads_the_english_locale(out, tmp_path):
-    result = run_cli("storyboard", "matrix", *TINY, "-o", str(tmp_path), "-j", "1", "--set", "lecture.lang=en")
+@pytest.fixture(scope="module")
+def english_board(tmp_path_factory):
+    """The matrix storyboard in English: its folder and the command's result."""
+    out = tmp_path_factory.mktemp("storyboard-english")
+    result = run_cli("storyboard", "matrix", *TINY, "-o", str(out), "-j", "1", "--set", "lecture.lang=en")
     assert result.returncode == 0, result.stderr
-    entry = manifest(tmp_path / "stills")["sections"]["matrix"]
+    return out, result
+
+
+def test_a_storyboard_in_english_reads_the_english_locale(out, english_board):
+    folder, result = english_board
+    entry = manifest(folder / "stills")["sections"]["matrix"]
     assert entry["lang"] == "en"
     assert [step["title"] for step in entry["steps"]] == [
         step["title"] for step in load_locale("en")["matrix"]["steps"].values()]
-    assert f"{tmp_path / '01-matrix-storyboard.png'}: {MATRIX_STEPS} steps" in result.stderr.splitlines()
-    with Image.open(tmp_path / "01-matrix-storyboard.png") as english, \
+    assert f"{folder / '01-matrix-storyboard.png'}: {MATRIX_STEPS} steps" in result.stderr.splitlines()
+    with Image.open(folder / "01-matrix-storyboard.png") as english, \
             Image.open(out / "01-matrix-storyboard.png") as spanish:
         heading = (0, 0, english.width, english.height // 12)  # the section's title, in its language
         assert english.crop(heading).tobytes() != spanish.crop(heading).tobytes()
+
+
+def put_english_stills(english: Path, out: Path) -> None:
+    """The English stills renamed over ``out``'s, as a copy by another program would leave them: whole files,
+    the stills' manifest left as it was."""
+    for still in sorted((english / "stills" / "01-matrix").glob("*.png")):
+        shutil.copyfile(still, out / "stills" / "01-matrix" / f".{still.name}.new")
+        (out / "stills" / "01-matrix" / f".{still.name}.new").replace(out / "stills" / "01-matrix" / still.name)
+
+
+def storyboard_in_process(out: Path):
+    return CliRunner().invoke(cli, ["storyboard", "matrix", *TINY, "-o", str(out), "-j", "1"])
+
+
+def test_stills_replaced_after_their_manifest_is_read_are_left_out_in_one_line_and_exit_1(
+        out, english_board, tmp_path, monkeypatch):
+    copy = copy_of(out, tmp_path / "out")
+    monkeypatch.setattr(slides, "read_manifest",
+                        then(slides.read_manifest, lambda: put_english_stills(english_board[0], copy)))
+    result = storyboard_in_process(copy)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines()[-1] == (
+        f"matrix: 01-matrix in {copy / 'stills'}: missing or changed since it was rendered (not the bytes its "
+        "manifest.json entry hashes); left out: run the command again, it renders matrix anew first")
+    assert (copy / "01-matrix-storyboard.png").read_bytes() == (out / "01-matrix-storyboard.png").read_bytes()
+
+
+def test_stills_replaced_before_the_sheet_is_drawn_give_the_sheet_of_the_render_their_manifest_names(
+        out, english_board, tmp_path, monkeypatch):
+    copy = copy_of(out, tmp_path / "out")
+    monkeypatch.setattr(storyboard, "render_current",
+                        then(storyboard.render_current, lambda: put_english_stills(english_board[0], copy)))
+    assert storyboard_in_process(copy).exit_code == 0
+    assert (copy / "01-matrix-storyboard.png").read_bytes() == (out / "01-matrix-storyboard.png").read_bytes()

@@ -8,17 +8,15 @@ server as it is. It is replaced file by file (see ``OutputFolder.commit``): what
 ``CNAME``, notes) stays, and a file an earlier page had and this one has not is removed. It loads nothing from the network and needs no server: the captions are embedded in the
 page as ``data:`` URLs, because browsers refuse a ``<track>`` file next to a page opened from ``file://``.
 
-The page is built from what OUT holds: a section whose video is missing, or whose files no longer hash to
-the manifest, is listed with the command that renders it, never rendered here.
+The page is built from what OUT holds, each file linked and checked against its manifest entry under the
+folder's lock (``lecture.publish.snapshot``): a section whose video is missing, or whose files no longer hash
+to the manifest, is listed with the command that renders it, never rendered here.
 """
 
 from __future__ import annotations
 
 import base64
-import os
-import shutil
-import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -28,10 +26,11 @@ from PIL import Image
 from rich.console import Console
 
 from lecture.render.captions import spoken_section, step_spans
-from lecture.render.manifest import MANIFEST, file_hash, read_manifest
+from lecture.render.manifest import MANIFEST, read_manifest
 from lecture.render.output_folder import OutputFolder
 from lecture.render.runner import plain_line
 from lecture.publish.slides import DECK_FORMATS, FOLDER as SLIDES
+from lecture.publish.snapshot import changed_line, place, snapshot
 from lecture.publish.storyboard import STILLS
 from lesson.formats import BY_NAME, PNG
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
@@ -91,16 +90,16 @@ def build(out_dir: Path, console: Console, lang: str | None = None) -> int:
     language OUT's sections were rendered in); returns the exit status."""
     folder = OutputFolder(out_dir)
     warn = plain_line(console)
-    stills_entries = _stills_manifest(folder.path, warn)
     with folder.scratch() as scratch:
         site = scratch / SITE
         site.mkdir()
         with folder.lock():  # the manifest and the files it names, as one render left them
             entries = read_manifest(folder, warn=warn)["sections"]
             strings = load_locale(lang or rendered_language(entries))
-            sections = [_section_page(folder.path, site, section, entries.get(section.id),
-                                      stills_entries.get(section.id), strings, warn) for section in SECTIONS]
+            sections = [_section_page(folder.path, site, section, entries.get(section.id), strings, warn)
+                        for section in SECTIONS]
             decks = joined_decks(folder.path, site, strings)
+        sections = _with_storyboard_stills(folder.path, site, sections, warn)
         (site / "index.html").write_text(_render(sections, decks, strings), encoding="utf-8")
         with folder.lock():
             folder.commit({SITE: site}, scratch)
@@ -117,20 +116,17 @@ def rendered_language(entries: dict) -> str:
     return max(sorted(set(languages)), key=languages.count) if languages else DEFAULT_LANGUAGE
 
 
-def _section_page(out: Path, site: Path, section: Section, entry: dict | None, stills_entry: dict | None,
-                  strings: dict, warn) -> SectionPage:
+def _section_page(out: Path, site: Path, section: Section, entry: dict | None, strings: dict, warn) -> SectionPage:
     rendered_as = BY_NAME.get(entry["format"]) if entry else None  # None: not rendered, or by a newer version
     video = _video(out, site, section, entry, warn) if rendered_as and rendered_as.browser_type else None
-    if rendered_as and rendered_as.is_still:
-        stills_entry = {**entry, "folder": out}
-    stills = _stills(site, section, stills_entry, warn) if stills_entry else ()
+    stills = _stills(site, section, {**entry, "folder": out}, warn) if rendered_as and rendered_as.is_still else ()
     downloads = [Link(strings["site"]["video_file"], video.href)] if video else []
     for suffix in ("vtt", "srt"):
         captions = Path(video.href).with_suffix(f".{suffix}").as_posix() if video else ""
         if video and (site / captions).exists():
             downloads.append(Link(strings["site"][f"captions_{suffix}"], captions))
     downloads += _decks(out, site, section.stem, strings)
-    storyboard = _place(out / f"{section.stem}-storyboard.png", site, "storyboards")
+    storyboard = _placed(out / f"{section.stem}-storyboard.png", site, "storyboards")
     if storyboard:
         downloads.append(Link(strings["site"]["storyboard"], storyboard))
     return SectionPage(id=section.id, heading=strings["slides"]["storyboard_heading"].format(
@@ -146,9 +142,10 @@ def _video(out: Path, site: Path, section: Section, entry: dict, warn) -> Video 
         return None
     stem = Path(video).stem
     names = [name for name in entry["files"] if name in {video, f"{stem}.vtt", f"{stem}.srt"}]
-    if not _placed_intact(out, site, "videos", names, entry):
-        warn(f"{section.id}: its files in {out} are missing or changed since they were rendered; the page lists it "
-             f"as not rendered (python render.py render {section.id} renders it again)")
+    changed = snapshot(out, site / "videos", entry, names)
+    if changed:
+        warn(f"{changed_line(section.id, out, changed)}; the page lists it as not rendered "
+             f"(python render.py render {section.id} renders it again)")
         return None
     if f"{stem}.vtt" not in names:
         return None
@@ -176,37 +173,26 @@ def frame_before(video: Path, seconds: float) -> Image.Image:
         return shown.to_image()
 
 
-def _placed_intact(out: Path, site: Path, folder: str, names: list[str], entry: dict) -> bool:
-    """Place ``names`` from OUT in ``site/folder``, a folder's own files only (its manifest ``entry``'s
-    ``contents``); whether each hashes as ``entry`` says (if not, none stay)."""
-    contents = entry.get("contents", {})
-    placed = [_place(out / name, site, folder, contents.get(name)) for name in names]
-    if all(path and file_hash(site / path, contents.get(name)) == entry["sha256"].get(name)
-           for path, name in zip(placed, names)):
-        return True
-    for path in filter(None, placed):
-        target = site / path
-        shutil.rmtree(target) if target.is_dir() else target.unlink()
-    return False
-
-
-def _stills_manifest(out: Path, warn) -> dict:
-    """The entries of ``OUT/stills/manifest.json`` (the storyboards' stills), read under that folder's lock."""
+def _with_storyboard_stills(out: Path, site: Path, sections: list[SectionPage], warn) -> list[SectionPage]:
+    """``sections`` with the storyboard's stills (``OUT/stills``, see ``lecture.publish.storyboard``) for those
+    that have none of their own, read and placed under that folder's lock, where its renders commit them."""
     if not (out / STILLS / MANIFEST).exists():
-        return {}
+        return sections
     stills = OutputFolder(out / STILLS)
     with stills.lock():
-        entries = read_manifest(stills, warn=warn)["sections"]
-    return {section: {**entry, "folder": stills.path} for section, entry in entries.items()
-            if entry["format"] in BY_NAME and BY_NAME[entry["format"]].is_still}
+        entries = {section: entry for section, entry in read_manifest(stills, warn=warn)["sections"].items()
+                   if entry["format"] in BY_NAME and BY_NAME[entry["format"]].is_still}
+        return [replace(page, stills=_stills(site, BY_ID[page.id], {**entries[page.id], "folder": stills.path},
+                                             warn)) if page.id in entries and not page.stills else page
+                for page in sections]
 
 
 def _stills(site: Path, section: Section, entry: dict, warn) -> tuple[Link, ...]:
     """The section's stills placed in ``site/stills/NN-section``, each labelled with its step's title."""
     name = entry["files"][0]
-    if not _placed_intact(entry["folder"], site, "stills", [name], entry):
-        warn(f"{entry['folder'] / name}: missing or changed since it was rendered; the page shows no stills "
-             f"of {section.id}")
+    changed = snapshot(entry["folder"], site / "stills", entry, [name])
+    if changed:
+        warn(f"{changed_line(section.id, entry['folder'], changed)}; the page shows no stills of {section.id}")
         return ()
     return tuple(Link(f"{number}. {step.title}", f"stills/{name}/{number:02d}-{step.key}{PNG.suffix}")
                  for number, step in enumerate(steps_of(entry), 1))
@@ -217,10 +203,10 @@ def _decks(out: Path, site: Path, stem: str, strings: dict) -> list[Link]:
     assets folder)."""
     links = []
     for deck_format in DECK_FORMATS:
-        placed = _place(out / SLIDES / f"{stem}.{deck_format}", site, SLIDES)
+        placed = _placed(out / SLIDES / f"{stem}.{deck_format}", site, SLIDES)
         if placed:
             if deck_format == "html":
-                _place(out / SLIDES / f"{stem}_assets", site, SLIDES)
+                _placed(out / SLIDES / f"{stem}_assets", site, SLIDES)
             links.append(Link(strings["site"][f"deck_{deck_format}"], placed))
     return links
 
@@ -241,40 +227,11 @@ def joined_decks(out: Path, site: Path, strings: dict) -> tuple[tuple[str, tuple
     return tuple(decks)
 
 
-def _place(source: Path, site: Path, folder: str, names: list[str] | None = None) -> str | None:
-    """``source`` (a regular file, or a folder of them: those ``names``, or all) put into ``site/folder`` under
-    its own name, hard-linked where possible; its path relative to the site, or None when there is nothing
-    regular to place."""
-    try:
-        mode = os.lstat(source).st_mode
-    except OSError:
-        return None
-    target = site / folder / source.name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if stat.S_ISDIR(mode) and names is not None:
-        target.mkdir(exist_ok=True)
-        for name in names:
-            _place(source / name, site, f"{folder}/{source.name}")
-    elif stat.S_ISDIR(mode):
-        shutil.copytree(source, target, copy_function=_link_or_copy, ignore=_not_regular)
-    elif stat.S_ISREG(mode):
-        _link_or_copy(source, target)
-    else:
-        return None  # a link or a device: nothing that could leave the folder is followed
-    return f"{folder}/{source.name}"
-
-
-def _not_regular(folder: str, names: list[str]) -> list[str]:
-    """Names in ``folder`` that are neither regular files nor folders (links among them): not copied."""
-    return [name for name in names
-            if not (stat.S_ISREG(mode := os.lstat(os.path.join(folder, name)).st_mode) or stat.S_ISDIR(mode))]
-
-
-def _link_or_copy(source: str | Path, target: str | Path) -> None:
-    try:
-        os.link(source, target, follow_symlinks=False)
-    except OSError:  # another file system, or one without hard links
-        shutil.copyfile(source, target, follow_symlinks=False)
+def _placed(source: Path, site: Path, folder: str) -> str | None:
+    """``source`` placed in ``site/folder`` under its own name (see ``snapshot.place``); its path relative to the
+    site, or None when there is nothing regular to place."""
+    href = f"{folder}/{source.name}"
+    return href if place(source, site / href) else None
 
 
 def _render(sections: list[SectionPage], decks, strings: dict) -> str:

@@ -20,7 +20,6 @@ import importlib.util
 import json
 import os
 from bisect import bisect_right
-from dataclasses import replace
 from fractions import Fraction
 from functools import partial
 from itertools import groupby
@@ -33,9 +32,10 @@ from rich.console import Console
 from lecture.render.captions import step_spans
 from lecture.publish.decks import Deck, SectionSlides, StepSlide
 from lecture.publish.html_deck import write_html
-from lecture.render.manifest import read_manifest
+from lecture.publish.snapshot import changed_line, snapshot
+from lecture.render.manifest import file_hash, read_manifest
 from lecture.render.media import add_audio
-from lecture.render.output_folder import OutputFolder
+from lecture.render.output_folder import OutputFolder, link_or_copy
 from lecture.render.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
 from lesson.formats import MP4
 from lesson.locale import load_locale
@@ -48,7 +48,7 @@ DECK_FORMATS = ("html", "pptx", "pdf")
 FOLDER = "slides"  # manim-slides' default folder: `manim-slides present NN-section` works from OUT
 CLIPS = MP4  # the slides' clips, whatever the section's format: what manim-slides plays
 QUALITY = {"crf": "18", "preset": "fast"}  # libx264: cuts are re-encoded to be frame-exact, near-lossless
-SOURCE_STAMP = ".source"  # beside the clips: the video and steps they were cut from
+SOURCE_STAMP = ".source"  # beside the clips: the hashes of the video and sound they were cut from, steps, own hashes
 QT_BINDINGS = ("PySide6", "PyQt6")  # what `manim-slides present` can run on
 PLAYER_HINT = ("`manim-slides present` needs a Qt binding, not installed here: pip install -e '.[present]' "
                "(PySide6; on Debian also apt-get install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1), "
@@ -59,31 +59,34 @@ def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined
     """Render what is stale, then write each section's slides and, unless ``joined``, its decks, then with
     ``joined`` one deck of all those sections; returns the exit status.
 
-    A section's clips, JSON and decks are made in a scratch folder laid out like OUT, then renamed into
-    place together under the folder's lock; the joined deck likewise, after them."""
+    Everything is made from the sections' files as one render left them (see ``render_current``). A section's
+    clips, JSON and decks are made in a scratch folder laid out like OUT, then renamed into place together under
+    the folder's lock; the joined deck likewise, after them."""
     folder = OutputFolder(request.out_dir)
     folder.subfolder(f"{FOLDER}/files")  # refused before any work if a link or a file stands in the way
-    status, entries = render_current(request, console)
     strings = load_locale(request.config.lecture.lang)
-    committed, presentation = [], None
-    for section_id, entry in entries.items():
-        section = BY_ID[section_id]
-        with folder.scratch() as scratch:
-            staged, presentation = write_presentation(folder.path, scratch, section, entry, strings, request.force)
-            slides = _section_slides(section, entry, presentation, strings)
-            if not joined:
-                deck = _deck(page_title(section, strings), [slides], presentation, False, request.config.lecture.lang)
-                staged |= write_decks(deck, decks, scratch, stem_of(entry), one_file, console)
-            with folder.lock():
-                folder.commit(staged, scratch)
-        committed.append(_moved_to(folder.path, slides))
-    if joined and committed:
-        with folder.scratch() as scratch:
-            staged = write_decks(_deck(strings["lecture"]["title"], committed, presentation, True,
-                                       request.config.lecture.lang), decks, scratch,
-                                 joined_stem(tuple(entries)), one_file, console)
-            with folder.lock():
-                folder.commit(staged, scratch)
+    with folder.scratch() as sources:
+        status, entries = render_current(request, console, sources)
+        committed, presentation = [], None
+        for section_id, entry in entries.items():
+            section = BY_ID[section_id]
+            with folder.scratch() as scratch:
+                staged, presentation = write_presentation(folder, sources, scratch, entry, strings, request.force)
+                slides = _section_slides(section, entry, presentation, strings)
+                if not joined:
+                    deck = _deck(page_title(section, strings), [slides], presentation, False,
+                                 request.config.lecture.lang)
+                    staged |= write_decks(deck, decks, scratch, stem_of(entry), one_file, console)
+                with folder.lock():
+                    folder.commit(staged, scratch)
+            committed.append(slides)
+        if joined and committed:
+            with folder.scratch() as scratch:
+                staged = write_decks(_deck(strings["lecture"]["title"], committed, presentation, True,
+                                           request.config.lecture.lang), decks, scratch,
+                                     joined_stem(tuple(entries)), one_file, console)
+                with folder.lock():
+                    folder.commit(staged, scratch)
     if committed and player_missing():
         console.print(f"note: {player_missing()}", soft_wrap=True, markup=False)
     return status
@@ -122,12 +125,6 @@ def _deck(title: str, sections: list[SectionSlides], presentation, joined: bool,
                 background=presentation.background_color.as_hex(format="long"))
 
 
-def _moved_to(out_dir: Path, slides: SectionSlides) -> SectionSlides:
-    """``slides`` with their clips where the commit put them: ``OUT/slides/files/NN-section``."""
-    clips = out_dir / FOLDER / "files" / slides.stem
-    return replace(slides, steps=tuple(replace(step, clip=clips / step.clip.name) for step in slides.steps))
-
-
 def _section_slides(section: Section, entry: dict, presentation, strings: dict) -> SectionSlides:
     texts = strings[section.id]
     steps = tuple(StepSlide(clip=slide.file, title=step.title, caption=step.caption, notes=slide.notes)
@@ -138,16 +135,25 @@ def _section_slides(section: Section, entry: dict, presentation, strings: dict) 
                                                                                 title=texts["title"]))
 
 
-def render_current(request: RenderRequest, console: Console) -> tuple[int, dict[str, dict]]:
+def render_current(request: RenderRequest, console: Console, sources: Path) -> tuple[int, dict[str, dict]]:
     """Render what is stale; returns the exit status and the manifest entry of every section now rendered
-    exactly as ``request`` asks (a section whose render failed is left out: the render said why)."""
+    exactly as ``request`` asks, its files linked into ``sources`` as that entry hashes them (see
+    ``lecture.publish.snapshot``). A section whose render failed is left out (the render said why), and so is
+    one whose files changed since its entry was written: one line says so, and the status is 1."""
     status = render(request, console)
-    folder, clips = OutputFolder(request.out_dir), chosen_steps(request)
+    folder, clips, warn = OutputFolder(request.out_dir), chosen_steps(request), plain_line(console)
     with folder.lock():
-        entries = entries_of(read_manifest(folder, warn=plain_line(console)), request)
-    found = {section: entries.get(entry_key(section, clips)) for section in request.sections}
-    return status, {section: entry for section, entry in found.items()
-                    if entry and _rendered_as_asked(entry, request, section)}
+        entries = entries_of(read_manifest(folder, warn=warn), request)
+        found = {section: entries.get(entry_key(section, clips)) for section in request.sections}
+        asked = {section: entry for section, entry in found.items()
+                 if entry and _rendered_as_asked(entry, request, section)}
+        changed = {section: snapshot(folder.path, sources, entry, entry["files"]) for section, entry in asked.items()}
+    for section, names in changed.items():
+        if names:
+            warn(f"{changed_line(section, folder.path, names)}; left out: run the command again, it renders "
+                 f"{section} anew first")
+    return (1 if any(changed.values()) else status), {
+        section: entry for section, entry in asked.items() if not changed[section]}
 
 
 def stem_of(entry: dict) -> str:
@@ -165,20 +171,20 @@ def _rendered_as_asked(entry: dict, request: RenderRequest, section: str) -> boo
             and all((request.out_dir / name).exists() for name in entry["files"]))
 
 
-def write_presentation(out_dir: Path, scratch: Path, section: Section, entry: dict, strings: dict,
+def write_presentation(folder: OutputFolder, sources: Path, scratch: Path, entry: dict, strings: dict,
                        force: bool = False):
-    """The section's clips (see ``cut_section``) with their speaker notes from ``strings`` (the locale), as
+    """The section's clips (see ``section_clips``) with their speaker notes from ``strings`` (the locale), as
     manim-slides' JSON, staged in ``scratch`` laid out like OUT; returns the staged files by name and the
     presentation."""
     from manim_slides.config import PresentationConfig, SlideConfig  # imported here: slow, only slides need it
 
-    staged, clips = cut_section(out_dir, scratch, section, entry, force)
+    staged, clips = section_clips(folder, sources, scratch, entry, force)
     # rev_file is the clip itself, as manim-slides' own --skip-reversing writes it: reversing every
     # clip would double the encoding time, and a reversed soundtrack is noise.
     steps = steps_of(entry)
     slides = [SlideConfig(file=clip, rev_file=clip, notes=speaker_notes(step, step is steps[-1], entry, strings))
               for clip, step in zip(clips, steps)]
-    width, height, background = video_format(out_dir / entry["files"][0])
+    width, height, background = video_format(sources / entry["files"][0])
     presentation = PresentationConfig(slides=slides, resolution=(width, height), background_color=background)
     name = f"{FOLDER}/{stem_of(entry)}.json"
     (scratch / FOLDER).mkdir(exist_ok=True)
@@ -186,27 +192,72 @@ def write_presentation(out_dir: Path, scratch: Path, section: Section, entry: di
     return {**staged, name: scratch / name}, presentation
 
 
-def cut_section(out_dir: Path, scratch: Path, section: Section, entry: dict,
-                force: bool = False) -> tuple[dict[str, Path], list[Path]]:
-    """One clip per step with its sound, for ``OUT/slides/files/NN-section``; returns the staged folder by
-    name (none when the clips in OUT were cut from this very video and these steps, as a stamp beside them
-    says, unless ``force``) and the clips to read."""
-    name = f"{FOLDER}/files/{stem_of(entry)}"
-    steps = steps_of(entry)
-    names = [f"{number:02d}-{step.key}{CLIPS.suffix}" for number, step in enumerate(steps, 1)]
-    source = json.dumps({"sha256": entry["sha256"], "steps": entry["steps"]}, sort_keys=True)
-    current = out_dir / name
-    stamp = current / SOURCE_STAMP
-    if (not force and stamp.is_file() and not stamp.is_symlink() and stamp.read_text() == source
-            and all((current / clip).is_file() for clip in names)):
-        return {}, [current / clip for clip in names]
+def section_clips(folder: OutputFolder, sources: Path, scratch: Path, entry: dict,
+                  force: bool = False) -> tuple[dict[str, Path], list[Path]]:
+    """The clips of ``OUT/slides/files/NN-section`` when their stamp names this entry's files and steps and they
+    still hash as it records (nothing staged), unless ``force``; else those ``cut_section`` stages. Returns the
+    staged folder by name and the clips to read, linked into ``sources/slides/files/NN-section``."""
+    name, names = clips_folder(entry), clip_names(entry)
+    kept = sources / name
+    if not force:
+        with folder.lock():
+            if _clips_kept(folder.path / name, kept, names, _cut_from(entry)):
+                return {}, [kept / clip for clip in names]
+    staged, clips = cut_section(sources, scratch, entry)
+    for clip in clips:
+        link_or_copy(clip, kept / clip.name)
+    return staged, [kept / clip.name for clip in clips]
+
+
+def cut_section(sources: Path, scratch: Path, entry: dict) -> tuple[dict[str, Path], list[Path]]:
+    """One clip per step with its sound, cut from the section's files in ``sources``, staged in ``scratch`` as
+    ``slides/files/NN-section`` with a stamp: the hashes of the video and sound they were cut from, the steps,
+    and the clips' own hashes. Returns the staged folder by name and the clips."""
+    name, names, cut_from = clips_folder(entry), clip_names(entry), _cut_from(entry)
     staging = scratch / name
     staging.mkdir(parents=True)
-    soundtrack = read_wav(out_dir / f"{stem_of(entry)}.wav") if entry["audio"] else None
-    starts = [start for start, _ in step_spans(steps, entry["duration"])]
-    cut(out_dir / entry["files"][0], soundtrack, starts, [staging / clip for clip in names])
-    (staging / SOURCE_STAMP).write_text(source)
+    soundtrack = read_wav(sources / _sound(entry)) if entry["audio"] else None
+    cut(sources / entry["files"][0], soundtrack, [start for start, _ in step_spans(steps_of(entry), entry["duration"])],
+        [staging / clip for clip in names])
+    stamp = {**cut_from, "sha256": {clip: file_hash(staging / clip) for clip in names}}
+    (staging / SOURCE_STAMP).write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
     return {name: staging}, [staging / clip for clip in names]
+
+
+def clips_folder(entry: dict) -> str:
+    """Where a section's clips go, relative to OUT: ``slides/files/NN-section``."""
+    return f"{FOLDER}/files/{stem_of(entry)}"
+
+
+def clip_names(entry: dict) -> list[str]:
+    """One clip's name per step: ``01-formula.mp4``, ..."""
+    return [f"{number:02d}-{step.key}{CLIPS.suffix}" for number, step in enumerate(steps_of(entry), 1)]
+
+
+def _sound(entry: dict) -> str:
+    return f"{stem_of(entry)}.wav"
+
+
+def _cut_from(entry: dict) -> dict:
+    """What a section's clips are cut from: the hashes of its video (and sound), and its steps."""
+    files = [entry["files"][0], *([_sound(entry)] if entry["audio"] else [])]
+    return {"cut_from": {file: entry["sha256"][file] for file in files}, "steps": entry["steps"]}
+
+
+def _clips_kept(current: Path, kept: Path, names: list[str], source: dict) -> bool:
+    """Whether the clips in ``current`` were cut from ``source`` (their stamp says so) and still hash as their
+    stamp records; if so they are linked into ``kept``. Call under the folder's lock."""
+    stamp_file = current / SOURCE_STAMP
+    if not stamp_file.is_file() or stamp_file.is_symlink():  # a link or a pipe is never read
+        return False
+    try:
+        stamp = json.loads(stamp_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(stamp, dict) or not isinstance(stamp.get("sha256"), dict):
+        return False
+    return ({key: stamp.get(key) for key in source} == source
+            and not snapshot(current, kept, {"sha256": stamp["sha256"]}, names))
 
 
 def cut(video: Path, soundtrack: np.ndarray | None, starts: list[float], targets: list[Path]) -> None:

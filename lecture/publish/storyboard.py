@@ -36,22 +36,25 @@ LABEL_LINES = 2
 
 
 def build(request: RenderRequest, console: Console) -> int:
-    """Render (or reuse) every step's last frame, then write one contact sheet per section."""
+    """Render (or reuse) every step's last frame, then write one contact sheet per section from those stills as
+    their render left them (see ``render_current``)."""
     stills = replace(request, out_dir=request.out_dir / STILLS, format=PNG.name)
-    status, entries = render_current(stills, console)
     folder = OutputFolder(request.out_dir)
-    for section_id, entry in entries.items():
-        section = BY_ID[section_id]
-        steps = steps_of(entry)
-        frames = [stills.out_dir / entry["files"][0] / f"{number:02d}-{step.key}{PNG.suffix}"
-                  for number, step in enumerate(steps, 1)]
-        name = f"{section.stem}-storyboard{PNG.suffix}"
-        with folder.scratch() as scratch:
-            contact_sheet(section, steps, frames, load_locale(request.config.lecture.lang)).save(
-                scratch / name)
-            with folder.lock():
-                folder.commit({name: scratch / name}, scratch)
-        console.print(f"{folder.path / name}: {len(frames)} steps", soft_wrap=True, markup=False, highlight=False)
+    with folder.scratch() as sources:
+        status, entries = render_current(stills, console, sources)
+        for section_id, entry in entries.items():
+            section = BY_ID[section_id]
+            steps = steps_of(entry)
+            frames = [sources / entry["files"][0] / f"{number:02d}-{step.key}{PNG.suffix}"
+                      for number, step in enumerate(steps, 1)]
+            name = f"{section.stem}-storyboard{PNG.suffix}"
+            with folder.scratch() as scratch:
+                contact_sheet(section, steps, frames, load_locale(request.config.lecture.lang)).save(
+                    scratch / name)
+                with folder.lock():
+                    folder.commit({name: scratch / name}, scratch)
+            console.print(f"{folder.path / name}: {len(frames)} steps", soft_wrap=True, markup=False,
+                          highlight=False)
     return status
 
 
