@@ -18,7 +18,7 @@ from lecture.render.captions import subtitle_text
 from lesson.locale import load_locale
 from lesson.records import steps_of, stored
 from lesson.narration_text import TAIL
-from lesson.sections import BY_ID, SECTIONS
+from lesson.sections import SECTIONS
 from media_checks import (QUIET, TINY, decoded_audio, decoded_frame_count, draft_voice_matrix, manifest, run_cli,
                           subtitle_cues)
 from scene_checks import run_scene
