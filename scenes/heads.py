@@ -12,6 +12,7 @@ from manim import (DOWN, LEFT, PI, RIGHT, UP, Create, FadeIn, Line, MathTex, Mov
                    Transform, VGroup, Write, interpolate_color)
 
 from attn_math.heads import multi_head_attention
+from lesson.heads_answers import choice_token, question_fields, telling_head
 from scenes import style
 from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, LABEL_GAP, READOUT_SIZE, AttentionArcs, HeatBlock,
                                    TokenHeatmap, TokenRow, shortened, weight_readout)
@@ -46,6 +47,7 @@ class HeadsScene(LessonScene):
     def lesson(self):
         self.result = multi_head_attention(self.settings.sentence, lang=self.job.config.lecture.lang)
         self.labels = self.strings["labels"]
+        self.answers = question_fields(self.result, self.strings["answer_pieces"])
         self.head_arcs = []
         self.focused = None  # (read-out, highlight frames) of the row in focus
         self.show_sentence()
@@ -87,6 +89,9 @@ class HeadsScene(LessonScene):
         left, right, _, _ = style.body_box()
         line = self.paragraph(self.quoted(result.sentence), TYPED_LINE_CHARACTERS, style.BODY_SIZE, style.MUTED)
         return [fit(line, right - left, line.height)]
+
+    def question_fields(self, key: str) -> dict:
+        return self.answers.get(key, {})
 
     def quoted(self, text: str) -> str:
         """A token or the sentence in the locale's quotation marks."""
@@ -203,10 +208,10 @@ class HeadsScene(LessonScene):
     # Step 5: the average ----------------------------------------------------------------------
     def show_average(self):
         result = self.result
-        focus = self.choice_token()
+        focus = choice_token(result)
         shared = [j for j in np.argsort(-result.mean_weights[focus], kind="stable")
                   if result.mean_weights[focus, j] >= SHARED_WEIGHT]
-        head = self.telling_head(focus)
+        head = telling_head(result, focus)
         row = result.heads[head].weights[focus]
         attended = int(np.argmax(row))
         self.begin_step("average", h=result.n_heads, token=result.labels[focus], targets=self.listed(shared),
@@ -250,19 +255,6 @@ class HeadsScene(LessonScene):
             self.play(Appear(arcs), Appear(line), run_time=beat)
         self.play(self.head_arcs[-1].unfocus(), Appear(legend[-1]), run_time=beat)
 
-    def telling_head(self, focus: int) -> int:
-        """The head whose row for ``focus`` says most: its largest weight on another token, the farthest such
-        token first (a relation nearness alone does not explain), then the largest weight."""
-        rows = [head.weights[focus] for head in self.result.heads]
-        return max(range(len(rows)), key=lambda h: (int(np.argmax(rows[h])) != focus,
-                                                   abs(int(np.argmax(rows[h])) - focus), float(rows[h].max())))
-
-    def choice_token(self) -> int:
-        """The token whose heads disagree most: most distinct places attended, then farthest."""
-        targets = np.array([np.argmax(head.weights, axis=1) for head in self.result.heads])  # (h, n)
-        return max(range(targets.shape[1]),
-                   key=lambda i: (len(set(targets[:, i])), int(np.abs(targets[:, i] - i).sum()), -i))
-
     # Step 6: illustrative ----------------------------------------------------------------------
     def show_illustrative(self):
         self.begin_step("illustrative")
@@ -283,7 +275,7 @@ class HeadsScene(LessonScene):
     # Step 7: a single distribution has to choose -----------------------------------------------
     def show_choice(self):
         result = self.result
-        focus = self.choice_token()
+        focus = choice_token(result)
         attended = [int(np.argmax(head.weights[focus])) for head in result.heads]
         distinct = self.listed(dict.fromkeys(attended))
         caption = self.strings["steps"]["choose"]["caption" if len(set(attended)) > 1 else "caption_same"]

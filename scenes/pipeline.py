@@ -22,8 +22,9 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, Dashed
 
 from attn_math.lab import (LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name,
                            output_spread, spelled)
-from attn_math.sharp import article_and_noun, preset_attention
+from attn_math.sharp import article_and_noun
 from lesson.numbers import decimals_for, format_number
+from lesson.pipeline_answers import ALIKE_RATIO, ALIKE_SPREAD, EXERCISE_TEMPERATURES, attention, question_fields
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
@@ -37,9 +38,6 @@ from sonify.mappings import ENTROPY_GAP
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
 STEP_SECONDS = 1.2  # one step of the lab's "Animar"
-ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) are "almost identical"
-ALIKE_RATIO = 1.5  # a row of weights whose largest is at most this times its smallest (of those not masked) looks flat
-EXERCISE_TEMPERATURES = (0.5, 1.0, 3.0)  # the guide's exercise 2
 NOTE_SPACING = 0.08  # between two attention notes, so each is heard
 LINE_SECONDS = 0.6  # to draw one of the query's attention lines
 FADE_SECONDS = 2.5  # the longest fade in: slower, a frame changes too little to be seen moving
@@ -79,6 +77,7 @@ class PipelineScene(LessonScene):
         self.labels = self.strings["labels"]
         self.custom_weights = settings.lab_weights()
         self.run = self.attention(settings.temperature, settings.causal)
+        self.answers = question_fields(settings, self.job.config.lecture.lang, self.strings["answer_pieces"])
         # the tokens as the screen writes them; the runs read the sentence itself, as the lab types it
         self.tokens, self.query = tuple(self.shown_words(self.run.tokens)), settings.query
         self.dot_states: dict[str, tuple[str, ...]] = {}  # the panel's dots while each lab step is on screen
@@ -99,11 +98,10 @@ class PipelineScene(LessonScene):
     def attention(self, temperature: float, causal: bool, preset: str | None = None) -> LabAttention:
         """The run of ``preset`` (default the configured one, with any custom weights), its roles read in the
         lecture's language."""
-        lang = self.job.config.lecture.lang
-        if preset is not None and preset != self.settings.preset:
-            return preset_attention(preset, self.settings.sentence, temperature, causal, lang=lang)
-        return preset_attention(self.settings.preset, self.settings.sentence, temperature, causal,
-                                self.custom_weights, lang=lang)
+        return attention(self.settings, self.job.config.lecture.lang, temperature, causal, preset)
+
+    def question_fields(self, key: str) -> dict:
+        return self.answers.get(key, {})
 
     def shown_word(self, token: str) -> str:
         """A token as Spanish writes it: the lab types «atencion» and «rapido» without their accents (its numbers

@@ -12,6 +12,8 @@ from attn_math.positional import (angular_frequencies, contiguous_tokens_example
                                   permutation_demo, similarity_by_distance, sinusoidal_encoding, smooth_width,
                                   visible_rise)
 from lesson.numbers import format_number
+from lesson.positional_answers import (TABLE_ROWS, frequency_columns, question_fields, second_start, visibly_changing,
+                                       written)
 from scenes import style
 from scenes.clock_hands import MOST_HANDS, HandRow, shown_hands
 from scenes.fades import Appear, Vanish
@@ -24,11 +26,9 @@ HEATMAP_WIDTH_SHARE = 0.4  # of the body: the rest holds the legend and what the
 HEATMAP_ASPECT = 2.5  # cells may be up to this much wider than tall, so a tall matrix still reads
 PANEL_GAP = 0.6
 MOST_WAVES = 4
-TABLE_ROWS = 6  # positions listed in the "frequencies" table
 SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
-VISIBLE_CHANGE = 0.05  # a step between neighbours this large shows in two decimals: "cambia en cada paso"
 BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
 LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
 HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
@@ -51,20 +51,6 @@ def base_power(value: float) -> str:
     return rf"\left({base}\right)^{{2i/d}}" if "^" in base else rf"{base}^{{2i/d}}"
 
 
-SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def written(value: float) -> str:
-    """A number as the lesson writes it: format_number below 10^4, "2.0·10⁴" from there (not "2.0e4")."""
-    if abs(value) < 1e4:
-        return format_number(value)
-    exponent = int(np.floor(np.log10(abs(value))))
-    mantissa = round(value / 10.0 ** exponent, 1)
-    if abs(mantissa) >= 10:
-        mantissa, exponent = mantissa / 10, exponent + 1
-    return f"{format_number(mantissa, 1)}·10{str(exponent).translate(SUPERSCRIPTS)}"
-
-
 def period_number(value: float, colour, font_size: float):
     """``written(value)`` in the number font: a number_text below 10^4, a Text with a power of ten above."""
     if abs(value) < 1e4:
@@ -83,6 +69,7 @@ class PositionalScene(LessonScene):
         settings = self.settings
         self.PE = sinusoidal_encoding(settings.n_positions, settings.d_model, settings.base)
         self.omega = angular_frequencies(settings.d_model, settings.base)
+        self.answers = question_fields(settings)
         self.show_formula()
         self.show_heatmap()
         self.show_frequencies()
@@ -93,6 +80,9 @@ class PositionalScene(LessonScene):
         self.show_sum()
         self.show_permutation()
         self.show_with_pe()
+
+    def question_fields(self, key: str) -> dict:
+        return self.answers.get(key, {})
 
     @property
     def labels(self) -> dict:
@@ -168,18 +158,12 @@ class PositionalScene(LessonScene):
         self.remove(tracker)
         self.play(Vanish(frame), run_time=0.4)
 
-    def frequency_columns(self) -> tuple[int, ...]:
-        """The sin column of the fastest pair and of the slowest one (just one when d < 3)."""
-        d = self.PE.shape[1]
-        last = d - 1 - (d - 1) % 2
-        return (0, last) if last else (0,)
-
     def show_frequencies(self):
         self.enter_step("frequencies", keep=(self.heatmap, self.legend))
         d = self.PE.shape[1]
         shift = self.beside_place - VGroup(self.heatmap, self.legend).get_center()
         self.play(self.heatmap.animate.shift(shift), self.legend.animate.shift(shift), run_time=1.0)
-        columns = self.frequency_columns()
+        columns = frequency_columns(d)
         pairs = [range(j, min(j + 2, d)) for j in columns]
         boxes = VGroup(*[self.heatmap.box(range(self.PE.shape[0]), pair) for pair in pairs])
         notes = self.frequency_notes(boxes)
@@ -218,9 +202,8 @@ class PositionalScene(LessonScene):
                 text.tag = ("PE", (pos, j))
                 row.append(text)
             rows.append(row)
-        steps = np.abs(np.diff(self.PE[list(positions)][:, list(columns)], axis=0))
-        verdicts = [label_text(self.labels["changes" if step.max(initial=0.0) >= VISIBLE_CHANGE else "barely"],
-                               style.TEXT, style.CAPTION_SIZE) for step in steps.T]
+        verdicts = [label_text(self.labels["changes" if changes else "barely"], style.TEXT, style.CAPTION_SIZE)
+                    for changes in visibly_changing(self.PE, columns)]
         rows.append([VGroup()] + verdicts)
         return VGroup(*[item for row in rows for item in row]).arrange_in_grid(
             rows=len(rows), cols=len(columns) + 1, buff=(0.6, 0.18))
@@ -295,10 +278,6 @@ class PositionalScene(LessonScene):
         strip.frame, strip.curve, strip.dots, strip.labels = guides, curve, dots, labels
         return strip
 
-    def second_start(self) -> int:
-        """The second starting position the clock hands and the similarity curves are compared from."""
-        return max(1, self.PE.shape[0] // 4)
-
     # Step 5: each (sin, cos) pair as a clock hand -----------------------------------------------
     def show_clock_hands(self):
         """Each pair of a row of PE is a hand at θ_i(pos) = ω_i·pos; from pos to pos + Δ every hand turns by
@@ -346,7 +325,7 @@ class PositionalScene(LessonScene):
     def hand_starts(self) -> tuple[tuple[int, ...], int]:
         """(starts, Δ): the similarity's two starting positions and Δ = HAND_DELTA, or less where the n positions
         leave less room after the second start; with no room at all (n = 2), the first start alone."""
-        n, second = self.PE.shape[0], self.second_start()
+        n, second = self.PE.shape[0], second_start(self.PE.shape[0])
         if second + 1 <= n - 1:
             return (0, second), min(HAND_DELTA, n - 1 - second)
         return (0,), min(HAND_DELTA, n - 1)
@@ -412,7 +391,7 @@ class PositionalScene(LessonScene):
     def show_similarity(self):
         n, d = self.PE.shape
         base = self.settings.base
-        starts = (0, self.second_start())
+        starts = (0, second_start(self.PE.shape[0]))
         span = n - starts[1]  # both curves over the same distances: neither seems to change style where one ends
         curves = [similarity_by_distance(n, d, start, base)[:span] for start in starts]
         rise = visible_rise(curves[0]) if d % 2 == 0 else None

@@ -1,0 +1,169 @@
+"""The pipeline section's questions and answers, filled in from the lecturer's own sentence, weights, query and
+temperatures: the runs are the scene's (``attention``), so the handout quotes the numbers on screen.
+
+Where a claim holds only for some examples (the lab's random weights leave a row flat, a low temperature
+concentrates it, the fourth token spreads its weight), the field ``variant`` (or ``answer_variant``) names the
+step's ``question_<variant>`` / ``answer_<variant>`` that holds for this one. Tokens are quoted as the screen
+writes them (``attn_math.lab.spelled``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attn_math.lab import LabAttention, output_spread, spelled
+from attn_math.sharp import article_and_noun, preset_attention
+from lesson.numbers import format_number
+from lesson.section_config import PipelineConfig
+
+ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) are "almost identical"
+ALIKE_RATIO = 1.5  # a row of weights whose largest is at most this times its smallest (of those not masked) looks flat
+EXERCISE_TEMPERATURES = (0.5, 1.0, 3.0)  # the guide's exercise 2
+CONCENTRATED = 0.5  # a row that gives one token at least this much has concentrated on it
+NEAR_MOST = 0.9  # of log₂ of the keys seen: an entropy this high spreads the weight about evenly
+FOURTH = 3  # the guide's exercise 4 compares the first token with the fourth (the texts say so: four tokens seen)
+SAME = 5e-3  # weights closer than this print the same with two decimals
+
+
+def attention(settings: PipelineConfig, lang: str, temperature: float, causal: bool,
+              preset: str | None = None) -> LabAttention:
+    """The run of ``preset`` (default the configured one, with any custom weights), its roles read in ``lang``."""
+    if preset is not None and preset != settings.preset:
+        return preset_attention(preset, settings.sentence, temperature, causal, lang=lang)
+    return preset_attention(settings.preset, settings.sentence, temperature, causal, settings.lab_weights(), lang=lang)
+
+
+def question_fields(settings: PipelineConfig, lang: str, pieces: dict) -> dict[str, dict]:
+    """Fields for each step's question and answer; ``pieces``: the locale's ``pipeline.answer_pieces``."""
+    names = [spelled(token) for token in settings.tokens]
+    run = attention(settings, lang, settings.temperature, settings.causal)
+    return {"scores": _scores(run, names, weights_name(settings, settings.preset, pieces)),
+            "softmax": _exercise_1(settings, lang, names, pieces),
+            "output": _output(run, names, settings.query),
+            "temperature": _temperatures(settings, lang, names, pieces),
+            "temperature_plot": _exercise_2(settings, lang, names),
+            "causal": _exercise_3(len(names)),
+            "entropy": _exercise_4(attention(settings, lang, settings.temperature, True), names)}
+
+
+def weights_name(settings: PipelineConfig, preset: str, pieces: dict) -> str:
+    """How the answers name a preset's weights: the lab's, the designed ones, or the lecturer's own."""
+    own = preset == settings.preset and settings.given_weights()
+    return pieces["weights_own" if own else f"weights_{preset}"]
+
+
+def flat(weights: np.ndarray) -> bool:
+    """A row of weights (none masked) whose largest is at most ALIKE_RATIO times its smallest: it looks flat."""
+    return bool(weights.max() <= ALIKE_RATIO * weights.min())
+
+
+def temperature_text(value: float) -> str:
+    """A temperature as the guide writes it: 0.2, 1, 3 (at most two decimals, no trailing zeros)."""
+    return format_number(round(value, 2)).rstrip("0").rstrip(".") if value % 1 else format_number(value, 0)
+
+
+def _scores(run: LabAttention, names: list[str], weights: str) -> dict:
+    """The most compatible pair, the range of QKᵀ, and whether any pair stands out: "flat" when no row's scores,
+    divided by √d_k, span more than ln ALIKE_RATIO (at T = 1 no key would get ALIKE_RATIO times another's weight)."""
+    scores = run.steps.scores
+    row, column = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    top, low = format_number(scores.max()), format_number(scores.min())
+    spans = np.ptp(scores, axis=1).max() / math.sqrt(run.steps.d_k)
+    variant = "equal" if top == low else "" if spans <= math.log(ALIKE_RATIO) else "spread"
+    return {"row": names[row], "column": names[column], "top": top, "low": low, "weights": weights,
+            "answer_variant": variant}
+
+
+def _exercise_1(settings: PipelineConfig, lang: str, names: list[str], pieces: dict) -> dict:
+    """Does the article attend to its noun? On each preset's weights (the lab's first), as step 6 asks."""
+    pair = article_and_noun(settings.sentence, lang)
+    if pair is None:
+        return {"answer_variant": "none"}
+    article, noun = pair
+    sides = [_article_side(attention(settings, lang, settings.temperature, False, preset).weights[article],
+                           article, noun, names, weights_name(settings, preset, pieces), pieces, first=k == 0)
+             for k, preset in enumerate(("lab", "sharp"))]
+    return {"lab": sides[0], "sharp": sides[1]}
+
+
+def _article_side(row: np.ndarray, article: int, noun: int, names: list[str], weights: str, pieces: dict,
+                  first: bool) -> str:
+    """One preset's verdict: yes (the noun has the row's largest weight), no with a flat row, or no."""
+    top = int(np.argmax(row))
+    kind = "yes" if row[top] - row[noun] < SAME else "flat" if flat(row) else "no"
+    template = pieces[f"exercise_{kind}" if first else f"exercise_also_{kind}"]
+    return template.format(weights=weights, article=names[article], noun=names[noun], top=names[top],
+                           weight=format_number(row[noun]), largest=format_number(row[top]))
+
+
+def _output(run: LabAttention, names: list[str], query: int) -> dict:
+    """Almost identical outputs (as step 7's caption says), or where the query's output comes from."""
+    row = run.weights[query]
+    source = int(np.argmax(row))
+    alike = len(names) > 1 and output_spread(run.steps) < ALIKE_SPREAD
+    return {"query": names[query], "source": names[source], "share": format_number(row[source]),
+            "answer_variant": "" if alike else "spread"}
+
+
+def _uniform(run: LabAttention, query: int) -> dict:
+    """The uniform weight over the keys the query sees: 1/visible."""
+    visible = int(np.count_nonzero(~run.steps.mask[query]))
+    return {"visible": visible, "uniform": format_number(1 / visible)}
+
+
+def _temperatures(settings: PipelineConfig, lang: str, names: list[str], pieces: dict) -> dict:
+    """The query's largest weight at the coldest and the hottest configured temperature: whether the cold one
+    concentrates it, on the lab's random weights or on others."""
+    q, temperatures = settings.query, settings.temperatures
+    coldest, hottest = min(temperatures), max(temperatures)
+    cold, hot = (attention(settings, lang, t, settings.causal).max_weights[q] for t in (coldest, hottest))
+    uniform = _uniform(attention(settings, lang, coldest, settings.causal), q)
+    concentrated = cold >= CONCENTRATED
+    random = settings.preset == "lab" and not settings.given_weights()
+    near = hot <= ALIKE_RATIO / uniform["visible"]
+    if coldest == hottest:
+        variant = "single"
+    elif format_number(cold) == format_number(hot):
+        variant = "fixed"
+    else:
+        variant = "yes" if concentrated else "" if random else "no"
+    return {"query": names[q], "coldest": temperature_text(coldest), "hottest": temperature_text(hottest),
+            "coldest_max": format_number(cold), "hottest_max": format_number(hot), **uniform,
+            "weights": weights_name(settings, settings.preset, pieces),
+            "verdict": pieces["yes" if concentrated else "no"],
+            "toward": pieces["near_uniform" if near else "toward_uniform"], "answer_variant": variant}
+
+
+def _exercise_2(settings: PipelineConfig, lang: str, names: list[str]) -> dict:
+    """The query's largest weight at the guide's T = 0.5, 1 and 3."""
+    q = settings.query
+    runs = [attention(settings, lang, t, settings.causal) for t in EXERCISE_TEMPERATURES]
+    values = [format_number(run.max_weights[q]) for run in runs]
+    return {"query": names[q], **{f"max_{k}": value for k, value in enumerate(values)}, **_uniform(runs[0], q),
+            "answer_variant": "fixed" if values[0] == values[-1] else ""}
+
+
+def _exercise_3(n: int) -> dict:
+    """Under the causal mask the first token loses every weight but its own; the last, none."""
+    return {"first": n - 1, "n": n, "answer_variant": "one" if n == 1 else ""}
+
+
+def _exercise_4(masked: LabAttention, names: list[str]) -> dict:
+    """The first token's entropy (0 bits: it sees itself alone) against the fourth's (or the last's, in a shorter
+    sentence), under the mask."""
+    n = len(names)
+    fourth = min(FOURTH, n - 1)
+    seen = fourth + 1
+    bits, most = float(masked.entropies[fourth]), math.log2(seen)
+    if n == 1:
+        variant = "one"
+    elif n <= FOURTH:
+        variant = "short"
+    elif format_number(bits) == format_number(0.0):
+        variant = "zero"
+    else:
+        variant = "" if bits >= NEAR_MOST * most else "concentrated"
+    return {"first": names[0], "fourth": names[fourth], "seen": seen, "bits": format_number(bits),
+            "most": format_number(most, 0 if most.is_integer() else 2), "answer_variant": variant}
