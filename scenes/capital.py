@@ -15,6 +15,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdg
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
+from lesson.capital_answers import COUNTRY_DIMENSION, PARIS, ROMA, is_tie, question_fields, signed
 from lesson.numbers import decimals_for, format_number, parse_number
 from scenes import style
 from sonify.mappings import MAPPINGS, shared_scale, turn
@@ -25,8 +26,6 @@ from scenes.heatmap import readable_text_colour
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
                             number_text, probability_decimals, sit_on)
 
-PARIS, ROMA = VOCAB.index("paris"), VOCAB.index("rome")
-COUNTRY_DIMENSION = 2  # the embedding dimension that carries the country identity
 MIRROR_IDENTITY = 0.9  # the lesson compares p(París) at +0.90 with p(Roma) at -0.90
 DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
 DRAG_SECONDS = 0.4  # per increment: a full sweep from +1 to -1 takes 3.2 s
@@ -50,6 +49,7 @@ class CapitalScene(LessonScene):
     def lesson(self):
         self.labels = self.strings["labels"]
         self.walk = capital_walkthrough(self.chosen_identity())
+        self.answers = question_fields(self.walk, self.strings["words"], MIRROR_IDENTITY, next_word_decimals())
         walk = self.walk  # the vectors' one scale: a number sounds at one pitch in X, Q, K, V and the context
         self.vector_scale = shared_scale(walk.X, walk.Q, walk.K, walk.V, walk.context)
         self.show_embeddings()
@@ -66,6 +66,9 @@ class CapitalScene(LessonScene):
         self.show_undecided()
         self.show_mirror()
         self.show_asymmetry()
+
+    def question_fields(self, key: str) -> dict:
+        return self.answers.get(key, {})
 
     def chosen_identity(self) -> float:
         """``capital.identity`` when given, else the identity of ``capital.country``."""
@@ -765,16 +768,6 @@ def level_rows(left: VGroup, right: VGroup) -> None:
 def track_point(track: Line, identity: float):
     """Where ``identity`` (-1 Italia .. +1 Francia) sits on the slider's track."""
     return track.point_from_proportion((identity + 1) / 2)
-
-
-def is_tie(walk) -> bool:
-    """At identity 0 every logit is exactly 0: all words share the same probability, nothing wins."""
-    return bool(np.all(walk.probs == walk.probs[0]))
-
-
-def signed(value: float) -> str:
-    """An identity as the lesson writes it: +0.90 for Francia's side, −0.90 for Italia's."""
-    return ("+" if value > 0 else "") + format_number(value)
 
 
 def written(values) -> np.ndarray:

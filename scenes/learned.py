@@ -17,6 +17,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, 
 from attn_math.heads import multi_head_attention
 from attn_math.learned import (Training, drop_step, guessing_loss, induction_head, moments, predicted_next,
                                previous_token_head)
+from lesson.learned_answers import question_fields
 from lesson.learned_cache import trained
 from scenes import style
 from scenes.attention_arcs import BRACKETS_WIDTH, AttentionArcs, TokenRow
@@ -90,11 +91,15 @@ class LearnedScene(LessonScene):
         # before at ``seen``, followed there by ``follower``, which it should predict.
         self.position = self.half + self.half // 2
         self.seen, self.follower = self.position - self.half, self.position - self.half + 1
+        self.answers = question_fields(self.training, self.position, token_letter)
         self.show_task()
         self.show_loss()
         self.show_heads_forming()
         self.show_messy()
         self.show_mechanism()
+
+    def question_fields(self, key: str) -> dict:
+        return self.answers.get(key, {})
 
     # Step 1: the task ----------------------------------------------------------------------------
     def show_task(self):

@@ -14,6 +14,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Create, Dot, FadeIn, GrowFromE
 
 from attn_math.scaling import ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo
 from lesson.numbers import format_number
+from lesson.scaling_answers import question_fields
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Swap, Vanish
@@ -342,6 +343,7 @@ class ScalingScene(LessonScene):
         self.demos = {d_k: scaling_demo(d_k, settings.n_keys, settings.seed) for d_k in self.dimensions}
         self.deviations = {d_k: score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
         self.scaled_deviations = {d_k: scaled_score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
+        self.answers = question_fields(settings.d_k, self.demos, self.deviations)
         # One pitch scale for every deviation heard, raw or divided by sqrt(d_k): the same number, the same blip
         # on a logarithmic scale: each doubling of d_k (a deviation times √2) one fixed interval
         heard = [*self.deviations.values(), *self.scaled_deviations.values()]
@@ -602,6 +604,9 @@ class ScalingScene(LessonScene):
         frame = SurroundingRectangle(self.scaled, color=style.HIGHLIGHT, buff=FRAME_ROOM * 0.6, stroke_width=3,
                                      corner_radius=0.1)
         self.play(Create(frame), run_time=0.8)
+
+    def question_fields(self, key: str) -> dict:
+        return self.answers.get(key, {})
 
     # Shared pieces ------------------------------------------------------------------------------
     def panel(self, version: str, values: tuple[np.ndarray, np.ndarray, float], stacked: bool) -> DistributionPanel:

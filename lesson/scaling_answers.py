@@ -1,0 +1,78 @@
+"""The scaling section's questions and answers, filled in from the numbers of the lecturer's own d_k, seed and keys.
+
+The scene computes, for every d_k it shows (``dimensions``: its sweep and the configured one), the demo of
+``attn_math.scaling.scaling_demo`` and the measured deviation of ``score_deviation``; the answers quote those, as the
+table and the panels write them. Where a claim holds only for some configs (the softmax growing sharper at every
+step, a collapse to 1.00), the field ``answer_variant`` names the ``answer_<variant>`` that holds for this one.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import pairwise
+
+from attn_math.scaling import ScalingDemo
+from lesson.numbers import format_number, parse_number
+
+SHRUNK_DECIMALS = 3  # q·k divided by d_k: 8/64 = 0.125
+
+
+def root(value: float) -> tuple[str, str]:
+    """(relation, √value as written): ("=", "8") for a perfect square, else ("≈", "7.07") as the table writes it."""
+    whole = math.isqrt(int(value)) if float(value).is_integer() else -1
+    if whole * whole == value:
+        return "=", str(whole)
+    return "≈", format_number(math.sqrt(value))
+
+
+def question_fields(d_k: int, demos: dict[int, ScalingDemo], deviations: dict[int, float]) -> dict[str, dict]:
+    """Fields for each step's question and answer: ``demos`` and ``deviations`` by d_k, every d_k the section
+    shows (the configured ``d_k`` among them)."""
+    return {"variance": _measured(d_k, deviations), "growing": _sharpening(demos),
+            "scaled": _divided_by_d_k(d_k), "restored": _step_up(d_k, deviations)}
+
+
+def _measured(d_k: int, deviations: dict[int, float]) -> dict:
+    """The table's measured deviation at the configured d_k, beside √d_k."""
+    relation, written = root(d_k)
+    return {"d_k": d_k, "deviation": format_number(deviations[d_k]), "relation": relation, "root": written}
+
+
+def _sharpening(demos: dict[int, ScalingDemo]) -> dict:
+    """The largest unscaled weight, as the bars write it, at the sweep's first and last d_k; and whether it grew at
+    every step (to 1.00, all of it, or not), only overall, or not at all."""
+    dimensions = sorted(demos)
+    tops = [format_number(demos[size].weights_unscaled.max()) for size in dimensions]
+    values = [parse_number(top) for top in tops]
+    if values[-1] <= values[0]:
+        variant = "flat"
+    elif any(later < earlier for earlier, later in pairwise(values)):
+        variant = "uneven"
+    else:
+        variant = None if values[-1] == 1 else "most"
+    return {"low": dimensions[0], "high": dimensions[-1], "top_low": tops[0], "top": tops[-1],
+            "answer_variant": variant}
+
+
+def _divided_by_d_k(d_k: int) -> dict:
+    """The deviation √d_k divided by d_k instead: 8/64 = 0.125 (nothing changes at d_k = 1)."""
+    relation, written = root(d_k)
+    exact = float(written) / d_k if relation == "=" else 1 / math.sqrt(d_k)
+    shrunk = round(exact, SHRUNK_DECIMALS)
+    return {"d_k": d_k, "root": written, "shrunk": f"{shrunk:.{SHRUNK_DECIMALS}f}",
+            "shrink_relation": "=" if relation == "=" and math.isclose(exact, shrunk) else "≈",
+            "answer_variant": "one" if d_k == 1 else None}
+
+
+def _step_up(d_k: int, deviations: dict[int, float]) -> dict:
+    """From the d_k before the configured one in the sweep (after it, when it is the first) to the next: the
+    divisor √d_k and the measured deviation, each multiplied by about √(high / low)."""
+    dimensions = sorted(deviations)
+    index = dimensions.index(d_k)
+    low, high = dimensions[index - 1:index + 1] if index else dimensions[:2]
+    ratio = high / low
+    relation, factor = root(ratio)
+    return {"low": low, "high": high, "ratio": f"{ratio:.0f}" if ratio.is_integer() else f"({high}/{low})",
+            "relation": relation, "factor": factor, "root_low": root(low)[1], "root_high": root(high)[1],
+            "deviation_low": format_number(deviations[low]), "deviation_high": format_number(deviations[high])}
+

@@ -1,0 +1,143 @@
+"""The scaling section's questions and answers follow the lecturer's d_k, seed and number of keys: for random valid
+configs, every number in every answer is one that plain arithmetic here gets for that config (the same random draws
+as the section's, multiplied and averaged here), every number the answer should quote is there, and each claim
+(the softmax sharper at every step, all of the weight on one key) is said only where it holds.
+
+The answers are filled in as the scene fills them (lesson.scaling_answers through lesson.questions.step_question,
+with the locale's text).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from itertools import pairwise
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from answer_checks import (every_answer_variant, expected_numbers_problems, printed_answers, reads_as_one_of,
+                           sentence_count)
+from attn_math.scaling import scaling_demo, score_deviation
+from lesson.locale import load_locale
+from lesson.scaling_answers import question_fields
+from lesson.section_config import ScalingConfig
+from scenes.scaling import GROWTH, ScalingScene
+
+SAMPLES = 20000  # pairs q, k behind each deviation of the table
+BLOCK = 500  # pairs drawn at a time here (the section draws other blocks: the same stream)
+CLOSE = 0.05  # "≈": the measured deviation within 5 % of √d_k
+LANGUAGES = ("es", "en")
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+@cache
+def measured(d_k: int, seed: int) -> float:
+    """The section's deviation of q · k at d_k, as it measures it (cached: the test asks for it twice)."""
+    return score_deviation(d_k, seed=seed)
+
+
+@cache
+def deviation_by_hand(d_k: int, seed: int) -> float:
+    """σ of q · k over the seed's SAMPLES pairs, q and k drawn one after the other, each d_k normals."""
+    rng, products = np.random.default_rng(seed), []
+    for start in range(0, SAMPLES, BLOCK):
+        pairs = rng.standard_normal((min(BLOCK, SAMPLES - start), 2, d_k))
+        products += [float(np.dot(q, k)) for q, k in pairs]
+    mean = sum(products) / len(products)
+    return math.sqrt(sum((p - mean) ** 2 for p in products) / len(products))
+
+
+def largest_weight_by_hand(d_k: int, n_keys: int, seed: int) -> float:
+    """The largest softmax weight of q · k_j over the keys, the query and keys drawn as the section draws them
+    (one component of each vector at a time, the query first)."""
+    components = np.random.default_rng(seed).standard_normal((d_k, 1 + n_keys)).tolist()
+    scores = [sum(row[0] * row[j] for row in components) for j in range(1, n_keys + 1)]
+    top = max(scores)
+    return 1 / sum(math.exp(score - top) for score in scores)
+
+
+def answers(config: ScalingConfig, language: str) -> dict[str, tuple[str, str]]:
+    """Each step's question and answer as the handout prints them for ``config`` (the scene's own calls)."""
+    dimensions = sorted({*GROWTH, config.d_k})
+    demos = {d_k: scaling_demo(d_k, config.n_keys, config.seed) for d_k in dimensions}
+    fields = question_fields(config.d_k, demos, {d_k: measured(d_k, config.seed) for d_k in dimensions})
+    locale = load_locale(language)
+    return printed_answers("scaling", ScalingScene.STEPS, locale, fields)
+
+
+def sharpening(tops: list[float]) -> str:
+    """Which growing answer is true of the largest weights (as two decimals print them) along the sweep."""
+    printed = [round(top, 2) for top in tops]
+    if printed[-1] <= printed[0]:
+        return "flat"
+    if any(later < earlier for earlier, later in pairwise(printed)):
+        return "uneven"
+    return "answer" if printed[-1] == 1 else "most"
+
+
+def by_hand(config: ScalingConfig) -> tuple[dict[str, list[float]], dict[str, list[float]], dict[str, str]]:
+    """(numbers each answer may quote, numbers it must quote, the answer each step's claims call for)."""
+    d_k, seed = config.d_k, config.seed
+    dimensions = sorted({*GROWTH, d_k})
+    index = dimensions.index(d_k)
+    low, high = (dimensions[index - 1], d_k) if index else (d_k, dimensions[1])
+    tops = [largest_weight_by_hand(size, config.n_keys, seed) for size in dimensions]
+    root = math.sqrt(d_k)
+    deviation, low_deviation, high_deviation = (deviation_by_hand(size, seed) for size in (d_k, low, high))
+    for size, value in ((low, low_deviation), (high, high_deviation)):
+        assert abs(value / math.sqrt(size) - 1) < CLOSE, "the answer says the quotient stays ≈ 1"
+    assert abs(high_deviation / low_deviation / math.sqrt(high / low) - 1) < CLOSE, "both grow by √(high/low)"
+    quoted = {"variance": [d_k, deviation, root],
+              "growing": [dimensions[0], dimensions[-1], tops[0], tops[-1]],
+              "scaled": [d_k, root, root / d_k],
+              "restored": [low, high, high / low, math.sqrt(high / low), math.sqrt(low), math.sqrt(high),
+                           low_deviation, high_deviation]}
+    variants = {"growing": sharpening(tops), "scaled": "one" if d_k == 1 else "answer"}
+    compared = variants["growing"] in ("uneven", "flat")  # the first d_k's weight beside the last's
+    required = {"variance": [d_k, deviation, root], "growing": [tops[0], tops[-1]] if compared else [tops[-1]],
+                "scaled": [root / d_k] if d_k > 1 else [],
+                "restored": [math.sqrt(low), math.sqrt(high), low_deviation, high_deviation]}
+    return quoted, required, variants
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.builds(ScalingConfig, d_k=st.one_of(st.integers(1, 600), st.integers(1, 4096)), seed=SEEDS,
+                        n_keys=st.integers(2, 16)))
+@example(config=ScalingConfig(d_k=64, seed=10, n_keys=8))  # the default: all of it at d_k = 512
+@example(config=ScalingConfig(d_k=1, seed=3, n_keys=2))  # d_k = 1, and one key takes it all from the start
+@example(config=ScalingConfig(d_k=50, seed=0, n_keys=3))  # √50, 50/8; the weight falls at one step
+@example(config=ScalingConfig(d_k=64, seed=11, n_keys=8))  # sharper at every step, not yet 1.00
+def test_every_number_and_claim_of_an_answer_is_the_lecturers_example(config):
+    quoted, required, variants = by_hand(config)
+    structural = {0, 1}  # "varianza 1", "≈ 1", "pesos 1 y 0"
+    for language in LANGUAGES:
+        locale = load_locale(language)
+        for key, (question, answer) in answers(config, language).items():
+            assert expected_numbers_problems(f"{question} {answer}", quoted.get(key, []), required.get(key, []),
+                                             structural) == [], (language, key, answer)
+            if key in variants:
+                assert reads_as_one_of(locale["scaling"]["steps"][key], variants[key], answer), (language, key, answer)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_default_example_answers_as_before(language):
+    """The default config (d_k = 64, seed 10, 8 keys) prints the numbers the lesson was written with."""
+    got = answers(ScalingConfig(d_k=64, seed=10, n_keys=8), language)
+    said = {"es": ["La tabla lo mide: 8.01 con d_k = 64, frente a √64 = 8.", "con d_k = 512, todo (1.00).",
+                   "dividir por d_k = 64 la encogería a 8/64 = 0.125",
+                   "Los dos por √8 ≈ 2.83: el divisor pasa de 2.83 a 8 y la desviación medida, de 2.82 a 8.01."],
+            "en": ["The table measures it: 8.01 at d_k = 64, against √64 = 8.", "at d_k = 512, all of it (1.00).",
+                   "dividing by d_k = 64 would shrink it to 8/64 = 0.125",
+                   ("Both by √8 ≈ 2.83: the divisor goes from 2.83 to 8 and the measured standard deviation from "
+                    "2.82 to 8.01.")]}[language]
+    for key, text in zip(("variance", "growing", "scaled", "restored"), said):
+        assert text in got[key][1], (key, got[key][1])
+    assert got["restored"][0].startswith({"es": "De d_k = 8 a d_k = 64,", "en": "From d_k = 8 to d_k = 64,"}[language])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_answer_variant_takes_one_or_two_sentences(language):
+    assert [text for text in every_answer_variant(language, "scaling") if sentence_count(text) > 2] == []
