@@ -1,7 +1,7 @@
 """The config schema: one typed model, defaults in ``assets/default.toml``, one-line errors.
 
-Its tables: ``lecture``, one per section of ``lesson.sections`` (its record names the model), ``audio`` and
-``narration``.
+Its tables: ``lecture``, one per section of ``lesson.sections`` (its record names the model), ``audio``,
+``narration`` and ``text``, the lecturer's own words in place of the locale's (``lesson.text_overrides``).
 
 Layering: ``assets/default.toml`` < the language's defaults (``[config]`` of ``assets/locales/<lecture.lang>.toml``)
 < the user's own settings (``personal_config_file()``: ``~/.config/atencion/config.toml``) < ``--config FILE.toml``
@@ -11,7 +11,6 @@ Every error names its key (``matrix.X``, ``pipeline.temperature``) and what was 
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -22,12 +21,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import Field, ValidationError, create_model, field_validator
+from pydantic import Field, ValidationError, create_model, field_validator, model_validator
 
-from lesson.config_hints import clipped, decimal_comma_line, number_hint, shown
-from lesson.locale import languages, load_locale
+from lesson.config_hints import clipped, decimal_comma_line, number_hint, shown, suggestion
+from lesson.locale import DEFAULT_LANGUAGE, languages, load_locale
 from lesson.section_config import StrictModel
 from lesson.sections import SECTION_IDS, SECTIONS, Section, schema_sections
+from lesson.text_overrides import CLOSING, TEXT, check_texts, in_tables, lifted, replaceable, with_texts
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS / "default.toml"
@@ -125,9 +125,29 @@ class LectureOptions(StrictModel):
 class Tables(StrictModel):
     """What the whole config does; LectureConfig adds its tables."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _recorded_texts_lifted(cls, data: Any) -> Any:
+        return lifted(data) if isinstance(data, dict) else data
+
+    @model_validator(mode="after")
+    def _texts_fit_the_locale(self) -> Tables:
+        if texts := self.text.effective():
+            check_texts(texts, load_locale(self.lecture.lang))
+        return self
+
     def effective(self) -> dict[str, Any]:
-        """Plain data for TOML, each table's effective values (a matrix resolved from its preset), no empty keys."""
-        return {name: getattr(self, name).effective() for name in type(self).model_fields}
+        """Plain data for TOML, each table's effective values (a matrix resolved from its preset), no empty keys;
+        the ``[text]`` table's texts in the tables they belong to (``in_tables``): a changed text changes its
+        section's table, and only that one."""
+        tables = {name: getattr(self, name).effective() for name in type(self).model_fields if name != TEXT}
+        for name, texts in in_tables(self.text.effective()).items():
+            tables[name][TEXT] = texts
+        return tables
+
+    def locale(self) -> dict:
+        """The strings of ``lecture.lang`` with the lecturer's own texts in place of the locale's."""
+        return with_texts(load_locale(self.lecture.lang), self.text.effective())
 
 
 def section_table(section: Section) -> tuple[type[StrictModel], Any]:
@@ -138,10 +158,15 @@ def section_table(section: Section) -> tuple[type[StrictModel], Any]:
     return model, Field(default_factory=model) if every_key_has_a_default else ...
 
 
+# The [text] table: a table of texts for each table of the locale that has some to replace (lesson.text_overrides).
+TextTable = create_model("TextTable", __base__=StrictModel, __module__=__name__,
+                         **{name: (dict[str, Any] | None, None) for name in (*SECTION_IDS, CLOSING, "lecture")})
+
 LectureConfig = create_model("LectureConfig", __base__=Tables, __module__=__name__,
                              lecture=(LectureOptions, ...),
                              **{section.id: section_table(section) for section in schema_sections()},
-                             audio=(AudioConfig, ...), narration=(NarrationConfig, ...))
+                             audio=(AudioConfig, ...), narration=(NarrationConfig, ...),
+                             text=(TextTable, Field(default_factory=TextTable)))
 
 
 def toml_value(value: Any) -> str:
@@ -275,8 +300,11 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 
 def set_key(given: dict, known: dict, key: str, value: Any) -> None:
-    """Set ``table.key`` in ``given``; each table must be one of ``known``'s."""
+    """Set ``table.key`` in ``given``; each table must be one of ``known``'s (under ``text``, of the locale's: every
+    language has the same)."""
     *tables, leaf = key.split(".")
+    if tables[:1] == [TEXT]:
+        known = {TEXT: replaceable(load_locale(DEFAULT_LANGUAGE))}
     node = given
     for table in tables:
         if not isinstance(known.get(table), dict):
@@ -292,13 +320,6 @@ def valid_keys() -> dict[str, list[str]]:
     return {name: list(field.annotation.model_fields) for name, field in LectureConfig.model_fields.items()}
 
 
-def suggestion(word: str, choices: list[str]) -> str:
-    """"; did you mean 'X'?" for the choice that differs only in case, else the closest one; else the list."""
-    same = [choice for choice in choices if choice.casefold() == word.casefold()]
-    close = same or difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
-    return f"; did you mean '{close[0]}'?" if close else f"; expected one of: {', '.join(choices)}"
-
-
 def describe(error: ValidationError) -> str:
     """The first problem as one line: ``key: what was expected``."""
     first = error.errors()[0]
@@ -310,6 +331,8 @@ def describe(error: ValidationError) -> str:
         choices = [f"{table}.{key}" for key in valid_keys().get(table, [])]
         return f"{clipped('.'.join(location))}: unknown key{suggestion('.'.join(location), choices)}"
     message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "value_error" and not location:  # the whole config's check: its message names the key
+        return message
     if first["type"] == "value_error":
         field, separator, rest = message.partition(": ")
         if separator and field.isidentifier():

@@ -1,8 +1,9 @@
-"""Hints for the usual slips in config input (a decimal comma, a quoted number, a --set value the shell split),
-and how an error line quotes a user's value."""
+"""Hints for the usual slips in config input (a misspelt name, a decimal comma, a quoted number, a --set value the
+shell split), and how an error line quotes a user's value."""
 
 from __future__ import annotations
 
+import difflib
 import re
 import shlex
 
@@ -24,6 +25,13 @@ def clipped(text: str) -> str:
         return text
     half = QUOTE_LIMIT // 2
     return f"{text[:half]}…{text[-half:]} ({len(text):,} characters)"
+
+
+def suggestion(word: str, choices: list[str]) -> str:
+    """"; did you mean 'X'?" for the choice that differs only in case, else the closest one; else the list."""
+    same = [choice for choice in choices if choice.casefold() == word.casefold()]
+    close = same or difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f"; did you mean '{close[0]}'?" if close else f"; expected one of: {', '.join(choices)}"
 
 
 def number_hint(value: object) -> str:

@@ -93,7 +93,7 @@ def test_the_default_config_has_a_table_for_each_section_and_no_other():
     as a "# key =" line) and no other, and no section table the registry lacks."""
     text = DEFAULT_CONFIG.read_text(encoding="utf-8")
     tables = tomllib.loads(text)
-    assert set(tables) - {"lecture", "audio", "narration"} == {section.id for section in SECTIONS}
+    assert set(tables) - {"lecture", "audio", "narration", "text"} == {section.id for section in SECTIONS}
     for section in SECTIONS:
         keys = set(section.config.model_fields)
         assert keys == set(valid_keys()[section.id]), section.id  # the schema's table is the record's model

@@ -24,7 +24,6 @@ from lecture.render.narration import Narration
 from lecture.render.output_folder import private_lock
 from lesson.config import LectureConfig
 from lesson.formats import BY_NAME, GIF, PNG
-from lesson.locale import load_locale
 from lesson.records import CardRecord, StepRecord
 from lesson.sections import BY_ID
 from lesson.steps import StepRange, clip_stem
@@ -230,7 +229,7 @@ def _run_scene(job: RenderJob, cache: Path, work: Path, partial: Path, progress)
     section = BY_ID[job.section]
     with tempconfig(_manim_config(job, cache, work, partial)):
         _quiet_manim(job.verbose)
-        scene_job = SceneJob(config=job.config, locale=load_locale(job.config.lecture.lang),
+        scene_job = SceneJob(config=job.config, locale=job.config.locale(),  # the lecturer's texts in it
                              stills_dir=work if stills(job) else None, narration=job.narration, steps=job.steps,
                              progress=(lambda share: progress(job.section, share)) if progress else None)
         scene = section.scene()(scene_job, skip_animations=not drawn(job))
