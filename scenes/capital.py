@@ -67,9 +67,6 @@ class CapitalScene(LessonScene):
         self.show_mirror()
         self.show_asymmetry()
 
-    def question_fields(self, key: str) -> dict:
-        return self.answers.get(key, {})
-
     def chosen_identity(self) -> float:
         """``capital.identity`` when given, else the identity of ``capital.country``."""
         settings = self.settings

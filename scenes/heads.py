@@ -90,9 +90,6 @@ class HeadsScene(LessonScene):
         line = self.paragraph(self.quoted(result.sentence), TYPED_LINE_CHARACTERS, style.BODY_SIZE, style.MUTED)
         return [fit(line, right - left, line.height)]
 
-    def question_fields(self, key: str) -> dict:
-        return self.answers.get(key, {})
-
     def quoted(self, text: str) -> str:
         """A token or the sentence in the locale's quotation marks."""
         return self.labels["token"].format(token=text)

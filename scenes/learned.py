@@ -98,9 +98,6 @@ class LearnedScene(LessonScene):
         self.show_messy()
         self.show_mechanism()
 
-    def question_fields(self, key: str) -> dict:
-        return self.answers.get(key, {})
-
     # Step 1: the task ----------------------------------------------------------------------------
     def show_task(self):
         self.begin_step("task", half=self.half, vocabulary=self.training.shape.vocabulary)

@@ -514,9 +514,10 @@ class LessonScene(Scene):
         return closing_fields()
 
     def question_fields(self, key: str) -> dict:
-        """Numbers the question and answer of step ``key`` quote, computed for this config (a section whose
-        answers quote its example adds its own: see lesson.questions.step_question)."""
-        return {}
+        """Numbers the question and answer of step ``key`` quote, computed for this config: ``self.answers``, which
+        a section whose answers quote its example sets in ``lesson()`` (lesson/<section>_answers.py; see
+        lesson.questions.step_question)."""
+        return getattr(self, "answers", {}).get(key, {})
 
     def step_question(self, key: str):
         return step_question(self.section_id, key, self.job.locale, self.question_fields(key))

@@ -823,9 +823,6 @@ class MatrixScene(LessonScene):
             return self.shown_words(worked_example.TOKENS)
         return None
 
-    def question_fields(self, key: str) -> dict:
-        return self.answers.get(key, {})
-
     def softmax_caption(self) -> str:
         result, strings = self.result, self.strings["steps"]["softmax"]
         if self.settings.causal:

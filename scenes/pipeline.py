@@ -100,9 +100,6 @@ class PipelineScene(LessonScene):
         lecture's language."""
         return attention(self.settings, self.job.config.lecture.lang, temperature, causal, preset)
 
-    def question_fields(self, key: str) -> dict:
-        return self.answers.get(key, {})
-
     def shown_word(self, token: str) -> str:
         """A token as Spanish writes it: the lab types «atencion» and «rapido» without their accents (its numbers
         come from the tokens as typed, ``attn_math.lab.spelled``)."""

@@ -81,9 +81,6 @@ class PositionalScene(LessonScene):
         self.show_permutation()
         self.show_with_pe()
 
-    def question_fields(self, key: str) -> dict:
-        return self.answers.get(key, {})
-
     @property
     def labels(self) -> dict:
         return self.strings["labels"]

@@ -605,9 +605,6 @@ class ScalingScene(LessonScene):
                                      corner_radius=0.1)
         self.play(Create(frame), run_time=0.8)
 
-    def question_fields(self, key: str) -> dict:
-        return self.answers.get(key, {})
-
     # Shared pieces ------------------------------------------------------------------------------
     def panel(self, version: str, values: tuple[np.ndarray, np.ndarray, float], stacked: bool) -> DistributionPanel:
         """The unscaled or scaled panel showing (weights, scores, entropy), its scores on the shared scale.

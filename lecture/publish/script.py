@@ -12,7 +12,6 @@ from rich.console import Console
 from lecture.render.jobs import STEPS_ONLY, JobResult, RenderJob
 from lecture.render.output_folder import OutputFolder
 from lecture.render.runner import RenderRequest, run_jobs
-from lesson.locale import load_locale
 from lesson.numbers import written_numbers
 from lesson.sections import BY_ID
 
@@ -38,7 +37,7 @@ def build(request: RenderRequest, console: Console) -> int:
             console.print(f"[red]{BY_ID[result.section].stem}: failed: {result.error}[/red]")
         if failed:
             return 1
-        (scratch / NAME).write_text(script_markdown(results, load_locale(request.config.lecture.lang)),
+        (scratch / NAME).write_text(script_markdown(results, request.config.locale()),
                                     encoding="utf-8")
         with folder.lock():
             folder.commit({NAME: scratch / NAME}, scratch)

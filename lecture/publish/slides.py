@@ -38,7 +38,6 @@ from lecture.render.media import add_audio
 from lecture.render.output_folder import OutputFolder, link_or_copy
 from lecture.render.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
 from lesson.formats import MP4
-from lesson.locale import load_locale
 from lesson.records import StepRecord, steps_of
 from lesson.sections import BY_ID, Section, available_sections
 from sonify.mix import read_wav
@@ -64,7 +63,7 @@ def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined
     the folder's lock; the joined deck likewise, after them."""
     folder = OutputFolder(request.out_dir)
     folder.subfolder(f"{FOLDER}/files")  # refused before any work if a link or a file stands in the way
-    strings = load_locale(request.config.lecture.lang)
+    strings = request.config.locale()
     with folder.scratch() as sources:
         status, entries = render_current(request, console, sources)
         committed, presentation = [], None

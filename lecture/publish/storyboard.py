@@ -25,7 +25,6 @@ from lecture.render.output_folder import OutputFolder
 from lecture.render.runner import RenderRequest
 from lecture.publish.slides import render_current
 from lesson.formats import PNG
-from lesson.locale import load_locale
 from lesson.records import StepRecord, steps_of
 from lesson.sections import BY_ID, Section
 
@@ -49,7 +48,7 @@ def build(request: RenderRequest, console: Console) -> int:
                       for number, step in enumerate(steps, 1)]
             name = f"{section.stem}-storyboard{PNG.suffix}"
             with folder.scratch() as scratch:
-                contact_sheet(section, steps, frames, load_locale(request.config.lecture.lang)).save(
+                contact_sheet(section, steps, frames, request.config.locale()).save(
                     scratch / name)
                 with folder.lock():
                     folder.commit({name: scratch / name}, scratch)
