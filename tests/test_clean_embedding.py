@@ -1,11 +1,13 @@
 """Clean embedding (issue 41): ``--clean`` stills and clips show the content alone, and a ``--steps`` clip's
 formats are all kept up to date in the manifest."""
 
+import json
+
 import numpy as np
 from PIL import Image
 
 from lecture.render.manifest import file_hash
-from media_checks import TINY, manifest, run_cli
+from media_checks import TINY, manifest, run_cli, run_quick_cli
 from scenes import style
 
 # At 256x144 the header (title and step counter) is one line at the top edge and the caption one or two lines at
@@ -39,3 +41,34 @@ def test_a_clean_still_is_the_content_alone_and_replaces_the_normal_one(tmp_path
     assert clean_name == name and entry["settings"]["lecture"]["clean"] is True
     assert bands_drawn(still) == (False, False)
     assert file_hash(out / entry["files"][0], entry["contents"][entry["files"][0]]) == entry["sha256"][entry["files"][0]]
+
+
+def test_a_clips_formats_are_each_kept_up_to_date(tmp_path):
+    out = tmp_path / "out"
+    step_two = ("render", "quick", "--steps", "2", *TINY, "-o", str(out))
+    for file_format in ("mp4", "png"):
+        result = run_quick_cli(*step_two, "--format", file_format)
+        assert result.returncode == 0, result.stderr
+        assert "skipped" not in result.stderr
+    again = run_quick_cli(*step_two, "--format", "mp4")
+    assert again.returncode == 0, again.stderr
+    assert "08-quick-steps-02: up to date, skipped" in again.stderr
+    clips = manifest(out)["clips"]
+    assert {entry["format"] for entry in clips.values()} == {"mp4", "png"}
+    assert [entry["files"][0] for entry in clips.values()] == ["08-quick-steps-02.mp4", "08-quick-steps-02"]
+    for entry in clips.values():
+        for name in entry["files"]:
+            assert file_hash(out / name, entry.get("contents", {}).get(name)) == entry["sha256"][name]
+
+
+def test_a_clip_recorded_by_an_earlier_version_stays_up_to_date(tmp_path):
+    out = tmp_path / "out"
+    step_two = ("render", "quick", "--steps", "2", *TINY, "-o", str(out))
+    assert run_quick_cli(*step_two).returncode == 0
+    recorded = manifest(out)
+    recorded["clips"] = {"08-quick-steps-02": entry for entry in recorded["clips"].values()}  # keyed by stem alone
+    (out / "manifest.json").write_text(json.dumps(recorded))
+    again = run_quick_cli(*step_two)
+    assert again.returncode == 0, again.stderr
+    assert "08-quick-steps-02: up to date, skipped" in again.stderr
+    assert "corrupt" not in again.stderr and not list(out.glob("manifest.json.corrupt-*"))
