@@ -2,12 +2,13 @@
 formats are all kept up to date in the manifest."""
 
 import json
+import tomllib
 
 import numpy as np
 from PIL import Image
 
 from lecture.render.manifest import file_hash
-from media_checks import TINY, manifest, run_cli, run_quick_cli
+from media_checks import QUICK, TINY, manifest, run_cli, run_quick_cli, subtitle_cues
 from scenes import style
 
 # At 256x144 the header (title and step counter) is one line at the top edge and the caption one or two lines at
@@ -41,6 +42,13 @@ def test_a_clean_still_is_the_content_alone_and_replaces_the_normal_one(tmp_path
     assert clean_name == name and entry["settings"]["lecture"]["clean"] is True
     assert bands_drawn(still) == (False, False)
     assert file_hash(out / entry["files"][0], entry["contents"][entry["files"][0]]) == entry["sha256"][entry["files"][0]]
+
+
+def test_a_clean_clip_keeps_its_caption_in_its_subtitles(tmp_path):
+    result = run_quick_cli("render", "quick", "--steps", "halved", "--clean", *TINY, "-o", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    caption = tomllib.loads((QUICK / "es.toml").read_text(encoding="utf-8"))["quick"]["steps"]["halved"]["caption"]
+    assert [text for _, _, text in subtitle_cues(tmp_path / "08-quick-steps-02.mp4")[2]] == [caption]
 
 
 def test_a_clips_formats_are_each_kept_up_to_date(tmp_path):
