@@ -558,9 +558,11 @@ class LessonScene(Scene):
         counter.to_corner(UR, buff=style.MARGIN).align_to(heading, DOWN)
         caption_text = self._caption(caption)
         caption_text.to_edge(DOWN, buff=style.MARGIN)
-        hidden = (heading, counter, caption_text) if self.job.config.lecture.clean else () if burned else (caption_text,)
-        for part in hidden:
+        clean = self.job.config.lecture.clean
+        for part in (heading, counter) if clean else ():
             part.set_opacity(0)
+        if clean or not burned:
+            caption_text.set_opacity(0)
         return VGroup(heading, counter, caption_text)
 
     @staticmethod

@@ -41,7 +41,8 @@ def test_a_clean_still_is_the_content_alone_and_replaces_the_normal_one(tmp_path
     (clean_name, entry), = manifest(out)["clips"].items()
     assert clean_name == name and entry["settings"]["lecture"]["clean"] is True
     assert bands_drawn(still) == (False, False)
-    assert file_hash(out / entry["files"][0], entry["contents"][entry["files"][0]]) == entry["sha256"][entry["files"][0]]
+    folder = entry["files"][0]
+    assert file_hash(out / folder, entry["contents"][folder]) == entry["sha256"][folder]
 
 
 def test_a_clean_clip_keeps_its_caption_in_its_subtitles(tmp_path):
