@@ -63,6 +63,10 @@ LANG_OPTION = click.option("--lang", type=click.Choice(languages()), default=Non
                                 f"default: the config's, {DEFAULT_LANGUAGE}). Output names do not change: use -o "
                                 "to keep languages apart.")
 NO_AUDIO_OPTION = click.option("--no-audio", is_flag=True, help="No audio stream (same as --set audio.mute=true).")
+CLEAN_OPTION = click.option("--clean", is_flag=True,
+                            help="The content alone, to embed in your own slides: no title, step counter or caption "
+                                 "drawn (a video keeps its subtitles; same as --set lecture.clean=true, same file "
+                                 "names: use -o to keep both).")
 def shared_options(*options):
     """A decorator adding ``options``, in this order in --help, then -c and --set."""
     def decorate(command):
@@ -72,8 +76,8 @@ def shared_options(*options):
     return decorate
 
 
-render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION,
-                                LANG_OPTION, *RERUN_OPTIONS)
+render_options = shared_options(*QUALITY_OPTIONS, FORMAT_OPTION, STEPS_OPTION, CLEAN_OPTION, NARRATION_OPTION,
+                                NO_AUDIO_OPTION, LANG_OPTION, *RERUN_OPTIONS)
 watch_options = shared_options(*QUALITY_OPTIONS[:3], OUT_OPTION, STEPS_OPTION, LANG_OPTION)
 slides_options = shared_options(*QUALITY_OPTIONS, STEPS_OPTION, NARRATION_OPTION, NO_AUDIO_OPTION, LANG_OPTION,
                                 *RERUN_OPTIONS)
@@ -111,6 +115,11 @@ def resolve_quality(quality: str, resolution: str | None, fps: int | None) -> Qu
 def with_lang(overrides: tuple[str, ...], lang: str | None) -> tuple[str, ...]:
     """--lang is --set lecture.lang=...: the config's layering then brings that language's defaults."""
     return overrides if lang is None else (*overrides, f"lecture.lang={toml_value(lang)}")
+
+
+def with_clean(overrides: tuple[str, ...], clean: bool) -> tuple[str, ...]:
+    """--clean is --set lecture.clean=true."""
+    return (*overrides, "lecture.clean=true") if clean else overrides
 
 
 def make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides, *,
@@ -179,10 +188,10 @@ def cli(context: click.Context):
 @cli.command()
 @click.argument("sections", nargs=-1)
 @render_options
-def render(sections, quality, resolution, fps, out_dir, jobs, file_format, steps, narration, no_audio, lang, force,
-           verbose, config_file, overrides):
+def render(sections, quality, resolution, fps, out_dir, jobs, file_format, steps, clean, narration, no_audio, lang,
+           force, verbose, config_file, overrides):
     """Render SECTIONS (default: all) into OUT as NN-section files, lecture.mp4 and manifest.json."""
-    request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, overrides,
+    request = make_request(sections, quality, resolution, fps, out_dir, jobs, config_file, with_clean(overrides, clean),
                            file_format=file_format, steps=steps, narration=narration, no_audio=no_audio,
                            lang=lang, force=force, verbose=verbose)
     check_system()

@@ -92,10 +92,12 @@ class LectureOptions(StrictModel):
     """The whole lecture: ``questions`` says which question cards appear ("predictive": the few a step
     answers, posed before it, and the closing cards; "all": every step's question after it too; "none": no
     card); ``lang`` is the language of everything a viewer sees or hears (``assets/locales/<lang>.toml``);
-    ``sections``, when given, the sections a render that names none renders (a lecturer leaving one out)."""
+    ``clean`` draws no step header nor burned caption, for embedding; ``sections``, when given, the sections a
+    render that names none renders (a lecturer leaving one out)."""
 
     questions: Literal["predictive", "all", "none"]
     lang: str
+    clean: bool
     sections: list[str] | None = None  # what a render with no SECTIONS named renders (in lesson order); None: all
 
     @field_validator("sections")

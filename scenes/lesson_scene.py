@@ -549,7 +549,8 @@ class LessonScene(Scene):
     def _header(self, title: str, number: int, caption: str, burned: bool = True):
         """The step's title, its counter and, ``burned`` in, its caption: a spoken step's caption is kept invisible
         (its place stays the subtitles' band; the subtitles carry the spoken words), so no viewer reads a step's
-        text twice."""
+        text twice. With ``lecture.clean`` all three are invisible, in their places: a picture of the content alone
+        to embed in a lecturer's slide."""
         counter_text = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.shown_steps))
         heading = label_text(title, style.TEXT, style.TITLE_SIZE, weight="BOLD")
         counter = label_text(counter_text, style.MUTED, style.CAPTION_SIZE)
@@ -557,7 +558,10 @@ class LessonScene(Scene):
         counter.to_corner(UR, buff=style.MARGIN).align_to(heading, DOWN)
         caption_text = self._caption(caption)
         caption_text.to_edge(DOWN, buff=style.MARGIN)
-        if not burned:
+        clean = self.job.config.lecture.clean
+        for part in (heading, counter) if clean else ():
+            part.set_opacity(0)
+        if clean or not burned:
             caption_text.set_opacity(0)
         return VGroup(heading, counter, caption_text)
 

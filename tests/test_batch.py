@@ -69,7 +69,7 @@ def batch(path: Path, out: Path, scheduler: str | None) -> tuple[int, str]:
 
 
 def clip_entry(out: Path, name: str, stem: str = "01-matrix-steps-07") -> dict:
-    return json.loads((out / name / "manifest.json").read_text())["clips"][stem]
+    return json.loads((out / name / "manifest.json").read_text())["clips"][f"{stem}.png"]
 
 
 def shown_scores(entry: dict) -> np.ndarray:

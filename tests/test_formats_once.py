@@ -37,7 +37,7 @@ def rendered(request, tmp_path_factory):
 
 def test_each_format_holds_what_its_record_says(rendered):
     output, out = rendered
-    entry = manifest(out)["clips"][CLIP]
+    entry = manifest(out)["clips"][f"{CLIP}.{output.name}"]
     assert entry["format"] == output.name
     if output.is_still:
         (still,) = sorted((out / CLIP).glob(f"*{output.suffix}"))

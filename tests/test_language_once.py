@@ -61,7 +61,7 @@ def test_a_third_language_renders_a_still_in_its_own_words(extra_assets, tmp_pat
     result = cli("render", "heads", "--steps", "1", "--format", "png", *TINY, "--lang", THROWAWAY, "-o",
                  str(tmp_path), "-j", "1", extra=extra_assets)
     assert result.returncode == 0, result.stderr
-    entry = json.loads((tmp_path / "manifest.json").read_text())["clips"]["03-heads-steps-01"]
+    entry = json.loads((tmp_path / "manifest.json").read_text())["clips"]["03-heads-steps-01.png"]
     (still,) = (tmp_path / entry["files"][0]).glob("*.png")
     with Image.open(still) as image:
         image.load()

@@ -100,7 +100,7 @@ def test_a_clip_of_one_step_is_its_own_file_never_the_section_nor_in_the_lecture
     stem = f"{QUICK.stem}-steps-02"
     data = manifest(tmp_path)
     assert data["sections"] == {} and "lecture" not in data and not (tmp_path / "lecture.mp4").exists()
-    entry = data["clips"][stem]
+    entry = data["clips"][f"{stem}.mp4"]
     assert entry["files"][0] == f"{stem}.mp4" and not (tmp_path / f"{QUICK.stem}.mp4").exists()
     step = entry["steps"][0]
     assert [s["key"] for s in entry["steps"]] == ["halved"] and 0 < step["start"] < 1  # after its header
@@ -111,7 +111,7 @@ def test_a_clip_of_one_step_is_its_own_file_never_the_section_nor_in_the_lecture
     result = run_quick_cli(*render_quick)
     assert result.returncode == 0, result.stderr
     data = manifest(tmp_path)
-    assert data["lecture"]["parts"] == [f"{QUICK.stem}.mp4"] and data["clips"][stem] == entry
+    assert data["lecture"]["parts"] == [f"{QUICK.stem}.mp4"] and data["clips"][f"{stem}.mp4"] == entry
     assert data["sections"]["quick"]["duration"] > entry["duration"] + 2 * SHORTEST_STEP  # its two other steps
 
 

@@ -49,7 +49,7 @@ def test_each_save_renders_the_chosen_step_again_and_a_bad_edit_is_one_line(tmp_
     assert sorted(path.name for path in (out / still.parent.name).iterdir()) == [still.name]
     assert sorted(path.name for path in out.iterdir() if not path.name.startswith(".")) == \
         [still.parent.name, MANIFEST]
-    entry = json.loads((out / MANIFEST).read_text())["clips"][still.parent.name]
+    entry = json.loads((out / MANIFEST).read_text())["clips"][f"{still.parent.name}.png"]
     assert entry_hash(entry, out, still.parent.name) == entry["sha256"][still.parent.name]  # the last save's
 
 
@@ -92,6 +92,6 @@ def test_a_video_save_records_its_files_in_the_manifest_as_a_render_does(tmp_pat
                  saves()) == 0
     video = out / f"01-matrix-steps-{SOFTMAX:02d}.mp4"
     assert lines.count(str(video)) == 2 and not [line for line in lines if line.startswith("error")]
-    entry = json.loads((out / MANIFEST).read_text())["clips"][video.stem]
+    entry = json.loads((out / MANIFEST).read_text())["clips"][video.name]
     assert entry["config"]["scale"] is False  # the second save's
     assert all(entry_hash(entry, out, name) == entry["sha256"][name] for name in entry["files"])

@@ -259,7 +259,8 @@ def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[lis
     beside it as a WAV too; the captions also beside it as SRT and WebVTT. ``timeline`` is (step records,
     duration of ``produced``, card records). Returns the finished files by name, the video first."""
     tracks = section_tracks(*timeline, lang=job.config.lecture.lang)
-    inside = carried(tracks, spoken_section(timeline[0]))
+    # a clean picture (lecture.clean) burns no caption in: its video carries them as a spoken one does
+    inside = carried(tracks, spoken_section(timeline[0]) or job.config.lecture.clean)
     video, wav = work / f"finished.{job.format}", work / f"{stem}.wav"
     if job.config.audio.mute:
         write_video([produced], video, tracks=inside)

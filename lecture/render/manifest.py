@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, field_validator
 
 from lecture.render.output_folder import OutputFolder, regular_file_digest
 from lesson.records import CardRecord, StepRecord
@@ -57,11 +57,34 @@ class Lecture(BaseModel):
     parts: list[FileName]
 
 
+def clip_key(stem: str, file_format: str) -> str:
+    """A ``--steps`` clip's key in ``clips``: its file stem and format (``01-matrix-steps-02.png``), so that the
+    clip rendered in several formats keeps an entry for each."""
+    return f"{stem}.{file_format}"
+
+
 class Manifest(BaseModel):
     model_config = ConfigDict(extra="allow")
     sections: dict[str, SectionEntry] = {}
+    clips: dict[str, SectionEntry] = {}  # by ``clip_key``
     config: dict[str, Any] | None = None
     lecture: Lecture | None = None
+
+    @field_validator("clips", mode="before")
+    @classmethod
+    def _keyed_by_format(cls, clips: Any) -> Any:
+        """An earlier manifest keyed its clips by file stem alone: each keeps its entry under ``clip_key``."""
+        if not isinstance(clips, dict):
+            return clips
+        return {_current_key(key, entry): entry for key, entry in clips.items()}
+
+
+def _current_key(key: str, entry: Any) -> str:
+    """``key`` with its entry's format added when it lacks it (an entry with no format: as it is, refused later)."""
+    file_format = entry.get("format") if isinstance(entry, dict) else None
+    if not isinstance(file_format, str) or key.endswith(f".{file_format}"):
+        return key
+    return clip_key(key, file_format)
 
 
 def read_manifest(folder: OutputFolder, warn=print) -> dict:

@@ -18,7 +18,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from lecture.render.captions import carried, lecture_tracks, spoken_section, write_captions
 from lecture.folder_config import replacing_line, shared_settings
 from lecture.render.jobs import JobResult, Quality, RenderJob, worker_main
-from lecture.render.manifest import MANIFEST, file_hash, folder_contents, is_up_to_date, read_manifest, stage_manifest
+from lecture.render.manifest import (MANIFEST, clip_key, file_hash, folder_contents, is_up_to_date, read_manifest,
+                                     stage_manifest)
 from lecture.render.media import join_videos, video_duration
 from lecture.render.narration import Narration, plan
 from lecture.render.output_folder import CommitUnfinished, OutputError, OutputFolder, link_or_copy
@@ -83,7 +84,7 @@ def render(request: RenderRequest, console: Console | None = None, run=None) -> 
     joined last, from the sections in OUT. ``run(jobs, parallel, console)`` runs the stale sections' jobs and
     yields their results as they end, or returns them all (default ``finished_jobs``, a local process per
     section; a batch on a cluster passes ``lecture.batch.cluster``'s): each is committed as it comes.
-    A ``--steps`` clip is recorded apart (the manifest's ``clips``, by file stem) and never joined.
+    A ``--steps`` clip is recorded apart (the manifest's ``clips``, by file stem and format) and never joined.
     Raises OutputError when ``request.out_dir`` cannot be used, StepsError when ``request.steps`` names no
     step of a section; both before anything is written.
     """
@@ -145,10 +146,23 @@ def chosen_steps(request: RenderRequest) -> dict[str, StepRange]:
 
 
 def entries_of(manifest: dict, request: RenderRequest) -> dict:
-    """Where the manifest records this request's renders: ``sections`` by id, or, for clips, ``clips`` by stem."""
+    """This request's renders in the manifest, by ``entry_key``: its ``sections``, or, for clips, the entries of
+    its ``clips`` in the request's format by file stem (read only: ``record_entry`` writes)."""
     if request.steps is None:
         return manifest["sections"]
-    return manifest.setdefault("clips", {})
+    suffix = clip_key("", request.format)
+    return {key.removesuffix(suffix): entry for key, entry in manifest.get("clips", {}).items()
+            if key.endswith(suffix)}
+
+
+def record_entry(manifest: dict, request: RenderRequest, section: str, entry: dict) -> None:
+    """Record a finished render's entry: in ``sections`` by id, or in ``clips`` by file stem and format, so that
+    each format of a clip keeps its own."""
+    key = entry_key(section, chosen_steps(request))
+    if request.steps is None:
+        manifest["sections"][key] = entry
+    else:
+        manifest.setdefault("clips", {})[clip_key(key, request.format)] = entry
 
 
 def entry_key(section: str, clips: dict[str, StepRange]) -> str:
@@ -191,8 +205,7 @@ def commit_section(request: RenderRequest, folder: OutputFolder, result: JobResu
     another render may have committed meanwhile). Raises OSError or OutputError when they could not be written."""
     with folder.lock():
         manifest = read_manifest(folder, warn=warn)
-        entries_of(manifest, request)[entry_key(result.section, chosen_steps(request))] = \
-            section_entry(request, result, wanted)
+        record_entry(manifest, request, result.section, section_entry(request, result, wanted))
         manifest["config"] = request.config.effective()
         folder.commit(result.files | {MANIFEST: stage_manifest(manifest, scratch)}, scratch)
 
