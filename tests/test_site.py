@@ -30,11 +30,16 @@ from lesson.sections import SECTION_IDS
 from media_checks import TINY, copy_of, draft_voice_matrix, manifest, run_cli, system_program, then, tiny_matrix
 
 NO_QUESTIONS = ("--set", "lecture.questions='none'")
+# A lecturer's own question for scaling, with characters HTML would read as markup: the page shows them as written.
+MARKUP_QUESTION = "Si <b>cada</b> q·k tiene varianza 1 & son independientes, ¿qué varianza tiene una suma de d_k de ellos?"
+MARKUP = ("--set", f'text.scaling.steps.variance.question="{MARKUP_QUESTION}"')
 RENDERED = ("matrix", "scaling")
+STRINGS = load_locale("es")
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}  # headless Chromium lays a page out 500 wide at the least
 BREAKPOINT = 56 * 16  # pixels: the page's min-width for chapters beside the video
 # Injected into a copy of the page: errors collected from the start; once loaded, what each video plays
-# and whether its captions loaded, then a click on the scaling video's third chapter and where it went.
+# and whether its captions loaded, whether the first answer shows before and after a click on its summary,
+# then a click on the scaling video's third chapter and where it went.
 PROBE_HEAD = """<script>
 window.probeErrors = [];
 addEventListener("error", event => probeErrors.push(String(event.message || event.target.src || event.target.href)), true);
@@ -49,12 +54,17 @@ setTimeout(() => {
     cues: video.textTracks.length ? video.textTracks[0].cues && video.textTracks[0].cues.length : null,
     box: video.getBoundingClientRect().toJSON(),
     chapters: video.closest(".player").querySelector(".chapters").getBoundingClientRect().toJSON()}));
+  const answer = document.querySelector("details.answer");
+  const seen = () => answer && {shown: answer.querySelector("p").checkVisibility(), open: answer.open};
+  const hidden = seen();
+  if (answer) answer.querySelector("summary").click();
+  const revealed = seen();
   const link = document.querySelectorAll('.chapters a[data-video="video-scaling"]')[2];
   const video = document.getElementById("video-scaling");
   link.click();
   video.dispatchEvent(new Event("timeupdate"));  // as the player would, once it is at the new time
   document.getElementById("probe").textContent = JSON.stringify({
-    videos, errors: probeErrors, time: video.currentTime, start: Number(link.dataset.start),
+    videos, hidden, revealed, errors: probeErrors, time: video.currentTime, start: Number(link.dataset.start),
     hash: location.hash, current: link.getAttribute("aria-current"),
     width: document.documentElement.clientWidth,
     overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth});
@@ -65,24 +75,29 @@ setTimeout(() => {
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory):
+def built(tmp_path_factory):
+    """OUT with the two sections, a storyboard and decks, and the `site` run that built its page."""
     # The draft-voiced matrix render is the session's own (test_narration_render reads it too): the page is
     # built on a copy of it.
     out = copy_of(draft_voice_matrix(tmp_path_factory), tmp_path_factory.mktemp("site-tiny") / "out")
-    commands = (("render", "scaling", "--no-audio"), ("storyboard", "matrix"),
+    commands = (("render", "scaling", "--no-audio", *MARKUP), ("storyboard", "matrix"),
                 ("slides", "matrix", "--narration", "tts", "--to", "html", "--to", "pdf"))
     for command in commands:
         result = run_cli(*command, *TINY, *NO_QUESTIONS, "-o", str(out), "-j", "1", timeout=900)
         assert result.returncode == 0, result.stderr
     result = run_cli("site", "-o", str(out))
     assert result.returncode == 0, result.stderr
-    missing = ", ".join(section for section in SECTION_IDS if section not in RENDERED)
-    assert f"{len(RENDERED)} of {len(SECTION_IDS)} videos; not rendered: {missing}" in result.stderr
-    return out
+    return out, result
+
+
+@pytest.fixture(scope="module")
+def out(built):
+    return built[0]
 
 
 class Page(HTMLParser):
-    """Every element's tag and attributes in order, and the text of each element with an id or class."""
+    """Every element's tag and attributes in order, and the text of each element with the id of the section it
+    is in."""
 
     def __init__(self, path: Path):
         super().__init__()
@@ -100,7 +115,8 @@ class Page(HTMLParser):
             if self._open:
                 self._open[-1][2] += text
             if opened == tag:
-                self.texts.setdefault(tag, []).append((attributes, " ".join(text.split())))
+                section = next((open_[1].get("id") for open_ in reversed(self._open) if open_[0] == "section"), None)
+                self.texts.setdefault(tag, []).append((attributes, " ".join(text.split()), section))
                 return
 
     def handle_data(self, data):
@@ -111,9 +127,11 @@ class Page(HTMLParser):
         return [attributes for name, attributes in self.elements
                 if name == tag and all(attributes.get(key) == value for key, value in wanted.items())]
 
-    def text_of(self, tag: str, **wanted) -> list[str]:
-        return [text for attributes, text in self.texts.get(tag, [])
-                if all(attributes.get(key) == value for key, value in wanted.items())]
+    def text_of(self, tag: str, section: str | None = None, **wanted) -> list[str]:
+        """The texts of the ``tag`` elements with the ``wanted`` attributes (in ``section``, when given)."""
+        return [text for attributes, text, inside in self.texts.get(tag, [])
+                if all(attributes.get(key) == value for key, value in wanted.items())
+                and section in (None, inside)]
 
 
 @pytest.fixture(scope="module")
@@ -121,12 +139,64 @@ def page(out):
     return Page(out / "site" / "index.html")
 
 
-def test_every_section_in_lesson_order_the_missing_ones_with_the_command_that_renders_them(page):
+def test_every_section_in_lesson_order_the_missing_ones_marked(page):
     sections = page.all("section")
     assert [section["id"] for section in sections] == list(SECTION_IDS)
     assert [section["id"] for section in sections if "missing" not in section["class"]] == list(RENDERED)
-    codes = page.text_of("code")
-    assert codes == [f"python render.py render {section}" for section in SECTION_IDS if section not in RENDERED]
+
+
+def test_site_names_on_the_terminal_the_sections_not_rendered_and_the_command_that_renders_them(built):
+    missing = [section for section in SECTION_IDS if section not in RENDERED]
+    assert (f"{len(RENDERED)} of {len(SECTION_IDS)} videos; not rendered: {', '.join(missing)} "
+            f"(python render.py render {' '.join(missing)} renders them)") in built[1].stderr
+
+
+def test_the_page_shows_students_no_command(out):
+    """The commands are the lecturer's: `site` names them on its terminal, the page does not."""
+    assert "render.py" not in (out / "site" / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("section", RENDERED)
+def test_each_question_is_under_its_video_with_its_answer_in_a_details_of_its_own(out, page, section):
+    """The section's questions for the class, as the render computed them for its config, each answer in a
+    ``<details>`` the student opens: no script needed."""
+    questions = manifest(out)["sections"][section]["questions"]
+    assert questions  # the rendered sections have questions to try
+    assert page.text_of("p", section, **{"class": "question"}) == [" ".join(q["question"].split()) for q in questions]
+    assert page.text_of("p", section, **{"class": "answer"}) == [" ".join(q["answer"].split()) for q in questions]
+    assert page.text_of("details", section, **{"class": "answer"}) == [
+        f"{STRINGS['site']['show_answer']} {' '.join(q['answer'].split())}" for q in questions]
+    (video,) = [index for index, (tag, attributes) in enumerate(page.elements)
+                if tag == "video" and attributes["id"] == f"video-{section}"]
+    (first,) = [index for index, (tag, attributes) in enumerate(page.elements)
+                if tag == "ol" and attributes.get("id") == f"questions-{section}"]
+    assert first > video
+
+
+def test_a_question_with_markup_characters_shows_them_as_written(out, page):
+    html = (out / "site" / "index.html").read_text(encoding="utf-8")
+    assert MARKUP_QUESTION in page.text_of("p", "scaling", **{"class": "question"})
+    assert "Si &lt;b&gt;cada&lt;/b&gt;" in html and "1 &amp; son" in html
+    assert page.all("b") == []
+
+
+def test_the_whole_lecture_video_is_linked_and_shares_its_bytes_with_out(out, page):
+    name = manifest(out)["lecture"]["file"]
+    assert page.text_of("a", href=f"videos/{name}") == [STRINGS["site"]["lecture_video"]]
+    assert os.path.samefile(out / "site" / "videos" / name, out / name)
+
+
+def test_a_lecture_video_changed_since_its_render_is_not_linked(out, tmp_path):
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy, ignore=shutil.ignore_patterns("site", "slides", "stills", ".atencion"))
+    name = manifest(copy)["lecture"]["file"]
+    with open(copy / name, "ab") as video:
+        video.write(b"\0")
+    result = run_cli("site", "-o", str(copy))
+    assert result.returncode == 0, result.stderr
+    assert f"lecture: {name} in {copy}: missing or changed since it was rendered" in result.stderr
+    assert not (copy / "site" / "videos" / name).exists()
+    assert Page(copy / "site" / "index.html").all("a", href=f"videos/{name}") == []
 
 
 @pytest.mark.parametrize("section", RENDERED)
@@ -239,6 +309,7 @@ def test_a_video_changed_since_its_render_is_listed_as_not_rendered_and_none_of_
     assert f"scaling: 02-scaling.vtt in {copy}: missing or changed since it was rendered" in result.stderr
     assert "the page lists it as not rendered" in result.stderr and "not rendered: scaling" in result.stderr
     assert "missing" in Page(copy / "site" / "index.html").all("section", id="scaling")[0]["class"]
+    assert "(python render.py render scaling renders it again)" in result.stderr
 
 
 @pytest.fixture(scope="module")
@@ -325,6 +396,13 @@ def test_the_page_loads_with_no_console_message_and_every_video_plays_with_its_c
             assert video["track"] == 2 and video["cues"] == cues  # 2: the track loaded
         else:
             assert video["track"] is None and video["cues"] is None
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_an_answer_is_hidden_until_the_student_opens_it(opened, width):
+    report = opened[width][0]
+    assert report["hidden"] == {"shown": False, "open": False}
+    assert report["revealed"] == {"shown": True, "open": True}
 
 
 def test_a_chapter_link_seeks_its_video_to_the_step_and_marks_it_current(out, opened):

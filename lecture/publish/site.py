@@ -1,6 +1,7 @@
-"""The lecture page: ``OUT/site/index.html``, the six videos in lesson order, each with its chapters as a
-list that jumps the video to the step, its captions, the narration's transcript when it was narrated, and
-links to the decks, storyboard and stills found in OUT.
+"""The lecture page: ``OUT/site/index.html``, the sections' videos in lesson order, each with its chapters as a
+list that jumps the video to the step, its captions, the narration's transcript when it was narrated, its
+questions for the class with each answer folded away until the student opens it, and links to the whole
+lecture's video, the decks and handouts, storyboard and stills found in OUT.
 
 ``OUT/site`` is one self-contained folder: everything the page shows or links to is inside it (hard links
 to OUT's files where the file system allows, copies elsewhere), so it can be copied to a USB stick or a web
@@ -10,7 +11,8 @@ page as ``data:`` URLs, because browsers refuse a ``<track>`` file next to a pag
 
 The page is built from what OUT holds, each file linked and checked against its manifest entry under the
 folder's lock (``lecture.publish.snapshot``): a section whose video is missing, or whose files no longer hash
-to the manifest, is listed with the command that renders it, never rendered here.
+to the manifest, is listed as not rendered (the command that renders it goes to the terminal, not the page),
+never rendered here.
 """
 
 from __future__ import annotations
@@ -75,12 +77,18 @@ class Video:
 
 
 @dataclass(frozen=True)
+class Question:
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
 class SectionPage:
     id: str
     heading: str
     summary: str
-    command: str  # what renders its video, shown when there is none
     video: Video | None
+    questions: tuple[Question, ...]  # for the class, with the answers computed for the render's config
     downloads: tuple[Link, ...]
     stills: tuple[Link, ...]  # one picture per step, labelled with its title
 
@@ -94,18 +102,21 @@ def build(out_dir: Path, console: Console, lang: str | None = None) -> int:
         site = scratch / SITE
         site.mkdir()
         with folder.lock():  # the manifest and the files it names, as one render left them
-            entries = read_manifest(folder, warn=warn)["sections"]
+            manifest = read_manifest(folder, warn=warn)
+            entries = manifest["sections"]
             strings = load_locale(lang or rendered_language(entries))
             sections = [_section_page(folder.path, site, section, entries.get(section.id), strings, warn)
                         for section in SECTIONS]
+            lecture = _lecture_video(folder.path, site, manifest.get("lecture"), strings, warn)
             decks = joined_decks(folder.path, site, strings)
         sections = _with_storyboard_stills(folder.path, site, sections, warn)
-        (site / "index.html").write_text(_render(sections, decks, strings), encoding="utf-8")
+        (site / "index.html").write_text(_render(sections, lecture, decks, strings), encoding="utf-8")
         with folder.lock():
             folder.commit({SITE: site}, scratch)
     missing = [section.id for section in sections if section.video is None]
     warn(f"{folder.path / SITE / 'index.html'}: {len(sections) - len(missing)} of {len(sections)} videos"
-         + (f"; not rendered: {', '.join(missing)}" if missing else ""))
+         + (f"; not rendered: {', '.join(missing)} (python render.py render {' '.join(missing)} renders them)"
+            if missing else ""))
     return 0
 
 
@@ -129,10 +140,25 @@ def _section_page(out: Path, site: Path, section: Section, entry: dict | None, s
     storyboard = _placed(out / f"{section.stem}-storyboard.png", site, "storyboards")
     if storyboard:
         downloads.append(Link(strings["site"]["storyboard"], storyboard))
+    questions = tuple(Question(question["question"], question["answer"])
+                      for question in entry.get("questions", [])) if video else ()
     return SectionPage(id=section.id, heading=strings["slides"]["storyboard_heading"].format(
                            number=section.number, title=strings[section.id]["title"]),
-                       summary=strings[section.id]["summary"], command=f"python render.py render {section.id}",
-                       video=video, downloads=tuple(downloads), stills=stills)
+                       summary=strings[section.id]["summary"], video=video, questions=questions,
+                       downloads=tuple(downloads), stills=stills)
+
+
+def _lecture_video(out: Path, site: Path, lecture: dict | None, strings: dict, warn) -> Link | None:
+    """The whole lecture's video (the manifest's ``lecture``) placed in ``site/videos``; None when there is none
+    or it differs from the manifest."""
+    if not lecture or not lecture.get("sha256"):
+        return None
+    name = lecture["file"]
+    changed = snapshot(out, site / "videos", {"sha256": {name: lecture["sha256"]}}, [name])
+    if changed:
+        warn(f"{changed_line('lecture', out, changed)}; the page does not link it")
+        return None
+    return Link(strings["site"]["lecture_video"], f"videos/{name}")
 
 
 def _video(out: Path, site: Path, section: Section, entry: dict, warn) -> Video | None:
@@ -234,7 +260,7 @@ def _placed(source: Path, site: Path, folder: str) -> str | None:
     return href if place(source, site / href) else None
 
 
-def _render(sections: list[SectionPage], decks, strings: dict) -> str:
+def _render(sections: list[SectionPage], lecture: Link | None, decks, strings: dict) -> str:
     environment = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     return environment.from_string(TEMPLATE.read_text(encoding="utf-8")).render(
-        sections=sections, decks=decks, strings=strings)
+        sections=sections, lecture=lecture, decks=decks, strings=strings)
