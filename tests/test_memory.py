@@ -89,7 +89,7 @@ def test_joining_a_long_lecture_holds_its_sound_a_block_at_a_time(tmp_path):
     assert flat(short, long), (short, long)
 
 
-RECORDING_SECONDS = 60.0
+RECORDING_SECONDS = 30.0  # 60 s showed the same (200 -> 598 MB before issue 42) at twice the suite's time
 PARENT_BUDGET_MB = 300  # the render's own process, whatever narration folder it accepts (issue 42)
 # render.py, printing its process's peak as it ends: VmHWM, the peak of this process image alone (ru_maxrss
 # would start from the test process's, which an exec inherits)
@@ -138,9 +138,9 @@ def narrated_peaks(folder: Path, recorded: int) -> tuple[float, float]:
 
 
 def test_the_parents_and_the_workers_peaks_do_not_grow_with_the_number_of_recordings(tmp_path):
-    """The matrix section with 3 of its 15 steps recorded and with all 15, a minute each (11.5 MB each held
+    """The matrix section with 3 of its 15 steps recorded and with all 15, half a minute each (5.8 MB each held
     whole as 48 kHz float32): the same peaks. Before issue 42 the parent decoded and kept every recording and
-    sent them all to the worker: here parent 200 -> 598 MB, worker 431 -> 598 MB."""
+    sent them all to the worker: here parent 154 -> 346 MB, worker 349 -> 414 MB."""
     few_parent, few_worker = narrated_peaks(tmp_path / "few", 3)
     many_parent, many_worker = narrated_peaks(tmp_path / "many", 15)
     assert flat(few_parent, many_parent) and flat(few_worker, many_worker), \
