@@ -149,3 +149,19 @@ def test_a_clip_on_a_full_disk_does_not_claim_its_sections_are_in_place(pristine
     assert "in place" not in result.stderr and "the earlier files are untouched" in result.stderr
     assert snapshot(out) == before
 
+
+
+def test_a_journal_that_is_not_ours_stops_in_one_line_that_says_how_to_go_on(pristine, tmp_path):  # noqa: F811
+    out = tmp_path / "out"
+    shutil.copytree(pristine, out, symlinks=True)
+    commit = out / PRIVATE / "commit"
+    commit.mkdir(mode=0o700)
+    (commit / "journal.json").write_text('{"moves": "garbled"')
+    before = snapshot(out)
+    result = run_quick_cli("render", "quick", *TINY, "-o", str(out))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "is not a journal of this tool" in result.stderr and f"remove {commit}" in result.stderr
+    assert snapshot(out) == before
+    shutil.rmtree(commit)  # as the line says: the folder's earlier sections are whole, and up to date
+    again = run_quick_cli("render", "quick", *TINY, "-o", str(out))
+    assert again.returncode == 0 and "up to date, skipped" in again.stderr, again.stderr

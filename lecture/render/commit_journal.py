@@ -86,7 +86,8 @@ def pending(private: Path) -> Journal | None:
         try:
             return _checked(json.load(file), folder)
         except (ValueError, TypeError, KeyError) as error:
-            raise JournalError(0, f"{folder / JOURNAL} is not a journal of this tool ({error})") from None
+            raise JournalError(0, f"{folder / JOURNAL} is not a journal of this tool ({error}); remove {folder} "
+                                  "to give that commit up (its sections are then rendered again)") from None
 
 
 def finish(private: Path) -> None:
