@@ -1,16 +1,14 @@
 """One sentence spoken by Kokoro-82M as mono float32 samples at the soundtrack's rate, each sentence synthesised once
 per user (``speech.cache``).
 
-The model is loaded once per process, on the CPU with one thread for its operators: render workers speak side by
-side, one per core. onnxruntime and kokoro-onnx (which loads espeak-ng's phonemizer) are imported only when a
-sentence must be synthesised, so ``voice_problem`` costs the CLI nothing and a lecture whose sentences are all in
-the cache never loads the model.
+The model runs in a speech process of its own (``speech.speaker``), started by the first sentence missing from the
+cache and loaded once: a render worker never holds it. ``voice_problem`` costs the CLI nothing (kokoro-onnx is not
+imported) and a lecture whose sentences are all in the cache never starts the speech process.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
-import logging
 import importlib.util
 from functools import cache
 
@@ -18,13 +16,13 @@ import numpy as np
 
 from sonify.synth import SAMPLE_RATE
 from speech import install
+from speech.speaker import SpeakerFailed, speaker
 from speech.cache import entry_name, kept
 
 MODEL_RATE = 24000  # Kokoro's output; SAMPLE_RATE is twice it
 # espeak-ng's names, kokoro-onnx's lang: Castilian and Latin American Spanish, American and British English
 DIALECTS = ("es", "es-419", "en-us", "en-gb")
 SLOWEST, FASTEST = 0.5, 2.0  # the speeds kokoro-onnx accepts
-THREADS = 1  # onnxruntime's threads per process
 RUNTIME = ("kokoro-onnx", "phonemizer", "espeakng-loader")  # the packages that turn text into phonemes and sound
 
 
@@ -73,29 +71,14 @@ def say(text: str, voice: str, dialect: str, speed: float) -> np.ndarray:
 
 
 def _synthesised(text: str, voice: str, dialect: str, speed: float) -> np.ndarray:
-    """The model's float32 samples at MODEL_RATE (silence trimmed at both ends)."""
-    samples, _ = _model().create(text, voice=voice, speed=speed, lang=dialect)
-    return np.ascontiguousarray(samples, dtype=np.float32)
-
-
-@cache
-def _model():
-    """kokoro_onnx.Kokoro on the set-up's model and voices, loaded once per process; raises VoiceMissing."""
+    """The model's float32 samples at MODEL_RATE (silence trimmed at both ends), from the speech process; raises
+    VoiceMissing when the model is not set up or the speech process fails."""
     if problem := voice_problem():
         raise VoiceMissing(problem)
-    import onnxruntime
-    from kokoro_onnx import Kokoro
-
-    # phonemizer warns on every sentence whose punctuation it counts differently ("words count mismatch"), harmless
-    # to the sound; kept off the render's output, where it buried the progress lines
-    logging.getLogger("phonemizer").propagate = False
-
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = THREADS
-    options.inter_op_num_threads = 1
-    session = onnxruntime.InferenceSession(str(install.FOLDER / install.MODEL_NAME), options,
-                                           providers=["CPUExecutionProvider"])
-    return Kokoro.from_session(session, str(install.FOLDER / install.VOICES_NAME))
+    try:
+        return speaker().create(text, voice, dialect, speed)
+    except SpeakerFailed as error:
+        raise VoiceMissing(str(error)) from None
 
 
 @cache

@@ -27,6 +27,7 @@ from lesson.formats import BY_NAME, GIF, PNG
 from lesson.records import CardRecord, StepRecord
 from lesson.sections import BY_ID
 from lesson.steps import StepRange, clip_stem
+from speech.speaker import hang_up
 from sonify.mappings import write_soundtrack
 from sonify.synth import SAMPLE_RATE
 
@@ -97,7 +98,10 @@ class JobResult:
 def worker_main(job: RenderJob, connection, parent: int) -> None:
     """Entry point of a worker process: dies with its parent, reports progress and its result on ``connection``."""
     worker_setup(parent)
-    connection.send(run_job(job, lambda section, share: connection.send(("progress", share))))
+    result = run_job(job, lambda section, share: connection.send(("progress", share)))
+    if hang_up():  # the speech process this section started ends, and its peak joins the worker's record
+        result.timings["speech_peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
+    connection.send(result)
     connection.close()
 
 
