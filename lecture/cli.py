@@ -13,7 +13,7 @@ from rich.console import Console
 
 from lecture.batch.run import batch_command
 from lecture.cli_options import (JOBS_OPTION, OUT_OPTION, RERUN_OPTIONS, OneLineErrors, check_system, fail,
-                                 run_guarded)
+                                 run_guarded, split_set_hint)
 from lecture.folder_config import folder_config, folder_quality
 from lecture.render.jobs import QUALITIES, Quality
 from lecture.render.preflight import memory_problem
@@ -26,10 +26,10 @@ from lecture.publish.storyboard import build as build_storyboards
 from lecture.watch import WatchRequest, watch as run_watch
 from lesson.config import ConfigError, load_config, suggestion, toml_value
 from lesson.config_dump import documented_toml
-from lesson.config_hints import shown, split_set_hint
+from lesson.config_hints import shown
 from lesson.formats import DEFAULT_FORMAT, FORMATS, PNG
 from lesson.locale import DEFAULT_LANGUAGE, languages, load_locale
-from lesson.sections import BY_ID, SECTION_IDS, available_sections
+from lesson.sections import BY_ID, SECTION_IDS
 from lesson.steps import StepsError
 
 
@@ -89,13 +89,10 @@ def resolve_sections(names: tuple[str, ...], overrides: tuple[str, ...] = ()) ->
     hint = split_set_hint(overrides, names)
     if hint:
         fail(hint)
-    available = {section.id for section in available_sections()}
     for name in names:
         if name not in BY_ID:
             fail(f"section {shown(name)}: unknown section{suggestion(name, list(SECTION_IDS))}")
-        if name not in available:
-            fail(f"section {shown(name)}: not available yet; available: {', '.join(sorted(available))}")
-    chosen = set(names) if names else available
+    chosen = set(names or SECTION_IDS)
     return tuple(section for section in SECTION_IDS if section in chosen)
 
 
@@ -282,11 +279,8 @@ def watch(sections, video, quality, resolution, fps, out_dir, steps, lang, confi
 def list_sections(lang):
     """The sections in lesson order: id, title and what it shows (in --lang, default the course's language)."""
     locale = load_locale(lang or DEFAULT_LANGUAGE)
-    available = {section.id for section in available_sections()}
     for section_id in SECTION_IDS:
-        section = BY_ID[section_id]
-        marker = "" if section_id in available else "  (not available yet)"
-        click.echo(f"{section.number}. {section_id:<11} {locale[section_id]['title']}{marker}")
+        click.echo(f"{BY_ID[section_id].number}. {section_id:<11} {locale[section_id]['title']}")
         click.echo(f"   {'':<11} {locale[section_id]['summary']}")
 
 

@@ -1,11 +1,12 @@
 """What every command of the CLI shares and the batch command builds on: the one-line failure (ours and click's),
-the output and jobs options, the re-render options, the system check and the guard that turns interruptions into
-exit statuses."""
+the hint for a --set value the shell split, the output and jobs options, the re-render options, the system check
+and the guard that turns interruptions into exit statuses."""
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import sys
 from contextlib import contextmanager
@@ -16,7 +17,8 @@ import click
 from lecture.render.narration import NarrationError
 from lecture.render.output_folder import OutputError
 from lecture.render.preflight import missing_system_dependencies
-from lesson.config_hints import clipped
+from lesson.config_hints import clipped, shown
+from lesson.sections import SECTION_IDS
 from lesson.steps import StepsError
 
 
@@ -25,6 +27,35 @@ def fail(message: str) -> None:
     # a value or a path from the user may hold a line break: it must not break the line
     click.echo(f"error: {message}".replace("\r", "\\r").replace("\n", "\\n"), err=True)
     sys.exit(2)
+
+
+TOML_WORDS = {"true", "false", "inf", "nan"}
+
+
+def split_set_hint(overrides: tuple[str, ...], sections: tuple[str, ...]) -> str | None:
+    """When the shell split an unquoted ``--set`` value at its spaces (``--set matrix.X=[[1, 0], [0, 1]]`` gives
+    the value ``matrix.X=[[1,`` and the sections ``0],`` ``[0,`` ``1]]``), the one-line error that shows the
+    quoting; None when nothing looks split."""
+    pieces = [section for section in sections if section not in SECTION_IDS]
+    for override in overrides:
+        value = override.partition("=")[2]
+        if unbalanced(value):
+            taken = []
+            while pieces and unbalanced(" ".join([value, *taken])):
+                taken.append(pieces.pop(0))
+            whole = clipped(shlex.quote(" ".join([override, *taken])))
+            return f"--set {clipped(override)}: the shell split the value at its spaces; quote it: --set {whole}"
+        if pieces and re.fullmatch(r"[^\W\d_][\w-]*", value) and value not in TOML_WORDS:
+            whole = clipped(shlex.quote(" ".join([override, *pieces])))
+            return (f"section {shown(pieces[0])}: unknown section; if it belongs to --set {clipped(override)}, "
+                    f"quote the value: --set {whole}")
+    return None
+
+
+def unbalanced(value: str) -> bool:
+    """More brackets or braces opened than closed, or an odd number of quotes."""
+    return (value.count("[") > value.count("]") or value.count("{") > value.count("}")
+            or value.count('"') % 2 == 1 or value.count("'") % 2 == 1)
 
 
 class OneLineUsage:

@@ -42,8 +42,7 @@ def serve(connection, parent: int) -> None:
     """The warm worker: import manim and the scenes once, then render each job it is sent."""
     worker_setup(parent)
     for section in BY_ID.values():
-        if section.available:
-            section.scene()
+        section.scene()
     connection.send("ready")
     while True:
         connection.send(run_job(connection.recv()))

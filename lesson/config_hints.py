@@ -1,15 +1,13 @@
-"""Hints for the usual slips in config input (a misspelt name, a decimal comma, a quoted number, a --set value the
-shell split), and how an error line quotes a user's value."""
+"""Hints for the usual slips in config input (a misspelt name, a decimal comma, a quoted number), and how an error
+line quotes a user's value."""
 
 from __future__ import annotations
 
 import difflib
 import re
-import shlex
 
 DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-TOML_WORDS = {"true", "false", "inf", "nan"}
 QUOTE_LIMIT = 80  # characters of a user's value an error line quotes: enough to recognise it, never a screenful
 
 
@@ -59,31 +57,3 @@ def decimal_comma_line(text: str, error: Exception, path: object) -> str | None:
                if (header := re.fullmatch(r"\s*\[\s*([\w.-]+)\s*\]\s*(#.*)?", line))]
     key = ".".join([*headers[-1:], statement[1]])
     return f"{clipped(key)}: {path} line {number} has {clipped(statement[2])}{number_hint(statement[2])}"
-
-
-def split_set_hint(overrides: tuple[str, ...], sections: tuple[str, ...]) -> str | None:
-    """When the shell split an unquoted ``--set`` value at its spaces (``--set matrix.X=[[1, 0], [0, 1]]`` gives
-    the value ``matrix.X=[[1,`` and the sections ``0],`` ``[0,`` ``1]]``), the one-line error that shows the
-    quoting; None when nothing looks split."""
-    from lesson.sections import SECTION_IDS  # imported here: the sections' config models use this module's hints
-
-    pieces = [section for section in sections if section not in SECTION_IDS]
-    for override in overrides:
-        value = override.partition("=")[2]
-        if unbalanced(value):
-            taken = []
-            while pieces and unbalanced(" ".join([value, *taken])):
-                taken.append(pieces.pop(0))
-            whole = clipped(shlex.quote(" ".join([override, *taken])))
-            return f"--set {clipped(override)}: the shell split the value at its spaces; quote it: --set {whole}"
-        if pieces and re.fullmatch(r"[^\W\d_][\w-]*", value) and value not in TOML_WORDS:
-            whole = clipped(shlex.quote(" ".join([override, *pieces])))
-            return (f"section {shown(pieces[0])}: unknown section; if it belongs to --set {clipped(override)}, "
-                    f"quote the value: --set {whole}")
-    return None
-
-
-def unbalanced(value: str) -> bool:
-    """More brackets or braces opened than closed, or an odd number of quotes."""
-    return (value.count("[") > value.count("]") or value.count("{") > value.count("}")
-            or value.count('"') % 2 == 1 or value.count("'") % 2 == 1)

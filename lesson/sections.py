@@ -61,11 +61,6 @@ class Section:
         return f"{self.number:02d}-{self.id}"
 
     @property
-    def title_key(self) -> str:
-        """Where each locale keeps its title (the CLI's list, the README's table, the lecture page)."""
-        return f"{self.id}.title"
-
-    @property
     def locale_tables(self) -> tuple[str, ...]:
         """Its tables in every locale: its steps, labels and title, and its closing card."""
         return self.id, f"closing.{self.id}"
@@ -74,11 +69,6 @@ class Section:
     def levels(self) -> dict[str, float]:
         """The level (dB) each of its cue kinds plays at: one per kind, the same in every section."""
         return {kind: LEVELS[kind] for kind in self.cue_kinds}
-
-    @property
-    def available(self) -> bool:
-        """Whether its scene module exists yet."""
-        return importlib.util.find_spec(self.scene_module) is not None
 
     def scene(self) -> type:
         return getattr(importlib.import_module(self.scene_module), self.scene_class)
@@ -135,10 +125,6 @@ def with_section_tables(strings: dict, language: str) -> dict:
             for name, table in tomllib.loads(section.locales[language].read_text(encoding="utf-8")).items():
                 strings[name] = {**strings.get(name, {}), **table}  # closing.<id> joins the other closings
     return strings
-
-
-def available_sections() -> tuple[Section, ...]:
-    return tuple(section for section in SECTIONS if section.available)
 
 
 for _section in (

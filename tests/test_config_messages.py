@@ -10,7 +10,7 @@ import pytest
 from attn_math.attention import self_attention
 from attn_math.sharp import PRESETS, preset_weights
 from lesson.config import ConfigError, load_config
-from lesson.config_hints import split_set_hint
+from lecture.cli_options import split_set_hint
 from media_checks import run_cli
 
 

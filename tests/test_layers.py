@@ -1,11 +1,13 @@
-"""The import graph, read from the sources: each layer imports only itself and the layers below it, the
-packages form no cycle, and neither the lesson layer (what the scenes and the orchestration both need) nor the
+"""The import graph, read from the sources: each layer imports only itself and the layers below it, neither the
+packages nor the modules form a cycle (a function-level import counts: it only hides the cycle until the function
+runs), and neither the lesson layer (what the scenes and the orchestration both need) nor the
 speech layer (the narration's voice) loads Manim, PyAV or cairo. Every layer under the orchestration is in the
 outputs' code fingerprint."""
 
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -60,6 +62,55 @@ def test_no_cycle_between_packages():
         if imported != package:
             graph[package].add(imported)
     assert not find_cycle(graph), " -> ".join(find_cycle(graph))
+
+
+def module_graph(root: Path) -> dict[str, set[str]]:
+    """Each module of our packages under ``root`` and the modules of ours it imports anywhere in it (relative and
+    function-level imports included; ``from package import name`` is the module ``package.name`` when there is
+    one, else ``package``)."""
+    modules = {}
+    for package in RANK:
+        for path in [root / f"{package}.py"] if (root / f"{package}.py").is_file() else sorted((root / package).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return {module: {imported for imported in imported_modules(module, path, modules) if imported != module}
+            for module, path in modules.items()}
+
+
+def imported_modules(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The modules of ``modules`` that ``module`` (the file ``path``) imports."""
+    def ours(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(ours(alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+            base = ".".join([*package[:len(package) - node.level + 1], *filter(None, [node.module])]) \
+                if node.level else node.module
+            found.update(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else ours(base)
+                         for alias in node.names)
+    return found - {None}
+
+
+def test_no_cycle_between_modules():
+    graph = module_graph(ROOT)
+    assert len(graph) > 100, "the test would be empty if it lost the modules"
+    assert not find_cycle(graph), " -> ".join(find_cycle(graph))
+
+
+def test_a_cycle_hidden_in_a_function_level_import_is_found(tmp_path):
+    """The check itself, on a copy of the lesson layer with the cycle this test was written for planted back."""
+    shutil.copytree(ROOT / "lesson", tmp_path / "lesson")
+    hints = tmp_path / "lesson" / "config_hints.py"
+    hints.write_text(hints.read_text(encoding="utf-8") + "\n\ndef planted():\n    from lesson.sections import BY_ID\n",
+                     encoding="utf-8")
+    cycle = find_cycle(module_graph(tmp_path))
+    assert "lesson.config_hints" in cycle and "lesson.sections" in cycle, cycle
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str]:

@@ -105,7 +105,7 @@ def test_the_default_config_has_a_table_for_each_section_and_no_other():
 def test_each_locale_has_every_sections_tables_with_a_title_and_a_caption_for_every_step(language):
     strings = load_locale(language)
     for section in SECTIONS:
-        for name in (*section.locale_tables, section.title_key):
+        for name in (*section.locale_tables, f"{section.id}.title"):
             assert looked_up(strings, name), (language, name)
         steps = strings[section.id]["steps"]
         assert set(steps) == set(section.scene().STEPS), (language, section.id)

@@ -29,7 +29,7 @@ from lecture.render.runner import RenderRequest, chosen_steps, narration_plans
 from lesson.config import CONFIG_MAX_DEPTH, ConfigError, load_config, merge, read_toml, suggestion, toml_value
 from lesson.config_hints import clipped, shown
 from lesson.formats import DEFAULT_FORMAT, FORMATS
-from lesson.sections import BY_ID, SECTION_IDS, available_sections
+from lesson.sections import BY_ID, SECTION_IDS
 from lesson.steps import StepsError
 
 VARIANT_NAME = re.compile(r"[^\W_][\w.-]*")  # a plain folder name: no path, not hidden
@@ -135,15 +135,12 @@ def config_overrides(fields: VariantFields) -> tuple[str, ...]:
 
 def sections_of(names: list[str] | None) -> tuple[str, ...]:
     """The named sections in lesson order (default: every available one); raises ValueError."""
-    available = {section.id for section in available_sections()}
     for name in names or ():
         if name not in BY_ID:
             raise ValueError(f"sections: unknown section '{name}'{suggestion(name, list(SECTION_IDS))}")
-        if name not in available:
-            raise ValueError(f"sections: '{name}' is not available yet")
     if names == []:
         raise ValueError("sections: expected at least one section")
-    chosen = set(names) if names else available
+    chosen = set(names or SECTION_IDS)
     return tuple(section for section in SECTION_IDS if section in chosen)
 
 

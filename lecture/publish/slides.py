@@ -39,7 +39,7 @@ from lecture.render.output_folder import OutputFolder, link_or_copy
 from lecture.render.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
 from lesson.formats import MP4
 from lesson.records import StepRecord, steps_of
-from lesson.sections import BY_ID, Section, available_sections
+from lesson.sections import BY_ID, SECTION_IDS, Section
 from sonify.mix import read_wav
 from sonify.synth import SAMPLE_RATE
 
@@ -93,7 +93,7 @@ def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined
 
 def joined_stem(sections: tuple[str, ...]) -> str:
     """The joined deck's name: ``lecture``, or with fewer sections than the lesson's, which it holds."""
-    if set(sections) == {section.id for section in available_sections()}:
+    if set(sections) == set(SECTION_IDS):
         return "lecture"
     return "-".join(("lecture", *sections))
 
