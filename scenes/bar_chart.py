@@ -37,8 +37,10 @@ class BarChart(VGroup):
                             fill_color=colour, fill_opacity=0.9)
             self.bars.add(bar.move_to([j * step, 0, 0], aligned_edge=DOWN))
         self.labels = VGroup(*[label_text(label, style.TEXT, label_size) for label in labels])
+        # one size for every label: the longest word's room sets it («Francia» shrunk alone looked a lesser word)
+        fits = min((step * 0.95 / label.width for label in self.labels if label.width), default=1.0)
         for bar, label in zip(self.bars, self.labels):
-            label.scale_to_fit_width(min(label.width, step * 0.95)).next_to(bar.get_bottom(), DOWN, buff=0.15)
+            label.scale(min(1.0, fits)).next_to(bar.get_bottom(), DOWN, buff=0.15)
         if len(self.labels):  # one baseline, whether a word has capitals ("París") or not ("es")
             line = min(baseline(label) for label in self.labels)
             for label in self.labels:

@@ -24,7 +24,7 @@ SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_([A-Za-z0-9]+)")
 TEX_SCRIPT_SHARE = 0.7  # TeX sets sub- and superscripts at 7 pt in 10 pt text
 SUBSCRIPT_SHARE = 0.8  # ours: Pango's <sub> is 0.6 of the text, 12 px in a caption at 720p, too small to read
 FORMULA_MARGIN = 1.04  # a formula grown to its least legible size is grown this much past style.SMALLEST_CAP_HEIGHT
-DESCENDERS = frozenset("gjpqyQ(),;")
+DESCENDERS = frozenset("gjpqyQ(),;βγζημξρςφχψ")  # Greek too: «μ =» stood on μ's tail
 BASELINE_TOLERANCE = 0.01  # frame units: glyph bottoms this close sit on one line (round letters overshoot it)
 DEPTH_MEASURE_SIZE = 48
 

@@ -287,6 +287,16 @@ def test_baseline_ignores_descenders_and_raised_signs():
         assert reference[0].get_bottom()[1] == pytest.approx(0.0, abs=0.01)
 
 
+@pytest.mark.parametrize("sign", ["μ", "p", "γ", "ρ"])
+def test_a_sign_with_a_descender_sits_on_the_line_of_one_without(sign):
+    """«μ =» beside its value stood higher than «σ =» (μ's tail was taken for the line): placed on one line, the
+    "=" of «μ =» is where the "=" of «x =» is."""
+    label, reference = label_text(f"{sign} ="), label_text("x =")  # lower case: Inter raises "=" after a capital
+    sit_on(label, 0.0)
+    sit_on(reference, 0.0)
+    assert label[-1].get_center()[1] == pytest.approx(reference[-1].get_center()[1], abs=0.005)
+
+
 def test_abbreviated_keeps_short_tokens_and_cuts_long_ones_at_a_letter():
     assert abbreviated("sienta") == "sienta" and abbreviated("desafortun") == "desafortun"  # 10 letters: in full
     assert abbreviated("internacionalización") == "internaci…"
@@ -310,3 +320,16 @@ def test_token_labels_take_a_second_line_then_a_third_only_when_needed(tokens, s
     for line in range(lines):  # labels on one line never touch
         same = [label for j, label in enumerate(labels) if j % lines == line]
         assert all(a.get_right()[0] < b.get_left()[0] for a, b in zip(same, same[1:]))
+
+
+def test_a_bar_charts_labels_keep_one_size_when_one_word_needs_less():
+    """«Francia» was shrunk to its bar's width while «La», «capital», «de» kept theirs: one size for all."""
+    from scenes.bar_chart import BarChart
+
+    words = ["La", "capital", "de", "Francia", "es"]
+    chart = BarChart([0.02, 0.34, 0.08, 0.55, 0.01], words, bar_width=0.6, gap=0.35)
+    shares = [label.height / label_text(word, style.TEXT, style.CAPTION_SIZE).height
+              for label, word in zip(chart.labels, words)]
+    assert max(shares) == pytest.approx(min(shares), rel=1e-6)
+    step = 0.6 + 0.35
+    assert all(label.width <= step * 0.95 + 1e-9 for label in chart.labels)
