@@ -16,7 +16,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, ManimColor, Ma
 from attn_math.words import SUBSCRIPT_DIGITS
 from scenes import style
 from scenes.fades import Appear
-from scenes.visuals import CELL_HEIGHT, brackets_and_label, label_text, number_text
+from scenes.visuals import CELL_HEIGHT, brackets_and_label, dashed, label_text, number_text
 
 STRUT = "|"  # a glyph from the ascender to the descender: words placed by it share one baseline
 READOUT_SIZE = 20  # font size of the weights read out under the tokens
@@ -111,10 +111,11 @@ def weight_readout(row: TokenRow, weights: Sequence[float], colour: ManimColor, 
 
 class AttentionArc(VGroup):
     """One arc from query i to key j: a curve and a tip at j, both as opaque as the weight, the curve
-    as thick as the weight; ``bulge`` widens the top of a token's loop onto itself."""
+    as thick as the weight; ``bulge`` widens the top of a token's loop onto itself; ``dash`` > 0 dashes the curve
+    (a head's pattern: style.HEAD_DASHES)."""
 
     def __init__(self, start: np.ndarray, end: np.ndarray, height: float, weight: float, colour: ManimColor,
-                 direction: int = 1, bulge: float = 0.0):
+                 direction: int = 1, bulge: float = 0.0, dash: float = 0.0):
         super().__init__()
         self.weight = float(weight)
         tip_length, tip_width = 0.1 + 0.08 * self.weight, 0.08 + 0.12 * self.weight
@@ -125,6 +126,7 @@ class AttentionArc(VGroup):
                               stroke_opacity=self.weight)
         self.curve.set_points(np.array([start, start + outward * height + widen,
                                         curve_end + outward * height - widen, curve_end]))
+        self.curve = dashed(self.curve, dash)
         self.tip = Polygon(end, end + outward * tip_length + LEFT * tip_width / 2,
                            end + outward * tip_length + RIGHT * tip_width / 2,
                            stroke_width=0, fill_color=colour, fill_opacity=self.weight)
@@ -144,11 +146,12 @@ class AttentionArc(VGroup):
 class AttentionArcs(VGroup):
     """Every arc of a weight matrix over a ``TokenRow`` in one colour; ``arcs[i, j]`` is query i's arc to j.
 
-    Arcs rise above the row (``above=False``: hang below it), the longest to ``height``; build them
-    after the row is in place and move them with it.
+    Arcs rise above the row (``above=False``: hang below it), the longest to ``height``, dashed when ``dash`` > 0;
+    build them after the row is in place and move them with it.
     """
 
-    def __init__(self, row: TokenRow, weights, colour: ManimColor, height: float = 1.6, above: bool = True):
+    def __init__(self, row: TokenRow, weights, colour: ManimColor, height: float = 1.6, above: bool = True,
+                 dash: float = 0.0):
         super().__init__()
         self.weights = np.asarray(weights, dtype=float)
         direction = 1 if above else -1
@@ -166,7 +169,7 @@ class AttentionArcs(VGroup):
             else:  # long arcs rise higher, so they pass over the short ones
                 share = min(1.0, 0.15 + 0.85 * abs(end[0] - start[0]) / span)
                 control, bulge = share * height / 0.75, 0.0  # a cubic with both handles at h peaks at 0.75 h
-            self.arcs[i, j] = AttentionArc(start, end, control, weight, colour, direction, bulge)
+            self.arcs[i, j] = AttentionArc(start, end, control, weight, colour, direction, bulge, dash)
         self.add(*self.arcs.values())
 
     def draw(self, run_time: float = 2.0) -> AnimationGroup:

@@ -18,7 +18,7 @@ from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, LABEL_GAP, 
                                    TokenHeatmap, TokenRow, shortened, weight_readout)
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
-from scenes.visuals import bracket, cap_height, fit, label_text, number_text
+from scenes.visuals import bracket, cap_height, dashed, fit, label_text, number_text
 from sonify.mappings import heads_turn
 
 HEAD_STEPS = ("previous", "subject_verb", "pronoun")  # one step per designed head, in attn_math's order
@@ -134,7 +134,7 @@ class HeadsScene(LessonScene):
             self.move_row_aside()
         else:
             self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.head_arcs[-1]), run_time=0.6)
-        arcs = AttentionArcs(self.row, weights, style.HEADS[head], height=self.arc_height)
+        arcs = AttentionArcs(self.row, weights, style.HEADS[head], height=self.arc_height, dash=style.HEAD_DASHES[head])
         self.heatmap = self.heatmap_for(weights, self.labels["head_matrix"].format(number=head + 1),
                                         style.HEADS[head])
         self.head_arcs.append(arcs)
@@ -232,7 +232,7 @@ class HeadsScene(LessonScene):
         self.wait(HOLD)
         # The same row in the head that finds a relation for it: one clear maximum, which the average dilutes.
         arcs = AttentionArcs(self.row, self.only_row(result.heads[head].weights, focus), style.HEADS[head],
-                             height=self.arc_height)
+                             height=self.arc_height, dash=style.HEAD_DASHES[head])
         readout = weight_readout(self.row, row, style.HEADS[head], f"A{head + 1}", focus,
                                  below=0.2 + READOUT_LINE, hide_zeros=True)
         self.beat("telling")
@@ -281,7 +281,8 @@ class HeadsScene(LessonScene):
         legend = self.legend(style.BODY_SIZE)
         side = self.place(VGroup(legend, note).arrange(DOWN, buff=0.6, aligned_edge=LEFT), self.panels()[1])
         arcs = [AttentionArcs(self.row, self.only_row(head.weights, focus), style.HEADS[index],
-                              height=self.arc_height) for index, head in enumerate(result.heads)]
+                              height=self.arc_height, dash=style.HEAD_DASHES[index])
+                for index, head in enumerate(result.heads)]
         readouts = [weight_readout(self.row, head.weights[focus], style.HEADS[index], f"A{index + 1}", focus,
                                    below=0.2 + index * READOUT_LINE, hide_zeros=True)
                     for index, head in enumerate(result.heads)]
@@ -465,7 +466,8 @@ def heads_legend(names, template: str, font_size: float = style.BODY_SIZE) -> VG
     """One line per head: a stroke in its colour and ``template`` (its number and name filled in)."""
     lines = VGroup()
     for head, name in enumerate(names):
-        swatch = Line(LEFT * 0.3, RIGHT * 0.3, color=style.HEADS[head], stroke_width=8)
+        swatch = dashed(Line(LEFT * 0.3, RIGHT * 0.3, color=style.HEADS[head], stroke_width=8),
+                        style.HEAD_DASHES[head])  # the pattern of the head's arcs
         text = label_text(template.format(number=head + 1, name=name), style.HEADS[head], font_size)
         lines.add(VGroup(swatch, text).arrange(RIGHT, buff=0.25))
     return lines.arrange(DOWN, buff=0.2, aligned_edge=LEFT)

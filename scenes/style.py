@@ -28,6 +28,10 @@ HIGHLIGHT = ManimColor("#FFFFFF")  # the frame round the row/column being used r
 # section shows (the old pale green, orange and lavender read as V, K and Q); the only gaps those eight hues
 # leave that also keep three heads apart for deuteranopes and protanopes (tests/test_palette.py).
 HEADS = (ManimColor("#E478FF"), ManimColor("#FC2A00"), ManimColor("#219333"))
+# Each head's stroke pattern, a dash's length (0: solid). Heads 2 and 3 have one luminance (about 0.21; the palette's
+# constraints leave no room between 0.21 and 0.37 for three apart): for a red-green deficient viewer, or on a grey
+# projector, the pattern tells their arcs apart where the colour cannot.
+HEAD_DASHES = (0.0, 0.2, 0.06)
 
 MEANINGS = {"text and X": TEXT, "secondary text": MUTED, "learned W": WEIGHT_MATRIX, "Q": QUERY, "K": KEY,
             "V": VALUE, "score > 0": SCORE_POSITIVE, "score < 0": SCORE_NEGATIVE, "attention": ATTENTION,

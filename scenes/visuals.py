@@ -10,8 +10,8 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, ManimColor, MarkupText, MathTex, Rectangle, SingleStringMathTex,
-                   SurroundingRectangle, Text, VGroup, VMobject)
+from manim import (DOWN, LEFT, RIGHT, UP, DashedVMobject, ManimColor, MarkupText, MathTex, Rectangle,
+                   SingleStringMathTex, SurroundingRectangle, Text, VGroup, VMobject)
 
 from lesson.numbers import decimals_for, format_number, parse_number
 from scenes import speedups, style  # noqa: F401  (speedups: cheap text copies)
@@ -246,6 +246,13 @@ def baseline(label) -> float:
         glyphs = resting or glyphs
     bottoms = [float(glyph.get_bottom()[1]) for glyph in glyphs]
     return max(bottoms, key=lambda bottom: (sum(abs(bottom - other) < BASELINE_TOLERANCE for other in bottoms), bottom))
+
+
+def dashed(stroke: VMobject, dash: float) -> VMobject:
+    """``stroke`` cut into dashes ``dash`` long with gaps as long (a head's pattern); itself when ``dash`` is 0."""
+    if not dash:
+        return stroke
+    return DashedVMobject(stroke, num_dashes=max(2, round(stroke.get_arc_length() / (2 * dash))), dashed_ratio=0.5)
 
 
 def sit_on(label, y: float):

@@ -167,3 +167,33 @@ def test_head_colours_are_clearly_not_the_colours_of_q_k_v_a_z_or_w(head):
     colour = cielab(style.HEADS[head])
     distances = {name: round(ciede2000(colour, cielab(other)), 1) for name, other in EVERY_SECTION.items()}
     assert {name: distance for name, distance in distances.items() if distance < MIN_HEAD_DISTANCE} == {}
+
+
+# Issue 43: heads 2 and 3 shared a luminance (about 0.21), so a viewer who cannot tell red from green, or a grey
+# projector, could not tell their arcs apart. Three head colours this far from the other meanings cannot also be
+# far apart in luminance (the allowed ones span 0.21 to 0.37): heads whose luminances are close get different
+# stroke patterns, which the arcs and the legend's swatches draw.
+CLOSE_LUMINANCE = 1.25  # contrast ratio under which two strokes read as one grey
+
+
+def test_heads_too_close_in_luminance_are_told_apart_by_their_stroke_pattern():
+    close = [(first, second) for first, second in itertools.combinations(range(len(style.HEADS)), 2)
+             if contrast(style.HEADS[first], style.HEADS[second]) < CLOSE_LUMINANCE]
+    assert close, "the test would be empty: no two heads are close in luminance"
+    assert [(first, second) for first, second in close
+            if style.HEAD_DASHES[first] == style.HEAD_DASHES[second]] == []
+
+
+@pytest.mark.parametrize("head", range(len(style.HEADS)))
+def test_a_heads_arcs_are_drawn_in_its_pattern(head):
+    from scenes.attention_arcs import AttentionArcs, TokenRow
+
+    arcs = AttentionArcs(TokenRow(["el", "perro", "de", "María", "ladró"]), np.full((5, 5), 0.2), style.HEADS[head],
+                         dash=style.HEAD_DASHES[head])
+    for arc in arcs.arcs.values():
+        pieces = arc.curve.submobjects or [arc.curve]
+        if style.HEAD_DASHES[head]:  # dashes about as long as the pattern says
+            lengths = [piece.get_arc_length() for piece in pieces]
+            assert len(pieces) >= 2 and np.median(lengths) == pytest.approx(style.HEAD_DASHES[head], rel=0.5)
+        else:
+            assert len(pieces) == 1
