@@ -7,7 +7,9 @@ manifest (``clips``) and never joined into the lecture.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from lesson.config_hints import shown
 from lesson.locale import load_locale
@@ -33,10 +35,9 @@ class StepRange:
         return f"steps-{self.first:02d}" + (f"-{self.last:02d}" if self.last != self.first else "")
 
 
-def step_keys(section: str, settings=None) -> list[str]:
-    """The section's step keys in order, as its locale lists them (the scene's STEPS, without manim), less
-    those its config table ``settings`` skips (``skipped_steps``): the steps a render of it shows."""
-    skipped = settings.skipped_steps() if settings is not None else {}
+def step_keys(section: str, skipped: Mapping[str, str] = MappingProxyType({})) -> list[str]:
+    """The section's step keys in order, as its locale lists them (the scene's STEPS, without manim), less the
+    ``skipped`` ones (``LectureConfig.skipped_steps``): the steps a render of it shows."""
     return [key for key in load_locale()[section]["steps"] if key not in skipped]
 
 
