@@ -104,10 +104,11 @@ class LectureOptions(StrictModel):
     skip: list[str]
     sections: list[str] | None = None  # what a render with no SECTIONS named renders (in lesson order); None: all
 
-    @field_validator("pace")
+    @field_validator("pace", mode="before")
     @classmethod
-    def _pace_in_bounds(cls, value: float) -> float:
-        if not PACE_BOUNDS[0] <= value <= PACE_BOUNDS[1]:
+    def _pace_in_bounds(cls, value: Any) -> Any:
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not number or not PACE_BOUNDS[0] <= value <= PACE_BOUNDS[1]:
             raise ValueError(f"pace: expected a factor from {PACE_BOUNDS[0]} to {PACE_BOUNDS[1]} on every reading "
                              f"time (2.0 doubles them), got {shown(value)}")
         return value

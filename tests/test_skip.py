@@ -12,6 +12,7 @@ import pytest
 from media_checks import TINY, chapters, manifest, rendered_once, run_cli, run_quick_cli
 
 SKIP_START = ("--set", 'lecture.skip=["quick.start"]')
+OWN_TITLE = ("--set", 'text.quick.title="Mis mitades"')  # the lecturer's [text] in place of the locale's "Mitades"
 # the quick section's locale (tests/quick_section/es.toml): what a viewer would read of the skipped step
 START_TITLE, START_QUESTION = "La regla", "¿Cuál es el último?"
 KEPT_TITLES = ["Las mitades", "El último"]
@@ -21,9 +22,9 @@ KEPT_TITLES = ["Las mitades", "El último"]
 def out(tmp_path_factory):
     """The quick section rendered tiny without its first step, its slides and its page built in the same OUT."""
     folder, result = rendered_once(tmp_path_factory, "quick-skip-start", "render", "quick", *TINY, *SKIP_START,
-                                   cli=run_quick_cli)
+                                   *OWN_TITLE, cli=run_quick_cli)
     assert result.returncode == 0, result.stderr
-    for command in (("slides", "quick", *TINY, *SKIP_START), ("site",)):
+    for command in (("slides", "quick", *TINY, *SKIP_START, *OWN_TITLE), ("site",)):
         result = run_quick_cli(*command, "-o", str(folder))
         assert result.returncode == 0, result.stderr
     return folder
@@ -58,6 +59,11 @@ def test_the_page_neither_names_the_step_nor_asks_its_question(out):
     assert all(title in page for title in KEPT_TITLES)
     assert START_TITLE not in page
     assert f"<p class=\"question\">{START_QUESTION}" not in page
+
+
+def test_the_page_titles_the_section_with_the_lecturers_text(out):
+    page = (out / "site" / "index.html").read_text(encoding="utf-8")
+    assert "<h2>8. Mis mitades</h2>" in page and "8. Mitades" not in page
 
 
 def test_a_clip_numbers_the_steps_shown(out, tmp_path):

@@ -175,7 +175,8 @@ def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
     if not BY_NAME[request.format].has_sound:
         return {}
     return plan(request.config.narration,
-                {BY_ID[section]: step_keys(section, request.config.skipped_steps(section)) for section in request.sections},
+                {BY_ID[section]: step_keys(section, request.config.skipped_steps(section))
+                 for section in request.sections},
                 warn, chosen_steps(request))
 
 
