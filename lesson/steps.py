@@ -2,7 +2,8 @@
 
 A clip's files say which steps they hold: ``01-matrix-steps-04-06.mp4`` (one step: ``01-matrix-steps-04``);
 its stills keep their step numbers (``04-queries.png``). Clips are kept apart from the full sections in the
-manifest (``clips``) and never joined into the lecture.
+manifest (``clips``) and never joined into the lecture. Numbers count the steps shown: a step the config leaves
+out (``lecture.skip``, or one its values cannot show) has none, and naming it is refused with why.
 """
 
 from __future__ import annotations

@@ -6,7 +6,12 @@ and of the numbers it newly shows; ``finish_step`` waits out whatever the animat
 A reveal takes its new numbers' reading time (``reveal_seconds``), or stretches to fill the step's
 reading time so the step does not end on a long frozen stretch.
 A step's finished state (after its last animation, ``settled``) stays FINISHED_HOLD seconds before anything
-replaces or dims it.
+replaces or dims it. ``lecture.pace`` multiplies the reading times, FINISHED_HOLD and a card's LONGEST_FREEZE
+(``reading_time``), never the voice's.
+
+A step ``lecture.skip`` leaves out (``LectureConfig.skipped_steps``) runs without being drawn and with the clock
+stopped (``_omit_step``): what it builds is there for the steps after it, it takes no time, sounds and says nothing,
+and leaves no record, so the counter, captions, stills and questions know only the steps shown.
 
 Cards (``lecture.questions``): a *predictive* question (``predictive = true`` in the step's locale table) is
 posed on a card just before the step that answers it; with "all", every other step's question follows its
