@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from pypdf import PdfReader
 
 from media_checks import TINY, chapters, manifest, rendered_once, run_cli, run_quick_cli
 
@@ -24,7 +25,8 @@ def out(tmp_path_factory):
     folder, result = rendered_once(tmp_path_factory, "quick-skip-start", "render", "quick", *TINY, *SKIP_START,
                                    *OWN_TITLE, cli=run_quick_cli)
     assert result.returncode == 0, result.stderr
-    for command in (("slides", "quick", *TINY, *SKIP_START, *OWN_TITLE), ("site",)):
+    for command in (("slides", "quick", "--to", "html", "--to", "pdf", *TINY, *SKIP_START, *OWN_TITLE),
+                    ("storyboard", "quick", *TINY, *SKIP_START, *OWN_TITLE), ("site",)):
         result = run_quick_cli(*command, "-o", str(folder))
         assert result.returncode == 0, result.stderr
     return folder
@@ -52,6 +54,17 @@ def test_the_slides_have_a_slide_for_each_step_shown(out):
     deck = json.loads((out / "slides" / "08-quick.json").read_text(encoding="utf-8"))
     assert [slide["file"].rsplit("/", 1)[1] for slide in deck["slides"]] == ["01-halved.mp4", "02-last.mp4"]
     assert not any(START_TITLE in slide["notes"] for slide in deck["slides"])
+
+
+def test_the_handout_asks_only_the_closings_question(out):
+    """The closing asks the skipped step's question too, after its statement: that one alone is left."""
+    handout = " ".join(page.extract_text() for page in PdfReader(out / "slides" / "08-quick.pdf").pages)
+    assert handout.count(START_QUESTION) == 1 and f"Mitades: Cada número es la mitad del anterior. {START_QUESTION}" \
+        in handout
+
+
+def test_the_storyboard_has_a_still_for_each_step_shown(out):
+    assert sorted(path.name for path in (out / "stills" / "08-quick").iterdir()) == ["01-halved.png", "02-last.png"]
 
 
 def test_the_page_neither_names_the_step_nor_asks_its_question(out):
