@@ -26,13 +26,14 @@ from pydantic import Field, ValidationError, create_model, field_validator, mode
 from lesson.config_hints import clipped, decimal_comma_line, number_hint, shown, suggestion
 from lesson.locale import DEFAULT_LANGUAGE, languages, load_locale
 from lesson.section_config import StrictModel
-from lesson.sections import SECTION_IDS, SECTIONS, Section, schema_sections
+from lesson.sections import BY_ID, SECTION_IDS, SECTIONS, Section, schema_sections
 from lesson.text_overrides import CLOSING, TEXT, check_texts, in_tables, lifted, replaceable, with_texts
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS / "default.toml"
 
 CONFIG_MAX_BYTES = 256 * 1024  # a config file is a few KiB; more is a mistake (or /dev/zero)
+PACE_BOUNDS = (0.5, 2.0)  # lecture.pace: half the reading time for a class that knows it, twice for newcomers
 CONFIG_MAX_DEPTH = 6  # tables and arrays inside each other; our deepest value, a matrix in a table, is 3
 
 
@@ -93,12 +94,37 @@ class LectureOptions(StrictModel):
     answers, posed before it, and the closing cards; "all": every step's question after it too; "none": no
     card); ``lang`` is the language of everything a viewer sees or hears (``assets/locales/<lang>.toml``);
     ``clean`` draws no step header nor burned caption, for embedding; ``sections``, when given, the sections a
-    render that names none renders (a lecturer leaving one out)."""
+    render that names none renders (a lecturer leaving one out); ``pace`` multiplies every reading time (steps'
+    and cards', not the voice's); ``skip`` names steps (``matrix.causal``) left out of their section."""
 
     questions: Literal["predictive", "all", "none"]
     lang: str
     clean: bool
+    pace: float
+    skip: list[str]
     sections: list[str] | None = None  # what a render with no SECTIONS named renders (in lesson order); None: all
+
+    @field_validator("pace", mode="before")
+    @classmethod
+    def _pace_in_bounds(cls, value: Any) -> Any:
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not number or not PACE_BOUNDS[0] <= value <= PACE_BOUNDS[1]:
+            raise ValueError(f"pace: expected a factor from {PACE_BOUNDS[0]} to {PACE_BOUNDS[1]} on every reading "
+                             f"time (2.0 doubles them), got {shown(value)}")
+        return value
+
+    @field_validator("skip")
+    @classmethod
+    def _steps_there_are(cls, value: list[str]) -> list[str]:
+        for name in value:
+            check_skipped_step(name)
+            if value.count(name) > 1:
+                raise ValueError(f"skip: {shown(name)} is named twice")
+        return value
+
+    def skipped(self, section_id: str) -> list[str]:
+        """The keys of the steps of ``section_id`` that ``skip`` leaves out."""
+        return [name.partition(".")[2] for name in self.skip if name.partition(".")[0] == section_id]
 
     @field_validator("sections")
     @classmethod
@@ -124,6 +150,20 @@ class LectureOptions(StrictModel):
         return value
 
 
+def check_skipped_step(name: str) -> None:
+    """``section.step``, a step of that section that may be left out; ValueError naming the nearest valid name."""
+    section_id, _, key = name.partition(".")
+    if section_id not in SECTION_IDS:
+        raise ValueError(f"skip: unknown section in {shown(name)}{suggestion(section_id, SECTION_IDS)}")
+    keys = list(load_locale()[section_id]["steps"])
+    if key not in keys:
+        raise ValueError(f"skip: {shown(name)} names no step of {section_id}"
+                         f"{suggestion(name, [f'{section_id}.{known}' for known in keys])}")
+    kept = BY_ID[section_id].kept_steps
+    if key in kept:
+        raise ValueError(f"skip: {name} cannot be left out: {kept[key]}")
+
+
 class Tables(StrictModel):
     """What the whole config does; LectureConfig adds its tables."""
 
@@ -138,6 +178,14 @@ class Tables(StrictModel):
             check_texts(texts, load_locale(self.lecture.lang))
         return self
 
+    @model_validator(mode="after")
+    def _a_step_left(self) -> Tables:
+        for section in SECTIONS:
+            if not set(load_locale()[section.id]["steps"]) - self.skipped_steps(section.id).keys():
+                raise ValueError(f"lecture.skip: leaves no step of {section.id}; leave the section out with "
+                                 "lecture.sections instead")
+        return self
+
     def effective(self) -> dict[str, Any]:
         """Plain data for TOML, each table's effective values (a matrix resolved from its preset), no empty keys;
         the ``[text]`` table's texts in the tables they belong to (``in_tables``): a changed text changes its
@@ -146,6 +194,12 @@ class Tables(StrictModel):
         for name, texts in in_tables(self.text.effective()).items():
             tables[name][TEXT] = texts
         return tables
+
+    def skipped_steps(self, section_id: str) -> dict[str, str]:
+        """The steps of ``section_id`` its render leaves out, each with why: those its table's values cannot show
+        (``skipped_steps``) and those ``lecture.skip`` names."""
+        return {**getattr(self, section_id).skipped_steps(),
+                **{key: "lecture.skip leaves it out" for key in self.lecture.skipped(section_id)}}
 
     def locale(self) -> dict:
         """The strings of ``lecture.lang`` with the lecturer's own texts in place of the locale's."""

@@ -54,6 +54,8 @@ class Section:
     # of its tables: a section declared outside the project. Not hashed: a section is a key (of its narration).
     sounds: Mapping[str, CueSound] = field(default_factory=dict, hash=False)
     locales: Mapping[str, Path] = field(default_factory=dict, hash=False)
+    # Steps ``lecture.skip`` may not leave out, each with why: what later steps show cannot do without them.
+    kept_steps: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     @property
     def stem(self) -> str:
@@ -141,7 +143,10 @@ for _section in (
     Section("capital", 5, "scenes.capital", "CapitalScene", CapitalConfig, "attn_math.capital",
             ("step", "scale", "cell", "values", "row", "distribution"), 53),
     Section("pipeline", 6, "scenes.pipeline", "PipelineScene", PipelineConfig, "attn_math.lab",
-            ("step", "reset", "tokens", "values", "connection", "row", "curve", "masked", "entropy"), 48),
+            ("step", "reset", "tokens", "values", "connection", "row", "curve", "masked", "entropy"), 48,
+            kept_steps=dict.fromkeys(("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output",
+                                      "presets"), "the lab's panel walks through its seven steps in order and "
+                                                  "leaves with the presets step")),
     Section("learned", 7, "scenes.learned", "LearnedScene", LearnedConfig, "attn_math.learned",
             ("step", "tokens", "loss", "head_arcs", "values", "head_row"), 50),
 ):

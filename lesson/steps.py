@@ -2,12 +2,15 @@
 
 A clip's files say which steps they hold: ``01-matrix-steps-04-06.mp4`` (one step: ``01-matrix-steps-04``);
 its stills keep their step numbers (``04-queries.png``). Clips are kept apart from the full sections in the
-manifest (``clips``) and never joined into the lecture.
+manifest (``clips``) and never joined into the lecture. Numbers count the steps shown: a step the config leaves
+out (``lecture.skip``, or one its values cannot show) has none, and naming it is refused with why.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from lesson.config_hints import shown
 from lesson.locale import load_locale
@@ -33,10 +36,9 @@ class StepRange:
         return f"steps-{self.first:02d}" + (f"-{self.last:02d}" if self.last != self.first else "")
 
 
-def step_keys(section: str, settings=None) -> list[str]:
-    """The section's step keys in order, as its locale lists them (the scene's STEPS, without manim), less
-    those its config table ``settings`` skips (``skipped_steps``): the steps a render of it shows."""
-    skipped = settings.skipped_steps() if settings is not None else {}
+def step_keys(section: str, skipped: Mapping[str, str] = MappingProxyType({})) -> list[str]:
+    """The section's step keys in order, as its locale lists them (the scene's STEPS, without manim), less the
+    ``skipped`` ones (``LectureConfig.skipped_steps``): the steps a render of it shows."""
     return [key for key in load_locale()[section]["steps"] if key not in skipped]
 
 

@@ -6,7 +6,12 @@ and of the numbers it newly shows; ``finish_step`` waits out whatever the animat
 A reveal takes its new numbers' reading time (``reveal_seconds``), or stretches to fill the step's
 reading time so the step does not end on a long frozen stretch.
 A step's finished state (after its last animation, ``settled``) stays FINISHED_HOLD seconds before anything
-replaces or dims it.
+replaces or dims it. ``lecture.pace`` multiplies the reading times, FINISHED_HOLD and a card's LONGEST_FREEZE
+(``reading_time``), never the voice's.
+
+A step ``lecture.skip`` leaves out (``LectureConfig.skipped_steps``) runs without being drawn and with the clock
+stopped (``_omit_step``): what it builds is there for the steps after it, it takes no time, sounds and says nothing,
+and leaves no record, so the counter, captions, stills and questions know only the steps shown.
 
 Cards (``lecture.questions``): a *predictive* question (``predictive = true`` in the step's locale table) is
 posed on a card just before the step that answers it; with "all", every other step's question follows its
@@ -140,6 +145,7 @@ class LessonScene(Scene):
         self._landing: list[int] = []  # cues (their indices) that sound as the next play ends
         self._numbers_shown: set = set()
         self.clip_start = 0.0  # scene time the clip's first step begins at (0 for a whole section)
+        self._drawing_after_omission: bool | None = None  # while a left-out step runs: skipping as it was before
         super().__init__(**kwargs)
         self._skipping = self.renderer._original_skipping_status  # the job's own: stills and records draw nothing
         if self.job.steps and self.job.steps.first > 1:
@@ -152,8 +158,9 @@ class LessonScene(Scene):
 
     @property
     def shown_steps(self) -> tuple[str, ...]:
-        """``STEPS`` less those the config skips (``skipped_steps``): what the section shows, numbered 1, 2, ..."""
-        skipped = self.settings.skipped_steps()
+        """``STEPS`` less those the config skips (``LectureConfig.skipped_steps``): what the section shows, numbered
+        1, 2, ..."""
+        skipped = self.job.config.skipped_steps(self.section_id)
         return tuple(key for key in self.STEPS if key not in skipped)
 
     def shows(self, key: str) -> bool:
@@ -232,7 +239,8 @@ class LessonScene(Scene):
             self.moving_mobjects, self.static_mobjects = [], []
             frozen = self.is_current_animation_frozen_frame()
             self.play_internal(skip_rendering=True)
-            self._move_clock_as_drawn(frozen)
+            if not self.omitting:
+                self._move_clock_as_drawn(frozen)
             self.renderer.file_writer.add_partial_movie_file(None)  # one entry per play, as manim keeps them
             self.renderer.num_plays += 1
         if not all(isinstance(animation, Wait) for animation in animations):  # manim's wait plays a Wait
@@ -254,7 +262,8 @@ class LessonScene(Scene):
     def wait(self, duration: float = 1.0, *args, **kwargs):
         start = self.renderer.time
         super().wait(duration, *args, **kwargs)
-        self.freezes.append((start, self.renderer.time))
+        if not self.omitting:
+            self.freezes.append((start, self.renderer.time))
 
     def lesson(self):
         raise NotImplementedError
@@ -265,6 +274,9 @@ class LessonScene(Scene):
         self.finish_step()
         release_free_memory()  # what the last step freed: the peak stays that of one step, not of the section
         strings = self.strings["steps"][key]
+        if key not in self.shown_steps:
+            self._omit_step(key, self.written((caption or strings["caption"]).format(**fields)), new_numbers)
+            return
         number = self.shown_steps.index(key) + 1
         if self.job.steps and number > self.job.steps.last:
             self.wait(0.5)  # the clip ends as a section does
@@ -289,10 +301,33 @@ class LessonScene(Scene):
         self.bring_to_back(new_header)
         self.header = new_header
         self.steps.append(StepRecord(key=key, title=title, caption=caption, start=self.renderer.time,
-                                     reading=reading_seconds(caption, new_numbers)))
+                                     reading=self.reading_time(caption, new_numbers)))
         self.narrate(number, speech)
         if self.job.progress:
             self.job.progress((number - 1) / len(self.shown_steps))
+
+    def _omit_step(self, key: str, caption: str, new_numbers: int) -> None:
+        """Run a step ``lecture.skip`` leaves out without drawing it and with the clock stopped, so later steps find
+        what it built: it takes no time, sounds and says nothing, and its record is dropped at its end."""
+        self._drawing_after_omission = self.renderer._original_skipping_status
+        self._skip_animations(True)
+        self._unspoken, self._spoken = [], []
+        self.steps.append(StepRecord(key=key, title="", caption=caption, start=self.renderer.time,
+                                     reading=self.reading_time(caption, new_numbers)))
+
+    @property
+    def omitting(self) -> bool:
+        """Whether a step ``lecture.skip`` leaves out is running (``_omit_step``)."""
+        return self._drawing_after_omission is not None
+
+    def _end_omission(self) -> None:
+        self.steps.pop()
+        self._skip_animations(self._drawing_after_omission)
+        self._drawing_after_omission = None
+
+    def reading_time(self, text: str, new_numbers: int = 0) -> float:
+        """``reading_seconds`` at the lecture's pace (``lecture.pace``)."""
+        return reading_seconds(text, new_numbers) * self.job.config.lecture.pace
 
     def speech(self, number: int, key: str, strings: dict, caption_template: str,
                fields: dict) -> tuple[str, str, list[Phrase], list[np.ndarray] | None] | None:
@@ -411,24 +446,30 @@ class LessonScene(Scene):
 
     def cue(self, kind: str, lands: bool = False, **values) -> None:
         """Mark a sound at the current time; call it just before the ``play`` it belongs to. A cue that
-        ``lands`` sounds as that play ends (bars at their height, arcs at their token), not as it starts."""
+        ``lands`` sounds as that play ends (bars at their height, arcs at their token), not as it starts. A step
+        left out (``omitting``) sounds nothing."""
+        if self.omitting:
+            return
         self.cues.append(Cue(self.renderer.time, kind, values))
         if lands:
             self._landing.append(len(self.cues) - 1)
 
     def finish_step(self) -> None:
         """Record what the step shows, keep it until it has been read, then pose its question."""
+        if self.omitting:
+            self._end_omission()
+            return
         if not self.steps or self.steps[-1].end:
             return
         step = self.steps[-1]
         step.texts, step.numbers = self._snapshot(self.mobjects)
         shown = numbers_on_screen(step.numbers)
         step.new_numbers, self._numbers_shown = len(shown - self._numbers_shown), shown
-        step.reading = reading_seconds(step.caption, step.new_numbers)
+        step.reading = self.reading_time(step.caption, step.new_numbers)
         step.settled = max(self._settled, step.start)
         self._record_spoken(step)
         self.wait_until(max(step.start + max(step.reading, step.narration.get("seconds", -TAIL) + TAIL),
-                            step.settled + FINISHED_HOLD, self.replay_key_sound(step)))
+                            step.settled + FINISHED_HOLD * self.job.config.lecture.pace, self.replay_key_sound(step)))
         step.read_until = self.renderer.time
         if self.job.stills_dir is not None and self.in_clip(len(self.steps)):
             self._save_still(len(self.steps), step.key)
@@ -459,8 +500,8 @@ class LessonScene(Scene):
 
     def wait_until(self, time: float) -> None:
         """Wait, if needed, until at least ``time`` seconds into the scene: a drawn wait counts whole frames,
-        rounded down, so a last frame is added when one is missing."""
-        while time - self.renderer.time > 1e-6:
+        rounded down, so a last frame is added when one is missing. A step left out waits for nothing."""
+        while not self.omitting and time - self.renderer.time > 1e-6:
             self.wait(max(time - self.renderer.time, 1 / config.frame_rate))
 
     # Cards ---------------------------------------------------------------------------------------
@@ -477,7 +518,7 @@ class LessonScene(Scene):
         record = CardRecord(kind=kind, key=key, title=title, text=question, start=self.renderer.time)
         self.play(Appear(card), run_time=0.5)
         record.texts, _ = self._snapshot([card])
-        self.hold_card(reading_seconds(question))
+        self.hold_card(self.reading_time(question))
         self.play(Vanish(card), run_time=0.4)
         self.remove(card)
         record.end = self.renderer.time
@@ -502,10 +543,10 @@ class LessonScene(Scene):
         record = CardRecord(kind="closing", key=self.section_id, title=title,
                             text=" ".join((statement, question, answer)), start=self.renderer.time)
         self.play(Appear(VGroup(*[part for part in card if part is not answer_line])), run_time=0.6)
-        self.hold_card(reading_seconds(f"{statement} {question}"))
+        self.hold_card(self.reading_time(f"{statement} {question}"))
         self.play(Appear(answer_line), run_time=0.5)
         record.texts, _ = self._snapshot([card])
-        self.hold_card(reading_seconds(answer))
+        self.hold_card(self.reading_time(answer))
         record.end = self.renderer.time
         self.cards.append(record)
 
@@ -542,9 +583,9 @@ class LessonScene(Scene):
         return VGroup(veil, panel, *content)
 
     def hold_card(self, seconds: float) -> None:
-        """Keep a card up for ``seconds`` of reading, at most LONGEST_FREEZE: no screen stands still longer
-        (the captions carry the card's text for a viewer who pauses)."""
-        self.wait(min(seconds, LONGEST_FREEZE))
+        """Keep a card up for ``seconds`` of reading, at most LONGEST_FREEZE at the lecture's pace: no screen stands
+        still longer (the captions carry the card's text for a viewer who pauses)."""
+        self.wait(min(seconds, LONGEST_FREEZE * self.job.config.lecture.pace))
 
     def _header(self, title: str, number: int, caption: str, burned: bool = True):
         """The step's title, its counter and, ``burned`` in, its caption: a spoken step's caption is kept invisible

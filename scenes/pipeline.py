@@ -111,7 +111,7 @@ class PipelineScene(LessonScene):
         ``counter_after_panel``, shown as the panel leaves (show_presets); the later steps show theirs."""
         header = super()._header(title, number, caption, burned)
         if number <= len(LAB_STEPS) + 1:
-            counter = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.STEPS))
+            counter = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.shown_steps))
             self.counter_after_panel = [part for part in header if getattr(part, "shown_text", None) == counter]
             header.remove(*self.counter_after_panel)
         return header

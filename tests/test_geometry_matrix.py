@@ -120,7 +120,7 @@ K_ZERO = np.array([[0.0, 0.0], [0.0, 2.0], [1.0, 1.0]]) @ W_K
 def test_a_zero_query_ties_every_key_and_the_line_says_so():
     """q₁ = 0: every score is 0, no key is framed, and the closing line says they tie (not "the most aligned")."""
     overrides = ("matrix.X=[[0, 0], [0, 2], [1, 1]]",)
-    number = step_keys("matrix", load_config(overrides=overrides).matrix).index("alignment") + 1
+    number = step_keys("matrix", load_config(overrides=overrides).matrix.skipped_steps()).index("alignment") + 1
     scene = run_scene("matrix", *overrides, steps=StepRange(number, number))
     picture = scene.alignment_picture
     q = np.array([0.0, 0.0]) @ W_Q  # X's first row is 0, so is q₁, and so is q₁ · kⱼ for every key
@@ -244,7 +244,7 @@ def test_the_largest_config_skips_both_pictures_and_says_so():
     assert set(settings.skipped_steps()) == set(PICTURES)
     lines = settings.warnings("es")
     assert len(lines) == 3 and "d_k = 4" in lines[0] and "d_v = 4" in lines[1] and "matrix.tokens" in lines[2]
-    keys = step_keys("matrix", settings)
+    keys = step_keys("matrix", settings.skipped_steps())
     assert not set(PICTURES) & set(keys) and keys.index("scores") == keys.index("values") + 1
     with pytest.raises(StepsError, match="step alignment is skipped with this config .*d_k = 4"):
         parse_steps("alignment", keys, "matrix", settings.skipped_steps())
@@ -258,7 +258,7 @@ def test_the_largest_config_skips_both_pictures_and_says_so():
 def test_six_keys_and_values_in_the_plane_lay_out():
     settings = load_config(overrides=SIX_IN_THE_PLANE).matrix
     assert settings.skipped_steps() == {}
-    keys = step_keys("matrix", settings)
+    keys = step_keys("matrix", settings.skipped_steps())
     scene = run_scene("matrix", *SIX_IN_THE_PLANE, steps=StepRange(keys.index("alignment") + 1,
                                                                     keys.index("weighted_average") + 1))
     assert [step.key for step in scene.steps][0] == "alignment" and scene.steps[-1].key == "weighted_average"
@@ -294,7 +294,7 @@ def test_the_math_of_the_pictures():
 # Softmax as exponentiate, then normalise: row 1 of the scores entering the softmax -------------------------------
 def exponentiated(*overrides):
     """The exponentiate step alone, run with ``overrides``, and the bars' heights as the first move left them."""
-    keys = step_keys("matrix", load_config(overrides=overrides).matrix)
+    keys = step_keys("matrix", load_config(overrides=overrides).matrix.skipped_steps())
     number = keys.index("exponentiate") + 1
     after_first = []
     normalise = SoftmaxMoves.normalise

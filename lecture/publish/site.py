@@ -38,6 +38,7 @@ from lesson.formats import BY_NAME, PNG
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
 from lesson.records import steps_of
 from lesson.sections import BY_ID, SECTIONS, Section
+from lesson.text_overrides import TEXT, lifted, with_texts
 
 SITE = "site"
 TEMPLATE = resources.files("lecture.publish") / "templates" / "site.html"
@@ -104,7 +105,7 @@ def build(out_dir: Path, console: Console, lang: str | None = None) -> int:
         with folder.lock():  # the manifest and the files it names, as one render left them
             manifest = read_manifest(folder, warn=warn)
             entries = manifest["sections"]
-            strings = load_locale(lang or rendered_language(entries))
+            strings = page_strings(lang or rendered_language(entries), manifest)
             sections = [_section_page(folder.path, site, section, entries.get(section.id), strings, warn)
                         for section in SECTIONS]
             lecture = _lecture_video(folder.path, site, manifest.get("lecture"), strings, warn)
@@ -125,6 +126,17 @@ def rendered_language(entries: dict) -> str:
     says."""
     languages = [entry.get("lang", DEFAULT_LANGUAGE) for entry in entries.values()]
     return max(sorted(set(languages)), key=languages.count) if languages else DEFAULT_LANGUAGE
+
+
+def page_strings(lang: str, manifest: dict) -> dict:
+    """The strings of ``lang`` with the lecturer's own texts (``lesson.text_overrides``) the videos in that language
+    were rendered with, as the manifest records them: the page titles a section as its video does."""
+    recorded = {section: entry.get("config", {}) for section, entry in manifest["sections"].items()
+                if entry.get("lang", DEFAULT_LANGUAGE) == lang}
+    lecture = manifest.get("config", {}).get("lecture", {})
+    if lecture.get("lang", DEFAULT_LANGUAGE) == lang:
+        recorded["lecture"] = lecture
+    return with_texts(load_locale(lang), lifted(recorded).get(TEXT, {}))
 
 
 def _section_page(out: Path, site: Path, section: Section, entry: dict | None, strings: dict, warn) -> SectionPage:

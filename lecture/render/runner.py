@@ -139,9 +139,8 @@ def chosen_steps(request: RenderRequest) -> dict[str, StepRange]:
     """Each requested section's clip for ``--steps`` (none without it); raises StepsError."""
     if request.steps is None:
         return {}
-    settings = {section: getattr(request.config, section) for section in request.sections}
-    return {section: parse_steps(request.steps, step_keys(section, settings[section]), section,
-                                 settings[section].skipped_steps())
+    skipped = {section: request.config.skipped_steps(section) for section in request.sections}
+    return {section: parse_steps(request.steps, step_keys(section, skipped[section]), section, skipped[section])
             for section in request.sections}
 
 
@@ -176,7 +175,8 @@ def narration_plans(request: RenderRequest, warn) -> dict[str, Narration]:
     if not BY_NAME[request.format].has_sound:
         return {}
     return plan(request.config.narration,
-                {BY_ID[section]: step_keys(section, getattr(request.config, section)) for section in request.sections},
+                {BY_ID[section]: step_keys(section, request.config.skipped_steps(section))
+                 for section in request.sections},
                 warn, chosen_steps(request))
 
 
