@@ -488,7 +488,7 @@ class MatrixScene(LessonScene):
         self.hide_line()
         self.point_map_at(self.term("Q"), self.term("K"))
         labels, words = self.strings["labels"], self.row_words()
-        masked = {"seen": labels["seen_keys"].format(i=row + 1), "visible": labels["visible_scores"]} if causal \
+        masked = {"seen": labels["seen_keys"], "visible": labels["visible_scores"]} if causal \
             else {"seen": "", "visible": ""}
         decimals = decimals_for(self.result.scores.flat)
         heading = label_text(labels["alignment_formula"].format(i=row + 1), style.TEXT, style.BODY_SIZE)
