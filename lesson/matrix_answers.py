@@ -39,8 +39,8 @@ def _collapse(result: AttentionSteps, large: AttentionSteps) -> dict:
     """The softmax's largest slope before and after the scores grow; ``answer_variant`` "soft" when some row of
     ``large`` is still not one-hot (its largest weight at most ONE_HOT)."""
     collapsed = bool(np.all(large.weights.max(axis=1) > ONE_HOT))
-    return {"before": format_number(softmax_slope(result.weights)), "after": format_number(softmax_slope(large.weights)),
-            "answer_variant": None if collapsed else "soft"}
+    return {"before": format_number(softmax_slope(result.weights)),
+            "after": format_number(softmax_slope(large.weights)), "answer_variant": None if collapsed else "soft"}
 
 
 def listed(items: list[str], pieces: dict) -> str:

@@ -13,14 +13,16 @@ The rows of X carry their words (``matrix.tokens``, or the example's «el gato d
 the lecturer's without words is unlabelled, and its answers call the rows t₁, t₂, …), and each projection ends
 on its part of the library analogy (Q the question, K the label, V the contents). Two pictures in the plane
 (``scenes.vector_plane``), drawn only when their vectors have at most two components, give the geometry: before
-QKᵀ, q₁ and the keys as arrows, each score the shadow of q₁ on a key times the key's length (``alignment``);
-after Z = AV, z₁ as the weighted average of the values, the terms laid tip to tail (``weighted_average``). Just
-before A fills in, row 1 of the scores entering the softmax goes through its two moves as bars (``exponentiate``,
-with ``scenes.softmax_moves``): each to e^x, then all divided by their sum.
-Three short steps follow the output, each one change from the example with the same matrices and presets the config offers: the
-causal mask (row 1 becomes (1, 0, 0)), the "large_scores" preset without scaling (one-hot rows: the
-softmax's slope, and with it the gradient, vanishes) and the "shared_projection" preset (W_K = W_Q: the
-diagonal dominates).
+QKᵀ, q_i and the keys as arrows, each score the shadow of q_i on a key times the key's length (``alignment``);
+after Z = AV, z_i as the weighted average of the values, the terms laid tip to tail (``weighted_average``). Just
+before A fills in, row i of the scores entering the softmax goes through its two moves as bars (``exponentiate``,
+with ``scenes.softmax_moves``): each to e^x, then all divided by their sum. Row i is the one the walkthrough
+follows (``MatrixConfig.followed_row``: ``matrix.row``, or the first whose softmax chooses without going one-hot).
+Three short steps follow the output, each one change to the example's matrices: the causal mask (row 1 becomes
+(1, 0, 0)), X tripled without scaling (the "large_scores" preset on the default example: one-hot rows, the softmax's
+slope, and with it the gradient, vanishes) and W_Q as W_K (the "shared_projection" preset: the diagonal dominates,
+in the rows where it does); their captions say what the change does to these matrices, and a step whose change
+the example already has is left out.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ class PlanePicture:
 
     plane: VectorPlane
     arrows: dict[str, list]
-    names: VGroup = field(default_factory=VGroup)  # q₁, k₁, ... or v₁, ..., z₁ by the arrows' tips, in that order
+    names: VGroup = field(default_factory=VGroup)  # q_i, k₁, ... or v₁, ..., z_i by the arrows' tips, in that order
     shadows: list = field(default_factory=list)  # one per key: (the shadow, its dashed drop)
     marked: tuple[int, ...] = ()  # the keys framed as the most aligned
     marks: VGroup = field(default_factory=VGroup)  # their frames: round their worked rows and their names
@@ -393,7 +395,7 @@ class MatrixScene(LessonScene):
                                                            **scale))
 
     def show_exponentiate(self):
-        """Row 1 of the scores entering the softmax (q₁'s, the row the alignment picture followed) taken through
+        """Row i of the scores entering the softmax (q_i's, the row the alignment picture followed) taken through
         the softmax's two moves (scenes.softmax_moves): each bar to e^x on a scale where the largest is 1, then
         all divided by their sum. It opens the softmax, as a step of its own just before A fills in: the scaled
         scores it starts from are on screen, framed, and the student has seen what the softmax does to one row
@@ -474,11 +476,12 @@ class MatrixScene(LessonScene):
 
     # The two pictures in the plane (d_k, d_v <= 2: lesson.section_config skips them otherwise) ------------
     def show_alignment(self):
-        """Just before QKᵀ gets its numbers: q₁ and every key as arrows from one origin. For each key in turn,
-        q₁'s shadow on its line (thick, in the colour of the score's sign, q₁·kⱼ / |kⱼ| long) and the angle
-        between them, then the row |q₁| · |kⱼ| · cos θ = q₁·kⱼ with the number QKᵀ's cell will show (and its
-        sound); last, the key q₁ points along most (the largest score) is framed and its shadow comes back to stay:
-        the winner is seen before it is computed. When every key ties (a zero q₁, say) none is framed and the
+        """Just before QKᵀ gets its numbers: q_i and every key as arrows from one origin. For each key in turn,
+        q_i's shadow on its line (thick, in the colour of the score's sign, q_i·kⱼ / |kⱼ| long) and the angle
+        between them, then the row |q_i| · |kⱼ| · cos θ = q_i·kⱼ with the number QKᵀ's cell will show (and its
+        sound); last, the key q_i points along most among those it sees (the largest score the mask leaves) is
+        framed and its shadow comes back to stay:
+        the winner is seen before it is computed. When every key ties (a zero q_i, say) none is framed and the
         line says they tie."""
         row, causal = self.row, self.settings.causal
         geometry = alignment(self.result.Q, self.result.K, query=row, causal=causal)
@@ -541,9 +544,9 @@ class MatrixScene(LessonScene):
                                   style.BODY_SIZE))
 
     def show_weighted_average(self):
-        """Right after Z = AV has its numbers, its first row seen as a place: the values as arrows from one
-        origin (their hull shaded: where any weighted average lands), then each term A₁ⱼ·vⱼ laid tip to tail
-        with its weight written (and heard), landing on the point z₁, whose numbers close the step. It comes
+        """Right after Z = AV has its numbers, its row i seen as a place: the values as arrows from one
+        origin (their hull shaded: where any weighted average lands), then each term A_ij·vⱼ laid tip to tail
+        with its weight written (and heard), landing on the point z_i, whose numbers close the step. It comes
         after the output rather than before it so that the point the arrows reach is a row the student has
         just seen computed, and its place, pulled towards the heaviest value, explains those numbers."""
         result, row = self.result, self.row
@@ -586,7 +589,8 @@ class MatrixScene(LessonScene):
         self.play(Appear(picture.z_dot), Appear(names[-1]), Appear(z_row), run_time=0.8)
         heaviest = int(np.argmax(mix.weights))
         self.show_line(label_text(labels["weighted_line"].format(
-            i=row + 1, j=heaviest + 1, word=words[heaviest], weight=format_number(mix.weights[heaviest], self.weight_decimals)),
+            i=row + 1, j=heaviest + 1, word=words[heaviest],
+            weight=format_number(mix.weights[heaviest], self.weight_decimals)),
             style.TEXT, style.BODY_SIZE))
 
     def row_words(self) -> list[str]:
@@ -595,7 +599,7 @@ class MatrixScene(LessonScene):
         return [labels["word"].format(word=word) for word in self.words] if self.words else [""] * len(self.result.X)
 
     def alignment_row(self, geometry, j: int, word: str, score) -> VGroup:
-        """kⱼ «word»: |q₁| · |kⱼ| · cos θ = score, each length and the angle with as few decimals as it needs."""
+        """kⱼ «word»: |q_i| · |kⱼ| · cos θ = score, each length and the angle with the decimals it needs."""
         q, k = (format_number(value, decimals_for([value])) for value in (geometry.query_length, geometry.key_lengths[j]))
         if np.isnan(geometry.angles[j]):  # a zero vector: no angle, and a score of 0
             return text_with_numbers(self.strings["labels"]["alignment_row_still"], {"score": score},
@@ -615,7 +619,7 @@ class MatrixScene(LessonScene):
         return plane
 
     def arrow_names(self, picture: "PlanePicture", vectors: list, panel: VGroup) -> VGroup:
-        """q₁, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, of the plane's numbers
+        """q_i, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, of the plane's numbers
         and of the worked ``panel``, inside the body."""
         plane = picture.plane
         picture.names = names = VGroup()

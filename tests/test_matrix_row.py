@@ -90,7 +90,7 @@ def shown(step, name: str) -> np.ndarray:
 
 
 def written_as(texts: list[str], values) -> bool:
-    """Each of ``values`` written to the digits its text shows gives that text (21 for 20.997, −27.7 for −27.682)."""
+    """Each of ``values`` written to the digits its text shows gives that text (21 for 20.997, −27.7 for −27.68)."""
     return len(texts) == len(values) and all(close(parsed(text)[0], value) for text, value in zip(texts, values))
 
 
@@ -101,7 +101,7 @@ def written_as(texts: list[str], values) -> bool:
 def test_the_walkthrough_writes_the_numbers_of_its_row(inputs, scale, causal, data, language):
     given_row = data.draw(st.none() | st.integers(1, len(inputs["X"])), label="row")
     want = attention(**inputs, scale=scale, causal=causal)
-    assume(np.any(want["scores"] != 0))  # all scores 0: the colour bar divides by 0 (scenes/heatmap.py, not this test's)
+    assume(np.any(want["scores"] != 0))  # all scores 0: the colour bar divides by 0 (scenes/heatmap.py's own bug)
     config = (*overrides(inputs, scale=scale, causal=causal, row=given_row), f"lecture.lang='{language}'")
     settings_ = load_config(overrides=config).matrix
     keys = step_keys("matrix", settings_)
@@ -137,7 +137,8 @@ def test_the_walkthrough_writes_the_numbers_of_its_row(inputs, scale, causal, da
     largest, weights = want["scaled"][row].max(), want["weights"][row]
     numbers = [largest, want["exponentials"][row].sum(), weights.max(), *want["scaled"][row][seen], *weights]
     assert unexplained(sentences(exponentiate), numbers, structural) == []
-    assert f"q_{i}" in exponentiate.caption and any(close(value, weights.max()) for value in parsed(exponentiate.caption))
+    assert f"q_{i}" in exponentiate.caption
+    assert any(close(value, weights.max()) for value in parsed(exponentiate.caption))
     assert any(text.text.startswith(f"q_{{{i}}}") for text in exponentiate.texts)
 
     # z_i as a point: its terms' weights, its coordinates and the value it lands nearest.
