@@ -72,6 +72,21 @@ def softmax_slope(weights) -> float:
     return float(np.max(p * (1.0 - p)))
 
 
+ONE_HOT = 0.99  # a softmax row whose largest weight is above this puts (nearly) all of it on one key
+
+
+def instructive_row(weights, mask) -> int:
+    """The first row i with more than one unmasked key and max_j A[i, j] < ONE_HOT: a softmax that has a choice
+    and does not make it all or nothing; else the first row with a choice; else row 0 (indices from 0)."""
+    weights, mask = np.asarray(weights, dtype=float), np.asarray(mask, dtype=bool)
+    choosing = (~mask).sum(axis=1) > 1
+    spread = choosing & (weights.max(axis=1) < ONE_HOT)
+    for rows in (spread, choosing):
+        if rows.any():
+            return int(np.argmax(rows))
+    return 0
+
+
 def causal_mask(n: int) -> np.ndarray:
     """Boolean (n, n) matrix, True where key j lies in the future of query i (j > i)."""
     if isinstance(n, bool) or int(n) != n or n < 1:

@@ -61,20 +61,22 @@ class Alignment:
     projections: np.ndarray  # (n,) q . k_j / |k_j|: the shadow's signed length
     feet: np.ndarray  # (n, 2) where the shadow ends: (q . k_j / |k_j|^2) k_j
     scores: np.ndarray  # (n,) q . k_j
-    aligned: tuple[int, ...]  # the keys with the largest score: those q points along most
+    aligned: tuple[int, ...]  # the keys seen with the largest score among them: those q points along most
+    seen: tuple[int, ...]  # the keys the query sees (under a causal mask, k_1 ... k_query)
 
     @property
     def all_tied(self) -> bool:
-        """Every key has the largest score (a zero query, say): none is more aligned than another."""
-        return len(self.scores) > 1 and len(self.aligned) == len(self.scores)
+        """Every key seen has the largest score (a zero query, say): none is more aligned than another."""
+        return len(self.seen) > 1 and len(self.aligned) == len(self.seen)
 
     def degrees(self, j: int) -> float:
         """theta_j in degrees."""
         return float(np.degrees(self.angles[j]))
 
 
-def alignment(Q, K, query: int = 0) -> Alignment:
-    """Row ``query`` of Q (n, d_k) against each row of K (n, d_k), d_k <= 2: the score as lengths and an angle."""
+def alignment(Q, K, query: int = 0, causal: bool = False) -> Alignment:
+    """Row ``query`` of Q (n, d_k) against each row of K (n, d_k), d_k <= 2: the score as lengths and an angle;
+    the most aligned among the keys it sees (``causal``: k_j for j <= query only)."""
     Q, K = in_plane(Q, "Q"), in_plane(K, "K")
     if not 0 <= query < len(Q):
         raise ValueError(f"query: expected a row of Q from 0 to {len(Q) - 1}, got {query}")
@@ -84,11 +86,13 @@ def alignment(Q, K, query: int = 0) -> Alignment:
     feet = np.array([projection / norm * k if norm else np.zeros(PLANE_DIMENSIONS)
                      for k, norm, projection in zip(K, key_lengths, projections)])
     scores = K @ q
-    aligned = tuple(int(j) for j in np.flatnonzero(np.isclose(scores, scores.max())))
+    seen = np.arange(query + 1 if causal else len(K))
+    aligned = tuple(int(j) for j in seen if np.isclose(scores[j], scores[seen].max()))
     angles = np.array([angle_between(q, k) for k in K])
     frozen(q, K, key_lengths, angles, projections, feet, scores)
     return Alignment(query=query, q=q, keys=K, query_length=length(q), key_lengths=key_lengths, angles=angles,
-                     projections=projections, feet=feet, scores=scores, aligned=aligned)
+                     projections=projections, feet=feet, scores=scores, aligned=aligned,
+                     seen=tuple(int(j) for j in seen))
 
 
 @dataclass(frozen=True)

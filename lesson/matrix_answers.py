@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attn_math.attention import AttentionSteps, softmax, softmax_slope
+from attn_math.attention import ONE_HOT, AttentionSteps, softmax, softmax_slope
 from lesson.numbers import MINUS, format_number
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -24,22 +24,23 @@ def neutral_names(n: int) -> list[str]:
     return [f"t{str(i + 1).translate(SUBSCRIPTS)}" for i in range(n)]
 
 
-def followed_row(result: AttentionSteps) -> int:
-    """The row the questions follow: the first that attends to more than itself (the first row sees only itself
-    under a causal mask, where its softmax has no choice to make)."""
-    visible = (~result.mask).sum(axis=1)
-    return next((i for i, count in enumerate(visible) if count > 1), 0)
-
-
 def question_fields(result: AttentionSteps, W_Q: np.ndarray, names: list[str], large: AttentionSteps,
-                    pieces: dict) -> dict[str, dict]:
+                    pieces: dict, row: int) -> dict[str, dict]:
     """Fields for each step's question and answer. ``large``: the result the large-scores step shows; ``pieces``:
-    the locale's ``matrix.answer_pieces`` (how a list joins, how a row's pull is said)."""
+    the locale's ``matrix.answer_pieces`` (how a list joins, how a row's pull is said); ``row``: the row the
+    walkthrough follows (MatrixConfig.followed_row)."""
     return {"inputs": _shapes(result), "queries": _hand_product(result, W_Q), "keys": _own_scores(result, pieces),
-            "scaled": _unscaled(result, names), "softmax": _strongest(result, names, pieces),
+            "scaled": _unscaled(result, names, row), "softmax": _strongest(result, names, pieces, row),
             "output": _pulls(result, pieces),
-            "large_scores": {"before": format_number(softmax_slope(result.weights)),
-                             "after": format_number(softmax_slope(large.weights))}}
+            "large_scores": _collapse(result, large)}
+
+
+def _collapse(result: AttentionSteps, large: AttentionSteps) -> dict:
+    """The softmax's largest slope before and after the scores grow; ``answer_variant`` "soft" when some row of
+    ``large`` is still not one-hot (its largest weight at most ONE_HOT)."""
+    collapsed = bool(np.all(large.weights.max(axis=1) > ONE_HOT))
+    return {"before": format_number(softmax_slope(result.weights)),
+            "after": format_number(softmax_slope(large.weights)), "answer_variant": None if collapsed else "soft"}
 
 
 def listed(items: list[str], pieces: dict) -> str:
@@ -99,10 +100,9 @@ def _top(weights: np.ndarray, names: list[str], pieces: dict) -> tuple[str, floa
     return listed([names[j] for j in range(len(weights)) if best - weights[j] < SAME], pieces), float(best)
 
 
-def _unscaled(result: AttentionSteps, names: list[str]) -> dict:
+def _unscaled(result: AttentionSteps, names: list[str], row: int) -> dict:
     """The followed row's strongest key: its weight as shown, and with the other choice of dividing by √d_k
     (``answer_variant`` "same" when the choice changes nothing that prints)."""
-    row = followed_row(result)
     visible = ~result.mask[row]
     divided, undivided = (softmax(np.where(visible, result.scores[row] / factor, -np.inf)[None])[0]
                           for factor in (np.sqrt(result.d_k), 1.0))
@@ -114,9 +114,8 @@ def _unscaled(result: AttentionSteps, names: list[str]) -> dict:
             "answer_variant": "same" if abs(shown[top] - other[top]) < SAME else None}
 
 
-def _strongest(result: AttentionSteps, names: list[str], pieces: dict) -> dict:
+def _strongest(result: AttentionSteps, names: list[str], pieces: dict, row: int) -> dict:
     """Whom the followed row attends to most, and the smallest weight of a key it sees (never exactly 0)."""
-    row = followed_row(result)
     weights = result.weights[row]
     top, best = _top(weights, names, pieces)
     smallest = float(weights[~result.mask[row]].min())

@@ -9,7 +9,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from attn_math import heads, lab, learned, worked_example
-from attn_math.attention import MATRICES, check_shapes, plural, self_attention
+from attn_math.attention import MATRICES, check_shapes, instructive_row, plural, self_attention
 from attn_math.geometry import PLANE_DIMENSIONS
 from attn_math.validation import as_words
 from lesson.config_hints import clipped
@@ -59,6 +59,12 @@ def check_tokens(tokens: list[str], rows: int) -> list[str]:
     return tokens
 
 
+def check_row(row, rows: int) -> None:
+    """``row`` (the walkthrough's, from 1) names one of X's ``rows``."""
+    if isinstance(row, str) or not 1 <= row <= rows:
+        raise ValueError(f"row: expected a whole number from 1 to {rows} (a row of X), got {row}")
+
+
 def check_matrix(key: str, value: Matrix | None, max_rows: int, max_cols: int) -> Matrix | None:
     """Rectangular, non-empty, within the screen's size and the entry limit."""
     if value is None:
@@ -84,6 +90,7 @@ class MatrixConfig(StrictModel):
     W_K: Matrix | None = None
     W_V: Matrix | None = None
     tokens: list[str] | None = None  # the word of each row of X, its label on screen and in the answers
+    row: int | None = None  # the row of X the walkthrough follows, from 1; none: attention.instructive_row's
     scale: bool
     causal: bool
 
@@ -97,7 +104,19 @@ class MatrixConfig(StrictModel):
         self_attention(**self.matrices(), scale=self.scale, causal=self.causal)
         if self.tokens is not None:
             check_tokens(self.tokens, len(self.matrices()["X"]))
+        if self.row is not None:
+            check_row(self.row, len(self.matrices()["X"]))
         return self
+
+    @field_validator("row", mode="before")
+    @classmethod
+    def _row_is_a_number(cls, value, info):
+        """A row that is not a whole number is refused with the range too (X's rows, as far as they are known)."""
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            preset = worked_example.PRESETS.get(info.data.get("preset"), worked_example.PRESETS["default"])
+            X = info.data.get("X") or preset.X
+            check_row(clipped(repr(value)), len(X))
+        return value
 
     def warnings(self, lang: str) -> list[str]:
         unlabelled = self.X is not None and self.tokens is None
@@ -107,17 +126,34 @@ class MatrixConfig(StrictModel):
             if unlabelled else [])
 
     def skipped_steps(self) -> dict[str, str]:
-        """The pictures in the plane, when their vectors have more than two components: no faithful drawing."""
+        """The pictures in the plane, when their vectors have more than two components: no faithful drawing; a
+        contrast step whose one change the example already has: it would show the same matrices again."""
         matrices = self.matrices()
         sizes = {"alignment": ("W_Q", "d_k", "queries and keys"), "weighted_average": ("W_V", "d_v", "values")}
-        return {key: f"matrix.{matrix} gives {name} = {matrices[matrix].shape[1]}; its picture draws {what} as "
-                     f"arrows in the plane, which needs {name} <= {PLANE_DIMENSIONS}"
-                for key, (matrix, name, what) in sizes.items() if matrices[matrix].shape[1] > PLANE_DIMENSIONS}
+        skipped = {key: f"matrix.{matrix} gives {name} = {matrices[matrix].shape[1]}; its picture draws {what} as "
+                        f"arrows in the plane, which needs {name} <= {PLANE_DIMENSIONS}"
+                   for key, (matrix, name, what) in sizes.items() if matrices[matrix].shape[1] > PLANE_DIMENSIONS}
+        if self.causal:
+            skipped["causal"] = "matrix.causal = true: every step already shows the mask this step would add"
+        if np.array_equal(matrices["W_K"], matrices["W_Q"]):
+            skipped["shared_projection"] = "W_K already equals W_Q: this step would show the same scores again"
+        return skipped
 
     def effective(self) -> dict[str, Any]:
         """The preset's matrices resolved: every matrix the section shows."""
         return {"preset": self.preset, **{name: matrix.tolist() for name, matrix in self.matrices().items()},
-                "scale": self.scale, "causal": self.causal}
+                **({"row": self.row} if self.row is not None else {}), "scale": self.scale, "causal": self.causal}
+
+    def followed_row(self) -> int:
+        """The row of X the walkthrough follows, from 0: ``row``'s, or the most instructive one."""
+        if self.row is not None:
+            return self.row - 1
+        result = self_attention(**self.matrices(), scale=self.scale, causal=self.causal)
+        return instructive_row(result.weights, result.mask)
+
+    def own_matrices(self) -> bool:
+        """The lecturer gave an example of their own (a matrix or the words), not only a preset."""
+        return self.tokens is not None or any(getattr(self, name) is not None for name in MATRICES)
 
     def matrices(self) -> dict[str, np.ndarray]:
         """The effective X, W_Q, W_K, W_V: the preset's, replaced by any given here."""

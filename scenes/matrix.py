@@ -13,14 +13,16 @@ The rows of X carry their words (``matrix.tokens``, or the example's «el gato d
 the lecturer's without words is unlabelled, and its answers call the rows t₁, t₂, …), and each projection ends
 on its part of the library analogy (Q the question, K the label, V the contents). Two pictures in the plane
 (``scenes.vector_plane``), drawn only when their vectors have at most two components, give the geometry: before
-QKᵀ, q₁ and the keys as arrows, each score the shadow of q₁ on a key times the key's length (``alignment``);
-after Z = AV, z₁ as the weighted average of the values, the terms laid tip to tail (``weighted_average``). Just
-before A fills in, row 1 of the scores entering the softmax goes through its two moves as bars (``exponentiate``,
-with ``scenes.softmax_moves``): each to e^x, then all divided by their sum.
-Three short steps follow the output, each one change from the example with the same matrices and presets the config offers: the
-causal mask (row 1 becomes (1, 0, 0)), the "large_scores" preset without scaling (one-hot rows: the
-softmax's slope, and with it the gradient, vanishes) and the "shared_projection" preset (W_K = W_Q: the
-diagonal dominates).
+QKᵀ, q_i and the keys as arrows, each score the shadow of q_i on a key times the key's length (``alignment``);
+after Z = AV, z_i as the weighted average of the values, the terms laid tip to tail (``weighted_average``). Just
+before A fills in, row i of the scores entering the softmax goes through its two moves as bars (``exponentiate``,
+with ``scenes.softmax_moves``): each to e^x, then all divided by their sum. Row i is the one the walkthrough
+follows (``MatrixConfig.followed_row``: ``matrix.row``, or the first whose softmax chooses without going one-hot).
+Three short steps follow the output, each one change to the example's matrices: the causal mask (row 1 becomes
+(1, 0, 0)), X tripled without scaling (the "large_scores" preset on the default example: one-hot rows, the softmax's
+slope, and with it the gradient, vanishes) and W_Q as W_K (the "shared_projection" preset: the diagonal dominates,
+in the rows where it does); their captions say what the change does to these matrices, and a step whose change
+the example already has is left out.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from manim import (DL, DOWN, LEFT, RIGHT, UP, UR, Create, Dot, GrowFromPoint, Li
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject, Write)
 
 from attn_math import worked_example
-from attn_math.attention import MATRICES, AttentionSteps, self_attention, softmax_slope
+from attn_math.attention import ONE_HOT, AttentionSteps, self_attention
 from attn_math.dimensions import score_multiplications, score_variances
 from attn_math.geometry import alignment, weighted_average
 from lesson.matrix_answers import neutral_names, question_fields
@@ -78,7 +80,7 @@ class PlanePicture:
 
     plane: VectorPlane
     arrows: dict[str, list]
-    names: VGroup = field(default_factory=VGroup)  # q₁, k₁, ... or v₁, ..., z₁ by the arrows' tips, in that order
+    names: VGroup = field(default_factory=VGroup)  # q_i, k₁, ... or v₁, ..., z_i by the arrows' tips, in that order
     shadows: list = field(default_factory=list)  # one per key: (the shadow, its dashed drop)
     marked: tuple[int, ...] = ()  # the keys framed as the most aligned
     marks: VGroup = field(default_factory=VGroup)  # their frames: round their worked rows and their names
@@ -88,12 +90,6 @@ class PlanePicture:
 def framed(mobject) -> SurroundingRectangle:
     """The white frame of what is being pointed at, as a matrix's cell gets."""
     return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
-
-
-def preset_matrices(name: str) -> dict:
-    """X, W_Q, W_K, W_V of the config's preset ``name``."""
-    preset = worked_example.PRESETS[name]
-    return {matrix: getattr(preset, matrix) for matrix in MATRICES}
 
 
 def exact_row(values) -> str:
@@ -125,11 +121,13 @@ class MatrixScene(LessonScene):
         self.weight_decimals = max(probability_decimals(result.weights)
                                    for result in (self.result, *self.contrasts.values()))
         self.line = self.map_frame = self.sqrt_strike = None
+        self.row = self.settings.followed_row()  # the row the walkthrough follows, from 0
         self.words = self.row_labels()
         pieces = self.strings["answer_pieces"]
         names = ([pieces["quoted"].format(word=word) for word in self.words] if self.words
                  else neutral_names(len(self.result.X)))
-        self.answers = question_fields(self.result, inputs["W_Q"], names, self.contrasts["large_scores"], pieces)
+        self.answers = question_fields(self.result, inputs["W_Q"], names, self.contrasts["large_scores"], pieces,
+                                       self.row)
         self.show_formula()
         self.show_inputs(inputs)
         for role, key in (("Q", "queries"), ("K", "keys"), ("V", "values")):
@@ -397,19 +395,19 @@ class MatrixScene(LessonScene):
                                                            **scale))
 
     def show_exponentiate(self):
-        """Row 1 of the scores entering the softmax (q₁'s, the row the alignment picture followed) taken through
+        """Row i of the scores entering the softmax (q_i's, the row the alignment picture followed) taken through
         the softmax's two moves (scenes.softmax_moves): each bar to e^x on a scale where the largest is 1, then
         all divided by their sum. It opens the softmax, as a step of its own just before A fills in: the scaled
         scores it starts from are on screen, framed, and the student has seen what the softmax does to one row
         before the table does it to every row at once. The matrices step aside for it and come back after."""
-        result = self.result
+        result, row = self.result, self.row
         n = result.X.shape[0]
-        score_tex = r"q_1 \cdot k_j / \sqrt{d_k}" if self.settings.scale else r"q_1 \cdot k_j"
-        moves = SoftmaxMoves(result.scaled[0], [f"k_{j + 1}" for j in range(n)], score_tex=score_tex,
-                             weight_tex=r"A_{1j}", height=BARS_HEIGHT, weight_decimals=self.weight_decimals,
+        score_tex = rf"q_{{{row + 1}}} \cdot k_j" + (r" / \sqrt{d_k}" if self.settings.scale else "")
+        moves = SoftmaxMoves(result.scaled[row], [f"k_{j + 1}" for j in range(n)], score_tex=score_tex,
+                             weight_tex=rf"A_{{{row + 1}j}}", height=BARS_HEIGHT, weight_decimals=self.weight_decimals,
                              names=("softmax_scores", "exponentials", "softmax_weights"))
         parts = moves.parts
-        self.begin_step("exponentiate", word=self.row_words()[0], largest=format_number(parts.largest),
+        self.begin_step("exponentiate", i=row + 1, word=self.row_words()[row], largest=format_number(parts.largest),
                         total=format_number(parts.total), top=format_number(parts.weights.max(), self.weight_decimals),
                         new_numbers=2 * n + 1)
         self.point_map_at(self.term(SOFTMAX), scaled=self.settings.scale)
@@ -419,13 +417,13 @@ class MatrixScene(LessonScene):
         kept = {self.header, self.formula, self.map_frame, self.sqrt_strike}
         self.set_aside = [mobject for mobject in self.mobjects  # (a bare Mobject draws nothing: it can stay)
                           if isinstance(mobject, VMobject) and mobject not in kept and mobject is not self.legend]
-        row = self.scaled.row_box(0)
-        self.play(Create(row), run_time=0.4)
+        framed_row = self.scaled.row_box(row)
+        self.play(Create(framed_row), run_time=0.4)
         self.wait(0.6)
         left, right, bottom, top = self.stage_box()
         fit(moves, right - left, top - bottom, largest_scale=LARGEST_SCALE)
         moves.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
-        self.play(Vanish(*self.set_aside, self.legend, row), run_time=0.6)
+        self.play(Vanish(*self.set_aside, self.legend, framed_row), run_time=0.6)
         self.play(Appear(moves), run_time=0.8)
         self.wait(SECONDS_PER_NEW_NUMBER * n)
         # The exponentials read out as blips on the bars' scale (1 at the top), then the row of A as it lands; each
@@ -478,19 +476,25 @@ class MatrixScene(LessonScene):
 
     # The two pictures in the plane (d_k, d_v <= 2: lesson.section_config skips them otherwise) ------------
     def show_alignment(self):
-        """Just before QKᵀ gets its numbers: q₁ and every key as arrows from one origin. For each key in turn,
-        q₁'s shadow on its line (thick, in the colour of the score's sign, q₁·kⱼ / |kⱼ| long) and the angle
-        between them, then the row |q₁| · |kⱼ| · cos θ = q₁·kⱼ with the number QKᵀ's cell will show (and its
-        sound); last, the key q₁ points along most (the largest score) is framed and its shadow comes back to stay:
-        the winner is seen before it is computed. When every key ties (a zero q₁, say) none is framed and the
+        """Just before QKᵀ gets its numbers: q_i and every key as arrows from one origin. For each key in turn,
+        q_i's shadow on its line (thick, in the colour of the score's sign, q_i·kⱼ / |kⱼ| long) and the angle
+        between them, then the row |q_i| · |kⱼ| · cos θ = q_i·kⱼ with the number QKᵀ's cell will show (and its
+        sound); last, the key q_i points along most among those it sees (the largest score the mask leaves) is
+        framed and its shadow comes back to stay:
+        the winner is seen before it is computed. When every key ties (a zero q_i, say) none is framed and the
         line says they tie."""
-        geometry = alignment(self.result.Q, self.result.K, query=0)
-        self.begin_step("alignment", d_k=self.result.d_k)
+        row, causal = self.row, self.settings.causal
+        geometry = alignment(self.result.Q, self.result.K, query=row, causal=causal)
+        strings = self.strings["steps"]["alignment"]
+        self.begin_step("alignment", caption=strings["caption_causal" if causal else "caption"], d_k=self.result.d_k,
+                        i=row + 1)
         self.hide_line()
         self.point_map_at(self.term("Q"), self.term("K"))
         labels, words = self.strings["labels"], self.row_words()
+        masked = {"seen": labels["seen_keys"], "visible": labels["visible_scores"]} if causal \
+            else {"seen": "", "visible": ""}
         decimals = decimals_for(self.result.scores.flat)
-        heading = label_text(labels["alignment_formula"], style.TEXT, style.BODY_SIZE)
+        heading = label_text(labels["alignment_formula"].format(i=row + 1), style.TEXT, style.BODY_SIZE)
         rows = [self.alignment_row(geometry, j, words[j], tagged_number(geometry.scores[j], "alignment", (0, j),
                                                                         decimals=decimals))
                 for j in range(len(geometry.keys))]
@@ -498,7 +502,7 @@ class MatrixScene(LessonScene):
         plane = self.plane_beside(panel, [geometry.q, *geometry.keys, *geometry.feet])
         picture = PlanePicture(plane, {"q": [plane.arrow(geometry.q, style.QUERY)],
                                        "k": [plane.arrow(k, style.KEY) for k in geometry.keys]})
-        names = self.arrow_names(picture, [("q", 0, geometry.q)] + [("k", j, k) for j, k in enumerate(geometry.keys)],
+        names = self.arrow_names(picture, [("q", row, geometry.q)] + [("k", j, k) for j, k in enumerate(geometry.keys)],
                                  panel)
         self.alignment_picture, previous = picture, self.stage
         self.stage = [VGroup(plane, *picture.arrows["q"], *picture.arrows["k"], names, panel)]
@@ -507,7 +511,7 @@ class MatrixScene(LessonScene):
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["k"]], *map(Appear, names[1:]),
                   run_time=0.8)
         scale = self.sound_scale("scores")  # as QKᵀ's cells will sound
-        for j, row in enumerate(rows):
+        for j, worked in enumerate(rows):
             shadow = plane.shadow(geometry.q, geometry.feet[j],
                                   style.SCORE_NEGATIVE if geometry.scores[j] < 0 else style.SCORE_POSITIVE)
             arc = plane.angle(geometry.keys[j], geometry.q)
@@ -516,12 +520,13 @@ class MatrixScene(LessonScene):
             self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)  # the shadow under the arrows
             self.play(Create(shadow), Create(arc), run_time=0.8)
             self.cue("cell", lands=True, value=float(geometry.scores[j]), **scale)
-            self.play(Appear(row), run_time=0.5)
+            self.play(Appear(worked), run_time=0.5)
             self.wait(READ)
             self.play(Vanish(shadow, arc), run_time=0.3)
-        score = format_number(geometry.scores.max(), decimals)
+        score = format_number(geometry.scores[list(geometry.seen)].max(), decimals)
         if geometry.all_tied:  # a zero query, say: no key wins, none is framed
-            self.show_line(label_text(labels["tied_line"].format(score=score), style.TEXT, style.BODY_SIZE))
+            self.show_line(label_text(labels["tied_line"].format(score=score, i=row + 1, **masked), style.TEXT,
+                                      style.BODY_SIZE))
             return
         picture.marked = geometry.aligned
         picture.marks = marks = VGroup(*[framed(part) for j in geometry.aligned for part in (rows[j], names[j + 1])])
@@ -535,21 +540,22 @@ class MatrixScene(LessonScene):
         self.stage[0].add(marks, *winning)
         winners = ", ".join(f"k_{j + 1}{words[j]}" for j in geometry.aligned)
         line = labels["aligned_line"] if len(geometry.aligned) == 1 else labels["aligned_tie_line"]
-        self.show_line(label_text(line.format(keys=winners, score=score), style.TEXT, style.BODY_SIZE))
+        self.show_line(label_text(line.format(keys=winners, score=score, i=row + 1, **masked), style.TEXT,
+                                  style.BODY_SIZE))
 
     def show_weighted_average(self):
-        """Right after Z = AV has its numbers, its first row seen as a place: the values as arrows from one
-        origin (their hull shaded: where any weighted average lands), then each term A₁ⱼ·vⱼ laid tip to tail
-        with its weight written (and heard), landing on the point z₁, whose numbers close the step. It comes
+        """Right after Z = AV has its numbers, its row i seen as a place: the values as arrows from one
+        origin (their hull shaded: where any weighted average lands), then each term A_ij·vⱼ laid tip to tail
+        with its weight written (and heard), landing on the point z_i, whose numbers close the step. It comes
         after the output rather than before it so that the point the arrows reach is a row the student has
         just seen computed, and its place, pulled towards the heaviest value, explains those numbers."""
-        result = self.result
-        mix = weighted_average(result.weights[0], result.V)
-        self.begin_step("weighted_average")
+        result, row = self.result, self.row
+        mix = weighted_average(result.weights[row], result.V)
+        self.begin_step("weighted_average", i=row + 1)
         self.hide_line()
         labels, words = self.strings["labels"], self.row_words()
         z_decimals = decimals_for(result.output.flat)
-        heading = label_text(labels["weighted_formula"], style.TEXT, style.BODY_SIZE)
+        heading = label_text(labels["weighted_formula"].format(i=row + 1), style.TEXT, style.BODY_SIZE)
         rows = [text_with_numbers(labels["weighted_term"], {"weight": tagged_number(
                     weight, "weighted_average", (0, j), style.ATTENTION, decimals=self.weight_decimals)},
                                   j=str(j + 1), word=words[j])
@@ -558,7 +564,7 @@ class MatrixScene(LessonScene):
         z_row = text_with_numbers(
             labels["weighted_result"].replace("{coordinates}", comma.join(f"{{z{c}}}" for c in range(len(result.output[0])))),
             {f"z{c}": tagged_number(value, "z_row", (0, c), style.OUTPUT, decimals=z_decimals)
-             for c, value in enumerate(result.output[0])})
+             for c, value in enumerate(result.output[row])}, i=str(row + 1))
         panel = VGroup(heading, *rows, z_row).arrange(DOWN, buff=PANEL_GAP, aligned_edge=LEFT)
         plane = self.plane_beside(panel, [*mix.values, *mix.partial_sums])
         picture = PlanePicture(plane, {"v": [plane.arrow(v, style.VALUE) for v in mix.values],
@@ -566,7 +572,7 @@ class MatrixScene(LessonScene):
                                                  for term, start in zip(mix.terms, mix.partial_sums)]})
         picture.z_dot = Dot(plane.point(mix.z), radius=0.08, color=style.OUTPUT)
         hull = plane.hull(mix.values)
-        names = self.arrow_names(picture, [("v", j, v) for j, v in enumerate(mix.values)] + [("z", 0, mix.z)], panel)
+        names = self.arrow_names(picture, [("v", j, v) for j, v in enumerate(mix.values)] + [("z", row, mix.z)], panel)
         self.weighted_picture, previous = picture, self.stage
         self.stage = [VGroup(plane, hull, *picture.arrows["v"], *picture.arrows["terms"], picture.z_dot, names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
@@ -574,16 +580,17 @@ class MatrixScene(LessonScene):
                   run_time=0.8)
         self.play(Create(hull), run_time=0.6)
         self.beat("terms")
-        for j, (row, arrow) in enumerate(zip(rows, picture.arrows["terms"])):
+        for j, (term, arrow) in enumerate(zip(rows, picture.arrows["terms"])):
             self.cue("cell", lands=True, value=float(mix.weights[j]), low=0.0, high=1.0)
-            self.play(GrowFromPoint(arrow, plane.point(mix.partial_sums[j])), Appear(row), run_time=0.8)
+            self.play(GrowFromPoint(arrow, plane.point(mix.partial_sums[j])), Appear(term), run_time=0.8)
             self.wait(SECONDS_PER_NEW_NUMBER)
-        self.beat("point")  # where z₁ lands is said as it lands
+        self.beat("point")  # where z_i lands is said as it lands
         self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, **self.sound_scale("Z"))  # as Z's cells
         self.play(Appear(picture.z_dot), Appear(names[-1]), Appear(z_row), run_time=0.8)
         heaviest = int(np.argmax(mix.weights))
         self.show_line(label_text(labels["weighted_line"].format(
-            j=heaviest + 1, word=words[heaviest], weight=format_number(mix.weights[heaviest], self.weight_decimals)),
+            i=row + 1, j=heaviest + 1, word=words[heaviest],
+            weight=format_number(mix.weights[heaviest], self.weight_decimals)),
             style.TEXT, style.BODY_SIZE))
 
     def row_words(self) -> list[str]:
@@ -592,7 +599,7 @@ class MatrixScene(LessonScene):
         return [labels["word"].format(word=word) for word in self.words] if self.words else [""] * len(self.result.X)
 
     def alignment_row(self, geometry, j: int, word: str, score) -> VGroup:
-        """kⱼ «word»: |q₁| · |kⱼ| · cos θ = score, each length and the angle with as few decimals as it needs."""
+        """kⱼ «word»: |q_i| · |kⱼ| · cos θ = score, each length and the angle with the decimals it needs."""
         q, k = (format_number(value, decimals_for([value])) for value in (geometry.query_length, geometry.key_lengths[j]))
         if np.isnan(geometry.angles[j]):  # a zero vector: no angle, and a score of 0
             return text_with_numbers(self.strings["labels"]["alignment_row_still"], {"score": score},
@@ -612,7 +619,7 @@ class MatrixScene(LessonScene):
         return plane
 
     def arrow_names(self, picture: "PlanePicture", vectors: list, panel: VGroup) -> VGroup:
-        """q₁, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, of the plane's numbers
+        """q_i, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, of the plane's numbers
         and of the worked ``panel``, inside the body."""
         plane = picture.plane
         picture.names = names = VGroup()
@@ -626,42 +633,57 @@ class MatrixScene(LessonScene):
 
     # The last three steps: one change each ------------------------------------------------------------
     def contrast_results(self, inputs: dict) -> dict[str, AttentionSteps]:
-        """The results the last three steps show: the causal mask on the lecture's matrices; the "large_scores" preset
-        without scaling; the "shared_projection" preset (W_K = W_Q)."""
+        """The results the last three steps show, each one change to the lecture's matrices: the causal mask; X
+        tripled (scores nine times larger) without scaling; W_Q as W_K. On the default preset's matrices these are
+        the "large_scores" and "shared_projection" presets."""
         scale = self.settings.scale
         return {"causal": self_attention(**inputs, scale=scale, causal=True),
-                "large_scores": self_attention(**preset_matrices("large_scores"), scale=False),
-                "shared_projection": self_attention(**preset_matrices("shared_projection"), scale=scale)}
+                "large_scores": self_attention(**{**inputs, "X": 3 * inputs["X"]}, scale=False),
+                "shared_projection": self_attention(**{**inputs, "W_K": inputs["W_Q"]}, scale=scale)}
 
     def show_contrasts(self, inputs: dict):
         """The causal mask, the large scores unscaled and W_K = W_Q (contrast_results), each the scores beside A:
-        those that enter the softmax, or for W_K = W_Q the undivided QKᵀ, whose diagonal its line reads."""
+        those that enter the softmax, or for W_K = W_Q the undivided QKᵀ, whose diagonal its line reads. A step
+        whose change the example already has is left out (MatrixConfig.skipped_steps)."""
         labels = self.strings["labels"]
         masked, large, shared = (self.contrasts[key] for key in ("causal", "large_scores", "shared_projection"))
-        free = self_attention(**inputs, scale=self.settings.scale)
-        word = labels["word"].format(word=self.words[0]) if self.words else ""
-        self.show_contrast("causal", masked, [self.term(SOFTMAX)], lambda A: [A.row_box(0)],
-                           sound=lambda: self.cue("masked", lands=True, before=free.weights[0].tolist(),
-                                                  after=masked.weights[0].tolist()),
-                           line=lambda A: labels["causal_line"].format(word=word, row=exact_row(masked.weights[0])))
-        slopes = {"before": format_number(softmax_slope(self.result.weights)),
-                  "after": format_number(softmax_slope(large.weights))}
-        own_words, self.words = self.words, self.shown_words(worked_example.TOKENS)  # the presets' rows are these
+        if self.shows("causal"):
+            free = self_attention(**inputs, scale=self.settings.scale)
+            word = labels["word"].format(word=self.words[0]) if self.words else ""
+            self.show_contrast("causal", masked, [self.term(SOFTMAX)], lambda A: [A.row_box(0)],
+                               sound=lambda: self.cue("masked", lands=True, before=free.weights[0].tolist(),
+                                                      after=masked.weights[0].tolist()),
+                               line=lambda A: labels["causal_line"].format(word=word,
+                                                                           row=exact_row(masked.weights[0])))
+        slopes = self.answers["large_scores"]
+        collapsed = slopes["answer_variant"] is None
         self.show_contrast("large_scores", large, [self.term(SOFTMAX)],
                            lambda A: [A.cell_box(i, j) for i, j in enumerate(large.weights.argmax(axis=1))],
-                           line=lambda A: labels["one_hot_line"].format(**slopes))
-        self.show_contrast("shared_projection", shared, [self.term("K")],
-                           lambda A: [A.cell_box(i, i) for i in range(len(shared.X))],
-                           line=lambda A: labels["diagonal_line"].format(diagonal=exact_row(np.diag(shared.scores))),
-                           undivided=True)
-        self.words = own_words
+                           line=lambda A: labels["one_hot_line" if collapsed else "soft_line"].format(**slopes),
+                           caption=self.contrast_caption("large_scores", "own" if collapsed else "soft"))
+        if self.shows("shared_projection"):
+            diagonal = self.answers["keys"]
+            line = labels["diagonal_line" if diagonal["variant"] == "all" else f"diagonal_line_{diagonal['variant']}"]
+            self.show_contrast("shared_projection", shared, [self.term("K")],
+                               lambda A: [A.cell_box(i, i) for i in range(len(shared.X))],
+                               line=lambda A: line.format(diagonal=exact_row(np.diag(shared.scores)),
+                                                          rows=diagonal["rows"]),
+                               undivided=True, caption=self.contrast_caption("shared_projection", diagonal["variant"]),
+                               rows=diagonal["rows"])
+
+    def contrast_caption(self, key: str, variant: str) -> str:
+        """The caption of contrast step ``key``: the preset's on the default preset's matrices (where the change
+        gives that preset), else ``caption_<variant>``, which says what the change does to these matrices."""
+        strings = self.strings["steps"][key]
+        retold = self.settings.preset != "default" or self.settings.own_matrices()
+        return strings[f"caption_{variant}"] if retold else strings["caption"]
 
     def show_contrast(self, key: str, result: AttentionSteps, terms: list, marks, line, sound=lambda: None,
-                      undivided: bool = False):
+                      undivided: bool = False, caption: str | None = None, **fields):
         """The scores entering the softmax (``undivided``: QKᵀ before ÷ √d_k) beside A, row by row (each row
         of A sounds as it lands), then ``marks(A)`` framed (``sound`` as they close) and the worked ``line(A)``.
-        A's label says what it is the softmax of."""
-        self.begin_step(key)
+        A's label says what it is the softmax of; ``caption`` and ``fields`` as begin_step takes them."""
+        self.begin_step(key, caption=caption, **fields)
         self.hide_line()
         self.point_map_at(*terms, scaled=result.scale)
         divided = result.scale and not undivided
@@ -827,7 +849,7 @@ class MatrixScene(LessonScene):
         result, strings = self.result, self.strings["steps"]["softmax"]
         if self.settings.causal:
             return strings["caption_causal"]
-        if np.all(result.weights.max(axis=1) > 0.99):
+        if np.all(result.weights.max(axis=1) > ONE_HOT):
             return strings["caption_one_hot"]
         if np.array_equal(result.Q, result.K) and np.all(result.weights.argmax(axis=1) == np.arange(len(result.X))):
             return strings["caption_diagonal"]

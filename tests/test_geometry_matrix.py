@@ -264,12 +264,12 @@ def test_six_keys_and_values_in_the_plane_lay_out():
     assert [step.key for step in scene.steps][0] == "alignment" and scene.steps[-1].key == "weighted_average"
     X6, W_Q6, W_K6, W_V6 = (np.array(settings.matrices()[name]) for name in ("X", "W_Q", "W_K", "W_V"))
     Q, K = X6 @ W_Q6, X6 @ W_K6
-    picture = scene.alignment_picture
+    picture, row = scene.alignment_picture, settings.followed_row()  # the row the walkthrough follows (matrix.row)
     np.testing.assert_allclose([tip(picture, arrow) for arrow in picture.arrows["k"]], K, atol=1e-9)
-    assert picture.marked == (int(np.argmax(K @ Q[0])),)
+    assert picture.marked == (int(np.argmax(K @ Q[row])),)
     weights = softmax_rows(Q @ K.T / np.sqrt(2))
     np.testing.assert_allclose(scene.weighted_picture.plane.coordinates(scene.weighted_picture.z_dot.get_center()),
-                               weights[0] @ (X6 @ W_V6), atol=1e-9)
+                               weights[row] @ (X6 @ W_V6), atol=1e-9)
     assert layout_problems(scene) == [] and legibility_problems(scene) == [] and notation_problems(scene) == []
 
 
@@ -309,16 +309,19 @@ def exponentiated(*overrides):
     return scene, after_first
 
 
-@pytest.mark.parametrize("overrides", [(), LARGEST, ("matrix.causal=true",)], ids=["default", "largest", "causal"])
-def test_the_bars_of_row_one_exponentiate_then_normalise(overrides):
+@pytest.mark.parametrize("overrides", [(), LARGEST, ("matrix.causal=true",), ("matrix.causal=true", "matrix.row=1")],
+                         ids=["default", "largest", "causal", "causal_row_one"])
+def test_the_bars_of_the_followed_row_exponentiate_then_normalise(overrides):
     """The bars after e^x (on the scale where the largest is 1: e^(x - max x)), then after ÷ their sum: the
-    softmax of row 1 of QKᵀ/√d_k, summing to 1, as numpy computes it here; the numbers under them agree."""
+    softmax of the followed row of QKᵀ/√d_k (matrix.row's), summing to 1, as numpy computes it here; the numbers
+    under them agree."""
     settings = load_config(overrides=overrides).matrix
     matrices = {name: np.array(matrix, dtype=float) for name, matrix in settings.matrices().items()}
     Q, K = matrices["X"] @ matrices["W_Q"], matrices["X"] @ matrices["W_K"]
-    row = (Q @ K.T)[0] / np.sqrt(K.shape[1])
+    followed = settings.followed_row()
+    row = (Q @ K.T)[followed] / np.sqrt(K.shape[1])
     if settings.causal:
-        row[1:] = -np.inf
+        row[followed + 1:] = -np.inf
     exponentials = np.exp(row - row.max())
     weights = exponentials / exponentials.sum()
     scene, after_first = exponentiated(*overrides)

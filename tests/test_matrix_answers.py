@@ -1,6 +1,7 @@
 """The matrix section's questions and answers follow the lecturer's example: for random valid configs (their own
-X, W_Q, W_K, W_V, with or without scaling and the causal mask), every number in every answer is one that plain
-Python arithmetic here gets for that config, and every computed number the answer should quote is there.
+X, W_Q, W_K, W_V, with or without scaling and the causal mask, with or without ``matrix.row``), every number in every
+answer is one that plain Python arithmetic here gets for that config and the row it follows, and every computed
+number the answer should quote is there.
 
 The answers are filled in as the scene fills them for the handout and the notes (lesson.matrix_answers through
 lesson.questions.step_question, with the locale's text); the arithmetic below uses neither them nor numpy's
@@ -18,7 +19,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attn_math.attention import self_attention
-from attn_math.worked_example import PRESETS
 from lesson.locale import load_locale
 from lesson.matrix_answers import neutral_names, question_fields
 from lesson.questions import step_question
@@ -47,7 +47,17 @@ def row_softmax(scores: list[float]) -> list[float]:
     return [e / sum(exps) for e in exps]
 
 
-def by_hand(X, W_Q, W_K, W_V, scale: bool, causal: bool) -> dict[str, list[float]]:
+def walked_row(weights: list[list[float]], seen: list[list[int]], row: int | None) -> int:
+    """The row the walkthrough follows, from 0, as docs/config.md states it: ``row`` when given, else the first row
+    with more than one key seen whose largest weight is under 0.99, else the first with more than one key seen."""
+    if row is not None:
+        return row - 1
+    choosing = [i for i in range(len(seen)) if len(seen[i]) > 1]
+    spread = [i for i in choosing if max(weights[i]) < 0.99]
+    return (spread or choosing or [0])[0]
+
+
+def by_hand(X, W_Q, W_K, W_V, scale: bool, causal: bool, row: int | None = None) -> dict[str, list[float]]:
     """The numbers each answer may quote, with lists and loops."""
     n, d, d_k, d_v = len(X), len(X[0]), len(W_Q[0]), len(W_V[0])
     product = lambda A, B: [[sum(A[i][m] * B[m][j] for m in range(len(B))) for j in range(len(B[0]))]
@@ -60,13 +70,13 @@ def by_hand(X, W_Q, W_K, W_V, scale: bool, causal: bool) -> dict[str, list[float
     for i in range(n):
         for j, w in zip(seen[i], row_softmax([scores[i][j] / root for j in seen[i]])):
             weights[i][j] = w
-    row = next((i for i in range(n) if len(seen[i]) > 1), 0)
+    row = walked_row(weights, seen, row)
     r = min(2, n) - 1
     divided = row_softmax([scores[row][j] / math.sqrt(d_k) for j in seen[row]])
     undivided = row_softmax([scores[row][j] for j in seen[row]])
     own = [sum(v * v for v in q) for q in Q]
-    large = self_attention(**{name: getattr(PRESETS["large_scores"], name) for name in ("X", "W_Q", "W_K", "W_V")},
-                           scale=False).weights
+    tripled = product([[3 * x for x in line] for line in X], W_Q), product([[3 * x for x in line] for line in X], W_K)
+    large = [row_softmax([sum(a * b for a, b in zip(q, k)) for k in tripled[1]]) for q in tripled[0]]
     slope = lambda A: max(p * (1 - p) for line in A for p in line)
     return {"inputs": [n, d, d_k, d_v],
             "queries": [*X[r], *[line[0] for line in W_Q], *[a * b for a, b in zip(X[r], [w[0] for w in W_Q])],
@@ -75,7 +85,7 @@ def by_hand(X, W_Q, W_K, W_V, scale: bool, causal: bool) -> dict[str, list[float
             "scaled": [*divided, *undivided, *[scores[row][j] for j in seen[row]], d_k],
             "softmax": [max(weights[row]), min(weights[row][j] for j in seen[row])],
             "output": [max(line) for line in weights],
-            "large_scores": [slope(weights), slope(large.tolist())]}
+            "large_scores": [slope(weights), slope(large)]}
 
 
 def matrix(rows: int, columns: int):
@@ -88,16 +98,17 @@ def configs(draw):
     n, d = draw(st.integers(1, MATRIX_MAX_TOKENS)), draw(st.integers(1, MATRIX_MAX_DIM))
     d_k, d_v = draw(st.integers(1, MATRIX_MAX_DIM)), draw(st.integers(1, MATRIX_MAX_DIM))
     return MatrixConfig(preset="default", X=draw(matrix(n, d)), W_Q=draw(matrix(d, d_k)), W_K=draw(matrix(d, d_k)),
-                        W_V=draw(matrix(d, d_v)), scale=draw(st.booleans()), causal=draw(st.booleans()))
+                        W_V=draw(matrix(d, d_v)), scale=draw(st.booleans()), causal=draw(st.booleans()),
+                        row=draw(st.none() | st.integers(1, n)))
 
 
 def answers(config: MatrixConfig, language: str) -> dict[str, tuple[str, str]]:
     """Each step's question and answer as the handout prints them for ``config`` (the scene's own calls)."""
     locale, inputs = load_locale(language), config.matrices()
     result = self_attention(**inputs, scale=config.scale, causal=config.causal)
-    large = self_attention(**{name: getattr(PRESETS["large_scores"], name) for name in inputs}, scale=False)
+    large = self_attention(**{**inputs, "X": 3 * inputs["X"]}, scale=False)
     fields = question_fields(result, inputs["W_Q"], neutral_names(len(result.X)), large,
-                             locale["matrix"]["answer_pieces"])
+                             locale["matrix"]["answer_pieces"], config.followed_row())
     return {key: (q.question, q.answer) for key in STEPS if (q := step_question("matrix", key, locale, fields.get(key)))}
 
 
@@ -112,7 +123,7 @@ def close(written: tuple[float, float], expected: float) -> bool:
 @given(config=configs())
 def test_every_number_of_an_answer_is_the_lecturers_example(config, language):
     inputs = {name: value.tolist() for name, value in config.matrices().items()}
-    expected = by_hand(**inputs, scale=config.scale, causal=config.causal)
+    expected = by_hand(**inputs, scale=config.scale, causal=config.causal, row=config.row)
     structural = set(range(0, 7))  # row and column numbers, "never 0", "p(1 − p)"
     for key, (question, answer) in answers(config, language).items():
         written = parsed(f"{question} {answer}")

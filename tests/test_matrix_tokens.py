@@ -38,10 +38,10 @@ def test_words_that_do_not_fit_x_are_one_line_and_exit_2(tmp_path, tokens, messa
 def test_an_x_without_words_is_said_once_and_the_preset_x_keeps_its_words(tmp_path):
     config = tmp_path / "mine.toml"
     config.write_text(MINE)
-    assert load_config(config).matrix.warnings("es") == [
-        "X has no words (matrix.tokens): its rows are shown unlabelled, and the answers call them t1 ... t4"]
+    unlabelled = "X has no words (matrix.tokens): its rows are shown unlabelled, and the answers call them t1 ... t4"
+    assert [line for line in load_config(config).matrix.warnings("es") if "words" in line] == [unlabelled]
     config.write_text(MINE + 'tokens = ["yo", "veo", "un", "gato"]\n')
-    assert load_config(config).matrix.warnings("es") == []
+    assert not any("words" in line for line in load_config(config).matrix.warnings("es"))
     assert load_config(None).matrix.warnings("es") == []
 
 
