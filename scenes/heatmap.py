@@ -236,7 +236,7 @@ class ColourLegend(VGroup):
         for k, value in enumerate(ticks):
             text = number_text(value, style.MUTED, TICK_SIZE, decimals=decimals)
             text.tag = (name, (0, k))
-            share = (value - low) / (high - low)
+            share = (value - low) / (high - low) if high > low else 0.5  # every value equal (all scores 0): mid-bar
             text.next_to(self.bar.get_corner(DOWN + RIGHT) + UP * share * height, RIGHT, buff=TICK_GAP)
             self.ticks.add(text)
         self.add(self.bar, self.ticks)
