@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import tomllib
+import unicodedata
 from copy import deepcopy
 from pathlib import Path
 from typing import Any, Literal
@@ -33,6 +34,7 @@ ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS / "default.toml"
 
 CONFIG_MAX_BYTES = 256 * 1024  # a config file is a few KiB; more is a mistake (or /dev/zero)
+CARD_TEXT_LONGEST = 80  # characters of lecture.course, .title, .date: one line of the title card
 CONFIG_MAX_DEPTH = 6  # tables and arrays inside each other; our deepest value, a matrix in a table, is 3
 
 
@@ -93,12 +95,25 @@ class LectureOptions(StrictModel):
     answers, posed before it, and the closing cards; "all": every step's question after it too; "none": no
     card); ``lang`` is the language of everything a viewer sees or hears (``assets/locales/<lang>.toml``);
     ``clean`` draws no step header nor burned caption, for embedding; ``sections``, when given, the sections a
-    render that names none renders (a lecturer leaving one out)."""
+    render that names none renders (a lecturer leaving one out); ``course``, ``title`` and ``date``, the joined
+    lecture's title card."""
 
     questions: Literal["predictive", "all", "none"]
     lang: str
     clean: bool
     sections: list[str] | None = None  # what a render with no SECTIONS named renders (in lesson order); None: all
+    # The joined lecture's title card (lecture.render.cards): "" shows no course or date, and the locale's title
+    course: str = ""
+    title: str = ""
+    date: str = ""
+
+    @field_validator("course", "title", "date")
+    @classmethod
+    def _one_short_line(cls, value: str, info) -> str:
+        if len(value) > CARD_TEXT_LONGEST or any(unicodedata.category(character).startswith("C") for character in value):
+            raise ValueError(f"{info.field_name}: expected one line of at most {CARD_TEXT_LONGEST} visible characters, "
+                             f"got {shown(value)}")
+        return value.strip()
 
     @field_validator("sections")
     @classmethod
