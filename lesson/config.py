@@ -34,7 +34,7 @@ ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_CONFIG = ASSETS / "default.toml"
 
 CONFIG_MAX_BYTES = 256 * 1024  # a config file is a few KiB; more is a mistake (or /dev/zero)
-CARD_TEXT_LONGEST = 80  # characters of lecture.course, .title, .date: one line of the title card
+CARD_TEXT_LONGEST = 80  # characters of lecture.course and .date: one line of the title card
 CONFIG_MAX_DEPTH = 6  # tables and arrays inside each other; our deepest value, a matrix in a table, is 3
 
 
@@ -95,19 +95,17 @@ class LectureOptions(StrictModel):
     answers, posed before it, and the closing cards; "all": every step's question after it too; "none": no
     card); ``lang`` is the language of everything a viewer sees or hears (``assets/locales/<lang>.toml``);
     ``clean`` draws no step header nor burned caption, for embedding; ``sections``, when given, the sections a
-    render that names none renders (a lecturer leaving one out); ``course``, ``title`` and ``date``, the joined
-    lecture's title card."""
+    render that names none renders (a lecturer leaving one out); ``course`` and ``date``, on the joined lecture's
+    title card with the lesson's title (the locale's ``lecture.title``)."""
 
     questions: Literal["predictive", "all", "none"]
     lang: str
     clean: bool
     sections: list[str] | None = None  # what a render with no SECTIONS named renders (in lesson order); None: all
-    # The joined lecture's title card (lecture.render.cards): "" shows no course or date, and the locale's title
-    course: str = ""
-    title: str = ""
+    course: str = ""  # the joined lecture's title card (lesson.references): "" shows none
     date: str = ""
 
-    @field_validator("course", "title", "date")
+    @field_validator("course", "date")
     @classmethod
     def _one_short_line(cls, value: str, info) -> str:
         if len(value) > CARD_TEXT_LONGEST or any(unicodedata.category(character).startswith("C") for character in value):

@@ -1,5 +1,5 @@
 """The works the sections rest on, in one place, and the joined lecture's two cards: a title card (course,
-lesson, date from ``lecture.course``, ``.title``, ``.date``) and an end card listing the works its sections cite.
+the locale's lesson title between ``lecture.course`` and ``lecture.date``) and an end card listing the works its sections cite.
 
 Every section's computation is the Transformer's scaled dot-product attention, its sinusoidal positions and its
 heads (Vaswani et al. 2017); section 7's trained heads are the induction circuit of Elhage et al. 2021 and
@@ -47,10 +47,9 @@ class Card:
 
 def lecture_cards(options, strings: dict, sections: Iterable[str]) -> tuple[Card, Card]:
     """The title and end cards of a lecture joining ``sections``, from the config's ``lecture`` table
-    (``options``) and the locale's strings (a title "" is the locale's lesson title)."""
+    (``options``) and the locale's strings (the lecturer's own in them)."""
     names = strings["cards"]
-    return (Card("opening", names["opening"], (options.course, options.title or strings["lecture"]["title"],
-                                               options.date)),
+    return (Card("opening", names["opening"], (options.course, strings["lecture"]["title"], options.date)),
             Card("references", names["references"],
                  (names["references"], *(reference.line for reference in cited(sections)))))
 

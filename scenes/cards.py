@@ -7,6 +7,8 @@ time, then ends on REFERENCES_HOLD: no screen stands still longer than LONGEST_F
 
 from __future__ import annotations
 
+import logging
+import shutil
 from pathlib import Path
 
 from manim import DOWN, LEFT, Scene, VGroup, tempconfig
@@ -64,15 +66,18 @@ class ReferencesCard(CardScene):
 SCENES = {"opening": OpeningCard, "references": ReferencesCard}
 
 
-def render_card(card: Card, size: tuple[int, int, int], video_format: str, folder: Path) -> tuple[Path, list]:
-    """Draw ``card`` as ``folder/<kind>.<video_format>`` at ``size`` (width, height, frames per second), the way
-    a section is drawn; returns the file and when each text appeared, (seconds, text)."""
+def render_card(card: Card, size: tuple[int, int, int], video_format: str, folder: Path, stem: str) -> list:
+    """Draw ``card`` as ``folder/STEM.<video_format>`` at ``size`` (width, height, frames per second), the way
+    a section is drawn (manim's scratch files in ``folder/STEM``); returns when each text appeared, (s, text)."""
     width, height, fps = size
-    settings = {"media_dir": str(folder), "video_dir": str(folder), "images_dir": str(folder),
-                "partial_movie_dir": str(folder / "partial"), "pixel_width": width, "pixel_height": height,
+    scratch = folder / stem
+    settings = {"media_dir": str(scratch), "video_dir": str(folder), "images_dir": str(scratch),
+                "partial_movie_dir": str(scratch / "partial"), "pixel_width": width, "pixel_height": height,
                 "frame_rate": fps, "format": video_format, "write_to_movie": True, "save_last_frame": False,
-                "output_file": card.kind, "progress_bar": "none", "verbosity": "ERROR", "disable_caching": True}
+                "output_file": stem, "progress_bar": "none", "verbosity": "ERROR", "disable_caching": True}
+    logging.getLogger("manim").setLevel(logging.ERROR)  # as a section's worker: no warning reaches the user
     with tempconfig(settings):
         scene = SCENES[card.kind](card)
         scene.render()
-        return Path(scene.renderer.file_writer.movie_file_path), scene.shown
+    shutil.rmtree(scratch, ignore_errors=True)
+    return scene.shown

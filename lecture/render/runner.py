@@ -35,7 +35,7 @@ from sonify.synth import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("attn_math", "sonify", "lesson", "speech", "scenes", "lecture", "assets")
-CARD_KEYS = ("course", "title", "date")  # lecture keys only the joined lecture's cards read: no section's
+CARD_KEYS = ("course", "date")  # lecture keys only the joined lecture's cards read: no section's
 SILENCE = np.zeros((0, 2))  # a card's soundtrack: the joined lecture is silent while a card is up
 CARDS_FOLDER = "cards"  # in OUT's private folder: each card's video and when its texts appear, by content
 
@@ -412,27 +412,26 @@ def _drawn_card(card: Card, request: RenderRequest, folder: Path, code: str) -> 
     """``card`` drawn, kept in ``folder`` by its text, the quality, format and code; raises OutputError when
     manim could not draw it."""
     key = hashlib.sha256(json.dumps([asdict(card), request.quality.label, request.format, code]).encode())
-    video, times = folder / f"{key.hexdigest()[:20]}.{request.format}", folder / f"{key.hexdigest()[:20]}.json"
-    if not (video.is_file() and times.is_file()):
+    stem = key.hexdigest()[:20]
+    video, times = folder / f"{stem}.{request.format}", folder / f"{stem}.json"
+    if not (video.is_file() and times.is_file()):  # the JSON is written last: with it, the video is whole
         folder.mkdir(exist_ok=True)
         context = multiprocessing.get_context("spawn")  # manim stays out of this process, as in render workers
         try:
             with ProcessPoolExecutor(1, mp_context=context) as worker:
-                drawn, shown = worker.submit(draw_card, card, request.quality, request.format,
-                                             folder / key.hexdigest()).result()
+                shown = worker.submit(draw_card, card, request.quality, request.format, folder, stem).result()
         except Exception as error:  # one line naming the card, whatever manim raised
             reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
             raise OutputError(f"the lecture's {card.chapter!r} card could not be drawn ({reason})") from None
         times.write_text(json.dumps(shown), encoding="utf-8")
-        os.replace(drawn, video)
     return CardVideo(card, video, tuple((start, text) for start, text in json.loads(times.read_text("utf-8"))))
 
 
-def draw_card(card: Card, quality: Quality, video_format: str, folder: Path) -> tuple[Path, list]:
+def draw_card(card: Card, quality: Quality, video_format: str, folder: Path, stem: str) -> list:
     """``scenes.cards.render_card`` (imported in the worker process that runs it: it loads manim)."""
     from scenes.cards import render_card
 
-    return render_card(card, (quality.width, quality.height, quality.fps), video_format, folder)
+    return render_card(card, (quality.width, quality.height, quality.fps), video_format, folder, stem)
 
 
 def with_cards(tracks: TextTracks, cards: list[CardVideo], narrated: bool, length: float) -> TextTracks:
