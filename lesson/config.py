@@ -104,11 +104,13 @@ class LectureOptions(StrictModel):
     sections: list[str] | None = None  # what a render with no SECTIONS named renders (in lesson order); None: all
     course: str = ""  # the joined lecture's title card (lesson.references): "" shows none
     date: str = ""
+    theme: Literal["black", "white"] = "black"  # the HTML decks' reveal.js theme (lecture.publish.revealjs.THEMES)
 
     @field_validator("course", "date")
     @classmethod
     def _one_short_line(cls, value: str, info) -> str:
-        if len(value) > CARD_TEXT_LONGEST or any(unicodedata.category(character).startswith("C") for character in value):
+        hidden = any(unicodedata.category(character).startswith("C") for character in value)
+        if hidden or len(value) > CARD_TEXT_LONGEST:
             raise ValueError(f"{info.field_name}: expected one line of at most {CARD_TEXT_LONGEST} visible characters, "
                              f"got {shown(value)}")
         return value.strip()

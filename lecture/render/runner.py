@@ -35,7 +35,8 @@ from sonify.synth import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("attn_math", "sonify", "lesson", "speech", "scenes", "lecture", "assets")
-CARD_KEYS = ("course", "date")  # lecture keys only the joined lecture's cards read: no section's
+# lecture keys no section reads: the joined lecture's cards' and the HTML decks' (a change renders no section again)
+CARD_KEYS = ("course", "date", "theme")
 SILENCE = np.zeros((0, 2))  # a card's soundtrack: the joined lecture is silent while a card is up
 CARDS_FOLDER = "cards"  # in OUT's private folder: each card's video and when its texts appear, by content
 
