@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import tomllib
+import unicodedata
 from copy import deepcopy
 from pathlib import Path
 from typing import Any, Literal
@@ -34,6 +35,7 @@ DEFAULT_CONFIG = ASSETS / "default.toml"
 
 CONFIG_MAX_BYTES = 256 * 1024  # a config file is a few KiB; more is a mistake (or /dev/zero)
 PACE_BOUNDS = (0.5, 2.0)  # lecture.pace: half the reading time for a class that knows it, twice for newcomers
+CARD_TEXT_LONGEST = 80  # characters of lecture.course and .date: one line of the title card
 CONFIG_MAX_DEPTH = 6  # tables and arrays inside each other; our deepest value, a matrix in a table, is 3
 
 
@@ -95,7 +97,9 @@ class LectureOptions(StrictModel):
     card); ``lang`` is the language of everything a viewer sees or hears (``assets/locales/<lang>.toml``);
     ``clean`` draws no step header nor burned caption, for embedding; ``sections``, when given, the sections a
     render that names none renders (a lecturer leaving one out); ``pace`` multiplies every reading time (steps'
-    and cards', not the voice's); ``skip`` names steps (``matrix.causal``) left out of their section."""
+    and cards', not the voice's); ``skip`` names steps (``matrix.causal``) left out of their section; ``course``
+    and ``date``, on the joined lecture's title card with the lesson's title (the locale's ``lecture.title``);
+    ``theme``, the HTML decks' reveal.js theme."""
 
     questions: Literal["predictive", "all", "none"]
     lang: str
@@ -103,6 +107,18 @@ class LectureOptions(StrictModel):
     pace: float
     skip: list[str]
     sections: list[str] | None = None  # what a render with no SECTIONS named renders (in lesson order); None: all
+    course: str = ""  # the joined lecture's title card (lesson.references): "" shows none
+    date: str = ""
+    theme: Literal["black", "white"] = "black"  # the HTML decks' reveal.js theme (lecture.publish.revealjs.THEMES)
+
+    @field_validator("course", "date")
+    @classmethod
+    def _one_short_line(cls, value: str, info) -> str:
+        hidden = any(unicodedata.category(character).startswith("C") for character in value)
+        if hidden or len(value) > CARD_TEXT_LONGEST:
+            raise ValueError(f"{info.field_name}: expected one line of at most {CARD_TEXT_LONGEST} visible characters, "
+                             f"got {shown(value)}")
+        return value.strip()
 
     @field_validator("pace", mode="before")
     @classmethod

@@ -12,17 +12,41 @@ from collections.abc import Callable
 
 import numpy as np
 
-from attn_math.learned import Training, drop_step, induction_head, moments, predicted_next, previous_token_head
+from attn_math.learned import (Training, drop_step, in_context_gains, induction_head, moments, predicted_next,
+                                previous_token_head, rise)
 from lesson.numbers import format_number
 
 CLEAN = 0.5  # a head's score from which it does its job: half its attention where its role says (about 1/T when not)
 HUNDREDS = 200  # a drop at this step or later comes after "cientos de pasos"
+SUDDEN_SPAN = 0.1  # of the run: a fall within this span around the drop step...
+SUDDEN_SHARE = 0.5  # ...that is at least this share of the loss's fall from the plateau to the end is "de golpe"
 
 
 def question_fields(training: Training, position: int, letter: Callable[[int], str]) -> dict[str, dict]:
     """Fields for each step's question and answer: ``position`` is the token whose next one the mechanism follows
     (its earlier occurrence half a sequence before), ``letter`` writes a token as the screen does."""
     return {"loss": _loss(training), "messy": _specialised(training), "mechanism": _copy(training, position, letter)}
+
+
+def loss_step(training: Training) -> str:
+    """The loss step's caption: ``caption`` when the loss falls all at once (``sudden``), else ``caption_gradual``."""
+    return "caption" if sudden(training) else "caption_gradual"
+
+
+def sudden(training: Training) -> bool:
+    """Whether the loss falls all at once: averaged over windows of a hundredth of the run (as ``drop_step``), it
+    falls over the SUDDEN_SPAN of the run centred on the drop step by at least SUDDEN_SHARE of its fall from where the
+    in-context gain starts to rise (the plateau after the first fall to guessing) to the end, and the repeated half
+    ends under half the first half's loss (the fall happened: ``_loss``'s "partial" otherwise)."""
+    losses = training.losses
+    width = max(1, len(losses) // 100)
+    means = np.convolve(losses, np.ones(width) / width, mode="valid")
+    at = lambda step: float(means[min(max(step, 0), len(means) - 1)])  # noqa: E731
+    start, _ = rise(training.steps, in_context_gains(training))
+    drop, half_span = drop_step(training), max(1, round(SUDDEN_SPAN * len(losses) / 2))
+    fall = at(start) - at(len(means) - 1)
+    copied = training.repeated_half_losses[-1] < training.first_half_losses[-1] / 2
+    return bool(copied and fall > 0 and at(drop - half_span) - at(drop + half_span) >= SUDDEN_SHARE * fall)
 
 
 def _loss(training: Training) -> dict:

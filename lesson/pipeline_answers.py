@@ -15,7 +15,8 @@ import numpy as np
 
 from attn_math.lab import LabAttention, output_spread, spelled
 from attn_math.sharp import article_and_noun, preset_attention
-from lesson.numbers import format_number
+from lesson.numbers import format_number, parse_number
+from lesson.scaling_answers import root
 from lesson.section_config import PipelineConfig
 
 ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) are "almost identical"
@@ -46,6 +47,24 @@ def question_fields(settings: PipelineConfig, lang: str, pieces: dict) -> dict[s
             "temperature_plot": _exercise_2(settings, lang, names),
             "causal": _exercise_3(len(names)),
             "entropy": _exercise_4(attention(settings, lang, settings.temperature, True), names)}
+
+
+def scaled_step(settings: PipelineConfig, d_k: int, divisor: float) -> tuple[str, dict]:
+    """Step 5's caption (``caption_causal`` under the mask) and its fields: √d_k and √d_k · T written with "="
+    when the number shown is exact, "≈" when it is rounded."""
+    relation, root_written = root(d_k)
+    written = format_number(divisor)
+    return ("caption_causal" if settings.causal else "caption",
+            {"d_k": d_k, "root": root_written, "relation": relation, "temperature": format_number(settings.temperature),
+             "divisor": written, "divisor_relation": "=" if parse_number(written) == divisor else "≈"})
+
+
+def temperature_caption(settings: PipelineConfig) -> str:
+    """Step 9's caption: of the lecturer's own weights (what they show, no claim about random ones), of the
+    designed ones, or of the lab's random ones."""
+    if settings.given_weights():
+        return "caption_own"
+    return "caption_sharp" if settings.preset == "sharp" else "caption"
 
 
 def weights_name(settings: PipelineConfig, preset: str, pieces: dict) -> str:

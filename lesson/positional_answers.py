@@ -80,12 +80,21 @@ def _hands(d: int, base: float) -> dict:
     return {"d": d, "base": written(base), "share": format_number(share), "answer_variant": variant}
 
 
+def odd_gap(n: int, d: int, base: float) -> float:
+    """For an odd d, how far the curves from pos 0 and from the second start part at most (its lone sine's doing)."""
+    span = n - second_start(n)
+    return float(np.abs(similarity_by_distance(n, d, 0, base)[:span]
+                        - similarity_by_distance(n, d, second_start(n), base)).max())
+
+
+def odd_variant(n: int, d: int, base: float) -> str:
+    """"odd" when an odd d's curves visibly part (their gap shows at two decimals), else "odd_close"."""
+    return "odd_close" if format_number(odd_gap(n, d, base)) == format_number(0.0) else "odd"
+
+
 def _similarity(n: int, d: int, base: float) -> dict:
     """For an odd d, how far the curves from pos 0 and from the second start part (its lone sine's doing)."""
     if d % 2 == 0:
         return {}
-    second = second_start(n)
-    span = n - second
-    gap = np.abs(similarity_by_distance(n, d, 0, base)[:span] - similarity_by_distance(n, d, second, base)).max()
-    return {"d": d, "second": second, "gap": format_number(gap),
-            "answer_variant": "odd_close" if format_number(gap) == format_number(0.0) else "odd"}
+    return {"d": d, "second": second_start(n), "gap": format_number(odd_gap(n, d, base)),
+            "answer_variant": odd_variant(n, d, base)}

@@ -25,6 +25,14 @@ def root(value: float) -> tuple[str, str]:
     return "≈", format_number(math.sqrt(value))
 
 
+def scaled_step(d_k: int, demo: ScalingDemo) -> tuple[str, dict]:
+    """The scaled step's caption (``caption``: √d_k exact; ``caption_rounded``: rounded, "≈") and its fields."""
+    relation, written = root(d_k)
+    return ("caption" if relation == "=" else "caption_rounded",
+            {"d_k": d_k, "root": written, "before": format_number(demo.entropy_unscaled),
+             "after": format_number(demo.entropy_scaled)})
+
+
 def question_fields(d_k: int, demos: dict[int, ScalingDemo], deviations: dict[int, float]) -> dict[str, dict]:
     """Fields for each step's question and answer: ``demos`` and ``deviations`` by d_k, every d_k the section
     shows (the configured ``d_k`` among them)."""

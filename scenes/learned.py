@@ -17,7 +17,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, 
 from attn_math.heads import multi_head_attention
 from attn_math.learned import (Training, drop_step, guessing_loss, induction_head, moments, predicted_next,
                                previous_token_head)
-from lesson.learned_answers import question_fields
+from lesson.learned_answers import loss_step, question_fields
 from lesson.learned_cache import trained
 from scenes import style
 from scenes.attention_arcs import BRACKETS_WIDTH, AttentionArcs, TokenRow
@@ -155,7 +155,7 @@ class LearnedScene(LessonScene):
         guess = guessing_loss(vocabulary)
         drop = drop_step(training)
         first, repeated = float(training.first_half_losses[-1]), float(training.repeated_half_losses[-1])
-        self.begin_step("loss", new_numbers=4, steps=len(training.losses), vocabulary=vocabulary,
+        self.begin_step("loss", self.strings["steps"]["loss"][loss_step(training)], new_numbers=4, steps=len(training.losses), vocabulary=vocabulary,
                         guess=f"{guess:.2f}", drop=drop, first=f"{first:.2f}", repeated=f"{repeated:.2f}")
         left, right, bottom, top = body()
         split = left + PLOT_SHARE * (right - left)

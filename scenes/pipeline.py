@@ -24,7 +24,8 @@ from attn_math.lab import (LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabA
                            output_spread, spelled)
 from attn_math.sharp import article_and_noun
 from lesson.numbers import decimals_for, format_number
-from lesson.pipeline_answers import ALIKE_RATIO, ALIKE_SPREAD, EXERCISE_TEMPERATURES, attention, question_fields
+from lesson.pipeline_answers import (ALIKE_RATIO, ALIKE_SPREAD, EXERCISE_TEMPERATURES, attention, question_fields,
+                                    scaled_step, temperature_caption)
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
@@ -387,12 +388,10 @@ class PipelineScene(LessonScene):
         self.play(*animations, run_time=ROWS_SECONDS)
 
     def show_scaled(self):
-        steps, strings = self.run.steps, self.strings["steps"]["scaled"]
-        caption = strings["caption_causal"] if self.settings.causal else strings["caption"]
-        animations = self.enter_lab_step("scaled", caption, new_numbers=self.matrix_numbers(), d_k=steps.d_k,
-                                         root=format_number(math.sqrt(steps.d_k)),
-                                         temperature=format_number(self.settings.temperature),
-                                         divisor=format_number(steps.divisor))
+        steps = self.run.steps
+        caption, fields = scaled_step(self.settings, steps.d_k, steps.divisor)
+        animations = self.enter_lab_step("scaled", self.strings["steps"]["scaled"][caption],
+                                         new_numbers=self.matrix_numbers(), **fields)
         self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations,
                             cue=self.query_row_cue(steps.scaled))
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
@@ -638,13 +637,15 @@ class PipelineScene(LessonScene):
         designed ones."""
         temperatures, q = self.settings.temperatures, self.query
         runs = [self.attention(t, self.settings.causal) for t in temperatures]
-        coldest = int(np.argmin(temperatures))
+        coldest, hottest = int(np.argmin(temperatures)), int(np.argmax(temperatures))
         strings = self.strings["steps"]["temperature"]
-        self.begin_step("temperature", strings["caption_sharp" if self.settings.preset == "sharp" else "caption"],
+        self.begin_step("temperature", strings[temperature_caption(self.settings)],
                         new_numbers=3 * len(temperatures), query=self.tokens[q],
                         temperatures=", ".join(format_number(t) for t in temperatures),
                         coldest=format_number(temperatures[coldest]),
-                        coldest_max=format_number(runs[coldest].max_weights[q]))
+                        coldest_max=format_number(runs[coldest].max_weights[q]),
+                        hottest=format_number(temperatures[hottest]),
+                        hottest_max=format_number(runs[hottest].max_weights[q]))
         left, right, bottom, top = self.body()
         split = left + 0.58 * (right - left)
         self.temperature_box = (left, split - 0.2, bottom, top)

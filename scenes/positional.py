@@ -12,7 +12,7 @@ from attn_math.positional import (angular_frequencies, contiguous_tokens_example
                                   permutation_demo, similarity_by_distance, sinusoidal_encoding, smooth_width,
                                   visible_rise)
 from lesson.numbers import format_number
-from lesson.positional_answers import (TABLE_ROWS, frequency_columns, question_fields, second_start, visibly_changing,
+from lesson.positional_answers import (TABLE_ROWS, frequency_columns, odd_variant, question_fields, second_start, visibly_changing,
                                        written)
 from scenes import style
 from scenes.clock_hands import MOST_HANDS, HandRow, shown_hands
@@ -449,7 +449,7 @@ class PositionalScene(LessonScene):
         only falls, or beside none (a base so small that every frequency is fast)."""
         strings = self.strings["steps"]["similarity"]
         if self.PE.shape[1] % 2:
-            return strings["caption_odd"]
+            return strings[f"caption_{odd_variant(*self.PE.shape, self.settings.base)}"]
         if rise is None:
             return strings["caption_falls"]
         return strings["caption_rises" if wide else "caption_rises_always"]

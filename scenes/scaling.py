@@ -14,7 +14,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Create, Dot, FadeIn, GrowFromE
 
 from attn_math.scaling import ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo
 from lesson.numbers import format_number
-from lesson.scaling_answers import question_fields
+from lesson.scaling_answers import question_fields, scaled_step
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Swap, Vanish
@@ -550,8 +550,8 @@ class ScalingScene(LessonScene):
     def show_scaled(self):
         d_k = self.settings.d_k
         demo = self.demos[d_k]
-        self.begin_step("scaled", d_k=d_k, root=format_number(np.sqrt(d_k)),
-                        before=format_number(demo.entropy_unscaled), after=format_number(demo.entropy_scaled),
+        caption, fields = scaled_step(d_k, demo)
+        self.begin_step("scaled", self.strings["steps"]["scaled"][caption], **fields,
                         new_numbers=len(self.numbers_at(d_k, ["unscaled", "scaled"]) - self.numbers_at(d_k, ["unscaled"])))
         unscaled = self.panel("unscaled", self.values(demo, scaled=False), stacked=True)
         self.scaled = self.panel("scaled", self.values(demo, scaled=True), stacked=True)

@@ -20,13 +20,13 @@ TEMPLATE = resources.files("lecture.publish") / "templates" / "deck.html"
 LAYOUT_WIDTH = 1280  # CSS pixels reveal.js lays a slide's text out in, then scales to the screen
 
 
-def write_html(deck: Deck, target: Path, one_file: bool) -> list[Path]:
-    """Write ``deck`` to ``target``; returns what was written (the page, and its assets folder unless
-    ``one_file``). Raises ``revealjs.RevealMissing`` before writing when reveal.js is not set up."""
-    reveal = revealjs.installed()
+def write_html(deck: Deck, target: Path, one_file: bool, theme: str = revealjs.THEMES[0]) -> list[Path]:
+    """Write ``deck`` to ``target`` in reveal.js' ``theme``; returns what was written (the page, and its assets
+    folder unless ``one_file``). Raises ``revealjs.RevealMissing`` before writing when reveal.js is not set up."""
+    reveal, styles = revealjs.installed(), revealjs.styles(theme)
     clips = [step.clip for section in deck.sections for step in section.steps]
     if one_file:
-        page = _render(deck, styles=[Markup(f"<style>{_text(reveal / name)}</style>") for name in revealjs.STYLES],
+        page = _render(deck, styles=[Markup(f"<style>{_text(reveal / name)}</style>") for name in styles],
                        scripts=[Markup(f"<script>{_text(reveal / name)}</script>") for name in revealjs.SCRIPTS],
                        video_attribute="data-clip", videos={clip: f"clip-{n}" for n, clip in enumerate(clips)},
                        embedded=[(f"clip-{n}", base64.b64encode(clip.read_bytes()).decode("ascii"))
@@ -38,10 +38,10 @@ def write_html(deck: Deck, target: Path, one_file: bool) -> list[Path]:
               for section in deck.sections for step in section.steps}
     for clip, name in videos.items():
         link_or_copy(clip, target.parent / name)  # a second name of the clip in slides/files, not a copy
-    for name in (*revealjs.STYLES, *revealjs.SCRIPTS, "LICENSE"):  # copies: the installed files are not ours
+    for name in (*styles, *revealjs.SCRIPTS, "LICENSE"):  # copies: the installed files are not ours
         _copy(reveal / name, assets / "reveal.js" / name)
     page = _render(deck, styles=[Markup(f'<link rel="stylesheet" href="{assets.name}/reveal.js/{name}">')
-                                 for name in revealjs.STYLES],
+                                 for name in styles],
                    scripts=[Markup(f'<script src="{assets.name}/reveal.js/{name}"></script>')
                             for name in revealjs.SCRIPTS],
                    video_attribute="data-background-video", videos=videos, embedded=[])

@@ -16,10 +16,20 @@ from pathlib import Path
 
 VERSION = "6.0.1"
 INTEGRITY = "sha512-9eacArNIgqO2HGWOK+93gJNn+gvdGDVbSq+i2u3Ja9kjiHps0XNLpgYTZTYjKRH91uXy3clGimeGiw4umHG/tg=="
-STYLES = ("dist/reveal.css", "dist/theme/black.css")
+THEMES = ("black", "white")  # what ``lecture.theme`` picks: black (the default) like the videos, or white
+BASE_STYLE = "dist/reveal.css"
 SCRIPTS = ("dist/reveal.js", "dist/plugin/notes.js")  # notes: the speaker view (S key), with the notes
-FILES = (*STYLES, *SCRIPTS, "LICENSE")
-FOLDER = Path(sys.prefix) / "share" / f"reveal.js-{VERSION}"
+
+
+def styles(theme: str = THEMES[0]) -> tuple[str, str]:
+    """The style sheets a deck in ``theme`` takes: reveal.js' own, then the theme's."""
+    return BASE_STYLE, f"dist/theme/{theme}.css"
+
+
+STYLES = styles()  # the default theme's
+FILES = (BASE_STYLE, *(styles(theme)[1] for theme in THEMES), *SCRIPTS, "LICENSE")
+# Named by its themes too: a checkout with other themes sets up a folder of its own beside an older one.
+FOLDER = Path(sys.prefix) / "share" / f"reveal.js-{VERSION}-{'-'.join(THEMES)}"
 
 
 class RevealMissing(RuntimeError):

@@ -75,7 +75,8 @@ def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined
                 if not joined:
                     deck = _deck(page_title(section, strings), [slides], presentation, False,
                                  request.config.lecture.lang)
-                    staged |= write_decks(deck, decks, scratch, stem_of(entry), one_file, console)
+                    staged |= write_decks(deck, decks, scratch, stem_of(entry), one_file, console,
+                                          request.config.lecture.theme)
                 with folder.lock():
                     folder.commit(staged, scratch)
             committed.append(slides)
@@ -83,7 +84,7 @@ def build(request: RenderRequest, decks: tuple[str, ...], one_file: bool, joined
             with folder.scratch() as scratch:
                 staged = write_decks(_deck(strings["lecture"]["title"], committed, presentation, True,
                                            request.config.lecture.lang), decks, scratch,
-                                     joined_stem(tuple(entries)), one_file, console)
+                                     joined_stem(tuple(entries)), one_file, console, request.config.lecture.theme)
                 with folder.lock():
                     folder.commit(staged, scratch)
     if committed and player_missing():
@@ -99,9 +100,9 @@ def joined_stem(sections: tuple[str, ...]) -> str:
 
 
 def write_decks(deck: Deck, formats: tuple[str, ...], scratch: Path, stem: str, one_file: bool,
-                console: Console) -> dict[str, Path]:
-    """``deck`` in each of ``formats`` as ``slides/STEM.FORMAT`` in ``scratch``; returns the staged files by
-    name relative to OUT (the decks, and the HTML's assets folder)."""
+                console: Console, theme: str) -> dict[str, Path]:
+    """``deck`` in each of ``formats`` as ``slides/STEM.FORMAT`` in ``scratch`` (the HTML in reveal.js' ``theme``);
+    returns the staged files by name relative to OUT (the decks, and the HTML's assets folder)."""
     # imported here: fpdf and python-pptx take a quarter of a second to import, and every command of the CLI (and
     # each render worker, which imports it again) would pay for them
     from lecture.publish.pdf_deck import write_pdf
@@ -111,7 +112,7 @@ def write_decks(deck: Deck, formats: tuple[str, ...], scratch: Path, stem: str, 
     staged = {}
     for deck_format in formats:
         target = scratch / FOLDER / f"{stem}.{deck_format}"
-        written = {"html": partial(write_html, one_file=one_file), "pptx": write_pptx,
+        written = {"html": partial(write_html, one_file=one_file, theme=theme), "pptx": write_pptx,
                    "pdf": write_pdf}[deck_format](deck, target)
         staged |= {f"{FOLDER}/{path.name}": path for path in written}
         console.print(f"{FOLDER}/{target.name}: {deck.slide_count} slides", soft_wrap=True)

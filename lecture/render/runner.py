@@ -8,30 +8,37 @@ import multiprocessing
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import closing
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
 from multiprocessing.connection import wait
 from pathlib import Path
 
+import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from lecture.render.captions import carried, lecture_tracks, spoken_section, write_captions
+from lecture.render.captions import caption_blocks, carried, lecture_tracks, spoken_section, write_captions
 from lecture.folder_config import replacing_line, shared_settings
 from lecture.render.jobs import JobResult, Quality, RenderJob, worker_main
 from lecture.render.manifest import (MANIFEST, clip_key, file_hash, folder_contents, is_up_to_date, read_manifest,
                                      stage_manifest)
-from lecture.render.media import join_videos, video_duration
+from lecture.render.media import TextTracks, join_videos, video_duration
 from lecture.render.narration import Narration, plan
 from lecture.render.output_folder import CommitUnfinished, OutputError, OutputFolder, link_or_copy
 from lesson.config import LectureConfig
 from lesson.formats import BY_NAME
 from lesson.records import cards_of, steps_of, stored
+from lesson.references import Card, lecture_cards
 from lesson.sections import BY_ID, SECTIONS
 from lesson.steps import StepRange, clip_stem, parse_steps, step_keys
 from sonify.synth import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("attn_math", "sonify", "lesson", "speech", "scenes", "lecture", "assets")
+# lecture keys no section reads: the joined lecture's cards' and the HTML decks' (a change renders no section again)
+CARD_KEYS = ("course", "date", "theme")
+SILENCE = np.zeros((0, 2))  # a card's soundtrack: the joined lecture is silent while a card is up
+CARDS_FOLDER = "cards"  # in OUT's private folder: each card's video and when its texts appear, by content
 
 
 @dataclass(frozen=True)
@@ -69,7 +76,8 @@ def fingerprint(request: RenderRequest, section: str, code: str, narration: Narr
     """Changes whenever the section's config, the audio settings, quality, format, code or narration
     (the voice, or any recording's content) change."""
     effective = request.config.effective()
-    payload = {"section": effective[section], "audio": effective["audio"], "lecture": effective.get("lecture"),
+    lecture = {key: value for key, value in effective.get("lecture", {}).items() if key not in CARD_KEYS}
+    payload = {"section": effective[section], "audio": effective["audio"], "lecture": lecture,
                "quality": request.quality.label, "format": request.format, "code": code,
                "narration": narration.fingerprint() if narration else None, "steps": request.steps}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
@@ -333,9 +341,11 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
                   console: Console) -> dict[str, Path]:
     """Join every section in OUT rendered with these settings, in lesson order, into lecture.<format>, and
     their captions, shifted to match, into lecture.srt and lecture.vtt; returns the staged files by name.
+    Two sections or more are joined between a title card and an end card (``lesson.references``); one section
+    alone is the lecture as it is, with no card.
 
     A section is joined only while its files in OUT hash to its manifest entry (call under the lock)."""
-    parts, joined = [], []
+    parts, joined, ids = [], [], []
     for section in SECTIONS:
         entry = manifest["sections"].get(section.id)
         if not entry or entry["quality"] != request.quality.label or entry["format"] != request.format \
@@ -344,14 +354,18 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
         if all(file_hash(folder.path / file) == entry["sha256"][file] for file in entry["files"]):
             parts.append(folder.path / entry["files"][0])
             joined.append(entry)
+            ids.append(section.id)
     if not parts:
         return {}
-    tracks = lecture_tracks([(steps_of(entry), video_duration(part), cards_of(entry))
-                             for entry, part in zip(joined, parts)],
-                            lang=request.config.lecture.lang)
+    cards = drawn_cards(request, ids, folder.cache / CARDS_FOLDER) if len(parts) > 1 else []
+    narrated = any(spoken_section(steps_of(entry)) for entry in joined)
+    timeline = [(steps_of(entry), video_duration(part), cards_of(entry)) for entry, part in zip(joined, parts)]
+    tracks = with_cards(lecture_tracks(timeline, lang=request.config.lecture.lang), cards, narrated,
+                        sum(duration for _, duration, _ in timeline))
     files = write_captions(tracks, scratch, "lecture")
     name = f"lecture.{request.format}"
-    wanted = hashlib.sha256("".join(entry["sha256"][entry["files"][0]] for entry in joined).encode()).hexdigest()
+    wanted = hashlib.sha256("".join([entry["sha256"][entry["files"][0]] for entry in joined]
+                                    + [file_hash(card.video) for card in cards]).encode()).hexdigest()
     previous = manifest.get("lecture", {})
     if (previous.get("fingerprint") == wanted and file_hash(folder.path / name) == previous.get("sha256")
             and not request.force):
@@ -362,11 +376,89 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
         console.print(f"{name}: the same file as {joined[0]['files'][0]} (a second name, no copy)")
     else:
         # The lecture's audio is encoded once from the sections' WAVs (beside each video: NN-section.wav).
-        wavs = [Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
-        soundtracks = None if request.config.audio.mute else [folder.path / wav for wav in wavs]
-        narrated = any(spoken_section(steps_of(entry)) for entry in joined)
-        join_videos(parts, files[name], soundtracks, SAMPLE_RATE, carried(tracks, narrated))
-        console.print(f"{name}: {len(parts)} sections joined")
+        wavs = [folder.path / Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
+        soundtracks = None if request.config.audio.mute else [SILENCE, *wavs, SILENCE]
+        join_videos([cards[0].video, *parts, cards[1].video], files[name], soundtracks, SAMPLE_RATE,
+                    carried(tracks, narrated))
+        console.print(f"{name}: {len(parts)} sections joined, after a title card and before an end card")
     manifest["lecture"] = {"file": name, "fingerprint": wanted, "sha256": file_hash(files[name]),
-                           "parts": [entry["files"][0] for entry in joined]}
+                           "parts": [entry["files"][0] for entry in joined],
+                           "cards": [{"chapter": card.card.chapter, "duration": round(card.duration, 3)}
+                                     for card in cards]}
     return files
+
+
+@dataclass(frozen=True)
+class CardVideo:
+    """A card drawn for the joined lecture: its text, its video, and when each of its texts appeared (s, text)."""
+
+    card: Card
+    video: Path
+    shown: tuple[tuple[float, str], ...]
+
+    @property
+    def duration(self) -> float:
+        return video_duration(self.video)
+
+
+def drawn_cards(request: RenderRequest, sections: list[str], folder: Path) -> list[CardVideo]:
+    """The title and end cards of a lecture joining ``sections``, drawn at the sections' size, frame rate and
+    format (their packets join the sections' as they are), or found in ``folder`` drawn so earlier."""
+    code = code_digest()
+    return [_drawn_card(card, request, folder, code)
+            for card in lecture_cards(request.config.lecture, request.config.locale(), sections)]
+
+
+def _drawn_card(card: Card, request: RenderRequest, folder: Path, code: str) -> CardVideo:
+    """``card`` drawn, kept in ``folder`` by its text, the quality, format and code; raises OutputError when
+    manim could not draw it."""
+    key = hashlib.sha256(json.dumps([asdict(card), request.quality.label, request.format, code]).encode())
+    stem = key.hexdigest()[:20]
+    video, times = folder / f"{stem}.{request.format}", folder / f"{stem}.json"
+    if not (video.is_file() and times.is_file()):  # the JSON is written last: with it, the video is whole
+        folder.mkdir(exist_ok=True)
+        context = multiprocessing.get_context("spawn")  # manim stays out of this process, as in render workers
+        try:
+            with ProcessPoolExecutor(1, mp_context=context) as worker:
+                shown = worker.submit(draw_card, card, request.quality, request.format, folder, stem).result()
+        except Exception as error:  # one line naming the card, whatever manim raised
+            reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            raise OutputError(f"the lecture's {card.chapter!r} card could not be drawn ({reason})") from None
+        times.write_text(json.dumps(shown), encoding="utf-8")
+    return CardVideo(card, video, tuple((start, text) for start, text in json.loads(times.read_text("utf-8"))))
+
+
+def draw_card(card: Card, quality: Quality, video_format: str, folder: Path, stem: str) -> list:
+    """``scenes.cards.render_card`` (imported in the worker process that runs it: it loads manim)."""
+    from scenes.cards import render_card
+
+    return render_card(card, (quality.width, quality.height, quality.fps), video_format, folder, stem)
+
+
+def with_cards(tracks: TextTracks, cards: list[CardVideo], narrated: bool, length: float) -> TextTracks:
+    """``tracks`` of the joined sections (``length`` seconds) after the title card and before the end card: each
+    card a chapter and, in a silent lecture, its texts as captions while they are up (in a narrated one, as in
+    its sections, a card's text is on screen only: no viewer reads it twice)."""
+    if not cards:
+        return tracks
+    opening, ending = cards
+    last = opening.duration + length  # where the end card starts
+    chapters = ((0.0, opening.duration, opening.card.chapter), *_shifted(tracks.chapters, opening.duration),
+                (last, last + ending.duration, ending.card.chapter))
+    cues = _shifted(tracks.cues, opening.duration)
+    if not narrated:
+        cues = _card_cues(opening, 0.0) + cues + _card_cues(ending, last)
+    return TextTracks(_shifted(chapters, 0.0), cues, tracks.language)
+
+
+def _card_cues(card: CardVideo, start: float) -> tuple[tuple[float, float, str], ...]:
+    """A caption for each of a card's texts from when it appears to when the next does (the last to the card's
+    end), cut into blocks that fit; times from ``start``."""
+    ends = [later for later, _ in card.shown[1:]] + [card.duration]
+    return _shifted([block for (appears, text), end in zip(card.shown, ends)
+                     for block in caption_blocks(text, appears, end)], start)
+
+
+def _shifted(items, shift: float) -> tuple[tuple[float, float, str], ...]:
+    """Timed items (start, end, text) ``shift`` seconds later, kept to the millisecond as captions store them."""
+    return tuple((round(start + shift, 3), round(end + shift, 3), text) for start, end, text in items)

@@ -1,0 +1,117 @@
+"""The joined lecture's title and end cards, through the CLI: the lecture opens on a card of about 5 s (course,
+lesson, date from the config), its sections follow with their chapters and captions shifted by exactly that
+card's length, and it ends on a card of the works the joined sections cite; one section alone has no card; the
+card keys re-join the lecture without re-rendering a section, and a bad one is refused in one line."""
+
+import re
+
+import pytest
+
+from media_checks import (TINY, chapters, copy_of, decoded_frame_count, manifest, rendered_once, run_cli,
+                          run_quick_cli, streams, tiny_matrix, tiny_quick)
+from test_captions import parse_vtt
+
+COURSE = "Curso & <IA> 2026"  # every character a caption format or the picture's markup would misread
+DATE = "6 de diciembre de 2026"
+FPS = 5
+LESSON = "Clase 04 — Atención y Transformers"  # the seeds' lesson name (../shared/seeds/clase-04-…)
+SECTIONS = ("01-matrix", "08-quick")  # matrix cites the Transformer paper; quick (a test's section) cites nothing
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    """matrix (up to date, from ``tiny_matrix``) and the quick section joined, silent, with the card keys set."""
+    start = tiny_matrix(tmp_path_factory)[0]
+    out, result = rendered_once(tmp_path_factory, "cards-pair", "render", "matrix", "quick", *TINY, "-j", "1",
+                                "--set", f"lecture.course={COURSE!r}", "--set", f"lecture.date={DATE!r}",
+                                start_from=start, cli=run_quick_cli)
+    assert result.returncode == 0, result.stderr
+    return out, result
+
+
+def title_seconds(out) -> float:
+    return chapters(out / "lecture.mp4")[0][1]
+
+
+def test_the_sections_in_the_pair_were_not_rendered_again_for_the_card_keys(pair):
+    out, result = pair
+    assert "01-matrix: up to date, skipped" in result.stderr + result.stdout
+
+
+def test_the_lecture_opens_on_a_title_card_and_ends_on_an_end_card_in_its_chapters(pair):
+    out, _ = pair
+    lecture = chapters(out / "lecture.mp4")
+    sections = [chapters(out / f"{stem}.mp4") for stem in SECTIONS]
+    assert lecture[0][0] == 0 and lecture[0][2] == "Inicio" and 4.5 <= lecture[0][1] <= 6.0
+    assert lecture[-1][2] == "Referencias" and lecture[-1][1] == pytest.approx(streams(out / "lecture.mp4")
+                                                                               ["video"]["duration"], abs=1e-3)
+    offset, shifted = lecture[0][1], []
+    for own in sections:  # each section's own chapters, moved by the title card and the sections before it
+        shifted += [(start + offset, end + offset, title) for start, end, title in own]
+        offset += own[-1][1]
+    assert [(pytest.approx(start, abs=2e-3), pytest.approx(end, abs=2e-3), title)
+            for start, end, title in shifted] == lecture[1:-1]
+    assert lecture[-1][0] == pytest.approx(offset, abs=2e-3)
+
+
+def test_the_sections_captions_are_shifted_by_the_title_card(pair):
+    out, _ = pair
+    lecture = parse_vtt((out / "lecture.vtt").read_text(encoding="utf-8"))
+    offset, expected = title_seconds(out), []
+    for stem in SECTIONS:
+        expected += [(start + offset, end + offset, text)
+                     for start, end, text in parse_vtt((out / f"{stem}.vtt").read_text(encoding="utf-8"))]
+        offset += chapters(out / f"{stem}.mp4")[-1][1]
+    inside = [cue for cue in lecture if title_seconds(out) <= cue[0] < offset]
+    assert [(pytest.approx(start, abs=2e-3), pytest.approx(end, abs=2e-3), text) for start, end, text in expected] \
+        == inside
+
+
+def test_a_silent_lectures_captions_carry_the_cards_text_escaped(pair):
+    out, _ = pair
+    vtt, srt_text = ((out / f"lecture.{suffix}").read_text(encoding="utf-8") for suffix in ("vtt", "srt"))
+    cues = parse_vtt(vtt)
+    opening = " ".join(text for start, _, text in cues if start < title_seconds(out))
+    assert COURSE.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in opening
+    assert DATE in opening and LESSON.split()[-1] in opening and "<IA>" not in vtt
+    assert "<IA>" not in srt_text and COURSE in srt_text.replace("\u2060", "")  # SubRip's word joiners
+    ending = " ".join(text for start, _, text in cues if start >= chapters(out / "lecture.mp4")[-1][0])
+    assert "Vaswani" in ending and "Attention Is All You Need" in ending
+    assert "Olsson" not in ending and "Elhage" not in ending  # section 7 is not in this lecture
+
+
+def test_the_cards_are_frames_of_the_joined_video_with_silence_under_them(pair):
+    out, _ = pair
+    data = manifest(out)
+    cards = sum(card["duration"] for card in data["lecture"]["cards"])
+    sections = sum(data["sections"][section]["duration"] for section in ("matrix", "quick"))
+    assert decoded_frame_count(out / "lecture.mp4") == round((cards + sections) * FPS)
+    assert streams(out / "lecture.mp4")["audio"]["duration"] == pytest.approx(cards + sections, abs=0.05)
+
+
+def test_a_new_date_rejoins_the_lecture_and_renders_no_section(pair, tmp_path):
+    out = copy_of(pair[0], tmp_path / "out")
+    result = run_quick_cli("render", "matrix", "quick", *TINY, "-j", "1", "--set", f"lecture.course={COURSE!r}",
+                           "--set", "lecture.date='7 de diciembre'", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"01-matrix: up to date.*08-quick: up to date", result.stderr + result.stdout, re.S)
+    opening = [text for start, _, text in parse_vtt((out / "lecture.vtt").read_text(encoding="utf-8"))
+               if start < title_seconds(out)]
+    assert "7 de diciembre" in " ".join(opening) and DATE not in " ".join(opening)
+
+
+def test_one_section_alone_is_the_lecture_with_no_card(tmp_path_factory):
+    out, _ = tiny_quick(tmp_path_factory)
+    assert chapters(out / "lecture.mp4") == chapters(out / "08-quick.mp4")
+    assert "Inicio" not in (out / "lecture.vtt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("key, value, expected", [
+    ("course", '"Curso\\nde IA"', "lecture.course: expected one line of at most 80 visible characters"),
+    ("date", f"'{'9' * 81}'", "lecture.date: expected one line of at most 80 visible characters"),
+])
+def test_a_bad_card_key_is_one_line_and_exit_2(tmp_path, key, value, expected):
+    out = tmp_path / "out"
+    result = run_cli("render", "matrix", *TINY, "--set", f"lecture.{key}={value}", "-o", str(out))
+    assert result.returncode == 2 and expected in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not out.exists()
