@@ -495,9 +495,10 @@ class PositionalScene(LessonScene):
 
     @staticmethod
     def peak_identity(d: int) -> MathTex:
-        """Why the peak is d/2: at Δ = 0 each of the d/2 pairs adds sin² + cos² = 1."""
-        return MathTex(rf"PE_{{pos}} \cdot PE_{{pos}} = \sum\nolimits_{{i=0}}^{{{d // 2 - 1}}} (\sin^2 + \cos^2)"
-                       rf" = {d // 2} = d/2", font_size=style.BODY_SIZE + 6, color=style.TEXT)
+        """Why the peak is d/2: at Δ = 0 each of the d/2 pairs adds sin² + cos² = 1 (the curve's title names the
+        product; "PE_pos · PE_pos =" written again made the line wider than the panel once its scripts were legible)."""
+        return MathTex(rf"\Delta = 0:\ \sum\nolimits_{{i=0}}^{{{d // 2 - 1}}} (\sin^2 + \cos^2) = {d // 2} = d/2",
+                       font_size=style.BODY_SIZE + 6, color=style.TEXT)
 
     @staticmethod
     def curve_line(axes: Axes, values: np.ndarray, colour, dashed: bool = False) -> VMobject:

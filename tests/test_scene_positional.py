@@ -167,9 +167,21 @@ def test_the_similarity_step_says_why_it_rises_and_shows_a_larger_d_that_only_fa
     assert shown(step, "similarity_wide_axis") == {(0, 0): 0.0, (0, 1): 512 / 2}
     formulas = [text.text for text in step.texts]
     assert any(r"_{i=0}^{7} \cos" in text for text in formulas)
-    assert any(r"(\sin^2 + \cos^2) = 8 = d/2" in text for text in formulas)
+    assert any(r"\Delta = 0" in text and r"(\sin^2 + \cos^2) = 8 = d/2" in text for text in formulas)
     cue = next(cue.values for cue in default_scene.cues if cue.kind == "similarity_curve" and cue.values.get("d_model") == 512)
     assert cue["similarities"] == pytest.approx(wide)
+
+
+def test_the_similarity_panel_keeps_the_frames_margin(default_scene):
+    """The peak's identity, grown to a legible size after the panel was fitted, ended 13 px from the frame's right
+    edge at 720p: every text of the step stays inside the body's margin (style.MARGIN)."""
+    from manim import config
+
+    from scenes import style
+
+    edge = config.frame_width / 2 - style.MARGIN
+    step = step_named(default_scene, "similarity")
+    assert [text.text for text in step.texts if text.right > edge + 1e-6 or text.left < -edge - 1e-6] == []
 
 
 def test_the_similarity_caption_says_a_short_curve_only_falls():
