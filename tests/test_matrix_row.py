@@ -103,7 +103,7 @@ def test_the_walkthrough_writes_the_numbers_of_its_row(inputs, scale, causal, da
     want = attention(**inputs, scale=scale, causal=causal)
     config = (*overrides(inputs, scale=scale, causal=causal, row=given_row), f"lecture.lang='{language}'")
     settings_ = load_config(overrides=config).matrix
-    keys = step_keys("matrix", settings_)
+    keys = step_keys("matrix", settings_.skipped_steps())
     scene = run_scene("matrix", *config,
                       steps=StepRange(keys.index("alignment") + 1, keys.index("weighted_average") + 1))
     row = settings_.followed_row()
@@ -153,7 +153,7 @@ def test_the_walkthrough_writes_the_numbers_of_its_row(inputs, scale, causal, da
 
 def contrast_steps(inputs: dict, *settings: str):
     config = (*overrides(inputs), *settings)
-    keys = step_keys("matrix", load_config(overrides=config).matrix)
+    keys = step_keys("matrix", load_config(overrides=config).matrix.skipped_steps())
     first = keys.index("weighted_average") + 2 if "weighted_average" in keys else keys.index("output") + 2
     scene = run_scene("matrix", *config, steps=StepRange(first, len(keys)))
     return keys, {step.key: step for step in scene.steps}, scene
@@ -195,7 +195,7 @@ def test_the_contrasts_change_the_lecturers_matrices_and_say_what_it_does(inputs
 def test_a_change_the_example_already_has_is_left_out():
     """The mask already on: no causal step; W_K = W_Q already: no shared-projection step; each said once."""
     settings_ = load_config(overrides=(*overrides({**MINE, "W_K": MINE["W_Q"]}), "matrix.causal=true")).matrix
-    keys = step_keys("matrix", settings_)
+    keys = step_keys("matrix", settings_.skipped_steps())
     assert "causal" not in keys and "shared_projection" not in keys and keys[-1] == "large_scores"
     warnings = settings_.warnings("es")
     assert sum("step causal skipped" in line for line in warnings) == 1
