@@ -39,6 +39,7 @@ from attn_math.dimensions import score_multiplications, score_variances
 from attn_math.geometry import alignment, weighted_average
 from lesson.matrix_answers import neutral_names, question_fields
 from lesson.numbers import decimals_for, format_number
+from lesson.scaling_answers import root
 from sonify.mappings import shared_scale
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -374,7 +375,8 @@ class MatrixScene(LessonScene):
 
     def variances(self) -> dict:
         """The variance of the scores on screen before and after the division by √d_k, as written."""
-        variances = [round(variance, 2) for variance in score_variances(self.result.scores, self.result.d_k)]
+        shown = np.where(self.result.mask, -np.inf, self.result.scores)  # a masked cell shows −∞, no score
+        variances = [round(variance, 2) for variance in score_variances(shown, self.result.d_k)]
         before, after = (format_number(variance, decimals_for(variances)) for variance in variances)
         return {"before": before, "after": after}
 
@@ -385,7 +387,8 @@ class MatrixScene(LessonScene):
         scale = self.settings.scale
         self.point_map_at(*([self.term(SQRT)] if scale else [self.term("Q"), self.term("K")]), scaled=scale)
         labels = self.strings["labels"]
-        note = (labels["divide"].format(d_k=result.d_k, root=format_number(np.sqrt(result.d_k)), **fields)
+        relation, written = root(result.d_k)  # √4 = 2, √2 ≈ 1.41
+        note = (labels["divide"].format(d_k=result.d_k, relation=relation, root=written, **fields)
                 if self.settings.scale else labels["no_divide"].format(**fields))
         self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
         self.swap([self.S.label], [self.scaled.label], run_time=0.6)

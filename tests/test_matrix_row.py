@@ -225,3 +225,24 @@ def test_an_x_whose_scores_are_all_zero_renders(tmp_path):
     assert result.returncode == 0, result.stderr
     [still] = out.glob("01-matrix-steps-*/*-scores.png")
     assert still.stat().st_size > 0
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_the_scaled_steps_variance_is_of_the_scores_on_screen(causal):
+    """Under the mask a masked cell shows −∞, no score: the variance written is the visible scores' (it counted the
+    hidden ones, 4.69 → 2.34 where the screen's give 6.36 → 3.18); a root that is exact is written with "="."""
+    inputs = {**MINE, "W_Q": [[1, 0, 0, 1], [0, 2, 1, 0], [1, -1, 0, 0]], "W_K": [[0, 1, 1, 0], [1, 0, 0, 1],
+                                                                                 [2, 1, 0, 0]]}  # d_k = 4
+    want = attention(**inputs, scale=True, causal=causal)
+    raw = np.array(inputs["X"]) @ np.array(inputs["W_Q"]) @ (np.array(inputs["X"]) @ np.array(inputs["W_K"])).T
+    visible = raw[np.tril(np.ones_like(raw, dtype=bool))] if causal else raw.ravel()
+    config = overrides(inputs, causal=causal)
+    number = step_keys("matrix", load_config(overrides=config).matrix.skipped_steps()).index("scaled") + 1
+    scene = run_scene("matrix", *config, steps=StepRange(number, number))
+    [note] = [text.text for text in scene.steps[-1].texts if "√4" in text.text]
+    assert "√4 = 2 " in note
+    for written, wanted in zip(re.findall(r"(\d+(?:\.\d+)?) → (\d+(?:\.\d+)?)", note)[0],
+                               (np.var(visible), np.var(visible) / 4)):
+        decimals = len(written.partition(".")[2])
+        assert float(written) == pytest.approx(wanted, abs=0.5 * 10 ** -decimals + 1e-9), note
+    assert want["scores"].shape == raw.shape
