@@ -20,8 +20,8 @@ SECONDS_PER_CHARACTER = 0.06  # about what the draft voice takes
 
 
 def filled(template: str) -> str:
-    """``template`` with each field filled with STAND_IN."""
-    return "".join(literal + (STAND_IN if field is not None else "")
+    """``template`` with each field filled with STAND_IN, or with an index where it is a subscript (q_{i})."""
+    return "".join(literal + ("" if field is None else "2" if literal.endswith("_") else STAND_IN)
                    for literal, field, _, _ in Formatter().parse(template))
 
 
@@ -66,8 +66,9 @@ def test_every_narrated_step_is_captioned_in_blocks_of_two_lines_at_most(languag
 
 
 # What a subtitle must not show: Markdown or TeX, or a lower-case subscript said in words that Unicode can write
-# ("d sub k" is dₖ; "W sub Q" and "d sub model" stay: Unicode has no capital subscripts and no subscript d).
-NOT_TYPESET = re.compile(r"[_^\\$`*{}]|\b[a-z] sub [0-9aehijklmnoprstuvx]+\b")
+# ("d sub k" is dₖ; "W sub Q" and "d sub model" stay: Unicode has no capital subscripts and no subscript d), or a
+# Greek letter by its name (the screen writes μ, σ, ω, Δ; the voice says their names: spoken.signs).
+NOT_TYPESET = re.compile(r"[_^\\$`*{}]|\b[a-z] sub [0-9aehijklmnoprstuvx]+\b|\b(?:mu|sigma|omega|delta)\b")
 
 
 @pytest.mark.parametrize("language", languages())
@@ -80,3 +81,4 @@ def test_every_text_a_subtitle_shows_writes_the_notation_as_the_screen_does(lang
 
 def test_the_check_finds_what_is_not_typeset():
     assert NOT_TYPESET.findall("d_k y d sub k, W sub Q, d sub model") == ["_", "d sub k"]
+    assert NOT_TYPESET.findall("resta su media, mu, y divide por sigma; μ y σ") == ["mu", "sigma"]

@@ -24,7 +24,8 @@ UNTRANSLATED = re.compile(r"TODO|FIXME|XXX|TBD|untranslated|translate me|\[es\]"
 # Words that are the same in both languages: a string equal to its Spanish one may only hold these
 # (besides symbols, fields, LaTeX and words of up to three letters).
 SHARED_WORDS = {"bits", "vector", "embeddings", "logits", "attention", "softmax", "concat", "multihead", "head",
-                "text", "textstyle", "tfrac", "ldots", "sum", "capital", "visible"}
+                "text", "textstyle", "tfrac", "ldots", "sum", "capital", "visible",
+                "sigma", "omega", "delta"}
 WORD = re.compile(r"[^\W\d_]+")
 
 

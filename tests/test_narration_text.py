@@ -12,7 +12,9 @@ from lesson.sections import BY_ID
 
 SENTENCE_END = re.compile(r"[.?!…]+(?:\s+|$)")
 # What a voice cannot say: symbols of the written formulas, and digits typed by hand (numbers come from fields).
-UNSPEAKABLE = re.compile(r"[\dᵀ√_^×÷·−∞Σλμσα≈→=+/*<>|\\]")
+# Greek letters that the locale's spoken.signs names (μ, σ, ω, Δ) are said by their names and written as the screen
+# writes them in the subtitles; λ and α have no name there.
+UNSPEAKABLE = re.compile(r"[\dᵀ√_^×÷·−∞Σλα≈→=+/*<>|\\]")
 LANGUAGES = languages()
 # How each language says a decimal number aloud: "cero coma tres", "zero point three".
 DECIMAL_MARKS = {"es": ",", "en": "."}
