@@ -33,7 +33,7 @@ NAMES = {"es": {"lab": re.compile(r"pesos (aleatorios )?del (lab|laboratorio)|al
                 "sharp": re.compile(r"pesos diseñados|[Cc]on los diseñados")},
          "en": {"lab": re.compile(r"lab[’'`]s (random )?weights|lab[’']s random|random weights"),
                 "sharp": re.compile(r"designed weights|[Ww]ith the designed ones")}}
-BESIDE = ("presets", "article", "softmax")  # the steps (and exercise 1's answer) that show both presets' weights
+BESIDE = ("presets", "article", "softmax")  # the steps (and exercise 1's answer) showing both presets' weights
 SCENE_WEIGHTS = [[3.0 if j == i else 0.0 for j in range(8)] for i in range(3)]  # a query meets itself: concentrated
 
 
@@ -81,7 +81,7 @@ def test_no_answer_names_the_weights_yours_replaced(config, language):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=configs(), language=st.sampled_from(sorted(OWN)))
-def test_step_9_claims_what_the_rows_show(config, language):
+def test_the_temperature_step_claims_what_the_rows_show(config, language):
     """The lab's "low T barely concentrates it" only below 0.5, the designed weights' "nearly all on one token" only
     from 0.9 on; else the numbers, of the weights shown (yours: "your weights"), as arithmetic gets them."""
     strings = load_locale(language)["pipeline"]["steps"]["temperature"]
@@ -103,10 +103,10 @@ def test_step_9_claims_what_the_rows_show(config, language):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=configs(), language=st.sampled_from(sorted(OWN)))
-def test_steps_8_and_9_claim_what_the_rows_show(config, language):
-    """Step 8's "the lab is random, almost uniform" only of the lab's own weights and a row of at least 0.9 of the
-    most bits; exercise 1's "random weights cannot show it, the designed ones do" only when the article's row on
-    the lab's random weights misses its noun and the designed one finds it."""
+def test_the_presets_and_exercise_1_claim_what_the_rows_show(config, language):
+    """The presets step's "the lab is random, almost uniform" only of the lab's own weights and a row of at least
+    0.9 of the most bits; exercise 1's "random weights cannot show it, the designed ones do" only when the article's
+    row on the lab's random weights misses its noun and the designed one finds it."""
     run, q = runs_of(config, language), config.query
     row = run(config.temperature, False, "lab").weights[q]
     most = math.log2(len(row))
