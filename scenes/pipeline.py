@@ -727,11 +727,13 @@ class PipelineScene(LessonScene):
 
     def show_temperature_plot(self):
         """Exercise 2: the rows at the guide's T = 0.5, 1, 3 in place of the configured ones, the whole curve, the
-        uniform floor, and the three read off it."""
+        uniform floor, and the three read off it; "it falls" only when the three differ as written (else ``_fixed``)."""
         q, plot = self.query, self.plot
         runs = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]
         values = [run.max_weights[q] for run in runs]
-        self.begin_step("temperature_plot", new_numbers=4 * len(values), query=self.tokens[q],
+        caption = "caption_fixed" if self.answers["temperature_plot"]["answer_variant"] == "fixed" else "caption"
+        self.begin_step("temperature_plot", self.strings["steps"]["temperature_plot"][caption],
+                        new_numbers=4 * len(values), query=self.tokens[q],
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
         self.exercise_rows(runs)
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))

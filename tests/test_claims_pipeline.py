@@ -25,7 +25,7 @@ from lesson.pipeline_answers import (article_caption, presets_caption, question_
                                      temperature_caption)
 from tests.answer_texts import numbers, written_as
 from tests.scene_checks import run_scene
-from test_pipeline_answers import answers, configs, runs_of
+from test_pipeline_answers import GUIDE_TEMPERATURES, answers, configs, runs_of
 
 OWN = {"es": "tus pesos", "en": "your weights"}
 # How a text names each preset's weights (not its embeddings, nor the lab's temperature control).
@@ -34,7 +34,9 @@ NAMES = {"es": {"lab": re.compile(r"pesos (aleatorios )?del (lab|laboratorio)|al
          "en": {"lab": re.compile(r"lab[’'`]s (random )?weights|lab[’']s random|random weights"),
                 "sharp": re.compile(r"designed weights|[Ww]ith the designed ones")}}
 BESIDE = ("presets", "article", "softmax")  # the steps (and exercise 1's answer) showing both presets' weights
-SCENE_WEIGHTS = [[3.0 if j == i else 0.0 for j in range(8)] for i in range(3)]  # a query meets itself: concentrated
+WEIGHTS = {"concentrated": [[3.0 if j == i else 0.0 for j in range(8)] for i in range(3)],  # each query meets itself
+           "equal": [[0.0] * 8 for _ in range(3)]}  # every score 0: every row uniform, at any temperature
+FALLS = {"es": "baja hacia el uniforme", "en": "falls towards uniform"}
 
 
 def holds(relation: str, written: str, value: float) -> bool:
@@ -126,35 +128,42 @@ def test_the_presets_and_exercise_1_claim_what_the_rows_show(config, language):
 
 @pytest.fixture(scope="module")
 def scenes():
-    """scenes(preset, language): the scene run once with SCENE_WEIGHTS as W_Q and W_K over ``preset``'s."""
+    """scenes(preset, language, weights): the scene run once with WEIGHTS[weights] as W_Q and W_K over ``preset``'s."""
     done = {}
 
-    def run(preset: str, language: str):
-        if (preset, language) not in done:
-            done[preset, language] = run_scene("pipeline", f"pipeline.preset='{preset}'", f"lecture.lang='{language}'",
-                                               f"pipeline.W_Q={SCENE_WEIGHTS}", f"pipeline.W_K={SCENE_WEIGHTS}")
-        return done[preset, language]
+    def run(preset: str, language: str, weights: str):
+        if (preset, language, weights) not in done:
+            done[preset, language, weights] = run_scene(
+                "pipeline", f"pipeline.preset='{preset}'", f"lecture.lang='{language}'",
+                f"pipeline.W_Q={WEIGHTS[weights]}", f"pipeline.W_K={WEIGHTS[weights]}")
+        return done[preset, language, weights]
     return run
 
 
-def scene_numbers(preset: str, language: str) -> dict[str, list[float]]:
-    """The numbers steps 8, 9 and 10 may write for the default sentence and query with SCENE_WEIGHTS, by hand."""
+def scene_numbers(preset: str, language: str, weights: str) -> dict[str, list[float]]:
+    """The numbers the presets, exercise 1, temperature and exercise 2 steps may write for the default sentence and
+    query with WEIGHTS[weights] as W_Q and W_K, by hand."""
     config = PipelineConfig.model_validate({"sentence": LAB_SENTENCES["gato"], "preset": preset, "query": 1,
-                                    "temperature": 1.0, "causal": False, "temperatures": [0.2, 1.0, 3.0],
-                                    "W_Q": SCENE_WEIGHTS, "W_K": SCENE_WEIGHTS})
+                                            "temperature": 1.0, "causal": False, "temperatures": [0.2, 1.0, 3.0],
+                                            "W_Q": WEIGHTS[weights], "W_K": WEIGHTS[weights]})
     run, q = runs_of(config, language), config.query
     rows = {side: run(1.0, False, side).weights for side in ("lab", "sharp")}
     article, noun = article_and_noun(config.sentence, language)
     return {"presets": [entropy(rows["lab"][q]), math.log2(7), max(rows["sharp"][q])],
             "article": [1, *[value for side in rows.values() for value in (side[article][noun], max(side[article]))]],
-            "temperature": [*config.temperatures, *[max(run(t, False).weights[q]) for t in config.temperatures]]}
+            "temperature": [*config.temperatures, *[max(run(t, False).weights[q]) for t in config.temperatures]],
+            "temperature_plot": [2, *GUIDE_TEMPERATURES, *[max(run(t, False).weights[q]) for t in GUIDE_TEMPERATURES]]}
 
 
-@pytest.mark.parametrize("preset", ["lab", "sharp"])
-@pytest.mark.parametrize("language", ["es", "en"])
-def test_the_scene_with_your_weights_says_yours_and_their_numbers(scenes, preset, language):
-    scene = scenes(preset, language)
-    expected = scene_numbers(preset, language)
+@pytest.mark.parametrize("preset, language, weights", [("lab", "es", "concentrated"), ("sharp", "es", "concentrated"),
+                                                       ("lab", "en", "concentrated"), ("sharp", "en", "concentrated"),
+                                                       ("lab", "es", "equal")])
+def test_the_scene_with_your_weights_says_yours_and_their_numbers(scenes, preset, language, weights):
+    """Every caption and narration: no name of the weights yours replaced, the other preset's only beside yours;
+    the numbers of the presets, exercise 1, temperature and exercise 2 steps as arithmetic gets them, and exercise
+    2's "it falls towards uniform" only when its three top weights differ as written."""
+    scene = scenes(preset, language, weights)
+    expected = scene_numbers(preset, language, weights)
     for record in scene.steps:
         for text in (record.caption, (record.narration or {}).get("text", "")):
             assert misnamed(text, record.key, preset, language) == [], (record.key, text)
@@ -165,3 +174,6 @@ def test_the_scene_with_your_weights_says_yours_and_their_numbers(scenes, preset
             assert OWN[language] in record.caption.lower(), record.caption
     titles = [text.text for text in next(r for r in scene.steps if r.key == "presets").texts]
     assert load_locale(language)["pipeline"]["labels"]["title_own"] in titles
+    falls = len({format_number(value) for value in expected["temperature_plot"][-3:]}) > 1
+    plot = next(r for r in scene.steps if r.key == "temperature_plot").caption
+    assert (FALLS[language] in plot) == falls, plot
