@@ -146,13 +146,19 @@ def _article_side(row: np.ndarray, article: int, noun: int, names: list[str], we
                                  weight=format_number(row[noun]), largest=format_number(row[top]))
 
 
+def outputs_alike(run: LabAttention) -> bool:
+    """Almost identical outputs (output_spread under ALIKE_SPREAD) of weights that look flat in every row, as step 7's
+    ``_alike`` texts say: outputs alike because every row attends to one same token are not of uniform weights."""
+    rows = [row[~masked] for row, masked in zip(run.weights, run.steps.mask)]
+    return len(rows) > 1 and output_spread(run.steps) < ALIKE_SPREAD and all(map(flat, rows))
+
+
 def _output(run: LabAttention, names: list[str], query: int) -> dict:
     """Almost identical outputs (as step 7's caption says), or where the query's output comes from."""
     row = run.weights[query]
     source = int(np.argmax(row))
-    alike = len(names) > 1 and output_spread(run.steps) < ALIKE_SPREAD
     return {"query": names[query], "source": names[source], "share": format_number(row[source]),
-            "answer_variant": "" if alike else "spread"}
+            "answer_variant": "" if outputs_alike(run) else "spread"}
 
 
 def _uniform(run: LabAttention, query: int) -> dict:

@@ -20,11 +20,10 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, Dashed
                    LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, SurroundingRectangle, Transform,
                    TransformFromCopy, VGroup)
 
-from attn_math.lab import (LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name,
-                           output_spread, spelled)
+from attn_math.lab import LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name, spelled
 from attn_math.sharp import article_and_noun
 from lesson.numbers import decimals_for, format_number
-from lesson.pipeline_answers import (ALIKE_RATIO, ALIKE_SPREAD, EXERCISE_TEMPERATURES, article_caption, attention,
+from lesson.pipeline_answers import (ALIKE_RATIO, EXERCISE_TEMPERATURES, article_caption, attention, outputs_alike,
                                     presets_caption, question_fields, scaled_step, temperature_caption, weights_kind)
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -515,13 +514,12 @@ class PipelineScene(LessonScene):
     # Step 7: the weighted sum -----------------------------------------------------------------------
     def output_caption(self) -> tuple[str, dict]:
         """What the output step can truthfully say: where the query's output comes from, or that the
-        outputs are almost identical when the weights are almost uniform (attn_math.lab.output_spread)."""
+        outputs are almost identical when the weights are almost uniform (lesson.pipeline_answers.outputs_alike)."""
         strings, run, q = self.strings["steps"]["output"], self.run, self.query
         source = int(run.weights[q].argmax())
         fields = dict(query=self.tokens[q], source=self.tokens[source], share=format_number(run.weights[q, source]),
                       n=len(self.tokens))
-        alike = len(self.tokens) > 1 and output_spread(run.steps) < ALIKE_SPREAD
-        return strings["caption_alike" if alike else "caption"], fields
+        return strings["caption_alike" if outputs_alike(run) else "caption"], fields
 
     def show_output(self):
         steps, q = self.run.steps, self.query

@@ -25,7 +25,7 @@ from lesson.pipeline_answers import (article_caption, presets_caption, question_
                                      temperature_caption)
 from tests.answer_texts import numbers, written_as
 from tests.scene_checks import run_scene
-from test_pipeline_answers import GUIDE_TEMPERATURES, answers, configs, runs_of
+from test_pipeline_answers import GUIDE_TEMPERATURES, answers, configs, runs_of, spread
 
 OWN = {"es": "tus pesos", "en": "your weights"}
 # How a text names each preset's weights (not its embeddings, nor the lab's temperature control).
@@ -34,8 +34,12 @@ NAMES = {"es": {"lab": re.compile(r"pesos (aleatorios )?del (lab|laboratorio)|al
          "en": {"lab": re.compile(r"lab[’'`]s (random )?weights|lab[’']s random|random weights"),
                 "sharp": re.compile(r"designed weights|[Ww]ith the designed ones")}}
 BESIDE = ("presets", "article", "softmax")  # the steps (and exercise 1's answer) showing both presets' weights
-WEIGHTS = {"concentrated": [[3.0 if j == i else 0.0 for j in range(8)] for i in range(3)],  # each query meets itself
-           "equal": [[0.0] * 8 for _ in range(3)]}  # every score 0: every row uniform, at any temperature
+CONCENTRATED = [[3.0 if j == i else 0.0 for j in range(8)] for i in range(3)]
+WEIGHTS = {"concentrated": {"W_Q": CONCENTRATED, "W_K": CONCENTRATED},  # each query meets itself
+           "equal": {"W_Q": [[0.0] * 8] * 3, "W_K": [[0.0] * 8] * 3},  # every score 0: every row uniform, at any T
+           # on the designed features (the constant 1, the noun's flag): every query gives its weight to the nouns
+           "nouns": {"W_Q": [[0.0] * 7 + [3.0]], "W_K": [[0.0, 3.0] + [0.0] * 6]}}
+ALIKE = {"es": "pesos casi uniformes", "en": "almost uniform weights"}  # step 7's caption_alike
 FALLS = {"es": "baja hacia el uniforme", "en": "falls towards uniform"}
 
 
@@ -126,6 +130,19 @@ def test_the_presets_and_exercise_1_claim_what_the_rows_show(config, language):
                                                  else "caption_measured")
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=configs(), language=st.sampled_from(sorted(OWN)))
+def test_step_7_says_almost_uniform_weights_only_of_flat_rows(config, language):
+    """The output answer's "these weights are almost uniform, each output near the mean" (its plain variant) only
+    when every row's largest weight is at most 1.5 times its smallest (of those not masked) and the outputs are
+    within 0.25 of V's spread of each other."""
+    run = runs_of(config, language)(config.temperature, config.causal)
+    rows = [[row[j] for j in seen] for row, seen in zip(run.weights, run.seen)]
+    flat = len(rows) > 1 and all(max(row) <= 1.5 * min(row) for row in rows) and spread(run) < 0.25
+    fields = question_fields(config, language, load_locale(language)["pipeline"]["answer_pieces"])["output"]
+    assert (fields["answer_variant"] == "") == flat, (fields, rows)
+
+
 @pytest.fixture(scope="module")
 def scenes():
     """scenes(preset, language, weights): the scene run once with WEIGHTS[weights] as W_Q and W_K over ``preset``'s."""
@@ -135,17 +152,21 @@ def scenes():
         if (preset, language, weights) not in done:
             done[preset, language, weights] = run_scene(
                 "pipeline", f"pipeline.preset='{preset}'", f"lecture.lang='{language}'",
-                f"pipeline.W_Q={WEIGHTS[weights]}", f"pipeline.W_K={WEIGHTS[weights]}")
+                *[f"pipeline.{name}={matrix}" for name, matrix in WEIGHTS[weights].items()])
         return done[preset, language, weights]
     return run
 
 
+def scene_config(preset: str, weights: str) -> PipelineConfig:
+    """The scenes' config: the default sentence, query, temperatures and no mask, with WEIGHTS[weights]."""
+    return PipelineConfig.model_validate({"sentence": LAB_SENTENCES["gato"], "preset": preset, "query": 1,
+                                          "temperature": 1.0, "causal": False, "temperatures": [0.2, 1.0, 3.0],
+                                          **WEIGHTS[weights]})
+
+
 def scene_numbers(preset: str, language: str, weights: str) -> dict[str, list[float]]:
-    """The numbers the presets, exercise 1, temperature and exercise 2 steps may write for the default sentence and
-    query with WEIGHTS[weights] as W_Q and W_K, by hand."""
-    config = PipelineConfig.model_validate({"sentence": LAB_SENTENCES["gato"], "preset": preset, "query": 1,
-                                            "temperature": 1.0, "causal": False, "temperatures": [0.2, 1.0, 3.0],
-                                            "W_Q": WEIGHTS[weights], "W_K": WEIGHTS[weights]})
+    """The numbers the presets, exercise 1, temperature and exercise 2 steps may write for ``scene_config``, by hand."""
+    config = scene_config(preset, weights)
     run, q = runs_of(config, language), config.query
     rows = {side: run(1.0, False, side).weights for side in ("lab", "sharp")}
     article, noun = article_and_noun(config.sentence, language)
@@ -157,11 +178,12 @@ def scene_numbers(preset: str, language: str, weights: str) -> dict[str, list[fl
 
 @pytest.mark.parametrize("preset, language, weights", [("lab", "es", "concentrated"), ("sharp", "es", "concentrated"),
                                                        ("lab", "en", "concentrated"), ("sharp", "en", "concentrated"),
-                                                       ("lab", "es", "equal")])
+                                                       ("lab", "es", "equal"), ("sharp", "es", "nouns")])
 def test_the_scene_with_your_weights_says_yours_and_their_numbers(scenes, preset, language, weights):
     """Every caption and narration: no name of the weights yours replaced, the other preset's only beside yours;
     the numbers of the presets, exercise 1, temperature and exercise 2 steps as arithmetic gets them, and exercise
-    2's "it falls towards uniform" only when its three top weights differ as written."""
+    2's "it falls towards uniform" only when its three top weights differ as written, step 7's "almost uniform
+    weights" only when every row looks flat."""
     scene = scenes(preset, language, weights)
     expected = scene_numbers(preset, language, weights)
     for record in scene.steps:
@@ -177,3 +199,6 @@ def test_the_scene_with_your_weights_says_yours_and_their_numbers(scenes, preset
     falls = len({format_number(value) for value in expected["temperature_plot"][-3:]}) > 1
     plot = next(r for r in scene.steps if r.key == "temperature_plot").caption
     assert (FALLS[language] in plot) == falls, plot
+    rows = runs_of(scene_config(preset, weights), language)(1.0, False).weights
+    output = next(r for r in scene.steps if r.key == "output").caption
+    assert ALIKE[language] not in output or all(max(row) <= 1.5 * min(row) for row in rows), output
