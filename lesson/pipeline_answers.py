@@ -42,12 +42,14 @@ def question_fields(settings: PipelineConfig, lang: str, pieces: dict) -> dict[s
     names = [spelled(token) for token in settings.tokens]
     run = attention(settings, lang, settings.temperature, settings.causal)
     kind, weights = weights_kind(settings, settings.preset), weights_name(settings, settings.preset, pieces)
+    temperatures = _temperatures(settings, lang, names, pieces)
+    little = kind == "lab" and not temperatures["concentrated"]  # step 5's "with the lab's random ones, little"
     return {"queries": {"answer_variant": kind},
-            "scaled": {"answer_variant": "" if kind == "lab" else "others", "weights": weights},
+            "scaled": {"answer_variant": "" if little else "others", "weights": weights},
             "scores": _scores(run, names, weights),
             "softmax": _exercise_1(settings, lang, names, pieces),
             "output": _output(run, names, settings.query),
-            "temperature": _temperatures(settings, lang, names, pieces),
+            "temperature": temperatures,
             "temperature_plot": _exercise_2(settings, lang, names),
             "causal": _exercise_3(len(names)),
             "entropy": _exercise_4(attention(settings, lang, settings.temperature, True), names)}
@@ -187,7 +189,8 @@ def _temperatures(settings: PipelineConfig, lang: str, names: list[str], pieces:
             "coldest_max": format_number(cold), "hottest_max": format_number(hot), **uniform,
             "weights": weights_name(settings, settings.preset, pieces),
             "verdict": pieces["yes" if concentrated else "no"],
-            "toward": pieces["near_uniform" if near else "toward_uniform"], "answer_variant": variant}
+            "toward": pieces["near_uniform" if near else "toward_uniform"], "answer_variant": variant,
+            "concentrated": concentrated}
 
 
 def _exercise_2(settings: PipelineConfig, lang: str, names: list[str]) -> dict:

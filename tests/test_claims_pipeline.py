@@ -143,6 +143,18 @@ def test_step_7_says_almost_uniform_weights_only_of_flat_rows(config, language):
     assert (fields["answer_variant"] == "") == flat, (fields, rows)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=configs(), language=st.sampled_from(sorted(OWN)))
+def test_step_5_says_little_only_of_the_labs_rows_that_stay_flat(config, language):
+    """Step 5's answer, "how much depends on the weights: with the lab's random ones, little", only of the lab's own
+    weights when the query's top weight stays under 0.5 at the coldest configured T."""
+    run, q = runs_of(config, language), config.query
+    cold = max(run(min(config.temperatures), config.causal).weights[q])
+    answer = answers(config, language)["scaled"][1]
+    little = {"es": "con los aleatorios del lab, poco", "en": "with the lab’s random ones, little"}[language]
+    assert (little in answer) == (config.preset == "lab" and not config.given_weights() and cold < 0.5), answer
+
+
 @pytest.fixture(scope="module")
 def scenes():
     """scenes(preset, language, weights): the scene run once with WEIGHTS[weights] as W_Q and W_K over ``preset``'s."""
