@@ -23,6 +23,7 @@ ALIKE_SPREAD = 0.25  # outputs closer than this (attn_math.lab.output_spread) ar
 ALIKE_RATIO = 1.5  # a row of weights whose largest is at most this times its smallest (of those not masked) looks flat
 EXERCISE_TEMPERATURES = (0.5, 1.0, 3.0)  # the guide's exercise 2
 CONCENTRATED = 0.5  # a row that gives one token at least this much has concentrated on it
+NEARLY_ALL = 0.9  # a row that gives one token at least this much puts "nearly all" its weight on it
 NEAR_MOST = 0.9  # of log₂ of the keys seen: an entropy this high spreads the weight about evenly
 FOURTH = 3  # the guide's exercise 4 compares the first token with the fourth (the texts say so: four tokens seen)
 SAME = 5e-3  # weights closer than this print the same with two decimals
@@ -40,10 +41,15 @@ def question_fields(settings: PipelineConfig, lang: str, pieces: dict) -> dict[s
     """Fields for each step's question and answer; ``pieces``: the locale's ``pipeline.answer_pieces``."""
     names = [spelled(token) for token in settings.tokens]
     run = attention(settings, lang, settings.temperature, settings.causal)
-    return {"scores": _scores(run, names, weights_name(settings, settings.preset, pieces)),
+    kind, weights = weights_kind(settings, settings.preset), weights_name(settings, settings.preset, pieces)
+    temperatures = _temperatures(settings, lang, names, pieces)
+    little = kind == "lab" and not temperatures["concentrated"]  # step 5's "with the lab's random ones, little"
+    return {"queries": {"answer_variant": kind},
+            "scaled": {"answer_variant": "" if little else "others", "weights": weights},
+            "scores": _scores(run, names, weights),
             "softmax": _exercise_1(settings, lang, names, pieces),
             "output": _output(run, names, settings.query),
-            "temperature": _temperatures(settings, lang, names, pieces),
+            "temperature": temperatures,
             "temperature_plot": _exercise_2(settings, lang, names),
             "causal": _exercise_3(len(names)),
             "entropy": _exercise_4(attention(settings, lang, settings.temperature, True), names)}
@@ -59,18 +65,42 @@ def scaled_step(settings: PipelineConfig, d_k: int, divisor: float) -> tuple[str
              "divisor": written, "divisor_relation": "=" if parse_number(written) == divisor else "≈"})
 
 
-def temperature_caption(settings: PipelineConfig) -> str:
-    """Step 9's caption: of the lecturer's own weights (what they show, no claim about random ones), of the
-    designed ones, or of the lab's random ones."""
+def temperature_caption(settings: PipelineConfig, coldest_max: float) -> str:
+    """Step 9's caption: the lab's "low T barely concentrates it" while the coldest T leaves the query's top weight
+    under CONCENTRATED, the designed weights' "nearly all on one token" once it reaches NEARLY_ALL (and a higher T
+    is shown); else what the numbers show, of ``weights_name``'s weights (the lecturer's own: "your weights")."""
+    kind = weights_kind(settings, settings.preset)
+    if kind == "lab" and coldest_max < CONCENTRATED:
+        return "caption"
+    if kind == "sharp" and coldest_max >= NEARLY_ALL and len(set(settings.temperatures)) > 1:
+        return "caption_sharp"
+    return "caption_measured"
+
+
+def presets_caption(settings: PipelineConfig, lab_bits: float, most_bits: float) -> str:
+    """Step 8's caption: "the lab is random, almost uniform" while the lab's side is its random weights and the
+    query's row is near the most bits; the lecturer's own weights on either side (``caption_own_lab``,
+    ``caption_own_sharp``), or a lab's row that is not flat (``caption_measured``), say only the numbers."""
     if settings.given_weights():
-        return "caption_own"
-    return "caption_sharp" if settings.preset == "sharp" else "caption"
+        return f"caption_own_{settings.preset}"
+    return "caption" if lab_bits >= NEAR_MOST * most_bits else "caption_measured"
+
+
+def article_caption(settings: PipelineConfig, exercise: dict) -> str:
+    """Exercise 1's caption: "random weights cannot show it, the designed ones do" only when those are the two
+    sides and the verdicts (``_exercise_1``) say so; else the two verdicts themselves."""
+    random_fails = exercise["lab_kind"] != "yes" and exercise["sharp_kind"] == "yes"
+    return "caption_measured" if settings.given_weights() or not random_fails else "caption"
+
+
+def weights_kind(settings: PipelineConfig, preset: str) -> str:
+    """Whose a preset's weights are: the lab's, the designed ones, or the lecturer's own ("own") in their place."""
+    return "own" if preset == settings.preset and settings.given_weights() else preset
 
 
 def weights_name(settings: PipelineConfig, preset: str, pieces: dict) -> str:
     """How the answers name a preset's weights: the lab's, the designed ones, or the lecturer's own."""
-    own = preset == settings.preset and settings.given_weights()
-    return pieces["weights_own" if own else f"weights_{preset}"]
+    return pieces[f"weights_{weights_kind(settings, preset)}"]
 
 
 def flat(weights: np.ndarray) -> bool:
@@ -104,26 +134,33 @@ def _exercise_1(settings: PipelineConfig, lang: str, names: list[str], pieces: d
     sides = [_article_side(attention(settings, lang, settings.temperature, False, preset).weights[article],
                            article, noun, names, weights_name(settings, preset, pieces), pieces, first=k == 0)
              for k, preset in enumerate(("lab", "sharp"))]
-    return {"lab": sides[0], "sharp": sides[1]}
+    return {"lab": sides[0][1], "sharp": sides[1][1], "lab_kind": sides[0][0], "sharp_kind": sides[1][0]}
 
 
 def _article_side(row: np.ndarray, article: int, noun: int, names: list[str], weights: str, pieces: dict,
-                  first: bool) -> str:
-    """One preset's verdict: yes (the noun has the row's largest weight), no with a flat row, or no."""
+                  first: bool) -> tuple[str, str]:
+    """One preset's verdict, yes (the noun has the row's largest weight), flat (no, with a flat row) or no, and
+    its sentence."""
     top = int(np.argmax(row))
     kind = "yes" if row[top] - row[noun] < SAME else "flat" if flat(row) else "no"
     template = pieces[f"exercise_{kind}" if first else f"exercise_also_{kind}"]
-    return template.format(weights=weights, article=names[article], noun=names[noun], top=names[top],
-                           weight=format_number(row[noun]), largest=format_number(row[top]))
+    return kind, template.format(weights=weights, article=names[article], noun=names[noun], top=names[top],
+                                 weight=format_number(row[noun]), largest=format_number(row[top]))
+
+
+def outputs_alike(run: LabAttention) -> bool:
+    """Almost identical outputs (output_spread under ALIKE_SPREAD) of weights that look flat in every row, as step 7's
+    ``_alike`` texts say: outputs alike because every row attends to one same token are not of uniform weights."""
+    rows = [row[~masked] for row, masked in zip(run.weights, run.steps.mask)]
+    return len(rows) > 1 and output_spread(run.steps) < ALIKE_SPREAD and all(map(flat, rows))
 
 
 def _output(run: LabAttention, names: list[str], query: int) -> dict:
     """Almost identical outputs (as step 7's caption says), or where the query's output comes from."""
     row = run.weights[query]
     source = int(np.argmax(row))
-    alike = len(names) > 1 and output_spread(run.steps) < ALIKE_SPREAD
     return {"query": names[query], "source": names[source], "share": format_number(row[source]),
-            "answer_variant": "" if alike else "spread"}
+            "answer_variant": "" if outputs_alike(run) else "spread"}
 
 
 def _uniform(run: LabAttention, query: int) -> dict:
@@ -152,7 +189,8 @@ def _temperatures(settings: PipelineConfig, lang: str, names: list[str], pieces:
             "coldest_max": format_number(cold), "hottest_max": format_number(hot), **uniform,
             "weights": weights_name(settings, settings.preset, pieces),
             "verdict": pieces["yes" if concentrated else "no"],
-            "toward": pieces["near_uniform" if near else "toward_uniform"], "answer_variant": variant}
+            "toward": pieces["near_uniform" if near else "toward_uniform"], "answer_variant": variant,
+            "concentrated": concentrated}
 
 
 def _exercise_2(settings: PipelineConfig, lang: str, names: list[str]) -> dict:

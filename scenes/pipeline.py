@@ -20,12 +20,11 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, Dashed
                    LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, SurroundingRectangle, Transform,
                    TransformFromCopy, VGroup)
 
-from attn_math.lab import (LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name,
-                           output_spread, spelled)
+from attn_math.lab import LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name, spelled
 from attn_math.sharp import article_and_noun
 from lesson.numbers import decimals_for, format_number
-from lesson.pipeline_answers import (ALIKE_RATIO, ALIKE_SPREAD, EXERCISE_TEMPERATURES, attention, question_fields,
-                                    scaled_step, temperature_caption)
+from lesson.pipeline_answers import (ALIKE_RATIO, EXERCISE_TEMPERATURES, article_caption, attention, outputs_alike,
+                                    presets_caption, question_fields, scaled_step, temperature_caption, weights_kind)
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
@@ -515,13 +514,12 @@ class PipelineScene(LessonScene):
     # Step 7: the weighted sum -----------------------------------------------------------------------
     def output_caption(self) -> tuple[str, dict]:
         """What the output step can truthfully say: where the query's output comes from, or that the
-        outputs are almost identical when the weights are almost uniform (attn_math.lab.output_spread)."""
+        outputs are almost identical when the weights are almost uniform (lesson.pipeline_answers.outputs_alike)."""
         strings, run, q = self.strings["steps"]["output"], self.run, self.query
         source = int(run.weights[q].argmax())
         fields = dict(query=self.tokens[q], source=self.tokens[source], share=format_number(run.weights[q, source]),
                       n=len(self.tokens))
-        alike = len(self.tokens) > 1 and output_spread(run.steps) < ALIKE_SPREAD
-        return strings["caption_alike" if alike else "caption"], fields
+        return strings["caption_alike" if outputs_alike(run) else "caption"], fields
 
     def show_output(self):
         steps, q = self.run.steps, self.query
@@ -552,7 +550,8 @@ class PipelineScene(LessonScene):
         runs = {preset: self.attention(temperature, False, preset) for preset in ("lab", "sharp")}
         most = math.log2(int(np.count_nonzero(~runs["lab"].steps.mask[q])))
         sharp = runs["sharp"].weights[q]
-        self.begin_step("presets", new_numbers=4, query=self.tokens[q],
+        caption = presets_caption(self.settings, runs["lab"].entropies[q], most)
+        self.begin_step("presets", self.strings["steps"]["presets"][caption], new_numbers=4, query=self.tokens[q],
                         lab_bits=format_number(runs["lab"].entropies[q]), most_bits=format_number(most),
                         sharp_max=format_number(sharp.max()), sharp_source=self.tokens[int(sharp.argmax())])
         left, right, bottom, top = self.body()
@@ -565,7 +564,7 @@ class PipelineScene(LessonScene):
                 "entropy": tagged_number(run.entropies[q], f"entropy_{preset}", font_size=style.CAPTION_SIZE),
                 "largest": tagged_number(run.max_weights[q], f"max_{preset}", font_size=style.CAPTION_SIZE)},
                 font_size=style.CAPTION_SIZE, query=self.tokens[q])
-            title = label_text(labels[f"title_{preset}"], style.TEXT, style.BODY_SIZE)
+            title = label_text(labels[f"title_{weights_kind(self.settings, preset)}"], style.TEXT, style.BODY_SIZE)
             self.preset_maps[preset] = heatmap
             sides.add(VGroup(title, heatmap, readout).arrange(DOWN, buff=0.3))
         sides.arrange(RIGHT, buff=0.9, aligned_edge=UP)
@@ -586,8 +585,8 @@ class PipelineScene(LessonScene):
 
     # The guide's exercise 1 on both presets ---------------------------------------------------------------
     def show_article(self):
-        """Does the article attend to the noun after it? On the lab's weights its row is flat, so they cannot
-        show it; on the designed ones it does. Each map frames the article's row and rings its noun's cell."""
+        """Does the article attend to the noun after it? The caption gives each side's verdict as the numbers do
+        (lesson.pipeline_answers.article_caption). Each map frames the article's row and rings its noun's cell."""
         pair = article_and_noun(self.settings.sentence, self.job.config.lecture.lang)
         sides, frames = self.presets_stage
         if pair is None:
@@ -598,7 +597,9 @@ class PipelineScene(LessonScene):
         article, noun = pair
         runs = self.preset_runs
         weight = {preset: run.weights[article, noun] for preset, run in runs.items()}
-        self.begin_step("article", new_numbers=4, article=self.tokens[article], noun=self.tokens[noun],
+        exercise = self.answers["softmax"]
+        self.begin_step("article", self.strings["steps"]["article"][article_caption(self.settings, exercise)],
+                        new_numbers=4, article=self.tokens[article], noun=self.tokens[noun], **exercise,
                         lab_weight=format_number(weight["lab"]), lab_max=format_number(runs["lab"].max_weights[article]),
                         sharp_weight=format_number(weight["sharp"]))
         readouts = VGroup(*[self.article_readout(preset, run, article, noun).move_to(side[2])
@@ -633,14 +634,14 @@ class PipelineScene(LessonScene):
     # The guide's step 8: temperature ----------------------------------------------------------------
     def show_temperatures(self):
         """The query's row at each temperature, a row of bars each; its maximum lands on the plot beside. The caption
-        says what the preset's rows show: barely a change with the lab's random weights, a concentrated row with the
-        designed ones."""
+        says what the rows show (lesson.pipeline_answers.temperature_caption)."""
         temperatures, q = self.settings.temperatures, self.query
         runs = [self.attention(t, self.settings.causal) for t in temperatures]
         coldest, hottest = int(np.argmin(temperatures)), int(np.argmax(temperatures))
         strings = self.strings["steps"]["temperature"]
-        self.begin_step("temperature", strings[temperature_caption(self.settings)],
+        self.begin_step("temperature", strings[temperature_caption(self.settings, runs[coldest].max_weights[q])],
                         new_numbers=3 * len(temperatures), query=self.tokens[q],
+                        weights=self.answers["temperature"]["weights"],
                         temperatures=", ".join(format_number(t) for t in temperatures),
                         coldest=format_number(temperatures[coldest]),
                         coldest_max=format_number(runs[coldest].max_weights[q]),
@@ -724,11 +725,13 @@ class PipelineScene(LessonScene):
 
     def show_temperature_plot(self):
         """Exercise 2: the rows at the guide's T = 0.5, 1, 3 in place of the configured ones, the whole curve, the
-        uniform floor, and the three read off it."""
+        uniform floor, and the three read off it; "it falls" only when the three differ as written (else ``_fixed``)."""
         q, plot = self.query, self.plot
         runs = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]
         values = [run.max_weights[q] for run in runs]
-        self.begin_step("temperature_plot", new_numbers=4 * len(values), query=self.tokens[q],
+        caption = "caption_fixed" if self.answers["temperature_plot"]["answer_variant"] == "fixed" else "caption"
+        self.begin_step("temperature_plot", self.strings["steps"]["temperature_plot"][caption],
+                        new_numbers=4 * len(values), query=self.tokens[q],
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
         self.exercise_rows(runs)
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
