@@ -43,7 +43,8 @@ def test_the_file_and_set_win_over_the_language(tmp_path):
 def test_a_language_table_is_any_partial_config(monkeypatch):
     """No key is wired by name: whatever the locale's [config] sets applies, under the file and --set."""
     tables = {"en": {"config": {"scaling": {"d_k": 8}, "lecture": {"questions": "none"}}}, "es": {}}
-    monkeypatch.setattr(lesson.config, "load_locale", lambda language: tables[language])
+    real = lesson.config.load_locale  # the locale's other tables (the steps lecture.skip is checked against) stay
+    monkeypatch.setattr(lesson.config, "load_locale", lambda language="es": real(language) | tables[language])
     english = load_config(overrides=("lecture.lang='en'",))
     assert english.scaling.d_k == 8 and english.lecture.questions == "none"
     assert load_config(overrides=("lecture.lang='en'", "scaling.d_k=16")).scaling.d_k == 16
