@@ -118,7 +118,7 @@ def model():
     return Kokoro.from_session(session, str(install.FOLDER / install.VOICES_NAME))
 
 
-def serve(requests=sys.stdin.buffer, replies=sys.stdout.buffer) -> None:
+def serve(requests, replies) -> None:
     """Answer each request line until the pipe closes; the model is loaded for the first."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     kokoro = None
@@ -142,6 +142,6 @@ def reply(replies, header: dict, data: bytes = b"") -> None:
 
 if __name__ == "__main__":
     try:
-        serve()
+        serve(sys.stdin.buffer, sys.stdout.buffer)  # read here, not at import: an asker may have no stdin
     except BrokenPipeError:  # the asker left mid-sentence: nothing to flush at exit either
         os._exit(0)
