@@ -31,19 +31,25 @@ def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in Formatter().parse(template) if name is not None}
 
 
-def without_fields(template: str) -> str:
-    """The words a narration types itself: each ``{field}`` becomes one placeholder word."""
-    return "".join(literal + ("N" if name is not None else "") for literal, name, _, _ in Formatter().parse(template))
+def without_fields(template: str, sentences: frozenset = frozenset()) -> str:
+    """The words a narration types itself: each ``{field}`` becomes one placeholder word, or a placeholder
+    sentence ("N.") when the field is filled with a whole sentence."""
+    return "".join(literal + ("" if name is None else "N." if name in sentences else "N")
+                   for literal, name, _, _ in Formatter().parse(template))
 
 
 # Fields a scene passes to begin_step for the narration alone (a KeyError in any run of the scene would show
 # a missing one; every scene runs in its own tests).
 NARRATION_ONLY = {("scaling", "growing"): {"low", "high"}, ("heads", "cost"): {"params"},
                   ("positional", "clock_hands"): {"speeds"}, ("learned", "loss"): {"steps"}}
+# Fields filled with whole sentences of the section's pieces (exercise 1's verdict on each preset's weights),
+# each of which ends its sentence itself (checked below).
+SENTENCE_FIELDS = {("pipeline", "article"): (frozenset({"lab", "sharp"}), "exercise_")}
 
 
 def narrations():
-    return [pytest.param(text, strings | {"narration_only": NARRATION_ONLY.get((section, key), set())},
+    return [pytest.param(text, strings | {"narration_only": NARRATION_ONLY.get((section, key), set()),
+                                          "sentence_fields": SENTENCE_FIELDS.get((section, key), (frozenset(),))[0]},
                          id=f"{language}.{section}.{key}.narration{suffix}")
             for language, section, key, strings in STEPS for suffix, text in variants(strings, "narration").items()]
 
@@ -63,10 +69,17 @@ def test_each_caption_the_step_can_show_has_its_own_narration(language, section,
 
 @pytest.mark.parametrize(("text", "strings"), narrations())
 def test_a_narration_is_one_to_four_sentences_of_8_to_80_words(text, strings):
-    words = without_fields(text)
+    words = without_fields(text, strings["sentence_fields"])
     assert 1 <= len([part for part in SENTENCE_END.split(words) if part.strip()]) <= 4
     assert 8 <= len(words.split()) <= 80
     assert words.rstrip()[-1] in ".?!…", "a narration ends its last sentence"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_sentences_a_field_brings_end_themselves(language):
+    for (section, _), (_, prefix) in SENTENCE_FIELDS.items():
+        sentences = [text for key, text in load_locale(language)[section]["answer_pieces"].items() if key.startswith(prefix)]
+        assert sentences and all(text.rstrip()[-1] in ".?!…" for text in sentences), section
 
 
 @pytest.mark.parametrize(("text", "strings"), narrations())
