@@ -2,7 +2,9 @@
 the question and closing cards, and the step records that stills, slides, captions and tests are built from.
 
 Pacing: a step stays on screen at least as long as it takes to read, ``reading_seconds`` of its caption
-and of the numbers it newly shows; ``finish_step`` waits out whatever the animations left of that.
+and of the numbers it newly shows; ``finish_step`` waits out whatever the animations left of that. A caption that
+a voice says is not burned in and not read: a spoken step's reading time is its new numbers', and it lasts at least
+its voice.
 A reveal takes its new numbers' reading time (``reveal_seconds``), or stretches to fill the step's
 reading time so the step does not end on a long frozen stretch.
 A step's finished state (after its last animation, ``settled``) stays FINISHED_HOLD seconds before anything
@@ -142,6 +144,7 @@ class LessonScene(Scene):
         self._voice_until = 0.0  # when the voice placed so far falls silent
         self.header = None
         self._settled = 0.0  # when the last animation ended
+        self._caption_read = True  # the current step's caption is burned in, to be read (no voice says it)
         self._landing: list[int] = []  # cues (their indices) that sound as the next play ends
         self._numbers_shown: set = set()
         self.clip_start = 0.0  # scene time the clip's first step begins at (0 for a whole section)
@@ -290,7 +293,8 @@ class LessonScene(Scene):
         template = caption or strings["caption"]
         caption = self.written(template.format(**fields))
         speech = self.speech(number, key, strings, template, fields)
-        new_header = self._header(title, number, caption, burned=not (speech and speech[3]))
+        self._caption_read = not (speech and speech[3])  # a voice says the caption instead: it is not burned in
+        new_header = self._header(title, number, caption, burned=self._caption_read)
         self.cue("step", lands=True, step=number)  # as the new header lands
         if self.header is None:
             self.play(Appear(new_header), run_time=HEADER_SECONDS)
@@ -301,7 +305,7 @@ class LessonScene(Scene):
         self.bring_to_back(new_header)
         self.header = new_header
         self.steps.append(StepRecord(key=key, title=title, caption=caption, start=self.renderer.time,
-                                     reading=self.reading_time(caption, new_numbers)))
+                                     reading=self.reading_time(self.read_caption(caption), new_numbers)))
         self.narrate(number, speech)
         if self.job.progress:
             self.job.progress((number - 1) / len(self.shown_steps))
@@ -324,6 +328,11 @@ class LessonScene(Scene):
         self.steps.pop()
         self._skip_animations(self._drawing_after_omission)
         self._drawing_after_omission = None
+
+    def read_caption(self, caption: str) -> str:
+        """What of the current step's caption is read on screen: all of it, or nothing when a voice says it (its
+        time is the voice's, and the subtitles follow the voice)."""
+        return caption if self._caption_read else ""
 
     def reading_time(self, text: str, new_numbers: int = 0) -> float:
         """``reading_seconds`` at the lecture's pace (``lecture.pace``)."""
@@ -465,7 +474,7 @@ class LessonScene(Scene):
         step.texts, step.numbers = self._snapshot(self.mobjects)
         shown = numbers_on_screen(step.numbers)
         step.new_numbers, self._numbers_shown = len(shown - self._numbers_shown), shown
-        step.reading = self.reading_time(step.caption, step.new_numbers)
+        step.reading = self.reading_time(self.read_caption(step.caption), step.new_numbers)
         step.settled = max(self._settled, step.start)
         self._record_spoken(step)
         self.wait_until(max(step.start + max(step.reading, step.narration.get("seconds", -TAIL) + TAIL),

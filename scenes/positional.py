@@ -32,6 +32,7 @@ NOTE_GAP = 0.12
 BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
 LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
 HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
+DIFFERENCE_SECONDS = 0.8  # the outputs' new largest difference is written
 HAND_SLOT = 0.8  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
 
@@ -734,8 +735,9 @@ class PositionalScene(LessonScene):
 
     def show_with_pe(self):
         """The inputs become X + PE, row by row, then the outputs computed from them."""
-        self.enter_step("with_pe", keep=list(self.mobjects))
         demo = self.demo
+        self.enter_step("with_pe", keep=list(self.mobjects), new_numbers=sum(
+            matrix.size for matrix in (demo.steps_a_pe.X, demo.steps_b_pe.X, demo.output_a_pe, demo.output_b_pe)))
         width = self.outputs[0].cell_width
         inputs = [self.in_place(old, self.input_matrix(steps.X, side, True, width))
                   for old, side, steps in zip(self.inputs, "AB", self.demo_steps(True))]
@@ -743,17 +745,17 @@ class PositionalScene(LessonScene):
                    for old, side, output in zip(self.outputs, "AB", (demo.output_a_pe, demo.output_b_pe))]
         difference = self.difference_number(demo.output_a_pe, demo.output_b_pe)
         difference.move_to(self.difference, aligned_edge=LEFT)
-        self.replace_labels(self.inputs, inputs)
-        for before, after in zip(self.inputs, inputs):
-            self.replace_rows(before, after)
+        # the outputs' difference no longer holds once the inputs change: it goes, and comes back computed anew
+        self.replace_labels(self.inputs, inputs, Vanish(self.difference))
+        self.replace_rows(*zip(self.inputs, inputs))  # both sentences at once: the same PE rows added to each
         self.replace_labels(self.outputs, outputs)
-        self.replace_rows(self.outputs[0], outputs[0])
+        self.replace_rows((self.outputs[0], outputs[0]))
         self.beat("differ")  # the same word's rows compared as the second sentence's come, not before
-        self.replace_rows(self.outputs[1], outputs[1])
+        self.replace_rows((self.outputs[1], outputs[1]), fill_after=DIFFERENCE_SECONDS + 1.0)
         with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes
             self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is written, not before
                      max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
-            self.play(Succession(Vanish(self.difference), Appear(difference)), run_time=0.8)
+            self.play(Appear(difference), run_time=DIFFERENCE_SECONDS)
         self.beat("counts")
         self.wait(1.0)
 
@@ -765,15 +767,18 @@ class PositionalScene(LessonScene):
         enlarge_formulas(new)
         return new
 
-    def replace_labels(self, old: list[LabelledMatrix], new: list[LabelledMatrix]):
+    def replace_labels(self, old: list[LabelledMatrix], new: list[LabelledMatrix], *animations):
         """Each old matrix takes its new one's label (its rows follow, ``replace_rows``)."""
-        self.play(*[FadeTransform(before.label, after.label) for before, after in zip(old, new)], run_time=0.8)
+        self.play(*[FadeTransform(before.label, after.label) for before, after in zip(old, new)], *animations,
+                  run_time=0.8)
 
-    def replace_rows(self, before: LabelledMatrix, after: LabelledMatrix):
-        """The old matrix's numbers give way to the new one's, row by row, the old gone before the new come."""
-        self.play(LaggedStart(*[Succession(Vanish(before.row(i)), Appear(after.row(i)))
-                                for i in range(len(before.entries))], lag_ratio=1.0),
-                  run_time=self.reveal_seconds(before.values.size))
+    def replace_rows(self, *pairs: tuple[LabelledMatrix, LabelledMatrix], fill_after: float | None = None):
+        """Each old matrix's numbers give way to its new one's, row by row, the old gone before the new come; the
+        pairs side by side, at the reading pace of one matrix's numbers (or filling the step's reading time but
+        ``fill_after``, see ``reveal_seconds``)."""
+        self.play(*[LaggedStart(*[Succession(Vanish(before.row(i)), Appear(after.row(i)))
+                                  for i in range(len(before.entries))], lag_ratio=1.0) for before, after in pairs],
+                  run_time=self.reveal_seconds(pairs[0][0].values.size, fill_after=fill_after))
 
     # Layout --------------------------------------------------------------------------------------
     def body(self) -> tuple[float, float, float, float]:

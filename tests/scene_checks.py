@@ -21,6 +21,7 @@ from manim import Wait, config, tempconfig
 from lecture.render.output_folder import private_lock
 from lesson.config import load_config
 from lesson.locale import load_locale
+from lesson.narration_text import TAIL
 from lesson.sections import BY_ID
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene, SceneJob, reading_seconds
 from scenes.visuals import keep_typeset_labels
@@ -111,10 +112,12 @@ def notation_problems(scene) -> list[str]:
 
 
 def pacing_problems(scene) -> list[str]:
-    """Steps shorter than their reading time, and stretches where nothing moves longer than LONGEST_FREEZE."""
+    """Steps shorter than their reading time (a spoken step: its new numbers' and its voice), and stretches where nothing moves longer than LONGEST_FREEZE."""
     problems = []
     for step in scene.steps:
-        needed = reading_seconds(step.caption, step.new_numbers)
+        spoken = "seconds" in step.narration  # a voice says the caption: not on screen, not read; the voice is heard
+        needed = max(reading_seconds("", step.new_numbers), step.narration["seconds"] + TAIL) if spoken \
+            else reading_seconds(step.caption, step.new_numbers)
         if step.read_until - step.start < needed - 1e-6:
             problems.append(f"{step.key}: on screen {step.read_until - step.start:.1f} s, reading needs {needed:.1f} s")
     return problems + [f"nothing moves from {start:.1f} s to {end:.1f} s ({end - start:.1f} s)"

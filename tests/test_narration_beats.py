@@ -13,7 +13,9 @@ from manim import Square, tempconfig
 from lesson.config import load_config
 from lesson.locale import load_locale
 from scenes.fades import Appear
-from scenes.lesson_scene import LISTEN_TAIL, PHRASE_GAP, LessonScene, SceneJob
+from lesson.narration_text import TAIL
+from scenes.lesson_scene import (FINISHED_HOLD, LISTEN_TAIL, PHRASE_GAP, WORDS_PER_SECOND, LessonScene,
+                                 SceneJob)
 from sonify.replay import sound_seconds
 from sonify.synth import SAMPLE_RATE
 
@@ -56,8 +58,8 @@ class BeatsScene(LessonScene):
         self.beat("after")
 
 
-def run(scene_class=BeatsScene, speaker=WordSpeaker) -> LessonScene:
-    locale = load_locale() | {"beats": {"steps": STEPS}}
+def run(scene_class=BeatsScene, speaker=WordSpeaker, steps=STEPS) -> LessonScene:
+    locale = load_locale() | {"beats": {"steps": steps}}
     job = SceneJob(config=load_config(), locale=locale, narration=speaker and speaker())
     with tempfile.TemporaryDirectory() as media, tempconfig({
             "pixel_width": 256, "pixel_height": 144, "frame_rate": 30, "media_dir": media, "write_to_movie": False,
@@ -145,6 +147,27 @@ def test_a_spoken_steps_caption_is_not_burned_in_a_silent_steps_is():
     """Subtitles carry a spoken step's words; its caption on screen too would give a viewer two texts at once."""
     assert "Un cuadro." not in [text.text for text in run().steps[0].texts]
     assert "Un cuadro." in [text.text for text in run(speaker=None).steps[0].texts]
+
+
+class Filled(BeatsScene):
+    """A reveal that fills the step's reading time, as the lab's matrices do."""
+
+    def lesson(self):
+        self.begin_step("one")
+        self.play(Appear(Square()), run_time=self.reveal_seconds(fill_after=0.0))
+
+
+def test_a_spoken_step_is_not_held_for_reading_a_caption_that_is_not_on_screen():
+    """A 40-word caption takes 16 s to read; said by a voice in 3 words (1.2 s) it is not on screen, so the step
+    lasts its voice (and its finished state's hold), its reveal not stretched to fill 16 s: silent minutes came
+    from that. The silent step still gives the caption its 16 s."""
+    caption = " ".join(["palabra"] * 40) + "."
+    steps = {"one": {"title": "Uno", "caption": caption, "narration": "Miramos el cuadro."}}
+    spoken, silent = run(Filled, steps=steps).steps[0], run(Filled, speaker=None, steps=steps).steps[0]
+    assert silent.read_until - silent.start >= 40 / WORDS_PER_SECOND - 1e-6
+    assert spoken.read_until - spoken.start < 40 / WORDS_PER_SECOND / 2
+    assert spoken.read_until >= spoken.start + spoken.narration["seconds"] + TAIL - 1e-6
+    assert spoken.read_until >= spoken.settled + FINISHED_HOLD - 1e-6
 
 
 class LongSound(BeatsScene):
