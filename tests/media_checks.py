@@ -152,6 +152,14 @@ def tiny_matrix(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     return out, result
 
 
+def tiny_clean_matrix(tmp_path_factory) -> Path:
+    """The matrix section at TINY with nothing burned into its picture (``--clean``: its captions are its
+    subtitles, in the video and beside it), once for the session."""
+    out, result = rendered_once(tmp_path_factory, "matrix-tiny-clean", "render", "matrix", *TINY, "-j", "1", "--clean")
+    assert result.returncode == 0, result.stderr
+    return out
+
+
 def tiny_quick(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     """The quick section rendered at TINY with the defaults, once for the session (``rendered_once``)."""
     out, result = rendered_once(tmp_path_factory, "quick-tiny", "render", "quick", *TINY, "-j", "1",

@@ -1,7 +1,9 @@
 """Captions and chapters: one per step, SRT and WebVTT beside each video and for the lecture, and the same
 captions and a chapter per step inside the videos, read back as a player reads them, the notation written as the
 screen writes it (dₖ, not d_k or "d sub k"), a user's words in them escaped as each format needs; the narration
-script's Markdown the same."""
+script's Markdown the same. A step's caption is a subtitle when it is not burned into the picture: in a clean
+render (``--clean``, as here; a narrated one's subtitles are its spoken sentences: test_narration_render); a silent
+render with its captions burned in has no subtitles at all."""
 
 import html
 import json
@@ -17,14 +19,14 @@ from lecture.render.captions import lecture_tracks, section_tracks, step_spans, 
 from lecture.publish.script import markdown_text
 from lesson.records import steps_of
 from media_checks import (TINY, card_record, chapters, manifest, run_cli, step_record, streams, subtitle_cues,
-                          tiny_matrix)
+                          tiny_clean_matrix, tiny_matrix)
 
 VTT_TIMING = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)$")
 
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
-    return tiny_matrix(tmp_path_factory)[0]
+    return tiny_clean_matrix(tmp_path_factory)
 
 
 def parse_vtt(text: str) -> list[tuple[float, float, str]]:
@@ -129,10 +131,20 @@ def test_the_video_carries_a_chapter_per_step_with_its_title_and_span(out, name)
 
 
 @pytest.mark.parametrize("name", ["01-matrix", "lecture"])
-def test_a_silent_video_carries_no_subtitle_track_its_captions_are_in_the_picture_and_beside_it(out, name):
-    """Turned on, a track of the captions burned into the picture would show each twice (a narrated video's track
-    carries its spoken sentences: test_narration_render)."""
-    assert "subtitle" not in streams(out / f"{name}.mp4")
+def test_a_silent_video_has_no_subtitles_its_captions_are_in_the_picture(tmp_path_factory, name):
+    """Turned on, a track of the captions burned into the picture would show each twice, and so would an SRT beside
+    the video, which players such as VLC load by themselves (a narrated video's subtitles are its spoken sentences:
+    test_narration_render)."""
+    silent = tiny_matrix(tmp_path_factory)[0]
+    assert "subtitle" not in streams(silent / f"{name}.mp4")
+    assert not (silent / f"{name}.srt").exists() and not (silent / f"{name}.vtt").exists()
+    assert not {file for file in manifest(silent)["sections"]["matrix"]["files"] if file.endswith(("srt", "vtt"))}
+
+
+@pytest.mark.parametrize("name", ["01-matrix", "lecture"])
+def test_a_clean_videos_captions_are_its_subtitles_inside_and_beside_it(out, name):
+    inside, beside = subtitle_cues(out / f"{name}.mp4")[2], srt_cues(out / f"{name}.srt")
+    assert [unwrapped(text) for _, _, text in inside] == [unwrapped(text) for _, _, text in beside]
     assert "ó" in "".join(text for _, _, text in srt_cues(out / f"{name}.srt"))  # accents kept: UTF-8 throughout
 
 
@@ -171,7 +183,7 @@ WORD_JOINER = "\u2060"
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory):
     out = tmp_path_factory.mktemp("hostile-captions")
-    result = run_cli("render", "heads", *TINY, "--no-audio", "-j", "1", "-o", str(out),
+    result = run_cli("render", "heads", *TINY, "--no-audio", "--clean", "-j", "1", "-o", str(out),
                      "--set", f"heads.sentence={json.dumps(HOSTILE_SENTENCE)}")
     assert result.returncode == 0, result.stderr
     captions = shown_texts(manifest(out)["sections"]["heads"])

@@ -10,7 +10,7 @@ from lecture.render.captions import subtitle_text
 
 from lesson.locale import load_locale
 from lesson.sections import SECTIONS
-from media_checks import manifest, tiny_matrix
+from media_checks import manifest, tiny_clean_matrix, tiny_matrix
 from scene_checks import FRAME as RECORDS_FRAME, run_scene, shared_scene, video_freezes
 from test_records import records_survive_the_manifest
 from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
@@ -129,8 +129,10 @@ def test_the_decoded_video_holds_each_finished_step_and_each_card_still(tiny_ren
         assert held >= least - 2 * FRAME, card
 
 
-def test_the_manifest_lists_the_cards_and_the_captions_show_a_cards_text_while_it_is_up(tiny_render):
-    out, entry = tiny_render
+def test_the_manifest_lists_the_cards_and_the_captions_show_a_cards_text_while_it_is_up(tmp_path_factory):
+    """In a clean render (no caption burned in), the captions are subtitles: a card's text is one while it is up."""
+    out = tiny_clean_matrix(tmp_path_factory)
+    entry = manifest(out)["sections"]["matrix"]
     assert entry["cards"] and {card["kind"] for card in entry["cards"]} <= {"predictive", "closing"}
     assert all(step["start"] <= step["settled"] <= step["read_until"] <= step["end"] for step in entry["steps"])
     captions = list(srt.parse((out / "01-matrix.srt").read_text(encoding="utf-8")))

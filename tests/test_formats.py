@@ -15,16 +15,17 @@ from test_captions import parse_vtt, to_the_millisecond, unwrapped
 FPS = 5
 
 
-def rendered(tmp_path_factory, video_format: str):
-    out, result = rendered_once(tmp_path_factory, f"quick-tiny-{video_format}", "render", QUICK.id, *TINY,
-                                "--format", video_format, "-j", "1", cli=run_quick_cli)
+def rendered(tmp_path_factory, video_format: str, *extra: str):
+    out, result = rendered_once(tmp_path_factory, f"quick-tiny-{video_format}{''.join(extra)}", "render", QUICK.id,
+                                *TINY, "--format", video_format, "-j", "1", *extra, cli=run_quick_cli)
     assert result.returncode == 0, result.stderr
     return out
 
 
 @pytest.fixture(scope="module")
 def webm(tmp_path_factory):
-    return rendered(tmp_path_factory, "webm")
+    """Clean (``--clean``): its captions, not burned in, are its subtitles."""
+    return rendered(tmp_path_factory, "webm", "--clean")
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +36,9 @@ def gif(tmp_path_factory):
 def test_webm_holds_vp9_opus_and_every_frame(webm):
     entry = manifest(webm)["sections"][QUICK.id]
     found = streams(webm / f"{QUICK.stem}.webm")
-    # silent: its captions are in the picture, so no subtitle track (a narrated WebM's: test_formats_once)
-    assert {kind: info["codec"] for kind, info in found.items()} == {"video": "vp9", "audio": "opus"}
+    # clean: its captions are not in the picture, so they are its WebVTT track (a narrated WebM's: test_formats_once)
+    assert {kind: info["codec"] for kind, info in found.items()} == {"video": "vp9", "audio": "opus",
+                                                                     "subtitle": "webvtt"}
     assert (found["video"]["width"], found["video"]["height"]) == (256, 144)
     assert decoded_frame_count(webm / f"{QUICK.stem}.webm") == round(entry["duration"] * FPS)
     assert decoded_frame_count(webm / "lecture.webm") == round(entry["duration"] * FPS)
@@ -48,7 +50,7 @@ def test_webm_carries_a_chapter_per_step_and_the_webvtt_captions_beside_it(webm,
     duration = manifest(webm)["sections"][QUICK.id]["duration"]
     expected = [(start, end, step.title) for step, (start, end) in zip(steps, step_spans(steps, duration))]
     assert to_the_millisecond(chapters(webm / f"{name}.webm")) == to_the_millisecond(expected)
-    beside = parse_vtt((webm / f"{name}.vtt").read_text(encoding="utf-8"))  # the silent section's captions
+    beside = parse_vtt((webm / f"{name}.vtt").read_text(encoding="utf-8"))  # the clean section's captions
     assert [unwrapped(text) for _, _, text in beside] == [step.caption for step in steps]
 
 

@@ -60,7 +60,7 @@ def test_planted_links_never_lead_outside_the_output_folder(rendered, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
     victims = {name: outside / name for name in ("manifest.json", f"{QUICK.stem}.mp4", f"{QUICK.stem}.wav",
-                                                 "lecture.srt", "lecture.mp4")}
+                                                 "lecture.mp4")}
     for name, victim in victims.items():
         victim.write_text(f"not yours: {name}")
         (rendered / name).unlink()

@@ -32,11 +32,12 @@ def spanish_captions(count: int) -> list[str]:
 @pytest.fixture(scope="module")
 def declared_outside(tmp_path_factory):
     """The quick section, from a copy of its folder in a temporary folder (nothing of it on the project's paths),
-    rendered by `render quick` at the tiny size, in Spanish and with its default of three halves."""
+    rendered by `render quick` at the tiny size, in Spanish and with its default of three halves, its captions not
+    burned in (``--clean``: they are its subtitles)."""
     folder = shutil.copytree(QUICK, tmp_path_factory.mktemp("outside") / QUICK.name,
                              ignore=shutil.ignore_patterns("__pycache__"))
     out = folder.parent / "out"
-    result = subprocess.run(**quick_command("render", "quick", *TINY, "-o", str(out), folder=folder),
+    result = subprocess.run(**quick_command("render", "quick", *TINY, "--clean", "-o", str(out), folder=folder),
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     return out, manifest(out)

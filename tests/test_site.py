@@ -302,11 +302,11 @@ def test_the_folder_shares_the_videos_bytes_with_out(out):
 def test_a_video_changed_since_its_render_is_listed_as_not_rendered_and_none_of_its_files_are_copied(out, tmp_path):
     copy = tmp_path / "out"
     shutil.copytree(out, copy, ignore=shutil.ignore_patterns("site", "slides", "stills", ".atencion"))
-    with open(copy / "02-scaling.vtt", "a", encoding="utf-8") as captions:
-        captions.write("\n")
+    with open(copy / "02-scaling.mp4", "ab") as video:
+        video.write(b"\0")
     result = run_cli("site", "-o", str(copy))
     assert result.returncode == 0 and "02-scaling" not in " ".join(os.listdir(copy / "site" / "videos"))
-    assert f"scaling: 02-scaling.vtt in {copy}: missing or changed since it was rendered" in result.stderr
+    assert f"scaling: 02-scaling.mp4 in {copy}: missing or changed since it was rendered" in result.stderr
     assert "the page lists it as not rendered" in result.stderr and "not rendered: scaling" in result.stderr
     assert "missing" in Page(copy / "site" / "index.html").all("section", id="scaling")[0]["class"]
     assert "(python render.py render scaling renders it again)" in result.stderr

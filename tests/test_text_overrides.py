@@ -40,11 +40,12 @@ def saved(folder, text: str, name: str = "mine.toml"):
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
-    """The matrix and quick sections rendered tiny with MINE."""
+    """The matrix and quick sections rendered tiny with MINE, clean (the captions are the subtitles)."""
     folder = session_folder(tmp_path_factory) / "text-overrides"
     folder.mkdir(exist_ok=True)
     out = folder / "out"
-    result = run_quick_cli("render", "matrix", "quick", *TINY, "-c", str(saved(folder, MINE)), "-o", str(out))
+    result = run_quick_cli("render", "matrix", "quick", *TINY, "--clean", "-c", str(saved(folder, MINE)),
+                           "-o", str(out))
     assert result.returncode == 0, result.stderr
     return out
 
@@ -79,7 +80,8 @@ def test_a_changed_text_renders_its_section_again_and_no_other(rendered, tmp_pat
     out = copy_of(rendered, tmp_path / "out")
     before = manifest(out)["sections"]
     changed = MINE + '\n[text.quick.steps.last]\ncaption = "Y al final, {last}."\n'
-    result = run_quick_cli("render", "matrix", "quick", *TINY, "-c", str(saved(tmp_path, changed)), "-o", str(out))
+    result = run_quick_cli("render", "matrix", "quick", *TINY, "--clean", "-c", str(saved(tmp_path, changed)),
+                           "-o", str(out))
     assert result.returncode == 0, result.stderr
     after = manifest(out)["sections"]
     assert "01-matrix: up to date, skipped" in result.stderr

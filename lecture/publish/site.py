@@ -27,7 +27,7 @@ from jinja2 import Environment
 from PIL import Image
 from rich.console import Console
 
-from lecture.render.captions import spoken_section, step_spans
+from lecture.render.captions import step_spans
 from lecture.render.manifest import MANIFEST, read_manifest
 from lecture.render.output_folder import OutputFolder
 from lecture.render.runner import plain_line
@@ -185,15 +185,13 @@ def _video(out: Path, site: Path, section: Section, entry: dict, warn) -> Video 
         warn(f"{changed_line(section.id, out, changed)}; the page lists it as not rendered "
              f"(python render.py render {section.id} renders it again)")
         return None
-    if f"{stem}.vtt" not in names:
-        return None
     steps = steps_of(entry)
     chapters = tuple(Chapter(anchor=f"{section.id}-{step.key}", title=step.title, start=start,
                              transcript=step.narration["text"] if step.spoken else "")
                      for step, (start, _) in zip(steps, step_spans(steps, entry["duration"])))
-    # A silent section's captions are in its picture: a track of them, on by default, would show each one twice.
+    # Its subtitles, when it has any (narrated or clean): a silent section's captions are in its picture.
     data = base64.b64encode((site / "videos" / f"{stem}.vtt").read_bytes()).decode("ascii") \
-        if spoken_section(steps) else ""
+        if f"{stem}.vtt" in names else ""
     poster = f"videos/{stem}.jpg"
     frame_before(site / "videos" / video, steps[0].end).save(site / poster, quality=85)
     return Video(href=f"videos/{video}", type=BY_NAME[entry["format"]].browser_type, poster=poster,

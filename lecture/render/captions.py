@@ -1,5 +1,6 @@
 """Captions and chapters: one caption and one chapter per step, in the lecture's language, as SRT and WebVTT
-beside each section's video and the lecture, and as the subtitle track and chapters inside them.
+beside each section's video and the lecture, and as the subtitle track and chapters inside them; a silent video,
+whose captions are burned into its picture, has chapters only (``carried``).
 
 A step's caption and chapter cover the same span as its slide (see ``step_spans``), so captions, chapters,
 slides and the storyboard all agree on where a step begins and ends. A narrated step has one caption per
@@ -101,10 +102,11 @@ def spoken_section(steps: list[StepRecord]) -> bool:
     return any(step.spoken for step in steps)
 
 
-def carried(tracks: TextTracks, narrated: bool) -> TextTracks:
-    """What the video itself carries: a silent section's captions are burned into its picture, so its video has no
-    subtitle track (turned on, it would show every caption twice); they stay beside it as SRT and WebVTT."""
-    return tracks if narrated else replace(tracks, cues=())
+def carried(tracks: TextTracks, subtitled: bool) -> TextTracks:
+    """What the video itself carries: a silent section's captions are burned into its picture (unless
+    ``lecture.clean``), so its video has no subtitle track (turned on, it would show every caption twice), nor
+    SRT and WebVTT beside it (players such as VLC load those by themselves)."""
+    return tracks if subtitled else replace(tracks, cues=())
 
 
 def lecture_tracks(sections: list[tuple[list[StepRecord], float, list[CardRecord]]],

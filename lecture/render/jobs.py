@@ -259,12 +259,15 @@ def drawn(job: RenderJob) -> bool:
 def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[list[StepRecord], float, list[CardRecord]], scene,
                   work: Path) -> dict[str, Path]:
     """Write the finished video: the scene's picture, a chapter per step, the spoken sentences as a subtitle track
-    (a silent section's captions are in its picture: ``captions.carried``), and (unless muted) the soundtrack synthesized from the scene's cues with its narration's voices, kept
-    beside it as a WAV too; the captions also beside it as SRT and WebVTT. ``timeline`` is (step records,
-    duration of ``produced``, card records). Returns the finished files by name, the video first."""
+    and beside it as SRT and WebVTT (a silent section's captions are in its picture, so it has neither: a player
+    that loads subtitles beside a video, as VLC does, would show each caption twice; ``captions.carried``), and
+    (unless muted) the soundtrack synthesized from the scene's cues with its narration's voices, kept beside it as
+    a WAV too. ``timeline`` is (step records, duration of ``produced``, card records). Returns the finished files
+    by name, the video first."""
     tracks = section_tracks(*timeline, lang=job.config.lecture.lang)
     # a clean picture (lecture.clean) burns no caption in: its video carries them as a spoken one does
-    inside = carried(tracks, spoken_section(timeline[0]) or job.config.lecture.clean)
+    subtitled = spoken_section(timeline[0]) or job.config.lecture.clean
+    inside = carried(tracks, subtitled)
     video, wav = work / f"finished.{job.format}", work / f"{stem}.wav"
     if job.config.audio.mute:
         write_video([produced], video, tracks=inside)
@@ -273,7 +276,7 @@ def _finish_video(job: RenderJob, stem: str, produced: Path, timeline: tuple[lis
         write_soundtrack(scene.cues, timeline[1], job.config.audio.target_lufs(), wav, scene.voices)
         add_audio(produced, wav, SAMPLE_RATE, video, inside)
         files = {f"{stem}.{job.format}": video, wav.name: wav}
-    return files | write_captions(tracks, work, stem)
+    return files | (write_captions(tracks, work, stem) if subtitled else {})
 
 
 def _manim_config(job: RenderJob, cache: Path, work: Path, partial: Path) -> dict:

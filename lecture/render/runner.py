@@ -340,7 +340,8 @@ def longest_first(sections: list[str], manifest: dict) -> list[str]:
 def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, scratch: Path,
                   console: Console) -> dict[str, Path]:
     """Join every section in OUT rendered with these settings, in lesson order, into lecture.<format>, and
-    their captions, shifted to match, into lecture.srt and lecture.vtt; returns the staged files by name.
+    their captions, shifted to match, into its subtitle track and lecture.srt and lecture.vtt (none when every
+    caption is burned into the picture: a silent lecture); returns the staged files by name.
     Two sections or more are joined between a title card and an end card (``lesson.references``); one section
     alone is the lecture as it is, with no card.
 
@@ -359,10 +360,11 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
         return {}
     cards = drawn_cards(request, ids, folder.cache / CARDS_FOLDER) if len(parts) > 1 else []
     narrated = any(spoken_section(steps_of(entry)) for entry in joined)
+    subtitled = narrated or request.config.lecture.clean
     timeline = [(steps_of(entry), video_duration(part), cards_of(entry)) for entry, part in zip(joined, parts)]
     tracks = with_cards(lecture_tracks(timeline, lang=request.config.lecture.lang), cards, narrated,
                         sum(duration for _, duration, _ in timeline))
-    files = write_captions(tracks, scratch, "lecture")
+    files = write_captions(tracks, scratch, "lecture") if subtitled else {}
     name = f"lecture.{request.format}"
     wanted = hashlib.sha256("".join([entry["sha256"][entry["files"][0]] for entry in joined]
                                     + [file_hash(card.video) for card in cards]).encode()).hexdigest()
@@ -379,7 +381,7 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
         wavs = [folder.path / Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
         soundtracks = None if request.config.audio.mute else [SILENCE, *wavs, SILENCE]
         join_videos([cards[0].video, *parts, cards[1].video], files[name], soundtracks, SAMPLE_RATE,
-                    carried(tracks, narrated))
+                    carried(tracks, subtitled))
         console.print(f"{name}: {len(parts)} sections joined, after a title card and before an end card")
     manifest["lecture"] = {"file": name, "fingerprint": wanted, "sha256": file_hash(files[name]),
                            "parts": [entry["files"][0] for entry in joined],
