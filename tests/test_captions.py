@@ -162,6 +162,22 @@ def test_every_caption_a_step_or_a_card_shows_and_every_narrated_sentence_is_typ
         "Dividimos por √dₖ.", "√dₖ es q₁ por kⱼ.", "QKᵀ y W sub Q, de d sub model."]
 
 
+def test_words_said_after_the_voice_waits_for_a_play_come_as_they_are_said():
+    """One sentence, two phrases: the voice says the first, waits 6 s for a play, then says the second. Shared out
+    by characters over the whole sentence, "y después crece." came up 4 s before it was said (the 720p watch found
+    cues up to 7 s ahead); phrases said one after the other still share their blocks."""
+    waits = step_record("A", "", 12.0, narration={
+        "sentences": [["Primero miramos el cuadro, y después crece.", 1.0, 10.5]],
+        "phrases": [["Primero miramos el cuadro,", 1.0, 3.0, ""], ["y después crece.", 9.0, 10.5, "grow"]]})
+    assert section_tracks([waits], 12.0).cues == ((1.0, 3.0, "Primero miramos el cuadro,"),
+                                                 (9.0, 10.5, "y después crece."))
+    flowing = step_record("B", "", 6.0, narration={
+        "sentences": [["Primero miramos el cuadro, y después crece.", 1.0, 4.5]],
+        "phrases": [["Primero miramos el cuadro,", 1.0, 3.0, ""], ["y después crece.", 3.3, 4.5, "grow"]]})
+    assert [(start, end, unwrapped(text)) for start, end, text in section_tracks([flowing], 6.0).cues] == [
+        (1.0, 4.5, "Primero miramos el cuadro, y después crece.")]
+
+
 def test_english_subtitles_write_the_notation_from_the_english_words():
     step = step_record("A", "", 2.0, narration={"sentences": [
         ["Divide by the square root of d sub k: q one’s row of Q times K transpose.", 0.0, 2.0]]})

@@ -5,8 +5,9 @@ whose captions are burned into its picture, has chapters only (``carried``).
 A step's caption and chapter cover the same span as its slide (see ``step_spans``), so captions, chapters,
 slides and the storyboard all agree on where a step begins and ends. A narrated step has one caption per
 spoken sentence instead, timed to that sentence in the recording, and a long sentence is cut into blocks of at
-most two lines (``caption_blocks``). While a card is up, the caption is the card's text. Every caption writes the
-notation as the screen does (``subtitle_text``): dₖ, q₁, √dₖ, never d_k.
+most two lines (``caption_blocks``); where the voice pauses inside a sentence for a play, the words after the
+pause come as they are said (``spoken_cues``). While a card is up, the caption is the card's text. Every caption
+writes the notation as the screen does (``subtitle_text``): dₖ, q₁, √dₖ, never d_k.
 
 A caption can hold a user's words (a sentence's tokens), so each file escapes what its format would read as
 markup or as timing: WebVTT with its own character references, SubRip, which has none, with a word joiner.
@@ -29,6 +30,7 @@ from lesson.records import CardRecord, StepRecord
 
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
 BLOCK_LINES = 2  # lines per caption block of a narrated step: more cover the picture and outrun the voice
+RUN_PAUSE = 1.0  # seconds of the voice's silence inside a sentence (waiting for a play) that start a new block
 CLAUSE_END = re.compile(r"(?<=[,;:])\s+")  # where a sentence is best cut: after a comma, a semicolon, a colon
 # WebVTT's escapes (W3C WebVTT, "cue text"): "&" and "<" would start a character reference or a tag, and an
 # escaped ">" means no "-->" in a cue's text, where a reader takes it for the next cue's timing and ends the cue.
@@ -64,15 +66,37 @@ def section_tracks(steps: list[StepRecord], duration: float, cards: list[CardRec
     chapters, cues, narrated = [], [], spoken_section(steps)
     for step, span in zip(steps, step_spans(steps, duration)):
         chapters.append(_timed(*span, step.title, offset))
-        spoken = step.spoken
-        cues += [block for text, start, end in spoken
-                 for block in caption_blocks(subtitle_text(text, lang), start, end)] \
-            if spoken else [] if narrated else [(*span, subtitle_text(step.caption, lang))]
+        cues += spoken_cues(step, lang) if step.spoken \
+            else [] if narrated else [(*span, subtitle_text(step.caption, lang))]
     for card in () if narrated else cards:
         cues = [*_outside(cues, card.start, card.end), (card.start, card.end, subtitle_text(card.caption, lang))]
     return TextTracks(tuple(chapters),
                       tuple(_timed(start, end, _wrapped(text), offset) for start, end, text in sorted(cues)),
                       track_language(lang))
+
+
+def spoken_cues(step: StepRecord, lang: str = DEFAULT_LANGUAGE) -> list[tuple[float, float, str]]:
+    """A spoken step's caption blocks, sentence by sentence, timed by the phrases that say them: phrases said one
+    after the other share their blocks (each block its share of their time, by characters); where the voice waits
+    for a play (a pause of RUN_PAUSE or more), the words after it start a block of their own as they are said."""
+    phrases = [(start, end, text) for text, start, end, _ in step.narration.get("phrases", [])]
+    cues = []
+    for text, start, end in step.spoken:
+        said = [phrase for phrase in phrases if start - 1e-3 <= phrase[0] and phrase[1] <= end + 1e-3]
+        cues += [block for run_start, run_end, words in _runs(said) or [(start, end, text)]
+                 for block in caption_blocks(subtitle_text(words, lang), run_start, run_end)]
+    return cues
+
+
+def _runs(phrases: list[tuple[float, float, str]]) -> list[tuple[float, float, str]]:
+    """Consecutive phrases (start, end, text) joined while the pause between them is under RUN_PAUSE."""
+    runs = []
+    for start, end, text in phrases:
+        if runs and start - runs[-1][1] < RUN_PAUSE:
+            runs[-1] = (runs[-1][0], end, f"{runs[-1][2]} {text}")
+        else:
+            runs.append((start, end, text))
+    return runs
 
 
 def subtitle_text(text: str, lang: str = DEFAULT_LANGUAGE) -> str:
