@@ -60,7 +60,7 @@ from pathlib import Path
 import numpy as np
 
 from attn_math.attention import entropy
-from sonify.mix import Timeline, Track, cue_gain_db, in_room, limit, limited_blocks, with_voices, write_wav_blocks
+from sonify.mix import Timeline, Track, cue_gain_db, in_room, limited_blocks, with_voices, write_wav_blocks
 from sonify.synth import (ATTACK, PLUCK, SAMPLE_RATE, SWELL, chord, envelope, glide, low_pass, organ_wave, pan,
                           saw_wave, seconds, sine_wave, tone, triangle_wave)
 
@@ -402,18 +402,12 @@ def placed(timeline: Timeline, cues, gain_db: float = 0.0) -> Timeline:
     return timeline
 
 
-def soundtrack(cues, duration: float, loudness_lufs: float, voices=()) -> np.ndarray:
-    """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long, levelled
-    against speech at ``loudness_lufs`` (``cue_gain_db``), in a light room (``in_room``), the narration's ``voices`` ((start, mono samples)
-    each) over it at that loudness with the tones ducked, through the limiter."""
-    tones = placed(Timeline(duration), cues, cue_gain_db(loudness_lufs)).samples
-    in_room(tones)
-    return limit(with_voices(tones, voices, loudness_lufs) if voices else tones)
-
-
 def write_soundtrack(cues, duration: float, loudness_lufs: float, path: Path, voices=()) -> None:
-    """The ``soundtrack`` written to the WAV ``path``, built on scratch files and limited a block at a time:
-    memory holds a block and a cue's sound, however long the section runs."""
+    """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long, levelled
+    against speech at ``loudness_lufs`` (``cue_gain_db``), in a light room (``in_room``), the narration's ``voices``
+    ((start, mono samples) each) over it at that loudness with the tones ducked, through the limiter, written to the
+    WAV ``path``. Built on scratch files and limited a block at a time: memory holds a block and a cue's sound,
+    however long the section runs."""
     with Track(int(round(duration * SAMPLE_RATE))) as tones:
         placed(Timeline(samples=tones), cues, cue_gain_db(loudness_lufs))
         in_room(tones)

@@ -128,15 +128,6 @@ def blocks(samples, size: int = BLOCK) -> Iterator[tuple[int, np.ndarray]]:
         yield start, samples[start:start + size]
 
 
-def collected(pieces, like: np.ndarray) -> np.ndarray:
-    """Blocks laid end to end into an array shaped like ``like``."""
-    whole, at = np.zeros_like(like, dtype=float), 0
-    for block in pieces:
-        whole[at:at + len(block)] = block
-        at += len(block)
-    return whole
-
-
 def duck_gain(spans, length: int, depth_db: float = DUCK_DB, ramp: float = DUCK_RAMP, start: int = 0) -> np.ndarray:
     """Gain per sample of samples ``start`` to ``start + length``: 1, falling linearly to 10^(depth/20) over
     ``ramp`` s before each (start, end) span in seconds, held through it, rising back over ``ramp`` s after it."""
@@ -289,12 +280,6 @@ def sample_peaks(samples: np.ndarray, above: float = 0.0) -> np.ndarray:
     return peaks
 
 
-def true_peak_db(samples: np.ndarray) -> float:
-    """True peak in dBTP: 20 log10 of the largest oversampled |value|."""
-    peak = sample_peaks(samples).max(initial=0.0)
-    return float(20 * np.log10(peak)) if peak > 0 else float("-inf")
-
-
 LIMITER_AHEAD, LIMITER_BEHIND = int(LOOKAHEAD * SAMPLE_RATE), int(HOLD * SAMPLE_RATE)
 # How far a sample's limited value depends on its neighbours: peaks, then the hold's minimum, then the mean.
 LIMITER_REACH = PEAK_REACH + LIMITER_AHEAD + LIMITER_BEHIND + LIMITER_AHEAD // 2 + 1
@@ -329,11 +314,6 @@ def limited_blocks(samples, ceiling_db: float = CEILING_DBTP) -> Iterator[tuple[
         yield start, limited(samples[low:high], ceiling_db)[start - low:end - low]
 
 
-def limit(samples: np.ndarray, ceiling_db: float = CEILING_DBTP) -> np.ndarray:
-    """``samples`` through the look-ahead limiter (see ``limited``)."""
-    return collected((block for _, block in limited_blocks(samples, ceiling_db)), samples)
-
-
 def pcm16(samples: np.ndarray) -> np.ndarray:
     """Floats in [-1, 1] as 16-bit PCM (clipped)."""
     return np.round(np.clip(samples, -1.0, 1.0) * 32767).astype("<i2")
@@ -348,11 +328,6 @@ def write_wav_blocks(pieces, path: Path) -> None:
         writer.setframerate(SAMPLE_RATE)
         for block in pieces:
             writer.writeframes(pcm16(block).tobytes())
-
-
-def write_wav(samples: np.ndarray, path: Path) -> None:
-    """``samples`` (an (n, 2) array) as a 16-bit PCM stereo WAV (see ``write_wav_blocks``)."""
-    write_wav_blocks([samples], path)
 
 
 def wav_blocks(path: Path, size: int = BLOCK) -> Iterator[np.ndarray]:

@@ -1,7 +1,9 @@
 """The synthesizer, the mappings and the mastering, measured on the signals they produce (FFT, RMS,
 spectral centroid, ITU-R BS.1770 loudness with pyloudnorm, true peak by 4x oversampling)."""
 
+import tempfile
 import wave
+from pathlib import Path
 
 import numpy as np
 import pyloudnorm
@@ -12,11 +14,27 @@ from scipy.ndimage import minimum_filter1d, uniform_filter1d
 from lesson.sections import SECTIONS
 from scenes.lesson_scene import Cue
 from sonify.mappings import (LEVELS, MAPPINGS, connection_note, distribution_chord, encoding_pitch, followed,
-                             placed, reset_tone, soundtrack, staggered, step_tone, value_blip)
+                             placed, reset_tone, staggered, step_tone, value_blip, write_soundtrack)
 from sonify.mix import (CEILING_DBTP, CUES_UNDER_SPEECH, DATA_CUE_LOUDNESS, LIMITER_AHEAD, LIMITER_BEHIND, PEAK_BLOCK,
-                        Timeline, limit, loudness, read_wav, sample_peaks, write_wav)
+                        Timeline, cue_gain_db, limited_blocks, loudness, read_wav, sample_peaks, write_wav_blocks)
 from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
                           sine_wave, tone, triangle_wave)
+
+
+PCM_STEP = 1 / 32767  # a 16-bit WAV's step between two values
+
+
+def soundtrack(cues, duration: float, loudness_lufs: float) -> np.ndarray:
+    """The section soundtrack the product writes (``write_soundtrack``) for ``cues``, read back from its WAV."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "track.wav"
+        write_soundtrack(cues, duration, loudness_lufs, path)
+        return read_wav(path)
+
+
+def limit(samples: np.ndarray) -> np.ndarray:
+    """``samples`` through the limiter, block by block as ``write_soundtrack`` runs it."""
+    return np.concatenate([block for _, block in limited_blocks(samples)])
 
 
 def mono(signal: np.ndarray) -> np.ndarray:
@@ -375,6 +393,15 @@ def test_the_limiter_keeps_loud_tracks_under_the_ceiling():
         assert true_peak(limit(30 * track)) <= CEILING_DBTP + 0.05
 
 
+def test_a_loud_soundtrack_is_written_under_the_ceiling():
+    """Every cue of EXAMPLES at once, at the loudest volume a config allows (-10 LUFS): placed at their levels
+    they peak over the ceiling; the WAV the product writes does not (it goes through the limiter)."""
+    cues = [Cue(0.5 + 0.05 * k, kind, values) for k, (kind, values) in enumerate(EXAMPLES.items())]
+    placed_only = placed(Timeline(4.0), cues, cue_gain_db(-10.0)).samples
+    assert true_peak(placed_only) > CEILING_DBTP + 1.0
+    assert true_peak(soundtrack(cues, 4.0, -10.0)) <= CEILING_DBTP + 0.1  # 16-bit rounding
+
+
 def test_sample_peaks_catch_the_peak_between_samples_and_equal_oversampling_the_whole_signal_at_once():
     """A sine at a quarter of the rate, 45 degrees off: every sample is at 0.707 of the amplitude, the wave
     itself reaches 1.0 between them. Over several blocks, the blockwise peaks equal those of the whole signal
@@ -435,7 +462,7 @@ def test_the_limiter_only_turns_down_never_distorts():
 def test_volume_halves_the_amplitude_at_50_and_silences_at_0():
     cues = [Cue(0.5, "row", EXAMPLES["row"]), Cue(1.5, "step", EXAMPLES["step"])]
     full = soundtrack(cues, 3.0, -16.0)
-    np.testing.assert_allclose(soundtrack(cues, 3.0, -16.0 + db(0.5)), 0.5 * full, atol=1e-6)
+    np.testing.assert_allclose(soundtrack(cues, 3.0, -16.0 + db(0.5)), 0.5 * full, atol=PCM_STEP)
     assert not soundtrack(cues, 3.0, float("-inf")).any()
 
 
@@ -473,9 +500,9 @@ def test_soundtrack_is_stereo_exactly_as_long_as_the_video_and_places_cues_on_ti
 def test_wav_is_16_bit_pcm_stereo_48_khz_and_round_trips(tmp_path):
     path = tmp_path / "track.wav"
     samples = pan(0.5 * tone(440, 0.25), -0.3)
-    write_wav(samples, path)
+    write_wav_blocks([samples], path)
     with wave.open(str(path)) as reader:
         assert (reader.getsampwidth(), reader.getnchannels(), reader.getframerate()) == (2, 2, 48000)
         assert reader.getnframes() == len(samples)
-    np.testing.assert_allclose(read_wav(path), samples, atol=1 / 32767)
+    np.testing.assert_allclose(read_wav(path), samples, atol=PCM_STEP)
     assert len(seconds(1.0)) == 48000
