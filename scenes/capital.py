@@ -24,7 +24,7 @@ from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
 from scenes.heatmap import readable_text_colour
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
-                            number_text, probability_decimals, sit_on)
+                            number_text, probability_decimals, sit_on, tagged_number)
 
 MIRROR_IDENTITY = 0.9  # the lesson compares p(París) at +0.90 with p(Roma) at -0.90
 DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
@@ -39,6 +39,31 @@ READOUT_SIZE = 32
 # The largest |score| or |logit| fills its cell this share of the way to its colour: the digits written on it
 # (TEXT) keep a contrast of 4.6:1 there, over WCAG's 4.5:1 (at the full colour, 3.5:1).
 FILL_SHARE = 0.8
+
+
+class LabelledValue(VGroup):
+    """A label and its ``value`` (a number, or a word), which the slider's drag replaces as it ticks."""
+
+    def __init__(self, label, value):
+        super().__init__(label, value)
+        self.value = value
+
+    def replace_value(self, new) -> None:
+        """``new`` where the value was, left-aligned with it."""
+        new.move_to(self.value, aligned_edge=LEFT)
+        self.remove(self.value)
+        self.add(new)
+        self.value = new
+
+
+class IdentitySlider(VGroup):
+    """The identity's slider: its ``readout`` left of the ``track`` (stops at Italia, 0, Francia) and its
+    ``marker``."""
+
+    def __init__(self, readout: LabelledValue, track: Line, stops: VGroup, marker: Dot):
+        super().__init__(readout, VGroup(track, stops, marker))
+        self.arrange(RIGHT, buff=0.7)
+        self.readout, self.track, self.marker = readout, track, marker
 
 
 class CapitalScene(LessonScene):
@@ -520,7 +545,7 @@ class CapitalScene(LessonScene):
         self.play(Appear(self.slider), Appear(self.chart), Appear(self.readouts), Appear(self.prediction_frame),
                   run_time=1.0)
 
-    def identity_slider(self, identity: float) -> VGroup:
+    def identity_slider(self, identity: float) -> "IdentitySlider":
         """A track from Italia (-1) to Francia (+1) with a marker, and the identity written at its left."""
         track = Line(3 * LEFT, 3 * RIGHT, color=style.MUTED, stroke_width=4)
         stops = VGroup()
@@ -530,9 +555,7 @@ class CapitalScene(LessonScene):
             stops.add(VGroup(tick, name))
         marker = Dot(track_point(track, identity), radius=0.14, color=style.HIGHLIGHT)
         readout = self.reading(self.labels["identity"], identity, "identity")
-        slider = VGroup(readout, VGroup(track, stops, marker)).arrange(RIGHT, buff=0.7)
-        slider.track, slider.marker, slider.readout = track, marker, readout
-        return slider
+        return IdentitySlider(readout, track, stops, marker)
 
     def slider_mark(self, identity: float) -> Line:
         """A tick left on the track where a reading was taken."""
@@ -553,13 +576,10 @@ class CapitalScene(LessonScene):
     def update_readouts(self, walk):
         """Write the identity, the prediction, its probability and the loss of ``walk``: they tick like a
         counter, since morphing one number into the next every few tenths of a second is unreadable."""
-        fresh = [tagged_number(walk.identity, "identity", style.BODY_SIZE), *self.readout_values(walk)]
+        fresh = [tagged_number(walk.identity, "identity"), *self.readout_values(walk)]
         for holder, new in zip([self.slider.readout, *self.readouts], fresh):
-            old = holder.value
-            if old.shown_text != new.shown_text:
-                holder.remove(old)
-                holder.add(new.scale(self.drag_scale).move_to(old, aligned_edge=LEFT))
-                holder.value = new
+            if holder.value.shown_text != new.shown_text:
+                holder.replace_value(new.scale(self.drag_scale))
 
     # Shared pieces of this section -------------------------------------------------------------------------
     def distribution_chart(self, walk) -> BarChart:
@@ -574,8 +594,8 @@ class CapitalScene(LessonScene):
         """The predicted word ("empate" on a tie), its probability and the loss -ln p."""
         word = self.labels["tie"] if is_tie(walk) else self.shown_word(walk.prediction)
         return [label_text(word, style.TEXT, READOUT_SIZE),
-                tagged_number(walk.probability, "probability", READOUT_SIZE, decimals=next_word_decimals()),
-                tagged_number(walk.loss, "loss", READOUT_SIZE)]
+                tagged_number(walk.probability, "probability", font_size=READOUT_SIZE, decimals=next_word_decimals()),
+                tagged_number(walk.loss, "loss", font_size=READOUT_SIZE)]
 
     def readout_panel(self, walk) -> VGroup:
         """Prediction, its probability and the loss -ln p, each under its label."""
@@ -586,10 +606,7 @@ class CapitalScene(LessonScene):
                 name.add(MathTex(r"-\ln p", color=style.MUTED, font_size=style.CAPTION_SIZE + 6))
                 name.arrange(RIGHT, buff=0.12)
                 sit_on(name[1], baseline(name[0]))
-            row = VGroup(name, value)
-            row.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-            row.value = value
-            rows.add(row)
+            rows.add(LabelledValue(name, value).arrange(DOWN, aligned_edge=LEFT, buff=0.12))
         return rows.arrange(DOWN, aligned_edge=LEFT, buff=0.4)
 
     def frame_for(self, walk) -> SurroundingRectangle:
@@ -619,13 +636,12 @@ class CapitalScene(LessonScene):
         return group.move_to([(left.get_right()[0] + right.get_left()[0]) / 2, left.get_y(), 0])
 
     def reading(self, label: str, value: float, name: str, index: int = 0, colour=style.TEXT,
-                size: float = style.BODY_SIZE, decimals: int = 2) -> VGroup:
+                size: float = style.BODY_SIZE, decimals: int = 2) -> "LabelledValue":
         """``label value`` on one line, the value a tagged number."""
-        number = tagged_number(value, name, size, index, colour, decimals)
+        number = tagged_number(value, name, (0, index), colour, size, decimals)
         text = label_text(label, style.MUTED, size)
-        group = VGroup(text, number).arrange(RIGHT, buff=0.15)
+        group = LabelledValue(text, number).arrange(RIGHT, buff=0.15)
         sit_on(number, baseline(text))
-        group.value = number
         return group
 
     def score_column(self, values, label: str, name: str) -> LabelledMatrix:
@@ -744,13 +760,6 @@ def cell_width(*arrays, decimals: int | None = None) -> float:
                            for array in arrays for value in np.ravel(array)),
                           key=lambda pair: len(format_number(pair[1], pair[0])))
     return max(number_text(value, decimals=decimals).width + CELL_PADDING, CELL_HEIGHT)
-
-
-def tagged_number(value: float, name: str, size: float, index: int = 0, colour=style.TEXT, decimals: int = 2):
-    """A number the step records list under ``numbers[name][0][index]``."""
-    number = number_text(value, colour, size, decimals)
-    number.tag = (name, (0, index))
-    return number
 
 
 def level_rows(left: VGroup, right: VGroup) -> None:

@@ -40,6 +40,21 @@ SHARED_WEIGHT = 0.1  # an average weight from here up counts as a token the focu
 LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
 
 
+class Concatenation(VGroup):
+    """[Z_1 | Z_2 | ... ]: the heads' cells side by side in one pair of brackets (``parts``, the matrix's
+    ``cell_grid``), each labelled above (``labels``)."""
+
+    def __init__(self, outputs: list[HeatBlock]):
+        parts = VGroup(*[block.cell_grid.copy() for block in outputs]).arrange(RIGHT, buff=0)
+        labels = VGroup(*[block.label.copy().next_to(part, UP, buff=0.22) for block, part in zip(outputs, parts)])
+        height = parts.height + 0.1
+        brackets = VGroup(bracket(height, -1, style.TEXT).next_to(parts, LEFT, buff=0.06),
+                          bracket(height, +1, style.TEXT).next_to(parts, RIGHT, buff=0.06))
+        super().__init__(parts, brackets, labels)
+        self.parts = self.cell_grid = parts
+        self.labels, self.brackets = labels, brackets
+
+
 class HeadsScene(LessonScene):
     section_id = "heads"
     STEPS = ("sentence", *HEAD_STEPS, "average", "illustrative", "choose", "cost", "concat")
@@ -362,7 +377,7 @@ class HeadsScene(LessonScene):
                                         style.HEADS[index], largest) for index, head in enumerate(result.heads)]
         w_o = self.magnitude_block(result.W_O, self.labels["output_projection"], style.WEIGHT_MATRIX)
         output = self.magnitude_block(result.output, self.labels["output_matrix"], style.OUTPUT)
-        concat = self.concatenated(outputs)
+        concat = Concatenation(outputs)
         times, equals = (MathTex(symbol, color=style.TEXT, font_size=FORMULA_SIZE) for symbol in (r"\times", "="))
         equation = VGroup(concat, times, w_o, equals, output).arrange(RIGHT, buff=0.35)
         shapes = VGroup(*[self.shape_text(rows, cols).next_to(block.cell_grid, DOWN, buff=0.3)
@@ -392,18 +407,6 @@ class HeadsScene(LessonScene):
         self.play(Appear(VGroup(times, w_o, shapes[1])), run_time=0.8)
         self.play(Appear(VGroup(equals, output, shapes[2])), run_time=0.8)
         self.wait(HOLD + 1.0)
-
-    @staticmethod
-    def concatenated(outputs: list[HeatBlock]) -> VGroup:
-        """[Z_1 | Z_2 | ... ]: the heads' cells side by side in one pair of brackets, each labelled above."""
-        parts = VGroup(*[block.cell_grid.copy() for block in outputs]).arrange(RIGHT, buff=0)
-        labels = VGroup(*[block.label.copy().next_to(part, UP, buff=0.22) for block, part in zip(outputs, parts)])
-        height = parts.height + 0.1
-        brackets = VGroup(bracket(height, -1, style.TEXT).next_to(parts, LEFT, buff=0.06),
-                          bracket(height, +1, style.TEXT).next_to(parts, RIGHT, buff=0.06))
-        concat = VGroup(parts, brackets, labels)
-        concat.parts, concat.labels, concat.brackets, concat.cell_grid = parts, labels, brackets, parts
-        return concat
 
     @staticmethod
     def magnitude_block(values: np.ndarray, label: str, colour, largest: float | None = None) -> HeatBlock:

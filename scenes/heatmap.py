@@ -23,7 +23,8 @@ TITLE_GAP = 0.15
 GAP_SHARE = 0.06  # dark seam between cells, as a share of the cell, so neighbours stay distinguishable
 MIN_NUMBER_SCALE = 0.7  # a cell's number shrunk further than this is unreadable at 720p: colour only
 COLOUR_STEPS = 64  # levels a channel: cells closer in colour than 1/64 share one shape
-ROUND_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)  # between ticked indices
+SCALE_STEPS = (1, 2, 2.5, 5)  # a colour scale's round values: one of these times a power of ten
 
 
 def signed_colour(largest: float) -> Callable[[float], ManimColor]:
@@ -41,17 +42,27 @@ def score_legend(largest: float, label: str, height: float = 1.6, name: str = "s
     return ColourLegend(signed_colour(largest), -largest, largest, height=height, ticks=ticks, label=label, name=name)
 
 
-def round_value(largest: float) -> float:
-    """The largest of 1, 2, 2.5, 5 times a power of ten not over ``largest`` (0 for 0)."""
+def round_value(largest: float, steps: tuple[float, ...] = SCALE_STEPS) -> float:
+    """The largest of ``steps`` (1, 2, 2.5, 5) times a power of ten not over ``largest`` (0 for 0)."""
     if largest <= 0:
         return 0.0
     power = 10.0 ** np.floor(np.log10(largest))
-    return float(max(step * power for step in (1, 2, 2.5, 5) if step * power <= largest * (1 + 1e-9)))
+    return float(max(step * power for step in steps if step * power <= largest * (1 + 1e-9)))
+
+
+def covering_value(largest: float) -> float:
+    """The smallest of 1, 2, 2.5, 5 times a power of ten at or above ``largest`` (0 for 0): a colour scale's end
+    that every value fits under and that ``score_legend`` ticks at (``round_value`` of it is itself)."""
+    if largest <= 0:
+        return 0.0
+    power = 10.0 ** np.floor(np.log10(largest))
+    return float(min(step * power * scale for scale in (1, 10) for step in SCALE_STEPS
+                     if step * power * scale >= largest * (1 - 1e-9)))
 
 
 def round_ticks(count: int, most: int = 5) -> list[int]:
     """At most ``most`` indices 0, step, 2 step, ... below ``count``, with a round step (1, 2, 5, 10...)."""
-    step = next((step for step in ROUND_STEPS if -(-count // step) <= most), ROUND_STEPS[-1])
+    step = next((step for step in TICK_STEPS if -(-count // step) <= most), TICK_STEPS[-1])
     return list(range(0, count, step))
 
 

@@ -11,22 +11,19 @@
 * ``WeightedLines``: straight attention lines whose thickness is the weight.
 * ``token_bar_chart``: a ``BarChart`` of one row of weights with ``TokenLabels`` under its bars.
 * ``RowBars``: one row of weights as horizontal bars, a token a line, each with its name and its value.
-* ``CurvePlot``: a small line plot with a few tick numbers, for a quantity against a setting.
 * ``SidePanel``: the lab's equation, its sentence selector (the chosen one of its three sentences),
   its step dots (inactive, active, completed), its metrics and its status bar ("Paso: 3/7", "Q: gato"),
   the section's only step counter while the panel is up.
-* ``text_with_numbers``: a sentence from the locale with tagged numbers inside it.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 import regex
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Line, ManimColor, MathTex, Rectangle,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Circle, Line, ManimColor, MathTex, Rectangle,
                    RoundedRectangle, SurroundingRectangle, Text, Transform, VGroup, interpolate_color)
 
 from scenes import style
@@ -391,32 +388,6 @@ class RowBars(VGroup):
 
 
 # A small plot --------------------------------------------------------------------------------------
-class CurvePlot(VGroup):
-    """Axes from 0 with a few tick numbers and a curve through the samples (xs, ys), drawn as given."""
-
-    def __init__(self, xs: Sequence[float], ys: Sequence[float], x_ticks: Sequence[float], y_ticks: Sequence[float],
-                 width: float, height: float, x_name: str, y_name: str, colour: ManimColor = style.ATTENTION,
-                 y_decimals: int = 2):
-        super().__init__()
-        self.axes = Axes(x_range=[0, x_ticks[-1], x_ticks[-1] - x_ticks[-2]],
-                         y_range=[0, y_ticks[-1], y_ticks[-1] - y_ticks[-2]], x_length=width, y_length=height,
-                         tips=False, axis_config={"color": style.MUTED, "stroke_width": 2})
-        self.curve = Line(color=colour, stroke_width=4).set_points_as_corners(
-            [self.axes.c2p(x, y) for x, y in zip(xs, ys)])
-        x_numbers = VGroup(*[number_text(x, style.MUTED, style.CAPTION_SIZE, decimals=0 if float(x).is_integer() else 1)
-                             .next_to(self.axes.c2p(x, 0), DOWN, buff=0.15) for x in x_ticks])
-        y_numbers = VGroup(*[number_text(y, style.MUTED, style.CAPTION_SIZE, decimals=y_decimals)
-                             .next_to(self.axes.c2p(0, y), LEFT, buff=0.15) for y in y_ticks])
-        self.x_name = label_text(x_name, style.MUTED, style.CAPTION_SIZE).next_to(x_numbers, DOWN, buff=0.15)
-        self.y_name = label_text(y_name, style.MUTED, style.CAPTION_SIZE)
-        self.y_name.next_to(self.axes.c2p(0, y_ticks[-1]), UP, buff=0.25).align_to(y_numbers, LEFT)
-        self.frame = VGroup(self.axes, x_numbers, y_numbers, self.x_name, self.y_name)
-        self.add(self.frame, self.curve)
-
-    def point(self, x: float, y: float) -> np.ndarray:
-        return self.axes.c2p(x, y)
-
-
 # The side panel ------------------------------------------------------------------------------------
 def lab_equation(font_size: float = 34) -> VGroup:
     """Attention(Q, K, V) = softmax(QK^T / (sqrt(d_k) T)) V on two lines, Q, K and V in their colours.
@@ -545,35 +516,3 @@ class SidePanel(VGroup):
     def go_to(self, step: int) -> list:
         """Animations that light dot ``step``."""
         return self.dots.go_to(step)
-
-
-def text_with_numbers(template: str, numbers: dict[str, Text], colour: ManimColor = style.TEXT,
-                      font_size: float = style.BODY_SIZE, **words: str) -> VGroup:
-    """``template`` with {word} fields filled from ``words`` and {number} fields replaced by the given
-    tagged number texts, laid out on one line, so tests can read the numbers back."""
-    parts, pending = VGroup(), ""
-    for piece in re.split(r"(\{\w+\})", template):
-        field = piece[1:-1] if piece.startswith("{") else None
-        if field in numbers:
-            if pending.strip():
-                parts.add(label_text(pending.strip(), colour, font_size))
-            parts.add(numbers[field])
-            pending = ""
-        else:
-            pending += words[field] if field else piece
-    if pending.strip():
-        parts.add(label_text(pending.strip(), colour, font_size))
-    parts.arrange(RIGHT, buff=0.12)
-    line = baseline(parts[0])
-    for part in parts:
-        sit_on(part, line)
-    return parts
-
-
-def tagged_number(value: float, name: str, index: tuple[int, int] = (0, 0), colour: ManimColor = style.TEXT,
-                  font_size: float = style.BODY_SIZE, decimals: int = 2) -> Text:
-    """A number_text tagged for the step records."""
-    text = number_text(value, colour, font_size, decimals)
-    text.tag = (name, index)
-    return text
-

@@ -45,11 +45,10 @@ from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import score_legend
 from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
-from scenes.lab_panel import tagged_number, text_with_numbers
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.vector_plane import ARROW_WIDTH, VectorPlane, place_labels
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
-                             shared_cell_width, sit_on)
+                             shared_cell_width, sit_on, tagged_number, text_with_numbers)
 
 FORMULA = r"\text{Attention}(Q,K,V) = \text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V"
 SQRT, SOFTMAX = r"\sqrt{d_k}", r"\text{softmax}"

@@ -27,13 +27,14 @@ from lesson.pipeline_answers import (ALIKE_RATIO, EXERCISE_TEMPERATURES, article
                                     presets_caption, question_fields, scaled_step, temperature_caption, weights_kind)
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.heatmap import score_legend
-from scenes.lab_panel import (MIN_FONT_SIZE, CurvePlot, RowBars, SentenceSelector, SidePanel, TokenHeatmap,
-                              VectorStage, WeightedLines, abbreviated, cell_centres, cell_size_of, sentence_matrix,
-                              tagged_number, text_with_numbers, token_bar_chart, token_text)
+from scenes.heatmap import covering_value, score_legend
+from scenes.curve_plot import CurvePlot
+from scenes.lab_panel import (MIN_FONT_SIZE, RowBars, SentenceSelector, SidePanel, TokenHeatmap, VectorStage,
+                              WeightedLines, abbreviated, cell_centres, cell_size_of, sentence_matrix, token_bar_chart,
+                              token_text)
 from scenes.lesson_scene import Cue, LessonScene
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, FORMULA_MARGIN, baseline, cap_height, enlarge_formulas, fit,
-                            label_text, number_text, sit_on)
+                            label_text, number_text, sit_on, tagged_number, text_with_numbers)
 from sonify.mappings import ENTROPY_GAP
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
@@ -63,9 +64,25 @@ CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start
 LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
 FRAMING_SECONDS = 0.5  # at least, to frame the query's row in a compared map
 BLIP_SPACING = 0.2  # between the blips of the query's row of scores, each heard apart
-ROUND_STEPS = (1, 2, 2.5, 5)  # a colour scale ends at one of these times a power of ten
 ROWS_SECONDS = 1.5  # one matrix's rows fading into the next's, all at once
 FRAME_SECONDS = 0.5  # its brackets and token names moving to the new width
+COMPARISON_SIDE_MARGIN = 0.8  # frame units: what a side of the mask comparison leaves of its half of the body
+COMPARISON_TEXT_ROOM = 1.2  # frame units of the body's height left to the titles and readouts above and below
+COMPARISON_LINE_GAP = 0.3  # between the comparison's title, maps, summary and entropy lines
+
+
+class MaskComparison(VGroup):
+    """Steps 11-12's stage: the weights without the mask (``free``, under ``free_title``, its ``entropy_free``)
+    beside the masked side (``masked_block``: the scaled scores ``masked_scores`` that become the weights ``masked``,
+    and the ``nulled`` count per row), the ``nulled_summary`` and ``entropy_masked`` under it; ``fourth`` is the row
+    whose entropy step 12 reads beside the first's."""
+
+    def __init__(self, free_title, free: TokenHeatmap, entropy_free, masked_title, masked_block: VGroup,
+                 nulled_summary, entropy_masked, fourth: int):
+        super().__init__(free_title, free, entropy_free, masked_title, masked_block, nulled_summary, entropy_masked)
+        self.free_title, self.free, self.entropy_free = free_title, free, entropy_free
+        self.masked_title, (self.masked, self.masked_scores, self.nulled) = masked_title, masked_block
+        self.nulled_summary, self.entropy_masked, self.fourth = nulled_summary, entropy_masked, fourth
 
 
 class PipelineScene(LessonScene):
@@ -794,14 +811,14 @@ class PipelineScene(LessonScene):
         self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
         self.sweep_rows(parts.masked.matrix, self.fill_seconds())
 
-    def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> VGroup:
+    def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> "MaskComparison":
         """Without and with the mask side by side, row beside row: the tokens between the two name the rows of
         both; the nulled count per row; entropy readouts kept for later.
 
         The masked side is built twice on one grid: the scaled scores (−∞ where masked), then the weights."""
         labels, n = self.labels, len(self.tokens)
         left, right, bottom, top = self.body()
-        cell = self.cell_size((right - left) / 2 - 0.8, top - bottom - 1.2)
+        cell = self.cell_size((right - left) / 2 - COMPARISON_SIDE_MARGIN, top - bottom - COMPARISON_TEXT_ROOM)
         scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{{labels['mask']}}}"
         width = self.cell_width(masked.weights)
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
@@ -833,21 +850,18 @@ class PipelineScene(LessonScene):
         free_map.shift(grid.get_top() - free_grid.get_top())  # row i level with row i
         free_map.shift(RIGHT * (masked_block.get_left()[0] - COMPARISON_GAP - free_map.get_right()[0]))
         free_map.matrix.label.set_y(masked_map.matrix.label.get_y()).match_x(free_grid)
-        masked_title.next_to(masked_block, UP, buff=0.3).match_x(grid)
+        masked_title.next_to(masked_block, UP, buff=COMPARISON_LINE_GAP).match_x(grid)
         sit_on(free_title.match_x(free_grid), baseline(masked_title))
-        summary.next_to(masked_block, DOWN, buff=0.3).match_x(grid)
-        entropy_masked.next_to(summary, DOWN, buff=0.3).match_x(grid)
+        summary.next_to(masked_block, DOWN, buff=COMPARISON_LINE_GAP).match_x(grid)
+        entropy_masked.next_to(summary, DOWN, buff=COMPARISON_LINE_GAP).match_x(grid)
         entropy_free.match_x(free_grid)
         sit_on(entropy_free, baseline(summary))
         overlap = entropy_free.get_right()[0] + COMPARISON_GAP - summary.get_left()[0]
         if overlap > 0:  # a long readout under a narrow map: the unmasked side moves left, its rows still level
             VGroup(free_title, free_map, entropy_free).shift(LEFT * overlap)
-        stage = VGroup(free_title, free_map, entropy_free, masked_title, masked_block, summary, entropy_masked)
+        stage = MaskComparison(free_title, free_map, entropy_free, masked_title, masked_block, summary,
+                               entropy_masked, fourth)
         self.place(stage, self.body())
-        stage.free_title, stage.free, stage.entropy_free = free_title, free_map, entropy_free
-        stage.masked_title, stage.masked, stage.nulled = masked_title, masked_map, column
-        stage.masked_scores = scores_map
-        stage.nulled_summary, stage.entropy_masked, stage.fourth = summary, entropy_masked, fourth
         return stage
 
     def nulled_column(self, heatmap: TokenHeatmap, nulled: np.ndarray) -> VGroup:
@@ -880,16 +894,6 @@ class PipelineScene(LessonScene):
         self.play(Appear(parts.entropy_masked), run_time=len(rows) * ENTROPY_GAP)
         changed = SurroundingRectangle(parts.entropy_masked, color=style.HIGHLIGHT, buff=0.1, stroke_width=2)
         self.play(Create(changed), run_time=STEP_SECONDS)
-
-
-def covering_value(largest: float) -> float:
-    """The smallest of 1, 2, 2.5, 5 times a power of ten at or above ``largest`` (0 for 0): a colour scale's end
-    that every value fits under and that ``scenes.heatmap.score_legend`` ticks at."""
-    if largest <= 0:
-        return 0.0
-    power = 10.0 ** math.floor(math.log10(largest))
-    return min(step * power * scale for scale in (1, 10) for step in ROUND_STEPS
-               if step * power * scale >= largest * (1 - 1e-9))
 
 
 def rounded_up(value: float, step: float = 0.1) -> float:

@@ -18,7 +18,7 @@ from lesson.scaling_answers import question_fields, scaled_step
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Swap, Vanish
-from scenes.heatmap import score_legend
+from scenes.heatmap import round_value, score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.visuals import fit, label_text, number_text
@@ -166,8 +166,7 @@ class ScoreCloud(VGroup):
 
 def nice_tick(reach: float) -> float:
     """The largest 1, 2 or 5 x 10^k under 0.8 ``reach``: the axis's ticks at ± it, round and inside it."""
-    power = 10.0 ** np.floor(np.log10(0.8 * reach))
-    return max(factor * power for factor in (1, 2, 5) if factor * power <= 0.8 * reach)
+    return round_value(0.8 * reach, steps=(1, 2, 5))
 
 
 class Readout(VGroup):

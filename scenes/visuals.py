@@ -1,5 +1,6 @@
 """Visual pieces shared by the sections: labelled matrices with per-cell highlights and heat colours,
-texts and numbers as every section writes them, where a line of text sits (``baseline``, ``sit_on``), and
+texts and numbers as every section writes them (``tagged_number`` for the step records, ``text_with_numbers`` for
+a locale's sentence with numbers in it), where a line of text sits (``baseline``, ``sit_on``), and
 formulas grown back to a legible size after a stage is scaled to fit (``enlarge_formulas``)."""
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ def number_text(value: float, colour: ManimColor = style.TEXT, font_size: float 
     if text is None:
         text = Text(shown, font=style.NUMBER_FONT, font_size=font_size, color=colour)
         text.shown_text = shown
+    return text
+
+
+def tagged_number(value: float, name: str, index: tuple[int, int] = (0, 0), colour: ManimColor = style.TEXT,
+                  font_size: float = style.BODY_SIZE, decimals: int = 2) -> NumberText | Text:
+    """A ``number_text`` the step records list under ``numbers[name][i][j]``, ``index`` = (i, j)."""
+    text = number_text(value, colour, font_size, decimals)
+    text.tag = (name, index)
     return text
 
 
@@ -286,3 +295,26 @@ def enlarge_formulas(group):
                 mobject.scale(least / cap_height(mobject), about_edge=DOWN)
         else:
             stack.extend(mobject.submobjects)
+
+
+def text_with_numbers(template: str, numbers: dict[str, Text], colour: ManimColor = style.TEXT,
+                      font_size: float = style.BODY_SIZE, **words: str) -> VGroup:
+    """``template`` with {word} fields filled from ``words`` and {number} fields replaced by the given
+    tagged number texts, laid out on one line, so tests can read the numbers back."""
+    parts, pending = VGroup(), ""
+    for piece in re.split(r"(\{\w+\})", template):
+        field = piece[1:-1] if piece.startswith("{") else None
+        if field in numbers:
+            if pending.strip():
+                parts.add(label_text(pending.strip(), colour, font_size))
+            parts.add(numbers[field])
+            pending = ""
+        else:
+            pending += words[field] if field else piece
+    if pending.strip():
+        parts.add(label_text(pending.strip(), colour, font_size))
+    parts.arrange(RIGHT, buff=0.12)
+    line = baseline(parts[0])
+    for part in parts:
+        sit_on(part, line)
+    return parts
