@@ -186,12 +186,16 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
 
 
 class Play:
-    """One play as the scene ran it: when, whether it only waited, and what it animated."""
+    """One play as the scene ran it: when, whether it only waited, and what it animated (a transform's target too:
+    what it lands on)."""
 
     def __init__(self, start: float, end: float, animations):
         self.start, self.end = start, end
         self.waits = all(isinstance(animation, Wait) for animation in animations)
-        self.animated = [animation.mobject for animation in animations if not isinstance(animation, Wait)]
+        self.animated = [mobject for animation in animations if not isinstance(animation, Wait)
+                         for mobject in (animation.mobject, getattr(animation, "target_mobject", None))
+                         if mobject is not None]
+        self.kinds = {type(animation).__name__ for animation in animations}
 
     def shows(self, mobject) -> bool:
         """Whether ``mobject`` (or a part of it) is animated in this play."""

@@ -63,12 +63,14 @@ def test_format_offers_the_table_and_nothing_else():
 
 
 def spelled_formats(path) -> list[str]:
-    """``line: text`` of each string constant in ``path`` that is a format's name or extension (f-strings' parts
-    too): a branch on a format, or a file name made without the table."""
-    spellings = {*FORMATS, *(output.suffix for output in BY_NAME.values())}
+    """``line: text`` of each string constant in ``path`` that is a format's name or extension, a MIME type of one
+    ("video/mp4") or a file name ending in one ("clip.webm"; f-strings' parts too): a branch on a format, or a file
+    name or a type made without the table."""
+    names = "|".join(map(re.escape, FORMATS))
+    spelled = re.compile(rf"^\.?(?:{names})$|^\w+/(?:{names})$|\.(?:{names})$", re.IGNORECASE)
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return [f"{node.lineno}: {node.value!r}" for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower() in spellings]
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and spelled.search(node.value)]
 
 
 def test_no_module_spells_a_format_outside_the_table():

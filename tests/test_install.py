@@ -9,7 +9,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image
+
+from media_checks import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,9 +64,17 @@ def test_data_files_are_installed(installed, tmp_path):
     assert tomllib.loads(dumped.stdout)["scaling"]["d_k"] == 8
 
 
-def test_renders_a_still_outside_the_checkout(installed, tmp_path):
-    result = atencion(installed, "render", "scaling", "--steps", "1", "--format", "png", "--resolution", "256x144",
-                      "--fps", "5", "-j", "1", "-o", "out", cwd=tmp_path)
+def test_renders_a_still_outside_the_checkout_as_the_checkout_does(installed, tmp_path):
+    """The same still as ``render.py`` draws from the checkout, pixel for pixel: the installed copy has every font,
+    locale and formula it needs (one missing would change the text drawn, or fail)."""
+    arguments = ("render", "scaling", "--steps", "1", "--format", "png", "--resolution", "256x144", "--fps", "5",
+                 "-j", "1", "-o")
+    result = atencion(installed, *arguments, "out", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    stills = list((tmp_path / "out").rglob("*.png"))
-    assert stills and all(still.read_bytes().startswith(b"\x89PNG") for still in stills)
+    checkout = run_cli(*arguments, str(tmp_path / "checkout"))
+    assert checkout.returncode == 0, checkout.stderr
+    (still,) = (tmp_path / "out").rglob("*.png")
+    (reference,) = (tmp_path / "checkout").rglob("*.png")
+    drawn, expected = (np.asarray(Image.open(path).convert("RGB"), dtype=int) for path in (still, reference))
+    assert drawn.shape == (144, 256, 3) and drawn.std() > 0  # a picture, not a blank frame
+    assert np.abs(drawn - expected).max() == 0

@@ -26,6 +26,9 @@ PRIVATE = ".atencion"  # our own folder in OUT, as the README names it
 BAD_SVG = b"<svg garbage"
 
 
+STILL_RENDERING = 2.0  # seconds the other section is seen not committed after the first one is
+
+
 def committed_sections(out: Path) -> dict:
     """The sections the manifest in ``out`` holds now (none while it is missing or being replaced)."""
     try:
@@ -63,6 +66,11 @@ def test_a_section_done_before_the_render_is_stopped_is_kept_and_skipped_next_ti
     deadline = time.monotonic() + 300
     while not committed_sections(out) and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
+    first = set(committed_sections(out))
+    # the matrix section renders some 15 s longer: had the commits waited for the end of the render, it would
+    # follow the quick one within a moment
+    time.sleep(STILL_RENDERING)
+    assert first == set(committed_sections(out)) == {"quick"} and process.poll() is None
     os.kill(process.pid, stop)
     assert process.wait(timeout=60) == status, process.stderr.read()  # stopped while the other section rendered
     said = process.stderr.read()

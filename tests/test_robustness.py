@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -38,14 +39,41 @@ def toml_literal(value) -> str:
     return str(value)
 
 
+def numbers_in(value) -> list[float]:
+    """Every number in a config's dump (tables, lists, matrices), bools aside."""
+    if isinstance(value, dict):
+        return [number for item in value.values() for number in numbers_in(item)]
+    if isinstance(value, (list, tuple)):
+        return [number for item in value for number in numbers_in(item)]
+    return [value] if isinstance(value, (int, float)) and not isinstance(value, bool) else []
+
+
 @given(st.lists(st.tuples(keys, values), min_size=1, max_size=3))
 @settings(max_examples=300, deadline=None)
 def test_any_config_is_accepted_or_refused_in_one_line(pairs):
+    """Refused: one line naming why. Accepted: every number it holds is finite (a NaN or an infinity given for any
+    key is refused, never carried into a render)."""
     overrides = tuple(f"{key}={toml_literal(value)}" for key, value in pairs)
     try:
-        load_config(overrides=overrides)
+        config = load_config(overrides=overrides)
     except ConfigError as error:
         assert str(error) and "\n" not in str(error)
+    else:
+        assert all(np.isfinite(number) for number in numbers_in(config.model_dump())), overrides
+
+
+def number_keys() -> list[str]:
+    """``table.key`` of every key whose default value is a float."""
+    return [f"{table}.{key}" for table, values in load_config().model_dump().items() if isinstance(values, dict)
+            for key, value in values.items() if isinstance(value, float)]
+
+
+@pytest.mark.parametrize("key", number_keys())
+@pytest.mark.parametrize("bad", ["nan", "inf", "-inf"])
+def test_a_nan_or_an_infinity_is_refused_for_every_number_key(key, bad):
+    with pytest.raises(ConfigError) as refused:
+        load_config(overrides=(f"{key}={bad}",))
+    assert key.split(".", 1)[1] in str(refused.value) and "\n" not in str(refused.value)
 
 
 def config_text(pairs) -> str:

@@ -76,9 +76,13 @@ def steps_of(out: Path, section: str) -> list[dict]:
 
 
 def test_every_deck_is_written(out, steps):
+    """Each deck opens as its format and holds every step: a reveal.js section with its clip a step, a PowerPoint
+    slide a step, a PDF page a step and the questions' page(s) last."""
     deck = out / "slides" / "01-matrix"
-    assert deck.with_suffix(".html").exists() and deck.with_suffix(".pptx").exists()
-    assert len(PdfReader(deck.with_suffix(".pdf")).pages) >= len(steps) + 1  # the questions' page(s) last
+    html = deck.with_suffix(".html").read_text(encoding="utf-8")
+    assert html.count("data-background-video=") == html.count("<section") == len(steps)
+    assert len(Presentation(str(deck.with_suffix(".pptx"))).slides) == len(steps)
+    assert len(PdfReader(deck.with_suffix(".pdf")).pages) >= len(steps) + 1
 
 
 def test_html_names_the_section_and_the_formula_and_plays_every_clip(out, steps):

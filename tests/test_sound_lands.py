@@ -131,12 +131,27 @@ def test_capital_drag_first_chord_sounds_as_its_chart_appears(capital):
 
 
 # Heads ----------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("kind", ["head_row", "sum_row", "cost", "concat"])
-def test_heads_cues_sound_as_their_play_ends(heads, kind):
+def writes_the_row(name: str, query: int):
+    """Whether a play writes weights of row ``query`` tagged ``name`` (``weight_readout``'s)."""
+    return lambda play: any(tag[0] == name and tag[1][0] == query for tag in play.tags())
+
+
+@pytest.mark.parametrize("kind, shows", [
+    ("head_row", lambda scene, cue: writes_the_row(f"A{cue.values['head'] + 1}", cue.values["query"])),
+    ("sum_row", lambda scene, cue: writes_the_row("average", cue.values["query"])),
+    # the split column's title comes with the columns sliced from the single projection
+    ("cost", lambda scene, cue: lambda play: play.shows(scene.cost[1][1][0])),
+    # the heads' outputs become the parts of Concat
+    ("concat", lambda scene, cue: lambda play: "ReplacementTransform" in play.kinds),
+])
+def test_heads_cues_sound_as_their_play_ends(heads, kind, shows):
+    """Each cue sounds as the play that shows what it is about ends: a head's row as its weights are written under
+    the tokens, the average's row as its weights are, the cost as the split projection is drawn, the concatenation
+    as the heads' outputs join."""
     scene, log = heads
     pairs = cues_with_plays(scene, log, kind)
     assert pairs
-    assert_lands(pairs, lambda k, play: True)
+    assert_lands(pairs, lambda k, play: shows(scene, pairs[k][0])(play))
 
 
 def test_heads_overlay_shows_each_head_as_its_chord_sounds(heads):

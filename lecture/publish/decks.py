@@ -12,8 +12,10 @@ from pathlib import Path
 import av
 from PIL import Image
 
-from lesson.formats import PNG
+from lesson.formats import MP4, PNG
 from lesson.locale import DEFAULT_LANGUAGE, load_locale
+
+CLIPS = MP4  # every deck's step clips, whatever the section's format: what manim-slides plays
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pptx.dml.color import RGBColor
 from pptx.enum.lang import MSO_LANGUAGE_ID
 from pptx.util import Emu
 
-from lecture.publish.decks import Deck, SectionSlides, StepSlide, slides_in_order
+from lecture.publish.decks import CLIPS, Deck, SectionSlides, StepSlide, slides_in_order
 
 WIDTH = 1280  # pixels at 96 dpi: PowerPoint's standard 13.33-inch wide slide
 EMU_PER_PIXEL = 9525
@@ -56,7 +56,7 @@ def _step_slide(presentation, step: StepSlide, poster: Path, language) -> None:
     slide.shapes.title.text = step.title
     _mark(slide.shapes.title.text_frame, language)
     movie = slide.shapes.add_movie(str(step.clip), 0, 0, presentation.slide_width, presentation.slide_height,
-                                   poster_frame_image=str(poster), mime_type="video/mp4")
+                                   poster_frame_image=str(poster), mime_type=CLIPS.browser_type)
     movie.element.nvPicPr.cNvPr.set("descr", f"{step.title}. {step.caption}")
     media = slide.element.xpath(f'.//p:timing//p:video[.//p:spTgt/@spid="{movie.shape_id}"]')[0]
     media.xpath("./p:cMediaNode")[0].set("vol", "100000")  # the mix is already at its loudness target

@@ -149,7 +149,7 @@ def _section_page(out: Path, site: Path, section: Section, entry: dict | None, s
         if video and (site / captions).exists():
             downloads.append(Link(strings["site"][f"captions_{suffix}"], captions))
     downloads += _decks(out, site, section.stem, strings)
-    storyboard = _placed(out / f"{section.stem}-storyboard.png", site, "storyboards")
+    storyboard = _placed(out / f"{section.stem}-storyboard{PNG.suffix}", site, "storyboards")
     if storyboard:
         downloads.append(Link(strings["site"]["storyboard"], storyboard))
     questions = tuple(Question(question["question"], question["answer"])

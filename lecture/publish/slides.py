@@ -30,14 +30,13 @@ import numpy as np
 from rich.console import Console
 
 from lecture.render.captions import step_spans
-from lecture.publish.decks import Deck, SectionSlides, StepSlide
+from lecture.publish.decks import CLIPS, Deck, SectionSlides, StepSlide
 from lecture.publish.html_deck import write_html
 from lecture.publish.snapshot import changed_line, snapshot
 from lecture.render.manifest import file_hash, read_manifest
 from lecture.render.media import add_audio
 from lecture.render.output_folder import OutputFolder, link_or_copy
 from lecture.render.runner import RenderRequest, chosen_steps, entries_of, entry_key, plain_line, render
-from lesson.formats import MP4
 from lesson.records import StepRecord, steps_of
 from lesson.sections import BY_ID, SECTION_IDS, Section
 from sonify.mix import read_wav
@@ -45,7 +44,6 @@ from sonify.synth import SAMPLE_RATE
 
 DECK_FORMATS = ("html", "pptx", "pdf")
 FOLDER = "slides"  # manim-slides' default folder: `manim-slides present NN-section` works from OUT
-CLIPS = MP4  # the slides' clips, whatever the section's format: what manim-slides plays
 QUALITY = {"crf": "18", "preset": "fast"}  # libx264: cuts are re-encoded to be frame-exact, near-lossless
 SOURCE_STAMP = ".source"  # beside the clips: the hashes of the video and sound they were cut from, steps, own hashes
 QT_BINDINGS = ("PySide6", "PyQt6")  # what `manim-slides present` can run on
