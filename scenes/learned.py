@@ -15,8 +15,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, 
                    SurroundingRectangle, Transform, VGroup, linear)
 
 from attn_math.heads import multi_head_attention
-from attn_math.learned import (Training, drop_step, guessing_loss, induction_head, moments, predicted_next,
-                               previous_token_head)
+from attn_math.learned import drop_step, guessing_loss, induction_head, moments, predicted_next, previous_token_head
 from lesson.learned_answers import loss_step, question_fields
 from lesson.learned_cache import trained
 from scenes import style
@@ -24,9 +23,9 @@ from scenes.attention_arcs import BRACKETS_WIDTH, AttentionArcs, TokenRow
 from scenes.fades import Appear, Vanish
 from scenes.heads import PATTERN_GAP, head_blocks, heads_legend
 from scenes.heatmap import Heatmap, round_ticks
-from scenes.lab_panel import CurvePlot, tagged_number, text_with_numbers
+from scenes.curve_plot import CurvePlot
 from scenes.lesson_scene import LessonScene
-from scenes.visuals import fit, label_text, sit_on
+from scenes.visuals import fit, label_text, sit_on, tagged_number, text_with_numbers
 
 PREVIOUS_COLOUR = style.HEADS[0]  # the previous-token head: the colour of section 3's designed previous-token head
 INDUCTION_COLOUR = style.HEADS[2]  # the induction head: the third head colour, the one looking far back
@@ -34,6 +33,7 @@ FIRST_HALF_COLOUR = style.MUTED  # the random half, and its loss: what cannot be
 REPEATED_COLOUR = style.TEXT  # the repeated half, and its loss
 LOSS_COLOUR = style.OUTPUT  # the training loss: computed from the model's output
 HOLD = 2.0  # seconds to hold a state worth reading
+MOMENT_SECONDS = 1.5  # a moment of the training (before, during, after the drop) coming in
 CAPTION_ROOM = 0.3  # above the body's bottom: a caption on two lines rises this far into it
 SLOT = 0.5  # a token's box side in the task's row (frame units), before the row is fitted
 SLOT_GAP = 0.08
@@ -228,6 +228,8 @@ class LearnedScene(LessonScene):
         titles = self.arcs_column((left, split, bottom, top))
         self.play(Vanish(self.loss_stage), run_time=0.6)
         self.play(Appear(self.row), Appear(titles), run_time=0.8)
+        # the moments share the step's reading time (a long caption read with no voice), not one long last still
+        hold = max(HOLD, self.reveal_seconds(fill_after=MOMENT_SECONDS * len(self.moments)) / len(self.moments))
         arcs = frame = None
         for k, moment in enumerate(self.moments):
             patterns = training.patterns(moment)
@@ -238,12 +240,13 @@ class LearnedScene(LessonScene):
             for head, weights in ((0, patterns[0, self.previous_head]), (2, patterns[1, self.induction_head])):
                 self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
             if arcs is None:
-                self.play(Appear(grid[k]), Appear(new_arcs), Create(new_frame), run_time=1.5)
+                self.play(Appear(grid[k]), Appear(new_arcs), Create(new_frame), run_time=MOMENT_SECONDS)
                 frame = new_frame
             else:
-                self.play(Appear(grid[k]), Vanish(arcs), Appear(new_arcs), Transform(frame, new_frame), run_time=1.5)
+                self.play(Appear(grid[k]), Vanish(arcs), Appear(new_arcs), Transform(frame, new_frame),
+                          run_time=MOMENT_SECONDS)
             arcs = new_arcs
-            self.wait(HOLD)
+            self.wait(hold)
         self.forming = VGroup(titles, grid, arcs, frame)
 
     def arcs_column(self, box: tuple) -> VGroup:
