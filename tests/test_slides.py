@@ -40,8 +40,10 @@ URL = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
 PROBE = """<script>
 setTimeout(() => {
   const video = Reveal.getCurrentSlide().slideBackgroundContentElement.querySelector("video");
+  const button = document.querySelector(".r-media-play-button");
   document.title = JSON.stringify({slide: Reveal.getIndices().h, source: video && video.currentSrc,
-                                   paused: video && video.paused, duration: video && video.duration});
+                                   paused: video && video.paused, duration: video && video.duration,
+                                   button: button && button.isConnected ? button.textContent : null});
 }, 3000);
 </script>
 """
@@ -379,8 +381,9 @@ def no_network() -> list[str]:
     return ["unshare", "-n"] if subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode == 0 else []
 
 
-def opened_at(deck: Path, slide: int) -> dict:
-    """Open ``deck`` at ``slide`` (0-based, as the URL says) in headless Chromium with no network; what plays."""
+def opened_at(deck: Path, slide: int, autoplay: str = "no-user-gesture-required") -> dict:
+    """Open ``deck`` at ``slide`` (0-based, as the URL says) in headless Chromium with no network, under the
+    ``autoplay`` policy; what plays, and reveal.js' media button's text when it shows one."""
     probe = deck.with_name(f"probe-{deck.name}")
     html = deck.read_text(encoding="utf-8")
     end = html.rindex("</body>")  # the last: reveal.js' speaker view holds a page of its own
@@ -388,7 +391,7 @@ def opened_at(deck: Path, slide: int) -> dict:
     try:
         result = subprocess.run([*no_network(), system_program("chromium", "chromium"), "--headless",
                                  "--no-sandbox", "--disable-gpu",
-                                 "--autoplay-policy=no-user-gesture-required", "--virtual-time-budget=10000",
+                                 f"--autoplay-policy={autoplay}", "--virtual-time-budget=10000",
                                  "--dump-dom", f"{probe.as_uri()}#/{slide}"], capture_output=True, text=True,
                                 timeout=120)
     finally:
@@ -405,6 +408,13 @@ def test_the_joined_deck_opened_at_any_slide_plays_that_slides_clip_with_no_netw
         assert playing["source"].endswith(f"lecture-matrix-scaling_assets/{clip.parent.name}/{clip.name}")
         with av.open(str(clip)) as container:
             assert playing["duration"] == pytest.approx(container.duration / av.time_base, abs=0.1)
+
+
+def test_a_browser_that_plays_no_sound_before_a_click_offers_it_in_the_decks_language(joined):
+    """Chromium as a browser opened without a click: the clip plays muted and reveal.js offers its sound, in
+    Spanish (reveal.js writes "Unmute video")."""
+    playing = opened_at(joined / "slides" / "lecture-matrix-scaling.html", 5, "document-user-activation-required")
+    assert playing["button"] == STRINGS["slides"]["media_buttons"]["Unmute video"] != "Unmute video"
 
 
 def test_libreoffice_opens_the_pptx_and_prints_each_step_as_its_last_frame(out, tmp_path):

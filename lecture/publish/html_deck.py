@@ -15,6 +15,7 @@ from markupsafe import Markup
 from lecture.publish import revealjs
 from lecture.publish.decks import Deck
 from lecture.render.output_folder import link_or_copy
+from lesson.locale import load_locale
 
 TEMPLATE = resources.files("lecture.publish") / "templates" / "deck.html"
 LAYOUT_WIDTH = 1280  # CSS pixels reveal.js lays a slide's text out in, then scales to the screen
@@ -53,7 +54,8 @@ def _render(deck: Deck, **parts) -> str:
     """The page; its title slides are laid out at one size whatever the videos' resolution."""
     environment = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     return environment.from_string(TEMPLATE.read_text(encoding="utf-8")).render(
-        deck=deck, layout_width=LAYOUT_WIDTH, layout_height=round(LAYOUT_WIDTH * deck.height / deck.width), **parts)
+        deck=deck, layout_width=LAYOUT_WIDTH, layout_height=round(LAYOUT_WIDTH * deck.height / deck.width),
+        strings=load_locale(deck.lang)["slides"], **parts)
 
 
 def _text(path: Path) -> str:
