@@ -62,10 +62,10 @@ def stopping(point: int | None, stop: int, passed: list[int]):
 
     commit = OutputFolder.commit
 
-    def watched_commit(self, *arguments):
+    def watched_commit(self, *arguments, **keywords):
         committing.append(1)
         try:
-            return commit(self, *arguments)
+            return commit(self, *arguments, **keywords)
         finally:
             committing.pop()
 

@@ -18,8 +18,8 @@ from markdown_it import MarkdownIt
 from lecture.render.captions import lecture_tracks, section_tracks, step_spans, subtitle_text
 from lecture.publish.script import markdown_text
 from lesson.records import steps_of
-from media_checks import (TINY, card_record, chapters, manifest, run_cli, step_record, streams, subtitle_cues,
-                          tiny_clean_matrix, tiny_matrix)
+from media_checks import (TINY, card_record, chapters, manifest, run_cli, run_quick_cli, step_record, streams,
+                          subtitle_cues, tiny_clean_matrix, tiny_matrix)
 
 VTT_TIMING = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)$")
 
@@ -290,3 +290,16 @@ def test_while_a_card_is_up_the_caption_is_the_cards_text_and_the_steps_resume_a
                            (1.0, 5.0, "uno"), (5.0, 6.5, "¿Y ahora?"), (6.5, 9.0, "dos"), (9.0, 11.0, "Fin: ¿y luego?"),
                            (11.5, 12.5, "Primera frase."))
     assert [chapter[2] for chapter in tracks.chapters] == ["Z", "A", "B", "N"]  # cards are not chapters
+
+
+def test_a_silent_render_over_a_clean_one_removes_its_subtitles_but_a_changed_one_stays(tmp_path):
+    """Left beside the new silent video, an earlier render's SRT would be loaded by a player with it; one the user
+    edited is theirs and stays."""
+    render = ("render", "quick", *TINY, "-j", "1", "-o", str(tmp_path))
+    assert run_quick_cli(*render, "--clean").returncode == 0
+    with open(tmp_path / "lecture.vtt", "a", encoding="utf-8") as edited:
+        edited.write("\nNOTE mine\n")
+    result = run_quick_cli(*render)
+    assert result.returncode == 0, result.stderr
+    assert not any((tmp_path / name).exists() for name in ("08-quick.srt", "08-quick.vtt", "lecture.srt"))
+    assert (tmp_path / "lecture.vtt").read_text(encoding="utf-8").endswith("NOTE mine\n")

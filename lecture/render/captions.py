@@ -155,11 +155,16 @@ def _outside(cues, start: float, end: float) -> list[tuple[float, float, str]]:
     return [cue for cue in kept if cue[1] - cue[0] > 1e-3]
 
 
+def caption_names(stem: str) -> tuple[str, str]:
+    """The subtitle files beside the video ``stem``: ``stem.srt`` and ``stem.vtt``."""
+    return f"{stem}.srt", f"{stem}.vtt"
+
+
 def write_captions(tracks: TextTracks, folder: Path, stem: str) -> dict[str, Path]:
     """Write the cues of ``tracks`` as ``stem.srt`` and ``stem.vtt`` into ``folder``; returns the files by name."""
     written = {}
-    for suffix, text in (("srt", srt_text(tracks.cues)), ("vtt", webvtt(tracks.cues))):
-        target = folder / f"{stem}.{suffix}"
+    for name, text in zip(caption_names(stem), (srt_text(tracks.cues), webvtt(tracks.cues))):
+        target = folder / name
         target.write_text(text, encoding="utf-8")
         written[target.name] = target
     return written

@@ -155,14 +155,16 @@ class OutputFolder:
                 raise OutputError(f"-o {self.path}: {path} is a link or a file; expected a folder of this tool's")
         return path
 
-    def commit(self, staged: dict[str, Path], scratch: Path) -> None:
+    def commit(self, staged: dict[str, Path], scratch: Path, replaced: tuple[str, ...] = ()) -> None:
         """Put every ``staged`` path at ``OUT/<name>`` as one change (call under ``lock``): the whole old
         version stays until the new one is decided, whatever stops the process (see
         ``lecture.render.commit_journal``); Ctrl-C, SIGTERM and SIGHUP wait until it is done.
 
         A staged folder is merged into the folder at its name file by file: each of its files replaces the one
         at its name, files of ours there that it lacks are removed if they still hold what we wrote, anything
-        else stays. Raises OSError when nothing was replaced, CommitUnfinished when the commit happened but
+        else stays. ``replaced`` names files of ours in OUT that the staged ones make obsolete (the subtitles of an
+        earlier render beside a video rendered now without any): removed too if they still hold what we wrote.
+        Raises OSError when nothing was replaced, CommitUnfinished when the commit happened but
         could not be finished (the next command finishes it). ``scratch`` is the caller's."""
         placed: dict[str, Path] = {}
         for name, source in staged.items():
@@ -170,7 +172,7 @@ class OutputFolder:
         folders = [name for name, source in staged.items() if source.is_dir() and not source.is_symlink()]
         record = self.written()
         retired = {name: digest for name, digest in record.items() if digest and name not in placed
-                   and any(name.startswith(f"{folder}/") for folder in folders)}
+                   and (name in replaced or any(name.startswith(f"{folder}/") for folder in folders))}
         for name in folders:
             self.subfolder(name)
         for name, source in placed.items():

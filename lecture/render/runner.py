@@ -17,7 +17,8 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from lecture.render.captions import caption_blocks, carried, lecture_tracks, spoken_section, write_captions
+from lecture.render.captions import (caption_blocks, caption_names, carried, lecture_tracks, spoken_section,
+                                     write_captions)
 from lecture.folder_config import replacing_line, shared_settings
 from lecture.render.jobs import JobResult, Quality, RenderJob, worker_main
 from lecture.render.manifest import (MANIFEST, clip_key, file_hash, folder_contents, is_up_to_date, read_manifest,
@@ -215,7 +216,16 @@ def commit_section(request: RenderRequest, folder: OutputFolder, result: JobResu
         manifest = read_manifest(folder, warn=warn)
         record_entry(manifest, request, result.section, section_entry(request, result, wanted))
         manifest["config"] = request.config.effective()
-        folder.commit(result.files | {MANIFEST: stage_manifest(manifest, scratch)}, scratch)
+        folder.commit(result.files | {MANIFEST: stage_manifest(manifest, scratch)}, scratch,
+                      replaced=stale_captions(result.files))
+
+
+def stale_captions(files: dict[str, Path]) -> tuple[str, ...]:
+    """The subtitle files beside each video in ``files`` that this render does not write (a silent render after a
+    narrated or clean one): left there, a player would load an earlier render's subtitles with the new video."""
+    videos = [Path(name).stem for name in files if Path(name).suffix.lstrip(".") in BY_NAME
+              and BY_NAME[Path(name).suffix.lstrip(".")].subtitle_codec]  # a format that can carry subtitles
+    return tuple(name for stem in videos for name in caption_names(stem) if name not in files)
 
 
 def section_entry(request: RenderRequest, result: JobResult, wanted: str) -> dict:
@@ -243,7 +253,8 @@ def _commit_lecture(request: RenderRequest, folder: OutputFolder, scratch: Path,
             manifest["config"] = request.config.effective()
             if BY_NAME[request.format].joined and request.steps is None:
                 staged = _join_lecture(request, folder, manifest, scratch, console)
-            folder.commit(staged | {MANIFEST: stage_manifest(manifest, scratch)}, scratch)
+            folder.commit(staged | {MANIFEST: stage_manifest(manifest, scratch)}, scratch,
+                          replaced=stale_captions(staged))
     except (OSError, OutputError) as error:
         what = "the lecture" if any(name != MANIFEST for name in staged) else "the manifest"
         if isinstance(error, OutputError):
