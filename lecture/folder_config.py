@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from lecture.render.jobs import Quality
+from lecture.render.jobs import QUALITIES, Quality
 from lecture.render.manifest import MANIFEST, STILLS, Manifest
-from lesson.config import DEFAULT_CONFIG, ConfigError, LectureConfig, describe, merge, read_toml
+from lesson.config import DEFAULT_CONFIG, ConfigError, LectureConfig, describe, load_config, merge, read_toml, toml_value
+from lesson.formats import DEFAULT_FORMAT
 
 SHARED_TABLES = ("lecture", "audio", "narration")  # config tables every section is rendered with
 SHOWN_CHANGES = 3  # changed keys named in a "replacing" line before "and N more"
@@ -117,3 +119,33 @@ def replacing_line(entry: dict, section: str, manifest: dict, effective: dict, q
     if not changes:
         return None
     return f"replacing {entry['files'][0]}: {'; '.join(changes)}"
+
+
+def render_command(out_dir: Path, sections: list[str], entry: dict | None = None) -> str:
+    """The command that renders ``sections`` into ``out_dir`` as ``entry`` (a section rendered there) was: its
+    frame size and rate, format and shared settings (those that differ from what a render would use by default,
+    as --set), so the new sections join the others in the lecture and on its page."""
+    words = ["python", "render.py", "render", *sections]
+    if out_dir != Path("output"):
+        words += ["-o", str(out_dir)]
+    if entry is None:
+        return shlex.join(words)
+    letter = next((letter for letter, quality in QUALITIES.items() if quality.label == entry["quality"]), None)
+    if letter is None:
+        size, fps = entry["quality"].split("@")
+        words += ["--resolution", size, "--fps", fps]
+    elif letter != "m":
+        words += ["-q", letter]
+    if entry["format"] != DEFAULT_FORMAT.name:
+        words += ["--format", entry["format"]]
+    settings = entry.get("settings") or {}
+    defaults = shared_settings(load_config().effective())
+    for key in changed_keys(defaults, settings):
+        if key == "lecture.sections":  # the command names its sections
+            continue
+        value = settings
+        for part in key.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if value is not None:
+            words += ["--set", f"{key}={toml_value(value)}"]
+    return shlex.join(words)

@@ -8,6 +8,7 @@ import base64
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -145,10 +146,29 @@ def test_every_section_in_lesson_order_the_missing_ones_marked(page):
     assert [section["id"] for section in sections if "missing" not in section["class"]] == list(RENDERED)
 
 
+def suggested(stderr: str, ending: str) -> tuple[list[str], dict[str, set[str]]]:
+    """The command ``site`` suggests in "(python render.py ... <ending>)": its words up to the first option, and
+    each option's values."""
+    command = re.search(rf"\((python render\.py render .*?) {ending}\)", stderr)
+    assert command, stderr
+    words = shlex.split(command.group(1))
+    first = next((index for index, word in enumerate(words) if word.startswith("-")), len(words))
+    options: dict[str, set[str]] = {}
+    for index in range(first, len(words), 2):
+        options.setdefault(words[index], set()).add(words[index + 1])
+    return words[:first], options
+
+
 def test_site_names_on_the_terminal_the_sections_not_rendered_and_the_command_that_renders_them(built):
+    """The command renders them as the page's first video was (the narrated matrix: TINY, no questions, the
+    voice the tests' own settings leave out), into the same folder: run as it is, they join the lecture."""
+    out, result = built
     missing = [section for section in SECTION_IDS if section not in RENDERED]
-    assert (f"{len(RENDERED)} of {len(SECTION_IDS)} videos; not rendered: {', '.join(missing)} "
-            f"(python render.py render {' '.join(missing)} renders them)") in built[1].stderr
+    assert f"{len(RENDERED)} of {len(SECTION_IDS)} videos; not rendered: {', '.join(missing)} (" in result.stderr
+    words, options = suggested(result.stderr, "renders them as the others were")
+    assert words == ["python", "render.py", "render", *missing]
+    assert options == {"-o": {str(out)}, "--resolution": {"256x144"}, "--fps": {"5"},
+                       "--set": {'lecture.questions="none"', 'narration.source="tts"'}}
 
 
 def test_the_page_shows_students_no_command(out):
@@ -309,7 +329,11 @@ def test_a_video_changed_since_its_render_is_listed_as_not_rendered_and_none_of_
     assert f"scaling: 02-scaling.mp4 in {copy}: missing or changed since it was rendered" in result.stderr
     assert "the page lists it as not rendered" in result.stderr and "not rendered: scaling" in result.stderr
     assert "missing" in Page(copy / "site" / "index.html").all("section", id="scaling")[0]["class"]
-    assert "(python render.py render scaling renders it again)" in result.stderr
+    # scaling was rendered silent, without questions, at TINY: the command says so (its own [text] stays its own)
+    assert suggested(result.stderr, "renders it again") == (
+        ["python", "render.py", "render", "scaling"],
+        {"-o": {str(copy)}, "--resolution": {"256x144"}, "--fps": {"5"},
+         "--set": {'lecture.questions="none"', "audio.mute=true"}})
 
 
 @pytest.fixture(scope="module")

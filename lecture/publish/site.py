@@ -27,6 +27,7 @@ from jinja2 import Environment
 from PIL import Image
 from rich.console import Console
 
+from lecture.folder_config import render_command
 from lecture.render.captions import step_spans
 from lecture.render.manifest import MANIFEST, read_manifest
 from lecture.render.output_folder import OutputFolder
@@ -116,9 +117,15 @@ def build(out_dir: Path, console: Console, lang: str | None = None) -> int:
             folder.commit({SITE: site}, scratch)
     missing = [section.id for section in sections if section.video is None]
     warn(f"{folder.path / SITE / 'index.html'}: {len(sections) - len(missing)} of {len(sections)} videos"
-         + (f"; not rendered: {', '.join(missing)} (python render.py render {' '.join(missing)} renders them)"
+         + (f"; not rendered: {', '.join(missing)} ({_rendering(folder.path, entries, sections, missing)})"
             if missing else ""))
     return 0
+
+
+def _rendering(out: Path, entries: dict, sections: list, missing: list[str]) -> str:
+    """How to render the ``missing`` sections as the page's others were, so they join them."""
+    shown = next((entries[section.id] for section in sections if section.video is not None), None)
+    return f"{render_command(out, missing, shown)} renders them" + (" as the others were" if shown else "")
 
 
 def rendered_language(entries: dict) -> str:
@@ -183,7 +190,7 @@ def _video(out: Path, site: Path, section: Section, entry: dict, warn) -> Video 
     changed = snapshot(out, site / "videos", entry, names)
     if changed:
         warn(f"{changed_line(section.id, out, changed)}; the page lists it as not rendered "
-             f"(python render.py render {section.id} renders it again)")
+             f"({render_command(out, [section.id], entry)} renders it again)")
         return None
     steps = steps_of(entry)
     chapters = tuple(Chapter(anchor=f"{section.id}-{step.key}", title=step.title, start=start,
