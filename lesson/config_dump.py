@@ -13,6 +13,8 @@ from lesson.locale import languages, load_locale
 
 # default.toml's convention for an optional key: a comment line "# key = example" in its table
 OPTIONAL_EXAMPLE = re.compile(r"# (\w+) = ")
+# ... and for the optional keys a preset gives: a comment ending 'The "default" preset's:' above their examples
+PRESET_VALUES = re.compile(r'The "\w+" preset\'s:$')
 
 
 def documented_toml(config_file: Path | None = None, overrides: tuple[str, ...] = ()) -> str:
@@ -32,25 +34,55 @@ def documented_toml(config_file: Path | None = None, overrides: tuple[str, ...] 
             if key in table:
                 table[key] = value  # tomlkit keeps the comment after the old value
         document[name] = _rewritten(table, given.get(name, {}), by_language.get(name, {}),
-                                    {key for table_name, key in language_keys() if table_name == name}, keys)
+                                    {key for table_name, key in language_keys() if table_name == name}, keys,
+                                    getattr(config, name).effective())
     return tomlkit.dumps(document)
 
 
-def _rewritten(table: Table, given: dict, by_language: dict, following: set[str], keys: set[str]) -> Table:
+def _rewritten(table: Table, given: dict, by_language: dict, following: set[str], keys: set[str],
+               effective: dict) -> Table:
     """``table`` item by item: the example comment of an optional key the user gave becomes that key, and a
     key that follows the language and was not given becomes a comment with the language's value (its
-    default is not written: loading the saved file under another lang then brings that language's)."""
+    default is not written: loading the saved file under another lang then brings that language's). Under a
+    'The "default" preset's:' line, the examples not given show the chosen preset's values and the line says
+    whose values follow."""
     rewritten = tomlkit.table()
+    from_preset = False
     for key, item in table.value.body:
-        example = OPTIONAL_EXAMPLE.match(item.trivia.comment) if isinstance(item, Comment) else None
-        if example and example[1] in given and example[1] in keys and example[1] not in table:
+        comment = item.trivia.comment if isinstance(item, Comment) else ""
+        example = OPTIONAL_EXAMPLE.match(comment)
+        if PRESET_VALUES.search(comment):
+            from_preset = True
+            rewritten.add(tomlkit.comment(PRESET_VALUES.sub(_whose(table, given, effective), comment)[2:]))
+        elif example and example[1] in given and example[1] in keys and example[1] not in table:
             rewritten.add(example[1], given[example[1]])
+        elif example and from_preset and example[1] in effective:
+            rewritten.add(tomlkit.comment(f"{example[1]} = {toml_value(_plain(effective[example[1]]))}"))
         elif key is not None and key.key in following and key.key not in given:
             shown = by_language.get(key.key, item.unwrap())
             rewritten.add(tomlkit.comment(f"{key.key} = {toml_value(shown)}{_after(item)}"))
         else:
             rewritten.add(*((key, item) if key is not None else (item,)))
     return rewritten
+
+
+def _plain(value):
+    """Whole numbers of a matrix written as integers, as default.toml writes them."""
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _whose(table: Table, given: dict, effective: dict) -> str:
+    """Whose matrices follow the preset line: the chosen preset's, the user's, or both."""
+    preset = f'the "{effective["preset"]}" preset\'s'
+    examples = [OPTIONAL_EXAMPLE.match(item.trivia.comment) for _, item in table.value.body if isinstance(item, Comment)]
+    mine = {example[1] for example in examples if example and example[1] in given}
+    if not mine:
+        return preset[0].upper() + preset[1:] + ":"
+    if mine >= {example[1] for example in examples if example and example[1] in effective}:
+        return "Yours:"
+    return f"Yours, and {preset} for those you did not give:"
 
 
 def _after(item: Item) -> str:

@@ -68,8 +68,9 @@ def test_the_default_dump_is_default_toml(no_personal_settings):
 def test_every_comment_is_kept_and_no_derived_matrix_is_written(tmp_path):
     dump = documented_toml(saved(tmp_path, CUSTOM_FILE), ("pipeline.temperature=0.5",))
     keys = {key for names in valid_keys().values() for key in names}
-    comments = [line for line in DEFAULT_TEXT.splitlines()
-                if line.startswith("#") and not re.match(rf"# ({'|'.join(keys)}) = ", line)]
+    comments = [line for line in DEFAULT_TEXT.splitlines()  # but the line that says whose matrices follow
+                if line.startswith("#") and not re.match(rf"# ({'|'.join(keys)}) = ", line)
+                and not line.endswith("preset's:")]
     assert [line for line in dump.splitlines() if line in comments] == comments
     assert "temperature = 0.5" in dump.splitlines()
     default_dump = tomllib.loads(documented_toml())
@@ -155,3 +156,34 @@ def test_values_over_several_lines_and_comments_after_them_come_through(tmp_path
     assert documented_toml() == hand_written_default.replace(  # nothing given: the template itself
         '\nsentence = "el perro', '\n# sentence = "el perro').replace('\nvoice = "ef_dora"', '\n# voice = "ef_dora"').replace(
         '\ndialect = "es"', '\n# dialect = "es"')
+
+
+def preset_comment(dump: str) -> tuple[str, dict]:
+    """The matrix table's line that says whose matrices follow, and the matrices under it (uncommented)."""
+    body = dump.split("[matrix]")[1].split("\n[")[0]
+    line = next(line for line in body.splitlines() if "Entries between -10 and 10." in line)
+    below = body.split(line)[1]
+    rows = re.findall(r"^(?:# )?((?:X|W_Q|W_K|W_V) = .*)$", below, flags=re.M)
+    return line.split("Entries between -10 and 10. ")[1], tomllib.loads("\n".join(rows))
+
+
+@pytest.mark.parametrize("preset", worked_example.PRESETS)
+def test_the_examples_under_the_preset_line_are_the_chosen_presets(preset):
+    """A lecturer who chose a preset and saves `config` reads that preset's matrices (X tripled for
+    large_scores, W_K = W_Q for shared_projection), not the default's."""
+    whose, matrices = preset_comment(documented_toml(None, (f'matrix.preset="{preset}"',)))
+    assert whose == f'The "{preset}" preset\'s:'
+    chosen = worked_example.PRESETS[preset]
+    for name in ("X", "W_Q", "W_K", "W_V"):
+        np.testing.assert_array_equal(matrices[name], getattr(chosen, name))
+
+
+def test_own_matrices_are_said_to_be_yours(tmp_path):
+    """Own matrices are not labelled as the default preset's; with only X given, the others are the preset's."""
+    whose, matrices = preset_comment(documented_toml(None, ("matrix.X=[[1, 2], [3, 4]]",)))
+    assert whose == 'Yours, and the "default" preset\'s for those you did not give:'
+    assert matrices["X"] == [[1, 2], [3, 4]]
+    np.testing.assert_array_equal(matrices["W_Q"], worked_example.default.W_Q)
+    given = tuple(f"matrix.{name}=[[1, 0], [0, 1]]" for name in ("W_Q", "W_K", "W_V"))
+    whose, _ = preset_comment(documented_toml(None, ("matrix.X=[[1, 2], [3, 4]]", *given)))
+    assert whose == "Yours:"
