@@ -122,3 +122,28 @@ def test_a_bad_skip_is_one_line_exit_2_and_out_untouched(skip, expected, tmp_pat
 def test_a_skip_given_twice_is_refused(tmp_path):
     result = run_cli("config", "--set", 'lecture.skip=["matrix.causal", "matrix.causal"]')
     assert result.returncode == 2 and "lecture.skip: 'matrix.causal' is named twice" in result.stderr
+
+
+def test_skipping_a_step_renders_again_only_its_section_and_the_folder_agrees_on_the_settings(tmp_path_factory):
+    """matrix and quick rendered together; then a step of quick skipped: matrix is up to date (no step of its
+    own changed) and quick is rendered again; a command that builds on the folder's renders without -c then
+    finds one set of settings (matrix's entry records the new skip list, as quick's does)."""
+    from media_checks import copy_of, tiny_clean_matrix
+
+    both, result = rendered_once(tmp_path_factory, "matrix-quick-clean", "render", "matrix", "quick", *TINY,
+                                 "-j", "1", "--clean", start_from=tiny_clean_matrix(tmp_path_factory),
+                                 cli=run_quick_cli)
+    assert result.returncode == 0, result.stderr
+    out = copy_of(both, tmp_path_factory.mktemp("skip-one") / "out")
+    before = manifest(out)["sections"]["quick"]["fingerprint"]
+    result = run_quick_cli("render", "matrix", "quick", *TINY, "-j", "1", "--clean", *SKIP_START, "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "01-matrix: up to date, skipped" in result.stderr + result.stdout
+    entries = manifest(out)["sections"]
+    assert entries["quick"]["fingerprint"] != before
+    assert [step["key"] for step in entries["quick"]["steps"]] == ["halved", "last"]
+    assert entries["matrix"]["settings"] == entries["quick"]["settings"]
+    assert entries["matrix"]["settings"]["lecture"]["skip"] == ["quick.start"]
+    result = run_quick_cli("storyboard", "matrix", "quick", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "were rendered with different settings" not in result.stderr

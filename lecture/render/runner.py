@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("attn_math", "sonify", "lesson", "speech", "scenes", "lecture", "assets")
 # lecture keys no section reads: the joined lecture's cards' and the HTML decks' (a change renders no section again)
 CARD_KEYS = ("course", "date", "theme")
+NAMING_KEYS = ("sections", "skip")  # lecture keys that name sections or steps: a section reads only its own part
 SILENCE = np.zeros((0, 2))  # a card's soundtrack: the joined lecture is silent while a card is up
 CARDS_FOLDER = "cards"  # in OUT's private folder: each card's video and when its texts appear, by content
 
@@ -77,7 +78,8 @@ def fingerprint(request: RenderRequest, section: str, code: str, narration: Narr
     """Changes whenever the section's config, the audio settings, quality, format, code or narration
     (the voice, or any recording's content) change."""
     effective = request.config.effective()
-    lecture = {key: value for key, value in effective.get("lecture", {}).items() if key not in CARD_KEYS}
+    lecture = {key: value for key, value in effective.get("lecture", {}).items() if key not in CARD_KEYS + NAMING_KEYS}
+    lecture["skip"] = request.config.lecture.skipped(section)  # its own steps: skipping another's keeps it
     payload = {"section": effective[section], "audio": effective["audio"], "lecture": lecture,
                "quality": request.quality.label, "format": request.format, "code": code,
                "narration": narration.fingerprint() if narration else None, "steps": request.steps}
@@ -120,7 +122,7 @@ def render(request: RenderRequest, console: Console | None = None, run=None) -> 
             for result in results:
                 done = _commit_section(request, folder, result, wanted[result.section], scratch, console)
                 failures, committed = failures + (not done), committed + done
-        joined = _commit_lecture(request, folder, scratch, console, committed)
+        joined = _commit_lecture(request, folder, scratch, console, committed, wanted)
     return 1 if failures or not joined else 0
 
 
@@ -242,15 +244,17 @@ def section_entry(request: RenderRequest, result: JobResult, wanted: str) -> dic
 
 
 def _commit_lecture(request: RenderRequest, folder: OutputFolder, scratch: Path, console: Console,
-                    committed: int) -> bool:
+                    committed: int, wanted: dict[str, str]) -> bool:
     """Under the lock, join the sections in OUT into the lecture and its captions (see ``_join_lecture``) and
     commit them with the manifest; False, said in a line, when they could not be written (``committed``: how
-    many sections this render committed before)."""
+    many sections this render committed before; ``wanted``: each requested section's fingerprint)."""
     staged = {}
     try:
         with folder.lock():
             manifest = read_manifest(folder, warn=plain_line(console))
             manifest["config"] = request.config.effective()
+            if request.steps is None:
+                _settings_kept(request, manifest, wanted)
             if BY_NAME[request.format].joined and request.steps is None:
                 staged = _join_lecture(request, folder, manifest, scratch, console)
             folder.commit(staged | {MANIFEST: stage_manifest(manifest, scratch)}, scratch,
@@ -268,6 +272,16 @@ def _commit_lecture(request: RenderRequest, folder: OutputFolder, scratch: Path,
         plain_line(console, "red")(line)
         return False
     return True
+
+
+def _settings_kept(request: RenderRequest, manifest: dict, wanted: dict[str, str]) -> None:
+    """A requested section left as it was (its fingerprint is this render's: another section's step skipped, say)
+    is what this render's settings make: its entry records them, so the folder's sections agree on them."""
+    settings = shared_settings(request.config.effective())
+    for section, fingerprint_wanted in wanted.items():
+        entry = manifest["sections"].get(section)
+        if entry and entry.get("fingerprint") == fingerprint_wanted:
+            entry["settings"] = settings
 
 
 def _reason(error: Exception) -> str:
