@@ -180,7 +180,7 @@ class LessonScene(Scene):
         """The locale's decimal separator: numbers in figures, captions, cards and narration are written with it."""
         return self.job.locale["numbers"]["decimal_separator"]
 
-    def written(self, text: str) -> str:
+    def in_locale(self, text: str) -> str:
         """A text from the locale, filled in, with its decimals written as the locale writes them."""
         return written_numbers(text, self.separator)
 
@@ -278,7 +278,7 @@ class LessonScene(Scene):
         release_free_memory()  # what the last step freed: the peak stays that of one step, not of the section
         strings = self.strings["steps"][key]
         if key not in self.shown_steps:
-            self._omit_step(key, self.written((caption or strings["caption"]).format(**fields)), new_numbers)
+            self._omit_step(key, self.in_locale((caption or strings["caption"]).format(**fields)), new_numbers)
             return
         number = self.shown_steps.index(key) + 1
         if self.job.steps and number > self.job.steps.last:
@@ -288,10 +288,10 @@ class LessonScene(Scene):
             self._skip_animations(self._skipping)
             self.clip_start = self.renderer.time
         if strings.get("predictive") and self.asks("predictive") and self.in_clip(number):
-            self.pose_question(key, "predictive", self.written(self.step_question(key).question))
+            self.pose_question(key, "predictive", self.in_locale(self.step_question(key).question))
         title = strings["title"]
         template = caption or strings["caption"]
-        caption = self.written(template.format(**fields))
+        caption = self.in_locale(template.format(**fields))
         speech = self.speech(number, key, strings, template, fields)
         self._caption_read = not (speech and speech[3])  # a voice says the caption instead: it is not burned in
         new_header = self._header(title, number, caption, burned=self._caption_read)
@@ -350,7 +350,7 @@ class LessonScene(Scene):
         template = strings.get(variant)
         if template is None:
             return None
-        text = self.written(template.format(**fields))
+        text = self.in_locale(template.format(**fields))
         parts = phrases(text)
         voices = self.job.narration.speak(step_file_name(number, key), [part.text for part in parts],
                                           self.job.locale["spoken"]) if self.job.narration and self.in_clip(number) else None
@@ -485,7 +485,7 @@ class LessonScene(Scene):
         strings = self.strings["steps"][step.key]
         if "question" in strings and not strings.get("predictive") and self.asks("all") \
                 and self.in_clip(len(self.steps)):
-            self.pose_question(step.key, "question", self.written(self.step_question(step.key).question))
+            self.pose_question(step.key, "question", self.in_locale(self.step_question(step.key).question))
         step.end = self.renderer.time
 
     def count_as_read(self, numbers: dict) -> None:

@@ -170,7 +170,7 @@ class OutputFolder:
         for name, source in staged.items():
             placed |= _files_in(name, source)
         folders = [name for name, source in staged.items() if source.is_dir() and not source.is_symlink()]
-        record = self.written()
+        record = self.our_files()
         retired = {name: digest for name, digest in record.items() if digest and name not in placed
                    and (name in replaced or any(name.startswith(f"{folder}/") for folder in folders))}
         for name in folders:
@@ -210,7 +210,7 @@ class OutputFolder:
         self._write_record(journal.record)
         commit_journal.finish(self.cache)
 
-    def written(self) -> dict[str, str | None]:
+    def our_files(self) -> dict[str, str | None]:
         """The files this tool put in OUT, by name relative to it, with the SHA-256 each had when we wrote it
         (None from a record of an earlier version: such a file is never removed). A record that is not a regular
         file of ours or cannot be read is empty: a file we cannot prove is ours stays."""
