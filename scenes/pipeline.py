@@ -5,8 +5,8 @@ gives the browser's numbers exactly (``attn_math.lab``: seed 42, d_k = 8), "shar
 which the attention does something a student can name (``attn_math.sharp``). Then the two side by side
 (why the lab's is flat: random, untrained weights), the guide's exercise 1 on both (does the article
 attend to its noun?), the guide's step 8 (temperature) and exercises 2-4 (max weight against T, the
-causal mask, entropy) on the configured preset. While the panel is up its status bar ("Paso: 3/7") is the
-section's only step counter, as in the lab; as it leaves, the usual counter ("Paso 8/13") takes over.
+causal mask, entropy) on the configured preset. The header's counter ("Paso 3/13") is the section's one step
+counter throughout; the panel's step dots say which of the lab's 7 steps is on, its status bar the query.
 LessonScene keeps each step on screen for its reading time (``reading_seconds``); here the main reveal of a
 step is stretched to fill that time (``LessonScene.reveal_seconds``), so that no step ends on a long frozen stretch.
 """
@@ -122,17 +122,6 @@ class PipelineScene(LessonScene):
         come from the tokens as typed, ``attn_math.lab.spelled``)."""
         return spelled(token)
 
-    def _header(self, title: str, number: int, caption: str, burned: bool = True):
-        """The header, without its step counter while the panel is up: the panel's status bar counts the lab's
-        7 steps, as the lab's does, and one counter is enough. The first step after them keeps its counter in
-        ``counter_after_panel``, shown as the panel leaves (show_presets); the later steps show theirs."""
-        header = super()._header(title, number, caption, burned)
-        if number <= len(LAB_STEPS) + 1:
-            counter = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.shown_steps))
-            self.counter_after_panel = [part for part in header if getattr(part, "shown_text", None) == counter]
-            header.remove(*self.counter_after_panel)
-        return header
-
     # Pacing -------------------------------------------------------------------------------------
     def fill_seconds(self, still_to_play: float = 0.0) -> float:
         """The step's main reveal: at least a lab step, filling the reading time left after ``still_to_play``."""
@@ -144,14 +133,14 @@ class PipelineScene(LessonScene):
         animations to play with the step's own."""
         number = LAB_STEPS.index(key) + 1
         self.begin_step(key, caption, new_numbers, **fields)
-        animations = [*self.panel.go_to(number), *self.panel.set_status(self.status(number))]
+        animations = self.panel.go_to(number)
         self.dot_states[key] = self.panel.dots.states
         return animations
 
-    def status(self, number: int) -> str:
-        """The status bar at lab step ``number``: the step and the query, as the lab writes them; the query
-        named as the matrices name it (a long word would not fit)."""
-        return self.labels["status"].format(step=number, total=len(LAB_STEPS), query=abbreviated(self.tokens[self.query]))
+    def status(self) -> str:
+        """The status bar: the query, as the lab writes it, named as the matrices name it (a long word would not fit).
+        Not the lab's step ("Paso: 3/7"): the header's counter is the section's one step counter."""
+        return self.labels["status"].format(query=abbreviated(self.tokens[self.query]))
 
     def feature_names(self, d: int) -> list[str]:
         """What each of the embedding's d numbers stands for: the designed features by name; the lab's are
@@ -198,7 +187,7 @@ class PipelineScene(LessonScene):
                    (labels["metric_entropy"], bits),
                    (labels["metric_max_weight"], tagged_number(run.max_weights[q], "max_weight",
                                                                font_size=style.CAPTION_SIZE))]
-        panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, self.status(1), self.selector(PANEL_WIDTH - 0.4),
+        panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, self.status(), self.selector(PANEL_WIDTH - 0.4),
                           len(LAB_STEPS))
         panel.move_to(np.array([right - PANEL_WIDTH / 2, (top + bottom) / 2, 0]))
         self.pending_metrics = {"d_k": panel.metric_values[0], "softmax": VGroup(*panel.metric_values[1:])}
@@ -588,9 +577,7 @@ class PipelineScene(LessonScene):
         self.place(sides, self.body())
         frames = VGroup(*[side[1].matrix.row_box(q) for side in sides])
         self.cue("reset")
-        self.play(Vanish(VGroup(self.output_stage, self.panel)), *map(Appear, self.counter_after_panel), run_time=0.8)
-        self.remove(*self.counter_after_panel)  # from the scene's top level: it joins the header, and leaves with it
-        self.header.add(*self.counter_after_panel)
+        self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=0.8)
         each = max(LANDING_SECONDS + FRAMING_SECONDS + 1.0, self.fill_seconds() / 2)
         for (preset, run), side, frame in zip(runs.items(), sides, frames):  # a side after the other, each whole
             self.land_with_chord(run.weights[q], preset, [Appear(side[0]), Appear(side[1])], LANDING_SECONDS)
