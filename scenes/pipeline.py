@@ -776,9 +776,12 @@ class PipelineScene(LessonScene):
         """Without the mask | with it: first the scaled scores with −∞ in the future, then their softmax, 0 there."""
         free, masked = self.attention(self.settings.temperature, False), self.attention(self.settings.temperature, True)
         nulled = masked.steps.mask.sum(axis=1)
-        n = len(self.tokens)
-        self.begin_step("causal", new_numbers=self.matrix_numbers() + (n if self.numbers_fit() else 0) + 2,
-                        first=int(nulled[0]), last=int(nulled[-1]))
+        n, softmax = len(self.tokens), next((record for record in self.steps if record.key == "softmax"), None)
+        shown_before = not self.settings.causal and softmax is not None  # the unmasked weights are step 6's
+        self.begin_step("causal", new_numbers=(1 if shown_before else 2) * self.matrix_numbers()
+                        + (n if self.numbers_fit() else 0) + 2, first=int(nulled[0]), last=int(nulled[-1]))
+        if shown_before:  # read then: not new numbers to read again
+            self.count_as_read({"weights_free": softmax.numbers.get("weights", [])})
         self.comparison = self.comparison_layout(free, masked, nulled)
         parts = self.comparison
         self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=0.6)
@@ -799,8 +802,20 @@ class PipelineScene(LessonScene):
         self.sweep_rows(parts.masked.matrix, self.fill_seconds())
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> "MaskComparison":
+        """Without and with the mask side by side, each with its numbers while they fit; the unmasked side in
+        colours only when its numbers would shrink the two under 14 px (long words, wide numbers)."""
+        stage = self.comparison_of(free, masked, nulled, free_numbers=self.numbers_fit())
+        texts = [*stage.free.column_labels, *(entry for heatmap in (stage.free, stage.masked)
+                                              for row in heatmap.matrix.entries for entry in row)]
+        if texts and min(cap_height(text) for text in texts) < style.SMALLEST_CAP_HEIGHT:
+            return self.comparison_of(free, masked, nulled, free_numbers=False)
+        return stage
+
+    def comparison_of(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray,
+                      free_numbers: bool) -> "MaskComparison":
         """Without and with the mask side by side, row beside row: the tokens between the two name the rows of
-        both; the nulled count per row; entropy readouts kept for later.
+        both; the nulled count per row; entropy readouts kept for later. ``free_numbers``: the unmasked weights
+        with their numbers and column names, else in colours only.
 
         The masked side is built twice on one grid: the scaled scores (−∞ where masked), then the weights."""
         labels, n = self.labels, len(self.tokens)
@@ -811,10 +826,13 @@ class PipelineScene(LessonScene):
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
                                                       masked.steps.mask), self.tokens)
         row_height = cell_size_of(masked_map.matrix)[1]
-        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, None, numbers=False),
-                                self.tokens)  # colours only: its numbers were step 6's
-        free_map.remove(free_map.row_labels, free_map.column_labels)  # the masked map's rows and columns, named there
-        free_map.row_labels, free_map.column_labels = VGroup(), VGroup()
+        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, width,
+                                                    numbers=free_numbers), self.tokens)
+        free_map.remove(free_map.row_labels)  # the masked map's row names, between the two, name its rows too
+        free_map.row_labels = VGroup()
+        if not free_numbers:  # colours only: the masked map's columns name its columns too
+            free_map.remove(free_map.column_labels)
+            free_map.column_labels = VGroup()
         scores_map = TokenHeatmap(self.matrix(masked.steps.scaled, scaled_label, style.TEXT, "scaled_causal", cell,
                                               self.cell_width(masked.steps.scaled), fill=self.score_fill,
                                               mask=masked.steps.mask), self.tokens)  # step 5's colours
@@ -836,7 +854,8 @@ class PipelineScene(LessonScene):
         free_grid = free_map.matrix.cell_grid
         free_map.shift(grid.get_top() - free_grid.get_top())  # row i level with row i
         free_map.shift(RIGHT * (masked_block.get_left()[0] - COMPARISON_GAP - free_map.get_right()[0]))
-        free_map.matrix.label.set_y(masked_map.matrix.label.get_y()).match_x(free_grid)
+        VGroup(free_map.matrix.label, masked_map.matrix.label).set_y(max(free_map.matrix.label.get_y(),
+                                                                         masked_map.matrix.label.get_y()))
         masked_title.next_to(masked_block, UP, buff=COMPARISON_LINE_GAP).match_x(grid)
         sit_on(free_title.match_x(free_grid), baseline(masked_title))
         summary.next_to(masked_block, DOWN, buff=COMPARISON_LINE_GAP).match_x(grid)

@@ -496,12 +496,28 @@ def test_output_caption_says_whether_the_outputs_differ(scene):
 
 # The causal comparison (exercises 3 and 4) --------------------------------------------------------------
 @pytest.mark.parametrize("name", LAB_RUNS)
+def test_the_unmasked_weights_show_their_numbers_under_their_columns(scene, name):
+    """«Sin máscara» is read as «Con máscara causal» is: its numbers (the weights without the mask, from the plain
+    lab) and its columns named over it; its rows are the masked map's, named between the two (issue 43: it was
+    colours only, nothing to compare the masked numbers with)."""
+    run = RUNS[name]
+    free = literal_lab(run.sentence, run.temperature, False)
+    close(shown(scene(name), "causal", "weights_free"), free["weights"])
+    comparison, texts = scene(name).comparison, step(scene(name), "causal").texts
+    grid = comparison.free.matrix.cell_grid
+    for token in scene(name).tokens:
+        over_free = [text for text in texts if text.text == token and grid.get_left()[0] < (text.left + text.right) / 2
+                     < grid.get_right()[0] and text.bottom > grid.get_top()[1]]
+        assert len(over_free) == 1, token
+
+
+@pytest.mark.parametrize("name", LAB_RUNS)
 def test_comparison_counts_nulled_weights_and_compares_entropies(scene, name):
     run = RUNS[name]
     free, masked = run.attention(causal=False), run.attention(causal=True)
     n, fourth = len(free.tokens), 3
     causal = step(scene(name), "causal")
-    np.testing.assert_array_equal(scene(name).comparison.free.matrix.values, free.weights)  # colours only
+    np.testing.assert_array_equal(scene(name).comparison.free.matrix.values, free.weights)
     close(shown(scene(name), "causal", "weights_causal"), masked.weights)
     assert causal.numbers["nulled"] == [[str(n - 1 - i)] for i in range(n)]  # row i loses the n - 1 - i after it
     assert causal.numbers["nulled_first_last"] == [[str(n - 1), "0"]]
