@@ -18,7 +18,7 @@ import math
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
                    LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, SurroundingRectangle, Transform,
-                   TransformFromCopy, VGroup)
+                   TransformFromCopy, VGroup, smooth, squish_rate_func)
 
 from attn_math.lab import LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name, spelled
 from attn_math.sharp import article_and_noun
@@ -69,6 +69,7 @@ FRAME_SECONDS = 0.5  # its brackets and token names moving to the new width
 COMPARISON_SIDE_MARGIN = 0.8  # frame units: what a side of the mask comparison leaves of its half of the body
 COMPARISON_TEXT_ROOM = 1.2  # frame units of the body's height left to the titles and readouts above and below
 COMPARISON_LINE_GAP = 0.3  # between the comparison's title, maps, summary and entropy lines
+FIRST_HALF, SECOND_HALF = squish_rate_func(smooth, 0.0, 0.5), squish_rate_func(smooth, 0.5, 1.0)  # of a play
 
 
 class MaskComparison(VGroup):
@@ -366,7 +367,7 @@ class PipelineScene(LessonScene):
 
     def replace_matrix(self, old, new, with_rows=(), with_frame=(), cue: tuple[str, dict] | None = None):
         """``old`` becomes ``new``: every row at once, its formula (and ``with_rows``: what else says which matrix
-        is shown) with them, so the name above never disagrees with the numbers under it; a colour-only grid in
+        is shown) with them, the old fading out before the new fades in, so the name above never disagrees with the numbers under it; a colour-only grid in
         one piece. ``cue`` (kind, values) sounds as the new rows land.
 
         The frame (brackets, and ``with_frame``: the token names and frames around the grid) moves before the
@@ -375,7 +376,9 @@ class PipelineScene(LessonScene):
         if not self.numbers_fit():
             self.play_rows(cue, *with_rows, *with_frame, ReplacementTransform(old, new))
             return
-        rows = [*map(Vanish, [old.label, *self.matrix_rows(old)]), *map(Appear, [new.label, *self.matrix_rows(new)])]
+        # the old rows and formula gone before the new ones show where they stood: a cross-fade reads as neither
+        rows = [*(Vanish(part, rate_func=FIRST_HALF) for part in [old.label, *self.matrix_rows(old)]),
+                *(Appear(part, rate_func=SECOND_HALF) for part in [new.label, *self.matrix_rows(new)])]
         frame = [ReplacementTransform(old.brackets, new.brackets), *with_frame]
         if new.brackets.width > old.brackets.width + 1e-6:
             self.play(*frame, run_time=FRAME_SECONDS)
@@ -724,8 +727,8 @@ class PipelineScene(LessonScene):
                          x_name=self.labels["axis_temperature"],
                          y_name=self.labels["axis_max_weight"].format(query=abbreviated(self.tokens[q])))
         left, right, bottom, top = self.plot_box = box
-        fit(plot, right - left - 1.2, top - bottom - 0.6)  # room right of the axis for "uniforme", below for a readout
-        return plot.move_to(np.array([(left + right) / 2 - 0.6, (bottom + top) / 2, 0]))
+        fit(plot, right - left - 1.2, top - bottom - 0.6)  # room for a readout below, and a margin
+        return plot.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
 
     def show_temperature_plot(self):
         """Exercise 2: the rows at the guide's T = 0.5, 1, 3 in place of the configured ones, the whole curve, the
@@ -742,7 +745,10 @@ class PipelineScene(LessonScene):
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
                              color=style.MUTED, stroke_width=2)
         uniform_label = label_text(self.labels["uniform"], style.MUTED, style.CAPTION_SIZE)
-        uniform_label.next_to(uniform, RIGHT, buff=0.15)  # past the axis' end: clear of the curve and the ticks
+        # at its line's end, inside the plot: under it, where the curve (a row's largest weight, at least 1/visible)
+        # never goes, when the room down to the axis takes it (the plot's edge is the body's: right of it, the frame's)
+        below = uniform.get_y() - plot.point(0, 0)[1] > uniform_label.height + 0.2
+        uniform_label.next_to(uniform, DOWN if below else UP, buff=0.1).align_to(uniform, RIGHT)
         rings = VGroup(*[Circle(radius=0.11, color=style.ATTENTION, stroke_width=3).move_to(plot.point(t, value))
                          for t, value in zip(EXERCISE_TEMPERATURES, values)])
         readout = text_with_numbers(" · ".join(f"T = {format_number(t, 1)}: {{max_{k}}}"

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from manim import DL, UR
 
 from attn_math.lab import LAB_SENTENCES, MAX_TOKENS, LabWeights, lab_attention, lab_weights
 from attn_math.sharp import preset_attention, sharp_attention, sharp_weights
@@ -405,6 +406,20 @@ def test_exercise_two_marks_the_guides_temperatures(scene, name):
     caption = step(scene(name), "temperature_plot").caption
     assert "T = 0.5, 1 y 3" in caption and all(f"{value:.2f}" in caption for value in expected)
     assert expected[0] > expected[1] > expected[2]  # what the caption says: the maximum falls as T rises
+
+
+@pytest.mark.parametrize("name", ["gato", "sharp", "longest"])
+def test_the_uniform_line_is_named_inside_the_plot_at_its_end(scene, name):
+    """«uniforme» at the right end of its dashed line, inside the plot's axes (it stood past the axis' end, at the
+    frame's edge: issue 43), at the height of 1/n of the query's row (n the keys it sees)."""
+    run = RUNS[name]
+    plot, texts = scene(name).plot, step(scene(name), "temperature_plot").texts
+    label = next(text for text in texts if text.text == "uniforme")
+    (left, bottom, _), (right, top, _) = plot.axes.get_corner(DL), plot.axes.get_corner(UR)
+    assert left < label.left and label.right <= right + 1e-6 and bottom < label.bottom and label.top < top
+    visible = run.query + 1 if run.causal else len(run.sentence.split())
+    line_y = plot.point(0, 1 / visible)[1]
+    assert abs((label.top if label.top < line_y else label.bottom) - line_y) < 0.2
 
 
 def test_max_weight_curve_is_sampled_from_the_lab(scene):
