@@ -12,8 +12,7 @@
 * ``token_bar_chart``: a ``BarChart`` of one row of weights with ``TokenLabels`` under its bars.
 * ``RowBars``: one row of weights as horizontal bars, a token a line, each with its name and its value.
 * ``SidePanel``: the lab's equation, its sentence selector (the chosen one of its three sentences),
-  its step dots (inactive, active, completed), its metrics and its status bar ("Paso: 3/7", "Q: gato"),
-  the section's only step counter while the panel is up.
+  its step dots (inactive, active, completed), its metrics and its status bar with the query ("Q: gato").
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from functools import cache
 import numpy as np
 import regex
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Circle, Line, ManimColor, MathTex, Rectangle,
-                   RoundedRectangle, SurroundingRectangle, Text, Transform, VGroup, interpolate_color)
+                   RoundedRectangle, SurroundingRectangle, Text, VGroup, interpolate_color)
 
 from scenes import style
 from scenes.bar_chart import BarChart
@@ -459,8 +458,7 @@ class SidePanel(VGroup):
     status bar.
 
     ``metrics`` is a list of (name, value) with value a tagged number or a text; ``status`` the
-    status bar's text (the step and the query, one or two lines), a Text in the lab's monospaced font, so step
-    records list it (``set_status`` replaces it). ``metric_values[k]`` is the k-th value, which a scene may show
+    status bar's text (the query), a Text in the lab's monospaced font, so step records list it. ``metric_values[k]`` is the k-th value, which a scene may show
     only once computed.
     """
 
@@ -493,15 +491,6 @@ class SidePanel(VGroup):
                     line_spacing=0.8)
         text.shown_text = status
         return fit(text, self.status_width, 2.0)
-
-    def set_status(self, status: str) -> list:
-        """Animations that write ``status`` in the status bar in place of its text (the same mobject, so it
-        stays in the panel and leaves with it)."""
-        if status == self.status.shown_text:
-            return []
-        new = self.status_text(status).move_to(self.status_strip)
-        self.status.shown_text = status
-        return [Transform(self.status, new)]
 
     @staticmethod
     def _metrics(metrics, width: float) -> VGroup:

@@ -5,8 +5,8 @@ gives the browser's numbers exactly (``attn_math.lab``: seed 42, d_k = 8), "shar
 which the attention does something a student can name (``attn_math.sharp``). Then the two side by side
 (why the lab's is flat: random, untrained weights), the guide's exercise 1 on both (does the article
 attend to its noun?), the guide's step 8 (temperature) and exercises 2-4 (max weight against T, the
-causal mask, entropy) on the configured preset. While the panel is up its status bar ("Paso: 3/7") is the
-section's only step counter, as in the lab; as it leaves, the usual counter ("Paso 8/13") takes over.
+causal mask, entropy) on the configured preset. The header's counter ("Paso 3/13") is the section's one step
+counter throughout; the panel's step dots say which of the lab's 7 steps is on, its status bar the query.
 LessonScene keeps each step on screen for its reading time (``reading_seconds``); here the main reveal of a
 step is stretched to fill that time (``LessonScene.reveal_seconds``), so that no step ends on a long frozen stretch.
 """
@@ -18,7 +18,7 @@ import math
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
                    LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, SurroundingRectangle, Transform,
-                   TransformFromCopy, VGroup)
+                   TransformFromCopy, VGroup, smooth, squish_rate_func)
 
 from attn_math.lab import LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name, spelled
 from attn_math.sharp import article_and_noun
@@ -69,6 +69,7 @@ FRAME_SECONDS = 0.5  # its brackets and token names moving to the new width
 COMPARISON_SIDE_MARGIN = 0.8  # frame units: what a side of the mask comparison leaves of its half of the body
 COMPARISON_TEXT_ROOM = 1.2  # frame units of the body's height left to the titles and readouts above and below
 COMPARISON_LINE_GAP = 0.3  # between the comparison's title, maps, summary and entropy lines
+FIRST_HALF, SECOND_HALF = squish_rate_func(smooth, 0.0, 0.5), squish_rate_func(smooth, 0.5, 1.0)  # of a play
 
 
 class MaskComparison(VGroup):
@@ -122,17 +123,6 @@ class PipelineScene(LessonScene):
         come from the tokens as typed, ``attn_math.lab.spelled``)."""
         return spelled(token)
 
-    def _header(self, title: str, number: int, caption: str, burned: bool = True):
-        """The header, without its step counter while the panel is up: the panel's status bar counts the lab's
-        7 steps, as the lab's does, and one counter is enough. The first step after them keeps its counter in
-        ``counter_after_panel``, shown as the panel leaves (show_presets); the later steps show theirs."""
-        header = super()._header(title, number, caption, burned)
-        if number <= len(LAB_STEPS) + 1:
-            counter = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.shown_steps))
-            self.counter_after_panel = [part for part in header if getattr(part, "shown_text", None) == counter]
-            header.remove(*self.counter_after_panel)
-        return header
-
     # Pacing -------------------------------------------------------------------------------------
     def fill_seconds(self, still_to_play: float = 0.0) -> float:
         """The step's main reveal: at least a lab step, filling the reading time left after ``still_to_play``."""
@@ -144,14 +134,14 @@ class PipelineScene(LessonScene):
         animations to play with the step's own."""
         number = LAB_STEPS.index(key) + 1
         self.begin_step(key, caption, new_numbers, **fields)
-        animations = [*self.panel.go_to(number), *self.panel.set_status(self.status(number))]
+        animations = self.panel.go_to(number)
         self.dot_states[key] = self.panel.dots.states
         return animations
 
-    def status(self, number: int) -> str:
-        """The status bar at lab step ``number``: the step and the query, as the lab writes them; the query
-        named as the matrices name it (a long word would not fit)."""
-        return self.labels["status"].format(step=number, total=len(LAB_STEPS), query=abbreviated(self.tokens[self.query]))
+    def status(self) -> str:
+        """The status bar: the query, as the lab writes it, named as the matrices name it (a long word would not fit).
+        Not the lab's step ("Paso: 3/7"): the header's counter is the section's one step counter."""
+        return self.labels["status"].format(query=abbreviated(self.tokens[self.query]))
 
     def feature_names(self, d: int) -> list[str]:
         """What each of the embedding's d numbers stands for: the designed features by name; the lab's are
@@ -198,7 +188,7 @@ class PipelineScene(LessonScene):
                    (labels["metric_entropy"], bits),
                    (labels["metric_max_weight"], tagged_number(run.max_weights[q], "max_weight",
                                                                font_size=style.CAPTION_SIZE))]
-        panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, self.status(1), self.selector(PANEL_WIDTH - 0.4),
+        panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, self.status(), self.selector(PANEL_WIDTH - 0.4),
                           len(LAB_STEPS))
         panel.move_to(np.array([right - PANEL_WIDTH / 2, (top + bottom) / 2, 0]))
         self.pending_metrics = {"d_k": panel.metric_values[0], "softmax": VGroup(*panel.metric_values[1:])}
@@ -377,7 +367,7 @@ class PipelineScene(LessonScene):
 
     def replace_matrix(self, old, new, with_rows=(), with_frame=(), cue: tuple[str, dict] | None = None):
         """``old`` becomes ``new``: every row at once, its formula (and ``with_rows``: what else says which matrix
-        is shown) with them, so the name above never disagrees with the numbers under it; a colour-only grid in
+        is shown) with them, the old fading out before the new fades in, so the name above never disagrees with the numbers under it; a colour-only grid in
         one piece. ``cue`` (kind, values) sounds as the new rows land.
 
         The frame (brackets, and ``with_frame``: the token names and frames around the grid) moves before the
@@ -386,7 +376,9 @@ class PipelineScene(LessonScene):
         if not self.numbers_fit():
             self.play_rows(cue, *with_rows, *with_frame, ReplacementTransform(old, new))
             return
-        rows = [*map(Vanish, [old.label, *self.matrix_rows(old)]), *map(Appear, [new.label, *self.matrix_rows(new)])]
+        # the old rows and formula gone before the new ones show where they stood: a cross-fade reads as neither
+        rows = [*(Vanish(part, rate_func=FIRST_HALF) for part in [old.label, *self.matrix_rows(old)]),
+                *(Appear(part, rate_func=SECOND_HALF) for part in [new.label, *self.matrix_rows(new)])]
         frame = [ReplacementTransform(old.brackets, new.brackets), *with_frame]
         if new.brackets.width > old.brackets.width + 1e-6:
             self.play(*frame, run_time=FRAME_SECONDS)
@@ -588,9 +580,7 @@ class PipelineScene(LessonScene):
         self.place(sides, self.body())
         frames = VGroup(*[side[1].matrix.row_box(q) for side in sides])
         self.cue("reset")
-        self.play(Vanish(VGroup(self.output_stage, self.panel)), *map(Appear, self.counter_after_panel), run_time=0.8)
-        self.remove(*self.counter_after_panel)  # from the scene's top level: it joins the header, and leaves with it
-        self.header.add(*self.counter_after_panel)
+        self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=0.8)
         each = max(LANDING_SECONDS + FRAMING_SECONDS + 1.0, self.fill_seconds() / 2)
         for (preset, run), side, frame in zip(runs.items(), sides, frames):  # a side after the other, each whole
             self.land_with_chord(run.weights[q], preset, [Appear(side[0]), Appear(side[1])], LANDING_SECONDS)
@@ -737,8 +727,8 @@ class PipelineScene(LessonScene):
                          x_name=self.labels["axis_temperature"],
                          y_name=self.labels["axis_max_weight"].format(query=abbreviated(self.tokens[q])))
         left, right, bottom, top = self.plot_box = box
-        fit(plot, right - left - 1.2, top - bottom - 0.6)  # room right of the axis for "uniforme", below for a readout
-        return plot.move_to(np.array([(left + right) / 2 - 0.6, (bottom + top) / 2, 0]))
+        fit(plot, right - left - 1.2, top - bottom - 0.6)  # room for a readout below, and a margin
+        return plot.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
 
     def show_temperature_plot(self):
         """Exercise 2: the rows at the guide's T = 0.5, 1, 3 in place of the configured ones, the whole curve, the
@@ -755,7 +745,10 @@ class PipelineScene(LessonScene):
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
                              color=style.MUTED, stroke_width=2)
         uniform_label = label_text(self.labels["uniform"], style.MUTED, style.CAPTION_SIZE)
-        uniform_label.next_to(uniform, RIGHT, buff=0.15)  # past the axis' end: clear of the curve and the ticks
+        # at its line's end, inside the plot: under it, where the curve (a row's largest weight, at least 1/visible)
+        # never goes, when the room down to the axis takes it (the plot's edge is the body's: right of it, the frame's)
+        below = uniform.get_y() - plot.point(0, 0)[1] > uniform_label.height + 0.2
+        uniform_label.next_to(uniform, DOWN if below else UP, buff=0.1).align_to(uniform, RIGHT)
         rings = VGroup(*[Circle(radius=0.11, color=style.ATTENTION, stroke_width=3).move_to(plot.point(t, value))
                          for t, value in zip(EXERCISE_TEMPERATURES, values)])
         readout = text_with_numbers(" · ".join(f"T = {format_number(t, 1)}: {{max_{k}}}"
@@ -789,9 +782,12 @@ class PipelineScene(LessonScene):
         """Without the mask | with it: first the scaled scores with −∞ in the future, then their softmax, 0 there."""
         free, masked = self.attention(self.settings.temperature, False), self.attention(self.settings.temperature, True)
         nulled = masked.steps.mask.sum(axis=1)
-        n = len(self.tokens)
-        self.begin_step("causal", new_numbers=self.matrix_numbers() + (n if self.numbers_fit() else 0) + 2,
-                        first=int(nulled[0]), last=int(nulled[-1]))
+        n, softmax = len(self.tokens), next((record for record in self.steps if record.key == "softmax"), None)
+        shown_before = not self.settings.causal and softmax is not None  # the unmasked weights are step 6's
+        self.begin_step("causal", new_numbers=(1 if shown_before else 2) * self.matrix_numbers()
+                        + (n if self.numbers_fit() else 0) + 2, first=int(nulled[0]), last=int(nulled[-1]))
+        if shown_before:  # read then: not new numbers to read again
+            self.count_as_read({"weights_free": softmax.numbers.get("weights", [])})
         self.comparison = self.comparison_layout(free, masked, nulled)
         parts = self.comparison
         self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=0.6)
@@ -812,8 +808,20 @@ class PipelineScene(LessonScene):
         self.sweep_rows(parts.masked.matrix, self.fill_seconds())
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> "MaskComparison":
+        """Without and with the mask side by side, each with its numbers while they fit; the unmasked side in
+        colours only when its numbers would shrink the two under 14 px (long words, wide numbers)."""
+        stage = self.comparison_of(free, masked, nulled, free_numbers=self.numbers_fit())
+        texts = [*stage.free.column_labels, *(entry for heatmap in (stage.free, stage.masked)
+                                              for row in heatmap.matrix.entries for entry in row)]
+        if texts and min(cap_height(text) for text in texts) < style.SMALLEST_CAP_HEIGHT:
+            return self.comparison_of(free, masked, nulled, free_numbers=False)
+        return stage
+
+    def comparison_of(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray,
+                      free_numbers: bool) -> "MaskComparison":
         """Without and with the mask side by side, row beside row: the tokens between the two name the rows of
-        both; the nulled count per row; entropy readouts kept for later.
+        both; the nulled count per row; entropy readouts kept for later. ``free_numbers``: the unmasked weights
+        with their numbers and column names, else in colours only.
 
         The masked side is built twice on one grid: the scaled scores (−∞ where masked), then the weights."""
         labels, n = self.labels, len(self.tokens)
@@ -824,10 +832,13 @@ class PipelineScene(LessonScene):
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
                                                       masked.steps.mask), self.tokens)
         row_height = cell_size_of(masked_map.matrix)[1]
-        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, None, numbers=False),
-                                self.tokens)  # colours only: its numbers were step 6's
-        free_map.remove(free_map.row_labels, free_map.column_labels)  # the masked map's rows and columns, named there
-        free_map.row_labels, free_map.column_labels = VGroup(), VGroup()
+        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, width,
+                                                    numbers=free_numbers), self.tokens)
+        free_map.remove(free_map.row_labels)  # the masked map's row names, between the two, name its rows too
+        free_map.row_labels = VGroup()
+        if not free_numbers:  # colours only: the masked map's columns name its columns too
+            free_map.remove(free_map.column_labels)
+            free_map.column_labels = VGroup()
         scores_map = TokenHeatmap(self.matrix(masked.steps.scaled, scaled_label, style.TEXT, "scaled_causal", cell,
                                               self.cell_width(masked.steps.scaled), fill=self.score_fill,
                                               mask=masked.steps.mask), self.tokens)  # step 5's colours
@@ -849,7 +860,8 @@ class PipelineScene(LessonScene):
         free_grid = free_map.matrix.cell_grid
         free_map.shift(grid.get_top() - free_grid.get_top())  # row i level with row i
         free_map.shift(RIGHT * (masked_block.get_left()[0] - COMPARISON_GAP - free_map.get_right()[0]))
-        free_map.matrix.label.set_y(masked_map.matrix.label.get_y()).match_x(free_grid)
+        VGroup(free_map.matrix.label, masked_map.matrix.label).set_y(max(free_map.matrix.label.get_y(),
+                                                                         masked_map.matrix.label.get_y()))
         masked_title.next_to(masked_block, UP, buff=COMPARISON_LINE_GAP).match_x(grid)
         sit_on(free_title.match_x(free_grid), baseline(masked_title))
         summary.next_to(masked_block, DOWN, buff=COMPARISON_LINE_GAP).match_x(grid)

@@ -54,6 +54,7 @@ def matrix_problems(scene) -> list[str]:
     legend = getattr(scene, "score_legend", None)
     if legend is not None and opacity(legend, family) > SHOWN and rows_shown & {"weights", "masked"}:
         problems.append(f"{key}: the scores' colour bar beside the weights")
+    problems += crossed_problems(key, maps, family)
     names = [label for heatmap in maps.values() for label in heatmap.row_labels if opacity(label, family) > 0.05]
     pieces = [piece for heatmap in maps.values() for row in (*heatmap.matrix.entries, *getattr(heatmap.matrix, "cells", []))
               for piece in row if opacity(piece, family) > 0.05]
@@ -61,6 +62,18 @@ def matrix_problems(scene) -> list[str]:
     problems += [f"{key}: {piece.__class__.__name__} over the row name {label.shown_text!r}"
                  for label in names for piece in pieces if overlaps(boxes[id(label)], boxes[id(piece)])]
     return problems
+
+
+def crossed_problems(key: str, maps: dict, family: set[int]) -> list[str]:
+    """Two matrices' formulas, or two matrices' numbers, on screen over each other at once: a cross-fade of one
+    matrix into the next that reads as neither (issue 43: two titles over each other at 224.5 s)."""
+    visible = [(name, part) for name, heatmap in maps.items()
+               for part in (heatmap.matrix.label, *(entry for row in heatmap.matrix.entries for entry in row))
+               if opacity(part, family) > 0.05]
+    boxes = [extent(part) for _, part in visible]
+    return [f"{key}: {type(a).__name__} of {first} over one of {second}"
+            for k, ((first, a), box) in enumerate(zip(visible, boxes))
+            for (second, b), other in zip(visible[k + 1:], boxes[k + 1:]) if first != second and overlaps(box, other)]
 
 
 def extent(mobject) -> tuple[float, float, float, float]:
@@ -111,8 +124,9 @@ def sampled():
 @pytest.mark.parametrize("overrides", [(), ("pipeline.causal=true", f"pipeline.sentence='{LAB_SENTENCES['red']}'")])
 def test_the_formula_changes_with_the_rows_and_no_row_covers_its_name(sampled, overrides):
     """Steps 4-6 and the causal comparison: at every sampled moment the formula above a matrix is the one of the
-    numbers under it (the scores' colour bar leaves as the weights come), and no number or cell runs over a
-    token name left of the rows (review R: «en» read «er» at t = 95 s)."""
+    numbers under it (the scores' colour bar leaves as the weights come), no number or cell runs over a
+    token name left of the rows (review R: «en» read «er» at t = 95 s), and the matrix that leaves is gone before
+    the next one's formula and numbers show where it stood (issue 43)."""
     _, problems = sampled(*overrides)
     assert problems == []
 

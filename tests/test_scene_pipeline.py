@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from manim import DL, UR
 
 from attn_math.lab import LAB_SENTENCES, MAX_TOKENS, LabWeights, lab_attention, lab_weights
 from attn_math.sharp import preset_attention, sharp_attention, sharp_weights
@@ -218,17 +219,18 @@ def test_panel_metrics_appear_when_computed_and_are_the_query_rows(scene, name):
 
 
 @pytest.mark.parametrize("name", ["gato", "sharp"])
-def test_one_step_counter_the_labs_status_bar(scene, name):
-    """The lab's status bar, "Paso: k/7" and the query, is the only counter on the lab's steps; the steps after
-    them count as every section does, "Paso 8/13" to "Paso 13/13", alone (the panel and its bar have left)."""
+def test_one_step_counter_the_headers(scene, name):
+    """One step counter, the header's "Paso k/13", on every step: the lab's status bar names only the query (it
+    counted "Paso: k/7" beside the header's "Paso 8/13" later: two counters, review of issue 43); the panel's dots
+    light the lab's step."""
     run = scene(name)
-    for number, key in enumerate(LAB_STEPS, start=1):
-        texts = [text.text for text in step(run, key).texts]
-        assert [text for text in texts if "Paso" in text] == [f"Paso: {number}/7\nQ: gato"]
-        assert run.dot_states[key] == ("completed",) * (number - 1) + ("active",) + ("inactive",) * (7 - number)
     total = len(run.steps)
-    for number, record in enumerate(run.steps[len(LAB_STEPS):], start=len(LAB_STEPS) + 1):
-        assert [text.text for text in record.texts if "Paso" in text.text] == [f"Paso {number}/{total}"], record.key
+    for number, record in enumerate(run.steps, start=1):
+        counters = [text.text for text in record.texts if re.search(r"\d+\s*/\s*\d+", text.text) and "Paso" in text.text]
+        assert counters == [f"Paso {number}/{total}"], record.key
+    for number, key in enumerate(LAB_STEPS, start=1):
+        assert "Q: gato" in [text.text for text in step(run, key).texts]
+        assert run.dot_states[key] == ("completed",) * (number - 1) + ("active",) + ("inactive",) * (7 - number)
 
 
 @pytest.mark.parametrize("name, lit", [("gato", "gato"), ("red causal", "red"), ("longest", None)])
@@ -406,6 +408,20 @@ def test_exercise_two_marks_the_guides_temperatures(scene, name):
     assert expected[0] > expected[1] > expected[2]  # what the caption says: the maximum falls as T rises
 
 
+@pytest.mark.parametrize("name", ["gato", "sharp", "longest"])
+def test_the_uniform_line_is_named_inside_the_plot_at_its_end(scene, name):
+    """«uniforme» at the right end of its dashed line, inside the plot's axes (it stood past the axis' end, at the
+    frame's edge: issue 43), at the height of 1/n of the query's row (n the keys it sees)."""
+    run = RUNS[name]
+    plot, texts = scene(name).plot, step(scene(name), "temperature_plot").texts
+    label = next(text for text in texts if text.text == "uniforme")
+    (left, bottom, _), (right, top, _) = plot.axes.get_corner(DL), plot.axes.get_corner(UR)
+    assert left < label.left and label.right <= right + 1e-6 and bottom < label.bottom and label.top < top
+    visible = run.query + 1 if run.causal else len(run.sentence.split())
+    line_y = plot.point(0, 1 / visible)[1]
+    assert abs((label.top if label.top < line_y else label.bottom) - line_y) < 0.2
+
+
 def test_max_weight_curve_is_sampled_from_the_lab(scene):
     run = RUNS["gato"]
     temperatures, maxima = scene("gato").max_weight_curve
@@ -495,12 +511,28 @@ def test_output_caption_says_whether_the_outputs_differ(scene):
 
 # The causal comparison (exercises 3 and 4) --------------------------------------------------------------
 @pytest.mark.parametrize("name", LAB_RUNS)
+def test_the_unmasked_weights_show_their_numbers_under_their_columns(scene, name):
+    """«Sin máscara» is read as «Con máscara causal» is: its numbers (the weights without the mask, from the plain
+    lab) and its columns named over it; its rows are the masked map's, named between the two (issue 43: it was
+    colours only, nothing to compare the masked numbers with)."""
+    run = RUNS[name]
+    free = literal_lab(run.sentence, run.temperature, False)
+    close(shown(scene(name), "causal", "weights_free"), free["weights"])
+    comparison, texts = scene(name).comparison, step(scene(name), "causal").texts
+    grid = comparison.free.matrix.cell_grid
+    for token in scene(name).tokens:
+        over_free = [text for text in texts if text.text == token and grid.get_left()[0] < (text.left + text.right) / 2
+                     < grid.get_right()[0] and text.bottom > grid.get_top()[1]]
+        assert len(over_free) == 1, token
+
+
+@pytest.mark.parametrize("name", LAB_RUNS)
 def test_comparison_counts_nulled_weights_and_compares_entropies(scene, name):
     run = RUNS[name]
     free, masked = run.attention(causal=False), run.attention(causal=True)
     n, fourth = len(free.tokens), 3
     causal = step(scene(name), "causal")
-    np.testing.assert_array_equal(scene(name).comparison.free.matrix.values, free.weights)  # colours only
+    np.testing.assert_array_equal(scene(name).comparison.free.matrix.values, free.weights)
     close(shown(scene(name), "causal", "weights_causal"), masked.weights)
     assert causal.numbers["nulled"] == [[str(n - 1 - i)] for i in range(n)]  # row i loses the n - 1 - i after it
     assert causal.numbers["nulled_first_last"] == [[str(n - 1), "0"]]
@@ -573,7 +605,7 @@ def test_longest_sentence_with_custom_weights(scene):
     close(shown(longest, "softmax", "max_weight"), [[expected.max_weights[run.query]]])
     assert "scores" not in step(longest, "scores").numbers  # 32 x 32 cells: colour only, as in the lab
     assert step(longest, "causal").numbers["nulled_first_last"] == [[str(MAX_TOKENS - 1), "0"]]
-    assert "Paso: 3/7\nQ: textos" in [text.text for text in step(longest, "keys").texts]
+    assert "Q: textos" in [text.text for text in step(longest, "keys").texts]
 
 
 @pytest.mark.parametrize("name", LARGEST_RUNS)
