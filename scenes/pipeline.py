@@ -506,7 +506,8 @@ class PipelineScene(LessonScene):
                              lines.weights, temperature, spacing=seconds / max(1, len(lines)))
 
     def play_with_notes(self, animations: list, weights, temperature: float, spacing: float):
-        """The animations one after another in one play, each starting with a "connection" cue.
+        """The animations one after another in one play, each ending with a "connection" cue (a note sounds as its
+        line has been drawn, not before).
 
         One play rather than one per note keeps long sentences quick to render; the cues carry
         the times the notes start at, ``spacing`` apart (never less than NOTE_SPACING, so each is heard).
@@ -516,7 +517,7 @@ class PipelineScene(LessonScene):
         spacing = max(NOTE_SPACING, spacing)
         start, peak = self.renderer.time, float(max(weights))
         for k, weight in enumerate(weights):
-            self.cues.append(Cue(start + k * spacing, "connection",
+            self.cues.append(Cue(start + (k + 1) * spacing, "connection",
                                  {"weight": float(weight), "temperature": float(temperature), "peak": peak}))
         self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
 

@@ -60,7 +60,7 @@ from pathlib import Path
 import numpy as np
 
 from attn_math.attention import entropy
-from sonify.mix import Timeline, Track, cue_gain_db, in_room, limited_blocks, with_voices, write_wav_blocks
+from sonify.mix import Timeline, Track, cue_gain_db, in_room, levelled, limited_blocks, with_voices, write_wav_blocks
 from sonify.synth import (ATTACK, PLUCK, SAMPLE_RATE, SWELL, chord, envelope, glide, low_pass, organ_wave, pan,
                           saw_wave, seconds, sine_wave, tone, triangle_wave)
 
@@ -83,19 +83,24 @@ def spread(count: int, left: float = -1.0, right: float = 1.0) -> np.ndarray:
 
 
 def stereo_chord(pitches, weights, duration: float, wave=sine_wave, positions=None) -> np.ndarray:
-    """One voice per pitch, as loud as its weight / sum of weights, each panned to its column."""
+    """One voice per pitch, as loud as its weight / the largest weight, each panned to its column (the chord's own
+    loudness is set by measuring it when it is placed: ``placed``)."""
     weights = np.asarray(weights, dtype=float)
-    total = weights.sum()
+    largest = weights.max(initial=0.0)
     positions = spread(len(weights)) if positions is None else positions
-    voices = [pan(w / total * tone(f, duration, wave), p) for f, w, p in zip(pitches, weights, positions) if w > 0]
-    return np.sum(voices, axis=0) if voices and total > 0 else np.zeros((len(seconds(duration)), 2))
+    voices = [pan(w / largest * tone(f, duration, wave), p) for f, w, p in zip(pitches, weights, positions) if w > 0]
+    return np.sum(voices, axis=0) if voices else np.zeros((len(seconds(duration)), 2))
+
+
+SEQUENCE_LOUDNESS = -20.0  # LUFS momentary: each sound of a sequence before the sequence is placed at its level
 
 
 def in_sequence(sounds, gap: float) -> np.ndarray:
-    """Stereo sounds one after the other, each starting ``gap`` seconds after the last."""
+    """Stereo sounds one after the other, each starting ``gap`` seconds after the last, each as loud as the others
+    (measured: a one-tone cluster and a seven-voice one, a head's peaked chord and another's flat one)."""
     track = Timeline(gap * (len(sounds) - 1) + max(len(sound) for sound in sounds) / SAMPLE_RATE)
     for k, sound in enumerate(sounds):
-        track.place(sound, k * gap)
+        track.place(levelled(sound, SEQUENCE_LOUDNESS), k * gap)
     return track.samples
 
 
@@ -184,12 +189,20 @@ def timbre(temperature: float, pitch: float) -> tuple[float, float, float]:
     return cutoff, length, detune
 
 
-def connection_note(weight: float, temperature: float = 1.0, peak: float = 1.0) -> np.ndarray:
-    """200 + 600 alpha Hz on a sawtooth, amplitude alpha / peak (``peak``: the row's largest weight), low-passed
-    at the temperature's cut-off."""
+def connection_note(weight: float, temperature: float = 1.0) -> np.ndarray:
+    """200 + 600 alpha Hz on a sawtooth, low-passed at the temperature's cut-off (its loudness is alpha's share of
+    its row's largest weight: ``emphasis``)."""
     cutoff, length, detune = timbre(temperature, 200 + 600 * weight)
     voices = tone(200 + 600 * weight, length, saw_wave, detune) + tone(200 + 600 * weight, length, saw_wave, -detune)
-    return weight / max(peak, weight, 1e-9) * low_pass(envelope(voices / 2, decay=length / 2.5), cutoff)
+    return low_pass(envelope(voices / 2, decay=length / 2.5), cutoff)
+
+
+QUIETEST_SHARE = 1e-3  # the faintest a weight is heard against its row's largest (-60 dB), not silence
+
+
+def share_db(weight: float, peak: float) -> float:
+    """A weight as loudness against its row's largest (``peak``): 20 log10(weight / peak) dB, down to -60 dB."""
+    return float(20 * np.log10(max(weight / max(peak, weight, 1e-12), QUIETEST_SHARE)))
 
 
 HEAD_REGISTERS = ((220.0, sine_wave), (440.0, triangle_wave), (880.0, organ_wave))  # low, middle, high
@@ -335,7 +348,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "values": lambda values, spacing, low=None, high=None, **_: value_blips(values, spacing, low, high),
     "scale": lambda **_: scale_reference(),
     "row": lambda weights, version=None, **_: softmax_row(weights, version),
-    "connection": lambda weight, temperature=1.0, peak=1.0, **_: connection_note(weight, temperature, peak),
+    "connection": lambda weight, temperature=1.0, **_: connection_note(weight, temperature),
     "masked": lambda before, after, **_: masked_row(before, after),
     "entropy": lambda free, masked, rows, **_: entropies_compared(entropy(np.asarray(free)[rows]),
                                                                   entropy(np.asarray(masked)[rows])),
@@ -362,20 +375,21 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "distribution": lambda weights, seconds=1.6, **_: capital_chord(weights, max(0.6, seconds)),
     "concat": lambda heads, **_: token_arpeggio(heads),
 }
-# The mix: one gain per kind (dB), the same in every section. A typical sound of each data kind reaches one
-# momentary loudness (BS.1770, 400 ms), within about 1.5 LU of the others and about 6 LU above a step tone's:
-# sustained sines and dense chords are turned down, short blips up. Measured on the default lecture (2026-12-02),
-# where the data cues' median is ``mix.DATA_CUE_LOUDNESS``, which the mix then sets 6 LU under speech.
-LEVELS = {"step": -6, "reset": -8, "cost": 6, "curve": -7,
-          "cell": 3, "values": -1, "scale": -2, "vector_sum": 4, "row": -5, "masked": -2, "entropy": 1, "connection": 5,
-          "tokens": 2, "concat": 5, "head_arcs": 3, "head_row": -5, "heads_overlay": 3, "heads_sum": 2,
-          "sum_row": -1, "heads_chord": -6, "distribution": 0,
-          "frequencies": -10, "position_sweep": -6, "frequency_contrast": -6, "wave": -6, "similarity_curve": -8,
-          "outputs_compared": -9}
+# The mix: each kind's momentary loudness (BS.1770, 400 ms), in LU from the data cues' (``mix.cue_gain_db``: 6 LU
+# under speech), the same in every section and for any data: every cue is measured and set there (``placed``), so a
+# one-hot row and a flat one, one voice or seven, sound alike. The markers 6 LU under the data, the references and
+# the sentence's soft arpeggios 3 LU under it.
+MARKER, SOFT, DATA = -6.0, -3.0, 0.0
+LEVELS = {"step": MARKER, "reset": MARKER, "cost": MARKER, "scale": SOFT, "tokens": SOFT, "concat": SOFT,
+          **{kind: DATA for kind in MAPPINGS if kind not in ("step", "reset", "cost", "scale", "tokens", "concat")}}
+# Kinds whose data is also loudness from one cue to the next (an attention line after another of its row): dB on
+# top of their level.
+EMPHASIS: dict[str, Callable[..., float]] = {"connection": lambda weight, peak=1.0, **_: share_db(weight, peak)}
 
 
 def add_sound(kind: str, mapping: Callable[..., np.ndarray], level: float) -> None:
-    """A new cue kind (a section declared outside the project brings its own): its sound and its level (dB)."""
+    """A new cue kind (a section declared outside the project brings its own): its sound and its level (LU from
+    the data cues')."""
     if kind in MAPPINGS:
         raise ValueError(f"cue kind {kind!r}: already a sound; a section brings only kinds of its own")
     MAPPINGS[kind], LEVELS[kind] = mapping, level
@@ -394,11 +408,18 @@ def staggered(cues) -> list[float]:
     return times
 
 
-def placed(timeline: Timeline, cues, gain_db: float = 0.0) -> Timeline:
-    """Every cue's sound at its time and its kind's level (plus ``gain_db``) on ``timeline``: one sound in memory
-    at a time."""
+def cue_loudness(cue, data_lufs: float) -> float:
+    """The momentary loudness (LUFS) ``cue`` sounds at when the data cues sound at ``data_lufs``: its kind's level,
+    plus its ``EMPHASIS``."""
+    emphasis = EMPHASIS.get(cue.kind)
+    return data_lufs + LEVELS[cue.kind] + (emphasis(**cue.values) if emphasis else 0.0)
+
+
+def placed(timeline: Timeline, cues, data_lufs: float) -> Timeline:
+    """Every cue's sound at its time on ``timeline``, measured as heard in the room and set to its loudness
+    (``cue_loudness``) with the data cues at ``data_lufs``: one sound in memory at a time."""
     for cue, at in zip(cues, staggered(cues)):
-        timeline.place(MAPPINGS[cue.kind](**cue.values), at, LEVELS[cue.kind] + gain_db)
+        timeline.place(levelled(MAPPINGS[cue.kind](**cue.values), cue_loudness(cue, data_lufs), roomed=True), at)
     return timeline
 
 
@@ -440,4 +461,4 @@ def falling_pitch(losses, guess: float, duration: float) -> np.ndarray:
     return low_pass(envelope(sound, decay=10 * duration, release=FOLLOWED_RELEASE), LAB_CUTOFF)
 
 
-add_sound("loss", lambda losses, guess, duration, **_: falling_pitch(losses, guess, duration), -11)
+add_sound("loss", lambda losses, guess, duration, **_: falling_pitch(losses, guess, duration), DATA)

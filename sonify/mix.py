@@ -2,8 +2,8 @@
 K-weighting of pyloudnorm) under a true-peak ceiling kept by a look-ahead limiter; 16-bit WAV I/O.
 
 Levels are set against a voice at the loudness target (``audio.loudness``, -16 LUFS): a narration's voices are
-brought to it (integrated), and the cues sit CUES_UNDER_SPEECH under it (momentary loudness, 400 ms) by one fixed
-gain, the same with a voice and without one. A track without a voice is not normalised: it is sparse (most of it
+brought to it (integrated), and every data cue is measured and set CUES_UNDER_SPEECH under it (momentary loudness,
+400 ms), the same with a voice and without one: its loudness is its kind's, not its data's shape. A track without a voice is not normalised: it is sparse (most of it
 silence), so its integrated loudness says little about how loud a cue sounds, and bringing it to -16 LUFS made
 every cue louder than a voice at that level.
 
@@ -34,9 +34,6 @@ HOLD = 0.08  # seconds it stays down after one, so it does not flutter on a sust
 DUCK_DB = -14.0  # the tones under a voice: at least 10 dB quieter, with margin for the limiter
 DUCK_RAMP = 0.08  # seconds the tones take to go down before a voice starts and to come back after it ends
 CUES_UNDER_SPEECH = 6.0  # LU: a data cue's momentary loudness under a voice at the loudness target
-# The momentary loudness (BS.1770, 400 ms) of a typical data cue placed at its kind's level (mappings.LEVELS) with
-# gain 1: the median over the data cues heard alone in the default lecture, measured on 2026-12-02.
-DATA_CUE_LOUDNESS = -13.7
 OVERSAMPLING = 4  # true peak: the peak of the signal resampled 4x (BS.1770 annex 2)
 PEAK_BLOCK, PEAK_REACH = 1 << 14, 64  # samples oversampled at a time; neighbours each side (filter: 10)
 BLOCK = 1 << 18  # samples measured, limited or written at a time (5.5 s, 4 MB as stereo float64)
@@ -142,9 +139,9 @@ def duck_gain(spans, length: int, depth_db: float = DUCK_DB, ramp: float = DUCK_
 
 
 def cue_gain_db(target_lufs: float) -> float:
-    """The gain (dB) every cue gets on top of its kind's level: a typical data cue CUES_UNDER_SPEECH under a voice at
+    """The momentary loudness (LUFS) of a data cue at its kind's level: CUES_UNDER_SPEECH under a voice at
     ``target_lufs``, with or without a voice; -inf (silence) at volume 0."""
-    return target_lufs - CUES_UNDER_SPEECH - DATA_CUE_LOUDNESS
+    return target_lufs - CUES_UNDER_SPEECH
 
 
 def with_voices(tones, voices, target_lufs: float):
@@ -216,16 +213,28 @@ class LoudnessMeter:
                 self.states[k][:] = 0.0
         return part
 
+    def block_powers(self) -> np.ndarray:
+        """The K-weighted mean square of every 400 ms block (100 ms apart), per channel: (block, channel)."""
+        hops = np.concatenate(self.hops + [(self.rest ** 2).sum(axis=0, keepdims=True)])
+        count = int(np.round((self.length / SAMPLE_RATE - 0.4) / 0.1)) + 1  # pyloudnorm's number of blocks
+        per_block = GATE_BLOCK // GATE_HOP
+        hops = np.vstack([hops, np.zeros((count + per_block, hops.shape[1]))])  # a last block runs past the end
+        return sum(hops[k:k + count] for k in range(per_block)) / GATE_BLOCK
+
+    @property
+    def momentary(self) -> float:
+        """The loudest momentary loudness (one 400 ms block) of everything added; -inf for silence."""
+        if self.length < GATE_BLOCK or not self.heard:
+            return float("-inf")
+        with np.errstate(divide="ignore"):
+            return float(-0.691 + 10 * np.log10(self.block_powers().sum(axis=1).max()))
+
     @property
     def lufs(self) -> float:
         """The integrated loudness of everything added; -inf for silence or less than one 400 ms block."""
         if self.length < GATE_BLOCK or not self.heard:
             return float("-inf")
-        hops = np.concatenate(self.hops + [(self.rest ** 2).sum(axis=0, keepdims=True)])
-        count = int(np.round((self.length / SAMPLE_RATE - 0.4) / 0.1)) + 1  # pyloudnorm's number of blocks
-        per_block = GATE_BLOCK // GATE_HOP
-        hops = np.vstack([hops, np.zeros((count + per_block, hops.shape[1]))])  # a last block runs past the end
-        power = sum(hops[k:k + count] for k in range(per_block)) / GATE_BLOCK  # (block, channel) mean squares
+        power = self.block_powers()  # (block, channel) mean squares
         with np.errstate(divide="ignore"):
             levels = -0.691 + 10 * np.log10(power.sum(axis=1))
             if not np.any(levels >= ABSOLUTE_GATE):
@@ -241,6 +250,31 @@ def loudness(samples) -> float:
     for _, block in blocks(samples):
         meter.add(block)
     return meter.lufs
+
+
+def levelled(sound: np.ndarray, lufs: float, roomed: bool = False) -> np.ndarray:
+    """``sound`` scaled so that its loudest momentary loudness is ``lufs`` (silence stays silence), as heard in
+    the room when ``roomed`` (its reflections add up to 2.3 LU, more at some pitches than at others): how loud a
+    sound is, set by measuring it, whatever the data made it (one voice or seven, a flat row or a one-hot one)."""
+    measured = momentary_loudness(sound, roomed)
+    return sound * 10 ** ((lufs - measured) / 20) if np.isfinite(measured) else sound
+
+
+ROOM_TAIL = 0.5  # seconds: the room's reflections have fallen 60 dB by then
+
+
+def momentary_loudness(sound: np.ndarray, roomed: bool = False) -> float:
+    """The loudest momentary loudness (BS.1770, 400 ms, 100 ms apart) of a short sound (mono is heard centred, as
+    ``Timeline.place`` puts it), padded with silence to one block; in the room (``in_room``) when ``roomed``; -inf
+    for silence."""
+    stereo = sound if sound.ndim == 2 else pan(sound, 0.0)
+    padded = np.concatenate([stereo, np.zeros((max(GATE_BLOCK - len(stereo), int(roomed * ROOM_TAIL * SAMPLE_RATE)),
+                                               2))])
+    if roomed:
+        in_room(padded)
+    meter = LoudnessMeter()
+    meter.add(padded)
+    return meter.momentary
 
 
 @cache

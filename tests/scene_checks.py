@@ -190,7 +190,7 @@ class Play:
     what it lands on)."""
 
     def __init__(self, start: float, end: float, animations):
-        self.start, self.end = start, end
+        self.start, self.end, self.animations = start, end, list(animations)
         self.waits = all(isinstance(animation, Wait) for animation in animations)
         self.animated = [mobject for animation in animations if not isinstance(animation, Wait)
                          for mobject in (animation.mobject, getattr(animation, "target_mobject", None))

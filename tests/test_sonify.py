@@ -13,9 +13,9 @@ from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
 from lesson.sections import SECTIONS
 from scenes.lesson_scene import Cue
-from sonify.mappings import (LEVELS, MAPPINGS, connection_note, distribution_chord, encoding_pitch, followed,
+from sonify.mappings import (MAPPINGS, connection_note, distribution_chord, encoding_pitch, followed,
                              placed, reset_tone, staggered, step_tone, value_blip, write_soundtrack)
-from sonify.mix import (CEILING_DBTP, CUES_UNDER_SPEECH, DATA_CUE_LOUDNESS, LIMITER_AHEAD, LIMITER_BEHIND, PEAK_BLOCK,
+from sonify.mix import (CEILING_DBTP, CUES_UNDER_SPEECH, LIMITER_AHEAD, in_room, LIMITER_BEHIND, PEAK_BLOCK,
                         Timeline, cue_gain_db, limited_blocks, loudness, read_wav, sample_peaks, write_wav_blocks)
 from sonify.synth import (SAMPLE_RATE, chord, envelope, glide, low_pass, organ_wave, pan, saw_wave, seconds,
                           sine_wave, tone, triangle_wave)
@@ -133,8 +133,14 @@ def test_connection_note_pitch_is_200_plus_600_alpha(weight):
 
 
 def test_larger_weights_are_louder():
-    loudness = [rms(connection_note(weight)) for weight in (0.1, 0.3, 0.5, 0.9)]
-    assert loudness == sorted(loudness) and loudness[0] < loudness[-1] / 5
+    """An attention line as loud as its weight's share of its row's largest: 20 log10(alpha / peak) dB."""
+    notes = [placed(Timeline(1.0), [Cue(0.0, "connection", {"weight": weight, "temperature": 1.0, "peak": 0.9})],
+                    -22.0).samples for weight in (0.1, 0.3, 0.5, 0.9)]
+    for note in notes:
+        in_room(note)  # as heard: the room's reflections are louder at some pitches than at others
+    loudness = np.array([momentary_loudness(note) for note in notes])
+    assert loudness - loudness[-1] == pytest.approx([20 * np.log10(weight / 0.9) for weight in (0.1, 0.3, 0.5, 0.9)],
+                                                    abs=0.5)
 
 
 def test_high_temperature_notes_are_longer_and_detuned():
@@ -358,7 +364,7 @@ def test_comparisons_at_one_instant_play_one_after_the_other(kind, values, pitch
     the first has ended (a row's chord is longer than a blip: the pause follows the sound, not a fixed beat);
     a cue at another instant keeps its time."""
     cues = [Cue(0.5, kind, value) for value in values]
-    spans = heard_spans(placed(Timeline(4.0), cues).samples, pitches)  # dry: the room's tail would blur the ends
+    spans = heard_spans(placed(Timeline(4.0), cues, -22.0).samples, pitches)  # dry: the room's tail would blur the ends
     assert spans[0][0] == pytest.approx(0.5, abs=0.03) and spans[1][0] - spans[0][1] >= 0.15, spans
     assert staggered([*cues, Cue(3.0, kind, values[0])])[2] == 3.0
 
@@ -376,13 +382,11 @@ def busy_and_sparse_tracks():
 
 @pytest.mark.parametrize("target", [-16.0, -23.0])
 def test_a_cue_sits_at_its_kinds_level_against_speech_at_the_target(target):
-    """One gain for every cue, whatever else the track holds: a typical data cue (momentary loudness
-    DATA_CUE_LOUDNESS at its kind's level) comes out CUES_UNDER_SPEECH under the target; the track is not
-    normalised (a sparse track and a busy one give each cue the same gain)."""
+    """Every data cue, measured, comes out CUES_UNDER_SPEECH under the target, whatever else the track holds: the
+    track is not normalised (a sparse track and a busy one give each cue the same gain)."""
     row = EXAMPLES["row"]
     alone = soundtrack([Cue(0.5, "row", row)], 3.0, target)
-    expected = at_level("row", row) + target - CUES_UNDER_SPEECH - DATA_CUE_LOUDNESS
-    assert momentary_loudness(alone) == pytest.approx(expected, abs=0.5)  # the room adds under 0.5 LU
+    assert momentary_loudness(alone) == pytest.approx(target - CUES_UNDER_SPEECH, abs=0.5)
     crowded = soundtrack([Cue(0.5, "row", row), *(Cue(1.8 + 0.3 * k, "cell", EXAMPLES["cell"]) for k in range(3))],
                          3.0, target)
     np.testing.assert_allclose(crowded[:int(1.75 * SAMPLE_RATE)], alone[:int(1.75 * SAMPLE_RATE)], atol=1e-6)
@@ -476,15 +480,16 @@ def momentary_loudness(sound: np.ndarray) -> float:
 
 def at_level(kind: str, values: dict) -> float:
     """The momentary loudness of a cue's sound placed at its kind's level."""
-    return momentary_loudness(10 ** (LEVELS[kind] / 20) * MAPPINGS[kind](**values))
+    seconds = len(MAPPINGS[kind](**values)) / SAMPLE_RATE
+    return momentary_loudness(placed(Timeline(seconds), [Cue(0.0, kind, values)], -22.0).samples)
 
 
 def test_every_data_sound_is_louder_than_a_step_tone_at_its_kinds_level():
     """(On the whole lecture the data sit about 6 LU above the steps: tests/test_sound_lecture.py.)"""
     step = at_level("step", EXAMPLES["step"])
-    typical = EXAMPLES | {"connection": {"weight": 0.6, "temperature": 1.0}}  # the 200 Hz example is near silent
-    data = {kind: at_level(kind, values) for kind, values in typical.items() if kind not in ("step", "reset")}
-    assert all(step + 2 <= loudness <= step + 14 for loudness in data.values()), (step, data)
+    typical = EXAMPLES | {"connection": {"weight": 0.6, "temperature": 1.0, "peak": 0.6}}  # the row's largest
+    data = {kind: at_level(kind, values) for kind, values in typical.items() if kind not in ("step", "reset", "cost")}
+    assert all(step + 2 <= loudness <= step + 14 for loudness in data.values()), (step, sorted(data.items()))
     assert at_level("reset", {}) == pytest.approx(step, abs=1.5)
 
 

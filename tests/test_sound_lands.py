@@ -4,6 +4,7 @@ things compared side by side play one after the other, never overlapping."""
 
 import numpy as np
 import pytest
+from manim import LaggedStart
 
 from attn_math.positional import contiguous_tokens_example, permutation_demo
 from scene_checks import FRAME, shared_recorded
@@ -207,3 +208,34 @@ def test_matrix_scaled_rows_sound_as_each_lands(matrix):
     pairs = cues_with_plays(scene, log, "cell", "scaled")
     assert [cue.values["value"] for cue, _ in pairs] == pytest.approx([row.max() for row in scaled])
     assert_lands(pairs, lambda i, play: ("scaled", (i, 0)) in play.tags())
+
+
+# Pipeline -------------------------------------------------------------------------------------------------
+LANDING_SLACK = 0.3  # seconds: a note may sound this long after its picture has landed, never before
+
+
+def drawn_parts(play) -> list[float]:
+    """When each part of a play's LaggedStart (lines drawn one after another) has ended, in scene seconds: manim's
+    own timings of the group, scaled to its run time (a LaggedStart runs at a linear rate)."""
+    [group] = [animation for animation in play.animations if isinstance(animation, LaggedStart)]
+    group.build_animations_with_timings()
+    ends = group.anims_with_timings["end"] / group.anims_with_timings["end"].max()
+    return list(play.start + ends * group.run_time)
+
+
+@pytest.fixture(scope="module")
+def pipeline():
+    return shared_recorded("pipeline")
+
+
+def test_pipeline_each_attention_line_sounds_as_it_has_been_drawn(pipeline):
+    """Every ``connection`` note sounds 0 to 0.3 s after its line's drawing ends (it sounded as the line began,
+    before anything of it was on screen: median 0.08 s early)."""
+    scene, log = pipeline
+    notes = sorted(cue.time for cue in scene.cues if cue.kind == "connection")
+    drawn = [play for kind, play in log if kind == "play" and any(isinstance(a, LaggedStart) for a in play.animations)
+             and any(play.start - 1e-6 <= time <= play.end + LANDING_SLACK for time in notes)]
+    lands = sorted(end for play in drawn for end in drawn_parts(play))
+    assert len(notes) == len(lands) > 0
+    late = [round(time - end, 3) for time, end in zip(notes, lands)]
+    assert [delay for delay in late if not -1e-6 <= delay <= LANDING_SLACK] == [], late
