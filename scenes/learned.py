@@ -239,13 +239,10 @@ class LearnedScene(LessonScene):
                 self.beat("after")  # the scores after the drop are said as they appear, not before
             for head, weights in ((0, patterns[0, self.previous_head]), (2, patterns[1, self.induction_head])):
                 self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
-            if arcs is None:
-                self.play(Appear(grid[k]), Appear(new_arcs), Create(new_frame), run_time=MOMENT_SECONDS)
-                frame = new_frame
-            else:
-                self.play(Appear(grid[k]), Vanish(arcs), Appear(new_arcs), Transform(frame, new_frame),
-                          run_time=MOMENT_SECONDS)
-            arcs = new_arcs
+            # the frame goes and comes back round the next moment: slid there, its sides would cross the labels
+            self.play(Appear(grid[k]), *([Vanish(arcs, frame)] if arcs else []), Appear(new_arcs), Create(new_frame),
+                      run_time=MOMENT_SECONDS)
+            arcs, frame = new_arcs, new_frame
             self.wait(hold)
         self.forming = VGroup(titles, grid, arcs, frame)
 

@@ -4,6 +4,7 @@ and the drop it marks, the tagged numbers the manifest keeps, the cues, and the 
 
 import numpy as np
 import pytest
+from manim import DL, UR, Rectangle, Transform
 
 from attn_math.heads import multi_head_attention
 from attn_math.learned import DEFAULTS, drop_step, induction_head, moments, previous_token_head
@@ -14,6 +15,7 @@ from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scene_checks import lecture_problems, recorded, run_scene, step_tone_problems
 from scenes import learned as learned_scene
+from scenes.lesson_scene import LessonScene
 from scenes.learned import token_letter
 
 STEPS = ["task", "loss", "heads_forming", "messy", "mechanism"]
@@ -163,6 +165,46 @@ def test_the_heads_scores_before_during_and_after_are_recomputed_from_the_weight
         [text for text in texts(step) if text.startswith("paso ")]
     before, during, after = moments(training)
     assert before < during < after
+
+
+@pytest.fixture(scope="module")
+def slides(training, cache_home):
+    """(step key, start, target) of every rectangle the default scene moves with a transform, as copies taken when
+    the play starts."""
+    found = []
+    play = LessonScene.play
+
+    def logged_play(self, *animations, **options):
+        for animation in animations:
+            if isinstance(animation, Transform) and isinstance(animation.mobject, Rectangle):
+                found.append((self.steps[-1].key, animation.mobject.copy(), animation.target_mobject.copy()))
+        play(self, *animations, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LessonScene, "play", logged_play)
+        patch.setattr(learned_scene, "trained", lambda config: training)
+        scene = run_scene("learned")
+    return scene, found
+
+
+def crosses(rectangle, text, inside: float = 0.02) -> bool:
+    """Whether a side of ``rectangle`` runs through the box of ``text`` (a TextRecord)."""
+    (left, bottom, _), (right, top, _) = rectangle.get_corner(DL), rectangle.get_corner(UR)
+    spans_text_height = bottom < text.top and top > text.bottom
+    spans_text_width = left < text.right and right > text.left
+    return (spans_text_height and any(text.left + inside < x < text.right - inside for x in (left, right))
+            or spans_text_width and any(text.bottom + inside < y < text.top - inside for y in (bottom, top)))
+
+
+def test_a_frame_that_moves_never_cuts_through_a_label(slides):
+    """Issue 43: the frame round the moments slid from "antes" to "durante", its side through «paso 1116»."""
+    scene, found = slides
+    cut = set()
+    for key, start, target in found:
+        for alpha in np.linspace(0.1, 0.9, 9):
+            moving = start.copy().interpolate(start, target, alpha)
+            cut |= {(key, text.text) for text in steps_of(scene)[key].texts if crosses(moving, text)}
+    assert cut == set()
 
 
 def test_the_heads_named_are_the_best_scored_at_the_end(training):
