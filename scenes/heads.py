@@ -38,7 +38,8 @@ SIZE_CELL = 0.2  # W_Q whole and cut into heads
 MAGNITUDE_CELL = 0.24  # Concat, W_O and the output
 SHARED_WEIGHT = 0.1  # an average weight from here up counts as a token the focused row shares its weight with
 LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
-CROSS_PARTS = (r"Q_{\text{dec}}", r"K_{\text{enc}}", r"V_{\text{enc}}")  # the closing card: Q, K and V of cross-attention
+CROSS_PARTS = (r"Q_\text{dec}", r"K_\text{enc}", r"V_\text{enc}")  # the closing card: Q, K and V of cross-attention
+CROSS_FORMULA = rf"\text{{softmax}}({CROSS_PARTS[0]}\, {CROSS_PARTS[1]}^\top / \sqrt{{d_k}})\, {CROSS_PARTS[2]}"
 CROSS_FORMULA_SIZE = 48  # its subscripts over 14 px once the drawing is fitted on the card
 CROSS_SENTENCE_CHARACTERS = 40  # the encoder's sentence, cut at a word beyond this, keeps the drawing narrow
 
@@ -456,7 +457,7 @@ class HeadsScene(LessonScene):
         """Cross-attention, as the closing card says it: the encoder holds the input sentence and gives K and V, the
         decoder gives Q; the formula in the lesson's colours for Q, K and V, an arrow from where each comes."""
         labels = self.labels
-        formula = MathTex(labels["cross_formula"], substrings_to_isolate=CROSS_PARTS, color=style.TEXT,
+        formula = MathTex(CROSS_FORMULA, substrings_to_isolate=CROSS_PARTS, color=style.TEXT,
                           font_size=CROSS_FORMULA_SIZE)
         for part, colour in zip(CROSS_PARTS, (style.QUERY, style.KEY, style.VALUE)):
             formula.set_color_by_tex(part, colour)

@@ -328,7 +328,7 @@ def test_the_closing_card_draws_cross_attention(default_scene):
     sentence = multi_head_attention(load_config().heads.sentence).sentence
     assert {labels["cross_encoder"], labels["cross_decoder"], labels["token"].format(token=sentence)} <= set(shown)
     formula = next(text for text in card.texts if "softmax" in text.text)
-    assert all(part in formula.text for part in (r"Q_{\text{dec}}", r"K_{\text{enc}}", r"V_{\text{enc}}"))
+    assert all(part in formula.text for part in (r"Q_\text{dec}", r"K_\text{enc}", r"V_\text{enc}"))
     encoder, decoder = (next(text for text in card.texts if text.text == labels[key])
                         for key in ("cross_encoder", "cross_decoder"))
     assert encoder.bottom > formula.top and formula.bottom > decoder.top  # K and V come down, Q comes up
