@@ -27,6 +27,12 @@ def repeated_sequences(rng: np.random.Generator, count: int, vocabulary: int, ha
     return np.concatenate([first, first], axis=1)
 
 
+def training_shape(half: int) -> tuple[int, int, int]:
+    """(length, shortest period, longest period) of ``training_sequences``' rows: 3 half, half/2 rounded up, 2 half."""
+    half = as_count("half", half, 2)
+    return 3 * half, (half + 1) // 2, 2 * half
+
+
 def training_sequences(rng: np.random.Generator, count: int, vocabulary: int, half: int) -> np.ndarray:
     """(count, 3 half) ints, the training data: per row a period p from half/2..2 half and a start m from
     0..2 half - p; distinct random tokens up to position m + p, then the last p tokens again and again to the end
@@ -34,12 +40,12 @@ def training_sequences(rng: np.random.Generator, count: int, vocabulary: int, ha
     position alone; and every position 1..2 half - 1 may be one the copy is read from, so the heads learn to work
     at each position of a repeated sequence (``repeated_sequences``: p = half, m = 0, the first 2 half tokens)."""
     count = as_count("count", count)
-    half = as_count("half", half, 2)
+    length, shortest, longest = training_shape(half)
     vocabulary = as_count("vocabulary", vocabulary, 2 * half, MAX_VOCABULARY)
     fresh = np.argsort(rng.random((count, vocabulary)), axis=1, kind="stable")[:, :2 * half]
-    periods = rng.integers((half + 1) // 2, 2 * half, endpoint=True, size=(count, 1))  # p
+    periods = rng.integers(shortest, longest, endpoint=True, size=(count, 1))  # p
     starts = np.floor(rng.random((count, 1)) * (2 * half - periods + 1)).astype(int)  # m
-    positions = np.arange(3 * half)
+    positions = np.arange(length)
     repeated = positions >= starts + periods
     return np.take_along_axis(fresh, np.where(repeated, starts + (positions - starts) % periods, positions), axis=1)
 

@@ -67,11 +67,17 @@ def _loss(training: Training) -> dict:
             "induction": format_number(induction), "answer_variant": variant}
 
 
+def clean_heads(training: Training) -> tuple[list[int], list[int]]:
+    """The heads of layer 1 and of layer 2 (0-based) that do their layer's job at the end of the training (the
+    previous-token score in layer 1, the induction score in layer 2) with a score of CLEAN or more."""
+    return tuple([int(head) for head in np.flatnonzero(scores[-1] >= CLEAN)]
+                 for scores in (training.previous_token_scores, training.induction_scores))
+
+
 def _specialised(training: Training) -> dict:
-    """How many of the trained heads do their layer's job (previous token in layer 1, induction in layer 2) with a
-    score of CLEAN or more: some, one, all or none."""
+    """How many of the trained heads do their layer's job (``clean_heads``): some, one, all or none."""
     scores = np.concatenate([training.previous_token_scores[-1], training.induction_scores[-1]])
-    clean = int(np.sum(scores >= CLEAN))
+    clean = sum(len(heads) for heads in clean_heads(training))
     variant = {0: "none", 1: "one", len(scores): "all"}.get(clean)
     return {"count": len(scores), "best": format_number(scores.max()), "lowest": format_number(scores.min()),
             "answer_variant": variant}

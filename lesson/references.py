@@ -24,6 +24,11 @@ class Reference:
         """The reference as the end card writes it: authors (year). Title. Venue."""
         return f"{self.authors} ({self.year}). {self.title}. {self.venue}."
 
+    @property
+    def short(self) -> str:
+        """The reference as a slide cites it in passing: first author's surname, et al., year."""
+        return f"{self.authors.split(',')[0]} et al., {self.year}"
+
 
 VASWANI = Reference("Vaswani, A., et al.", 2017, "Attention Is All You Need", "NeurIPS")
 ELHAGE = Reference("Elhage, N., et al.", 2021, "A Mathematical Framework for Transformer Circuits",

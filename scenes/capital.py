@@ -286,6 +286,7 @@ class CapitalScene(LessonScene):
         mean, spread = walk.residual_mean, walk.residual_spread
         statistics = VGroup(self.reading(self.labels["mean"], mean, "mean"),
                             self.reading(self.labels["spread"], spread, "spread")).arrange(RIGHT, buff=1.2)
+        sit_on(statistics[1], baseline(statistics[0].value))  # centred, μ's tail would lift its reading
         self.place(VGroup(sum_row, statistics, self.normalized).arrange(DOWN, buff=0.6), largest_scale=1.2)
         self.clear_stage(self.context)
         self.play(ReplacementTransform(self.context, context), run_time=0.8)

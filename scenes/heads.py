@@ -8,8 +8,8 @@ import re
 import textwrap
 
 import numpy as np
-from manim import (DOWN, LEFT, PI, RIGHT, UP, Create, FadeIn, Line, MathTex, MoveToTarget, ReplacementTransform,
-                   Transform, VGroup, Write, interpolate_color)
+from manim import (DOWN, LEFT, PI, RIGHT, UP, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget, ReplacementTransform,
+                   RoundedRectangle, Transform, VGroup, Write, interpolate_color)
 
 from attn_math.heads import multi_head_attention
 from lesson.heads_answers import choice_token, question_fields, telling_head
@@ -38,6 +38,10 @@ SIZE_CELL = 0.2  # W_Q whole and cut into heads
 MAGNITUDE_CELL = 0.24  # Concat, W_O and the output
 SHARED_WEIGHT = 0.1  # an average weight from here up counts as a token the focused row shares its weight with
 LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
+CROSS_PARTS = (r"Q_\text{dec}", r"K_\text{enc}", r"V_\text{enc}")  # the closing card: Q, K and V of cross-attention
+CROSS_FORMULA = rf"\text{{softmax}}({CROSS_PARTS[0]}\, {CROSS_PARTS[1]}^\top / \sqrt{{d_k}})\, {CROSS_PARTS[2]}"
+CROSS_FORMULA_SIZE = 48  # its subscripts over 14 px once the drawing is fitted on the card
+CROSS_SENTENCE_CHARACTERS = 40  # the encoder's sentence, cut at a word beyond this, keeps the drawing narrow
 
 
 class Concatenation(VGroup):
@@ -448,6 +452,37 @@ class HeadsScene(LessonScene):
         for part in weights:
             formula.set_color_by_tex(part, style.WEIGHT_MATRIX)
         return formula
+
+    def closing_picture(self) -> VGroup:
+        """Cross-attention, as the closing card says it: the encoder holds the input sentence and gives K and V, the
+        decoder gives Q; the formula in the lesson's colours for Q, K and V, an arrow from where each comes."""
+        labels = self.labels
+        formula = MathTex(CROSS_FORMULA, substrings_to_isolate=CROSS_PARTS, color=style.TEXT,
+                          font_size=CROSS_FORMULA_SIZE)
+        for part, colour in zip(CROSS_PARTS, (style.QUERY, style.KEY, style.VALUE)):
+            formula.set_color_by_tex(part, colour)
+        sentence = textwrap.shorten(self.result.sentence, CROSS_SENTENCE_CHARACTERS, placeholder=" …")
+        encoder = self.cross_panel(labels["cross_encoder"], self.quoted(sentence))
+        decoder = self.cross_panel(labels["cross_decoder"], labels["cross_decoder_text"])
+        VGroup(encoder, formula, decoder).arrange(DOWN, buff=0.5)
+        arrows = VGroup()
+        for part, colour, panel, side in ((CROSS_PARTS[1], style.KEY, encoder, UP),
+                                          (CROSS_PARTS[2], style.VALUE, encoder, UP),
+                                          (CROSS_PARTS[0], style.QUERY, decoder, DOWN)):
+            end = formula.get_part_by_tex(part).get_critical_point(side)
+            start = panel.get_critical_point(-side)  # from the panel's edge facing the formula, above or under the part
+            start[0] = np.clip(end[0], panel.get_left()[0] + 0.3, panel.get_right()[0] - 0.3)
+            arrows.add(Arrow(start, end, color=colour, buff=0.08, stroke_width=4, max_tip_length_to_length_ratio=0.3))
+        return VGroup(encoder, decoder, arrows, formula)
+
+    @staticmethod
+    def cross_panel(name: str, text: str) -> VGroup:
+        """A rounded box holding a part's ``name`` over ``text``."""
+        content = VGroup(label_text(name, style.TEXT, style.BODY_SIZE, weight="BOLD"),
+                         label_text(text, style.MUTED, style.BODY_SIZE)).arrange(DOWN, buff=0.12)
+        box = RoundedRectangle(width=content.width + 0.5, height=content.height + 0.35, corner_radius=0.12,
+                               stroke_color=style.MUTED, stroke_width=1.5).move_to(content)
+        return VGroup(box, content)
 
     # Layout ------------------------------------------------------------------------------------
     @staticmethod

@@ -15,16 +15,20 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, 
                    SurroundingRectangle, Transform, VGroup, linear)
 
 from attn_math.heads import multi_head_attention
+from attn_math.induction_task import training_shape
 from attn_math.learned import drop_step, guessing_loss, induction_head, moments, predicted_next, previous_token_head
-from lesson.learned_answers import loss_step, question_fields
+from lesson.learned_answers import CLEAN, clean_heads, loss_step, question_fields
 from lesson.learned_cache import trained
+from lesson.matrix_answers import listed
+from lesson.numbers import format_number
+from lesson.references import cited
 from scenes import style
 from scenes.attention_arcs import BRACKETS_WIDTH, AttentionArcs, TokenRow
 from scenes.fades import Appear, Vanish
 from scenes.heads import PATTERN_GAP, head_blocks, heads_legend
 from scenes.heatmap import Heatmap, round_ticks
 from scenes.curve_plot import CurvePlot
-from scenes.lesson_scene import LessonScene
+from scenes.lesson_scene import LessonScene, wrapped_text
 from scenes.visuals import fit, label_text, sit_on, tagged_number, text_with_numbers
 
 PREVIOUS_COLOUR = style.HEADS[0]  # the previous-token head: the colour of section 3's designed previous-token head
@@ -33,6 +37,7 @@ FIRST_HALF_COLOUR = style.MUTED  # the random half, and its loss: what cannot be
 REPEATED_COLOUR = style.TEXT  # the repeated half, and its loss
 LOSS_COLOUR = style.OUTPUT  # the training loss: computed from the model's output
 HOLD = 2.0  # seconds to hold a state worth reading
+TASK_NOTE_ROOM = 1.4  # under the task's row: the two lines saying what the model is trained on
 MOMENT_SECONDS = 1.5  # a moment of the training (before, during, after the drop) coming in
 CAPTION_ROOM = 0.3  # above the body's bottom: a caption on two lines rises this far into it
 SLOT = 0.5  # a token's box side in the task's row (frame units), before the row is fitted
@@ -100,7 +105,9 @@ class LearnedScene(LessonScene):
 
     # Step 1: the task ----------------------------------------------------------------------------
     def show_task(self):
-        self.begin_step("task", half=self.half, vocabulary=self.training.shape.vocabulary)
+        length, shortest, longest = training_shape(self.half)
+        self.begin_step("task", half=self.half, vocabulary=self.training.shape.vocabulary, length=length,
+                        shortest=shortest, longest=longest)
         left, right, bottom, top = body()
         shown = [*self.tokens]
         asked = self.position + 1
@@ -119,20 +126,25 @@ class LearnedScene(LessonScene):
         goal = label_text(self.labels["goal"], style.TEXT, style.BODY_SIZE).next_to(copy, UP, buff=0.6)
         goal.set_x(self.row.get_x())
         stage = VGroup(self.row, boxes, halves, arrow, copy, answer, goal)
-        fit(stage, right - left, top - bottom)
-        stage.move_to([(left + right) / 2, (bottom + top) / 2, 0])
+        fit(stage, right - left, top - bottom - TASK_NOTE_ROOM)
+        # what the model is trained on is not the sequence it is shown on: both said on screen, under the row
+        trained_on = wrapped_text(self.labels["training_task"].format(length=length, shortest=shortest,
+                                                                      longest=longest, half=self.half),
+                                  style.MUTED, style.CAPTION_SIZE, stage.width)
+        VGroup(stage, trained_on).arrange(DOWN, buff=0.45).move_to([(left + right) / 2, (bottom + top) / 2, 0])
         marked = VGroup(*[self.token_box(i, style.HIGHLIGHT, stroke_width=5) for i in (self.seen, self.position)])
         self.cue("tokens", count=len(self.tokens))
         self.play(Appear(goal), Appear(*boxes[:self.half], *self.row.words[:self.half]), run_time=1.0)
         self.play(Appear(halves[0]), run_time=0.6)
         self.play(Appear(*boxes[self.half:], *self.row.words[self.half:]), Appear(halves[1]), run_time=1.0)
+        self.play(Appear(trained_on), run_time=0.6)
         self.wait(HOLD)
         self.play(*[Transform(boxes[i], box) for i, box in zip((self.seen, self.position), marked)], run_time=0.8)
         self.wait(1.0)
         self.play(Create(arrow), Appear(copy), run_time=1.0)
         self.play(Vanish(self.row.words[asked]), Appear(answer),
                   run_time=self.reveal_seconds(fill_after=0.0, shortest=0.8))
-        self.task = VGroup(goal, boxes, halves, arrow, copy, answer, *self.row.words)
+        self.task = VGroup(goal, boxes, halves, arrow, copy, answer, trained_on, *self.row.words)
 
     def token_box(self, i: int, colour, stroke_width: float = 2) -> RoundedRectangle:
         """The box of token i in the task's row, as tall as a capital's slot."""
@@ -239,13 +251,10 @@ class LearnedScene(LessonScene):
                 self.beat("after")  # the scores after the drop are said as they appear, not before
             for head, weights in ((0, patterns[0, self.previous_head]), (2, patterns[1, self.induction_head])):
                 self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
-            if arcs is None:
-                self.play(Appear(grid[k]), Appear(new_arcs), Create(new_frame), run_time=MOMENT_SECONDS)
-                frame = new_frame
-            else:
-                self.play(Appear(grid[k]), Vanish(arcs), Appear(new_arcs), Transform(frame, new_frame),
-                          run_time=MOMENT_SECONDS)
-            arcs = new_arcs
+            # the frame goes and comes back round the next moment: slid there, its sides would cross the labels
+            self.play(Appear(grid[k]), *([Vanish(arcs, frame)] if arcs else []), Appear(new_arcs), Create(new_frame),
+                      run_time=MOMENT_SECONDS)
+            arcs, frame = new_arcs, new_frame
             self.wait(hold)
         self.forming = VGroup(titles, grid, arcs, frame)
 
@@ -325,7 +334,12 @@ class LearnedScene(LessonScene):
     def show_messy(self):
         layers, heads = self.final.shape[:2]
         designed = multi_head_attention(self.job.config.heads.sentence, lang=self.job.config.lecture.lang)
-        self.begin_step("messy", new_numbers=layers * heads, designed=designed.n_heads, count=layers * heads)
+        clean = clean_heads(self.training)
+        found = sum(len(layer) for layer in clean)
+        caption = self.strings["steps"]["messy"][{0: "caption_none", layers * heads: "caption_all"}.get(found, "caption")]
+        self.begin_step("messy", caption=caption, new_numbers=layers * heads, designed=designed.n_heads,
+                        count=layers * heads, clean_score=format_number(CLEAN), clean=self.clean_list(clean),
+                        others=layers * heads - found)
         left, right, bottom, top = body()
         split = (left + right) / 2
         heads_labels = self.job.locale["heads"]["labels"]
@@ -357,14 +371,26 @@ class LearnedScene(LessonScene):
         self.beat("scores")  # what the scores just heard say
         self.comparison = VGroup(designed_side, trained_side, divider)
 
+    def clean_list(self, clean: tuple[list[int], list[int]]) -> str:
+        """The clean heads as the caption says them: «capa 1, cabezas 1 y 4; capa 2, cabeza 3»."""
+        said = []
+        for layer, found in enumerate(clean):
+            if found:
+                numbers = [str(head + 1) for head in found]
+                heads = (self.labels["one_head"].format(head=numbers[0]) if len(numbers) == 1
+                         else self.labels["many_heads"].format(heads=listed(numbers, self.labels)))
+                said.append(self.labels["clean_layer"].format(layer=layer + 1, heads=heads))
+        return "; ".join(said)
+
     def trained_grid(self, layers: int, heads: int, width: float, height: float) -> VGroup:
         """Every head of the trained model on the example, a row per layer under the name of the score it is
         measured by (the previous-token score in layer 1, the induction score in layer 2), each head with its
-        score; the two clean heads framed in their colours, the others muted."""
+        score; the clean heads (``clean_heads``) framed in their layer's head colour, the others muted."""
         after = self.moments[-1]
         scores = (self.training.previous_token_scores[after], self.training.induction_scores[after])
         tags = ("layer1_previous_token_score", "layer2_induction_score")
-        clean = {(0, self.previous_head): PREVIOUS_COLOUR, (1, self.induction_head): INDUCTION_COLOUR}
+        clean = {(layer, head): colour for layer, (found, colour) in
+                 enumerate(zip(clean_heads(self.training), (PREVIOUS_COLOUR, INDUCTION_COLOUR))) for head in found}
         size = style.CAPTION_SIZE
         line = label_text("Ag", font_size=size).height
         # "head 2: 0.31" under each pattern, or, when a layer's row of those is too wide, "head 2" over it and its
@@ -406,7 +432,8 @@ class LearnedScene(LessonScene):
         size = style.CAPTION_SIZE
         line = label_text(self.labels["mechanism"], style.TEXT, style.BODY_SIZE + 4)
         fit(line, right - left, line.height)
-        line.move_to([(left + right) / 2, top - line.height / 2, 0])
+        sources = label_text(" · ".join(reference.short for reference in cited([self.section_id])), style.MUTED, size)
+        VGroup(line, sources).arrange(DOWN, buff=0.12).move_to([(left + right) / 2, 0, 0]).align_to([0, top, 0], UP)
         notes = VGroup(
             text_with_numbers(self.labels["previous_link"], {"weight": tagged_number(
                 float(previous_row[seen]), "mechanism_previous", (0, 0), PREVIOUS_COLOUR, size)},
@@ -420,7 +447,7 @@ class LearnedScene(LessonScene):
         notes.arrange(DOWN, buff=0.18, aligned_edge=LEFT)
         notes.move_to([(left + right) / 2, bottom + notes.height / 2, 0])
         self.row = self.example_row(right - left, gap=SLOT_GAP, slot=SLOT)
-        room_top, room_bottom = line.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.25
+        room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.25
         self.row.move_to([(left + right) / 2, room_bottom + BELOW_HEIGHT + (room_top - room_bottom - BELOW_HEIGHT
                                                                            - COPY_HEIGHT) / 2, 0])
         previous_arcs = AttentionArcs(self.row, only_row(previous_row, follower), PREVIOUS_COLOUR, height=ABOVE_HEIGHT)
@@ -432,7 +459,7 @@ class LearnedScene(LessonScene):
                            color=style.HIGHLIGHT, stroke_width=3, tip_length=0.18)
         copy_label = label_text(self.labels["copy"], style.HIGHLIGHT, size).next_to(copy, UP, buff=0.1)
         self.play(Vanish(self.comparison), run_time=0.6)
-        self.play(Appear(line), Appear(self.row), run_time=1.0)
+        self.play(Appear(line), Appear(sources), Appear(self.row), run_time=1.0)
         self.play(Create(frames[:2]), run_time=0.8)
         self.cue("head_row", lands=True, head=0, weights=previous_row.tolist())
         self.play(previous_arcs.draw(run_time=1.2), Create(frames[2]), Appear(notes[0]), run_time=1.2)

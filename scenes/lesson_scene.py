@@ -58,7 +58,7 @@ from scenes import style, tex_store
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText
 from scenes.speedups import release_free_memory
-from scenes.visuals import cap_height, label_text
+from scenes.visuals import cap_height, fit, label_text
 from sonify.mix import DUCK_RAMP, Track
 from sonify.replay import REPLAY_GAP, key_cues, replay_times, sound_seconds
 from sonify.synth import SAMPLE_RATE
@@ -72,6 +72,7 @@ FROZEN_TAIL = 1.5  # seconds a reveal that fills its step's reading time leaves 
 # ``fill_after``, often a wait): the finished state then lasts at least FINISHED_HOLD, at most LONGEST_FREEZE
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
+CARD_PICTURE_HEIGHT = 3.6  # a closing card's drawing, at most
 HEADER_SECONDS = 0.6  # a step's new header fades in (its step tone sounds as it has landed)
 PHRASE_GAP = 0.3  # seconds of quiet between two phrases of the voice
 LISTEN_TAIL = 0.6  # seconds a listening moment lasts at least after its last play, before the voice goes on
@@ -541,10 +542,14 @@ class LessonScene(Scene):
             return
         texts = closing_texts(self.section_id, self.job.locale, self.closing_fields())
         title, statement, question, answer = (texts[part] for part in ("title", "text", "question", "answer"))
+        picture = self.closing_picture()
         lines = [wrapped_text(statement, style.TEXT, style.BODY_SIZE, CARD_WIDTH),
+                 *([fit(picture, CARD_WIDTH, CARD_PICTURE_HEIGHT)] if picture else []),
                  wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH, weight="BOLD"),
                  wrapped_text(answer, style.MUTED, style.BODY_SIZE, CARD_WIDTH)]
         card = self.card(title, lines)
+        if picture:
+            picture.set_x(card[1].get_x())  # centred on the card's panel; the text keeps its left edge
         answer_line = lines[-1]
         self.play(Vanish(*[mobject for mobject in self.mobjects if isinstance(mobject, VMobject)]), run_time=0.6)
         self.clear()  # trackers and other invisible helpers too
@@ -558,6 +563,10 @@ class LessonScene(Scene):
         self.hold_card(self.reading_time(answer))
         record.end = self.renderer.time
         self.cards.append(record)
+
+    def closing_picture(self) -> VMobject | None:
+        """A drawing of the closing statement, under it on the card (a section draws its own); None: text alone."""
+        return None
 
     def closing_fields(self) -> dict:
         """Numbers the closing strings may quote (a section adds its own)."""

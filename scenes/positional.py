@@ -1,5 +1,5 @@
-"""Section 4: the sinusoidal positional encoding as a matrix, as waves, as a similarity that only
-depends on distance, added to three tokens, and why self-attention without it ignores word order."""
+"""Section 4: why self-attention without a positional encoding ignores word order (and with one does not), then
+the sinusoidal encoding as a matrix, as waves, as a similarity that only depends on distance, added to three tokens."""
 
 from __future__ import annotations
 
@@ -63,14 +63,17 @@ def period_number(value: float, colour, font_size: float):
 
 class PositionalScene(LessonScene):
     section_id = "positional"
-    STEPS = ("formula", "heatmap", "frequencies", "waves", "clock_hands", "similarity", "table", "sum", "permutation",
-             "with_pe")
+    # Why first: without PE attention ignores the order (and with it, it does not); then how PE is built
+    STEPS = ("permutation", "with_pe", "formula", "heatmap", "frequencies", "waves", "clock_hands", "similarity",
+             "table", "sum")
 
     def lesson(self):
         settings = self.settings
         self.PE = sinusoidal_encoding(settings.n_positions, settings.d_model, settings.base)
         self.omega = angular_frequencies(settings.d_model, settings.base)
         self.answers = question_fields(settings)
+        self.show_permutation()
+        self.show_with_pe()
         self.show_formula()
         self.show_heatmap()
         self.show_frequencies()
@@ -79,14 +82,12 @@ class PositionalScene(LessonScene):
         self.show_similarity()
         self.show_table()
         self.show_sum()
-        self.show_permutation()
-        self.show_with_pe()
 
     @property
     def labels(self) -> dict:
         return self.strings["labels"]
 
-    # Step 1 -------------------------------------------------------------------------------------
+    # Step 3 -------------------------------------------------------------------------------------
     def show_formula(self):
         self.enter_step("formula")
         n, d = self.PE.shape
@@ -104,7 +105,7 @@ class PositionalScene(LessonScene):
         self.play(FadeIn(symbols, shift=UP * 0.2), run_time=1.0)
         self.wait(2.5)
 
-    # Steps 2-4: the matrix, its frequencies, its columns as waves ---------------------------------
+    # Steps 4-6: the matrix, its frequencies, its columns as waves ---------------------------------
     def show_heatmap(self):
         n, d = self.PE.shape
         self.enter_step("heatmap")
@@ -276,7 +277,7 @@ class PositionalScene(LessonScene):
         strip.frame, strip.curve, strip.dots, strip.labels = guides, curve, dots, labels
         return strip
 
-    # Step 5: each (sin, cos) pair as a clock hand -----------------------------------------------
+    # Step 7: each (sin, cos) pair as a clock hand -----------------------------------------------
     def show_clock_hands(self):
         """Each pair of a row of PE is a hand at θ_i(pos) = ω_i·pos; from pos to pos + Δ every hand turns by
         ω_i·Δ from either start, so PE(pos + Δ) is PE(pos) turned pair by pair.
@@ -385,7 +386,7 @@ class PositionalScene(LessonScene):
             speed.next_to(row, DOWN, buff=0.15).align_to(row, edge)
         self.place_beside_heatmap(panel)
 
-    # Step 6: similarity by distance --------------------------------------------------------------
+    # Step 8: similarity by distance --------------------------------------------------------------
     def show_similarity(self):
         n, d = self.PE.shape
         base = self.settings.base
@@ -558,7 +559,7 @@ class PositionalScene(LessonScene):
         return VGroup(VGroup(*grid[columns + 1:2 * columns + 2], *grid[:columns + 1]),
                       VGroup(*grid[2 * columns + 2:]))
 
-    # Steps 7-8: three contiguous tokens with d = 4 -------------------------------------------------
+    # Steps 9-10: three contiguous tokens with d = 4 -------------------------------------------------
     def show_table(self):
         self.enter_step("table")
         example = contiguous_tokens_example()
@@ -624,7 +625,7 @@ class PositionalScene(LessonScene):
         self.play(Appear(line), run_time=0.8)
         self.wait(3.0)
 
-    # Steps 9-10: the permutation argument --------------------------------------------------------
+    # Steps 1-2: the permutation argument --------------------------------------------------------
     def show_permutation(self):
         """Each sentence's input X above its output Z = Attention(X), A beside B: the same rows in, reordered, give
         the same rows out, reordered."""

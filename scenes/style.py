@@ -24,13 +24,12 @@ ATTENTION = ManimColor("#FAFF3F")  # softmax weights (also the heads' average), 
 OUTPUT = ManimColor("#11E3FE")  # Z, the mixed output, and what is computed from it
 MASKED = ManimColor("#54524F")  # masked (future) positions
 HIGHLIGHT = ManimColor("#FFFFFF")  # the frame round the row/column being used right now
-# Attention heads 1, 2, 3: orchid, vermilion, forest green. Outside the hues of Q, K, V, A, Z and W, which every
-# section shows (the old pale green, orange and lavender read as V, K and Q); the only gaps those eight hues
-# leave that also keep three heads apart for deuteranopes and protanopes (tests/test_palette.py).
-HEADS = (ManimColor("#E478FF"), ManimColor("#FC2A00"), ManimColor("#219333"))
-# Each head's stroke pattern, a dash's length (0: solid). Heads 2 and 3 have one luminance (about 0.21; the palette's
-# constraints leave no room between 0.21 and 0.37 for three apart): for a red-green deficient viewer, or on a grey
-# projector, the pattern tells their arcs apart where the colour cannot.
+# Attention heads 1, 2, 3: orchid, ivory, forest green. Outside the hues of Q, K, V, A, Z and W, which every section
+# shows, and at three luminances (0.37, 0.98, 0.21) so that a red-green deficient viewer, or a grey projector, tells
+# them apart by lightness alone (tests/test_palette.py). The palette's other constraints leave no head between 0.38
+# and 0.9: the third one had to be nearly white (the vermilion it replaces had the green's luminance, 0.22).
+HEADS = (ManimColor("#E478FF"), ManimColor("#FFFFDC"), ManimColor("#219333"))
+# Each head's stroke pattern, a dash's length (0: solid): a second cue beside the lightness, for thin arcs.
 HEAD_DASHES = (0.0, 0.2, 0.06)
 
 MEANINGS = {"text and X": TEXT, "secondary text": MUTED, "learned W": WEIGHT_MATRIX, "Q": QUERY, "K": KEY,

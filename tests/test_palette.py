@@ -170,18 +170,51 @@ def test_head_colours_are_clearly_not_the_colours_of_q_k_v_a_z_or_w(head):
 
 
 # Issue 43: heads 2 and 3 shared a luminance (about 0.21), so a viewer who cannot tell red from green, or a grey
-# projector, could not tell their arcs apart. Three head colours this far from the other meanings cannot also be
-# far apart in luminance (the allowed ones span 0.21 to 0.37): heads whose luminances are close get different
-# stroke patterns, which the arcs and the legend's swatches draw.
-CLOSE_LUMINANCE = 1.25  # contrast ratio under which two strokes read as one grey
+# projector, could not tell them apart in the average, choose and concat views. Every two heads now differ in
+# lightness, and stay two different colours under a simulation of the two red-green deficiencies computed here.
+MIN_HEAD_LUMINANCE_GAP = 0.1
+# Machado, Oliveira and Fernandes, "A Physiologically-based Model for Simulation of Color Vision Deficiency", IEEE
+# TVCG 15(6), 2009: the severity-1.0 matrices of their table, applied to linear sRGB.
+DICHROMACY = {
+    "deuteranopia": np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                              [-0.011820, 0.042940, 0.968881]]),
+    "protanopia": np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+                            [-0.003882, -0.048116, 1.051998]]),
+}
 
 
-def test_heads_too_close_in_luminance_are_told_apart_by_their_stroke_pattern():
-    close = [(first, second) for first, second in itertools.combinations(range(len(style.HEADS)), 2)
-             if contrast(style.HEADS[first], style.HEADS[second]) < CLOSE_LUMINANCE]
-    assert close, "the test would be empty: no two heads are close in luminance"
-    assert [(first, second) for first, second in close
-            if style.HEAD_DASHES[first] == style.HEAD_DASHES[second]] == []
+def as_dichromat_sees(colour, matrix: np.ndarray) -> ManimColor:
+    """sRGB → linear → the deficiency's matrix → clipped → sRGB."""
+    encoded = np.asarray(colour.to_rgb(), dtype=float)
+    linear = np.where(encoded <= 0.04045, encoded / 12.92, ((encoded + 0.055) / 1.055) ** 2.4)
+    simulated = np.clip(matrix @ linear, 0, 1)
+    return ManimColor(np.where(simulated <= 0.0031308, 12.92 * simulated, 1.055 * simulated ** (1 / 2.4) - 0.055))
+
+
+def test_the_dichromacy_simulation_keeps_grey_and_loses_the_red_green_axis():
+    """Machado's matrices leave neutral greys as they are; pure red and green keep almost no CIELAB a* (red-green)."""
+    for matrix in DICHROMACY.values():
+        assert as_dichromat_sees(ManimColor("#808080"), matrix).to_rgb() == pytest.approx((0.5, 0.5, 0.5), abs=0.01)
+        for primary in ("#FF0000", "#00FF00"):
+            assert abs(cielab(ManimColor(primary))[1]) > 60
+            assert abs(cielab(as_dichromat_sees(ManimColor(primary), matrix))[1]) < 10
+
+
+HEAD_PAIRS = list(itertools.combinations(range(len(style.HEADS)), 2))
+
+
+@pytest.mark.parametrize(("first", "second"), HEAD_PAIRS)
+def test_every_two_heads_differ_in_lightness(first, second):
+    gap = abs(relative_luminance(style.HEADS[first]) - relative_luminance(style.HEADS[second]))
+    assert gap >= MIN_HEAD_LUMINANCE_GAP
+
+
+@pytest.mark.parametrize("deficiency", DICHROMACY)
+@pytest.mark.parametrize(("first", "second"), HEAD_PAIRS)
+def test_every_two_heads_stay_two_colours_for_a_dichromat(first, second, deficiency):
+    seen_first, seen_second = (cielab(as_dichromat_sees(style.HEADS[head], DICHROMACY[deficiency]))
+                               for head in (first, second))
+    assert ciede2000(seen_first, seen_second) >= MIN_HEAD_DISTANCE
 
 
 @pytest.mark.parametrize("head", range(len(style.HEADS)))

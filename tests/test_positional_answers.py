@@ -19,8 +19,8 @@ from lesson.questions import step_question
 from lesson.section_config import PositionalConfig
 from tests.answer_texts import numbers, read_back, written_as
 
-STEPS = ("formula", "heatmap", "frequencies", "waves", "clock_hands", "similarity", "table", "sum", "permutation",
-         "with_pe")
+STEPS = ("permutation", "with_pe", "formula", "heatmap", "frequencies", "waves", "clock_hands", "similarity", "table",
+         "sum")
 LONG_TEXT = 1000  # positions: "a long text", the context the closing cards price
 DEFAULT = PositionalConfig(n_positions=32, d_model=16, base=10000.0)
 

@@ -120,6 +120,15 @@ def test_the_layer_norm_divides_the_centred_residual_by_its_spread(francia):
     np.testing.assert_allclose(shown(francia, "layer_norm", "normalized")[0], (residual - mean) / spread, atol=0.02)
 
 
+def test_the_mean_and_the_spread_are_written_on_one_line(francia):
+    """«μ = 0.36» and «σ = 0.76» side by side: μ's tail made its group taller, and centring the two groups lifted it
+    about 3 px above σ's at 720p. Digits have no descenders, so their bottoms are their baseline."""
+    record = step(francia, "layer_norm")
+    bottoms = [next(text.bottom for text in record.texts if text.text == record.numbers[name][0][0])
+               for name in ("mean", "spread")]
+    assert bottoms[0] == pytest.approx(bottoms[1], abs=0.005)
+
+
 def test_changing_the_country_keeps_the_attention_row_and_changes_what_travels(francia):
     assert shown(francia, "other_country", "identity")[0, 0] == 1.0
     assert shown(francia, "other_country", "other_identity")[0, 0] == -1.0

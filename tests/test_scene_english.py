@@ -62,6 +62,9 @@ def lab_words(scene) -> set[str]:
     return {spelled(word).lower() for word in (*tokens, *LAB_SENTENCES)}
 
 
+CITATION_LATIN = "et al."  # "Elhage et al., 2021" in either language: its "al" is Latin, not Spanish
+
+
 def spanish_left(scene) -> list[str]:
     """Texts on screen, captions and narrations with a Spanish letter or word (the lab's own words aside)."""
     texts = [(record.key, text.text) for record in records(scene) for text in record.texts]
@@ -70,7 +73,8 @@ def spanish_left(scene) -> list[str]:
     exempt = lab_words(scene)
     left = []
     for key, text in texts:
-        rest = WORD.sub(lambda word: "" if word.group().lower() in exempt else word.group(), text)
+        rest = WORD.sub(lambda word: "" if word.group().lower() in exempt else word.group(),
+                        text.replace(CITATION_LATIN, ""))
         if SPANISH_LETTERS.search(rest) or {word.lower() for word in WORD.findall(rest)} & SPANISH_WORDS:
             left.append(f"{key}: {text!r}")
     return left

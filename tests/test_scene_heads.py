@@ -316,3 +316,19 @@ def test_the_longest_sentence_with_punctuation_is_written_whole_and_legible():
     assert lecture_problems(scene) == []
     first = next(step for step in scene.steps if step.key == "sentence")
     assert f"«{punctuated}»" in texts(first)
+
+
+def test_the_closing_card_draws_cross_attention(default_scene):
+    """Issue 43: the closing card on cross-attention was text alone for 11 s. It draws where Q, K and V come from:
+    the encoder holding the sentence, the decoder, and the formula between them (the card passes the layout and
+    legibility checks with every step: records() holds the cards)."""
+    card = next(card for card in default_scene.cards if card.kind == "closing")
+    labels = STRINGS["labels"]
+    shown = [text.text for text in card.texts]
+    sentence = multi_head_attention(load_config().heads.sentence).sentence
+    assert {labels["cross_encoder"], labels["cross_decoder"], labels["token"].format(token=sentence)} <= set(shown)
+    formula = next(text for text in card.texts if "softmax" in text.text)
+    assert all(part in formula.text for part in (r"Q_\text{dec}", r"K_\text{enc}", r"V_\text{enc}"))
+    encoder, decoder = (next(text for text in card.texts if text.text == labels[key])
+                        for key in ("cross_encoder", "cross_decoder"))
+    assert encoder.bottom > formula.top and formula.bottom > decoder.top  # K and V come down, Q comes up

@@ -4,8 +4,10 @@ and the drop it marks, the tagged numbers the manifest keeps, the cues, and the 
 
 import numpy as np
 import pytest
+from manim import DL, UR, Rectangle, Transform
 
 from attn_math.heads import multi_head_attention
+from attn_math.induction_task import training_sequences
 from attn_math.learned import DEFAULTS, drop_step, induction_head, moments, previous_token_head
 from learned_training import default_training
 from lesson.config import load_config
@@ -14,6 +16,7 @@ from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scene_checks import lecture_problems, recorded, run_scene, step_tone_problems
 from scenes import learned as learned_scene
+from scenes.lesson_scene import LessonScene
 from scenes.learned import token_letter
 
 STEPS = ["task", "loss", "heads_forming", "messy", "mechanism"]
@@ -163,6 +166,86 @@ def test_the_heads_scores_before_during_and_after_are_recomputed_from_the_weight
         [text for text in texts(step) if text.startswith("paso ")]
     before, during, after = moments(training)
     assert before < during < after
+
+
+@pytest.fixture(scope="module")
+def slides(training, cache_home):
+    """(step key, start, target) of every rectangle the default scene moves with a transform, as copies taken when
+    the play starts."""
+    found = []
+    play = LessonScene.play
+
+    def logged_play(self, *animations, **options):
+        for animation in animations:
+            if isinstance(animation, Transform) and isinstance(animation.mobject, Rectangle):
+                found.append((self.steps[-1].key, animation.mobject.copy(), animation.target_mobject.copy()))
+        play(self, *animations, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LessonScene, "play", logged_play)
+        patch.setattr(learned_scene, "trained", lambda config: training)
+        scene = run_scene("learned")
+    return scene, found
+
+
+def crosses(rectangle, text, inside: float = 0.02) -> bool:
+    """Whether a side of ``rectangle`` runs through the box of ``text`` (a TextRecord)."""
+    (left, bottom, _), (right, top, _) = rectangle.get_corner(DL), rectangle.get_corner(UR)
+    spans_text_height = bottom < text.top and top > text.bottom
+    spans_text_width = left < text.right and right > text.left
+    return (spans_text_height and any(text.left + inside < x < text.right - inside for x in (left, right))
+            or spans_text_width and any(text.bottom + inside < y < text.top - inside for y in (bottom, top)))
+
+
+def test_a_frame_that_moves_never_cuts_through_a_label(slides):
+    """Issue 43: the frame round the moments slid from "antes" to "durante", its side through «paso 1116»."""
+    scene, found = slides
+    cut = set()
+    for key, start, target in found:
+        for alpha in np.linspace(0.1, 0.9, 9):
+            moving = start.copy().interpolate(start, target, alpha)
+            cut |= {(key, text.text) for text in steps_of(scene)[key].texts if crosses(moving, text)}
+    assert cut == set()
+
+
+def test_the_task_on_screen_is_the_one_trained_on(scene, training):
+    """Issue 43: the screen said "10 at random, then the same again" while the model is trained on longer sequences
+    repeating with a random period; the two are written on screen and in the caption, measured here on the
+    training's own data: its rows' length and the distance from each row's last token back to its copy."""
+    rows = training_sequences(np.random.default_rng(1), 4000, training.shape.vocabulary, training.shape.half)
+    periods = [len(row) - 1 - np.flatnonzero(row[:-1] == row[-1]).max() for row in rows]
+    step = steps_of(scene)["task"]
+    said = f"{rows.shape[1]} tokens que se repiten con un periodo al azar de {min(periods)} a {max(periods)}"
+    assert said in " ".join(texts(step)) and said in step.caption
+    assert f"{training.shape.half} tokens al azar" in step.caption
+
+
+CLEAN_SCORE = 0.5  # half of a head's attention where its role says (about 1/T when it has no role)
+
+
+def test_the_heads_called_clean_are_those_scoring_at_least_one_half(scene, training):
+    """Issue 43: «las demás cabezas no son tan limpias» was false for two of the other heads (0.85 and 0.92); the
+    caption now names the clean ones, recomputed here from the weights."""
+    previous, induction = scores(training.checkpoints[-1], training.evaluation)
+    layers = []
+    for layer, layer_scores in enumerate((previous, induction)):
+        heads = [str(head + 1) for head in np.flatnonzero(layer_scores >= CLEAN_SCORE)]
+        if heads:
+            named = f"cabeza {heads[0]}" if len(heads) == 1 else f"cabezas {', '.join(heads[:-1])} y {heads[-1]}"
+            layers.append(f"capa {layer + 1}, {named}")
+    clean = sum(len(layer_scores[layer_scores >= CLEAN_SCORE]) for layer_scores in (previous, induction))
+    assert 0 < clean < 2 * training.shape.heads, "the default model has clean heads and others"
+    caption = steps_of(scene)["messy"].caption
+    assert f"Limpias (puntaje ≥ 0.50, en color): {'; '.join(layers)}." in caption
+    assert f"Las otras {2 * training.shape.heads - clean} reparten" in caption
+    if max(np.sum(previous >= CLEAN_SCORE), np.sum(induction >= CLEAN_SCORE)) > 1:  # not "two heads are born"
+        forming = steps_of(scene)["heads_forming"]
+        assert "la mejor" in forming.title and "la mejor cabeza de token anterior" in forming.caption
+
+
+def test_the_circuit_cites_its_sources_on_screen(scene):
+    on_screen = " ".join(texts(steps_of(scene)["mechanism"]))
+    assert "Elhage et al., 2021" in on_screen and "Olsson et al., 2022" in on_screen
 
 
 def test_the_heads_named_are_the_best_scored_at_the_end(training):

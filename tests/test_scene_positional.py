@@ -101,6 +101,19 @@ def test_every_config_passes_the_lecture_checks(scene_name, request):
     assert lecture_problems(request.getfixturevalue(scene_name)) == []
 
 
+def test_the_reason_for_a_positional_encoding_comes_first(default_scene):
+    """Issue 43: the section opened on the formula and gave the reason (attention alone ignores the order) last. The
+    first screen now shows it: sentence B's outputs are sentence A's, reordered (numpy here); then with PE they are
+    not; then the formula."""
+    keys = [step.key for step in default_scene.steps]
+    assert keys[:3] == ["permutation", "with_pe", "formula"]
+    outputs = both_sentences(with_pe=False)
+    assert_shown(step_named(default_scene, keys[0]), "Z_B", lambda i, j: outputs["B"][i, j])
+    words = {side: sentence.split() for side, sentence in SENTENCES.items()}
+    reordered = [words["A"].index(word) for word in words["B"]]
+    np.testing.assert_allclose(outputs["B"], outputs["A"][reordered], atol=1e-12)
+
+
 def test_steps_come_in_the_lesson_order(default_scene):
     assert [step.key for step in default_scene.steps] == list(PositionalScene.STEPS)
     assert all(step.end - step.start >= 2.0 for step in default_scene.steps)
@@ -215,10 +228,12 @@ def test_three_token_table_is_x_plus_pe(default_scene):
     assert step_named(default_scene, "sum").numbers == step.numbers
 
 
+SENTENCES = {"A": "el perro mordió al hombre", "B": "el hombre mordió al perro"}
+
+
 def both_sentences(with_pe: bool) -> dict:
     """Independent attention outputs of the two word orders, keyed "A" and "B" as on screen."""
-    return {side: numpy_attention(sentence_input(sentence, with_pe))
-            for side, sentence in (("A", "el perro mordió al hombre"), ("B", "el hombre mordió al perro"))}
+    return {side: numpy_attention(sentence_input(sentence, with_pe)) for side, sentence in SENTENCES.items()}
 
 
 def test_without_pe_both_sentences_give_each_word_the_same_row(default_scene):
