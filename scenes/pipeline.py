@@ -18,7 +18,7 @@ import math
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
                    LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, SurroundingRectangle, Transform,
-                   TransformFromCopy, VGroup, smooth, squish_rate_func)
+                   TransformFromCopy, VGroup, linear, smooth, squish_rate_func)
 
 from attn_math.lab import LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name, spelled
 from attn_math.sharp import article_and_noun
@@ -59,6 +59,7 @@ LEGEND_GAP = 0.35
 TEMPERATURE_BARS = 1.1  # the height of a temperature's row of bars, for up to three temperatures
 SHORTEST_TEMPERATURE_BARS = 0.55  # with more, lower rows, so that all fit with the token names under the last
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
+READ_OFF_SECONDS = 0.6  # a temperature's ring and value landing as the curve reaches it
 CURVE_SECONDS = 3.0  # at least, to draw that plot's curve: its tone is heard fading as the curve falls
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
 LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
@@ -664,8 +665,7 @@ class PipelineScene(LessonScene):
         self.temperature_largest = rounded_up(max(run.weights[q].max() for run in (*runs, *exercise)))
         rows = self.temperature_rows_of(temperatures, runs, "temperature")
         self.plot = self.max_weight_plot((split + 0.2, right, bottom, top))
-        marks = VGroup(*[Dot(self.plot.point(t, run.max_weights[q]), radius=0.08, color=style.HIGHLIGHT)
-                         for t, run in zip(temperatures, runs)])
+        marks = self.marks(temperatures, [run.max_weights[q] for run in runs])
         self.play(Vanish(self.presets_stage), run_time=0.6)
         self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=0.6)
         with self.listening():  # each row's notes, bright when cold and dull when hot: the temperature heard
@@ -743,7 +743,7 @@ class PipelineScene(LessonScene):
         self.begin_step("temperature_plot", self.strings["steps"]["temperature_plot"][caption],
                         new_numbers=4 * len(values), query=self.tokens[q],
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
-        self.exercise_rows(runs)
+        self.exercise_rows(runs, values)
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
                              color=style.MUTED, stroke_width=2)
@@ -754,31 +754,42 @@ class PipelineScene(LessonScene):
         uniform_label.next_to(uniform, DOWN if below else UP, buff=0.1).align_to(uniform, RIGHT)
         rings = VGroup(*[Circle(radius=0.11, color=style.ATTENTION, stroke_width=3).move_to(plot.point(t, value))
                          for t, value in zip(EXERCISE_TEMPERATURES, values)])
-        readout = text_with_numbers(" · ".join(f"T = {format_number(t, 1)}: {{max_{k}}}"
-                                               for k, t in enumerate(EXERCISE_TEMPERATURES)),
-                                    {f"max_{k}": tagged_number(value, "exercise_max", (0, k), style.ATTENTION,
-                                                               style.CAPTION_SIZE) for k, value in enumerate(values)},
-                                    style.ATTENTION, style.CAPTION_SIZE)
+        readout = VGroup(*[text_with_numbers(f"T = {format_number(t, 1)}: {{value}}", {
+            "value": tagged_number(value, "exercise_max", (0, k), style.ATTENTION, style.CAPTION_SIZE)},
+            style.ATTENTION, style.CAPTION_SIZE) for k, (t, value) in enumerate(zip(EXERCISE_TEMPERATURES, values))])
         left, right, _, _ = self.plot_box
-        fit(readout, right - left, 1.0).next_to(plot, DOWN, buff=0.25).set_x((left + right) / 2)
+        fit(readout.arrange(RIGHT, buff=0.45), right - left, 1.0).next_to(plot, DOWN, buff=0.25)
+        readout.set_x((left + right) / 2)
         with self.listening():  # the curve heard as drawn, in the clear: under the voice it would sound again whole
-            reveal = max(CURVE_SECONDS, self.fill_seconds(1.6))
+            reveal = max(CURVE_SECONDS, self.fill_seconds(0.6))
             self.cue("curve", values=self.max_weight_curve[1].tolist(), duration=reveal)
-            self.play(Create(plot.curve), run_time=reveal)
+            # each temperature ringed and read off as the curve, drawn at an even pace along T, reaches it
+            reached = [(t - MIN_TEMPERATURE) / (MAX_TEMPERATURE - MIN_TEMPERATURE) for t in EXERCISE_TEMPERATURES]
+            landing = [squish_rate_func(smooth, at, min(1.0, at + READ_OFF_SECONDS / reveal)) for at in reached]
+            self.play(Create(plot.curve, rate_func=linear),
+                      *[FadeIn(ring, scale=2, rate_func=rate) for ring, rate in zip(rings, landing)],
+                      *[Appear(part, rate_func=rate) for part, rate in zip(readout, landing)], run_time=reveal)
         self.beat("uniform")
         self.play(Create(uniform), Appear(uniform_label), run_time=0.6)
-        self.play(LaggedStart(*[FadeIn(ring, scale=2) for ring in rings], lag_ratio=0.5), Appear(readout), run_time=1.0)
-        self.plot_stage = VGroup(plot, uniform, uniform_label, rings, readout)
+        self.plot_stage = VGroup(plot, self.temperature_marks, uniform, uniform_label, rings, readout)
 
-    def exercise_rows(self, runs: list[LabAttention]):
+    def exercise_rows(self, runs: list[LabAttention], values: list[float]):
         """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more or less
-        fades), so that the rows beside the curve are the temperatures it marks."""
+        fades), so that the rows beside the curve are the temperatures it marks; their maxima's marks on the plot
+        move with them to ``values``, each row's own."""
         old, new = self.temperature_rows, self.temperature_rows_of(EXERCISE_TEMPERATURES, runs, "exercise_row")
+        marks = self.marks(EXERCISE_TEMPERATURES, values)
         pairs = min(len(old), len(new))
         self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
-                  *[Vanish(row) for row in old[pairs:]], *[Appear(row) for row in new[pairs:]],
-                  Vanish(self.temperature_marks), run_time=1.2)  # the plot's marks were the old rows' maxima
-        self.temperature_rows = new
+                  *[ReplacementTransform(before, after) for before, after in zip(self.temperature_marks, marks)],
+                  *[Vanish(part) for part in (*old[pairs:], *self.temperature_marks[pairs:])],
+                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], run_time=1.2)
+        self.temperature_rows, self.temperature_marks = new, marks
+
+    def marks(self, temperatures, maxima) -> VGroup:
+        """A dot on the max-weight plot at each (temperature, maximum)."""
+        return VGroup(*[Dot(self.plot.point(t, value), radius=0.08, color=style.HIGHLIGHT)
+                        for t, value in zip(temperatures, maxima)])
 
     # Beyond the lab: the causal mask and entropy -------------------------------------------------------
     def show_causal_comparison(self):
