@@ -18,7 +18,7 @@ import math
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
                    LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, SurroundingRectangle, Transform,
-                   TransformFromCopy, VGroup, smooth, squish_rate_func)
+                   TransformFromCopy, VGroup, linear, smooth, squish_rate_func)
 
 from attn_math.lab import LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name, spelled
 from attn_math.sharp import article_and_noun
@@ -59,13 +59,17 @@ LEGEND_GAP = 0.35
 TEMPERATURE_BARS = 1.1  # the height of a temperature's row of bars, for up to three temperatures
 SHORTEST_TEMPERATURE_BARS = 0.55  # with more, lower rows, so that all fit with the token names under the last
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
+READ_OFF_SECONDS = 0.6  # a temperature's ring and value landing as the curve reaches it
 CURVE_SECONDS = 3.0  # at least, to draw that plot's curve: its tone is heard fading as the curve falls
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
 LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
 FRAMING_SECONDS = 0.5  # at least, to frame the query's row in a compared map
 BLIP_SPACING = 0.2  # between the blips of the query's row of scores, each heard apart
-ROWS_SECONDS = 1.5  # one matrix's rows fading into the next's, all at once
-FRAME_SECONDS = 0.5  # its brackets and token names moving to the new width
+ROWS_SECONDS = 1.5  # a colour-only grid fading into the next
+ROW_FADE_SECONDS = 1.0  # a matrix's row fading in, before it stands to be read
+FRAME_SECONDS = 0.5  # a matrix's brackets and token names moving to the new width; its rows, its formula fading out
+SUMMARY_SECONDS = 0.8  # the causal step's "first row: 6 · last: 0"
+MOVE_SECONDS = 1.6  # step 6's weights moving aside, then the query's bars appearing
 COMPARISON_SIDE_MARGIN = 0.8  # frame units: what a side of the mask comparison leaves of its half of the body
 COMPARISON_TEXT_ROOM = 1.2  # frame units of the body's height left to the titles and readouts above and below
 COMPARISON_LINE_GAP = 0.3  # between the comparison's title, maps, summary and entropy lines
@@ -288,17 +292,22 @@ class PipelineScene(LessonScene):
         return "values", dict(values=np.asarray(scores)[self.query].tolist(), spacing=BLIP_SPACING,
                               low=-self.score_scale, high=self.score_scale)
 
-    def reveal_rows(self, matrix, seconds: float, cue: tuple[str, dict]):
-        """The matrix's rows one after another over ``seconds``; ``cue`` sounds as the query's row lands (a
-        colour-only grid, one piece, as it does)."""
+    def reveal_rows(self, matrix, seconds: float, cue: tuple[str, dict] | None, beside=()):
+        """The matrix's rows one after another over ``seconds``, each with ``beside[i]`` (what is written right of
+        it), so that each row's numbers are read as they come; ``cue`` (kind, values) sounds as the query's row lands
+        (a colour-only grid, one piece, as it does)."""
         rows = self.matrix_rows(matrix)
+        if len(beside) == len(rows):
+            rows = [VGroup(row, extra) for row, extra in zip(rows, beside)]
         landed = self.query + 1 if len(rows) > 1 else 1  # the rows up to the query's, then the rest
-        kind, values = cue
-        self.cue(kind, lands=True, **values)
-        self.play(LaggedStart(*map(Appear, rows[:landed]), lag_ratio=1.0), run_time=seconds * landed / len(rows))
-        if landed < len(rows):
-            self.play(LaggedStart(*map(Appear, rows[landed:]), lag_ratio=1.0),
-                      run_time=seconds * (len(rows) - landed) / len(rows))
+        # each row fades in at the start of its share of the time, then stands while it is read
+        fade_in = squish_rate_func(smooth, 0.0, min(1.0, ROW_FADE_SECONDS * len(rows) / seconds))
+        if cue is not None:
+            self.cue(cue[0], lands=True, **cue[1])
+        for part in (rows[:landed], rows[landed:]):
+            if part:
+                self.play(LaggedStart(*[Appear(row, rate_func=fade_in) for row in part], lag_ratio=1.0),
+                          run_time=seconds * len(part) / len(rows))
 
     def matrix_rows(self, matrix) -> list:
         """Each row's cells and numbers, to reveal one row after another; a colour-only grid is one piece."""
@@ -365,35 +374,44 @@ class PipelineScene(LessonScene):
         label_room = 1.4
         return min(CELL_HEIGHT, (width - label_room) / len(self.tokens), (height - label_room) / len(self.tokens))
 
-    def replace_matrix(self, old, new, with_rows=(), with_frame=(), cue: tuple[str, dict] | None = None):
-        """``old`` becomes ``new``: every row at once, its formula (and ``with_rows``: what else says which matrix
-        is shown) with them, the old fading out before the new fades in, so the name above never disagrees with the numbers under it; a colour-only grid in
-        one piece. ``cue`` (kind, values) sounds as the new rows land.
+    def replace_matrix(self, old, new, after: float = 0.0, with_rows=(), with_frame=(),
+                       cue: tuple[str, dict] | None = None, beside=()):
+        """``old`` becomes ``new``: the old rows and formula fade out (with ``with_rows``: what else says which
+        matrix is shown), then the new formula, then the new rows one after another (``reveal_rows``, each with its
+        ``beside[i]``) over the step's reading time left but ``after`` seconds: each row is read as it comes, no frame
+        walks down rows already read, and the name above never disagrees with the numbers under it. ``cue`` (kind,
+        values) sounds as the query's row lands. A colour-only grid changes in one piece, then a frame runs down its
+        rows once, each briefly (``run_down_rows``): it has no numbers to read row by row.
 
         The frame (brackets, and ``with_frame``: the token names and frames around the grid) moves before the
-        rows when the new matrix is the wider and after them when it is the narrower, so that the rows, old and
-        new, lie inside the brackets on screen and never run over the token names."""
+        old rows leave when the new matrix is the wider and after them when it is the narrower, so that the rows lie
+        inside the brackets on screen and never run over the token names."""
         if not self.numbers_fit():
-            self.play_rows(cue, *with_rows, *with_frame, ReplacementTransform(old, new))
+            if cue is not None:
+                self.cue(cue[0], lands=True, **cue[1])
+            self.play(*with_rows, *with_frame, ReplacementTransform(old, new), run_time=ROWS_SECONDS)
+            self.run_down_rows(new, self.fill_seconds(after))
             return
-        # the old rows and formula gone before the new ones show where they stood: a cross-fade reads as neither
-        rows = [*(Vanish(part, rate_func=FIRST_HALF) for part in [old.label, *self.matrix_rows(old)]),
-                *(Appear(part, rate_func=SECOND_HALF) for part in [new.label, *self.matrix_rows(new)])]
         frame = [ReplacementTransform(old.brackets, new.brackets), *with_frame]
-        if new.brackets.width > old.brackets.width + 1e-6:
+        first = new.brackets.width > old.brackets.width + 1e-6
+        last = new.brackets.width < old.brackets.width - 1e-6
+        if first:
             self.play(*frame, run_time=FRAME_SECONDS)
-            self.play_rows(cue, *with_rows, *rows)
-        elif new.brackets.width < old.brackets.width - 1e-6:
-            self.play_rows(cue, *with_rows, *rows)
+        self.play(*with_rows, Vanish(old.label, *self.matrix_rows(old)), *([] if first or last else frame),
+                  run_time=FRAME_SECONDS)
+        if last:
             self.play(*frame, run_time=FRAME_SECONDS)
-        else:
-            self.play_rows(cue, *with_rows, *rows, *frame)
+        self.play(Appear(new.label), run_time=FRAME_SECONDS)
+        self.reveal_rows(new, self.fill_seconds(after), cue, beside)
 
-    def play_rows(self, cue: tuple[str, dict] | None, *animations):
-        """The play in which a matrix's rows change, with ``cue`` (kind, values) sounding as it ends."""
-        if cue is not None:
-            self.cue(cue[0], lands=True, **cue[1])
-        self.play(*animations, run_time=ROWS_SECONDS)
+    def run_down_rows(self, matrix, seconds: float):
+        """A frame down the matrix's rows, one after another over ``seconds``, then gone."""
+        frame = matrix.row_box(0).set_color(style.MUTED)
+        each = seconds / (len(self.tokens) + 1)
+        self.play(Create(frame), run_time=each)
+        for i in range(1, len(self.tokens)):
+            self.play(Transform(frame, matrix.row_box(i).set_color(style.MUTED)), run_time=each)
+        self.play(Vanish(frame), run_time=min(each, 0.6))
 
     def show_scaled(self):
         steps = self.run.steps
@@ -401,18 +419,17 @@ class PipelineScene(LessonScene):
         animations = self.enter_lab_step("scaled", self.strings["steps"]["scaled"][caption],
                                          new_numbers=self.matrix_numbers(), **fields)
         self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations,
-                            cue=self.query_row_cue(steps.scaled))
+                            cue=self.query_row_cue(steps.scaled))  # row after row, each divided by the same number
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
-        self.sweep_rows(self.scaled.matrix, self.fill_seconds())  # every row divided by the same number
 
     def show_softmax(self):
         caption, fields = self.softmax_caption()
         animations = self.enter_lab_step("softmax", caption, new_numbers=self.matrix_numbers() + 2 + (
             len(self.tokens) if self.numbers_fit() else 0), **fields)
-        # the matrix changes at once; the reading time left goes to the query's lines and bars, then down the rows
+        # each row becomes its probabilities, row after row; then the query's lines and bars take their time
         weights = self.weights
         frame = weights.matrix.row_box(self.query)
-        self.replace_matrix(self.scaled.matrix, weights.matrix,
+        self.replace_matrix(self.scaled.matrix, weights.matrix, after=MOVE_SECONDS + LINE_SECONDS * len(self.tokens),
                             with_rows=[*animations, Vanish(self.score_legend)],  # the weights' are on another scale
                             with_frame=[ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
                                                                     self.query_frame),
@@ -424,13 +441,12 @@ class PipelineScene(LessonScene):
         split = left + self.heatmap_share(heatmap) * (right - left)
         heatmap.generate_target()
         self.place(heatmap.target, (left, split - 0.2, bottom, top))  # its label grown back to a legible size
-        self.play(MoveToTarget(heatmap), run_time=0.8)
+        self.play(MoveToTarget(heatmap), run_time=MOVE_SECONDS / 2)
         self.fan = self.query_fan((split + 0.2, right, bottom, top))
-        self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=0.8)
+        self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=MOVE_SECONDS / 2)
         with self.listening():  # each line's note as it reaches its token: the weights heard as they land
             self.draw_lines(self.fan.lines, self.settings.temperature, LINE_SECONDS * len(self.fan.lines))
         self.beat("lines")
-        self.sweep_rows(weights.matrix, self.fill_seconds())
         self.softmax_heatmap = heatmap
 
     def softmax_caption(self) -> tuple[str, dict]:
@@ -446,18 +462,6 @@ class PipelineScene(LessonScene):
         random = self.settings.preset == "lab" and self.custom_weights is None
         alike = random and visible.max() <= ALIKE_RATIO * visible.min()
         return strings["caption_alike" if alike else "caption"], fields
-
-    def sweep_rows(self, matrix, seconds: float):
-        """A frame down the matrix's rows, one after another: each row of weights is a distribution that sums
-        to 1, each row of scaled scores is divided by the same number (what the steps' captions say), and the
-        screen keeps moving while its numbers are read."""
-        rows = len(self.tokens)  # the weights are n x n
-        frame = matrix.row_box(0).set_color(style.MUTED)
-        each = seconds / (rows + 1)
-        self.play(Create(frame), run_time=each)
-        for i in range(1, rows):
-            self.play(Transform(frame, matrix.row_box(i).set_color(style.MUTED)), run_time=each)
-        self.play(Vanish(frame), run_time=min(each, 0.6))
 
     def heatmap_share(self, heatmap: VGroup) -> float:
         """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or up to
@@ -662,8 +666,7 @@ class PipelineScene(LessonScene):
         self.temperature_largest = rounded_up(max(run.weights[q].max() for run in (*runs, *exercise)))
         rows = self.temperature_rows_of(temperatures, runs, "temperature")
         self.plot = self.max_weight_plot((split + 0.2, right, bottom, top))
-        marks = VGroup(*[Dot(self.plot.point(t, run.max_weights[q]), radius=0.08, color=style.HIGHLIGHT)
-                         for t, run in zip(temperatures, runs)])
+        marks = self.marks(temperatures, [run.max_weights[q] for run in runs])
         self.play(Vanish(self.presets_stage), run_time=0.6)
         self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=0.6)
         with self.listening():  # each row's notes, bright when cold and dull when hot: the temperature heard
@@ -741,7 +744,7 @@ class PipelineScene(LessonScene):
         self.begin_step("temperature_plot", self.strings["steps"]["temperature_plot"][caption],
                         new_numbers=4 * len(values), query=self.tokens[q],
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
-        self.exercise_rows(runs)
+        self.exercise_rows(runs, values)
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
                              color=style.MUTED, stroke_width=2)
@@ -752,31 +755,42 @@ class PipelineScene(LessonScene):
         uniform_label.next_to(uniform, DOWN if below else UP, buff=0.1).align_to(uniform, RIGHT)
         rings = VGroup(*[Circle(radius=0.11, color=style.ATTENTION, stroke_width=3).move_to(plot.point(t, value))
                          for t, value in zip(EXERCISE_TEMPERATURES, values)])
-        readout = text_with_numbers(" · ".join(f"T = {format_number(t, 1)}: {{max_{k}}}"
-                                               for k, t in enumerate(EXERCISE_TEMPERATURES)),
-                                    {f"max_{k}": tagged_number(value, "exercise_max", (0, k), style.ATTENTION,
-                                                               style.CAPTION_SIZE) for k, value in enumerate(values)},
-                                    style.ATTENTION, style.CAPTION_SIZE)
+        readout = VGroup(*[text_with_numbers(f"T = {format_number(t, 1)}: {{value}}", {
+            "value": tagged_number(value, "exercise_max", (0, k), style.ATTENTION, style.CAPTION_SIZE)},
+            style.ATTENTION, style.CAPTION_SIZE) for k, (t, value) in enumerate(zip(EXERCISE_TEMPERATURES, values))])
         left, right, _, _ = self.plot_box
-        fit(readout, right - left, 1.0).next_to(plot, DOWN, buff=0.25).set_x((left + right) / 2)
+        fit(readout.arrange(RIGHT, buff=0.45), right - left, 1.0).next_to(plot, DOWN, buff=0.25)
+        readout.set_x((left + right) / 2)
         with self.listening():  # the curve heard as drawn, in the clear: under the voice it would sound again whole
-            reveal = max(CURVE_SECONDS, self.fill_seconds(1.6))
+            reveal = max(CURVE_SECONDS, self.fill_seconds(0.6))
             self.cue("curve", values=self.max_weight_curve[1].tolist(), duration=reveal)
-            self.play(Create(plot.curve), run_time=reveal)
+            # each temperature ringed and read off as the curve, drawn at an even pace along T, reaches it
+            reached = [(t - MIN_TEMPERATURE) / (MAX_TEMPERATURE - MIN_TEMPERATURE) for t in EXERCISE_TEMPERATURES]
+            landing = [squish_rate_func(smooth, at, min(1.0, at + READ_OFF_SECONDS / reveal)) for at in reached]
+            self.play(Create(plot.curve, rate_func=linear),
+                      *[FadeIn(ring, scale=2, rate_func=rate) for ring, rate in zip(rings, landing)],
+                      *[Appear(part, rate_func=rate) for part, rate in zip(readout, landing)], run_time=reveal)
         self.beat("uniform")
         self.play(Create(uniform), Appear(uniform_label), run_time=0.6)
-        self.play(LaggedStart(*[FadeIn(ring, scale=2) for ring in rings], lag_ratio=0.5), Appear(readout), run_time=1.0)
-        self.plot_stage = VGroup(plot, uniform, uniform_label, rings, readout)
+        self.plot_stage = VGroup(plot, self.temperature_marks, uniform, uniform_label, rings, readout)
 
-    def exercise_rows(self, runs: list[LabAttention]):
+    def exercise_rows(self, runs: list[LabAttention], values: list[float]):
         """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more or less
-        fades), so that the rows beside the curve are the temperatures it marks."""
+        fades), so that the rows beside the curve are the temperatures it marks; their maxima's marks on the plot
+        move with them to ``values``, each row's own."""
         old, new = self.temperature_rows, self.temperature_rows_of(EXERCISE_TEMPERATURES, runs, "exercise_row")
+        marks = self.marks(EXERCISE_TEMPERATURES, values)
         pairs = min(len(old), len(new))
         self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
-                  *[Vanish(row) for row in old[pairs:]], *[Appear(row) for row in new[pairs:]],
-                  Vanish(self.temperature_marks), run_time=1.2)  # the plot's marks were the old rows' maxima
-        self.temperature_rows = new
+                  *[ReplacementTransform(before, after) for before, after in zip(self.temperature_marks, marks)],
+                  *[Vanish(part) for part in (*old[pairs:], *self.temperature_marks[pairs:])],
+                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], run_time=1.2)
+        self.temperature_rows, self.temperature_marks = new, marks
+
+    def marks(self, temperatures, maxima) -> VGroup:
+        """A dot on the max-weight plot at each (temperature, maximum)."""
+        return VGroup(*[Dot(self.plot.point(t, value), radius=0.08, color=style.HIGHLIGHT)
+                        for t, value in zip(temperatures, maxima)])
 
     # Beyond the lab: the causal mask and entropy -------------------------------------------------------
     def show_causal_comparison(self):
@@ -799,14 +813,16 @@ class PipelineScene(LessonScene):
         self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=fade)
         self.causal_scores = scores.matrix  # on screen until the softmax replaces it
         names = VGroup(parts.masked.row_labels, parts.masked.column_labels)
-        self.beat("zeros")
-        self.replace_matrix(scores.matrix, parts.masked.matrix,
+        self.beat("zeros")  # each row's weights with the count of those the mask nulled beside it, row after row
+        counts = [*parts.nulled[0]] if len(parts.nulled) else []
+        if counts:
+            counts[0] = VGroup(parts.nulled[1], counts[0])  # the column's name with its first number
+        self.replace_matrix(scores.matrix, parts.masked.matrix, after=SUMMARY_SECONDS, beside=counts,
                             with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
                             cue=("masked", dict(before=free.weights[self.query].tolist(),
                                                 after=masked.weights[self.query].tolist())))
-        self.beat("counts")  # the counts written as the voice reads them, then each row framed beside its count
-        self.play(Appear(parts.nulled), Appear(parts.nulled_summary), run_time=0.8)
-        self.sweep_rows(parts.masked.matrix, self.fill_seconds())
+        self.beat("counts")  # the first and the last count, as the voice reads them
+        self.play(Appear(parts.nulled_summary), run_time=SUMMARY_SECONDS)
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> "MaskComparison":
         """Without and with the mask side by side, each with its numbers while they fit; the unmasked side in
