@@ -134,7 +134,7 @@ class PipelineScene(LessonScene):
 
     # The lab's canvas and side panel ------------------------------------------------------------
     def enter_lab_step(self, key: str, caption: str | None = None, new_numbers: int = 0, **fields) -> list:
-        """Header and caption (begin_step also cues the step's tone, 300 + 80 k Hz), and the panel's
+        """Header and caption (begin_step also cues the step's tone), and the panel's
         animations to play with the step's own."""
         number = LAB_STEPS.index(key) + 1
         self.begin_step(key, caption, new_numbers, **fields)
@@ -522,7 +522,7 @@ class PipelineScene(LessonScene):
         start, peak = self.renderer.time, float(max(weights))
         for k, weight in enumerate(weights):
             self.cues.append(Cue(start + (k + 1) * spacing, "connection",
-                                 {"weight": float(weight), "temperature": float(temperature), "peak": peak}))
+                                 {"weight": float(weight), "temperature": float(temperature), "peak": peak, "key": k}))
         self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
 
     # Step 7: the weighted sum -----------------------------------------------------------------------

@@ -1,54 +1,45 @@
-"""From a scene's cues to sounds: what each cue kind sounds like (the README's sound table).
+"""From a scene's cues to sounds: what each cue kind sounds like, through the lecture's one legend
+(``sonify.legend``: each quantity one dimension and one scale, each kind its register, docs/sound.md's table).
 
-Every data note lies at or above 200 Hz (laptop speakers drop what is lower). Stereo positions mean
+Every fundamental lies at or above 250 Hz (laptop speakers drop what is lower). Stereo positions mean
 something: a note for a token, a key or a column sounds where that column is on screen (first left,
-last right); two things compared sound left and right, and one after the other.
-Levels: every sound is made with peak about 1 at full value, then placed at its kind's fixed level
-(``LEVELS``, the same in every section): data notes about 6 LU above the step and reset markers.
+last right); two things compared side by side sound left and right, and one after the other; panels one above
+the other share their columns' pan. Levels: every cue is measured as heard and set to its kind's level
+(``LEVELS``, the same in every section, whatever the data's shape): data 6 LU above the step and reset markers.
 A kind is a sound, not a section's: ``row`` or ``cell`` sound alike wherever they play. Which kinds a section
 plays is its record's ``cue_kinds`` (``lesson.sections``, above this layer); a section declared outside the
 project brings its own kinds with ``add_sound``.
 
-Shared by every section:
-* ``step``: a step change, a triangle tone at 300 + 80 x step Hz (the lab's table).
-* ``reset``: back to the start, a tone gliding down an octave from 400 Hz.
-Section 1 (``matrix``) and 2 (``scaling``):
-* ``cell``: a computed cell, a short blip two octaves wide: 220 x 4^((value - low) / (high - low)) Hz, on one
-  scale per quantity across a section (``shared_scale``: X, Q, K and V share one, the scores another), so that a
-  value sounds at one pitch wherever it appears; logarithmic for a quantity that grows geometrically (the
-  deviation of q . k against d_k: each doubling of d_k one fixed interval).
-* ``scale``: where a quantity's scale starts, its two ends (220 Hz, then 880 Hz), softer than the blips that follow.
-* ``row``: a softmax row, a chord of one pitch per key (panned as the keys' columns), each as loud as its
-  weight; an unscaled row sounds on the left, a scaled one on the right (their panels' sides).
-Section 3 (``heads``): each head its own register and timbre (220 Hz sine, 440 Hz triangle, 880 Hz organ),
-its weights as loudness, each token at its column: ``head_arcs`` (what each token receives), ``head_row``
-(one token's row), ``heads_overlay`` and ``heads_chord`` (the three heads one after the other, each once the last has ended),
-``heads_sum``/``sum_row`` (the mean, as a softmax row); ``tokens`` and ``concat`` a soft rising arpeggio
-across the field, ``cost`` a neutral tone.
-Section 4 (``positional``): one fixed scale for the whole section: a dimension of angular frequency omega
-sounds at 220 x 8^(1 + log10(omega) / 4) Hz (omega = 1 at 1760 Hz, omega = 1e-4 at 220 Hz), loud where its
-value is high and panned as its column; sweeps over positions travel from left to right. The similarity
-curve is a 440 Hz tone that fades with the similarity; the permutation verdict is two voices, left and
-right: a unison when the outputs are identical, at least a whole tone apart when they differ (``outputs_compared``).
-Section 5 (``capital``): ``distribution``, the final distribution as a chord: París (C5, organ) and Roma
-(G4, triangle) the two voices that move, each as loud as its probability and panned as its bar, the six other
-words one quiet "rest" voice (C4, as loud as half their summed probability); ``values``, the numbers of a column
-as blips one after the other, pitch as value (on the cue's scale when it gives one, else on their own range).
-Section 6 (``pipeline``):
-* ``connection``: an attention line, 200 + 600 x alpha Hz, as loud as alpha's share of its row's largest weight
-  (``peak``: a flat row sounds as even, not as faint: the lab's random weights and the designed ones keep the
-  section at one loudness), on a sawtooth; the temperature sets the timbre: cold is bright and short
-  (Butterworth cut-off 4.5/T harmonics above the note, all of them at T = 0.2), hot dull (near a sine), long,
-  detuned.
-* ``row`` with version ``lab``/``sharp``: the two presets' rows for the query, left and right, one after the other.
-* ``curve``: the maximum weight against T, a 440 Hz tone as loud as the curve is high, left to right.
-* ``tokens``: the sentence's tokens as they appear (step 1); ``values``: the query's row of scores (step 4), then
-  of scaled scores (step 5), as it lands, on the colour scale the two share: the scaled row sounds narrower.
-* ``masked``: the query's row as a chord, then the keys the causal mask blocks fall silent, as its weights land.
-* ``entropy``: the entropy of each compared row (``rows`` of the weights ``free`` and ``masked``) as the spread
-  of a cluster of up to seven voices around 600 Hz, H bits = H octaves wide (0 bits: one tone; voices at
-  least a whole tone apart), one after the other:
-  without the mask on the left, with it on the right.
+Markers (every section): ``step``, a struck bell at 262 Hz; ``reset``, the bell gliding down to it; ``cost``, the bell.
+Values (a number: pitch, ``legend.value_pitch``, 600 x 4^share Hz over its quantity's range):
+* ``cell``: a computed cell's plucked blip, on one scale per quantity across a section (``shared_scale``: X, Q, K
+  and V share one, the scores another), so that a value sounds at one pitch wherever it appears; logarithmic for a
+  quantity that grows geometrically (the deviation of q . k against d_k: each doubling of d_k one fixed interval).
+* ``values``: a column of numbers as blips one after the other (on the cue's scale when it gives one).
+* ``scale``: where a quantity's scale starts, its two ends (600 Hz, then 2400 Hz), softer than the blips.
+* ``vector_sum`` (positional): the length of x + PE.
+* ``curve`` (pipeline's max weight against T), ``similarity_curve`` (positional), ``loss`` (learned): a tone whose
+  pitch follows the curve as it is drawn, travelling left to right.
+Weights over tokens (which token: pitch on the token ladder from 330 Hz, ``legend.ladder``, and pan at its
+column; its weight: loudness, as weight / the row's largest):
+* ``row``: a softmax row's chord; the pipeline's ``lab``/``sharp`` presets left and right, one after the other.
+* ``distribution`` (capital): París (organ) and Roma (triangle) on the first two rungs, the six other words one
+  quiet "rest" voice on the third.
+* ``masked``: the query's row as a chord, then the keys the causal mask blocks fall silent.
+* ``connection`` (pipeline): an attention line, its key's rung on a sawtooth, 20 log10(alpha / peak) dB under its
+  level (``EMPHASIS``); the temperature sets the timbre: cold is bright and short (Butterworth cut-off 4.5/T
+  harmonics above the note, all of them at T = 0.2), hot dull (near a sine), long, detuned.
+* ``tokens``, ``concat``: the sentence (the heads) laid out, one plucked rung per token left to right.
+* ``heads_sum``/``sum_row``: the heads' mean as a softmax row.
+Heads (each head its register, ``legend.head_ladder``, and timbre: sine, triangle, organ): ``head_arcs`` (what each
+token receives), ``head_row`` (one token's row), ``heads_overlay`` and ``heads_chord`` (the three heads one after the
+other, each once the last has ended).
+Others: the positional encoding, a dimension of angular frequency omega at 300 x 8^(1 + log10(omega) / 4) Hz, loud
+where its value is high (``frequencies``, ``position_sweep``, ``frequency_contrast``, ``wave``); ``outputs_compared``,
+two voices left and right on the compared row's rung, a unison when the outputs are identical, at least a whole
+tone apart when not;
+``entropy``, each compared row's entropy as the spread of a cluster of up to seven voices around 850 Hz, H bits =
+H octaves wide (0 bits: one tone), one after the other: without the mask on the left, with it on the right.
 """
 
 from __future__ import annotations
@@ -60,21 +51,14 @@ from pathlib import Path
 import numpy as np
 
 from attn_math.attention import entropy
+from sonify.legend import KEY_PITCH, MARKER_PITCH, head_ladder, ladder, value_pitch
 from sonify.mix import Timeline, Track, cue_gain_db, in_room, levelled, limited_blocks, with_voices, write_wav_blocks
 from sonify.synth import (ATTACK, PLUCK, SAMPLE_RATE, SWELL, chord, envelope, glide, low_pass, organ_wave, pan,
                           saw_wave, seconds, sine_wave, tone, triangle_wave)
 
 LAB_CUTOFF = 2500.0  # Hz, the lab's low-pass filter
-LADDER = np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21, 24, 26, 28, 31, 33, 36])  # pentatonic, in semitones
-KEY_PITCH = 330.0  # Hz, the ladder's foot for the keys of a distribution
 SEQUENCE_GAP = 0.3  # seconds of silence between things compared one after the other
 FOLLOWED_RELEASE = 0.06  # seconds: a held sound cut at full level fades out, it does not click
-
-
-def ladder(base: float, count: int) -> np.ndarray:
-    """Pitches of ``count`` tokens, base x 2^(LADDER/12): past its 16 rungs the ladder starts again at its foot (a
-    unison, never a clash; the pan still tells the positions apart)."""
-    return base * 2 ** (LADDER[np.arange(count) % len(LADDER)] / 12)
 
 
 def spread(count: int, left: float = -1.0, right: float = 1.0) -> np.ndarray:
@@ -110,14 +94,20 @@ def turn(sound: np.ndarray) -> float:
     return len(sound) / SAMPLE_RATE + SEQUENCE_GAP
 
 
-def step_tone(step: int) -> np.ndarray:
-    """300 + 80 step Hz, a quarter second."""
-    return low_pass(envelope(tone(300 + 80 * step, 0.3, triangle_wave), decay=0.12), LAB_CUTOFF)
+def bell_wave(phase: np.ndarray) -> np.ndarray:
+    """A marker's timbre: the fundamental and its 2nd and 3rd harmonics (a laptop speaker hears the pitch in them)."""
+    return (np.sin(2 * np.pi * phase) + 0.7 * np.sin(4 * np.pi * phase) + 0.5 * np.sin(6 * np.pi * phase)) / 1.9
+
+
+def step_tone(step: int = 0) -> np.ndarray:
+    """A struck bell at 262 Hz, a quarter second: every step alike, under every kind of data (a marker, not a
+    value: the step's number is on screen)."""
+    return envelope(tone(MARKER_PITCH, 0.3, bell_wave), decay=0.12)
 
 
 def reset_tone() -> np.ndarray:
-    """From 400 Hz down an octave: going back to the start."""
-    return low_pass(envelope(glide(400, 200, 0.45, triangle_wave), decay=0.25), LAB_CUTOFF)
+    """The marker's bell gliding down to it from a whole tone above: going back to the start."""
+    return envelope(glide(MARKER_PITCH * 2 ** (2 / 12), MARKER_PITCH, 0.45, bell_wave), decay=0.25)
 
 
 def shared_scale(*arrays, logarithmic: bool = False) -> dict:
@@ -137,15 +127,18 @@ def scale_share(value: float, low: float, high: float, logarithmic: bool = False
     return 0.5 if high <= low else float(np.clip((value - low) / (high - low), 0.0, 1.0))
 
 
+BLIP_HARMONICS = 3.0  # a blip's low-pass cut-off, in harmonics of its note: one brightness at every pitch
+
+
 def value_blip(value: float, low: float, high: float, logarithmic: bool = False, attack: float = PLUCK) -> np.ndarray:
-    """A short plucked blip at 220 x 4^share Hz, share = where ``value`` lies between ``low`` and ``high``
-    (``scale_share``)."""
-    share = scale_share(value, low, high, logarithmic)
-    return low_pass(envelope(tone(220 * 4 ** share, 0.14, triangle_wave), decay=0.05, attack=attack), LAB_CUTOFF)
+    """A short plucked blip at the value's pitch (``legend.value_pitch``: 600 x 4^share Hz), share = where
+    ``value`` lies between ``low`` and ``high`` (``scale_share``)."""
+    pitch = float(value_pitch(scale_share(value, low, high, logarithmic)))
+    return low_pass(envelope(tone(pitch, 0.14, triangle_wave), decay=0.05, attack=attack), BLIP_HARMONICS * pitch)
 
 
 def scale_reference() -> np.ndarray:
-    """A new scale starts: its two ends one after the other, 220 Hz then 880 Hz (a ``cell`` blip at the lowest
+    """A new scale starts: its two ends one after the other, 600 Hz then 2400 Hz (a ``cell`` blip at the lowest
     and the highest value, struck as a marker is, not plucked), centred: what the next blips of the quantity are
     heard against."""
     return in_sequence([pan(value_blip(share, 0.0, 1.0, attack=ATTACK), 0.0) for share in (0.0, 1.0)], 0.18)
@@ -162,12 +155,13 @@ def value_blips(values, spacing: float, low: float | None = None, high: float | 
 
 def distribution_chord(weights, duration: float = 1.0, positions=None) -> np.ndarray:
     """One pitch per key (a pentatonic ladder), each as loud as its probability and panned as its column."""
-    sound = stereo_chord(ladder(KEY_PITCH, len(weights)), weights, duration, organ_wave, positions)
+    sound = stereo_chord(ladder(len(weights)), weights, duration, organ_wave, positions)
     return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
 
 
-# Panels compared side by side: scaling's unscaled and scaled rows, the pipeline's two weight presets.
-VERSION_SIDES = {"unscaled": (-1.0, -0.3), "scaled": (0.3, 1.0), "lab": (-1.0, -0.3), "sharp": (0.3, 1.0)}
+# Panels compared side by side: the pipeline's two weight presets. (Scaling's unscaled and scaled panels stand one
+# above the other: their keys' columns are the same, and so is their pan.)
+VERSION_SIDES = {"lab": (-1.0, -0.3), "sharp": (0.3, 1.0)}
 
 
 def softmax_row(weights, version: str | None = None) -> np.ndarray:
@@ -189,11 +183,12 @@ def timbre(temperature: float, pitch: float) -> tuple[float, float, float]:
     return cutoff, length, detune
 
 
-def connection_note(weight: float, temperature: float = 1.0) -> np.ndarray:
-    """200 + 600 alpha Hz on a sawtooth, low-passed at the temperature's cut-off (its loudness is alpha's share of
-    its row's largest weight: ``emphasis``)."""
-    cutoff, length, detune = timbre(temperature, 200 + 600 * weight)
-    voices = tone(200 + 600 * weight, length, saw_wave, detune) + tone(200 + 600 * weight, length, saw_wave, -detune)
+def connection_note(key: int, temperature: float = 1.0) -> np.ndarray:
+    """The line's key on the token ladder (``legend.ladder``) on a sawtooth, low-passed at the temperature's cut-off
+    (its loudness is its weight's share of its row's largest: ``EMPHASIS``)."""
+    pitch = float(ladder(key + 1)[key])
+    cutoff, length, detune = timbre(temperature, pitch)
+    voices = tone(pitch, length, saw_wave, detune) + tone(pitch, length, saw_wave, -detune)
     return low_pass(envelope(voices / 2, decay=length / 2.5), cutoff)
 
 
@@ -205,14 +200,14 @@ def share_db(weight: float, peak: float) -> float:
     return float(20 * np.log10(max(weight / max(peak, weight, 1e-12), QUIETEST_SHARE)))
 
 
-HEAD_REGISTERS = ((220.0, sine_wave), (440.0, triangle_wave), (880.0, organ_wave))  # low, middle, high
+HEAD_WAVES = (sine_wave, triangle_wave, organ_wave)  # heads 1, 2, 3: each its timbre (and its register, ``legend``)
 HEADS_SECONDS = {"head_row": 0.9, "heads_overlay": 0.9, "heads_chord": 1.4}  # one head's chord in these cues
 
 
 def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
     """A distribution in head ``head``'s register and timbre: one pitch per token, loud as its weight."""
-    base, wave = HEAD_REGISTERS[head % len(HEAD_REGISTERS)]
-    sound = stereo_chord(ladder(base, len(weights)), weights, duration, wave)
+    wave = HEAD_WAVES[head % len(HEAD_WAVES)]
+    sound = stereo_chord(head_ladder(head, len(weights)), weights, duration, wave)
     return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
 
 
@@ -236,15 +231,16 @@ def attended(weights) -> np.ndarray:
 
 
 def token_arpeggio(count: int) -> np.ndarray:
-    """One soft note per token, rising, 80 ms apart and left to right: the sentence laid out."""
-    positions = spread(count)
-    return in_sequence([pan(0.5 * value_blip(j, 0, max(count - 1, 1)), positions[j]) for j in range(count)], 0.08)
+    """One plucked note per token on the token ladder, 80 ms apart and left to right: the sentence laid out."""
+    positions, pitches = spread(count), ladder(count)
+    return in_sequence([pan(envelope(tone(pitch, 0.14, triangle_wave), decay=0.05, attack=PLUCK), position)
+                        for pitch, position in zip(pitches, positions)], 0.08)
 
 
 def encoding_pitch(angular_frequencies) -> np.ndarray:
-    """The positional scale: 220 x 8^(1 + log10(omega) / 4) Hz, omega in [1e-4, 1] over three octaves."""
+    """The positional scale: 300 x 8^(1 + log10(omega) / 4) Hz, omega in [1e-4, 1] over three octaves."""
     share = np.clip(1 + np.log10(np.asarray(angular_frequencies, dtype=float)) / 4, 0.0, 1.0)
-    return 220.0 * 8**share
+    return 300.0 * 8**share
 
 
 def followed(pitches, levels, duration: float, positions) -> np.ndarray:
@@ -259,10 +255,23 @@ def followed(pitches, levels, duration: float, positions) -> np.ndarray:
     return low_pass(envelope(sound, decay=10 * duration, release=FOLLOWED_RELEASE), LAB_CUTOFF)
 
 
+def traced(pitches, duration: float) -> np.ndarray:
+    """A sine whose pitch follows ``pitches`` (spread evenly over ``duration``), travelling left to right with the
+    curve being drawn; it fades out over its last FOLLOWED_RELEASE seconds."""
+    t = seconds(duration)
+    along = np.interp(np.linspace(0, len(pitches) - 1, len(t)), np.arange(len(pitches)), pitches)
+    phase = np.cumsum(along) / SAMPLE_RATE  # the integral of the pitch: no jump where it moves fast
+    sound = pan(sine_wave(phase), left_to_right(duration))
+    return low_pass(envelope(sound, decay=10 * duration, release=FOLLOWED_RELEASE), LAB_CUTOFF)
+
+
 def curve_tone(values, duration: float) -> np.ndarray:
-    """A curve drawn from left to right: a 440 Hz tone travelling left to right, loud as value / max."""
+    """A curve drawn from left to right: a tone travelling left to right whose pitch follows it on the values'
+    scale (``legend.value_pitch``), its lowest point at 600 Hz and its highest at 2400 Hz."""
     values = np.asarray(values, dtype=float)
-    return followed([440.0], [values / values.max()], duration, [left_to_right(duration)])
+    spread_of_values = np.ptp(values)
+    shares = (values - values.min()) / spread_of_values if spread_of_values > 0 else np.full(len(values), 0.5)
+    return traced(value_pitch(shares), duration)
 
 
 def left_to_right(duration: float) -> np.ndarray:
@@ -284,30 +293,32 @@ def contrast(angular_frequencies, values, duration: float = 1.5) -> np.ndarray:
                     spread(len(angular_frequencies), -0.8, 0.8))
 
 
-REST_PITCH = 261.63  # Hz, C4: the other words' one voice, an octave under París and a fifth under Roma
 REST_SHARE = 0.5  # the rest voice's amplitude per unit of the other words' probability: a quiet background
 
 
 def capital_chord(weights, duration: float = 1.6) -> np.ndarray:
-    """París (C5, organ) and Roma (G4, triangle), the two voices that move, each as loud as its probability
-    and panned as its bar; the six other words one quiet "rest" voice, a C4 sine as loud as half their summed
-    probability, panned at the middle of their bars (six sines a semitone apart beat, 13-17 Hz)."""
+    """París (organ) and Roma (triangle), the two voices that move, on the first two rungs of the token ladder,
+    each as loud as its probability and panned as its bar; the six other words one quiet "rest" voice on the third
+    rung, a sine as loud as half their summed probability, panned at the middle of their bars (six sines a
+    semitone apart beat, 13-17 Hz)."""
     weights = np.asarray(weights, dtype=float)
-    positions = spread(len(weights))
-    voices = [pan(weights[0] * tone(523.25, duration, organ_wave), positions[0]),
-              pan(weights[1] * tone(392.0, duration, triangle_wave), positions[1]),
-              pan(REST_SHARE * weights[2:].sum() * tone(REST_PITCH, duration), float(positions[2:].mean()))]
+    positions, (paris, rome, rest) = spread(len(weights)), ladder(3)
+    voices = [pan(weights[0] * tone(paris, duration, organ_wave), positions[0]),
+              pan(weights[1] * tone(rome, duration, triangle_wave), positions[1]),
+              pan(REST_SHARE * weights[2:].sum() * tone(rest, duration), float(positions[2:].mean()))]
     return low_pass(envelope(np.sum(voices, axis=0), decay=duration / 2, attack=SWELL), LAB_CUTOFF)
 
 
 IDENTICAL = 1e-9  # the largest difference of outputs that are the same numbers (floating-point rounding)
 
 
-def comparison(max_difference: float, duration: float = 1.5) -> np.ndarray:
-    """Two voices, left and right: a unison when the outputs are identical, an interval when not (at least a
-    whole tone, never two notes that beat; an octave from a difference of 0.5 on)."""
+def comparison(max_difference: float, row: int = 0, duration: float = 1.5) -> np.ndarray:
+    """Two voices, left and right, on the compared token's rung of the ladder (``row``: a sentence's rows compared
+    one after the other climb it, not one pitch six times): a unison when the outputs are identical, an interval
+    when not (at least a whole tone, never two notes that beat; an octave from a difference of 0.5 on)."""
     cents = 0.0 if max_difference <= IDENTICAL else max(200.0, 1200 * np.log2(1 + min(1.0, 2 * max_difference)))
-    voices = pan(tone(330.0, duration, triangle_wave), -0.7) + pan(tone(330.0, duration, triangle_wave, cents), 0.7)
+    pitch = float(ladder(row + 1)[row])
+    voices = pan(tone(pitch, duration, triangle_wave), -0.7) + pan(tone(pitch, duration, triangle_wave, cents), 0.7)
     return low_pass(envelope(voices, decay=duration / 2, attack=SWELL), LAB_CUTOFF)
 
 
@@ -315,19 +326,19 @@ def masked_row(before, after, duration: float = 2.0) -> np.ndarray:
     """The query's row as a chord (keys panned as their columns), then the masked keys fall silent: each
     voice goes from its weight without the mask to its weight with it."""
     levels = np.column_stack([before, before, after, after])
-    return followed(ladder(KEY_PITCH, len(before)), levels / levels.max(), duration, spread(len(before)))
+    return followed(ladder(len(before)), levels / levels.max(), duration, spread(len(before)))
 
 
 WHOLE_TONE = 1 / 6  # octaves: the closest two voices of one chord may be (closer ones beat)
 
 
 def entropy_cluster(bits: float, duration: float = 1.0, voices: int = 7) -> np.ndarray:
-    """Up to seven sines spread evenly over ``bits`` octaves around 600 Hz (at most three): 0 bits is one tone;
-    a narrow cluster has fewer voices, at least a whole tone apart."""
-    width = min(bits, 3.0)
+    """Up to seven sines spread evenly over ``bits`` octaves around 850 Hz (at most 2.5, down to 360 Hz): 0 bits is
+    one tone; a narrow cluster has fewer voices, at least a whole tone apart."""
+    width = min(bits, 2.5)
     voices = min(voices, 1 + int(width / WHOLE_TONE + 1e-9))
     octaves = np.linspace(-0.5, 0.5, voices) * width if voices > 1 else np.zeros(1)
-    return low_pass(envelope(chord(600.0 * 2**octaves, np.ones(voices), duration), decay=duration / 2, attack=SWELL),
+    return low_pass(envelope(chord(850.0 * 2**octaves, np.ones(voices), duration), decay=duration / 2, attack=SWELL),
                     LAB_CUTOFF)
 
 
@@ -348,7 +359,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "values": lambda values, spacing, low=None, high=None, **_: value_blips(values, spacing, low, high),
     "scale": lambda **_: scale_reference(),
     "row": lambda weights, version=None, **_: softmax_row(weights, version),
-    "connection": lambda weight, temperature=1.0, **_: connection_note(weight, temperature),
+    "connection": lambda key, temperature=1.0, **_: connection_note(key, temperature),
     "masked": lambda before, after, **_: masked_row(before, after),
     "entropy": lambda free, masked, rows, **_: entropies_compared(entropy(np.asarray(free)[rows]),
                                                                   entropy(np.asarray(masked)[rows])),
@@ -371,7 +382,7 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "similarity_curve": lambda similarities, duration, **_: curve_tone(similarities, duration),
     "curve": lambda values, duration, **_: curve_tone(values, duration),
     "vector_sum": lambda x_plus_pe, **_: value_blip(float(np.linalg.norm(x_plus_pe)), 0, 3),
-    "outputs_compared": lambda max_difference, **_: comparison(max_difference),
+    "outputs_compared": lambda max_difference, row=0, **_: comparison(max_difference, row),
     "distribution": lambda weights, seconds=1.6, **_: capital_chord(weights, max(0.6, seconds)),
     "concat": lambda heads, **_: token_arpeggio(heads),
 }
@@ -437,28 +448,16 @@ def write_soundtrack(cues, duration: float, loudness_lufs: float, path: Path, vo
 
 
 # Section 7 (``learned``) ------------------------------------------------------------------------------------
-# * ``loss``: the training loss heard as it is drawn, a pitch that follows the curve from left to right:
-#   220 x 4^(loss / guess) Hz, guessing (``guess`` = ln V nats) at 880 Hz and a loss of 0 at 220 Hz, so that the
-#   sudden drop is heard as a sudden fall of the pitch. Its arcs and rows are the heads section's
+# * ``loss``: the training loss heard as it is drawn, a pitch that follows the curve from left to right on the
+#   values' scale: 600 x 4^(loss / guess) Hz, guessing (``guess`` = ln V nats) at 2400 Hz and a loss of 0 at 600 Hz,
+#   so that the sudden drop is heard as a sudden fall of the pitch. Its arcs and rows are the heads section's
 #   ``head_arcs`` and ``head_row`` (the previous-token head in head 1's register, the induction head in head 3's).
-LOSS_OCTAVES = 2  # from a loss of 0 to guessing
 
 
 def loss_pitch(losses, guess: float) -> np.ndarray:
-    """220 x 4^(loss / guess) Hz: two octaves from a perfect prediction (0) to guessing (ln V), clipped there."""
-    share = np.clip(np.asarray(losses, dtype=float) / guess, 0.0, 1.0)
-    return 220.0 * 2 ** (LOSS_OCTAVES * share)
+    """600 x 4^(loss / guess) Hz (``legend.value_pitch``): two octaves from a perfect prediction (0) to guessing
+    (ln V), clipped there."""
+    return value_pitch(np.clip(np.asarray(losses, dtype=float) / guess, 0.0, 1.0))
 
 
-def falling_pitch(losses, guess: float, duration: float) -> np.ndarray:
-    """A sine whose pitch follows the losses (``loss_pitch``, spread evenly over ``duration``), travelling
-    left to right with the curve being drawn; it fades out over its last FOLLOWED_RELEASE seconds."""
-    pitches = loss_pitch(losses, guess)
-    t = seconds(duration)
-    along = np.interp(np.linspace(0, len(pitches) - 1, len(t)), np.arange(len(pitches)), pitches)
-    phase = np.cumsum(along) / SAMPLE_RATE  # the integral of the pitch: no jump where it moves fast
-    sound = pan(sine_wave(phase), left_to_right(duration))
-    return low_pass(envelope(sound, decay=10 * duration, release=FOLLOWED_RELEASE), LAB_CUTOFF)
-
-
-add_sound("loss", lambda losses, guess, duration, **_: falling_pitch(losses, guess, duration), DATA)
+add_sound("loss", lambda losses, guess, duration, **_: traced(loss_pitch(losses, guess), duration), DATA)

@@ -1,0 +1,82 @@
+"""The lecture's one sound language: what each quantity sounds as, in every section (docs/sound.md's legend).
+
+Each quantity has one sound dimension and one scale (``QUANTITIES``); each cue kind says which quantities it sounds
+(``KIND_QUANTITIES``) and in which register its notes lie (``KIND_REGISTER``). The registers (``REGISTERS``, the
+fundamentals' band in Hz) keep the kinds apart: the step markers at the bottom, an octave of weights over the keys
+above them, the values' two octaves over that; the three heads share the values' band, split in three (no step
+plays a head and a value). Every fundamental lies at or above 250 Hz, where a laptop speaker still plays it.
+Pan is where the thing is on screen, left to right; never top and bottom."""
+
+from __future__ import annotations
+
+import numpy as np
+
+REGISTERS = {  # Hz, [low, high): the fundamentals of a kind's notes
+    "markers": (250.0, 300.0),
+    "weights": (300.0, 600.0),
+    "values": (600.0, 2400.0),
+    "head 1": (600.0, 950.0),
+    "head 2": (950.0, 1510.0),
+    "head 3": (1510.0, 2400.0),
+}
+HEADS = ("head 1", "head 2", "head 3")
+
+QUANTITIES = {  # quantity: (dimension, scale)
+    "step": ("a struck bell", "262 Hz, one pitch: a marker, no data"),
+    "value": ("pitch", "600 x 4^share Hz: two octaves over its quantity's range in the section"),
+    "curve": ("pitch", "600 x 4^share Hz, gliding as the curve is drawn left to right: the value's scale"),
+    "loss": ("pitch", "600 x 4^(loss / ln V) Hz: a perfect prediction at 600 Hz, guessing at 2400 Hz"),
+    "token": ("pitch and place", "a pentatonic ladder from 330 Hz (5 rungs, then again), panned at its column"),
+    "weight": ("loudness", "a voice's amplitude as weight / its row's largest"),
+    "head": ("register and timbre", "head 1 a sine, head 2 a triangle, head 3 an organ, each in its band"),
+    "spread": ("the width of a cluster", "H bits = H octaves around 850 Hz (0 bits: one tone), at most 2.5"),
+    "frequency": ("pitch", "300 x 8^(1 + log10(omega) / 4) Hz: omega = 1e-4 at 300 Hz, 1 at 2400 Hz"),
+    "encoding value": ("loudness", "loud where the encoding is high (+1), silent at -1"),
+    "temperature": ("timbre", "cold bright and short, hot dull, long and detuned"),
+    "difference": ("an interval", "two voices left and right: a unison when identical, at least a whole tone apart"),
+}
+
+KIND_QUANTITIES = {
+    "step": ("step",), "reset": ("step",), "cost": ("step",),
+    "cell": ("value",), "values": ("value",), "scale": ("value",), "vector_sum": ("value",),
+    "curve": ("curve",), "similarity_curve": ("curve",), "loss": ("loss",),
+    "row": ("token", "weight"), "distribution": ("token", "weight"), "masked": ("token", "weight"),
+    "sum_row": ("token", "weight"), "heads_sum": ("token", "weight"), "connection": ("token", "weight", "temperature"),
+    "tokens": ("token",), "concat": ("token",),
+    "head_arcs": ("head", "token", "weight"), "head_row": ("head", "token", "weight"),
+    "heads_overlay": ("head", "token", "weight"), "heads_chord": ("head", "token", "weight"),
+    "entropy": ("spread",), "outputs_compared": ("difference", "token"),
+    "frequencies": ("frequency",), "frequency_contrast": ("frequency", "encoding value"),
+    "position_sweep": ("frequency", "encoding value"), "wave": ("frequency", "encoding value"),
+}
+KIND_REGISTER = {kind: register for register, kinds in {
+    "markers": ("step", "reset", "cost"),
+    "values": ("cell", "values", "scale", "vector_sum", "curve", "similarity_curve", "loss"),
+    "weights": ("row", "distribution", "masked", "sum_row", "heads_sum", "connection", "tokens", "concat"),
+}.items() for kind in kinds}  # the heads' kinds: each head's register (``head_register``)
+
+MARKER_PITCH = 262.0  # Hz, C4
+KEY_PITCH = 330.0  # Hz, E4: the token ladder's foot
+PENTATONIC = np.array([0, 2, 4, 7, 9])  # semitones: no two rungs closer than a whole tone
+HEAD_RUNGS = np.array([0, 2, 4, 7])  # semitones: a head's ladder, within its band (8 semitones)
+VALUE_FOOT, VALUE_OCTAVES = 600.0, 2
+
+
+def value_pitch(share) -> np.ndarray:
+    """A value's pitch: 600 x 4^share Hz, share in [0, 1] where it lies in its quantity's range."""
+    return VALUE_FOOT * 2 ** (VALUE_OCTAVES * np.asarray(share, dtype=float))
+
+
+def ladder(count: int, base: float = KEY_PITCH, rungs: np.ndarray = PENTATONIC) -> np.ndarray:
+    """The pitches of ``count`` tokens, base x 2^(rung / 12): past the last rung the ladder starts again at its foot
+    (a unison, never a clash; the pan tells the positions apart)."""
+    return base * 2 ** (rungs[np.arange(count) % len(rungs)] / 12)
+
+
+def head_register(head: int) -> str:
+    return HEADS[head % len(HEADS)]
+
+
+def head_ladder(head: int, count: int) -> np.ndarray:
+    """Head ``head``'s token pitches, from the foot of its register."""
+    return ladder(count, REGISTERS[head_register(head)][0], HEAD_RUNGS)
