@@ -225,7 +225,24 @@ def test_three_token_table_is_x_plus_pe(default_scene):
     assert_shown(step, "x", lambda k, dim: WORD_EMBEDDINGS[tokens[k]][dim])
     assert_shown(step, "pe", lambda k, dim: literal_pe(k, dim, 4, 10000.0))
     assert_shown(step, "x_plus_pe", lambda k, dim: WORD_EMBEDDINGS[tokens[k]][dim] + literal_pe(k, dim, 4, 10000.0))
-    assert step_named(default_scene, "sum").numbers == step.numbers
+
+
+def test_two_projections_read_the_word_and_the_position_apart(default_scene):
+    """Issue 43: the sum step argued "(x + PE(1)) − PE(1) = x", which needs the position to subtract it. It now shows
+    the seed's claim: each word of the table put at each position, projected on the two columns w_1, w_2 shown (read
+    off the screen), gives one number per word along w_1 and one per position along w_2, recomputed here."""
+    step = step_named(default_scene, "sum")
+    readers = np.array([[read_number(text) for text in row] for row in step.numbers["readers"]])
+    tokens = ("el", "perro", "mordió")
+    sums = np.array([[np.add(WORD_EMBEDDINGS[token], [literal_pe(pos, dim, 4, 10000.0) for dim in range(4)])
+                      for pos in range(3)] for token in tokens])  # (word, position, 4)
+    written_word, written_position = (np.array([[read_number(text) for text in row] for row in step.numbers[name]])
+                                      for name in ("by_word", "by_position"))
+    slack = 0.005 * np.abs(sums).sum(axis=-1) + 0.005  # the readers as written are rounded, and so are the products
+    for column, written in enumerate((written_word, written_position)):
+        assert np.all(np.abs(written - sums @ readers[:, column]) <= slack)
+    assert np.all(written_word == written_word[:, :1]) and len(set(written_word[:, 0])) == len(tokens)
+    assert np.all(written_position == written_position[:1]) and len(set(written_position[0])) == 3
 
 
 SENTENCES = {"A": "el perro mordió al hombre", "B": "el hombre mordió al perro"}
