@@ -645,10 +645,11 @@ class PositionalScene(LessonScene):
 
     # Steps 1-2: the permutation argument --------------------------------------------------------
     def show_permutation(self):
-        """Each sentence's input X above its output Z = Attention(X), A beside B: the same rows in, reordered, give
-        the same rows out, reordered."""
-        self.enter_step("permutation")
+        """The weights both sentences share, then each sentence's input X above its output Z = Attention(X), A beside
+        B: the same rows in, reordered, give the same rows out, reordered."""
         demo = self.demo = permutation_demo()
+        self.enter_step("permutation", new_numbers=demo.W_Q.size + demo.W_K.size + demo.W_V.size)
+        self.show_demo_weights()
         width = shared_cell_width(*(steps.X for steps in self.demo_steps(False) + self.demo_steps(True)),
                                   demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)
         self.inputs = [self.input_matrix(steps.X, side, False, width) for side, steps in zip("AB", self.demo_steps(False))]
@@ -690,6 +691,21 @@ class PositionalScene(LessonScene):
             self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference),
                       run_time=0.8)
         self.wait(2.0)
+
+    def show_demo_weights(self):
+        """W_Q, W_K and W_V of the demonstration, the same for both sentences, read before they make room."""
+        demo = self.demo
+        width = shared_cell_width(demo.W_Q, demo.W_K, demo.W_V)
+        weights = VGroup(*[LabelledMatrix(values, name, style.WEIGHT_MATRIX, name, cell_width=width)
+                           for values, name in ((demo.W_Q, "W_Q"), (demo.W_K, "W_K"), (demo.W_V, "W_V"))])
+        note = label_text(self.labels["same_weights"], style.TEXT, style.BODY_SIZE)
+        stage = VGroup(note, weights.arrange(RIGHT, buff=0.8)).arrange(DOWN, buff=0.5)
+        self.place(stage)
+        self.play(Appear(note), *[Appear(matrix.frame) for matrix in weights], run_time=0.8)
+        self.play(*[Appear(matrix.entry_grid) for matrix in weights],
+                  run_time=self.reveal_seconds(sum(matrix.values.size for matrix in weights)))
+        self.wait(1.0)
+        self.play(Vanish(stage), run_time=0.5)
 
     def demo_steps(self, with_pe: bool) -> list:
         """The attention passes of sentences A and B, on X or on X + PE."""

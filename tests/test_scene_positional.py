@@ -12,7 +12,7 @@ from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scenes.positional import PositionalScene
-from tests.scene_checks import lecture_problems, run_scene, shared_scene
+from tests.scene_checks import lecture_problems, run_scene, shared_recorded, shared_scene
 
 LARGEST = ("positional.n_positions=64", "positional.d_model=64", "positional.base=1e9")
 SMALLEST_ODD = ("positional.n_positions=2", "positional.d_model=3", "positional.base=1.0001")
@@ -329,3 +329,23 @@ def test_bad_values_are_refused_naming_the_key(key, value):
 def test_extreme_values_are_accepted():
     for overrides in (LARGEST, SMALLEST_ODD):
         load_config(overrides=overrides)
+
+
+def test_the_permutation_shows_the_weights_both_sentences_share():
+    """Issue 43: the demonstration's W_Q, W_K and W_V were never shown. They come first in the step, every number
+    written as the matrices the test computes with, before sentence A's input."""
+    scene, log = shared_recorded("positional")
+    step = step_named(scene, "permutation")
+    plays = [play for kind, play in log if kind == "play" and step.start <= play.start < step.end]
+    written, weight_plays = {}, []
+    for play in plays:
+        parts = [part for animated in play.animated for part in animated.get_family()
+                 if getattr(part, "tag", ("",))[0] in ("W_Q", "W_K", "W_V")]
+        written.update({part.tag: part.shown_text for part in parts})
+        if parts:
+            weight_plays.append(play)
+    for name, matrix in (("W_Q", DEMO_W_Q), ("W_K", DEMO_W_K), ("W_V", DEMO_W_V)):
+        for (i, j), value in np.ndenumerate(np.array(matrix)):
+            assert read_number(written[name, (i, j)]) == pytest.approx(value, abs=0.005), (name, i, j)
+    first_input = min(play.start for play in plays if any(tag[0] == "X_A" for tag in play.tags()))
+    assert max(play.start for play in weight_plays) < first_input
