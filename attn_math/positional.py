@@ -189,6 +189,34 @@ def contiguous_tokens_example() -> ContiguousTokens:
 
 
 @dataclass(frozen=True)
+class SeparateReadings:
+    """Two linear read-outs of x + PE(pos), for every word of the example at every one of its positions:
+    (x_w + PE(p)) · word_reader depends on the word alone, (x_w + PE(p)) · position_reader on the position alone."""
+
+    word_reader: np.ndarray  # (4,) unit; PE(p) · word_reader the same for every p, so the sum reads x · word_reader + c
+    position_reader: np.ndarray  # (4,) unit; x_w · position_reader = 0 for every word, so the sum reads PE(p) · it
+    by_word: np.ndarray  # (words, positions) (x_w + PE(p)) · word_reader: each row one number
+    by_position: np.ndarray  # (words, positions) (x_w + PE(p)) · position_reader: each column one number
+
+
+def separate_readings(example: ContiguousTokens) -> SeparateReadings:
+    """Why x + PE(pos) keeps the word and the position apart: one projection sees only the word, another only the
+    position. position_reader spans the directions no word embedding has (the null space of x); word_reader is, among
+    the directions every PE(p) shares a component along (orthogonal to PE(p) - PE(0)), the one the words spread most
+    along. Each is a column a W_Q or W_K could hold."""
+    x, pe = example.x, example.pe  # (words, 4), (positions, 4)
+    position_reader = np.linalg.svd(x)[2][-1]  # x has rank 3 in 4 dimensions: one direction no word uses
+    shared = np.linalg.svd(pe[1:] - pe[0])[2][len(pe) - 1:].T  # (4, 2): orthogonal to every change of PE
+    words = (x - x.mean(axis=0)) @ shared
+    word_reader = shared @ np.linalg.svd(words)[2][0]
+    position_reader, word_reader = (v * np.sign(v[np.argmax(np.abs(v))]) for v in (position_reader, word_reader))
+    sums = x[:, None, :] + pe[None, :, :]  # (words, positions, 4): every word at every position
+    by_word, by_position = sums @ word_reader, sums @ position_reader
+    frozen(word_reader, position_reader, by_word, by_position)
+    return SeparateReadings(word_reader, position_reader, by_word, by_position)
+
+
+@dataclass(frozen=True)
 class PermutationDemo:
     """Self-attention on a sentence and on a reordering of it, without and with PE."""
 

@@ -22,6 +22,11 @@ STRUT = "|"  # a glyph from the ascender to the descender: words placed by it sh
 READOUT_SIZE = 20  # font size of the weights read out under the tokens
 ARC_GAP = 0.12  # between the words and the arcs' ends
 MAX_STROKE = 9.0  # stroke width of an arc with alpha = 1
+FULL_STROKE_SPACING = 0.6  # tokens closer than this (frame units) get thinner arcs, as the square of the share
+STROKE_UNIT = 0.01  # frame units per unit of stroke width (manim's cairo line width multiple)
+# In a dense row, arcs of one length reach less deep the further right their query, NEST_GAP strokes deeper than their
+# right neighbour's (their depth shrinking by MOST_NEST at most): parallel arcs nest instead of merging into a band
+NEST_GAP, MOST_NEST = 1.2, 0.8
 FAINT = 0.01  # arcs below this weight are invisible at any size: not drawn
 DIMMED = 0.15  # opacity share left to the other arcs while one token's arcs are in focus
 LOOP_HEIGHT = 0.45  # handles of a token's arc onto itself: a small round loop over the word
@@ -115,14 +120,14 @@ class AttentionArc(VGroup):
     (a head's pattern: style.HEAD_DASHES)."""
 
     def __init__(self, start: np.ndarray, end: np.ndarray, height: float, weight: float, colour: ManimColor,
-                 direction: int = 1, bulge: float = 0.0, dash: float = 0.0):
+                 direction: int = 1, bulge: float = 0.0, dash: float = 0.0, thickness: float = 1.0):
         super().__init__()
         self.weight = float(weight)
         tip_length, tip_width = 0.1 + 0.08 * self.weight, 0.08 + 0.12 * self.weight
         outward = np.array([0.0, direction, 0.0])
         curve_end = end + outward * tip_length * 0.8  # under the tip, so a thick stroke does not poke out
         widen = np.sign(start[0] - end[0]) * bulge * RIGHT
-        self.curve = VMobject(stroke_color=colour, stroke_width=MAX_STROKE * self.weight,
+        self.curve = VMobject(stroke_color=colour, stroke_width=MAX_STROKE * thickness * self.weight,
                               stroke_opacity=self.weight)
         self.curve.set_points(np.array([start, start + outward * height + widen,
                                         curve_end + outward * height - widen, curve_end]))
@@ -158,6 +163,7 @@ class AttentionArcs(VGroup):
         base = row.top() + ARC_GAP if above else row.bottom() - ARC_GAP
         offset = min(0.1, row.spacing() / 5)  # leave on the right of a word, arrive on its left
         span = max(row.centre_x(len(row.words) - 1) - row.centre_x(0), row.spacing())
+        dense = min(1.0, row.spacing() / FULL_STROKE_SPACING)  # 1 for a sentence, under it for a long row
         self.arcs = {}
         for (i, j), weight in np.ndenumerate(self.weights):
             if weight < FAINT:
@@ -168,8 +174,12 @@ class AttentionArcs(VGroup):
                 control, bulge = LOOP_HEIGHT, LOOP_BULGE
             else:  # long arcs rise higher, so they pass over the short ones
                 share = min(1.0, 0.15 + 0.85 * abs(end[0] - start[0]) / span)
+                if dense < 1:
+                    last = len(row.words) - 1
+                    nest = min(MOST_NEST, NEST_GAP * STROKE_UNIT * MAX_STROKE * dense ** 2 * last / (share * height))
+                    share *= 1 - nest * i / last
                 control, bulge = share * height / 0.75, 0.0  # a cubic with both handles at h peaks at 0.75 h
-            self.arcs[i, j] = AttentionArc(start, end, control, weight, colour, direction, bulge, dash)
+            self.arcs[i, j] = AttentionArc(start, end, control, weight, colour, direction, bulge, dash, dense ** 2)
         self.add(*self.arcs.values())
 
     def draw(self, run_time: float = 2.0) -> AnimationGroup:

@@ -9,8 +9,8 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVM
                    UpdateFromAlphaFunc, ValueTracker, VGroup, VMobject, Write, always_redraw, linear)
 
 from attn_math.positional import (angular_frequencies, contiguous_tokens_example, hand_angles, hand_turns,
-                                  permutation_demo, similarity_by_distance, sinusoidal_encoding, smooth_width,
-                                  visible_rise)
+                                  permutation_demo, separate_readings, similarity_by_distance, sinusoidal_encoding,
+                                  smooth_width, visible_rise)
 from lesson.numbers import format_number
 from lesson.positional_answers import (TABLE_ROWS, frequency_columns, odd_variant, question_fields, second_start, visibly_changing,
                                        written)
@@ -35,6 +35,7 @@ HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with
 DIFFERENCE_SECONDS = 0.8  # the outputs' new largest difference is written
 HAND_SLOT = 0.8  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
+POSITION_LABEL_ROOM = 0.25  # wider cells in the sum step's grids, so "pos 0", "pos 1" under them stay apart
 
 
 def tex_number(value: float) -> str:
@@ -610,27 +611,45 @@ class PositionalScene(LessonScene):
         return table
 
     def show_sum(self):
-        self.enter_step("sum", keep=(self.table,))
-        k = 1  # the middle token: a position whose PE is neither the special PE(0) nor the last
-        frame = SurroundingRectangle(VGroup(*[row.body for row in self.table.blocks[k]]), color=style.HIGHLIGHT,
-                                     buff=0.08, stroke_width=2.5)
-        pos = int(self.example.positions[k])
-        line = label_text(self.labels["recover"].format(pos=pos, token=self.shown_word(self.example.tokens[k])),
-                          style.TEXT, style.BODY_SIZE)
-        _, _, bottom, _ = self.body()
-        line.next_to(self.table, DOWN, buff=0.3)
-        if line.get_bottom()[1] < bottom:
-            VGroup(self.table, frame, line).shift(UP * (bottom - line.get_bottom()[1]))
-        self.play(Create(frame), run_time=0.8)
-        self.play(Appear(line), run_time=0.8)
-        self.wait(3.0)
+        """Each word of the table at each of its positions, read by two projections: w_1 gives a word one number
+        wherever it stands, w_2 a position one number whatever word is there (attn_math.positional.separate_readings)."""
+        readings = separate_readings(self.example)
+        self.enter_step("sum", new_numbers=readings.word_reader.size * 2 + readings.by_word.size * 2)
+        words = self.shown_words(self.example.tokens)
+        readers = LabelledMatrix(np.column_stack([readings.word_reader, readings.position_reader]), r"w_1 \quad w_2",
+                                 style.WEIGHT_MATRIX, "readers")
+        width = shared_cell_width(readings.by_word, readings.by_position) + POSITION_LABEL_ROOM
+        grids = [LabelledMatrix(values, rf"(x + PE)\,w_{index}", style.INPUT, name, cell_width=width)
+                 for index, (values, name) in enumerate(((readings.by_word, "by_word"),
+                                                         (readings.by_position, "by_position")), start=1)]
+        notes = [label_text(self.labels[key], style.MUTED, style.CAPTION_SIZE)
+                 for key in ("readers_note", "reads_word", "reads_position")]
+        columns = [VGroup(readers, notes[0]).arrange(DOWN, buff=0.3)]
+        for grid, note in zip(grids, notes[1:]):
+            positions = VGroup(*[label_text(self.labels["pos_column"].format(pos=int(pos)), style.MUTED,
+                                            style.CAPTION_SIZE).next_to(grid.cells[-1][j], DOWN, buff=0.25)
+                                 for j, pos in enumerate(self.example.positions)])
+            columns.append(VGroup(grid, self.row_words(grid, words), positions, note))
+            note.next_to(positions, DOWN, buff=0.3)
+        stage = VGroup(*columns).arrange(RIGHT, buff=0.9, aligned_edge=UP)
+        self.place(stage)
+        self.play(Appear(readers.frame), Appear(notes[0]), run_time=0.6)
+        self.play(Appear(readers.entry_grid), run_time=self.reveal_seconds(readers.values.size))
+        for grid, column in zip(grids, columns[1:]):
+            self.play(Appear(grid.frame), Appear(column[2]), run_time=0.6)
+            self.reveal_rows(grid, column[1])
+            self.play(Appear(column[3]), run_time=0.6)
+        middle = len(words) // 2  # one word's row alike, one position's column alike
+        self.play(Create(grids[0].row_box(middle)), Create(grids[1].column_box(middle)), run_time=0.8)
+        self.wait(2.0)
 
     # Steps 1-2: the permutation argument --------------------------------------------------------
     def show_permutation(self):
-        """Each sentence's input X above its output Z = Attention(X), A beside B: the same rows in, reordered, give
-        the same rows out, reordered."""
-        self.enter_step("permutation")
+        """The weights both sentences share, then each sentence's input X above its output Z = Attention(X), A beside
+        B: the same rows in, reordered, give the same rows out, reordered."""
         demo = self.demo = permutation_demo()
+        self.enter_step("permutation", new_numbers=demo.W_Q.size + demo.W_K.size + demo.W_V.size)
+        self.show_demo_weights()
         width = shared_cell_width(*(steps.X for steps in self.demo_steps(False) + self.demo_steps(True)),
                                   demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)
         self.inputs = [self.input_matrix(steps.X, side, False, width) for side, steps in zip("AB", self.demo_steps(False))]
@@ -672,6 +691,21 @@ class PositionalScene(LessonScene):
             self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference),
                       run_time=0.8)
         self.wait(2.0)
+
+    def show_demo_weights(self):
+        """W_Q, W_K and W_V of the demonstration, the same for both sentences, read before they make room."""
+        demo = self.demo
+        width = shared_cell_width(demo.W_Q, demo.W_K, demo.W_V)
+        weights = VGroup(*[LabelledMatrix(values, name, style.WEIGHT_MATRIX, name, cell_width=width)
+                           for values, name in ((demo.W_Q, "W_Q"), (demo.W_K, "W_K"), (demo.W_V, "W_V"))])
+        note = label_text(self.labels["same_weights"], style.TEXT, style.BODY_SIZE)
+        stage = VGroup(note, weights.arrange(RIGHT, buff=0.8)).arrange(DOWN, buff=0.5)
+        self.place(stage)
+        self.play(Appear(note), *[Appear(matrix.frame) for matrix in weights], run_time=0.8)
+        self.play(*[Appear(matrix.entry_grid) for matrix in weights],
+                  run_time=self.reveal_seconds(sum(matrix.values.size for matrix in weights)))
+        self.wait(1.0)
+        self.play(Vanish(stage), run_time=0.5)
 
     def demo_steps(self, with_pe: bool) -> list:
         """The attention passes of sentences A and B, on X or on X + PE."""

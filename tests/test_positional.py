@@ -12,6 +12,7 @@ from attn_math.positional import (
     MAX_POSITIONS,
     WORD_EMBEDDINGS,
     contiguous_tokens_example,
+    separate_readings,
     permutation_demo,
     similarity_by_distance,
     sinusoidal_encoding,
@@ -219,3 +220,14 @@ def test_smooth_width_is_the_smallest_larger_power_of_two_whose_curve_only_falls
                                              ([5.0], None)])
 def test_first_rise_is_the_first_distance_where_the_curve_grows(curve, expected):
     assert first_rise(curve) == expected
+
+
+def test_the_two_readers_see_only_the_word_or_only_the_position():
+    """separate_readings: no word embedding has a component along the position reader, and every PE(pos) has the
+    same component along the word reader, so the readings of x + PE split into word and position (numpy here)."""
+    example = contiguous_tokens_example()
+    readings = separate_readings(example)
+    assert np.allclose(example.x @ readings.position_reader, 0, atol=1e-12)
+    assert np.allclose(example.pe @ readings.word_reader, example.pe[0] @ readings.word_reader, atol=1e-12)
+    assert np.linalg.norm(readings.word_reader) == pytest.approx(1) == np.linalg.norm(readings.position_reader)
+    assert np.ptp(example.x @ readings.word_reader) > 1 and np.ptp(example.pe @ readings.position_reader) > 0.5

@@ -12,7 +12,7 @@ from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scenes.positional import PositionalScene
-from tests.scene_checks import lecture_problems, run_scene, shared_scene
+from tests.scene_checks import lecture_problems, run_scene, shared_recorded, shared_scene
 
 LARGEST = ("positional.n_positions=64", "positional.d_model=64", "positional.base=1e9")
 SMALLEST_ODD = ("positional.n_positions=2", "positional.d_model=3", "positional.base=1.0001")
@@ -225,7 +225,24 @@ def test_three_token_table_is_x_plus_pe(default_scene):
     assert_shown(step, "x", lambda k, dim: WORD_EMBEDDINGS[tokens[k]][dim])
     assert_shown(step, "pe", lambda k, dim: literal_pe(k, dim, 4, 10000.0))
     assert_shown(step, "x_plus_pe", lambda k, dim: WORD_EMBEDDINGS[tokens[k]][dim] + literal_pe(k, dim, 4, 10000.0))
-    assert step_named(default_scene, "sum").numbers == step.numbers
+
+
+def test_two_projections_read_the_word_and_the_position_apart(default_scene):
+    """Issue 43: the sum step argued "(x + PE(1)) − PE(1) = x", which needs the position to subtract it. It now shows
+    the seed's claim: each word of the table put at each position, projected on the two columns w_1, w_2 shown (read
+    off the screen), gives one number per word along w_1 and one per position along w_2, recomputed here."""
+    step = step_named(default_scene, "sum")
+    readers = np.array([[read_number(text) for text in row] for row in step.numbers["readers"]])
+    tokens = ("el", "perro", "mordió")
+    sums = np.array([[np.add(WORD_EMBEDDINGS[token], [literal_pe(pos, dim, 4, 10000.0) for dim in range(4)])
+                      for pos in range(3)] for token in tokens])  # (word, position, 4)
+    written_word, written_position = (np.array([[read_number(text) for text in row] for row in step.numbers[name]])
+                                      for name in ("by_word", "by_position"))
+    slack = 0.005 * np.abs(sums).sum(axis=-1) + 0.005  # the readers as written are rounded, and so are the products
+    for column, written in enumerate((written_word, written_position)):
+        assert np.all(np.abs(written - sums @ readers[:, column]) <= slack)
+    assert np.all(written_word == written_word[:, :1]) and len(set(written_word[:, 0])) == len(tokens)
+    assert np.all(written_position == written_position[:1]) and len(set(written_position[0])) == 3
 
 
 SENTENCES = {"A": "el perro mordió al hombre", "B": "el hombre mordió al perro"}
@@ -312,3 +329,23 @@ def test_bad_values_are_refused_naming_the_key(key, value):
 def test_extreme_values_are_accepted():
     for overrides in (LARGEST, SMALLEST_ODD):
         load_config(overrides=overrides)
+
+
+def test_the_permutation_shows_the_weights_both_sentences_share():
+    """Issue 43: the demonstration's W_Q, W_K and W_V were never shown. They come first in the step, every number
+    written as the matrices the test computes with, before sentence A's input."""
+    scene, log = shared_recorded("positional")
+    step = step_named(scene, "permutation")
+    plays = [play for kind, play in log if kind == "play" and step.start <= play.start < step.end]
+    written, weight_plays = {}, []
+    for play in plays:
+        parts = [part for animated in play.animated for part in animated.get_family()
+                 if getattr(part, "tag", ("",))[0] in ("W_Q", "W_K", "W_V")]
+        written.update({part.tag: part.shown_text for part in parts})
+        if parts:
+            weight_plays.append(play)
+    for name, matrix in (("W_Q", DEMO_W_Q), ("W_K", DEMO_W_K), ("W_V", DEMO_W_V)):
+        for (i, j), value in np.ndenumerate(np.array(matrix)):
+            assert read_number(written[name, (i, j)]) == pytest.approx(value, abs=0.005), (name, i, j)
+    first_input = min(play.start for play in plays if any(tag[0] == "X_A" for tag in play.tags()))
+    assert max(play.start for play in weight_plays) < first_input
