@@ -30,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DL, DOWN, LEFT, RIGHT, UP, UR, Create, Dot, GrowFromPoint, Line, MathTex, MoveToTarget,
+from manim import (DL, DOWN, LEFT, RIGHT, UP, UR, Circle, Create, GrowFromPoint, Line, MathTex, MoveToTarget,
+                   RoundedRectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject, Write)
 
 from attn_math import worked_example
@@ -43,17 +44,22 @@ from lesson.scaling_answers import root
 from sonify.mappings import shared_scale
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.heatmap import score_legend
-from scenes.lesson_scene import SECONDS_PER_NEW_NUMBER, LessonScene
+from scenes.heatmap import readable_text_colour, score_legend
+from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, LessonScene
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.vector_plane import ARROW_WIDTH, VectorPlane, place_labels
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
                              shared_cell_width, sit_on, tagged_number, text_with_numbers)
 
-FORMULA = r"\text{Attention}(Q,K,V) = \text{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V"
-SQRT, SOFTMAX = r"\sqrt{d_k}", r"\text{softmax}"
+# Thin spaces round the terms the map frames (Q, Kᵀ, softmax), and a strut each side of the fraction's bar: room for
+# the frame between a term and its neighbour
+FORMULA = (r"\text{Attention}(Q,K,V) = \text{softmax}\,\left(\frac{\vphantom{\big|}Q\,K^\top}"
+           r"{\vphantom{\big|}\sqrt{d_k}}\right) V")
+SQRT, SOFTMAX, KEYS_T = r"\sqrt{d_k}", r"\text{softmax}", r"K^\top"
+MAP_TERMS = {"Q": "Q", "K": KEYS_T, "V": "V"}  # what a projection's step frames in the map: Kᵀ as the formula has it
 SCORE_MATRICES = ("scores", "scaled")  # the names of the matrices that hold scores: one sound scale
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
+MAP_FRAME_BUFF, MAP_FRAME_STROKE = 0.06, 2  # the frame round the map's term being computed
 MAP_FONT_SIZE = 34  # the formula as a map: its d_k subscript still 14 px high at 720p
 ROW_SUM_GAP = 0.2  # between the matrix's right bracket and each row's "Σ = 1"
 LINE_HEIGHT = 0.4  # the worked line under the matrices (a dot product, the divisor), at most
@@ -67,7 +73,9 @@ LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
 LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
+Z_RING = 0.12  # the radius of the ring that marks z_i in the plane: hollow, round the tips of the terms that reach it
 PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
+NORMALISE_SECONDS = 1.4  # the softmax's second move on the followed row's bars
 BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
 # fit at a legible size between the formula map and the caption
 LAYOUT_ROUNDS = 6  # fit, grow the labels back, fit again: the labels' share is small, so a few rounds settle it
@@ -84,12 +92,48 @@ class PlanePicture:
     shadows: list = field(default_factory=list)  # one per key: (the shadow, its dashed drop)
     marked: tuple[int, ...] = ()  # the keys framed as the most aligned
     marks: VGroup = field(default_factory=VGroup)  # their frames: round their worked rows and their names
-    z_dot: Dot | None = None
+    z_dot: Circle | None = None  # a ring round z_i: the arrowheads that meet there stay in sight
 
 
 def framed(mobject) -> SurroundingRectangle:
     """The white frame of what is being pointed at, as a matrix's cell gets."""
     return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
+
+
+def clear_frame(parts: VGroup, formula: VMobject, buff: float = MAP_FRAME_BUFF) -> RoundedRectangle:
+    """A frame round ``parts`` of ``formula`` that runs through none of its other glyphs: a glyph reaching into the
+    parts' box is framed with them (a bracket or ⊤ between two framed terms), and each side keeps ``buff`` from the
+    parts, or less where a glyph outside stands closer."""
+    glyphs = [glyph_box(glyph) for glyph in formula.family_members_with_points()]
+    left, right, bottom, top = glyph_box(parts)
+    grown = True
+    while grown:  # take in every glyph that reaches into the box, until none does
+        grown = False
+        for g_left, g_right, g_bottom, g_top in glyphs:
+            reaches = g_left < right and left < g_right and g_bottom < top and bottom < g_top
+            if reaches and not (left <= g_left and g_right <= right and bottom <= g_bottom and g_top <= top):
+                left, right = min(left, g_left), max(right, g_right)
+                bottom, top = min(bottom, g_bottom), max(top, g_top)
+                grown = True
+    room = buff + MAP_FRAME_STROKE / 100  # a stroke of width w is w / 100 frame units wide, half of it outside
+    outside = [g for g in glyphs if not (left <= g[0] and g[1] <= right and bottom <= g[2] and g[3] <= top)]
+    level = [g for g in outside if g[2] < top + room and bottom - room < g[3]]  # beside the box, left or right
+    over = [g for g in outside if g[0] < right + room and left - room < g[1]]  # above or below it
+    half_stroke = MAP_FRAME_STROKE / 200
+    sides = (min([buff] + [left - g[1] - half_stroke for g in level if g[1] <= left]),
+             min([buff] + [g[0] - right - half_stroke for g in level if g[0] >= right]),
+             min([buff] + [bottom - g[3] - half_stroke for g in over if g[3] <= bottom]),
+             min([buff] + [g[2] - top - half_stroke for g in over if g[2] >= top]))
+    left, right, bottom, top = left - sides[0], right + sides[1], bottom - sides[2], top + sides[3]
+    frame = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=min(0.05, (top - bottom) / 4),
+                             color=style.HIGHLIGHT, stroke_width=MAP_FRAME_STROKE)
+    return frame.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+
+
+def glyph_box(mobject) -> tuple[float, float, float, float]:
+    """(left, right, bottom, top) of ``mobject``."""
+    (left, bottom, _), (right, top, _) = mobject.get_corner(DL), mobject.get_corner(UR)
+    return left, right, bottom, top
 
 
 def exact_row(values) -> str:
@@ -150,12 +194,15 @@ class MatrixScene(LessonScene):
     # Step 1 and the map ------------------------------------------------------------------------
     def show_formula(self):
         self.begin_step("formula")
-        formula = MathTex(FORMULA, substrings_to_isolate=["Q", "K", "V", SQRT, SOFTMAX], font_size=60,
+        formula = MathTex(FORMULA, substrings_to_isolate=["Q", "K", KEYS_T, "V", SQRT, SOFTMAX], font_size=60,
                           color=style.TEXT)
         for role, colour in ROLE_COLOURS.items():
             formula.set_color_by_tex(role, colour)
+        formula.get_part_by_tex(KEYS_T)[0].set_color(style.KEY)  # Kᵀ's K; its ⊤ stays the text's colour
         self.play(Write(formula), run_time=2.0)
         self.formula = formula
+        self.show_line(label_text(self.strings["labels"]["d_k_line"].format(d_k=self.result.d_k), style.TEXT,
+                                  style.BODY_SIZE))  # the one symbol of the formula no matrix will name
 
     def shrink_formula_to_map(self):
         """The formula moves up under the header and stays there, small, for the rest of the section."""
@@ -167,8 +214,7 @@ class MatrixScene(LessonScene):
         """Frame ``parts`` of the formula map: the term the step computes. Unless the step's scores are
         ``scaled``, √d_k is struck out and greyed: the step is about not dividing by it."""
         self.strike_sqrt(not scaled)
-        frame = SurroundingRectangle(VGroup(*parts), color=style.HIGHLIGHT, buff=0.06, stroke_width=2,
-                                     corner_radius=0.05)
+        frame = clear_frame(VGroup(*parts), self.formula)
         if self.map_frame is None:
             self.play(Create(frame), run_time=0.4)
             self.map_frame = frame
@@ -247,7 +293,7 @@ class MatrixScene(LessonScene):
         """X, W and their product in a row; the previous W and product leave, and a W not on screen returns."""
         self.begin_step(key)
         self.hide_line()
-        self.point_map_at(self.term(role))
+        self.point_map_at(self.term(MAP_TERMS[role]))
         W, product = self.W[role], self.products[role]
         returning = W not in self.stage
         self.restage([self.X, W, product], in_a_row)
@@ -281,7 +327,7 @@ class MatrixScene(LessonScene):
         the scale QKᵀ and QKᵀ/√d_k share."""
         self.begin_step("scores")
         self.hide_line()
-        self.point_map_at(self.term("Q"), self.term("K"))
+        self.point_map_at(self.term("Q"), self.term(KEYS_T))
         result = self.result
         self.S, self.scaled, self.A = self.score_matrices()
         self.Z = LabelledMatrix(result.output, "Z = AV", style.OUTPUT, "Z")
@@ -354,15 +400,16 @@ class MatrixScene(LessonScene):
     def weights_matrix(self, cell_width: float | None = None, result: AttentionSteps | None = None,
                        label: str = r"A = \text{softmax}(\cdot)") -> LabelledMatrix:
         """A = softmax(·) of ``result`` (the lecture's by default), written with the section's decimals for A
-        (enough that each row of every A shown sums to 1), masked cells greyed."""
+        (enough that each row of every A shown sums to 1), masked cells greyed; each number in the colour that reads
+        best on its cell."""
         result = result or self.result
         weights = LabelledMatrix(result.weights, label, style.ATTENTION, "weights",
                                  cell_width=cell_width, fill=style.weight_colour,
                                  decimals=self.weight_decimals,
-                                 text_colour=lambda w: style.BACKGROUND if w > 0.55 else style.TEXT)
+                                 text_colour=lambda w: readable_text_colour(style.weight_colour(w)))
         for i, j in zip(*np.nonzero(result.mask)):
             weights.cells[i][j].set_fill(style.MASKED, opacity=1.0)
-            weights.entries[i][j].set_color(style.MUTED)
+            weights.entries[i][j].set_color(readable_text_colour(style.MASKED))
         return weights
 
     def scaled_caption(self) -> tuple[str, dict]:
@@ -384,7 +431,7 @@ class MatrixScene(LessonScene):
         caption, fields = self.scaled_caption()
         self.begin_step("scaled", caption=caption, **fields)
         scale = self.settings.scale
-        self.point_map_at(*([self.term(SQRT)] if scale else [self.term("Q"), self.term("K")]), scaled=scale)
+        self.point_map_at(*([self.term(SQRT)] if scale else [self.term("Q"), self.term(KEYS_T)]), scaled=scale)
         labels = self.strings["labels"]
         relation, written = root(result.d_k)  # √4 = 2, √2 ≈ 1.41
         note = (labels["divide"].format(d_k=result.d_k, relation=relation, root=written, **fields)
@@ -405,9 +452,10 @@ class MatrixScene(LessonScene):
         result, row = self.result, self.row
         n = result.X.shape[0]
         score_tex = rf"q_{{{row + 1}}} \cdot k_j" + (r" / \sqrt{d_k}" if self.settings.scale else "")
+        left, right, _, _ = style.body_box()
         moves = SoftmaxMoves(result.scaled[row], [f"k_{j + 1}" for j in range(n)], score_tex=score_tex,
                              weight_tex=rf"A_{{{row + 1}j}}", height=BARS_HEIGHT, weight_decimals=self.weight_decimals,
-                             names=("softmax_scores", "exponentials", "softmax_weights"))
+                             names=("softmax_scores", "exponentials", "softmax_weights"), width=right - left)
         parts = moves.parts
         self.begin_step("exponentiate", i=row + 1, word=self.row_words()[row], largest=format_number(parts.largest),
                         total=format_number(parts.total), top=format_number(parts.weights.max(), self.weight_decimals),
@@ -434,10 +482,14 @@ class MatrixScene(LessonScene):
         self.cue("values", lands=True, values=[float(value) for value in parts.exponentials], spacing=0.12,
                  low=0.0, high=1.0)
         self.play(*moves.exponentiate(), run_time=1.6)
-        self.wait(SECONDS_PER_NEW_NUMBER * (n + 1))
+        # The exponentials' reading time, or half of what the step still needs to be read: the rest after the
+        # second move, so that neither still stretch runs over the longest allowed
+        step = self.steps[-1]
+        left = step.start + step.reading - self.renderer.time - NORMALISE_SECONDS
+        self.wait(min(LONGEST_FREEZE - 1.0, max(SECONDS_PER_NEW_NUMBER * (n + 1), left / 2)))
         self.beat("normalise")
         self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights])
-        self.play(*moves.normalise(), run_time=1.4)
+        self.play(*moves.normalise(), run_time=NORMALISE_SECONDS)
         self.moves = moves
 
     def show_softmax(self):
@@ -491,7 +543,7 @@ class MatrixScene(LessonScene):
         self.begin_step("alignment", caption=strings["caption_causal" if causal else "caption"], d_k=self.result.d_k,
                         i=row + 1)
         self.hide_line()
-        self.point_map_at(self.term("Q"), self.term("K"))
+        self.point_map_at(self.term("Q"), self.term(KEYS_T))
         labels, words = self.strings["labels"], self.row_words()
         masked = {"seen": labels["seen_keys"], "visible": labels["visible_scores"]} if causal \
             else {"seen": "", "visible": ""}
@@ -572,7 +624,7 @@ class MatrixScene(LessonScene):
         picture = PlanePicture(plane, {"v": [plane.arrow(v, style.VALUE) for v in mix.values],
                                        "terms": [plane.arrow(term, style.ATTENTION, start=start, width=ARROW_WIDTH / 2)
                                                  for term, start in zip(mix.terms, mix.partial_sums)]})
-        picture.z_dot = Dot(plane.point(mix.z), radius=0.08, color=style.OUTPUT)
+        picture.z_dot = Circle(radius=Z_RING, color=style.OUTPUT, stroke_width=4).move_to(plane.point(mix.z))
         hull = plane.hull(mix.values)
         names = self.arrow_names(picture, [("v", j, v) for j, v in enumerate(mix.values)] + [("z", row, mix.z)], panel)
         self.weighted_picture, previous = picture, self.stage
@@ -666,7 +718,7 @@ class MatrixScene(LessonScene):
         if self.shows("shared_projection"):
             diagonal = self.answers["keys"]
             line = labels["diagonal_line" if diagonal["variant"] == "all" else f"diagonal_line_{diagonal['variant']}"]
-            self.show_contrast("shared_projection", shared, [self.term("K")],
+            self.show_contrast("shared_projection", shared, [self.term(KEYS_T)],
                                lambda A: [A.cell_box(i, i) for i in range(len(shared.X))],
                                line=lambda A: line.format(diagonal=exact_row(np.diag(shared.scores)),
                                                           rows=diagonal["rows"]),
@@ -794,6 +846,12 @@ class MatrixScene(LessonScene):
         self.hide_line()
         self.play(Appear(line), run_time=0.3)
         self.line = line
+
+    def finish_step(self):
+        """A step's worked line ends with it: it sits just over the caption, and the next step's caption may take two
+        lines where this one took one."""
+        super().finish_step()
+        self.hide_line()
 
     def hide_line(self):
         if self.line is not None:

@@ -38,8 +38,11 @@ LEGEND_HEIGHT = 1.6
 LEGEND_ROOM = 2.0  # the colour bar, its ticks and its label, right of the panels
 LEGEND_SLOT_GAP = 0.12  # between the colour bar in a panel's left column and the score label under it
 COLLAPSED = 0.99  # a largest weight above this is shown as 1.00: one key takes it all
+# A row whose largest weight is at most this still shares: dividing its exponentials by their sum moves its tallest
+# bar by a tenth of the unit at least (the exponentiate step shows such a row)
+SHARING = 0.9
 CHART_HEIGHT = 2.4  # the unscaled panel alone
-STACKED_CHART_HEIGHT = 1.3  # each of the two panels, one above the other
+STACKED_CHART_HEIGHT = 1.1  # each of the two panels, one above the other: low enough that their numbers stay 16 px high
 # ... when their titles go above them (many keys): the line each title takes comes off its chart, so the
 # stacked panels shrink no more than the wide ones, and 16 keys keep their numbers at 14 px
 TITLED_STACKED_CHART_HEIGHT = 0.9
@@ -338,6 +341,7 @@ class ScalingScene(LessonScene):
 
     def lesson(self):
         settings = self.settings
+        self.note = None  # the zero-gradient note while it is on screen
         self.dimensions = sorted({*GROWTH, settings.d_k})
         self.demos = {d_k: scaling_demo(d_k, settings.n_keys, settings.seed) for d_k in self.dimensions}
         self.deviations = {d_k: score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
@@ -512,38 +516,62 @@ class ScalingScene(LessonScene):
             left, right, bottom, _ = style.body_box()
             fit(note, right - left, NOTE_HEIGHT).move_to(np.array([(left + right) / 2, bottom + NOTE_HEIGHT / 2, 0]))
             self.marks.add(note)
+            self.note = note
             self.play(Appear(note), run_time=0.6)
         self.hold(1)
 
+    def finish_step(self):
+        """The zero-gradient note ends with its step: it sits just over the caption, and the next caption may take
+        two lines."""
+        super().finish_step()
+        if self.note is not None:
+            self.play(Vanish(self.note), run_time=0.3)
+            self.marks.remove(self.note)
+            self.note = None
+
     # Step 5: why large scores leave one bar standing -------------------------------------------
     def show_exponentiate(self):
-        """The collapsed row's softmax in its two moves (scenes.softmax_moves): e^x already leaves one bar
-        standing, and dividing by the sum changes little."""
-        d_k = self.settings.d_k
-        demo = self.demos[d_k]
+        """Why one bar is left standing: a row's softmax in its two moves (scenes.softmax_moves), a row that still
+        has a choice (``exponentiated_dimension``), so that e^x visibly pulls the largest bar away from the others
+        (a one-hot row would go from one bar to the same bar); the caption says what larger d_k does to it."""
+        d_k, shown = self.settings.d_k, self.exponentiated_dimension()
+        demo = self.demos[shown]
         keys = [f"k_{j + 1}" for j in range(len(demo.scores))]
+        left, right, _, _ = style.body_box()
         moves = SoftmaxMoves(demo.scores, keys, score_tex=UNSCALED_LABEL,
-                             names=("scores_unscaled", "exponentials", "weights_unscaled"))
+                             names=("scores_unscaled", "exponentials", "weights_unscaled"), width=right - left)
         parts = moves.parts
-        self.begin_step("exponentiate", d_k=d_k, largest=format_number(parts.largest),
-                        total=format_number(parts.total), top=format_number(parts.weights.max()),
-                        new_numbers=len(keys) + 1)  # the weights and their sum: the exponentials come and go
+        strings = self.strings["steps"]["exponentiate"]
+        self.begin_step("exponentiate", caption=strings["caption" if shown == d_k else "caption_smaller"], d_k=d_k,
+                        shown=shown, largest=format_number(parts.largest), total=format_number(parts.total),
+                        top=format_number(parts.weights.max()),  # the weights and their sum, and another d_k's
+                        # scores and readout: the exponentials come and go
+                        new_numbers=len(keys) + 1 + len(self.numbers_at(shown, ["unscaled"])
+                                                        - self.numbers_at(d_k, ["unscaled"])))
         self.place(moves, *self.panel_area(self.readout, note=False))
         self.play(Vanish(self.marks, self.unscaled, self.legend), run_time=0.6)
-        self.play(Appear(moves), run_time=0.8)
+        self.play(Appear(moves), *self.readout.change_to(self.readout_values(shown)), run_time=0.8)
         change = self.per_key(CHANGE)
         self.hold(3, after=2 * change)
         self.beat("exponentiate")
-        # The exponentials read out as blips, on the scale of the bars (1 at the top): one high, the rest low.
+        # The exponentials read out as blips, on the scale of the bars (1 at the top).
         self.cue("values", lands=True, values=[float(value) for value in parts.exponentials],
                  spacing=BLIP_SPACING, low=0.0, high=1.0)
         self.play(*moves.exponentiate(), run_time=change)
-        self.hold(2, after=change)
+        self.hold(1, after=change)  # what is left to read, but for the second move: not all after it
         self.beat("normalise")  # the exponentials stay while the voice explains them
-        self.cue("row", lands=True, weights=[float(w) for w in parts.weights], d_k=d_k, version="unscaled",
+        self.cue("row", lands=True, weights=[float(w) for w in parts.weights], d_k=shown, version="unscaled",
                  entropy=float(demo.entropy_unscaled))
         self.play(*moves.normalise(), run_time=change)
         self.moves = moves
+
+    def exponentiated_dimension(self) -> int:
+        """The d_k whose unscaled row the exponentiate step shows: the configured one while its softmax shares
+        (SHARING), else the largest shown below it that does (none: the configured one)."""
+        d_k = self.settings.d_k
+        choosing = [size for size in self.dimensions
+                    if size <= d_k and self.demos[size].weights_unscaled.max() <= SHARING]
+        return max(choosing, default=d_k)
 
     # Steps 4-5: the scaled softmax beside the unscaled one --------------------------------------
     def show_scaled(self):
@@ -552,14 +580,19 @@ class ScalingScene(LessonScene):
         caption, fields = scaled_step(d_k, demo)
         self.begin_step("scaled", self.strings["steps"]["scaled"][caption], **fields,
                         new_numbers=len(self.numbers_at(d_k, ["unscaled", "scaled"]) - self.numbers_at(d_k, ["unscaled"])))
+        # The unscaled panel and the readout come back as the collapse step showed them (the exponentiate step may
+        # have shown another d_k's row): read there, they are not new here.
+        for collapse in (step for step in self.steps if step.key == "collapse"):  # none when lecture.skip left it out
+            self.count_as_read(collapse.numbers)
         unscaled = self.panel("unscaled", self.values(demo, scaled=False), stacked=True)
         self.scaled = self.panel("scaled", self.values(demo, scaled=True), stacked=True)
         stacked = VGroup(unscaled, self.scaled).arrange(DOWN, buff=PANEL_GAP)
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
         legend = self.score_bar(stacked, unscaled)
         self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=False))
-        # The two moves ended on the unscaled softmax: it goes back into its panel, now above the scaled one.
-        self.play(Vanish(self.moves), Appear(unscaled), Appear(legend), run_time=1.0)
+        # The two moves ended on a row's softmax: the configured d_k's comes back into its panel, above the scaled one.
+        self.play(Vanish(self.moves), Appear(unscaled), Appear(legend),
+                  *self.readout.change_to(self.readout_values(d_k)), run_time=1.0)
         self.unscaled, self.legend = unscaled, legend
         self.divide_and_take_softmax(demo)
         self.hold(2, after=0.8)

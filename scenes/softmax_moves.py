@@ -17,7 +17,8 @@ sum under it. Their numbers are tagged ``(names[k], (0, j))`` for the step recor
 exponentials, 2 the weights), the sums ``(names[k] + "_sum", (0, 0))``. ``moves.parts`` holds attn_math's
 numbers, ``moves.heights()`` what the bars show and ``moves.unit`` the frame height of 1 on the scale of the
 exponentials and the weights. The scale is said on screen: the second row's label reads e^{x_j} / e^{max x},
-and the dashed line at the top of the bars is 1.
+and the dashed line at the top of the bars reads 1 = e^{max x}: a scale for drawing, which normalising cancels
+(then the line reads 1, a weight of 1).
 A masked score (-inf) has no bar and writes −∞; its e^x and weight are 0. No words: the piece speaks no
 language, the section's caption says what happens.
 Sound, as the scaling section plays it: ``self.cue("values", lands=True, values=list(moves.parts.exponentials),
@@ -58,13 +59,13 @@ class SoftmaxMoves(VGroup):
 
     ``score_tex`` names a score in TeX (the label of the row of scores, and the exponent of e); ``weight_tex``
     names a weight, written with ``weight_decimals`` (a section's precision for its weights); ``names`` tag the
-    numbers of the three states.
+    numbers of the three states; ``width`` is the room it will be fitted to (its columns are made no wider).
     """
 
     def __init__(self, scores: Sequence[float], labels: Sequence[str], score_tex: str = r"x_j",
                  weight_tex: str = r"\alpha_j", label_colour: ManimColor = style.KEY,
                  height: float = 2.0, names: tuple[str, str, str] = ("scores", "exponentials", "weights"),
-                 weight_decimals: int = 2):
+                 weight_decimals: int = 2, width: float = np.inf):
         super().__init__()
         self.decimals = (2, 2, weight_decimals)  # the scores, the exponentials, the weights
         self.parts = exponentiate_then_normalise(scores)
@@ -73,7 +74,19 @@ class SoftmaxMoves(VGroup):
         self.values = (self.parts.scores, self.parts.exponentials, self.parts.weights)
         finite = np.abs(self.parts.scores[np.isfinite(self.parts.scores)])
         self.score_scale = float(finite.max()) or 1.0  # the largest |score| reaches the bottom of the room
-        self.step = BAR_WIDTH + BAR_GAP
+        self.largest_tex = format_number(self.parts.largest).replace(MINUS, "-")  # TeX writes its own minus
+        self.row_labels = [MathTex(tex, color=style.TEXT, font_size=LABEL_SIZE)
+                           for tex in (score_tex, rf"e^{{{score_tex}}} / e^{{{self.largest_tex}}}", weight_tex)]
+        labels_width = max(label.width for label in self.row_labels) + SIDE_GAP
+        # A column as wide as the widest number written under a bar needs at full size, unless the piece would then
+        # be wider than ``width``: fitting it there would shrink bars, labels and numbers alike, and a narrower
+        # column shrinks the numbers alone.
+        widest = max(((value, self.decimals[state]) for state, row in enumerate(self.values) for value in row),
+                     key=lambda written: len(format_number(*written)))
+        number = number_text(widest[0], font_size=style.BODY_SIZE, decimals=widest[1])
+        keys = len(self.parts.scores)
+        self.step = max(BAR_WIDTH + BAR_GAP, min(number.width / NUMBER_SHARE, (width - labels_width) / keys))
+        self.number_scale = min(1.0, self.step * NUMBER_SHARE / number.width)
         self.built_length = self.step * len(self.parts.scores)
         self.baseline = Line([-self.step / 2, 0, 0], [self.built_length - self.step / 2, 0, 0], color=style.MUTED,
                              stroke_width=2)
@@ -89,23 +102,23 @@ class SoftmaxMoves(VGroup):
         line = min(baseline(label) for label in self.labels)
         for label in self.labels:
             sit_on(label, line)
-        widest = max(((value, self.decimals[state]) for state, row in enumerate(self.values) for value in row),
-                     key=lambda written: len(format_number(*written)))
-        self.number_scale = min(1.0, self.step * NUMBER_SHARE /
-                                number_text(widest[0], font_size=style.BODY_SIZE, decimals=widest[1]).width)
-        self.scores = self._row(0, self.labels.get_bottom()[1] - LABEL_GAP)
+        # Each row of numbers as tall as its labels (e^x's exponent stands high): rows and labels never touch.
+        number_height = number.height * self.number_scale
+        score_room = max(number_height, self.row_labels[0].height)
+        second_room = max(number_height, *(label.height for label in self.row_labels[1:]))
+        self.scores = self._row(0, self.labels.get_bottom()[1] - LABEL_GAP - score_room / 2)
         # The second row and its sum, built now to keep their room; shown from the first move on
-        self.numbers = self._row(1, self.scores.get_bottom()[1] - ROW_GAP)
-        largest = format_number(self.parts.largest).replace(MINUS, "-")  # TeX writes its own minus
-        self.row_labels = [MathTex(tex, color=style.TEXT, font_size=LABEL_SIZE)
-                           for tex in (score_tex, rf"e^{{{score_tex}}} / e^{{{largest}}}", weight_tex)]
-        self.label_room = Rectangle(width=max(label.width for label in self.row_labels), height=0.1, stroke_width=0,
-                                    fill_opacity=0).next_to(self.scores, LEFT, buff=SIDE_GAP)
+        self.numbers = self._row(1, self.scores.get_y() - score_room / 2 - ROW_GAP - second_room / 2)
+        label_width = max(label.width for label in self.row_labels)
+        widest_left = -number.width * self.number_scale / 2  # the widest number's left edge, in the first column
+        self.label_room = Rectangle(width=label_width, height=0.1, stroke_width=0, fill_opacity=0).move_to(
+            [widest_left - SIDE_GAP - label_width / 2, self.scores.get_y(), 0])
         self.score_label = self._row_label(0, self.scores)
         self.sum_sign = MathTex(r"\Sigma =", color=style.MUTED, font_size=LABEL_SIZE)
         self.sum = self._sum(1)
         self.sum_line = VGroup(self.sum_sign, self.sum).arrange(RIGHT, buff=SUM_GAP)
-        self.sum_line.next_to(self.numbers, DOWN, buff=ROW_GAP).align_to(self.numbers, RIGHT)
+        self.sum_line.align_to(self.numbers, RIGHT).set_y(self.numbers.get_y() - second_room / 2 - ROW_GAP
+                                                          - self.sum_line.height / 2)
         self.sum_room = Rectangle(width=self.sum_line.width, height=self.sum_line.height, stroke_width=0,
                                   fill_opacity=0).move_to(self.sum_line)
         self.add(self.room, self.label_room, self.sum_room, self.baseline, self.zero, self.bars, self.labels,
@@ -137,11 +150,10 @@ class SoftmaxMoves(VGroup):
         bar = Rectangle(width=BAR_WIDTH, height=height, stroke_width=0, fill_color=colour, fill_opacity=WEIGHT_OPACITY)
         return bar.move_to([j * self.step, 0, 0], aligned_edge=DOWN if score >= 0 else UP)
 
-    def _row(self, state: int, top: float) -> VGroup:
-        """``state``'s numbers in a row under the bars, as built, its top at ``top``."""
-        row = VGroup(*[self._number(state, j, value).move_to([j * self.step, 0, 0])
-                       for j, value in enumerate(self.values[state])])
-        return row.align_to(np.array([0, top, 0]), UP)
+    def _row(self, state: int, y: float) -> VGroup:
+        """``state``'s numbers in a row under the bars, as built, centred at height ``y``."""
+        return VGroup(*[self._number(state, j, value).move_to([j * self.step, y, 0])
+                        for j, value in enumerate(self.values[state])])
 
     def _row_label(self, state: int, row: VGroup) -> MathTex:
         """``state``'s label left of ``row``, at the piece's present size (labels not yet shown were never scaled
@@ -168,8 +180,9 @@ class SoftmaxMoves(VGroup):
         top = self.baseline.get_y() + self.unit
         self.top_line = DashedLine([self.baseline.get_left()[0], top, 0], [self.baseline.get_right()[0], top, 0],
                                    color=style.MUTED, stroke_width=2, dash_length=0.08)
-        self.one = number_text(1, style.MUTED, style.CAPTION_SIZE, decimals=0).scale(self.scale_factor)
-        self.one.next_to(self.top_line, LEFT, buff=0.12 * self.scale_factor)
+        # The line is 1 on the drawing's scale, e^{max x} on the exponentials': dividing them all by e^{max x} only
+        # scales the drawing (the factor cancels when they are divided by their sum), and the label says so.
+        self.one = self._top_label(MathTex(rf"1 = e^{{{self.largest_tex}}}", color=style.MUTED, font_size=LABEL_SIZE))
         # The row and its sum were built with the piece but not added to it: scale and move them as it was.
         self._follow(self.numbers, self.sum_line)
         self.row_label = self._row_label(1, self.numbers)
@@ -192,10 +205,17 @@ class SoftmaxMoves(VGroup):
         self.sum = self._sum(2).scale(self.scale_factor).move_to(old_sum, aligned_edge=LEFT)
         self.sum_line.remove(old_sum)
         self.sum_line.add(self.sum)
-        self.remove(old_label)
+        old_one = self.one
+        self.remove(old_label, old_one)
         self.add(self.row_label)
-        swaps = [*zip(old_numbers, new_numbers), (old_label, self.row_label), (old_sum, self.sum)]
+        self.one = self._top_label(number_text(1, style.MUTED, style.CAPTION_SIZE, decimals=0))  # a weight of 1
+        self.add(self.one)
+        swaps = [*zip(old_numbers, new_numbers), (old_label, self.row_label), (old_sum, self.sum), (old_one, self.one)]
         return [*self._bars_to(self.parts.weights, hollow=False), *[Swap(old, new) for old, new in swaps]]
+
+    def _top_label(self, label):
+        """``label`` (as built) left of the dashed line at the top of the bars, at the piece's present size."""
+        return label.scale(self.scale_factor).next_to(self.top_line, LEFT, buff=0.12 * self.scale_factor)
 
     def _advance(self, state: int) -> None:
         if self.state != state - 1:
