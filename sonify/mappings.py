@@ -174,10 +174,10 @@ BRIGHT_HARMONICS = 4.5  # the cut-off's place at T = 1, in harmonics of the note
 
 def timbre(temperature: float, pitch: float) -> tuple[float, float, float]:
     """(cut-off Hz, note length s, detune cents): sharp and bright when cold, diffuse when hot. The cut-off
-    lies 4.5 / T harmonics above the note (from 1.5, near a sine, to all 28 of the sawtooth's), so that the
-    brightness changes alike at every pitch: the power-weighted spectral centroid at T = 0.2 is over twice
-    that at T = 3."""
-    cutoff = float(np.clip(pitch * np.clip(BRIGHT_HARMONICS / temperature, 1.5, 28.0), 300.0, 20000.0))
+    lies 4.5 / T harmonics above the note (from 2, the note and its octave, which a laptop speaker still plays at
+    the lowest key, to all 28 of the sawtooth's), so that the brightness changes alike at every pitch: the
+    power-weighted spectral centroid at T = 0.2 is over twice that at T = 3."""
+    cutoff = float(np.clip(pitch * np.clip(BRIGHT_HARMONICS / temperature, 2.0, 28.0), 300.0, 20000.0))
     length = float(np.clip(0.25 * np.sqrt(temperature), 0.12, 0.8))
     detune = float(np.clip(8.0 * (temperature - 1.0), 0.0, 30.0))
     return cutoff, length, detune
@@ -243,13 +243,13 @@ def encoding_pitch(angular_frequencies) -> np.ndarray:
     return 300.0 * 8**share
 
 
-def followed(pitches, levels, duration: float, positions) -> np.ndarray:
-    """Sines at ``pitches`` whose loudness follows ``levels`` (one row per pitch) across ``duration``,
-    each at its pan position (a number, or an array over time for a voice that travels)."""
+def followed(pitches, levels, duration: float, positions, wave=sine_wave) -> np.ndarray:
+    """Voices (sines unless ``wave`` says) at ``pitches`` whose loudness follows ``levels`` (one row per pitch) across
+    ``duration``, each at its pan position (a number, or an array over time for a voice that travels)."""
     t = seconds(duration)
     levels = np.atleast_2d(np.asarray(levels, dtype=float))
     along = np.linspace(0, levels.shape[1] - 1, len(t))
-    voices = [pan(np.interp(along, np.arange(levels.shape[1]), row) * np.sin(2 * np.pi * pitch * t), position)
+    voices = [pan(np.interp(along, np.arange(levels.shape[1]), row) * wave(pitch * t), position)
               for pitch, row, position in zip(pitches, levels, positions)]
     sound = np.sum(voices, axis=0) / max(1, len(voices)) ** 0.5
     return low_pass(envelope(sound, decay=10 * duration, release=FOLLOWED_RELEASE), LAB_CUTOFF)
@@ -318,7 +318,7 @@ def comparison(max_difference: float, row: int = 0, duration: float = 1.5) -> np
     when not (at least a whole tone, never two notes that beat; an octave from a difference of 0.5 on)."""
     cents = 0.0 if max_difference <= IDENTICAL else max(200.0, 1200 * np.log2(1 + min(1.0, 2 * max_difference)))
     pitch = float(ladder(row + 1)[row])
-    voices = pan(tone(pitch, duration, triangle_wave), -0.7) + pan(tone(pitch, duration, triangle_wave, cents), 0.7)
+    voices = pan(tone(pitch, duration, organ_wave), -0.7) + pan(tone(pitch, duration, organ_wave, cents), 0.7)
     return low_pass(envelope(voices, decay=duration / 2, attack=SWELL), LAB_CUTOFF)
 
 
@@ -326,7 +326,7 @@ def masked_row(before, after, duration: float = 2.0) -> np.ndarray:
     """The query's row as a chord (keys panned as their columns), then the masked keys fall silent: each
     voice goes from its weight without the mask to its weight with it."""
     levels = np.column_stack([before, before, after, after])
-    return followed(ladder(len(before)), levels / levels.max(), duration, spread(len(before)))
+    return followed(ladder(len(before)), levels / levels.max(), duration, spread(len(before)), organ_wave)
 
 
 WHOLE_TONE = 1 / 6  # octaves: the closest two voices of one chord may be (closer ones beat)

@@ -3,9 +3,9 @@ K-weighting of pyloudnorm) under a true-peak ceiling kept by a look-ahead limite
 
 Levels are set against a voice at the loudness target (``audio.loudness``, -16 LUFS): a narration's voices are
 brought to it (integrated), and every data cue is measured and set CUES_UNDER_SPEECH under it (momentary loudness,
-400 ms), the same with a voice and without one: its loudness is its kind's, not its data's shape. A track without a voice is not normalised: it is sparse (most of it
-silence), so its integrated loudness says little about how loud a cue sounds, and bringing it to -16 LUFS made
-every cue louder than a voice at that level.
+400 ms), the same with a voice and without one: its loudness is its kind's, not its data's shape. A track without
+a voice is not normalised: it is sparse (most of it silence), so its integrated loudness says little about how
+loud a cue sounds, and bringing it to -16 LUFS made every cue louder than a voice at that level.
 
 A section's soundtrack runs for minutes (a float64 copy of 5 minutes is 230 MB), so it is never held whole:
 it is built on a ``Track`` (a scratch file), and measured, limited and written ``BLOCK`` samples at a time.
