@@ -171,13 +171,14 @@ class CapitalScene(LessonScene):
         self.clear_stage(self.X)
         self.play(MoveToTarget(self.X), Appear(tokens), run_time=1.0)
         for weight, product, blind in zip(weights, self.products.values(), ("query", "key", None)):
+            if not blind:  # W_V and V are said as they are built, not after them in silence
+                self.beat("value")
             self.present(weight)
             if blind:  # W_Q's and W_K's country row framed as they land: the voice points at each as it is framed
                 self.beat(blind)
                 self.play(Create(weight.row_box(COUNTRY_DIMENSION)), run_time=0.6)
             self.present(product, sounded=product.values[:, COUNTRY_DIMENSION],  # the country column as it lands
                          scale=self.vector_scale)
-        self.beat("value")
         self.cue("values", lands=True, values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1,
                  low=self.vector_scale["low"], high=self.vector_scale["high"])
         self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), *map(Appear, note), run_time=0.6)

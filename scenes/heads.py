@@ -387,7 +387,10 @@ class HeadsScene(LessonScene):
         shapes = VGroup(*[self.shape_text(rows, cols).next_to(block.cell_grid, DOWN, buff=0.3)
                           for block, (rows, cols) in zip((concat, w_o, output), (result.concat.shape, result.W_O.shape,
                                                                                  result.output.shape))])
-        stage = VGroup(formula, VGroup(equation, shapes)).arrange(DOWN, buff=0.6)
+        # the output is what the next layer reads: said under it
+        next_layer = label_text(self.labels["next_layer"], style.OUTPUT, style.CAPTION_SIZE)
+        next_layer.next_to(shapes[2], DOWN, buff=0.15)
+        stage = VGroup(formula, VGroup(equation, shapes, next_layer)).arrange(DOWN, buff=0.6)
         self.place(stage, style.body_box())
         # the heads' outputs start apart in the middle, then slide together into the concatenation
         for block, joined in zip(outputs, concat.parts):
@@ -410,7 +413,9 @@ class HeadsScene(LessonScene):
         self.beat("mix")
         self.play(Appear(VGroup(times, w_o, shapes[1])), run_time=0.8)
         self.play(Appear(VGroup(equals, output, shapes[2])), run_time=0.8)
-        self.wait(HOLD + 1.0)
+        self.beat("next")
+        self.play(Appear(next_layer), run_time=0.6)
+        self.wait(HOLD + 0.5)
 
     @staticmethod
     def magnitude_block(values: np.ndarray, label: str, colour, largest: float | None = None) -> HeatBlock:

@@ -11,7 +11,9 @@ from attn_math.capital import VOCAB, W_K, W_Q, W_V, W_out, b_out, capital_walkth
 from lesson.config import ConfigError, load_config
 from lesson.locale import languages, load_locale
 from lesson.numbers import format_number, parse_number
+from lesson.steps import parse_steps
 from scenes.capital import CapitalScene
+from sonify.synth import SAMPLE_RATE
 from scenes.visuals import LabelledMatrix
 from tests.scene_checks import lecture_problems, run_scene
 
@@ -338,3 +340,35 @@ def test_equations_hold_for_the_numbers_they_show_or_say_about(scene_name, reque
         holds = [format_number(value) for value in redone.ravel()] == [
             format_number(value) for value in numbers(key, name).ravel()]
         assert relation_shown(scene, key, pattern) == ("=" if holds else "≈"), (key, name, redone)
+
+
+class WordSpeaker:
+    """A stand-in voice: each phrase a quiet tone of WORD_SECONDS a word (no synthesis, known lengths)."""
+
+    def speak(self, name, phrases, spoken):
+        return [0.1 * np.sin(np.arange(int(WORD_SECONDS * len(phrase.split()) * SAMPLE_RATE)) / 10.0)
+                for phrase in phrases]
+
+
+WORD_SECONDS = 0.3
+
+
+def test_w_v_and_v_are_built_as_the_voice_speaks_of_them():
+    """Issue 43: W_V and V were built in silence, the phrase about W_V waiting until they were done. With a voice,
+    the phrase tied to them starts no later than the first play that writes W_V's numbers."""
+    starts = []
+    play = CapitalScene.play
+
+    def logged_play(self, *animations, **options):
+        tags = {part.tag[0] for animation in animations for part in animation.mobject.get_family()
+                if hasattr(part, "tag")}
+        if "W_V" in tags:
+            starts.append(self.renderer.time)
+        play(self, *animations, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CapitalScene, "play", logged_play)
+        scene = run_scene("capital", narration=WordSpeaker(), steps=parse_steps("projections", list(STEPS)))
+    phrase = next(phrase for phrase in step(scene, "projections").narration["phrases"] if phrase[3] == "value")
+    starts = [start - scene.clip_start for start in starts]  # the clip's records count from its first step
+    assert starts and phrase[1] <= min(starts) + 1e-6

@@ -332,3 +332,12 @@ def test_the_closing_card_draws_cross_attention(default_scene):
     encoder, decoder = (next(text for text in card.texts if text.text == labels[key])
                         for key in ("cross_encoder", "cross_decoder"))
     assert encoder.bottom > formula.top and formula.bottom > decoder.top  # K and V come down, Q comes up
+
+
+def test_the_output_is_named_as_what_the_next_layer_sees(default_scene):
+    """Issue 43: the seed's "lo que ve la capa siguiente" was only half there: the mixed output is said to be it,
+    under the output block."""
+    step = next(step for step in default_scene.steps if step.key == "concat")
+    label = next(text for text in step.texts if text.text == STRINGS["labels"]["next_layer"])
+    output = next(text for text in step.texts if "salida" in text.text)
+    assert label.top < output.bottom and output.left - 0.5 < (label.left + label.right) / 2 < output.right + 0.5
