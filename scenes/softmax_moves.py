@@ -77,7 +77,7 @@ class SoftmaxMoves(VGroup):
         self.largest_tex = format_number(self.parts.largest).replace(MINUS, "-")  # TeX writes its own minus
         self.row_labels = [MathTex(tex, color=style.TEXT, font_size=LABEL_SIZE)
                            for tex in (score_tex, rf"e^{{{score_tex}}} / e^{{{self.largest_tex}}}", weight_tex)]
-        labels_width = max(label.width for label in self.row_labels) + SIDE_GAP
+        label_width = max(label.width for label in self.row_labels)
         # A column as wide as the widest number written under a bar needs at full size, unless the piece would then
         # be wider than ``width``: fitting it there would shrink bars, labels and numbers alike, and a narrower
         # column shrinks the numbers alone.
@@ -85,7 +85,7 @@ class SoftmaxMoves(VGroup):
                      key=lambda written: len(format_number(*written)))
         number = number_text(widest[0], font_size=style.BODY_SIZE, decimals=widest[1])
         keys = len(self.parts.scores)
-        self.step = max(BAR_WIDTH + BAR_GAP, min(number.width / NUMBER_SHARE, (width - labels_width) / keys))
+        self.step = max(BAR_WIDTH + BAR_GAP, min(number.width / NUMBER_SHARE, (width - label_width - SIDE_GAP) / keys))
         self.number_scale = min(1.0, self.step * NUMBER_SHARE / number.width)
         self.built_length = self.step * len(self.parts.scores)
         self.baseline = Line([-self.step / 2, 0, 0], [self.built_length - self.step / 2, 0, 0], color=style.MUTED,
@@ -109,7 +109,6 @@ class SoftmaxMoves(VGroup):
         self.scores = self._row(0, self.labels.get_bottom()[1] - LABEL_GAP - score_room / 2)
         # The second row and its sum, built now to keep their room; shown from the first move on
         self.numbers = self._row(1, self.scores.get_y() - score_room / 2 - ROW_GAP - second_room / 2)
-        label_width = max(label.width for label in self.row_labels)
         widest_left = -number.width * self.number_scale / 2  # the widest number's left edge, in the first column
         self.label_room = Rectangle(width=label_width, height=0.1, stroke_width=0, fill_opacity=0).move_to(
             [widest_left - SIDE_GAP - label_width / 2, self.scores.get_y(), 0])

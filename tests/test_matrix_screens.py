@@ -75,7 +75,8 @@ def test_the_map_frame_holds_its_terms_and_cuts_through_no_other_glyph(pointings
     cut = []
     for key, framed, glyphs, outer, inner in pointings:
         assert all(inside(glyph, inner) for glyph in framed), key
-        cut += [f"{key}: glyph {index}" for index, glyph in enumerate(glyphs) if not inside(glyph, inner) and not apart(glyph, outer)]
+        cut += [f"{key}: glyph {index}" for index, glyph in enumerate(glyphs)
+                if not inside(glyph, inner) and not apart(glyph, outer)]
     assert not cut, cut
 
 
