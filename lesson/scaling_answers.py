@@ -15,6 +15,7 @@ from attn_math.scaling import ScalingDemo
 from lesson.numbers import format_number, parse_number
 
 SHRUNK_DECIMALS = 3  # q·k divided by d_k: 8/64 = 0.125
+COLLAPSED = 0.99  # a largest weight above this is shown as 1.00: one key takes it all
 
 
 def root(value: float) -> tuple[str, str]:
@@ -36,8 +37,19 @@ def scaled_step(d_k: int, demo: ScalingDemo) -> tuple[str, dict]:
 def question_fields(d_k: int, demos: dict[int, ScalingDemo], deviations: dict[int, float]) -> dict[str, dict]:
     """Fields for each step's question and answer: ``demos`` and ``deviations`` by d_k, every d_k the section
     shows (the configured ``d_k`` among them)."""
-    return {"variance": _measured(d_k, deviations), "growing": _sharpening(demos),
+    growing = {size: demos[size] for size in swept(d_k, demos)}
+    return {"variance": _measured(d_k, deviations), "growing": _sharpening(growing),
             "scaled": _divided_by_d_k(d_k), "restored": _step_up(d_k, deviations)}
+
+
+def swept(d_k: int, demos: dict[int, ScalingDemo]) -> list[int]:
+    """The d_k the unscaled softmax is swept through, smallest first: up to the configured ``d_k`` if its softmax
+    collapses there (COLLAPSED), else on to the first larger one that does (none: every one), so the sweep ends on
+    the collapse the next step frames; past the first d_k at least, so that d_k grows once."""
+    dimensions = sorted(demos)
+    collapsing = [size for size in dimensions[1:] if size >= d_k and demos[size].weights_unscaled.max() > COLLAPSED]
+    end = collapsing[0] if collapsing else dimensions[-1]
+    return dimensions[:dimensions.index(end) + 1]
 
 
 def _measured(d_k: int, deviations: dict[int, float]) -> dict:

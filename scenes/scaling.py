@@ -14,7 +14,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Create, Dot, FadeIn, GrowFromE
 
 from attn_math.scaling import ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo
 from lesson.numbers import format_number
-from lesson.scaling_answers import question_fields, scaled_step
+from lesson.scaling_answers import COLLAPSED, question_fields, scaled_step, swept
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Swap, Vanish
@@ -25,7 +25,7 @@ from scenes.visuals import fit, label_text, number_text
 from sonify.mappings import SEQUENCE_GAP, shared_scale, softmax_row
 from sonify.synth import SAMPLE_RATE
 
-GROWTH = (2, 8, 64, 512)  # the d_k the collapse is animated through, besides the configured one
+GROWTH = (2, 8, 64, 512)  # the d_k the table, the cloud and the last sweep show, besides the configured one
 HOLD = 2.5  # seconds a state is held so a student can read it (longer when a step has more numbers to read)
 STILL_MARGIN = 0.5  # a hold stays this much under the longest still stretch allowed
 CHANGE = 1.5  # seconds one change of d_k takes
@@ -37,7 +37,6 @@ LEGEND_GAP = 0.45  # between the panels and the colour bar of the scores
 LEGEND_HEIGHT = 1.6
 LEGEND_ROOM = 2.0  # the colour bar, its ticks and its label, right of the panels
 LEGEND_SLOT_GAP = 0.12  # between the colour bar in a panel's left column and the score label under it
-COLLAPSED = 0.99  # a largest weight above this is shown as 1.00: one key takes it all
 # A row whose largest weight is at most this still shares: dividing its exponentials by their sum moves its tallest
 # bar by a tenth of the unit at least (the exponentiate step shows such a row)
 SHARING = 0.9
@@ -347,6 +346,7 @@ class ScalingScene(LessonScene):
         self.deviations = {d_k: score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
         self.scaled_deviations = {d_k: scaled_score_deviation(d_k, seed=settings.seed) for d_k in self.dimensions}
         self.answers = question_fields(settings.d_k, self.demos, self.deviations)
+        self.swept = swept(settings.d_k, self.demos)  # the unscaled sweep's d_k: it ends where the collapse is framed
         # One pitch scale for every deviation heard, raw or divided by sqrt(d_k): the same number, the same blip
         # on a logarithmic scale: each doubling of d_k (a deviation times √2) one fixed interval
         heard = [*self.deviations.values(), *self.scaled_deviations.values()]
@@ -469,12 +469,12 @@ class ScalingScene(LessonScene):
         row = VGroup(*self.table[1 + index], *([self.scaled_column[1 + index]] if columns == 4 else []))
         return SurroundingRectangle(row, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5, corner_radius=0.06)
 
-    # Steps 2-3: the unscaled softmax as d_k grows -----------------------------------------------
+    # Steps 3-4: the unscaled softmax as d_k grows, to the collapse -------------------------------
     def show_growing(self):
-        last = self.dimensions[-1]
-        self.begin_step("growing", n_keys=self.settings.n_keys, low=self.dimensions[0], high=last,
+        last = self.swept[-1]
+        self.begin_step("growing", n_keys=self.settings.n_keys, low=self.swept[0], high=last,
                         new_numbers=len(self.numbers_at(last, ["unscaled"])))
-        first = self.dimensions[0]
+        first = self.swept[0]
         self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), stacked=False)
         self.readout = self.readout_line(first)
         self.legend = self.score_bar(self.unscaled, self.unscaled)
@@ -485,26 +485,19 @@ class ScalingScene(LessonScene):
         # The chords come SWEEP_HOLD apart at least, close enough to compare; the last state stays under the voice.
         with self.listening():
             self.cue_distribution(self.unscaled, first)
-            changes = self.dimensions[1:]
+            changes = self.swept[1:]
             self.hold(1 + len(changes), after=CHANGE * len(changes), least=SWEEP_HOLD)
             for index, d_k in enumerate(changes):
                 self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index)
         self.beat("sharp")
 
     def show_collapse(self):
-        d_k = self.settings.d_k
+        """The sweep's last row, as it ended: its largest weight framed and, on a collapse, the zero-gradient note."""
+        d_k = self.swept[-1]
         demo = self.demos[d_k]
         collapsed = demo.weights_unscaled.max() > COLLAPSED
         caption = None if collapsed else self.strings["steps"]["collapse"]["caption_spread"]
-        changing = d_k != self.dimensions[-1]
-        self.begin_step("collapse", caption=caption, d_k=d_k, new_numbers=len(
-            self.numbers_at(d_k, ["unscaled"]) - self.numbers_at(self.dimensions[-1], ["unscaled"])))
-        marking = 0.8 + 0.6 * collapsed  # the frame round the largest weight, and the note on a collapse
-        if changing:  # scores, bars and entropy move together: no frame shows new scores over old bars
-            self.play(*self.readout.change_to(self.readout_values(d_k)),
-                      *self.unscaled.change_to(*self.values(demo, scaled=False)), run_time=self.per_key(CHANGE))
-            self.cue_distribution(self.unscaled, d_k)
-            self.hold(2, after=marking)
+        self.begin_step("collapse", caption=caption, d_k=d_k)
         chart = self.unscaled.chart
         winner = int(np.argmax(demo.weights_unscaled))
         frame = SurroundingRectangle(VGroup(chart.bars[winner], chart.value_texts[winner], chart.labels[winner]),
@@ -580,8 +573,8 @@ class ScalingScene(LessonScene):
         caption, fields = scaled_step(d_k, demo)
         self.begin_step("scaled", self.strings["steps"]["scaled"][caption], **fields,
                         new_numbers=len(self.numbers_at(d_k, ["unscaled", "scaled"]) - self.numbers_at(d_k, ["unscaled"])))
-        # The unscaled panel and the readout come back as the collapse step showed them (the exponentiate step may
-        # have shown another d_k's row): read there, they are not new here.
+        # The unscaled panel and the readout come back as the collapse step showed them when it framed the configured
+        # d_k (the exponentiate step may have shown another d_k's row): read there, they are not new here.
         for collapse in (step for step in self.steps if step.key == "collapse"):  # none when lecture.skip left it out
             self.count_as_read(collapse.numbers)
         unscaled = self.panel("unscaled", self.values(demo, scaled=False), stacked=True)

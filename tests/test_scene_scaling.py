@@ -168,7 +168,8 @@ def test_distributions_on_screen_are_the_softmax_of_the_drawn_scores(scene, key,
     settings = load_config().scaling
     record = step(scene, key)
     d_k = int(shown(record, "d_k")[0])
-    assert d_k == (max(GROWTH) if key in ("growing", "restored") else settings.d_k)
+    # the default d_k = 64 collapses: the unscaled sweep ends there
+    assert d_k == (max(GROWTH) if key == "restored" else settings.d_k)
     expected = by_hand(d_k, settings.n_keys, settings.seed)
     for name in (f"scores_{version}", f"weights_{version}", f"entropy_{version}"):
         assert_shown(shown(record, name), expected[name])
@@ -212,19 +213,53 @@ def test_the_last_caption_names_the_d_k_swept_and_the_deviation_shown(scene):
 
 
 def test_the_collapse_happens_before_the_viewer_as_d_k_grows(scene):
+    """The unscaled sweep climbs to the configured d_k = 64, where the default's softmax collapses, and stops."""
     growing = step(scene, "growing")
     shown_then = [cue for cue in scene.cues if cue.kind == "row" and growing.start - 1 <= cue.time < growing.end]
-    assert [cue.values["d_k"] for cue in shown_then] == list(GROWTH)
+    assert [cue.values["d_k"] for cue in shown_then] == [2, 8, 64]
     largest_weight = [max(cue.values["weights"]) for cue in shown_then]
     assert largest_weight[0] < 0.5 and largest_weight[-1] > 0.99
 
 
-def test_a_small_d_k_says_the_softmax_still_shares():
-    scene = run_scene("scaling", "scaling.d_k=1", "scaling.n_keys=2")
+UNSCALED_NUMBERS = ("d_k", "deviation", "root", "scores_unscaled", "weights_unscaled", "entropy_unscaled")
+
+
+def test_the_collapse_is_framed_where_the_sweep_ended(scene):
+    """Step 4 frames the collapse on the very row step 3's sweep ended on: no step back from a larger d_k to the
+    same one-hot picture (every number of the panel and the readout as step 3 left them)."""
+    growing, collapse = step(scene, "growing"), step(scene, "collapse")
+    assert {name: collapse.numbers[name] for name in UNSCALED_NUMBERS} == \
+        {name: growing.numbers[name] for name in UNSCALED_NUMBERS}
+    assert collapse.caption == scene.strings["steps"]["collapse"]["caption"]
+
+
+def test_a_small_d_k_sweeps_on_to_the_first_collapse():
+    """d_k = 8 still shares (0.40 at most, seed 10): the sweep goes on to the first d_k shown whose softmax gives
+    one key over 0.99 of the weight, and the collapse is framed there, zero-gradient note and all."""
+    scene = run_scene("scaling", "scaling.d_k=8")
     assert layout_problems(scene) == []
-    record = step(scene, "collapse")
-    assert record.caption == scene.strings["steps"]["collapse"]["caption_spread"].format(d_k=1)
-    assert max(shown(record, "weights_unscaled")) < 0.99
+    settings = scene.settings
+    tops = {size: max(by_hand(size, settings.n_keys, settings.seed)["weights_unscaled"]) for size in GROWTH}
+    assert tops[8] < 0.9
+    first = min(size for size in GROWTH if size >= 8 and tops[size] > 0.99)
+    growing, collapse = step(scene, "growing"), step(scene, "collapse")
+    assert [int(text) for text in growing.numbers["d_k"][0]] == [first]
+    assert {name: collapse.numbers[name] for name in UNSCALED_NUMBERS} == \
+        {name: growing.numbers[name] for name in UNSCALED_NUMBERS}
+    assert max(shown(collapse, "weights_unscaled")) == 1.0
+    assert collapse.caption == scene.strings["steps"]["collapse"]["caption"]
+    assert int(shown(step(scene, "scaled"), "d_k")[0]) == 8  # the rest of the section stays at the lecturer's d_k
+
+
+def test_without_a_collapse_the_sweep_ends_on_its_largest_d_k_and_says_so():
+    """Seed 11: no d_k shown gives one key over 0.99 of the weight; the sweep goes on to the largest, and the step
+    that frames it says the softmax still shares there."""
+    scene = run_scene("scaling", "scaling.seed=11")
+    settings = scene.settings
+    assert max(max(by_hand(size, settings.n_keys, 11)["weights_unscaled"]) for size in GROWTH) < 0.99
+    growing, collapse = step(scene, "growing"), step(scene, "collapse")
+    assert int(shown(growing, "d_k")[0]) == int(shown(collapse, "d_k")[0]) == max(GROWTH)
+    assert collapse.caption == scene.strings["steps"]["collapse"]["caption_spread"].format(d_k=max(GROWTH))
 
 
 def test_distribution_cues_carry_the_weights_heard(scene):
