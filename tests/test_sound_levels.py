@@ -1,5 +1,5 @@
 """Cue levels set against speech, measured on the rendered, mastered audio (decoded from the video, never
-re-synthesized): a clip of the scaling section (spread and growing: eight deviations' blips, then four softmax
+re-synthesized): a clip of the scaling section (spread and growing: eight deviations' blips, then three softmax
 rows from flat to nearly one-hot, both steps narrated at length) rendered tiny with and without the draft voice.
 
 Loudness is ITU-R BS.1770 as pyloudnorm measures it (momentary: the loudest 400 ms window, 100 ms hops). The
