@@ -509,6 +509,23 @@ def test_output_caption_says_whether_the_outputs_differ(scene):
             assert widest(Z) > 0.5 * widest(V) and f"{row.max():.2f} viene de «el»" in caption
 
 
+# The guide's exercises 5 and 6 ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["gato", "sharp"])
+def test_exercises_5_and_6_are_answered_on_screen(scene, name):
+    """Exercise 5: the run's √d_k against a d_k = 64 head's (the guide, for the lab's d_k = 8: ÷ √8 ≈ 2.83, and ÷ 8
+    with 64); exercise 6: d = 512 in h = 8 heads gives d_k = 64, in 16 heads 32 (issue 43: neither was in the video)."""
+    d_k = 8 if RUNS[name].preset == "lab" else 4  # the designed weights' d_k (attn_math.sharp)
+    record = step(scene(name), "dimensions")
+    rows = [[parse_number(text) for text in row if text is not None] for row in record.numbers["exercise_5"]]
+    np.testing.assert_allclose(rows[0] + rows[1] + rows[2],
+                               [d_k, np.sqrt(d_k), 512 / 8, np.sqrt(512 / 8), np.sqrt(64 / d_k)], atol=ROUNDING)
+    if name == "gato":  # the guide's own answers
+        assert rows == [[8, 2.83], [64, 8], [2.83]]
+    assert [[parse_number(text) for text in row if text is not None] for row in record.numbers["exercise_6"]] == \
+        [[512], [8, 64], [16, 32]]
+    assert f"√{d_k}" in record.caption and "d_k = 64" in record.caption
+
+
 # The causal comparison (exercises 3 and 4) --------------------------------------------------------------
 @pytest.mark.parametrize("name", LAB_RUNS)
 def test_the_unmasked_weights_show_their_numbers_under_their_columns(scene, name):
