@@ -965,11 +965,13 @@ class PipelineScene(LessonScene):
         right.arrange(DOWN, aligned_edge=LEFT, buff=0.35)
         self.place(VGroup(left, right).arrange(RIGHT, buff=1.2, aligned_edge=UP), self.body())
         self.play(Vanish(self.entropy_stage), run_time=0.6)
-        beats = [[Appear(left[0]), Appear(left[1])], [Appear(left[2])], [Appear(left[3])],
-                 [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0])],
-                 [Create(cuts[1]), Appear(heads[1])]]
+        beats = {"": [Appear(left[0]), Appear(left[1])], "model": [Appear(left[2])], "growth": [Appear(left[3])],
+                 "heads": [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0])],
+                 "more_heads": [Create(cuts[1]), Appear(heads[1])]}  # each with the voice's phrase, if it speaks
         each = self.fill_seconds() / len(beats)
-        for k, animations in enumerate(beats):
+        for k, (phrase, animations) in enumerate(beats.items()):
+            if phrase:
+                self.beat(phrase)
             self.play(*animations, run_time=min(STEP_SECONDS, each))
             if k < len(beats) - 1 and each > STEP_SECONDS:
                 self.wait(each - STEP_SECONDS)
