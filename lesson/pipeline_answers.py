@@ -10,9 +10,11 @@ writes them (``attn_math.lab.spelled``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
+from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, head_dimension
 from attn_math.lab import LabAttention, output_spread, spelled
 from attn_math.sharp import article_and_noun, preset_attention
 from lesson.numbers import format_number, parse_number
@@ -75,6 +77,41 @@ def temperature_caption(settings: PipelineConfig, coldest_max: float) -> str:
     if kind == "sharp" and coldest_max >= NEARLY_ALL and len(set(settings.temperatures)) > 1:
         return "caption_sharp"
     return "caption_measured"
+
+
+@dataclass(frozen=True)
+class Dimensions:
+    """The guide's exercises 5 and 6 for a run of key size ``d_k``: its divisor √d_k against a real head's, d_model / h
+    (64: the guide's d = 512, h = 8, and GPT-2's), and the head's d_k with twice the heads."""
+
+    d_k: int
+    d_model: int = GUIDE_D_MODEL
+    heads: int = GUIDE_HEADS
+
+    @property
+    def model_d_k(self) -> int:
+        return head_dimension(self.d_model, self.heads)
+
+    @property
+    def more_heads(self) -> int:
+        return 2 * self.heads
+
+    @property
+    def more_heads_d_k(self) -> int:
+        return head_dimension(self.d_model, self.more_heads)
+
+    @property
+    def growth(self) -> float:
+        """How many times the real head's divisor is the run's: √(model d_k / d_k)."""
+        return math.sqrt(self.model_d_k / self.d_k)
+
+    def fields(self) -> dict:
+        """The step's caption and narration fields, √ written with "=" when exact, "≈" when rounded."""
+        relation, written = root(self.d_k)
+        return {"d_k": self.d_k, "relation": relation, "root": written, "model_d_k": self.model_d_k,
+                "model_root": root(self.model_d_k)[1], "growth": format_number(self.growth),
+                "d_model": self.d_model, "heads": self.heads, "more_heads": self.more_heads,
+                "more_heads_d_k": self.more_heads_d_k}
 
 
 def presets_caption(settings: PipelineConfig, lab_bits: float, most_bits: float) -> str:

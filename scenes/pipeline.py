@@ -17,14 +17,16 @@ import math
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge,
-                   LaggedStart, MoveToTarget, ReplacementTransform, ShowPassingFlash, SurroundingRectangle, Transform,
+                   LaggedStart, Line, Rectangle, MoveToTarget, ReplacementTransform, ShowPassingFlash, SurroundingRectangle, Transform,
                    TransformFromCopy, VGroup, linear, smooth, squish_rate_func)
 
 from attn_math.lab import LAB_SENTENCES, MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention, lab_sentence_name, spelled
 from attn_math.sharp import article_and_noun
 from lesson.numbers import decimals_for, format_number
-from lesson.pipeline_answers import (ALIKE_RATIO, EXERCISE_TEMPERATURES, article_caption, attention, outputs_alike,
-                                    presets_caption, question_fields, scaled_step, temperature_caption, weights_kind)
+from lesson.pipeline_answers import (ALIKE_RATIO, EXERCISE_TEMPERATURES, Dimensions, article_caption, attention,
+                                    outputs_alike, presets_caption, question_fields, scaled_step, temperature_caption,
+                                    weights_kind)
+from lesson.scaling_answers import root
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, score_legend
@@ -72,6 +74,7 @@ SUMMARY_SECONDS = 0.8  # the causal step's "first row: 6 · last: 0"
 MOVE_SECONDS = 1.6  # step 6's weights moving aside, then the query's bars appearing
 COMPARISON_SIDE_MARGIN = 0.8  # frame units: what a side of the mask comparison leaves of its half of the body
 COMPARISON_TEXT_ROOM = 1.2  # frame units of the body's height left to the titles and readouts above and below
+DIMENSION_BAR_WIDTH = 5.0  # exercise 6's d = 512, cut into heads
 COMPARISON_LINE_GAP = 0.3  # between the comparison's title, maps, summary and entropy lines
 FIRST_HALF, SECOND_HALF = squish_rate_func(smooth, 0.0, 0.5), squish_rate_func(smooth, 0.5, 1.0)  # of a play
 
@@ -92,7 +95,7 @@ class MaskComparison(VGroup):
 
 class PipelineScene(LessonScene):
     section_id = "pipeline"
-    STEPS = (*LAB_STEPS, "presets", "article", "temperature", "temperature_plot", "causal", "entropy")
+    STEPS = (*LAB_STEPS, "presets", "article", "temperature", "temperature_plot", "causal", "entropy", "dimensions")
 
     def lesson(self):
         settings = self.settings
@@ -116,6 +119,7 @@ class PipelineScene(LessonScene):
         self.show_temperature_plot()
         self.show_causal_comparison()
         self.show_entropy_comparison()
+        self.show_dimensions()
 
     def attention(self, temperature: float, causal: bool, preset: str | None = None) -> LabAttention:
         """The run of ``preset`` (default the configured one, with any custom weights), its roles read in the
@@ -923,6 +927,55 @@ class PipelineScene(LessonScene):
         self.play(Appear(parts.entropy_masked), run_time=len(rows) * ENTROPY_GAP)
         changed = SurroundingRectangle(parts.entropy_masked, color=style.HIGHLIGHT, buff=0.1, stroke_width=2)
         self.play(Create(changed), run_time=STEP_SECONDS)
+        self.entropy_stage = VGroup(parts, *frames, changed)
+
+    # The guide's exercises 5 and 6: d_k in a real Transformer ----------------------------------------------
+    def show_dimensions(self):
+        """Exercise 5: the run's √d_k against a real head's (d_k = 64), how many times it divides more; exercise 6:
+        d = 512 cut into h = 8 heads of 64, then each cut in two, 16 heads of 32. One line at a time over the reading
+        time (``lesson.pipeline_answers.Dimensions``)."""
+        sizes, labels = Dimensions(self.run.steps.d_k), self.labels
+        self.begin_step("dimensions", new_numbers=10, **sizes.fields())
+        font = style.BODY_SIZE
+
+        def number(value: float, index: tuple[int, int], name: str = "exercise_5"):
+            return tagged_number(value, name, index, font_size=font, decimals=0 if float(value).is_integer() else 2)
+
+        def divisor(d_k: int, row: int):
+            return text_with_numbers(labels["dims_divisor"], {"d_k": number(d_k, (row, 0)),
+                                                              "root": number(round(math.sqrt(d_k), 2), (row, 1))},
+                                     font_size=font, relation=root(d_k)[0])
+        growth = text_with_numbers(labels["dims_growth"], {"growth": number(round(sizes.growth, 2), (2, 0))},
+                                   font_size=font)
+        left = VGroup(label_text(labels["dims_title_5"], style.MUTED, font), divisor(sizes.d_k, 0),
+                      divisor(sizes.model_d_k, 1), growth).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
+        width = text_with_numbers(labels["dims_width"], {"d_model": number(sizes.d_model, (0, 0), "exercise_6")},
+                                  font_size=font)
+        heads = [text_with_numbers(labels["dims_per_head"], {"heads": number(count, (row, 0), "exercise_6"),
+                                                             "d_k": number(d_k, (row, 1), "exercise_6")}, font_size=font)
+                 for row, (count, d_k) in enumerate(((sizes.heads, sizes.model_d_k),
+                                                     (sizes.more_heads, sizes.more_heads_d_k)), start=1)]
+        bar = Rectangle(width=DIMENSION_BAR_WIDTH, height=0.5, stroke_color=style.TEXT, stroke_width=2,
+                        fill_color=style.QUERY, fill_opacity=0.35)
+        head = bar.width / sizes.heads  # twice the heads: each head's slice cut in two
+        cuts = [VGroup(*[Line(bar.get_corner(UP + LEFT) + RIGHT * x, bar.get_corner(DOWN + LEFT) + RIGHT * x,
+                              color=colour, stroke_width=2) for x in positions])
+                for positions, colour in ((head * np.arange(1, sizes.heads), style.TEXT),
+                                          (head * (np.arange(sizes.heads) + 0.5), style.MUTED))]
+        right = VGroup(label_text(labels["dims_title_6"], style.MUTED, font), width, VGroup(bar, *cuts), *heads)
+        right.arrange(DOWN, aligned_edge=LEFT, buff=0.35)
+        self.place(VGroup(left, right).arrange(RIGHT, buff=1.2, aligned_edge=UP), self.body())
+        self.play(Vanish(self.entropy_stage), run_time=0.6)
+        beats = {"": [Appear(left[0]), Appear(left[1])], "model": [Appear(left[2])], "growth": [Appear(left[3])],
+                 "heads": [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0])],
+                 "more_heads": [Create(cuts[1]), Appear(heads[1])]}  # each with the voice's phrase, if it speaks
+        each = self.fill_seconds() / len(beats)
+        for k, (phrase, animations) in enumerate(beats.items()):
+            if phrase:
+                self.beat(phrase)
+            self.play(*animations, run_time=min(STEP_SECONDS, each))
+            if k < len(beats) - 1 and each > STEP_SECONDS:
+                self.wait(each - STEP_SECONDS)
 
 
 def rounded_up(value: float, step: float = 0.1) -> float:

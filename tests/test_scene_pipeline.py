@@ -233,6 +233,30 @@ def test_one_step_counter_the_headers(scene, name):
         assert run.dot_states[key] == ("completed",) * (number - 1) + ("active",) + ("inactive",) * (7 - number)
 
 
+def strings_of(table) -> list[str]:
+    """Every string in a locale table, however nested."""
+    if isinstance(table, dict):
+        return [text for value in table.values() for text in strings_of(value)]
+    if isinstance(table, list):
+        return [text for value in table for text in strings_of(value)]
+    return [table] if isinstance(table, str) else []
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_one_projection_convention_the_labs(scene, language):
+    """The lab projects column vectors, q = W_Q x (its W_Q is d_k x 8, attn_math.lab): the section says so, once, at
+    step 2, and no caption, narration, question or answer of it writes Q = XW_Q, the other sections' row form, which
+    with the lab's W_Q does not even multiply (issue 43: captions said Q = XW_Q, the answers q = W_Q x)."""
+    pipeline = load_locale(language)["pipeline"]
+    assert [text for text in strings_of(pipeline) if re.search(r"X\s*W_[QKV]", text)] == []
+    assert pipeline["steps"]["queries"]["caption"].startswith("q = W_Q x")
+    assert pipeline["steps"]["keys"]["caption"].startswith("k = W_K x")
+    assert lab_weights().W_Q.shape == (8, 8) and lab_attention(LAB_SENTENCES["gato"]).steps.d_k == 8
+    default = scene(DEFAULT)
+    assert step(default, "queries").caption.startswith("q = W_Q x")
+    assert not any(re.search(r"X\s*W_[QKV]", text.text) for record in default.steps for text in record.texts)
+
+
 @pytest.mark.parametrize("name, lit", [("gato", "gato"), ("red causal", "red"), ("longest", None)])
 def test_the_panel_names_the_labs_three_sentences_and_lights_the_chosen_one(scene, name, lit):
     selector = scene(name).panel.selector
@@ -507,6 +531,23 @@ def test_output_caption_says_whether_the_outputs_differ(scene):
         else:
             row = expected.weights[1]
             assert widest(Z) > 0.5 * widest(V) and f"{row.max():.2f} viene de «el»" in caption
+
+
+# The guide's exercises 5 and 6 ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["gato", "sharp"])
+def test_exercises_5_and_6_are_answered_on_screen(scene, name):
+    """Exercise 5: the run's √d_k against a d_k = 64 head's (the guide, for the lab's d_k = 8: ÷ √8 ≈ 2.83, and ÷ 8
+    with 64); exercise 6: d = 512 in h = 8 heads gives d_k = 64, in 16 heads 32 (issue 43: neither was in the video)."""
+    d_k = 8 if RUNS[name].preset == "lab" else 4  # the designed weights' d_k (attn_math.sharp)
+    record = step(scene(name), "dimensions")
+    rows = [[parse_number(text) for text in row if text is not None] for row in record.numbers["exercise_5"]]
+    np.testing.assert_allclose(rows[0] + rows[1] + rows[2],
+                               [d_k, np.sqrt(d_k), 512 / 8, np.sqrt(512 / 8), np.sqrt(64 / d_k)], atol=ROUNDING)
+    if name == "gato":  # the guide's own answers
+        assert rows == [[8, 2.83], [64, 8], [2.83]]
+    assert [[parse_number(text) for text in row if text is not None] for row in record.numbers["exercise_6"]] == \
+        [[512], [8, 64], [16, 32]]
+    assert f"√{d_k}" in record.caption and "d_k = 64" in record.caption
 
 
 # The causal comparison (exercises 3 and 4) --------------------------------------------------------------
