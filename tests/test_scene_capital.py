@@ -15,7 +15,7 @@ from lesson.steps import parse_steps
 from scenes.capital import CapitalScene
 from sonify.synth import SAMPLE_RATE
 from scenes.visuals import LabelledMatrix
-from tests.scene_checks import lecture_problems, run_scene
+from tests.scene_checks import freezes, lecture_problems, run_scene
 
 STEPS = ("embeddings", "positional", "projections", "scores", "softmax", "context", "layer_norm", "logits",
          "distribution", "other_country", "drag", "undecided", "mirror", "asymmetry")
@@ -350,7 +350,7 @@ class WordSpeaker:
                 for phrase in phrases]
 
 
-WORD_SECONDS = 0.3
+WORD_SECONDS = 60 / 166  # the narration voice's pace, 166 words a minute (docs/performance.md, bench.narration)
 
 
 def test_w_v_and_v_are_built_as_the_voice_speaks_of_them():
@@ -372,3 +372,13 @@ def test_w_v_and_v_are_built_as_the_voice_speaks_of_them():
     phrase = next(phrase for phrase in step(scene, "projections").narration["phrases"] if phrase[3] == "value")
     starts = [start - scene.clip_start for start in starts]  # the clip's records count from its first step
     assert starts and phrase[1] <= min(starts) + 1e-6
+
+
+def test_the_layer_norm_step_moves_while_the_voice_speaks():
+    """Issue 43 (near-still at 135-141 s): μ, σ and LN(r) all came before the voice named them, then the screen
+    stood still while it spoke. Each now comes as it is said: with a stand-in voice, nothing stands still over 6 s."""
+    scene = run_scene("capital", narration=WordSpeaker(), steps=parse_steps("layer_norm..logits", list(STEPS)))
+    record = step(scene, "layer_norm")  # with the next step, so that it waits for its voice to end
+    stills = [(start, end) for start, end in freezes(scene)
+              if record.start <= start < record.end and end - start > 6.0]
+    assert stills == []
