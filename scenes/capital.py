@@ -294,8 +294,10 @@ class CapitalScene(LessonScene):
         self.play(Appear(plus), Appear(x_es), run_time=0.6)
         self.play(Appear(equals), Appear(residual), run_time=0.8)
         self.wait(1.0)
-        for reading in statistics:
+        for reading, said in zip(statistics, ("mean", "spread")):  # each as the voice names it
+            self.beat(said)
             self.play(Appear(reading), run_time=0.6)
+        self.beat("normalized")
         self.play(Appear(self.normalized), run_time=self.reveal_seconds(D_MODEL, fill_after=0.5 + HOLD))
         self.play(Create(self.normalized.cell_box(0, COUNTRY_DIMENSION)), run_time=0.5)
         self.wait(HOLD)

@@ -633,15 +633,23 @@ class PositionalScene(LessonScene):
             note.next_to(positions, DOWN, buff=0.3)
         stage = VGroup(*columns).arrange(RIGHT, buff=0.9, aligned_edge=UP)
         self.place(stage)
+        self.beat("grids")  # every word at every position: the two grids' rows and columns, still empty
+        self.play(*[Appear(grid.frame) for grid in grids], *[Appear(column[1]) for column in columns[1:]],
+                  *[Appear(column[2]) for column in columns[1:]], run_time=0.8)
+        self.beat("readers")
         self.play(Appear(readers.frame), Appear(notes[0]), run_time=0.6)
         self.play(Appear(readers.entry_grid), run_time=self.reveal_seconds(readers.values.size))
-        for grid, column in zip(grids, columns[1:]):
-            self.play(Appear(grid.frame), Appear(column[2]), run_time=0.6)
-            self.reveal_rows(grid, column[1])
-            self.play(Appear(column[3]), run_time=0.6)
+        closing = (0.6, 0.8, 1.5)  # a note, the two frames, a last look: after the last grid, within the reading time
+        for grid, column, said in zip(grids, columns[1:], ("word", "position")):
+            self.beat(said)  # each reading as the voice says what it reads
+            last = grid is grids[-1]  # a silent step's reading time is filled by the last reveal, not a long wait
+            self.play(*[Appear(grid.row(i)) for i in range(len(grid.entries))],
+                      run_time=self.reveal_seconds(grid.values.size, fill_after=sum(closing) if last else None))
+            self.play(Appear(column[3]), run_time=closing[0])
         middle = len(words) // 2  # one word's row alike, one position's column alike
-        self.play(Create(grids[0].row_box(middle)), Create(grids[1].column_box(middle)), run_time=0.8)
-        self.wait(2.0)
+        self.beat("both")
+        self.play(Create(grids[0].row_box(middle)), Create(grids[1].column_box(middle)), run_time=closing[1])
+        self.wait(closing[2])
 
     # Steps 1-2: the permutation argument --------------------------------------------------------
     def show_permutation(self):

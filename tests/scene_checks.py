@@ -25,6 +25,7 @@ from lesson.narration_text import TAIL
 from lesson.sections import BY_ID
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene, SceneJob, reading_seconds
 from scenes.visuals import keep_typeset_labels
+from sonify.synth import SAMPLE_RATE
 
 TINY = {"pixel_width": 256, "pixel_height": 144, "frame_rate": 5}
 # A scene run without drawing (``run_scene``) times its steps as a drawn video at this frame rate does (each play
@@ -138,6 +139,24 @@ def step_tone_problems(scene) -> list[str]:
         return [f"step tones {[cue.values['step'] for cue in tones]} for {len(scene.steps)} steps"]
     return [f"{step.key}: its tone at {tone.time} s, the step at {step.start} s"
             for tone, step in zip(tones, scene.steps) if tone.time != pytest.approx(step.start, abs=1e-6)]
+
+
+class PacedSpeaker:
+    """A stand-in voice at the narration's pace, 166 words a minute (docs/performance.md): each phrase a quiet tone
+    as long as its words take, no synthesis. For ``run_scene(..., narration=PacedSpeaker())``."""
+
+    WORD_SECONDS = 60 / 166
+
+    def speak(self, name, phrases, spoken):
+        return [0.1 * np.sin(np.arange(int(self.WORD_SECONDS * len(phrase.split()) * SAMPLE_RATE)) / 10.0)
+                for phrase in phrases]
+
+
+def stills_in(scene, key: str) -> list[tuple[float, float]]:
+    """The still stretches over LONGEST_FREEZE that start within step ``key``."""
+    record = next(step for step in scene.steps if step.key == key)
+    return [(start, end) for start, end in freezes(scene)
+            if record.start <= start < record.end and end - start > LONGEST_FREEZE + 1e-6]
 
 
 def freezes(scene) -> list[tuple[float, float]]:

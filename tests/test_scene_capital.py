@@ -13,9 +13,8 @@ from lesson.locale import languages, load_locale
 from lesson.numbers import format_number, parse_number
 from lesson.steps import parse_steps
 from scenes.capital import CapitalScene
-from sonify.synth import SAMPLE_RATE
 from scenes.visuals import LabelledMatrix
-from tests.scene_checks import lecture_problems, run_scene
+from tests.scene_checks import PacedSpeaker, lecture_problems, run_scene, stills_in
 
 STEPS = ("embeddings", "positional", "projections", "scores", "softmax", "context", "layer_norm", "logits",
          "distribution", "other_country", "drag", "undecided", "mirror", "asymmetry")
@@ -342,17 +341,6 @@ def test_equations_hold_for_the_numbers_they_show_or_say_about(scene_name, reque
         assert relation_shown(scene, key, pattern) == ("=" if holds else "≈"), (key, name, redone)
 
 
-class WordSpeaker:
-    """A stand-in voice: each phrase a quiet tone of WORD_SECONDS a word (no synthesis, known lengths)."""
-
-    def speak(self, name, phrases, spoken):
-        return [0.1 * np.sin(np.arange(int(WORD_SECONDS * len(phrase.split()) * SAMPLE_RATE)) / 10.0)
-                for phrase in phrases]
-
-
-WORD_SECONDS = 0.3
-
-
 def test_w_v_and_v_are_built_as_the_voice_speaks_of_them():
     """Issue 43: W_V and V were built in silence, the phrase about W_V waiting until they were done. With a voice,
     the phrase tied to them starts no later than the first play that writes W_V's numbers."""
@@ -368,7 +356,14 @@ def test_w_v_and_v_are_built_as_the_voice_speaks_of_them():
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(CapitalScene, "play", logged_play)
-        scene = run_scene("capital", narration=WordSpeaker(), steps=parse_steps("projections", list(STEPS)))
+        scene = run_scene("capital", narration=PacedSpeaker(), steps=parse_steps("projections", list(STEPS)))
     phrase = next(phrase for phrase in step(scene, "projections").narration["phrases"] if phrase[3] == "value")
     starts = [start - scene.clip_start for start in starts]  # the clip's records count from its first step
     assert starts and phrase[1] <= min(starts) + 1e-6
+
+
+def test_the_layer_norm_step_moves_while_the_voice_speaks():
+    """Issue 43 (near-still at 135-141 s): μ, σ and LN(r) all came before the voice named them, then the screen
+    stood still while it spoke. Each now comes as it is said: with a stand-in voice, nothing stands still over 6 s."""
+    scene = run_scene("capital", narration=PacedSpeaker(), steps=parse_steps("layer_norm..logits", list(STEPS)))
+    assert stills_in(scene, "layer_norm") == []  # with the next step, so that it waits for its voice to end

@@ -11,8 +11,9 @@ from attn_math.positional import DEMO_W_K, DEMO_W_Q, DEMO_W_V, WORD_EMBEDDINGS
 from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
+from lesson.steps import parse_steps
 from scenes.positional import PositionalScene
-from tests.scene_checks import lecture_problems, run_scene, shared_recorded, shared_scene
+from tests.scene_checks import PacedSpeaker, lecture_problems, run_scene, shared_recorded, shared_scene, stills_in
 
 LARGEST = ("positional.n_positions=64", "positional.d_model=64", "positional.base=1e9")
 SMALLEST_ODD = ("positional.n_positions=2", "positional.d_model=3", "positional.base=1.0001")
@@ -349,3 +350,10 @@ def test_the_permutation_shows_the_weights_both_sentences_share():
             assert read_number(written[name, (i, j)]) == pytest.approx(value, abs=0.005), (name, i, j)
     first_input = min(play.start for play in plays if any(tag[0] == "X_A" for tag in play.tags()))
     assert max(play.start for play in weight_plays) < first_input
+
+
+def test_the_sum_step_moves_while_the_voice_speaks():
+    """The two readings come as the voice says what each reads: with a voice at the narration's pace, nothing in the
+    step stands still over 6 s (the readers then a 7 s wait for the voice before the grids, at first)."""
+    scene = run_scene("positional", narration=PacedSpeaker(), steps=parse_steps("table..sum", list(PositionalScene.STEPS)))
+    assert stills_in(scene, "sum") == []
