@@ -22,7 +22,7 @@ SLOW_SHARE = 0.1  # a hand that turns less than this share of the fastest one's 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def written(value: float) -> str:
+def power_of_ten_text(value: float) -> str:
     """A number as the lesson writes it: format_number below 10^4, "2.0·10⁴" from there (not "2.0e4")."""
     if abs(value) < 1e4:
         return format_number(value)
@@ -61,15 +61,15 @@ def _frequencies(PE: np.ndarray, base: float) -> dict:
     """Whether the slowest sin column barely moves between neighbours, as the step's table says."""
     columns = frequency_columns(PE.shape[1])
     variant = "one" if len(columns) == 1 else "all" if visibly_changing(PE, columns)[-1] else ""
-    return {"d": PE.shape[1], "base": written(base), "answer_variant": variant}
+    return {"d": PE.shape[1], "base": power_of_ten_text(base), "answer_variant": variant}
 
 
 def _waves(d: int, base: float) -> dict:
     """The shortest and the longest period, and whether the longest reaches a long text (LONG_CONTEXT tokens)."""
     periods = 2 * np.pi / angular_frequencies(d, base)[::2]  # one per sin column
     variant = "one" if len(periods) == 1 else "" if periods[-1] >= LONG_CONTEXT else "short"
-    return {"d": d, "base": written(base), "count": len(periods), "shortest": written(periods[0]),
-            "longest": written(periods[-1]), "long": LONG_CONTEXT, "answer_variant": variant}
+    return {"d": d, "base": power_of_ten_text(base), "count": len(periods), "shortest": power_of_ten_text(periods[0]),
+            "longest": power_of_ten_text(periods[-1]), "long": LONG_CONTEXT, "answer_variant": variant}
 
 
 def _hands(d: int, base: float) -> dict:
@@ -77,7 +77,7 @@ def _hands(d: int, base: float) -> dict:
     omega = hand_frequencies(d, base)
     share = omega[-1] / omega[0]
     variant = "one" if len(omega) == 1 else "" if share < SLOW_SHARE else "close"
-    return {"d": d, "base": written(base), "share": format_number(share), "answer_variant": variant}
+    return {"d": d, "base": power_of_ten_text(base), "share": format_number(share), "answer_variant": variant}
 
 
 def odd_gap(n: int, d: int, base: float) -> float:

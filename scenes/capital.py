@@ -127,7 +127,7 @@ class CapitalScene(LessonScene):
         self.begin_step("positional")
         width = self.table[1].cell_width
         PE = labelled(walk.positional, "PE", style.INPUT, "positional", width=width)
-        sign = tex_relation(walk.X, written(walk.embeddings) + written(walk.positional))
+        sign = tex_relation(walk.X, as_read(walk.embeddings) + as_read(walk.positional))
         self.X = labelled(walk.X, f"X {sign} E + PE", style.INPUT, "X", width=width)
         plus, equals = MathTex("+", font_size=SIGN_SIZE), MathTex(sign, font_size=SIGN_SIZE)
         table = self.base_size_target(self.table)
@@ -155,7 +155,7 @@ class CapitalScene(LessonScene):
         weights = [labelled(matrix, f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}", decimals=decimals)
                    for matrix, role in ((W_Q, "Q"), (W_K, "K"), (W_V, "V"))]
         width = cell_width(walk.Q, walk.K, walk.V)
-        relations = {role: tex_relation(values, written(walk.X) @ weight)
+        relations = {role: tex_relation(values, as_read(walk.X) @ weight)
                      for values, weight, role in ((walk.Q, W_Q, "Q"), (walk.K, W_K, "K"), (walk.V, W_V, "V"))}
         self.products = {role: labelled(values, f"{role} {relations[role]} XW_{role}", colour, role, width=width)
                          for values, role, colour in ((walk.Q, "Q", style.QUERY), (walk.K, "K", style.KEY),
@@ -245,7 +245,7 @@ class CapitalScene(LessonScene):
                            text_colour=lambda w: readable_text_colour(style.weight_colour(w)))
         V = labelled(walk.V, "V", style.VALUE, "V")
         V.next_to(weights, RIGHT, buff=0.6).align_to(weights, DOWN)
-        sign = tex_relation(walk.context, written(walk.attention_row) @ written(walk.V))
+        sign = tex_relation(walk.context, as_read(walk.attention_row) @ as_read(walk.V))
         self.context = labelled(walk.context[None], self.context_symbol + rf" {sign} \sum_j \alpha_j v_j", style.OUTPUT,
                                 "context", width=V.cell_width)
         self.context.next_to(V, DOWN, buff=0.45).match_x(V.cell_grid)
@@ -275,12 +275,12 @@ class CapitalScene(LessonScene):
         context = labelled(walk.context[None], self.context_symbol, style.OUTPUT, "context")
         x_es = labelled(walk.X[-1][None], self.of_last("x"), style.INPUT, "x_es")
         residual = labelled(walk.residual[None], "r", style.OUTPUT, "residual")
-        sign = tex_relation(walk.normalized, (written(walk.residual) - written(walk.residual_mean))
-                            / written(walk.residual_spread))
+        sign = tex_relation(walk.normalized, (as_read(walk.residual) - as_read(walk.residual_mean))
+                            / as_read(walk.residual_spread))
         self.normalized = labelled(walk.normalized[None], rf"\mathrm{{LN}}(r) {sign} (r - \mu) / \sigma",
                                    style.OUTPUT, "normalized")
         plus = MathTex("+", font_size=SIGN_SIZE)
-        equals = MathTex(tex_relation(walk.residual, written(walk.context) + written(walk.X[-1])), font_size=SIGN_SIZE)
+        equals = MathTex(tex_relation(walk.residual, as_read(walk.context) + as_read(walk.X[-1])), font_size=SIGN_SIZE)
         sum_row = VGroup(context, plus, x_es, equals, residual).arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
         for sign in (plus, equals):
             sign.set_y(context.cell_grid.get_y())
@@ -320,7 +320,7 @@ class CapitalScene(LessonScene):
         for word in words:  # on one baseline, descenders or not
             sit_on(word, baseline(words[0]))
         W_out.label.next_to(words, UP, buff=0.2)
-        equals = tex_relation(walk.logits, written(walk.normalized) @ written(walk.W_out) + written(walk.b_out))
+        equals = tex_relation(walk.logits, as_read(walk.normalized) @ as_read(walk.W_out) + as_read(walk.b_out))
         times, plus, equals = (MathTex(sign, font_size=SIGN_SIZE) for sign in (r"\cdot", "+", equals))
         column = VGroup(VGroup(W_out, words), bias, logits).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
         for sign, row in ((plus, bias), (equals, logits)):
@@ -673,7 +673,7 @@ class CapitalScene(LessonScene):
         """The worked dot product under the body, e.g. "puntaje de «Francia» = 2.69·2.14 + … ≈ 5.77": "=" only
         when the rounded numbers written reproduce ``result`` (2.69·2.14 is 5.76; the exact score rounds to 5.77)."""
         terms = " + ".join(f"{format_number(a)}·{parenthesised(b)}" for a, b in zip(left, right))
-        relation = "=" if reproduces(parse_number(result), written(left) @ written(right)) else "≈"
+        relation = "=" if reproduces(parse_number(result), as_read(left) @ as_read(right)) else "≈"
         return self.worked_line(self.labels["expansion"].format(name=name, terms=terms, relation=relation,
                                                                 result=result))
 
@@ -780,7 +780,7 @@ def track_point(track: Line, identity: float):
     return track.point_from_proportion((identity + 1) / 2)
 
 
-def written(values) -> np.ndarray:
+def as_read(values) -> np.ndarray:
     """``values`` as a reader takes them off the screen: rounded as a matrix of them is written."""
     values = np.asarray(values, dtype=float)
     decimals = decimals_for(values.flat)
@@ -790,7 +790,7 @@ def written(values) -> np.ndarray:
 def reproduces(result, reproduced) -> bool:
     """Whether the arithmetic redone on the numbers shown (``reproduced``) is written as the ``result`` shown is:
     a student who checks an equation by hand finds it true, or else is told ≈."""
-    return bool(np.array_equal(written(result), written(reproduced)))
+    return bool(np.array_equal(as_read(result), as_read(reproduced)))
 
 
 def tex_relation(result, reproduced) -> str:

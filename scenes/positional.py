@@ -13,7 +13,7 @@ from attn_math.positional import (angular_frequencies, contiguous_tokens_example
                                   smooth_width, visible_rise)
 from lesson.numbers import format_number
 from lesson.positional_answers import (TABLE_ROWS, frequency_columns, odd_variant, question_fields, second_start, visibly_changing,
-                                       written)
+                                       power_of_ten_text)
 from scenes import style
 from scenes.clock_hands import MOST_HANDS, HandRow, shown_hands
 from scenes.fades import Appear, Vanish
@@ -54,11 +54,11 @@ def base_power(value: float) -> str:
 
 
 def period_number(value: float, colour, font_size: float):
-    """``written(value)`` in the number font: a number_text below 10^4, a Text with a power of ten above."""
+    """``power_of_ten_text(value)`` in the number font: a number_text below 10^4, a Text with a power of ten above."""
     if abs(value) < 1e4:
         return number_text(value, colour, font_size)
-    text = Text(written(value), font=style.NUMBER_FONT, font_size=font_size, color=colour)
-    text.shown_text = written(value)
+    text = Text(power_of_ten_text(value), font=style.NUMBER_FONT, font_size=font_size, color=colour)
+    text.shown_text = power_of_ten_text(value)
     return text
 
 
@@ -212,7 +212,7 @@ class PositionalScene(LessonScene):
         columns = self.wave_columns()
         periods = 2 * np.pi / self.omega[list(columns)]
         self.enter_step("waves", keep=(self.heatmap, self.legend, self.frequency_labels),
-                        shortest=written(periods[0]), longest=written(periods[-1]))
+                        shortest=power_of_ten_text(periods[0]), longest=power_of_ten_text(periods[-1]))
         boxes = VGroup(*[self.heatmap.column_box(j, stroke_width=2) for j in columns])
         strips = self.wave_strips(columns, periods)
         self.play(Create(boxes), run_time=0.6)
