@@ -3,9 +3,11 @@ the sinusoidal encoding as a matrix, as waves, as a similarity that only depends
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform,
-                   LaggedStart, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy,
+                   Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy,
                    UpdateFromAlphaFunc, ValueTracker, VGroup, VMobject, Write, always_redraw, linear)
 
 from attn_math.positional import (angular_frequencies, contiguous_tokens_example, hand_angles, hand_turns,
@@ -33,6 +35,7 @@ BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
 LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
 HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
 DIFFERENCE_SECONDS = 0.8  # the outputs' new largest difference is written
+ROW_BLIP_SPACING = 0.15  # between the blips of a row of the permutation's matrices: a row's figure within its reveal
 HAND_SLOT = 0.8  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
 POSITION_LABEL_ROOM = 0.25  # wider cells in the sum step's grids, so "pos 0", "pos 1" under them stay apart
@@ -640,11 +643,12 @@ class PositionalScene(LessonScene):
         self.play(Appear(readers.frame), Appear(notes[0]), run_time=0.6)
         self.play(Appear(readers.entry_grid), run_time=self.reveal_seconds(readers.values.size))
         closing = (0.6, 0.8, 1.5)  # a note, the two frames, a last look: after the last grid, within the reading time
+        scale = float(max(np.abs(grid.values).max() for grid in grids))
         for grid, column, said in zip(grids, columns[1:], ("word", "position")):
             self.beat(said)  # each reading as the voice says what it reads
             last = grid is grids[-1]  # a silent step's reading time is filled by the last reveal, not a long wait
-            self.play(*[Appear(grid.row(i)) for i in range(len(grid.entries))],
-                      run_time=self.reveal_seconds(grid.values.size, fill_after=sum(closing) if last else None))
+            self.rows_heard(grid, self.reveal_seconds(grid.values.size, fill_after=sum(closing) if last else None),
+                            scale)
             self.play(Appear(column[3]), run_time=closing[0])
         middle = len(words) // 2  # one word's row alike, one position's column alike
         self.beat("both")
@@ -656,6 +660,8 @@ class PositionalScene(LessonScene):
         """The weights both sentences share, then each sentence's input X above its output Z = Attention(X), A beside
         B: the same rows in, reordered, give the same rows out, reordered."""
         demo = self.demo = permutation_demo()
+        self.demo_scale = float(max(np.abs(values).max() for values in (  # the blips' one scale, both steps
+            demo.steps_a.X, demo.steps_a_pe.X, demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)))
         self.enter_step("permutation", new_numbers=demo.W_Q.size + demo.W_K.size + demo.W_V.size)
         self.show_demo_weights()
         width = shared_cell_width(*(steps.X for steps in self.demo_steps(False) + self.demo_steps(True)),
@@ -710,8 +716,9 @@ class PositionalScene(LessonScene):
         stage = VGroup(note, weights.arrange(RIGHT, buff=0.8)).arrange(DOWN, buff=0.5)
         self.place(stage)
         self.play(Appear(note), *[Appear(matrix.frame) for matrix in weights], run_time=0.8)
-        self.play(*[Appear(matrix.entry_grid) for matrix in weights],
-                  run_time=self.reveal_seconds(sum(matrix.values.size for matrix in weights)))
+        scale = float(max(np.abs(matrix.values).max() for matrix in weights))
+        for matrix in weights:  # one matrix after another, row by row, each row heard as it lands
+            self.rows_heard(matrix, self.reveal_seconds(matrix.values.size), scale)
         self.wait(1.0)
         self.play(Vanish(stage), run_time=0.5)
 
@@ -720,11 +727,25 @@ class PositionalScene(LessonScene):
         demo = self.demo
         return [demo.steps_a_pe, demo.steps_b_pe] if with_pe else [demo.steps_a, demo.steps_b]
 
-    def reveal_rows(self, matrix: LabelledMatrix, words: VGroup, before_row=lambda i: None):
-        """Each row with its word, at the numbers' reading pace; ``before_row(i)`` just before row i comes."""
+    def reveal_rows(self, matrix: LabelledMatrix, words: VGroup, before_row=None):
+        """Each row with its word, at the numbers' reading pace, its numbers heard as it lands (``row_cue``), or
+        ``before_row(i)`` just before row i comes instead."""
         for i in range(len(matrix.entries)):
-            before_row(i)
+            (before_row or partial(self.row_cue, matrix))(i)
             self.play(Appear(matrix.row(i)), Appear(words[i]), run_time=self.reveal_seconds(len(matrix.entries[i])))
+
+    def row_cue(self, matrix: LabelledMatrix, i: int, scale: float | None = None):
+        """Row i's numbers as value blips, pitch as value on one scale (by default the demonstration's inputs' and
+        outputs'), as the row lands: a sentence's rows reordered are heard as the same figures in another order."""
+        scale = scale or self.demo_scale
+        self.cue("values", lands=True, values=np.asarray(matrix.values[i], dtype=float).tolist(),
+                 spacing=ROW_BLIP_SPACING, low=-scale, high=scale)
+
+    def rows_heard(self, matrix: LabelledMatrix, seconds: float, scale: float):
+        """The matrix's rows one after another over ``seconds``, each heard as it lands (``row_cue``)."""
+        for i in range(len(matrix.entries)):
+            self.row_cue(matrix, i, scale)
+            self.play(Appear(matrix.row(i)), run_time=seconds / len(matrix.entries))
 
     @staticmethod
     def input_matrix(X: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
@@ -819,9 +840,12 @@ class PositionalScene(LessonScene):
         """Each old matrix's numbers give way to its new one's, row by row, the old gone before the new come; the
         pairs side by side, at the reading pace of one matrix's numbers (or filling the step's reading time but
         ``fill_after``, see ``reveal_seconds``)."""
-        self.play(*[LaggedStart(*[Succession(Vanish(before.row(i)), Appear(after.row(i)))
-                                  for i in range(len(before.entries))], lag_ratio=1.0) for before, after in pairs],
-                  run_time=self.reveal_seconds(pairs[0][0].values.size, fill_after=fill_after))
+        rows = len(pairs[0][0].entries)
+        each = self.reveal_seconds(pairs[0][0].values.size, fill_after=fill_after) / rows
+        for i in range(rows):
+            self.row_cue(pairs[0][1], i)  # the first sentence's new row heard as it lands
+            self.play(*[Succession(Vanish(before.row(i)), Appear(after.row(i))) for before, after in pairs],
+                      run_time=each)
 
     # Layout --------------------------------------------------------------------------------------
     def body(self) -> tuple[float, float, float, float]:

@@ -211,7 +211,7 @@ class Play:
     def __init__(self, start: float, end: float, animations):
         self.start, self.end, self.animations = start, end, list(animations)
         self.waits = all(isinstance(animation, Wait) for animation in animations)
-        self.animated = [mobject for animation in animations if not isinstance(animation, Wait)
+        self.animated = [mobject for animation in flattened(animations) if not isinstance(animation, Wait)
                          for mobject in (animation.mobject, getattr(animation, "target_mobject", None))
                          if mobject is not None]
         self.kinds = {type(animation).__name__ for animation in animations}
@@ -223,6 +223,16 @@ class Play:
     def tags(self) -> set:
         """The tagged numbers (name, (i, j)) this play animates."""
         return {part.tag for animated in self.animated for part in animated.get_family() if hasattr(part, "tag")}
+
+
+def flattened(animations) -> list:
+    """The animations and, for a composition (Succession, LaggedStart, AnimationGroup), the ones inside it: a
+    Succession's own group holds only what its first animation shows when the play starts."""
+    found = []
+    for animation in animations:
+        found.append(animation)
+        found.extend(flattened(getattr(animation, "animations", ())))
+    return found
 
 
 def recorded(section_id: str):

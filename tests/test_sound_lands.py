@@ -239,3 +239,38 @@ def test_pipeline_each_attention_line_sounds_as_it_has_been_drawn(pipeline):
     assert len(notes) == len(lands) > 0
     late = [round(time - end, 3) for time, end in zip(notes, lands)]
     assert [delay for delay in late if not -1e-6 <= delay <= LANDING_SLACK] == [], late
+
+
+@pytest.mark.parametrize(("step", "matrices"), [
+    ("permutation", ("W_Q", "W_K", "W_V", "X_A", "X_B", "Z_A")),  # Z_B's rows are compared with Z_A's instead
+    ("with_pe", ("X_A_pe", "Z_A_pe", "Z_B_pe")),  # both inputs change at once: the first sentence's row is heard
+    ("sum", ("by_word", "by_position")),
+])
+def test_positional_each_row_of_a_matrix_is_heard_as_it_lands(positional, step, matrices):
+    """Issue 44 (silence: the permutation's 49 s and with-PE's 35 s built without a sound): each row that comes is
+    heard once as it lands, its numbers as blips, in the order the rows come."""
+    scene, log = positional
+    demo = permutation_demo()
+    expected = {"W_Q": demo.W_Q, "W_K": demo.W_K, "W_V": demo.W_V, "X_A": demo.steps_a.X, "X_B": demo.steps_b.X,
+                "Z_A": demo.output_a, "X_A_pe": demo.steps_a_pe.X, "Z_A_pe": demo.output_a_pe,
+                "Z_B_pe": demo.output_b_pe}
+    rows = [(name, i) for name in matrices
+            for i in range(len(expected[name]) if name in expected else len(scene_values(scene, step, name)))]
+    pairs = cues_with_plays(scene, log, "values", step)
+    assert len(pairs) == len(rows)
+    assert_lands(pairs, lambda k, play: (rows[k][0], (rows[k][1], 0)) in play.tags())
+    for (cue, _), (name, i) in zip(pairs, rows):
+        if name in expected:  # the demonstration's numbers, recomputed by attn_math's own passes
+            np.testing.assert_allclose(cue.values["values"], expected[name][i])
+        else:  # the sum step's readings: the row as the step's record shows it
+            shown = scene_values(scene, step, name)[i]
+            np.testing.assert_allclose(cue.values["values"], [float(text.replace("−", "-")) for text in shown],
+                                       atol=0.006)
+
+
+def scene_values(scene, step: str, name: str) -> list:
+    """The rows of the tagged matrix ``name`` as the end of ``step`` shows them (or the last step that does)."""
+    steps = [record for record in scene.steps if name in record.numbers]
+    record = next((record for record in steps if record.key == step), steps[-1] if steps else None)
+    assert record is not None, name
+    return record.numbers[name]
