@@ -31,10 +31,12 @@ from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, score_legend
 from scenes.curve_plot import CurvePlot
-from scenes.lab_panel import (MIN_FONT_SIZE, RowBars, SentenceSelector, SidePanel, TokenHeatmap, VectorStage,
-                              WeightedLines, abbreviated, cell_centres, cell_size_of, sentence_matrix, token_bar_chart,
-                              token_text)
+from scenes.lab_panel import SentenceSelector, SidePanel
 from scenes.lesson_scene import Cue, LessonScene
+from scenes.token_heatmap import TokenHeatmap, cell_centres, cell_size_of, sentence_matrix
+from scenes.token_labels import MIN_FONT_SIZE, abbreviated, token_text
+from scenes.vector_stage import VectorStage
+from scenes.weight_views import RowBars, WeightedLines, token_bar_chart
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, FORMULA_MARGIN, baseline, cap_height, enlarge_formulas, fit,
                             label_text, number_text, sit_on, tagged_number, text_with_numbers)
 from sonify.mappings import ENTROPY_GAP

@@ -11,7 +11,7 @@ from lesson.numbers import MINUS, format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.number_glyphs import NumberText, composed_number
-from scenes.lab_panel import MIN_FONT_SIZE, TokenLabels, abbreviated
+from scenes.token_labels import MIN_FONT_SIZE, TokenLabels, abbreviated
 from scenes.visuals import (baseline, cap_height, enlarge_formulas, label_text, number_text, probability_decimals,
                             sit_on)
 

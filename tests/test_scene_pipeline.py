@@ -312,7 +312,7 @@ def test_the_embedding_bars_are_labelled_with_their_features(scene, name, featur
 
 
 def test_feature_names_sit_level_with_their_bars_left_of_the_first_vector():
-    from scenes.lab_panel import VectorStage
+    from scenes.vector_stage import VectorStage
     X = np.array(literal_lab(LAB_SENTENCES["gato"], 1.0, False)["X"])
     names = [f"dim {number}" for number in range(8)]
     stage = VectorStage(LAB_SENTENCES["gato"].split(), [(X, style.INPUT, "X")], 9.0, 5.0, features=names)
