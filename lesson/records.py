@@ -46,7 +46,8 @@ class TextRecord:
 @dataclass(config=RECORD)
 class CardRecord:
     """A card as it was shown: ``kind`` "question" (after its step), "predictive" (before it) or "closing";
-    ``key`` the step it belongs to (the section id for a closing card); on screen from ``start`` to ``end``."""
+    ``key`` the step it belongs to (the section id for a closing card); on screen from ``start`` to ``end``; a
+    closing card's ``answer`` (the end of its ``text``) comes at ``answered``, after time to think."""
 
     kind: str
     key: str
@@ -55,15 +56,27 @@ class CardRecord:
     start: float
     end: float = 0.0
     texts: list[TextRecord] = field(default_factory=list)
+    answer: str = ""
+    answered: float = 0.0
 
     @property
     def caption(self) -> str:
         """What the captions show while the card is up: its text."""
         return self.text
 
+    def subtitles(self) -> list[tuple[float, float, str]]:
+        """(start, end, text) of what the card says while it is up: its text, or, when its answer comes later,
+        the text before the answer until then and the answer from then (never the answer before it is shown)."""
+        if not self.answer or not self.text.endswith(self.answer):
+            return [(self.start, self.end, self.text)]
+        return [(self.start, self.answered, self.text.removesuffix(self.answer).rstrip()),
+                (self.answered, self.end, self.answer)]
+
     def shifted(self, start: float) -> "CardRecord":
         """The card with its times counted from ``start`` (in place)."""
         self.start, self.end = self.start - start, self.end - start
+        if self.answer:
+            self.answered -= start
         return self
 
 

@@ -558,6 +558,7 @@ class LessonScene(Scene):
                             text=" ".join((statement, question, answer)), start=self.renderer.time)
         self.play(Appear(VGroup(*[part for part in card if part is not answer_line])), run_time=0.6)
         self.hold_card(self.reading_time(f"{statement} {question}"))
+        record.answer, record.answered = answer, self.renderer.time  # the answer's subtitle as it appears
         self.play(Appear(answer_line), run_time=0.5)
         record.texts, _ = self._snapshot([card])
         self.hold_card(self.reading_time(answer))

@@ -970,7 +970,7 @@ class PipelineScene(LessonScene):
         self.play(Vanish(self.entropy_stage), run_time=0.6)
         beats = {"": [Appear(left[0]), Appear(left[1])], "model": [Appear(left[2])], "growth": [Appear(left[3])],
                  "heads": [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0])],
-                 "more_heads": [Create(cuts[1]), Appear(heads[1])]}  # each with the voice's phrase, if it speaks
+                 "more": [Create(cuts[1]), Appear(heads[1])]}  # each with the voice's phrase, if it speaks
         each = self.fill_seconds() / len(beats)
         for k, (phrase, animations) in enumerate(beats.items()):
             if phrase:

@@ -51,7 +51,16 @@ def shown_texts(entry: dict) -> list[str]:
     """What the captions say in order: each step's caption and each card's text, by when they come up (a
     predictive card before its step's header, a closing card after the last step), as subtitles write them."""
     return [subtitle_text(text) for _, text in sorted([(step["start"], step["caption"]) for step in entry["steps"]]
-                                                      + [(card["start"], card["text"]) for card in entry["cards"]])]
+                                                      + [part for card in entry["cards"] for part in card_parts(card)])]
+
+
+def card_parts(card: dict) -> list[tuple[float, str]]:
+    """A card's subtitles by when they come: a closing card's text without its answer, then the answer when it
+    is drawn (``answered``); another card's whole text."""
+    if not card.get("answer"):
+        return [(card["start"], card["text"])]
+    assert card["text"].endswith(card["answer"]) and card["start"] < card["answered"] < card["end"]
+    return [(card["start"], card["text"][:-len(card["answer"])].strip()), (card["answered"], card["answer"])]
 
 
 def test_srt_has_one_caption_per_step_and_per_card_inside_the_video(out):
@@ -292,6 +301,26 @@ def test_while_a_card_is_up_the_caption_is_the_cards_text_and_the_steps_resume_a
     assert [chapter[2] for chapter in tracks.chapters] == ["Z", "A", "B", "N"]  # cards are not chapters
 
 
+def test_a_closing_cards_answer_is_not_in_the_subtitles_before_it_is_drawn(out):
+    """Issue 43: the closing card's answer was in its subtitle from the card's first second, while the card asks
+    the question and leaves time to think. Read back from the clean matrix's WebVTT."""
+    entry = manifest(out)["sections"]["matrix"]
+    [card] = [card for card in entry["cards"] if card["kind"] == "closing"]
+    cues = parse_vtt((out / "01-matrix.vtt").read_text(encoding="utf-8"))
+    answer = subtitle_text(card["answer"])
+    asking = [text for start, end, text in cues if start < card["answered"] - 1e-3 and end > card["start"] + 1e-3]
+    assert asking and not any(answer[:40] in text for text in asking)
+    [(start, end)] = [(start, end) for start, end, text in cues if text == answer]
+    assert start == pytest.approx(card["answered"], abs=2e-3) and end == pytest.approx(card["end"], abs=2e-3)
+
+
+def test_a_closing_cards_subtitles_split_at_its_answer():
+    card = card_record("closing", "Fin. ¿Y luego? Esto.", 8.0, 12.0)
+    card.answer, card.answered = "Esto.", 10.5
+    tracks = lecture_tracks([([step_record("A", "uno", 8.0)], 12.0, [card])])
+    assert tracks.cues == ((0.0, 8.0, "uno"), (8.0, 10.5, "Fin. ¿Y luego?"), (10.5, 12.0, "Esto."))
+
+
 def test_a_silent_render_over_a_clean_one_removes_its_subtitles_but_a_changed_one_stays(tmp_path):
     """Left beside the new silent video, an earlier render's SRT would be loaded by a player with it; one the user
     edited is theirs and stays."""
@@ -303,3 +332,13 @@ def test_a_silent_render_over_a_clean_one_removes_its_subtitles_but_a_changed_on
     assert result.returncode == 0, result.stderr
     assert not any((tmp_path / name).exists() for name in ("08-quick.srt", "08-quick.vtt", "lecture.srt"))
     assert (tmp_path / "lecture.vtt").read_text(encoding="utf-8").endswith("NOTE mine\n")
+
+
+def test_a_predictive_cards_caption_takes_the_moment_before_it_not_the_next_steps():
+    """Between a step's end and the predictive card after it, something may still leave the screen (0.2 s in the
+    matrix section): that moment is the card's, so the next step's caption (which states its result) does not
+    flash before the card that asks about it."""
+    steps = [step_record("A", "uno", 4.0), step_record("B", "dos: el resultado", 9.0)]
+    cards = [card_record("predictive", "¿Qué pasará?", 4.2, 5.5)]
+    assert lecture_tracks([(steps, 9.0, cards)]).cues == (
+        (0.0, 4.0, "uno"), (4.0, 5.5, "¿Qué pasará?"), (5.5, 9.0, "dos: el resultado"))

@@ -42,6 +42,9 @@ WORD_JOINER = "\u2060"
 SRT_ESCAPES = str.maketrans({"&": "&" + WORD_JOINER, "<": "<" + WORD_JOINER, ">": WORD_JOINER + ">"})
 
 
+CARD_LEAD = 1.0  # seconds: at most this long between a step's end and the card after it is the card's
+
+
 def step_spans(steps: list[StepRecord], duration: float) -> list[tuple[float, float]]:
     """(start, end) in seconds of each step: from the previous step's end to its own end.
 
@@ -69,7 +72,14 @@ def section_tracks(steps: list[StepRecord], duration: float, cards: list[CardRec
         cues += spoken_cues(step, lang) if step.spoken \
             else [] if narrated else [(*span, subtitle_text(step.caption, lang))]
     for card in () if narrated else cards:
-        cues = [*_outside(cues, card.start, card.end), (card.start, card.end, subtitle_text(card.caption, lang))]
+        # from the end of the step before it: what leaves between them leaves for the card (the next step's
+        # caption never flashes before the card that precedes it)
+        start = max([step.end for step in steps if card.start - CARD_LEAD <= step.end <= card.start],
+                    default=card.start)
+        parts = card.subtitles()
+        parts[0] = (start, *parts[0][1:])
+        cues = [*_outside(cues, start, card.end),
+                *[(begin, end, subtitle_text(text, lang)) for begin, end, text in parts]]
     return TextTracks(tuple(chapters),
                       tuple(_timed(start, end, _wrapped(text), offset) for start, end, text in sorted(cues)),
                       track_language(lang))
