@@ -298,20 +298,24 @@ class PipelineScene(LessonScene):
 
     def reveal_rows(self, matrix, seconds: float, cues: list[tuple[str, dict]], beside=()):
         """The matrix's rows one after another over ``seconds``, each with ``beside[i]`` (what is written right of
-        it), so that each row's numbers are read as they come: each fades in (ROW_FADE_SECONDS), its sound
-        ``cues[i]`` (kind, values) lands as it has, then it stands while it is read. A colour-only grid is one
-        piece: it sounds the query's row as it lands."""
+        it), so that each row's numbers are read as they come: the first fades in at once (ROW_FADE_SECONDS), each
+        next one at the end of its share of the time left, while the rows above it are read; row i's sound
+        ``cues[i]`` (kind, values) lands as it has faded in. A colour-only grid is one piece: it sounds the query's
+        row as it lands, then a frame runs down its rows (``run_down_rows``), as when it replaces another."""
         rows = self.matrix_rows(matrix)
         if len(beside) == len(rows):
             rows = [VGroup(row, extra) for row, extra in zip(rows, beside)]
-        share = seconds / len(rows)
-        fade = min(ROW_FADE_SECONDS, share)
-        sounds = cues if len(rows) == len(cues) else [cues[self.query]]
-        for row, (kind, values) in zip(rows, sounds):
+        fade = min(ROW_FADE_SECONDS, seconds / len(rows))
+        if len(rows) == 1:
+            kind, values = cues[self.query]
             self.cue(kind, lands=True, **values)
-            self.play(Appear(row), run_time=fade)
-            if share - fade > 1e-6:
-                self.wait(share - fade)
+            self.play(Appear(rows[0]), run_time=fade)
+            self.run_down_rows(matrix, seconds - fade)
+            return
+        for k, (row, (kind, values)) in enumerate(zip(rows, cues)):
+            run_time = fade if k == 0 else (seconds - fade) / (len(rows) - 1)
+            self.cue(kind, lands=True, **values)
+            self.play(Appear(row, rate_func=squish_rate_func(smooth, 1 - fade / run_time, 1.0)), run_time=run_time)
 
     def matrix_rows(self, matrix) -> list:
         """Each row's cells and numbers, to reveal one row after another; a colour-only grid is one piece."""
