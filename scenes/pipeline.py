@@ -289,31 +289,35 @@ class PipelineScene(LessonScene):
         self.play(*animations, Vanish(self.vectors), run_time=0.6)
         self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels,
                                 self.score_legend)), run_time=0.5)
-        self.reveal_rows(matrix, self.fill_seconds(0.5), self.query_row_cue(self.run.steps.scores))
+        self.reveal_rows(matrix, self.fill_seconds(0.5), self.values_cues(self.run.steps.scores))
         self.play(Create(self.query_frame), run_time=0.5)
 
-    def query_row_cue(self, scores) -> tuple[str, dict]:
-        """The query's row of ``scores`` read out as blips, pitch as value on the colour scale that the scores and
-        the scaled scores share: the scaled row sounds as much narrower as its colours are paler."""
-        return "values", dict(values=np.asarray(scores)[self.query].tolist(), spacing=BLIP_SPACING,
-                              low=-self.score_scale, high=self.score_scale)
+    def values_cues(self, scores) -> list[tuple[str, dict]]:
+        """Each row of ``scores`` read out as blips, pitch as value on the colour scale that the scores and the
+        scaled scores share: a scaled row sounds as much narrower as its colours are paler."""
+        return [("values", dict(values=row.tolist(), spacing=BLIP_SPACING, low=-self.score_scale,
+                                high=self.score_scale)) for row in np.asarray(scores)]
 
-    def reveal_rows(self, matrix, seconds: float, cue: tuple[str, dict] | None, beside=()):
+    def reveal_rows(self, matrix, seconds: float, cues: list[tuple[str, dict]], beside=()):
         """The matrix's rows one after another over ``seconds``, each with ``beside[i]`` (what is written right of
-        it), so that each row's numbers are read as they come; ``cue`` (kind, values) sounds as the query's row lands
-        (a colour-only grid, one piece, as it does)."""
+        it), so that each row's numbers are read as they come: the first fades in at once (ROW_FADE_SECONDS), each
+        next one at the end of its share of the time left, while the rows above it are read; row i's sound
+        ``cues[i]`` (kind, values) lands as it has faded in. A colour-only grid is one piece: it sounds the query's
+        row as it lands, then a frame runs down its rows (``run_down_rows``), as when it replaces another."""
         rows = self.matrix_rows(matrix)
         if len(beside) == len(rows):
             rows = [VGroup(row, extra) for row, extra in zip(rows, beside)]
-        landed = self.query + 1 if len(rows) > 1 else 1  # the rows up to the query's, then the rest
-        # each row fades in at the start of its share of the time, then stands while it is read
-        fade_in = squish_rate_func(smooth, 0.0, min(1.0, ROW_FADE_SECONDS * len(rows) / seconds))
-        if cue is not None:
-            self.cue(cue[0], lands=True, **cue[1])
-        for part in (rows[:landed], rows[landed:]):
-            if part:
-                self.play(LaggedStart(*[Appear(row, rate_func=fade_in) for row in part], lag_ratio=1.0),
-                          run_time=seconds * len(part) / len(rows))
+        fade = min(ROW_FADE_SECONDS, seconds / len(rows))
+        if len(rows) == 1:
+            kind, values = cues[self.query]
+            self.cue(kind, lands=True, **values)
+            self.play(Appear(rows[0]), run_time=fade)
+            self.run_down_rows(matrix, seconds - fade)
+            return
+        for k, (row, (kind, values)) in enumerate(zip(rows, cues)):
+            run_time = fade if k == 0 else (seconds - fade) / (len(rows) - 1)
+            self.cue(kind, lands=True, **values)
+            self.play(Appear(row, rate_func=squish_rate_func(smooth, 1 - fade / run_time, 1.0)), run_time=run_time)
 
     def matrix_rows(self, matrix) -> list:
         """Each row's cells and numbers, to reveal one row after another; a colour-only grid is one piece."""
@@ -380,21 +384,21 @@ class PipelineScene(LessonScene):
         label_room = 1.4
         return min(CELL_HEIGHT, (width - label_room) / len(self.tokens), (height - label_room) / len(self.tokens))
 
-    def replace_matrix(self, old, new, after: float = 0.0, with_rows=(), with_frame=(),
-                       cue: tuple[str, dict] | None = None, beside=()):
+    def replace_matrix(self, old, new, cues: list[tuple[str, dict]], after: float = 0.0, with_rows=(), with_frame=(),
+                       beside=()):
         """``old`` becomes ``new``: the old rows and formula fade out (with ``with_rows``: what else says which
         matrix is shown), then the new formula, then the new rows one after another (``reveal_rows``, each with its
         ``beside[i]``) over the step's reading time left but ``after`` seconds: each row is read as it comes, no frame
-        walks down rows already read, and the name above never disagrees with the numbers under it. ``cue`` (kind,
-        values) sounds as the query's row lands. A colour-only grid changes in one piece, then a frame runs down its
+        walks down rows already read, and the name above never disagrees with the numbers under it. ``cues[i]`` (kind,
+        values) sounds as row i lands. A colour-only grid changes in one piece, then a frame runs down its
         rows once, each briefly (``run_down_rows``): it has no numbers to read row by row.
 
         The frame (brackets, and ``with_frame``: the token names and frames around the grid) moves before the
         old rows leave when the new matrix is the wider and after them when it is the narrower, so that the rows lie
         inside the brackets on screen and never run over the token names."""
         if not self.numbers_fit():
-            if cue is not None:
-                self.cue(cue[0], lands=True, **cue[1])
+            kind, values = cues[self.query]
+            self.cue(kind, lands=True, **values)
             self.play(*with_rows, *with_frame, ReplacementTransform(old, new), run_time=ROWS_SECONDS)
             self.run_down_rows(new, self.fill_seconds(after))
             return
@@ -408,7 +412,7 @@ class PipelineScene(LessonScene):
         if last:
             self.play(*frame, run_time=FRAME_SECONDS)
         self.play(Appear(new.label), run_time=FRAME_SECONDS)
-        self.reveal_rows(new, self.fill_seconds(after), cue, beside)
+        self.reveal_rows(new, self.fill_seconds(after), cues, beside)
 
     def run_down_rows(self, matrix, seconds: float):
         """A frame down the matrix's rows, one after another over ``seconds``, then gone."""
@@ -425,7 +429,7 @@ class PipelineScene(LessonScene):
         animations = self.enter_lab_step("scaled", self.strings["steps"]["scaled"][caption],
                                          new_numbers=self.matrix_numbers(), **fields)
         self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations,
-                            cue=self.query_row_cue(steps.scaled))  # row after row, each divided by the same number
+                            cues=self.values_cues(steps.scaled))  # row after row, each divided by the same number
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
 
     def show_softmax(self):
@@ -437,6 +441,7 @@ class PipelineScene(LessonScene):
         frame = weights.matrix.row_box(self.query)
         self.replace_matrix(self.scaled.matrix, weights.matrix, after=MOVE_SECONDS + LINE_SECONDS * len(self.tokens),
                             with_rows=[*animations, Vanish(self.score_legend)],  # the weights' are on another scale
+                            cues=[("row", dict(weights=row.tolist())) for row in np.asarray(self.run.steps.weights)],
                             with_frame=[ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
                                                                     self.query_frame),
                                                              VGroup(weights.row_labels, weights.column_labels, frame))])
@@ -825,8 +830,8 @@ class PipelineScene(LessonScene):
             counts[0] = VGroup(parts.nulled[1], counts[0])  # the column's name with its first number
         self.replace_matrix(scores.matrix, parts.masked.matrix, after=SUMMARY_SECONDS, beside=counts,
                             with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
-                            cue=("masked", dict(before=free.weights[self.query].tolist(),
-                                                after=masked.weights[self.query].tolist())))
+                            cues=[("masked", dict(before=before.tolist(), after=after.tolist()))
+                                  for before, after in zip(free.weights, masked.weights)])
         self.beat("counts")  # the first and the last count, as the voice reads them
         self.play(Appear(parts.nulled_summary), run_time=SUMMARY_SECONDS)
 

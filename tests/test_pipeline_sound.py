@@ -11,7 +11,8 @@ from attn_math.attention import entropy
 from scenes.pipeline import PipelineScene
 from sonify.mappings import MAPPINGS
 from sonify.synth import SAMPLE_RATE
-from tests.scene_checks import FRAME, run_scene
+from tests.scene_checks import FRAME, run_scene, shared_recorded
+from tests.test_lab import literal_lab
 
 LANDED = 0.95  # of full opacity: shown
 ABSENT = 0.5  # at most, at the start of the play it lands in
@@ -30,12 +31,13 @@ def opacity(scene, mobject) -> float:
 
 def targets(scene) -> dict:
     """What each data cue announces, by (cue kind, step key, version): those built so far."""
-    q, found = getattr(scene, "query", None), {}
+    found = {}
     if hasattr(scene, "inputs"):
         found["tokens", "embeddings", None] = scene.inputs.tokens
-    for key, name in (("scores", "scores"), ("scaled", "scaled")):
-        if hasattr(scene, name):
-            found["values", key, None] = VGroup(*getattr(scene, name).matrix.entries[q])
+    for kind, key, name in (("values", "scores", "scores"), ("values", "scaled", "scaled"), ("row", "softmax", "weights")):
+        if hasattr(scene, name):  # every row, each sounding as it lands
+            for i, row in enumerate(getattr(scene, name).matrix.entries):
+                found[kind, key, i] = VGroup(*row)
     for preset, heatmap in getattr(scene, "preset_maps", {}).items():
         found["row", "presets", preset] = heatmap.matrix
     stage = getattr(scene, "presets_stage", None)
@@ -43,7 +45,8 @@ def targets(scene) -> dict:
         for preset, readout in zip(("lab", "sharp"), stage[3]):
             found["row", "article", preset] = readout
     if hasattr(scene, "comparison"):
-        found["masked", "causal", None] = VGroup(*scene.comparison.masked.matrix.entries[q])
+        for i, row in enumerate(scene.comparison.masked.matrix.entries):
+            found["masked", "causal", i] = VGroup(*row)
     return found
 
 
@@ -72,8 +75,16 @@ def step_of(scene, time: float) -> str:
 
 
 def data_cues(scene, kinds=("tokens", "values", "row", "masked")):
-    return [(cue, (cue.kind, step_of(scene, cue.time), cue.values.get("version"))) for cue in scene.cues
-            if cue.kind in kinds]
+    """(cue, (kind, step, version)) of each data cue; a matrix row's (a row reveal's) version is its row: the rows
+    sound in order, top to bottom."""
+    found, rows = [], {}
+    for cue in scene.cues:
+        if cue.kind in kinds and not cue.replay:
+            step, version = step_of(scene, cue.time), cue.values.get("version")
+            if version is None and cue.kind in ("values", "row", "masked"):
+                version = rows[cue.kind, step] = rows.get((cue.kind, step), -1) + 1
+            found.append((cue, (cue.kind, step, version)))
+    return found
 
 
 def landing_play(plays, cue):
@@ -85,16 +96,18 @@ def landing_play(plays, cue):
 
 
 def test_every_data_cue_sounds_as_what_it_announces_lands(watched):
-    """Step 1's tokens, the query's row of scores (4) and of scaled scores (5), each preset's map (8) and article
-    readout (9), the masked weights (causal): absent or fading at the start of the play that ends at the cue,
+    """Step 1's tokens, each row of scores (4), of scaled scores (5) and of weights (6), each preset's map (8) and
+    article readout (9), each row of masked weights (causal): absent or fading at the start of the play that ends at the cue,
     shown at its end. (Before: the masked chord and the presets' rows sounded as their fades began.)"""
     scene, plays = watched
     cues = data_cues(scene)
     for cue, key in cues:
         _, _, before, after = landing_play(plays, cue)
         assert before.get(key, 0.0) <= ABSENT and after.get(key, 0.0) >= LANDED, (key, cue.time, before, after)
-    assert {key for _, key in cues} == {("tokens", "embeddings", None), ("values", "scores", None),
-                                       ("values", "scaled", None), ("masked", "causal", None),
+    rows = range(len(scene.tokens))
+    assert {key for _, key in cues} == {("tokens", "embeddings", None), *[(kind, step, i) for i in rows for kind, step in
+                                                                        (("values", "scores"), ("values", "scaled"),
+                                                                         ("row", "softmax"), ("masked", "causal"))],
                                        *[("row", step, preset) for step in ("presets", "article")
                                          for preset in ("lab", "sharp")]}
 
@@ -118,7 +131,7 @@ def test_the_query_row_of_scores_and_of_scaled_scores_is_heard_on_one_scale(watc
     √d_k · T, is heard as many times narrower (its blips' pitches closer together)."""
     scene, _ = watched
     steps, q = scene.run.steps, scene.query
-    values = {key[1]: cue.values for cue, key in data_cues(scene, ("values",))}
+    values = {key[1]: cue.values for cue, key in data_cues(scene, ("values",)) if key[2] == q}
     assert values["scores"]["values"] == pytest.approx(steps.scores[q].tolist())
     assert values["scaled"]["values"] == pytest.approx(steps.scaled[q].tolist())
     assert (values["scores"]["low"], values["scores"]["high"]) == (values["scaled"]["low"], values["scaled"]["high"])
@@ -128,7 +141,42 @@ def test_the_query_row_of_scores_and_of_scaled_scores_is_heard_on_one_scale(watc
 def test_the_masked_chord_goes_from_the_free_row_to_the_masked_one(watched):
     """The causal step's chord: the query's weights without the mask, then with it (what its map shows)."""
     scene, _ = watched
-    (cue, _), = data_cues(scene, ("masked",))
+    (cue, _), = [(cue, key) for cue, key in data_cues(scene, ("masked",)) if key[2] == scene.query]
     masked = scene.comparison.masked.matrix.values[scene.query]
     assert cue.values["after"] == pytest.approx(np.asarray(masked).tolist(), abs=0.006)
     assert entropy(np.asarray(cue.values["before"])) >= entropy(np.asarray(cue.values["after"]))
+
+
+REVEALS = {"scores": "scores", "scaled": "scaled", "softmax": "weights", "causal": "weights_causal"}  # matrix names
+LANDING_SLACK = 0.3  # seconds: a row's sound may come this long after its row has faded in, never before
+
+
+def expected_rows(scene, step: str) -> list[dict]:
+    """What each row of ``step``'s matrix sounds, computed from the lab by hand (tests/test_lab.literal_lab): the
+    scores' and the scaled scores' values, the softmax's weights, the causal step's weights before and after."""
+    sentence, temperature = " ".join(scene.tokens), scene.settings.temperature
+    free, masked = literal_lab(sentence, temperature, False), literal_lab(sentence, temperature, True)
+    scores = np.array(free["Q"]) @ np.array(free["K"]).T
+    return {"scores": [{"values": row} for row in scores],
+            "scaled": [{"values": row} for row in scores / (np.sqrt(8) * temperature)],
+            "softmax": [{"weights": row} for row in free["weights"]],
+            "causal": [{"before": before, "after": after}
+                       for before, after in zip(free["weights"], masked["weights"])]}[step]
+
+
+@pytest.mark.parametrize("step", REVEALS)
+def test_each_row_sounds_its_own_values_as_it_fades_in(step):
+    """Issue 44, less silence: steps 4-6 and 12 reveal their matrix row after row over 20-30 s, and only the query's
+    row sounded (70-118 s of the default run was silent but for the step markers). Every row's sound lands 0 to
+    0.3 s after the play that shows its numbers ends, with that row's numbers: the scores' and scaled scores' as
+    blips, the softmax's as a row's chord, the causal step's as the masked chord; each row's sound once."""
+    scene, log = shared_recorded("pipeline")
+    plays = [entry[1] for entry in log if entry[0] == "play"]
+    name, n = REVEALS[step], len(scene.tokens)
+    shown = [next(play for play in plays if {(name, (i, j)) for j in range(n)} <= play.tags()) for i in range(n)]
+    cues = [cue for cue in scene.cues if cue.kind in ("values", "row", "masked") and not cue.replay]
+    for i, (play, expected) in enumerate(zip(shown, expected_rows(scene, step))):
+        landing = [cue for cue in cues if -1e-6 <= cue.time - play.end <= LANDING_SLACK]
+        assert len(landing) == 1, (step, i, play.end, [(cue.kind, cue.time) for cue in landing])
+        for field, values in expected.items():
+            assert landing[0].values[field] == pytest.approx(np.asarray(values).tolist(), abs=1e-6), (step, i, field)

@@ -593,8 +593,8 @@ def test_cues_step_tones_connections_and_reset(scene):
              "masked": {"before", "after"}, "entropy": {"rows", "free", "masked"}, "row": {"weights", "version"},
              "curve": {"values", "duration"}, "tokens": {"count"}, "values": {"values", "spacing", "low", "high"}}
     assert kinds.keys() == set(BY_ID["pipeline"].cue_kinds)  # the values of every kind the record says it plays
-    for cue in gato.cues:
-        assert kinds[cue.kind] == set(cue.values)
+    for cue in gato.cues:  # a row's version only where two panels' rows are compared (steps 8-9)
+        assert set(cue.values) in (kinds[cue.kind], kinds[cue.kind] - {"version"})
         assert all(isinstance(value, (int, float, list, str)) for value in cue.values.values())
     weights = [cue.values["weight"] for cue in gato.cues if cue.kind == "connection"]
     assert all(0 < weight <= 1 for weight in weights)
