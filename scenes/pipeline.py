@@ -316,7 +316,7 @@ class PipelineScene(LessonScene):
             return
         for k, (row, (kind, values)) in enumerate(zip(rows, cues)):
             run_time = fade if k == 0 else (seconds - fade) / (len(rows) - 1)
-            self.cue(kind, lands=True, **values)
+            self.cue(kind, lands=True, **values, **({"replayed": True} if k == self.query else {}))  # the key row
             self.play(Appear(row, rate_func=squish_rate_func(smooth, 1 - fade / run_time, 1.0)), run_time=run_time)
 
     def matrix_rows(self, matrix) -> list:

@@ -30,12 +30,15 @@ BACK_TO_BACK = 0.1  # seconds of slack: a cue starting this soon after the one b
 
 
 def key_cues(cues) -> list:
-    """The step's key sound among ``cues`` (the step's, in time order): its last data cue and the cues of its kind
-    before it that the finished picture still shows (see the module's docstring), in time order."""
+    """The step's key sound among ``cues`` (the step's, in time order): its last data cue, or of that kind the last
+    one a scene marked ``replayed`` (the query's row among a matrix's rows, each heard as it came), and the cues of
+    its kind before it that the finished picture still shows (see the module's docstring), in time order."""
     data = [cue for cue in cues if cue.kind not in NOT_DATA]
     if not data:
         return []
     same = [cue for cue in data if cue.kind == data[-1].kind]
+    marked = [index for index, cue in enumerate(same) if cue.values.get("replayed")]
+    same = same[:marked[-1] + 1] if marked else same
     chosen, seconds = [same[-1]], sound_seconds(same[-1])
     for cue in reversed(same[:-1]):
         turn = sound_seconds(cue) + SEQUENCE_GAP

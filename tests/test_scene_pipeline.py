@@ -593,9 +593,16 @@ def test_cues_step_tones_connections_and_reset(scene):
              "masked": {"before", "after"}, "entropy": {"rows", "free", "masked"}, "row": {"weights", "version"},
              "curve": {"values", "duration"}, "tokens": {"count"}, "values": {"values", "spacing", "low", "high"}}
     assert kinds.keys() == set(BY_ID["pipeline"].cue_kinds)  # the values of every kind the record says it plays
-    for cue in gato.cues:  # a row's version only where two panels' rows are compared (steps 8-9)
-        assert set(cue.values) in (kinds[cue.kind], kinds[cue.kind] - {"version"})
+    for cue in gato.cues:  # a row's version only where two panels' rows are compared (steps 8-9); "replayed" on
+        # the query's row among a matrix's rows (sonify.replay.key_cues)
+        assert set(cue.values) - {"replayed"} in (kinds[cue.kind], kinds[cue.kind] - {"version"})
         assert all(isinstance(value, (int, float, list, str)) for value in cue.values.values())
+    marked = {kind: [cue for cue in gato.cues if cue.kind == kind and cue.values.get("replayed")]
+              for kind in ("values", "row")}  # the query's row of each revealed matrix is the one replayed
+    steps_of_run = gato.run.steps
+    np.testing.assert_allclose([cue.values["values"] for cue in marked["values"]],
+                               [steps_of_run.scores[gato.query], steps_of_run.scaled[gato.query]])
+    np.testing.assert_allclose([cue.values["weights"] for cue in marked["row"]], [steps_of_run.weights[gato.query]])
     weights = [cue.values["weight"] for cue in gato.cues if cue.kind == "connection"]
     assert all(0 < weight <= 1 for weight in weights)
     times = [cue.time for cue in gato.cues]

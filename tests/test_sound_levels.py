@@ -158,3 +158,8 @@ def test_the_replay_repeats_only_what_the_finished_picture_shows():
     assert key_cues([*rows, Cue(16.0, "step", {"step": 3})]) == rows[2:]
     apart = [Cue(t, "row", {"weights": [0.25] * 4}) for t in (1.0, 5.0, 9.0)]
     assert key_cues(apart) == apart[2:]
+    # a matrix's rows each heard as they came: the one the scene marks (the query's) is replayed, not the last
+    marked = [Cue(t, "values", {"values": [0.0, 1.0], "spacing": 0.2, **({"replayed": True} if t == 5.0 else {})})
+              for t in (1.0, 5.0, 9.0)]
+    assert key_cues(marked) == [marked[1]]
+    assert key_cues([*marked, Cue(12.0, "row", {"weights": [0.5, 0.5]})])[-1].kind == "row"  # a later kind wins
