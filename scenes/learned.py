@@ -37,6 +37,7 @@ FIRST_HALF_COLOUR = style.MUTED  # the random half, and its loss: what cannot be
 REPEATED_COLOUR = style.TEXT  # the repeated half, and its loss
 LOSS_COLOUR = style.OUTPUT  # the training loss: computed from the model's output
 HOLD = 2.0  # seconds to hold a state worth reading
+ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 1.0, 0.5, 0.8  # the task's copy arrow, a breath, its answer
 TASK_NOTE_ROOM = 1.4  # under the task's row: the two lines saying what the model is trained on
 MOMENT_SECONDS = 1.5  # a moment of the training (before, during, after the drop) coming in
 CAPTION_ROOM = 0.3  # above the body's bottom: a caption on two lines rises this far into it
@@ -140,10 +141,14 @@ class LearnedScene(LessonScene):
         self.play(Appear(trained_on), run_time=0.6)
         self.wait(HOLD)
         self.play(*[Transform(boxes[i], box) for i, box in zip((self.seen, self.position), marked)], run_time=0.8)
-        self.wait(1.0)
-        self.play(Create(arrow), Appear(copy), run_time=1.0)
-        self.play(Vanish(self.row.words[asked]), Appear(answer),
-                  run_time=self.reveal_seconds(fill_after=0.0, shortest=0.8))
+        # the reading time left is a pause before the arrow, not one slow fade of the answer (a 5 s fade changes
+        # too little from frame to frame to be seen moving, and the answer is one word: the finished picture's hold
+        # follows it, so it comes soon after the arrow)
+        self.wait(max(1.0, self.reveal_seconds(fill_after=ARROW_SECONDS + ANSWER_PAUSE + ANSWER_SECONDS,
+                                               shortest=0.0)))
+        self.play(Create(arrow), Appear(copy), run_time=ARROW_SECONDS)
+        self.wait(ANSWER_PAUSE)
+        self.play(Vanish(self.row.words[asked]), Appear(answer), run_time=ANSWER_SECONDS)
         self.task = VGroup(goal, boxes, halves, arrow, copy, answer, trained_on, *self.row.words)
 
     def token_box(self, i: int, colour, stroke_width: float = 2) -> RoundedRectangle:

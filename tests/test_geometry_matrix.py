@@ -223,7 +223,7 @@ def test_one_sound_scale_per_quantity(default, want):
                    and cue.values["value"] == 2] for name in ("Q", "K", "V")}
     assert all(twos.values()) and len({p for pitches in twos.values() for p in pitches}) == 1, twos
     share = (2 - vectors.min()) / (vectors.max() - vectors.min())
-    assert twos["Q"][0] == pytest.approx(220 * 4 ** share, abs=1.0)  # the blip's own pitch law, on the one scale
+    assert twos["Q"][0] == pytest.approx(600 * 4 ** share, abs=1.0)  # the legend's value pitch, on the one scale
 
 
 def test_steps_in_the_records_and_the_manifest(default):
