@@ -5,7 +5,8 @@ input and forks a child for each, so that a hundred stopped renders cost a fork 
 The child runs the real CLI (``render.py render ...``) with two changes: the workers' results and the joined
 lecture are replayed from a folder rendered before (``new``: the same files a worker and the join would make,
 without their minutes of drawing and encoding), and at
-the ``point``-th rename or removal made inside ``OutputFolder.commit`` the signal ``stop`` is sent to it (from
+the ``point``-th rename or removal made inside ``OutputFolder.commit`` or while a folder is removed (the render's
+scratch), the signal ``stop`` is sent to it (from
 another thread, as the kernel may deliver it; SIGKILL before the call). The child's exit status, and how many
 such points its commits passed, are written back as a line of JSON.
 """
@@ -44,7 +45,8 @@ def replay(new: Path):
 
 
 def stopping(point: int | None, stop: int, passed: list[int]):
-    """os.replace and os.unlink, counted inside a commit; at the ``point``-th, ``stop`` is sent."""
+    """os.replace, os.unlink and os.rmdir, counted inside a commit and inside a folder's removal (the render's
+    scratch); at the ``point``-th, ``stop`` is sent."""
     committing = []
 
     def counted(call):
@@ -60,17 +62,18 @@ def stopping(point: int | None, stop: int, passed: list[int]):
             return call(*arguments, **keywords)
         return wrapper
 
-    commit = OutputFolder.commit
+    def watched(call):
+        def wrapper(*arguments, **keywords):
+            committing.append(1)
+            try:
+                return call(*arguments, **keywords)
+            finally:
+                committing.pop()
+        return wrapper
 
-    def watched_commit(self, *arguments, **keywords):
-        committing.append(1)
-        try:
-            return commit(self, *arguments, **keywords)
-        finally:
-            committing.pop()
-
-    os.replace, os.unlink = counted(os.replace), counted(os.unlink)
-    OutputFolder.commit = watched_commit
+    os.replace, os.unlink, os.rmdir = counted(os.replace), counted(os.unlink), counted(os.rmdir)
+    OutputFolder.commit = watched(OutputFolder.commit)
+    shutil.rmtree = watched(shutil.rmtree)
 
 
 def child(request: dict) -> None:

@@ -1,7 +1,8 @@
 """A commit no signal or kill can split: a two-section render (quick and matrix, then the lecture) is stopped at
-every rename and removal of its commits, by SIGKILL, SIGTERM, SIGINT and SIGHUP; then the next command takes the
-folder. At every point each section is wholly old or wholly new (its files hash to its manifest entry, which is
-the old render's or the new one's), the lecture hashes to its entry, and a user's file is still there.
+every rename and removal of its commits and of its scratch folder's removal, by SIGKILL, SIGTERM, SIGINT and SIGHUP;
+then the next command takes the folder. At every point each section is wholly old or wholly new (its files hash to
+its manifest entry, which is the old render's or the new one's), the lecture hashes to its entry, and a user's file
+is still there; after a signal a handler takes, no scratch is left (a kill's is removed by the next render).
 
 The render is tests/commit_probe.py: the real CLI, started once and forked for every stop, with the workers'
 results replayed from a new render made once (see there).
@@ -19,7 +20,7 @@ import pytest
 
 from lecture.render.commit_journal import COMMIT
 from lecture.render.manifest import entry_hash, file_hash, read_manifest
-from lecture.render.output_folder import PRIVATE, OutputFolder
+from lecture.render.output_folder import PRIVATE, SCRATCH, OutputFolder
 from media_checks import ROOT, TINY, copy_of, quick_command, rendered_once, run_quick_cli, tiny_matrix
 
 SECTIONS = ("quick", "matrix")
@@ -90,7 +91,7 @@ def assert_whole(out: Path, renders) -> list[str]:
 
 @pytest.fixture(scope="module")
 def points(probe, renders, tmp_path_factory) -> int:
-    """How many renames and removals the unstopped render's commits make."""
+    """How many renames and removals the unstopped render's commits and scratch removal make."""
     folder = tmp_path_factory.mktemp("sweep-clean")
     out, status = stopped_render(probe, renders, folder, None, signal.SIGTERM)
     assert status == 0, (folder / "log-None.txt").read_text()
@@ -110,6 +111,8 @@ def test_a_stop_at_any_rename_leaves_every_section_whole(probe, renders, points,
         out, status = stopped_render(probe, renders, tmp_path, point, stop)
         assert status == STATUS.get(stop, 128 + stop), (point, (tmp_path / f"log-{point}.txt").read_text())
         seen.add(tuple(assert_whole(out, renders)))
+        if stop != signal.SIGKILL:
+            assert not any((out / PRIVATE / SCRATCH).iterdir()), point
         shutil.rmtree(out)
     if stop == signal.SIGKILL:  # a kill before the first commit's journal keeps all, one after it none of the old
         assert {("old", "old"), ("new", "new")} <= seen

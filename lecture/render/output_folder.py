@@ -121,13 +121,15 @@ class OutputFolder:
 
     @contextmanager
     def scratch(self):
-        """A fresh scratch folder owned by this process, removed when the block ends."""
+        """A fresh scratch folder owned by this process, removed when the block ends; Ctrl-C, SIGTERM and SIGHUP
+        wait until it is gone (a kill leaves it to ``remove_abandoned_scratch``)."""
         folder = Path(tempfile.mkdtemp(dir=self.scratch_root))
         try:
             (folder / OWNER).write_text(json.dumps(process_identity(os.getpid())))
             yield folder
         finally:
-            shutil.rmtree(folder, ignore_errors=True)
+            with stops_held():
+                shutil.rmtree(folder, ignore_errors=True)
 
     def remove_abandoned_scratch(self) -> None:
         """Remove scratch folders whose owner file names a process that no longer runs (a killed render)."""
