@@ -16,7 +16,8 @@ from lesson.sections import BY_ID
 from lesson.numbers import parse_number
 from scenes import style
 from scenes.lesson_scene import LessonScene
-from scenes.pipeline import LAB_STEPS, NUMBERS_MAX_TOKENS, PipelineScene
+from scenes.pipeline import LAB_STEPS, PipelineScene
+from scenes.pipeline_parts.matrices import NUMBERS_MAX_TOKENS
 from tests.scene_checks import layout_problems, lecture_problems, run_scene, step_tone_problems
 from tests.test_lab import GATO_ROLES, literal_lab, sharp_score_by_hand, softmax_by_hand
 
