@@ -43,6 +43,7 @@ class PipelineScene(LabVectors, LabMatrices, LabOutput, PresetComparison, Temper
         # the tokens as the screen writes them; the runs read the sentence itself, as the lab types it
         self.tokens, self.query = tuple(self.shown_words(self.run.tokens)), settings.query
         self.dot_states: dict[str, tuple[str, ...]] = {}  # the panel's dots while each lab step is on screen
+        self.heard_figures: set[tuple[tuple[float, ...], float]] = set()  # attention notes played (keys_to_sound)
         self.show_embeddings()
         self.show_projection("queries", row=1)
         self.show_projection("keys", row=2)

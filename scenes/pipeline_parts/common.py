@@ -68,7 +68,8 @@ class PipelineCommon:
 
     def play_with_notes(self, animations: list, weights, temperature: float, spacing: float):
         """The animations one after another in one play, each ending with a "connection" cue (a note sounds as its
-        line has been drawn, not before).
+        line has been drawn, not before). A figure heard before (the same weights at the same temperature: a row
+        redrawn at a later step) is recalled, not played again: only its top weight's note sounds.
 
         One play rather than one per note keeps long sentences quick to render; the cues carry
         the times the notes start at, ``spacing`` apart (never less than NOTE_SPACING, so each is heard).
@@ -77,10 +78,19 @@ class PipelineCommon:
             return
         spacing = max(NOTE_SPACING, spacing)
         start, peak = self.renderer.time, float(max(weights))
-        for k, weight in enumerate(weights):
-            self.cues.append(Cue(start + (k + 1) * spacing, "connection",
-                                 {"weight": float(weight), "temperature": float(temperature), "peak": peak, "key": k}))
+        for k in self.keys_to_sound(weights, temperature):
+            self.cues.append(Cue(start + (k + 1) * spacing, "connection", {
+                "weight": float(weights[k]), "temperature": float(temperature), "peak": peak, "key": k}))
         self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
+
+    def keys_to_sound(self, weights, temperature: float) -> list[int]:
+        """Every key of a figure the section has not played yet; of one it has, the top weight's key alone (the
+        first of equal ones), a recall. Kept in ``self.heard_figures``: (weights, temperature) already played."""
+        figure = (tuple(float(weight) for weight in weights), float(temperature))
+        if figure in self.heard_figures:
+            return [int(np.argmax(figure[0]))]
+        self.heard_figures.add(figure)
+        return list(range(len(figure[0])))
 
 
 def rounded_up(value: float, step: float = CHART_TOP_STEP) -> float:
