@@ -1,0 +1,185 @@
+"""Beyond the lab, the guide's exercises 3 and 4: the weights without the causal mask beside the masked side (the
+scaled scores with −∞ in the future, then their softmax, 0 there, each row's count of nulled weights beside it);
+then the entropy of the first and the fourth row on both sides."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Create, ReplacementTransform, SurroundingRectangle, VGroup
+
+from attn_math.lab import LabAttention
+from scenes import style
+from scenes.fades import Appear, Vanish
+from scenes.pipeline_parts.common import FADE_SECONDS, LEAVE_SECONDS, STEP_SECONDS
+from scenes.pipeline_parts.matrices import MatrixReveals
+from scenes.token_heatmap import TokenHeatmap, cell_centres, cell_size_of
+from scenes.token_labels import abbreviated
+from scenes.visuals import baseline, cap_height, label_text, sit_on, tagged_number, text_with_numbers
+from sonify.mappings import ENTROPY_GAP
+
+COMPARISON_GAP = 0.45  # between the unmasked map and the row names it shares with the masked one
+COMPARISON_LINE_GAP = 0.3  # between the comparison's title, maps, summary and entropy lines
+NULLED_GAP = 0.35  # between the masked map's brackets and its count of nulled weights per row
+SUMMARY_SECONDS = 0.8  # the causal step's "first row: 6 · last: 0"
+SUMMARY_NUMBERS = 2  # in that summary: the first row's count and the last's
+MAPS_RESERVE = 2.0  # s of the causal step's reading time left out of the time its two maps' fade-ins share
+FADE_PARTS = 3  # that time is cut in this many: each map's fade-in takes one part (at most FADE_SECONDS)
+FOURTH = 3  # the row (from 0) whose entropy exercise 4 reads beside the first's, when the sentence is that long
+ENTROPY_NUMBERS = 4  # the first and the fourth row's entropy, without and with the mask
+FRAMING_ROWS_SECONDS = 0.8  # the two rows framed on both maps
+CHANGED_BUFF = 0.1  # around the masked side's entropies, framed: what the mask changed
+CHANGED_STROKE = 2
+
+
+class MaskComparison(VGroup):
+    """Steps 11-12's stage: the weights without the mask (``free``, under ``free_title``, its ``entropy_free``)
+    beside the masked side (``masked_block``: the scaled scores ``masked_scores`` that become the weights ``masked``,
+    and the ``nulled`` count per row), the ``nulled_summary`` and ``entropy_masked`` under it; ``fourth`` is the row
+    whose entropy step 12 reads beside the first's."""
+
+    def __init__(self, free_title, free: TokenHeatmap, entropy_free, masked_title, masked_block: VGroup,
+                 nulled_summary, entropy_masked, fourth: int):
+        super().__init__(free_title, free, entropy_free, masked_title, masked_block, nulled_summary, entropy_masked)
+        self.free_title, self.free, self.entropy_free = free_title, free, entropy_free
+        self.masked_title, (self.masked, self.masked_scores, self.nulled) = masked_title, masked_block
+        self.nulled_summary, self.entropy_masked, self.fourth = nulled_summary, entropy_masked, fourth
+
+
+class CausalMask(MatrixReveals):
+    """The causal and entropy steps; ``self.comparison`` (MaskComparison) is their stage."""
+
+    def show_causal_comparison(self):
+        """Exercise 3, without the mask | with it: first the scaled scores with −∞ in the future, then their
+        softmax, 0 there."""
+        free, masked = self.attention(self.settings.temperature, False), self.attention(self.settings.temperature, True)
+        nulled = masked.steps.mask.sum(axis=1)
+        n, softmax = len(self.tokens), next((record for record in self.steps if record.key == "softmax"), None)
+        shown_before = not self.settings.causal and softmax is not None  # the unmasked weights are step 6's
+        self.begin_step("causal", new_numbers=(1 if shown_before else 2) * self.matrix_numbers()
+                        + (n if self.numbers_fit() else 0) + SUMMARY_NUMBERS,
+                        first=int(nulled[0]), last=int(nulled[-1]))
+        if shown_before:  # read then: not new numbers to read again
+            self.count_as_read({"weights_free": softmax.numbers.get("weights", [])})
+        self.comparison = self.comparison_layout(free, masked, nulled)
+        parts = self.comparison
+        self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=LEAVE_SECONDS)
+        reveal = self.fill_seconds(MAPS_RESERVE)
+        scores = parts.masked_scores
+        fade = min(reveal / FADE_PARTS, FADE_SECONDS)
+        self.play(Appear(parts.free_title), Appear(parts.free), Appear(scores.row_labels), run_time=fade)
+        self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=fade)
+        self.causal_scores = scores.matrix  # on screen until the softmax replaces it
+        names = VGroup(parts.masked.row_labels, parts.masked.column_labels)
+        self.beat("zeros")  # each row's weights with the count of those the mask nulled beside it, row after row
+        counts = [*parts.nulled[0]] if len(parts.nulled) else []
+        if counts:
+            counts[0] = VGroup(parts.nulled[1], counts[0])  # the column's name with its first number
+        self.replace_matrix(scores.matrix, parts.masked.matrix, after=SUMMARY_SECONDS, beside=counts,
+                            with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
+                            cues=[("masked", dict(before=before.tolist(), after=after.tolist()))
+                                  for before, after in zip(free.weights, masked.weights)])
+        self.beat("counts")  # the first and the last count, as the voice reads them
+        self.play(Appear(parts.nulled_summary), run_time=SUMMARY_SECONDS)
+
+    def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> "MaskComparison":
+        """Without and with the mask side by side, each with its numbers while they fit; the unmasked side in
+        colours only when its numbers would shrink the two under 14 px (long words, wide numbers)."""
+        stage = self.comparison_of(free, masked, nulled, free_numbers=self.numbers_fit())
+        texts = [*stage.free.column_labels, *(entry for heatmap in (stage.free, stage.masked)
+                                              for row in heatmap.matrix.entries for entry in row)]
+        if texts and min(cap_height(text) for text in texts) < style.SMALLEST_CAP_HEIGHT:
+            return self.comparison_of(free, masked, nulled, free_numbers=False)
+        return stage
+
+    def comparison_of(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray,
+                      free_numbers: bool) -> "MaskComparison":
+        """Without and with the mask side by side, row beside row: the tokens between the two name the rows of
+        both; the nulled count per row; entropy readouts kept for later. ``free_numbers``: the unmasked weights
+        with their numbers and column names, else in colours only.
+
+        The masked side is built twice on one grid: the scaled scores (−∞ where masked), then the weights."""
+        labels, n = self.labels, len(self.tokens)
+        cell = self.half_body_cell()
+        scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{{labels['mask']}}}"
+        width = self.cell_width(masked.weights)
+        masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
+                                                      masked.steps.mask), self.tokens)
+        row_height = cell_size_of(masked_map.matrix)[1]
+        free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, width,
+                                                    numbers=free_numbers), self.tokens)
+        free_map.remove(free_map.row_labels)  # the masked map's row names, between the two, name its rows too
+        free_map.row_labels = VGroup()
+        if not free_numbers:  # colours only: the masked map's columns name its columns too
+            free_map.remove(free_map.column_labels)
+            free_map.column_labels = VGroup()
+        scores_map = TokenHeatmap(self.matrix(masked.steps.scaled, scaled_label, style.TEXT, "scaled_causal", cell,
+                                              self.cell_width(masked.steps.scaled), fill=self.score_fill,
+                                              mask=masked.steps.mask), self.tokens)  # step 5's colours
+        grid = masked_map.matrix.cell_grid  # the scores row on row with the weights that replace them, one left edge
+        scores_map.shift(grid.get_corner(UP + LEFT) - scores_map.matrix.cell_grid.get_corner(UP + LEFT))
+        column = VGroup()
+        if masked_map.labelled and self.numbers_fit():
+            column = self.nulled_column(masked_map, nulled)
+        summary = text_with_numbers(labels["nulled_summary"], {
+            "first": tagged_number(nulled[0], "nulled_first_last", (0, 0), font_size=style.CAPTION_SIZE, decimals=0),
+            "last": tagged_number(nulled[-1], "nulled_first_last", (0, 1), font_size=style.CAPTION_SIZE, decimals=0)},
+            font_size=style.CAPTION_SIZE)
+        fourth = min(FOURTH, n - 1)
+        entropy_free, entropy_masked = (self.entropy_pair(run, fourth, name) for run, name in
+                                        ((free, "entropy_free"), (masked, "entropy_causal")))
+        free_title, masked_title = (label_text(labels[key], style.TEXT, style.BODY_SIZE)
+                                    for key in ("without_mask", "with_mask"))
+        masked_block = VGroup(masked_map, scores_map, column)
+        free_grid = free_map.matrix.cell_grid
+        free_map.shift(grid.get_top() - free_grid.get_top())  # row i level with row i
+        free_map.shift(RIGHT * (masked_block.get_left()[0] - COMPARISON_GAP - free_map.get_right()[0]))
+        VGroup(free_map.matrix.label, masked_map.matrix.label).set_y(max(free_map.matrix.label.get_y(),
+                                                                         masked_map.matrix.label.get_y()))
+        masked_title.next_to(masked_block, UP, buff=COMPARISON_LINE_GAP).match_x(grid)
+        sit_on(free_title.match_x(free_grid), baseline(masked_title))
+        summary.next_to(masked_block, DOWN, buff=COMPARISON_LINE_GAP).match_x(grid)
+        entropy_masked.next_to(summary, DOWN, buff=COMPARISON_LINE_GAP).match_x(grid)
+        entropy_free.match_x(free_grid)
+        sit_on(entropy_free, baseline(summary))
+        overlap = entropy_free.get_right()[0] + COMPARISON_GAP - summary.get_left()[0]
+        if overlap > 0:  # a long readout under a narrow map: the unmasked side moves left, its rows still level
+            VGroup(free_title, free_map, entropy_free).shift(LEFT * overlap)
+        stage = MaskComparison(free_title, free_map, entropy_free, masked_title, masked_block, summary,
+                               entropy_masked, fourth)
+        self.place(stage, self.body())
+        return stage
+
+    def nulled_column(self, heatmap: TokenHeatmap, nulled: np.ndarray) -> VGroup:
+        """How many weights each row loses to the mask, right of its row."""
+        rows = cell_centres(heatmap.matrix)[:, 0]
+        counts = VGroup(*[tagged_number(count, "nulled", (i, 0), style.MUTED, style.CELL_SIZE, decimals=0)
+                          .next_to(heatmap.matrix.brackets[1], RIGHT, buff=NULLED_GAP).set_y(rows[i][1])
+                          for i, count in enumerate(nulled)])
+        header = label_text(self.labels["nulled"], style.MUTED, style.CAPTION_SIZE)
+        sit_on(header.align_to(counts, LEFT), baseline(heatmap.column_labels[0]))  # on the labels' first line
+        return VGroup(counts, header)
+
+    def entropy_pair(self, run: LabAttention, fourth: int, name: str) -> VGroup:
+        """H of the first and the fourth row, each named as the heatmap names its row."""
+        return text_with_numbers(self.labels["entropy_pair"], {
+            "first_entropy": tagged_number(run.entropies[0], name, (0, 0), font_size=style.CAPTION_SIZE),
+            "fourth_entropy": tagged_number(run.entropies[fourth], name, (0, 1), font_size=style.CAPTION_SIZE)},
+            font_size=style.CAPTION_SIZE, first=abbreviated(self.tokens[0]), fourth=abbreviated(self.tokens[fourth]))
+
+    def show_entropy_comparison(self):
+        """Exercise 4: the first and the fourth row framed on both maps, then their entropies without and with the
+        mask, each pair as its sound's clusters land; the masked pair framed: what the mask changed."""
+        parts = self.comparison
+        self.begin_step("entropy", new_numbers=ENTROPY_NUMBERS, first=self.tokens[0], fourth=self.tokens[parts.fourth])
+        frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
+        self.play(*[Create(frame) for frame in frames], run_time=FRAMING_ROWS_SECONDS)
+        rows = [0, parts.fourth]
+        self.cue("entropy", lands=True, rows=rows, free=parts.free.matrix.values.tolist(),
+                 masked=parts.masked.matrix.values.tolist())
+        self.play(Appear(parts.entropy_free), run_time=STEP_SECONDS)
+        # the masked pair lands as its clusters sound, after the free pair's; then framed: what the mask changed
+        self.play(Appear(parts.entropy_masked), run_time=len(rows) * ENTROPY_GAP)
+        changed = SurroundingRectangle(parts.entropy_masked, color=style.HIGHLIGHT, buff=CHANGED_BUFF,
+                                      stroke_width=CHANGED_STROKE)
+        self.play(Create(changed), run_time=STEP_SECONDS)
+        self.entropy_stage = VGroup(parts, *frames, changed)

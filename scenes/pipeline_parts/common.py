@@ -1,0 +1,98 @@
+"""What every part of the pipeline scene uses: the runs of the configured sentence, the pacing of a step's main
+reveal, the body's box and fitting a group into a box, and attention lines drawn one after another with their
+notes. Mixed into a ``LessonScene`` (``scenes.pipeline.PipelineScene``)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from manim import AnimationGroup, Create, LaggedStart, ShowPassingFlash
+
+from attn_math.lab import LabAttention
+from lesson.pipeline_answers import attention
+from scenes import style
+from scenes.lesson_scene import Cue
+from scenes.visuals import enlarge_formulas, fit
+from scenes.weight_views import WeightedLines
+
+STEP_SECONDS = 1.2  # one step of the lab's "Animar"
+NOTE_SPACING = 0.08  # between two attention notes, so each is heard
+FADE_SECONDS = 2.5  # the longest fade in: slower, a frame changes too little to be seen moving
+LEAVE_SECONDS = 0.6  # a stage fading out before the next comes in; at most, a frame fading out
+ENTER_SECONDS = 0.6  # a stage's frame, names or titles fading in before its numbers
+SPLIT_MARGIN = 0.2  # left free each side of the split between a body's (or canvas's) two parts
+CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
+PULSE_WIDTH = 2  # the stroke of the pulse that runs along an attention line as it is drawn
+PULSE_OPACITY = 0.9
+PULSE_LENGTH = 0.4  # of its line: the share the pulse lights at once
+CHART_TOP_STEP = 0.1  # a chart's top value is a multiple of this (``rounded_up``)
+
+
+class PipelineCommon:
+    """Runs, pacing, layout and noted lines for the pipeline's parts."""
+
+    def attention(self, temperature: float, causal: bool, preset: str | None = None) -> LabAttention:
+        """The run of ``preset`` (default the configured one, with any custom weights), its roles read in the
+        lecture's language."""
+        return attention(self.settings, self.job.config.lecture.lang, temperature, causal, preset)
+
+    def fill_seconds(self, still_to_play: float = 0.0) -> float:
+        """The step's main reveal: at least a lab step, filling the reading time left after ``still_to_play``."""
+        return self.reveal_seconds(fill_after=still_to_play, shortest=STEP_SECONDS)
+
+    @staticmethod
+    def body() -> tuple[float, float, float, float]:
+        """style.body_box() with room for a two-line caption."""
+        left, right, bottom, top = style.body_box()
+        return left, right, bottom + CAPTION_ROOM, top
+
+    @staticmethod
+    def place(group, box, largest_scale: float = 1.0):
+        """``group`` fitted into ``box`` (left, right, bottom, top), at most ``largest_scale``, centred in it."""
+        left, right, bottom, top = box
+        fit(group, right - left, top - bottom, largest_scale)
+        group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+        enlarge_formulas(group)
+        return group
+
+    def draw_lines(self, lines: WeightedLines, temperature: float, seconds: float):
+        """One line after another, each with its note: pitch and loudness follow its weight. A pulse runs along
+        each line as it is drawn, so the query is seen visiting every token, also where the weight (the line's
+        thickness and opacity) is about 0."""
+        pulses = [ShowPassingFlash(line.copy().set_stroke(style.MUTED, width=PULSE_WIDTH, opacity=PULSE_OPACITY),
+                                   time_width=PULSE_LENGTH)
+                  for line in lines]
+        self.play_with_notes([AnimationGroup(Create(line), pulse) for line, pulse in zip(lines, pulses)],
+                             lines.weights, temperature, spacing=seconds / max(1, len(lines)))
+
+    def play_with_notes(self, animations: list, weights, temperature: float, spacing: float):
+        """The animations one after another in one play, each ending with a "connection" cue (a note sounds as its
+        line has been drawn, not before). A figure heard before (the same weights at the same temperature: a row
+        redrawn at a later step) is recalled, not played again: only its top weight's note sounds.
+
+        One play rather than one per note keeps long sentences quick to render; the cues carry
+        the times the notes start at, ``spacing`` apart (never less than NOTE_SPACING, so each is heard).
+        """
+        if not animations:
+            return
+        spacing = max(NOTE_SPACING, spacing)
+        start, peak = self.renderer.time, float(max(weights))
+        for k in self.keys_to_sound(weights, temperature):
+            self.cues.append(Cue(start + (k + 1) * spacing, "connection", {
+                "weight": float(weights[k]), "temperature": float(temperature), "peak": peak, "key": k}))
+        self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
+
+    def keys_to_sound(self, weights, temperature: float) -> list[int]:
+        """Every key of a figure the section has not played yet; of one it has, the top weight's key alone (the
+        first of equal ones), a recall. Kept in ``self.heard_figures``: (weights, temperature) already played."""
+        figure = (tuple(float(weight) for weight in weights), float(temperature))
+        if figure in self.heard_figures:
+            return [int(np.argmax(figure[0]))]
+        self.heard_figures.add(figure)
+        return list(range(len(figure[0])))
+
+
+def rounded_up(value: float, step: float = CHART_TOP_STEP) -> float:
+    """The next multiple of ``step`` at or above ``value``: a chart's top that leaves its bars readable."""
+    return max(step, math.ceil(round(value / step, 9)) * step)

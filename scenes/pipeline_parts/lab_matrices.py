@@ -1,0 +1,192 @@
+"""The lab's steps 4-6, the n x n matrices: the scores QKᵀ (with the colour bar they share with the scaled scores),
+the scaled scores QKᵀ / (√d_k · T), then the softmax weights A, which move aside for the query's lines and bars."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Create, MoveToTarget, ReplacementTransform, VGroup
+
+from lesson.numbers import decimals_for, format_number
+from lesson.pipeline_answers import ALIKE_RATIO, scaled_step
+from scenes import style
+from scenes.fades import Appear, Vanish
+from scenes.heatmap import covering_value, score_legend
+from scenes.pipeline_parts.common import LEAVE_SECONDS, SPLIT_MARGIN, rounded_up
+from scenes.pipeline_parts.lab_canvas import LabCanvas
+from scenes.pipeline_parts.matrices import MatrixReveals
+from scenes.token_heatmap import TokenHeatmap
+from scenes.token_labels import MIN_FONT_SIZE, abbreviated, token_text
+from scenes.visuals import FORMULA_MARGIN, cap_height, enlarge_formulas
+from scenes.weight_views import RowBars, WeightedLines
+
+LINE_SECONDS = 0.6  # to draw one of the query's attention lines
+FAN_BAR_LENGTH = 1.2  # the query's bars at step 6, at the chart's top value
+FAN_LINE_HEIGHT = 0.42  # one token's line of that chart
+FAN_LINES_WIDTH = 0.9  # between the query and the tokens its lines reach
+FAN_RISE = 0.5  # of the query's lines' start above the first token's line
+FAN_LINE_DROP = 0.1  # the query's lines start this far below its name
+HEATMAP_SHARE = 0.62  # of the canvas width, for the weights heatmap next to the query's lines
+MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under 14 px in HEATMAP_SHARE
+LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
+LEGEND_GAP = 0.35
+BLIP_SPACING = 0.2  # between the blips of the query's row of scores, each heard apart
+SCORES_FRAME_SECONDS = 0.5  # QKᵀ's brackets, formula, token names and colour bar landing before its rows
+QUERY_FRAME_SECONDS = 0.5  # the query's row framed, once every row is read
+MOVE_SECONDS = 1.6  # step 6's weights moving aside, then the query's bars appearing
+SOFTMAX_METRICS = 2  # the panel's values step 6 computes: the query's entropy and its largest weight
+
+
+class QueryFan(VGroup):
+    """Step 6's query (``query_label``) with its ``lines`` down to every token of its row of weights as bars
+    (``chart``)."""
+
+    def __init__(self, query_label, lines: WeightedLines, chart: RowBars):
+        super().__init__(query_label, lines, chart)
+        self.query_label, self.lines, self.chart = query_label, lines, chart
+
+
+class LabMatrices(LabCanvas, MatrixReveals):
+    """Steps 4-6 on the lab's canvas: ``self.scores``, ``self.scaled`` and ``self.weights`` replace each other row
+    by row on one layout; ``self.fan`` is the query's lines and bars beside the weights."""
+
+    def show_scores(self):
+        """QKᵀ, with the colour bar of the scale it shares with the scaled scores that replace it at step 5."""
+        animations = self.enter_lab_step("scores", new_numbers=self.matrix_numbers())
+        self.scores, self.scaled, self.weights = self.score_heatmaps()
+        grid = self.scores.matrix.cell_grid
+        self.score_legend = score_legend(self.score_scale, self.labels["score_scale"],
+                                         height=min(LEGEND_HEIGHT, grid.height), name="score_legend")
+        self.score_legend.next_to(grid, RIGHT, buff=LEGEND_GAP).align_to(grid, DOWN)
+        self.place(VGroup(self.scores, self.score_legend), self.canvas_box())
+        for later in (self.scaled, self.weights):  # row on row, centred, whatever their labels' widths
+            later.scale(grid.height / later.matrix.cell_grid.height)
+            later.shift(grid.get_center() - later.matrix.cell_grid.get_center())
+            enlarge_formulas(later)
+        matrix = self.scores.matrix
+        self.query_frame = matrix.row_box(self.query)
+        self.play(*animations, Vanish(self.vectors), run_time=LEAVE_SECONDS)
+        self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels,
+                                self.score_legend)), run_time=SCORES_FRAME_SECONDS)
+        self.reveal_rows(matrix, self.fill_seconds(QUERY_FRAME_SECONDS), self.values_cues(self.run.steps.scores))
+        self.play(Create(self.query_frame), run_time=QUERY_FRAME_SECONDS)
+
+    def values_cues(self, scores) -> list[tuple[str, dict]]:
+        """Each row of ``scores`` read out as blips, pitch as value on the colour scale that the scores and the
+        scaled scores share: a scaled row sounds as much narrower as its colours are paler."""
+        return [("values", dict(values=row.tolist(), spacing=BLIP_SPACING, low=-self.score_scale,
+                                high=self.score_scale)) for row in np.asarray(scores)]
+
+    def score_heatmaps(self) -> tuple[TokenHeatmap, TokenHeatmap, TokenHeatmap]:
+        """QK^T, its scaled and masked version, and the softmax weights: one layout, so each replaces the last.
+
+        The scores before and after scaling share one colour scale (``score_scale``): dividing by √d_k · T
+        shows as paler cells, and equal values have equal colours. The scale ends at a round value at or above
+        every score shown, and its bar is ticked at its ends: no cell is more saturated than the bar says."""
+        steps = self.run.steps
+        self.score_scale = covering_value(style.shared_largest(steps.scores, steps.scaled))
+        temperature = format_number(self.settings.temperature)
+        scaled_label = rf"QK^\top / (\sqrt{{{steps.d_k}}}\, T),\ T = {temperature}"
+        left, right, bottom, top = self.canvas_box()
+        cell = self.cell_size(HEATMAP_SHARE * (right - left), top - bottom)
+        width = self.cell_width(steps.scores, steps.scaled)
+        scores = self.matrix(steps.scores, r"QK^\top", style.TEXT, "scores", cell, width,
+                             fill=self.score_fill)
+        scaled = self.matrix(steps.scaled, scaled_label, style.TEXT, "scaled", cell, width, fill=self.score_fill,
+                             mask=steps.mask)
+        # the weights' own, narrower cells: the heatmap must stay legible when it shrinks at step 6
+        weights = self.weights_matrix(steps.weights, "weights", cell, self.cell_width(steps.weights), steps.mask)
+        # the mask acts when scaling: raw scores are not blocked yet
+        # labels a size up: this heatmap shrinks to share the canvas with the query's lines at step 6
+        return tuple(TokenHeatmap(matrix, self.tokens, self.query, style.BODY_SIZE) for matrix in (scores, scaled, weights))
+
+    def show_scaled(self):
+        """Step 5: the scores divided by √d_k · T (and masked, with the mask), row after row, on the scores'
+        colour scale."""
+        steps = self.run.steps
+        caption, fields = scaled_step(self.settings, steps.d_k, steps.divisor)
+        animations = self.enter_lab_step("scaled", self.strings["steps"]["scaled"][caption],
+                                         new_numbers=self.matrix_numbers(), **fields)
+        self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations,
+                            cues=self.values_cues(steps.scaled))  # row after row, each divided by the same number
+        self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
+
+    def show_softmax(self):
+        """Step 6: each row of scaled scores becomes its weights, row after row; then the weights move aside for the
+        query's bars and its lines, drawn with their notes, as the panel shows the row's entropy and largest weight."""
+        caption, fields = self.softmax_caption()
+        animations = self.enter_lab_step("softmax", caption, new_numbers=self.matrix_numbers() + SOFTMAX_METRICS + (
+            len(self.tokens) if self.numbers_fit() else 0), **fields)
+        # each row becomes its probabilities, row after row; then the query's lines and bars take their time
+        weights = self.weights
+        frame = weights.matrix.row_box(self.query)
+        self.replace_matrix(self.scaled.matrix, weights.matrix, after=MOVE_SECONDS + LINE_SECONDS * len(self.tokens),
+                            with_rows=[*animations, Vanish(self.score_legend)],  # the weights' are on another scale
+                            cues=[("row", dict(weights=row.tolist())) for row in np.asarray(self.run.steps.weights)],
+                            with_frame=[ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
+                                                                    self.query_frame),
+                                                             VGroup(weights.row_labels, weights.column_labels, frame))])
+        self.query_frame = frame
+        self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
+        heatmap = VGroup(weights.matrix, weights.row_labels, weights.column_labels, self.query_frame)
+        left, right, bottom, top = self.canvas_box()
+        split = left + self.heatmap_share(heatmap) * (right - left)
+        heatmap.generate_target()
+        self.place(heatmap.target, (left, split - SPLIT_MARGIN, bottom, top))  # its label grown back to a legible size
+        self.play(MoveToTarget(heatmap), run_time=MOVE_SECONDS / 2)
+        self.fan = self.query_fan((split + SPLIT_MARGIN, right, bottom, top))
+        self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=MOVE_SECONDS / 2)
+        with self.listening():  # each line's note as it reaches its token: the weights heard as they land
+            self.draw_lines(self.fan.lines, self.settings.temperature, LINE_SECONDS * len(self.fan.lines))
+        self.beat("lines")
+        self.softmax_heatmap = heatmap
+
+    def softmax_caption(self) -> tuple[str, dict]:
+        """What step 6 can truthfully say of the query's lines and bars: that they are as thick and as long as
+        their weights, or, when the lab's random weights leave them almost equal (within ALIKE_RATIO of each
+        other), that they are, and why."""
+        strings, row = self.strings["steps"]["softmax"], self.run.weights[self.query]
+        visible = row[row > 0]
+        fields = dict(query=self.tokens[self.query], top=self.tokens[int(row.argmax())],
+                      low=format_number(visible.min()), high=format_number(visible.max()))
+        if self.settings.causal:
+            return strings["caption_causal"], fields
+        random = self.settings.preset == "lab" and self.custom_weights is None
+        alike = random and visible.max() <= ALIKE_RATIO * visible.min()
+        return strings["caption_alike" if alike else "caption"], fields
+
+    def heatmap_share(self, heatmap: VGroup) -> float:
+        """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or up to
+        MOST_HEATMAP_SHARE as its smallest text (a number or a token) needs to stay at 14 px."""
+        weights = self.weights
+        texts = [*(entry for row in weights.matrix.entries for entry in row), *weights.row_labels,
+                 *weights.column_labels]
+        smallest = min((cap_height(text) for text in texts), default=0.0)
+        if not smallest:
+            return HEATMAP_SHARE
+        left, right, _, _ = self.canvas_box()
+        needed = heatmap.width * FORMULA_MARGIN * style.SMALLEST_CAP_HEIGHT / smallest + SPLIT_MARGIN
+        return min(MOST_HEATMAP_SHARE, max(HEATMAP_SHARE, needed / (right - left)))
+
+    def query_fan(self, box) -> QueryFan:
+        """The query token on top, its lines down to every token, and its row of weights as bars, a token a line
+        with its weight after its bar (names and weights left out when they would not read at the size the box
+        allows); the tokens named as the heatmap beside names its rows (``abbreviated``)."""
+        left, right, bottom, top = box
+        row = self.run.weights[self.query]
+        names = [abbreviated(token) for token in self.tokens]
+        query_label = token_text(names[self.query], True, style.BODY_SIZE)
+        line_height = min(FAN_LINE_HEIGHT, (top - bottom - 2 * query_label.height) / len(row))
+        for texts in (True, False):
+            chart = RowBars(row, names, FAN_BAR_LENGTH, line_height, query=self.query,
+                            max_value=rounded_up(row.max()), name="distribution", names=texts,
+                            values_shown=texts and self.numbers_fit(),
+                            decimals=decimals_for(self.run.weights.flat))  # as the matrix beside writes them
+            first = chart.line_starts()[0]  # the first token's line: the query sits up and left of it
+            query_label.move_to(first + LEFT * FAN_LINES_WIDTH + UP * (FAN_RISE + query_label.height / 2))
+            lines = WeightedLines([query_label.get_bottom() + DOWN * FAN_LINE_DROP] * len(row), chart.line_starts(),
+                                  row)
+            fan = QueryFan(query_label, lines, chart)
+            scale = min(1.0, (right - left) / fan.width, (top - bottom) / fan.height)
+            if chart.font_size * scale >= MIN_FONT_SIZE:
+                break
+        return self.place(fan, box)

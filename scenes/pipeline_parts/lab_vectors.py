@@ -1,0 +1,85 @@
+"""The lab's steps 1-3, a vector per token: the embeddings X (each bar named by what it stands for), then the
+queries Q and the keys K, each grown out of a copy of X."""
+
+from __future__ import annotations
+
+from manim import LEFT, UP, GrowFromEdge, LaggedStart, ReplacementTransform, TransformFromCopy, VGroup
+
+from attn_math.lab import lab_sentence_name
+from scenes import style
+from scenes.fades import Appear, Vanish
+from scenes.pipeline_parts.common import ENTER_SECONDS, STEP_SECONDS
+from scenes.pipeline_parts.lab_canvas import LabCanvas
+from scenes.vector_stage import VectorStage
+from scenes.visuals import label_text
+
+MEANING_GAP = 0.35  # between the sentence's meaning and its tokens
+MAKE_ROOM_SECONDS = 0.8  # X's bar names (and the meaning) leaving, X moving up to make room for Q and K
+DIMMED_OPACITY = 0.3  # of the rows above the one being projected
+VECTOR_LAG = 0.5  # of a vector's growth, before the next token's starts
+
+
+class LabVectors(LabCanvas):
+    """Steps 1-3 on the lab's canvas: ``self.inputs`` (X alone, named bars) becomes ``self.vectors`` (X, Q, K)."""
+
+    def show_embeddings(self):
+        """Step 1: the side panel and the tokens land, then each token's embedding grows, one after another."""
+        steps, strings = self.run.steps, self.strings["steps"]["embeddings"]
+        caption = strings[f"{'caption_one' if len(self.tokens) == 1 else 'caption'}_{self.settings.preset}"]
+        self.begin_step("embeddings", caption, n=len(self.tokens), d=steps.X.shape[1])
+        self.panel = self.side_panel()
+        left, right, bottom, top = self.canvas_box()
+        self.vectors = VectorStage(self.tokens, [(steps.X, style.INPUT, "X"), (steps.Q, style.QUERY, "Q"),
+                                                 (steps.K, style.KEY, "K")],
+                                   right - left, top - bottom, query=self.query)
+        self.place(self.vectors, self.canvas_box())
+        # X alone first, tall enough for the name of each bar: what the embedding's numbers stand for
+        meaning = self.meaning_label = self.meaning()
+        room = meaning.height + MEANING_GAP if len(meaning) else 0.0
+        self.inputs = VectorStage(self.tokens, [(steps.X, style.INPUT, "X")], right - left, top - bottom - room,
+                                  query=self.query, features=self.feature_names(steps.X.shape[1]))
+        if len(meaning):
+            self.inputs.add(meaning.next_to(self.inputs.tokens, UP, buff=MEANING_GAP).match_x(self.inputs.tokens))
+        self.place(self.inputs, self.canvas_box())
+        inputs = self.inputs.rows[0]
+        self.dot_states["embeddings"] = self.panel.dots.states
+        self.cue("tokens", lands=True, count=len(self.tokens))  # the sentence laid out as its tokens land
+        self.play(Appear(self.panel), Appear(self.inputs.tokens), Appear(inputs.name), Appear(self.inputs.features),
+                  Appear(meaning), run_time=ENTER_SECONDS)
+        self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=VECTOR_LAG),
+                  run_time=self.fill_seconds())
+
+    def meaning(self):
+        """What the lab's sentence means, to go above its tokens, when the lecture's language is not the lab's (the
+        tokens, and so the numbers, stay the lab's Spanish ones); empty in Spanish or for a sentence of one's own."""
+        name = lab_sentence_name(self.settings.sentence)
+        text = self.strings["meanings"][name] if name else ""
+        return VGroup(label_text(text, style.MUTED, style.BODY_SIZE)) if text else VGroup()
+
+    def feature_names(self, d: int) -> list[str]:
+        """What each of the embedding's d numbers stands for: the designed features by name; the lab's are
+        only numbered (each mixes the word's hash and the position, attn_math.lab), from 0 as the lesson numbers
+        the dimensions of its positional encoding."""
+        if self.settings.preset == "sharp":
+            return self.labels["features_sharp"]
+        return [self.labels["feature_lab"].format(number=k) for k in range(d)]
+
+    def show_projection(self, key: str, row: int):
+        """Step 2 or 3: the rows above fade, the new row grows out of a copy of X, token by token.
+
+        K repeats Q's animation, so it runs in half Q's time; the panel's d_k appears with Q."""
+        animations = self.enter_lab_step(key, new_numbers=1 if key == "queries" else 0)
+        if key == "queries":  # X makes room for Q and K: its bars' names (and the sentence's meaning) leave
+            self.play(*animations, ReplacementTransform(self.inputs.tokens, self.vectors.tokens),
+                      ReplacementTransform(self.inputs.rows[0], self.vectors.rows[0]),
+                      Vanish(VGroup(self.inputs.features, self.meaning_label)), run_time=MAKE_ROOM_SECONDS)
+            animations = []
+        above, projected = self.vectors.rows[:row], self.vectors.rows[row]
+        self.play(*animations, *[earlier.animate.set_opacity(DIMMED_OPACITY) for earlier in above],
+                  Appear(projected.name), run_time=ENTER_SECONDS)
+        reveal = LaggedStart(*[TransformFromCopy(source, target) for source, target
+                               in zip(self.vectors.rows[0].vectors, projected.vectors)], lag_ratio=VECTOR_LAG)
+        if key == "queries":
+            self.show_metric("d_k", reveal, run_time=self.fill_seconds())
+        else:
+            self.play(reveal, run_time=max(STEP_SECONDS, self.fill_seconds() / 2))

@@ -1,0 +1,140 @@
+"""The pipeline's n x n matrices: built from a run's numbers (their numbers in the cells while they fit, else colour
+only, as in the lab), revealed row after row with each row's sound, and replaced by the next matrix of the
+computation. Used by the lab's steps 4-6, the presets and the causal mask."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import Create, ReplacementTransform, Transform, VGroup, smooth, squish_rate_func
+
+from lesson.numbers import decimals_for, format_number
+from scenes import style
+from scenes.fades import Appear, Vanish
+from scenes.pipeline_parts.common import LEAVE_SECONDS, PipelineCommon
+from scenes.token_heatmap import sentence_matrix
+from scenes.visuals import CELL_HEIGHT, CELL_PADDING, number_text
+
+NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers; beyond, colour only
+ROWS_SECONDS = 1.5  # a colour-only grid fading into the next
+ROW_FADE_SECONDS = 1.0  # a matrix's row fading in, before it stands to be read
+FRAME_SECONDS = 0.5  # a matrix's brackets and token names moving to the new width; its rows, its formula fading out
+LABEL_ROOM = 1.4  # frame units around a colour-only grid, for its token names and formula
+DARK_TEXT_WEIGHT = 0.55  # above this weight its cell is dark enough for a number in the background's colour
+HALF_SIDE_MARGIN = 0.8  # frame units: what each of two maps side by side leaves of its half of the body
+HALF_TEXT_ROOM = 1.2  # frame units of the body's height left to the titles and readouts above and below two such maps
+WIDTH_TOLERANCE = 1e-6  # frame units: two matrices' brackets narrower than this apart are as wide
+
+
+class MatrixReveals(PipelineCommon):
+    """Matrices of the run built, revealed row by row and replaced, for the pipeline's parts."""
+
+    def matrix_numbers(self) -> int:
+        """How many numbers an n x n matrix writes: none in colour-only mode."""
+        return len(self.tokens) ** 2 if self.numbers_fit() else 0
+
+    def reveal_rows(self, matrix, seconds: float, cues: list[tuple[str, dict]], beside=()):
+        """The matrix's rows one after another over ``seconds``, each with ``beside[i]`` (what is written right of
+        it), so that each row's numbers are read as they come: the first fades in at once (ROW_FADE_SECONDS), each
+        next one at the end of its share of the time left, while the rows above it are read; row i's sound
+        ``cues[i]`` (kind, values) lands as it has faded in. A colour-only grid is one piece: it sounds the query's
+        row as it lands, then a frame runs down its rows (``run_down_rows``), as when it replaces another."""
+        rows = self.matrix_rows(matrix)
+        if len(beside) == len(rows):
+            rows = [VGroup(row, extra) for row, extra in zip(rows, beside)]
+        fade = min(ROW_FADE_SECONDS, seconds / len(rows))
+        if len(rows) == 1:
+            kind, values = cues[self.query]
+            self.cue(kind, lands=True, **values)
+            self.play(Appear(rows[0]), run_time=fade)
+            self.run_down_rows(matrix, seconds - fade)
+            return
+        for k, (row, (kind, values)) in enumerate(zip(rows, cues)):
+            run_time = fade if k == 0 else (seconds - fade) / (len(rows) - 1)
+            self.cue(kind, lands=True, **values, **({"replayed": True} if k == self.query else {}))  # the key row
+            self.play(Appear(row, rate_func=squish_rate_func(smooth, 1 - fade / run_time, 1.0)), run_time=run_time)
+
+    def matrix_rows(self, matrix) -> list:
+        """Each row's cells and numbers, to reveal one row after another; a colour-only grid is one piece."""
+        if not self.numbers_fit():
+            return [matrix.cell_grid]
+        return [VGroup(*matrix.cells[i], *matrix.entries[i]) for i in range(len(self.tokens))]
+
+    def score_fill(self, value: float):
+        """A score's colour on the scale shared by every score matrix of the section (``score_scale``)."""
+        return style.score_colour(value, self.score_scale)
+
+    def matrix(self, values, label: str, colour, name: str, cell: float, width: float | None, fill, mask=None,
+               text_colour=None, numbers: bool = True):
+        """Numbers in their cells while they fit (NUMBERS_MAX_TOKENS) and are wanted, else colour only, as in the lab."""
+        return sentence_matrix(values, label, colour, name, fill, numbers=numbers and self.numbers_fit(), mask=mask,
+                               cell_width=width, cell_size=cell, text_colour=text_colour)
+
+    def weights_matrix(self, weights, name: str, cell: float, width: float | None, mask=None, numbers: bool = True):
+        """The softmax weights A on the attention colour scale, a number dark on a light cell, light on a dark one."""
+        return self.matrix(weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, name, cell, width,
+                           fill=style.weight_colour, mask=mask, numbers=numbers,
+                           text_colour=lambda weight: style.BACKGROUND if weight > DARK_TEXT_WEIGHT else style.TEXT)
+
+    def numbers_fit(self) -> bool:
+        return len(self.tokens) <= NUMBERS_MAX_TOKENS
+
+    def cell_width(self, *matrices) -> float | None:
+        """One cell width for matrices that replace each other; None in colour-only mode (no numbers to fit).
+
+        The font is monospaced, so the number written with the most characters is the widest (to within
+        a glyph's outline, well inside the cell's padding): measuring it alone spares a text per cell.
+        """
+        if not self.numbers_fit():
+            return None
+        written = [(value, decimals_for(np.asarray(matrix).flat)) for matrix in matrices
+                   for value in np.asarray(matrix).flat]
+        longest, decimals = max(written, key=lambda pair: len(format_number(*pair)))
+        return max(number_text(longest, decimals=decimals).width + CELL_PADDING, CELL_HEIGHT)
+
+    def cell_size(self, width: float, height: float) -> float:
+        """Colour-only cells as large as fit, leaving room for the labels around the grid."""
+        return min(CELL_HEIGHT, (width - LABEL_ROOM) / len(self.tokens), (height - LABEL_ROOM) / len(self.tokens))
+
+    def half_body_cell(self) -> float:
+        """Colour-only cells for one of two maps side by side in the body, with their titles and readouts."""
+        left, right, bottom, top = self.body()
+        return self.cell_size((right - left) / 2 - HALF_SIDE_MARGIN, top - bottom - HALF_TEXT_ROOM)
+
+    def replace_matrix(self, old, new, cues: list[tuple[str, dict]], after: float = 0.0, with_rows=(), with_frame=(),
+                       beside=()):
+        """``old`` becomes ``new``: the old rows and formula fade out (with ``with_rows``: what else says which
+        matrix is shown), then the new formula, then the new rows one after another (``reveal_rows``, each with its
+        ``beside[i]``) over the step's reading time left but ``after`` seconds: each row is read as it comes, no frame
+        walks down rows already read, and the name above never disagrees with the numbers under it. ``cues[i]`` (kind,
+        values) sounds as row i lands. A colour-only grid changes in one piece, then a frame runs down its
+        rows once, each briefly (``run_down_rows``): it has no numbers to read row by row.
+
+        The frame (brackets, and ``with_frame``: the token names and frames around the grid) moves before the
+        old rows leave when the new matrix is the wider and after them when it is the narrower, so that the rows lie
+        inside the brackets on screen and never run over the token names."""
+        if not self.numbers_fit():
+            kind, values = cues[self.query]
+            self.cue(kind, lands=True, **values)
+            self.play(*with_rows, *with_frame, ReplacementTransform(old, new), run_time=ROWS_SECONDS)
+            self.run_down_rows(new, self.fill_seconds(after))
+            return
+        frame = [ReplacementTransform(old.brackets, new.brackets), *with_frame]
+        first = new.brackets.width > old.brackets.width + WIDTH_TOLERANCE
+        last = new.brackets.width < old.brackets.width - WIDTH_TOLERANCE
+        if first:
+            self.play(*frame, run_time=FRAME_SECONDS)
+        self.play(*with_rows, Vanish(old.label, *self.matrix_rows(old)), *([] if first or last else frame),
+                  run_time=FRAME_SECONDS)
+        if last:
+            self.play(*frame, run_time=FRAME_SECONDS)
+        self.play(Appear(new.label), run_time=FRAME_SECONDS)
+        self.reveal_rows(new, self.fill_seconds(after), cues, beside)
+
+    def run_down_rows(self, matrix, seconds: float):
+        """A frame down the matrix's rows, one after another over ``seconds``, then gone."""
+        frame = matrix.row_box(0).set_color(style.MUTED)
+        each = seconds / (len(self.tokens) + 1)
+        self.play(Create(frame), run_time=each)
+        for i in range(1, len(self.tokens)):
+            self.play(Transform(frame, matrix.row_box(i).set_color(style.MUTED)), run_time=each)
+        self.play(Vanish(frame), run_time=min(each, LEAVE_SECONDS))

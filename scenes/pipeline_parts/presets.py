@@ -1,0 +1,143 @@
+"""After the lab's 7 steps: the lab's weights beside the designed ones (why the lab's are so flat: random,
+untrained), the query's row of each framed with its entropy and largest weight; then the guide's exercise 1 on
+both: does the article attend to the noun after it?"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from manim import DOWN, RIGHT, UP, Create, Transform, VGroup
+
+from attn_math.lab import LabAttention
+from attn_math.sharp import article_and_noun
+from lesson.numbers import format_number
+from lesson.pipeline_answers import article_caption, presets_caption, weights_kind
+from scenes import style
+from scenes.fades import Appear, Vanish
+from scenes.pipeline_parts.matrices import MatrixReveals
+from scenes.token_heatmap import TokenHeatmap
+from scenes.token_labels import abbreviated
+from scenes.visuals import label_text, tagged_number, text_with_numbers
+
+PRESETS = ("lab", "sharp")  # the lab's random weights, then the designed ones, left to right
+READOUT_NUMBERS = 2  # in each side's readout: the row's entropy and largest weight, or the article's two weights
+SIDE_LINE_GAP = 0.3  # between a side's title, map and readout
+SIDES_GAP = 0.9  # between the two sides
+LAB_LEAVE_SECONDS = 0.8  # the lab's canvas and panel fading out
+CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
+LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
+FRAMING_SECONDS = 0.5  # at least, to frame the query's row in a compared map
+READOUT_SECONDS = 1.0  # a side's readout fading in under its framed row
+REFRAME_SECONDS = 0.8  # the frames moving from the query's row to the article's, the readouts leaving
+RING_STROKE = 5  # the ring around the article's weight on its noun
+
+
+class PresetSide(VGroup):
+    """One preset's side: its ``title``, its weights ``heatmap`` and the ``readout`` of the query's row."""
+
+    def __init__(self, title, heatmap: TokenHeatmap, readout):
+        super().__init__(title, heatmap, readout)
+        self.title, self.heatmap, self.readout = title, heatmap, readout
+
+
+class PresetsStage(VGroup):
+    """The two ``sides`` (PresetSide), the ``frames`` of the row read in each, and for exercise 1 the ``rings``
+    around the article's weight on its noun and their ``readouts``; the parts a step has not made are None."""
+
+    def __init__(self, sides: VGroup, frames: VGroup | None = None, rings: VGroup | None = None,
+                 readouts: VGroup | None = None):
+        super().__init__(*[part for part in (sides, frames, rings, readouts) if part is not None])
+        self.sides, self.frames, self.rings, self.readouts = sides, frames, rings, readouts
+
+
+class PresetComparison(MatrixReveals):
+    """The presets step and exercise 1 on both; ``self.presets_stage`` is what they leave on screen."""
+
+    def show_presets(self):
+        """Both presets' weights side by side, the query's row framed, its entropy against the uniform's; without
+        the mask, as the guide's exercise 1 that follows asks (the mask has its own step)."""
+        q, labels, temperature = self.query, self.labels, self.settings.temperature
+        runs = {preset: self.attention(temperature, False, preset) for preset in PRESETS}
+        most = math.log2(int(np.count_nonzero(~runs["lab"].steps.mask[q])))
+        sharp = runs["sharp"].weights[q]
+        caption = presets_caption(self.settings, runs["lab"].entropies[q], most)
+        self.begin_step("presets", self.strings["steps"]["presets"][caption], query=self.tokens[q],
+                        new_numbers=READOUT_NUMBERS * len(runs),
+                        lab_bits=format_number(runs["lab"].entropies[q]), most_bits=format_number(most),
+                        sharp_max=format_number(sharp.max()), sharp_source=self.tokens[int(sharp.argmax())])
+        cell, width = self.half_body_cell(), None  # colours: flat or not
+        sides, self.preset_maps = VGroup(), {}
+        for preset, run in runs.items():
+            heatmap = TokenHeatmap(self.weights_matrix(run.weights, f"weights_{preset}", cell, width, run.steps.mask,
+                                                       numbers=False), self.tokens, q)
+            readout = text_with_numbers(labels["row_readout"], {
+                "entropy": tagged_number(run.entropies[q], f"entropy_{preset}", font_size=style.CAPTION_SIZE),
+                "largest": tagged_number(run.max_weights[q], f"max_{preset}", font_size=style.CAPTION_SIZE)},
+                font_size=style.CAPTION_SIZE, query=self.tokens[q])
+            title = label_text(labels[f"title_{weights_kind(self.settings, preset)}"], style.TEXT, style.BODY_SIZE)
+            self.preset_maps[preset] = heatmap
+            sides.add(PresetSide(title, heatmap, readout).arrange(DOWN, buff=SIDE_LINE_GAP))
+        sides.arrange(RIGHT, buff=SIDES_GAP, aligned_edge=UP)
+        self.place(sides, self.body())
+        frames = VGroup(*[side.heatmap.matrix.row_box(q) for side in sides])
+        self.cue("reset")
+        self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=LAB_LEAVE_SECONDS)
+        each = max(LANDING_SECONDS + FRAMING_SECONDS + READOUT_SECONDS, self.fill_seconds() / 2)
+        for (preset, run), side, frame in zip(runs.items(), sides, frames):  # a side after the other, each whole
+            self.land_with_chord(run.weights[q], preset, [Appear(side.title), Appear(side.heatmap)],
+                                 LANDING_SECONDS)
+            # the query's row framed slowly, leading the eye along it, then what it says: its entropy and largest
+            self.play(Create(frame), run_time=each - LANDING_SECONDS - READOUT_SECONDS)
+            self.play(Appear(side.readout), run_time=READOUT_SECONDS)
+        self.presets_stage = PresetsStage(sides, frames)
+        self.preset_runs = runs
+
+    def show_article(self):
+        """Does the article attend to the noun after it? The caption gives each side's verdict as the numbers do
+        (lesson.pipeline_answers.article_caption). Each map frames the article's row and rings its noun's cell."""
+        pair = article_and_noun(self.settings.sentence, self.job.config.lecture.lang)
+        sides, frames = self.presets_stage.sides, self.presets_stage.frames
+        if pair is None:
+            self.begin_step("article", self.strings["steps"]["article"]["caption_none"])
+            self.play(Vanish(frames), run_time=self.fill_seconds())
+            self.presets_stage = PresetsStage(sides)
+            return
+        article, noun = pair
+        runs = self.preset_runs
+        weight = {preset: run.weights[article, noun] for preset, run in runs.items()}
+        exercise = self.answers["softmax"]
+        self.begin_step("article", self.strings["steps"]["article"][article_caption(self.settings, exercise)],
+                        new_numbers=READOUT_NUMBERS * len(runs), article=self.tokens[article], noun=self.tokens[noun],
+                        **exercise,
+                        lab_weight=format_number(weight["lab"]),
+                        lab_max=format_number(runs["lab"].max_weights[article]),
+                        sharp_weight=format_number(weight["sharp"]))
+        readouts = VGroup(*[self.article_readout(preset, run, article, noun).move_to(side.readout)
+                            for (preset, run), side in zip(runs.items(), sides)])
+        rings = VGroup(*[side.heatmap.matrix.heatmap.box([article], [noun], style.ATTENTION, stroke_width=RING_STROKE)
+                         for side in sides])
+        new_frames = VGroup(*[side.heatmap.matrix.row_box(article) for side in sides])
+        self.play(Transform(frames, new_frames), *[Vanish(side.readout) for side in sides], run_time=REFRAME_SECONDS)
+        self.presets_stage = PresetsStage(sides, frames, rings, readouts)
+        each = max(CHORD_SECONDS, self.fill_seconds(0.0) / 2)
+        for (preset, run), readout, ring in zip(runs.items(), readouts, rings):  # lab first, then designed
+            self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each)
+
+    def land_with_chord(self, weights, preset: str, animations: list, seconds: float):
+        """One side of the two presets compared: ``animations`` (its map, or its ring and readout) played in at most
+        LANDING_SECONDS, its row's chord sounding as they land, then held for the rest of ``seconds``; the other
+        side's chord (at least CHORD_SECONDS later) never overlaps it."""
+        shown = min(LANDING_SECONDS, seconds)
+        self.cue("row", lands=True, weights=np.asarray(weights).tolist(), version=preset)
+        self.play(*animations, run_time=shown)
+        if seconds > shown:
+            self.wait(seconds - shown)
+
+    def article_readout(self, preset: str, run: LabAttention, article: int, noun: int) -> VGroup:
+        """«el» → «gato»: 0.15 · máx. = 0.16, as small as the readout it replaces."""
+        font = style.CAPTION_SIZE
+        return text_with_numbers(self.labels["article_readout"], {
+            "weight": tagged_number(run.weights[article, noun], f"article_{preset}", (0, 0), font_size=font),
+            "largest": tagged_number(run.max_weights[article], f"article_{preset}", (0, 1), font_size=font)},
+            font_size=font, article=abbreviated(self.tokens[article]), noun=abbreviated(self.tokens[noun]))

@@ -1,0 +1,215 @@
+"""The guide's step 8 and exercise 2, temperature: the query's row of weights as bars at each configured
+temperature, each maximum marked on the plot of the query's largest weight against T beside; then the rows at the
+guide's T = 0.5, 1, 3, the whole curve drawn with its sound, the uniform floor, and the three read off it."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, ReplacementTransform,
+                   VGroup, linear, smooth, squish_rate_func)
+
+from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention
+from lesson.numbers import format_number
+from lesson.pipeline_answers import EXERCISE_TEMPERATURES, temperature_caption
+from scenes import style
+from scenes.curve_plot import CurvePlot
+from scenes.fades import Appear, Vanish
+from scenes.pipeline_parts.common import ENTER_SECONDS, LEAVE_SECONDS, SPLIT_MARGIN, PipelineCommon, rounded_up
+from scenes.token_labels import abbreviated
+from scenes.visuals import fit, label_text, tagged_number, text_with_numbers
+from scenes.weight_views import token_bar_chart
+
+ROWS_SHARE = 0.58  # of the body's width, for the temperature rows left of the plot
+ROW_NUMBERS = 3  # in a temperature's row: T, the query's entropy and its largest weight
+EXERCISE_NUMBERS = 4  # for each of the guide's temperatures: its row's three and the value read off the curve
+TEMPERATURE_BARS = 1.1  # the height of a temperature's row of bars, for up to TALL_ROWS temperatures
+TALL_ROWS = 3
+SHORTEST_TEMPERATURE_BARS = 0.55  # with more, lower rows, so that all fit with the token names under the last
+ROWS_GAP = 0.35  # between two temperatures' rows
+ROW_SIDE_GAP = 0.4  # between a row's bars and its title, and its readout
+BARS_MARGIN = 1.0  # of a row's width, neither its title, nor its readout, nor its bars: the gaps either side, a margin
+READOUT_LINE_GAP = 0.15  # between a row's entropy and its largest weight
+ROW_TITLE_SECONDS = 0.4  # a row's "T = ..." and baseline fading in
+SHORTEST_GROWTH = 0.6  # at least, for a row's bars to grow with their notes
+ROW_READOUT_SECONDS = 0.6  # a row's readout and its mark on the plot landing
+MARK_GROWTH = 2  # a mark or ring lands shrinking from this many times its size
+MARK_RADIUS = 0.08  # a row's maximum on the plot
+ROWS_CHANGE_SECONDS = 1.2  # the configured temperatures' rows becoming the guide's
+CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
+PLOT_WIDTH, PLOT_HEIGHT = 4.4, 3.6  # the max-weight plot, before it is fitted into its box
+PLOT_SIDE_ROOM = 1.2  # of its box's width, left free around the plot
+PLOT_READOUT_ROOM = 0.6  # of its box's height, left free under the plot for the values read off it
+READ_OFF_SECONDS = 0.6  # a temperature's ring and value landing as the curve reaches it
+CURVE_SECONDS = 3.0  # at least, to draw that plot's curve: its tone is heard fading as the curve falls
+RING_RADIUS = 0.11  # around a value read off the curve
+RING_STROKE = 3
+READ_OFF_GAP = 0.45  # between two values read off the curve
+READ_OFF_HEIGHT = 1.0  # at most, for the line of values read off the curve
+READ_OFF_DROP = 0.25  # between the plot and that line
+UNIFORM_STROKE = 2  # the uniform floor's dashed line
+UNIFORM_LABEL_GAP = 0.1  # between that line and its label
+UNIFORM_CLEARANCE = 0.2  # over its label's height: the room that puts the label under the line rather than over
+UNIFORM_SECONDS = 0.6  # the uniform floor and its label drawn
+
+
+class TemperatureRow(VGroup):
+    """A temperature's row: its ``title`` ('T = 0.2'), the query's weights as a bar ``chart``, its ``readout``
+    (entropy and largest weight)."""
+
+    def __init__(self, title, chart, readout):
+        super().__init__(title, chart, readout)
+        self.title, self.chart, self.readout = title, chart, readout
+
+
+class TemperatureSteps(PipelineCommon):
+    """The temperature steps; ``self.temperature_rows`` (TemperatureRow) and ``self.temperature_marks`` are on
+    screen beside ``self.plot`` through both, and ``self.plot_stage`` after them."""
+
+    def show_temperatures(self):
+        """The query's row at each temperature, a row of bars each; its maximum lands on the plot beside. The caption
+        says what the rows show (lesson.pipeline_answers.temperature_caption)."""
+        temperatures, q = self.settings.temperatures, self.query
+        runs = [self.attention(t, self.settings.causal) for t in temperatures]
+        coldest, hottest = int(np.argmin(temperatures)), int(np.argmax(temperatures))
+        strings = self.strings["steps"]["temperature"]
+        self.begin_step("temperature", strings[temperature_caption(self.settings, runs[coldest].max_weights[q])],
+                        new_numbers=ROW_NUMBERS * len(temperatures), query=self.tokens[q],
+                        weights=self.answers["temperature"]["weights"],
+                        temperatures=", ".join(format_number(t) for t in temperatures),
+                        coldest=format_number(temperatures[coldest]),
+                        coldest_max=format_number(runs[coldest].max_weights[q]),
+                        hottest=format_number(temperatures[hottest]),
+                        hottest_max=format_number(runs[hottest].max_weights[q]))
+        left, right, bottom, top = self.body()
+        split = left + ROWS_SHARE * (right - left)
+        self.temperature_box = (left, split - SPLIT_MARGIN, bottom, top)
+        exercise = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]  # their rows follow
+        self.temperature_largest = rounded_up(max(run.weights[q].max() for run in (*runs, *exercise)))
+        rows = self.temperature_rows_of(temperatures, runs, "temperature")
+        self.plot = self.max_weight_plot((split + SPLIT_MARGIN, right, bottom, top))
+        marks = self.marks(temperatures, [run.max_weights[q] for run in runs])
+        self.play(Vanish(self.presets_stage), run_time=LEAVE_SECONDS)
+        self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=ENTER_SECONDS)
+        with self.listening():  # each row's notes, bright when cold and dull when hot: the temperature heard
+            each = self.fill_seconds() / len(rows)
+            for row, mark, temperature in zip(rows, marks, temperatures):
+                self.play(Appear(VGroup(row.title, row.chart.baseline)), run_time=ROW_TITLE_SECONDS)
+                growth = each - (ROW_TITLE_SECONDS + ROW_READOUT_SECONDS)
+                self.grow_bars(row.chart, temperature, max(SHORTEST_GROWTH, growth))
+                self.play(Appear(row.readout), FadeIn(mark, scale=MARK_GROWTH), run_time=ROW_READOUT_SECONDS)
+        self.beat("heard")
+        self.temperature_rows, self.temperature_marks = rows, marks
+
+    def temperature_rows_of(self, temperatures, runs: list[LabAttention], name: str) -> VGroup:
+        """A ``temperature_row`` per temperature, stacked in the left part of the body (``temperature_box``), every
+        row's bars on one scale (``temperature_largest``); their numbers tagged ``name``, ``name``_entropy and
+        ``name``_max."""
+        left, right, _, _ = box = self.temperature_box
+        height = max(SHORTEST_TEMPERATURE_BARS, TEMPERATURE_BARS * min(1.0, TALL_ROWS / len(runs)))  # many rows: lower
+        rows = VGroup(*[self.temperature_row(k, t, run, self.temperature_largest, right + SPLIT_MARGIN - left,
+                                             height,
+                                             labelled=k == len(runs) - 1, name=name)
+                        for k, (t, run) in enumerate(zip(temperatures, runs))])
+        rows.arrange(DOWN, buff=ROWS_GAP, aligned_edge=LEFT)
+        return self.place(rows, box)
+
+    def temperature_row(self, k: int, temperature: float, run: LabAttention, largest: float, width: float,
+                        height: float, labelled: bool, name: str) -> TemperatureRow:
+        """'T = 0.2' | the query's row of weights as bars (tokens under the last row only) | its entropy and maximum."""
+        labels, q, small = self.labels, self.query, style.CAPTION_SIZE
+        title = text_with_numbers(labels["temperature_value"],
+                                  {"value": tagged_number(temperature, name, (0, k))})
+        entropy = tagged_number(run.entropies[q], f"{name}_entropy", (0, k), font_size=small)
+        largest_weight = tagged_number(run.max_weights[q], f"{name}_max", (0, k), font_size=small)
+        readout = VGroup(text_with_numbers(labels["entropy_value"], {"value": entropy}, font_size=small),
+                         text_with_numbers(labels["max_weight_value"], {"value": largest_weight}, font_size=small),
+                         ).arrange(DOWN, aligned_edge=LEFT, buff=READOUT_LINE_GAP)
+        names = [abbreviated(token) for token in self.tokens]  # as the maps name them: turned, a long word runs long
+        chart = token_bar_chart(run.weights[q], names, width - title.width - readout.width - BARS_MARGIN, height,
+                                query=q, show_values=False, max_value=largest, name=f"{name}_bars_{k}")
+        if not labelled:  # the columns are the same tokens in every row: named once, under the last
+            chart.remove(chart.labels)
+            chart.labels = VGroup()
+        bars = VGroup(chart.bars, chart.baseline)  # not the token names under the last row: every row alike
+        title.next_to(bars, LEFT, buff=ROW_SIDE_GAP)
+        readout.next_to(bars, RIGHT, buff=ROW_SIDE_GAP)
+        return TemperatureRow(title, chart, readout)
+
+    def grow_bars(self, chart, temperature: float, seconds: float):
+        """Each bar grows with its note, so low and high temperatures sound as different as they look."""
+        self.play_with_notes([GrowFromEdge(bar, DOWN) for bar in chart.bars], chart.values, temperature,
+                             spacing=seconds / len(chart.bars))
+
+    def max_weight_plot(self, box) -> CurvePlot:
+        """The query's maximum weight against T over the lab's slider, sampled at CURVE_SAMPLES temperatures."""
+        q = self.query
+        temperatures = np.linspace(MIN_TEMPERATURE, MAX_TEMPERATURE, CURVE_SAMPLES)
+        maxima = np.array([self.attention(float(t), self.settings.causal).max_weights[q] for t in temperatures])
+        self.max_weight_curve = (temperatures, maxima)
+        top_value = rounded_up(maxima.max())
+        plot = CurvePlot(temperatures, maxima, x_ticks=list(range(int(MAX_TEMPERATURE) + 1)),
+                         y_ticks=[0.0, top_value / 2, top_value], width=PLOT_WIDTH, height=PLOT_HEIGHT,
+                         x_name=self.labels["axis_temperature"],
+                         y_name=self.labels["axis_max_weight"].format(query=abbreviated(self.tokens[q])))
+        left, right, bottom, top = self.plot_box = box
+        fit(plot, right - left - PLOT_SIDE_ROOM, top - bottom - PLOT_READOUT_ROOM)
+        return plot.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+
+    def show_temperature_plot(self):
+        """Exercise 2: the rows at the guide's T = 0.5, 1, 3 in place of the configured ones, the whole curve, the
+        uniform floor, and the three read off it; "it falls" only when the three differ as written (else ``_fixed``)."""
+        q, plot = self.query, self.plot
+        runs = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]
+        values = [run.max_weights[q] for run in runs]
+        caption = "caption_fixed" if self.answers["temperature_plot"]["answer_variant"] == "fixed" else "caption"
+        self.begin_step("temperature_plot", self.strings["steps"]["temperature_plot"][caption],
+                        new_numbers=EXERCISE_NUMBERS * len(values), query=self.tokens[q],
+                        **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
+        self.exercise_rows(runs, values)
+        visible = int(np.count_nonzero(~self.run.steps.mask[q]))
+        uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
+                             color=style.MUTED, stroke_width=UNIFORM_STROKE)
+        uniform_label = label_text(self.labels["uniform"], style.MUTED, style.CAPTION_SIZE)
+        # at its line's end, inside the plot: under it, where the curve (a row's largest weight, at least 1/visible)
+        # never goes, when the room down to the axis takes it (the plot's edge is the body's: right of it, the frame's)
+        below = uniform.get_y() - plot.point(0, 0)[1] > uniform_label.height + UNIFORM_CLEARANCE
+        uniform_label.next_to(uniform, DOWN if below else UP, buff=UNIFORM_LABEL_GAP).align_to(uniform, RIGHT)
+        rings = VGroup(*[Circle(radius=RING_RADIUS, color=style.ATTENTION, stroke_width=RING_STROKE)
+                         .move_to(plot.point(t, value)) for t, value in zip(EXERCISE_TEMPERATURES, values)])
+        readout = VGroup(*[text_with_numbers(f"T = {format_number(t, 1)}: {{value}}", {
+            "value": tagged_number(value, "exercise_max", (0, k), style.ATTENTION, style.CAPTION_SIZE)},
+            style.ATTENTION, style.CAPTION_SIZE) for k, (t, value) in enumerate(zip(EXERCISE_TEMPERATURES, values))])
+        left, right, _, _ = self.plot_box
+        fit(readout.arrange(RIGHT, buff=READ_OFF_GAP), right - left, READ_OFF_HEIGHT)
+        readout.next_to(plot, DOWN, buff=READ_OFF_DROP)
+        readout.set_x((left + right) / 2)
+        with self.listening():  # the curve heard as drawn, in the clear: under the voice it would sound again whole
+            reveal = max(CURVE_SECONDS, self.fill_seconds(UNIFORM_SECONDS))
+            self.cue("curve", values=self.max_weight_curve[1].tolist(), duration=reveal)
+            # each temperature ringed and read off as the curve, drawn at an even pace along T, reaches it
+            reached = [(t - MIN_TEMPERATURE) / (MAX_TEMPERATURE - MIN_TEMPERATURE) for t in EXERCISE_TEMPERATURES]
+            landing = [squish_rate_func(smooth, at, min(1.0, at + READ_OFF_SECONDS / reveal)) for at in reached]
+            self.play(Create(plot.curve, rate_func=linear),
+                      *[FadeIn(ring, scale=MARK_GROWTH, rate_func=rate) for ring, rate in zip(rings, landing)],
+                      *[Appear(part, rate_func=rate) for part, rate in zip(readout, landing)], run_time=reveal)
+        self.beat("uniform")
+        self.play(Create(uniform), Appear(uniform_label), run_time=UNIFORM_SECONDS)
+        self.plot_stage = VGroup(plot, self.temperature_marks, uniform, uniform_label, rings, readout)
+
+    def exercise_rows(self, runs: list[LabAttention], values: list[float]):
+        """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more or less
+        fades), so that the rows beside the curve are the temperatures it marks; their maxima's marks on the plot
+        move with them to ``values``, each row's own."""
+        old, new = self.temperature_rows, self.temperature_rows_of(EXERCISE_TEMPERATURES, runs, "exercise_row")
+        marks = self.marks(EXERCISE_TEMPERATURES, values)
+        pairs = min(len(old), len(new))
+        self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
+                  *[ReplacementTransform(before, after) for before, after in zip(self.temperature_marks, marks)],
+                  *[Vanish(part) for part in (*old[pairs:], *self.temperature_marks[pairs:])],
+                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], run_time=ROWS_CHANGE_SECONDS)
+        self.temperature_rows, self.temperature_marks = new, marks
+
+    def marks(self, temperatures, maxima) -> VGroup:
+        """A dot on the max-weight plot at each (temperature, maximum)."""
+        return VGroup(*[Dot(self.plot.point(t, value), radius=MARK_RADIUS, color=style.HIGHLIGHT)
+                        for t, value in zip(temperatures, maxima)])
