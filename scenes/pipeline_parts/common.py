@@ -66,10 +66,11 @@ class PipelineCommon:
         self.play_with_notes([AnimationGroup(Create(line), pulse) for line, pulse in zip(lines, pulses)],
                              lines.weights, temperature, spacing=seconds / max(1, len(lines)))
 
-    def play_with_notes(self, animations: list, weights, temperature: float, spacing: float):
+    def play_with_notes(self, animations: list, weights, temperature: float, spacing: float, compared: bool = False):
         """The animations one after another in one play, each ending with a "connection" cue (a note sounds as its
         line has been drawn, not before). A figure heard before (the same weights at the same temperature: a row
-        redrawn at a later step) is recalled, not played again: only its top weight's note sounds.
+        redrawn at a later step) is recalled, not played again: only its top weight's note sounds; unless it is
+        ``compared`` by ear with its neighbours (the temperature step's rows): then every row sounds whole.
 
         One play rather than one per note keeps long sentences quick to render; the cues carry
         the times the notes start at, ``spacing`` apart (never less than NOTE_SPACING, so each is heard).
@@ -78,16 +79,17 @@ class PipelineCommon:
             return
         spacing = max(NOTE_SPACING, spacing)
         start, peak = self.renderer.time, float(max(weights))
-        for k in self.keys_to_sound(weights, temperature):
+        for k in self.keys_to_sound(weights, temperature, compared):
             self.cues.append(Cue(start + (k + 1) * spacing, "connection", {
                 "weight": float(weights[k]), "temperature": float(temperature), "peak": peak, "key": k}))
         self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
 
-    def keys_to_sound(self, weights, temperature: float) -> list[int]:
-        """Every key of a figure the section has not played yet; of one it has, the top weight's key alone (the
-        first of equal ones), a recall. Kept in ``self.heard_figures``: (weights, temperature) already played."""
+    def keys_to_sound(self, weights, temperature: float, compared: bool = False) -> list[int]:
+        """Every key of a figure the section has not played yet, or of one ``compared`` with others; of one it has,
+        the top weight's key alone (the first of equal ones), a recall. Kept in ``self.heard_figures``: (weights,
+        temperature) already played."""
         figure = (tuple(float(weight) for weight in weights), float(temperature))
-        if figure in self.heard_figures:
+        if figure in self.heard_figures and not compared:
             return [int(np.argmax(figure[0]))]
         self.heard_figures.add(figure)
         return list(range(len(figure[0])))

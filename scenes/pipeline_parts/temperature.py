@@ -136,9 +136,10 @@ class TemperatureSteps(PipelineCommon):
         return TemperatureRow(title, chart, readout)
 
     def grow_bars(self, chart, temperature: float, seconds: float):
-        """Each bar grows with its note, so low and high temperatures sound as different as they look."""
+        """Each bar grows with its note, so low and high temperatures sound as different as they look (every row
+        whole: the rows are compared by ear, the configured temperature's too)."""
         self.play_with_notes([GrowFromEdge(bar, DOWN) for bar in chart.bars], chart.values, temperature,
-                             spacing=seconds / len(chart.bars))
+                             spacing=seconds / len(chart.bars), compared=True)
 
     def max_weight_plot(self, box) -> CurvePlot:
         """The query's maximum weight against T over the lab's slider, sampled at CURVE_SAMPLES temperatures."""
