@@ -4,6 +4,9 @@ A step's narration (in the locale) may carry markers ``[[name]]``: the words aft
 the scene announces with ``beat("name")`` starts, so no sentence speaks of what is not yet on screen. A marker
 opens a sentence (the whole sentence waits for its play) or stands inside one (the sentence is spoken in two
 phrases, the second as its play starts). A phrase without a marker follows the one before it.
+
+A caption read on screen may carry them too (``caption_parts``): its words after ``[[name]]`` come once the plays
+after ``beat("name")`` are over, so a silent lecture's caption does not state a result before it is drawn.
 """
 
 from __future__ import annotations
@@ -39,6 +42,15 @@ def phrases(text: str) -> list[Phrase]:
         plays = ["", *parts[1::2]]
         found += [Phrase(words.strip(), number, play) for words, play in zip(parts[::2], plays) if words.strip()]
     return found
+
+
+def caption_parts(text: str) -> list[tuple[str, str]]:
+    """A caption as it grows: (the beat that brings a part, "" for the first; the caption up to that part's end,
+    markers removed); one part when it has no marker."""
+    markers = list(MARKER.finditer(text))
+    return [("", plain(text[:markers[0].start()] if markers else text)),
+            *[(marker.group(1), plain(text[:after.start()] if after else text))
+              for marker, after in zip(markers, [*markers[1:], None])]]
 
 
 def spoken_sentences(text: str) -> list[str]:

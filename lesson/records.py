@@ -88,7 +88,9 @@ class StepRecord:
     ``reading`` seconds (its caption and its ``new_numbers``) and its finished state long enough; a question
     card, if any, follows until ``end``. ``numbers`` are the tagged numbers as shown (name -> rows);
     ``narration`` its file, text and, when spoken, start, seconds, sentences [text, start, end], phrases
-    [text, start, end, the play it started with or ""] and listening moments [start, end].
+    [text, start, end, the play it started with or ""] and listening moments [start, end]. ``grown``: a caption
+    read on screen that came in parts (``lesson.narration_phrases.caption_parts``), [time, the caption shown from
+    then] for each part, the first at ``start``; empty when it came whole.
     """
 
     key: str
@@ -103,6 +105,15 @@ class StepRecord:
     settled: float = 0.0
     read_until: float = 0.0
     narration: dict = field(default_factory=dict)
+    grown: list[tuple[float, str]] = field(default_factory=list)
+
+    def caption_subtitles(self, start: float, end: float) -> list[tuple[float, float, str]]:
+        """(start, end, text) of the caption over the step's span from ``start`` to ``end``: as it grew on screen
+        (never its later words before they came), or whole."""
+        if not self.grown:
+            return [(start, end, self.caption)]
+        times = [start, *[time for time, _ in self.grown[1:]], end]
+        return [(begin, until, text) for begin, until, (_, text) in zip(times, times[1:], self.grown)]
 
     @property
     def spoken(self) -> list:
@@ -113,6 +124,7 @@ class StepRecord:
         """The step with its times, and its narration's, counted from ``start`` (in place)."""
         self.start, self.end, self.read_until = self.start - start, self.end - start, self.read_until - start
         self.settled -= start
+        self.grown = [(round(time - start, DIGITS), text) for time, text in self.grown]
         if "start" in self.narration:
             self.narration["start"] = round(self.narration["start"] - start, DIGITS)
             for name in ("sentences", "phrases", "listening"):

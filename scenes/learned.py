@@ -203,6 +203,7 @@ class LearnedScene(LessonScene):
         legend.move_to([(split + right) / 2 + 0.15, (bottom + top) / 2, 0])
         self.play(Vanish(self.task), run_time=0.6)
         self.play(Create(plot.frame), run_time=1.0)
+        self.beat("guess")  # a silent caption's guessing loss comes with its line
         self.play(Create(guess_line), Appear(legend[0]), run_time=0.8)
         with self.listening():  # the curve's falling pitch is the step's point: heard in the clear, as it is drawn
             seconds = max(LOSS_SECONDS, self.reveal_seconds(fill_after=3.0))
@@ -211,6 +212,7 @@ class LearnedScene(LessonScene):
             self.play(Create(plot.curve, rate_func=linear), Appear(legend[1], rate_func=linear), run_time=seconds)
         self.beat("drop")
         self.play(Create(drop_line), Appear(drop_label), run_time=0.8)
+        self.beat("halves")  # a silent caption's two halves' losses come with their dots
         self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2:]), run_time=1.6)
         self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, legend)
 

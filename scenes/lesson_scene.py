@@ -48,7 +48,7 @@ from PIL import Image
 from lesson.config import LectureConfig, load_config
 from lesson.formats import PNG
 from lesson.locale import load_locale
-from lesson.narration_phrases import Phrase, phrases, plain, spoken_sentences
+from lesson.narration_phrases import Phrase, caption_parts, phrases, plain, spoken_sentences
 from lesson.narration_text import TAIL, Speaker, sentence_times, step_file_name
 from lesson.numbers import use_decimal_separator, written_numbers
 from lesson.questions import closing_fields, closing_texts, section_questions, step_question
@@ -76,6 +76,7 @@ CARD_PICTURE_HEIGHT = 3.6  # a closing card's drawing, at most
 HEADER_SECONDS = 0.6  # a step's new header fades in (its step tone sounds as it has landed)
 PHRASE_GAP = 0.3  # seconds of quiet between two phrases of the voice
 LISTEN_TAIL = 0.6  # seconds a listening moment lasts at least after its last play, before the voice goes on
+CAPTION_GROWS = 0.5  # seconds a caption takes to grow by its next part (``caption_parts``)
 
 
 def drawn_frames(run_time: float, frozen: bool) -> int:
@@ -92,12 +93,32 @@ def reading_seconds(text: str, new_numbers: int = 0) -> float:
 
 def wrapped_text(text: str, colour, font_size: float, width: float, weight: str = "NORMAL") -> MarkupText:
     """``text`` broken into lines no wider than ``width`` (and scaled down if one word is wider)."""
-    label = label_text(text, colour, font_size, weight)
-    if label.width <= width:
-        return label
-    characters = int(len(text) * width / label.width)
-    label = label_text("\n".join(textwrap.wrap(text, characters)), colour, font_size, weight)
-    return label.scale_to_fit_width(min(label.width, width))
+    return wrapped_parts([text], colour, font_size, width, weight)[-1]
+
+
+def wrapped_parts(texts: list[str], colour, font_size: float, width: float, weight: str = "NORMAL") -> list[MarkupText]:
+    """The last of ``texts`` as ``wrapped_text`` writes it, and each of the others, which begin it, written on its
+    lines and at its size, glyph over glyph: a text that grows word by word without moving."""
+    whole = texts[-1]
+    label = label_text(whole, colour, font_size, weight)
+    lines = [whole] if label.width <= width else textwrap.wrap(whole, int(len(whole) * width / label.width))
+    scale = min(1.0, width / label_text("\n".join(lines), colour, font_size, weight).width)
+    labels = [label_text("\n".join(_first_characters(lines, len(text))), colour, font_size, weight).scale(scale)
+              for text in texts]
+    for part in labels[:-1]:
+        part.shift(labels[-1][0].get_center() - part[0].get_center())  # the same first glyph, in the same place
+    return labels
+
+
+def _first_characters(lines: list[str], count: int) -> list[str]:
+    """The wrapped ``lines`` cut after the text's first ``count`` characters (a line break stands for a space)."""
+    kept = []
+    for line in lines:
+        if count <= 0:
+            break
+        kept.append(line[:count])
+        count -= len(line) + 1
+    return kept
 
 
 @dataclass(frozen=True)
@@ -146,6 +167,8 @@ class LessonScene(Scene):
         self.header = None
         self._settled = 0.0  # when the last animation ended
         self._caption_read = True  # the current step's caption is burned in, to be read (no voice says it)
+        self._caption_later: list[tuple[str, str, MarkupText]] = []  # its parts to come: (beat, caption, label)
+        self._caption_read_until = 0.0  # when the words the caption last grew by have been read
         self._landing: list[int] = []  # cues (their indices) that sound as the next play ends
         self._numbers_shown: set = set()
         self.clip_start = 0.0  # scene time the clip's first step begins at (0 for a whole section)
@@ -279,7 +302,7 @@ class LessonScene(Scene):
         release_free_memory()  # what the last step freed: the peak stays that of one step, not of the section
         strings = self.strings["steps"][key]
         if key not in self.shown_steps:
-            self._omit_step(key, self.in_locale((caption or strings["caption"]).format(**fields)), new_numbers)
+            self._omit_step(key, plain(self.in_locale((caption or strings["caption"]).format(**fields))), new_numbers)
             return
         number = self.shown_steps.index(key) + 1
         if self.job.steps and number > self.job.steps.last:
@@ -295,7 +318,9 @@ class LessonScene(Scene):
         caption = self.in_locale(template.format(**fields))
         speech = self.speech(number, key, strings, template, fields)
         self._caption_read = not (speech and speech[3])  # a voice says the caption instead: it is not burned in
-        new_header = self._header(title, number, caption, burned=self._caption_read)
+        parts = caption_parts(caption) if self._caption_read else [("", plain(caption))]
+        caption = parts[-1][1]
+        new_header, later = self._header(title, number, [text for _, text in parts], burned=self._caption_read)
         self.cue("step", lands=True, step=number)  # as the new header lands
         if self.header is None:
             self.play(Appear(new_header), run_time=HEADER_SECONDS)
@@ -307,6 +332,9 @@ class LessonScene(Scene):
         self.header = new_header
         self.steps.append(StepRecord(key=key, title=title, caption=caption, start=self.renderer.time,
                                      reading=self.reading_time(self.read_caption(caption), new_numbers)))
+        if later:
+            self.steps[-1].grown = [(self.renderer.time, parts[0][1])]
+        self._caption_later = [(play, text, label) for (play, text), label in zip(parts[1:], later)]
         self.narrate(number, speech)
         if self.job.progress:
             self.job.progress((number - 1) / len(self.shown_steps))
@@ -398,9 +426,14 @@ class LessonScene(Scene):
 
     def beat(self, name: str) -> None:
         """Call just before the play that the narration's phrase ``[[name]]`` describes: the voice first finishes
-        the phrases before it, then that phrase starts with the play. Nothing when no phrase waits for it."""
+        the phrases before it, then that phrase starts with the play. Nothing when no phrase waits for it.
+        A caption read on screen grows by its words after ``[[name]]`` now, just before that play, as a voice would
+        say them."""
         if not name:
             raise ValueError("beat: a phrase's marker needs a name, e.g. beat(\"scores\")")
+        waiting = [play for play, _, _ in self._caption_later]
+        if name in waiting:
+            self._grow_caption(waiting.index(name) + 1)
         if not any(phrase.play == name for phrase, _ in self._unspoken):
             return
         while self._unspoken[0][0].play != name:  # tied to a play that did not come: said in order all the same
@@ -408,6 +441,21 @@ class LessonScene(Scene):
         self.wait_until(self._voice_until + PHRASE_GAP)
         self._place(*self._unspoken.pop(0), self.renderer.time, with_its_play=True)
         self._speak_untied()
+
+    def _grow_caption(self, parts: int) -> None:
+        """The caption grows by its next ``parts`` parts at once (the header's caption becomes the longer one), and
+        the step lasts until the words added have been read."""
+        if not parts:
+            return
+        (_, text, label), self._caption_later = self._caption_later[parts - 1], self._caption_later[parts:]
+        shown, step = self.header[2], self.steps[-1]
+        added = len(text.split()) - len(step.grown[-1][1].split())
+        step.grown.append((self.renderer.time, text))
+        self.play(Vanish(shown), Appear(label), run_time=CAPTION_GROWS)
+        self.remove(shown)
+        self.header.remove(shown).add(label)
+        self.bring_to_back(label)
+        self._caption_read_until = self.renderer.time + added / WORDS_PER_SECOND * self.job.config.lecture.pace
 
     @contextmanager
     def listening(self):
@@ -471,6 +519,7 @@ class LessonScene(Scene):
             return
         if not self.steps or self.steps[-1].end:
             return
+        self._grow_caption(len(self._caption_later))  # a part whose beat never came: still read before the step ends
         step = self.steps[-1]
         step.texts, step.numbers = self._snapshot(self.mobjects)
         shown = numbers_on_screen(step.numbers)
@@ -479,7 +528,8 @@ class LessonScene(Scene):
         step.settled = max(self._settled, step.start)
         self._record_spoken(step)
         self.wait_until(max(step.start + max(step.reading, step.narration.get("seconds", -TAIL) + TAIL),
-                            step.settled + FINISHED_HOLD * self.job.config.lecture.pace, self.replay_key_sound(step)))
+                            step.settled + FINISHED_HOLD * self.job.config.lecture.pace, self.replay_key_sound(step),
+                            self._caption_read_until))
         step.read_until = self.renderer.time
         if self.job.stills_dir is not None and self.in_clip(len(self.steps)):
             self._save_still(len(self.steps), step.key)
@@ -606,29 +656,35 @@ class LessonScene(Scene):
         still longer (the captions carry the card's text for a viewer who pauses)."""
         self.wait(min(seconds, LONGEST_FREEZE * self.job.config.lecture.pace))
 
-    def _header(self, title: str, number: int, caption: str, burned: bool = True):
+    def _header(self, title: str, number: int, captions: list[str], burned: bool = True) -> tuple[VGroup, list]:
         """The step's title, its counter and, ``burned`` in, its caption: a spoken step's caption is kept invisible
         (its place stays the subtitles' band; the subtitles carry the spoken words), so no viewer reads a step's
         text twice. With ``lecture.clean`` all three are invisible, in their places: a picture of the content alone
-        to embed in a lecturer's slide."""
+        to embed in a lecturer's slide. ``captions``: the caption as it grows (``caption_parts``), the header
+        showing the first; returns the header and the labels of the later ones, in their places."""
         counter_text = self.job.locale["lecture"]["step_counter"].format(current=number, total=len(self.shown_steps))
         heading = label_text(title, style.TEXT, style.TITLE_SIZE, weight="BOLD")
         counter = label_text(counter_text, style.MUTED, style.CAPTION_SIZE)
         heading.to_corner(UL, buff=style.MARGIN)
         counter.to_corner(UR, buff=style.MARGIN).align_to(heading, DOWN)
-        caption_text = self._caption(caption)
-        caption_text.to_edge(DOWN, buff=style.MARGIN)
+        caption_texts = self._caption_parts(captions)
+        VGroup(*caption_texts).to_edge(DOWN, buff=style.MARGIN)
         clean = self.job.config.lecture.clean
         for part in (heading, counter) if clean else ():
             part.set_opacity(0)
-        if clean or not burned:
+        for caption_text in caption_texts if clean or not burned else ():
             caption_text.set_opacity(0)
-        return VGroup(heading, counter, caption_text)
+        return VGroup(heading, counter, caption_texts[0]), caption_texts[1:]
+
+    @classmethod
+    def _caption(cls, caption: str) -> MarkupText:
+        """The caption whole (its markers removed), wrapped onto a second line when it is wider than the frame."""
+        return cls._caption_parts([plain(caption)])[0]
 
     @staticmethod
-    def _caption(caption: str) -> Text:
-        """The caption, wrapped onto a second line when it is wider than the frame."""
-        return wrapped_text(caption, style.MUTED, style.CAPTION_SIZE, config.frame_width - 2 * style.MARGIN)
+    def _caption_parts(captions: list[str]) -> list[MarkupText]:
+        """The caption as it grows (``wrapped_parts``), wrapped onto a second line when it is wider than the frame."""
+        return wrapped_parts(captions, style.MUTED, style.CAPTION_SIZE, config.frame_width - 2 * style.MARGIN)
 
     def _snapshot(self, mobjects) -> tuple[list[TextRecord], dict]:
         texts, numbers = [], {}

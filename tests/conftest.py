@@ -53,7 +53,7 @@ SLOWEST_FIRST = (
 # worker, so that each section's default scene runs once in the session, not once in each module.
 SHARED_SCENES = ("test_cards.py", "test_review_sections.py", "test_sound_lands.py", "test_scene_heads.py",
                  "test_scene_positional.py", "test_lang.py", "test_pacing.py", "test_sound_scales.py",
-                 "test_voice_text.py", "test_pipeline_repeats.py")
+                 "test_voice_text.py", "test_pipeline_repeats.py", "test_caption_growth.py")
 
 
 def module_name(nodeid: str) -> str:

@@ -14,6 +14,7 @@ from attn_math import learned
 from learned_training import default_training
 from lesson.learned_answers import loss_step
 from lesson.locale import load_locale
+from lesson.narration_phrases import plain
 from lesson.section_config import LearnedConfig
 from test_learned_answers import SMALL, training_of
 
@@ -46,7 +47,7 @@ def sudden_by_hand(training: learned.Training) -> bool:
 def loss_texts(training: learned.Training, language: str) -> tuple[str, str]:
     strings = load_locale(language)["learned"]["steps"]["loss"]
     key = loss_step(training)
-    return strings[key], strings[key.replace("caption", "narration", 1)]
+    return plain(strings[key]), plain(strings[key.replace("caption", "narration", 1)])  # as read and said
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -70,7 +70,8 @@ def section_tracks(steps: list[StepRecord], duration: float, cards: list[CardRec
     for step, span in zip(steps, step_spans(steps, duration)):
         chapters.append(_timed(*span, step.title, offset))
         cues += spoken_cues(step, lang) if step.spoken \
-            else [] if narrated else [(*span, subtitle_text(step.caption, lang))]
+            else [] if narrated else [(begin, end, subtitle_text(text, lang))
+                                      for begin, end, text in step.caption_subtitles(*span)]
     for card in () if narrated else cards:
         # from the end of the step before it: what leaves between them leaves for the card (the next step's
         # caption never flashes before the card that precedes it)

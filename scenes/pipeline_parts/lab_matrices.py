@@ -134,6 +134,7 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.place(heatmap.target, (left, split - SPLIT_MARGIN, bottom, top))  # its label grown back to a legible size
         self.play(MoveToTarget(heatmap), run_time=MOVE_SECONDS / 2)
         self.fan = self.query_fan((split + SPLIT_MARGIN, right, bottom, top))
+        self.beat("weights")  # a silent caption's weights of the query come with its bars
         self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=MOVE_SECONDS / 2)
         with self.listening():  # each line's note as it reaches its token: the weights heard as they land
             self.draw_lines(self.fan.lines, self.settings.temperature, LINE_SECONDS * len(self.fan.lines))
