@@ -65,6 +65,8 @@ from sonify.synth import SAMPLE_RATE
 
 WORDS_PER_SECOND = 2.5
 SECONDS_PER_NEW_NUMBER = 0.4
+NUMBERS_READING_MOST = 12.0  # seconds: a matrix of numbers is scanned for its pattern and the few that are named,
+# not read one by one (49 numbers at 0.4 s held the pipeline's matrices 20 s each, filling row by row)
 SHORTEST_STEP = 4.0  # seconds
 SHORTEST_REVEAL = 0.3  # seconds: a reveal of one number still reads as a movement
 FINISHED_HOLD = 4.0  # seconds a step's finished state stays before anything replaces or dims it
@@ -87,8 +89,13 @@ def drawn_frames(run_time: float, frozen: bool) -> int:
 
 
 def reading_seconds(text: str, new_numbers: int = 0) -> float:
-    """max(4 s, words / 2.5 words per s + 0.4 s per new number): the least a step stays on screen."""
-    return max(SHORTEST_STEP, len(text.split()) / WORDS_PER_SECOND + SECONDS_PER_NEW_NUMBER * new_numbers)
+    """max(4 s, words / 2.5 words per s + numbers_seconds): the least a step stays on screen."""
+    return max(SHORTEST_STEP, len(text.split()) / WORDS_PER_SECOND + numbers_seconds(new_numbers))
+
+
+def numbers_seconds(new_numbers: int) -> float:
+    """min(0.4 s per new number, 12 s): the time to read a step's new numbers."""
+    return min(SECONDS_PER_NEW_NUMBER * new_numbers, NUMBERS_READING_MOST)
 
 
 def wrapped_text(text: str, colour, font_size: float, width: float, weight: str = "NORMAL") -> MarkupText:
@@ -492,11 +499,11 @@ class LessonScene(Scene):
 
     def reveal_seconds(self, new_numbers: int = 0, fill_after: float | None = None,
                        shortest: float = SHORTEST_REVEAL) -> float:
-        """How long a reveal runs: SECONDS_PER_NEW_NUMBER for each of its ``new_numbers`` (at least ``shortest``).
+        """How long a reveal runs: the time to read its ``new_numbers`` (``numbers_seconds``; at least ``shortest``).
 
         With ``fill_after`` (seconds of animation the step still plays after it) the reveal also stretches
         over the step's planned reading time, all but a FROZEN_TAIL."""
-        seconds = max(shortest, SECONDS_PER_NEW_NUMBER * new_numbers)
+        seconds = max(shortest, numbers_seconds(new_numbers))
         if fill_after is None:
             return seconds
         step = self.steps[-1]

@@ -9,8 +9,8 @@ import pytest
 from lecture.render.captions import LINE_LENGTH
 from lesson.config import DEFAULT_CONFIG
 from media_checks import ROOT
-from scenes.lesson_scene import (FINISHED_HOLD, LONGEST_FREEZE, PHRASE_GAP, SECONDS_PER_NEW_NUMBER, SHORTEST_STEP,
-                                 WORDS_PER_SECOND)
+from scenes.lesson_scene import (FINISHED_HOLD, LONGEST_FREEZE, NUMBERS_READING_MOST, PHRASE_GAP, SECONDS_PER_NEW_NUMBER,
+                                 SHORTEST_STEP, WORDS_PER_SECOND)
 from sonify.mix import CUES_UNDER_SPEECH, DUCK_DB
 from sonify.replay import REPLAY_GAP
 
@@ -19,8 +19,9 @@ NUMBER = r"([−-]?\d+(?:\.\d+)?)"
 
 # (document, the claim with its numbers as groups, the values they must be)
 CLAIMS = [
-    ("docs/config.md", rf"at least its reading time, max\({NUMBER} s, words / {NUMBER} \+ {NUMBER} s per new number\)",
-     (SHORTEST_STEP, WORDS_PER_SECOND, SECONDS_PER_NEW_NUMBER)),
+    ("docs/config.md", rf"at least its reading time, max\({NUMBER} s, words / {NUMBER} \+ {NUMBER} s per new number, "
+                       rf"at most {NUMBER} s\s+for the numbers", (SHORTEST_STEP, WORDS_PER_SECOND, SECONDS_PER_NEW_NUMBER,
+                                                              NUMBERS_READING_MOST)),
     ("docs/config.md", rf"finished picture at least {NUMBER} s; no screen stands still for more than {NUMBER} s",
      (FINISHED_HOLD, LONGEST_FREEZE)),
     ("docs/narration.md", rf"each next\s+one follows the one before \({NUMBER} s apart\)", (PHRASE_GAP,)),

@@ -15,6 +15,9 @@ def test_reading_time_is_words_at_2_5_per_second_plus_0_4_s_per_new_number_and_a
     assert reading_seconds(" ".join(["palabra"] * 15), 0) == pytest.approx(6.0)
     assert reading_seconds(" ".join(["palabra"] * 15), 10) == pytest.approx(10.0)
     assert reading_seconds("", 5) == 4.0
+    # a matrix's numbers are scanned, not read one by one: 81 new numbers held positional's first step 32 s
+    assert reading_seconds("", 81) == pytest.approx(12.0)
+    assert reading_seconds(" ".join(["palabra"] * 15), 49) == pytest.approx(18.0)
 
 
 @pytest.fixture(scope="module")
