@@ -53,6 +53,7 @@ ABOVE_HEIGHT = 1.0  # the previous-token head's arcs above the row: short ones o
 BELOW_HEIGHT = 1.5  # the induction head's arcs below: half a sequence long
 COPY_HEIGHT = 1.9  # the copy arrow, over the previous-token head's arcs
 MOMENT_GAP = 0.3  # between the heatmaps of two moments
+SCORE_NOTE_GAP = 0.3  # between the line that says what the scores under the maps are and the first head's name
 DOT_RADIUS = 0.07
 DESIGNED_CELL = 0.13  # a cell of section 3's designed patterns
 TRAINED_SIDE = 2.0  # largest side of a trained head's pattern in the comparison
@@ -245,6 +246,8 @@ class LearnedScene(LessonScene):
         split = right - HEATMAPS_WIDTH - PANEL_GAP
         grid = self.moment_grid(previous, induction, (split + PANEL_GAP, right, bottom, top))
         titles = self.arcs_column((left, split, bottom, top))
+        score_note = fit(label_text(self.labels["score_note"], style.MUTED, style.CAPTION_SIZE), split - left, 1.0)
+        titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))  # «puntaje» defined on screen
         self.play(Vanish(self.loss_stage), run_time=0.6)
         self.play(Appear(self.row), Appear(titles), run_time=0.8)
         # the moments share the step's reading time (a long caption read with no voice), not one long last still

@@ -243,6 +243,15 @@ def test_the_heads_called_clean_are_those_scoring_at_least_one_half(scene, train
         assert "la mejor" in forming.title and "la mejor cabeza de token anterior" in forming.caption
 
 
+def test_the_heads_scores_are_said_on_screen_to_be_mean_attention(scene):
+    """The numbers under the maps are named and defined where they first come, on screen, not only by the caption or
+    the voice (a narrated render burns no caption: the review found «puntaje» defined only in the voice)."""
+    step = steps_of(scene)["heads_forming"]
+    on_screen = " ".join(texts(step))
+    assert "puntaje" in on_screen and "atención media" in on_screen, on_screen
+    assert "atención media" not in step.caption  # said once: the screen defines it, the caption does not repeat it
+
+
 def test_the_circuit_cites_its_sources_on_screen(scene):
     on_screen = " ".join(texts(steps_of(scene)["mechanism"]))
     assert "Elhage et al., 2021" in on_screen and "Olsson et al., 2022" in on_screen
