@@ -52,7 +52,7 @@ import numpy as np
 
 from attn_math.attention import entropy
 from sonify.legend import KEY_PITCH, MARKER_PITCH, head_ladder, ladder, value_pitch
-from sonify.mix import Timeline, Track, cue_gain_db, in_room, levelled, limited_blocks, with_voices, write_wav_blocks
+from sonify.mix import GATE_BLOCK, Timeline, Track, cue_gain_db, in_room, levelled, limited_blocks, with_voices, write_wav_blocks
 from sonify.synth import (ATTACK, PLUCK, SAMPLE_RATE, SWELL, chord, envelope, glide, low_pass, organ_wave, pan,
                           saw_wave, seconds, sine_wave, tone, triangle_wave)
 
@@ -195,6 +195,12 @@ def connection_note(key: int, temperature: float = 1.0) -> np.ndarray:
 QUIETEST_SHARE = 1e-3  # the faintest a weight is heard against its row's largest (-60 dB), not silence
 
 
+def crowding_db(spacing: float | None) -> float:
+    """10 log10(0.4 s / spacing), at least 0: notes closer than the 400 ms a momentary loudness measures share it
+    (each note is levelled alone; seven notes 86 ms apart summed to 6 LU over their kind's level)."""
+    return float(10 * np.log10(max(1.0, GATE_BLOCK / SAMPLE_RATE / spacing))) if spacing else 0.0
+
+
 def share_db(weight: float, peak: float) -> float:
     """A weight as loudness against its row's largest (``peak``): 20 log10(weight / peak) dB, down to -60 dB."""
     return float(20 * np.log10(max(weight / max(peak, weight, 1e-12), QUIETEST_SHARE)))
@@ -293,19 +299,18 @@ def contrast(angular_frequencies, values, duration: float = 1.5) -> np.ndarray:
                     spread(len(angular_frequencies), -0.8, 0.8))
 
 
-REST_SHARE = 0.5  # the rest voice's amplitude per unit of the other words' probability: a quiet background
 
 
 def capital_chord(weights, duration: float = 1.6) -> np.ndarray:
     """París (organ) and Roma (triangle), the two voices that move, on the first two rungs of the token ladder,
     each as loud as its probability and panned as its bar; the six other words one quiet "rest" voice on the third
-    rung, a sine as loud as half their summed probability, panned at the middle of their bars (six sines a
-    semitone apart beat, 13-17 Hz)."""
+    rung, a sine as loud as one of them (their mean probability: as loud as their sum, it drowned the winner), panned
+    at the middle of their bars (six sines a semitone apart beat, 13-17 Hz)."""
     weights = np.asarray(weights, dtype=float)
     positions, (paris, rome, rest) = spread(len(weights)), ladder(3)
     voices = [pan(weights[0] * tone(paris, duration, organ_wave), positions[0]),
               pan(weights[1] * tone(rome, duration, triangle_wave), positions[1]),
-              pan(REST_SHARE * weights[2:].sum() * tone(rest, duration), float(positions[2:].mean()))]
+              pan(weights[2:].mean() * tone(rest, duration), float(positions[2:].mean()))]
     return low_pass(envelope(np.sum(voices, axis=0), decay=duration / 2, attack=SWELL), LAB_CUTOFF)
 
 
@@ -395,7 +400,8 @@ LEVELS = {"step": MARKER, "reset": MARKER, "cost": MARKER, "scale": SOFT, "token
           **{kind: DATA for kind in MAPPINGS if kind not in ("step", "reset", "cost", "scale", "tokens", "concat")}}
 # Kinds whose data is also loudness from one cue to the next (an attention line after another of its row): dB on
 # top of their level.
-EMPHASIS: dict[str, Callable[..., float]] = {"connection": lambda weight, peak=1.0, **_: share_db(weight, peak)}
+EMPHASIS: dict[str, Callable[..., float]] = {
+    "connection": lambda weight, peak=1.0, spacing=None, **_: share_db(weight, peak) - crowding_db(spacing)}
 
 
 def add_sound(kind: str, mapping: Callable[..., np.ndarray], level: float) -> None:

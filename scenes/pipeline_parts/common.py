@@ -81,7 +81,8 @@ class PipelineCommon:
         start, peak = self.renderer.time, float(max(weights))
         for k in self.keys_to_sound(weights, temperature, compared):
             self.cues.append(Cue(start + (k + 1) * spacing, "connection", {
-                "weight": float(weights[k]), "temperature": float(temperature), "peak": peak, "key": k}))
+                "weight": float(weights[k]), "temperature": float(temperature), "peak": peak, "key": k,
+                "spacing": spacing}))  # close notes share a loudness: ``sonify.mappings.crowding_db``
         self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
 
     def keys_to_sound(self, weights, temperature: float, compared: bool = False) -> list[int]:
