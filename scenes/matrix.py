@@ -197,15 +197,20 @@ class MatrixScene(LessonScene):
 
     # Step 1 and the map ------------------------------------------------------------------------
     def show_formula(self):
-        """How to listen, then the formula. The section's first sounds teach the lecture's sound legend
-        (``sonify.legend``, issue 44) on a small legend under the formula's place: the step's own bell lands with the
-        header and the legend's first line, then each other line comes with its sound as the section will play it
-        (the vectors' smallest value to their largest, the followed row's chord, which the softmax plays again), in
-        the clear; a voice names each sound once it has been heard."""
+        """The formula, and under it how to listen: the section's first sounds teach the lecture's sound legend
+        (``sonify.legend``, issue 44) on a small legend. The step's own bell lands with the header and the legend's
+        first line, the formula is written as that line is read, then each other line comes with its sound as the
+        section will play it (the vectors' smallest value to their largest on the cells' scale, the followed row's
+        chord, which the softmax's moves play again), in the clear; a voice names each sound once it has rung out,
+        then reads the formula as d_k's line comes."""
         legend = self.sound_legend_lines()
         self.begin_step("formula", arriving=legend[:3])  # the panel, its heading and the bell's line
-        self.pause_to_read(legend[2], sounding=self.cues[-1])  # the step's tone, landed with them
+        bell_line_shown = self.renderer.time
+        self.wait_until(self.cues[-1].time + sound_seconds(self.cues[-1]))  # the step's tone, landed with them
         self.beat("bell")
+        self.formula = self.formula_tex().move_to(np.array([0, (style.body_box()[3] + legend.get_top()[1]) / 2, 0]))
+        self.play(Write(self.formula), run_time=2.0)
+        self.pause_to_read(legend[2], bell_line_shown)
         vectors = self.sound_scale("X")
         ramp = np.linspace(vectors["low"], vectors["high"], LEGEND_VALUES).tolist()
         sounds = {"values": lambda: self.cue("values", lands=True, values=ramp, spacing=LEGEND_SPACING, **vectors),
@@ -214,21 +219,22 @@ class MatrixScene(LessonScene):
             with self.listening():
                 sound()
                 self.play(Appear(line), run_time=0.4)
-            self.pause_to_read(line)
+            self.pause_to_read(line, self.renderer.time)
             self.beat(marker)
         self.sound_legend = legend
+        self.beat("formula")
+        self.show_line(label_text(self.strings["labels"]["d_k_line"].format(d_k=self.result.d_k), style.TEXT,
+                                  style.BODY_SIZE))  # the one symbol of the formula no matrix will name
+
+    @staticmethod
+    def formula_tex() -> MathTex:
+        """The formula, Q, K and V in their colours, its terms isolated for the map's frame."""
         formula = MathTex(FORMULA, substrings_to_isolate=["Q", "K", KEYS_T, "V", SQRT, SOFTMAX], font_size=60,
                           color=style.TEXT)
         for role, colour in ROLE_COLOURS.items():
             formula.set_color_by_tex(role, colour)
         formula.get_part_by_tex(KEYS_T)[0].set_color(style.KEY)  # Kᵀ's K; its ⊤ stays the text's colour
-        _, _, _, top = style.body_box()
-        formula.move_to(np.array([0, (top + legend.get_top()[1]) / 2, 0]))  # centred over the legend
-        self.beat("formula")
-        self.play(Write(formula), run_time=2.0)
-        self.formula = formula
-        self.show_line(label_text(self.strings["labels"]["d_k_line"].format(d_k=self.result.d_k), style.TEXT,
-                                  style.BODY_SIZE))  # the one symbol of the formula no matrix will name
+        return formula
 
     def sound_legend_lines(self) -> VGroup:
         """The legend of the sounds this section plays, on a panel at the bottom of the body: (panel, heading, the
@@ -246,12 +252,11 @@ class MatrixScene(LessonScene):
         bottom = self.over_the_line([self.in_locale(self.strings["steps"]["formula"]["caption"])]) + LINE_MARGIN
         return legend.move_to(np.array([0, bottom, 0]), aligned_edge=DOWN)
 
-    def pause_to_read(self, line, sounding=None) -> None:
-        """Time to read a legend's ``line`` (WORDS_PER_SECOND, at the lecture's pace) where no voice names it, and
-        for the cue ``sounding`` to ring out before anything else is said or heard."""
-        reading = len(line.shown_text.split()) / WORDS_PER_SECOND * self.job.config.lecture.pace
-        rung_out = sounding.time + sound_seconds(sounding) if sounding else 0.0
-        self.wait_until(max(self.renderer.time + (reading if self._caption_read else 0.0), rung_out))
+    def pause_to_read(self, line, shown_at: float) -> None:
+        """Where no voice names it, time to read a legend's ``line`` from ``shown_at`` (WORDS_PER_SECOND, at the
+        lecture's pace)."""
+        if self._caption_read:
+            self.wait_until(shown_at + len(line.shown_text.split()) / WORDS_PER_SECOND * self.job.config.lecture.pace)
 
     def shrink_formula_to_map(self, *also):
         """The formula moves up under the header and stays there, small, for the rest of the section (``also``:

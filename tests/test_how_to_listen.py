@@ -105,14 +105,18 @@ def test_the_weight_line_is_the_first_weight_row_on_the_ladder_its_heaviest_key_
 
 
 def test_the_moment_comes_before_the_sections_first_cell_and_fits_its_budget(recorded):
-    """Every line is on screen before the first cell sounds; the formula, which the step showed as it began, is
-    written at most BUDGET seconds after the step's start (the legend is all the step does before it)."""
+    """Every line is on screen before the first cell sounds. Without the legend the step wrote the formula as it
+    began and d_k's line right after: what the moment adds is the time from the step's start to d_k's line less the
+    formula's writing (both measured on the screens), at most BUDGET seconds."""
     scene, shown = recorded
     first_cell = min(cue.time for cue in scene.cues if cue.kind == "cell")
     assert all(first_seen(shown, SPANISH["matrix"]["labels"][key]).time < first_cell for key in LINES)
-    formula = next(index for index, screen in enumerate(shown)
-                   if any("Attention" in record.text for record in screen.texts))
-    assert shown[formula - 1].time - scene.steps[0].start <= BUDGET
+    formula, d_k_line = (next(index for index, screen in enumerate(shown) if any(shows(record.text) for record in
+                                                                                 screen.texts))
+                         for shows in (lambda text: "Attention" in text, lambda text: text.startswith("d_k:")))
+    writing = shown[formula].time - shown[formula - 1].time
+    added = shown[d_k_line - 1].time - scene.steps[0].start - writing
+    assert 0 < added <= BUDGET, added
 
 
 def test_the_legend_is_legible_and_inside_the_frame(recorded):
@@ -142,5 +146,5 @@ def test_the_voice_names_each_sound_after_it_has_rung_out():
     assert [cue.kind for cue in sounds] == list(LINES.values())
     for cue, play in zip(sounds, phrases):
         rung_out = cue.time + len(MAPPINGS[cue.kind](**cue.values)) / SAMPLE_RATE
-        assert rung_out <= phrases[play] + 1e-6, (cue.kind, rung_out, play, phrases[play])
+        assert rung_out <= phrases[play] + 1e-4, (cue.kind, rung_out, play, phrases[play])  # times kept to 0.1 ms
     assert all(cue.listen for cue in sounds[1:])  # the voice stopped for them
