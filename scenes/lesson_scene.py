@@ -302,9 +302,10 @@ class LessonScene(Scene):
     def lesson(self):
         raise NotImplementedError
 
-    def begin_step(self, key: str, caption: str | None = None, new_numbers: int = 0, **fields) -> None:
-        """Close the current step and show the header and caption of ``key``; its reading time is planned
-        for about ``new_numbers`` new numbers (finish_step counts the ones actually shown)."""
+    def begin_step(self, key: str, caption: str | None = None, new_numbers: int = 0, arriving=(), **fields) -> None:
+        """Close the current step and show the header and caption of ``key``, and with it ``arriving`` (mobjects
+        that land with its step tone); its reading time is planned for about ``new_numbers`` new numbers
+        (finish_step counts the ones actually shown)."""
         self.finish_step()
         release_free_memory()  # what the last step freed: the peak stays that of one step, not of the section
         strings = self.strings["steps"][key]
@@ -329,10 +330,8 @@ class LessonScene(Scene):
         caption = parts[-1][1]
         new_header, later = self._header(title, number, [text for _, text in parts], burned=self._caption_read)
         self.cue("step", lands=True, step=number)  # as the new header lands
-        if self.header is None:
-            self.play(Appear(new_header), run_time=HEADER_SECONDS)
-        else:
-            self.play(Vanish(self.header), Appear(new_header), run_time=HEADER_SECONDS)
+        leaving = [Vanish(self.header)] if self.header is not None else []
+        self.play(*leaving, Appear(new_header), *map(Appear, arriving), run_time=HEADER_SECONDS)
         # Bottom of the drawing order: manim redraws on every frame whatever lies above an animated
         # mobject, and the header overlaps nothing in the body.
         self.bring_to_back(new_header)

@@ -42,10 +42,11 @@ from lesson.matrix_answers import neutral_names, question_fields
 from lesson.numbers import decimals_for, format_number
 from lesson.scaling_answers import root
 from sonify.mappings import shared_scale
+from sonify.replay import sound_seconds
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import readable_text_colour, score_legend
-from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, LessonScene
+from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, WORDS_PER_SECOND, LessonScene
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.vector_plane import ARROW_WIDTH, VectorPlane, place_labels
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
@@ -78,6 +79,9 @@ PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its w
 NORMALISE_SECONDS = 1.4  # the softmax's second move on the followed row's bars
 BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
 # fit at a legible size between the formula map and the caption
+LEGEND_VALUES = 3  # blips of the legend's value line: the vectors' smallest value, the middle, the largest
+LEGEND_SPACING = 0.18  # seconds between them: a scale's two ends are as far apart
+LEGEND_LINE_GAP, LEGEND_PADDING = 0.15, 0.2  # between the sound legend's lines, and round them on its panel
 LAYOUT_ROUNDS = 6  # fit, grow the labels back, fit again: the labels' share is small, so a few rounds settle it
 
 
@@ -193,22 +197,73 @@ class MatrixScene(LessonScene):
 
     # Step 1 and the map ------------------------------------------------------------------------
     def show_formula(self):
-        self.begin_step("formula")
+        """The formula, and under it how to listen: the section's first sounds teach the lecture's sound legend
+        (``sonify.legend``, issue 44) on a small legend. The step's own bell lands with the header and the legend's
+        first line, the formula is written as that line is read, then each other line comes with its sound as the
+        section will play it (the vectors' smallest value to their largest on the cells' scale, the followed row's
+        chord, which the softmax's moves play again), in the clear; a voice names each sound once it has rung out,
+        then reads the formula as d_k's line comes."""
+        legend = self.sound_legend_lines()
+        self.begin_step("formula", arriving=legend[:3])  # the panel, its heading and the bell's line
+        bell_line_shown = self.renderer.time
+        self.wait_until(self.cues[-1].time + sound_seconds(self.cues[-1]))  # the step's tone, landed with them
+        self.beat("bell")
+        self.formula = self.formula_tex().move_to(np.array([0, (style.body_box()[3] + legend.get_top()[1]) / 2, 0]))
+        self.play(Write(self.formula), run_time=2.0)
+        self.pause_to_read(legend[2], bell_line_shown)
+        vectors = self.sound_scale("X")
+        ramp = np.linspace(vectors["low"], vectors["high"], LEGEND_VALUES).tolist()
+        sounds = {"values": lambda: self.cue("values", lands=True, values=ramp, spacing=LEGEND_SPACING, **vectors),
+                  "weights": lambda: self.cue("row", lands=True, weights=self.result.weights[self.row].tolist())}
+        for (marker, sound), line in zip(sounds.items(), legend[3:]):
+            with self.listening():
+                sound()
+                self.play(Appear(line), run_time=0.4)
+            self.pause_to_read(line, self.renderer.time)
+            self.beat(marker)
+        self.sound_legend = legend
+        self.beat("formula")
+        self.show_line(label_text(self.strings["labels"]["d_k_line"].format(d_k=self.result.d_k), style.TEXT,
+                                  style.BODY_SIZE))  # the one symbol of the formula no matrix will name
+
+    @staticmethod
+    def formula_tex() -> MathTex:
+        """The formula, Q, K and V in their colours, its terms isolated for the map's frame."""
         formula = MathTex(FORMULA, substrings_to_isolate=["Q", "K", KEYS_T, "V", SQRT, SOFTMAX], font_size=60,
                           color=style.TEXT)
         for role, colour in ROLE_COLOURS.items():
             formula.set_color_by_tex(role, colour)
         formula.get_part_by_tex(KEYS_T)[0].set_color(style.KEY)  # Kᵀ's K; its ⊤ stays the text's colour
-        self.play(Write(formula), run_time=2.0)
-        self.formula = formula
-        self.show_line(label_text(self.strings["labels"]["d_k_line"].format(d_k=self.result.d_k), style.TEXT,
-                                  style.BODY_SIZE))  # the one symbol of the formula no matrix will name
+        return formula
 
-    def shrink_formula_to_map(self):
-        """The formula moves up under the header and stays there, small, for the rest of the section."""
+    def sound_legend_lines(self) -> VGroup:
+        """The legend of the sounds this section plays, on a panel at the bottom of the body: (panel, heading, the
+        step's bell, a value's pitch, a row's weights); laid out, not yet shown."""
+        labels = self.strings["labels"]
+        heading = label_text(labels["listen_heading"], style.MUTED, style.BODY_SIZE, weight="BOLD")
+        lines = [label_text(labels[key], colour, style.BODY_SIZE) for key, colour in
+                 (("listen_step", style.TEXT), ("listen_value", style.TEXT), ("listen_weight", style.ATTENTION))]
+        content = VGroup(heading, VGroup(*lines).arrange(DOWN, buff=LEGEND_LINE_GAP, aligned_edge=LEFT)).arrange(
+            DOWN, buff=2 * LEGEND_LINE_GAP, aligned_edge=LEFT)
+        panel = RoundedRectangle(width=content.width + 2 * LEGEND_PADDING, height=content.height + 2 * LEGEND_PADDING,
+                                 corner_radius=0.12, fill_color=style.PANEL, fill_opacity=1.0, stroke_color=style.MUTED,
+                                 stroke_width=1.5).move_to(content)
+        legend = VGroup(panel, heading, *lines)
+        bottom = self.over_the_line([self.in_locale(self.strings["steps"]["formula"]["caption"])]) + LINE_MARGIN
+        return legend.move_to(np.array([0, bottom, 0]), aligned_edge=DOWN)
+
+    def pause_to_read(self, line, shown_at: float) -> None:
+        """Where no voice names it, time to read a legend's ``line`` from ``shown_at`` (WORDS_PER_SECOND, at the
+        lecture's pace)."""
+        if self._caption_read:
+            self.wait_until(shown_at + len(line.shown_text.split()) / WORDS_PER_SECOND * self.job.config.lecture.pace)
+
+    def shrink_formula_to_map(self, *also):
+        """The formula moves up under the header and stays there, small, for the rest of the section (``also``:
+        animations played with it)."""
         _, _, _, top = style.body_box()
         target = self.formula.copy().scale(MAP_FONT_SIZE / 60).move_to(np.array([0, top, 0]), aligned_edge=UP)
-        self.play(Transform(self.formula, target), run_time=0.8)
+        self.play(Transform(self.formula, target), *also, run_time=0.8)
 
     def point_map_at(self, *parts, scaled: bool = True):
         """Frame ``parts`` of the formula map: the term the step computes. Unless the step's scores are
@@ -252,7 +307,7 @@ class MatrixScene(LessonScene):
         self.stage = [self.X, *self.W.values()]
         self.place_in_body(in_a_row, lambda X, *weights: VGroup(X, in_a_row(*weights)).arrange(DOWN, buff=ROW_GAP),
                            matrices=self.stage)
-        self.shrink_formula_to_map()
+        self.shrink_formula_to_map(Vanish(self.sound_legend))  # the legend has been heard: the matrices need the room
         for matrix in self.stage:
             self.present(matrix)
 
@@ -882,9 +937,12 @@ class MatrixScene(LessonScene):
         """(left, right, bottom, top) of the matrices: under the formula map, over the worked line that sits on
         the tallest of this step's caption and ``later_captions`` (those of the steps keeping this layout)."""
         left, right, _, top = style.body_box()
-        caption_top = max(self._caption(caption).to_edge(DOWN, buff=style.MARGIN).get_top()[1]
-                          for caption in (self.steps[-1].caption, *later_captions))
-        return left, right, caption_top + LINE_HEIGHT + 2 * LINE_MARGIN, top - self.map_height()
+        return left, right, self.over_the_line((self.steps[-1].caption, *later_captions)), top - self.map_height()
+
+    def over_the_line(self, captions) -> float:
+        """The lowest a drawing may reach: over the worked line that sits on the tallest of ``captions``."""
+        caption_top = max(self._caption(caption).to_edge(DOWN, buff=style.MARGIN).get_top()[1] for caption in captions)
+        return caption_top + LINE_HEIGHT + 2 * LINE_MARGIN
 
     @staticmethod
     def map_height() -> float:

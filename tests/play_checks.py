@@ -3,7 +3,8 @@ a frame review sees the screens in between, where a label grows, a row of number
 next caption comes in.
 
 ``screens(section_id, *overrides)`` runs the scene in-process (animations skipped, no question cards: a card covers
-the step on purpose) and returns one Screen after each play; ``screen_overlaps`` and ``small_numbers`` read them.
+the step on purpose) and returns one Screen after each play (``scene_and_screens``: the scene too); ``screen_overlaps``
+and ``small_numbers`` read them.
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ class Screen:
 
 def screens(section_id: str, *overrides: str) -> list[Screen]:
     """The scene run with the texts on screen recorded after every play."""
+    return scene_and_screens(section_id, *overrides)[1]
+
+
+def scene_and_screens(section_id: str, *overrides: str) -> tuple[LessonScene, list[Screen]]:
+    """The scene run (its cues and steps) and the texts on screen after every play (``screens``)."""
     shown: list[Screen] = []
     play = LessonScene.play
 
@@ -43,8 +49,8 @@ def screens(section_id: str, *overrides: str) -> list[Screen]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(LessonScene, "play", recording)
-        run_scene(section_id, "lecture.questions='none'", *overrides)
-    return shown
+        scene = run_scene(section_id, "lecture.questions='none'", *overrides)
+    return scene, shown
 
 
 def screen_overlaps(shown: list[Screen]) -> list[str]:
