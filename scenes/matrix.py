@@ -205,10 +205,13 @@ class MatrixScene(LessonScene):
         then reads the formula as d_k's line comes."""
         legend = self.sound_legend_lines()
         self.begin_step("formula", arriving=legend[:3])  # the panel, its heading and the bell's line
+        self.formula = self.formula_tex().move_to(np.array([0, (style.body_box()[3] + legend.get_top()[1]) / 2, 0]))
+        self.sound_legend = legend
+        if self.omitting:  # left out (``lecture.skip``): the formula the map shrinks is all the later steps need
+            return
         bell_line_shown = self.renderer.time
         self.wait_until(self.cues[-1].time + sound_seconds(self.cues[-1]))  # the step's tone, landed with them
         self.beat("bell")
-        self.formula = self.formula_tex().move_to(np.array([0, (style.body_box()[3] + legend.get_top()[1]) / 2, 0]))
         self.play(Write(self.formula), run_time=2.0)
         self.pause_to_read(legend[2], bell_line_shown)
         vectors = self.sound_scale("X")
@@ -221,7 +224,6 @@ class MatrixScene(LessonScene):
                 self.play(Appear(line), run_time=0.4)
             self.pause_to_read(line, self.renderer.time)
             self.beat(marker)
-        self.sound_legend = legend
         self.beat("formula")
         self.show_line(label_text(self.strings["labels"]["d_k_line"].format(d_k=self.result.d_k), style.TEXT,
                                   style.BODY_SIZE))  # the one symbol of the formula no matrix will name

@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from media_checks import TINY, chapters, manifest, rendered_once, run_cli, run_quick_cli
+from scene_checks import lecture_problems, run_scene
 
 SKIP_START = ("--set", 'lecture.skip=["quick.start"]')
 OWN_TITLE = ("--set", 'text.quick.title="Mis mitades"')  # the lecturer's [text] in place of the locale's "Mitades"
@@ -101,6 +102,14 @@ def test_matrix_without_its_last_contrast_counts_fourteen_steps(tmp_path_factory
     assert len(steps) == 14 and "shared_projection" not in [step["key"] for step in steps]
     assert any(text["text"] == "Paso 14/14" for text in steps[-1]["texts"])
     assert len(chapters(out / "01-matrix.mp4")) == 14
+
+
+def test_matrix_opens_on_its_inputs_when_its_formula_step_is_left_out():
+    """The section's first step left out: its code runs with no header and no step tone to wait for (it crashed on
+    both, an IndexError in the render), and the section opens on its inputs, every viewer check passing."""
+    scene = run_scene("matrix", "lecture.skip=['matrix.formula']")
+    assert [step.key for step in scene.steps][:2] == ["inputs", "queries"]
+    assert lecture_problems(scene) == []
 
 
 @pytest.mark.parametrize("skip, expected", [
