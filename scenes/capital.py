@@ -29,7 +29,7 @@ from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline,
 MIRROR_IDENTITY = 0.9  # the lesson compares p(París) at +0.90 with p(Roma) at -0.90
 DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
 DRAG_SECONDS = 0.4  # per increment: a full sweep from +1 to -1 takes 3.2 s
-GLIDE_SHARE = 0.3  # of an increment: the marker and bars reach the value its numbers show in 4 frames at 30 fps
+GLIDE_SHARE = 0.25  # of an increment: the marker and bars reach the value its numbers show by its 4th frame at 30 fps
 IDENTITY_DECIMALS = 2  # the slider's readout, and so every identity the drag stops at
 HOLD = 2.0  # seconds an important state stays still
 GROWTH = 1.5  # seconds the distribution's bars take to grow: its chord sounds as they land, not 6 s before
@@ -814,7 +814,14 @@ def drag_path(start: float, end: float) -> list[float]:
     count = math.ceil(round(abs(end - start) / DRAG_INCREMENT, 6))
     if count == 0:
         return []
-    return [round(start + (end - start) * k / count, IDENTITY_DECIMALS) for k in range(1, count)] + [end]
+    return [as_written(start + (end - start) * k / count) for k in range(1, count)] + [end]
+
+
+def as_written(identity: float) -> float:
+    """``identity`` at the readout's IDENTITY_DECIMALS, halves away from zero whatever float noise they carry
+    (0.9 − 0.675 is 0.22499999999999998): a drag and its mirror stop at opposite values, 0.23 and −0.23."""
+    scale = 10**IDENTITY_DECIMALS
+    return math.copysign(math.floor(abs(identity) * scale + 0.5 + 1e-9) / scale, identity) + 0.0  # never −0.0
 
 
 def numbers_written_at_once(animations: list) -> list:

@@ -120,6 +120,8 @@ def test_the_drag_visits_both_ends_the_tie_and_the_mirror_pair(drag):
     assert 0 < abs(visited[0] - start) <= 0.25 + 0.005  # the first increment from where the config starts
     assert {near, -near, 0.0, 0.9, -0.9} <= {start, *visited}
     assert visited[-1] == -0.9
+    mirror = visited[len(visited) - 1 - visited[::-1].index(0.9):]  # from +0.90 to −0.90, the mirror step's drag
+    assert mirror == [-identity for identity in mirror[::-1]]  # opposite stops: 0.23 and −0.23, not 0.22
 
 
 def test_every_number_at_the_end_of_each_drag_play_belongs_to_the_slider_value(drag):
