@@ -64,7 +64,8 @@ def text_of(mobject) -> str:
     return getattr(mobject, "shown_text", None) or mobject.text
 
 
-def glyph_shapes(scene) -> list[np.ndarray]:
+def number_outlines(scene) -> list[np.ndarray]:
+    """The outline of every number and word of the drag stage, in numbers_shown's order."""
     shown = numbers_shown(scene)
     return [outline(text) for text in [shown["identity"], *shown["bars"], shown["prediction"], shown["probability"],
                                         shown["loss"]]]
@@ -77,12 +78,12 @@ def drag_states(*overrides: str) -> list[dict]:
     play = CapitalScene.play
 
     def watched_play(scene, *animations, **options):
-        before = glyph_shapes(scene) if hasattr(scene, "slider") else None
+        before = number_outlines(scene) if hasattr(scene, "slider") else None
         play(scene, *animations, **options)
         if before is None or not any(animation.mobject is scene.slider.marker for animation in scene.animations):
             return
         shown = numbers_shown(scene)
-        after = glyph_shapes(scene)
+        after = number_outlines(scene)
         track = scene.slider.track
         states.append({"written": {key: [text_of(text) for text in value] if key == "bars" else text_of(value)
                                    for key, value in shown.items()},
