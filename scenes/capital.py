@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdge, Line, MathTex, MoveToTarget,
-                   ReplacementTransform, SurroundingRectangle, Transform, VGroup)
+                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, smooth)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from lesson.capital_answers import COUNTRY_DIMENSION, PARIS, ROMA, is_tie, question_fields, signed
@@ -29,6 +29,8 @@ from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline,
 MIRROR_IDENTITY = 0.9  # the lesson compares p(París) at +0.90 with p(Roma) at -0.90
 DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
 DRAG_SECONDS = 0.4  # per increment: a full sweep from +1 to -1 takes 3.2 s
+GLIDE_SHARE = 0.25  # of an increment: the marker and bars reach the value its numbers show by its 4th frame at 30 fps
+IDENTITY_DECIMALS = 2  # the slider's readout, and so every identity the drag stops at
 HOLD = 2.0  # seconds an important state stays still
 GROWTH = 1.5  # seconds the distribution's bars take to grow: its chord sounds as they land, not 6 s before
 CHORD_SECONDS = 1.6  # a distribution's chord as its bars land (step 9)
@@ -558,7 +560,7 @@ class CapitalScene(LessonScene):
             name = label_text(self.place_name(value), style.MUTED, style.CAPTION_SIZE).next_to(tick, DOWN, buff=0.15)
             stops.add(VGroup(tick, name))
         marker = Dot(track_point(track, identity), radius=0.14, color=style.HIGHLIGHT)
-        readout = self.reading(self.labels["identity"], identity, "identity")
+        readout = self.reading(self.labels["identity"], identity, "identity", decimals=IDENTITY_DECIMALS)
         return IdentitySlider(readout, track, stops, marker)
 
     def slider_mark(self, identity: float) -> Line:
@@ -567,20 +569,23 @@ class CapitalScene(LessonScene):
         return mark.move_to(track_point(self.slider.track, identity))
 
     def drag_to(self, target: float):
-        """Move the identity to ``target`` in small increments, every bar and readout following."""
+        """Move the identity to ``target`` in small increments. At each, every number (the slider's readout, the
+        bars' values, the panel) takes the new identity's value at once, as its chord sounds; the marker, the bars
+        and the prediction's frame glide there in the increment's first GLIDE_SHARE: no frame shows numbers of two
+        identities."""
         for identity in drag_path(self.current_identity, target):
             walk = capital_walkthrough(identity)
             self.cue_distribution(walk, seconds=DRAG_SECONDS)
-            self.play(*self.chart.change_to(walk.probs),
-                      self.slider.marker.animate.move_to(track_point(self.slider.track, identity)),
-                      Transform(self.prediction_frame, self.frame_for(walk)), run_time=DRAG_SECONDS)
             self.update_readouts(walk)
+            self.play(*numbers_written_at_once(self.chart.change_to(walk.probs)),
+                      self.slider.marker.animate.move_to(track_point(self.slider.track, identity)),
+                      Transform(self.prediction_frame, self.frame_for(walk)), run_time=DRAG_SECONDS, rate_func=glide)
             self.current_identity = identity
 
     def update_readouts(self, walk):
         """Write the identity, the prediction, its probability and the loss of ``walk``: they tick like a
         counter, since morphing one number into the next every few tenths of a second is unreadable."""
-        fresh = [tagged_number(walk.identity, "identity"), *self.readout_values(walk)]
+        fresh = [tagged_number(walk.identity, "identity", decimals=IDENTITY_DECIMALS), *self.readout_values(walk)]
         for holder, new in zip([self.slider.readout, *self.readouts], fresh):
             if holder.value.shown_text != new.shown_text:
                 holder.replace_value(new.scale(self.drag_scale))
@@ -804,8 +809,31 @@ def parenthesised(value: float) -> str:
 
 
 def drag_path(start: float, end: float) -> list[float]:
-    """Identities from just after ``start`` to exactly ``end``, about DRAG_INCREMENT apart."""
+    """Identities from just after ``start`` to exactly ``end``, about DRAG_INCREMENT apart, each as the slider's
+    readout writes it (0 to 0.90 stops at 0.23, not 0.225: the bars then show p at the identity written)."""
     count = math.ceil(round(abs(end - start) / DRAG_INCREMENT, 6))
     if count == 0:
         return []
-    return [start + (end - start) * k / count for k in range(1, count)] + [end]
+    return [as_written(start + (end - start) * k / count) for k in range(1, count)] + [end]
+
+
+def as_written(identity: float) -> float:
+    """``identity`` at the readout's IDENTITY_DECIMALS, halves away from zero whatever float noise they carry
+    (0.9 − 0.675 is 0.22499999999999998): a drag and its mirror stop at opposite values, 0.23 and −0.23."""
+    scale = 10**IDENTITY_DECIMALS
+    return math.copysign(math.floor(abs(identity) * scale + 0.5 + 1e-9) / scale, identity) + 0.0  # never −0.0
+
+
+def numbers_written_at_once(animations: list) -> list:
+    """A chart's ``change_to`` animations with each number written at its new value from the play's first frame,
+    where it stands, so it only slides with its bar: a number morphing digit into digit reads as neither value."""
+    for animation in animations:
+        number = animation.mobject
+        if hasattr(number, "shown_text"):
+            number.become(animation.target_mobject.copy().move_to(number, aligned_edge=DOWN))
+    return animations
+
+
+def glide(t: float) -> float:
+    """``smooth`` over the first GLIDE_SHARE of a play, then still at its end."""
+    return smooth(min(1.0, t / GLIDE_SHARE))
