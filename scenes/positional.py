@@ -814,8 +814,8 @@ class PositionalScene(LessonScene):
         self.replace_rows(*zip(self.inputs, inputs))  # both sentences at once: the same PE rows added to each
         self.replace_labels(self.outputs, outputs)
         self.replace_rows((self.outputs[0], outputs[0]))
-        self.beat("differ")  # the same word's rows compared as the second sentence's come, not before
         self.replace_rows((self.outputs[1], outputs[1]), fill_after=DIFFERENCE_SECONDS + 1.0)
+        self.beat("differ")  # "no longer a reordering" once both sentences' outputs have changed, not before
         with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes
             self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is written, not before
                      max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))

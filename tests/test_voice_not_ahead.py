@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scene_checks import recorded
+from scenes.pipeline import PipelineScene
 from test_narration_markers import StandIn
 
 SLACK = 0.5  # seconds a phrase may start before the play it speaks of (a word's onset, a play's fade-in)
@@ -15,7 +16,18 @@ SLACK = 0.5  # seconds a phrase may start before the play it speaks of (a word's
 
 @pytest.fixture(scope="module")
 def pipeline():
-    return recorded("pipeline", narration=StandIn())
+    """The pipeline's scene and log, and the temperature step's rows (the exercise's replace them later)."""
+    kept = {}
+    show_temperatures = PipelineScene.show_temperatures
+
+    def keeping_rows(scene):
+        show_temperatures(scene)
+        kept["rows"] = scene.temperature_rows
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(PipelineScene, "show_temperatures", keeping_rows)
+        scene, log = recorded("pipeline", narration=StandIn())
+    return scene, log, kept["rows"]
 
 
 @pytest.fixture(scope="module")
@@ -40,15 +52,15 @@ def first_play_showing(log, mobjects) -> object:
 
 def test_the_query_lines_are_named_as_they_are_drawn(pipeline):
     """Before: "Escucha las líneas que salen de «gato»" at the softmax step's start, 11 s before any line."""
-    scene, log = pipeline
+    scene, log, _ = pipeline
     drawn = first_play_showing(log, scene.fan.lines)
     assert phrase_start(scene, "softmax", "las líneas que salen de") >= drawn.start - SLACK
 
 
 def test_the_temperature_rows_are_named_as_they_are_drawn(pipeline):
     """Before: "Escucha cada fila" over empty axes, 6 s before the first row's bars."""
-    scene, log = pipeline
-    drawn = first_play_showing(log, [bar for row in scene.temperature_rows for bar in row.chart.bars])
+    scene, log, rows = pipeline
+    drawn = first_play_showing(log, [bar for row in rows for bar in row.chart.bars])
     assert phrase_start(scene, "temperature", "Escucha cada fila") >= drawn.start - SLACK
 
 

@@ -23,10 +23,17 @@ LEAVE_SECONDS = 0.6  # a stage fading out before the next comes in; at most, a f
 ENTER_SECONDS = 0.6  # a stage's frame, names or titles fading in before its numbers
 SPLIT_MARGIN = 0.2  # left free each side of the split between a body's (or canvas's) two parts
 CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
-PULSE_WIDTH = 2  # the stroke of the pulse that runs along an attention line as it is drawn
+PULSE_WIDTH = 2  # the stroke of the pulse that runs along an attention line (or a bar) as its note sounds
 PULSE_OPACITY = 0.9
 PULSE_LENGTH = 0.4  # of its line: the share the pulse lights at once
 CHART_TOP_STEP = 0.1  # a chart's top value is a multiple of this (``rounded_up``)
+
+
+def pulses(shapes) -> list[ShowPassingFlash]:
+    """A light running along each shape's outline: the query visiting a token, also where a weight is about 0."""
+    return [ShowPassingFlash(shape.copy().set_fill(opacity=0).set_stroke(style.MUTED, width=PULSE_WIDTH,
+                                                                        opacity=PULSE_OPACITY),
+                             time_width=PULSE_LENGTH) for shape in shapes]
 
 
 class PipelineCommon:
@@ -60,11 +67,13 @@ class PipelineCommon:
         """One line after another, each with its note: pitch and loudness follow its weight. A pulse runs along
         each line as it is drawn, so the query is seen visiting every token, also where the weight (the line's
         thickness and opacity) is about 0."""
-        pulses = [ShowPassingFlash(line.copy().set_stroke(style.MUTED, width=PULSE_WIDTH, opacity=PULSE_OPACITY),
-                                   time_width=PULSE_LENGTH)
-                  for line in lines]
-        self.play_with_notes([AnimationGroup(Create(line), pulse) for line, pulse in zip(lines, pulses)],
+        self.play_with_notes([AnimationGroup(Create(line), pulse) for line, pulse in zip(lines, pulses(lines))],
                              lines.weights, temperature, spacing=seconds / max(1, len(lines)))
+
+    def sound_shapes(self, shapes, weights, temperature: float, seconds: float):
+        """Shapes already drawn (lines, bars), heard one after another: a pulse runs along each, and its note
+        (pitch and loudness following ``weights``) sounds as the pulse ends."""
+        self.play_with_notes(pulses(shapes), weights, temperature, spacing=seconds / max(1, len(shapes)))
 
     def play_with_notes(self, animations: list, weights, temperature: float, spacing: float):
         """The animations one after another in one play, each ending with a "connection" cue (a note sounds as its
