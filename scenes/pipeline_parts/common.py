@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import AnimationGroup, Create, LaggedStart, ShowPassingFlash
+from manim import AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash
 
 from attn_math.lab import LabAttention
 from lesson.pipeline_answers import attention
@@ -29,11 +29,12 @@ PULSE_LENGTH = 0.4  # of its line: the share the pulse lights at once
 CHART_TOP_STEP = 0.1  # a chart's top value is a multiple of this (``rounded_up``)
 
 
-def pulses(shapes) -> list[ShowPassingFlash]:
-    """A light running along each shape's outline: the query visiting a token, also where a weight is about 0."""
-    return [ShowPassingFlash(shape.copy().set_fill(opacity=0).set_stroke(style.MUTED, width=PULSE_WIDTH,
-                                                                        opacity=PULSE_OPACITY),
-                             time_width=PULSE_LENGTH) for shape in shapes]
+def pulses(paths, colour: ManimColor = style.MUTED) -> list[ShowPassingFlash]:
+    """A light running along each path (a line, a bar's frame): the query visiting a token, also where a weight is
+    about 0."""
+    return [ShowPassingFlash(path.copy().set_fill(opacity=0)
+                             .set_stroke(colour, width=PULSE_WIDTH, opacity=PULSE_OPACITY),
+                             time_width=PULSE_LENGTH) for path in paths]
 
 
 class PipelineCommon:
@@ -70,10 +71,10 @@ class PipelineCommon:
         self.play_with_notes([AnimationGroup(Create(line), pulse) for line, pulse in zip(lines, pulses(lines))],
                              lines.weights, temperature, spacing=seconds / max(1, len(lines)))
 
-    def sound_shapes(self, shapes, weights, temperature: float, seconds: float):
-        """Shapes already drawn (lines, bars), heard one after another: a pulse runs along each, and its note
-        (pitch and loudness following ``weights``) sounds as the pulse ends."""
-        self.play_with_notes(pulses(shapes), weights, temperature, spacing=seconds / max(1, len(shapes)))
+    def sound_paths(self, paths, weights, temperature: float, seconds: float, colour: ManimColor = style.MUTED):
+        """What is already drawn (lines, bars), heard one after another: a light runs along each of ``paths`` and
+        its note (pitch and loudness following ``weights``) sounds as the light reaches the path's end."""
+        self.play_with_notes(pulses(paths, colour), weights, temperature, spacing=seconds / max(1, len(paths)))
 
     def play_with_notes(self, animations: list, weights, temperature: float, spacing: float):
         """The animations one after another in one play, each ending with a "connection" cue (a note sounds as its

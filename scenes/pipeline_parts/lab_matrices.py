@@ -139,8 +139,8 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), Create(self.fan.lines),
                          run_time=MOVE_SECONDS / 2)
         with self.listening():  # each line's note as its pulse reaches its token: the weights heard one by one
-            self.sound_shapes(self.fan.lines, self.fan.lines.weights, self.settings.temperature,
-                              LINE_SECONDS * len(self.fan.lines))
+            self.sound_paths(self.fan.lines, self.fan.lines.weights, self.settings.temperature,
+                             LINE_SECONDS * len(self.fan.lines))
         self.beat("lines")
         self.softmax_heatmap = heatmap
 
