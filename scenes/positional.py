@@ -318,6 +318,8 @@ class PositionalScene(LessonScene):
             self.play(self.turned(start, start + delta), run_time=TURN_SECONDS, rate_func=linear)
             arcs = row.turn_arcs(hand_angles(start, d, base), hand_angles(start + delta, d, base))
             shown = [turns[i] for i in row.dials]
+            if k:
+                self.beat("same")  # "they turn exactly the same" as the second turn's angles are written, not before
             self.cue("values", lands=True, values=np.degrees(shown).tolist(), spacing=0.12, low=0.0, high=180.0)
             self.play(Create(arcs), Appear(panel.readouts[k]), run_time=self.reveal_seconds(len(shown)))
             marks = VGroup(ghosts, anchor, arcs)

@@ -73,3 +73,18 @@ def test_the_outputs_are_said_to_differ_once_both_have_changed(positional):
             and any(name == "Z_B_pe" for name, _ in play.tags())]
     assert rows
     assert phrase_start(scene, "with_pe", "ya no son un simple reordenamiento") >= rows[-1].end - SLACK
+
+
+def test_the_hands_are_said_to_turn_alike_as_the_second_turn_is_written(positional):
+    """Before: «giran exactamente lo mismo» as the hands went to the second start, 4 s before that start's turns
+    were written beside the first's (the readouts ``turn_from_<start>``)."""
+    scene, log = positional
+    [step] = [step for step in scene.steps if step.key == "clock_hands"]
+    written = {}  # each start's readouts: the first play that writes them
+    for play in plays(log):
+        for name, _ in play.tags():
+            if name.startswith("turn_from_") and step.start <= play.start < step.end:
+                written.setdefault(name, play)
+    assert len(written) == 2
+    second = max(written.values(), key=lambda play: play.start)
+    assert phrase_start(scene, "clock_hands", "giran exactamente lo mismo") >= second.start - SLACK
