@@ -318,6 +318,8 @@ class PositionalScene(LessonScene):
             self.play(self.turned(start, start + delta), run_time=TURN_SECONDS, rate_func=linear)
             arcs = row.turn_arcs(hand_angles(start, d, base), hand_angles(start + delta, d, base))
             shown = [turns[i] for i in row.dials]
+            if k:
+                self.beat("same")  # "they turn exactly the same" as the second turn's angles are written, not before
             self.cue("values", lands=True, values=np.degrees(shown).tolist(), spacing=0.12, low=0.0, high=180.0)
             self.play(Create(arcs), Appear(panel.readouts[k]), run_time=self.reveal_seconds(len(shown)))
             marks = VGroup(ghosts, anchor, arcs)
@@ -814,8 +816,8 @@ class PositionalScene(LessonScene):
         self.replace_rows(*zip(self.inputs, inputs))  # both sentences at once: the same PE rows added to each
         self.replace_labels(self.outputs, outputs)
         self.replace_rows((self.outputs[0], outputs[0]))
-        self.beat("differ")  # the same word's rows compared as the second sentence's come, not before
         self.replace_rows((self.outputs[1], outputs[1]), fill_after=DIFFERENCE_SECONDS + 1.0)
+        self.beat("differ")  # "no longer a reordering" once both sentences' outputs have changed, not before
         with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes
             self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is written, not before
                      max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))

@@ -235,9 +235,9 @@ def flattened(animations) -> list:
     return found
 
 
-def recorded(section_id: str):
+def recorded(section_id: str, narration=None):
     """The section's scene, run with every play and every cue's place among them logged in order:
-    [("cue", index in scene.cues) | ("play", Play)]."""
+    [("cue", index in scene.cues) | ("play", Play)]; ``narration`` speaks its steps (a Speaker)."""
     log = []
     play, cue = LessonScene.play, LessonScene.cue
 
@@ -253,7 +253,7 @@ def recorded(section_id: str):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(LessonScene, "play", logged_play)
         patch.setattr(LessonScene, "cue", logged_cue)
-        scene = run_scene(section_id)
+        scene = run_scene(section_id, narration=narration)
     return scene, log
 
 

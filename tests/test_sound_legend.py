@@ -10,6 +10,8 @@ the fundamentals of a cue those of each 100 ms of it."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pyloudnorm
 import pytest
@@ -175,3 +177,17 @@ def test_every_cue_keeps_its_loudness_on_a_laptop_speaker(section):
         sound = sound if sound.ndim == 2 else np.column_stack([sound, sound])
         lost[cue.kind] = max(lost.get(cue.kind, 0.0), loudest(sound) - loudest(sosfilt(speaker, sound, axis=0)))
     assert max(lost.values()) <= LAPTOP_LOSS, lost
+
+
+def test_no_narration_says_a_weight_sounds_higher():
+    """The legend: a weight is loudness, the token its pitch. The pipeline's voice said the lines sound «más aguda y
+    fuerte cuanto más pesa» while the heaviest key could be the lowest note (the sound review)."""
+    from lesson.locale import load_locale
+
+    higher = {"es": re.compile(r"más agud\w*[^.]*cuanto más pes"), "en": re.compile(r"higher[^.]*the more it weighs")}
+    for lang, pattern in higher.items():
+        locale = load_locale(lang)
+        said = [text for section in locale.values() if isinstance(section, dict)
+                for step in section.get("steps", {}).values() if isinstance(step, dict)
+                for name, text in step.items() if name.startswith("narration") and isinstance(text, str)]
+        assert said and not [text for text in said if pattern.search(text)], lang

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import AnimationGroup, Create, LaggedStart, ShowPassingFlash
+from manim import AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash
 
 from attn_math.lab import LabAttention
 from lesson.pipeline_answers import attention
@@ -23,10 +23,18 @@ LEAVE_SECONDS = 0.6  # a stage fading out before the next comes in; at most, a f
 ENTER_SECONDS = 0.6  # a stage's frame, names or titles fading in before its numbers
 SPLIT_MARGIN = 0.2  # left free each side of the split between a body's (or canvas's) two parts
 CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
-PULSE_WIDTH = 2  # the stroke of the pulse that runs along an attention line as it is drawn
+PULSE_WIDTH = 2  # the stroke of the pulse that runs along an attention line (or a bar) as its note sounds
 PULSE_OPACITY = 0.9
 PULSE_LENGTH = 0.4  # of its line: the share the pulse lights at once
 CHART_TOP_STEP = 0.1  # a chart's top value is a multiple of this (``rounded_up``)
+
+
+def pulses(paths, colour: ManimColor = style.MUTED) -> list[ShowPassingFlash]:
+    """A light running along each path (a line, a bar's frame): the query visiting a token, also where a weight is
+    about 0."""
+    return [ShowPassingFlash(path.copy().set_fill(opacity=0)
+                             .set_stroke(colour, width=PULSE_WIDTH, opacity=PULSE_OPACITY),
+                             time_width=PULSE_LENGTH) for path in paths]
 
 
 class PipelineCommon:
@@ -60,11 +68,16 @@ class PipelineCommon:
         """One line after another, each with its note: pitch and loudness follow its weight. A pulse runs along
         each line as it is drawn, so the query is seen visiting every token, also where the weight (the line's
         thickness and opacity) is about 0."""
-        pulses = [ShowPassingFlash(line.copy().set_stroke(style.MUTED, width=PULSE_WIDTH, opacity=PULSE_OPACITY),
-                                   time_width=PULSE_LENGTH)
-                  for line in lines]
-        self.play_with_notes([AnimationGroup(Create(line), pulse) for line, pulse in zip(lines, pulses)],
+        self.play_with_notes([AnimationGroup(Create(line), pulse) for line, pulse in zip(lines, pulses(lines))],
                              lines.weights, temperature, spacing=seconds / max(1, len(lines)))
+
+    def sound_paths(self, paths, weights, temperature: float, seconds: float, colour: ManimColor = style.MUTED,
+                    compared: bool = False):
+        """What is already drawn (lines, bars), heard one after another: a light runs along each of ``paths`` and
+        its note (pitch and loudness following ``weights``) sounds as the light reaches the path's end (``compared``:
+        see ``play_with_notes``)."""
+        self.play_with_notes(pulses(paths, colour), weights, temperature, spacing=seconds / max(1, len(paths)),
+                             compared=compared)
 
     def play_with_notes(self, animations: list, weights, temperature: float, spacing: float, compared: bool = False):
         """The animations one after another in one play, each ending with a "connection" cue (a note sounds as its

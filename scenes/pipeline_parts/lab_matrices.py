@@ -112,7 +112,8 @@ class LabMatrices(LabCanvas, MatrixReveals):
 
     def show_softmax(self):
         """Step 6: each row of scaled scores becomes its weights, row after row; then the weights move aside for the
-        query's bars and its lines, drawn with their notes, as the panel shows the row's entropy and largest weight."""
+        query's bars and its lines, as the panel shows the row's entropy and largest weight; then the lines are
+        heard, a note each."""
         caption, fields = self.softmax_caption()
         animations = self.enter_lab_step("softmax", caption, new_numbers=self.matrix_numbers() + SOFTMAX_METRICS + (
             len(self.tokens) if self.numbers_fit() else 0), **fields)
@@ -134,10 +135,12 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.place(heatmap.target, (left, split - SPLIT_MARGIN, bottom, top))  # its label grown back to a legible size
         self.play(MoveToTarget(heatmap), run_time=MOVE_SECONDS / 2)
         self.fan = self.query_fan((split + SPLIT_MARGIN, right, bottom, top))
-        self.beat("weights")  # a silent caption's weights of the query come with its bars
-        self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), run_time=MOVE_SECONDS / 2)
-        with self.listening():  # each line's note as it reaches its token: the weights heard as they land
-            self.draw_lines(self.fan.lines, self.settings.temperature, LINE_SECONDS * len(self.fan.lines))
+        self.beat("fan")  # "listen to the lines" is said, and a silent caption's weights written, as they are drawn
+        self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), Create(self.fan.lines),
+                         run_time=MOVE_SECONDS / 2)
+        with self.listening():  # each line's note as its pulse reaches its token: the weights heard one by one
+            self.sound_paths(self.fan.lines, self.fan.lines.weights, self.settings.temperature,
+                             LINE_SECONDS * len(self.fan.lines))
         self.beat("lines")
         self.softmax_heatmap = heatmap
 

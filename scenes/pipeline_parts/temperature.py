@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, ReplacementTransform,
-                   VGroup, linear, smooth, squish_rate_func)
+                   SurroundingRectangle, VGroup, linear, smooth, squish_rate_func)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention
 from lesson.numbers import format_number
@@ -29,8 +29,9 @@ ROWS_GAP = 0.35  # between two temperatures' rows
 ROW_SIDE_GAP = 0.4  # between a row's bars and its title, and its readout
 BARS_MARGIN = 1.0  # of a row's width, neither its title, nor its readout, nor its bars: the gaps either side, a margin
 READOUT_LINE_GAP = 0.15  # between a row's entropy and its largest weight
-ROW_TITLE_SECONDS = 0.4  # a row's "T = ..." and baseline fading in
-SHORTEST_GROWTH = 0.6  # at least, for a row's bars to grow with their notes
+ROWS_SECONDS = 1.2  # every row's "T = ...", baseline and bars drawn, as the voice names them
+SHORTEST_SOUNDING = 0.6  # at least, for a row's bars to be heard one after another
+BAR_FRAME_GAP = 0.04  # between a bar and the frame a light runs round as its note sounds
 ROW_READOUT_SECONDS = 0.6  # a row's readout and its mark on the plot landing
 MARK_GROWTH = 2  # a mark or ring lands shrinking from this many times its size
 MARK_RADIUS = 0.08  # a row's maximum on the plot
@@ -66,8 +67,9 @@ class TemperatureSteps(PipelineCommon):
     screen beside ``self.plot`` through both, and ``self.plot_stage`` after them."""
 
     def show_temperatures(self):
-        """The query's row at each temperature, a row of bars each; its maximum lands on the plot beside. The caption
-        says what the rows show (lesson.pipeline_answers.temperature_caption)."""
+        """The query's row at each temperature, a row of bars each, drawn together; then each row heard, a note a bar,
+        as its maximum lands on the plot beside. The caption says what the rows show
+        (lesson.pipeline_answers.temperature_caption)."""
         temperatures, q = self.settings.temperatures, self.query
         runs = [self.attention(t, self.settings.causal) for t in temperatures]
         coldest, hottest = int(np.argmin(temperatures)), int(np.argmax(temperatures))
@@ -90,12 +92,16 @@ class TemperatureSteps(PipelineCommon):
         marks = self.marks(temperatures, [run.max_weights[q] for run in runs])
         self.play(Vanish(self.presets_stage), run_time=LEAVE_SECONDS)
         self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=ENTER_SECONDS)
+        self.beat("rows")  # "listen to each row" is said as the rows are drawn, not over empty axes
+        self.play(*[Appear(VGroup(row.title, row.chart.baseline)) for row in rows],
+                  *[GrowFromEdge(bar, DOWN) for row in rows for bar in row.chart.bars], run_time=ROWS_SECONDS)
         with self.listening():  # each row's notes, bright when cold and dull when hot: the temperature heard
             each = self.fill_seconds() / len(rows)
             for row, mark, temperature in zip(rows, marks, temperatures):
-                self.play(Appear(VGroup(row.title, row.chart.baseline)), run_time=ROW_TITLE_SECONDS)
-                growth = each - (ROW_TITLE_SECONDS + ROW_READOUT_SECONDS)
-                self.grow_bars(row.chart, temperature, max(SHORTEST_GROWTH, growth))
+                frames = [SurroundingRectangle(bar, buff=BAR_FRAME_GAP) for bar in row.chart.bars]
+                self.sound_paths(frames, row.chart.values, temperature,  # a frame round each bar as its note sounds
+                                 max(SHORTEST_SOUNDING, each - ROW_READOUT_SECONDS), colour=style.HIGHLIGHT,
+                                 compared=True)  # every row whole, the configured temperature's too
                 self.play(Appear(row.readout), FadeIn(mark, scale=MARK_GROWTH), run_time=ROW_READOUT_SECONDS)
         self.beat("heard")
         self.temperature_rows, self.temperature_marks = rows, marks
@@ -134,12 +140,6 @@ class TemperatureSteps(PipelineCommon):
         title.next_to(bars, LEFT, buff=ROW_SIDE_GAP)
         readout.next_to(bars, RIGHT, buff=ROW_SIDE_GAP)
         return TemperatureRow(title, chart, readout)
-
-    def grow_bars(self, chart, temperature: float, seconds: float):
-        """Each bar grows with its note, so low and high temperatures sound as different as they look (every row
-        whole: the rows are compared by ear, the configured temperature's too)."""
-        self.play_with_notes([GrowFromEdge(bar, DOWN) for bar in chart.bars], chart.values, temperature,
-                             spacing=seconds / len(chart.bars), compared=True)
 
     def max_weight_plot(self, box) -> CurvePlot:
         """The query's maximum weight against T over the lab's slider, sampled at CURVE_SAMPLES temperatures."""
