@@ -590,7 +590,7 @@ def test_cues_step_tones_connections_and_reset(scene):
     assert [cue.values["step"] for cue in steps] == list(range(1, len(PipelineScene.STEPS) + 1))
     resets = [cue for cue in gato.cues if cue.kind == "reset"]
     assert len(resets) == 1 and step(gato, "presets").start <= resets[0].time < step(gato, "presets").end
-    kinds = {"step": {"step"}, "connection": {"weight", "temperature", "peak", "key"}, "reset": set(),
+    kinds = {"step": {"step"}, "connection": {"weight", "temperature", "peak", "key", "spacing"}, "reset": set(),
              "masked": {"before", "after"}, "entropy": {"rows", "free", "masked"}, "row": {"weights", "version"},
              "curve": {"values", "duration"}, "tokens": {"count"}, "values": {"values", "spacing", "low", "high"}}
     assert kinds.keys() == set(BY_ID["pipeline"].cue_kinds)  # the values of every kind the record says it plays
