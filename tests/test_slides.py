@@ -450,14 +450,14 @@ def test_the_pdf_handout_ends_the_section_with_every_question_and_its_answer(out
 
 
 @pytest.fixture(scope="module")
-def two_sections(tmp_path_factory):
-    """A copy of the session's tiny lecture (``tiny_lecture``: matrix and scaling among its sections, rendered with
-    the defaults), and scaling rendered in English in another folder: the files a lecturer's English render would
-    leave."""
-    spanish = copy_of(tiny_lecture(tmp_path_factory), tmp_path_factory.mktemp("two-sections") / "out")
+def two_sections(out, tmp_path_factory):
+    """``out`` (matrix and its slides) with scaling rendered beside it, and scaling rendered in English in another
+    folder: the files a lecturer's English render would leave."""
+    spanish = copy_of(out, tmp_path_factory.mktemp("two-sections") / "out")
     english = tmp_path_factory.mktemp("english-scaling")
-    result = run_cli("render", "scaling", *TINY, "-o", str(english), "-j", "1", "--set", "lecture.lang=en")
-    assert result.returncode == 0, result.stderr
+    for folder, language in ((spanish, "es"), (english, "en")):
+        result = run_cli("render", "scaling", *TINY, "-o", str(folder), "-j", "1", "--set", f"lecture.lang={language}")
+        assert result.returncode == 0, result.stderr
     return spanish, english
 
 
