@@ -30,22 +30,26 @@ from lecture.render.jobs import GC_THRESHOLDS  # noqa: E402  (after the settings
 # while each scene ran (the English scenes one after another, with the scenes kept: 88 s, 40 s with these).
 gc.set_threshold(*GC_THRESHOLDS)
 
-# Heaviest first, by the sum of their tests' durations in a full run (`make test` prints the slowest tests; run
-# `pytest --durations=0` to see them all; 2026-12-02). A module that renders something once for the session
-# (media_checks.rendered_once) pays for it only where it comes first: test_sound_lecture renders the whole lecture
-# (test_slides reads it later), so it starts first. test_narration_render's script and renders of the default
-# sections wait until the lecture has typeset their labels (from a fresh clone, with an empty typeset store, the
-# script took 63 s while the lecture typeset the same labels beside it; 33 s with the store filled); meanwhile the
-# other worker runs modules whose labels the lecture does not show (English, odd sentences, variants). A group
-# (SHARED_SCENES) goes out where its first module stands. A module missing here only starts later: nothing fails.
+# Heaviest first, by the sum of their tests' durations in a full run (`make test` prints the slowest tests; run `pytest
+# --durations=0` to see them all; 2026-12-02; the modules added since by their slowest tests in the full runs of
+# 2026-12-06: left off, a module of a minute starts among the last, where its worker may end up running it alone). A
+# module that renders something once for the session (media_checks.rendered_once) pays for it only where it comes first:
+# test_sound_lecture renders the whole lecture (test_slides reads it later), so it starts first. test_narration_render's
+# script and renders of the default sections wait until the lecture has typeset their labels (from a fresh clone, with
+# an empty typeset store, the script took 63 s while the lecture typeset the same labels beside it; 33 s with the store
+# filled); meanwhile the other worker runs modules whose labels the lecture does not show (English, odd sentences,
+# variants). Modules that wait for the session's tiny matrix (test_commit_sweep, test_skip) come after test_cards, by
+# when it is made. A group (SHARED_SCENES) goes out where its first module stands. A module missing here only starts
+# later: nothing fails.
 SLOWEST_FIRST = (
     "test_sound_lecture.py", "test_scene_english.py", "test_output_inputs.py", "test_batch.py",
     "test_scene_pipeline.py", "test_narration_render.py", "test_cards.py", "test_memory.py", "test_site.py",
-    "test_scene_matrix.py", "test_steps.py", "test_output_safety.py", "test_folders.py", "test_scene_scaling.py",
-    "test_memory_uhd.py", "test_output_keeps.py", "test_learned_math.py", "test_config_messages.py",
-    "test_learned_scores.py", "test_watch_cli.py", "test_geometry_matrix.py", "test_sound_levels.py",
-    "test_captions.py", "test_formats.py", "test_watch.py", "test_storyboard.py", "test_plain_manim.py",
-    "test_slides.py",
+    "test_matrix_row.py", "test_commit_sweep.py", "test_voice_heard.py", "test_scene_matrix.py", "test_skip.py",
+    "test_text_overrides.py", "test_steps.py", "test_output_safety.py", "test_folders.py", "test_scene_scaling.py",
+    "test_memory_uhd.py", "test_speech_process.py", "test_pace.py", "test_sound_silence.py", "test_output_keeps.py",
+    "test_learned_math.py", "test_config_messages.py", "test_learned_scores.py", "test_scaling_answers.py",
+    "test_watch_cli.py", "test_geometry_matrix.py", "test_sound_levels.py", "test_captions.py", "test_formats.py",
+    "test_watch.py", "test_storyboard.py", "test_plain_manim.py", "test_slides.py",
 )
 
 

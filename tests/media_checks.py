@@ -129,9 +129,11 @@ def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float =
     Whichever worker process asks first runs it while holding a lock; the others wait for the lock and get the
     same folder and the first run's result (exit status and printed lines), so a test module that needs the
     matrix section rendered tiny does not render it again. Tests read the folder; one that changes it works
-    on a copy (``copy_of``)."""
+    on a copy (``copy_of``). Two modules that share a render by its ``name`` must ask for the same one: a
+    ``name`` asked for again with other arguments, another start or another CLI is refused."""
     folder = session_folder(tmp_path_factory)
     out, record = folder / name, folder / f"{name}.result.json"
+    asked = {"arguments": list(arguments), "start_from": start_from and str(start_from), "cli": cli.__name__}
     with open(folder / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not record.exists():
@@ -139,9 +141,12 @@ def rendered_once(tmp_path_factory, name: str, *arguments: str, timeout: float =
                 shutil.rmtree(out, ignore_errors=True)  # a run stopped half-way in this session left it
                 copy_of(start_from, out)
             result = cli(*arguments, "-o", str(out), timeout=timeout)
-            record.write_text(json.dumps({"returncode": result.returncode, "stdout": result.stdout,
+            record.write_text(json.dumps({**asked, "returncode": result.returncode, "stdout": result.stdout,
                                           "stderr": result.stderr}))
         saved = json.loads(record.read_text())
+    made = {key: saved[key] for key in asked}
+    if made != asked:
+        raise ValueError(f"rendered_once({name!r}): asked for {asked}, but the session's render is {made}")
     return out, subprocess.CompletedProcess(arguments, saved["returncode"], saved["stdout"], saved["stderr"])
 
 
@@ -156,6 +161,16 @@ def tiny_clean_matrix(tmp_path_factory) -> Path:
     """The matrix section at TINY with nothing burned into its picture (``--clean``: its captions are its
     subtitles, in the video and beside it), once for the session."""
     out, result = rendered_once(tmp_path_factory, "matrix-tiny-clean", "render", "matrix", *TINY, "-j", "1", "--clean")
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def tiny_clean_pair(tmp_path_factory) -> Path:
+    """matrix and the quick section at TINY, clean, joined into their lecture, once for the session, from a copy of
+    ``tiny_clean_matrix`` (matrix up to date there): test_skip skips a step in a copy, test_commit_sweep renders
+    it over the default pair."""
+    out, result = rendered_once(tmp_path_factory, "matrix-quick-clean", "render", "matrix", "quick", *TINY, "-j", "1",
+                                "--clean", start_from=tiny_clean_matrix(tmp_path_factory), cli=run_quick_cli)
     assert result.returncode == 0, result.stderr
     return out
 

@@ -10,7 +10,7 @@ import json
 import pytest
 from pypdf import PdfReader
 
-from media_checks import TINY, chapters, manifest, rendered_once, run_cli, run_quick_cli
+from media_checks import TINY, chapters, copy_of, manifest, rendered_once, run_cli, run_quick_cli, tiny_clean_pair
 from scene_checks import lecture_problems, run_scene
 
 SKIP_START = ("--set", 'lecture.skip=["quick.start"]')
@@ -137,13 +137,7 @@ def test_skipping_a_step_renders_again_only_its_section_and_the_folder_agrees_on
     """matrix and quick rendered together; then a step of quick skipped: matrix is up to date (no step of its
     own changed) and quick is rendered again; a command that builds on the folder's renders without -c then
     finds one set of settings (matrix's entry records the new skip list, as quick's does)."""
-    from media_checks import copy_of, tiny_clean_matrix
-
-    both, result = rendered_once(tmp_path_factory, "matrix-quick-clean", "render", "matrix", "quick", *TINY,
-                                 "-j", "1", "--clean", start_from=tiny_clean_matrix(tmp_path_factory),
-                                 cli=run_quick_cli)
-    assert result.returncode == 0, result.stderr
-    out = copy_of(both, tmp_path_factory.mktemp("skip-one") / "out")
+    out = copy_of(tiny_clean_pair(tmp_path_factory), tmp_path_factory.mktemp("skip-one") / "out")
     before = manifest(out)["sections"]["quick"]["fingerprint"]
     result = run_quick_cli("render", "matrix", "quick", *TINY, "-j", "1", "--clean", *SKIP_START, "-o", str(out))
     assert result.returncode == 0, result.stderr
