@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash
+from manim import AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash, SurroundingRectangle
 
 from attn_math.lab import LabAttention
 from lesson.pipeline_answers import attention
@@ -23,10 +23,17 @@ LEAVE_SECONDS = 0.6  # a stage fading out before the next comes in; at most, a f
 ENTER_SECONDS = 0.6  # a stage's frame, names or titles fading in before its numbers
 SPLIT_MARGIN = 0.2  # left free each side of the split between a body's (or canvas's) two parts
 CAPTION_ROOM = 0.3  # kept free above the body's bottom: a caption may wrap onto a second line
-PULSE_WIDTH = 2  # the stroke of the pulse that runs along an attention line (or a bar) as its note sounds
+PULSE_WIDTH = 6  # the stroke of the pulse that runs along an attention line (or a bar) as its note sounds: at 2 it
+# moved too few pixels to be seen (the listening half of step 6 measured as an 8.4 s still)
 PULSE_OPACITY = 0.9
 PULSE_LENGTH = 0.4  # of its line: the share the pulse lights at once
+BAR_FRAME_GAP = 0.04  # between a bar and the frame a light runs round as its note sounds
 CHART_TOP_STEP = 0.1  # a chart's top value is a multiple of this (``rounded_up``)
+
+
+def bar_frames(bars) -> list[SurroundingRectangle]:
+    """A frame round each bar, for a light to run round as the bar's note sounds."""
+    return [SurroundingRectangle(bar, buff=BAR_FRAME_GAP) for bar in bars]
 
 
 def pulses(paths, colour: ManimColor = style.MUTED) -> list[ShowPassingFlash]:

@@ -11,7 +11,7 @@ from lesson.pipeline_answers import ALIKE_RATIO, scaled_step
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, score_legend
-from scenes.pipeline_parts.common import LEAVE_SECONDS, SPLIT_MARGIN, rounded_up
+from scenes.pipeline_parts.common import LEAVE_SECONDS, SPLIT_MARGIN, bar_frames, rounded_up
 from scenes.pipeline_parts.lab_canvas import LabCanvas
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap
@@ -138,9 +138,12 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.beat("fan")  # "listen to the lines" is said, and a silent caption's weights written, as they are drawn
         self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), Create(self.fan.lines),
                          run_time=MOVE_SECONDS / 2)
-        with self.listening():  # each line's note as its pulse reaches its token: the weights heard one by one
-            self.sound_paths(self.fan.lines, self.fan.lines.weights, self.settings.temperature,
-                             LINE_SECONDS * len(self.fan.lines))
+        with self.listening():  # each line's note as its pulse reaches its token: the weights heard one by one; the
+            # light white and round the token's bar too, as the temperature rows': a grey one along the line alone
+            # was too faint to be seen moving (the step measured an 8.4 s still)
+            paths = [VGroup(line, frame) for line, frame in zip(self.fan.lines, bar_frames(self.fan.chart.bars))]
+            self.sound_paths(paths, self.fan.lines.weights, self.settings.temperature,
+                             LINE_SECONDS * len(self.fan.lines), colour=style.HIGHLIGHT)
         self.beat("lines")
         self.softmax_heatmap = heatmap
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, ReplacementTransform,
-                   SurroundingRectangle, VGroup, linear, smooth, squish_rate_func)
+                   VGroup, linear, smooth, squish_rate_func)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention
 from lesson.numbers import format_number
@@ -14,7 +14,7 @@ from lesson.pipeline_answers import EXERCISE_TEMPERATURES, temperature_caption
 from scenes import style
 from scenes.curve_plot import CurvePlot
 from scenes.fades import Appear, Vanish
-from scenes.pipeline_parts.common import ENTER_SECONDS, LEAVE_SECONDS, SPLIT_MARGIN, PipelineCommon, rounded_up
+from scenes.pipeline_parts.common import ENTER_SECONDS, LEAVE_SECONDS, SPLIT_MARGIN, PipelineCommon, bar_frames, rounded_up
 from scenes.token_labels import abbreviated
 from scenes.visuals import fit, label_text, tagged_number, text_with_numbers
 from scenes.weight_views import token_bar_chart
@@ -31,7 +31,6 @@ BARS_MARGIN = 1.0  # of a row's width, neither its title, nor its readout, nor i
 READOUT_LINE_GAP = 0.15  # between a row's entropy and its largest weight
 ROWS_SECONDS = 1.2  # every row's "T = ...", baseline and bars drawn, as the voice names them
 SHORTEST_SOUNDING = 0.6  # at least, for a row's bars to be heard one after another
-BAR_FRAME_GAP = 0.04  # between a bar and the frame a light runs round as its note sounds
 ROW_READOUT_SECONDS = 0.6  # a row's readout and its mark on the plot landing
 MARK_GROWTH = 2  # a mark or ring lands shrinking from this many times its size
 MARK_RADIUS = 0.08  # a row's maximum on the plot
@@ -98,8 +97,7 @@ class TemperatureSteps(PipelineCommon):
         with self.listening():  # each row's notes, bright when cold and dull when hot: the temperature heard
             each = self.fill_seconds() / len(rows)
             for row, mark, temperature in zip(rows, marks, temperatures):
-                frames = [SurroundingRectangle(bar, buff=BAR_FRAME_GAP) for bar in row.chart.bars]
-                self.sound_paths(frames, row.chart.values, temperature,  # a frame round each bar as its note sounds
+                self.sound_paths(bar_frames(row.chart.bars), row.chart.values, temperature,  # a frame round each bar as its note sounds
                                  max(SHORTEST_SOUNDING, each - ROW_READOUT_SECONDS), colour=style.HIGHLIGHT,
                                  compared=True)  # every row whole, the configured temperature's too
                 self.play(Appear(row.readout), FadeIn(mark, scale=MARK_GROWTH), run_time=ROW_READOUT_SECONDS)
