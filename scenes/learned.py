@@ -135,7 +135,7 @@ class LearnedScene(LessonScene):
                                   style.MUTED, style.CAPTION_SIZE, stage.width)
         VGroup(stage, trained_on).arrange(DOWN, buff=0.45).move_to([(left + right) / 2, (bottom + top) / 2, 0])
         marked = VGroup(*[self.token_box(i, style.HIGHLIGHT, stroke_width=5) for i in (self.seen, self.position)])
-        self.cue("tokens", count=len(self.tokens))
+        self.cue("tokens", tokens=list(self.tokens), count=len(self.tokens))
         self.play(Appear(goal), Appear(*boxes[:self.half], *self.row.words[:self.half]), run_time=1.0)
         self.play(Appear(halves[0]), run_time=0.6)
         self.play(Appear(*boxes[self.half:], *self.row.words[self.half:]), Appear(halves[1]), run_time=1.0)
