@@ -471,10 +471,10 @@ class LearnedScene(LessonScene):
         self.play(Vanish(self.comparison), run_time=0.6)
         self.play(Appear(line), Appear(sources), Appear(self.row), run_time=1.0)
         self.play(Create(frames[:2]), run_time=0.8)
-        self.cue("head_row", lands=True, head=0, weights=previous_row.tolist())
+        self.cue("head_row", lands=True, head=0, query=follower, weights=previous_row.tolist())
         self.play(previous_arcs.draw(run_time=1.2), Create(frames[2]), Appear(notes[0]), run_time=1.2)
         self.wait(1.0)
-        self.cue("head_row", lands=True, head=2, weights=induction_row.tolist())
+        self.cue("head_row", lands=True, head=2, query=t, weights=induction_row.tolist())
         self.play(induction_arcs.draw(run_time=1.2), Appear(notes[1]), run_time=1.2)
         self.wait(1.0)
         self.play(Create(copy), Appear(copy_label), Create(frames[3]), Appear(notes[2]),
