@@ -307,18 +307,17 @@ class HeadsScene(LessonScene):
                     for index, head in enumerate(result.heads)]
         box = self.row.box(focus)
         self.play(Vanish(self.note), run_time=0.6)
-        self.play(Appear(self.row), Appear(self.arcs_note), Appear(legend), Create(box), run_time=0.8)
-        for index, head in enumerate(result.heads):
-            self.cue("head_row", lands=True, head=index, query=focus, weights=head.weights[focus].tolist())
-            beat = heads_turn("head_row")  # each head's chord ends before the next one sounds
-            self.play(arcs[index].draw(run_time=beat), Appear(readouts[index]), run_time=beat)
+        self.play(Appear(self.row), Appear(self.arcs_note), Appear(legend), Appear(note[0]), Create(box),
+                  run_time=0.8)
         self.wait(1.0)
-        with self.listening():  # the heads' rows in their own registers, one after the other: heard to differ
+        # The heads' rows in their own registers, one after the other, each heard once, in the clear: each head's
+        # arcs, readout and line land as its chord sounds (drawn under the voice before, then heard again here).
+        with self.listening():
             self.cue("heads_chord", lands=True, query=focus,
                      weights=[head.weights[focus].tolist() for head in result.heads])
-            self.play(Appear(note[0]), Appear(note[1]), run_time=0.6)
-            for line in note[2:]:  # each head's line as its chord sounds
-                self.play(Appear(line), run_time=heads_turn("heads_chord"))
+            for index, line in enumerate(note[1:]):
+                beat = heads_turn("heads_chord") if index else 0.6
+                self.play(arcs[index].draw(run_time=beat), Appear(readouts[index]), Appear(line), run_time=beat)
         self.beat("verdict")  # what the heads' disagreement means, once all of them were heard
         self.wait(HOLD + 1.0)
         self.choice = VGroup(self.row, self.arcs_note, side, box, *arcs, *readouts)

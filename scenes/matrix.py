@@ -545,7 +545,8 @@ class MatrixScene(LessonScene):
         left = step.start + step.reading - self.renderer.time - NORMALISE_SECONDS
         self.wait(min(LONGEST_FREEZE - 1.0, max(SECONDS_PER_NEW_NUMBER * (n + 1), left / 2)))
         self.beat("normalise")
-        self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights])
+        # its row of A sounds again in the softmax step's listening moment, in the clear: not replayed here
+        self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights], heard_next=True)
         self.play(*moves.normalise(), run_time=NORMALISE_SECONDS)
         self.moves = moves
 

@@ -2,9 +2,10 @@
 
 Each quantity has one sound dimension and one scale (``QUANTITIES``); each cue kind says which quantities it sounds
 (``KIND_QUANTITIES``) and in which register its notes lie (``KIND_REGISTER``). The registers (``REGISTERS``, the
-fundamentals' band in Hz) keep the kinds apart: the step markers at the bottom, an octave of weights over the keys
-above them, the values' two octaves over that; the three heads share the values' band, split in three (no step
-plays a head and a value). Every fundamental lies at or above 250 Hz, where a laptop speaker still plays it.
+fundamentals' band in Hz) keep the kinds apart: the step markers at the bottom, two octaves of weights over the keys
+above them (a sentence of up to ten tokens, each its own rung), the values' two octaves from the weights' second
+octave up; the three heads share the values' band, split in three (no step plays a head and a value, nor a value
+and a weight above 600 Hz). Every fundamental lies at or above 250 Hz, where a laptop speaker still plays it.
 Pan is where the thing is on screen, left to right; never top and bottom."""
 
 from __future__ import annotations
@@ -13,20 +14,26 @@ import numpy as np
 
 REGISTERS = {  # Hz, [low, high): the fundamentals of a kind's notes
     "markers": (250.0, 300.0),
-    "weights": (300.0, 600.0),
+    "weights": (300.0, 1200.0),
     "values": (600.0, 2400.0),
     "head 1": (600.0, 950.0),
     "head 2": (950.0, 1510.0),
     "head 3": (1510.0, 2400.0),
 }
 HEADS = ("head 1", "head 2", "head 3")
+# Registers that share a band and may sound in one step, told apart by timbre and envelope instead: the weights'
+# second octave (a sentence of six to ten tokens: scaling's eight keys, the heads' nine words) lies on the values'
+# first (a swelled organ chord against plucked triangle blips) and on heads 1 and 2 (organ against sine and
+# triangle). Ten tokens a whole tone apart or more need more than the octave between the markers and the values.
+TIMBRE_APART = frozenset({frozenset({"weights", "values"}), frozenset({"weights", "head 1"}),
+                          frozenset({"weights", "head 2"})})
 
 QUANTITIES = {  # quantity: (dimension, scale)
     "step": ("a struck bell", "262 Hz, one pitch: a marker, no data"),
     "value": ("pitch", "600 x 4^share Hz: two octaves over its quantity's range in the section"),
     "curve": ("pitch", "600 x 4^share Hz, gliding as the curve is drawn left to right: the value's scale"),
     "loss": ("pitch", "600 x 4^(loss / ln V) Hz: a perfect prediction at 600 Hz, guessing at 2400 Hz"),
-    "token": ("pitch and place", "a pentatonic ladder from 330 Hz (5 rungs, then again), panned at its column"),
+    "token": ("pitch and place", "a pentatonic ladder from 330 Hz over two octaves (10 rungs, then again), panned at its column"),
     "weight": ("loudness", "a voice's amplitude as weight / its row's largest"),
     "head": ("register and timbre", "head 1 a sine, head 2 a triangle, head 3 an organ, each in its band"),
     "spread": ("the width of a cluster", "H bits = H octaves around 850 Hz (0 bits: one tone), at most 2.5"),
@@ -57,7 +64,8 @@ KIND_REGISTER = {kind: register for register, kinds in {
 
 MARKER_PITCH = 262.0  # Hz, C4
 KEY_PITCH = 330.0  # Hz, E4: the token ladder's foot
-PENTATONIC = np.array([0, 2, 4, 7, 9])  # semitones: no two rungs closer than a whole tone
+PENTATONIC = np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21])  # semitones, two octaves: no two rungs closer than a
+# whole tone, ten tokens each its own pitch (330 to 1109 Hz)
 HEAD_RUNGS = np.array([0, 2, 4, 7])  # semitones: a head's ladder, within its band (8 semitones)
 VALUE_FOOT, VALUE_OCTAVES = 600.0, 2
 
@@ -69,7 +77,7 @@ def value_pitch(share) -> np.ndarray:
 
 def ladder(count: int, base: float = KEY_PITCH, rungs: np.ndarray = PENTATONIC) -> np.ndarray:
     """The pitches of ``count`` tokens, base x 2^(rung / 12): past the last rung the ladder starts again at its foot
-    (a unison, never a clash; the pan tells the positions apart)."""
+    (a unison, never a clash: a sentence longer than the ladder, as the learned section's period-10 task twice over)."""
     return base * 2 ** (rungs[np.arange(count) % len(rungs)] / 12)
 
 

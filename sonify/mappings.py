@@ -32,7 +32,7 @@ column; its weight: loudness, as weight / the row's largest):
 * ``tokens``, ``concat``: the sentence (the heads) laid out, one plucked rung per token left to right.
 * ``heads_sum``/``sum_row``: the heads' mean as a softmax row.
 Heads (each head its register, ``legend.head_ladder``, and timbre: sine, triangle, organ): ``head_arcs`` (what each
-token receives), ``head_row`` (one token's row), ``heads_overlay`` and ``heads_chord`` (the three heads one after the
+token receives), ``head_row`` (one token's row: the token's own note, then the chord of where it looks), ``heads_overlay`` and ``heads_chord`` (the three heads one after the
 other, each once the last has ended).
 Others: the positional encoding, a dimension of angular frequency omega at 300 x 8^(1 + log10(omega) / 4) Hz, loud
 where its value is high (``frequencies``, ``position_sweep``, ``frequency_contrast``, ``wave``); ``outputs_compared``,
@@ -217,6 +217,19 @@ def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
     return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
 
 
+LOOK_GAP = 0.2  # seconds from a row's own token to the chord of where it looks
+
+
+def looking(head: int, weights, query: int) -> np.ndarray:
+    """One token's row in head ``head``: the token's own note plucked at its place, then (LOOK_GAP later) the
+    row's chord, loudest where it looks: a previous-token head's row is each token's note followed by the one
+    before it."""
+    wave, count = HEAD_WAVES[head % len(HEAD_WAVES)], len(weights)
+    own = tone(float(head_ladder(head, count)[query]), 0.14, wave)
+    note = pan(low_pass(envelope(own, decay=0.05, attack=PLUCK), LAB_CUTOFF), float(spread(count)[query]))
+    return in_sequence([note, head_chord(head, weights, HEADS_SECONDS["head_row"])], LOOK_GAP)
+
+
 def heads_in_turn(rows, duration: float) -> np.ndarray:
     """Each head's chord in its register, one head after the other: each starts once the one before has ended
     (``heads_turn``)."""
@@ -370,7 +383,8 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
                                                                   entropy(np.asarray(masked)[rows])),
     "tokens": lambda count, **_: token_arpeggio(count),
     "head_arcs": lambda head, weights, **_: head_chord(head, attended(weights)),
-    "head_row": lambda head, weights, **_: head_chord(head, weights, HEADS_SECONDS["head_row"]),
+    "head_row": lambda head, weights, query=None, **_: (head_chord(head, weights, HEADS_SECONDS["head_row"])
+                                                        if query is None else looking(head, weights, query)),
     "heads_overlay": lambda weights, **_: heads_in_turn([attended(w) for w in weights], HEADS_SECONDS["heads_overlay"]),
     "heads_sum": lambda weights, **_: distribution_chord(attended(weights)),
     "sum_row": lambda weights, **_: distribution_chord(weights),

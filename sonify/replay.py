@@ -6,8 +6,11 @@ screen, and it must repeat what that picture shows: the last data cue of the ste
 * for a computed cell (which stays written where it landed), the step's other cells, as many as fit in
   REPLAY_SECONDS played one after the other: the finished table shows every one of them;
 * for a sound whose picture is redrawn in place (a row's bars, a distribution, an attention line), only the cues
-  heard back to back with it (two panels compared, a head after another): the earlier states are gone from the
-  screen, so they are not replayed.
+  heard back to back with it (two panels compared, a head after another), each panel or head once: the earlier
+  states are gone from the screen, so they are not replayed (scaling's last two d_k each played their pair of
+  panels: the replay played both pairs, 8 s alike, over a frame that shows the last one).
+A data cue the scene marks ``heard_next`` is not replayed: the next step plays that figure in the clear, in a
+listening moment after the voice's invitation (matrix's followed row, then the softmax's rows of A).
 The scene holds the step until the replay has ended."""
 
 from __future__ import annotations
@@ -29,12 +32,17 @@ STAYS_ON_SCREEN = frozenset({"cell"})  # kinds whose picture stays where it land
 BACK_TO_BACK = 0.1  # seconds of slack: a cue starting this soon after the one before has ended follows it
 
 
+def panel(cue):
+    """What a redrawn cue's picture stands on: its compared panel (``version``) or its head, None if neither."""
+    return cue.values.get("version", cue.values.get("head"))
+
+
 def key_cues(cues) -> list:
     """The step's key sound among ``cues`` (the step's, in time order): its last data cue, or of that kind the last
     one a scene marked ``replayed`` (the query's row among a matrix's rows, each heard as it came), and the cues of
     its kind before it that the finished picture still shows (see the module's docstring), in time order."""
     data = [cue for cue in cues if cue.kind not in NOT_DATA]
-    if not data:
+    if not data or data[-1].values.get("heard_next"):
         return []
     same = [cue for cue in data if cue.kind == data[-1].kind]
     marked = [index for index, cue in enumerate(same) if cue.values.get("replayed")]
@@ -43,7 +51,8 @@ def key_cues(cues) -> list:
     for cue in reversed(same[:-1]):
         turn = sound_seconds(cue) + SEQUENCE_GAP
         follows = cue.time + turn + BACK_TO_BACK >= chosen[0].time
-        if seconds + turn > REPLAY_SECONDS or not (cue.kind in STAYS_ON_SCREEN or follows):
+        redrawn = cue.kind not in STAYS_ON_SCREEN and panel(cue) is not None and panel(cue) in map(panel, chosen)
+        if seconds + turn > REPLAY_SECONDS or redrawn or not (cue.kind in STAYS_ON_SCREEN or follows):
             break
         chosen.insert(0, cue)
         seconds += turn
