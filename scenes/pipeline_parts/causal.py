@@ -208,7 +208,8 @@ class CausalMask(MatrixReveals):
         header.scale(written / parts.free_title.height)
         for side in header:
             side[0].next_to(side[1], UP, buff=COMPARISON_LINE_GAP)
-        header.arrange(RIGHT, buff=TABLE_GAP[0], aligned_edge=DOWN)
+        header.arrange(RIGHT, buff=TABLE_GAP[0])
+        header[0].shift(UP * (header[1][1].get_y() - header[0][1].get_y()))  # the readouts level, the frame aside
         self.place(VGroup(header, table).arrange(DOWN, buff=2 * COMPARISON_LINE_GAP), self.body())
         self.wait(max(0.0, self.fill_seconds(TABLE_SECONDS) / 2))  # the comparison read before it leaves
         self.beat("sentences")  # "en cada oración": the lab's three sentences, as the guide asks
