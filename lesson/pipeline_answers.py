@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, head_dimension
-from attn_math.lab import LabAttention, output_spread, spelled
+from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention, output_spread, spelled
 from attn_math.sharp import article_and_noun, preset_attention
 from lesson.numbers import format_number, parse_number
 from lesson.scaling_answers import root
@@ -112,6 +112,36 @@ class Dimensions:
                 "model_root": root(self.model_d_k)[1], "growth": format_number(self.growth),
                 "d_model": self.d_model, "heads": self.heads, "more_heads": self.more_heads,
                 "more_heads_d_k": self.more_heads_d_k}
+
+
+@dataclass(frozen=True)
+class SentenceReading:
+    """Exercises 1 and 4 ("en cada oración") on one of the lab's sentences with the lab's weights: the article's
+    weight on its noun and its row's largest (None without an article followed by a noun; no mask), and under the
+    mask the entropy H = -Σ α log₂ α of the first token's row and of the fourth's (or the last)."""
+
+    tokens: tuple[str, ...]
+    article: tuple[int, int] | None
+    article_weight: float | None
+    article_max: float | None
+    fourth: int
+    first_bits: float
+    fourth_bits: float
+
+
+def lab_sentence_readings(temperature: float) -> list[SentenceReading]:
+    """``SentenceReading`` of each of the lab's three sentences (attn_math.lab, seed 42) at ``temperature``."""
+    readings = []
+    for sentence in LAB_SENTENCES.values():
+        free, masked = lab_attention(sentence, temperature), lab_attention(sentence, temperature, causal=True)
+        pair = article_and_noun(sentence)
+        fourth = min(FOURTH, len(free.tokens) - 1)
+        readings.append(SentenceReading(
+            tokens=tuple(spelled(token) for token in free.tokens), article=pair,
+            article_weight=None if pair is None else float(free.weights[pair]),
+            article_max=None if pair is None else float(free.max_weights[pair[0]]),
+            fourth=fourth, first_bits=float(masked.entropies[0]), fourth_bits=float(masked.entropies[fourth])))
+    return readings
 
 
 def presets_caption(settings: PipelineConfig, lab_bits: float, most_bits: float) -> str:

@@ -21,10 +21,11 @@ from hypothesis import strategies as st
 from attn_math.lab import LAB_SENTENCES, lab_embedding, spelled
 from attn_math.sharp import article_and_noun, preset_weights, roles_language, sharp_features
 from lesson.locale import load_locale
-from lesson.pipeline_answers import question_fields
+from lesson.pipeline_answers import lab_sentence_readings, question_fields
 from lesson.questions import step_question
 from lesson.section_config import PipelineConfig
 from tests.answer_texts import numbers, written_as
+from tests.test_lab import literal_lab
 
 QUOTED = re.compile(r"[«“]([^»”]+)[»”]")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[¿¡«“\"A-ZÁÉÍÓÚÑ])")
@@ -201,3 +202,25 @@ def test_the_default_example_answers_as_the_guide_asks():
     assert got["scores"].startswith("La fila de «gato» con la columna de «la», 0.47")
     english = {key: answer for key, (_, answer) in answers(config, "en").items()}
     assert english["causal"].startswith("The first loses 6 of its 7 weights")
+
+
+@pytest.mark.parametrize("temperature", [1.0, 0.5])
+def test_each_lab_sentence_is_read_for_exercises_1_and_4(temperature):
+    """The guide's exercises 1 and 4 say "en cada oración" (review 43: two of the three were never run): each of the
+    lab's sentences gives its article's weight on its noun and its row's largest (none in «atencion es todo lo que
+    necesitas»: «lo» is followed by «que»), and under the mask 0 bits for the first token and the fourth's entropy,
+    each as the literal lab (tests/test_lab.py) computes it."""
+    readings = lab_sentence_readings(temperature)
+    assert [reading.tokens for reading in readings] == [tuple(spelled(word) for word in sentence.split())
+                                                        for sentence in LAB_SENTENCES.values()]
+    articles = {"gato": (0, 1), "red": (0, 1), "atencion": None}
+    for (name, sentence), reading in zip(LAB_SENTENCES.items(), readings):
+        free, masked = literal_lab(sentence, temperature, False), literal_lab(sentence, temperature, True)
+        assert reading.article == articles[name]
+        if reading.article is not None:
+            article, noun = reading.article
+            assert reading.article_weight == pytest.approx(free["weights"][article][noun], abs=1e-12)
+            assert reading.article_max == pytest.approx(max(free["weights"][article]), abs=1e-12)
+        assert reading.fourth == 3 and reading.first_bits == pytest.approx(0.0, abs=1e-12)
+        assert reading.fourth_bits == pytest.approx(masked["entropies"][3], abs=1e-12)
+        assert 1.9 < reading.fourth_bits <= 2.0  # four tokens seen, nearly evenly: about log₂ 4

@@ -752,3 +752,56 @@ def test_designed_weights_keep_the_thickness_caption_with_the_largest_weight(sce
     coldest = preset_attention("sharp", RUNS["sharp"].sentence, 0.2, False).max_weights[1]
     assert f"{coldest:.2f}" in temperature.caption and "diseñados" in temperature.caption
     assert "apenas" not in temperature.caption and "apenas" not in temperature.narration["text"]
+
+
+# Review 43's pipeline items: every sentence, the designed weights when cold, the heads' trade-off, W's shapes -----
+def test_exercises_1_and_4_are_read_on_each_of_the_labs_sentences(scene):
+    """"Selecciona cada oración" / "en cada oración": the entropy step ends on a table of the lab's three sentences,
+    each article's weight on its noun (and its row's largest) and H of the first and fourth rows under the mask, the
+    literal lab's numbers (tests/test_lab.py); the sentence without an article followed by a noun says so."""
+    record = step(scene(DEFAULT), "entropy")
+    sentences = list(LAB_SENTENCES.values())
+    free = [literal_lab(sentence, 1.0, False)["weights"] for sentence in sentences]
+    masked = [literal_lab(sentence, 1.0, True)["entropies"] for sentence in sentences]
+    close(shown(scene(DEFAULT), "entropy", "sentences_article"),
+          [[weights[0][1], max(weights[0])] for weights in free[:2]])  # «el» → «gato», «la» → «red»
+    close(shown(scene(DEFAULT), "entropy", "sentences_entropy"), [[0.0, entropies[3]] for entropies in masked])
+    texts = [text.text for text in record.texts]
+    for shown_sentence in ("el gato se sienta en la mesa", "la red neuronal aprende rápido",
+                           "atención es todo lo que necesitas"):
+        assert any(shown_sentence in text for text in texts), shown_sentence
+    assert any("sin artículo + sustantivo" in text for text in texts)
+
+
+@pytest.mark.parametrize("name", ["gato", "sharp"])
+def test_the_guides_cold_claim_is_shown_with_designed_weights(scene, name):
+    """Step 8 of the guide (T = 0.2: one or two tokens) is false on the lab's random weights (max 0.24); the caption's
+    "eso pasa con pesos diseñados" is shown: the designed weights' largest in «gato»'s row at the coldest T, from
+    their closed form (tests/test_lab.py: q_i · k_j, ÷ √4 · T), nearly one-hot. Not when the designed weights are
+    the ones shown: their rows already say it."""
+    numbers = step(scene(name), "temperature").numbers
+    if name == "sharp":
+        assert "designed_cold" not in numbers
+        return
+    coldest = min(RUNS[name].temperatures)
+    row = softmax_by_hand([sharp_score_by_hand(GATO_ROLES, 1, j) / (2 * coldest) for j in range(len(GATO_ROLES))])
+    close(shown(scene(name), "temperature", "designed_cold"), [[max(row)]])
+    assert max(row) > 0.99
+    assert "designed_cold" not in step(scene(name), "temperature_plot").numbers  # its place is exercise 2's values
+
+
+@pytest.mark.parametrize("name", ["gato", "sharp"])
+def test_exercise_6_trade_off_is_on_screen(scene, name):
+    """Exercise 6: twice the heads, each narrower: the trade-off (specialisation against capacity per head) is
+    written, not only said (review 43)."""
+    texts = [text.text for text in step(scene(name), "dimensions").texts]
+    assert any("especialización" in text and "capacidad por cabeza" in text for text in texts)
+
+
+@pytest.mark.parametrize("name, d_k, d_v", [("gato", 8, 8), ("sharp", 4, 5)])
+def test_the_projections_shapes_are_stated_where_they_appear(scene, name, d_k, d_v):
+    """W_Q and W_K are d_k × d, W_V d_v × d in the lab's q = W_Q x (d = 8 embeddings; the lab's d_k = d_v = 8, the
+    designed weights' 4 and 5: attn_math.sharp's docstring), stated in the captions of steps 2, 3 and 7."""
+    assert f"W_Q de d_k × d = {d_k} × 8" in step(scene(name), "queries").caption
+    assert f"W_K de d_k × d = {d_k} × 8" in step(scene(name), "keys").caption
+    assert f"W_V de d_v × d = {d_v} × 8" in step(scene(name), "output").caption

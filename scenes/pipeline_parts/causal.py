@@ -1,13 +1,15 @@
 """Beyond the lab, the guide's exercises 3 and 4: the weights without the causal mask beside the masked side (the
 scaled scores with −∞ in the future, then their softmax, 0 there, each row's count of nulled weights beside it);
-then the entropy of the first and the fourth row on both sides."""
+then the entropy of the first and the fourth row on both sides, and the guide's "en cada oración": exercises 1 and 4
+on the lab's three sentences, a row each."""
 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, ReplacementTransform, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, ReplacementTransform, SurroundingRectangle, Transform, VGroup
 
 from attn_math.lab import LabAttention
+from lesson.pipeline_answers import SentenceReading, lab_sentence_readings
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.common import FADE_SECONDS, LEAVE_SECONDS, STEP_SECONDS
@@ -29,6 +31,9 @@ ENTROPY_NUMBERS = 4  # the first and the fourth row's entropy, without and with 
 FRAMING_ROWS_SECONDS = 0.8  # the two rows framed on both maps
 CHANGED_BUFF = 0.1  # around the masked side's entropies, framed: what the mask changed
 CHANGED_STROKE = 2
+SENTENCES_NUMBERS = 10  # the table of the lab's three sentences: two articles' weight and maximum, three pairs of H
+TABLE_GAP = (0.6, 0.3)  # between the table's columns, and its rows
+TABLE_SECONDS = 1.2  # the comparison leaving and the table landing
 
 
 class MaskComparison(VGroup):
@@ -41,7 +46,8 @@ class MaskComparison(VGroup):
                  nulled_summary, entropy_masked, fourth: int):
         super().__init__(free_title, free, entropy_free, masked_title, masked_block, nulled_summary, entropy_masked)
         self.free_title, self.free, self.entropy_free = free_title, free, entropy_free
-        self.masked_title, (self.masked, self.masked_scores, self.nulled) = masked_title, masked_block
+        self.masked_title, self.masked_block = masked_title, masked_block
+        self.masked, self.masked_scores, self.nulled = masked_block
         self.nulled_summary, self.entropy_masked, self.fourth = nulled_summary, entropy_masked, fourth
 
 
@@ -161,16 +167,22 @@ class CausalMask(MatrixReveals):
 
     def entropy_pair(self, run: LabAttention, fourth: int, name: str) -> VGroup:
         """H of the first and the fourth row, each named as the heatmap names its row."""
+        return self.entropy_line(self.tokens[0], self.tokens[fourth], (run.entropies[0], run.entropies[fourth]), name)
+
+    def entropy_line(self, first: str, fourth: str, bits: tuple[float, float], name: str, row: int = 0) -> VGroup:
+        """'H(first) = … bits · H(fourth) = … bits', its two numbers tagged ``name`` in ``row``."""
+        font = style.CAPTION_SIZE
         return text_with_numbers(self.labels["entropy_pair"], {
-            "first_entropy": tagged_number(run.entropies[0], name, (0, 0), font_size=style.CAPTION_SIZE),
-            "fourth_entropy": tagged_number(run.entropies[fourth], name, (0, 1), font_size=style.CAPTION_SIZE)},
-            font_size=style.CAPTION_SIZE, first=abbreviated(self.tokens[0]), fourth=abbreviated(self.tokens[fourth]))
+            "first_entropy": tagged_number(bits[0], name, (row, 0), font_size=font),
+            "fourth_entropy": tagged_number(bits[1], name, (row, 1), font_size=font)},
+            font_size=font, first=abbreviated(first), fourth=abbreviated(fourth))
 
     def show_entropy_comparison(self):
         """Exercise 4: the first and the fourth row framed on both maps, then their entropies without and with the
         mask, each pair as its sound's clusters land; the masked pair framed: what the mask changed."""
         parts = self.comparison
-        self.begin_step("entropy", new_numbers=ENTROPY_NUMBERS, first=self.tokens[0], fourth=self.tokens[parts.fourth])
+        self.begin_step("entropy", new_numbers=ENTROPY_NUMBERS + SENTENCES_NUMBERS, first=self.tokens[0],
+                        fourth=self.tokens[parts.fourth])
         frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
         self.play(*[Create(frame) for frame in frames], run_time=FRAMING_ROWS_SECONDS)
         rows = [0, parts.fourth]
@@ -182,4 +194,47 @@ class CausalMask(MatrixReveals):
         changed = SurroundingRectangle(parts.entropy_masked, color=style.HIGHLIGHT, buff=CHANGED_BUFF,
                                       stroke_width=CHANGED_STROKE)
         self.play(Create(changed), run_time=STEP_SECONDS)
-        self.entropy_stage = VGroup(parts, *frames, changed)
+        self.show_sentences_table(VGroup(*frames), changed)
+
+    def show_sentences_table(self, frames: VGroup, changed):
+        """The maps leave, the two pairs of entropies stay under their sides' titles (``changed`` framing the masked
+        pair), and the table of the lab's three sentences lands under them, as the voice says "en cada oración"."""
+        parts = self.comparison
+        table = self.sentences_table(lab_sentence_readings(self.settings.temperature))
+        kept = VGroup(VGroup(parts.free_title, parts.entropy_free),
+                      VGroup(parts.masked_title, parts.entropy_masked, changed))
+        header = kept.copy()  # back to the size it was written at: the comparison was scaled down to fit the body
+        written = label_text(self.labels["without_mask"], style.TEXT, style.BODY_SIZE).height
+        header.scale(written / parts.free_title.height)
+        for side in header:
+            side[0].next_to(side[1], UP, buff=COMPARISON_LINE_GAP)
+        header.arrange(RIGHT, buff=TABLE_GAP[0])
+        header[0].shift(UP * (header[1][1].get_y() - header[0][1].get_y()))  # the readouts level, the frame aside
+        self.place(VGroup(header, table).arrange(DOWN, buff=2 * COMPARISON_LINE_GAP), self.body())
+        self.wait(max(0.0, self.fill_seconds(TABLE_SECONDS) / 2))  # the comparison read before it leaves
+        self.beat("sentences")  # "en cada oración": the lab's three sentences, as the guide asks
+        self.play(Vanish(VGroup(parts.free, parts.masked_block, parts.nulled_summary, frames)),
+                  Transform(kept, header), Appear(table), run_time=TABLE_SECONDS)
+        self.entropy_stage = VGroup(kept, table)
+
+    def sentences_table(self, readings: list[SentenceReading]) -> VGroup:
+        """Exercises 1 and 4 on each of the lab's sentences with the lab's weights: a row each, the sentence, its
+        article's weight on its noun (and the row's largest), and H of its first and fourth rows under the mask."""
+        labels, font = self.labels, style.CAPTION_SIZE
+        cells = [label_text(labels[key], style.MUTED, font) for key in ("table_sentence", "table_article",
+                                                                       "table_entropy")]
+        for k, reading in enumerate(readings):
+            if reading.article is None:
+                article = label_text(labels["table_no_article"], style.MUTED, font)
+            else:
+                article = text_with_numbers(labels["article_readout"], {
+                    "weight": tagged_number(reading.article_weight, "sentences_article", (k, 0), font_size=font),
+                    "largest": tagged_number(reading.article_max, "sentences_article", (k, 1), font_size=font)},
+                    font_size=font, article=reading.tokens[reading.article[0]], noun=reading.tokens[reading.article[1]])
+            entropy = self.entropy_line(reading.tokens[0], reading.tokens[reading.fourth],
+                                        (reading.first_bits, reading.fourth_bits), "sentences_entropy", k)
+            cells += [label_text(labels["table_row"].format(sentence=" ".join(reading.tokens)), style.TEXT, font),
+                      article, entropy]
+        grid = VGroup(*cells).arrange_in_grid(rows=len(readings) + 1, cols=3, buff=TABLE_GAP, col_alignments="lll")
+        title = label_text(labels["table_title"], style.TEXT, style.BODY_SIZE)
+        return VGroup(title, grid).arrange(DOWN, buff=COMPARISON_LINE_GAP)

@@ -62,13 +62,15 @@ class DimensionSteps(PipelineCommon):
                               color=colour, stroke_width=DIMENSION_STROKE) for x in positions])
                 for positions, colour in ((head * np.arange(1, sizes.heads), style.TEXT),
                                           (head * (np.arange(sizes.heads) + 0.5), style.MUTED))]
-        right = VGroup(label_text(labels["dims_title_6"], style.MUTED, font), width, VGroup(bar, *cuts), *heads)
+        tradeoff = label_text(labels["dims_tradeoff"], style.TEXT, font)  # what the narrower heads cost
+        right = VGroup(label_text(labels["dims_title_6"], style.MUTED, font), width, VGroup(bar, *cuts), *heads,
+                       tradeoff)
         right.arrange(DOWN, aligned_edge=LEFT, buff=LINE_GAP)
         self.place(VGroup(left, right).arrange(RIGHT, buff=COLUMNS_GAP, aligned_edge=UP), self.body())
         self.play(Vanish(self.entropy_stage), run_time=LEAVE_SECONDS)
         beats = {"": [Appear(left[0]), Appear(left[1])], "model": [Appear(left[2])], "growth": [Appear(left[3])],
                  "heads": [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0])],
-                 "more": [Create(cuts[1]), Appear(heads[1])]}  # each with the voice's phrase, if it speaks
+                 "more": [Create(cuts[1]), Appear(heads[1]), Appear(tradeoff)]}  # each with its phrase, if spoken
         each = self.fill_seconds() / len(beats)
         for k, (phrase, animations) in enumerate(beats.items()):
             if phrase:

@@ -31,7 +31,7 @@ class LabOutput(LabCanvas):
         strings, run, q = self.strings["steps"]["output"], self.run, self.query
         source = int(run.weights[q].argmax())
         fields = dict(query=self.tokens[q], source=self.tokens[source], share=format_number(run.weights[q, source]),
-                      n=len(self.tokens))
+                      n=len(self.tokens), d_v=run.steps.V.shape[1], d=run.steps.X.shape[1])  # W_V: d_v × d
         return strings["caption_alike" if outputs_alike(run) else "caption"], fields
 
     def show_output(self):

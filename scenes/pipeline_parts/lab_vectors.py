@@ -67,8 +67,10 @@ class LabVectors(LabCanvas):
     def show_projection(self, key: str, row: int):
         """Step 2 or 3: the rows above fade, the new row grows out of a copy of X, token by token.
 
-        K repeats Q's animation, so it runs in half Q's time; the panel's d_k appears with Q."""
-        animations = self.enter_lab_step(key, new_numbers=1 if key == "queries" else 0)
+        K repeats Q's animation, so it runs in half Q's time; the panel's d_k appears with Q. The caption gives
+        W's shape, d_k × d in the lab's q = W x."""
+        d_k, d = self.run.steps.Q.shape[1], self.run.steps.X.shape[1]
+        animations = self.enter_lab_step(key, new_numbers=3 if key == "queries" else 2, d_k=d_k, d=d)
         if key == "queries":  # X makes room for Q and K: its bars' names (and the sentence's meaning) leave
             self.play(*animations, ReplacementTransform(self.inputs.tokens, self.vectors.tokens),
                       ReplacementTransform(self.inputs.rows[0], self.vectors.rows[0]),

@@ -1,6 +1,8 @@
 """The guide's step 8 and exercise 2, temperature: the query's row of weights as bars at each configured
 temperature, each maximum marked on the plot of the query's largest weight against T beside; then the rows at the
-guide's T = 0.5, 1, 3, the whole curve drawn with its sound, the uniform floor, and the three read off it."""
+guide's T = 0.5, 1, 3, the whole curve drawn with its sound, the uniform floor, and the three read off it. Where the
+lab's random weights barely concentrate at the coldest T, the designed weights' largest there is written under the
+plot: the guide's "1-2 tokens" seen where it holds."""
 
 from __future__ import annotations
 
@@ -73,8 +75,11 @@ class TemperatureSteps(PipelineCommon):
         runs = [self.attention(t, self.settings.causal) for t in temperatures]
         coldest, hottest = int(np.argmin(temperatures)), int(np.argmax(temperatures))
         strings = self.strings["steps"]["temperature"]
-        self.begin_step("temperature", strings[temperature_caption(self.settings, runs[coldest].max_weights[q])],
-                        new_numbers=ROW_NUMBERS * len(temperatures), query=self.tokens[q],
+        caption = temperature_caption(self.settings, runs[coldest].max_weights[q])
+        shows_designed = caption == "caption"  # the lab's random weights barely concentrate: the designed ones do
+        designed = self.attention(temperatures[coldest], self.settings.causal, "sharp") if shows_designed else None
+        self.begin_step("temperature", strings[caption],
+                        new_numbers=ROW_NUMBERS * len(temperatures) + (designed is not None), query=self.tokens[q],
                         weights=self.answers["temperature"]["weights"],
                         temperatures=", ".join(format_number(t) for t in temperatures),
                         coldest=format_number(temperatures[coldest]),
@@ -102,7 +107,20 @@ class TemperatureSteps(PipelineCommon):
                                  compared=True)  # every row whole, the configured temperature's too
                 self.play(Appear(row.readout), FadeIn(mark, scale=MARK_GROWTH), run_time=ROW_READOUT_SECONDS)
         self.beat("heard")
+        self.designed_cold = VGroup()
+        if designed is not None:  # "that happens with trained or designed weights", shown
+            self.designed_cold = self.designed_line(temperatures[coldest], designed.max_weights[q])
+            self.play(Appear(self.designed_cold), run_time=ROW_READOUT_SECONDS)
         self.temperature_rows, self.temperature_marks = rows, marks
+
+    def designed_line(self, temperature: float, largest: float) -> VGroup:
+        """'pesos diseñados, T = 0.20: máx. = 1.00' under the plot, where exercise 2 reads its values off."""
+        line = text_with_numbers(self.labels["designed_cold"], {
+            "largest": tagged_number(largest, "designed_cold", colour=style.ATTENTION, font_size=style.CAPTION_SIZE)},
+            style.ATTENTION, style.CAPTION_SIZE, temperature=format_number(temperature))
+        left, right, _, _ = self.plot_box
+        fit(line, right - left, READ_OFF_HEIGHT)
+        return line.next_to(self.plot, DOWN, buff=READ_OFF_DROP).set_x((left + right) / 2)
 
     def temperature_rows_of(self, temperatures, runs: list[LabAttention], name: str) -> VGroup:
         """A ``temperature_row`` per temperature, stacked in the left part of the body (``temperature_box``), every
@@ -164,7 +182,8 @@ class TemperatureSteps(PipelineCommon):
         self.begin_step("temperature_plot", self.strings["steps"]["temperature_plot"][caption],
                         new_numbers=EXERCISE_NUMBERS * len(values), query=self.tokens[q],
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
-        self.exercise_rows(runs, values)
+        # the designed weights' line leaves: its place is the values read off the curve
+        self.exercise_rows(runs, values, [Vanish(self.designed_cold)] if len(self.designed_cold) else [])
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
                              color=style.MUTED, stroke_width=UNIFORM_STROKE)
@@ -195,17 +214,17 @@ class TemperatureSteps(PipelineCommon):
         self.play(Create(uniform), Appear(uniform_label), run_time=UNIFORM_SECONDS)
         self.plot_stage = VGroup(plot, self.temperature_marks, uniform, uniform_label, rings, readout)
 
-    def exercise_rows(self, runs: list[LabAttention], values: list[float]):
+    def exercise_rows(self, runs: list[LabAttention], values: list[float], leaving: list):
         """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more or less
         fades), so that the rows beside the curve are the temperatures it marks; their maxima's marks on the plot
-        move with them to ``values``, each row's own."""
+        move with them to ``values``, each row's own; ``leaving``, animations played with them."""
         old, new = self.temperature_rows, self.temperature_rows_of(EXERCISE_TEMPERATURES, runs, "exercise_row")
         marks = self.marks(EXERCISE_TEMPERATURES, values)
         pairs = min(len(old), len(new))
         self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
                   *[ReplacementTransform(before, after) for before, after in zip(self.temperature_marks, marks)],
                   *[Vanish(part) for part in (*old[pairs:], *self.temperature_marks[pairs:])],
-                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], run_time=ROWS_CHANGE_SECONDS)
+                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], *leaving, run_time=ROWS_CHANGE_SECONDS)
         self.temperature_rows, self.temperature_marks = new, marks
 
     def marks(self, temperatures, maxima) -> VGroup:
