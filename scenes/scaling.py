@@ -336,7 +336,7 @@ class DistributionPanel(VGroup):
 
 class ScalingScene(LessonScene):
     section_id = "scaling"
-    STEPS = ("variance", "spread", "growing", "collapse", "exponentiate", "scaled", "restored")
+    STEPS = ("variance", "spread", "growing", "exponentiate", "scaled", "restored")
 
     def lesson(self):
         settings = self.settings
@@ -356,7 +356,6 @@ class ScalingScene(LessonScene):
         self.show_variance()
         self.show_spread()
         self.show_growing()
-        self.show_collapse()
         self.show_exponentiate()
         self.show_scaled()
         self.show_restored()
@@ -469,10 +468,12 @@ class ScalingScene(LessonScene):
         row = VGroup(*self.table[1 + index], *([self.scaled_column[1 + index]] if columns == 4 else []))
         return SurroundingRectangle(row, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5, corner_radius=0.06)
 
-    # Steps 3-4: the unscaled softmax as d_k grows, to the collapse -------------------------------
+    # Step 3: the unscaled softmax as d_k grows, to the collapse, framed where the sweep ends ---------
     def show_growing(self):
         last = self.swept[-1]
-        self.begin_step("growing", n_keys=self.settings.n_keys, low=self.swept[0], high=last,
+        collapsed = self.demos[last].weights_unscaled.max() > COLLAPSED
+        caption = None if collapsed else self.strings["steps"]["growing"]["caption_spread"]
+        self.begin_step("growing", caption=caption, n_keys=self.settings.n_keys, low=self.swept[0], high=last,
                         new_numbers=len(self.numbers_at(last, ["unscaled"])))
         first = self.swept[0]
         self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), stacked=False)
@@ -490,16 +491,12 @@ class ScalingScene(LessonScene):
             for index, d_k in enumerate(changes):
                 self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index)
         self.beat("sharp")
+        self.frame_largest(collapsed)
 
-    def show_collapse(self):
+    def frame_largest(self, collapsed: bool):
         """The sweep's last row, as it ended: its largest weight framed and, on a collapse, the zero-gradient note."""
-        d_k = self.swept[-1]
-        demo = self.demos[d_k]
-        collapsed = demo.weights_unscaled.max() > COLLAPSED
-        caption = None if collapsed else self.strings["steps"]["collapse"]["caption_spread"]
-        self.begin_step("collapse", caption=caption, d_k=d_k)
         chart = self.unscaled.chart
-        winner = int(np.argmax(demo.weights_unscaled))
+        winner = int(np.argmax(self.demos[self.swept[-1]].weights_unscaled))
         frame = SurroundingRectangle(VGroup(chart.bars[winner], chart.value_texts[winner], chart.labels[winner]),
                                      color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
         self.marks = VGroup(frame)
@@ -510,6 +507,7 @@ class ScalingScene(LessonScene):
             fit(note, right - left, NOTE_HEIGHT).move_to(np.array([(left + right) / 2, bottom + NOTE_HEIGHT / 2, 0]))
             self.marks.add(note)
             self.note = note
+            self.beat("zero")
             self.play(Appear(note), run_time=0.6)
         self.hold(1)
 
@@ -522,7 +520,7 @@ class ScalingScene(LessonScene):
             self.marks.remove(self.note)
             self.note = None
 
-    # Step 5: why large scores leave one bar standing -------------------------------------------
+    # Step 4: why large scores leave one bar standing -------------------------------------------
     def show_exponentiate(self):
         """Why one bar is left standing: a row's softmax in its two moves (scenes.softmax_moves), a row that still
         has a choice (``exponentiated_dimension``), so that e^x visibly pulls the largest bar away from the others
@@ -566,17 +564,17 @@ class ScalingScene(LessonScene):
                     if size <= d_k and self.demos[size].weights_unscaled.max() <= SHARING]
         return max(choosing, default=d_k)
 
-    # Steps 4-5: the scaled softmax beside the unscaled one --------------------------------------
+    # Steps 5-6: the scaled softmax beside the unscaled one --------------------------------------
     def show_scaled(self):
         d_k = self.settings.d_k
         demo = self.demos[d_k]
         caption, fields = scaled_step(d_k, demo)
         self.begin_step("scaled", self.strings["steps"]["scaled"][caption], **fields,
                         new_numbers=len(self.numbers_at(d_k, ["unscaled", "scaled"]) - self.numbers_at(d_k, ["unscaled"])))
-        # The unscaled panel and the readout come back as the collapse step showed them when it framed the configured
+        # The unscaled panel and the readout come back as the growing step left them when it framed the configured
         # d_k (the exponentiate step may have shown another d_k's row): read there, they are not new here.
-        for collapse in (step for step in self.steps if step.key == "collapse"):  # none when lecture.skip left it out
-            self.count_as_read(collapse.numbers)
+        for growing in (step for step in self.steps if step.key == "growing"):  # none when lecture.skip left it out
+            self.count_as_read(growing.numbers)
         unscaled = self.panel("unscaled", self.values(demo, scaled=False), stacked=True)
         self.scaled = self.panel("scaled", self.values(demo, scaled=True), stacked=True)
         stacked = VGroup(unscaled, self.scaled).arrange(DOWN, buff=PANEL_GAP)

@@ -96,7 +96,7 @@ def test_both_steps_are_in_the_step_records_in_reading_order(watched):
     keys = [record.key for record in scene.steps]
     assert keys == list(ScalingScene.STEPS)
     assert keys.index("variance") < keys.index("spread") < keys.index("growing")
-    assert keys.index("collapse") < keys.index("exponentiate") < keys.index("scaled")
+    assert keys.index("growing") < keys.index("exponentiate") < keys.index("scaled")
 
 
 def test_the_bars_stand_at_the_scores_then_e_to_the_x_then_the_softmax(watched):
@@ -132,9 +132,9 @@ def test_the_large_unscaled_scores_leave_one_bar_standing(watched):
     scene, _ = watched
     settings = scene.settings
     x = row_scores(settings.d_k, settings.n_keys, settings.seed)
-    collapse = next(step for step in scene.steps if step.key == "collapse")
+    growing = next(step for step in scene.steps if step.key == "growing")
     weights = np.exp(x - x.max()) / np.sum(np.exp(x - x.max()))
-    assert [float(text) for text in collapse.numbers["weights_unscaled"][0]] == pytest.approx(weights, abs=0.005)
+    assert [float(text) for text in growing.numbers["weights_unscaled"][0]] == pytest.approx(weights, abs=0.005)
     if settings.d_k == 64:  # the default's collapse
         assert weights.max() > 0.99
 

@@ -142,7 +142,7 @@ def test_the_colour_bar_spans_every_score_shown(scene):
     settings = load_config().scaling
     largest = max(abs(score) for d_k in sorted({*GROWTH, settings.d_k})
                   for score in by_hand(d_k, settings.n_keys, settings.seed)["scores_unscaled"])
-    for key in ("growing", "collapse", "scaled", "restored"):
+    for key in ("growing", "scaled", "restored"):
         ticks = shown(step(scene, key), "score_legend")
         assert ticks[1] == 0 and ticks[0] == -ticks[2]
         assert 0.4 * largest <= ticks[2] <= largest
@@ -162,7 +162,7 @@ def test_table_shows_d_k_root_and_measured_deviation(scene):
         assert deviation == pytest.approx(math.sqrt(d_k), rel=0.05)
 
 
-@pytest.mark.parametrize("key, version", [("growing", "unscaled"), ("collapse", "unscaled"), ("scaled", "unscaled"),
+@pytest.mark.parametrize("key, version", [("growing", "unscaled"), ("scaled", "unscaled"),
                                           ("scaled", "scaled"), ("restored", "unscaled"), ("restored", "scaled")])
 def test_distributions_on_screen_are_the_softmax_of_the_drawn_scores(scene, key, version):
     settings = load_config().scaling
@@ -185,11 +185,11 @@ def test_readout_deviation_is_about_root_d_k_and_one_after_dividing(scene):
 
 
 def test_default_seed_collapses_onto_one_key_at_the_dwelt_d_k(scene):
-    record = step(scene, "collapse")
+    record = step(scene, "growing")
     weights = shown(record, "weights_unscaled")
     assert sorted(weights) == [0.0] * (len(weights) - 1) + [1.0]
     assert shown(record, "entropy_unscaled") == [0.0]
-    assert record.caption == scene.strings["steps"]["collapse"]["caption"]
+    assert record.caption == scene.strings["steps"]["growing"]["caption"].format(n_keys=scene.settings.n_keys)
     assert shown(step(scene, "scaled"), "entropy_scaled")[0] > 1.5
 
 
@@ -221,16 +221,19 @@ def test_the_collapse_happens_before_the_viewer_as_d_k_grows(scene):
     assert largest_weight[0] < 0.5 and largest_weight[-1] > 0.99
 
 
-UNSCALED_NUMBERS = ("d_k", "deviation", "root", "scores_unscaled", "weights_unscaled", "entropy_unscaled")
+def framed_collapse(scene) -> bool:
+    """Whether the growing step ends with the zero-gradient note on screen (the collapse framed)."""
+    note = scene.strings["labels"]["zero_gradient"]
+    return any(text.text == note for text in step(scene, "growing").texts)
 
 
-def test_the_collapse_is_framed_where_the_sweep_ended(scene):
-    """Step 4 frames the collapse on the very row step 3's sweep ended on: no step back from a larger d_k to the
-    same one-hot picture (every number of the panel and the readout as step 3 left them)."""
-    growing, collapse = step(scene, "growing"), step(scene, "collapse")
-    assert {name: collapse.numbers[name] for name in UNSCALED_NUMBERS} == \
-        {name: growing.numbers[name] for name in UNSCALED_NUMBERS}
-    assert collapse.caption == scene.strings["steps"]["collapse"]["caption"]
+def test_the_collapse_is_framed_at_the_end_of_the_sweep_not_in_a_step_of_its_own(scene):
+    """Issue 43: a step that was step 3's last picture plus a box and one line (18 s) is gone; the sweep's own step
+    ends on that box and the zero-gradient note, and the next step explains why."""
+    keys = [record.key for record in scene.steps]
+    assert keys[keys.index("growing") + 1] == "exponentiate"
+    assert framed_collapse(scene)
+    assert "[[zero]]" in scene.strings["steps"]["growing"]["narration"]
 
 
 def test_a_small_d_k_sweeps_on_to_the_first_collapse():
@@ -242,24 +245,24 @@ def test_a_small_d_k_sweeps_on_to_the_first_collapse():
     tops = {size: max(by_hand(size, settings.n_keys, settings.seed)["weights_unscaled"]) for size in GROWTH}
     assert tops[8] < 0.9
     first = min(size for size in GROWTH if size >= 8 and tops[size] > 0.99)
-    growing, collapse = step(scene, "growing"), step(scene, "collapse")
+    growing = step(scene, "growing")
     assert [int(text) for text in growing.numbers["d_k"][0]] == [first]
-    assert {name: collapse.numbers[name] for name in UNSCALED_NUMBERS} == \
-        {name: growing.numbers[name] for name in UNSCALED_NUMBERS}
-    assert max(shown(collapse, "weights_unscaled")) == 1.0
-    assert collapse.caption == scene.strings["steps"]["collapse"]["caption"]
+    assert max(shown(growing, "weights_unscaled")) == 1.0
+    assert framed_collapse(scene)
     assert int(shown(step(scene, "scaled"), "d_k")[0]) == 8  # the rest of the section stays at the lecturer's d_k
 
 
 def test_without_a_collapse_the_sweep_ends_on_its_largest_d_k_and_says_so():
-    """Seed 11: no d_k shown gives one key over 0.99 of the weight; the sweep goes on to the largest, and the step
-    that frames it says the softmax still shares there."""
+    """Seed 11: no d_k shown gives one key over 0.99 of the weight; the sweep goes on to the largest, and its step
+    says the softmax still shares there (no zero-gradient note)."""
     scene = run_scene("scaling", "scaling.seed=11")
     settings = scene.settings
     assert max(max(by_hand(size, settings.n_keys, 11)["weights_unscaled"]) for size in GROWTH) < 0.99
-    growing, collapse = step(scene, "growing"), step(scene, "collapse")
-    assert int(shown(growing, "d_k")[0]) == int(shown(collapse, "d_k")[0]) == max(GROWTH)
-    assert collapse.caption == scene.strings["steps"]["collapse"]["caption_spread"].format(d_k=max(GROWTH))
+    growing = step(scene, "growing")
+    assert int(shown(growing, "d_k")[0]) == max(GROWTH)
+    assert growing.caption == scene.strings["steps"]["growing"]["caption_spread"].format(
+        n_keys=settings.n_keys, high=max(GROWTH))
+    assert not framed_collapse(scene)
 
 
 def test_distribution_cues_carry_the_weights_heard(scene):
