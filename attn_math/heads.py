@@ -29,15 +29,18 @@ in the softmax: each query looks at a window centred on position p, losing c per
 
 * token anterior: p = i - 1, nothing else (dimensions 0-1 are 0). Token 0 falls back on itself.
 * sujeto–verbo: p = i, so a token attends to itself by default. A verb's query adds
-  SUBJECT_BONUS on every subject (dimension 0) and LOOK_BACK times minus the key's position
-  (dimension 1), which moves its window 1.5 tokens to the left: a verb attends to the nearest
-  subject, preferring one on its left (and, with no subject at all, to the words just before it).
+  SUBJECT_BONUS on every subject (dimension 0) and -LOOK_BACK / 2 to its position column
+  (dimension 2: -3c j on key j), which moves its window 1.5 tokens to the left: a verb attends to
+  the nearest subject, preferring one on its left (and, with no subject at all, to the words just
+  before it). A subject's query, the other way, adds SUBJECT_BONUS on every verb (dimension 1) and
+  +LOOK_BACK / 2 (window 1.5 to the right): a subject attends to the nearest verb, preferring one
+  on its right.
 * pronombre–antecedente: p = i again. A pronoun's query is its agreement times AGREEMENT and a
   noun's key is its agreement, so a pronoun attends to the nearest noun that agrees with it best
   (in gender and number; in English, the kind of referent); every other token attends to itself.
 
-The values say what each head carries: the previous token's role, the subject's agreement, the
-antecedent's noun, agreement and subject columns. W_O is the stack of the W_V^h transposed: it
+The values say what each head carries: the previous token's role, the subject's agreement (to its
+verb), the antecedent's noun, agreement and subject columns. W_O is the stack of the W_V^h transposed: it
 writes each head's four numbers back into the feature columns they were read from, so the
 output reads with the same labels as X. These patterns are illustrative: in a trained model
 such roles emerge from training and are rarely this clean.
@@ -72,8 +75,8 @@ D_HEAD = D_MODEL // N_HEADS
 # c = 6 leaves about 0.9 of a row on the centre with a neighbour on each side.
 LOCALITY = 6.0
 LOOK_BACK = 3 * LOCALITY
-# A relation has to beat any distance. Over one row of n <= MAX_TOKENS words, a verb's position
-# terms span at most c (n^2 + n + 1/4) < 2 c n^2, a subject's worth; a pronoun's span at most
+# A relation has to beat any distance. Over one row of n <= MAX_TOKENS words, a verb's (or a subject's)
+# position terms span at most c (n^2 + n + 1/4) < 2 c n^2, a subject's (a verb's) worth; a pronoun's span at most
 # c (n-1)^2 < c n^2, what one agreeing feature (gender or number) of a noun is worth.
 SUBJECT_BONUS = 2 * LOCALITY * MAX_TOKENS ** 2
 AGREEMENT = LOCALITY * MAX_TOKENS ** 2
@@ -183,13 +186,16 @@ def multi_head_attention(sentence: str = DEFAULT_SENTENCE, n_heads: int = 3,
 
 def relations(result: MultiHeadResult) -> tuple:
     """Per head, the (query, attended) pairs of the relation it was designed for, where its weights find one:
-    a token to the one before it; a verb to a subject; a pronoun to a noun."""
+    a token to the one before it; a verb to a subject, and a subject to the verb that looks back at it; a
+    pronoun to a noun."""
     X = result.X
+    targets = [np.argmax(head.weights, axis=1) for head in result.heads]  # (h, n): each row's largest weight
+    _, verb_subject_rows, _ = targets
     wanted = (lambda i, j: j == i - 1,
-              lambda i, j: X[i, VERB] == 1 and X[j, SUBJECT] == 1,
+              lambda i, j: (X[i, VERB] == 1 and X[j, SUBJECT] == 1) or (X[i, SUBJECT] == 1 and X[j, VERB] == 1
+                                                                          and verb_subject_rows[j] == i),
               lambda i, j: X[i, PRONOUN] == 1 and X[j, NOUN] == 1)
-    return tuple(tuple((i, int(j)) for i, j in enumerate(np.argmax(head.weights, axis=1)) if found(i, j))
-                 for head, found in zip(result.heads, wanted))
+    return tuple(tuple((i, int(j)) for i, j in enumerate(rows) if found(i, j)) for rows, found in zip(targets, wanted))
 
 
 def missing_relations(sentence: str, lang: str = DEFAULT_LANGUAGE) -> list[str]:
@@ -218,8 +224,10 @@ def _designed_projections():
         W_Q[head, POSITION, 2], W_Q[head, ONE, 3] = LOCALITY, LOCALITY
         W_K[head, POSITION, 2], W_K[head, POSITION_SQUARED, 3] = 2.0, -1.0
     W_Q[previous, ONE, 2] = -LOCALITY  # centre on p = i - 1
+    # A verb looks for a subject, its window 1.5 to the left; a subject for a verb, its window 1.5 to the right.
     W_Q[subject_verb, VERB, 0], W_K[subject_verb, SUBJECT, 0] = SUBJECT_BONUS, 1.0
-    W_Q[subject_verb, VERB, 1], W_K[subject_verb, POSITION, 1] = LOOK_BACK, -1.0
+    W_Q[subject_verb, SUBJECT, 1], W_K[subject_verb, VERB, 1] = SUBJECT_BONUS, 1.0
+    W_Q[subject_verb, VERB, 2], W_Q[subject_verb, SUBJECT, 2] = -LOOK_BACK / 2, LOOK_BACK / 2
     W_Q[pronoun, PRONOUN_GENDER, 0], W_K[pronoun, NOUN_GENDER, 0] = AGREEMENT, 1.0
     W_Q[pronoun, PRONOUN_NUMBER, 1], W_K[pronoun, NOUN_NUMBER, 1] = AGREEMENT, 1.0
 

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from attn_math.heads import (DETERMINER, NOUN, NOUN_GENDER, NOUN_NUMBER, PRONOUN_GENDER, PRONOUN_NUMBER,
+from attn_math.heads import (DETERMINER, NOUN, NOUN_GENDER, NOUN_NUMBER, PRONOUN_GENDER, PRONOUN_NUMBER, VERB,
                              MultiHeadResult, relations)
 
 PREVIOUS, SUBJECT_VERB, PRONOUN = range(3)  # the designed heads, in attn_math.heads' order
 
 
 def choice_token(result: MultiHeadResult) -> int:
-    """The token whose heads disagree most: most distinct places attended, then farthest."""
+    """The token whose heads disagree most: most distinct other tokens attended (a head left on the token itself
+    finds no relation for it), then most distinct places, then farthest."""
     targets = np.array([np.argmax(head.weights, axis=1) for head in result.heads])  # (h, n)
     return max(range(targets.shape[1]),
-               key=lambda i: (len(set(targets[:, i])), int(np.abs(targets[:, i] - i).sum()), -i))
+               key=lambda i: (len(set(targets[:, i]) - {i}), len(set(targets[:, i])),
+                              int(np.abs(targets[:, i] - i).sum()), -i))
 
 
 def telling_head(result: MultiHeadResult, focus: int) -> int:
@@ -36,11 +38,12 @@ def telling_head(result: MultiHeadResult, focus: int) -> int:
 def question_fields(result: MultiHeadResult, pieces: dict) -> dict[str, dict]:
     """Fields for each step's question and answer; ``pieces``: the locale's ``heads.answer_pieces``."""
     found = relations(result)
-    return {"sentence": {"subjects": _pairs(result, found[SUBJECT_VERB], pieces),
+    verb_subject = [(i, j) for i, j in found[SUBJECT_VERB] if result.X[i, VERB]]  # a subject's look back left out
+    return {"sentence": {"subjects": _pairs(result, verb_subject, pieces),
                          "antecedents": _pairs(result, found[PRONOUN], pieces)},
             "previous": _previous(result, found[PREVIOUS]),
-            "subject_verb": {"pairs": _pairs(result, found[SUBJECT_VERB], pieces),
-                             "answer_variant": "" if found[SUBJECT_VERB] else "none"},
+            "subject_verb": {"pairs": _pairs(result, verb_subject, pieces),
+                             "answer_variant": "" if verb_subject else "none"},
             "pronoun": _pronoun(result, found[PRONOUN]),
             "average": _average(result),
             "choose": _choice(result, found, pieces),
@@ -98,7 +101,7 @@ def _average(result: MultiHeadResult) -> dict:
 
 def _choice(result: MultiHeadResult, found, pieces: dict) -> dict:
     """Where each head's row for the choice token puts its largest weight, each place said once, with the
-    relation that brought a head there (the previous word, its subject, its antecedent) or itself."""
+    relation that brought a head there (the previous word, its subject or its verb, its antecedent) or itself."""
     focus = choice_token(result)
     attended = [int(np.argmax(head.weights[focus])) for head in result.heads]
     places = sorted(dict.fromkeys(attended), key=lambda j: j == focus)  # itself last
@@ -115,5 +118,7 @@ def _place(result: MultiHeadResult, focus: int, j: int, heads: list[int], found,
         return pieces["itself"]
     named = [h for h in heads if (focus, j) in found[h]]
     if named:
-        return pieces["role"].format(word=result.labels[j], role=pieces["roles"][named[0]])
+        # what the head's relation makes of the attended token (``answer_pieces.roles``): head 2 runs both ways
+        role = ("previous", "subject" if result.X[focus, VERB] else "verb", "antecedent")[named[0]]
+        return pieces["role"].format(word=result.labels[j], role=pieces["roles"][role])
     return pieces["head"].format(word=result.labels[j], number=heads[0] + 1)

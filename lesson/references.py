@@ -1,5 +1,6 @@
 """The works the sections rest on, in one place, and the joined lecture's two cards: a title card (course,
-the locale's lesson title between ``lecture.course`` and ``lecture.date``) and an end card listing the works its sections cite.
+the locale's lesson title between ``lecture.course`` and ``lecture.date``) and an end card listing the works its sections cite
+and the lab guide's reading list.
 
 Every section's computation is the Transformer's scaled dot-product attention, its sinusoidal positions and its
 heads (Vaswani et al. 2017); section 7's trained heads are the induction circuit of Elhage et al. 2021 and
@@ -14,27 +15,34 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Reference:
-    authors: str
+    authors: str  # as cited: the surnames of one or two authors, else the first one's and "et al."
     year: int
     title: str
     venue: str
 
     @property
     def line(self) -> str:
-        """The reference as the end card writes it: authors (year). Title. Venue."""
-        return f"{self.authors} ({self.year}). {self.title}. {self.venue}."
+        """The reference as the end card writes it: authors (year). Title. Venue. (no stop after a title's own ! or ?)"""
+        stop = "" if self.title.endswith(("!", "?")) else "."
+        return f"{self.authors} ({self.year}). {self.title}{stop} {self.venue}."
 
     @property
     def short(self) -> str:
-        """The reference as a slide cites it in passing: first author's surname, et al., year."""
-        return f"{self.authors.split(',')[0]} et al., {self.year}"
+        """The reference as a slide cites it in passing: authors, year."""
+        return f"{self.authors}, {self.year}"
 
 
-VASWANI = Reference("Vaswani, A., et al.", 2017, "Attention Is All You Need", "NeurIPS")
-ELHAGE = Reference("Elhage, N., et al.", 2021, "A Mathematical Framework for Transformer Circuits",
+VASWANI = Reference("Vaswani et al.", 2017, "Attention Is All You Need", "NeurIPS")
+ELHAGE = Reference("Elhage et al.", 2021, "A Mathematical Framework for Transformer Circuits",
                    "Transformer Circuits Thread")
-OLSSON = Reference("Olsson, C., et al.", 2022, "In-context Learning and Induction Heads",
+OLSSON = Reference("Olsson et al.", 2022, "In-context Learning and Induction Heads",
                    "Transformer Circuits Thread")
+# The lab guide's reading list (its section 11) besides Vaswani et al.: every end card lists it after the works cited.
+PHUONG = Reference("Phuong & Hutter", 2022, "Formal Algorithms for Transformers", "arXiv:2207.09238")
+DAO = Reference("Dao et al.", 2022, "FlashAttention: Fast and Memory-Efficient Exact Attention", "NeurIPS")
+ALAMMAR = Reference("Alammar", 2018, "The Illustrated Transformer", "jalammar.github.io")
+WENG = Reference("Weng", 2018, "Attention? Attention!", "lilianweng.github.io")
+GUIDE_READING = (VASWANI, PHUONG, DAO, ALAMMAR, WENG)
 
 CITED = {"matrix": (VASWANI,), "scaling": (VASWANI,), "heads": (VASWANI,), "positional": (VASWANI,),
          "capital": (VASWANI,), "pipeline": (VASWANI,), "learned": (ELHAGE, OLSSON)}
@@ -56,10 +64,15 @@ def lecture_cards(options, strings: dict, sections: Iterable[str]) -> tuple[Card
     names = strings["cards"]
     return (Card("opening", names["opening"], (options.course, strings["lecture"]["title"], options.date)),
             Card("references", names["references"],
-                 (names["references"], *(reference.line for reference in cited(sections)))))
+                 (names["references"], *(reference.line for reference in listed(sections)))))
 
 
 def cited(sections: Iterable[str]) -> list[Reference]:
     """The works ``sections`` cite, each once, in the order they are first cited (a section outside the
     project cites none here)."""
     return list(dict.fromkeys(reference for section in sections for reference in CITED.get(section, ())))
+
+
+def listed(sections: Iterable[str]) -> list[Reference]:
+    """The end card's works: those ``sections`` cite, then the rest of the lab guide's reading (GUIDE_READING)."""
+    return list(dict.fromkeys([*cited(sections), *GUIDE_READING]))

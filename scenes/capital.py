@@ -31,6 +31,7 @@ DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
 DRAG_SECONDS = 0.4  # per increment: a full sweep from +1 to -1 takes 3.2 s
 GLIDE_SHARE = 0.25  # of an increment: the marker and bars reach the value its numbers show by its 4th frame at 30 fps
 IDENTITY_DECIMALS = 2  # the slider's readout, and so every identity the drag stops at
+BIAS_DECIMALS = 3  # b_out as written: with 0.68, LN(r) W_out + b_out gave 1.486 and p(París) 0.415, not the 0.416 shown
 HOLD = 2.0  # seconds an important state stays still
 GROWTH = 1.5  # seconds the distribution's bars take to grow: its chord sounds as they land, not 6 s before
 CHORD_SECONDS = 1.6  # a distribution's chord as its bars land (step 9)
@@ -310,10 +311,11 @@ class CapitalScene(LessonScene):
         The word of each column is written above W_out; b_out and the logits line up under its columns."""
         walk = self.walk
         self.begin_step("logits")
-        width = cell_width(walk.W_out, walk.b_out, walk.logits)
+        width = max(cell_width(walk.W_out, walk.logits), cell_width(walk.b_out, decimals=BIAS_DECIMALS))
         normalized = labelled(walk.normalized[None], r"\mathrm{LN}(r)", style.OUTPUT, "normalized")
         W_out = labelled(walk.W_out, r"W_{\text{out}}", style.WEIGHT_MATRIX, "W_out", width=width)
-        bias = labelled(walk.b_out[None], r"b_{\text{out}}", style.WEIGHT_MATRIX, "b_out", width=width)
+        bias = labelled(walk.b_out[None], r"b_{\text{out}}", style.WEIGHT_MATRIX, "b_out", width=width,
+                        decimals=BIAS_DECIMALS)
         largest = float(np.abs(walk.logits).max())
         logits = labelled(walk.logits[None], r"\text{logits}", style.TEXT, "logits", width=width,
                           fill=lambda value: style.score_colour(value, largest / FILL_SHARE))
@@ -322,7 +324,8 @@ class CapitalScene(LessonScene):
         for word in words:  # on one baseline, descenders or not
             sit_on(word, baseline(words[0]))
         W_out.label.next_to(words, UP, buff=0.2)
-        equals = tex_relation(walk.logits, as_read(walk.normalized) @ as_read(walk.W_out) + as_read(walk.b_out))
+        equals = tex_relation(walk.logits,
+                              as_read(walk.normalized) @ as_read(walk.W_out) + as_read(walk.b_out, BIAS_DECIMALS))
         times, plus, equals = (MathTex(sign, font_size=SIGN_SIZE) for sign in (r"\cdot", "+", equals))
         column = VGroup(VGroup(W_out, words), bias, logits).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
         for sign, row in ((plus, bias), (equals, logits)):
@@ -785,10 +788,11 @@ def track_point(track: Line, identity: float):
     return track.point_from_proportion((identity + 1) / 2)
 
 
-def as_read(values) -> np.ndarray:
-    """``values`` as a reader takes them off the screen: rounded as a matrix of them is written."""
+def as_read(values, decimals: int | None = None) -> np.ndarray:
+    """``values`` as a reader takes them off the screen: rounded as a matrix of them is written (with ``decimals``,
+    or as many as the values need)."""
     values = np.asarray(values, dtype=float)
-    decimals = decimals_for(values.flat)
+    decimals = decimals_for(values.flat) if decimals is None else decimals
     return np.vectorize(lambda value: parse_number(format_number(value, decimals)))(values)
 
 

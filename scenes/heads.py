@@ -225,8 +225,10 @@ class HeadsScene(LessonScene):
     def show_average(self):
         result = self.result
         focus = choice_token(result)
-        shared = [j for j in np.argsort(-result.mean_weights[focus], kind="stable")
-                  if result.mean_weights[focus, j] >= SHARED_WEIGHT]
+        # in the heads' order, as the choice step lists them (by weight, «María», «calmó» y «y» is heard "calmó y y")
+        targets = self.heads_targets(focus)
+        shared = sorted((j for j in range(len(result.tokens)) if result.mean_weights[focus, j] >= SHARED_WEIGHT),
+                        key=lambda j: (targets.index(j) if j in targets else len(targets), j))
         head = telling_head(result, focus)
         row = result.heads[head].weights[focus]
         attended = int(np.argmax(row))
@@ -260,6 +262,10 @@ class HeadsScene(LessonScene):
         self.wait(HOLD + 0.5)
         self.head_example = VGroup(arcs, readout)
 
+    def heads_targets(self, focus: int) -> list[int]:
+        """Where each head's row for token ``focus`` puts its largest weight."""
+        return [int(np.argmax(head.weights[focus])) for head in self.result.heads]
+
     def overlay_heads(self, legend: VGroup):
         """The heads' arcs over one row, each with its legend line as its chord in ``heads_overlay`` sounds:
         the first as the last head's focus and heatmap clear, the others a chord's turn apart (the last
@@ -292,7 +298,7 @@ class HeadsScene(LessonScene):
     def show_choice(self):
         result = self.result
         focus = choice_token(result)
-        attended = [int(np.argmax(head.weights[focus])) for head in result.heads]
+        attended = self.heads_targets(focus)
         distinct = self.listed(dict.fromkeys(attended))
         caption = self.strings["steps"]["choose"]["caption" if len(set(attended)) > 1 else "caption_same"]
         self.begin_step("choose", caption=caption, h=result.n_heads, token=result.labels[focus], targets=distinct)

@@ -39,6 +39,7 @@ ROW_BLIP_SPACING = 0.15  # between the blips of a row of the permutation's matri
 HAND_SLOT = 0.8  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
 POSITION_LABEL_ROOM = 0.25  # wider cells in the sum step's grids, so "pos 0", "pos 1" under them stay apart
+READER_DECIMALS = 4  # w_1, w_2 written so that the table's x and PE through them give the grids to the last decimal
 
 
 def tex_number(value: float) -> str:
@@ -622,7 +623,7 @@ class PositionalScene(LessonScene):
         self.enter_step("sum", new_numbers=readings.word_reader.size * 2 + readings.by_word.size * 2)
         words = self.shown_words(self.example.tokens)
         readers = LabelledMatrix(np.column_stack([readings.word_reader, readings.position_reader]), r"w_1 \quad w_2",
-                                 style.WEIGHT_MATRIX, "readers")
+                                 style.WEIGHT_MATRIX, "readers", decimals=READER_DECIMALS)
         width = shared_cell_width(readings.by_word, readings.by_position) + POSITION_LABEL_ROOM
         grids = [LabelledMatrix(values, rf"(x + PE)\,w_{index}", style.INPUT, name, cell_width=width)
                  for index, (values, name) in enumerate(((readings.by_word, "by_word"),

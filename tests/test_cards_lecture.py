@@ -4,8 +4,15 @@ card's length, and it ends on a card of the works the joined sections cite; one 
 card keys re-join the lecture without re-rendering a section, and a bad one is refused in one line."""
 
 import re
+from types import SimpleNamespace
 
 import pytest
+from manim import config, tempconfig
+
+from lesson.locale import load_locale
+from lesson.references import lecture_cards
+from lesson.sections import SECTIONS as LESSON_SECTIONS
+from scenes.cards import ReferencesCard
 
 from media_checks import (TINY, chapters, copy_of, decoded_frame_count, manifest, rendered_once, run_cli,
                           run_quick_cli, streams, tiny_clean_matrix, tiny_quick)
@@ -117,3 +124,33 @@ def test_a_bad_card_key_is_one_line_and_exit_2(tmp_path, key, value, expected):
     result = run_cli("render", "matrix", *TINY, "--set", f"lecture.{key}={value}", "-o", str(out))
     assert result.returncode == 2 and expected in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+GUIDE_READING = ("Attention Is All You Need", "Formal Algorithms for Transformers",  # the lab guide's section 11
+                 "FlashAttention", "The Illustrated Transformer", "Attention? Attention!")
+
+
+def whole_lecture_end_card():
+    return lecture_cards(SimpleNamespace(course=COURSE, date=DATE), load_locale("es"),
+                         [section.id for section in LESSON_SECTIONS])[1]
+
+
+def test_the_end_card_lists_the_lab_guides_reading():
+    """Review 43: the guide's references (Vaswani et al.; Phuong & Hutter; Dao et al.; Alammar; Weng) were on no
+    frame. The whole lecture's end card lists each, besides the works the sections cite (Elhage, Olsson)."""
+    references = whole_lecture_end_card().lines[1:]
+    for title in GUIDE_READING + ("Induction Heads", "Mathematical Framework"):
+        assert sum(title in reference for reference in references) == 1, title
+
+
+def test_the_whole_lectures_end_card_stays_inside_the_frame():
+    """Seven works on one card: every line inside the frame, with room to spare at its edges."""
+    with tempconfig({"dry_run": True}):
+        scene = ReferencesCard(whole_lecture_end_card())
+        scene.render()
+        texts = [mobject for mobject in scene.mobjects if mobject.width > 0]
+        assert len(texts) == 1 + len(GUIDE_READING) + 2
+        margin = 0.1  # frame units: 6 px at 480p
+        assert max(text.get_top()[1] for text in texts) <= config.frame_height / 2 - margin
+        assert min(text.get_bottom()[1] for text in texts) >= -config.frame_height / 2 + margin
+        assert max(abs(text.get_left()[0]) for text in texts) <= config.frame_width / 2 - margin

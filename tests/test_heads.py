@@ -20,6 +20,7 @@ PREVIOUS, SUBJECT_VERB, PRONOUN = range(3)
 # nearer noun "María".
 DEFAULT_WORDS = ["el", "perro", "de", "María", "ladró", "y", "ella", "lo", "calmó"]
 VERB_TO_SUBJECT = {4: 1, 8: 6}
+SUBJECT_TO_VERB = {1: 4, 6: 8}
 PRONOUN_TO_ANTECEDENT = {6: 3, 7: 1}
 
 word = st.text(alphabet="abcdefghijklmnñopqrstuvwxyzáéíóúü,.", min_size=1, max_size=8)
@@ -70,11 +71,11 @@ def test_previous_token_head_puts_most_weight_on_the_token_before(default):
     assert np.argmax(weights[0]) == 0  # nothing before the first token: it keeps itself
 
 
-def test_subject_verb_head_links_each_verb_to_its_subject(default):
+def test_subject_verb_head_links_each_verb_to_its_subject_and_each_subject_to_its_verb(default):
     rows = argmax_rows(default.heads[SUBJECT_VERB].weights)
-    for verb, subject in VERB_TO_SUBJECT.items():
-        assert rows[verb] == subject, DEFAULT_WORDS[verb]
-    others = [i for i in range(len(DEFAULT_WORDS)) if i not in VERB_TO_SUBJECT]
+    for query, attended in {**VERB_TO_SUBJECT, **SUBJECT_TO_VERB}.items():
+        assert rows[query] == attended, DEFAULT_WORDS[query]
+    others = [i for i in range(len(DEFAULT_WORDS)) if i not in VERB_TO_SUBJECT and i not in SUBJECT_TO_VERB]
     assert [rows[i] for i in others] == others  # nothing to look for: each token attends to itself
 
 
@@ -239,5 +240,7 @@ def test_relations_win_over_the_longest_distance_a_sentence_allows():
     assert argmax_rows(pronoun.heads[PRONOUN].weights)[last] == 0
     subject_before = multi_head_attention(" ".join(["María", *filler, "sonrió"]))
     assert argmax_rows(subject_before.heads[SUBJECT_VERB].weights)[last] == 0
+    assert argmax_rows(subject_before.heads[SUBJECT_VERB].weights)[0] == last  # and the subject its verb
     subject_after = multi_head_attention(" ".join(["sonrió", *filler, "María"]))
     assert argmax_rows(subject_after.heads[SUBJECT_VERB].weights)[0] == last
+    assert argmax_rows(subject_after.heads[SUBJECT_VERB].weights)[last] == 0

@@ -118,6 +118,16 @@ def check(sentence: str, language: str):
     places = set(top[:, i])
     quoted = {index[word] for word in QUOTED.findall(fields["targets"])}
     assert quoted == places - {i} and (pieces["itself"] in fields["targets"]) == (i in places)
+    for j in places - {i}:  # the relation named for a place is one its head finds there, else the head's number
+        heads = [h for h in range(len(top)) if top[h, i] == j]
+        relation = {0: "previous" if j == i - 1 else None,
+                    1: "subject" if X[i, VERB] and X[j, SUBJECT] else
+                    "verb" if X[i, SUBJECT] and X[j, VERB] and top[1, j] == i else None,
+                    2: "antecedent" if X[i, PRONOUN] and X[j, NOUN] else None}
+        named = [relation[h] for h in heads if relation[h]]
+        said = (pieces["role"].format(word=result.labels[j], role=pieces["roles"][named[0]]) if named
+                else pieces["head"].format(word=result.labels[j], number=heads[0] + 1))
+        assert said in fields["targets"], (said, fields["targets"])
     assert (variant == "same") == (len(places) == 1)
 
     assert read["concat"][1]["d_model"] == str(X.shape[1])
@@ -138,7 +148,7 @@ def test_every_claim_of_an_answer_is_the_lecturers_sentence(data, language):
 
 
 def test_the_default_sentences_answer_as_before():
-    """The default sentences: «lo» → «perro» is 1.00 in head 3 and 0.33 in the average (one head of three), the
+    """The default sentences: «ella» → «María» is 1.00 in head 3 and 0.33 in the average (one head of three), the
     verbs' subjects, the pronouns' antecedents; «ella» agrees with «María», not with «perro»."""
     _, _, es = answers("el perro de María ladró y ella lo calmó", "es")
     assert es["sentence"].answer.endswith("(«ladró» → «perro», «calmó» → «ella») y a quién se refiere cada pronombre "
@@ -146,9 +156,28 @@ def test_the_default_sentences_answer_as_before():
     assert es["previous"].answer.startswith("Para leer el contexto inmediato: muchas relaciones son locales, como "
                                             "«perro» → «el», el sustantivo y su artículo")
     assert es["pronoun"].question == "¿Cómo sabe la cabeza que «ella» se refiere a «María» y no a «perro»?"
-    assert es["average"].answer.endswith("«lo» → «perro» vale 1.00 en la cabeza 3 y solo 0.33 en el promedio.")
-    assert es["choose"].question == "Con una sola cabeza, ¿a qué palabra miraría «lo»?"
+    assert es["average"].answer.endswith("«ella» → «María» vale 1.00 en la cabeza 3 y solo 0.33 en el promedio.")
+    assert es["choose"].question == "Con una sola cabeza, ¿a qué palabra miraría «ella»?"
+    assert es["choose"].answer.startswith("A varias a la vez: a «y», la palabra anterior, a «calmó», su verbo, y a "
+                                          "«María», su antecedente.")
     _, _, en = answers("the dog near Mary barked and she calmed it", "en")
-    assert en["average"].answer.endswith("“it” → “dog” is 1.00 in head 3 but only 0.33 in the average.")
-    assert en["choose"].answer.startswith("Several at once: “calmed”, the word before it, “dog”, its antecedent, "
-                                          "and itself.")
+    assert en["average"].answer.endswith("“she” → “Mary” is 1.00 in head 3 but only 0.33 in the average.")
+    assert en["choose"].answer.startswith("Several at once: “and”, the word before it, “calmed”, its verb, and "
+                                          "“Mary”, its antecedent.")
+
+
+@pytest.mark.parametrize("language, sentence, verb", [("es", "el perro de María ladró y ella lo calmó", 8),
+                                                      ("en", "the dog near Mary barked and she calmed it", 7)])
+def test_the_choice_token_of_the_default_sentences_looks_at_three_different_other_tokens(language, sentence, verb):
+    """Issue 43: the choice step's «lo» had head 2 on «lo» itself, so «one head would have to choose» set two
+    relations against none. The token it asks about now has each head on another token, three different ones,
+    each with most of its head's weight (recomputed here): 0 el 1 perro 2 de 3 María 4 ladró 5 y 6 ella 7 lo
+    8 calmó: «ella» → «y» (the word before), «calmó» (its verb), «María» (its antecedent); in English "calmed"
+    is 7."""
+    result, _, got = answers(sentence, language)
+    weights = head_weights(result)
+    focus = 6
+    assert QUOTED.findall(got["choose"].question) == [result.labels[focus]]
+    targets = weights[:, focus].argmax(axis=1)
+    assert list(targets) == [5, verb, 3]
+    assert all(weights[h, focus, j] >= 0.9 for h, j in enumerate(targets))

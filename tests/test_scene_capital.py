@@ -115,6 +115,16 @@ def test_the_eight_steps_show_attn_math_numbers(francia):
         np.testing.assert_allclose(shown(francia, key, name), values, atol=SHOWN, err_msg=f"{key}: {name}")
 
 
+
+def test_the_probabilities_recomputed_from_the_screen_give_the_screen(francia):
+    """Review 43: b_out was written 0.68; LN(r) W_out + b_out as written gave the logit 1.486 and p = 0.415 where the
+    bars say 0.416. The logits step's LN(r), W_out and b_out as written, through the softmax, give the bars' texts."""
+    normalized, W_written, bias = (shown(francia, "logits", name) for name in ("normalized", "W_out", "b_out"))
+    logits = normalized @ W_written + bias
+    written = step(francia, "distribution").numbers["probs"]
+    decimals = len(written[0][0].split(".")[-1])
+    assert [[format_number(p, decimals) for p in hand_softmax(logits[0])]] == written
+
 def test_the_layer_norm_divides_the_centred_residual_by_its_spread(francia):
     residual = shown(francia, "layer_norm", "residual")[0]
     mean, spread = shown(francia, "layer_norm", "mean")[0, 0], shown(francia, "layer_norm", "spread")[0, 0]

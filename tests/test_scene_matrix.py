@@ -411,3 +411,14 @@ def test_the_columns_of_the_scores_and_weights_carry_the_tokens_words(default_sc
         above = [centre for text, _, centre in texts_at_end
                  if text == word and centre[1] > key_top and abs(centre[0] - entries[(0, j)][0]) < 0.05]
         assert above, (key, word)
+
+
+def test_the_lecture_opens_on_what_attention_is_for_and_closes_on_the_answers_to_its_cost(default_scene):
+    """Review 43: the guide's opening claims (the mechanism of GPT and BERT; long-range dependencies without an RNN's
+    sequential steps) and its section 8.2 (Sparse, Linear and Flash attention as answers to O(n²)) were on no frame.
+    The formula step's caption says the first; the closing card's answer about O(n²·d_k), the second."""
+    opening = default_scene.steps[0].caption
+    assert all(word in opening for word in ("GPT", "BERT", "RNN")), opening
+    (closing,) = [card for card in default_scene.cards if card.kind == "closing"]
+    assert all(variant in closing.answer for variant in ("Sparse", "Linear", "Flash")), closing.answer
+    assert "n²" in closing.answer

@@ -10,7 +10,7 @@ import pytest
 from attn_math.positional import DEMO_W_K, DEMO_W_Q, DEMO_W_V, WORD_EMBEDDINGS
 from lesson.config import ConfigError, load_config
 from lesson.locale import load_locale
-from lesson.numbers import parse_number
+from lesson.numbers import format_number, parse_number
 from lesson.steps import parse_steps
 from scenes.positional import PositionalScene
 from tests.scene_checks import PacedSpeaker, lecture_problems, run_scene, shared_recorded, shared_scene, stills_in
@@ -245,6 +245,19 @@ def test_two_projections_read_the_word_and_the_position_apart(default_scene):
     assert np.all(written_word == written_word[:, :1]) and len(set(written_word[:, 0])) == len(tokens)
     assert np.all(written_position == written_position[:1]) and len(set(written_position[0])) == 3
 
+
+
+def test_the_projections_recomputed_from_the_screen_give_the_screen(default_scene):
+    """Review 43: w_1 and w_2 were written with two decimals, and a student who put each word's x and each PE(pos)
+    as the table writes them through the w_1, w_2 written got 0.65 where the grid says 0.64, and w_2's rows
+    differing by 0.01. Everything here is read off the screen's texts, recomputed, and written as the grids write."""
+    table, projections = step_named(default_scene, "table"), step_named(default_scene, "sum")
+    as_written = lambda step, name: np.array([[read_number(text) for text in row] for row in step.numbers[name]])
+    x, pe, readers = as_written(table, "x"), as_written(table, "pe"), as_written(projections, "readers")
+    products = (x[:, None, :] + pe[None, :, :]) @ readers  # (word, position, reader)
+    for column, name in enumerate(("by_word", "by_position")):
+        recomputed = [[format_number(value) for value in row] for row in products[..., column]]
+        assert recomputed == projections.numbers[name], name
 
 SENTENCES = {"A": "el perro mordió al hombre", "B": "el hombre mordió al perro"}
 

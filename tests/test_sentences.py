@@ -150,25 +150,25 @@ def test_the_cli_refuses_arabic_with_status_2_before_writing(tmp_path):
 # attends to itself), worked out from the sentence's grammar, not from the code.
 RELATIONS = [
     ("es", DEFAULT_SENTENCE,  # 0 el 1 perro 2 de 3 María 4 ladró 5 y 6 ella 7 lo 8 calmó
-     {4: 1, 8: 6}, {6: 3, 7: 1}),
+     {4: 1, 8: 6, 1: 4, 6: 8}, {6: 3, 7: 1}),
     ("es", "el profesor explica la lección y los alumnos la estudian",  # present tense; la₂ is the lesson
-     {2: 1, 9: 7}, {8: 4}),
-    ("es", "la niña que canta mira al gato",  # a verb after "que" still finds the noun before it
-     {3: 1, 4: 1}, {}),
+     {2: 1, 9: 7, 1: 2, 7: 9}, {8: 4}),
+    ("es", "la niña que canta mira al gato",  # a verb after "que" still finds the noun before it, which finds
+     {3: 1, 4: 1, 1: 3}, {}),  # the nearer verb
     ("es", "Ana dijo: «todo, ¿no?» y el perro ladró.",  # 0 Ana 1 dijo 2 todo 3 no 4 y 5 el 6 perro 7 ladró
-     {1: 0, 7: 6}, {}),
+     {1: 0, 7: 6, 0: 1, 6: 7}, {}),
     ("es", "mi hermana escribe cartas y las envía",  # "las" before a verb is a pronoun: the letters
-     {2: 1, 6: 1}, {5: 3}),
+     {2: 1, 6: 1, 1: 2}, {5: 3}),
     ("en", "my sister writes letters and sends them",  # the second verb has no subject of its own
-     {2: 1, 5: 1}, {6: 3}),
+     {2: 1, 5: 1, 1: 2}, {6: 3}),
     ("en", "the dog near Mary barked and she calmed it",  # 0 the 1 dog 2 near 3 Mary 4 barked 5 and 6 she ...
-     {4: 1, 7: 6}, {6: 3, 8: 1}),
+     {4: 1, 7: 6, 1: 4, 6: 7}, {6: 3, 8: 1}),
     ("en", "the girls saw the boy and they smiled",  # they: plural, so the girls, not the boy
-     {2: 1, 7: 6}, {6: 1}),
+     {2: 1, 7: 6, 1: 2, 6: 7}, {6: 1}),
     ("en", "John met Mary and he thanked her",  # he: a man; her: a woman
-     {1: 0, 5: 4}, {4: 0, 6: 2}),
+     {1: 0, 5: 4, 0: 1, 4: 5}, {4: 0, 6: 2}),
     ("en", "the teacher explains the lesson and the students study it",  # it: a thing, the lesson
-     {2: 1, 8: 7}, {9: 4}),
+     {2: 1, 8: 7, 1: 2, 7: 8}, {9: 4}),
 ]
 
 
