@@ -665,8 +665,8 @@ class LessonScene(Scene):
         return VGroup(veil, panel, *content)
 
     def say_card(self, record: CardRecord, name: str, text: str) -> None:
-        """With a voice, ``text`` (the card's words as shown, its phrases tied to plays by ``[[name]]`` markers)
-        said from now, a phrase after the other, as a step's narration is (``name``: its file, as a step's); the
+        """With a voice, ``text`` (the card's words, or the locale's shorter spoken form, its phrases tied to plays by
+        ``[[name]]`` markers) said from now, a phrase after the other, as a step's narration is (``name``: its file, as a step's); the
         card's ``narration`` records it. Cards are the synthetic voice's: a recording is a step's."""
         self._unspoken, self._spoken = [], []
         if not self.job.narration:
