@@ -53,10 +53,12 @@ def closing_texts(section_id: str, locale: dict, fields: dict) -> dict[str, str]
 
 
 def closing_narration(texts: dict[str, str]) -> str:
-    """What the voice says of a closing card: its title as a sentence, statement and question, then
-    ``[[answer]]`` (``lesson.narration_phrases``: the answer is said as it appears) and the answer. A locale's
-    ``narration`` beside them says it shorter where the card's notation is long to say."""
-    return f"{as_sentence(texts['title'])} {texts['text']} {texts['question']} [[answer]] {texts['answer']}"
+    """What the voice says of a closing card: its title as a sentence and its statement, then its question and its
+    answer, each after its marker (``[[question]]``, ``[[answer]]``: ``lesson.narration_phrases``), so each line
+    appears as it is said. A locale's ``narration`` beside them says it shorter where the card's notation is long
+    to say."""
+    return (f"{as_sentence(texts['title'])} {texts['text']} [[question]] {texts['question']} "
+            f"[[answer]] {texts['answer']}")
 
 
 def step_question(section_id: str, key: str, locale: dict, fields: dict | None = None) -> Question | None:

@@ -584,9 +584,9 @@ class LessonScene(Scene):
         title = self.job.locale["lecture"]["question"]
         card = self.card(title, [wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH)])
         record = CardRecord(kind=kind, key=key, title=title, text=question, start=self.renderer.time)
+        self.say_card(record, f"{step_file_name(self.shown_steps.index(key) + 1, key)}-{kind}", question)
         self.play(Appear(card), run_time=0.5)
         record.texts, _ = self._snapshot([card])
-        self.say_card(record, f"{step_file_name(self.shown_steps.index(key) + 1, key)}-{kind}", question)
         self.hold_card(self.reading_time(question))
         self._record_spoken(record)
         self.play(Vanish(card), run_time=0.4)
@@ -610,15 +610,20 @@ class LessonScene(Scene):
         card = self.card(title, lines)
         if picture:
             picture.set_x(card[1].get_x())  # centred on the card's panel; the text keeps its left edge
-        answer_line = lines[-1]
+        question_line, answer_line = lines[-2:]
         self.play(Vanish(*[mobject for mobject in self.mobjects if isinstance(mobject, VMobject)]), run_time=0.6)
         self.clear()  # trackers and other invisible helpers too
         self.header = None
         record = CardRecord(kind="closing", key=self.section_id, title=title,
                             text=" ".join((statement, question, answer)), start=self.renderer.time)
-        self.play(Appear(VGroup(*[part for part in card if part is not answer_line])), run_time=0.6)
-        self.say_card(record, step_file_name(len(self.shown_steps) + 1, "closing"), texts["narration"])
-        self.hold_card(self.reading_time(f"{statement} {question}"))
+        spoken = self.say_card(record, step_file_name(len(self.shown_steps) + 1, "closing"), texts["narration"])
+        later = (question_line, answer_line) if spoken else (answer_line,)  # said: each line comes as it is said
+        self.play(Appear(VGroup(*[part for part in card if part not in later])), run_time=0.6)
+        if spoken:
+            self.beat("question")
+            self.play(Appear(question_line), run_time=0.5)
+        else:
+            self.hold_card(self.reading_time(f"{statement} {question}"))
         self.beat("answer")
         record.answer, record.answered = answer, self.renderer.time  # the answer's subtitle as it appears
         self.play(Appear(answer_line), run_time=0.5)
@@ -664,21 +669,23 @@ class LessonScene(Scene):
         VGroup(panel, content).move_to(ORIGIN)
         return VGroup(veil, panel, *content)
 
-    def say_card(self, record: CardRecord, name: str, text: str) -> None:
+    def say_card(self, record: CardRecord, name: str, text: str) -> bool:
         """With a voice, ``text`` (the card's words, or the locale's shorter spoken form, its phrases tied to plays by
-        ``[[name]]`` markers) said from now, a phrase after the other, as a step's narration is (``name``: its file, as a step's); the
-        card's ``narration`` records it. Cards are the synthetic voice's: a recording is a step's."""
+        ``[[name]]`` markers) said from now, as the card fades in, a phrase after the other, as a step's narration
+        is (``name``: its file, as a step's); the card's ``narration`` records it. Returns whether a voice says it:
+        cards are the synthetic voice's, a recording is a step's."""
         self._unspoken, self._spoken = [], []
         if not self.job.narration:
-            return
+            return False
         parts = phrases(text)
         voices = self.job.narration.speak(name, [part.text for part in parts], self.job.locale["spoken"])
         if voices is None:
-            return
+            return False
         record.narration = {"file": name, "text": plain(text), "start": round(self.renderer.time, 4)}
         self._voice_until = self.renderer.time - PHRASE_GAP
         self._unspoken = list(zip(parts, voices, strict=True))
         self._speak_untied()
+        return True
 
     def hold_card(self, seconds: float) -> None:
         """Keep a card up while the voice says it (``say_card``), until TAIL after it and at least FINISHED_HOLD after

@@ -10,13 +10,13 @@ import pytest
 from lecture.render.captions import section_tracks, subtitle_text
 from lesson.locale import load_locale
 from lesson.narration_text import TAIL, voice_text
-from scene_checks import FRAME, PacedSpeaker, run_scene
+from scene_checks import FRAME, PacedSpeaker, freezes, run_scene
 from test_locale_questions import closing_fields
-from scenes.lesson_scene import FINISHED_HOLD, PHRASE_GAP
+from scenes.lesson_scene import FINISHED_HOLD, LONGEST_FREEZE, PHRASE_GAP
 from sonify.synth import SAMPLE_RATE
 
 SPANISH = load_locale("es")
-APPEARING = 0.6  # seconds: a closing card fades in before its voice starts
+APPEARING = 0.6  # seconds: a closing card fades in (its voice starts with it)
 ANSWER_APPEARING = 0.5  # seconds: its answer fades in as it is said
 END_WAIT = 0.5  # seconds: a section's last frames after its last step (LessonScene.construct)
 
@@ -63,6 +63,10 @@ def test_the_closing_card_is_spoken_from_its_appearing_to_its_end_and_its_answer
     closing = SPANISH["closing"]["heads"]
     said = speaker.asked[next(name for name in speaker.asked if name.endswith("-closing"))]
     assert said == [f"{closing['title']}.", closing["text"], closing["question"], closing["answer"]]
+    # The question's line and then the answer's come on the card as they are said: no still screen over 6 s.
+    assert [phrase[3] for phrase in card.narration["phrases"]] == ["", "", "question", "answer"]
+    assert [(start, end) for start, end in freezes(scene) if start >= card.start - 1e-6
+            and end - start > LONGEST_FREEZE + 1e-6] == []
     # No silence on the card longer than its fading in, the gaps between phrases, or the hold after the answer.
     answer_start = card.narration["phrases"][-1][1]
     assert longest_silence(scene, card.start, answer_start) <= APPEARING + 2 * FRAME
@@ -83,8 +87,8 @@ def test_a_predictive_question_is_said_on_its_card():
     [card] = [card for card in scene.cards if card.kind == "predictive"]
     assert speaker.asked[card.narration["file"]] == [card.text]
     (text, start, end), = [phrase[:3] for phrase in card.narration["phrases"]]
-    assert text == card.text and start == pytest.approx(card.start + 0.5, abs=FRAME)
-    assert card.end - 0.4 == pytest.approx(max(end + TAIL, start + FINISHED_HOLD), abs=2 * FRAME)
+    assert text == card.text and start == pytest.approx(card.start, abs=1e-3)  # as the card fades in
+    assert card.end - 0.4 == pytest.approx(max(end + TAIL, start + 0.5 + FINISHED_HOLD), abs=2 * FRAME)
     assert longest_silence(scene, start, end) < 1e-3  # its voice is in the soundtrack
 
 
@@ -117,8 +121,8 @@ def test_the_cost_formula_is_said_as_a_lecturer_says_it(lang, written, said):
 
 @pytest.mark.parametrize("language", ["es", "en"])
 def test_a_closings_spoken_form_ties_its_answer_to_its_appearing_and_fills_in_the_scenes_fields(language):
-    """A closing's ``narration`` (the matrix's: its card's sum is long to say) says the answer once, after
-    ``[[answer]]``, ends on the card's answer, and fills in only what the scene gives."""
+    """A closing's ``narration`` (the matrix's: its card's sum is long to say) brings the question's line once, then
+    says the answer after ``[[answer]]``, ending on the card's answer, and fills in only what the scene gives."""
     spoken = {section_id: strings["narration"] for section_id, strings in load_locale(language)["closing"].items()
               if "narration" in strings}
     assert "matrix" in spoken
@@ -126,5 +130,5 @@ def test_a_closings_spoken_form_ties_its_answer_to_its_appearing_and_fills_in_th
         filled = narration.format(**closing_fields(section_id))
         answer = load_locale(language)["closing"][section_id]["answer"].format(**closing_fields(section_id))
         asked, said_answer = filled.split("[[answer]]")
-        assert said_answer.strip() == answer and "[[" not in asked
+        assert said_answer.strip() == answer and asked.count("[[question]]") == 1 and "[[answer]]" not in asked
         assert filled.count("¿") == filled.count("?") or language != "es"
