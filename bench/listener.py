@@ -77,9 +77,9 @@ def section_entry(out_dir: Path, section: str) -> dict:
 
 
 def step_hearings(out_dir: Path, section: str, language: str | None = None) -> list[StepHearing]:
-    """Every narrated step of a rendered section, cut from its soundtrack by the manifest's narration times and
-    transcribed; the reference is the text the voice was given (numbers and signs as the locale says them), its
-    English terms and letters as written."""
+    """Every narrated step of a rendered section, then every card the voice read, cut from its soundtrack by the
+    manifest's narration times and transcribed; the reference is the text the voice was given
+    (numbers and signs as the locale says them), its English terms and letters as written."""
     entry = section_entry(out_dir, section)
     language = language or entry["lang"]
     # numbers and signs as the voice says them, but English terms and letters as they are written: a recogniser
@@ -88,8 +88,8 @@ def step_hearings(out_dir: Path, section: str, language: str | None = None) -> l
     soundtrack = next(name for name in entry["files"] if name.endswith(".wav"))
     audio = decode_audio(str(Path(out_dir) / soundtrack), sampling_rate=WHISPER_RATE)
     hearings = []
-    for step in entry["steps"]:
-        if (narration := step.get("narration")) and "seconds" in narration:
+    for record in [*entry["steps"], *entry.get("cards", [])]:
+        if (narration := record.get("narration")) and "seconds" in narration:
             clip, said = spoken_audio(audio, narration), voice_text(narration["text"], written_terms)
             heard = transcribe(clip, language, WHISPER_RATE)
             _, errors = word_errors(said, heard, language)

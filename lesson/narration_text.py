@@ -118,6 +118,11 @@ def sentences(text: str) -> list[str]:
     return [part for part in SENTENCE_END.split(text.strip()) if part]
 
 
+def as_sentence(text: str) -> str:
+    """``text`` (a title) said as a sentence of its own: a full stop added unless it ends in . ? ! or …"""
+    return text if text.rstrip().endswith((".", "?", "!", "…")) else f"{text.rstrip()}."
+
+
 def sentence_times(samples: np.ndarray, parts: list[str]) -> list[tuple[float, float]]:
     """(start, end) in seconds of each of ``parts`` in the recording: cut at the longest pauses inside the
     speech when there are enough, otherwise in proportion to each sentence's length in characters."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimension, scale_factor, score_multiplications
+from lesson.narration_text import as_sentence
 from lesson.numbers import format_number, written_numbers
 
 LONG_CONTEXT = 1000  # tokens: the context the closing cards price at O(n²·d)
@@ -36,14 +37,28 @@ def closing_fields() -> dict:
 
 
 def closing_texts(section_id: str, locale: dict, fields: dict) -> dict[str, str] | None:
-    """The section's closing (title, text, question, answer) filled in with ``fields`` (``closing_fields`` and
-    the section's own) and written as the locale writes numbers, or None when the locale has none."""
+    """The section's closing (title, text, question, answer, and the ``narration`` the voice says of it, by default
+    all four with the answer tied to its play: see ``closing_narration``) filled in with ``fields``
+    (``closing_fields`` and the section's own) and written as the locale writes numbers, or None when the locale
+    has none."""
     strings = locale.get("closing", {}).get(section_id)
     if not strings:
         return None
     separator = locale["numbers"]["decimal_separator"]
-    return {part: written_numbers(strings[part].format(**fields), separator)
-            for part in ("title", "text", "question", "answer")}
+    texts = {part: written_numbers(strings[part].format(**fields), separator)
+             for part in ("title", "text", "question", "answer")}
+    narration = strings.get("narration")
+    return texts | {"narration": written_numbers(narration.format(**fields), separator) if narration
+                    else closing_narration(texts)}
+
+
+def closing_narration(texts: dict[str, str]) -> str:
+    """What the voice says of a closing card: its title as a sentence and its statement, then its question and its
+    answer, each after its marker (``[[question]]``, ``[[answer]]``: ``lesson.narration_phrases``), so each line
+    appears as it is said. A locale's ``narration`` beside them says it shorter where the card's notation is long
+    to say."""
+    return (f"{as_sentence(texts['title'])} {texts['text']} [[question]] {texts['question']} "
+            f"[[answer]] {texts['answer']}")
 
 
 def step_question(section_id: str, key: str, locale: dict, fields: dict | None = None) -> Question | None:

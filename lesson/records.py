@@ -43,11 +43,30 @@ class TextRecord:
         return box, self.cap_height * scale
 
 
+class Narrated:
+    """What a voice said of a step or a card, kept in its ``narration`` (see ``StepRecord``)."""
+
+    @property
+    def spoken(self) -> list:
+        """The narration's sentences as [text, start, end], when a voice spoke them; else empty."""
+        return self.narration.get("sentences", [])
+
+    def _shift_narration(self, start: float) -> None:
+        """The narration's times counted from ``start`` (in place)."""
+        if "start" in self.narration:
+            self.narration["start"] = round(self.narration["start"] - start, DIGITS)
+            for name in ("sentences", "phrases", "listening"):
+                if name in self.narration:
+                    self.narration[name] = [shifted_span(span, start) for span in self.narration[name]]
+
+
 @dataclass(config=RECORD)
-class CardRecord:
+class CardRecord(Narrated):
     """A card as it was shown: ``kind`` "question" (after its step), "predictive" (before it) or "closing";
     ``key`` the step it belongs to (the section id for a closing card); on screen from ``start`` to ``end``; a
-    closing card's ``answer`` (the end of its ``text``) comes at ``answered``, after time to think."""
+    closing card's ``answer`` (the end of its ``text``) comes at ``answered``, after time to think. ``narration``:
+    with a voice, what it said of the card (a closing card's title, statement and question, then its answer as it
+    appears), as a step's (its file, text, start, seconds, sentences and phrases)."""
 
     kind: str
     key: str
@@ -58,6 +77,7 @@ class CardRecord:
     texts: list[TextRecord] = field(default_factory=list)
     answer: str = ""
     answered: float = 0.0
+    narration: dict = field(default_factory=dict)
 
     @property
     def caption(self) -> str:
@@ -77,11 +97,12 @@ class CardRecord:
         self.start, self.end = self.start - start, self.end - start
         if self.answer:
             self.answered -= start
+        self._shift_narration(start)
         return self
 
 
 @dataclass(config=RECORD)
-class StepRecord:
+class StepRecord(Narrated):
     """One step as it was rendered: when it starts and ends, and what was on screen at its end.
 
     ``settled`` is when its last animation ended; ``read_until`` is when the step had been on screen for
@@ -115,21 +136,12 @@ class StepRecord:
         times = [start, *[time for time, _ in self.grown[1:]], end]
         return [(begin, until, text) for begin, until, (_, text) in zip(times, times[1:], self.grown)]
 
-    @property
-    def spoken(self) -> list:
-        """The narration's sentences as [text, start, end], when a voice spoke them; else empty."""
-        return self.narration.get("sentences", [])
-
     def shifted(self, start: float) -> "StepRecord":
         """The step with its times, and its narration's, counted from ``start`` (in place)."""
         self.start, self.end, self.read_until = self.start - start, self.end - start, self.read_until - start
         self.settled -= start
         self.grown = [(round(time - start, DIGITS), text) for time, text in self.grown]
-        if "start" in self.narration:
-            self.narration["start"] = round(self.narration["start"] - start, DIGITS)
-            for name in ("sentences", "phrases", "listening"):
-                if name in self.narration:
-                    self.narration[name] = [shifted_span(span, start) for span in self.narration[name]]
+        self._shift_narration(start)
         return self
 
 

@@ -18,7 +18,8 @@ and leaves no record, so the counter, captions, stills and questions know only t
 Cards (``lecture.questions``): a *predictive* question (``predictive = true`` in the step's locale table) is
 posed on a card just before the step that answers it; with "all", every other step's question follows its
 step; a section whose ``closing`` table is ``shown`` ends on a closing card (statement and question, then the
-answer). A card holds its reading time, at most LONGEST_FREEZE per still screen.
+answer). A card holds its reading time, at most LONGEST_FREEZE per still screen; with a voice, the voice reads it
+(``say_card``: a closing card's answer as it appears) and it lasts its voice instead (``hold_card``).
 
 Narration: a step's ``narration`` (beside its caption in the locale, the variant matching the caption shown)
 is formatted with the caption's fields; with a voice (``SceneJob.narration``) its first phrase starts as the
@@ -479,9 +480,9 @@ class LessonScene(Scene):
         self.steps[-1].narration.setdefault("listening", []).append([round(start, 4), round(end, 4)])
         self._voice_until = max(self._voice_until, end - PHRASE_GAP)
 
-    def _record_spoken(self, step: StepRecord) -> None:
-        """The step's phrases whose play never came, said in order; then its sentences and phrases with their
-        times (and the play each phrase started with) into the step's record."""
+    def _record_spoken(self, step: StepRecord | CardRecord) -> None:
+        """The step's (or card's) phrases whose play never came, said in order; then its sentences and phrases with
+        their times (and the play each phrase started with) into its record."""
         while self._unspoken:
             self._place(*self._unspoken.pop(0), max(self._voice_until + PHRASE_GAP, self.renderer.time))
         if not self._spoken:
@@ -578,13 +579,16 @@ class LessonScene(Scene):
         return chosen == "all" or (kind == "predictive" and chosen == "predictive")
 
     def pose_question(self, key: str, kind: str, question: str) -> None:
-        """The question of step ``key`` on a card over the dimmed screen, for its reading time."""
+        """The question of step ``key`` on a card over the dimmed screen, for its reading time, or said by the voice
+        (``hold_card``)."""
         title = self.job.locale["lecture"]["question"]
         card = self.card(title, [wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH)])
         record = CardRecord(kind=kind, key=key, title=title, text=question, start=self.renderer.time)
+        self.say_card(record, f"{step_file_name(self.shown_steps.index(key) + 1, key)}-{kind}", question)
         self.play(Appear(card), run_time=0.5)
         record.texts, _ = self._snapshot([card])
         self.hold_card(self.reading_time(question))
+        self._record_spoken(record)
         self.play(Vanish(card), run_time=0.4)
         self.remove(card)
         record.end = self.renderer.time
@@ -606,18 +610,26 @@ class LessonScene(Scene):
         card = self.card(title, lines)
         if picture:
             picture.set_x(card[1].get_x())  # centred on the card's panel; the text keeps its left edge
-        answer_line = lines[-1]
+        question_line, answer_line = lines[-2:]
         self.play(Vanish(*[mobject for mobject in self.mobjects if isinstance(mobject, VMobject)]), run_time=0.6)
         self.clear()  # trackers and other invisible helpers too
         self.header = None
         record = CardRecord(kind="closing", key=self.section_id, title=title,
                             text=" ".join((statement, question, answer)), start=self.renderer.time)
-        self.play(Appear(VGroup(*[part for part in card if part is not answer_line])), run_time=0.6)
-        self.hold_card(self.reading_time(f"{statement} {question}"))
+        spoken = self.say_card(record, step_file_name(len(self.shown_steps) + 1, "closing"), texts["narration"])
+        later = (question_line, answer_line) if spoken else (answer_line,)  # said: each line comes as it is said
+        self.play(Appear(VGroup(*[part for part in card if part not in later])), run_time=0.6)
+        if spoken:
+            self.beat("question")
+            self.play(Appear(question_line), run_time=0.5)
+        else:
+            self.hold_card(self.reading_time(f"{statement} {question}"))
+        self.beat("answer")
         record.answer, record.answered = answer, self.renderer.time  # the answer's subtitle as it appears
         self.play(Appear(answer_line), run_time=0.5)
         record.texts, _ = self._snapshot([card])
         self.hold_card(self.reading_time(answer))
+        self._record_spoken(record)
         record.end = self.renderer.time
         self.cards.append(record)
 
@@ -657,10 +669,33 @@ class LessonScene(Scene):
         VGroup(panel, content).move_to(ORIGIN)
         return VGroup(veil, panel, *content)
 
+    def say_card(self, record: CardRecord, name: str, text: str) -> bool:
+        """With a voice, ``text`` (the card's words, or the locale's shorter spoken form, its phrases tied to plays by
+        ``[[name]]`` markers) said from now, as the card fades in, a phrase after the other, as a step's narration
+        is (``name``: its file, as a step's); the card's ``narration`` records it. Returns whether a voice says it:
+        cards are the synthetic voice's, a recording is a step's."""
+        self._unspoken, self._spoken = [], []
+        if not self.job.narration:
+            return False
+        parts = phrases(text)
+        voices = self.job.narration.speak(name, [part.text for part in parts], self.job.locale["spoken"])
+        if voices is None:
+            return False
+        record.narration = {"file": name, "text": plain(text), "start": round(self.renderer.time, 4)}
+        self._voice_until = self.renderer.time - PHRASE_GAP
+        self._unspoken = list(zip(parts, voices, strict=True))
+        self._speak_untied()
+        return True
+
     def hold_card(self, seconds: float) -> None:
-        """Keep a card up for ``seconds`` of reading, at most LONGEST_FREEZE at the lecture's pace: no screen stands
-        still longer (the captions carry the card's text for a viewer who pauses)."""
-        self.wait(min(seconds, LONGEST_FREEZE * self.job.config.lecture.pace))
+        """Keep a card up while the voice says it (``say_card``), until TAIL after it and at least FINISHED_HOLD after
+        it settled, as a step; a card not spoken for ``seconds`` of reading, at most LONGEST_FREEZE at the lecture's
+        pace: no silent screen stands still longer (the captions carry the card's text for a viewer who pauses)."""
+        pace = self.job.config.lecture.pace
+        if self._spoken:
+            self.wait_until(max(self._voice_until + TAIL, self._settled + FINISHED_HOLD * pace))
+        else:
+            self.wait(min(seconds, LONGEST_FREEZE * pace))
 
     def _header(self, title: str, number: int, captions: list[str], burned: bool = True) -> tuple[VGroup, list]:
         """The step's title, its counter and, ``burned`` in, its caption: a spoken step's caption is kept invisible

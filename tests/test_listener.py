@@ -143,7 +143,8 @@ def test_the_same_speech_reversed_is_not_heard():
 
 
 def test_a_section_is_heard_step_by_step_as_its_manifest_times_it(tmp_path):
-    """Two steps spoken 1.5 s apart in a stereo soundtrack: each is cut where the manifest says and heard alone."""
+    """A step and then a card (the voice reads cards too) spoken 1.5 s apart in a stereo soundtrack: each is cut
+    where the manifest says and heard alone."""
     voices = [synthesize(sentence, "es", 150) for sentence in CLEAR]
     starts = [0.5, 0.5 + len(voices[0]) / SAMPLE_RATE + 1.5]
     soundtrack = np.zeros(round((starts[1] + 1) * SAMPLE_RATE) + len(voices[1]), dtype=np.float32)
@@ -156,7 +157,8 @@ def test_a_section_is_heard_step_by_step_as_its_manifest_times_it(tmp_path):
     stereo = np.round(np.stack([soundtrack, soundtrack], axis=1) * 32767).astype(np.int16)
     wavfile.write(tmp_path / "01-demo.wav", SAMPLE_RATE, stereo)
     (tmp_path / "manifest.json").write_text(json.dumps(
-        {"sections": {"demo": {"files": ["01-demo.mp4", "01-demo.wav"], "lang": "es", "steps": [*steps, {}]}}}))
+        {"sections": {"demo": {"files": ["01-demo.mp4", "01-demo.wav"], "lang": "es", "steps": [steps[0], {}],
+                               "cards": [{"kind": "closing", **steps[1]}]}}}))
     hearings = step_hearings(tmp_path, "01-demo")
     assert [(hearing.step, hearing.words) for hearing in hearings] == [("01-step1", 9), ("02-step2", 8)]
     first, second = (set(comparable_words(hearing.heard, "es")) for hearing in hearings)

@@ -6,7 +6,8 @@ A step's caption and chapter cover the same span as its slide (see ``step_spans`
 slides and the storyboard all agree on where a step begins and ends. A narrated step has one caption per
 spoken sentence instead, timed to that sentence in the recording, and a long sentence is cut into blocks of at
 most two lines (``caption_blocks``); where the voice pauses inside a sentence for a play, the words after the
-pause come as they are said (``spoken_cues``). While a card is up, the caption is the card's text. Every caption
+pause come as they are said (``spoken_cues``). While a card is up, the caption is the card's text, or in a
+narrated section the card's words as the voice says them. Every caption
 writes the notation as the screen does (``subtitle_text``): dₖ, q₁, √dₖ, never d_k.
 
 A caption can hold a user's words (a sentence's tokens), so each file escapes what its format would read as
@@ -63,15 +64,17 @@ def track_language(lang: str) -> str:
 def section_tracks(steps: list[StepRecord], duration: float, cards: list[CardRecord] = (), offset: float = 0.0,
                    lang: str = DEFAULT_LANGUAGE) -> TextTracks:
     """A chapter per step with its title, and the subtitles, in locale ``lang``: in a narrated section the spoken
-    sentences (a step without a voice and a card show their text on screen, so they have none: no viewer reads a
-    text twice); in a silent one, a caption per step with its caption and per card with its text while it is up.
-    Times shifted by ``offset`` seconds and kept to the millisecond, as captions store them."""
+    sentences, of the steps and of the cards the voice reads (a step or a card without a voice shows its text on
+    screen, so it has none: no viewer reads a text twice); in a silent one, a caption per step with its caption and
+    per card with its text while it is up. Times shifted by ``offset`` seconds and kept to the millisecond, as
+    captions store them."""
     chapters, cues, narrated = [], [], spoken_section(steps)
     for step, span in zip(steps, step_spans(steps, duration)):
         chapters.append(_timed(*span, step.title, offset))
         cues += spoken_cues(step, lang) if step.spoken \
             else [] if narrated else [(begin, end, subtitle_text(text, lang))
                                       for begin, end, text in step.caption_subtitles(*span)]
+    cues += [cue for card in cards for cue in spoken_cues(card, lang)]
     for card in () if narrated else cards:
         # from the end of the step before it: what leaves between them leaves for the card (the next step's
         # caption never flashes before the card that precedes it)
@@ -86,8 +89,8 @@ def section_tracks(steps: list[StepRecord], duration: float, cards: list[CardRec
                       track_language(lang))
 
 
-def spoken_cues(step: StepRecord, lang: str = DEFAULT_LANGUAGE) -> list[tuple[float, float, str]]:
-    """A spoken step's caption blocks, sentence by sentence, timed by the phrases that say them: phrases said one
+def spoken_cues(step: StepRecord | CardRecord, lang: str = DEFAULT_LANGUAGE) -> list[tuple[float, float, str]]:
+    """A spoken step's (or card's) caption blocks, sentence by sentence, timed by the phrases that say them: phrases said one
     after the other share their blocks (each block its share of their time, by characters); where the voice waits
     for a play (a pause of RUN_PAUSE or more), the words after it start a block of their own as they are said."""
     phrases = [(start, end, text) for text, start, end, _ in step.narration.get("phrases", [])]
