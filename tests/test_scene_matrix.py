@@ -420,5 +420,5 @@ def test_the_lecture_opens_on_what_attention_is_for_and_closes_on_the_answers_to
     opening = default_scene.steps[0].caption
     assert all(word in opening for word in ("GPT", "BERT", "RNN")), opening
     (closing,) = [card for card in default_scene.cards if card.kind == "closing"]
-    assert all(variant in closing.answer for variant in ("Sparse", "Linear", "Flash")), closing.answer
+    assert all(variant in closing.answer for variant in ("dispersa", "lineal", "FlashAttention")), closing.answer
     assert "n²" in closing.answer
