@@ -148,6 +148,6 @@ for _section in (
                                       "presets"), "the lab's panel walks through its seven steps in order and "
                                                   "leaves with the presets step")),
     Section("learned", 7, "scenes.learned", "LearnedScene", LearnedConfig, "attn_math.learned",
-            ("step", "tokens", "loss", "head_arcs", "values", "head_row"), 50),
+            ("step", "tokens", "loss", "cell", "values", "head_row"), 50),
 ):
     register(_section)

@@ -248,7 +248,8 @@ class HeadsScene(LessonScene):
                   Appear(self.heatmap), run_time=1.5)
         self.wait(HOLD)
         self.beat("row")
-        self.cue("sum_row", lands=True, query=focus, weights=result.mean_weights[focus].tolist())
+        # replayed once the voice has said what the mean does to the telling head's weight: the diluted row
+        self.cue("sum_row", lands=True, query=focus, weights=result.mean_weights[focus].tolist(), key_sound=True)
         self.focus_row(self.sum_arcs, focus, result.mean_weights[focus], style.ATTENTION, "average")
         self.wait(HOLD)
         # The same row in the head that finds a relation for it: one clear maximum, which the average dilutes.

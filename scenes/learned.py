@@ -259,8 +259,11 @@ class LearnedScene(LessonScene):
             new_frame = SurroundingRectangle(grid[k], color=style.HIGHLIGHT, buff=0.08, stroke_width=3)
             if k == len(self.moments) - 1:
                 self.beat("after")  # the scores after the drop are said as they appear, not before
-            for head, weights in ((0, patterns[0, self.previous_head]), (2, patterns[1, self.induction_head])):
-                self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
+            # the scores written under the patterns, on the messy step's 0-1 scale: all six stay written, so the
+            # replay plays them rising as the heads form (the arcs' chords were flat at every moment, and a head's
+            # register lies on the values')
+            for score in (previous[k], induction[k]):
+                self.cue("cell", lands=True, value=score, low=0.0, high=1.0)
             # the frame goes and comes back round the next moment: slid there, its sides would cross the labels
             self.play(Appear(grid[k]), *([Vanish(arcs, frame)] if arcs else []), Appear(new_arcs), Create(new_frame),
                       run_time=MOMENT_SECONDS)
@@ -374,10 +377,11 @@ class LearnedScene(LessonScene):
         after = self.moments[-1]
         scores = [*self.training.previous_token_scores[after], *self.training.induction_scores[after]]
         with self.listening():  # each trained head's score as it is written, layer 1 then layer 2: the clean heads high
-            seconds = self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5)
-            self.cue("values", values=[float(score) for score in scores], spacing=seconds / len(scores), low=0.0,
-                     high=1.0)
-            self.play(Appear(trained_side[0]), Appear(trained_side[1], lag_ratio=0.15), run_time=seconds)
+            each = self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5) / len(scores)
+            titles = [Appear(trained_side[0]), *[Appear(layer[0]) for layer in trained_side[1]]]
+            for k, (score, shown) in enumerate(zip(scores, [head for layer in trained_side[1] for head in layer[1]])):
+                self.cue("values", lands=True, values=[float(score)], spacing=each, low=0.0, high=1.0)
+                self.play(*(titles if k == 0 else []), Appear(shown), run_time=each)
         self.beat("scores")  # what the scores just heard say
         self.comparison = VGroup(designed_side, trained_side, divider)
 

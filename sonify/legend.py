@@ -22,7 +22,7 @@ REGISTERS = {  # Hz, [low, high): the fundamentals of a kind's notes
 }
 HEADS = ("head 1", "head 2", "head 3")
 # Registers that share a band and may sound in one step, told apart by timbre and envelope instead: the weights'
-# second octave (a sentence of six to ten tokens: scaling's eight keys, the heads' nine words) lies on the values'
+# second octave (a sentence of seven to ten tokens: scaling's eight keys, the heads' nine words) lies on the values'
 # first (a swelled organ chord against plucked triangle blips) and on heads 1 and 2 (organ against sine and
 # triangle). Ten tokens a whole tone apart or more need more than the octave between the markers and the values.
 TIMBRE_APART = frozenset({frozenset({"weights", "values"}), frozenset({"weights", "head 1"}),
@@ -33,7 +33,7 @@ QUANTITIES = {  # quantity: (dimension, scale)
     "value": ("pitch", "600 x 4^share Hz: two octaves over its quantity's range in the section"),
     "curve": ("pitch", "600 x 4^share Hz, gliding as the curve is drawn left to right: the value's scale"),
     "loss": ("pitch", "600 x 4^(loss / ln V) Hz: a perfect prediction at 600 Hz, guessing at 2400 Hz"),
-    "token": ("pitch and place", "a pentatonic ladder from 330 Hz over two octaves (10 rungs, then again), panned at its column"),
+    "token": ("pitch and place", "a ladder of ten pitch classes from 330 Hz (10 rungs, then again), panned at its column"),
     "weight": ("loudness", "a voice's amplitude as weight / its row's largest"),
     "head": ("register and timbre", "head 1 a sine, head 2 a triangle, head 3 an organ, each in its band"),
     "spread": ("the width of a cluster", "H bits = H octaves around 850 Hz (0 bits: one tone), at most 2.5"),
@@ -64,8 +64,9 @@ KIND_REGISTER = {kind: register for register, kinds in {
 
 MARKER_PITCH = 262.0  # Hz, C4
 KEY_PITCH = 330.0  # Hz, E4: the token ladder's foot
-PENTATONIC = np.array([0, 2, 4, 7, 9, 12, 14, 16, 19, 21])  # semitones, two octaves: no two rungs closer than a
-# whole tone, ten tokens each its own pitch (330 to 1109 Hz)
+TOKEN_RUNGS = np.array([0, 2, 4, 7, 9, 11, 13, 15, 17, 20])  # semitones: ten pitch classes (0 2 4 7 9 11 1 3 5 8),
+# no two rungs closer than a whole tone nor an octave apart (an octave pair fuses in a chord: the lower is heard),
+# ten tokens each its own pitch (330 to 1047 Hz)
 HEAD_RUNGS = np.array([0, 2, 4, 7])  # semitones: a head's ladder, within its band (8 semitones)
 VALUE_FOOT, VALUE_OCTAVES = 600.0, 2
 
@@ -75,7 +76,7 @@ def value_pitch(share) -> np.ndarray:
     return VALUE_FOOT * 2 ** (VALUE_OCTAVES * np.asarray(share, dtype=float))
 
 
-def ladder(count: int, base: float = KEY_PITCH, rungs: np.ndarray = PENTATONIC) -> np.ndarray:
+def ladder(count: int, base: float = KEY_PITCH, rungs: np.ndarray = TOKEN_RUNGS) -> np.ndarray:
     """The pitches of ``count`` tokens, base x 2^(rung / 12): past the last rung the ladder starts again at its foot
     (a unison, never a clash: a sentence longer than the ladder, as the learned section's period-10 task twice over)."""
     return base * 2 ** (rungs[np.arange(count) % len(rungs)] / 12)

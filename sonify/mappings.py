@@ -79,13 +79,18 @@ def stereo_chord(pitches, weights, duration: float, wave=sine_wave, positions=No
 SEQUENCE_LOUDNESS = -20.0  # LUFS momentary: each sound of a sequence before the sequence is placed at its level
 
 
-def in_sequence(sounds, gap: float) -> np.ndarray:
-    """Stereo sounds one after the other, each starting ``gap`` seconds after the last, each as loud as the others
-    (measured: a one-tone cluster and a seven-voice one, a head's peaked chord and another's flat one)."""
-    track = Timeline(gap * (len(sounds) - 1) + max(len(sound) for sound in sounds) / SAMPLE_RATE)
-    for k, sound in enumerate(sounds):
-        track.place(levelled(sound, SEQUENCE_LOUDNESS), k * gap)
+def together(sounds, starts) -> np.ndarray:
+    """Stereo sounds each at its start (seconds), each as loud as the others (measured: a one-tone cluster and a
+    seven-voice one, a head's peaked chord and another's flat one)."""
+    track = Timeline(max(start + len(sound) / SAMPLE_RATE for sound, start in zip(sounds, starts)))
+    for sound, start in zip(sounds, starts):
+        track.place(levelled(sound, SEQUENCE_LOUDNESS), start)
     return track.samples
+
+
+def in_sequence(sounds, gap: float) -> np.ndarray:
+    """Stereo sounds one after the other, each starting ``gap`` seconds after the last, each as loud as the others."""
+    return together(sounds, [k * gap for k in range(len(sounds))])
 
 
 def turn(sound: np.ndarray) -> float:
@@ -154,7 +159,7 @@ def value_blips(values, spacing: float, low: float | None = None, high: float | 
 
 
 def distribution_chord(weights, duration: float = 1.0, positions=None) -> np.ndarray:
-    """One pitch per key (a pentatonic ladder), each as loud as its probability and panned as its column."""
+    """One pitch per key (the token ladder), each as loud as its probability and panned as its column."""
     sound = stereo_chord(ladder(len(weights)), weights, duration, organ_wave, positions)
     return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
 
@@ -446,11 +451,28 @@ def cue_loudness(cue, data_lufs: float) -> float:
     return data_lufs + LEVELS[cue.kind] + (emphasis(**cue.values) if emphasis else 0.0)
 
 
+def revealed_together(cues, times) -> list[list[tuple]]:
+    """(cue, start) runs: a matrix's rows revealed one after another (cues of one kind with one ``row_spacing``, at
+    their own times, not replayed) make one run, every other cue one of its own."""
+    runs, last = [], None
+    for cue, at in zip(cues, times):
+        key = (cue.kind, cue.values.get("row_spacing")) if cue.values.get("row_spacing") and not cue.replay else None
+        if key is None or key != last:
+            runs.append([])
+        runs[-1].append((cue, at))
+        last = key
+    return runs
+
+
 def placed(timeline: Timeline, cues, data_lufs: float) -> Timeline:
     """Every cue's sound at its time on ``timeline``, measured as heard in the room and set to its loudness
-    (``cue_loudness``) with the data cues at ``data_lufs``: one sound in memory at a time."""
-    for cue, at in zip(cues, staggered(cues)):
-        timeline.place(levelled(MAPPINGS[cue.kind](**cue.values), cue_loudness(cue, data_lufs), roomed=True), at)
+    (``cue_loudness``) with the data cues at ``data_lufs``; a matrix's rows revealed close together measured and
+    set as one sound (``revealed_together``: 2 s masked rows 0.2 s apart, levelled alone, piled up to 9 LU over
+    their level), each row in it as loud as the others. One run of sounds in memory at a time."""
+    for run in revealed_together(cues, staggered(cues)):
+        (first, start), sounds = run[0], [MAPPINGS[cue.kind](**cue.values) for cue, _ in run]
+        sound = sounds[0] if len(run) == 1 else together(sounds, [at - start for _, at in run])
+        timeline.place(levelled(sound, max(cue_loudness(cue, data_lufs) for cue, _ in run), roomed=True), start)
     return timeline
 
 
@@ -470,8 +492,9 @@ def write_soundtrack(cues, duration: float, loudness_lufs: float, path: Path, vo
 # Section 7 (``learned``) ------------------------------------------------------------------------------------
 # * ``loss``: the training loss heard as it is drawn, a pitch that follows the curve from left to right on the
 #   values' scale: 600 x 4^(loss / guess) Hz, guessing (``guess`` = ln V nats) at 2400 Hz and a loss of 0 at 600 Hz,
-#   so that the sudden drop is heard as a sudden fall of the pitch. Its arcs and rows are the heads section's
-#   ``head_arcs`` and ``head_row`` (the previous-token head in head 1's register, the induction head in head 3's).
+#   so that the sudden drop is heard as a sudden fall of the pitch. Its rows are the heads section's ``head_row``
+#   (the previous-token head in head 1's register, the induction head in head 3's); the heads forming are heard as
+#   their scores, ``cell`` blips on the 0-1 scale, before, during and after the drop.
 
 
 def loss_pitch(losses, guess: float) -> np.ndarray:

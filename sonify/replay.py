@@ -38,13 +38,15 @@ def panel(cue):
 
 
 def key_cues(cues) -> list:
-    """The step's key sound among ``cues`` (the step's, in time order): its last data cue, or of that kind the last
+    """The step's key sound among ``cues`` (the step's, in time order): its last data cue, or the last one a scene
+    marked ``key_sound`` (what the voice ends on: the heads' mean row, after the head it dilutes); of that kind the last
     one a scene marked ``replayed`` (the query's row among a matrix's rows, each heard as it came), and the cues of
     its kind before it that the finished picture still shows (see the module's docstring), in time order."""
     data = [cue for cue in cues if cue.kind not in NOT_DATA]
     if not data or data[-1].values.get("heard_next"):
         return []
-    same = [cue for cue in data if cue.kind == data[-1].kind]
+    key = max((index for index, cue in enumerate(data) if cue.values.get("key_sound")), default=len(data) - 1)
+    same = [cue for cue in data[:key + 1] if cue.kind == data[key].kind]
     marked = [index for index, cue in enumerate(same) if cue.values.get("replayed")]
     same = same[:marked[-1] + 1] if marked else same
     chosen, seconds = [same[-1]], sound_seconds(same[-1])

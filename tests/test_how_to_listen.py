@@ -3,7 +3,7 @@
 A small legend shows only the kinds the matrix section plays (a step's bell, a value's pitch, a row's weights), each
 line heard as it appears, through a cue of the kind it names whose sound is measured on the synthesized samples
 against docs/sound.md's table (the formulas written here): the bell at 262 Hz; a value at 600 x 4^share Hz on the
-scale the section's cells use, higher for a larger value; a row as one note per key on the pentatonic ladder from
+scale the section's cells use, higher for a larger value; a row as one note per key on the token ladder from
 330 Hz, in the weights' register, the heaviest key the loudest. All of it before the section's first cell, its weight
 line the first weight row heard, in at most BUDGET seconds of the silent section; the voice names each sound."""
 

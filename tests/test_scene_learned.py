@@ -14,7 +14,9 @@ from lesson.config import load_config
 from lesson.learned_cache import trained
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
-from scene_checks import lecture_problems, recorded, run_scene, step_tone_problems
+from lesson.sections import BY_ID
+from lesson.steps import StepRange
+from scene_checks import PacedSpeaker, lecture_problems, recorded, run_scene, step_tone_problems
 from scenes import learned as learned_scene
 from scenes.lesson_scene import LessonScene
 from scenes.learned import token_letter
@@ -95,6 +97,15 @@ def scores(params: dict, tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return previous, induction
 
 
+def moment_scores(training) -> list[float]:
+    """Before, during and after the drop: the previous-token head's score, then the induction head's."""
+    found = []
+    for moment in moments(training):
+        previous, induction = scores(training.checkpoints[moment], training.evaluation)
+        found += [float(previous[previous_token_head(training)]), float(induction[induction_head(training)])]
+    return found
+
+
 def shown(step, name) -> list[float]:
     """The numbers tagged ``name`` at the end of ``step``, row by row."""
     return [parse_number(text) for row in step.numbers.get(name, []) for text in row if text is not None]
@@ -153,12 +164,8 @@ def test_the_drop_marked_is_where_the_loss_falls(scene, training):
 
 def test_the_heads_scores_before_during_and_after_are_recomputed_from_the_weights(scene, training):
     step = steps_of(scene)["heads_forming"]
-    previous_head, induction_head_index = previous_token_head(training), induction_head(training)
-    expected_previous, expected_induction = [], []
-    for moment in moments(training):
-        previous, induction = scores(training.checkpoints[moment], training.evaluation)
-        expected_previous.append(previous[previous_head])
-        expected_induction.append(induction[induction_head_index])
+    expected = moment_scores(training)
+    expected_previous, expected_induction = expected[0::2], expected[1::2]
     assert shown(step, "previous_token_score") == pytest.approx(expected_previous, abs=0.005)
     assert shown(step, "induction_score") == pytest.approx(expected_induction, abs=0.005)
     assert expected_previous[-1] > expected_previous[0] and expected_induction[-1] > expected_induction[0]
@@ -305,19 +312,18 @@ def test_the_cues_carry_the_models_numbers(scene, training):
     (loss,) = [cue for cue in cues if cue.kind == "loss"]
     assert loss.values["guess"] == pytest.approx(np.log(training.shape.vocabulary))
     assert loss.values["losses"][0] == training.losses[0] and loss.values["losses"][-1] == training.losses[-1]
-    arcs = [cue for cue in cues if cue.kind == "head_arcs"]
-    assert [cue.values["head"] for cue in arcs] == [0, 2] * 3  # each moment: the previous-token head, then induction
-    for cue, moment in zip(arcs[::2], moments(training)):
-        np.testing.assert_allclose(cue.values["weights"], training.patterns(moment)[0, previous_token_head(training)])
-    assert {cue.kind for cue in cues} == {"step", "tokens", "loss", "head_arcs", "values", "head_row"}
-    (written,) = [cue for cue in cues if cue.kind == "values"]  # the trained heads' scores, as the messy step writes them
+    cells = [cue for cue in cues if cue.kind == "cell"]  # each moment: the previous-token head's score, then induction's
+    np.testing.assert_allclose([cue.values["value"] for cue in cells], moment_scores(training), atol=1e-6)
+    assert {cue.kind for cue in cues} == {"step", "tokens", "loss", "cell", "values", "head_row"}
+    written = [cue for cue in cues if cue.kind == "values"]  # the trained heads' scores, as the messy step writes them
     previous, induction = scores(training.checkpoints[-1], training.evaluation)
-    np.testing.assert_allclose(written.values["values"], [*previous, *induction], atol=1e-9)
-    assert (written.values["low"], written.values["high"]) == (0.0, 1.0)
+    np.testing.assert_allclose([value for cue in written for value in cue.values["values"]], [*previous, *induction],
+                               atol=1e-9)
+    assert {(cue.values["low"], cue.values["high"]) for cue in written} == {(0.0, 1.0)}
 
 
 def test_each_sound_lands_with_its_picture(recording):
-    """The loss sounds from the first point of its curve to the last, as it is drawn; each head's arcs and each
+    """The loss sounds from the first point of its curve to the last, as it is drawn; each moment's scores and each
     row of the mechanism as the play that draws them ends."""
     scene, log = recording
     plays = [item for what, item in log if what == "play"]
@@ -326,10 +332,47 @@ def test_each_sound_lands_with_its_picture(recording):
     loss = scene.cues[log[index][1]]
     assert loss.time == pytest.approx(drawing.start) and loss.values["duration"] == pytest.approx(
         drawing.end - drawing.start)
-    landed = [cue for cue in scene.cues if cue.kind in ("head_arcs", "head_row")]
+    landed = [cue for cue in scene.cues if cue.kind in ("cell", "head_row")]
     assert len(landed) == 8
     for cue in landed:
         assert any(not play.waits and play.end == pytest.approx(cue.time) for play in plays), cue
+
+
+def test_each_score_sounds_as_its_number_is_written(recording):
+    """Issue 44's second sound review: the scores' blips ran 0.35-0.6 s ahead of their maps and numbers. Each trained
+    head's score is one blip, sounding as the play that writes its number ends, layer 1's heads then layer 2's."""
+    scene, log = recording
+    heads = scene.final.shape[1]
+    written = [(name, (0, head)) for name in ("layer1_previous_token_score", "layer2_induction_score")
+               for head in range(heads)]
+    blips = [(index, scene.cues[item]) for index, (what, item) in enumerate(log)
+             if what == "cue" and scene.cues[item].kind == "values"]
+    assert [len(cue.values["values"]) for _, cue in blips] == [1] * len(written)
+    for (index, cue), tag in zip(blips, written):
+        play = next(item for what, item in log[index + 1:] if what == "play" and not item.waits)
+        assert tag in play.tags() and cue.time == pytest.approx(play.end), (tag, cue.time, play.end)
+
+
+@pytest.fixture(scope="module")
+def forming(training, cache_home):
+    """The heads-forming step alone, narrated by a stand-in voice at the narration's pace."""
+    number = BY_ID["learned"].scene().STEPS.index("heads_forming") + 1
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(learned_scene, "trained", lambda config: training if config.model_dump() == DEFAULTS
+                      else trained(config))
+        return run_scene("learned", steps=StepRange(number, number), narration=PacedSpeaker())
+
+
+def test_the_heads_forming_replay_plays_the_scores_rising_before_during_and_after(forming, training):
+    """Issue 44's second sound review: the step's point, «las dos nacen con la caída», was not heard: its replay
+    played only the last moment's arcs (flat chords). It replays the six scores written under the patterns, before,
+    during and after the drop, each head's then the other's: blips on the scores' 0-1 scale, rising (the arcs'
+    chords said nothing: flat at every moment)."""
+    replayed, expected = [cue for cue in forming.cues if cue.replay], moment_scores(training)
+    assert [cue.kind for cue in replayed] == ["cell"] * len(expected)
+    np.testing.assert_allclose([cue.values["value"] for cue in replayed], expected, atol=1e-6)
+    assert {(cue.values["low"], cue.values["high"]) for cue in replayed} == {(0.0, 1.0)}
+    assert expected[0] < expected[-2] and expected[1] < expected[-1]  # both heads rise: heard as higher blips
 
 
 # The longest sequence, the fewest tokens it allows (A to Z, then AA to AF), and the most heads: trained for the

@@ -25,11 +25,11 @@ from sonify.synth import SAMPLE_RATE
 from test_sound_scales import cents, pitch
 
 LOWEST = 250.0  # Hz: a laptop speaker plays what is above
-PENTATONIC = [0, 2, 4, 7, 9, 12, 14, 16, 19, 21]  # the token ladder's rungs from 330 Hz (docs/sound.md)
+TOKEN_RUNGS = [0, 2, 4, 7, 9, 11, 13, 15, 17, 20]  # the token ladder's rungs from 330 Hz (docs/sound.md)
 
 
 def rung(j: int) -> float:
-    return 330.0 * 2 ** (PENTATONIC[j % 10] / 12)
+    return 330.0 * 2 ** (TOKEN_RUNGS[j % 10] / 12)
 
 
 def one_hot(j: int, count: int = 7) -> list[float]:

@@ -161,7 +161,7 @@ CHORDS = {
 @pytest.mark.parametrize("name", CHORDS)
 def test_no_chord_holds_two_notes_closer_than_a_whole_tone(name):
     """Notes sounding together (one cue's chord; the entropy cue's clusters one at a time) are a whole tone
-    apart or more: nothing beats at 10-30 Hz. The pentatonic ladders are exactly a whole tone at their closest."""
+    apart or more: nothing beats at 10-30 Hz. The token ladders are exactly a whole tone at their closest."""
     kind, values = CHORDS[name]
     sound = MAPPINGS[kind](**values)
     if kind == "entropy":  # its first cluster, before the second starts

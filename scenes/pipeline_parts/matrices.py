@@ -48,9 +48,11 @@ class MatrixReveals(PipelineCommon):
             self.play(Appear(rows[0]), run_time=fade)
             self.run_down_rows(matrix, seconds - fade)
             return
+        spacing = (seconds - fade) / (len(rows) - 1)  # rows sounding together share a loudness: ``revealed_together``
         for k, (row, (kind, values)) in enumerate(zip(rows, cues)):
-            run_time = fade if k == 0 else (seconds - fade) / (len(rows) - 1)
-            self.cue(kind, lands=True, **values, **({"replayed": True} if k == self.query else {}))  # the key row
+            run_time = fade if k == 0 else spacing
+            self.cue(kind, lands=True, **values, row_spacing=spacing,
+                     **({"replayed": True} if k == self.query else {}))  # the key row
             self.play(Appear(row, rate_func=squish_rate_func(smooth, 1 - fade / run_time, 1.0)), run_time=run_time)
 
     def matrix_rows(self, matrix) -> list:
