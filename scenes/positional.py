@@ -7,8 +7,9 @@ from functools import partial
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform,
-                   Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy,
-                   UpdateFromAlphaFunc, ValueTracker, VGroup, VMobject, Write, always_redraw, linear)
+                   Indicate, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy,
+                   UpdateFromAlphaFunc, ValueTracker, VGroup, VMobject, Write, always_redraw, interpolate_color, linear,
+                   there_and_back)
 
 from attn_math.positional import (angular_frequencies, contiguous_tokens_example, hand_angles, hand_turns,
                                   permutation_demo, separate_readings, similarity_by_distance, sinusoidal_encoding,
@@ -31,13 +32,20 @@ MOST_WAVES = 4
 SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
+TABLE_TEXT_MIX = 0.5  # a table number's heatmap colour, half-way to the text's: a 0.00 (a near-background cell
+# colour) still reads at 5:1 on the background, and the sign's hue stays
 BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
 LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
 HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
 DIFFERENCE_SECONDS = 0.8  # the outputs' new largest difference is written
 ROW_BLIP_SPACING = 0.15  # between the blips of a row of the permutation's matrices: a row's figure within its reveal
+ROW_SECONDS = 0.8  # a row of the demonstration's matrices lands: its blips (0.6 s) heard, the row scanned, not read
+# number by number (0.4 s a number made the two permutation steps 40-60 s of filling, the voice long done)
+COMPARED_ROW_SECONDS = 1.6  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends before the next comes
 HAND_SLOT = 0.8  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
+HAND_PULSE_WIDTH = 10  # a hand's stroke as the voice points at the hands (drawn 4 wide)
+COMPARED_WORD = "perro"  # the word framed in both sentences of the permutation, named by the voice with PE
 POSITION_LABEL_ROOM = 0.25  # wider cells in the sum step's grids, so "pos 0", "pos 1" under them stay apart
 READER_DECIMALS = 4  # w_1, w_2 written so that the table's x and PE through them give the grids to the last decimal
 
@@ -202,7 +210,8 @@ class PositionalScene(LessonScene):
         for pos in positions:
             row = [number_text(pos, style.MUTED, decimals=0)]
             for j in columns:
-                text = number_text(self.PE[pos, j], self.colour(self.PE[pos, j]).lighter(0.3))
+                text = number_text(self.PE[pos, j], interpolate_color(self.colour(self.PE[pos, j]), style.TEXT,
+                                                                      TABLE_TEXT_MIX))
                 text.tag = ("PE", (pos, j))
                 row.append(text)
             rows.append(row)
@@ -303,8 +312,12 @@ class PositionalScene(LessonScene):
         row = self.hand_row = HandRow(shown_hands(d // 2), self.colour, right - left, HAND_SLOT)
         panel = self.hand_panel(row, starts, delta, turns)
         self.hand_frame = self.heatmap.row_box(starts[0])
-        self.play(Appear(panel.formula), Appear(panel.title), Appear(row), Appear(panel.notes),
-                  Create(self.hand_frame), run_time=1.0)
+        self.play(Appear(panel.formula), Appear(panel.title), Create(self.hand_frame), run_time=1.0)
+        self.beat("hands")  # the dials come as the voice says what a pair of a row is
+        self.play(Appear(row), Appear(panel.notes), run_time=1.0)
+        self.beat("up")  # "at position zero, all point up": the hands, thickened and back
+        self.play(*[dial.hand.animate(rate_func=there_and_back).set_stroke(style.HIGHLIGHT, width=HAND_PULSE_WIDTH)
+                    for dial in row.dials.values()], run_time=1.2)
         marks = VGroup()
         for k, start in enumerate(starts):
             if k:  # on to the next start: the hands turn on, silently
@@ -422,13 +435,18 @@ class PositionalScene(LessonScene):
         if d % 2 == 0:  # an odd d has a lone sin: its PE(pos)·PE(pos) is no longer d/2
             panel.add(self.peak_identity(d))
         self.place_beside_heatmap(panel.arrange(DOWN, buff=0.4))
-        self.play(Create(axes), Appear(axis_labels), run_time=1.0)
+        self.play(Create(axes), Appear(axis_labels[:-1]), run_time=1.0)
+        self.beat("sum")  # the plot's name, the product as a sum of cosines, written as the voice says it
+        self.play(Write(axis_labels[-1]), run_time=1.0)
         self.draw_similarity(axes, starts[0], curves[0], dashed=False)
         self.beat("row")  # the first curve's numbers, and why it starts at d/2, as the voice says so
         if d % 2 == 0:
             self.play(Appear(panel[-1]), run_time=0.8)
         self.play(Appear(table[0]), run_time=self.reveal_seconds(columns))
         self.wait(1.0)
+        if rise is not None:
+            self.beat("rise")  # where the curve climbs again, on the curve and in the table, as the voice says so
+            self.play(*[Create(mark) for mark in self.rise_marks(axes, curves[0], rise, table[0])], run_time=1.0)
         if wide:
             self.beat("wide")
             self.play(Create(wide_axes), Appear(wide_labels), run_time=0.8)
@@ -443,6 +461,18 @@ class PositionalScene(LessonScene):
         # step's reading time does not end on a long still screen)
         self.play(Create(SurroundingRectangle(table, color=style.HIGHLIGHT, buff=0.1, stroke_width=2.5,
                                               corner_radius=0.06)), run_time=0.8)
+
+    @staticmethod
+    def rise_marks(axes: Axes, curve: np.ndarray, rise: tuple[int, int], row: VGroup) -> VGroup:
+        """A frame round the curve from Δ = valley to Δ = top, and one round the table row's numbers over those
+        distances (as many as the table has)."""
+        valley, top = rise
+        climb = SurroundingRectangle(VGroup(*[Dot(axes.c2p(delta, curve[delta]), radius=0.05)
+                                              for delta in range(valley, top + 1)]),
+                                     color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5)
+        numbers = row[1 + valley:2 + top]  # row[0] is the row's name, row[1 + Δ] its number at Δ
+        frame = [SurroundingRectangle(numbers, color=style.HIGHLIGHT, buff=0.06, stroke_width=2.5)] if len(numbers) else []
+        return VGroup(climb, *frame)
 
     @staticmethod
     def similarity_fields(curve: np.ndarray, rise: tuple[int, int] | None) -> dict:
@@ -689,23 +719,24 @@ class PositionalScene(LessonScene):
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
         links = self.row_links()
-        for index, (sentence, source, words) in enumerate(zip(sentences, self.inputs, self.input_words)):
-            if index:
-                self.beat("other")  # sentence B is named as it comes, not while A is being written
+        for said, sentence, source, words in zip(("first", "other"), sentences, self.inputs, self.input_words):
+            self.beat(said)  # each sentence is named as its rows come, not while the one before is being written
             self.play(Appear(sentence), Appear(source.frame), run_time=0.6)
             self.reveal_rows(source, words)
         first, second = self.outputs
+        self.beat("outputs")
         self.play(Appear(first.frame), run_time=0.6)
         self.reveal_rows(first, self.words[0])
         self.beat("pairs")  # "each word comes out the same" is said as the second sentence's outputs come
         # Z_B's rows complete the pairs of rows of one token: each pair is compared as it lands
         self.play(Appear(second.frame), run_time=0.6)
-        self.reveal_rows(second, self.words[1], self.cue_pair)
+        self.reveal_rows(second, self.words[1], self.cue_pair, seconds=COMPARED_ROW_SECONDS)
         self.play(Create(links), run_time=1.0)
+        self.beat("verdict")  # a caption read on screen says every word comes out the same as the verdict comes
         with self.listening():  # the verdict's unison in the clear: with PE (next step) it becomes an interval
             self.cue("outputs_compared", lands=True, with_pe=False,
                      max_difference=self.max_difference(demo.output_a, demo.output_b))
-            self.play(Create(self.token_frames("perro")), Appear(verdict_label), Appear(self.difference),
+            self.play(Create(self.token_frames(COMPARED_WORD)), Appear(verdict_label), Appear(self.difference),
                       run_time=0.8)
         self.wait(2.0)
 
@@ -721,7 +752,7 @@ class PositionalScene(LessonScene):
         self.play(Appear(note), *[Appear(matrix.frame) for matrix in weights], run_time=0.8)
         scale = float(max(np.abs(matrix.values).max() for matrix in weights))
         for matrix in weights:  # one matrix after another, row by row, each row heard as it lands
-            self.rows_heard(matrix, self.reveal_seconds(matrix.values.size), scale)
+            self.rows_heard(matrix, ROW_SECONDS * len(matrix.entries), scale)
         self.wait(1.0)
         self.play(Vanish(stage), run_time=0.5)
 
@@ -730,12 +761,12 @@ class PositionalScene(LessonScene):
         demo = self.demo
         return [demo.steps_a_pe, demo.steps_b_pe] if with_pe else [demo.steps_a, demo.steps_b]
 
-    def reveal_rows(self, matrix: LabelledMatrix, words: VGroup, before_row=None):
-        """Each row with its word, at the numbers' reading pace, its numbers heard as it lands (``row_cue``), or
-        ``before_row(i)`` just before row i comes instead."""
+    def reveal_rows(self, matrix: LabelledMatrix, words: VGroup, before_row=None, seconds: float = ROW_SECONDS):
+        """Each row with its word in ``seconds``, its numbers heard as it lands (``row_cue``), or ``before_row(i)``
+        just before row i comes instead (Z_B's rows, compared with Z_A's: each comparison sounds before the next)."""
         for i in range(len(matrix.entries)):
             (before_row or partial(self.row_cue, matrix))(i)
-            self.play(Appear(matrix.row(i)), Appear(words[i]), run_time=self.reveal_seconds(len(matrix.entries[i])))
+            self.play(Appear(matrix.row(i)), Appear(words[i]), run_time=seconds)
 
     def row_cue(self, matrix: LabelledMatrix, i: int, scale: float | None = None):
         """Row i's numbers as value blips, pitch as value on one scale (by default the demonstration's inputs' and
@@ -815,10 +846,14 @@ class PositionalScene(LessonScene):
         # the outputs' difference no longer holds once the inputs change: it goes, and comes back computed anew
         self.replace_labels(self.inputs, inputs, Vanish(self.difference))
         self.replace_rows(*zip(self.inputs, inputs))  # both sentences at once: the same PE rows added to each
+        self.beat("outputs")  # the outputs computed anew as the voice says so
         self.replace_labels(self.outputs, outputs)
         self.replace_rows((self.outputs[0], outputs[0]))
         self.replace_rows((self.outputs[1], outputs[1]), fill_after=DIFFERENCE_SECONDS + 1.0)
         self.beat("differ")  # "no longer a reordering" once both sentences' outputs have changed, not before
+        self.beat("word")  # the word the voice names: its two output rows, which now differ
+        self.play(*[Indicate(matrix.row(tokens.index(COMPARED_WORD)), color=style.HIGHLIGHT, scale_factor=1.15)
+                    for matrix, tokens in zip(outputs, (demo.tokens_a, demo.tokens_b))], run_time=1.2)
         with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes
             self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is written, not before
                      max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
@@ -840,11 +875,11 @@ class PositionalScene(LessonScene):
                   run_time=0.8)
 
     def replace_rows(self, *pairs: tuple[LabelledMatrix, LabelledMatrix], fill_after: float | None = None):
-        """Each old matrix's numbers give way to its new one's, row by row, the old gone before the new come; the
-        pairs side by side, at the reading pace of one matrix's numbers (or filling the step's reading time but
-        ``fill_after``, see ``reveal_seconds``)."""
+        """Each old matrix's numbers give way to its new one's, row by row (ROW_SECONDS each), the old gone before the
+        new come; the pairs side by side (or filling the step's reading time but ``fill_after``, see
+        ``reveal_seconds``)."""
         rows = len(pairs[0][0].entries)
-        each = self.reveal_seconds(pairs[0][0].values.size, fill_after=fill_after) / rows
+        each = ROW_SECONDS if fill_after is None else max(ROW_SECONDS, self.reveal_seconds(fill_after=fill_after) / rows)
         for i in range(rows):
             self.row_cue(pairs[0][1], i)  # the first sentence's new row heard as it lands
             self.play(*[Succession(Vanish(before.row(i)), Appear(after.row(i))) for before, after in pairs],

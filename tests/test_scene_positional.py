@@ -370,3 +370,78 @@ def test_the_sum_step_moves_while_the_voice_speaks():
     step stands still over 6 s (the readers then a 7 s wait for the voice before the grids, at first)."""
     scene = run_scene("positional", narration=PacedSpeaker(), steps=parse_steps("table..sum", list(PositionalScene.STEPS)))
     assert stills_in(scene, "sum") == []
+
+
+@pytest.fixture(scope="module")
+def paced():
+    """The section with a stand-in voice at the narration's pace, and its plays."""
+    from tests.scene_checks import recorded
+    return recorded("positional", narration=PacedSpeaker())
+
+
+def test_no_step_stands_still_over_six_seconds_under_the_voice(paced):
+    """Issue 43 (stills under the voice): with the voice, the screen stood still 8.6 s in with_pe (the voice saying
+    the outputs differ before the difference came), 8.1 s in clock_hands (what a hand is, over a finished panel) and
+    6.5 s and 6.3 s in similarity (the curve's sum, then its climb, said over a still plot). Each sentence now comes
+    with the play that shows what it names; no step (cards aside) stands still over 6 s."""
+    scene, _ = paced
+    assert {step.key: stills_in(scene, step.key) for step in scene.steps} == {step.key: [] for step in scene.steps}
+
+
+@pytest.mark.parametrize("key", ["permutation", "with_pe"])
+def test_the_permutation_steps_fill_while_the_voice_walks_through_them(paced, key):
+    """Review 43: 36 of the first step's 48 s were numbers filling with no voice (each matrix at 0.4 s a number,
+    far past the voice), and with PE again 19 s. Each matrix now comes as the voice names it: from the step's start
+    to its last row, nobody speaks for at most 6 s, and the build ends within 45 s."""
+    scene, log = paced
+    step = step_named(scene, key)
+    rows = [play for kind, play in log if kind == "play" and step.start <= play.start < step.end
+            and any(name[0] in "XZW" for name, _ in play.tags())]
+    built = rows[-1].end
+    spoken = sorted([(start, end) for _, start, end, _ in step.narration["phrases"]]
+                    + [tuple(moment) for moment in step.narration.get("listening", [])])
+    quiet, heard_until = [], step.start
+    for start, end in spoken:
+        if start > heard_until:
+            quiet.append((heard_until, min(start, built)))
+        heard_until = max(heard_until, end)
+    quiet.append((heard_until, built))
+    assert max(end - start for start, end in quiet) <= 6.0, quiet
+    assert built - step.start <= 45.0
+
+
+@pytest.mark.parametrize("key, matrix, words", [("permutation", "Z_B", "cada palabra sale igual"),
+                                                ("with_pe", "Z_B_pe", "ya no son solo un reordenamiento")])
+def test_a_read_caption_states_the_outputs_verdict_once_they_are_on_screen(key, matrix, words):
+    """Issue 43: the silent lecture's caption said «ya no son solo un reordenamiento» from the step's first second,
+    while the old identical Z was still up (and «cada palabra sale igual» before Z_B had come). The caption now
+    grows by its verdict once the last row of that output has come."""
+    scene, log = shared_recorded("positional")
+    step = step_named(scene, key)
+    last_row = max(play.end for kind, play in log if kind == "play" and step.start <= play.start < step.end
+                   and "Indicate" not in play.kinds and any(name == matrix for name, _ in play.tags()))
+    grown = step.grown or [(step.start, step.caption)]  # a caption without parts says it all from the start
+    shown_from = min(time for time, text in grown if words in text)
+    assert shown_from >= last_row - 1e-6
+
+
+def wcag_contrast(first, second) -> float:
+    """WCAG 2's contrast ratio of two colours (relative luminance of linearised sRGB)."""
+    def luminance(colour):
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colour.to_rgb()]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    dark, light = sorted((luminance(first), luminance(second)))
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_frequency_table_numbers_read_on_the_background():
+    """Review (end frames): the frequencies table wrote 0.00 and 0.14 in the heatmap's near-background colour, 3:1 on
+    the background (dim 14's whole column); every number of the table reads at 4.5:1 at least (WCAG AA)."""
+    from scenes import style
+
+    scene, log = shared_recorded("positional")
+    step = step_named(scene, "frequencies")
+    numbers = [part for kind, play in log if kind == "play" and step.start <= play.start < step.end
+               for animated in play.animated for part in animated.get_family() if getattr(part, "tag", ("",))[0] == "PE"]
+    assert len({part.tag for part in numbers}) == 6 * 2
+    assert min(wcag_contrast(part.get_fill_color(), style.BACKGROUND) for part in numbers) >= 4.5
