@@ -14,6 +14,7 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, RoundedRectangle,
                    SurroundingRectangle, Transform, VGroup, linear)
 
+from attn_math.copy_floor import copying_loss, targets, uncopyable_targets
 from attn_math.heads import multi_head_attention
 from attn_math.induction_task import training_shape
 from attn_math.learned import drop_step, guessing_loss, induction_head, moments, predicted_next, previous_token_head
@@ -23,7 +24,8 @@ from lesson.matrix_answers import listed
 from lesson.numbers import format_number
 from lesson.references import cited
 from scenes import style
-from scenes.attention_arcs import BRACKETS_WIDTH, AttentionArcs, TokenRow
+from scenes.attention_arcs import (ARC_GAP, BRACKETS_WIDTH, LOOP_BULGE, LOOP_HEIGHT, AttentionArc, AttentionArcs,
+                                   TokenRow)
 from scenes.fades import Appear, Vanish
 from scenes.heads import PATTERN_GAP, head_blocks, heads_legend
 from scenes.heatmap import Heatmap, round_ticks
@@ -36,9 +38,12 @@ INDUCTION_COLOUR = style.HEADS[2]  # the induction head: the third head colour, 
 FIRST_HALF_COLOUR = style.MUTED  # the random half, and its loss: what cannot be learned
 REPEATED_COLOUR = style.TEXT  # the repeated half, and its loss
 LOSS_COLOUR = style.OUTPUT  # the training loss: computed from the model's output
+FLOOR_COLOUR = style.HIGHLIGHT  # where copying leaves the training loss: a mark that explains, as the drop's line
 HOLD = 2.0  # seconds to hold a state worth reading
 ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 1.0, 0.5, 0.8  # the task's copy arrow, a breath, its answer
+TRAINED_SECONDS = 3.0  # the note on what the model is trained on, written out
 TASK_NOTE_ROOM = 1.4  # under the task's row: the two lines saying what the model is trained on
+FORMED_SECONDS = 3.0  # the last moment, the heads formed: their arcs one after the other
 MOMENT_SECONDS = 1.5  # a moment of the training (before, during, after the drop) coming in
 CAPTION_ROOM = 0.3  # above the body's bottom: a caption on two lines rises this far into it
 SLOT = 0.5  # a token's box side in the task's row (frame units), before the row is fitted
@@ -55,6 +60,9 @@ COPY_HEIGHT = 1.9  # the copy arrow, over the previous-token head's arcs
 MOMENT_GAP = 0.3  # between the heatmaps of two moments
 SCORE_NOTE_GAP = 0.3  # between the line that says what the scores under the maps are and the first head's name
 DOT_RADIUS = 0.07
+STACK = 0.55  # of an arc's height: how much lower the induction head's last arc reaches than its first, same length
+BACKGROUND_SHARE = 0.3  # of an arc's opacity, for the induction head's arcs other than the query followed
+ARC_THICKNESS = 0.4  # of a sentence's arc stroke (attention_arcs.MAX_STROKE): a weight 1 arc is 3.6 wide
 DESIGNED_CELL = 0.13  # a cell of section 3's designed patterns
 TRAINED_SIDE = 2.0  # largest side of a trained head's pattern in the comparison
 HEADS_GAP = 0.3  # between two trained heads of a layer
@@ -68,10 +76,48 @@ def token_letter(token: int) -> str:
     return letters[token // len(letters) - 1] + letters[token % len(letters)]
 
 
+def exact(value: float) -> str:
+    """``value`` with at most two decimals and no trailing zeros: 16.25, 16.5, 16."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
 def body() -> tuple[float, float, float, float]:
     """(left, right, bottom, top) of the room between the header and a caption of up to two lines."""
     left, right, bottom, top = style.body_box()
     return left, right, bottom + CAPTION_ROOM, top
+
+
+def strongest_arcs(row: TokenRow, weights: np.ndarray, queries, colour, height: float, above: bool = True,
+                   stack: float = 0.0, focus: int | None = None) -> VGroup:
+    """One arc per query in ``queries``, to the key it gives most weight, as opaque and as thick as that weight: a
+    long row's arcs stay apart where all of them would merge into a band. Arcs rise with their length, the longest to
+    ``height``; with ``stack``, arcs of one length stack, the last query's lower by that share of its height than the
+    first's, so that the tops of overlapping arcs never meet; with ``focus``, the other queries' arcs are faint
+    (BACKGROUND_SHARE of their opacity) and that query's is drawn over them: arcs of one length must cross, and one
+    arc on its own can be followed from its query to its key."""
+    queries = list(queries)
+    direction = 1 if above else -1
+    base = row.top() + ARC_GAP if above else row.bottom() - ARC_GAP
+    offset = min(0.1, row.spacing() / 5)  # leave on the right of a word, arrive on its left, as AttentionArcs does
+    longest = max(row.centre_x(len(row.words) - 1) - row.centre_x(0), row.spacing())
+    arcs = VGroup()
+    for k, i in enumerate(queries):
+        j = int(np.argmax(weights[i]))
+        weight = float(weights[i, j])
+        start = np.array([row.centre_x(i) + offset, base, 0.0])
+        end = np.array([row.centre_x(j) - offset, base, 0.0])
+        if i == j:
+            control, bulge = LOOP_HEIGHT, LOOP_BULGE
+        else:
+            share = min(1.0, 0.15 + 0.85 * abs(row.centre_x(i) - row.centre_x(j)) / longest)
+            control, bulge = share * height * (1 - stack * (len(queries) - 1 - k) / max(1, len(queries) - 1)) / 0.75, 0.0
+        arc = AttentionArc(start, end, control, weight, colour, direction, bulge, thickness=ARC_THICKNESS)
+        arc.query, arc.key = i, j
+        if focus is not None and i != focus:
+            arc.set_share(BACKGROUND_SHARE)
+        arcs.add(arc)
+    arcs.submobjects.sort(key=lambda arc: arc.query == focus)  # the one in focus on top
+    return arcs
 
 
 def only_row(row: np.ndarray, i: int) -> np.ndarray:
@@ -136,20 +182,26 @@ class LearnedScene(LessonScene):
         VGroup(stage, trained_on).arrange(DOWN, buff=0.45).move_to([(left + right) / 2, (bottom + top) / 2, 0])
         marked = VGroup(*[self.token_box(i, style.HIGHLIGHT, stroke_width=5) for i in (self.seen, self.position)])
         self.cue("tokens", tokens=list(self.tokens), count=len(self.tokens))
-        self.play(Appear(goal), Appear(*boxes[:self.half], *self.row.words[:self.half]), run_time=1.0)
-        self.play(Appear(halves[0]), run_time=0.6)
-        self.play(Appear(*boxes[self.half:], *self.row.words[self.half:]), Appear(halves[1]), run_time=1.0)
-        self.play(Appear(trained_on), run_time=0.6)
+        # each piece comes as the voice names it: the goal, the random half, its repeat, the copy, what training sees
+        self.play(Appear(goal), run_time=0.8)
+        self.beat("first")
+        self.play(Appear(*boxes[:self.half], *self.row.words[:self.half]), Appear(halves[0]), run_time=1.2)
+        self.beat("repeated")
+        self.play(Appear(*boxes[self.half:], *self.row.words[self.half:]), Appear(halves[1]), run_time=1.2)
         self.wait(HOLD)
+        self.beat("copy")
         self.play(*[Transform(boxes[i], box) for i, box in zip((self.seen, self.position), marked)], run_time=0.8)
         # the reading time left is a pause before the arrow, not one slow fade of the answer (a 5 s fade changes
-        # too little from frame to frame to be seen moving, and the answer is one word: the finished picture's hold
-        # follows it, so it comes soon after the arrow)
-        self.wait(max(1.0, self.reveal_seconds(fill_after=ARROW_SECONDS + ANSWER_PAUSE + ANSWER_SECONDS,
-                                               shortest=0.0)))
+        # too little from frame to frame to be seen moving, and the answer is one word)
+        if self._caption_read:  # read on screen: time to read before the arrow, and a breath before the answer
+            self.wait(max(0.5, self.reveal_seconds(fill_after=ARROW_SECONDS + ANSWER_PAUSE + ANSWER_SECONDS
+                                                   + TRAINED_SECONDS, shortest=0.0)))
         self.play(Create(arrow), Appear(copy), run_time=ARROW_SECONDS)
-        self.wait(ANSWER_PAUSE)
+        if self._caption_read:
+            self.wait(ANSWER_PAUSE)
         self.play(Vanish(self.row.words[asked]), Appear(answer), run_time=ANSWER_SECONDS)
+        self.beat("trained")
+        self.play(Appear(trained_on, lag_ratio=0.02), run_time=TRAINED_SECONDS)  # written as it is said
         self.task = VGroup(goal, boxes, halves, arrow, copy, answer, trained_on, *self.row.words)
 
     def token_box(self, i: int, colour, stroke_width: float = 2) -> RoundedRectangle:
@@ -173,8 +225,11 @@ class LearnedScene(LessonScene):
         guess = guessing_loss(vocabulary)
         drop = drop_step(training)
         first, repeated = float(training.first_half_losses[-1]), float(training.repeated_half_losses[-1])
-        self.begin_step("loss", self.strings["steps"]["loss"][loss_step(training)], new_numbers=4, steps=len(training.losses), vocabulary=vocabulary,
-                        guess=f"{guess:.2f}", drop=drop, first=f"{first:.2f}", repeated=f"{repeated:.2f}")
+        floor, uncopyable = copying_loss(vocabulary, training.shape.half), uncopyable_targets(training.shape.half)
+        self.begin_step("loss", self.strings["steps"]["loss"][loss_step(training)], new_numbers=7,
+                        steps=len(training.losses), vocabulary=vocabulary, guess=f"{guess:.2f}", drop=drop,
+                        first=f"{first:.2f}", repeated=f"{repeated:.2f}", floor=f"{floor:.2f}",
+                        uncopyable=exact(uncopyable), about=round(uncopyable), targets=targets(training.shape.half))
         left, right, bottom, top = body()
         split = left + PLOT_SHARE * (right - left)
         steps = np.arange(len(training.losses))
@@ -188,6 +243,8 @@ class LearnedScene(LessonScene):
         plot.move_to([(left + split) / 2, (bottom + top) / 2 - 0.15, 0])
         guess_line = DashedLine(plot.point(0, guess), plot.point(x_ticks[-1], guess), color=FIRST_HALF_COLOUR,
                                 stroke_width=2)
+        floor_line = DashedLine(plot.point(0, floor), plot.point(x_ticks[-1], floor), color=FLOOR_COLOUR,
+                                stroke_width=3)
         drop_line = DashedLine(plot.point(drop, 0), plot.point(drop, y_top), color=style.HIGHLIGHT, stroke_width=2)
         drop_label = text_with_numbers(self.labels["drop"], {"drop": tagged_number(
             drop, "drop_step", colour=style.HIGHLIGHT, font_size=style.CAPTION_SIZE, decimals=0)},
@@ -199,7 +256,7 @@ class LearnedScene(LessonScene):
                                Dot(plot.point(step, repeated_half), radius=DOT_RADIUS, color=REPEATED_COLOUR))
                         for step, first_half, repeated_half in zip(training.steps, training.first_half_losses,
                                                                    training.repeated_half_losses)])
-        legend = self.loss_legend(vocabulary, guess, first, repeated)
+        legend = self.loss_legend(vocabulary, guess, first, repeated, floor, uncopyable)
         fit(legend, right - split - 0.3, top - bottom)
         legend.move_to([(split + right) / 2 + 0.15, (bottom + top) / 2, 0])
         self.play(Vanish(self.task), run_time=0.6)
@@ -214,11 +271,15 @@ class LearnedScene(LessonScene):
         self.beat("drop")
         self.play(Create(drop_line), Appear(drop_label), run_time=0.8)
         self.beat("halves")  # a silent caption's two halves' losses come with their dots
-        self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2:]), run_time=1.6)
-        self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, legend)
+        self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2:4]), run_time=1.6)
+        self.beat("floor")  # where the curve settles: what copying leaves, said as its line is drawn
+        self.play(Create(floor_line), Appear(legend[4]), run_time=2.0)
+        self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, floor_line, legend)
 
-    def loss_legend(self, vocabulary: int, guess: float, first: float, repeated: float) -> VGroup:
-        """Guessing, the training loss, and the two halves' losses at the last checkpoint, each by its mark."""
+    def loss_legend(self, vocabulary: int, guess: float, first: float, repeated: float, floor: float,
+                    uncopyable: float) -> VGroup:
+        """Guessing, the training loss, the two halves' losses at the last checkpoint, each by its mark, and what
+        copying leaves of the training loss (``attn_math.copy_floor``), on two lines."""
         size = style.CAPTION_SIZE
         guess_text = text_with_numbers(self.labels["guess"], {"guess": tagged_number(
             guess, "guessing_loss", colour=FIRST_HALF_COLOUR, font_size=size)}, FIRST_HALF_COLOUR, size,
@@ -231,7 +292,17 @@ class LearnedScene(LessonScene):
             text = text_with_numbers(self.labels[name], {"loss": tagged_number(value, name, colour=colour,
                                                                                font_size=size)}, colour, size)
             lines.append((Dot(radius=DOT_RADIUS, color=colour), text))
-        rows = VGroup(*[VGroup(mark, text).arrange(RIGHT, buff=0.2) for mark, text in lines])
+        floor_text = VGroup(
+            text_with_numbers(self.labels["floor"], {"floor": tagged_number(floor, "copying_loss", colour=FLOOR_COLOUR,
+                                                                            font_size=size)}, FLOOR_COLOUR, size),
+            text_with_numbers(self.labels["floor_why"], {"guess": tagged_number(
+                guess, "copying_guess", colour=FLOOR_COLOUR, font_size=size)}, FLOOR_COLOUR, size,
+                uncopyable=exact(uncopyable), targets=str(targets(self.training.shape.half)))
+        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        lines.append((DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FLOOR_COLOUR, stroke_width=3), floor_text))
+        rows = VGroup(*[VGroup(mark, text).arrange(RIGHT, buff=0.2, aligned_edge=UP) for mark, text in lines])
+        for mark, text in rows:
+            mark.set_y(text[0].get_y() if text is floor_text else text.get_y())
         return rows.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
 
     # Step 3: the two heads forming ---------------------------------------------------------------
@@ -248,28 +319,40 @@ class LearnedScene(LessonScene):
         titles = self.arcs_column((left, split, bottom, top))
         score_note = fit(label_text(self.labels["score_note"], style.MUTED, style.CAPTION_SIZE), split - left, 1.0)
         titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))  # «puntaje» defined on screen
+        # each head's pattern on one query, as the voice defines it: the token before it, then the one that followed
+        # its token's earlier occurrence (the arcs of that query land in these frames once the heads have formed)
+        t = self.position
+        patterns = VGroup(*[self.row.box(i).set_color(colour) for i, colour in (
+            (t, style.HIGHLIGHT), (t - 1, PREVIOUS_COLOUR), (self.seen, style.HIGHLIGHT),
+            (self.follower, INDUCTION_COLOUR))])
         self.play(Vanish(self.loss_stage), run_time=0.6)
         self.play(Appear(self.row), Appear(titles), run_time=0.8)
+        self.beat("pattern_previous")
+        self.play(Create(patterns[:2]), run_time=0.8)
+        self.beat("pattern_induction")
+        self.play(Create(patterns[2:]), run_time=0.8)
         # the moments share the step's reading time (a long caption read with no voice), not one long last still
+        # (a voice paces them instead: a moment comes with its words)
         hold = max(HOLD, self.reveal_seconds(fill_after=MOMENT_SECONDS * len(self.moments)) / len(self.moments))
+        hold = hold if self._caption_read else 1.0
         arcs = frame = None
-        for k, moment in enumerate(self.moments):
-            patterns = training.patterns(moment)
-            new_arcs = self.head_arcs(patterns)
+        for k, (moment, said) in enumerate(zip(self.moments, ("before", "during", "after"))):
+            new_arcs = self.head_arcs(training.patterns(moment))
             new_frame = SurroundingRectangle(grid[k], color=style.HIGHLIGHT, buff=0.08, stroke_width=3)
-            if k == len(self.moments) - 1:
-                self.beat("after")  # the scores after the drop are said as they appear, not before
+            self.beat(said)  # each moment's scores are said as they appear, not before
             # the scores written under the patterns, on the messy step's 0-1 scale: all six stay written, so the
             # replay plays them rising as the heads form (the arcs' chords were flat at every moment, and a head's
             # register lies on the values')
             for score in (previous[k], induction[k]):
                 self.cue("cell", lands=True, value=score, low=0.0, high=1.0)
             # the frame goes and comes back round the next moment: slid there, its sides would cross the labels
-            self.play(Appear(grid[k]), *([Vanish(arcs, frame)] if arcs else []), Appear(new_arcs), Create(new_frame),
-                      run_time=MOMENT_SECONDS)
+            formed = k == len(self.moments) - 1  # the formed heads' arcs come query by query, as the voice says them
+            self.play(Appear(grid[k]), *([Vanish(arcs, frame)] if arcs else []), Create(new_frame),
+                      Appear(new_arcs, lag_ratio=0.1 if formed else 0.0),
+                      run_time=FORMED_SECONDS if formed else MOMENT_SECONDS)
             arcs, frame = new_arcs, new_frame
             self.wait(hold)
-        self.forming = VGroup(titles, grid, arcs, frame)
+        self.forming = VGroup(self.row, titles, grid, patterns, arcs, frame)  # the row first
 
     def arcs_column(self, box: tuple) -> VGroup:
         """The example's tokens across ``box``, the previous-token head's name above the room of its arcs and the
@@ -303,10 +386,14 @@ class LearnedScene(LessonScene):
         return fit(row, width, row.height)
 
     def head_arcs(self, patterns: np.ndarray) -> VGroup:
-        """The previous-token head's arcs above the row and the induction head's below it."""
-        return VGroup(AttentionArcs(self.row, patterns[0, self.previous_head], PREVIOUS_COLOUR, height=ABOVE_HEIGHT),
-                      AttentionArcs(self.row, patterns[1, self.induction_head], INDUCTION_COLOUR,
-                                    height=BELOW_HEIGHT, above=False))
+        """The previous-token head's arcs above the row (every query but the first, which has nothing before it) and
+        the induction head's below it (the repeated half's queries, whose token occurred before): each query's
+        strongest arc only, so that every token's arc can be followed to the one it looks at."""
+        later = range(1, len(self.tokens))
+        repeated = [t for t in later if self.tokens[t] in self.tokens[:t]]
+        return VGroup(strongest_arcs(self.row, patterns[0, self.previous_head], later, PREVIOUS_COLOUR, ABOVE_HEIGHT),
+                      strongest_arcs(self.row, patterns[1, self.induction_head], repeated, INDUCTION_COLOUR,
+                                     BELOW_HEIGHT, above=False, stack=STACK, focus=self.position))
 
     def moment_grid(self, previous: list[float], induction: list[float], box: tuple) -> VGroup:
         """One column per moment (before, during, after the drop): its name and step, the two heads' patterns on
@@ -352,6 +439,7 @@ class LearnedScene(LessonScene):
         caption = self.strings["steps"]["messy"][{0: "caption_none", layers * heads: "caption_all"}.get(found, "caption")]
         self.begin_step("messy", caption=caption, new_numbers=layers * heads, designed=designed.n_heads,
                         count=layers * heads, clean_score=format_number(CLEAN), clean=self.clean_list(clean),
+                        clean_said=self.clean_list(clean, markers=True),
                         others=layers * heads - found)
         left, right, bottom, top = body()
         split = (left + right) / 2
@@ -371,29 +459,54 @@ class LearnedScene(LessonScene):
         designed_side.move_to([(left + split) / 2, (bottom + top) / 2, 0])
         trained_side.move_to([(split + right) / 2, (bottom + top) / 2, 0])
         divider = Line([split, bottom + 0.2, 0], [split, top - 0.2, 0], color=style.MUTED, stroke_width=1.5)
-        self.play(Vanish(self.forming, self.row), run_time=0.6)
+        self.play(Vanish(self.forming), run_time=0.6)
         self.play(Appear(designed_side), Create(divider), run_time=1.0)
         self.wait(1.0)
         after = self.moments[-1]
         scores = [*self.training.previous_token_scores[after], *self.training.induction_scores[after]]
+        self.beat("trained")
+        self.play(Appear(trained_side[0]), *[Appear(layer[0]) for layer in trained_side[1]], run_time=0.8)
+        shown = [head for layer in trained_side[1] for head in layer[1]]
         with self.listening():  # each trained head's score as it is written, layer 1 then layer 2: the clean heads high
             each = self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5) / len(scores)
-            titles = [Appear(trained_side[0]), *[Appear(layer[0]) for layer in trained_side[1]]]
-            for k, (score, shown) in enumerate(zip(scores, [head for layer in trained_side[1] for head in layer[1]])):
+            for score, head in zip(scores, shown):
                 self.cue("values", lands=True, values=[float(score)], spacing=each, low=0.0, high=1.0)
-                self.play(*(titles if k == 0 else []), Appear(shown), run_time=each)
-        self.beat("scores")  # what the scores just heard say
-        self.comparison = VGroup(designed_side, trained_side, divider)
+                self.play(Appear(head), run_time=each)
+        # what the scores just heard say, each group framed as it is named: the clean heads layer by layer, the others
+        clean_by_layer = [[k for k, (at, head) in enumerate(np.ndindex(layers, heads)) if at == layer
+                           and head in clean[layer]] for layer in range(layers)]
+        named = [k for group in clean_by_layer for k in group]
+        others = [k for k in range(len(shown)) if k not in named]
+        self.beat("scores")
+        if named and others:
+            frames = VGroup()
+            for layer, group in enumerate(clean_by_layer):
+                if group:
+                    self.beat(f"clean_{layer + 1}")
+                    self.play(Create(new_frames := self.head_frames(shown, group)), run_time=0.8)
+                    frames.add(*new_frames)
+            self.beat("others")
+            self.play(Vanish(frames), Create(frames := self.head_frames(shown, others)), run_time=0.8)
+        else:  # every head clean, or none: all of them named at once
+            self.play(Create(frames := self.head_frames(shown, range(len(shown)))), run_time=0.8)
+        self.comparison = VGroup(designed_side, trained_side, divider, frames)
 
-    def clean_list(self, clean: tuple[list[int], list[int]]) -> str:
-        """The clean heads as the caption says them: «capa 1, cabezas 1 y 4; capa 2, cabeza 3»."""
+    @staticmethod
+    def head_frames(shown: list, group) -> VGroup:
+        """A highlight frame round each trained head of ``group`` (indices into ``shown``)."""
+        return VGroup(*[SurroundingRectangle(shown[k], color=style.HIGHLIGHT, buff=0.06, stroke_width=3) for k in group])
+
+    def clean_list(self, clean: tuple[list[int], list[int]], markers: bool = False) -> str:
+        """The clean heads as the caption says them: «capa 1, cabezas 1 y 4; capa 2, cabeza 3»; with ``markers``, as
+        the voice says them, each layer's tied to the play that frames its heads («[[clean_1]]capa 1, ...»)."""
         said = []
         for layer, found in enumerate(clean):
             if found:
                 numbers = [str(head + 1) for head in found]
                 heads = (self.labels["one_head"].format(head=numbers[0]) if len(numbers) == 1
                          else self.labels["many_heads"].format(heads=listed(numbers, self.labels)))
-                said.append(self.labels["clean_layer"].format(layer=layer + 1, heads=heads))
+                said.append((f"[[clean_{layer + 1}]]" if markers else "")
+                            + self.labels["clean_layer"].format(layer=layer + 1, heads=heads))
         return "; ".join(said)
 
     def trained_grid(self, layers: int, heads: int, width: float, height: float) -> VGroup:
@@ -478,8 +591,10 @@ class LearnedScene(LessonScene):
         self.cue("head_row", lands=True, head=0, query=follower, weights=previous_row.tolist())
         self.play(previous_arcs.draw(run_time=1.2), Create(frames[2]), Appear(notes[0]), run_time=1.2)
         self.wait(1.0)
+        self.beat("induction")
         self.cue("head_row", lands=True, head=2, query=t, weights=induction_row.tolist())
         self.play(induction_arcs.draw(run_time=1.2), Appear(notes[1]), run_time=1.2)
         self.wait(1.0)
+        self.beat("copy")
         self.play(Create(copy), Appear(copy_label), Create(frames[3]), Appear(notes[2]),
                   run_time=self.reveal_seconds(new_numbers=1, fill_after=0.0, shortest=1.0))

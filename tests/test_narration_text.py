@@ -42,7 +42,8 @@ def without_fields(template: str, sentences: frozenset = frozenset()) -> str:
 # a missing one; every scene runs in its own tests).
 NARRATION_ONLY = {("scaling", "growing"): {"low", "high"}, ("heads", "cost"): {"params"},
                   ("matrix", "exponentiate"): {"total", "top"}, ("scaling", "exponentiate"): {"total", "top"},
-                  ("positional", "clock_hands"): {"speeds"}, ("learned", "loss"): {"steps"}}
+                  ("positional", "clock_hands"): {"speeds"}, ("learned", "loss"): {"steps", "about"},
+                  ("learned", "messy"): {"clean_said"}}
 # Fields filled with whole sentences of the section's pieces (exercise 1's verdict on each preset's weights),
 # each of which ends its sentence itself (checked below).
 SENTENCE_FIELDS = {("pipeline", "article"): (frozenset({"lab", "sharp"}), "exercise_")}

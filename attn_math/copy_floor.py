@@ -1,0 +1,36 @@
+"""Where the learned section's training loss can fall to by copying: the loss of a model that copies every token it
+can and guesses the others (``attn_math.induction_task.training_sequences``' rows, the loss the curve plots).
+
+A row of 3 half tokens has a period p, uniform on half/2..2 half, that starts repeating after m + p fresh tokens, m
+uniform on 0..2 half - p. Target j (j = 1..3 half - 1) can be copied only when its current token x_{j-1} occurred
+before, i.e. j - 1 >= m + p: the first m + p targets cannot, and cost ln V each to a model that guesses them among the
+V tokens; the others cost nothing to one that copies.
+
+    uncopyable = E[m + p] = half + E[p] / 2          floor = uncopyable / (3 half - 1) * ln V
+
+Not a bound: a model can do a little better on the uncopyable targets by not guessing the tokens already seen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attn_math.induction_task import training_shape
+
+
+def uncopyable_targets(half: int) -> float:
+    """E[m + p]: the mean number of a training row's targets whose current token has not occurred before."""
+    _, shortest, longest = training_shape(half)
+    periods = np.arange(shortest, longest + 1)
+    return float(np.mean([np.mean(np.arange(0, 2 * half - period + 1) + period) for period in periods]))
+
+
+def targets(half: int) -> int:
+    """The predictions a training row of 3 half tokens is scored on: every position but the last."""
+    length, _, _ = training_shape(half)
+    return length - 1
+
+
+def copying_loss(vocabulary: int, half: int) -> float:
+    """The mean loss of a model that copies every target it can and guesses the others uniformly (nats)."""
+    return uncopyable_targets(half) / targets(half) * float(np.log(vocabulary))
