@@ -326,7 +326,7 @@ class HeadsScene(LessonScene):
         note = self.choice_note(focus, attended)
         legend = self.legend(style.BODY_SIZE)
         # "o repartirse y diluir cada relación": what one distribution, the average, gives those tokens
-        spread = self.spread_note(focus, targets, note.width)
+        spread = self.spread_note(focus, targets, max(note.width, legend.width))
         side = self.place(VGroup(legend, note, spread).arrange(DOWN, buff=0.45, aligned_edge=LEFT), self.panels()[1])
         arcs = [AttentionArcs(self.row, self.only_row(head.weights, focus), style.HEADS[index],
                               height=self.arc_height, dash=style.HEAD_DASHES[index])
@@ -360,7 +360,7 @@ class HeadsScene(LessonScene):
 
     def spread_note(self, focus: int, targets: list[int], width: float) -> VGroup:
         """The average's weights from ``focus`` on ``targets``, «y» 0.30 · «calmó» 0.33 · ..., under its heading: on
-        one line if it is no wider than ``width`` (the choice note's), else one token a line (long words)."""
+        one line if it is no wider than ``width`` (the side column's), else one token a line (long words)."""
         result = self.result
         items = [label_text(f"{self.quoted(result.labels[j])} {result.mean_weights[focus, j]:.2f}", style.ATTENTION,
                             style.BODY_SIZE) for j in targets]

@@ -606,7 +606,7 @@ class ScalingScene(LessonScene):
     @staticmethod
     def mark(mobject) -> SurroundingRectangle:
         """A frame round what the voice names."""
-        return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5, corner_radius=0.06)
+        return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=0.12, stroke_width=2.5, corner_radius=0.06)
 
     def exponentiated_dimension(self) -> int:
         """The d_k whose unscaled row the exponentiate step shows: the configured one while its softmax shares
