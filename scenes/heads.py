@@ -275,7 +275,7 @@ class HeadsScene(LessonScene):
         self.play(arcs.draw(run_time=1.0), Appear(readout), run_time=1.0)
         # "el promedio lo diluye a 0.33": the average's weight on that token, framed in its readout
         average = next(text for text in self.focused[0] if text.tag[1][1] == attended)
-        diluted = RoundedRectangle(width=average.width + 0.16, height=average.height + 0.14, corner_radius=0.05,
+        diluted = RoundedRectangle(width=average.width + 0.16, height=average.height + 0.08, corner_radius=0.04,
                                    stroke_color=style.HIGHLIGHT, stroke_width=2.5).move_to(average)
         self.beat("diluted")
         self.play(Create(diluted), run_time=0.6)
