@@ -27,6 +27,7 @@ ARCS_SHARE = 0.6  # of the body's width, for the token row and its arcs; the hea
 PANEL_GAP = 0.4
 ARC_HEIGHT = 3.0  # the longest arc's rise above the words, before the column is fitted
 READOUT_LINE = 0.34  # height of one line of weights under the tokens
+SUM_NOTE_GAP = 0.05  # between the last line of weights and the note that they are rounded
 HOLD = 2.5  # seconds to hold a state worth reading
 TYPED_LINE_CHARACTERS = 70  # the sentence as typed wraps onto a second line beyond this
 FORMULA_SIZE = 40
@@ -36,6 +37,7 @@ PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long s
 PATTERN_GAP = 0.8
 SIZE_CELL = 0.2  # W_Q whole and cut into heads
 MAGNITUDE_CELL = 0.24  # Concat, W_O and the output
+SHORT_TOKEN = 2  # a token of at most this many characters is named as a word in a spoken list («y», «el», «lo»)
 SHARED_WEIGHT = 0.1  # an average weight from here up counts as a token the focused row shares its weight with
 LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
 CROSS_PARTS = (r"Q_\text{dec}", r"K_\text{enc}", r"V_\text{enc}")  # the closing card: Q, K and V of cross-attention
@@ -95,8 +97,10 @@ class HeadsScene(LessonScene):
         self.play(Appear(VGroup(*typed)), run_time=0.6)
         self.play(Appear(self.row, lag_ratio=0.2), run_time=1.5)
         self.play(Appear(vectors), run_time=0.6)
-        self.play(Write(formula), run_time=1.5)
+        self.beat("heads")  # "la leen a la vez 3 cabezas": one legend line a head
         self.play(FadeIn(legend, shift=UP * 0.2), run_time=0.8)
+        self.beat("weights")  # "cada una con sus propios pesos": W_Q^h, W_K^h, W_V^h
+        self.play(Write(formula), run_time=0.8)
         self.wait(HOLD)
         self.intro = VGroup(*typed, vectors, formula, legend)
 
@@ -113,9 +117,12 @@ class HeadsScene(LessonScene):
         """A token or the sentence in the locale's quotation marks."""
         return self.labels["token"].format(token=text)
 
-    def listed(self, indices) -> str:
-        """The tokens at ``indices``, quoted and joined as the locale writes a list: «a», «b» y «c»."""
-        items = [self.quoted(self.result.labels[j]) for j in indices]
+    def listed(self, indices, spoken: bool = False) -> str:
+        """The tokens at ``indices``, quoted and joined as the locale writes a list: «a», «b» y «c». ``spoken`` (for
+        the voice): a token as short as a conjunction or an article is named as a word, «la palabra «y»», or a
+        listener hears «entre y, calmó y María» as a list of conjunctions."""
+        items = [self.labels["spoken_token" if spoken and len(self.result.labels[j]) <= SHORT_TOKEN else "token"]
+                 .format(token=self.result.labels[j]) for j in indices]
         if len(items) == 1:
             return items[0]
         return self.labels["list"].format(items=", ".join(items[:-1]), last=items[-1])
@@ -187,14 +194,20 @@ class HeadsScene(LessonScene):
         target = self.row.target
         fit(target, right - left, target.height, largest_scale=1.3)
         fit(self.arcs_note, right - left, self.arcs_note.height)
-        readouts = self.result.n_heads * READOUT_LINE
+        # Under the readout lines: the weights are rounded, so a row of them adds up to about 1 (0.05 + 0.91 + 0.05)
+        self.sum_note = label_text(self.labels["rounded_note"], style.MUTED, style.CAPTION_SIZE)
+        fit(self.sum_note, right - left, self.sum_note.height)
+        readouts = self.result.n_heads * READOUT_LINE + SUM_NOTE_GAP + self.sum_note.height
         column = self.arcs_note.height + 0.3 + ARC_HEIGHT + 0.2 + target.height + 0.2 + readouts
         shrink = min(1.0, (top - bottom) / column)
         self.arc_height = ARC_HEIGHT * shrink
         self.arcs_note.move_to([(left + right) / 2, 0, 0]).align_to([0, top, 0], UP)
         target.move_to([(left + right) / 2, 0, 0])
         target.shift(UP * (self.arcs_note.get_bottom()[1] - 0.3 - self.arc_height - 0.2 - target.get_top()[1]))
-        self.play(Vanish(self.intro), MoveToTarget(self.row), Appear(self.arcs_note), run_time=1.0)
+        self.sum_note.move_to([(left + right) / 2, 0, 0]).align_to(
+            [0, target.get_bottom()[1] - 0.2 - self.result.n_heads * READOUT_LINE - SUM_NOTE_GAP, 0], UP)
+        self.play(Vanish(self.intro), MoveToTarget(self.row), Appear(self.arcs_note), Appear(self.sum_note),
+                  run_time=1.0)
 
     def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
         left, right, bottom, top = box = self.panels()[1]
@@ -233,7 +246,7 @@ class HeadsScene(LessonScene):
         row = result.heads[head].weights[focus]
         attended = int(np.argmax(row))
         self.begin_step("average", h=result.n_heads, token=result.labels[focus], targets=self.listed(shared),
-                        number=head + 1, attended=result.labels[attended], weight=f"{row[attended]:.2f}",
+                        spoken_targets=self.listed(shared, spoken=True), number=head + 1, attended=result.labels[attended], weight=f"{row[attended]:.2f}",
                         mean=f"{result.mean_weights[focus, attended]:.2f}")
         legend = self.place(self.legend(style.CAPTION_SIZE), self.panels()[1])
         self.cue("heads_overlay", lands=True, weights=[head.weights.tolist() for head in result.heads])
@@ -260,8 +273,14 @@ class HeadsScene(LessonScene):
         self.beat("telling")
         self.cue("head_row", lands=True, head=head, query=focus, weights=row.tolist())
         self.play(arcs.draw(run_time=1.0), Appear(readout), run_time=1.0)
-        self.wait(HOLD + 0.5)
-        self.head_example = VGroup(arcs, readout)
+        # "el promedio lo diluye a 0.33": the average's weight on that token, framed in its readout
+        average = next(text for text in self.focused[0] if text.tag[1][1] == attended)
+        diluted = RoundedRectangle(width=average.width + 0.16, height=average.height + 0.08, corner_radius=0.04,
+                                   stroke_color=style.HIGHLIGHT, stroke_width=2.5).move_to(average)
+        self.beat("diluted")
+        self.play(Create(diluted), run_time=0.6)
+        self.wait(HOLD)
+        self.head_example = VGroup(arcs, readout, diluted)
 
     def heads_targets(self, focus: int) -> list[int]:
         """Where each head's row for token ``focus`` puts its largest weight."""
@@ -289,7 +308,7 @@ class HeadsScene(LessonScene):
         stage = VGroup(blocks, note).arrange(DOWN, buff=0.7)
         self.place(stage, style.body_box())
         self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_arcs), Vanish(self.head_example),
-                  Vanish(self.row), Vanish(self.arcs_note), run_time=0.6)
+                  Vanish(self.row), Vanish(self.arcs_note), Vanish(self.sum_note), run_time=0.6)
         self.play(Appear(blocks, lag_ratio=0.3), run_time=1.2)
         self.play(Appear(note), run_time=0.8)
         self.wait(HOLD + 2.0)
@@ -300,12 +319,15 @@ class HeadsScene(LessonScene):
         result = self.result
         focus = choice_token(result)
         attended = self.heads_targets(focus)
-        distinct = self.listed(dict.fromkeys(attended))
-        caption = self.strings["steps"]["choose"]["caption" if len(set(attended)) > 1 else "caption_same"]
-        self.begin_step("choose", caption=caption, h=result.n_heads, token=result.labels[focus], targets=distinct)
+        targets = list(dict.fromkeys(attended))
+        caption = self.strings["steps"]["choose"]["caption" if len(targets) > 1 else "caption_same"]
+        self.begin_step("choose", caption=caption, h=result.n_heads, token=result.labels[focus],
+                        targets=self.listed(targets), spoken_targets=self.listed(targets, spoken=True))
         note = self.choice_note(focus, attended)
         legend = self.legend(style.BODY_SIZE)
-        side = self.place(VGroup(legend, note).arrange(DOWN, buff=0.6, aligned_edge=LEFT), self.panels()[1])
+        # "o repartirse y diluir cada relación": what one distribution, the average, gives those tokens
+        spread = self.spread_note(focus, targets, max(note.width, legend.width))
+        side = self.place(VGroup(legend, note, spread).arrange(DOWN, buff=0.45, aligned_edge=LEFT), self.panels()[1])
         arcs = [AttentionArcs(self.row, self.only_row(head.weights, focus), style.HEADS[index],
                               height=self.arc_height, dash=style.HEAD_DASHES[index])
                 for index, head in enumerate(result.heads)]
@@ -314,8 +336,8 @@ class HeadsScene(LessonScene):
                     for index, head in enumerate(result.heads)]
         box = self.row.box(focus)
         self.play(Vanish(self.note), run_time=0.6)
-        self.play(Appear(self.row), Appear(self.arcs_note), Appear(legend), Appear(note[0]), Create(box),
-                  run_time=0.8)
+        self.play(Appear(self.row), Appear(self.arcs_note), Appear(self.sum_note), Appear(legend), Appear(note[0]),
+                  Create(box), run_time=0.8)
         self.wait(1.0)
         # The heads' rows in their own registers, one after the other, each heard once, in the clear: each head's
         # arcs, readout and line land as its chord sounds (drawn under the voice before, then heard again here).
@@ -325,9 +347,28 @@ class HeadsScene(LessonScene):
             for index, line in enumerate(note[1:]):
                 beat = heads_turn("heads_chord") if index else 0.6
                 self.play(arcs[index].draw(run_time=beat), Appear(readouts[index]), Appear(line), run_time=beat)
-        self.beat("verdict")  # what the heads' disagreement means, once all of them were heard
-        self.wait(HOLD + 1.0)
-        self.choice = VGroup(self.row, self.arcs_note, side, box, *arcs, *readouts)
+        self.beat("verdict")  # what the heads' disagreement means, once all of them were heard: the tokens to choose
+        chosen = VGroup(*[self.row.box(j).set_stroke(style.ATTENTION) for j in targets if j != focus])
+        self.play(Create(chosen), run_time=0.6)
+        shown = [legend, note, chosen]
+        if len(targets) > 1:
+            self.beat("spread")
+            self.play(Appear(spread), run_time=0.6)
+            shown.append(spread)
+        self.wait(HOLD)
+        self.choice = VGroup(self.row, self.arcs_note, self.sum_note, *shown, box, *arcs, *readouts)
+
+    def spread_note(self, focus: int, targets: list[int], width: float) -> VGroup:
+        """The average's weights from ``focus`` on ``targets``, «y» 0.30 · «calmó» 0.33 · ..., under its heading: on
+        one line if it is no wider than ``width`` (the side column's), else one token a line (long words)."""
+        result = self.result
+        items = [label_text(f"{self.quoted(result.labels[j])} {result.mean_weights[focus, j]:.2f}", style.ATTENTION,
+                            style.BODY_SIZE) for j in targets]
+        line = VGroup(*items).arrange(RIGHT, buff=0.3)
+        if line.width > width:
+            line.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        heading = label_text(self.labels["choice_spread"], style.ATTENTION, style.BODY_SIZE)
+        return VGroup(heading, line).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
 
     def choice_note(self, focus: int, attended: list[int]) -> VGroup:
         """Where each head's row for ``focus`` puts its largest weight, one line a head in its colour; a token
@@ -421,7 +462,11 @@ class HeadsScene(LessonScene):
         self.play(Appear(VGroup(equals, output, shapes[2])), run_time=0.8)
         self.beat("next")
         self.play(Appear(next_layer), run_time=0.6)
-        self.wait(HOLD + 0.5)
+        self.beat("zeros")  # "esta, diseñada, tiene muchos ceros": W_O framed
+        zeros = RoundedRectangle(width=w_o.width + 0.2, height=w_o.height + 0.2, corner_radius=0.08,
+                                 stroke_color=style.HIGHLIGHT, stroke_width=3).move_to(w_o)
+        self.play(Create(zeros), run_time=0.6)
+        self.wait(HOLD)
 
     @staticmethod
     def magnitude_block(values: np.ndarray, label: str, colour, largest: float | None = None) -> HeatBlock:

@@ -12,7 +12,8 @@ import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Create, Dot, FadeIn, GrowFromEdge, Line, MathTex, Rectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
 
-from attn_math.scaling import ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo
+from attn_math.scaling import (ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
+                               standard_deviation)
 from lesson.numbers import format_number
 from lesson.scaling_answers import COLLAPSED, question_fields, scaled_step, swept
 from scenes import style
@@ -57,8 +58,11 @@ NOTE_HEIGHT = 0.4  # kept under the panels for the zero-gradient note
 NOTE_GAP = 0.25  # between the panels and the note
 FRAME_ROOM = 0.2  # under the stacked panels, for the frame drawn round the scaled one
 PANEL_GAP = 0.35  # between the unscaled panel and the scaled one under it
-READOUT_NUMBERS = {"d_k": (style.TEXT, 0), "deviation": (style.TEXT, 2), "root": (style.TEXT, 2),
+READOUT_NUMBERS = {"d_k": (style.TEXT, 0), "sample": (style.TEXT, 2), "deviation": (style.TEXT, 2),
+                   "root": (style.TEXT, 2), "scaled_sample": (style.TEXT, 2),
                    "scaled_deviation": (style.TEXT, 2)}  # colour and decimals of each number in the readout
+# The readout's numbers before and after dividing: the panel's own scores' deviation beside the table's (many pairs)
+READOUT_SHOWN = {False: ("d_k", "sample", "deviation", "root"), True: ("d_k", "root", "scaled_sample", "scaled_deviation")}
 # A compared panel's softmax sounds once the other's has finished, SEQUENCE_GAP later: apart on a mono speaker.
 COMPARED_TURN = len(softmax_row([1.0])) / SAMPLE_RATE + SEQUENCE_GAP
 UNSCALED_LABEL, SCALED_LABEL = r"q\cdot k_j", r"q\cdot k_j / \sqrt{d_k}"
@@ -73,7 +77,9 @@ BLIP_SPACING = 0.12  # seconds between the exponentials' blips
 SHORTEST_CHANGE = 0.8  # a label that changes alone
 GOLDEN = (np.sqrt(5) - 1) / 2  # dot k sits at height frac(k x GOLDEN) of the band: evenly spread, no pattern
 VARIANCE = (r"\mathrm{Var}(", "q", r"\cdot", "k", r") = \sum_{i=1}^{d_k} \mathrm{Var}(", "q_i", r"\,", "k_i",
-            r") = d_k")
+            r")", r"= d_k")
+SUM_PART = len(VARIANCE) - 1  # "= d_k": framed as the voice says the sum's variance is the dimension
+ROW_REVEAL, ROW_READ = 0.6, 0.3  # seconds a table row takes to come, and to be read before the next
 
 
 class ScoreCloud(VGroup):
@@ -373,13 +379,20 @@ class ScalingScene(LessonScene):
         self.wait(1.5)
         header, *rows = table
         self.play(Appear(header), run_time=0.6)
-        for d_k, row in zip(self.dimensions, rows):
+        # As the voice says the sum's variance is the dimension, "= d_k" is framed and the table's rows come; as it
+        # says the deviation is its root, the two columns that agree, √d_k and the measured deviation, are framed.
+        self.beat("sum")
+        mark = self.mark(formula[SUM_PART])
+        for index, (d_k, row) in enumerate(zip(self.dimensions, rows)):
             # Matrix's "cell" sound as the row lands: the pitch climbs with the deviation, as the numbers do.
             self.cue_deviation(d_k, scaled=False)
-            self.play(FadeIn(row, shift=0.2 * UP), run_time=0.6)
-            self.wait(0.9)
+            self.play(FadeIn(row, shift=0.2 * UP), *([] if index else [Create(mark)]), run_time=ROW_REVEAL)
+            self.wait(ROW_READ)
+        self.beat("table")
+        columns = self.mark(VGroup(*[line[column] for line in table for column in (1, 2)]))
+        self.play(Create(columns), run_time=0.8)
         self.wait(HOLD)
-        self.formula, self.table = formula, table
+        self.formula, self.table = VGroup(formula, mark, columns), table
 
     def cue_deviation(self, d_k: int, scaled: bool) -> None:
         """Matrix's "cell" blip for the deviation of q · k at ``d_k`` (divided by sqrt(d_k) if ``scaled``), on the
@@ -455,6 +468,11 @@ class ScalingScene(LessonScene):
             self.play(*cloud.move_to_values(clouds[d_k].scaled_scores, self.scaled_deviations[d_k]),
                       Transform(self.row_frame, self.table_frame(index, columns=4)), Appear(rows[index][3]),
                       run_time=QUICK_CHANGE if count else SWEEP_CHANGE)
+        self.beat("one")  # every divided deviation, ≈ 1, framed as the voice says so
+        column = SurroundingRectangle(self.scaled_column, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5,
+                                      corner_radius=0.06)
+        self.play(ReplacementTransform(self.row_frame, column), run_time=SHORTEST_CHANGE)
+        self.row_frame = column
         self.sweep_hold(1, 0.0)
         self.cloud = cloud
 
@@ -482,6 +500,11 @@ class ScalingScene(LessonScene):
         self.place(VGroup(self.unscaled, self.legend), *self.panel_area(self.readout, note=True))
         self.play(Vanish(self.table, self.scaled_column, self.row_frame, self.cloud), run_time=0.6)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
+        # The dimension the voice says climbs is framed in the readout: its number changes inside the frame.
+        self.beat("dimension")
+        climbing = SurroundingRectangle(self.readout.slots["d_k"], color=style.HIGHLIGHT, buff=0.1, stroke_width=2.5,
+                                        corner_radius=0.06)
+        self.play(Create(climbing), run_time=0.6)
         # The point is heard: the chord thins to one tone, d_k after d_k, in the clear, then the voice says so.
         # The chords come SWEEP_HOLD apart at least, close enough to compare; the last state stays under the voice.
         with self.listening():
@@ -491,23 +514,30 @@ class ScalingScene(LessonScene):
             for index, d_k in enumerate(changes):
                 self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index)
         self.beat("sharp")
-        self.frame_largest(collapsed)
+        self.frame_largest(collapsed, climbing)
 
-    def frame_largest(self, collapsed: bool):
-        """The sweep's last row, as it ended: its largest weight framed and, on a collapse, the zero-gradient note."""
+    def frame_largest(self, collapsed: bool, climbing: SurroundingRectangle):
+        """The sweep's last row, as it ended: its largest weight framed (the frame round d_k goes) and, on a
+        collapse, the others' weights ≈ 0 framed as the voice says so, then the zero-gradient note as it names
+        their gradient."""
         chart = self.unscaled.chart
         winner = int(np.argmax(self.demos[self.swept[-1]].weights_unscaled))
         frame = SurroundingRectangle(VGroup(chart.bars[winner], chart.value_texts[winner], chart.labels[winner]),
                                      color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
         self.marks = VGroup(frame)
-        self.play(Create(frame), run_time=0.8)
+        self.play(Create(frame), Vanish(climbing), run_time=0.8)
         if collapsed:
             note = label_text(self.strings["labels"]["zero_gradient"], style.MUTED, style.BODY_SIZE)
             left, right, bottom, _ = style.body_box()
             fit(note, right - left, NOTE_HEIGHT).move_to(np.array([(left + right) / 2, bottom + NOTE_HEIGHT / 2, 0]))
-            self.marks.add(note)
+            others = VGroup(*[SurroundingRectangle(text, color=style.MUTED, buff=0.05, stroke_width=2,
+                                                   corner_radius=0.04)
+                              for j, text in enumerate(chart.value_texts) if j != winner])
+            self.marks.add(others, note)
             self.note = note
             self.beat("zero")
+            self.play(Create(others), run_time=0.6)
+            self.beat("gradient")
             self.play(Appear(note), run_time=0.6)
         self.hold(1)
 
@@ -549,12 +579,34 @@ class ScalingScene(LessonScene):
         self.cue("values", lands=True, values=[float(value) for value in parts.exponentials],
                  spacing=BLIP_SPACING, low=0.0, high=1.0)
         self.play(*moves.exponentiate(), run_time=change)
+        top = int(np.argmax(parts.weights))
+        # "las dibujamos divididas por la mayor": the line 1 = e^{max} and the bar that reaches it, framed
+        self.beat("drawn")
+        scale = self.mark(VGroup(moves.one, moves.bars[top]))
+        self.play(Create(scale), run_time=0.6)
         self.hold(1, after=change)  # what is left to read, but for the second move: not all after it
         self.beat("normalise")  # the exponentials stay while the voice explains them
         self.cue("row", lands=True, weights=[float(w) for w in parts.weights], d_k=shown, version="unscaled",
                  entropy=float(demo.entropy_unscaled))
-        self.play(*moves.normalise(), run_time=change)
-        self.moves = moves
+        self.play(*moves.normalise(), Vanish(scale), run_time=change)
+        self.beat("top")  # the largest weight framed as the voice says it
+        winner = self.mark(VGroup(moves.bars[top], moves.numbers[top]))
+        self.play(Create(winner), run_time=0.6)
+        if shown != d_k:
+            # "en dimensión 64 ... con casi todo": that d_k's largest weight written over the framed bar
+            larger = label_text(self.strings["labels"]["larger"].format(
+                d_k=d_k, top=format_number(self.demos[d_k].weights_unscaled.max())), style.HIGHLIGHT,
+                style.BODY_SIZE).scale(moves.scale_factor)
+            larger.next_to(winner, UP, buff=0.1).align_to(winner, RIGHT)
+            self.beat("larger")
+            self.play(Appear(larger), run_time=0.6)
+            winner.add(larger)
+        self.moves = VGroup(moves, winner)
+
+    @staticmethod
+    def mark(mobject) -> SurroundingRectangle:
+        """A frame round what the voice names."""
+        return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=0.12, stroke_width=2.5, corner_radius=0.06)
 
     def exponentiated_dimension(self) -> int:
         """The d_k whose unscaled row the exponentiate step shows: the configured one while its softmax shares
@@ -626,7 +678,10 @@ class ScalingScene(LessonScene):
                                   holds_left=len(self.dimensions) - index, after=0.8)
         frame = SurroundingRectangle(self.scaled, color=style.HIGHLIGHT, buff=FRAME_ROOM * 0.6, stroke_width=3,
                                      corner_radius=0.1)
+        self.beat("formula")  # "por eso la fórmula lleva la raíz de d sub k": the panel divided by it, framed
         self.play(Create(frame), run_time=0.8)
+        self.beat("root")  # ... and the root itself, the readout's divisor
+        self.play(Create(self.mark(self.readout[0][1])), run_time=0.6)
 
     # Shared pieces ------------------------------------------------------------------------------
     def panel(self, version: str, values: tuple[np.ndarray, np.ndarray, float], stacked: bool) -> DistributionPanel:
@@ -706,8 +761,7 @@ class ScalingScene(LessonScene):
         """(name, index, text) of every number the readout and the ``versions`` panels show at ``d_k`` (the readout
         with the scaled deviation if ``scaled``), written as on screen."""
         readout = self.readout_values(d_k)
-        names = [*READOUT_NUMBERS][:None if scaled else -1]
-        shown = {(name, 0, format_number(readout[name], READOUT_NUMBERS[name][1])) for name in names}
+        shown = {(name, 0, format_number(readout[name], READOUT_NUMBERS[name][1])) for name in READOUT_SHOWN[scaled]}
         for version in versions:
             weights, scores, entropy = self.values(self.demos[d_k], version == "scaled")
             shown |= {(f"entropy_{version}", 0, format_number(entropy))}
@@ -722,18 +776,25 @@ class ScalingScene(LessonScene):
                  entropy=float(entropy))
 
     def readout_values(self, d_k: int) -> dict[str, float]:
-        deviation, root = self.deviations[d_k], float(np.sqrt(d_k))
-        return {"d_k": d_k, "deviation": deviation, "root": root, "scaled_deviation": deviation / root}
+        """d_k; the deviation of the panel's own scores (its sample of n_keys); the table's, measured over many
+        pairs, beside sqrt(d_k); and the table's divided by sqrt(d_k)."""
+        deviation, root, scores = self.deviations[d_k], float(np.sqrt(d_k)), self.demos[d_k].scores
+        return {"d_k": d_k, "sample": standard_deviation(scores), "deviation": deviation, "root": root,
+                "scaled_sample": standard_deviation(scores / root), "scaled_deviation": deviation / root}
 
     def readout_line(self, d_k: int, scaled: bool = False) -> Readout:
-        """d_k, the measured deviation of q · k beside sqrt(d_k), and with ``scaled`` the deviation after dividing."""
+        """d_k, the deviation of the panel's own scores and the table's (many pairs) beside sqrt(d_k); with
+        ``scaled`` the divisor sqrt(d_k) and both deviations once divided by it. A sample of a few keys spreads
+        more or less than sqrt(d_k): the line says which number is which."""
         labels = self.strings["labels"]
         def words(key: str):
-            return label_text(labels[key], style.MUTED, style.BODY_SIZE)
+            return label_text(labels[key].format(n_keys=self.settings.n_keys), style.MUTED, style.BODY_SIZE)
 
-        groups = [[words("d_k"), "d_k"], [words("typical"), "deviation", words("root"), "root"]]
+        groups = [[words("d_k"), "d_k"], [words("sample"), "sample", words("typical"), "deviation", words("root"),
+                                          "root"]]
         if scaled:
-            groups.append([words("scaled_typical"), "scaled_deviation"])
+            groups = [[words("d_k"), "d_k"], [words("divisor"), "root"],
+                      [words("scaled_sample"), "scaled_sample", words("typical"), "scaled_deviation"]]
         line = Readout(groups, [self.readout_values(size) for size in self.dimensions], self.readout_values(d_k))
         left, right, _, top = style.body_box()
         fit(line, right - left, 0.6)

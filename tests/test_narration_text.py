@@ -41,6 +41,7 @@ def without_fields(template: str, sentences: frozenset = frozenset()) -> str:
 # Fields a scene passes to begin_step for the narration alone (a KeyError in any run of the scene would show
 # a missing one; every scene runs in its own tests).
 NARRATION_ONLY = {("scaling", "growing"): {"low", "high"}, ("heads", "cost"): {"params"},
+                  ("heads", "average"): {"spoken_targets"}, ("heads", "choose"): {"spoken_targets"},
                   ("matrix", "exponentiate"): {"total", "top"}, ("scaling", "exponentiate"): {"total", "top"},
                   ("positional", "clock_hands"): {"speeds"}, ("learned", "loss"): {"steps", "about"},
                   ("learned", "messy"): {"clean_said"}}

@@ -177,11 +177,13 @@ def test_distributions_on_screen_are_the_softmax_of_the_drawn_scores(scene, key,
 
 def test_readout_deviation_is_about_root_d_k_and_one_after_dividing(scene):
     settings = load_config().scaling
-    record = step(scene, "restored")
-    d_k, deviation, root, scaled = (shown(record, name)[0] for name in ("d_k", "deviation", "root", "scaled_deviation"))
-    measured = score_deviation(int(d_k), seed=settings.seed)
-    assert_shown([deviation, root, scaled], [measured, math.sqrt(d_k), measured / math.sqrt(d_k)])
-    assert scaled == pytest.approx(1.0, abs=0.05)
+    for key, names in (("growing", ("d_k", "deviation", "root")), ("restored", ("d_k", "root", "scaled_deviation"))):
+        record = step(scene, key)
+        d_k, *values = (shown(record, name)[0] for name in names)
+        measured = score_deviation(int(d_k), seed=settings.seed)
+        truths = {"deviation": measured, "root": math.sqrt(d_k), "scaled_deviation": measured / math.sqrt(d_k)}
+        assert_shown(values, [truths[name] for name in names[1:]])
+    assert values[-1] == pytest.approx(1.0, abs=0.05)
 
 
 def test_default_seed_collapses_onto_one_key_at_the_dwelt_d_k(scene):
@@ -389,3 +391,23 @@ def test_cards_mention_only_what_the_section_shows(scene, lang):
         problems += [f"{key}: d_k = {number} never shown" for match in D_K_MENTIONED.finditer(text)
                      for number in [match[1] or match[2]] if number not in shown_d_k]
     assert problems == []
+
+
+def test_the_readout_gives_the_spread_of_the_scores_on_screen_beside_root_d_k(watched):
+    """Review 43: a panel of a few keys spreads more or less than √d_k (d_k = 8: 1.78 under a «puntaje típico ≈
+    2.82»). Wherever a panel's scores are on screen, the readout gives their own standard deviation, recomputed
+    here with numpy from the draws (and, divided by √d_k, of the divided scores), beside the many pairs' ≈ √d_k."""
+    scene, screens = watched
+    settings = scene.settings
+    seen = set()
+    for time, numbers in screens:
+        if "d_k" not in numbers or not {"scores_unscaled", "scores_scaled"} & set(numbers):
+            continue
+        d_k = int(parse_number(numbers["d_k"][0][0]))
+        scores = np.array(by_hand(d_k, settings.n_keys, settings.seed)["scores_unscaled"])
+        name = "scaled_sample" if "scaled_deviation" in numbers else "sample"
+        assert name in numbers, f"{time:.1f} s, d_k = {d_k}: no spread of the scores on screen"
+        truth = np.std(scores / math.sqrt(d_k) if name == "scaled_sample" else scores)
+        assert_shown([parse_number(numbers[name][0][0])], [truth])
+        seen.add((d_k, name))
+    assert {(8, "sample"), (8, "scaled_sample"), (64, "sample"), (512, "scaled_sample")} <= seen
