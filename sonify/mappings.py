@@ -31,8 +31,8 @@ column; its weight: loudness, as weight / the row's largest):
   harmonics above the note, all of them at T = 0.2), hot dull (near a sine), long, detuned.
 * ``tokens``, ``concat``: the sentence (the heads) laid out, one plucked rung per token left to right.
 * ``heads_sum``/``sum_row``: the heads' mean as a softmax row.
-Heads (each head its register, ``legend.head_ladder``, and timbre: sine, triangle, organ): ``head_arcs`` (what each
-token receives), ``head_row`` (one token's row: the token's own note, then the chord of where it looks), ``heads_overlay`` and ``heads_chord`` (the three heads one after the
+Heads (each head its timbre: sine, triangle, organ; a token on its rung of the token ladder in every head, as in every
+row, so that «María» is one pitch whichever head looks at it): ``head_arcs`` (what each token receives), ``head_row`` (one token's row: the token's own note, then the chord of where it looks), ``heads_overlay`` and ``heads_chord`` (the three heads one after the
 other, each once the last has ended).
 Others: the positional encoding, a dimension of angular frequency omega at 300 x 8^(1 + log10(omega) / 4) Hz, loud
 where its value is high (``frequencies``, ``position_sweep``, ``frequency_contrast``, ``wave``); ``outputs_compared``,
@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from attn_math.attention import entropy
-from sonify.legend import KEY_PITCH, MARKER_PITCH, head_ladder, ladder, value_pitch
+from sonify.legend import KEY_PITCH, MARKER_PITCH, ladder, value_pitch
 from sonify.mix import GATE_BLOCK, Timeline, Track, cue_gain_db, in_room, levelled, limited_blocks, with_voices, write_wav_blocks
 from sonify.synth import (ATTACK, PLUCK, SAMPLE_RATE, SWELL, chord, envelope, glide, low_pass, organ_wave, pan,
                           saw_wave, seconds, sine_wave, tone, triangle_wave)
@@ -211,15 +211,17 @@ def share_db(weight: float, peak: float) -> float:
     return float(20 * np.log10(max(weight / max(peak, weight, 1e-12), QUIETEST_SHARE)))
 
 
-HEAD_WAVES = (sine_wave, triangle_wave, organ_wave)  # heads 1, 2, 3: each its timbre (and its register, ``legend``)
+HEAD_WAVES = (sine_wave, triangle_wave, organ_wave)  # heads 1, 2, 3: each its timbre (``legend.HEAD_TIMBRES``)
 HEADS_SECONDS = {"head_row": 0.9, "heads_overlay": 0.9, "heads_chord": 1.4}  # one head's chord in these cues
+HEAD_FADE = np.log(10 ** (30 / 20))  # a head's chord dies 30 dB by its end: the next head starts after a silence
 
 
 def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
-    """A distribution in head ``head``'s register and timbre: one pitch per token, loud as its weight."""
+    """A distribution in head ``head``'s timbre: each token at its rung of the token ladder (``legend.ladder``),
+    loud as its weight; it has died away (30 dB) by its end, so that heads heard in turn are heard one by one."""
     wave = HEAD_WAVES[head % len(HEAD_WAVES)]
-    sound = stereo_chord(head_ladder(head, len(weights)), weights, duration, wave)
-    return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
+    sound = stereo_chord(ladder(len(weights)), weights, duration, wave)
+    return low_pass(envelope(sound, decay=duration / HEAD_FADE, attack=SWELL), LAB_CUTOFF)
 
 
 LOOK_GAP = 0.2  # seconds from a row's own token to the chord of where it looks
@@ -230,7 +232,7 @@ def looking(head: int, weights, query: int) -> np.ndarray:
     row's chord, loudest where it looks: a previous-token head's row is each token's note followed by the one
     before it."""
     wave, count = HEAD_WAVES[head % len(HEAD_WAVES)], len(weights)
-    own = tone(float(head_ladder(head, count)[query]), 0.14, wave)
+    own = tone(float(ladder(count)[query]), 0.14, wave)
     note = pan(low_pass(envelope(own, decay=0.05, attack=PLUCK), LAB_CUTOFF), float(spread(count)[query]))
     return in_sequence([note, head_chord(head, weights, HEADS_SECONDS["head_row"])], LOOK_GAP)
 
