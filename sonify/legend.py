@@ -36,6 +36,7 @@ QUANTITIES = {  # quantity: (dimension, scale)
     "spread": ("the width of a cluster", "H bits = H octaves around 850 Hz (0 bits: one tone), at most 2.5"),
     "frequency": ("pitch", "300 x 8^(1 + log10(omega) / 4) Hz: omega = 1e-4 at 300 Hz, 1 at 2400 Hz"),
     "encoding value": ("loudness", "loud where the encoding is high (+1), silent at -1"),
+    "encoding": ("an envelope", "its voices pulse six times a second (``mappings.pulses``): no other kind pulses"),
     "temperature": ("timbre", "cold bright and short, hot dull, long and detuned"),
     "difference": ("an interval", "two voices left and right: a unison when identical, at least a whole tone apart"),
 }
@@ -50,8 +51,8 @@ KIND_QUANTITIES = {
     "head_arcs": ("head", "token", "weight"), "head_row": ("head", "token", "weight"),
     "heads_overlay": ("head", "token", "weight"), "heads_chord": ("head", "token", "weight"),
     "entropy": ("spread",), "outputs_compared": ("difference", "token"),
-    "frequencies": ("frequency",), "frequency_contrast": ("frequency", "encoding value"),
-    "position_sweep": ("frequency", "encoding value"), "wave": ("frequency", "encoding value"),
+    "frequencies": ("frequency", "encoding"), "frequency_contrast": ("frequency", "encoding value", "encoding"),
+    "position_sweep": ("frequency", "encoding value", "encoding"), "wave": ("frequency", "encoding value", "encoding"),
 }
 KIND_REGISTER = {kind: register for register, kinds in {
     "markers": ("step", "reset", "cost"),

@@ -35,7 +35,8 @@ Heads (each head its timbre: sine, triangle, organ; a token on its rung of the t
 row, so that «María» is one pitch whichever head looks at it): ``head_arcs`` (what each token receives), ``head_row`` (one token's row: the token's own note, then the chord of where it looks), ``heads_overlay`` and ``heads_chord`` (the three heads one after the
 other, each once the last has ended).
 Others: the positional encoding, a dimension of angular frequency omega at 300 x 8^(1 + log10(omega) / 4) Hz, loud
-where its value is high (``frequencies``, ``position_sweep``, ``frequency_contrast``, ``wave``); ``outputs_compared``,
+where its value is high, pulsing six times a second, its kind's own envelope (``frequencies``, ``position_sweep``,
+``frequency_contrast``, ``wave``: ``pulses``); ``outputs_compared``,
 two voices left and right on the compared row's rung, a unison when the outputs are identical, at least a whole
 tone apart when not;
 ``entropy``, each compared row's entropy as the spread of a cluster of up to seven voices around 850 Hz, H bits =
