@@ -464,17 +464,18 @@ def cue_loudness(cue, data_lufs: float) -> float:
 
 
 HEARD_TOGETHER = GATE_BLOCK / SAMPLE_RATE  # seconds: sounds starting closer share one momentary loudness window
+LONGEST_RUN = 30.0  # seconds: a run heard together is held in memory whole; past this a new one starts
 
 
 def joins(run, cue, at: float) -> bool:
     """Whether ``cue`` at ``at`` is heard with the ``run`` before it ((cue, start, sound) each): a cue of its kind
     that starts before the last one's sound has ended or within the 400 ms a momentary loudness measures (blips 0.2 s
     apart, an attention row's lines 86 ms apart), or the next of a matrix's rows revealed one after another (one
-    ``row_spacing``, not replayed)."""
+    ``row_spacing``, not replayed), within LONGEST_RUN of the run's first."""
     if not run:
         return False
     last, start, sound = run[-1]
-    if cue.kind != last.kind or cue.replay != last.replay:
+    if cue.kind != last.kind or cue.replay != last.replay or at - run[0][1] > LONGEST_RUN:
         return False
     spacing = cue.values.get("row_spacing")
     if spacing and not cue.replay and spacing == last.values.get("row_spacing"):
