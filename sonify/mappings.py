@@ -32,8 +32,9 @@ column; its weight: loudness, as weight / the row's largest):
 * ``tokens``, ``concat``: the sentence (the heads) laid out, one plucked rung per token left to right.
 * ``heads_sum``/``sum_row``: the heads' mean as a softmax row.
 Heads (each head its timbre: sine, triangle, organ; a token on its rung of the token ladder in every head, as in every
-row, so that «María» is one pitch whichever head looks at it): ``head_arcs`` (what each token receives), ``head_row`` (one token's row: the token's own note, then the chord of where it looks), ``heads_overlay`` and ``heads_chord`` (the three heads one after the
-other, each once the last has ended).
+row, so that «María» is one pitch whichever head looks at it): ``head_arcs`` (what each token receives), ``head_row``
+(one token's row: the token's own note, then the chord of where it looks), ``heads_overlay`` and ``heads_chord`` (the
+three heads one after the other, each chord dying away before the next starts).
 Others: the positional encoding, a dimension of angular frequency omega at 300 x 8^(1 + log10(omega) / 4) Hz, loud
 where its value is high, pulsing six times a second, its kind's own envelope (``frequencies``, ``position_sweep``,
 ``frequency_contrast``, ``wave``: ``pulses``); ``outputs_compared``,
