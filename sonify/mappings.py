@@ -288,8 +288,11 @@ PULSE_HZ, PULSE_FLOOR = 6.0, 0.25  # pulses a second; the amplitude between two 
 
 def pulses(duration: float) -> np.ndarray:
     """The encoding's envelope: a raised cosine PULSE_HZ times a second, from PULSE_FLOOR to 1 (it starts at its
-    peak, so the sound's attack is its own)."""
-    return PULSE_FLOOR + (1 - PULSE_FLOOR) * (1 + np.cos(2 * np.pi * PULSE_HZ * seconds(duration))) / 2
+    peak, so the sound's attack is its own), held at its peak over its last pulse, so that the sound's release is a
+    fade (``FOLLOWED_RELEASE``) and not a pulse cut short."""
+    t = seconds(duration)
+    depth = np.clip((duration - t) * PULSE_HZ - 1, 0.0, 1.0)  # 1 until the last two pulses, 0 over the last one
+    return 1 - depth * (1 - PULSE_FLOOR) * (1 - np.cos(2 * np.pi * PULSE_HZ * t)) / 2
 
 
 def traced(pitches, duration: float) -> np.ndarray:
