@@ -31,11 +31,13 @@ column; its weight: loudness, as weight / the row's largest):
   harmonics above the note, all of them at T = 0.2), hot dull (near a sine), long, detuned.
 * ``tokens``, ``concat``: the sentence (the heads) laid out, one plucked rung per token left to right.
 * ``heads_sum``/``sum_row``: the heads' mean as a softmax row.
-Heads (each head its register, ``legend.head_ladder``, and timbre: sine, triangle, organ): ``head_arcs`` (what each
-token receives), ``head_row`` (one token's row: the token's own note, then the chord of where it looks), ``heads_overlay`` and ``heads_chord`` (the three heads one after the
-other, each once the last has ended).
+Heads (each head its timbre: sine, triangle, organ; a token on its rung of the token ladder in every head, as in every
+row, so that «María» is one pitch whichever head looks at it): ``head_arcs`` (what each token receives), ``head_row``
+(one token's row: the token's own note, then the chord of where it looks), ``heads_overlay`` and ``heads_chord`` (the
+three heads one after the other, each chord dying away before the next starts).
 Others: the positional encoding, a dimension of angular frequency omega at 300 x 8^(1 + log10(omega) / 4) Hz, loud
-where its value is high (``frequencies``, ``position_sweep``, ``frequency_contrast``, ``wave``); ``outputs_compared``,
+where its value is high, pulsing six times a second, its kind's own envelope (``frequencies``, ``position_sweep``,
+``frequency_contrast``, ``wave``: ``pulses``); ``outputs_compared``,
 two voices left and right on the compared row's rung, a unison when the outputs are identical, at least a whole
 tone apart when not;
 ``entropy``, each compared row's entropy as the spread of a cluster of up to seven voices around 850 Hz, H bits =
@@ -51,8 +53,9 @@ from pathlib import Path
 import numpy as np
 
 from attn_math.attention import entropy
-from sonify.legend import KEY_PITCH, MARKER_PITCH, head_ladder, ladder, value_pitch
-from sonify.mix import GATE_BLOCK, Timeline, Track, cue_gain_db, in_room, levelled, limited_blocks, with_voices, write_wav_blocks
+from sonify.legend import KEY_PITCH, MARKER_PITCH, ladder, value_pitch
+from sonify.mix import (GATE_BLOCK, Timeline, Track, blocks, cue_gain_db, in_room, levelled, limited_blocks, with_voices,
+                        write_wav_blocks)
 from sonify.synth import (ATTACK, PLUCK, SAMPLE_RATE, SWELL, chord, envelope, glide, low_pass, organ_wave, pan,
                           saw_wave, seconds, sine_wave, tone, triangle_wave)
 
@@ -79,12 +82,12 @@ def stereo_chord(pitches, weights, duration: float, wave=sine_wave, positions=No
 SEQUENCE_LOUDNESS = -20.0  # LUFS momentary: each sound of a sequence before the sequence is placed at its level
 
 
-def together(sounds, starts) -> np.ndarray:
+def together(sounds, starts, gains_db=None) -> np.ndarray:
     """Stereo sounds each at its start (seconds), each as loud as the others (measured: a one-tone cluster and a
-    seven-voice one, a head's peaked chord and another's flat one)."""
+    seven-voice one, a head's peaked chord and another's flat one), or ``gains_db`` louder than that, each its own."""
     track = Timeline(max(start + len(sound) / SAMPLE_RATE for sound, start in zip(sounds, starts)))
-    for sound, start in zip(sounds, starts):
-        track.place(levelled(sound, SEQUENCE_LOUDNESS), start)
+    for sound, start, gain in zip(sounds, starts, gains_db or [0.0] * len(sounds)):
+        track.place(levelled(sound, SEQUENCE_LOUDNESS + gain), start)
     return track.samples
 
 
@@ -200,26 +203,22 @@ def connection_note(key: int, temperature: float = 1.0) -> np.ndarray:
 QUIETEST_SHARE = 1e-3  # the faintest a weight is heard against its row's largest (-60 dB), not silence
 
 
-def crowding_db(spacing: float | None) -> float:
-    """10 log10(0.4 s / spacing), at least 0: notes closer than the 400 ms a momentary loudness measures share it
-    (each note is levelled alone; seven notes 86 ms apart summed to 6 LU over their kind's level)."""
-    return float(10 * np.log10(max(1.0, GATE_BLOCK / SAMPLE_RATE / spacing))) if spacing else 0.0
-
-
 def share_db(weight: float, peak: float) -> float:
     """A weight as loudness against its row's largest (``peak``): 20 log10(weight / peak) dB, down to -60 dB."""
     return float(20 * np.log10(max(weight / max(peak, weight, 1e-12), QUIETEST_SHARE)))
 
 
-HEAD_WAVES = (sine_wave, triangle_wave, organ_wave)  # heads 1, 2, 3: each its timbre (and its register, ``legend``)
+HEAD_WAVES = (sine_wave, triangle_wave, organ_wave)  # heads 1, 2, 3: each its timbre (``legend.HEAD_TIMBRES``)
 HEADS_SECONDS = {"head_row": 0.9, "heads_overlay": 0.9, "heads_chord": 1.4}  # one head's chord in these cues
+HEAD_FADE = np.log(10 ** (30 / 20))  # a head's chord dies 30 dB by its end: the next head starts after a silence
 
 
 def head_chord(head: int, weights, duration: float = 0.9) -> np.ndarray:
-    """A distribution in head ``head``'s register and timbre: one pitch per token, loud as its weight."""
+    """A distribution in head ``head``'s timbre: each token at its rung of the token ladder (``legend.ladder``),
+    loud as its weight; it has died away (30 dB) by its end, so that heads heard in turn are heard one by one."""
     wave = HEAD_WAVES[head % len(HEAD_WAVES)]
-    sound = stereo_chord(head_ladder(head, len(weights)), weights, duration, wave)
-    return low_pass(envelope(sound, decay=duration / 2.5, attack=SWELL), LAB_CUTOFF)
+    sound = stereo_chord(ladder(len(weights)), weights, duration, wave)
+    return low_pass(envelope(sound, decay=duration / HEAD_FADE, attack=SWELL), LAB_CUTOFF)
 
 
 LOOK_GAP = 0.2  # seconds from a row's own token to the chord of where it looks
@@ -230,7 +229,7 @@ def looking(head: int, weights, query: int) -> np.ndarray:
     row's chord, loudest where it looks: a previous-token head's row is each token's note followed by the one
     before it."""
     wave, count = HEAD_WAVES[head % len(HEAD_WAVES)], len(weights)
-    own = tone(float(head_ladder(head, count)[query]), 0.14, wave)
+    own = tone(float(ladder(count)[query]), 0.14, wave)
     note = pan(low_pass(envelope(own, decay=0.05, attack=PLUCK), LAB_CUTOFF), float(spread(count)[query]))
     return in_sequence([note, head_chord(head, weights, HEADS_SECONDS["head_row"])], LOOK_GAP)
 
@@ -267,16 +266,33 @@ def encoding_pitch(angular_frequencies) -> np.ndarray:
     return 300.0 * 8**share
 
 
-def followed(pitches, levels, duration: float, positions, wave=sine_wave) -> np.ndarray:
+def followed(pitches, levels, duration: float, positions, wave=sine_wave, pulsing: bool = False) -> np.ndarray:
     """Voices (sines unless ``wave`` says) at ``pitches`` whose loudness follows ``levels`` (one row per pitch) across
-    ``duration``, each at its pan position (a number, or an array over time for a voice that travels)."""
+    ``duration``, each at its pan position (a number, or an array over time for a voice that travels); ``pulsing``:
+    the encoding's envelope, PULSE_HZ pulses a second (``pulses``)."""
     t = seconds(duration)
     levels = np.atleast_2d(np.asarray(levels, dtype=float))
     along = np.linspace(0, levels.shape[1] - 1, len(t))
     voices = [pan(np.interp(along, np.arange(levels.shape[1]), row) * wave(pitch * t), position)
               for pitch, row, position in zip(pitches, levels, positions)]
     sound = np.sum(voices, axis=0) / max(1, len(voices)) ** 0.5
+    sound = sound * pulses(duration)[:, None] if pulsing else sound
     return low_pass(envelope(sound, decay=10 * duration, release=FOLLOWED_RELEASE), LAB_CUTOFF)
+
+
+# The positional encoding's own envelope (every register and timbre is in use: its 300-2400 Hz sines lay over the
+# values' blips and the similarity curve): its voices pulse, smoothly, six times a second, a hand turning, not a held
+# tone; no other kind pulses (a run of blips is plucked notes, 0.12 s or more apart, each at its own pitch).
+PULSE_HZ, PULSE_FLOOR = 6.0, 0.25  # pulses a second; the amplitude between two pulses, against their peak
+
+
+def pulses(duration: float) -> np.ndarray:
+    """The encoding's envelope: a raised cosine PULSE_HZ times a second, from PULSE_FLOOR to 1 (it starts at its
+    peak, so the sound's attack is its own), held at its peak over its last pulse, so that the sound's release is a
+    fade (``FOLLOWED_RELEASE``) and not a pulse cut short."""
+    t = seconds(duration)
+    depth = np.clip((duration - t) * PULSE_HZ - 1, 0.0, 1.0)  # 1 until the last two pulses, 0 over the last one
+    return 1 - depth * (1 - PULSE_FLOOR) * (1 - np.cos(2 * np.pi * PULSE_HZ * t)) / 2
 
 
 def traced(pitches, duration: float) -> np.ndarray:
@@ -308,13 +324,13 @@ def sweep(angular_frequencies, values, duration: float) -> np.ndarray:
     its pitch, loud where its value is high."""
     values = np.asarray(values, dtype=float)
     return followed(encoding_pitch(angular_frequencies), (values + 1) / 2, duration,
-                    [left_to_right(duration)] * len(values))
+                    [left_to_right(duration)] * len(values), pulsing=True)
 
 
 def contrast(angular_frequencies, values, duration: float = 1.5) -> np.ndarray:
     """Two dimensions compared: the fast one on the left, the slow one on the right (their boxes' sides)."""
     return followed(encoding_pitch(angular_frequencies), (np.asarray(values) + 1) / 2, duration,
-                    spread(len(angular_frequencies), -0.8, 0.8))
+                    spread(len(angular_frequencies), -0.8, 0.8), pulsing=True)
 
 
 
@@ -397,12 +413,13 @@ MAPPINGS: dict[str, Callable[..., np.ndarray]] = {
     "cost": lambda **_: 0.5 * step_tone(0),
     "frequencies": lambda angular_frequencies, **_: followed(
         encoding_pitch(angular_frequencies[::2]), np.ones((len(angular_frequencies[::2]), 2)), 1.5,
-        spread(len(angular_frequencies[::2]))),
+        spread(len(angular_frequencies[::2])), pulsing=True),
     "position_sweep": lambda rows, angular_frequencies, duration, **_: sweep(
         angular_frequencies[::2], np.asarray(rows)[:, ::2].T, duration),
     "frequency_contrast": lambda angular_frequencies, values, **_: contrast(angular_frequencies, values),
     "wave": lambda angular_frequency, samples, duration, **_: followed(
-        encoding_pitch([angular_frequency]), [(np.asarray(samples) + 1) / 2], duration, [left_to_right(duration)]),
+        encoding_pitch([angular_frequency]), [(np.asarray(samples) + 1) / 2], duration, [left_to_right(duration)],
+        pulsing=True),
     "similarity_curve": lambda similarities, duration, **_: curve_tone(similarities, duration),
     "curve": lambda values, duration, **_: curve_tone(values, duration),
     "vector_sum": lambda x_plus_pe, **_: value_blip(float(np.linalg.norm(x_plus_pe)), 0, 3),
@@ -419,8 +436,7 @@ LEVELS = {"step": MARKER, "reset": MARKER, "cost": MARKER, "scale": SOFT, "token
           **{kind: DATA for kind in MAPPINGS if kind not in ("step", "reset", "cost", "scale", "tokens", "concat")}}
 # Kinds whose data is also loudness from one cue to the next (an attention line after another of its row): dB on
 # top of their level.
-EMPHASIS: dict[str, Callable[..., float]] = {
-    "connection": lambda weight, peak=1.0, spacing=None, **_: share_db(weight, peak) - crowding_db(spacing)}
+EMPHASIS: dict[str, Callable[..., float]] = {"connection": lambda weight, peak=1.0, **_: share_db(weight, peak)}
 
 
 def add_sound(kind: str, mapping: Callable[..., np.ndarray], level: float) -> None:
@@ -451,41 +467,77 @@ def cue_loudness(cue, data_lufs: float) -> float:
     return data_lufs + LEVELS[cue.kind] + (emphasis(**cue.values) if emphasis else 0.0)
 
 
-def revealed_together(cues, times) -> list[list[tuple]]:
-    """(cue, start) runs: a matrix's rows revealed one after another (cues of one kind with one ``row_spacing``, at
-    their own times, not replayed) make one run, every other cue one of its own."""
-    runs, last = [], None
+HEARD_TOGETHER = GATE_BLOCK / SAMPLE_RATE  # seconds: sounds starting closer share one momentary loudness window
+LONGEST_RUN = 30.0  # seconds: a run heard together is held in memory whole; past this a new one starts
+
+
+def joins(run, cue, at: float) -> bool:
+    """Whether ``cue`` at ``at`` is heard with the ``run`` before it ((cue, start, sound) each): a cue of its kind
+    that starts before the last one's sound has ended or within the 400 ms a momentary loudness measures (blips 0.2 s
+    apart, an attention row's lines 86 ms apart), or the next of a matrix's rows revealed one after another (one
+    ``row_spacing``, not replayed), within LONGEST_RUN of the run's first."""
+    if not run:
+        return False
+    last, start, sound = run[-1]
+    if cue.kind != last.kind or cue.replay != last.replay or at - run[0][1] > LONGEST_RUN:
+        return False
+    spacing = cue.values.get("row_spacing")
+    if spacing and not cue.replay and spacing == last.values.get("row_spacing"):
+        return True
+    return at < start + max(HEARD_TOGETHER, len(sound) / SAMPLE_RATE)
+
+
+def heard_together(cues, times):
+    """(cue, start, sound) runs of cues heard together (``joins``), every other cue a run of its own; one run's
+    sounds in memory at a time."""
+    run = []
     for cue, at in zip(cues, times):
-        key = (cue.kind, cue.values.get("row_spacing")) if cue.values.get("row_spacing") and not cue.replay else None
-        if key is None or key != last:
-            runs.append([])
-        runs[-1].append((cue, at))
-        last = key
-    return runs
+        sound = MAPPINGS[cue.kind](**cue.values)
+        if run and not joins(run, cue, at):
+            yield run
+            run = []
+        run.append((cue, at, sound))
+    if run:
+        yield run
 
 
 def placed(timeline: Timeline, cues, data_lufs: float) -> Timeline:
     """Every cue's sound at its time on ``timeline``, measured as heard in the room and set to its loudness
-    (``cue_loudness``) with the data cues at ``data_lufs``; a matrix's rows revealed close together measured and
-    set as one sound (``revealed_together``: 2 s masked rows 0.2 s apart, levelled alone, piled up to 9 LU over
-    their level), each row in it as loud as the others. One run of sounds in memory at a time."""
-    for run in revealed_together(cues, staggered(cues)):
-        (first, start), sounds = run[0], [MAPPINGS[cue.kind](**cue.values) for cue, _ in run]
-        sound = sounds[0] if len(run) == 1 else together(sounds, [at - start for _, at in run])
-        timeline.place(levelled(sound, max(cue_loudness(cue, data_lufs) for cue, _ in run), roomed=True), start)
+    (``cue_loudness``) with the data cues at ``data_lufs``. Sounds heard together (``heard_together``: a matrix's
+    rows revealed close together, blips 0.2 s apart, a row's attention lines) are measured and set as one sound, at
+    the loudest of their loudnesses, each in it at its own against the others (levelled alone, 2 s masked rows 0.2 s
+    apart piled up to 9 LU over their level, five blips to 2.7; a temperature row's lines, each levelled alone and
+    lowered by how many shared a window, left a peaked row 3 LU under a flat one)."""
+    for run in heard_together(cues, staggered(cues)):
+        (_, start, sound), loudness = run[0], [cue_loudness(cue, data_lufs) for cue, _, _ in run]
+        if len(run) > 1:
+            sound = together([sound for _, _, sound in run], [at - start for _, at, _ in run],
+                             [level - max(loudness) for level in loudness])
+        timeline.place(levelled(sound, max(loudness), roomed=True), start)
     return timeline
+
+
+UNDUCKED = frozenset({"step", "reset"})  # markers heard over a voice: a step's bell sounds as its voice starts
 
 
 def write_soundtrack(cues, duration: float, loudness_lufs: float, path: Path, voices=()) -> None:
     """Every cue's sound at its time and its kind's level on a stereo track exactly ``duration`` long, levelled
     against speech at ``loudness_lufs`` (``cue_gain_db``), in a light room (``in_room``), the narration's ``voices``
-    ((start, mono samples) each) over it at that loudness with the tones ducked, through the limiter, written to the
-    WAV ``path``. Built on scratch files and limited a block at a time: memory holds a block and a cue's sound,
-    however long the section runs."""
-    with Track(int(round(duration * SAMPLE_RATE))) as tones:
-        placed(Timeline(samples=tones), cues, cue_gain_db(loudness_lufs))
+    ((start, mono samples) each) over it at that loudness with the tones ducked, but for the step and reset markers
+    (``UNDUCKED``: a step's voice starts with its bell, which ducked 14 dB was lost under the first syllables),
+    through the limiter, written to the WAV ``path``. Built on scratch files and limited a block at a time: memory
+    holds a block and a cue's sound, however long the section runs."""
+    length = int(round(duration * SAMPLE_RATE))
+    apart = [cue for cue in cues if cue.kind in UNDUCKED] if voices else []
+    with Track(length) as tones, Track(length if apart else 0) as markers:
+        placed(Timeline(samples=tones), [cue for cue in cues if cue.kind not in UNDUCKED or not voices],
+               cue_gain_db(loudness_lufs))
+        placed(Timeline(samples=markers), apart, cue_gain_db(loudness_lufs))
         in_room(tones)
+        in_room(markers)
         with with_voices(tones, voices, loudness_lufs) if voices else tones as mix:  # closing tones twice is harmless
+            for start, block in blocks(markers):
+                mix[start:start + len(block)] = mix[start:start + len(block)] + block
             write_wav_blocks((block for _, block in limited_blocks(mix)), path)
 
 

@@ -39,3 +39,52 @@ def test_the_masked_rows_together_sound_at_the_data_level(tmp_path, causal_rows)
     loudest = loudest_momentary(path)
     assert loudest <= CAP
     assert abs(loudest - DATA_LUFS) <= TOLERANCE, loudest
+
+
+@pytest.fixture(scope="module")
+def temperature_rows():
+    """The temperature step's rows as the narrated scene cues them: one list of attention lines per temperature
+    (86 ms apart at the narration's pace)."""
+    number = BY_ID["pipeline"].scene().STEPS.index("temperature") + 1
+    scene = run_scene("pipeline", steps=StepRange(number, number), narration=PacedSpeaker())
+    lines = [cue for cue in scene.cues if cue.kind == "connection" and cue.listen]
+    return [[cue for cue in lines if cue.values["temperature"] == t]
+            for t in dict.fromkeys(cue.values["temperature"] for cue in lines)]
+
+
+def test_each_temperature_row_sounds_at_the_data_level(tmp_path, temperature_rows):
+    """The last review: T = 0.2's row at -25.3 LUFS momentary, T = 3's at -22.4 (each line levelled alone and lowered
+    by how many lines shared a window: a peaked row's quiet lines do not fill it back up). Each row written alone."""
+    assert len(temperature_rows) >= 3 and all(len(row) >= 5 for row in temperature_rows)
+    assert max(b.time - a.time for row in temperature_rows for a, b in zip(row, row[1:])) < 0.4  # close together
+    levels = {}
+    for row in temperature_rows:
+        start = row[0].time - 0.5
+        cues = [type(cue)(cue.time - start, cue.kind, cue.values) for cue in row]
+        path = tmp_path / "row.wav"
+        write_soundtrack(cues, cues[-1].time + 2.0, SPEECH_LUFS, path)
+        levels[row[0].values["temperature"]] = round(loudest_momentary(path), 1)
+    assert all(abs(level - DATA_LUFS) <= TOLERANCE for level in levels.values()), levels
+
+
+def test_matrix_blips_close_together_sound_at_the_data_level(tmp_path):
+    """The last review (720p, 30 fps): matrix's cells blip 0.33 s apart as each row's largest score and each weight
+    land, two blips in every 400 ms window, -19.3 LUFS momentary where one blip is -22. Each run of blips closer than
+    0.4 s, as the scene cues them at 30 frames a second, written alone."""
+    cells = [cue for cue in run_scene("matrix", frame_rate=30).cues if cue.kind == "cell"]
+    runs: list[list] = []
+    for cue in cells:
+        if runs and cue.time - runs[-1][-1].time < 0.4:
+            runs[-1].append(cue)
+        else:
+            runs.append([cue])
+    runs = [run for run in runs if len(run) >= 3]
+    assert runs  # the review's case
+    levels = []
+    for run in runs:
+        start = run[0].time - 0.5
+        cues = [type(cue)(cue.time - start, cue.kind, cue.values) for cue in run]
+        path = tmp_path / "blips.wav"
+        write_soundtrack(cues, cues[-1].time + 1.5, SPEECH_LUFS, path)
+        levels.append((round(run[0].time, 2), round(loudest_momentary(path), 1)))
+    assert all(abs(level - DATA_LUFS) <= TOLERANCE for _, level in levels), levels

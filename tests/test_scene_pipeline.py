@@ -596,7 +596,7 @@ def test_cues_step_tones_connections_and_reset(scene):
     assert kinds.keys() == set(BY_ID["pipeline"].cue_kinds)  # the values of every kind the record says it plays
     for cue in gato.cues:  # a row's version only where two panels' rows are compared (steps 8-9); "replayed" on
         # the query's row among a matrix's rows (sonify.replay.key_cues), "row_spacing" on each of a matrix's rows
-        # revealed one after another (sonify.mappings.revealed_together)
+        # revealed one after another (sonify.mappings.heard_together)
         assert set(cue.values) - {"replayed", "row_spacing"} in (kinds[cue.kind], kinds[cue.kind] - {"version"})
         assert all(isinstance(value, (int, float, list, str)) for value in cue.values.values())
     marked = {kind: [cue for cue in gato.cues if cue.kind == kind and cue.values.get("replayed")]

@@ -246,13 +246,14 @@ def test_keys_sound_where_their_columns_are():
 
 
 def test_a_row_longer_than_the_ladder_sounds_every_token_past_the_sixteenth():
-    """The learned section's 20 tokens: token 18 is heard (it was dropped), at the third rung of head 1's ladder,
-    600 Hz x 2^(4/12) (its rungs 0, 2, 4, 7 semitones, then again), and on the right, where its column is."""
+    """The learned section's 20 tokens: token 18 is heard (it was dropped), on the token ladder's ninth rung (its
+    rungs 0, 2, 4, 7, 9, 11, 13, 15, 17, 20 semitones from 330 Hz, then again), and on the right, where its column
+    is."""
     weights = np.zeros(20)
     weights[18] = 1.0
     sound = MAPPINGS["head_row"](head=0, weights=weights.tolist())
     assert rms(sound) > 0.01
-    assert pitch(sound) == pytest.approx(600.0 * 2 ** (4 / 12), abs=1.0)
+    assert pitch(sound) == pytest.approx(330.0 * 2 ** (17 / 12), abs=1.0)
     assert left_share(sound) < 0.1
 
 
@@ -294,16 +295,19 @@ def heard_spans(sound: np.ndarray, pitches) -> list[tuple[float, float]]:
 
 
 def test_heads_overlay_plays_the_three_heads_one_after_the_other():
-    sound = mono(MAPPINGS["heads_overlay"](weights=[[[1.0, 0.0, 0.0]] * 3] * 3))  # all to the first token
-    assert pitch(sound[: int(0.25 * SAMPLE_RATE)]) == pytest.approx(600, rel=0.02)  # head 1 alone first
+    weights = [[[1.0 if k == head else 0.0 for k in range(3)]] * 3 for head in range(3)]  # head h to token h
+    sound = mono(MAPPINGS["heads_overlay"](weights=weights))
+    assert pitch(sound[: int(0.25 * SAMPLE_RATE)]) == pytest.approx(330, rel=0.02)  # head 1 (token 1) alone first
 
 
 @pytest.mark.parametrize("kind", ["heads_overlay", "heads_chord"])
 def test_each_heads_chord_starts_after_the_one_before_has_ended(kind):
-    """Heads 1, 2, 3 sound at 600, 950 and 1510 Hz (their registers' first key): each one's first moment comes
-    at least 0.15 s (measured through the blur of the analysis window) after the last of the one before."""
-    weights = {"heads_overlay": [[[1.0, 0.0, 0.0]] * 3] * 3, "heads_chord": [[1.0, 0.0, 0.0]] * 3}[kind]
-    spans = heard_spans(MAPPINGS[kind](weights=weights), (600, 950, 1510))
+    """Heads 1, 2, 3 each looking at its own token of nine (tokens 1, 5 and 9: 330, 555 and 881 Hz on the token
+    ladder): each one's first moment comes at least 0.15 s (measured through the blur of the analysis window) after
+    the last of the one before."""
+    rows = [[1.0 if k == 4 * head else 0.0 for k in range(9)] for head in range(3)]
+    weights = {"heads_overlay": [[row] * 9 for row in rows], "heads_chord": rows}[kind]
+    spans = heard_spans(MAPPINGS[kind](weights=weights), (330, 555, 881))
     for (_, end), (start, _) in zip(spans, spans[1:]):
         assert start - end >= 0.15, spans
 

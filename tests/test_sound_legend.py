@@ -4,7 +4,7 @@ A quantity sounds alike in every kind that carries it: which token is a rung of 
 attention line, the sentence's arpeggio and the capital's distribution put key j at one pitch), a value one pitch
 on one scale (a cell, a vector's length, a scale's ends, a curve, the loss: 600 x 4^share Hz, the documented
 formula written here), an attention weight loudness and never pitch. Every note of every cue of every section
-lies at or above 250 Hz; within a step the step markers, the values, the weights and each head keep registers
+lies at or above 250 Hz; within a step the step markers, the values, the weights (the heads among them) keep registers
 apart (the measured ranges of their fundamentals do not overlap). Pitches are spectral peaks (test_sound_scales),
 the fundamentals of a cue those of each 100 ms of it."""
 
@@ -19,7 +19,7 @@ from scipy.signal import butter, find_peaks, sosfilt
 
 from lesson.sections import SECTION_IDS
 from scene_checks import shared_scene
-from sonify.legend import KIND_REGISTER, TIMBRE_APART, head_register
+from sonify.legend import KIND_REGISTER, TIMBRE_APART
 from sonify.mappings import MAPPINGS, heads_turn
 from sonify.synth import SAMPLE_RATE
 from test_sound_scales import cents, pitch
@@ -120,17 +120,15 @@ def registers_heard(cue) -> list[tuple[str, np.ndarray]]:
     sound = MAPPINGS[cue.kind](**cue.values)
     if cue.kind in ("heads_overlay", "heads_chord"):
         beat = int(heads_turn(cue.kind) * SAMPLE_RATE)
-        return [(head_register(head), fundamentals(sound[head * beat:(head + 1) * beat])) for head in range(3)]
-    if cue.kind in ("head_arcs", "head_row"):
-        return [(head_register(cue.values["head"]), fundamentals(sound))]
+        return [(KIND_REGISTER[cue.kind], fundamentals(sound[head * beat:(head + 1) * beat])) for head in range(3)]
     return [(KIND_REGISTER[cue.kind], fundamentals(sound))] if cue.kind in KIND_REGISTER else []
 
 
 @pytest.mark.parametrize("section", SECTION_IDS)
 def test_every_note_is_above_250_hz_and_kinds_keep_their_registers_apart_in_a_step(section):
     """Within each step, the ranges of the fundamentals each register group sounds (the markers, the values, the
-    weights, each head) do not overlap: a step tone never sounds like a value, head 2 never above head 3 (but for the
-    weights' second octave, ``TIMBRE_APART``)."""
+    weights, the heads' rows on the weights' token ladder) do not overlap: a step tone never sounds like a value (but
+    for the weights' second octave, ``TIMBRE_APART``)."""
     scene = shared_scene(section)
     heard: dict[str, dict[str, list[float]]] = {}
     for cue in scene.cues:

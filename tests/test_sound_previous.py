@@ -1,8 +1,8 @@
 """The previous-token head sounds "previous" (issue 44: it was a flat cluster with nothing that said so).
 
 A head's row for one token is that token's own note, then the chord of where it looks: for the heads section's
-previous-token head (head 1, a sine from 600 Hz on rungs 0, 2, 4, 7 semitones, then again) every focused row is
-heard as the token's rung followed by the rung of the token before it. Pitches measured on the synthesized
+previous-token head (head 1, a sine on the token ladder: 330 Hz x 2^(rung / 12), rungs 0 2 4 7 9 11 13 15 17 20) every
+focused row is heard as the token's rung followed by the rung of the token before it. Pitches measured on the synthesized
 samples; the rungs are docs/sound.md's formula written here."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from sonify.mappings import MAPPINGS
 from sonify.synth import SAMPLE_RATE
 from test_sound_scales import cents, pitch
 
-HEAD_ONE_RUNGS = [0, 2, 4, 7]
+TOKEN_RUNGS = [0, 2, 4, 7, 9, 11, 13, 15, 17, 20]
 
 
 def head_one_rung(j: int) -> float:
-    return 600.0 * 2 ** (HEAD_ONE_RUNGS[j % 4] / 12)
+    return 330.0 * 2 ** (TOKEN_RUNGS[j % 10] / 12)
 
 
 def previous_rows():

@@ -102,7 +102,7 @@ class PipelineCommon:
         for k in self.keys_to_sound(weights, temperature, compared):
             self.cues.append(Cue(start + (k + 1) * spacing, "connection", {
                 "weight": float(weights[k]), "temperature": float(temperature), "peak": peak, "key": k,
-                "spacing": spacing}))  # close notes share a loudness: ``sonify.mappings.crowding_db``
+                "spacing": spacing}))  # close notes share a loudness: ``sonify.mappings.heard_together``
         self.play(LaggedStart(*animations, lag_ratio=1.0), run_time=spacing * len(animations))
 
     def keys_to_sound(self, weights, temperature: float, compared: bool = False) -> list[int]:

@@ -48,7 +48,7 @@ class MatrixReveals(PipelineCommon):
             self.play(Appear(rows[0]), run_time=fade)
             self.run_down_rows(matrix, seconds - fade)
             return
-        spacing = (seconds - fade) / (len(rows) - 1)  # rows sounding together share a loudness: ``revealed_together``
+        spacing = (seconds - fade) / (len(rows) - 1)  # rows sounding together share a loudness: ``heard_together``
         for k, (row, (kind, values)) in enumerate(zip(rows, cues)):
             run_time = fade if k == 0 else spacing
             self.cue(kind, lands=True, **values, row_spacing=spacing,
