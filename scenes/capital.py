@@ -29,7 +29,7 @@ from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline,
 MIRROR_IDENTITY = 0.9  # the lesson compares p(París) at +0.90 with p(Roma) at -0.90
 DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
 DRAG_SECONDS = 0.4  # per increment: a full sweep from +1 to -1 takes 3.2 s
-GLIDE_SHARE = 0.25  # of an increment: the marker and bars reach the value its numbers show by its 4th frame at 30 fps
+GLIDE_SHARE = 0.25  # of an increment: the bars reach the value its numbers show by its 4th frame at 30 fps
 IDENTITY_DECIMALS = 2  # the slider's readout, and so every identity the drag stops at
 BIAS_DECIMALS = 3  # b_out as written: with 0.68, LN(r) W_out + b_out gave 1.486 and p(París) 0.415, not the 0.416 shown
 HOLD = 2.0  # seconds an important state stays still
@@ -572,16 +572,17 @@ class CapitalScene(LessonScene):
         return mark.move_to(track_point(self.slider.track, identity))
 
     def drag_to(self, target: float):
-        """Move the identity to ``target`` in small increments. At each, every number (the slider's readout, the
-        bars' values, the panel) takes the new identity's value at once, as its chord sounds; the marker, the bars
-        and the prediction's frame glide there in the increment's first GLIDE_SHARE: no frame shows numbers of two
-        identities."""
+        """Move the identity to ``target`` in small increments. At each, the slider's marker and every number (the
+        slider's readout, the bars' values, the panel) take the new identity at once, on the increment's first frame,
+        as its chord sounds: the knob stands where its readout says on every frame (it glided there behind the
+        readout); the bars and the prediction's frame glide there in the increment's first GLIDE_SHARE: no frame
+        shows numbers of two identities."""
         for identity in drag_path(self.current_identity, target):
             walk = capital_walkthrough(identity)
             self.cue_distribution(walk, seconds=DRAG_SECONDS)
             self.update_readouts(walk)
+            self.slider.marker.move_to(track_point(self.slider.track, identity))
             self.play(*numbers_written_at_once(self.chart.change_to(walk.probs)),
-                      self.slider.marker.animate.move_to(track_point(self.slider.track, identity)),
                       Transform(self.prediction_frame, self.frame_for(walk)), run_time=DRAG_SECONDS, rate_func=glide)
             self.current_identity = identity
 
