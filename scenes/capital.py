@@ -11,8 +11,8 @@ import math
 from functools import cache
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, Dot, GrowFromEdge, Line, MathTex, MoveToTarget,
-                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, smooth)
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, DashedVMobject, Dot, GrowFromEdge, Line, MathTex,
+                   MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, Transform, VGroup, smooth)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from lesson.capital_answers import COUNTRY_DIMENSION, PARIS, ROMA, is_tie, question_fields, signed
@@ -29,12 +29,13 @@ from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline,
 MIRROR_IDENTITY = 0.9  # the lesson compares p(París) at +0.90 with p(Roma) at -0.90
 DRAG_INCREMENT = 0.25  # identity change between two bar updates while dragging
 DRAG_SECONDS = 0.4  # per increment: a full sweep from +1 to -1 takes 3.2 s
-GLIDE_SHARE = 0.25  # of an increment: the marker and bars reach the value its numbers show by its 4th frame at 30 fps
+GLIDE_SHARE = 0.25  # of an increment: the bars reach the value its numbers show by its 4th frame at 30 fps
 IDENTITY_DECIMALS = 2  # the slider's readout, and so every identity the drag stops at
 BIAS_DECIMALS = 3  # b_out as written: with 0.68, LN(r) W_out + b_out gave 1.486 and p(París) 0.415, not the 0.416 shown
 HOLD = 2.0  # seconds an important state stays still
 GROWTH = 1.5  # seconds the distribution's bars take to grow: its chord sounds as they land, not 6 s before
 CHORD_SECONDS = 1.6  # a distribution's chord as its bars land (step 9)
+NUMBERS_PER_OUTPUT_ROW = 2  # a row of W_out or b_out: París's and Roma's numbers, then six zeros
 LINE_HEIGHT = 0.55  # strip kept under the body for a worked line
 CAPTION_CLEARANCE = 0.3  # body_box leaves room for one caption line; a wrapped caption needs this much more
 SIGN_SIZE = 40
@@ -210,8 +211,10 @@ class CapitalScene(LessonScene):
         self.reveal_rows(self.scores, sounded=walk.scores)
         name = self.labels["score_name"].format(token=self.shown_word(walk.tokens[best]))
         line = self.dot_product_line(name, walk.Q[-1], walk.K[best], self.scores.entries[best][0].shown_text)
-        self.play(Create(query.row_box(0)), Create(K.row_box(best)), Create(self.scores.cell_box(best, 0)),
-                  Appear(line), run_time=0.8)
+        self.beat("query")  # «su consulta pregunta por un lugar»: the query framed as it is said
+        self.play(Create(query.row_box(0)), run_time=0.6)
+        self.beat("best")  # «la clave que mejor responde…»: that key, its score and the worked product
+        self.play(Create(K.row_box(best)), Create(self.scores.cell_box(best, 0)), Appear(line), run_time=0.8)
         self.wait(HOLD + 1.0)
 
     def show_softmax(self):
@@ -295,12 +298,14 @@ class CapitalScene(LessonScene):
         self.clear_stage(self.context)
         self.play(ReplacementTransform(self.context, context), run_time=0.8)
         self.play(Appear(plus), Appear(x_es), run_time=0.6)
+        self.cue_vector(walk.residual)  # r, a vector of the stream as X and the context: on their scale
         self.play(Appear(equals), Appear(residual), run_time=0.8)
         self.wait(1.0)
         for reading, said in zip(statistics, ("mean", "spread")):  # each as the voice names it
             self.beat(said)
             self.play(Appear(reading), run_time=0.6)
         self.beat("normalized")
+        self.cue_vector(walk.normalized)  # LN(r) on r's scale, as it has appeared: drawn in to a stable one
         self.play(Appear(self.normalized), run_time=self.reveal_seconds(D_MODEL, fill_after=0.5 + HOLD))
         self.play(Create(self.normalized.cell_box(0, COUNTRY_DIMENSION)), run_time=0.5)
         self.wait(HOLD)
@@ -310,7 +315,7 @@ class CapitalScene(LessonScene):
 
         The word of each column is written above W_out; b_out and the logits line up under its columns."""
         walk = self.walk
-        self.begin_step("logits")
+        self.begin_step("logits", new_numbers=len(VOCAB) * (D_MODEL + 2))  # W_out, b_out and the logits
         width = max(cell_width(walk.W_out, walk.logits), cell_width(walk.b_out, decimals=BIAS_DECIMALS))
         normalized = labelled(walk.normalized[None], r"\mathrm{LN}(r)", style.OUTPUT, "normalized")
         W_out = labelled(walk.W_out, r"W_{\text{out}}", style.WEIGHT_MATRIX, "W_out", width=width)
@@ -341,14 +346,20 @@ class CapitalScene(LessonScene):
         self.clear_stage(self.normalized)
         self.play(ReplacementTransform(self.normalized, normalized), Appear(times), run_time=1.0)
         self.play(Appear(words), run_time=0.6)
-        self.present(W_out)
+        # A row of W_out or b_out is read as its two numbers among zeros (the null columns read at a glance)
+        self.present(W_out, numbers=NUMBERS_PER_OUTPUT_ROW)
+        self.beat("columns")  # «solo las columnas de París y Roma tienen números»
+        self.play(*[Create(W_out.column_box(j)) for j in (PARIS, ROMA)], run_time=0.6)
+        self.beat("bias")
         self.play(Appear(plus), run_time=0.3)
-        self.present(bias)
+        self.present(bias, numbers=NUMBERS_PER_OUTPUT_ROW)
+        self.beat("logits")  # «y salen los ocho logits; escucha»: their frame, then their notes in the clear
         self.cue("scale", **shared_scale(walk.logits))  # the logits' own scale starts
         self.play(Appear(equals), Appear(logits.frame), run_time=0.5)
-        seconds = self.reveal_seconds(len(VOCAB))
-        self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB), **shared_scale(walk.logits))
-        self.play(Appear(logits.entry_grid, lag_ratio=1.0), run_time=seconds)  # one note per logit as it appears
+        seconds = self.reveal_seconds(len(VOCAB), fill_after=0.6 + HOLD)  # read silently, the logits fill the step
+        with self.listening():
+            self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB), **shared_scale(walk.logits))
+            self.play(Appear(logits.entry_grid, lag_ratio=1.0), run_time=seconds)  # one note per logit as it appears
         self.settle(logits)
         self.beat("brace")
         self.play(Appear(brace), Appear(note), run_time=0.6)
@@ -371,8 +382,16 @@ class CapitalScene(LessonScene):
         self.cue_distribution(walk, seconds=CHORD_SECONDS, lands=True)
         self.play(*[GrowFromEdge(bar, DOWN) for bar in self.chart.bars], Appear(self.chart.value_texts),
                   run_time=GROWTH)
-        self.wait(seconds - GROWTH)  # reading time for eight bars: always longer than GROWTH
-        self.play(Appear(self.readouts), Create(self.prediction_frame), run_time=0.8)
+        prediction, probability, loss = self.readouts
+        self.beat("prediction")  # «la predicción es París, con 0.416»: the voice goes on from the softmax to them
+        self.play(Appear(prediction), Appear(probability), Create(self.prediction_frame), run_time=0.8)
+        self.wait(seconds - GROWTH)  # the bars' reading time (always longer than GROWTH), as that phrase is said
+        box = SurroundingRectangle(probability, color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)
+        self.beat("if_right")  # «si acierta»: p, the probability the loss is taken of
+        self.play(Create(box), run_time=0.6)
+        self.beat("loss")  # «la pérdida es menos su logaritmo»: −ln p, from p
+        self.play(Appear(loss), ReplacementTransform(box, SurroundingRectangle(
+            loss, color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)), run_time=0.8)
         self.wait(HOLD)
 
     # Step 10: the other country ------------------------------------------------------------------------
@@ -387,13 +406,19 @@ class CapitalScene(LessonScene):
         different = self.between(left.context, right.context, r"\neq", self.labels["different_content"])
         self.place(VGroup(left, right, same, different))
         self.clear_stage()
-        self.play(Appear(VGroup(left.title, left.chart, left.context)), run_time=1.0)
-        self.play(Appear(right.title), Appear(right.chart), run_time=1.0)
+        self.play(Appear(VGroup(left.title, left.chart, left.context)), run_time=0.7)
+        self.play(Appear(right.title), Appear(right.chart), run_time=0.7)  # as «con otro país» is said
+        self.beat("same")  # «la fila de atención de «es» es idéntica»
         self.play(Appear(same), run_time=0.6)
         self.wait(1.5)
+        self.beat("travels")  # «cambia lo que viaja en los valores, el tercer número del contexto»
         self.play(Appear(right.context), run_time=self.reveal_seconds(D_MODEL, fill_after=1.6 + HOLD))
         boxes = [Create(panel.context.cell_box(0, COUNTRY_DIMENSION)) for panel in (left, right)]
         self.play(Appear(different), *boxes, run_time=0.8)
+        self.beat("decides")  # «la atención decide a quién mirar»: the two rows framed
+        self.play(*[Create(SurroundingRectangle(panel.chart, color=style.HIGHLIGHT, buff=0.12, corner_radius=0.06))
+                    for panel in (left, right)], run_time=0.6)
+        self.beat("brings")  # «los valores, qué se trae»: what each context predicts
         # Each country's chord as its prediction lands, left then right, the second once the first has ended
         self.cue_distribution(walk, seconds=0.8, lands=True)
         self.play(Appear(left.prediction), run_time=0.8)
@@ -413,12 +438,37 @@ class CapitalScene(LessonScene):
         with self.listening():  # París's and Roma's voices moving in the chord, as their bars do
             self.drag_to(near)
             self.drag_to(far)
-        self.beat("swept")
+        self.sweep_marks = self.moved_bars(capital_walkthrough(near))
+        self.beat("swept")  # «París bajó y Roma subió»: where their bars stood, and which way they went
+        self.play(*map(Create, self.sweep_marks), run_time=0.8)
+        rest = [j for j in range(len(VOCAB)) if j not in (PARIS, ROMA)]
+        together = SurroundingRectangle(VGroup(*[VGroup(self.chart.bars[j], self.chart.value_texts[j]) for j in rest]),
+                                        color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)
+        self.beat("together")  # «mientras las otras seis palabras … se movieron juntas»
+        self.play(Create(together), run_time=0.6)
+        self.sweep_marks.add(together)
         self.wait(HOLD)
+
+    def moved_bars(self, start) -> VGroup:
+        """París's and Roma's bars as they stood at ``start`` (dashed), each with an arrow from that height to the
+        one it has now: down through the emptied outline to the value now written, or up inside the bar (dark on it)."""
+        chart, marks = self.chart, VGroup()
+        bottom = chart.baseline.get_y()
+        for j in (PARIS, ROMA):
+            bar, value = chart.bars[j], chart.value_texts[j]
+            height = chart._height(start.probs[j], chart.scale_factor)
+            ghost = Rectangle(width=bar.width, height=height, color=style.HIGHLIGHT, stroke_width=2)
+            ghost.move_to([bar.get_x(), bottom, 0], aligned_edge=DOWN)
+            fell = bar.get_top()[1] < bottom + height
+            end = value.get_top()[1] + 0.08 if fell else bar.get_top()[1] - 0.05
+            arrow = Arrow([bar.get_x(), bottom + height, 0], [bar.get_x(), end, 0], buff=0, stroke_width=4,
+                          color=style.HIGHLIGHT if fell else style.BACKGROUND, max_tip_length_to_length_ratio=0.2)
+            marks.add(DashedVMobject(ghost, num_dashes=24), arrow)
+        return marks
 
     def show_undecided(self):
         self.begin_step("undecided")
-        self.drag_to(0.0)  # heard before the voice, which waits for identity 0 to be reached
+        self.drag_to(0.0, Vanish(self.sweep_marks))  # heard before the voice, which waits for identity 0 to be reached
         self.beat("zero")
         self.wait(HOLD)
         equal_bars = SurroundingRectangle(self.chart.value_texts, color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)
@@ -435,17 +485,15 @@ class CapitalScene(LessonScene):
         plus_reading, minus_reading = self.mirror_readings
         self.drag_to(plus.identity)
         self.beat("plus")  # París's reading said as it is written
-        self.mirror_reading(plus, plus_reading)
-        self.beat("minus")  # the mirror's question asked as the drag to Roma's side starts
-        self.drag_to(minus.identity)
-        self.beat("roma")  # and answered as Roma's reading is written
-        self.mirror_reading(minus, minus_reading)
-        self.wait(1.0)
-
-    def mirror_reading(self, walk, reading):
-        """A reading written beside the chart and its identity marked on the track, then held."""
-        self.play(Appear(reading), Create(self.slider_mark(walk.identity)), run_time=0.6)
+        self.play(Appear(plus_reading), Create(self.slider_mark(plus.identity)), run_time=0.6)
         self.wait(HOLD)
+        self.beat("minus")  # the mirror's question asked as it is written, its number left to find: p(Roma) en −0.90 =
+        self.play(Appear(minus_reading[0]), Create(self.slider_mark(minus.identity)), run_time=0.6)
+        with self.listening():  # the drag to Roma's side heard in the clear, as the first drag was
+            self.drag_to(minus.identity)
+        self.beat("roma")  # and answered as Roma's number is written
+        self.play(Appear(minus_reading.value), run_time=0.6)
+        self.wait(HOLD + 1.0)
 
     def mirror_reading_rows(self) -> VGroup:
         """"p(París) en 0.90 = 0.38" and "p(Roma) en −0.90 = 0.34", shown one after the other."""
@@ -571,19 +619,21 @@ class CapitalScene(LessonScene):
         mark = Line(0.22 * DOWN, 0.22 * UP, color=style.HIGHLIGHT, stroke_width=3).scale(self.drag_scale)
         return mark.move_to(track_point(self.slider.track, identity))
 
-    def drag_to(self, target: float):
-        """Move the identity to ``target`` in small increments. At each, every number (the slider's readout, the
-        bars' values, the panel) takes the new identity's value at once, as its chord sounds; the marker, the bars
-        and the prediction's frame glide there in the increment's first GLIDE_SHARE: no frame shows numbers of two
-        identities."""
+    def drag_to(self, target: float, *leaving):
+        """Move the identity to ``target`` in small increments. At each, the slider's marker and every number (the
+        slider's readout, the bars' values, the panel) take the new identity at once, on the increment's first frame,
+        as its chord sounds: the knob stands where its readout says on every frame (it glided there behind the
+        readout); the bars and the prediction's frame glide there in the increment's first GLIDE_SHARE: no frame
+        shows numbers of two identities. ``leaving`` (Vanish animations) play with the first increment."""
         for identity in drag_path(self.current_identity, target):
             walk = capital_walkthrough(identity)
             self.cue_distribution(walk, seconds=DRAG_SECONDS)
             self.update_readouts(walk)
+            self.slider.marker.move_to(track_point(self.slider.track, identity))
             self.play(*numbers_written_at_once(self.chart.change_to(walk.probs)),
-                      self.slider.marker.animate.move_to(track_point(self.slider.track, identity)),
-                      Transform(self.prediction_frame, self.frame_for(walk)), run_time=DRAG_SECONDS, rate_func=glide)
-            self.current_identity = identity
+                      Transform(self.prediction_frame, self.frame_for(walk)), *leaving, run_time=DRAG_SECONDS,
+                      rate_func=glide)
+            self.current_identity, leaving = identity, ()
 
     def update_readouts(self, walk):
         """Write the identity, the prediction, its probability and the loss of ``walk``: they tick like a
@@ -693,6 +743,11 @@ class CapitalScene(LessonScene):
         fit(line, right_edge - left_edge, LINE_HEIGHT)
         return line.move_to([0, bottom + CAPTION_CLEARANCE + LINE_HEIGHT / 2, 0])
 
+    def cue_vector(self, values, spacing: float = 0.1):
+        """A vector of the stream's numbers (X, r, LN(r)) heard as it lands, one blip a number on the vectors' scale."""
+        self.cue("values", lands=True, values=[float(value) for value in values], spacing=spacing,
+                 low=self.vector_scale["low"], high=self.vector_scale["high"])
+
     def cue_distribution(self, walk, seconds: float, lands: bool = False):
         """The chord of the final distribution: one voice per word, París and Roma the ones that move."""
         self.cue("distribution", lands=lands, weights=[float(p) for p in walk.probs], words=list(VOCAB),
@@ -725,19 +780,20 @@ class CapitalScene(LessonScene):
         self.remove(mobject)
         self.add(mobject)
 
-    def reveal_rows(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None):
-        """Row after row, each given its numbers' reading time before the next comes; with ``sounded`` (a number
-        per row) each row's blip sounds as the row lands, on ``scale`` (``blip``)."""
+    def reveal_rows(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None):
+        """Row after row, each given its numbers' reading time (``numbers`` a row, by default all its numbers)
+        before the next comes; with ``sounded`` (a number per row) each row's blip sounds as the row lands, on
+        ``scale`` (``blip``)."""
         for row in range(len(matrix.entries)):
             if sounded is not None:
                 self.blip(sounded, row, scale)
-            self.play(Appear(matrix.row(row)), run_time=self.reveal_seconds(matrix.values.shape[1]))
+            self.play(Appear(matrix.row(row)), run_time=self.reveal_seconds(numbers or matrix.values.shape[1]))
         self.settle(matrix)
 
-    def present(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None):
-        """The frame, then the numbers row by row (reveal_rows, ``sounded`` and ``scale`` as there)."""
+    def present(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None):
+        """The frame, then the numbers row by row (reveal_rows, ``sounded``, ``scale`` and ``numbers`` as there)."""
         self.play(Appear(matrix.frame), run_time=0.4)
-        self.reveal_rows(matrix, sounded, scale)
+        self.reveal_rows(matrix, sounded, scale, numbers)
 
     def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):
         """Centre ``group`` in the body (above a reserved strip), scaled to fit; remember the scale."""

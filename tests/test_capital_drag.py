@@ -71,8 +71,13 @@ def number_outlines(scene) -> list[np.ndarray]:
                                         shown["loss"]]]
 
 
+def moves_the_bars(scene) -> bool:
+    """Whether the play just run (``scene.animations``) moved the distribution's bars: a drag's increment."""
+    return any(animation.mobject is bar for animation in scene.animations for bar in scene.chart.bars)
+
+
 def drag_states(*overrides: str) -> list[dict]:
-    """For every play that moves the slider's marker: the numbers written as it ends, the marker's and the bars'
+    """For every play of a drag (it moves the bars): the numbers written as it ends, the marker's and the bars'
     geometry then, and whether every number kept its glyphs through the play (no number morphing into the next)."""
     states = []
     play = CapitalScene.play
@@ -80,7 +85,7 @@ def drag_states(*overrides: str) -> list[dict]:
     def watched_play(scene, *animations, **options):
         before = number_outlines(scene) if hasattr(scene, "slider") else None
         play(scene, *animations, **options)
-        if before is None or not any(animation.mobject is scene.slider.marker for animation in scene.animations):
+        if before is None or not moves_the_bars(scene):
             return
         shown = numbers_shown(scene)
         after = number_outlines(scene)
@@ -158,3 +163,36 @@ def test_no_number_changes_while_the_bars_move(drag):
     """Every number takes its new value as a drag play starts and keeps its glyphs through it: before the fix
     the bars' values morphed digit into digit for the whole play while the panel waited for its end."""
     assert all(state["kept_glyphs"] for state in drag[1])
+
+
+def marker_share(scene) -> float:
+    """Where the slider's marker stands on its track, 0 at Italia's end and 1 at Francia's."""
+    track = scene.slider.track
+    return (scene.slider.marker.get_x() - track.get_start()[0]) / (track.get_end()[0] - track.get_start()[0])
+
+
+def test_the_knob_stands_at_the_value_its_readout_shows_on_every_frame():
+    """Review 43: the knob lagged its readout. The readout (with the bars' values and the panel) took the next
+    identity on an increment's first frame, the knob glided there over the next frames: at 30 fps the first three
+    frames of every increment showed the knob at the previous identity. Every drawn frame of every drag play is
+    stepped through here (as a drawn render steps manim's animations) and the knob read against the readout."""
+    frames = []
+    scene_class = CapitalScene
+
+    def time_progression(scene, run_time, description, n_iterations=None, override_skip_animations=False):
+        drawn = override_skip_animations or hasattr(scene, "slider")  # every frame from the drag stage on
+        return progression(scene, run_time, description, n_iterations, drawn)
+
+    def update_to_time(scene, t):
+        update(scene, t)
+        if hasattr(scene, "slider") and moves_the_bars(scene):
+            frames.append((parse_number(text_of(scene.slider.readout.value)), marker_share(scene)))
+
+    progression, update = scene_class.get_time_progression, scene_class.update_to_time
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scene_class, "get_time_progression", time_progression)
+        patch.setattr(scene_class, "update_to_time", update_to_time)
+        run_scene("capital", steps=None)
+    assert len(frames) > 100  # 30 increments of 12 frames
+    lagging = [(identity, share) for identity, share in frames if abs(share - (identity + 1) / 2) > 1e-6]
+    assert lagging == [], f"{len(lagging)} of {len(frames)} frames, e.g. readout, knob share: {lagging[:3]}"
