@@ -3,17 +3,30 @@ coloured on their own range (the lab's near-equal weights were one grey), and th
 
 import numpy as np
 import pytest
+from manim import Wait
 
 from attn_math.lab import lab_attention
 from lesson.numbers import parse_number
 from scenes import style
-from scenes.lesson_scene import LONGEST_FREEZE
+from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
 from tests.scene_checks import PacedSpeaker, freezes, layout_problems, run_scene
 
 
 @pytest.fixture(scope="module")
 def paced():
-    return run_scene("pipeline", narration=PacedSpeaker())
+    """The scene at the narration's pace, with the start of each of its plays (waits aside) in ``play_starts``."""
+    starts, play = [], LessonScene.play
+
+    def logged(self, *animations, **options):
+        if not all(isinstance(animation, Wait) for animation in animations):
+            starts.append(self.renderer.time)
+        play(self, *animations, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LessonScene, "play", logged)
+        scene = run_scene("pipeline", narration=PacedSpeaker())
+    scene.play_starts = starts
+    return scene
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +50,12 @@ def test_nothing_stands_still_over_6_s_under_the_voice(paced):
 
 @pytest.mark.parametrize("marker", ["even", "lab_max", "guide", "last", "first", "fourth", "spread", "tradeoff"])
 def test_the_phrases_that_name_something_on_screen_start_with_its_play(paced, marker):
-    """Each phrase tied to a play by its marker starts as that play starts: the play came (a beat with that name),
-    so the voice did not run on over a still picture."""
-    phrases = [phrase for record in paced.steps for phrase in record.narration.get("phrases", [])]
-    assert any(play == marker for _, _, _, play in phrases), marker
+    """Each phrase tied to a play by its marker starts as a play starts: the scene beat it, just before the play that
+    shows what the phrase names, so the voice did not run on over a still picture."""
+    starts = [start for record in paced.steps for _, start, _, play in record.narration.get("phrases", [])
+              if play == marker]
+    assert len(starts) == 1
+    assert min(abs(starts[0] - play) for play in paced.play_starts) < 1e-3  # records keep 4 decimals
 
 
 def test_the_softmax_weights_are_coloured_on_their_own_range(silent):

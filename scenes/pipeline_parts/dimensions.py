@@ -71,10 +71,10 @@ class DimensionSteps(PipelineCommon):
                 for positions, colour in ((head * np.arange(1, sizes.heads), style.TEXT),
                                           (head * (np.arange(sizes.heads) + 0.5), style.MUTED))]
         # what the narrower heads cost, on two lines: one would not fit its half of the frame at a readable size
-        tradeoff = label_text(textwrap.fill(labels["dims_tradeoff"], math.ceil(len(labels["dims_tradeoff"]) * 0.55)),
+        tradeoff = label_text(textwrap.fill(labels["dims_tradeoff"], math.ceil(len(labels["dims_tradeoff"]) * 0.6)),
                               style.TEXT, font)
         spreads = self.spread_bars(sizes)
-        spread_key = label_text(labels["dims_spread"], style.MUTED, style.CAPTION_SIZE)  # what the bars measure
+        spread_key = label_text(labels["dims_spread"], style.MUTED, font)  # what the bars measure
         left = VGroup(left[0], *[VGroup(line, spread).arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP)
                                  for line, spread in zip(left[1:3], spreads)], spread_key, left[3])
         right = VGroup(label_text(labels["dims_title_6"], style.MUTED, font), width, VGroup(bar, *cuts), *heads,

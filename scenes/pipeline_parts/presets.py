@@ -130,7 +130,7 @@ class PresetComparison(MatrixReveals):
             self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each / 2)
             self.beat(f"{preset}_max")  # "its largest weight is only ...": that cell framed too, the noun's beside it
             top = side.heatmap.matrix.heatmap.box([article], [largest], style.HIGHLIGHT, stroke_width=RING_STROKE)
-            self.play(Create(top), run_time=min(each / 2, READOUT_SECONDS))
+            self.play(Create(top), run_time=max(each / 2, READOUT_SECONDS))  # the rest of the lab side's time
             rings.add(top)
 
     def land_with_chord(self, weights, preset: str, animations: list, seconds: float):
