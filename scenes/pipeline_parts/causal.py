@@ -12,7 +12,7 @@ from attn_math.lab import LabAttention
 from lesson.pipeline_answers import SentenceReading, lab_sentence_readings
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.pipeline_parts.common import FADE_SECONDS, LEAVE_SECONDS, STEP_SECONDS
+from scenes.pipeline_parts.common import FADE_SECONDS, LEAVE_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap, cell_centres, cell_size_of
 from scenes.token_labels import abbreviated
@@ -84,8 +84,15 @@ class CausalMask(MatrixReveals):
                             with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
                             cues=[("masked", dict(before=before.tolist(), after=after.tolist()))
                                   for before, after in zip(free.weights, masked.weights)])
-        self.beat("counts")  # the first and the last count, as the voice reads them
-        self.play(Appear(parts.nulled_summary), run_time=SUMMARY_SECONDS)
+        self.beat("counts")  # the first and the last count, as the voice reads them: the first row framed
+        masked = parts.masked.matrix
+        row_frame = masked.row_box(0)
+        self.play(Appear(parts.nulled_summary), Create(row_frame),
+                  run_time=max(SUMMARY_SECONDS, self.voice_left(VOICE_LEFT)))
+        self.beat("last")  # then the last row, which has seen the whole sentence
+        self.play(Transform(row_frame, masked.row_box(len(self.tokens) - 1)), run_time=SUMMARY_SECONDS)
+        parts.nulled_summary.add(row_frame)  # leaves with the summary
+        self.replay_shows = masked.row_box(self.query)  # the query's row, heard again after the voice
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> "MaskComparison":
         """Without and with the mask side by side, each with its numbers while they fit; the unmasked side in
@@ -193,8 +200,25 @@ class CausalMask(MatrixReveals):
         self.play(Appear(parts.entropy_masked), run_time=len(rows) * ENTROPY_GAP)
         changed = SurroundingRectangle(parts.entropy_masked, color=style.HIGHLIGHT, buff=CHANGED_BUFF,
                                       stroke_width=CHANGED_STROKE)
-        self.play(Create(changed), run_time=STEP_SECONDS)
-        self.show_sentences_table(VGroup(*frames), changed)
+        seen = self.seen_cells(parts)
+        if not self.spoken():  # a caption read on screen: the frames land at once, not one after another
+            self.play(Create(changed), *[Create(cells) for cells in seen], run_time=STEP_SECONDS)
+        else:
+            self.play(Create(changed), run_time=STEP_SECONDS)
+            self.beat("first")  # "with the mask, the first sees only itself": its one cell
+            self.play(Create(seen[0]), run_time=max(STEP_SECONDS, self.voice_left(VOICE_LEFT)))
+            self.beat("fourth")  # "the fourth spreads its weight over itself and those before": its cells to itself
+            self.play(Create(seen[1]), run_time=max(STEP_SECONDS, self.voice_left(VOICE_LEFT)))
+        self.show_sentences_table(VGroup(*frames, seen), changed)
+
+    def seen_cells(self, parts) -> VGroup:
+        """On the masked map, the cells the first and the fourth token can see (up to themselves), framed."""
+        matrix = parts.masked.matrix
+        if hasattr(matrix, "heatmap"):  # colours only
+            return VGroup(*[matrix.heatmap.box([row], list(range(row + 1)), stroke_width=CHANGED_STROKE)
+                            for row in (0, parts.fourth)])
+        return VGroup(*[SurroundingRectangle(VGroup(*matrix.cells[row][:row + 1]), color=style.HIGHLIGHT, buff=0.02,
+                                             stroke_width=CHANGED_STROKE) for row in (0, parts.fourth)])
 
     def show_sentences_table(self, frames: VGroup, changed):
         """The maps leave, the two pairs of entropies stay under their sides' titles (``changed`` framing the masked
@@ -216,6 +240,7 @@ class CausalMask(MatrixReveals):
         self.play(Vanish(VGroup(parts.free, parts.masked_block, parts.nulled_summary, frames)),
                   Transform(kept, header), Appear(table), run_time=TABLE_SECONDS)
         self.entropy_stage = VGroup(kept, table)
+        self.replay_shows = SurroundingRectangle(kept, buff=CHANGED_BUFF)  # the pairs' clusters, heard again
 
     def sentences_table(self, readings: list[SentenceReading]) -> VGroup:
         """Exercises 1 and 4 on each of the lab's sentences with the lab's weights: a row each, the sentence, its

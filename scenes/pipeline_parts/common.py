@@ -12,6 +12,7 @@ from manim import AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFl
 from attn_math.lab import LabAttention
 from lesson.pipeline_answers import attention
 from scenes import style
+from lesson.narration_text import TAIL
 from scenes.lesson_scene import Cue
 from scenes.visuals import enlarge_formulas, fit
 from scenes.weight_views import WeightedLines
@@ -28,6 +29,8 @@ PULSE_WIDTH = 6  # the stroke of the pulse that runs along an attention line (or
 PULSE_OPACITY = 0.9
 PULSE_LENGTH = 0.4  # of its line: the share the pulse lights at once
 BAR_FRAME_GAP = 0.04  # between a bar and the frame a light runs round as its note sounds
+VOICE_LEFT = 4.0  # s of the voice a reveal leaves after it ends: as long as a finished step holds (FINISHED_HOLD), so
+# the reveal never lengthens its step, and under 6 s with the step's tail
 CHART_TOP_STEP = 0.1  # a chart's top value is a multiple of this (``rounded_up``)
 
 
@@ -53,8 +56,12 @@ class PipelineCommon:
         return attention(self.settings, self.job.config.lecture.lang, temperature, causal, preset)
 
     def fill_seconds(self, still_to_play: float = 0.0) -> float:
-        """The step's main reveal: at least a lab step, filling the reading time left after ``still_to_play``."""
-        return self.reveal_seconds(fill_after=still_to_play, shortest=STEP_SECONDS)
+        """The step's main reveal: at least a lab step, filling the reading time left after ``still_to_play``, and
+        under a voice, the voice placed so far (up to the step's next beat) but VOICE_LEFT: the screen goes on
+        building while the voice explains it, and the step's finished state holds FINISHED_HOLD, not longer (a
+        reveal over before its sentence was a still of 6-11 s under the voice, issue 43)."""
+        return max(self.reveal_seconds(fill_after=still_to_play, shortest=STEP_SECONDS),
+                   self.voice_left(still_to_play + VOICE_LEFT))
 
     @staticmethod
     def body() -> tuple[float, float, float, float]:
@@ -70,6 +77,26 @@ class PipelineCommon:
         group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
         enlarge_formulas(group)
         return group
+
+    def spoken(self) -> bool:
+        """Whether a voice speaks the current step."""
+        return bool(self._spoken or self._unspoken)
+
+    def voice_left(self, left: float = 0.0) -> float:
+        """Seconds until the voice placed so far (to the step's next beat) falls silent, but ``left``; 0 without one."""
+        return max(0.0, self._voice_until - self.renderer.time - left)
+
+    def replay_key_sound(self, step) -> float:
+        """As ``LessonScene.replay_key_sound``; and while the step's key sound plays again after its voice, a light
+        runs round what that sound is about (``self.replay_shows``, which the step sets: the query's row of scores),
+        so the screen follows the sound rather than stand still for it (issue 43)."""
+        end = super().replay_key_sound(step)
+        shown, self.replay_shows = getattr(self, "replay_shows", None), None
+        starts = [cue.time for cue in self.cues if cue.replay and cue.time >= step.start]
+        if end and shown is not None and starts:
+            self.wait_until(min(starts))
+            self.play(*pulses([shown], style.HIGHLIGHT), run_time=max(end - TAIL - self.renderer.time, STEP_SECONDS))
+        return end
 
     def draw_lines(self, lines: WeightedLines, temperature: float, seconds: float):
         """One line after another, each with its note: pitch and loudness follow its weight. A pulse runs along

@@ -4,15 +4,16 @@ d = 512 cut into heads, then each head cut in two."""
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, Line, Rectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, Line, Rectangle, RoundedRectangle, SurroundingRectangle, Transform, VGroup
 
 from lesson.pipeline_answers import Dimensions
 from lesson.scaling_answers import root
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.pipeline_parts.common import LEAVE_SECONDS, STEP_SECONDS, PipelineCommon
+from scenes.pipeline_parts.common import LEAVE_SECONDS, STEP_SECONDS, VOICE_LEFT, PipelineCommon
 from scenes.visuals import label_text, tagged_number, text_with_numbers
 
 DIMENSION_NUMBERS = 10  # exercise 5's two d_k with their roots and the growth; exercise 6's d and two (h, d_k)
@@ -22,7 +23,14 @@ DIMENSION_BAR_HEIGHT = 0.5
 DIMENSION_BAR_OPACITY = 0.35
 DIMENSION_STROKE = 2  # the bar's outline and its cuts
 LINE_GAP = 0.35  # between two lines of an exercise
-COLUMNS_GAP = 1.2  # between exercise 5's column and exercise 6's
+PANELS_GAP = 0.4  # between exercise 5's panel and exercise 6's
+PANEL_PADDING = 0.4  # inside a panel, round its lines
+LARGEST_SCALE = 1.3  # the lines grown at most this much to fill their panel
+SPREAD_BAR_WIDTH = 5.0  # exercise 5's bar for the larger √d_k: the scores' spread
+SPREAD_BAR_HEIGHT = 0.22
+SPREAD_GAP = 0.12  # between a divisor's line and its bar
+POINTER_GAP = 0.12  # between the line the voice is on and its frame
+POINTER_STROKE = 3
 
 
 class DimensionSteps(PipelineCommon):
@@ -62,19 +70,73 @@ class DimensionSteps(PipelineCommon):
                               color=colour, stroke_width=DIMENSION_STROKE) for x in positions])
                 for positions, colour in ((head * np.arange(1, sizes.heads), style.TEXT),
                                           (head * (np.arange(sizes.heads) + 0.5), style.MUTED))]
-        tradeoff = label_text(labels["dims_tradeoff"], style.TEXT, font)  # what the narrower heads cost
+        # what the narrower heads cost, on two lines: one would not fit its half of the frame at a readable size
+        tradeoff = label_text(textwrap.fill(labels["dims_tradeoff"], math.ceil(len(labels["dims_tradeoff"]) * 0.6)),
+                              style.TEXT, font)
+        spreads = self.spread_bars(sizes)
+        spread_key = label_text(labels["dims_spread"], style.MUTED, font)  # what the bars measure
+        left = VGroup(left[0], *[VGroup(line, spread).arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP)
+                                 for line, spread in zip(left[1:3], spreads)], spread_key, left[3])
         right = VGroup(label_text(labels["dims_title_6"], style.MUTED, font), width, VGroup(bar, *cuts), *heads,
                        tradeoff)
-        right.arrange(DOWN, aligned_edge=LEFT, buff=LINE_GAP)
-        self.place(VGroup(left, right).arrange(RIGHT, buff=COLUMNS_GAP, aligned_edge=UP), self.body())
+        panels = self.exercise_panels(left, right)
         self.play(Vanish(self.entropy_stage), run_time=LEAVE_SECONDS)
-        beats = {"": [Appear(left[0]), Appear(left[1])], "model": [Appear(left[2])], "growth": [Appear(left[3])],
-                 "heads": [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0])],
-                 "more": [Create(cuts[1]), Appear(heads[1]), Appear(tradeoff)]}  # each with its phrase, if spoken
+        pointer = self.pointer_on(left[1])  # the line the voice is on, framed: the screen follows the voice
+        beats = {"": [Appear(panels[0].background), Appear(panels[1].background), Appear(left[0])],
+                 "lab": [Appear(left[1][0]), Create(spreads[0])],
+                 "model": [Appear(left[2][0]), Create(spreads[1]), self.move_pointer(pointer, left[2])],
+                 "growth": [Appear(left[4]), self.move_pointer(pointer, left[4])],
+                 "spread": [Appear(spread_key), self.move_pointer(pointer, VGroup(*spreads, spread_key))],
+                 "heads": [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0]),
+                           self.move_pointer(pointer, VGroup(bar, heads[0]))],
+                 "more": [Create(cuts[1]), Appear(heads[1]), self.move_pointer(pointer, VGroup(cuts[1], heads[1]))],
+                 "tradeoff": [Appear(tradeoff), self.move_pointer(pointer, tradeoff)]}  # each with its phrase
         each = self.fill_seconds() / len(beats)
         for k, (phrase, animations) in enumerate(beats.items()):
             if phrase:
                 self.beat(phrase)
-            self.play(*animations, run_time=min(STEP_SECONDS, each))
-            if k < len(beats) - 1 and each > STEP_SECONDS:
+            if phrase == "lab":
+                animations = [*animations, Create(pointer)]
+            # under a voice, each piece builds while its phrase is said, VOICE_LEFT before its end
+            self.play(*animations, run_time=max(min(STEP_SECONDS, each), self.voice_left(VOICE_LEFT)))
+            if k < len(beats) - 1 and each > STEP_SECONDS and not self.voice_left():
                 self.wait(each - STEP_SECONDS)
+
+    def exercise_panels(self, left: VGroup, right: VGroup) -> list:
+        """Each exercise on a panel of its own, the two side by side filling the body: its title on top and its lines
+        spread down the panel, a line a group, at a size read from the back of a lecture hall."""
+        box_left, box_right, bottom, top = self.body()
+        panel_width = (box_right - box_left - PANELS_GAP) / 2
+        panels = []
+        height = top - bottom - PANEL_PADDING / 2  # clear of a silent render's two-line caption
+        for column in (left, right):
+            column.arrange(DOWN, aligned_edge=LEFT, buff=LINE_GAP)
+        scale = min(LARGEST_SCALE, *[min((panel_width - 2 * PANEL_PADDING) / column.width,
+                                         (height - 2 * PANEL_PADDING) / column.height) for column in (left, right)])
+        for column, x in zip((left, right), (box_left + panel_width / 2, box_right - panel_width / 2)):
+            column.scale(scale)  # one size for both panels: their titles and lines read alike
+            room = height - 2 * PANEL_PADDING - sum(part.height for part in column)
+            column.arrange(DOWN, aligned_edge=LEFT, buff=max(LINE_GAP, room / (len(column) - 1)))
+            background = RoundedRectangle(width=panel_width, height=height, corner_radius=0.15, stroke_width=0,
+                                          fill_color=style.PANEL, fill_opacity=1.0)
+            background.move_to([x, (top + bottom) / 2, 0]).align_to([0, top, 0], UP)
+            column.move_to(background).align_to(background, LEFT).shift(RIGHT * PANEL_PADDING)
+            panel = VGroup(background, column)
+            panel.background = background
+            panels.append(panel)
+        return panels
+
+    @staticmethod
+    def spread_bars(sizes: Dimensions) -> list:
+        """Under each divisor, a bar as long as √d_k: how widely the scores of that d_k spread, what it divides by."""
+        roots = [math.sqrt(sizes.d_k), math.sqrt(sizes.model_d_k)]
+        return [Rectangle(width=SPREAD_BAR_WIDTH * value / max(roots), height=SPREAD_BAR_HEIGHT, stroke_width=0,
+                          fill_color=style.KEY, fill_opacity=DIMENSION_BAR_OPACITY * 2) for value in roots]
+
+    @staticmethod
+    def pointer_on(target) -> SurroundingRectangle:
+        return SurroundingRectangle(target, color=style.HIGHLIGHT, buff=POINTER_GAP, stroke_width=POINTER_STROKE,
+                                    corner_radius=0.08)
+
+    def move_pointer(self, pointer, target):
+        return Transform(pointer, self.pointer_on(target))

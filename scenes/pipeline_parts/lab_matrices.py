@@ -4,19 +4,20 @@ the scaled scores QKᵀ / (√d_k · T), then the softmax weights A, which move 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, MoveToTarget, ReplacementTransform, VGroup
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, MoveToTarget, ReplacementTransform, Square,
+                   SurroundingRectangle, VGroup)
 
 from lesson.numbers import decimals_for, format_number
 from lesson.pipeline_answers import ALIKE_RATIO, scaled_step
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, score_legend
-from scenes.pipeline_parts.common import LEAVE_SECONDS, SPLIT_MARGIN, bar_frames, rounded_up
+from scenes.pipeline_parts.common import BAR_FRAME_GAP, LEAVE_SECONDS, SPLIT_MARGIN, STEP_SECONDS, bar_frames, rounded_up
 from scenes.pipeline_parts.lab_canvas import LabCanvas
-from scenes.pipeline_parts.matrices import MatrixReveals
+from scenes.pipeline_parts.matrices import MatrixReveals, relative_share, weights_range
 from scenes.token_heatmap import TokenHeatmap
 from scenes.token_labels import MIN_FONT_SIZE, abbreviated, token_text
-from scenes.visuals import FORMULA_MARGIN, cap_height, enlarge_formulas
+from scenes.visuals import FORMULA_MARGIN, cap_height, enlarge_formulas, label_text, tagged_number, text_with_numbers
 from scenes.weight_views import RowBars, WeightedLines
 
 LINE_SECONDS = 0.6  # to draw one of the query's attention lines
@@ -33,6 +34,13 @@ BLIP_SPACING = 0.2  # between the blips of the query's row of scores, each heard
 SCORES_FRAME_SECONDS = 0.5  # QKᵀ's brackets, formula, token names and colour bar landing before its rows
 QUERY_FRAME_SECONDS = 0.5  # the query's row framed, once every row is read
 MOVE_SECONDS = 1.6  # step 6's weights moving aside, then the query's bars appearing
+FAN_VOICE_LEFT = 1.5  # s of "listen to the lines" left to say as the lines are drawn: then they are heard
+EXTREME_STROKE = 3  # the frames round the query's lowest and highest weights
+UNIFORM_DASH = 0.1
+UNIFORM_STROKE = 5  # the dashed line of the uniform weight across the query's bars
+UNIFORM_OVERHANG = 0.12  # of that line beyond the first and the last bar
+SWATCH_SIDE = 0.22  # the weights' legend: a cell's colour at their lowest and at their highest
+SWATCH_GAP = 0.08
 SOFTMAX_METRICS = 2  # the panel's values step 6 computes: the query's entropy and its largest weight
 
 
@@ -69,6 +77,7 @@ class LabMatrices(LabCanvas, MatrixReveals):
                                 self.score_legend)), run_time=SCORES_FRAME_SECONDS)
         self.reveal_rows(matrix, self.fill_seconds(QUERY_FRAME_SECONDS), self.values_cues(self.run.steps.scores))
         self.play(Create(self.query_frame), run_time=QUERY_FRAME_SECONDS)
+        self.replay_shows = self.query_frame  # the query's row of blips, heard again after the voice
 
     def values_cues(self, scores) -> list[tuple[str, dict]]:
         """Each row of ``scores`` read out as blips, pitch as value on the colour scale that the scores and the
@@ -94,7 +103,10 @@ class LabMatrices(LabCanvas, MatrixReveals):
         scaled = self.matrix(steps.scaled, scaled_label, style.TEXT, "scaled", cell, width, fill=self.score_fill,
                              mask=steps.mask)
         # the weights' own, narrower cells: the heatmap must stay legible when it shrinks at step 6
-        weights = self.weights_matrix(steps.weights, "weights", cell, self.cell_width(steps.weights), steps.mask)
+        # on the weights' own range, as the lab's heatmap does: on 0-1 the lab's near-equal weights were one grey
+        self.weights_scale = weights_range(steps.weights, steps.mask)
+        weights = self.weights_matrix(steps.weights, "weights", cell, self.cell_width(steps.weights), steps.mask,
+                                      scale=self.weights_scale)
         # the mask acts when scaling: raw scores are not blocked yet
         # labels a size up: this heatmap shrinks to share the canvas with the query's lines at step 6
         return tuple(TokenHeatmap(matrix, self.tokens, self.query, style.BODY_SIZE) for matrix in (scores, scaled, weights))
@@ -120,15 +132,16 @@ class LabMatrices(LabCanvas, MatrixReveals):
         # each row becomes its probabilities, row after row; then the query's lines and bars take their time
         weights = self.weights
         frame = weights.matrix.row_box(self.query)
+        legend = self.weights_legend()
         self.replace_matrix(self.scaled.matrix, weights.matrix, after=MOVE_SECONDS + LINE_SECONDS * len(self.tokens),
-                            with_rows=[*animations, Vanish(self.score_legend)],  # the weights' are on another scale
+                            with_rows=[*animations, Vanish(self.score_legend), Appear(legend)],  # their own scale
                             cues=[("row", dict(weights=row.tolist())) for row in np.asarray(self.run.steps.weights)],
                             with_frame=[ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
                                                                     self.query_frame),
                                                              VGroup(weights.row_labels, weights.column_labels, frame))])
         self.query_frame = frame
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
-        heatmap = VGroup(weights.matrix, weights.row_labels, weights.column_labels, self.query_frame)
+        heatmap = VGroup(weights.matrix, weights.row_labels, weights.column_labels, self.query_frame, legend)
         left, right, bottom, top = self.canvas_box()
         split = left + self.heatmap_share(heatmap) * (right - left)
         heatmap.generate_target()
@@ -137,15 +150,55 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.fan = self.query_fan((split + SPLIT_MARGIN, right, bottom, top))
         self.beat("fan")  # "listen to the lines" is said, and a silent caption's weights written, as they are drawn
         self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), Create(self.fan.lines),
-                         run_time=MOVE_SECONDS / 2)
+                         run_time=max(MOVE_SECONDS / 2, self.voice_left(FAN_VOICE_LEFT)))  # drawn as "listen" is said
         with self.listening():  # each line's note as its pulse reaches its token: the weights heard one by one; the
             # light white and round the token's bar too, as the temperature rows': a grey one along the line alone
             # was too faint to be seen moving (the step measured an 8.4 s still)
             paths = [VGroup(line, frame) for line, frame in zip(self.fan.lines, bar_frames(self.fan.chart.bars))]
             self.sound_paths(paths, self.fan.lines.weights, self.settings.temperature,
                              LINE_SECONDS * len(self.fan.lines), colour=style.HIGHLIGHT)
-        self.beat("lines")
+        self.beat("lines")  # the query's lowest and highest weights, framed as the voice reads them
+        chart, row = self.fan.chart, self.run.weights[self.query]
+        ends = VGroup(*[SurroundingRectangle(VGroup(chart.bars[k], *chart.value_texts[k:k + 1]), color=style.HIGHLIGHT,
+                                             buff=BAR_FRAME_GAP, stroke_width=EXTREME_STROKE)
+                        for k in sorted({int(np.argmin(np.where(row > 0, row, np.inf))), int(np.argmax(row))})])
+        self.play(Create(ends), run_time=STEP_SECONDS)
+        self.beat("even")  # "the attention shared almost evenly": the uniform weight 1/n drawn across the bars
+        uniform = self.uniform_mark(chart, row)
+        self.play(Create(uniform), run_time=STEP_SECONDS)
+        self.fan.add(ends, uniform)  # leave with the fan
         self.softmax_heatmap = heatmap
+
+    def weights_legend(self) -> VGroup:
+        """Under the weights, what their colours span: from their lowest (the panel's colour) to their highest (full
+        colour), a swatch of each beside its value, so that near-equal weights are not all one grey and nobody reads
+        the fullest colour as a weight of 1."""
+        low, high = self.weights_scale
+        share = relative_share(low, high)
+        decimals = decimals_for(self.run.weights.flat)
+
+        def swatch(value: float, k: int) -> VGroup:
+            square = Square(SWATCH_SIDE, stroke_color=style.MUTED, stroke_width=1, fill_opacity=1.0,
+                            fill_color=style.weight_colour(share(value)))
+            number = tagged_number(value, "weights_scale", (0, k), font_size=style.CAPTION_SIZE, decimals=decimals)
+            return VGroup(square, number).arrange(RIGHT, buff=SWATCH_GAP)
+        legend = text_with_numbers(self.labels["weight_scale"], {"low": swatch(low, 0), "high": swatch(high, 1)},
+                                   style.MUTED, style.CAPTION_SIZE)
+        weights = self.weights
+        below = VGroup(weights.matrix.cell_grid, weights.row_labels)
+        return legend.next_to(below, DOWN, buff=LEGEND_GAP).match_x(weights.matrix.cell_grid)
+
+    def uniform_mark(self, chart: RowBars, row) -> VGroup:
+        """A dashed line across the query's bars where the uniform weight, 1/n of the visible tokens, would end, named
+        under the bars: how near the row is to sharing its attention evenly."""
+        visible = row > 0
+        top = int(np.argmax(row))
+        x = chart.axis.get_x() + chart.bars[top].width / row[top] / np.count_nonzero(visible)
+        line = DashedLine([x, chart.bars[0].get_top()[1] + UNIFORM_OVERHANG, 0],
+                          [x, chart.bars[-1].get_bottom()[1] - UNIFORM_OVERHANG, 0], color=style.HIGHLIGHT,
+                          stroke_width=UNIFORM_STROKE, dash_length=UNIFORM_DASH)
+        name = label_text(f"{self.labels['uniform']} 1/{np.count_nonzero(visible)}", style.TEXT, style.CAPTION_SIZE)
+        return VGroup(line, name.next_to(line, DOWN, buff=0.08).align_to(line, RIGHT))
 
     def softmax_caption(self) -> tuple[str, dict]:
         """What step 6 can truthfully say of the query's lines and bars: that they are as thick and as long as

@@ -8,7 +8,7 @@ from manim import LEFT, UP, GrowFromEdge, LaggedStart, ReplacementTransform, Tra
 from attn_math.lab import lab_sentence_name
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.pipeline_parts.common import ENTER_SECONDS, STEP_SECONDS
+from scenes.pipeline_parts.common import ENTER_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.lab_canvas import LabCanvas
 from scenes.vector_stage import VectorStage
 from scenes.visuals import label_text
@@ -84,4 +84,4 @@ class LabVectors(LabCanvas):
         if key == "queries":
             self.show_metric("d_k", reveal, run_time=self.fill_seconds())
         else:
-            self.play(reveal, run_time=max(STEP_SECONDS, self.fill_seconds() / 2))
+            self.play(reveal, run_time=max(STEP_SECONDS, self.fill_seconds() / 2, self.voice_left(VOICE_LEFT)))

@@ -25,6 +25,20 @@ HALF_TEXT_ROOM = 1.2  # frame units of the body's height left to the titles and 
 WIDTH_TOLERANCE = 1e-6  # frame units: two matrices' brackets narrower than this apart are as wide
 
 
+def relative_share(low: float, high: float):
+    """Where a value lies from ``low`` (0) to ``high`` (1), clipped; 0.5 for all when they are equal."""
+    if high - low < 1e-12:
+        return lambda value: 0.5
+    return lambda value: min(1.0, max(0.0, (float(value) - low) / (high - low)))
+
+
+def weights_range(weights, mask=None) -> tuple[float, float]:
+    """(lowest, highest) of the weights a matrix shows: its unmasked ones."""
+    values = np.asarray(weights, dtype=float)
+    shown = values[~np.asarray(mask, dtype=bool)] if mask is not None else values.ravel()
+    return float(shown.min()), float(shown.max())
+
+
 class MatrixReveals(PipelineCommon):
     """Matrices of the run built, revealed row by row and replaced, for the pipeline's parts."""
 
@@ -71,11 +85,16 @@ class MatrixReveals(PipelineCommon):
         return sentence_matrix(values, label, colour, name, fill, numbers=numbers and self.numbers_fit(), mask=mask,
                                cell_width=width, cell_size=cell, text_colour=text_colour)
 
-    def weights_matrix(self, weights, name: str, cell: float, width: float | None, mask=None, numbers: bool = True):
-        """The softmax weights A on the attention colour scale, a number dark on a light cell, light on a dark one."""
+    def weights_matrix(self, weights, name: str, cell: float, width: float | None, mask=None, numbers: bool = True,
+                       scale: tuple[float, float] = (0.0, 1.0)):
+        """The softmax weights A on the attention colour scale from ``scale``'s low (the panel's colour) to its high
+        (full colour): 0 to 1, or the matrix's own range, where near-equal weights would all be one grey; a number
+        dark on a light cell, light on a dark one."""
+        share = relative_share(*scale)
         return self.matrix(weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, name, cell, width,
-                           fill=style.weight_colour, mask=mask, numbers=numbers,
-                           text_colour=lambda weight: style.BACKGROUND if weight > DARK_TEXT_WEIGHT else style.TEXT)
+                           fill=lambda weight: style.weight_colour(share(weight)), mask=mask, numbers=numbers,
+                           text_colour=lambda weight: style.BACKGROUND if share(weight) > DARK_TEXT_WEIGHT
+                           else style.TEXT)
 
     def numbers_fit(self) -> bool:
         return len(self.tokens) <= NUMBERS_MAX_TOKENS

@@ -121,8 +121,17 @@ class PresetComparison(MatrixReveals):
         self.play(Transform(frames, new_frames), *[Vanish(side.readout) for side in sides], run_time=REFRAME_SECONDS)
         self.presets_stage = PresetsStage(sides, frames, rings, readouts)
         each = max(CHORD_SECONDS, self.fill_seconds(0.0) / 2)
-        for (preset, run), readout, ring in zip(runs.items(), readouts, rings):  # lab first, then designed
-            self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each)
+        for (preset, run), readout, ring, side in zip(runs.items(), readouts, rings, sides):  # lab, then designed
+            self.beat(preset)  # each side's ring as the voice gives its weight
+            largest = int(np.argmax(run.weights[article]))
+            if largest == noun:
+                self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each)
+                continue
+            self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each / 2)
+            self.beat(f"{preset}_max")  # "its largest weight is only ...": that cell framed too, the noun's beside it
+            top = side.heatmap.matrix.heatmap.box([article], [largest], style.HIGHLIGHT, stroke_width=RING_STROKE)
+            self.play(Create(top), run_time=max(each / 2, READOUT_SECONDS))  # the rest of the lab side's time
+            rings.add(top)
 
     def land_with_chord(self, weights, preset: str, animations: list, seconds: float):
         """One side of the two presets compared: ``animations`` (its map, or its ring and readout) played in at most

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, ReplacementTransform,
-                   VGroup, linear, smooth, squish_rate_func)
+                   SurroundingRectangle, Transform, VGroup, linear, smooth, squish_rate_func)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention
 from lesson.numbers import format_number
@@ -16,7 +16,8 @@ from lesson.pipeline_answers import EXERCISE_TEMPERATURES, temperature_caption
 from scenes import style
 from scenes.curve_plot import CurvePlot
 from scenes.fades import Appear, Vanish
-from scenes.pipeline_parts.common import ENTER_SECONDS, LEAVE_SECONDS, SPLIT_MARGIN, PipelineCommon, bar_frames, rounded_up
+from scenes.pipeline_parts.common import (ENTER_SECONDS, LEAVE_SECONDS, SPLIT_MARGIN, VOICE_LEFT, PipelineCommon, bar_frames,
+                                         rounded_up)
 from scenes.token_labels import abbreviated
 from scenes.visuals import fit, label_text, tagged_number, text_with_numbers
 from scenes.weight_views import token_bar_chart
@@ -52,6 +53,9 @@ UNIFORM_STROKE = 2  # the uniform floor's dashed line
 UNIFORM_LABEL_GAP = 0.1  # between that line and its label
 UNIFORM_CLEARANCE = 0.2  # over its label's height: the room that puts the label under the line rather than over
 UNIFORM_SECONDS = 0.6  # the uniform floor and its label drawn
+COLD_FRAME_GAP = 0.08  # round the coldest row, or a row's readout, framed as the voice names it
+COLD_STROKE = 3
+READ_OUT_LEFT = 1.0  # s of the phrase reading the three maxima left after the last is framed
 
 
 class TemperatureRow(VGroup):
@@ -106,11 +110,15 @@ class TemperatureSteps(PipelineCommon):
                                  max(SHORTEST_SOUNDING, each - ROW_READOUT_SECONDS), colour=style.HIGHLIGHT,
                                  compared=True)  # every row whole, the configured temperature's too
                 self.play(Appear(row.readout), FadeIn(mark, scale=MARK_GROWTH), run_time=ROW_READOUT_SECONDS)
-        self.beat("heard")
-        self.designed_cold = VGroup()
+        self.beat("heard")  # "a low temperature barely concentrates the row": the coldest row framed
+        cold = SurroundingRectangle(rows[coldest], color=style.HIGHLIGHT, buff=COLD_FRAME_GAP, stroke_width=COLD_STROKE)
+        self.play(Create(cold), run_time=max(ROW_READOUT_SECONDS, self.voice_left(VOICE_LEFT)))
+        self.designed_cold = VGroup(cold)
         if designed is not None:  # "that happens with trained or designed weights", shown
-            self.designed_cold = self.designed_line(temperatures[coldest], designed.max_weights[q])
-            self.play(Appear(self.designed_cold), run_time=ROW_READOUT_SECONDS)
+            self.beat("guide")
+            line = self.designed_line(temperatures[coldest], designed.max_weights[q])
+            self.play(Appear(line), run_time=max(ROW_READOUT_SECONDS, self.voice_left(VOICE_LEFT)))
+            self.designed_cold.add(line)
         self.temperature_rows, self.temperature_marks = rows, marks
 
     def designed_line(self, temperature: float, largest: float) -> VGroup:
@@ -184,6 +192,7 @@ class TemperatureSteps(PipelineCommon):
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
         # the designed weights' line leaves: its place is the values read off the curve
         self.exercise_rows(runs, values, [Vanish(self.designed_cold)] if len(self.designed_cold) else [])
+        self.read_rows_out()  # each row's largest weight framed in turn as the voice reads the three
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
                              color=style.MUTED, stroke_width=UNIFORM_STROKE)
@@ -213,6 +222,25 @@ class TemperatureSteps(PipelineCommon):
         self.beat("uniform")
         self.play(Create(uniform), Appear(uniform_label), run_time=UNIFORM_SECONDS)
         self.plot_stage = VGroup(plot, self.temperature_marks, uniform, uniform_label, rings, readout)
+
+    def read_rows_out(self):
+        """Under a voice that reads the rows' largest weights one after another, a frame on each row's readout in
+        turn over what is left of that phrase; nothing in a silent render (its caption is read, not heard)."""
+        seconds = self.voice_left(READ_OUT_LEFT)
+        if not seconds:
+            return
+        rows = self.temperature_rows
+        each = seconds / len(rows)
+        frame = self.readout_frame(rows[0])
+        self.play(Create(frame), run_time=each)
+        for row in rows[1:]:
+            self.play(Transform(frame, self.readout_frame(row)), run_time=each)
+        self.play(Vanish(frame), run_time=LEAVE_SECONDS)
+        self.remove(frame)
+
+    @staticmethod
+    def readout_frame(row) -> SurroundingRectangle:
+        return SurroundingRectangle(row.readout, color=style.HIGHLIGHT, buff=COLD_FRAME_GAP, stroke_width=COLD_STROKE)
 
     def exercise_rows(self, runs: list[LabAttention], values: list[float], leaving: list):
         """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more or less

@@ -1,0 +1,91 @@
+"""Issue 43, pipeline: the screen follows the voice (no still over 6 s under a narration's pace), the softmax weights
+coloured on their own range (the lab's near-equal weights were one grey), and the last step laid out on the frame."""
+
+import numpy as np
+import pytest
+from manim import Wait
+
+from attn_math.lab import lab_attention
+from lesson.numbers import parse_number
+from scenes import style
+from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
+from tests.scene_checks import PacedSpeaker, freezes, layout_problems, run_scene
+
+
+@pytest.fixture(scope="module")
+def paced():
+    """The scene at the narration's pace, with the start of each of its plays (waits aside) in ``play_starts``."""
+    starts, play = [], LessonScene.play
+
+    def logged(self, *animations, **options):
+        if not all(isinstance(animation, Wait) for animation in animations):
+            starts.append(self.renderer.time)
+        play(self, *animations, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LessonScene, "play", logged)
+        scene = run_scene("pipeline", narration=PacedSpeaker())
+    scene.play_starts = starts
+    return scene
+
+
+@pytest.fixture(scope="module")
+def silent():
+    return run_scene("pipeline")
+
+
+def step(scene, key):
+    return next(record for record in scene.steps if record.key == key)
+
+
+def test_nothing_stands_still_over_6_s_under_the_voice(paced):
+    """At the narration's pace (166 words a minute), no stretch of the section outside its cards stands still over
+    6 s (issue 43: 14 such stretches, up to 15.7 s, where the voice explained a picture finished long before)."""
+    cards = [(card.start, card.end) for card in getattr(paced, "cards", [])]
+    long = [(round(start, 1), round(end, 1)) for start, end in freezes(paced)
+            if end - start > LONGEST_FREEZE + 1e-6
+            and not any(begin - 1e-6 <= start and end <= finish + 1e-6 for begin, finish in cards)]
+    assert long == []
+
+
+@pytest.mark.parametrize("marker", ["even", "lab_max", "guide", "last", "first", "fourth", "spread", "tradeoff"])
+def test_the_phrases_that_name_something_on_screen_start_with_its_play(paced, marker):
+    """Each phrase tied to a play by its marker starts as a play starts: the scene beat it, just before the play that
+    shows what the phrase names, so the voice did not run on over a still picture."""
+    starts = [start for record in paced.steps for _, start, _, play in record.narration.get("phrases", [])
+              if play == marker]
+    assert len(starts) == 1
+    assert min(abs(starts[0] - play) for play in paced.play_starts) < 1e-3  # records keep 4 decimals
+
+
+def test_the_softmax_weights_are_coloured_on_their_own_range(silent):
+    """Step 6: the weights' cells span the whole colour scale, from the panel's colour at the lowest weight to full
+    colour at the highest, and its legend says which two weights those are (the lab's weights, 0.12 to 0.16, were
+    all within a sixth of the 0-1 scale: one grey grid)."""
+    weights = lab_attention("el gato se sienta en la mesa", 1.0, False).weights
+    matrix = silent.weights.matrix
+    low, high = weights.min(), weights.max()
+    fills = np.array([[matrix.cells[i][j].get_fill_color().to_rgb() for j in range(len(weights))]
+                      for i in range(len(weights))])
+    darkest, fullest = np.unravel_index(weights.argmin(), weights.shape), np.unravel_index(weights.argmax(),
+                                                                                        weights.shape)
+    np.testing.assert_allclose(fills[darkest], style.PANEL.to_rgb(), atol=0.01)
+    np.testing.assert_allclose(fills[fullest], style.ATTENTION.to_rgb(), atol=0.01)
+    legend = [parse_number(text) for row in step(silent, "softmax").numbers["weights_scale"] for text in row]
+    np.testing.assert_allclose(legend, [low, high], atol=0.005 + 1e-9)
+
+
+def test_the_last_step_fills_the_body_in_two_panels(silent):
+    """Step 14: its lines spread over the body's height (issue 43: seven lines crowded into its top third), in two
+    columns, one per exercise, none overlapping or leaving the frame."""
+    record = step(silent, "dimensions")
+    left, right, bottom, top = style.body_box()
+    inside = [text for text in record.texts if text.bottom > bottom and text.top < top and text.text != record.caption
+              and text.text not in (record.title,) and not text.text.startswith("Paso")]
+    lowest, highest = min(text.bottom for text in inside), max(text.top for text in inside)
+    assert highest - lowest > 0.7 * (top - bottom)
+    middle = (left + right) / 2
+    assert {text.text.split(":")[0] for text in inside if text.right < middle} >= {"Ejercicio 5"}
+    assert {text.text.split(":")[0] for text in inside if text.left > middle} >= {"Ejercicio 6"}
+    assert [problem for problem in layout_problems(silent) if problem.startswith("dimensions")] == []
+
