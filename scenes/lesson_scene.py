@@ -565,6 +565,14 @@ class LessonScene(Scene):
         self.cues += [replace(cue, time=time, replay=True) for cue, time in zip(key, times)]
         return end + TAIL
 
+    def spoken(self) -> bool:
+        """Whether a voice speaks the current step."""
+        return bool(self._spoken or self._unspoken)
+
+    def voice_left(self, left: float = 0.0) -> float:
+        """Seconds until the voice placed so far (to the step's next beat) falls silent, but ``left``; 0 without one."""
+        return max(0.0, self._voice_until - self.renderer.time - left)
+
     def wait_until(self, time: float) -> None:
         """Wait, if needed, until at least ``time`` seconds into the scene: a drawn wait counts whole frames,
         rounded down, so a last frame is added when one is missing. A step left out waits for nothing."""

@@ -78,14 +78,6 @@ class PipelineCommon:
         enlarge_formulas(group)
         return group
 
-    def spoken(self) -> bool:
-        """Whether a voice speaks the current step."""
-        return bool(self._spoken or self._unspoken)
-
-    def voice_left(self, left: float = 0.0) -> float:
-        """Seconds until the voice placed so far (to the step's next beat) falls silent, but ``left``; 0 without one."""
-        return max(0.0, self._voice_until - self.renderer.time - left)
-
     def replay_key_sound(self, step) -> float:
         """As ``LessonScene.replay_key_sound``; and while the step's key sound plays again after its voice, a light
         runs round what that sound is about (``self.replay_shows``, which the step sets: the query's row of scores),
