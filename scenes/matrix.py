@@ -14,7 +14,8 @@ the lecturer's without words is unlabelled, and its answers call the rows t₁, 
 on its part of the library analogy (Q the question, K the label, V the contents). Two pictures in the plane
 (``scenes.vector_plane``), drawn only when their vectors have at most two components, give the geometry: before
 QKᵀ, q_i and the keys as arrows, each score the shadow of q_i on a key times the key's length (``alignment``);
-after Z = AV, z_i as the weighted average of the values, the terms laid tip to tail (``weighted_average``). Just
+after Z = AV, z_i as the weighted average of the values, the terms laid tip to tail, the heaviest first, the lighter
+ones magnified in a window beside the plane when they would be drawn too short to see (``weighted_average``). Just
 before A fills in, row i of the scores entering the softmax goes through its two moves as bars (``exponentiate``,
 with ``scenes.softmax_moves``): each to e^x, then all divided by their sum. Row i is the one the walkthrough
 follows (``MatrixConfig.followed_row``: ``matrix.row``, or the first whose softmax chooses without going one-hot).
@@ -70,6 +71,7 @@ MOVE, WRITE, READ = 0.8, 0.6, 1.6  # seconds of a slow cell: frames move and set
 FAST_SECONDS = (3.0, 10.0)  # the remaining cells of a product together: at least, at most
 REPEAT = 0.5  # a repeated product runs at this share of the first one's time
 ROW_WALK = 0.8  # seconds each token's pair of rows stays framed as the analogy is said
+POINTER_BUFF = 0.12  # between what the voice names (a matrix with its words, a number) and its frame
 GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
 LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
 LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
@@ -109,9 +111,9 @@ class PlanePicture:
     inset_edges: VGroup = field(default_factory=VGroup)  # and of the values' hull
 
 
-def framed(mobject) -> SurroundingRectangle:
-    """The white frame of what is being pointed at, as a matrix's cell gets."""
-    return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
+def framed(mobject, buff: float = 0.06) -> SurroundingRectangle:
+    """The white frame of what is being pointed at, as a matrix's cell gets (``buff`` from it)."""
+    return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=buff, stroke_width=3, corner_radius=0.06)
 
 
 def clear_frame(parts: VGroup, formula: VMobject, buff: float = MAP_FRAME_BUFF) -> RoundedRectangle:
@@ -401,7 +403,7 @@ class MatrixScene(LessonScene):
     def point_at(self, *mobjects):
         """A frame round ``mobjects`` (a matrix, a bar, a number) as the voice names them: it moves from what it framed
         before, and stays until ``let_go``."""
-        frame = framed(VGroup(*mobjects))
+        frame = framed(VGroup(*mobjects), buff=POINTER_BUFF)
         if self.pointer is None:
             self.play(Create(frame), run_time=0.4)
             self.pointer = frame
