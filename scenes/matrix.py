@@ -14,7 +14,8 @@ the lecturer's without words is unlabelled, and its answers call the rows t₁, 
 on its part of the library analogy (Q the question, K the label, V the contents). Two pictures in the plane
 (``scenes.vector_plane``), drawn only when their vectors have at most two components, give the geometry: before
 QKᵀ, q_i and the keys as arrows, each score the shadow of q_i on a key times the key's length (``alignment``);
-after Z = AV, z_i as the weighted average of the values, the terms laid tip to tail (``weighted_average``). Just
+after Z = AV, z_i as the weighted average of the values, the terms laid tip to tail, the heaviest first, the lighter
+ones magnified in a window beside the plane when they would be drawn too short to see (``weighted_average``). Just
 before A fills in, row i of the scores entering the softmax goes through its two moves as bars (``exponentiate``,
 with ``scenes.softmax_moves``): each to e^x, then all divided by their sum. Row i is the one the walkthrough
 follows (``MatrixConfig.followed_row``: ``matrix.row``, or the first whose softmax chooses without going one-hot).
@@ -30,8 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DL, DOWN, LEFT, RIGHT, UP, UR, Circle, Create, GrowFromPoint, Line, MathTex, MoveToTarget,
-                   RoundedRectangle,
+from manim import (DL, DOWN, DR, LEFT, RIGHT, UL, UP, UR, Circle, Create, GrowFromPoint, Line, MathTex, MoveToTarget,
+                   Rectangle, RoundedRectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject, Write)
 
 from attn_math import worked_example
@@ -48,7 +49,7 @@ from scenes.fades import Appear, Vanish
 from scenes.heatmap import readable_text_colour, score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, WORDS_PER_SECOND, LessonScene
 from scenes.softmax_moves import SoftmaxMoves
-from scenes.vector_plane import ARROW_WIDTH, VectorPlane, place_labels
+from scenes.vector_plane import ARROW_WIDTH, Magnifier, VectorPlane, convex_hull, crosses, place_labels
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
                              shared_cell_width, sit_on, tagged_number, text_with_numbers)
 
@@ -69,6 +70,8 @@ SLOW_CELLS = 2  # cells of a new kind of product shown slowly, each with its wor
 MOVE, WRITE, READ = 0.8, 0.6, 1.6  # seconds of a slow cell: frames move and settle, number, worked line
 FAST_SECONDS = (3.0, 10.0)  # the remaining cells of a product together: at least, at most
 REPEAT = 0.5  # a repeated product runs at this share of the first one's time
+ROW_WALK = 0.8  # seconds each token's pair of rows stays framed as the analogy is said
+POINTER_BUFF = 0.12  # between what the voice names (a matrix with its words, a number) and its frame
 GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
 LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
 LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
@@ -76,6 +79,10 @@ WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
 Z_RING = 0.12  # the radius of the ring that marks z_i in the plane: hollow, round the tips of the terms that reach it
 PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
+SHORTEST_TERM = 0.5  # frame units (45 px at 720p): a term of z_i drawn shorter is shown again magnified, in a window
+INSET_ROOM = 0.3  # of the magnified points' span, the room left round them in the window
+INSET_ZOOM = 3.0  # the least magnification worth a window
+INSET_MOST = 12.0  # and the most: z_i alone (the lighter terms all 0) is not blown up to a point
 NORMALISE_SECONDS = 1.4  # the softmax's second move on the followed row's bars
 BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
 # fit at a legible size between the formula map and the caption
@@ -97,11 +104,16 @@ class PlanePicture:
     marked: tuple[int, ...] = ()  # the keys framed as the most aligned
     marks: VGroup = field(default_factory=VGroup)  # their frames: round their worked rows and their names
     z_dot: Circle | None = None  # a ring round z_i: the arrowheads that meet there stay in sight
+    z_view: object = None  # where z_dot is drawn: the plane, or the magnifying window (``inset``), with coordinates
+    order: list = field(default_factory=list)  # the terms' j in the order they are laid tip to tail: heaviest first
+    inset: object = None  # a scenes.vector_plane.Magnifier, when the lighter terms need one
+    inset_arrows: dict = field(default_factory=dict)  # the parts of the arrows ("v", "terms") the window shows
+    inset_edges: VGroup = field(default_factory=VGroup)  # and of the values' hull
 
 
-def framed(mobject) -> SurroundingRectangle:
-    """The white frame of what is being pointed at, as a matrix's cell gets."""
-    return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
+def framed(mobject, buff: float = 0.06) -> SurroundingRectangle:
+    """The white frame of what is being pointed at, as a matrix's cell gets (``buff`` from it)."""
+    return SurroundingRectangle(mobject, color=style.HIGHLIGHT, buff=buff, stroke_width=3, corner_radius=0.06)
 
 
 def clear_frame(parts: VGroup, formula: VMobject, buff: float = MAP_FRAME_BUFF) -> RoundedRectangle:
@@ -168,7 +180,7 @@ class MatrixScene(LessonScene):
         # A is written with one precision in every step: the most any of its matrices needs to sum to 1 by row.
         self.weight_decimals = max(probability_decimals(result.weights)
                                    for result in (self.result, *self.contrasts.values()))
-        self.line = self.map_frame = self.sqrt_strike = None
+        self.line = self.map_frame = self.sqrt_strike = self.pointer = None
         self.row = self.settings.followed_row()  # the row the walkthrough follows, from 0
         self.words = self.row_labels()
         pieces = self.strings["answer_pieces"]
@@ -224,9 +236,16 @@ class MatrixScene(LessonScene):
                 self.play(Appear(line), run_time=0.4)
             self.pause_to_read(line, self.renderer.time)
             self.beat(marker)
+        # The voice reads the formula term by term, each framed as it is named: softmax, QKᵀ, √d_k (with the line
+        # that says what d_k is, the one symbol of the formula no matrix will name).
         self.beat("formula")
+        self.point_map_at(self.term(SOFTMAX))
+        self.beat("scores")
+        self.point_map_at(self.term("Q"), self.term(KEYS_T))
+        self.beat("root")
+        self.point_map_at(self.term(SQRT))
         self.show_line(label_text(self.strings["labels"]["d_k_line"].format(d_k=self.result.d_k), style.TEXT,
-                                  style.BODY_SIZE))  # the one symbol of the formula no matrix will name
+                                  style.BODY_SIZE))
 
     @staticmethod
     def formula_tex() -> MathTex:
@@ -309,7 +328,9 @@ class MatrixScene(LessonScene):
         self.stage = [self.X, *self.W.values()]
         self.place_in_body(in_a_row, lambda X, *weights: VGroup(X, in_a_row(*weights)).arrange(DOWN, buff=ROW_GAP),
                            matrices=self.stage)
-        self.shrink_formula_to_map(Vanish(self.sound_legend))  # the legend has been heard: the matrices need the room
+        # the legend has been heard: the matrices need the room; the formula's frame comes back on the map
+        self.shrink_formula_to_map(Vanish(self.sound_legend), *([Vanish(self.map_frame)] if self.map_frame else []))
+        self.map_frame = None
         for matrix in self.stage:
             self.present(matrix)
 
@@ -359,7 +380,41 @@ class MatrixScene(LessonScene):
         self.play(Appear(product.outline), run_time=0.5)
         self.fill_product(product, self.X, W, repeat=repeat)
         self.beat("library")  # the analogy is said as its line comes
-        self.show_line(label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE))
+        line = label_text(self.strings["labels"][f"library_{role}"], ROLE_COLOURS[role], style.BODY_SIZE)
+        if role == "Q":  # «each row of Q is the question a token ...»: token by token, as it is said
+            self.walk_rows(self.X, product, line)
+        else:
+            self.show_line(line)
+        if role == "V":  # «all three come from the same X»: X framed as the voice names it
+            self.beat("same_x")
+            self.point_at(self.X)
+
+    def walk_rows(self, left: LabelledMatrix, right: LabelledMatrix, line):
+        """Show the worked ``line`` with a frame round row 1 of ``left`` and of ``right`` together, then frame the
+        next token's rows, one after the other (a token's row of X and its row of the product), and let them go."""
+        boxes = VGroup(left.row_box(0), right.row_box(0))
+        self.show_line(line, Create(boxes))
+        for i in range(1, left.values.shape[0]):
+            self.wait(ROW_WALK)
+            self.play(Transform(boxes, VGroup(left.row_box(i), right.row_box(i))), run_time=0.4)
+        self.wait(ROW_WALK)
+        self.play(Vanish(boxes), run_time=0.3)
+
+    def point_at(self, *mobjects):
+        """A frame round ``mobjects`` (a matrix, a bar, a number) as the voice names them: it moves from what it framed
+        before, and stays until ``let_go``."""
+        frame = framed(VGroup(*mobjects), buff=POINTER_BUFF)
+        if self.pointer is None:
+            self.play(Create(frame), run_time=0.4)
+            self.pointer = frame
+        else:
+            self.play(Transform(self.pointer, frame), run_time=0.4)
+
+    def let_go(self):
+        """The frame of ``point_at`` leaves."""
+        if self.pointer is not None:
+            self.play(Vanish(self.pointer), run_time=0.3)
+            self.pointer = None
 
     def restage(self, matrices: list, *arrangements, reserve_right: float = 0.0, later_captions=()):
         """Lay ``matrices`` out anew (see place_in_body): those on screen move to their new places, the rest of
@@ -539,6 +594,12 @@ class MatrixScene(LessonScene):
         self.cue("values", lands=True, values=[float(value) for value in parts.exponentials], spacing=0.12,
                  low=0.0, high=1.0)
         self.play(*moves.exponentiate(), run_time=1.6)
+        # What the voice names next is framed as it is said: the dashed line's «1 = e^max» (the drawing's scale),
+        # then the row's label that divides by it (the factor that cancels)
+        top = int(np.argmax(parts.weights))
+        for marker, named in (("unit", [moves.one]), ("cancel", [moves.row_label])):
+            self.beat(marker)
+            self.point_at(*named)
         # The exponentials' reading time, or half of what the step still needs to be read: the rest after the
         # second move, so that neither still stretch runs over the longest allowed
         step = self.steps[-1]
@@ -547,7 +608,10 @@ class MatrixScene(LessonScene):
         self.beat("normalise")
         # its row of A sounds again in the softmax step's listening moment, in the clear: not replayed here
         self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights], heard_next=True)
-        self.play(*moves.normalise(), run_time=NORMALISE_SECONDS)
+        pointer, self.pointer = self.pointer, None
+        self.play(*moves.normalise(), Vanish(pointer), run_time=NORMALISE_SECONDS)
+        self.beat("top")  # then the largest weight, as it is said
+        self.point_at(moves.numbers[top])
         self.moves = moves
 
     def show_softmax(self):
@@ -658,52 +722,158 @@ class MatrixScene(LessonScene):
     def show_weighted_average(self):
         """Right after Z = AV has its numbers, its row i seen as a place: the values as arrows from one
         origin (their hull shaded: where any weighted average lands), then each term A_ij·vⱼ laid tip to tail
-        with its weight written (and heard), landing on the point z_i, whose numbers close the step. It comes
-        after the output rather than before it so that the point the arrows reach is a row the student has
-        just seen computed, and its place, pulled towards the heaviest value, explains those numbers."""
+        with its weight written (and heard), the heaviest first, landing on the point z_i, whose numbers close the
+        step. It comes after the output rather than before it so that the point the arrows reach is a row the
+        student has just seen computed, and its place, pulled towards the heaviest value, explains those numbers.
+        Where the lighter terms would be drawn too short to see (or z_i would sit on a value's tip), a window beside
+        the plane shows the region they fill, magnified, and z_i is marked and named there."""
         result, row = self.result, self.row
         mix = weighted_average(result.weights[row], result.V)
+        order = [int(j) for j in np.argsort(-mix.weights, kind="stable")]  # the heaviest first: the rest near z_i
+        terms = mix.terms[order]
+        starts = np.vstack([np.zeros(2), np.cumsum(terms, axis=0)[:-1]])
         self.begin_step("weighted_average", i=row + 1)
         self.hide_line()
         labels, words = self.strings["labels"], self.row_words()
         z_decimals = decimals_for(result.output.flat)
         heading = label_text(labels["weighted_formula"].format(i=row + 1), style.TEXT, style.BODY_SIZE)
         rows = [text_with_numbers(labels["weighted_term"], {"weight": tagged_number(
-                    weight, "weighted_average", (0, j), style.ATTENTION, decimals=self.weight_decimals)},
+                    mix.weights[j], "weighted_average", (0, j), style.ATTENTION, decimals=self.weight_decimals)},
                                   j=str(j + 1), word=words[j])
-                for j, weight in enumerate(mix.weights)]
+                for j in order]
         comma = "; " if self.separator == "," else ", "  # between coordinates, never the decimal separator
         z_row = text_with_numbers(
             labels["weighted_result"].replace("{coordinates}", comma.join(f"{{z{c}}}" for c in range(len(result.output[0])))),
             {f"z{c}": tagged_number(value, "z_row", (0, c), style.OUTPUT, decimals=z_decimals)
              for c, value in enumerate(result.output[row])}, i=str(row + 1))
         panel = VGroup(heading, *rows, z_row).arrange(DOWN, buff=PANEL_GAP, aligned_edge=LEFT)
-        plane = self.plane_beside(panel, [*mix.values, *mix.partial_sums])
+        points = [*mix.values, *mix.partial_sums]
+        plane = self.plane_beside(panel, points)
+        _, _, bottom, top = self.stage_box()
+        region = self.magnified_region(plane, mix, terms, starts, top - bottom)
+        if region is not None:
+            plane, window = self.plane_beside(panel, points, inset=top - bottom)
         picture = PlanePicture(plane, {"v": [plane.arrow(v, style.VALUE) for v in mix.values],
                                        "terms": [plane.arrow(term, style.ATTENTION, start=start, width=ARROW_WIDTH / 2)
-                                                 for term, start in zip(mix.terms, mix.partial_sums)]})
-        picture.z_dot = Circle(radius=Z_RING, color=style.OUTPUT, stroke_width=4).move_to(plane.point(mix.z))
+                                                 for term, start in zip(terms, starts)]})
+        picture.order = order
         hull = plane.hull(mix.values)
-        names = self.arrow_names(picture, [("v", j, v) for j, v in enumerate(mix.values)] + [("z", row, mix.z)], panel)
+        zoomed = VGroup()
+        if region is not None:
+            picture.inset = inset = Magnifier(plane, *region, size=window.width)
+            inset.window.move_to(window)
+            inset.join()
+            picture.inset_arrows = {"v": [inset.arrow(v, style.VALUE) for v in mix.values],
+                                    "terms": [inset.arrow(term, style.ATTENTION, start=start, width=ARROW_WIDTH / 2)
+                                              for term, start in zip(terms, starts)]}
+            corners = convex_hull(np.asarray(mix.values, dtype=float))
+            edges = VGroup(*[inset.segment(a, b) for a, b in zip(corners, np.roll(corners, -1, axis=0))]) \
+                if len(corners) > 1 else VGroup()
+            picture.inset_edges = edges
+            zoomed = VGroup(inset, edges, *picture.inset_arrows["v"])
+        z_view = picture.inset if region is not None else plane
+        picture.z_view = z_view
+        picture.z_dot = Circle(radius=Z_RING, color=style.OUTPUT, stroke_width=4).move_to(z_view.point(mix.z))
+        names = self.arrow_names(picture, [("v", j, v) for j, v in enumerate(mix.values)], panel)
+        z_name = self.z_name(picture, mix, row)
+        names.add(z_name)
+        inset_names = VGroup()
+        if region is not None:  # the values whose tips the window shows are named there too, and the zoom said
+            inset_names = self.inset_names(picture, mix, z_name)
+            inset_names.add(self.zoom_label(picture, [z_name, picture.z_dot, *inset_names]))
+            zoomed.add(inset_names)
         self.weighted_picture, previous = picture, self.stage
-        self.stage = [VGroup(plane, hull, *picture.arrows["v"], *picture.arrows["terms"], picture.z_dot, names, panel)]
+        self.stage = [VGroup(plane, hull, *picture.arrows["v"], *picture.arrows["terms"], zoomed,
+                             *picture.inset_arrows.get("terms", []), picture.z_dot, names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["v"]], *map(Appear, names[:-1]),
                   run_time=0.8)
         self.play(Create(hull), run_time=0.6)
+        if region is not None:  # the window on the region the lighter terms will fill
+            self.play(Create(inset.region), Appear(inset.window, inset.links, edges, *picture.inset_arrows["v"],
+                                                   inset_names), run_time=0.8)
         self.beat("terms")
-        for j, (term, arrow) in enumerate(zip(rows, picture.arrows["terms"])):
+        for k, (j, term, arrow) in enumerate(zip(order, rows, picture.arrows["terms"])):
             self.cue("cell", lands=True, value=float(mix.weights[j]), low=0.0, high=1.0)
-            self.play(GrowFromPoint(arrow, plane.point(mix.partial_sums[j])), Appear(term), run_time=0.8)
+            magnified = [GrowFromPoint(part, part.get_start()) for part in
+                         picture.inset_arrows.get("terms", [])[k:k + 1] if part.has_points()]
+            self.play(GrowFromPoint(arrow, plane.point(starts[k])), *magnified, Appear(term), run_time=0.8)
             self.wait(SECONDS_PER_NEW_NUMBER)
         self.beat("point")  # where z_i lands is said as it lands
         self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, **self.sound_scale("Z"))  # as Z's cells
-        self.play(Appear(picture.z_dot), Appear(names[-1]), Appear(z_row), run_time=0.8)
-        heaviest = int(np.argmax(mix.weights))
+        self.play(Appear(picture.z_dot), Appear(z_name), Appear(z_row), run_time=0.8)
+        heaviest = order[0]
         self.show_line(label_text(labels["weighted_line"].format(
             i=row + 1, j=heaviest + 1, word=words[heaviest],
             weight=format_number(mix.weights[heaviest], self.weight_decimals)),
             style.TEXT, style.BODY_SIZE))
+
+    @staticmethod
+    def magnified_region(plane: VectorPlane, mix, terms, starts, window: float):
+        """(centre, side) in the plane's units of the region a magnifying ``window`` (its side, in frame units) should
+        show, or None when every term after the heaviest is drawn long enough to see (SHORTEST_TERM) and z_i's ring
+        is clear of the values' tips, or when the region is too large to gain INSET_ZOOM: the square round the
+        points the lighter terms join (and z_i), with INSET_ROOM round them."""
+        lengths = np.linalg.norm(terms, axis=1) * plane.unit
+        short = [k for k in range(1, len(terms)) if 0 < lengths[k] < SHORTEST_TERM]
+        crowded = np.min(np.linalg.norm(mix.values - mix.z, axis=1)) * plane.unit < 2 * Z_RING
+        if not short and not crowded:
+            return None
+        joined = np.vstack([starts[1:], mix.z])
+        low, high = joined.min(axis=0), joined.max(axis=0)
+        side = max(float(np.max(high - low)) * (1 + 2 * INSET_ROOM), window / INSET_MOST / plane.unit)
+        if side * plane.unit * INSET_ZOOM > window:
+            return None
+        return (low + high) / 2, side
+
+    def z_name(self, picture: "PlanePicture", mix, row: int):
+        """z_i's name by its mark, clear of the arrows and names around it, inside the plane's body or the window."""
+        name = label_text(f"z_{row + 1}", style.OUTPUT, style.BODY_SIZE)
+        view = picture.z_view
+        inset = picture.inset
+        arrows = [*picture.inset_arrows["v"], *picture.inset_arrows["terms"]] if inset else \
+            [arrow for drawn in picture.arrows.values() for arrow in drawn]
+        bounds = glyph_box(inset.window) if inset else self.stage_box()
+        centre = view.point(mix.z)
+        place_labels([name], [centre + np.array([Z_RING, 0, 0])], [np.array([1.0, 1.0, 0.0])],
+                     [(arrow.get_start(), arrow.get_end()) for arrow in arrows if arrow.has_points()],
+                     bounds, avoid=[picture.z_dot, *([] if inset else [*picture.plane.ticks, *picture.names])])
+        return name
+
+    @staticmethod
+    def zoom_label(picture: "PlanePicture", taken: list):
+        """«×7»: how much larger the window draws its region, in the first corner of the window no arrow, line or
+        name crosses (the bottom right when every corner is taken)."""
+        inset = picture.inset
+        label = label_text(f"×{inset.zoom:.0f}", style.MUTED, style.CAPTION_SIZE)
+        segments = [(part.get_start(), part.get_end()) for drawn in picture.inset_arrows.values() for part in drawn
+                    if part.has_points()] + [(part.get_start(), part.get_end()) for part in picture.inset_edges
+                                             if part.has_points()]
+        margin = 0.12
+        for corner in (DR, UR, DL, UL):
+            label.move_to(inset.window.get_corner(corner) - corner * (margin + np.array([label.width, label.height, 0])
+                                                                      / 2))
+            left, right, bottom, top = glyph_box(label)
+            clear = not any(crosses((left, right, bottom, top), segment) for segment in segments) and all(
+                right < glyph_box(other)[0] or glyph_box(other)[1] < left or top < glyph_box(other)[2]
+                or glyph_box(other)[3] < bottom for other in taken)
+            if clear:
+                break
+        else:
+            label.move_to(inset.window.get_corner(DR) - DR * (margin + np.array([label.width, label.height, 0]) / 2))
+        return label
+
+    def inset_names(self, picture: "PlanePicture", mix, z_name) -> VGroup:
+        """v_j by its tip in the window, for each value whose tip the window shows."""
+        inset = picture.inset
+        shown = [j for j, v in enumerate(mix.values) if inset.inside(v)]
+        names = VGroup(*[label_text(f"v_{j + 1}", style.VALUE, style.BODY_SIZE) for j in shown])
+        arrows = [*picture.inset_arrows["v"], *picture.inset_arrows["terms"]]
+        place_labels(list(names), [inset.point(mix.values[j]) for j in shown],
+                     [np.array([*mix.values[j], 0]) for j in shown],
+                     [(arrow.get_start(), arrow.get_end()) for arrow in arrows if arrow.has_points()],
+                     glyph_box(inset.window), avoid=[z_name, picture.z_dot])
+        return names
 
     def row_words(self) -> list[str]:
         """« word » after a vector's name, for each row of X (nothing when X's rows are not the example's)."""
@@ -719,16 +889,24 @@ class MatrixScene(LessonScene):
         return text_with_numbers(self.strings["labels"]["alignment_row"], {"score": score}, j=str(j + 1), word=word,
                                  q=q, k=k, angle=format_number(geometry.degrees(j), 0))
 
-    def plane_beside(self, panel: VGroup, points) -> VectorPlane:
+    def plane_beside(self, panel: VGroup, points, inset: float = 0.0):
         """A plane holding ``points`` as large as the body allows left of ``panel`` (its worked rows), the two
-        centred together between the formula map and the worked line."""
+        centred together between the formula map and the worked line. With ``inset`` (a height), a square window
+        that high at most between them: returns (the plane, the window's place) then."""
         left, right, bottom, top = self.stage_box()
         fit(panel, (right - left) * (1 - PLANE_SHARE) - GAP, top - bottom)
-        plane = VectorPlane(points, min(right - left - panel.width - GAP, (right - left) * PLANE_SHARE), top - bottom)
-        group = VGroup(plane, panel)
-        panel.next_to(plane, RIGHT, buff=GAP)
+        room = right - left - panel.width - GAP
+        plane = VectorPlane(points, min(room, (right - left) * PLANE_SHARE), top - bottom)
+        window = None
+        if inset:  # the window takes what the plane leaves, at most its height
+            side = min(inset, room - plane.width - GAP)
+            if side < plane.height / 2:  # too little left: the plane gives up width to the window
+                plane = VectorPlane(points, (room - GAP) / 2, top - bottom)
+                side = min(inset, room - plane.width - GAP)
+            window = Rectangle(width=side, height=side, stroke_width=0, fill_opacity=0)
+        group = VGroup(plane, *([window] if window else []), panel).arrange(RIGHT, buff=GAP)
         group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
-        return plane
+        return (plane, window) if inset else plane
 
     def arrow_names(self, picture: "PlanePicture", vectors: list, panel: VGroup) -> VGroup:
         """q_i, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, of the plane's numbers
@@ -740,7 +918,8 @@ class MatrixScene(LessonScene):
         arrows = [arrow for drawn in picture.arrows.values() for arrow in drawn]
         place_labels(list(names), [plane.point(v) for _, _, v in vectors], [np.array([*v, 0]) for _, _, v in vectors],
                      [(arrow.get_start(), arrow.get_end()) for arrow in arrows], self.stage_box(),
-                     avoid=[*plane.ticks, *panel])
+                     avoid=[*plane.ticks, *panel,
+                            *([picture.inset.region, picture.inset.window] if picture.inset else [])])
         return names
 
     # The last three steps: one change each ------------------------------------------------------------
@@ -817,6 +996,7 @@ class MatrixScene(LessonScene):
         frames = marks(weights)
         self.play(*[Create(frame) for frame in frames], run_time=0.5)
         weights.add(*frames)  # they leave with A
+        self.beat("line")  # a narration that reads the line apart from the frames says it as the line comes
         self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE))
 
     # Shared moves ------------------------------------------------------------------------------
@@ -895,14 +1075,15 @@ class MatrixScene(LessonScene):
         between()
         self.play(Appear(*new), run_time=run_time / 2)
 
-    def show_line(self, line):
+    def show_line(self, line, *also):
         """Show one worked line between the matrices and the caption (one line or two), after the previous one has
-        gone. A line that ends its step is its finished screen: finish_step holds it (FINISHED_HOLD, issue 26), and a
-        narrated step's voice and the replay of its key sound run over that hold rather than after it."""
+        gone (``also``: animations played as it comes). A line that ends its step is its finished screen: finish_step
+        holds it (FINISHED_HOLD, issue 26), and a narrated step's voice and the replay of its key sound run over that
+        hold rather than after it."""
         left, right, _, _ = style.body_box()
         fit(line, right - left, LINE_HEIGHT).next_to(self.header[-1], UP, buff=LINE_MARGIN)
         self.hide_line()
-        self.play(Appear(line), run_time=0.3)
+        self.play(Appear(line), *also, run_time=0.3)
         self.line = line
 
     def finish_step(self):
@@ -910,6 +1091,7 @@ class MatrixScene(LessonScene):
         lines where this one took one."""
         super().finish_step()
         self.hide_line()
+        self.let_go()
 
     def hide_line(self):
         if self.line is not None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import DOWN, LEFT, Angle, Arrow, DashedLine, Dot, Line, ManimColor, Polygon, VGroup, VMobject
+from manim import (DL, DOWN, DR, LEFT, UL, UR, Angle, Arrow, DashedLine, Dot, Line, ManimColor, Polygon, Rectangle,
+                   VGroup, VMobject)
 
 from scenes import style
 from scenes.visuals import number_text
@@ -165,7 +166,7 @@ def place_labels(labels: list, anchors: list, directions: list, obstacles: list,
             box = _box(centre, label)
             # a text over a text, or out of bounds, is worse than a label over an arrow
             crowding = (4 * sum(_overlap(box, other) for other in placed)
-                        + sum(_crosses(box, segment) for segment in obstacles) + 4 * _outside(box, bounds))
+                        + sum(crosses(box, segment) for segment in obstacles) + 4 * _outside(box, bounds))
             candidates.append((crowding, k, centre, box))
             if crowding == 0:
                 break
@@ -183,7 +184,8 @@ def _overlap(a, b) -> int:
     return int(a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3])
 
 
-def _crosses(box, segment, samples: int = 40) -> int:
+def crosses(box, segment, samples: int = 40) -> int:
+    """Whether the segment ((start, end) points) passes through ``box`` (left, right, bottom, top)."""
     start, end = (np.asarray(point)[:2] for point in segment)
     points = start + np.linspace(0, 1, samples)[:, None] * (end - start)
     return int(np.any((points[:, 0] > box[0]) & (points[:, 0] < box[1]) & (points[:, 1] > box[2]) & (points[:, 1] < box[3])))
@@ -193,3 +195,86 @@ def _outside(box, bounds) -> int:
     left, right, bottom, top = bounds
     return int(box[0] < left or box[1] > right or box[2] < bottom or box[3] > top)
 
+
+
+class Magnifier(VGroup):
+    """A small square region of a plane drawn larger in a window of its own: the region's outline on the plane, the
+    window, and two lines joining their nearer corners. ``point``/``coordinates`` work as the plane's do, in the
+    window; ``arrow`` and ``segment`` draw the part of a vector or a line that falls inside the region (clipped at
+    its edges; an arrowhead only where the tip itself is inside)."""
+
+    def __init__(self, plane: VectorPlane, centre, side: float, size: float):
+        super().__init__()
+        self.plane, self.low, self.side = plane, np.asarray(centre, dtype=float) - side / 2, float(side)
+        corners = [plane.point(self.low), plane.point(self.low + side)]
+        self.region = Rectangle(width=side * plane.unit, height=side * plane.unit, color=style.HIGHLIGHT,
+                                stroke_width=2).move_to((corners[0] + corners[1]) / 2)
+        self.window = Rectangle(width=size, height=size, stroke_color=style.MUTED, stroke_width=2,
+                                fill_color=style.PANEL, fill_opacity=1.0)
+        self.links = VGroup()
+        self.add(self.region, self.window, self.links)
+
+    def join(self) -> "Magnifier":
+        """Draw the two lines from the region's corners to the window's nearer ones (once both are in place)."""
+        right = self.window.get_x() > self.region.get_x()
+        ends = (UR, DR) if right else (UL, DL)
+        starts = (UL, DL) if right else (UR, DR)
+        self.links.become(VGroup(*[DashedLine(self.region.get_corner(end), self.window.get_corner(start),
+                                              color=style.MUTED, stroke_width=1.5, dash_length=0.06)
+                                   for end, start in zip(ends, starts)]))
+        return self
+
+    @property
+    def zoom(self) -> float:
+        """How many times larger than on the plane the region is drawn."""
+        return self.window.width / (self.side * self.plane.unit)
+
+    @property
+    def unit(self) -> float:
+        return self.window.width / self.side
+
+    def point(self, v) -> np.ndarray:
+        return self.window.get_corner(DL) + self.unit * np.array([v[0] - self.low[0], v[1] - self.low[1], 0.0])
+
+    def coordinates(self, point) -> np.ndarray:
+        return (np.asarray(point)[:2] - self.window.get_corner(DL)[:2]) / self.unit + self.low
+
+    def inside(self, v, slack: float = 1e-9) -> bool:
+        return bool(np.all(np.asarray(v) >= self.low - slack) and np.all(np.asarray(v) <= self.low + self.side + slack))
+
+    def clipped(self, start, end) -> tuple[np.ndarray, np.ndarray] | None:
+        """The part of the segment from ``start`` to ``end`` (plane coordinates) inside the region (Liang-Barsky)."""
+        start, end = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
+        delta, low, high = end - start, 0.0, 1.0
+        for axis in range(2):
+            for p, q in ((-delta[axis], start[axis] - self.low[axis]),
+                         (delta[axis], self.low[axis] + self.side - start[axis])):
+                if abs(p) < 1e-12:
+                    if q < 0:
+                        return None
+                    continue
+                t = q / p
+                low, high = (max(low, t), high) if p < 0 else (low, min(high, t))
+        if low >= high:
+            return None
+        return start + low * delta, start + high * delta
+
+    def arrow(self, v, colour: ManimColor, start=(0.0, 0.0), width: float = ARROW_WIDTH) -> VMobject:
+        """The part of the arrow from ``start`` to ``start`` + v inside the region: with its head when its tip is."""
+        end = np.add(start, v)
+        part = self.clipped(start, end)
+        if part is None:
+            return VMobject()
+        begin, finish = (self.point(p) for p in part)
+        if np.allclose(begin, finish):
+            return VMobject()
+        if not self.inside(end):
+            return Line(begin, finish, color=colour, stroke_width=width)
+        return Arrow(begin, finish, buff=0, color=colour, stroke_width=width, max_tip_length_to_length_ratio=0.3,
+                     max_stroke_width_to_length_ratio=12, tip_length=0.22)
+
+    def segment(self, start, end, colour: ManimColor = style.MUTED, width: float = 2) -> VMobject:
+        part = self.clipped(start, end)
+        if part is None:
+            return VMobject()
+        return DashedLine(*(self.point(p) for p in part), color=colour, stroke_width=width, dash_length=0.08)

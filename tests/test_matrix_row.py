@@ -145,7 +145,7 @@ def test_the_walkthrough_writes_the_numbers_of_its_row(inputs, scale, causal, da
     average = steps["weighted_average"]
     assert written_as(average.numbers["weighted_average"][0], weights)
     assert written_as(average.numbers["z_row"][0], want["Z"][row])
-    z_dot = scene.weighted_picture.plane.coordinates(scene.weighted_picture.z_dot.get_center())
+    z_dot = scene.weighted_picture.z_view.coordinates(scene.weighted_picture.z_dot.get_center())
     np.testing.assert_allclose(z_dot[:want["Z"].shape[1]], want["Z"][row], atol=1e-9)
     assert unexplained(sentences(average), [*weights, *want["Z"][row]], structural) == []
     assert f"z_{i}" in average.caption and any(text.text.startswith(f"z_{i} = Σ A_{i}j") for text in average.texts)
