@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, LAB_D_K, head_dimension, scale_factor, score_multiplications
+from lesson.narration_phrases import phrases
 from lesson.narration_text import as_sentence
 from lesson.numbers import format_number, written_numbers
 
@@ -59,6 +60,25 @@ def closing_narration(texts: dict[str, str]) -> str:
     to say."""
     return (f"{as_sentence(texts['title'])} {texts['text']} [[question]] {texts['question']} "
             f"[[answer]] {texts['answer']}")
+
+
+def answer_parts(answer: str, narration: str) -> list[tuple[str, str]]:
+    """A closing card's answer as its voice brings it: (the beat, the words) for the part said after ``[[answer]]``
+    and for each later part whose phrase opens with a marker of its own; a card shows each part as it is said, so
+    a long answer is not one still screen under the voice. One part when the voice says it in one go. Raises
+    ValueError when a later part's words are not the answer's (its narration must say the card's words)."""
+    said = phrases(narration)
+    starts = [index for index, phrase in enumerate(said) if phrase.play == "answer"]
+    later = [phrase for phrase in said[starts[0] + 1:] if phrase.play] if starts else []
+    parts, rest, beat = [], answer, "answer"
+    for phrase in later:
+        cut = rest.find(phrase.text)
+        if cut <= 0:
+            raise ValueError(f"closing narration: [[{phrase.play}]] says {phrase.text!r}, not the rest of the "
+                             f"answer {rest!r}")
+        parts.append((beat, rest[:cut].strip()))
+        rest, beat = rest[cut:], phrase.play
+    return [*parts, (beat, rest.strip())]
 
 
 def step_question(section_id: str, key: str, locale: dict, fields: dict | None = None) -> Question | None:

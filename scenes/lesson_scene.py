@@ -52,7 +52,7 @@ from lesson.locale import load_locale
 from lesson.narration_phrases import Phrase, caption_parts, phrases, plain, spoken_sentences
 from lesson.narration_text import TAIL, Speaker, sentence_times, step_file_name
 from lesson.numbers import use_decimal_separator, written_numbers
-from lesson.questions import closing_fields, closing_texts, section_questions, step_question
+from lesson.questions import answer_parts, closing_fields, closing_texts, section_questions, step_question
 from lesson.records import CardRecord, StepRecord, TextRecord
 from lesson.steps import StepRange
 from scenes import style, tex_store
@@ -610,11 +610,13 @@ class LessonScene(Scene):
             return
         texts = closing_texts(self.section_id, self.job.locale, self.closing_fields())
         title, statement, question, answer = (texts[part] for part in ("title", "text", "question", "answer"))
+        parts = answer_parts(answer, texts["narration"])
         picture = self.closing_picture()
         lines = [wrapped_text(statement, style.TEXT, style.BODY_SIZE, CARD_WIDTH),
                  *([fit(picture, CARD_WIDTH, CARD_PICTURE_HEIGHT)] if picture else []),
                  wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH, weight="BOLD"),
-                 wrapped_text(answer, style.MUTED, style.BODY_SIZE, CARD_WIDTH)]
+                 VGroup(*[wrapped_text(words, style.MUTED, style.BODY_SIZE, CARD_WIDTH)
+                          for _, words in parts]).arrange(DOWN, buff=0.15, aligned_edge=LEFT)]
         card = self.card(title, lines)
         if picture:
             picture.set_x(card[1].get_x())  # centred on the card's panel; the text keeps its left edge
@@ -632,9 +634,11 @@ class LessonScene(Scene):
             self.play(Appear(question_line), run_time=0.5)
         else:
             self.hold_card(self.reading_time(f"{statement} {question}"))
-        self.beat("answer")
-        record.answer, record.answered = answer, self.renderer.time  # the answer's subtitle as it appears
-        self.play(Appear(answer_line), run_time=0.5)
+        record.answer = answer
+        for (beat, _), part in zip(parts, list(answer_line) if spoken else [answer_line]):  # said: as it is said
+            self.beat(beat)
+            record.answered = record.answered or self.renderer.time  # the answer's subtitle as it appears
+            self.play(Appear(part), run_time=0.5)
         record.texts, _ = self._snapshot([card])
         self.hold_card(self.reading_time(answer))
         self._record_spoken(record)

@@ -9,6 +9,8 @@ import pytest
 
 from lecture.render.captions import section_tracks, subtitle_text
 from lesson.locale import load_locale
+from lesson.questions import answer_parts
+from lesson.narration_phrases import plain
 from lesson.narration_text import TAIL, voice_text
 from scene_checks import FRAME, PacedSpeaker, freezes, run_scene
 from test_locale_questions import closing_fields
@@ -81,15 +83,37 @@ def test_the_closing_card_is_spoken_from_its_appearing_to_its_end_and_its_answer
                                      + END_WAIT, abs=2 * FRAME)
 
 
-def test_a_predictive_question_is_said_on_its_card():
+@pytest.fixture(scope="module")
+def matrix():
     speaker = CountingSpeaker()
-    scene = run_scene("matrix", narration=speaker)
+    return run_scene("matrix", narration=speaker), speaker
+
+
+def test_a_predictive_question_is_said_on_its_card(matrix):
+    scene, speaker = matrix
     [card] = [card for card in scene.cards if card.kind == "predictive"]
     assert speaker.asked[card.narration["file"]] == [card.text]
     (text, start, end), = [phrase[:3] for phrase in card.narration["phrases"]]
     assert text == card.text and start == pytest.approx(card.start, abs=1e-3)  # as the card fades in
     assert card.end - 0.4 == pytest.approx(max(end + TAIL, start + 0.5 + FINISHED_HOLD), abs=2 * FRAME)
     assert longest_silence(scene, start, end) < 1e-3  # its voice is in the soundtrack
+
+
+def test_a_long_answer_comes_in_the_parts_its_voice_says_and_no_card_stands_still_over_6_s(matrix):
+    """Matrix's answer (its cost, then the alivios) took 8 s to say under one still card: each part now comes on the
+    card as its phrase is said."""
+    scene, _ = matrix
+    [card] = [card for card in scene.cards if card.kind == "closing"]
+    answer = SPANISH["closing"]["matrix"]["answer"].format(**closing_fields("matrix"))
+    said = [(text, start, play) for text, start, _, play in card.narration["phrases"]]
+    relief = next(start for text, start, play in said if play == "relief")
+    assert [text for text, _, play in said if play in ("answer", "relief")] == \
+        [answer[:answer.index("alivios")].strip(), answer[answer.index("alivios"):]]
+    # The first part shows as it is said, the screen waits, and the second part's play starts with its phrase.
+    assert card.answered == pytest.approx(next(start for _, start, play in said if play == "answer"), abs=FRAME)
+    assert any(end == pytest.approx(relief, abs=FRAME) for start, end in freezes(scene) if start > card.answered)
+    assert [(start, end) for start, end in freezes(scene) if start >= card.start - 1e-6
+            and end - start > LONGEST_FREEZE + 1e-6] == []
 
 
 def test_the_subtitles_carry_the_cards_words_as_they_are_said(heads):
@@ -130,5 +154,15 @@ def test_a_closings_spoken_form_ties_its_answer_to_its_appearing_and_fills_in_th
         filled = narration.format(**closing_fields(section_id))
         answer = load_locale(language)["closing"][section_id]["answer"].format(**closing_fields(section_id))
         asked, said_answer = filled.split("[[answer]]")
-        assert said_answer.strip() == answer and asked.count("[[question]]") == 1 and "[[answer]]" not in asked
+        assert plain(said_answer) == answer and asked.count("[[question]]") == 1 and "[[answer]]" not in asked
         assert filled.count("¿") == filled.count("?") or language != "es"
+
+
+def test_an_answer_part_the_card_does_not_write_is_refused():
+    """The card shows the parts the voice says: a marked part that is not the answer's words would show other words
+    than are said, so the locale is refused by name."""
+    assert answer_parts("12 millones: caro; alivios: dispersa.", "[[answer]] 12 millones: caro; [[relief]] "
+                        "alivios: dispersa.") == [("answer", "12 millones: caro;"), ("relief", "alivios: dispersa.")]
+    assert answer_parts("12 millones.", "[[question]] ¿cuánto? [[answer]] 12 millones.") == [("answer", "12 millones.")]
+    with pytest.raises(ValueError, match=r"\[\[relief\]\] says 'otra cosa\.'"):
+        answer_parts("12 millones: caro.", "[[answer]] 12 millones: caro; [[relief]] otra cosa.")
