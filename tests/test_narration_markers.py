@@ -40,4 +40,7 @@ def test_every_marker_of_the_default_narration_starts_with_its_play(section):
     scene = run_scene(section, narration=StandIn())
     for step in scene.steps:
         expected = markers(SPANISH[section]["steps"][step.key][step.narration["variant"]])
-        assert [play for *_, play in step.narration["phrases"] if play] == expected, (section, step.key)
+        # A field may carry markers of its own (learned's clean heads, one per layer, each framed as it is said):
+        # those are started with their plays too; the locale's own must all be, in order.
+        played = [play for *_, play in step.narration["phrases"] if play]
+        assert [play for play in played if play in expected] == expected, (section, step.key)
