@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from attn_math.lab import LAB_SENTENCES
 from attn_math.sharp import article_and_noun
 from lesson.locale import load_locale
+from lesson.narration_text import sentences
 from lesson.numbers import format_number, parse_number
 from lesson.section_config import PipelineConfig
 from lesson.pipeline_answers import (article_caption, presets_caption, question_fields, scaled_step,
@@ -214,3 +215,13 @@ def test_the_scene_with_your_weights_says_yours_and_their_numbers(scenes, preset
     rows = runs_of(scene_config(preset, weights), language)(1.0, False).weights
     output = next(r for r in scene.steps if r.key == "output").caption
     assert ALIKE[language] not in output or all(max(row) <= 1.5 * min(row) for row in rows), output
+
+
+@pytest.mark.parametrize("language, word", [("es", "entropía"), ("en", "entropy")])
+def test_a_sentence_quoting_the_rows_bits_says_they_are_entropy(language, word):
+    """The review heard «tiene 2.80 bits, cerca del máximo, 2.81» over a screen whose «máx. = 0.16» is the row's
+    largest weight: a sentence that quotes the bits and their maximum names them as entropy."""
+    quoting = [sentence for strings in load_locale(language)["pipeline"]["steps"].values()
+               for name, text in strings.items() if name.startswith("narration")
+               for sentence in sentences(text) if "{most_bits}" in sentence]
+    assert quoting and [sentence for sentence in quoting if word not in sentence] == []
