@@ -159,6 +159,14 @@ def stills_in(scene, key: str) -> list[tuple[float, float]]:
             if record.start <= start < record.end and end - start > LONGEST_FREEZE + 1e-6]
 
 
+def stills_outside_cards(scene) -> list[tuple[float, float]]:
+    """The still stretches over LONGEST_FREEZE that do not lie within a card (cards follow the card rules:
+    ``lesson_scene.hold_card``), rounded to 0.1 s for a readable failure."""
+    cards = [(card.start, card.end) for card in getattr(scene, "cards", [])]
+    return [(round(start, 1), round(end, 1)) for start, end in freezes(scene) if end - start > LONGEST_FREEZE + 1e-6
+            and not any(first - 1e-6 <= start and end <= last + 1e-6 for first, last in cards)]
+
+
 def freezes(scene) -> list[tuple[float, float]]:
     """The scene's waits, back-to-back ones merged: the (start, end) of every still stretch."""
     merged: list[list[float]] = []

@@ -6,9 +6,8 @@ that names something on screen starts with the play that shows it."""
 
 import pytest
 
-from tests.scene_checks import PacedSpeaker, freezes, run_scene
+from tests.scene_checks import PacedSpeaker, run_scene, stills_outside_cards
 
-LONGEST_STILL = 6.0  # seconds, as for cards
 LONGEST_PAUSE_IN_A_SENTENCE = 1.0  # seconds: a breath at a comma, not a wait for a fade
 TIED = {  # step: the narration's markers whose phrase must start with its play (each a play that shows what it names)
     "scores": {"query", "best"},
@@ -32,21 +31,12 @@ def other_paced(request):
     return run_scene("capital", *request.param, narration=PacedSpeaker())
 
 
-def in_a_card(scene, start: float, end: float) -> bool:
-    return any(card.start - 1e-6 <= start and end <= card.end + 1e-6 for card in scene.cards)
-
-
-def stills(scene) -> list[tuple[float, float]]:
-    return [(round(start, 1), round(end, 1)) for start, end in freezes(scene)
-            if end - start > LONGEST_STILL + 1e-6 and not in_a_card(scene, start, end)]
-
-
 def test_nothing_stands_still_over_six_seconds_outside_the_cards(paced):
-    assert stills(paced) == []
+    assert stills_outside_cards(paced) == []
 
 
 def test_nor_in_the_tie_or_in_english(other_paced):
-    assert stills(other_paced) == []
+    assert stills_outside_cards(other_paced) == []
 
 
 def test_no_sentence_waits_for_a_fade_in_the_middle(paced):

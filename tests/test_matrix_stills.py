@@ -14,8 +14,7 @@ from manim import DL, UR, config
 
 from lesson.config import load_config
 from lesson.steps import StepRange, step_keys
-from scene_checks import PacedSpeaker, freezes, layout_problems, legibility_problems, run_scene
-from scenes.lesson_scene import LONGEST_FREEZE
+from scene_checks import PacedSpeaker, layout_problems, legibility_problems, run_scene, stills_outside_cards
 
 LOCALES = Path(__file__).resolve().parents[1] / "assets" / "locales"
 # The default example, written here: weights of row 1 and the values
@@ -48,11 +47,7 @@ def test_no_screen_stands_still_over_six_seconds_under_the_voice(paced):
     """With the voice at its pace, every still stretch of the steps (the scene's waits, back to back merged) lasts 6 s
     at most (before, with the real voice: the formula 7.6 s, the queries 7.0, the values 8.2, the softmax's two moves
     9.3 and 7.3, the large scores 6.1). Cards follow the card rules (lesson_scene.hold_card), not counted here."""
-    cards = [(card.start, card.end) for card in paced.cards]
-    long = [(round(start, 1), round(end, 1), next(step.key for step in paced.steps if step.start <= start < step.end))
-            for start, end in freezes(paced) if end - start > LONGEST_FREEZE + 1e-6
-            and not any(first <= start < last for first, last in cards)]
-    assert long == []
+    assert stills_outside_cards(paced) == []
 
 
 def test_the_voice_and_the_plays_it_names_come_together(paced):

@@ -8,8 +8,8 @@ from manim import Wait
 from attn_math.lab import lab_attention
 from lesson.numbers import parse_number
 from scenes import style
-from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
-from tests.scene_checks import PacedSpeaker, freezes, layout_problems, run_scene
+from scenes.lesson_scene import LessonScene
+from tests.scene_checks import PacedSpeaker, layout_problems, run_scene, stills_outside_cards
 
 
 @pytest.fixture(scope="module")
@@ -41,11 +41,7 @@ def step(scene, key):
 def test_nothing_stands_still_over_6_s_under_the_voice(paced):
     """At the narration's pace (166 words a minute), no stretch of the section outside its cards stands still over
     6 s (issue 43: 14 such stretches, up to 15.7 s, where the voice explained a picture finished long before)."""
-    cards = [(card.start, card.end) for card in getattr(paced, "cards", [])]
-    long = [(round(start, 1), round(end, 1)) for start, end in freezes(paced)
-            if end - start > LONGEST_FREEZE + 1e-6
-            and not any(begin - 1e-6 <= start and end <= finish + 1e-6 for begin, finish in cards)]
-    assert long == []
+    assert stills_outside_cards(paced) == []
 
 
 @pytest.mark.parametrize("marker", ["even", "lab_max", "guide", "last", "first", "fourth", "spread", "tradeoff"])
