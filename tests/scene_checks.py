@@ -67,14 +67,16 @@ def run_scene(section_id: str, *overrides: str, stills_dir=None, locale: dict | 
     return scene
 
 
-def render_video(section_id: str, folder: Path, *overrides: str):
-    """Render the scene as a tiny video (256 x 144, 5 fps) in ``folder``; returns the scene and the file."""
+def render_video(section_id: str, folder: Path, *overrides: str, frame_rate: int = TINY["frame_rate"],
+                 narration=None, steps=None):
+    """Render the scene (or the clip of ``steps``) as a tiny video (256 x 144, 5 fps unless ``frame_rate``) in
+    ``folder``, spoken by ``narration`` if given; returns the scene and the file."""
     CACHE.mkdir(parents=True, exist_ok=True)
     with private_lock(CACHE / ".lock"), tempconfig({
-            **TINY, "media_dir": str(folder), "tex_dir": str(CACHE / "Tex"), "text_dir": str(CACHE / "texts"),
-            "write_to_movie": True, "save_last_frame": False, "format": None,
+            **TINY, "frame_rate": frame_rate, "media_dir": str(folder), "tex_dir": str(CACHE / "Tex"),
+            "text_dir": str(CACHE / "texts"), "write_to_movie": True, "save_last_frame": False, "format": None,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
-        scene = BY_ID[section_id].scene()(scene_job(overrides))
+        scene = BY_ID[section_id].scene()(scene_job(overrides, narration=narration, steps=steps))
         scene.render()
         return scene, Path(scene.renderer.file_writer.movie_file_path)
 
@@ -209,6 +211,35 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
                 first, run_start = pixels, time
             previous = pixels
         runs.append((run_start, time + 1 / float(stream.average_rate)))
+    return [(start, end) for start, end in runs if end - start > longest + 1e-6]
+
+
+VIEWER_PIXELS = 40 / (640 * 360)  # the reviewers' still: fewer than 40 pixels of a 640 x 360 frame change...
+VIEWER_LEVEL = 24  # ...by more than 24 grey levels from one frame to the next, at 30 frames a second
+
+
+def video_stills(path: Path, longest: float = LONGEST_FREEZE) -> list[tuple[float, float]]:
+    """(start, end) of every stretch longer than ``longest`` that a viewer sees as still, measured as the reviews
+    measure it: frame to frame, fewer than VIEWER_PIXELS of the pixels change by more than VIEWER_LEVEL grey levels
+    a thirtieth of a second apart. A slow fade (a label taking 10 s to appear) is still by this measure, where
+    ``video_freezes`` sees it move. At a lower frame rate a frame spans more of a fade: the level scales with it,
+    so a fade counts as moving at any rate exactly when it takes under ~0.35 s."""
+    runs, previous, run_start, time = [], None, None, 0.0
+    with av.open(str(path)) as container:
+        stream = container.streams.video[0]
+        level = VIEWER_LEVEL * 30 / float(stream.average_rate)
+        for frame in container.decode(stream):
+            time = float(frame.pts * stream.time_base)
+            pixels = frame.to_ndarray(format="gray").astype(np.int16)
+            moving = previous is not None and np.mean(np.abs(pixels - previous) > level) >= VIEWER_PIXELS
+            if moving and run_start is not None:
+                runs.append((run_start, time))
+                run_start = None
+            elif not moving and run_start is None:
+                run_start = time
+            previous = pixels
+        if run_start is not None:
+            runs.append((run_start, time + 1 / float(stream.average_rate)))
     return [(start, end) for start, end in runs if end - start > longest + 1e-6]
 
 
