@@ -9,6 +9,7 @@ Olsson et al. 2022. Titles stay in their own language, as a reference list write
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -51,20 +52,29 @@ CITED = {"matrix": (VASWANI,), "scaling": (VASWANI,), "heads": (VASWANI,), "posi
 @dataclass(frozen=True)
 class Card:
     """A card's text: ``kind`` "opening" (``lines``: course, lesson, date; "" left out) or "references"
-    (``lines``: the heading, then a reference each); ``chapter`` names it in the lecture's chapters."""
+    (``lines``: the heading, then a reference each); ``chapter`` names it in the lecture's chapters; ``said``, the
+    sentence a narrated lecture's voice says as it comes in."""
 
     kind: str
     chapter: str
     lines: tuple[str, ...]
+    said: str = ""
 
 
 def lecture_cards(options, strings: dict, sections: Iterable[str]) -> tuple[Card, Card]:
     """The title and end cards of a lecture joining ``sections``, from the config's ``lecture`` table
     (``options``) and the locale's strings (the lecturer's own in them)."""
-    names = strings["cards"]
-    return (Card("opening", names["opening"], (options.course, strings["lecture"]["title"], options.date)),
+    names, title = strings["cards"], strings["lecture"]["title"]
+    return (Card("opening", names["opening"], (options.course, title, options.date), said_title(title)),
             Card("references", names["references"],
-                 (names["references"], *(reference.line for reference in listed(sections)))))
+                 (names["references"], *(reference.line for reference in listed(sections))), names["references_said"]))
+
+
+def said_title(title: str) -> str:
+    """The lesson's title as the voice says it: a number without its leading zeros, a dash a pause, a full stop at
+    its end ("Clase 04 — Atención y Transformers" is said "Clase 4: Atención y Transformers.")."""
+    said = re.sub(r"\s+[—–-]\s+", ": ", re.sub(r"\b0+(\d)", r"\1", title.strip()))
+    return said if said.endswith((".", "!", "?")) else f"{said}."
 
 
 def cited(sections: Iterable[str]) -> list[Reference]:

@@ -1,74 +1,138 @@
 """The joined lecture's title card (course, lesson, date) and end card (the works its sections cite), drawn by
-manim at the sections' size, frame rate and format, so their packets join the sections' without re-encoding.
+manim at the sections' size, frame rate and format, so their packets join the sections' as they are.
 
-The title card holds OPENING_SECONDS in all; the end card brings each reference in and holds it for its reading
-time, then ends on REFERENCES_HOLD: no screen stands still longer than LONGEST_FREEZE.
+Both are laid out as the slides are: the title card's lines centred, each on one line where it fits the slide's
+width; the end card's heading in a step title's place (``style.MARGIN`` from the top-left corner) and its list at
+that left margin. The title card comes in within APPEAR_SECONDS and holds OPENING_SECONDS in all. The end card
+brings its whole list in at once, a reference every LINE_LAG seconds, each within LINE_APPEAR (a viewer sees each
+come), then holds it for its reading time (``reading_seconds`` of its references), no longer. With a voice
+(``CardVoice``: a narrated lecture), each card's sentence is said as the card comes in, and the card lasts at least
+until TAIL after it.
 """
 
 from __future__ import annotations
 
 import logging
 import shutil
+import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
-from manim import DOWN, LEFT, Scene, VGroup, tempconfig
+import numpy as np
+from manim import DOWN, LEFT, UL, AnimationGroup, Scene, VGroup, config, tempconfig
 
+from lesson.narration_text import TAIL
 from lesson.references import Card
 from scenes import style
 from scenes.fades import Appear
-from scenes.lesson_scene import LONGEST_FREEZE, WORDS_PER_SECOND, wrapped_text
+from scenes.lesson_scene import reading_seconds, wrapped_text
 from scenes.visuals import label_text
+from sonify.synth import SAMPLE_RATE
 
-OPENING_SECONDS = 5.0  # the title card, its fade-in included
-APPEAR_SECONDS = 1.0  # a card's text fading in
-REFERENCES_HOLD = 4.0  # the end card's last still, every reference on it
-TEXT_WIDTH = 11.0  # frame units
+OPENING_SECONDS = 5.0  # the title card, its coming in included
+APPEAR_SECONDS = 0.4  # the title card's text coming in
+LINE_APPEAR = 0.25  # seconds: a reference coming in (a viewer sees it come, no slow fade)
+LINE_LAG = 0.2  # seconds between two references starting to come in
+TITLE_SCALE = 1.3  # the lesson's title, in step titles' size
+
+
+@dataclass(frozen=True)
+class CardVoice:
+    """A card's sentence as the voice says it: its text and its mono samples at SAMPLE_RATE."""
+
+    text: str
+    samples: np.ndarray
+
+    @property
+    def seconds(self) -> float:
+        return len(self.samples) / SAMPLE_RATE
 
 
 class CardScene(Scene):
-    """A card on the sections' background; ``shown`` records (time, text) as each text appears."""
+    """A card on the sections' background. ``shown`` records (time, text): when each text's caption starts (a
+    silent lecture's captions carry a card's texts); ``said`` (start, end, text): when the voice says its sentence."""
 
-    def __init__(self, card: Card, **kwargs):
-        self.card, self.shown = card, []
+    def __init__(self, card: Card, voice: CardVoice | None = None, **kwargs):
+        self.card, self.voice, self.shown, self.said = card, voice, [], []
         super().__init__(**kwargs)
 
     def setup(self):
         self.camera.background_color = style.BACKGROUND
 
-    def appear(self, mobject, text: str) -> None:
-        self.shown.append((self.renderer.time, text))
-        self.play(Appear(mobject), run_time=APPEAR_SECONDS)
+    def speak(self) -> float:
+        """The card's voice, if it has one, said from now; returns the time the card may end, TAIL after it."""
+        now = self.renderer.time
+        if self.voice is None:
+            return now
+        self.said.append((now, now + self.voice.seconds, self.voice.text))
+        return now + self.voice.seconds + TAIL
+
+    def hold_until(self, time: float) -> None:
+        """Hold the screen until ``time`` (a wait's frames are counted down: a hair more keeps its last one)."""
+        if time > self.renderer.time + 1e-6:
+            self.wait(time - self.renderer.time + 1e-6)
+
+
+def slide_width() -> float:
+    """The width a slide's text may take: the frame less its margins."""
+    return config.frame_width - 2 * style.MARGIN
+
+
+def centred_lines(text: str, colour, font_size: float, weight: str = "NORMAL") -> VGroup:
+    """``text`` on one line if it fits the slide's width, else broken into lines that do, each centred."""
+    label = label_text(text, colour, font_size, weight)
+    if label.width <= slide_width():
+        return VGroup(label)
+    lines = textwrap.wrap(text, int(len(text) * slide_width() / label.width))
+    labels = [label_text(line, colour, font_size, weight) for line in lines]
+    for line in labels:  # one word wider than the slide: scaled down, as wrapped_text does
+        line.scale(min(1.0, slide_width() / line.width))
+    return VGroup(*labels).arrange(DOWN, buff=0.2)
 
 
 class OpeningCard(CardScene):
     def construct(self):
         course, title, date = self.card.lines
-        parts = [wrapped_text(title, style.TEXT, style.TITLE_SIZE * 1.3, TEXT_WIDTH, weight="BOLD")]
-        parts = ([label_text(course, style.MUTED, style.BODY_SIZE)] if course else []) + parts \
-            + ([label_text(date, style.MUTED, style.BODY_SIZE)] if date else [])
-        self.appear(VGroup(*parts).arrange(DOWN, buff=0.5), " — ".join(filter(None, self.card.lines)))
-        self.wait(OPENING_SECONDS - APPEAR_SECONDS)
+        parts = [centred_lines(title, style.TEXT, style.TITLE_SIZE * TITLE_SCALE, weight="BOLD")]
+        parts = ([centred_lines(course, style.MUTED, style.BODY_SIZE)] if course else []) + parts \
+            + ([centred_lines(date, style.MUTED, style.BODY_SIZE)] if date else [])
+        card = VGroup(*parts).arrange(DOWN, buff=0.5).move_to((0, 0, 0))
+        self.shown.append((self.renderer.time, " — ".join(filter(None, self.card.lines))))
+        ends = self.speak()
+        self.play(Appear(card), run_time=APPEAR_SECONDS)
+        self.hold_until(max(OPENING_SECONDS, ends))
 
 
 class ReferencesCard(CardScene):
     def construct(self):
         heading, *references = self.card.lines
-        title = label_text(heading, style.TEXT, style.TITLE_SIZE, weight="BOLD")
-        lines = [wrapped_text(reference, style.TEXT, style.BODY_SIZE, TEXT_WIDTH) for reference in references]
-        VGroup(title, *lines).arrange(DOWN, buff=0.45, aligned_edge=LEFT).move_to((0, 0, 0))
+        title = label_text(heading, style.TEXT, style.TITLE_SIZE, weight="BOLD").to_corner(UL, buff=style.MARGIN)
+        lines = VGroup(*[wrapped_text(reference, style.TEXT, style.BODY_SIZE, slide_width())
+                         for reference in references])
+        lines.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        room = title.get_bottom()[1] - 0.4 - (-config.frame_height / 2 + style.MARGIN)
+        if lines.height > room:  # a list longer than the slide's body: smaller, never off the frame
+            lines.scale(room / lines.height)
+        lines.next_to(title, DOWN, buff=0.4, aligned_edge=LEFT)
         self.add(title)
-        for line, reference in zip(lines, references):
-            self.appear(line, reference)
-            self.wait(min(len(reference.split()) / WORDS_PER_SECOND, LONGEST_FREEZE))
-        self.wait(REFERENCES_HOLD)
+        ends = self.speak()
+        self.play(AnimationGroup(*[Appear(line, run_time=LINE_APPEAR) for line in lines],
+                                 lag_ratio=LINE_LAG / LINE_APPEAR))
+        self.hold_until(max(self.renderer.time + reading_seconds(" ".join(references)), ends))
+        # A silent lecture's captions: the references one after the other over the card, each for its share of it.
+        words = np.cumsum([0] + [len(reference.split()) for reference in references])
+        self.shown = [(round(float(self.renderer.time * before / words[-1]), 3), reference)
+                      for before, reference in zip(words[:-1], references)]
 
 
 SCENES = {"opening": OpeningCard, "references": ReferencesCard}
 
 
-def render_card(card: Card, size: tuple[int, int, int], video_format: str, folder: Path, stem: str) -> list:
+def render_card(card: Card, size: tuple[int, int, int], video_format: str, folder: Path, stem: str,
+                voice: CardVoice | None = None) -> tuple[list, list]:
     """Draw ``card`` as ``folder/STEM.<video_format>`` at ``size`` (width, height, frames per second), the way
-    a section is drawn (manim's scratch files in ``folder/STEM``); returns when each text appeared, (s, text)."""
+    a section is drawn (manim's scratch files in ``folder/STEM``), said by ``voice`` if given; returns when each
+    text's caption starts, (s, text), and when the voice says its sentence, (start, end, text)."""
     width, height, fps = size
     scratch = folder / stem
     settings = {"media_dir": str(scratch), "video_dir": str(folder), "images_dir": str(scratch),
@@ -77,7 +141,7 @@ def render_card(card: Card, size: tuple[int, int, int], video_format: str, folde
                 "output_file": stem, "progress_bar": "none", "verbosity": "ERROR", "disable_caching": True}
     logging.getLogger("manim").setLevel(logging.ERROR)  # as a section's worker: no warning reaches the user
     with tempconfig(settings):
-        scene = SCENES[card.kind](card)
+        scene = SCENES[card.kind](card, voice)
         scene.render()
     shutil.rmtree(scratch, ignore_errors=True)
-    return scene.shown
+    return scene.shown, scene.said

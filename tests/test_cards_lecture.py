@@ -6,16 +6,22 @@ card keys re-join the lecture without re-rendering a section, and a bad one is r
 import re
 from types import SimpleNamespace
 
+import av
+import numpy as np
 import pytest
-from manim import config, tempconfig
+from manim import UL, config, tempconfig
 
 from lesson.locale import load_locale
-from lesson.references import lecture_cards
+from lesson.references import Card, lecture_cards, said_title
 from lesson.sections import SECTIONS as LESSON_SECTIONS
-from scenes.cards import ReferencesCard
+from scenes import style
+from scenes.cards import OpeningCard, ReferencesCard
+from scenes.lesson_scene import reading_seconds
+from scenes.visuals import label_text
 
 from media_checks import (TINY, chapters, copy_of, decoded_frame_count, manifest, rendered_once, run_cli,
                           run_quick_cli, streams, tiny_clean_matrix, tiny_quick)
+from scene_checks import video_stills
 from test_captions import parse_vtt
 
 COURSE = "Curso & <IA> 2026"  # every character a caption format or the picture's markup would misread
@@ -154,3 +160,106 @@ def test_the_whole_lectures_end_card_stays_inside_the_frame():
         assert max(text.get_top()[1] for text in texts) <= config.frame_height / 2 - margin
         assert min(text.get_bottom()[1] for text in texts) >= -config.frame_height / 2 + margin
         assert max(abs(text.get_left()[0]) for text in texts) <= config.frame_width / 2 - margin
+
+
+# Review s7 (frames-b, "Title and end cards"): the end card took 37.4 s to bring in seven references, one at a time in
+# 1 s fades a viewer saw as a still screen, the last at full brightness ~20 s in; its heading sat 15 px from the top
+# and its list at x = 148 px of 1280, not at the slides' margin; the title wrapped as «Atención y / Transformers».
+COMING_IN = 0.4  # seconds a reference may take to come in, at most (a viewer sees it come: no slow fade)
+
+
+def grey_frames(path, start: float, end: float) -> list[tuple[float, np.ndarray]]:
+    """(time, grey pixels) of every frame of ``path`` from ``start`` to ``end``."""
+    with av.open(str(path)) as container:
+        stream = container.streams.video[0]
+        frames = [(float(frame.pts * stream.time_base), frame) for frame in container.decode(stream)]
+    return [(time, frame.to_ndarray(format="gray").astype(float)) for time, frame in frames
+            if start - 1e-6 <= time < end - 1e-6]
+
+
+def test_the_end_card_brings_its_whole_list_in_at_once_then_holds_it_for_its_reading_time(pair):
+    """Measured on the joined lecture's frames: within COMING_IN s per reference the card is what it ends on (every
+    reference at full brightness), each reference comes in as a change a viewer sees (the reviewers' frame-to-frame
+    measure), and the card lasts that and its references' reading time (reading_seconds), no longer."""
+    out, _ = pair
+    start, end, title = chapters(out / "lecture.mp4")[-1]
+    references = [line for line in lecture_cards(SimpleNamespace(course=COURSE, date=DATE), load_locale("es"),
+                                                 ["matrix"])[1].lines[1:]]
+    assert title == "Referencias" and len(references) == 5
+    coming_in = len(references) * COMING_IN
+    frames = grey_frames(out / "lecture.mp4", start, end)
+    last = frames[-1][1]
+    # The list as the card ends on it: under 0.1 % of the pixels differ by over 24 grey levels (a reference's line is
+    # over 1 % of the frame; the encoder's last touches to a still picture are less).
+    whole = next(time for time, pixels in frames if np.mean(np.abs(pixels - last) > 24) < 0.001)
+    assert whole - start <= coming_in + 1 / FPS, (whole - start, coming_in)
+    # Seen coming in: the reviewers' measure finds no still screen before the whole list longer than a reference's
+    # coming in (a slow fade is such a still).
+    stills = [(begin, until) for begin, until in video_stills(out / "lecture.mp4", longest=0)
+              if start - 1e-6 <= begin < whole - 1e-6 and until - begin > COMING_IN + 1e-6]
+    assert stills == [], stills
+    assert end - whole == pytest.approx(reading_seconds(" ".join(references)), abs=2 / FPS)
+
+
+def test_the_end_cards_heading_and_list_stand_where_a_slides_title_and_text_do():
+    """The heading in a step title's place (``style.MARGIN`` from the frame's top-left corner, as
+    ``lesson_scene._header`` puts it) and every reference at that left margin, the list under the heading."""
+    with tempconfig({"dry_run": True}):
+        scene = ReferencesCard(whole_lecture_end_card())
+        scene.render()
+        heading, *lines = [mobject for mobject in scene.mobjects if mobject.width > 0]
+        header = label_text("Referencias", style.TEXT, style.TITLE_SIZE, weight="BOLD").to_corner(UL, buff=style.MARGIN)
+        left = -config.frame_width / 2 + style.MARGIN
+        assert heading.get_left()[0] == pytest.approx(left, abs=1e-3)
+        assert heading.get_top()[1] == pytest.approx(config.frame_height / 2 - style.MARGIN, abs=1e-3)
+        assert heading.get_top()[1] == pytest.approx(header.get_top()[1], abs=1e-3)
+        for line in lines:  # a glyph's side bearing is at most a pixel or two
+            assert line.get_left()[0] == pytest.approx(left, abs=0.03), line.text
+            assert line.get_right()[0] <= config.frame_width / 2 - style.MARGIN + 1e-3
+        assert heading.get_bottom()[1] > lines[0].get_top()[1]
+        assert all(above.get_bottom()[1] > below.get_top()[1] for above, below in zip(lines, lines[1:]))
+
+
+def glyphs(text: str) -> str:
+    """A text's characters without its spaces (a MarkupText's ``text`` keeps no space)."""
+    return "".join(text.split())
+
+
+def opening_texts(card: Card) -> list:
+    with tempconfig({"dry_run": True}):
+        scene = OpeningCard(card)
+        scene.render()
+        return [part for mobject in scene.mobjects for part in mobject.get_family()
+                if hasattr(part, "text") and part.width > 0]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_title_card_centres_every_line_and_writes_the_lessons_title_on_one(lang):
+    """«AI Visual Lab» was centred over a left-aligned title block that wrapped as «Atención y / Transformers»: every
+    line is centred now, and the lesson's title, which fits the slide's width, on one line."""
+    title = load_locale(lang)["lecture"]["title"]
+    card = lecture_cards(SimpleNamespace(course="AI Visual Lab", date=DATE), load_locale(lang), ["matrix"])[0]
+    texts = opening_texts(card)
+    one_line = label_text(title, style.TEXT, style.TITLE_SIZE * 1.3, weight="BOLD")
+    assert [glyphs(text.text) for text in texts] == [glyphs(line) for line in ("AI Visual Lab", title, DATE)]
+    assert texts[1].height == pytest.approx(one_line.height, rel=0.01)  # one line
+    for text in texts:
+        assert text.get_center()[0] == pytest.approx(0, abs=1e-3), text.text
+        assert text.width <= config.frame_width - 2 * style.MARGIN + 1e-3
+
+
+def test_a_title_too_long_for_one_line_is_broken_into_centred_lines():
+    long_title = "Clase 04 — Atención, Transformers y todo lo que se calcula con ellos paso a paso"
+    texts = opening_texts(Card("opening", "Inicio", ("", long_title, "")))
+    assert len(texts) >= 2 and "".join(glyphs(text.text) for text in texts) == glyphs(long_title)
+    for text in texts:
+        assert text.get_center()[0] == pytest.approx(0, abs=1e-3), text.text
+        assert text.width <= config.frame_width - 2 * style.MARGIN + 1e-3
+
+
+@pytest.mark.parametrize("written, said", [
+    ("Clase 04 — Atención y Transformers", "Clase 4: Atención y Transformers."),
+    ("Lecture 04 — Attention and Transformers", "Lecture 4: Attention and Transformers."),
+    ("Tema 10: ¿qué es la atención?", "Tema 10: ¿qué es la atención?")])
+def test_the_voice_says_the_lessons_title_as_a_lecturer_would(written, said):
+    assert said_title(written) == said

@@ -39,7 +39,7 @@ CODE_DIRS = ("attn_math", "sonify", "lesson", "speech", "scenes", "lecture", "as
 # lecture keys no section reads: the joined lecture's cards' and the HTML decks' (a change renders no section again)
 CARD_KEYS = ("course", "date", "theme")
 NAMING_KEYS = ("sections", "skip")  # lecture keys that name sections or steps: a section reads only its own part
-SILENCE = np.zeros((0, 2))  # a card's soundtrack: the joined lecture is silent while a card is up
+SILENCE = np.zeros((0, 2))  # a silent card's soundtrack (a silent lecture, or the lecturer's recordings)
 CARDS_FOLDER = "cards"  # in OUT's private folder: each card's video and when its texts appear, by content
 
 
@@ -383,8 +383,8 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
             ids.append(section.id)
     if not parts:
         return {}
-    cards = drawn_cards(request, ids, folder.cache / CARDS_FOLDER) if len(parts) > 1 else []
     narrated = any(spoken_section(steps_of(entry)) for entry in joined)
+    cards = drawn_cards(request, ids, folder.cache / CARDS_FOLDER, narrated) if len(parts) > 1 else []
     subtitled = narrated or request.config.lecture.clean
     timeline = [(steps_of(entry), video_duration(part), cards_of(entry)) for entry, part in zip(joined, parts)]
     tracks = with_cards(lecture_tracks(timeline, lang=request.config.lecture.lang), cards, narrated,
@@ -404,7 +404,7 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
     else:
         # The lecture's audio is encoded once from the sections' WAVs (beside each video: NN-section.wav).
         wavs = [folder.path / Path(entry["files"][0]).with_suffix(".wav").name for entry in joined]
-        soundtracks = None if request.config.audio.mute else [SILENCE, *wavs, SILENCE]
+        soundtracks = None if request.config.audio.mute else [cards[0].soundtrack, *wavs, cards[1].soundtrack]
         join_videos([cards[0].video, *parts, cards[1].video], files[name], soundtracks, SAMPLE_RATE,
                     carried(tracks, subtitled))
         console.print(f"{name}: {len(parts)} sections joined, after a title card and before an end card")
@@ -417,55 +417,110 @@ def _join_lecture(request: RenderRequest, folder: OutputFolder, manifest: dict, 
 
 @dataclass(frozen=True)
 class CardVideo:
-    """A card drawn for the joined lecture: its text, its video, and when each of its texts appeared (s, text)."""
+    """A card drawn for the joined lecture: its text, its video, when each of its texts' captions starts
+    (s, text), when its voice says its sentence (start, end, text; none in a silent lecture) and its soundtrack
+    (``soundtrack``: the voice's WAV beside the video, or SILENCE)."""
 
     card: Card
     video: Path
     shown: tuple[tuple[float, str], ...]
+    said: tuple[tuple[float, float, str], ...] = ()
+    wav: Path | None = None
 
     @property
     def duration(self) -> float:
         return video_duration(self.video)
 
+    @property
+    def soundtrack(self) -> Path | np.ndarray:
+        return self.wav or SILENCE
 
-def drawn_cards(request: RenderRequest, sections: list[str], folder: Path) -> list[CardVideo]:
+
+def drawn_cards(request: RenderRequest, sections: list[str], folder: Path, narrated: bool = False) -> list[CardVideo]:
     """The title and end cards of a lecture joining ``sections``, drawn at the sections' size, frame rate and
-    format (their packets join the sections' as they are), or found in ``folder`` drawn so earlier."""
+    format (their packets join the sections' as they are), or found in ``folder`` drawn so earlier; in a
+    ``narrated`` lecture with sound, the synthetic voice that speaks its sections says each card's sentence."""
     code = code_digest()
-    return [_drawn_card(card, request, folder, code)
+    voice = card_narration(request) if narrated and not request.config.audio.mute else None
+    return [_drawn_card(card, request, folder, code, voice)
             for card in lecture_cards(request.config.lecture, request.config.locale(), sections)]
 
 
-def _drawn_card(card: Card, request: RenderRequest, folder: Path, code: str) -> CardVideo:
-    """``card`` drawn, kept in ``folder`` by its text, the quality, format and code; raises OutputError when
+def card_narration(request: RenderRequest) -> Narration | None:
+    """The synthetic voice (``narration.source`` "tts": the neural voice, or espeak-ng standing in) that speaks the
+    cards of a narrated lecture; None for the lecturer's recordings (a card has none: it stays silent)."""
+    if request.config.narration.silent or request.config.narration.source != "tts":
+        return None
+    plans = narration_plans(request, lambda message: None)  # the sections' render said why, if espeak-ng speaks
+    return next(iter(plans.values()), None)
+
+
+def _drawn_card(card: Card, request: RenderRequest, folder: Path, code: str, voice: Narration | None) -> CardVideo:
+    """``card`` drawn, kept in ``folder`` by its text, the quality, format, code and voice; raises OutputError when
     manim could not draw it."""
-    key = hashlib.sha256(json.dumps([asdict(card), request.quality.label, request.format, code]).encode())
+    loudness = request.config.audio.target_lufs()
+    spoken = [voice.fingerprint(), loudness] if voice else None
+    key = hashlib.sha256(json.dumps([asdict(card), request.quality.label, request.format, code, spoken]).encode())
     stem = key.hexdigest()[:20]
-    video, times = folder / f"{stem}.{request.format}", folder / f"{stem}.json"
+    video, times, wav = (folder / f"{stem}.{suffix}" for suffix in (request.format, "json", "wav"))
     if not (video.is_file() and times.is_file()):  # the JSON is written last: with it, the video is whole
         folder.mkdir(exist_ok=True)
         context = multiprocessing.get_context("spawn")  # manim stays out of this process, as in render workers
+        job = CardJob(card, request.quality, request.format, folder, stem, voice, request.config.locale()["spoken"],
+                      loudness)
         try:
             with ProcessPoolExecutor(1, mp_context=context) as worker:
-                shown = worker.submit(draw_card, card, request.quality, request.format, folder, stem).result()
+                shown, said = worker.submit(draw_card, job).result()
         except Exception as error:  # one line naming the card, whatever manim raised
             reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
             raise OutputError(f"the lecture's {card.chapter!r} card could not be drawn ({reason})") from None
-        times.write_text(json.dumps(shown), encoding="utf-8")
-    return CardVideo(card, video, tuple((start, text) for start, text in json.loads(times.read_text("utf-8"))))
+        times.write_text(json.dumps({"shown": shown, "said": said}), encoding="utf-8")
+    kept = json.loads(times.read_text("utf-8"))
+    return CardVideo(card, video, tuple((start, text) for start, text in kept["shown"]),
+                     tuple((start, end, text) for start, end, text in kept["said"]),
+                     wav if kept["said"] and wav.is_file() else None)
 
 
-def draw_card(card: Card, quality: Quality, video_format: str, folder: Path, stem: str) -> list:
-    """``scenes.cards.render_card`` (imported in the worker process that runs it: it loads manim)."""
-    from scenes.cards import render_card
+@dataclass(frozen=True)
+class CardJob:
+    """What a worker needs to draw a card: the card, the video's quality, format, folder and file stem, and, in a
+    narrated lecture, the voice, the locale's words for signs and the speech level (LUFS)."""
 
-    return render_card(card, (quality.width, quality.height, quality.fps), video_format, folder, stem)
+    card: Card
+    quality: Quality
+    format: str
+    folder: Path
+    stem: str
+    voice: Narration | None = None
+    spoken: dict | None = None
+    loudness: float = float("-inf")
+
+
+def draw_card(job: CardJob) -> tuple[list, list]:
+    """``scenes.cards.render_card`` (imported in the worker process that runs it: it loads manim), said by the
+    job's voice, whose soundtrack (the voice at the sections' speech level) is written beside the video as
+    STEM.wav; returns when the card's texts' captions start and when its sentence is said."""
+    from scenes.cards import CardVoice, render_card
+    from sonify.mappings import write_soundtrack
+
+    samples = job.voice.speak(f"card-{job.card.kind}", [job.card.said], job.spoken) \
+        if job.voice and job.card.said else None
+    voice = CardVoice(job.card.said, samples[0]) if samples else None
+    quality = job.quality
+    shown, said = render_card(job.card, (quality.width, quality.height, quality.fps), job.format, job.folder,
+                              job.stem, voice)
+    if voice is not None:
+        video = job.folder / f"{job.stem}.{job.format}"
+        write_soundtrack([], video_duration(video), job.loudness, job.folder / f"{job.stem}.wav",
+                         [(start, voice.samples) for start, _, _ in said])
+    return shown, said
 
 
 def with_cards(tracks: TextTracks, cards: list[CardVideo], narrated: bool, length: float) -> TextTracks:
     """``tracks`` of the joined sections (``length`` seconds) after the title card and before the end card: each
     card a chapter and, in a silent lecture, its texts as captions while they are up (in a narrated one, as in
-    its sections, a card's text is on screen only: no viewer reads it twice)."""
+    its sections, a card's text is on screen only, no viewer reads it twice, and the sentence its voice says is
+    a caption while it is said)."""
     if not cards:
         return tracks
     opening, ending = cards
@@ -475,6 +530,8 @@ def with_cards(tracks: TextTracks, cards: list[CardVideo], narrated: bool, lengt
     cues = _shifted(tracks.cues, opening.duration)
     if not narrated:
         cues = _card_cues(opening, 0.0) + cues + _card_cues(ending, last)
+    else:  # the sentence a card's voice says, as it is said (as a section's card's spoken words)
+        cues = _shifted(opening.said, 0.0) + cues + _shifted(ending.said, last)
     return TextTracks(_shifted(chapters, 0.0), cues, tracks.language)
 
 
