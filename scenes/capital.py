@@ -12,7 +12,8 @@ from functools import cache
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, DashedVMobject, Dot, GrowFromEdge, Line, MathTex,
-                   MoveToTarget, Rectangle, ReplacementTransform, SurroundingRectangle, Transform, VGroup, smooth)
+                   MoveToTarget, Rectangle, ReplacementTransform, RoundedRectangle, SurroundingRectangle, Transform,
+                   VGroup, interpolate_color, smooth)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from lesson.capital_answers import COUNTRY_DIMENSION, PARIS, ROMA, is_tie, question_fields, signed
@@ -43,6 +44,18 @@ READOUT_SIZE = 32
 # The largest |score| or |logit| fills its cell this share of the way to its colour: the digits written on it
 # (TEXT) keep a contrast of 4.6:1 there, over WCAG's 4.5:1 (at the full colour, 3.5:1).
 FILL_SHARE = 0.8
+ROW_APPEARS = 0.2  # seconds a row (or a piece) takes to appear: a fade over seconds reads as a still screen
+BOX_MARGIN = 0.12  # frame units a highlight box leaves round its numbers, at most
+BOX_CLEARANCE = 0.5  # a box stands halfway from its numbers to the nearest other glyph (or nearer, BOX_MARGIN)
+BRACKET_ROOM = 0.08  # a heat-coloured matrix's brackets moved this much out: its filled cells touched them
+# W_out and b_out are learned weights like the W's, in their magenta lightened so thin digits read at 4.5:1 or more
+WEIGHT_TEXT = interpolate_color(style.WEIGHT_MATRIX, style.TEXT, 0.3)
+ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}  # W_Q, W_K, W_V written in Q's, K's, V's colour
+# The appendix of Clase 4 runs the forward pass in eight steps; the scene's first nine show them (the logits and
+# the distribution are its eighth, "logits, probabilities and loss")
+APPENDIX_STEPS = {"embeddings": 1, "positional": 2, "projections": 3, "scores": 4, "softmax": 5, "context": 6,
+                  "layer_norm": 7, "logits": 8, "distribution": 8}
+APPENDIX_TOTAL = 8
 
 
 class LabelledValue(VGroup):
@@ -96,6 +109,27 @@ class CapitalScene(LessonScene):
         self.show_mirror()
         self.show_asymmetry()
 
+    def begin_step(self, key: str, *arguments, **options) -> None:
+        self._beginning = key  # _header labels the appendix's step of ``key``
+        super().begin_step(key, *arguments, **options)
+
+    def _header(self, title: str, number: int, captions: list[str], burned: bool = True):
+        """The header, and for the steps of the appendix's forward pass which of its eight this is, muted under the
+        step counter: «Paso 3/14», then «Apéndice, paso 3 de 8» (the seed's «los ocho pasos del apéndice»)."""
+        header, later = super()._header(title, number, captions, burned)
+        step = APPENDIX_STEPS.get(self._beginning)
+        self.appendix_tag = None
+        if step is not None:
+            counter = header[1]
+            tag = label_text(self.labels["appendix_step"].format(step=step, total=APPENDIX_TOTAL), style.MUTED,
+                             style.CAPTION_SIZE)
+            tag.next_to(counter, DOWN, buff=0.1).align_to(counter, RIGHT)
+            if self.job.config.lecture.clean:
+                tag.set_opacity(0)
+            header.submobjects[1] = VGroup(counter, tag)
+            self.appendix_tag = tag
+        return header, later
+
     def chosen_identity(self) -> float:
         """``capital.identity`` when given, else the identity of ``capital.country``."""
         settings = self.settings
@@ -119,11 +153,12 @@ class CapitalScene(LessonScene):
         self.table = VGroup(self.token_labels(E, walk.tokens), E)
         stage = VGroup(sentence, VGroup(self.table, *headers)).arrange(DOWN, buff=0.6)
         self.place(stage, largest_scale=1.3)
-        self.play(Appear(sentence), run_time=1.0)
-        self.play(Appear(self.table[0]), Appear(E.frame), Appear(VGroup(*headers)), run_time=1.2)
+        self.quickly(Appear(sentence), seconds=1.0)
+        self.quickly(Appear(self.table[0]), Appear(E.frame), Appear(VGroup(*headers)), seconds=1.2)
         self.reveal_rows(E)
+        self.beat("country")  # «el país, el tercero, aquí vale +1.00»: its cell framed as it is said
         self.cue("cell", value=walk.identity, low=-1.0, high=1.0)
-        self.play(Create(E.cell_box(COUNTRY_POSITION, COUNTRY_DIMENSION)), run_time=0.6)
+        self.play(Create(self.highlight(E, [(COUNTRY_POSITION, COUNTRY_DIMENSION)])), run_time=0.6)
         self.wait(HOLD)
 
     def show_positional(self):
@@ -142,11 +177,11 @@ class CapitalScene(LessonScene):
         self.place(stage, largest_scale=1.2)
         self.clear_stage(self.table)
         self.play(MoveToTarget(self.table), run_time=1.0)
-        self.play(Appear(plus), Appear(PE.frame), run_time=0.5)
+        self.quickly(Appear(plus), Appear(PE.frame), seconds=0.5)
         self.reveal_rows(PE)
         self.beat("sum")
         self.cue("scale", **self.vector_scale)  # the vectors' scale starts: X, Q, K, V and the context share it
-        self.play(Appear(equals), Appear(self.X.frame), run_time=0.5)
+        self.quickly(Appear(equals), Appear(self.X.frame), seconds=0.5)
         self.reveal_rows(self.X, sounded=walk.X[:, COUNTRY_DIMENSION], scale=self.vector_scale)
         self.wait(HOLD)
 
@@ -156,7 +191,8 @@ class CapitalScene(LessonScene):
         X = self.base_size_target(self.X)
         # The three W's are one quantity, written with one precision: W_V's decimals, not 0 and 2 beside 0.20.
         decimals = max(decimals_for(np.ravel(matrix)) for matrix in (W_Q, W_K, W_V))
-        weights = [labelled(matrix, f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}", decimals=decimals)
+        width = cell_width(W_Q, W_K, W_V, decimals=decimals)  # W_Q's 0.00 and 2.00 spaced as W_V's −1.00
+        weights = [labelled(matrix, f"W_{role}", ROLE_COLOURS[role], f"W_{role}", decimals=decimals, width=width)
                    for matrix, role in ((W_Q, "Q"), (W_K, "K"), (W_V, "V"))]
         width = cell_width(walk.Q, walk.K, walk.V)
         relations = {role: tex_relation(values, as_read(walk.X) @ weight)
@@ -166,26 +202,32 @@ class CapitalScene(LessonScene):
                                                       (walk.V, "V", style.VALUE))}
         columns = VGroup(*[VGroup(weight, product).arrange(DOWN, buff=0.45)
                            for weight, product in zip(weights, self.products.values())])
-        columns.arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
+        columns.arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
         tokens = self.token_labels(X, walk.tokens)
-        VGroup(tokens, X).next_to(columns, LEFT, buff=0.8).align_to(self.products["Q"], DOWN)
+        VGroup(tokens, X).next_to(columns, LEFT, buff=0.5).align_to(self.products["Q"], DOWN)
         rounded = r"\approx" in relations.values()  # the reason for a ≈ beside an = is written under them
         self.place(VGroup(tokens, X, columns), reserve_bottom=LINE_HEIGHT + 0.2 if rounded else 0.0)
+        for row in (weights, list(self.products.values())):  # each row's labels on one line: W_Q's tail lifted it
+            for matrix in row[1:]:
+                sit_on(matrix.label, baseline(row[0].label))
         note = [self.worked_line(self.labels["approx_note"])] if rounded else []
         self.clear_stage(self.X)
         self.play(MoveToTarget(self.X), Appear(tokens), run_time=1.0)
-        for weight, product, blind in zip(weights, self.products.values(), ("query", "key", None)):
-            if not blind:  # W_V and V are said as they are built, not after them in silence
-                self.beat("value")
-            self.present(weight)
-            if blind:  # W_Q's and W_K's country row framed as they land: the voice points at each as it is framed
-                self.beat(blind)
-                self.play(Create(weight.row_box(COUNTRY_DIMENSION)), run_time=0.6)
+        for weight, product, said in zip(weights, self.products.values(), ("query", "key", "value")):
+            if said == "value":  # W_V and V are said as they are built, not after them in silence
+                self.beat(said)
+            self.present(weight, numbers=1 if said == "value" else None)  # W_V quickly: it is framed as it is named
+            if said != "value":  # W_Q's and W_K's country row framed as they land: the voice points at each
+                self.beat(said)
+                self.play(Create(self.highlight(weight, rows=[COUNTRY_DIMENSION])), run_time=0.6)
+            else:  # «W sub V sí deja pasar el país»: its country cell framed as that is said, before V is built
+                self.play(Create(self.highlight(weight, [(COUNTRY_DIMENSION, COUNTRY_DIMENSION)])), run_time=0.6)
             self.present(product, sounded=product.values[:, COUNTRY_DIMENSION],  # the country column as it lands
                          scale=self.vector_scale)
         self.cue("values", lands=True, values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1,
                  low=self.vector_scale["low"], high=self.vector_scale["high"])
-        self.play(Create(weights[2].cell_box(COUNTRY_DIMENSION, COUNTRY_DIMENSION)), *map(Appear, note), run_time=0.6)
+        self.play(Create(self.highlight(self.products["V"], columns=[COUNTRY_DIMENSION])), *map(Appear, note),
+                  run_time=0.6)
         self.wait(HOLD)
 
     # Steps 4-6: one row of attention --------------------------------------------------------------
@@ -212,9 +254,10 @@ class CapitalScene(LessonScene):
         name = self.labels["score_name"].format(token=self.shown_word(walk.tokens[best]))
         line = self.dot_product_line(name, walk.Q[-1], walk.K[best], self.scores.entries[best][0].shown_text)
         self.beat("query")  # «su consulta pregunta por un lugar»: the query framed as it is said
-        self.play(Create(query.row_box(0)), run_time=0.6)
+        self.play(Create(self.highlight(query, rows=[0])), run_time=0.6)
         self.beat("best")  # «la clave que mejor responde…»: that key, its score and the worked product
-        self.play(Create(K.row_box(best)), Create(self.scores.cell_box(best, 0)), Appear(line), run_time=0.8)
+        self.play(Create(self.highlight(K, rows=[best])), Create(self.highlight(self.scores, [(best, 0)])), Appear(line),
+                  run_time=0.8)
         self.wait(HOLD + 1.0)
 
     def show_softmax(self):
@@ -237,7 +280,7 @@ class CapitalScene(LessonScene):
                   run_time=1.2)
         self.settle(scaled)
         self.wait(1.0)
-        self.play(Appear(arrow), Appear(chart.baseline), Appear(chart.labels), run_time=0.6)
+        self.quickly(Appear(arrow), Appear(chart.baseline), Appear(chart.labels), seconds=0.6)
         self.cue("row", lands=True, weights=walk.attention_row.tolist())
         self.play(*[GrowFromEdge(bar, DOWN) for bar in chart.bars], Appear(chart.value_texts),
                   run_time=self.reveal_seconds(len(walk.tokens), fill_after=HOLD))
@@ -258,7 +301,7 @@ class CapitalScene(LessonScene):
         tokens = self.token_labels(weights, walk.tokens)
         self.place(VGroup(tokens, weights, V, self.context), reserve_bottom=LINE_HEIGHT + 0.2)
         self.clear_stage()
-        self.play(Appear(tokens), run_time=0.4)
+        self.quickly(Appear(tokens), seconds=0.4)
         self.present(weights)
         self.beat("mix")
         self.present(V)
@@ -266,12 +309,12 @@ class CapitalScene(LessonScene):
         self.play(Appear(self.context.frame), run_time=0.4)
         for index, entry in enumerate(self.context.entries[0]):
             self.blip(walk.context, index, self.vector_scale)
-            self.play(Appear(entry), run_time=0.5)
+            self.quickly(Appear(entry), seconds=0.5)
         self.settle(self.context)
         line = self.dot_product_line(self.labels["context_name"], walk.attention_row, walk.V[:, COUNTRY_DIMENSION],
                                      self.context.entries[0][COUNTRY_DIMENSION].shown_text)
-        self.play(Create(weights.column_box(0)), Create(V.column_box(COUNTRY_DIMENSION)),
-                  Create(self.context.cell_box(0, COUNTRY_DIMENSION)), Appear(line), run_time=0.8)
+        self.play(Create(self.highlight(weights, columns=[0])), Create(self.highlight(V, columns=[COUNTRY_DIMENSION])),
+                  Create(self.highlight(self.context, [(0, COUNTRY_DIMENSION)])), Appear(line), run_time=0.8)
         self.wait(HOLD + 1.0)
 
     # Steps 7-9: layer norm, logits, distribution ------------------------------------------------------
@@ -297,17 +340,17 @@ class CapitalScene(LessonScene):
         self.place(VGroup(sum_row, statistics, self.normalized).arrange(DOWN, buff=0.6), largest_scale=1.2)
         self.clear_stage(self.context)
         self.play(ReplacementTransform(self.context, context), run_time=0.8)
-        self.play(Appear(plus), Appear(x_es), run_time=0.6)
+        self.quickly(Appear(plus), Appear(x_es), seconds=0.6)
         self.cue_vector(walk.residual)  # r, a vector of the stream as X and the context: on their scale
-        self.play(Appear(equals), Appear(residual), run_time=0.8)
+        self.quickly(Appear(equals), Appear(residual), seconds=0.8)
         self.wait(1.0)
         for reading, said in zip(statistics, ("mean", "spread")):  # each as the voice names it
             self.beat(said)
-            self.play(Appear(reading), run_time=0.6)
+            self.quickly(Appear(reading), seconds=0.6)
         self.beat("normalized")
         self.cue_vector(walk.normalized)  # LN(r) on r's scale, as it has appeared: drawn in to a stable one
-        self.play(Appear(self.normalized), run_time=self.reveal_seconds(D_MODEL, fill_after=0.5 + HOLD))
-        self.play(Create(self.normalized.cell_box(0, COUNTRY_DIMENSION)), run_time=0.5)
+        self.quickly(Appear(self.normalized), seconds=self.reveal_seconds(D_MODEL, fill_after=0.5 + HOLD))
+        self.play(Create(self.highlight(self.normalized, [(0, COUNTRY_DIMENSION)])), run_time=0.5)
         self.wait(HOLD)
 
     def show_logits(self):
@@ -318,8 +361,8 @@ class CapitalScene(LessonScene):
         self.begin_step("logits", new_numbers=len(VOCAB) * (D_MODEL + 2))  # W_out, b_out and the logits
         width = max(cell_width(walk.W_out, walk.logits), cell_width(walk.b_out, decimals=BIAS_DECIMALS))
         normalized = labelled(walk.normalized[None], r"\mathrm{LN}(r)", style.OUTPUT, "normalized")
-        W_out = labelled(walk.W_out, r"W_{\text{out}}", style.WEIGHT_MATRIX, "W_out", width=width)
-        bias = labelled(walk.b_out[None], r"b_{\text{out}}", style.WEIGHT_MATRIX, "b_out", width=width,
+        W_out = labelled(walk.W_out, r"W_{\text{out}}", WEIGHT_TEXT, "W_out", width=width)
+        bias = labelled(walk.b_out[None], r"b_{\text{out}}", WEIGHT_TEXT, "b_out", width=width,
                         decimals=BIAS_DECIMALS)
         largest = float(np.abs(walk.logits).max())
         logits = labelled(walk.logits[None], r"\text{logits}", style.TEXT, "logits", width=width,
@@ -345,24 +388,25 @@ class CapitalScene(LessonScene):
         self.place(VGroup(normalized, times, column, plus, equals, brace, note), largest_scale=1.2)
         self.clear_stage(self.normalized)
         self.play(ReplacementTransform(self.normalized, normalized), Appear(times), run_time=1.0)
-        self.play(Appear(words), run_time=0.6)
+        self.quickly(Appear(words), seconds=0.6)
         # A row of W_out or b_out is read as its two numbers among zeros (the null columns read at a glance)
         self.present(W_out, numbers=NUMBERS_PER_OUTPUT_ROW)
         self.beat("columns")  # «solo las columnas de París y Roma tienen números»
-        self.play(*[Create(W_out.column_box(j)) for j in (PARIS, ROMA)], run_time=0.6)
+        self.play(*[Create(self.highlight(W_out, columns=[j])) for j in (PARIS, ROMA)], run_time=0.6)
         self.beat("bias")
         self.play(Appear(plus), run_time=0.3)
         self.present(bias, numbers=NUMBERS_PER_OUTPUT_ROW)
         self.beat("logits")  # «y salen los ocho logits; escucha»: their frame, then their notes in the clear
         self.cue("scale", **shared_scale(walk.logits))  # the logits' own scale starts
-        self.play(Appear(equals), Appear(logits.frame), run_time=0.5)
+        self.quickly(Appear(equals), Appear(logits.frame), seconds=0.5)
         seconds = self.reveal_seconds(len(VOCAB), fill_after=0.6 + HOLD)  # read silently, the logits fill the step
-        with self.listening():
+        with self.listening():  # one note per logit as it appears, each appearing at once
             self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB), **shared_scale(walk.logits))
-            self.play(Appear(logits.entry_grid, lag_ratio=1.0), run_time=seconds)  # one note per logit as it appears
+            for entry in logits.entry_grid:
+                self.quickly(Appear(entry), seconds=seconds / len(VOCAB))
         self.settle(logits)
         self.beat("brace")
-        self.play(Appear(brace), Appear(note), run_time=0.6)
+        self.quickly(Appear(brace), Appear(note), seconds=0.6)
         self.wait(HOLD)
 
     def show_distribution(self):
@@ -377,7 +421,7 @@ class CapitalScene(LessonScene):
         self.place(VGroup(self.chart, self.readouts).arrange(RIGHT, buff=1.0), largest_scale=1.2)
         self.prediction_frame = self.frame_for(walk)
         self.clear_stage()
-        self.play(Appear(self.chart.baseline), Appear(self.chart.labels), run_time=0.6)
+        self.quickly(Appear(self.chart.baseline), Appear(self.chart.labels), seconds=0.6)
         seconds = self.reveal_seconds(len(VOCAB), fill_after=0.8 + HOLD)  # the step's reading time, as before
         self.cue_distribution(walk, seconds=CHORD_SECONDS, lands=True)
         self.play(*[GrowFromEdge(bar, DOWN) for bar in self.chart.bars], Appear(self.chart.value_texts),
@@ -386,12 +430,11 @@ class CapitalScene(LessonScene):
         self.beat("prediction")  # «la predicción es París, con 0.416»: the voice goes on from the softmax to them
         self.play(Appear(prediction), Appear(probability), Create(self.prediction_frame), run_time=0.8)
         self.wait(seconds - GROWTH)  # the bars' reading time (always longer than GROWTH), as that phrase is said
-        box = SurroundingRectangle(probability, color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)
+        box = self.number_box(probability.value)  # round the number only: its label reaches the frame's edge
         self.beat("if_right")  # «si acierta»: p, the probability the loss is taken of
         self.play(Create(box), run_time=0.6)
         self.beat("loss")  # «la pérdida es menos su logaritmo»: −ln p, from p
-        self.play(Appear(loss), ReplacementTransform(box, SurroundingRectangle(
-            loss, color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)), run_time=0.8)
+        self.play(Appear(loss), ReplacementTransform(box, self.number_box(loss.value)), run_time=0.8)
         self.wait(HOLD)
 
     # Step 10: the other country ------------------------------------------------------------------------
@@ -406,14 +449,18 @@ class CapitalScene(LessonScene):
         different = self.between(left.context, right.context, r"\neq", self.labels["different_content"])
         self.place(VGroup(left, right, same, different))
         self.clear_stage()
-        self.play(Appear(VGroup(left.title, left.chart, left.context)), run_time=0.7)
-        self.play(Appear(right.title), Appear(right.chart), run_time=0.7)  # as «con otro país» is said
+        self.quickly(Appear(VGroup(left.title, left.chart, left.context)), seconds=0.7)
+        self.quickly(Appear(right.title), Appear(right.chart), seconds=0.7)  # as «con otro país» is said
         self.beat("same")  # «la fila de atención de «es» es idéntica»
-        self.play(Appear(same), run_time=0.6)
+        self.quickly(Appear(same), seconds=0.6)
         self.wait(1.5)
         self.beat("travels")  # «cambia lo que viaja en los valores, el tercer número del contexto»
-        self.play(Appear(right.context), run_time=self.reveal_seconds(D_MODEL, fill_after=1.6 + HOLD))
-        boxes = [Create(panel.context.cell_box(0, COUNTRY_DIMENSION)) for panel in (left, right)]
+        seconds = self.reveal_seconds(D_MODEL, fill_after=1.6 + HOLD)  # its numbers one by one, the country's last
+        context = right.context
+        for part in (VGroup(context.frame, context.entries[0][0]), *context.entries[0][1:]):
+            self.quickly(Appear(part), seconds=seconds / D_MODEL)
+        self.settle(context)
+        boxes = [Create(self.highlight(panel.context, [(0, COUNTRY_DIMENSION)])) for panel in (left, right)]
         self.play(Appear(different), *boxes, run_time=0.8)
         self.beat("decides")  # «la atención decide a quién mirar»: the two rows framed
         self.play(*[Create(SurroundingRectangle(panel.chart, color=style.HIGHLIGHT, buff=0.12, corner_radius=0.06))
@@ -421,9 +468,10 @@ class CapitalScene(LessonScene):
         self.beat("brings")  # «los valores, qué se trae»: what each context predicts
         # Each country's chord as its prediction lands, left then right, the second once the first has ended
         self.cue_distribution(walk, seconds=0.8, lands=True)
-        self.play(Appear(left.prediction), run_time=0.8)
+        self.play(Appear(left.prediction), run_time=ROW_APPEARS)
+        self.wait(self.last_cue_turn() - ROW_APPEARS)
         self.cue_distribution(other, seconds=0.8, lands=True)
-        self.play(Appear(right.prediction), run_time=self.last_cue_turn())
+        self.quickly(Appear(right.prediction), seconds=0.8)
         self.wait(HOLD)
 
     # Steps 11-13: dragging the identity -------------------------------------------------------------------
@@ -442,8 +490,9 @@ class CapitalScene(LessonScene):
         self.beat("swept")  # «París bajó y Roma subió»: where their bars stood, and which way they went
         self.play(*map(Create, self.sweep_marks), run_time=0.8)
         rest = [j for j in range(len(VOCAB)) if j not in (PARIS, ROMA)]
-        together = SurroundingRectangle(VGroup(*[VGroup(self.chart.bars[j], self.chart.value_texts[j]) for j in rest]),
-                                        color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)
+        chart = self.chart
+        moved = [part for j in (PARIS, ROMA) for part in (chart.bars[j], chart.value_texts[j])]
+        together = frame_between([VGroup(chart.bars[j], chart.value_texts[j]) for j in rest], [*chart.labels, *moved])
         self.beat("together")  # «mientras las otras seis palabras … se movieron juntas»
         self.play(Create(together), run_time=0.6)
         self.sweep_marks.add(together)
@@ -451,15 +500,18 @@ class CapitalScene(LessonScene):
 
     def moved_bars(self, start) -> VGroup:
         """París's and Roma's bars as they stood at ``start`` (dashed), each with an arrow from that height to the
-        one it has now: down through the emptied outline to the value now written, or up inside the bar (dark on it)."""
+        one it has now: down through the emptied outline to the value now written, or up inside the bar (dark on it).
+        An outline a bar fell from is as wide as the value now written in it and a margin: its sides pass by the
+        digits, not through them."""
         chart, marks = self.chart, VGroup()
         bottom = chart.baseline.get_y()
         for j in (PARIS, ROMA):
             bar, value = chart.bars[j], chart.value_texts[j]
             height = chart._height(start.probs[j], chart.scale_factor)
-            ghost = Rectangle(width=bar.width, height=height, color=style.HIGHLIGHT, stroke_width=2)
-            ghost.move_to([bar.get_x(), bottom, 0], aligned_edge=DOWN)
             fell = bar.get_top()[1] < bottom + height
+            width = max(bar.width, value.width + 2 * BOX_MARGIN) if fell else bar.width
+            ghost = Rectangle(width=width, height=height, color=style.HIGHLIGHT, stroke_width=2)
+            ghost.move_to([bar.get_x(), bottom, 0], aligned_edge=DOWN)
             end = value.get_top()[1] + 0.08 if fell else bar.get_top()[1] - 0.05
             arrow = Arrow([bar.get_x(), bottom + height, 0], [bar.get_x(), end, 0], buff=0, stroke_width=4,
                           color=style.HIGHLIGHT if fell else style.BACKGROUND, max_tip_length_to_length_ratio=0.2)
@@ -471,7 +523,8 @@ class CapitalScene(LessonScene):
         self.drag_to(0.0, Vanish(self.sweep_marks))  # heard before the voice, which waits for identity 0 to be reached
         self.beat("zero")
         self.wait(HOLD)
-        equal_bars = SurroundingRectangle(self.chart.value_texts, color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06)
+        equal_bars = frame_between([VGroup(bar, value) for bar, value in zip(self.chart.bars, self.chart.value_texts)],
+                                   list(self.chart.labels))  # the eight equal bars and their values
         self.play(Create(equal_bars), run_time=1.0)  # the eight equal values the caption reads
         self.wait(HOLD)
         self.beat("tie")  # the frame leaves once the tie it marks has been talked about
@@ -485,14 +538,14 @@ class CapitalScene(LessonScene):
         plus_reading, minus_reading = self.mirror_readings
         self.drag_to(plus.identity)
         self.beat("plus")  # París's reading said as it is written
-        self.play(Appear(plus_reading), Create(self.slider_mark(plus.identity)), run_time=0.6)
+        self.quickly(Appear(plus_reading), Create(self.slider_mark(plus.identity)), seconds=0.6)
         self.wait(HOLD)
         self.beat("minus")  # the mirror's question asked as it is written, its number left to find: p(Roma) en −0.90 =
-        self.play(Appear(minus_reading[0]), Create(self.slider_mark(minus.identity)), run_time=0.6)
+        self.quickly(Appear(minus_reading[0]), Create(self.slider_mark(minus.identity)), seconds=0.6)
         with self.listening():  # the drag to Roma's side heard in the clear, as the first drag was
             self.drag_to(minus.identity)
         self.beat("roma")  # and answered as Roma's number is written
-        self.play(Appear(minus_reading.value), run_time=0.6)
+        self.quickly(Appear(minus_reading.value), seconds=0.6)
         self.wait(HOLD + 1.0)
 
     def mirror_reading_rows(self) -> VGroup:
@@ -515,8 +568,7 @@ class CapitalScene(LessonScene):
         self.place(figure, largest_scale=1.2)
         self.clear_stage()
         for part in figure:
-            self.play(Appear(part), run_time=1.0)
-            self.wait(0.8)
+            self.quickly(Appear(part), seconds=1.8)
         divisors = figure[1][1]
         self.play(*[Create(SurroundingRectangle(divisors[i], color=style.HIGHLIGHT, buff=0.1, corner_radius=0.06))
                     for i in (0, len(divisors) - 1)], run_time=0.8)
@@ -668,7 +720,7 @@ class CapitalScene(LessonScene):
                 name.add(MathTex(r"-\ln p", color=style.MUTED, font_size=style.CAPTION_SIZE + 6))
                 name.arrange(RIGHT, buff=0.12)
                 sit_on(name[1], baseline(name[0]))
-            rows.add(LabelledValue(name, value).arrange(DOWN, aligned_edge=LEFT, buff=0.12))
+            rows.add(LabelledValue(name, value).arrange(DOWN, aligned_edge=LEFT, buff=0.2))  # room for a frame
         return rows.arrange(DOWN, aligned_edge=LEFT, buff=0.4)
 
     def frame_for(self, walk) -> SurroundingRectangle:
@@ -710,6 +762,21 @@ class CapitalScene(LessonScene):
         largest = float(np.abs(self.walk.scores).max())
         return labelled(np.asarray(values)[:, None], label, style.TEXT, name,
                         fill=lambda value: style.score_colour(value, largest / FILL_SHARE))
+
+    @staticmethod
+    def highlight(matrix: LabelledMatrix, cells=(), rows=(), columns=()) -> RoundedRectangle:
+        """A frame round ``cells`` ((i, j) pairs), whole ``rows`` or ``columns`` of ``matrix`` (``frame_between`` its
+        other numbers, brackets and label)."""
+        n_rows, n_columns = matrix.values.shape
+        chosen = {*cells, *[(i, j) for i in rows for j in range(n_columns)],
+                  *[(i, j) for i in range(n_rows) for j in columns]}
+        others = [matrix.entries[i][j] for i in range(n_rows) for j in range(n_columns) if (i, j) not in chosen]
+        return frame_between([matrix.entries[i][j] for i, j in chosen], [*others, *matrix.brackets, matrix.label])
+
+    def number_box(self, number) -> RoundedRectangle:
+        """A frame round one number of the readout panel, clear of the names and numbers round it."""
+        return frame_between([number], [part for row in self.readouts for part in (row[0], row.value)
+                                         if part is not number])
 
     def of_last(self, symbol: str) -> str:
         """``symbol`` of the last token, as LaTeX: q with "es" (or "is") under it."""
@@ -781,24 +848,33 @@ class CapitalScene(LessonScene):
         self.add(mobject)
 
     def reveal_rows(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None):
-        """Row after row, each given its numbers' reading time (``numbers`` a row, by default all its numbers)
-        before the next comes; with ``sounded`` (a number per row) each row's blip sounds as the row lands, on
+        """Row after row, each appearing at once and given its numbers' reading time (``numbers`` a row, by default all
+        its numbers) before the next comes; with ``sounded`` (a number per row) each row's blip sounds as the row lands, on
         ``scale`` (``blip``)."""
         for row in range(len(matrix.entries)):
             if sounded is not None:
                 self.blip(sounded, row, scale)
-            self.play(Appear(matrix.row(row)), run_time=self.reveal_seconds(numbers or matrix.values.shape[1]))
+            self.quickly(Appear(matrix.row(row)), seconds=self.reveal_seconds(numbers or matrix.values.shape[1]))
         self.settle(matrix)
+
+    def quickly(self, *animations, seconds: float):
+        """``animations`` in ROW_APPEARS, then the screen holds for the rest of ``seconds``: a piece appears at once,
+        and the next comes at the pace a slow fade had (a fade over seconds reads as a still screen)."""
+        self.play(*animations, run_time=min(ROW_APPEARS, seconds))
+        if seconds > ROW_APPEARS:
+            self.wait(seconds - ROW_APPEARS)
 
     def present(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None):
         """The frame, then the numbers row by row (reveal_rows, ``sounded``, ``scale`` and ``numbers`` as there)."""
-        self.play(Appear(matrix.frame), run_time=0.4)
+        self.quickly(Appear(matrix.frame), seconds=0.4)
         self.reveal_rows(matrix, sounded, scale, numbers)
 
     def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):
         """Centre ``group`` in the body (above a reserved strip), scaled to fit; remember the scale."""
         left, right, bottom, top = style.body_box()
         bottom += CAPTION_CLEARANCE
+        if getattr(self, "appendix_tag", None) is not None:  # the body starts under the appendix's step
+            top = min(top, self.appendix_tag.get_bottom()[1] - 0.1)
         width = group.width
         fit(group, right - left, top - bottom - reserve_bottom, largest_scale)
         group.move_to([(left + right) / 2, (top + bottom + reserve_bottom) / 2, 0])
@@ -816,9 +892,14 @@ def next_word_decimals() -> int:
 def labelled(values, label: str, colour, name: str, width: float | None = None, decimals: int | None = None,
              **options) -> LabelledMatrix:
     """A LabelledMatrix whose cell width is worked out from the longest number, not by typesetting all; its
-    numbers with ``decimals`` (by default as many as its values need: decimals_for)."""
-    return LabelledMatrix(values, label, colour, name, cell_width=width or cell_width(values, decimals=decimals),
-                          decimals=decimals, **options)
+    numbers with ``decimals`` (by default as many as its values need: decimals_for). Coloured cells (``fill``) keep
+    BRACKET_ROOM from the brackets, which they touched."""
+    matrix = LabelledMatrix(values, label, colour, name, cell_width=width or cell_width(values, decimals=decimals),
+                            decimals=decimals, **options)
+    if options.get("fill") is not None:
+        matrix.brackets[0].shift(LEFT * BRACKET_ROOM)
+        matrix.brackets[1].shift(RIGHT * BRACKET_ROOM)
+    return matrix
 
 
 def cell_width(*arrays, decimals: int | None = None) -> float:
@@ -828,6 +909,27 @@ def cell_width(*arrays, decimals: int | None = None) -> float:
                            for array in arrays for value in np.ravel(array)),
                           key=lambda pair: len(format_number(pair[1], pair[0])))
     return max(number_text(value, decimals=decimals).width + CELL_PADDING, CELL_HEIGHT)
+
+
+def frame_between(inside, others) -> RoundedRectangle:
+    """A frame round the ``inside`` mobjects, each side halfway to the nearest of ``others`` facing it (at most
+    BOX_MARGIN away): it never touches a neighbour's digits, nor the ones it frames."""
+    left, right = min(part.get_left()[0] for part in inside), max(part.get_right()[0] for part in inside)
+    bottom, top = min(part.get_bottom()[1] for part in inside), max(part.get_top()[1] for part in inside)
+    margins = {side: BOX_MARGIN for side in ("left", "right", "bottom", "top")}
+    for other in others:
+        (o_left, o_bottom, _), (o_right, o_top, _) = other.get_corner(DOWN + LEFT), other.get_corner(UP + RIGHT)
+        beside = o_bottom < top and o_top > bottom  # level with the chosen numbers: a neighbour to the side
+        above_below = o_left < right and o_right > left
+        for side, gap, facing in (("left", left - o_right, beside), ("right", o_left - right, beside),
+                                  ("bottom", bottom - o_top, above_below), ("top", o_bottom - top, above_below)):
+            if facing and gap > 0:
+                margins[side] = min(margins[side], BOX_CLEARANCE * gap)
+    left, right = left - margins["left"], right + margins["right"]
+    bottom, top = bottom - margins["bottom"], top + margins["top"]
+    box = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=0.06, color=style.HIGHLIGHT,
+                           stroke_width=3)
+    return box.move_to([(left + right) / 2, (bottom + top) / 2, 0])
 
 
 def level_rows(left: VGroup, right: VGroup) -> None:

@@ -68,12 +68,16 @@ def run_scene(section_id: str, *overrides: str, stills_dir=None, locale: dict | 
 
 
 def render_video(section_id: str, folder: Path, *overrides: str, frame_rate: int = TINY["frame_rate"],
-                 narration=None, steps=None):
-    """Render the scene (or the clip of ``steps``) as a tiny video (256 x 144, 5 fps unless ``frame_rate``) in
-    ``folder``, spoken by ``narration`` if given; returns the scene and the file."""
+                 narration=None, steps=None, pixels: tuple[int, int] | None = None):
+    """Render the scene (or the clip of ``steps``) as a tiny video (256 x 144 unless ``pixels``, 5 fps unless
+    ``frame_rate``) in ``folder``, spoken by ``narration`` if given; returns the scene and the file. At 256 x 144 a
+    digit's strokes cover a fraction of a pixel: a row of numbers appearing in 0.2 s, which the reviews' 640 x 360
+    sees move, changes too few pixels by too little there (``video_stills`` of a scene built of such rows wants
+    ``pixels=(640, 360)``)."""
     CACHE.mkdir(parents=True, exist_ok=True)
+    size = {} if pixels is None else {"pixel_width": pixels[0], "pixel_height": pixels[1]}
     with private_lock(CACHE / ".lock"), tempconfig({
-            **TINY, "frame_rate": frame_rate, "media_dir": str(folder), "tex_dir": str(CACHE / "Tex"),
+            **TINY, **size, "frame_rate": frame_rate, "media_dir": str(folder), "tex_dir": str(CACHE / "Tex"),
             "text_dir": str(CACHE / "texts"), "write_to_movie": True, "save_last_frame": False, "format": None,
             "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True}):
         scene = BY_ID[section_id].scene()(scene_job(overrides, narration=narration, steps=steps))

@@ -10,6 +10,7 @@ from tests.scene_checks import PacedSpeaker, run_scene, stills_outside_cards
 
 LONGEST_PAUSE_IN_A_SENTENCE = 1.0  # seconds: a breath at a comma, not a wait for a fade
 TIED = {  # step: the narration's markers whose phrase must start with its play (each a play that shows what it names)
+    "embeddings": {"country"},  # the country's cell framed as «el país, el tercero, aquí vale +1.00» is said
     "scores": {"query", "best"},
     "logits": {"columns", "bias", "logits", "brace"},
     "distribution": {"prediction", "if_right", "loss"},
