@@ -46,6 +46,7 @@ ROW_SECONDS = 0.8  # a row of the demonstration's matrices lands: its blips (0.6
 # number by number (0.4 s a number made the two permutation steps 40-60 s of filling, the voice long done)
 READOUT_SECONDS = 0.3  # a hand's turn in degrees lands under its dial, with its blip
 WEIGHT_ROW_SECONDS = 0.6  # a row of W_Q, W_K, W_V: the twelve rows within the voice's first sentence
+LEAVING_SECONDS = 0.3  # what a step does not keep goes
 POP_SECONDS = 0.2  # a piece of a build lands this fast, then stays still for the rest of its slot: a fade over
 # 0.35 s reads as a still screen to a viewer (tests/scene_checks.video_stills), seconds of them as a frozen one
 COMPARED_ROW_SECONDS = 1.6  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends before the next comes
@@ -266,7 +267,7 @@ class PositionalScene(LessonScene):
             # lag_ratio 1: each dot appears in its own slice of the time, as the curve reaches it.
             self.play(Create(strip.curve), Appear(strip.dots, lag_ratio=1), run_time=seconds, rate_func=linear)
             self.play(box.animate.set_stroke(width=2), run_time=0.3)
-        self.wait(2.5)
+        # no wait of its own: the finished strips are held by the step (its key sound replayed, FINISHED_HOLD)
 
     def wave_columns(self) -> list[int]:
         """Up to four sin columns spread from the fastest to the slowest."""
@@ -340,9 +341,9 @@ class PositionalScene(LessonScene):
         row = self.hand_row = HandRow(shown_hands(d // 2), self.colour, right - left, HAND_SLOT)
         panel = self.hand_panel(row, starts, delta, turns)
         self.hand_frame = self.heatmap.row_box(starts[0])
-        self.play(Appear(panel.formula), Appear(panel.title), Create(self.hand_frame), run_time=1.0)
+        self.pop(Appear(panel.formula), Appear(panel.title), Create(self.hand_frame), slot=1.0)
         self.beat("hands")  # the dials come as the voice says what a pair of a row is
-        self.play(Appear(row), Appear(panel.notes), run_time=1.0)
+        self.pop(Appear(row), Appear(panel.notes), slot=1.0)
         self.beat("up")  # "at position zero, all point up": the hands, thickened and back
         self.play(*[dial.hand.animate(rate_func=there_and_back).set_stroke(style.HIGHLIGHT, width=HAND_PULSE_WIDTH)
                     for dial in row.dials.values()], run_time=1.2)
@@ -370,7 +371,7 @@ class PositionalScene(LessonScene):
             self.cascade(numbers, READOUT_SECONDS * len(numbers))
             marks = VGroup(ghosts, anchor, arcs)
             self.wait(1.0)
-        self.play(Appear(panel.conclusion), run_time=0.8)
+        self.pop(Appear(panel.conclusion), slot=0.8)
         self.wait(2.0)
 
     def hand_starts(self) -> tuple[tuple[int, ...], int]:
@@ -735,9 +736,10 @@ class PositionalScene(LessonScene):
         # what w_1, w_2 are (built to show it can be done) and what that means for attention, under the grids
         learned = wrapped_text(self.labels["readers_built"], style.TEXT, style.BODY_SIZE, stage.width)
         self.place(VGroup(stage, learned).arrange(DOWN, buff=0.5), largest_scale=SUM_LARGEST_SCALE)
+        # the words come with «la suma no borra la palabra», their positions with «en cada posición»
+        self.pop(*[Appear(grid.frame) for grid in grids], *[Appear(column[1]) for column in columns[1:]], slot=0.8)
         self.beat("grids")  # every word at every position: the two grids' rows and columns, still empty
-        self.pop(*[Appear(grid.frame) for grid in grids], *[Appear(column[1]) for column in columns[1:]],
-                 *[Appear(column[2]) for column in columns[1:]], slot=0.8)
+        self.pop(*[Appear(column[2]) for column in columns[1:]], slot=0.8)
         self.beat("readers")
         self.pop(Appear(readers.frame), Appear(notes[0]), slot=0.6)
         for j in range(readers.values.shape[1]):  # w_1, then w_2: a column of weights at a time
@@ -997,8 +999,8 @@ class PositionalScene(LessonScene):
         self.begin_step(key, caption=caption, **fields)
         kept = {id(member) for mobject in (self.header, *keep) for member in mobject.get_family()}
         leaving = [mobject for mobject in self.mobjects if id(mobject) not in kept]
-        if leaving:
-            self.play(*[Vanish(mobject) for mobject in leaving], run_time=0.5)
+        if leaving:  # gone at once: a half-second fade out after the step's hold read as more still screen
+            self.play(*[Vanish(mobject) for mobject in leaving], run_time=LEAVING_SECONDS)
 
 
 class TableRow(VGroup):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from manim import config
 
-from scenes.fades import Appear
+from scenes.fades import Appear, Vanish
 from tests.scene_checks import PacedSpeaker, flattened, recorded
 
 VIEWER_FADE = 0.35  # seconds: a fade slower than this reads as a still screen (scene_checks.video_stills)
@@ -127,3 +127,34 @@ def test_the_similarity_reads_three_words_ago_on_screen(paced):
     value = np.cos(3 / 10000.0 ** (np.arange(0, 16, 2) / 16)).sum()
     assert any(text.startswith("«hace tres palabras» (Δ = 3)") for text in texts)
     assert any(text.endswith(f": {value:.2f} desde cualquier posición") for text in texts)
+
+
+def still_stretches(scene, log) -> list[tuple[float, float]]:
+    """The scene clock's stretches where a viewer sees nothing move: waits, and plays made only of fades slower than
+    VIEWER_FADE (a row fading in over 0.8 s), back to back merged; cards (their own rules) left out."""
+    cards = [(card.start, card.end) for card in getattr(scene, "cards", [])]
+    stretches: list[list[float]] = []
+    for kind, play in log:
+        if kind != "play" or play.end - play.start < 1e-6:
+            continue
+        if any(first - 1e-6 <= play.start < last for first, last in cards):
+            stretches.append([play.end, play.end])  # a card breaks a stretch: the card holds by its own rules
+            continue
+        fades = all(isinstance(animation, Appear | Vanish) for animation in play.animations)
+        still = play.waits or (fades and play.end - play.start > VIEWER_FADE + 1e-6)
+        if not still:
+            continue
+        if stretches and play.start - stretches[-1][1] < 1e-6:
+            stretches[-1][1] = play.end
+        else:
+            stretches.append([play.start, play.end])
+    return [(round(start, 1), round(end, 1)) for start, end in stretches if end - start > 6.0 + 1e-6
+            and not any(first - 1e-6 <= start and end <= last + 1e-6 for first, last in cards)]
+
+
+def test_no_stretch_of_waits_and_slow_fades_lasts_over_six_seconds(paced):
+    """Issue 43's 6 s, on the scene's clock with the voice at its pace: no stretch made only of waits and slow fades
+    lasts over 6 s. Before: the weights' rows (9.6 s of 0.8 s fades), the permutation's rows, the frequency table's
+    fade, the similarity rows and the w₁/w₂ readers and grids."""
+    scene, log = paced
+    assert still_stretches(scene, log) == [], str(still_stretches(scene, log))
