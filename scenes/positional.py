@@ -311,9 +311,8 @@ class PositionalScene(LessonScene):
         name.next_to(guides, UP, buff=0.15)
         period_text = period_number(period, style.TEXT, style.CAPTION_SIZE)
         period_text.tag = ("period", (0, j))
-        # "λ ≈" over its number: a strip's labels as narrow as the number, so they need not shrink to fit
         period_label = VGroup(label_text(self.labels["period"], style.MUTED, style.CAPTION_SIZE), period_text)
-        period_label.arrange(DOWN, buff=0.1)
+        period_label.arrange(RIGHT, buff=0.1)
         period_label.next_to(guides, DOWN, buff=0.15)
         labels = VGroup(name, period_label)
         strip = VGroup(guides, curve, dots, labels)

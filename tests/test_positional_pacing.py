@@ -98,16 +98,6 @@ def test_the_section_keeps_its_length_budget(paced):
     assert scene.renderer.time <= BEFORE_SECONDS + 3.0
 
 
-def test_the_wave_labels_keep_the_caption_size(paced):
-    """The strips' «dim k» and «λ ≈ …» were shrunk to fit «λ ≈ 2.0·10⁴» on one line (about 10 px at 720p); with λ
-    over its number they keep the caption size of the heatmap's notes."""
-    scene, _ = paced
-    texts = step_of(scene, "waves").texts
-    note = next(text for text in texts if text.text.startswith("←"))
-    names = [text for text in texts if text.text.startswith("dim ")]
-    assert len(names) == 4 and all(abs(text.cap_height - note.cap_height) < 0.01 * note.cap_height for text in names)
-
-
 def test_the_similarity_peak_label_stays_clear_of_the_curves_first_marker(paced):
     """«8.00» on the y axis stood 0.14 from the axis, where the curve's Δ = 0 dot and ring (radius up to 0.09) sit:
     it touched the ring. Now at least 0.2 (18 px at 720p) from the axis, the Δ = 0 tick's centre."""
