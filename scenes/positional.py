@@ -32,21 +32,33 @@ MOST_WAVES = 4
 SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
+PLOT_SHARE = 0.3  # of the body's height: the similarity plots' height, with room under them for the table, Δ = 0's
+SIMILARITY_GAP = 0.3  # sum and «three words ago», between the similarity panel's parts
 TABLE_TEXT_MIX = 0.5  # a table number's heatmap colour, half-way to the text's: a 0.00 (a near-background cell
 # colour) still reads at 5:1 on the background, and the sign's hue stays
-BLOCK_GAP = 0.15  # extra space between the tokens' groups of rows in the table
+BLOCK_GAP = 0.3  # extra space between the tokens' groups of rows in the table
+TABLE_ROW_GAP = 0.3  # between the d = 4 table's rows: the table as wide as the frame, its rows spread down it
 LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
 HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
 DIFFERENCE_SECONDS = 0.8  # the outputs' new largest difference is written
 ROW_BLIP_SPACING = 0.15  # between the blips of a row of the permutation's matrices: a row's figure within its reveal
 ROW_SECONDS = 0.8  # a row of the demonstration's matrices lands: its blips (0.6 s) heard, the row scanned, not read
 # number by number (0.4 s a number made the two permutation steps 40-60 s of filling, the voice long done)
+READOUT_SECONDS = 0.3  # a hand's turn in degrees lands under its dial, with its blip
+WEIGHT_ROW_SECONDS = 0.6  # a row of W_Q, W_K, W_V: the twelve rows within the voice's first sentence
+LEAVING_SECONDS = 0.3  # what a step does not keep goes
+POP_SECONDS = 0.2  # a piece of a build lands this fast, then stays still for the rest of its slot: a fade over
+# 0.35 s reads as a still screen to a viewer (tests/scene_checks.video_stills), seconds of them as a frozen one
 COMPARED_ROW_SECONDS = 1.6  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends before the next comes
 HAND_SLOT = 0.8  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
 HAND_PULSE_WIDTH = 10  # a hand's stroke as the voice points at the hands (drawn 4 wide)
 COMPARED_WORD = "perro"  # the word framed in both sentences of the permutation, named by the voice with PE
 POSITION_LABEL_ROOM = 0.25  # wider cells in the sum step's grids, so "pos 0", "pos 1" under them stay apart
+TABLE_ROW_SECONDS = 0.8  # a row of the d = 4 table: x, then PE, then their sum moving into place, within the voice's
+# first sentence (0.4 s a number made the table outlast it by 7 s, the finished table then held 4 s more in silence)
+FIRST_ENCODING_LOOK = 1.5  # the table's last look, PE(0) framed
+SUM_LARGEST_SCALE = 1.35  # steps 9-10 may grow to fill the frame: their numbers are what the viewer checks by hand
 READER_DECIMALS = 4  # w_1, w_2 written so that the table's x and PE through them give the grids to the last decimal
 
 
@@ -128,15 +140,17 @@ class PositionalScene(LessonScene):
         # Centred while it is alone on screen; the next step moves it back to the left to make room.
         self.beside_place = VGroup(self.heatmap, self.legend).get_center()
         VGroup(self.heatmap, self.legend).set_x(sum(self.body()[:2]) / 2)
-        self.play(Appear(self.heatmap.grid), Appear(self.heatmap.number_grid), run_time=2.0)
-        self.play(Appear(VGroup(self.heatmap.row_ticks, self.heatmap.row_title, self.heatmap.column_ticks,
-                                self.heatmap.column_title, self.legend)), run_time=0.8)
+        self.pop(Appear(self.heatmap.grid), Appear(self.heatmap.number_grid), slot=0.6)
+        self.beat("axes")  # rows and columns named as the voice names them
+        self.pop(Appear(VGroup(self.heatmap.row_ticks, self.heatmap.row_title)), slot=1.2)
+        self.pop(Appear(VGroup(self.heatmap.column_ticks, self.heatmap.column_title)), slot=0.6)
+        self.beat("legend")  # the colour's key as the voice says what the colour gives
         self.cue("frequencies", dimensions=d, positions=n, angular_frequencies=self.omega.tolist(),
                  periods=(2 * np.pi / self.omega).tolist())
-        self.wait(1.5)
-        self.beat("rows")  # the frame walks the rows as the voice says what a row is for
+        self.pop(Appear(self.legend), slot=0.6)
+        self.beat("rows")  # the frame on the first row as the voice says what a row is for; then it walks them
         self.sweep_rows()
-        self.wait(1.5)
+        self.wait(1.0)
 
     def build_heatmap(self, largest: float) -> tuple[Heatmap, ColourLegend]:
         """The PE matrix and its colour legend (-largest to largest) at the left of the body, room beside them."""
@@ -163,9 +177,15 @@ class PositionalScene(LessonScene):
         tracker = ValueTracker(0)
         frame = always_redraw(lambda: self.heatmap.row_box(int(round(tracker.get_value()))))
         seconds = min(6.0, max(3.0, 0.12 * n))
+        first = self.heatmap.row_box(0)
+        self.pop(Create(first), slot=POP_SECONDS)
+        self.remove(first)
         self.add(frame)
-        self.cue("position_sweep", rows=self.PE.tolist(), angular_frequencies=self.omega.tolist(), duration=seconds)
-        self.play(tracker.animate.set_value(n - 1), run_time=seconds, rate_func=linear)
+        # the walk in the clear once the voice has said what a row is: heard once, not replayed over a still screen
+        with self.listening():
+            self.cue("position_sweep", rows=self.PE.tolist(), angular_frequencies=self.omega.tolist(),
+                     duration=seconds)
+            self.play(tracker.animate.set_value(n - 1), run_time=seconds, rate_func=linear)
         frame.clear_updaters()
         self.remove(tracker)
         self.play(Vanish(frame), run_time=0.4)
@@ -181,12 +201,20 @@ class PositionalScene(LessonScene):
         notes = self.frequency_notes(boxes)
         table = self.frequency_table(columns)
         self.place_beside_heatmap(table)
-        self.play(Create(boxes), Appear(notes), run_time=1.0)
+        width = len(columns) + 1
         self.cue("frequency_contrast", columns=list(columns), angular_frequencies=self.omega[list(columns)].tolist(),
                  values=[self.PE[:, j].tolist() for j in columns])
-        shown = min(TABLE_ROWS, self.PE.shape[0]) * len(columns)
-        self.play(Appear(table, lag_ratio=0.1), run_time=max(1.5, self.reveal_seconds(shown)))
-        self.wait(3.0)
+        rows = min(TABLE_ROWS, self.PE.shape[0])
+        for k, (box, note) in enumerate(zip(boxes, notes)):  # each side's column as the voice names it
+            if k:
+                self.beat("right")
+            column = table[k + 1::width]  # its header, its numbers and its verdict
+            self.pop(Create(box), Appear(note), Appear(column[0]), *([Appear(table[::width][:-1])] if not k else []),
+                     slot=0.6)
+            for number in column[1:rows + 1]:  # down the positions: changing at every step, or barely
+                self.pop(Appear(number), slot=0.3)
+            self.pop(Appear(column[-1]), slot=1.0)
+        self.wait(1.0)
         self.frequency_labels = notes
 
     def frequency_notes(self, boxes: VGroup) -> VGroup:
@@ -233,13 +261,13 @@ class PositionalScene(LessonScene):
             seconds = 2.5
             if j == columns[-1]:
                 self.beat("slowest")  # the longest period is said as its strip comes, not before
-            self.play(Appear(strip.frame), Appear(strip.labels), box.animate.set_stroke(width=5), run_time=0.5)
+            self.pop(Appear(strip.frame), Appear(strip.labels), box.animate.set_stroke(width=5), slot=0.5)
             self.cue("wave", dimension=int(j), angular_frequency=float(self.omega[j]), period=float(period),
                      samples=self.PE[:, j].tolist(), duration=seconds)
             # lag_ratio 1: each dot appears in its own slice of the time, as the curve reaches it.
             self.play(Create(strip.curve), Appear(strip.dots, lag_ratio=1), run_time=seconds, rate_func=linear)
             self.play(box.animate.set_stroke(width=2), run_time=0.3)
-        self.wait(2.5)
+        # no wait of its own: the finished strips are held by the step (its key sound replayed, FINISHED_HOLD)
 
     def wave_columns(self) -> list[int]:
         """Up to four sin columns spread from the fastest to the slowest."""
@@ -312,9 +340,9 @@ class PositionalScene(LessonScene):
         row = self.hand_row = HandRow(shown_hands(d // 2), self.colour, right - left, HAND_SLOT)
         panel = self.hand_panel(row, starts, delta, turns)
         self.hand_frame = self.heatmap.row_box(starts[0])
-        self.play(Appear(panel.formula), Appear(panel.title), Create(self.hand_frame), run_time=1.0)
+        self.pop(Appear(panel.formula), Appear(panel.title), Create(self.hand_frame), slot=1.0)
         self.beat("hands")  # the dials come as the voice says what a pair of a row is
-        self.play(Appear(row), Appear(panel.notes), run_time=1.0)
+        self.pop(Appear(row), Appear(panel.notes), slot=1.0)
         self.beat("up")  # "at position zero, all point up": the hands, thickened and back
         self.play(*[dial.hand.animate(rate_func=there_and_back).set_stroke(style.HIGHLIGHT, width=HAND_PULSE_WIDTH)
                     for dial in row.dials.values()], run_time=1.2)
@@ -334,11 +362,15 @@ class PositionalScene(LessonScene):
             shown = [turns[i] for i in row.dials]
             if k:
                 self.beat("same")  # "they turn exactly the same" as the second turn's angles are written, not before
-            self.cue("values", lands=True, values=np.degrees(shown).tolist(), spacing=0.12, low=0.0, high=180.0)
-            self.play(Create(arcs), Appear(panel.readouts[k]), run_time=self.reveal_seconds(len(shown)))
+            name, numbers = panel.readouts[k]
+            self.pop(Create(arcs), Appear(name), slot=POP_SECONDS)
+            # each hand's turn lands under its dial with its blip (the blips as far apart as the numbers)
+            self.cue("values", lands=True, values=np.degrees(shown).tolist(), spacing=READOUT_SECONDS, low=0.0,
+                     high=180.0)
+            self.cascade(numbers, READOUT_SECONDS * len(numbers))
             marks = VGroup(ghosts, anchor, arcs)
             self.wait(1.0)
-        self.play(Appear(panel.conclusion), run_time=0.8)
+        self.pop(Appear(panel.conclusion), slot=0.8)
         self.wait(2.0)
 
     def hand_starts(self) -> tuple[tuple[int, ...], int]:
@@ -432,35 +464,50 @@ class PositionalScene(LessonScene):
         columns = min(span, rise[1] + 1 if reaches else SIMILARITY_COLUMNS)  # up to the top of the climb, if it fits
         table = self.similarity_table(starts, curves, columns)
         panel = VGroup(plots, table)
-        if d % 2 == 0:  # an odd d has a lone sin: its PE(pos)·PE(pos) is no longer d/2
-            panel.add(self.peak_identity(d))
-        self.place_beside_heatmap(panel.arrange(DOWN, buff=0.4))
-        self.play(Create(axes), Appear(axis_labels[:-1]), run_time=1.0)
+        identity = self.peak_identity(d) if d % 2 == 0 else None  # an odd d has a lone sin: no longer d/2
+        if identity is not None:
+            panel.add(identity)
+        # The seed's reading of a similarity by distance alone, at the end: «three words ago» means the same anywhere
+        ago = None
+        if identity is not None and HAND_DELTA < columns:
+            ago = label_text(self.labels["three_words"].format(value=format_number(curves[0][HAND_DELTA])),
+                             style.TEXT, style.CAPTION_SIZE)
+            panel.add(ago)
+        self.place_beside_heatmap(panel.arrange(DOWN, buff=SIMILARITY_GAP))
+        self.pop(Create(axes), Appear(axis_labels[:-1]), slot=1.0)
         self.beat("sum")  # the plot's name, the product as a sum of cosines, written as the voice says it
         self.play(Write(axis_labels[-1]), run_time=1.0)
         self.draw_similarity(axes, starts[0], curves[0], dashed=False)
         self.beat("row")  # the first curve's numbers, and why it starts at d/2, as the voice says so
-        if d % 2 == 0:
-            self.play(Appear(panel[-1]), run_time=0.8)
-        self.play(Appear(table[0]), run_time=self.reveal_seconds(columns))
+        if identity is not None:
+            self.pop(Appear(identity), slot=0.8)
+        self.pop(Appear(table[0][0]), Appear(table[0][columns + 1:]), slot=0.4)  # the row's name, the distances
+        self.cascade(table[0][1:columns + 1], self.reveal_seconds(columns))
         self.wait(1.0)
+        rise_marks = VGroup()
         if rise is not None:
             self.beat("rise")  # where the curve climbs again, on the curve and in the table, as the voice says so
-            self.play(*[Create(mark) for mark in self.rise_marks(axes, curves[0], rise, table[0])], run_time=1.0)
+            rise_marks = self.rise_marks(axes, curves[0], rise, table[0])
+            self.play(*[Create(mark) for mark in rise_marks], run_time=1.0)
         if wide:
             self.beat("wide")
-            self.play(Create(wide_axes), Appear(wide_labels), run_time=0.8)
+            self.pop(Create(wide_axes), Appear(wide_labels), slot=0.8)
             seconds = min(4.0, max(2.0, 0.1 * span))
             self.cue("similarity_curve", start=0, d_model=wide, deltas=list(range(span)),
                      similarities=wide_curve.tolist(), duration=seconds)
             self.play(Create(self.curve_line(wide_axes, wide_curve, style.OUTPUT)), run_time=seconds, rate_func=linear)
         self.draw_similarity(axes, starts[1], curves[1], dashed=True)
         self.beat("same")
-        self.play(Appear(table[1]), run_time=self.reveal_seconds(columns))
+        self.pop(Appear(table[1][0]), slot=0.4)
+        self.cascade(table[1][1:], self.reveal_seconds(columns))
         # both rows framed as one: the same numbers from either start (and the finished screen's last change, so the
-        # step's reading time does not end on a long still screen)
-        self.play(Create(SurroundingRectangle(table, color=style.HIGHLIGHT, buff=0.1, stroke_width=2.5,
-                                              corner_radius=0.06)), run_time=0.8)
+        # step's reading time does not end on a long still screen); Δ = 3 framed down both rows with its reading
+        framed = [table] if ago is None else [VGroup(table[0][1 + HAND_DELTA], table[1][1 + HAND_DELTA],
+                                                     table[0][columns + 2 + HAND_DELTA])]
+        self.pop(*[Create(SurroundingRectangle(part, color=style.HIGHLIGHT, buff=0.1, stroke_width=2.5,
+                                               corner_radius=0.06)) for part in framed],
+                 *([Appear(ago)] if ago is not None else []),
+                 *([Vanish(rise_marks)] if ago is not None and len(rise_marks) else []), slot=0.8)
 
     @staticmethod
     def rise_marks(axes: Axes, curve: np.ndarray, rise: tuple[int, int], row: VGroup) -> VGroup:
@@ -506,14 +553,14 @@ class PositionalScene(LessonScene):
         axes = Axes(x_range=[0, max(1, n - 1), x_ticks[1] if len(x_ticks) > 1 else 1],
                     y_range=[low, peak, peak - low],
                     x_length=share * width,
-                    y_length=min(3.0, 0.4 * (top - bottom)), tips=False,
+                    y_length=min(3.0, PLOT_SHARE * (top - bottom)), tips=False,
                     axis_config={"color": style.MUTED, "stroke_width": 2},
                     y_axis_config={"include_ticks": False})
         labels = VGroup()
         for k, value in enumerate((0.0, peak)):
             text = number_text(value, style.MUTED, style.CAPTION_SIZE, decimals=0 if small else 2)
             text.tag = (tag, (0, k))
-            labels.add(text.next_to(axes.c2p(0, value), LEFT, buff=0.2))
+            labels.add(text.next_to(axes.c2p(0, value), LEFT, buff=0.3))  # clear of the curve's Δ = 0 marker
         for tick in x_ticks:
             labels.add(number_text(tick, style.MUTED, style.CAPTION_SIZE, decimals=0)
                        .next_to(axes.c2p(tick, low), DOWN, buff=0.15))
@@ -583,7 +630,7 @@ class PositionalScene(LessonScene):
         header += [number_text(delta, style.MUTED, style.CAPTION_SIZE, decimals=0) for delta in range(columns)]
         rows = []
         for k, (start, similarities) in enumerate(zip(starts, curves)):
-            colour = style.MUTED if k else style.TEXT
+            colour = style.TEXT  # both rows read alike: the ring or the dot says which curve
             name = label_text(self.labels["from_position"].format(start=start), colour, style.CAPTION_SIZE)
             row = [VGroup(self.curve_marker(ORIGIN, dashed=k > 0), name).arrange(RIGHT, buff=0.15)]
             for delta in range(columns):
@@ -598,23 +645,39 @@ class PositionalScene(LessonScene):
 
     # Steps 9-10: three contiguous tokens with d = 4 -------------------------------------------------
     def show_table(self):
-        self.enter_step("table")
+        self.enter_step("table", new_numbers=3 * contiguous_tokens_example().x.size)
         example = contiguous_tokens_example()
         self.example = example
         self.table = self.token_table(example)
-        self.place(self.table)
-        self.play(Appear(self.table.header), run_time=0.6)
+        self.place(self.table, largest_scale=SUM_LARGEST_SCALE)
+        self.pop(Appear(self.table.header), slot=0.6)
         for k, token in enumerate(example.tokens):
             x_row, pe_row, sum_row = self.table.blocks[k]
-            self.play(Appear(x_row), run_time=self.reveal_seconds(len(x_row.numbers)))
-            self.play(Appear(pe_row), run_time=self.reveal_seconds(len(pe_row.numbers)))
+            self.pop(Appear(x_row), slot=TABLE_ROW_SECONDS)
+            self.pop(Appear(pe_row), slot=TABLE_ROW_SECONDS)
             self.cue("vector_sum", lands=True, token=token, position=int(example.positions[k]),
                      x=example.x[k].tolist(), pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
             self.play(Appear(sum_row.label), Appear(sum_row.comment),
                       *[TransformFromCopy(VGroup(a, b), total) for a, b, total
                         in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)],
-                      run_time=self.reveal_seconds(len(sum_row.numbers)))
-        self.wait(1.5)
+                      run_time=TABLE_ROW_SECONDS)
+        self.show_first_encoding()
+        self.wait(FIRST_ENCODING_LOOK)
+
+    def show_first_encoding(self):
+        """PE(0) as the voice reads it: its sines (0), its cosines (1), then the whole row, not the zero vector."""
+        row = self.table.blocks[0][1]
+        frames = [VGroup(*[SurroundingRectangle(row.numbers[j], color=style.HIGHLIGHT, buff=0.06, stroke_width=2.5)
+                           for j in range(first, len(row.numbers), 2)]) for first in (0, 1)]
+        # without a voice, the three frames share what is left of the step's reading time (no long wait at its end)
+        slot = max(POP_SECONDS, self.reveal_seconds(fill_after=FIRST_ENCODING_LOOK) / 3)
+        for said, frame in zip(("zero", "cosine"), frames):
+            self.beat(said)  # the sines as «el seno vale cero», the cosines as «y el coseno uno»
+            self.pop(Create(frame), slot=slot)
+        self.beat("nonzero")  # the row and its comment as «no es el vector nulo»
+        self.pop(*[Vanish(frame) for frame in frames],
+                 Create(SurroundingRectangle(VGroup(row.body, row.comment), color=style.HIGHLIGHT, buff=0.08,
+                                             stroke_width=2.5)), slot=slot)
 
     def token_table(self, example) -> VGroup:
         """Vector | dim 0..3 | comment, three rows (x, PE, x + PE) per token; PE cells in the heatmap's colours.
@@ -637,7 +700,7 @@ class PositionalScene(LessonScene):
             blocks.append(block)
         cols = len(header)
         VGroup(*[item for row in rows for item in row]).arrange_in_grid(
-            rows=len(rows), cols=cols, buff=(0.4, 0.2), col_alignments="l" + "r" * (cols - 2) + "l")
+            rows=len(rows), cols=cols, buff=(0.4, TABLE_ROW_GAP), col_alignments="l" + "r" * (cols - 2) + "l")
         fill_width = max(text.width for row in rows[1:] for text in row[1:-1]) + CELL_PADDING
         for k, (x_row, pe_row, sum_row) in enumerate(blocks):
             VGroup(x_row, pe_row, sum_row).shift(DOWN * BLOCK_GAP * k)
@@ -658,8 +721,9 @@ class PositionalScene(LessonScene):
         grids = [LabelledMatrix(values, rf"(x + PE)\,w_{index}", style.INPUT, name, cell_width=width)
                  for index, (values, name) in enumerate(((readings.by_word, "by_word"),
                                                          (readings.by_position, "by_position")), start=1)]
-        notes = [label_text(self.labels[key], style.MUTED, style.CAPTION_SIZE)
-                 for key in ("readers_note", "reads_word", "reads_position")]
+        # each note on the lines of its own column: the stage narrower, so it grows to the frame's height
+        notes = [wrapped_text(self.labels[key], style.MUTED, style.CAPTION_SIZE, matrix.width + 0.4)
+                 for key, matrix in zip(("readers_note", "reads_word", "reads_position"), (readers, *grids))]
         columns = [VGroup(readers, notes[0]).arrange(DOWN, buff=0.3)]
         for grid, note in zip(grids, notes[1:]):
             positions = VGroup(*[label_text(self.labels["pos_column"].format(pos=int(pos)), style.MUTED,
@@ -667,14 +731,18 @@ class PositionalScene(LessonScene):
                                  for j, pos in enumerate(self.example.positions)])
             columns.append(VGroup(grid, self.row_words(grid, words), positions, note))
             note.next_to(positions, DOWN, buff=0.3)
-        stage = VGroup(*columns).arrange(RIGHT, buff=0.9, aligned_edge=UP)
-        self.place(stage)
+        stage = VGroup(*columns).arrange(RIGHT, buff=0.6, aligned_edge=UP)
+        # what w_1, w_2 are (built to show it can be done) and what that means for attention, under the grids
+        learned = wrapped_text(self.labels["readers_built"], style.TEXT, style.BODY_SIZE, stage.width)
+        self.place(VGroup(stage, learned).arrange(DOWN, buff=0.5), largest_scale=SUM_LARGEST_SCALE)
+        # the words come with «la suma no borra la palabra», their positions with «en cada posición»
+        self.pop(*[Appear(grid.frame) for grid in grids], *[Appear(column[1]) for column in columns[1:]], slot=0.8)
         self.beat("grids")  # every word at every position: the two grids' rows and columns, still empty
-        self.play(*[Appear(grid.frame) for grid in grids], *[Appear(column[1]) for column in columns[1:]],
-                  *[Appear(column[2]) for column in columns[1:]], run_time=0.8)
+        self.pop(*[Appear(column[2]) for column in columns[1:]], slot=0.8)
         self.beat("readers")
-        self.play(Appear(readers.frame), Appear(notes[0]), run_time=0.6)
-        self.play(Appear(readers.entry_grid), run_time=self.reveal_seconds(readers.values.size))
+        self.pop(Appear(readers.frame), Appear(notes[0]), slot=0.6)
+        for j in range(readers.values.shape[1]):  # w_1, then w_2: a column of weights at a time
+            self.pop(Appear(VGroup(*[row[j] for row in readers.entries])), slot=1.0)
         closing = (0.6, 0.8, 1.5)  # a note, the two frames, a last look: after the last grid, within the reading time
         scale = float(max(np.abs(grid.values).max() for grid in grids))
         for grid, column, said in zip(grids, columns[1:], ("word", "position")):
@@ -682,11 +750,12 @@ class PositionalScene(LessonScene):
             last = grid is grids[-1]  # a silent step's reading time is filled by the last reveal, not a long wait
             self.rows_heard(grid, self.reveal_seconds(grid.values.size, fill_after=sum(closing) if last else None),
                             scale)
-            self.play(Appear(column[3]), run_time=closing[0])
+            self.pop(Appear(column[3]), slot=closing[0])
         middle = len(words) // 2  # one word's row alike, one position's column alike
         self.beat("both")
-        self.play(Create(grids[0].row_box(middle)), Create(grids[1].column_box(middle)), run_time=closing[1])
-        self.wait(closing[2])
+        self.play(Create(grids[0].row_box(middle)), Create(grids[1].column_box(middle)), Appear(learned),
+                  run_time=POP_SECONDS)
+        self.wait(closing[1] + closing[2] - POP_SECONDS)
 
     # Steps 1-2: the permutation argument --------------------------------------------------------
     def show_permutation(self):
@@ -714,30 +783,30 @@ class PositionalScene(LessonScene):
             # bracket over bracket, whatever the widths of the labels
             VGroup(source, source_words).shift(RIGHT * (output.brackets.get_right()[0] - source.brackets.get_right()[0]))
         stage = VGroup(*columns).arrange(RIGHT, buff=2.2, aligned_edge=UP)
-        verdict_label = label_text(self.labels["difference"], style.TEXT, style.BODY_SIZE)
+        verdict_label = self.verdict_label = label_text(self.labels["difference"], style.TEXT, style.BODY_SIZE)
         self.place(stage, bottom_room=verdict_label.height + 0.3)
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
         links = self.row_links()
         for said, sentence, source, words in zip(("first", "other"), sentences, self.inputs, self.input_words):
             self.beat(said)  # each sentence is named as its rows come, not while the one before is being written
-            self.play(Appear(sentence), Appear(source.frame), run_time=0.6)
+            self.pop(Appear(sentence), Appear(source.frame), slot=0.6)
             self.reveal_rows(source, words)
         first, second = self.outputs
         self.beat("outputs")
-        self.play(Appear(first.frame), run_time=0.6)
+        self.pop(Appear(first.frame), slot=0.6)
         self.reveal_rows(first, self.words[0])
         self.beat("pairs")  # "each word comes out the same" is said as the second sentence's outputs come
         # Z_B's rows complete the pairs of rows of one token: each pair is compared as it lands
-        self.play(Appear(second.frame), run_time=0.6)
+        self.pop(Appear(second.frame), slot=0.6)
         self.reveal_rows(second, self.words[1], self.cue_pair, seconds=COMPARED_ROW_SECONDS)
-        self.play(Create(links), run_time=1.0)
+        self.play(Create(links), run_time=0.4)
         self.beat("verdict")  # a caption read on screen says every word comes out the same as the verdict comes
         with self.listening():  # the verdict's unison in the clear: with PE (next step) it becomes an interval
             self.cue("outputs_compared", lands=True, with_pe=False,
                      max_difference=self.max_difference(demo.output_a, demo.output_b))
             self.play(Create(self.token_frames(COMPARED_WORD)), Appear(verdict_label), Appear(self.difference),
-                      run_time=0.8)
+                      run_time=POP_SECONDS)
         self.wait(2.0)
 
     def show_demo_weights(self):
@@ -749,10 +818,10 @@ class PositionalScene(LessonScene):
         note = label_text(self.labels["same_weights"], style.TEXT, style.BODY_SIZE)
         stage = VGroup(note, weights.arrange(RIGHT, buff=0.8)).arrange(DOWN, buff=0.5)
         self.place(stage)
-        self.play(Appear(note), *[Appear(matrix.frame) for matrix in weights], run_time=0.8)
+        self.pop(Appear(note), *[Appear(matrix.frame) for matrix in weights], slot=0.5)
         scale = float(max(np.abs(matrix.values).max() for matrix in weights))
         for matrix in weights:  # one matrix after another, row by row, each row heard as it lands
-            self.rows_heard(matrix, ROW_SECONDS * len(matrix.entries), scale)
+            self.rows_heard(matrix, WEIGHT_ROW_SECONDS * len(matrix.entries), scale)
         self.wait(1.0)
         self.play(Vanish(stage), run_time=0.5)
 
@@ -766,7 +835,19 @@ class PositionalScene(LessonScene):
         just before row i comes instead (Z_B's rows, compared with Z_A's: each comparison sounds before the next)."""
         for i in range(len(matrix.entries)):
             (before_row or partial(self.row_cue, matrix))(i)
-            self.play(Appear(matrix.row(i)), Appear(words[i]), run_time=seconds)
+            self.pop(Appear(matrix.row(i)), Appear(words[i]), slot=seconds)
+
+    def cascade(self, pieces, seconds: float):
+        """``pieces`` popping in one after another over ``seconds`` (``pop``): a row read left to right."""
+        for piece in pieces:
+            self.pop(Appear(piece), slot=max(POP_SECONDS, seconds / len(pieces)))
+
+    def pop(self, *animations, slot: float = POP_SECONDS):
+        """``animations`` played in POP_SECONDS, then the screen held for the rest of ``slot``: a build's piece
+        lands at once and the next one comes when its slot is over, rather than each fading in over its slot."""
+        self.play(*animations, run_time=POP_SECONDS)
+        if slot - POP_SECONDS > 1e-6:
+            self.wait(slot - POP_SECONDS)
 
     def row_cue(self, matrix: LabelledMatrix, i: int, scale: float | None = None):
         """Row i's numbers as value blips, pitch as value on one scale (by default the demonstration's inputs' and
@@ -779,7 +860,7 @@ class PositionalScene(LessonScene):
         """The matrix's rows one after another over ``seconds``, each heard as it lands (``row_cue``)."""
         for i in range(len(matrix.entries)):
             self.row_cue(matrix, i, scale)
-            self.play(Appear(matrix.row(i)), run_time=seconds / len(matrix.entries))
+            self.pop(Appear(matrix.row(i)), slot=seconds / len(matrix.entries))
 
     @staticmethod
     def input_matrix(X: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
@@ -843,21 +924,23 @@ class PositionalScene(LessonScene):
                    for old, side, output in zip(self.outputs, "AB", (demo.output_a_pe, demo.output_b_pe))]
         difference = self.difference_number(demo.output_a_pe, demo.output_b_pe)
         difference.move_to(self.difference, aligned_edge=LEFT)
-        # the outputs' difference no longer holds once the inputs change: it goes, and comes back computed anew
-        self.replace_labels(self.inputs, inputs, Vanish(self.difference))
+        # the outputs' difference no longer holds once the inputs change: it goes with its label (never a label
+        # without its number), and both come back computed anew as the voice says the outputs differ
+        self.replace_labels(self.inputs, inputs, Vanish(self.difference), Vanish(self.verdict_label))
         self.replace_rows(*zip(self.inputs, inputs))  # both sentences at once: the same PE rows added to each
         self.beat("outputs")  # the outputs computed anew as the voice says so
         self.replace_labels(self.outputs, outputs)
         self.replace_rows((self.outputs[0], outputs[0]))
-        self.replace_rows((self.outputs[1], outputs[1]), fill_after=DIFFERENCE_SECONDS + 1.0)
-        self.beat("differ")  # "no longer a reordering" once both sentences' outputs have changed, not before
+        self.replace_rows((self.outputs[1], outputs[1]))
+        self.beat("differ")  # "no longer a reordering" as the number that shows it lands, not before nor after
+        self.pop(Appear(self.verdict_label), Appear(difference), slot=DIFFERENCE_SECONDS)
         self.beat("word")  # the word the voice names: its two output rows, which now differ
         self.play(*[Indicate(matrix.row(tokens.index(COMPARED_WORD)), color=style.HIGHLIGHT, scale_factor=1.15)
                     for matrix, tokens in zip(outputs, (demo.tokens_a, demo.tokens_b))], run_time=1.2)
         with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes
-            self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is written, not before
+            self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is framed, not before
                      max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
-            self.play(Appear(difference), run_time=DIFFERENCE_SECONDS)
+            self.play(Indicate(difference, color=style.HIGHLIGHT, scale_factor=1.3), run_time=DIFFERENCE_SECONDS)
         self.beat("counts")
         self.wait(1.0)
 
@@ -882,8 +965,7 @@ class PositionalScene(LessonScene):
         each = ROW_SECONDS if fill_after is None else max(ROW_SECONDS, self.reveal_seconds(fill_after=fill_after) / rows)
         for i in range(rows):
             self.row_cue(pairs[0][1], i)  # the first sentence's new row heard as it lands
-            self.play(*[Succession(Vanish(before.row(i)), Appear(after.row(i))) for before, after in pairs],
-                      run_time=each)
+            self.pop(*[Succession(Vanish(before.row(i)), Appear(after.row(i))) for before, after in pairs], slot=each)
 
     # Layout --------------------------------------------------------------------------------------
     def body(self) -> tuple[float, float, float, float]:
@@ -892,11 +974,11 @@ class PositionalScene(LessonScene):
         caption = self.header[-1]
         return left, right, max(bottom, caption.get_top()[1] + style.MARGIN / 2), top
 
-    def place(self, group, bottom_room: float = 0.0):
-        """Centre ``group`` in the body (leaving ``bottom_room`` under it), scaled down if it does not fit,
-        its formulas grown back to a legible size."""
+    def place(self, group, bottom_room: float = 0.0, largest_scale: float = 1.0):
+        """Centre ``group`` in the body (leaving ``bottom_room`` under it), scaled to fit (grown by at most
+        ``largest_scale``), its formulas grown back to a legible size."""
         left, right, bottom, top = self.body()
-        fit(group, right - left, top - bottom - bottom_room, largest_scale=1.0)
+        fit(group, right - left, top - bottom - bottom_room, largest_scale=largest_scale)
         group.move_to(np.array([(left + right) / 2, (top + bottom + bottom_room) / 2, 0]))
         enlarge_formulas(group)
 
@@ -916,8 +998,8 @@ class PositionalScene(LessonScene):
         self.begin_step(key, caption=caption, **fields)
         kept = {id(member) for mobject in (self.header, *keep) for member in mobject.get_family()}
         leaving = [mobject for mobject in self.mobjects if id(mobject) not in kept]
-        if leaving:
-            self.play(*[Vanish(mobject) for mobject in leaving], run_time=0.5)
+        if leaving:  # gone at once: a half-second fade out after the step's hold read as more still screen
+            self.play(*[Vanish(mobject) for mobject in leaving], run_time=LEAVING_SECONDS)
 
 
 class TableRow(VGroup):
