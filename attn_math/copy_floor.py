@@ -6,7 +6,7 @@ uniform on 0..2 half - p. Target j (j = 1..3 half - 1) can be copied only when i
 before, i.e. j - 1 >= m + p: the first m + p targets cannot, and cost ln V each to a model that guesses them among the
 V tokens; the others cost nothing to one that copies.
 
-    uncopyable = E[m + p] = half + E[p] / 2          floor = uncopyable / (3 half - 1) * ln V
+    uncopyable = E[m + p] = E[m] + E[p] = half + E[p] / 2          floor = uncopyable / (3 half - 1) * ln V
 
 Not a bound: a model can do a little better on the uncopyable targets by not guessing the tokens already seen.
 """
@@ -34,3 +34,16 @@ def targets(half: int) -> int:
 def copying_loss(vocabulary: int, half: int) -> float:
     """The mean loss of a model that copies every target it can and guesses the others uniformly (nats)."""
     return uncopyable_targets(half) / targets(half) * float(np.log(vocabulary))
+
+
+def mean_period(half: int) -> float:
+    """E[p]: the mean period of a training row, p uniform on half/2..2 half (12.5 for half 10)."""
+    _, shortest, longest = training_shape(half)
+    return (shortest + longest) / 2
+
+
+def mean_lead(half: int) -> float:
+    """E[m]: the mean number of fresh tokens before the period starts, m uniform on 0..2 half - p for each p (3.75
+    for half 10). The uncopyable targets are these and the period's first pass: E[m + p] = mean_lead + mean_period."""
+    _, shortest, longest = training_shape(half)
+    return float(np.mean([(2 * half - period) / 2 for period in range(shortest, longest + 1)]))

@@ -14,7 +14,7 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, RoundedRectangle,
                    SurroundingRectangle, Transform, VGroup, linear)
 
-from attn_math.copy_floor import copying_loss, targets, uncopyable_targets
+from attn_math.copy_floor import copying_loss, mean_lead, mean_period, targets, uncopyable_targets
 from attn_math.heads import multi_head_attention
 from attn_math.induction_task import training_shape
 from attn_math.learned import drop_step, guessing_loss, induction_head, moments, predicted_next, previous_token_head
@@ -24,45 +24,46 @@ from lesson.matrix_answers import listed
 from lesson.numbers import format_number
 from lesson.references import cited
 from scenes import style
-from scenes.attention_arcs import (ARC_GAP, BRACKETS_WIDTH, LOOP_BULGE, LOOP_HEIGHT, AttentionArc, AttentionArcs,
-                                   TokenRow)
+from scenes.attention_arcs import (ARC_GAP, BRACKETS_WIDTH, LOOP_BULGE, LOOP_HEIGHT, READOUT_SIZE, AttentionArc,
+                                   TokenRow, number_text)
 from scenes.fades import Appear, Vanish
 from scenes.heads import PATTERN_GAP, head_blocks, heads_legend
 from scenes.heatmap import Heatmap, round_ticks
 from scenes.curve_plot import CurvePlot
-from scenes.lesson_scene import LessonScene, wrapped_text
+from scenes.lesson_scene import LessonScene, wrapped_parts, wrapped_text
 from scenes.visuals import fit, label_text, sit_on, tagged_number, text_with_numbers
 
 PREVIOUS_COLOUR = style.HEADS[0]  # the previous-token head: the colour of section 3's designed previous-token head
-INDUCTION_COLOUR = style.HEADS[2]  # the induction head: the third head colour, the one looking far back
+INDUCTION_COLOUR = style.INDUCTION  # the induction head: a colour of its own, no designed head's
 FIRST_HALF_COLOUR = style.MUTED  # the random half, and its loss: what cannot be learned
 REPEATED_COLOUR = style.TEXT  # the repeated half, and its loss
 LOSS_COLOUR = style.OUTPUT  # the training loss: computed from the model's output
 FLOOR_COLOUR = style.HIGHLIGHT  # where copying leaves the training loss: a mark that explains, as the drop's line
 HOLD = 2.0  # seconds to hold a state worth reading
-ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 1.0, 0.5, 0.8  # the task's copy arrow, a breath, its answer
-TRAINED_SECONDS = 3.0  # the note on what the model is trained on, written out
+ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 0.5, 0.5, 0.3  # the task's copy arrow, a breath, its answer
 TASK_NOTE_ROOM = 1.4  # under the task's row: the two lines saying what the model is trained on
-FORMED_SECONDS = 3.0  # the last moment, the heads formed: their arcs one after the other
-MOMENT_SECONDS = 1.5  # a moment of the training (before, during, after the drop) coming in
+MOMENT_SECONDS = 0.6  # a moment of the training (before, during, after the drop) coming in
 CAPTION_ROOM = 0.3  # above the body's bottom: a caption on two lines rises this far into it
 SLOT = 0.5  # a token's box side in the task's row (frame units), before the row is fitted
 SLOT_GAP = 0.08
 LOSS_SAMPLES = 240  # points of the loss a cue carries: the curve's shape, not every step's
 LOSS_SECONDS = 4.0  # drawing the loss curve, at least
-PLOT_SHARE = 0.66  # of the body's width, for the loss plot; its legend takes the rest
-HEATMAPS_WIDTH = 5.3  # the three moments' heatmaps, side by side; the arcs over the example take the rest
-PANEL_GAP = 0.4
+PLOT_SHARE = 0.62  # of the body's width, for the loss plot; its legend takes the rest
+HEATMAPS_WIDTH = 5.8  # the three moments' heatmaps, side by side; the arcs over the example take the rest
+PANEL_GAP = 0.3
 TITLE_GAP = 0.15  # between a head's name and its arcs
 ABOVE_HEIGHT = 1.0  # the previous-token head's arcs above the row: short ones once it has formed
 BELOW_HEIGHT = 1.5  # the induction head's arcs below: half a sequence long
 COPY_HEIGHT = 1.9  # the copy arrow, over the previous-token head's arcs
-MOMENT_GAP = 0.3  # between the heatmaps of two moments
+MOMENT_GAP = 0.2  # between the heatmaps of two moments
 SCORE_NOTE_GAP = 0.3  # between the line that says what the scores under the maps are and the first head's name
+NOTE_SHARE = 0.7  # of the arcs column, for that line: two lines of one length, no word left alone
 DOT_RADIUS = 0.07
-STACK = 0.55  # of an arc's height: how much lower the induction head's last arc reaches than its first, same length
-BACKGROUND_SHARE = 0.3  # of an arc's opacity, for the induction head's arcs other than the query followed
-ARC_THICKNESS = 0.4  # of a sentence's arc stroke (attention_arcs.MAX_STROKE): a weight 1 arc is 3.6 wide
+FRAME_BUFF = 0.06  # round a token of the example, at most FRAME_SHARE of the tokens' spacing wide
+FRAME_SHARE = 0.8
+READOUT_GAP = 0.15  # between the example's tokens and a head's weights written over or under them
+READOUT_LEAST = 0.05  # a head's weights under this are not written in the mechanism's rows
+REVEAL_SECONDS = 0.3  # a piece coming as the voice names it: quick enough to be seen arriving (a slow fade reads as still)
 DESIGNED_CELL = 0.13  # a cell of section 3's designed patterns
 TRAINED_SIDE = 2.0  # largest side of a trained head's pattern in the comparison
 HEADS_GAP = 0.3  # between two trained heads of a layer
@@ -87,37 +88,27 @@ def body() -> tuple[float, float, float, float]:
     return left, right, bottom + CAPTION_ROOM, top
 
 
-def strongest_arcs(row: TokenRow, weights: np.ndarray, queries, colour, height: float, above: bool = True,
-                   stack: float = 0.0, focus: int | None = None) -> VGroup:
-    """One arc per query in ``queries``, to the key it gives most weight, as opaque and as thick as that weight: a
-    long row's arcs stay apart where all of them would merge into a band. Arcs rise with their length, the longest to
-    ``height``; with ``stack``, arcs of one length stack, the last query's lower by that share of its height than the
-    first's, so that the tops of overlapping arcs never meet; with ``focus``, the other queries' arcs are faint
-    (BACKGROUND_SHARE of their opacity) and that query's is drawn over them: arcs of one length must cross, and one
-    arc on its own can be followed from its query to its key."""
-    queries = list(queries)
+def strongest_arc(row: TokenRow, weights: np.ndarray, query: int, colour, height: float, above: bool = True,
+                  clearance: float = 0.0) -> AttentionArc:
+    """Query ``query``'s arc to the key it gives most weight, as opaque and as thick as that weight, rising with its
+    length (the longest, across the row, to ``height``), ``clearance`` further from the row than a sentence's arcs
+    (room for a line of weights between): one arc to follow from its query to its key, where all of a row's arcs
+    over twenty tokens merge into a band and a head's small weights draw ghosts."""
     direction = 1 if above else -1
-    base = row.top() + ARC_GAP if above else row.bottom() - ARC_GAP
+    base = row.top() + ARC_GAP + clearance if above else row.bottom() - ARC_GAP - clearance
     offset = min(0.1, row.spacing() / 5)  # leave on the right of a word, arrive on its left, as AttentionArcs does
     longest = max(row.centre_x(len(row.words) - 1) - row.centre_x(0), row.spacing())
-    arcs = VGroup()
-    for k, i in enumerate(queries):
-        j = int(np.argmax(weights[i]))
-        weight = float(weights[i, j])
-        start = np.array([row.centre_x(i) + offset, base, 0.0])
-        end = np.array([row.centre_x(j) - offset, base, 0.0])
-        if i == j:
-            control, bulge = LOOP_HEIGHT, LOOP_BULGE
-        else:
-            share = min(1.0, 0.15 + 0.85 * abs(row.centre_x(i) - row.centre_x(j)) / longest)
-            control, bulge = share * height * (1 - stack * (len(queries) - 1 - k) / max(1, len(queries) - 1)) / 0.75, 0.0
-        arc = AttentionArc(start, end, control, weight, colour, direction, bulge, thickness=ARC_THICKNESS)
-        arc.query, arc.key = i, j
-        if focus is not None and i != focus:
-            arc.set_share(BACKGROUND_SHARE)
-        arcs.add(arc)
-    arcs.submobjects.sort(key=lambda arc: arc.query == focus)  # the one in focus on top
-    return arcs
+    key = int(np.argmax(weights[query]))
+    weight = float(weights[query, key])
+    start = np.array([row.centre_x(query) + offset, base, 0.0])
+    end = np.array([row.centre_x(key) - offset, base, 0.0])
+    if query == key:
+        control, bulge = LOOP_HEIGHT, LOOP_BULGE
+    else:
+        control, bulge = min(1.0, 0.15 + 0.85 * abs(end[0] - start[0]) / longest) * height / 0.75, 0.0
+    arc = AttentionArc(start, end, control, weight, colour, direction, bulge)
+    arc.query, arc.key = query, key
+    return arc
 
 
 def only_row(row: np.ndarray, i: int) -> np.ndarray:
@@ -176,32 +167,43 @@ class LearnedScene(LessonScene):
         stage = VGroup(self.row, boxes, halves, arrow, copy, answer, goal)
         fit(stage, right - left, top - bottom - TASK_NOTE_ROOM)
         # what the model is trained on is not the sequence it is shown on: both said on screen, under the row
-        trained_on = wrapped_text(self.labels["training_task"].format(length=length, shortest=shortest,
-                                                                      longest=longest, half=self.half),
-                                  style.MUTED, style.CAPTION_SIZE, stage.width)
+        shape = dict(length=length, shortest=shortest, longest=longest, half=self.half)
+        lead = self.labels["training_task"].format(**shape)  # said with the voice's [[trained]], the rest with [[period]]
+        lead_part, trained_on = wrapped_parts([lead, f"{lead} {self.labels['training_task_rest'].format(**shape)}"],
+                                              style.MUTED, style.CAPTION_SIZE, stage.width)
         VGroup(stage, trained_on).arrange(DOWN, buff=0.45).move_to([(left + right) / 2, (bottom + top) / 2, 0])
         marked = VGroup(*[self.token_box(i, style.HIGHLIGHT, stroke_width=5) for i in (self.seen, self.position)])
         self.cue("tokens", tokens=list(self.tokens), count=len(self.tokens))
         # each piece comes as the voice names it: the goal, the random half, its repeat, the copy, what training sees
-        self.play(Appear(goal), run_time=0.8)
+        self.play(Appear(goal), run_time=REVEAL_SECONDS)
         self.beat("first")
-        self.play(Appear(*boxes[:self.half], *self.row.words[:self.half]), Appear(halves[0]), run_time=1.2)
+        self.play(Appear(*boxes[:self.half], *self.row.words[:self.half]), Appear(halves[0]), run_time=REVEAL_SECONDS)
         self.beat("repeated")
-        self.play(Appear(*boxes[self.half:], *self.row.words[self.half:]), Appear(halves[1]), run_time=1.2)
+        self.play(Appear(*boxes[self.half:], *self.row.words[self.half:]), Appear(halves[1]), run_time=REVEAL_SECONDS)
         self.wait(HOLD)
         self.beat("copy")
-        self.play(*[Transform(boxes[i], box) for i, box in zip((self.seen, self.position), marked)], run_time=0.8)
-        # the reading time left is a pause before the arrow, not one slow fade of the answer (a 5 s fade changes
-        # too little from frame to frame to be seen moving, and the answer is one word)
+        self.play(*[Transform(boxes[i], box) for i, box in zip((self.seen, self.position), marked)],
+                  run_time=REVEAL_SECONDS)
+        # the reading time left is two pauses, before the arrow and after the answer, not one slow fade of the answer
+        # (a 5 s fade changes too little from frame to frame to be seen moving, and the answer is one word)
+        reading = 0.0
         if self._caption_read:  # read on screen: time to read before the arrow, and a breath before the answer
-            self.wait(max(0.5, self.reveal_seconds(fill_after=ARROW_SECONDS + ANSWER_PAUSE + ANSWER_SECONDS
-                                                   + TRAINED_SECONDS, shortest=0.0)))
+            reading = max(1.0, self.reveal_seconds(fill_after=ARROW_SECONDS + ANSWER_PAUSE + ANSWER_SECONDS
+                                                   + 2 * REVEAL_SECONDS, shortest=0.0))
+            self.wait(reading / 2)
         self.play(Create(arrow), Appear(copy), run_time=ARROW_SECONDS)
         if self._caption_read:
             self.wait(ANSWER_PAUSE)
         self.play(Vanish(self.row.words[asked]), Appear(answer), run_time=ANSWER_SECONDS)
-        self.beat("trained")
-        self.play(Appear(trained_on, lag_ratio=0.02), run_time=TRAINED_SECONDS)  # written as it is said
+        if reading:
+            self.wait(reading / 2)
+        self.beat("trained")  # what training sees, in two pieces as the voice says them: each seen arriving
+        self.play(Appear(lead_part), run_time=REVEAL_SECONDS)
+        self.beat("period")
+        rest = trained_on[len(lead_part):]
+        self.play(Appear(rest), run_time=REVEAL_SECONDS)
+        self.remove(lead_part, rest)
+        self.add(trained_on)  # the same glyphs, now one text
         self.task = VGroup(goal, boxes, halves, arrow, copy, answer, trained_on, *self.row.words)
 
     def token_box(self, i: int, colour, stroke_width: float = 2) -> RoundedRectangle:
@@ -269,11 +271,14 @@ class LearnedScene(LessonScene):
             self.cue("loss", losses=training.losses[samples].tolist(), guess=guess, duration=seconds)
             self.play(Create(plot.curve, rate_func=linear), Appear(legend[1], rate_func=linear), run_time=seconds)
         self.beat("drop")
-        self.play(Create(drop_line), Appear(drop_label), run_time=0.8)
+        self.play(Create(drop_line), Appear(drop_label), run_time=REVEAL_SECONDS)
         self.beat("halves")  # a silent caption's two halves' losses come with their dots
-        self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2:4]), run_time=1.6)
+        self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2:4]), run_time=0.6)
         self.beat("floor")  # where the curve settles: what copying leaves, said as its line is drawn
-        self.play(Create(floor_line), Appear(legend[4]), run_time=2.0)
+        floor_mark, floor_text = legend[4]
+        self.play(Create(floor_line), Appear(floor_mark, floor_text[0]), run_time=0.5)
+        self.beat("uncopyable")  # then why: the targets no copy can reach, and where that count comes from
+        self.play(Appear(floor_text[1:]), run_time=REVEAL_SECONDS)
         self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, floor_line, legend)
 
     def loss_legend(self, vocabulary: int, guess: float, first: float, repeated: float, floor: float,
@@ -281,6 +286,8 @@ class LearnedScene(LessonScene):
         """Guessing, the training loss, the two halves' losses at the last checkpoint, each by its mark, and what
         copying leaves of the training loss (``attn_math.copy_floor``), on two lines."""
         size = style.CAPTION_SIZE
+        half = self.training.shape.half
+        _, shortest, longest = training_shape(half)
         guess_text = text_with_numbers(self.labels["guess"], {"guess": tagged_number(
             guess, "guessing_loss", colour=FIRST_HALF_COLOUR, font_size=size)}, FIRST_HALF_COLOUR, size,
             vocabulary=str(vocabulary))
@@ -297,7 +304,13 @@ class LearnedScene(LessonScene):
                                                                             font_size=size)}, FLOOR_COLOUR, size),
             text_with_numbers(self.labels["floor_why"], {"guess": tagged_number(
                 guess, "copying_guess", colour=FLOOR_COLOUR, font_size=size)}, FLOOR_COLOUR, size,
-                uncopyable=exact(uncopyable), targets=str(targets(self.training.shape.half)))
+                uncopyable=exact(uncopyable), targets=str(targets(half))),
+            # where the uncopyable count comes from, each term checkable against the task's rule: the period's
+            # first pass (mean of shortest..longest) and the stray tokens before it (mean of 0..2 half - period)
+            label_text(self.labels["floor_period"].format(uncopyable=exact(uncopyable), period=exact(mean_period(half)),
+                                                          shortest=shortest, longest=longest), FLOOR_COLOUR, size),
+            label_text(self.labels["floor_lead"].format(lead=exact(mean_lead(half)), twice=2 * half), FLOOR_COLOUR,
+                       size)
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         lines.append((DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FLOOR_COLOUR, stroke_width=3), floor_text))
         rows = VGroup(*[VGroup(mark, text).arrange(RIGHT, buff=0.2, aligned_edge=UP) for mark, text in lines])
@@ -317,16 +330,16 @@ class LearnedScene(LessonScene):
         split = right - HEATMAPS_WIDTH - PANEL_GAP
         grid = self.moment_grid(previous, induction, (split + PANEL_GAP, right, bottom, top))
         titles = self.arcs_column((left, split, bottom, top))
-        score_note = fit(label_text(self.labels["score_note"], style.MUTED, style.CAPTION_SIZE), split - left, 1.0)
+        score_note = wrapped_text(self.labels["score_note"], style.MUTED, style.CAPTION_SIZE, NOTE_SHARE * (split - left))
         titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))  # «puntaje» defined on screen
         # each head's pattern on one query, as the voice defines it: the token before it, then the one that followed
         # its token's earlier occurrence (the arcs of that query land in these frames once the heads have formed)
         t = self.position
-        patterns = VGroup(*[self.row.box(i).set_color(colour) for i, colour in (
+        patterns = VGroup(*[self.token_frame(i, colour) for i, colour in (
             (t, style.HIGHLIGHT), (t - 1, PREVIOUS_COLOUR), (self.seen, style.HIGHLIGHT),
             (self.follower, INDUCTION_COLOUR))])
         self.play(Vanish(self.loss_stage), run_time=0.6)
-        self.play(Appear(self.row), Appear(titles), run_time=0.8)
+        self.play(Appear(self.row), Appear(titles), run_time=REVEAL_SECONDS)
         self.beat("pattern_previous")
         self.play(Create(patterns[:2]), run_time=0.8)
         self.beat("pattern_induction")
@@ -345,14 +358,26 @@ class LearnedScene(LessonScene):
             # register lies on the values')
             for score in (previous[k], induction[k]):
                 self.cue("cell", lands=True, value=score, low=0.0, high=1.0)
-            # the frame goes and comes back round the next moment: slid there, its sides would cross the labels
-            formed = k == len(self.moments) - 1  # the formed heads' arcs come query by query, as the voice says them
+            # the frame goes and comes back round the next moment: slid there, its sides would cross the labels; the
+            # moment comes at once, as it is named (a slow fade reads as a still screen)
             self.play(Appear(grid[k]), *([Vanish(arcs, frame)] if arcs else []), Create(new_frame),
-                      Appear(new_arcs, lag_ratio=0.1 if formed else 0.0),
-                      run_time=FORMED_SECONDS if formed else MOMENT_SECONDS)
+                      *[arc.draw() for arc in new_arcs], run_time=MOMENT_SECONDS)
             arcs, frame = new_arcs, new_frame
             self.wait(hold)
-        self.forming = VGroup(self.row, titles, grid, patterns, arcs, frame)  # the row first
+        # «nacen con la caída»: each head's three scores framed together, the rise read across the moments
+        rises = VGroup(*[SurroundingRectangle(VGroup(*[column[head][2] for column in grid]), color=colour, buff=0.06,
+                                              stroke_width=3)
+                         for head, colour in enumerate((PREVIOUS_COLOUR, INDUCTION_COLOUR))])
+        self.beat("born")
+        self.play(Vanish(frame), Create(rises), run_time=REVEAL_SECONDS)
+        self.forming = VGroup(self.row, titles, grid, patterns, arcs, rises)  # the row first
+
+    def token_frame(self, i: int, colour) -> RoundedRectangle:
+        """A frame round token i of the example, narrower than a token's slot: two neighbours' frames stay apart."""
+        word = self.row.words[i]
+        return RoundedRectangle(width=min(word.width + 2 * FRAME_BUFF, FRAME_SHARE * self.row.spacing()),
+                                height=word.height + 2 * FRAME_BUFF, corner_radius=0.04, stroke_color=colour,
+                                stroke_width=3).move_to(word)
 
     def arcs_column(self, box: tuple) -> VGroup:
         """The example's tokens across ``box``, the previous-token head's name above the room of its arcs and the
@@ -386,14 +411,12 @@ class LearnedScene(LessonScene):
         return fit(row, width, row.height)
 
     def head_arcs(self, patterns: np.ndarray) -> VGroup:
-        """The previous-token head's arcs above the row (every query but the first, which has nothing before it) and
-        the induction head's below it (the repeated half's queries, whose token occurred before): each query's
-        strongest arc only, so that every token's arc can be followed to the one it looks at."""
-        later = range(1, len(self.tokens))
-        repeated = [t for t in later if self.tokens[t] in self.tokens[:t]]
-        return VGroup(strongest_arcs(self.row, patterns[0, self.previous_head], later, PREVIOUS_COLOUR, ABOVE_HEIGHT),
-                      strongest_arcs(self.row, patterns[1, self.induction_head], repeated, INDUCTION_COLOUR,
-                                     BELOW_HEIGHT, above=False, stack=STACK, focus=self.position))
+        """The followed token's strongest arc in each head: the previous-token head's above the row, the induction
+        head's below it. Where it lands, against the frames of what each head should look at, is the step's point."""
+        return VGroup(strongest_arc(self.row, patterns[0, self.previous_head], self.position, PREVIOUS_COLOUR,
+                                    ABOVE_HEIGHT),
+                      strongest_arc(self.row, patterns[1, self.induction_head], self.position, INDUCTION_COLOUR,
+                                    BELOW_HEIGHT, above=False))
 
     def moment_grid(self, previous: list[float], induction: list[float], box: tuple) -> VGroup:
         """One column per moment (before, during, after the drop): its name and step, the two heads' patterns on
@@ -401,7 +424,7 @@ class LearnedScene(LessonScene):
         left, right, bottom, top = box
         size = style.CAPTION_SIZE
         line = label_text("Ag", font_size=size).height
-        side = min((right - left - 2 * MOMENT_GAP) / 3, (top - bottom - 4 * line - 1.0) / 2)
+        side = min((right - left - 2 * MOMENT_GAP) / 3, (top - bottom - 4 * line - 0.8) / 2)
         columns = VGroup()
         for k, moment in enumerate(self.moments):
             patterns = self.training.patterns(moment)
@@ -460,18 +483,20 @@ class LearnedScene(LessonScene):
         trained_side.move_to([(split + right) / 2, (bottom + top) / 2, 0])
         divider = Line([split, bottom + 0.2, 0], [split, top - 0.2, 0], color=style.MUTED, stroke_width=1.5)
         self.play(Vanish(self.forming), run_time=0.6)
-        self.play(Appear(designed_side), Create(divider), run_time=1.0)
+        self.play(Appear(designed_side), Create(divider), run_time=REVEAL_SECONDS)
         self.wait(1.0)
         after = self.moments[-1]
         scores = [*self.training.previous_token_scores[after], *self.training.induction_scores[after]]
         self.beat("trained")
-        self.play(Appear(trained_side[0]), *[Appear(layer[0]) for layer in trained_side[1]], run_time=0.8)
+        self.play(Appear(trained_side[0]), *[Appear(layer[0]) for layer in trained_side[1]], run_time=REVEAL_SECONDS)
         shown = [head for layer in trained_side[1] for head in layer[1]]
         with self.listening():  # each trained head's score as it is written, layer 1 then layer 2: the clean heads high
             each = self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5) / len(scores)
             for score, head in zip(scores, shown):
                 self.cue("values", lands=True, values=[float(score)], spacing=each, low=0.0, high=1.0)
-                self.play(Appear(head), run_time=each)
+                self.play(Appear(head), run_time=min(each, REVEAL_SECONDS))  # seen arriving, then heard
+                if each > REVEAL_SECONDS:
+                    self.wait(each - REVEAL_SECONDS)
         # what the scores just heard say, each group framed as it is named: the clean heads layer by layer, the others
         clean_by_layer = [[k for k, (at, head) in enumerate(np.ndindex(layers, heads)) if at == layer
                            and head in clean[layer]] for layer in range(layers)]
@@ -574,27 +599,54 @@ class LearnedScene(LessonScene):
         notes.arrange(DOWN, buff=0.18, aligned_edge=LEFT)
         notes.move_to([(left + right) / 2, bottom + notes.height / 2, 0])
         self.row = self.example_row(right - left, gap=SLOT_GAP, slot=SLOT)
+        readout_room = READOUT_GAP + number_text(0.0, font_size=READOUT_SIZE).height
         room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.25
-        self.row.move_to([(left + right) / 2, room_bottom + BELOW_HEIGHT + (room_top - room_bottom - BELOW_HEIGHT
-                                                                           - COPY_HEIGHT) / 2, 0])
-        previous_arcs = AttentionArcs(self.row, only_row(previous_row, follower), PREVIOUS_COLOUR, height=ABOVE_HEIGHT)
-        induction_arcs = AttentionArcs(self.row, only_row(induction_row, t), INDUCTION_COLOUR, height=BELOW_HEIGHT,
-                                       above=False)
-        frames = VGroup(*[self.row.box(i) for i in (seen, t, follower, asked)])
-        copy = CurvedArrow(np.array([self.row.centre_x(follower), self.row.top() + 0.15, 0]),
-                           np.array([self.row.centre_x(asked), self.row.top() + 0.15, 0]), angle=-0.55,
+        below, above = BELOW_HEIGHT + readout_room, COPY_HEIGHT + readout_room
+        self.row.move_to([(left + right) / 2, room_bottom + below + (room_top - room_bottom - below - above) / 2, 0])
+        # each head's row on the example, its weights written by the tokens they go to (the previous-token head's
+        # over the row, the induction head's under it), and the one arc to follow, past them
+        previous_weights = self.readout(previous_row, PREVIOUS_COLOUR, "mechanism_previous_row", follower, above=True)
+        predicted = number_text(probability, style.HIGHLIGHT, READOUT_SIZE)  # under the token predicted
+        predicted.tag = ("mechanism_prediction_row", (0, 0))
+        predicted.move_to([self.row.centre_x(asked), 0, 0]).align_to([0, self.row.bottom() - READOUT_GAP, 0], UP)
+        induction_weights = self.readout(induction_row, INDUCTION_COLOUR, "mechanism_induction_row", t, above=False,
+                                         beside=[predicted])
+        previous_arc = strongest_arc(self.row, only_row(previous_row, follower), follower, PREVIOUS_COLOUR,
+                                     ABOVE_HEIGHT, clearance=readout_room)
+        induction_arc = strongest_arc(self.row, only_row(induction_row, t), t, INDUCTION_COLOUR, BELOW_HEIGHT,
+                                      above=False, clearance=readout_room)
+        frames = VGroup(*[self.token_frame(i, style.HIGHLIGHT) for i in (seen, t, follower, asked)])
+        copy = CurvedArrow(np.array([self.row.centre_x(follower), self.row.top() + readout_room + 0.15, 0]),
+                           np.array([self.row.centre_x(asked), self.row.top() + readout_room + 0.15, 0]), angle=-0.55,
                            color=style.HIGHLIGHT, stroke_width=3, tip_length=0.18)
         copy_label = label_text(self.labels["copy"], style.HIGHLIGHT, size).next_to(copy, UP, buff=0.1)
         self.play(Vanish(self.comparison), run_time=0.6)
-        self.play(Appear(line), Appear(sources), Appear(self.row), run_time=1.0)
+        self.play(Appear(line), Appear(sources), Appear(self.row), run_time=REVEAL_SECONDS)
         self.play(Create(frames[:2]), run_time=0.8)
         self.cue("head_row", lands=True, head=0, query=follower, weights=previous_row.tolist())
-        self.play(previous_arcs.draw(run_time=1.2), Create(frames[2]), Appear(notes[0]), run_time=1.2)
+        self.play(previous_arc.draw(), Create(frames[2]), Appear(previous_weights, notes[0]), run_time=REVEAL_SECONDS)
         self.wait(1.0)
         self.beat("induction")
         self.cue("head_row", lands=True, head=2, query=t, weights=induction_row.tolist())
-        self.play(induction_arcs.draw(run_time=1.2), Appear(notes[1]), run_time=1.2)
+        self.play(induction_arc.draw(), Appear(induction_weights, notes[1]), run_time=REVEAL_SECONDS)
         self.wait(1.0)
         self.beat("copy")
-        self.play(Create(copy), Appear(copy_label), Create(frames[3]), Appear(notes[2]),
+        self.play(Create(copy), Appear(copy_label, predicted), Create(frames[3]), Appear(notes[2]),
                   run_time=self.reveal_seconds(new_numbers=1, fill_after=0.0, shortest=1.0))
+
+    def readout(self, weights: np.ndarray, colour, name: str, query: int, above: bool, beside=()) -> VGroup:
+        """Query ``query``'s weights written by the tokens they go to, over the row or under it, at one legible size:
+        the strongest first, then each other of at least READOUT_LEAST that does not touch one written (nor one of
+        ``beside``, numbers already on that line), so the eye goes to where the weight is."""
+        numbers = VGroup()
+        line = self.row.top() + READOUT_GAP if above else self.row.bottom() - READOUT_GAP
+        for key in np.argsort(-weights, kind="stable"):
+            if weights[key] < READOUT_LEAST:
+                break
+            number = number_text(float(weights[key]), colour, READOUT_SIZE)
+            number.tag = (name, (query, int(key)))
+            number.move_to([self.row.centre_x(int(key)), line, 0]).align_to([0, line, 0], DOWN if above else UP)
+            if not any(abs(number.get_x() - other.get_x()) < (number.width + other.width) / 2 + READOUT_GAP
+                       for other in [*numbers, *beside]):
+                numbers.add(number)
+        return numbers

@@ -31,10 +31,16 @@ HIGHLIGHT = ManimColor("#FFFFFF")  # the frame round the row/column being used r
 HEADS = (ManimColor("#E478FF"), ManimColor("#FFFFDC"), ManimColor("#219333"))
 # Each head's stroke pattern, a dash's length (0: solid): a second cue beside the lightness, for thin arcs.
 HEAD_DASHES = (0.0, 0.2, 0.06)
+# The learned section's induction head (its previous-token head is head 1's orchid: the designed head it matches). Not
+# head 3's green: that head is the designed pronoun head, beside it in one frame, and green is V elsewhere. A pale
+# lime, the one hue the palette's distances leave free (tests/test_palette.py), light enough for text after video
+# encoding (14:1 on the background; head 3's green, 4.6:1 as designed, decoded at 3.8:1 in thin text).
+INDUCTION = ManimColor("#C0F084")
 
 MEANINGS = {"text and X": TEXT, "secondary text": MUTED, "learned W": WEIGHT_MATRIX, "Q": QUERY, "K": KEY,
             "V": VALUE, "score > 0": SCORE_POSITIVE, "score < 0": SCORE_NEGATIVE, "attention": ATTENTION,
-            "output Z": OUTPUT, "masked": MASKED, **{f"head {k + 1}": colour for k, colour in enumerate(HEADS)}}
+            "output Z": OUTPUT, "masked": MASKED, **{f"head {k + 1}": colour for k, colour in enumerate(HEADS)},
+            "induction head": INDUCTION}
 
 TEXT_FONT = "Inter"
 NUMBER_FONT = "JetBrains Mono"
