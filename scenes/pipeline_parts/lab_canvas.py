@@ -5,19 +5,20 @@ computes it."""
 from __future__ import annotations
 
 import numpy as np
-from manim import VGroup
+from manim import LEFT, VGroup
 
 from attn_math.lab import LAB_SENTENCES, lab_sentence_name
 from scenes import style
-from scenes.fades import Appear
+from scenes.fades import Appear, Vanish
 from scenes.lab_panel import SentenceSelector, SidePanel
 from scenes.pipeline_parts.common import PipelineCommon
 from scenes.token_labels import abbreviated
-from scenes.visuals import tagged_number, text_with_numbers
+from scenes.visuals import label_text, tagged_number, text_with_numbers
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
 PANEL_WIDTH = 3.4
 PANEL_GAP = 0.3  # between the canvas and the panel
+NOT_YET = "—"  # a panel value not yet computed
 SELECTOR_MARGIN = 0.4  # of the panel's width, left free around its sentence selector
 
 
@@ -67,11 +68,24 @@ class LabCanvas(PipelineCommon):
         panel.move_to(np.array([right - PANEL_WIDTH / 2, (top + bottom) / 2, 0]))
         self.pending_metrics = {"d_k": panel.metric_values[0], "softmax": VGroup(*panel.metric_values[1:])}
         panel.metrics[1].remove(*panel.metric_values)
+        # until a step computes a value, «—» stands in its place: a metric's name is never left without one
+        shrunk = panel.metrics[0][0].height / label_text(self.labels["metric_d_k"], style.MUTED, style.CAPTION_SIZE).height
+        self.metric_blanks = {key: VGroup(*[self.blank_beside(value, shrunk) for value in values])
+                              for key, values in self.pending_metrics.items()}
+        panel.metrics[1].add(*self.metric_blanks.values())
         return panel
 
+    @staticmethod
+    def blank_beside(value, shrunk: float) -> VGroup:
+        """«—» where ``value`` will be, on its line, as much smaller than written as the panel's texts are."""
+        blank = label_text(NOT_YET, style.MUTED, style.CAPTION_SIZE).scale(shrunk)
+        return blank.align_to(value, LEFT).set_y(value.get_y())
+
     def show_metric(self, key: str, *animations, run_time: float):
-        """Play ``animations`` while the panel's values computed at this step appear, then file them in the panel."""
-        value = self.pending_metrics.pop(key)
-        self.play(*animations, Appear(value), run_time=run_time)
+        """Play ``animations`` while the panel's values computed at this step replace their «—», then file them in
+        the panel."""
+        value, blank = self.pending_metrics.pop(key), self.metric_blanks.pop(key)
+        self.play(*animations, Vanish(blank), Appear(value), run_time=run_time)
+        self.panel.metrics[1].remove(blank)
         self.remove(value)  # from the scene's top level, before it joins the panel that leaves with it
         self.panel.metrics[1].add(value)
