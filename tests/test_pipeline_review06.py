@@ -65,12 +65,14 @@ def test_each_projection_is_drawn_with_its_numbers(silent, key, role, result):
     np.testing.assert_allclose(numbers(record, result)[:, 0], W @ x, atol=0.005 + 1e-9)
 
 
-def test_the_side_panel_shows_a_dash_until_a_value_is_known(silent):
-    """Step 1: every metric has «—» beside its name (review: «Entropía», «Peso máx.» and «d_k» with nothing); from
-    step 2, d_k is 8 and the two others still «—»; from step 6 none is."""
-    dashes = {key: sum(text.text == "—" for text in step(silent, key).texts)
+def test_the_side_panel_says_not_yet_until_a_value_is_known(silent):
+    """Step 1: every metric has «n/d» (not yet computed) beside its name (review: «Entropía», «Peso máx.» and «d_k»
+    with nothing); from step 2, d_k is 8 and the two others still «n/d»; from step 6 none is."""
+    dashes = {key: sum(text.text == "n/d" for text in step(silent, key).texts)
               for key in ("embeddings", "queries", "softmax")}
     assert dashes == {"embeddings": 3, "queries": 2, "softmax": 0}
+    for key in ("queries", "keys", "scores", "softmax", "output"):  # d_k once computed, to the panel's last step
+        assert numbers(step(silent, key), "d_k").tolist() == [[8]]
 
 
 def test_the_query_values_stand_clear_of_the_uniform_line(silent):

@@ -14,7 +14,7 @@ from attn_math.lab import LabAttention
 from lesson.pipeline_answers import SentenceReading, lab_sentence_readings
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.pipeline_parts.common import LEAVE_SECONDS, STEP_SECONDS, VOICE_LEFT
+from scenes.pipeline_parts.common import FADE_SECONDS, LEAVE_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap, cell_centres, cell_size_of
 from scenes.token_labels import abbreviated
@@ -27,7 +27,8 @@ NULLED_GAP = 0.35  # between the masked map's brackets and its count of nulled w
 SUMMARY_SECONDS = 0.8  # the causal step's "first row: 6 · last: 0"
 SUMMARY_NUMBERS = 2  # in that summary: the first row's count and the last's
 MAPS_RESERVE = 2.0  # s of the causal step's reading time left out of the time its two maps' fade-ins share
-MAP_SECONDS = 0.3  # a map landing
+MAP_SECONDS = 0.3  # a map landing under a voice
+FADE_PARTS = 3  # a silent render: the time left is cut in this many, each map's fade-in one (at most FADE_SECONDS)
 FOURTH = 3  # the row (from 0) whose entropy exercise 4 reads beside the first's, when the sentence is that long
 ENTROPY_NUMBERS = 4  # the first and the fourth row's entropy, without and with the mask
 FRAMING_ROWS_SECONDS = 0.8  # the two rows framed on both maps
@@ -77,13 +78,13 @@ class CausalMask(MatrixReveals):
         parts = self.comparison
         self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=LEAVE_SECONDS)
         scores = parts.masked_scores
-        # each map lands quickly as the voice comes to it: a map fading in over 2.5 s read as a still
+        # each map lands quickly as the voice comes to it: a map fading in over 2.5 s read as a still; a caption read
+        # on screen shares the step's time between the two, as before
+        fade = MAP_SECONDS if self.spoken() else min(self.fill_seconds(MAPS_RESERVE) / FADE_PARTS, FADE_SECONDS)
         self.play(Appear(parts.free_title), Appear(parts.free), Appear(scores.row_labels), Appear(parts.legend),
-                  run_time=MAP_SECONDS)
+                  run_time=fade)
         self.beat("future")  # "the mask puts minus infinity on the keys of the future": the masked scores
-        self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=MAP_SECONDS)
-        if not self.spoken():  # a caption read on screen: the two maps stand to be read before the softmax
-            self.wait(max(0.0, 2 * self.fill_seconds(MAPS_RESERVE) / 3 - 2 * MAP_SECONDS))
+        self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=fade)
         self.causal_scores = scores.matrix  # on screen until the softmax replaces it
         names = VGroup(parts.masked.row_labels, parts.masked.column_labels)
         self.beat("zeros")  # each row's weights with the count of those the mask nulled beside it, row after row

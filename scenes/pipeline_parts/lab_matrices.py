@@ -41,8 +41,8 @@ EXTREME_STROKE = 3  # the frames round the query's lowest and highest weights
 UNIFORM_DASH = 0.1
 UNIFORM_STROKE = 5  # the dashed line of the uniform weight across the query's bars
 UNIFORM_OVERHANG = 0.12  # of that line beyond the first and the last bar
-VALUE_CLEARANCE = 0.15  # between the query's longest bar (or the uniform line) and its column of values
-WEIGHTS_CELL_ROOM = 0.2  # added to a weight's cell, round its number
+VALUE_CLEARANCE = 0.1  # between the query's longest bar (or the uniform line) and its column of values
+WEIGHTS_CELL_ROOM = 0.1  # added to a weight's cell, round its number
 SOFTMAX_METRICS = 2  # the panel's values step 6 computes: the query's entropy and its largest weight
 
 

@@ -85,10 +85,10 @@ class LabVectors(LabCanvas, Projections):
         above, projected = self.vectors.rows[:row], self.vectors.rows[row]
         band = self.projection_band({"queries": "Q", "keys": "K"}[key], self.band_box)
         if key == "queries":
-            product = [Appear(band.product), Appear(band.equals), Appear(band.note)]
+            product = [Appear(band.product), Appear(band.equals)]
         else:  # W_K in W_Q's place, k's column gone until computed; x stays
             product = [*[ReplacementTransform(getattr(self.band, part), getattr(band, part))
-                         for part in ("matrix", "embedding", "equals", "note")], Vanish(self.band.result)]
+                         for part in ("matrix", "embedding", "equals")], Vanish(self.band.result)]
         self.play(*animations, *[earlier.animate.set_opacity(DIMMED_OPACITY) for earlier in above],
                   Appear(projected.name), *product, run_time=ENTER_SECONDS)
         self.band = band

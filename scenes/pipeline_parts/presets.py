@@ -31,6 +31,7 @@ FRAMING_SECONDS = 0.5  # at least, to frame the query's row in a compared map
 READOUT_SECONDS = 1.0  # a side's readout fading in under its framed row
 REFRAME_SECONDS = 0.8  # the frames moving from the query's row to the article's, the readouts leaving
 RING_STROKE = 5  # the ring around the article's weight on its noun
+SILENT_PIECES = 5  # the presets step's pieces in a silent render, sharing its reading time
 QUICK_SECONDS = 0.25  # a piece the voice names, landing as it names it: a fade over 0.35 s reads as still
 
 
@@ -83,7 +84,7 @@ class PresetComparison(MatrixReveals):
         sides.arrange(RIGHT, buff=SIDES_GAP, aligned_edge=UP)
         legend = self.colour_legend("presets_scale")
         formula = self.entropy_formula(most, len(runs["lab"].weights[q]))
-        below = VGroup(formula, legend).arrange(RIGHT, buff=2 * SIDES_GAP)
+        below = VGroup(formula, legend).arrange(DOWN, buff=SIDE_LINE_GAP)
         self.place(VGroup(sides, below).arrange(DOWN, buff=2 * SIDE_LINE_GAP), self.body())
         frames = VGroup(*[side.heatmap.matrix.row_box(q) for side in sides])
         self.cue("reset")
@@ -91,22 +92,24 @@ class PresetComparison(MatrixReveals):
         lab, sharp_side = sides
         # the lab's side lands with its chord; then each thing the voice names comes as it names it (a beat each):
         # the row's entropy, the formula and its largest possible value, the designed side and its largest weight
+        # a silent render's caption is read whole: its pieces then share the step's reading time, as slow plays
+        quick = QUICK_SECONDS if self.spoken() else max(QUICK_SECONDS, self.fill_seconds() / SILENT_PIECES)
         self.land_with_chord(runs["lab"].weights[q], "lab", [Appear(lab.title), Appear(lab.heatmap), Appear(legend)],
                              LANDING_SECONDS)
-        self.play(Create(frames[0]), run_time=FRAMING_SECONDS)
+        self.play(Create(frames[0]), run_time=max(FRAMING_SECONDS, quick))
         self.beat("bits")
-        self.play(Appear(lab.readout), run_time=QUICK_SECONDS)
+        self.play(Appear(lab.readout), run_time=quick)
         self.beat("most")
-        self.play(Appear(formula), run_time=QUICK_SECONDS)
+        self.play(Appear(formula), run_time=quick)
         self.beat("sharp")
         self.land_with_chord(runs["sharp"].weights[q], "sharp", [Appear(sharp_side.title), Appear(sharp_side.heatmap)],
-                             QUICK_SECONDS)
+                             quick)
         top = self.cell_frame(sharp_side.heatmap.matrix, q, int(np.argmax(sharp)), style.ATTENTION)
         self.beat("top")  # "the row of «gato» gives 0.78 to «el»": that row framed, its readout, that cell ringed
-        self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top), run_time=QUICK_SECONDS)
-        self.presets_below, self.sharp_top = below, top
+        self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top), run_time=quick)
+        self.sharp_top = top
         self.presets_stage = PresetsStage(sides, frames)
-        self.presets_stage.add(below, top)
+        self.presets_extras = VGroup(below, top)  # on screen beside the stage until the temperature step
         self.preset_runs = runs
 
     def entropy_formula(self, most: float, n: int) -> VGroup:
@@ -121,9 +124,9 @@ class PresetComparison(MatrixReveals):
         sides, frames = self.presets_stage.sides, self.presets_stage.frames
         if pair is None:
             self.begin_step("article", self.strings["steps"]["article"]["caption_none"])
-            self.play(Vanish(frames), run_time=self.fill_seconds())
+            self.play(Vanish(frames), Vanish(self.sharp_top), run_time=self.fill_seconds())
+            self.presets_extras.remove(self.sharp_top)
             self.presets_stage = PresetsStage(sides)
-            self.presets_stage.add(self.presets_below)
             return
         article, noun = pair
         runs = self.preset_runs
@@ -141,24 +144,22 @@ class PresetComparison(MatrixReveals):
         new_frames = VGroup(*[side.heatmap.matrix.row_box(article) for side in sides])
         self.play(Transform(frames, new_frames), *[Vanish(side.readout) for side in sides], Vanish(self.sharp_top),
                   run_time=REFRAME_SECONDS)
+        self.presets_extras.remove(self.sharp_top)
         self.presets_stage = PresetsStage(sides, frames, rings, readouts)
-        self.presets_stage.add(self.presets_below)
         each = max(CHORD_SECONDS, self.fill_seconds(0.0) / 2)
         for (preset, run), readout, ring, side in zip(runs.items(), readouts, rings, sides):  # lab, then designed
             self.beat(preset)  # each side's ring as the voice gives its weight
             largest = int(np.argmax(run.weights[article]))
             # the ring and the readout land quickly, as the voice names them: a ring drawn over 1.5 s was too thin a
             # change to be seen moving
+            landing = QUICK_SECONDS if self.spoken() else LANDING_SECONDS
             if largest == noun:
-                self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each,
-                                     QUICK_SECONDS)
+                self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each, landing)
                 continue
-            self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each / 2, QUICK_SECONDS)
+            self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each / 2, landing)
             self.beat(f"{preset}_max")  # "its largest weight is only ...": that cell framed too, the noun's beside it
             top = self.cell_frame(side.heatmap.matrix, article, largest)
-            self.play(Create(top), run_time=QUICK_SECONDS)
-            if each / 2 > QUICK_SECONDS and not self.spoken():
-                self.wait(each / 2 - QUICK_SECONDS)
+            self.play(Create(top), run_time=QUICK_SECONDS if self.spoken() else max(each / 2, READOUT_SECONDS))
             rings.add(top)
 
     @staticmethod

@@ -98,7 +98,7 @@ class TemperatureSteps(PipelineCommon):
         rows = self.temperature_rows_of(temperatures, runs, "temperature")
         self.plot = self.max_weight_plot((split + SPLIT_MARGIN, right, bottom, top))
         marks = self.marks(temperatures, [run.max_weights[q] for run in runs])
-        self.play(Vanish(self.presets_stage), run_time=LEAVE_SECONDS)
+        self.play(Vanish(VGroup(self.presets_stage, self.presets_extras)), run_time=LEAVE_SECONDS)
         self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=ENTER_SECONDS)
         self.beat("rows")  # "listen to each row" is said as the rows are drawn, not over empty axes
         self.play(*[Appear(VGroup(row.title, row.chart.baseline)) for row in rows],
