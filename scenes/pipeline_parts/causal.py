@@ -39,7 +39,7 @@ SEEN_FILL = 0.25  # their light: the numbers under it stay readable
 SENTENCES_NUMBERS = 10  # the table of the lab's three sentences: two articles' weight and maximum, three pairs of H
 TABLE_GAP = (0.6, 0.3)  # between the table's columns, and its rows
 TABLE_SECONDS = 1.2  # the comparison leaving and the table landing
-ENTROPY_BAR_WIDTH = 1.6  # a sentence's entropy bars in the table: 2 bits, the fourth token's largest possible
+ENTROPY_BAR_WIDTH = 1.0  # a sentence's entropy bars in the table: 2 bits, the fourth token's largest possible
 ENTROPY_BAR_HEIGHT = 0.16
 ENTROPY_BAR_GAP = 0.08
 

@@ -31,6 +31,7 @@ FRAMING_SECONDS = 0.5  # at least, to frame the query's row in a compared map
 READOUT_SECONDS = 1.0  # a side's readout fading in under its framed row
 REFRAME_SECONDS = 0.8  # the frames moving from the query's row to the article's, the readouts leaving
 RING_STROKE = 5  # the ring around the article's weight on its noun
+LEGEND_NUMBERS = 2  # the colour legend's 0 and 1
 SILENT_PIECES = 5  # the presets step's pieces in a silent render, sharing its reading time
 QUICK_SECONDS = 0.25  # a piece the voice names, landing as it names it: a fade over 0.35 s reads as still
 
@@ -65,7 +66,7 @@ class PresetComparison(MatrixReveals):
         sharp = runs["sharp"].weights[q]
         caption = presets_caption(self.settings, runs["lab"].entropies[q], most)
         self.begin_step("presets", self.strings["steps"]["presets"][caption], query=self.tokens[q],
-                        new_numbers=READOUT_NUMBERS * len(runs),
+                        new_numbers=READOUT_NUMBERS * len(runs) + len(runs) * self.matrix_numbers() + LEGEND_NUMBERS,
                         lab_bits=format_number(runs["lab"].entropies[q]), most_bits=format_number(most),
                         sharp_max=format_number(sharp.max()), sharp_source=self.tokens[int(sharp.argmax())])
         cell = self.half_body_cell()  # their numbers in the cells, on the section's one colour scale: flat or not
@@ -106,7 +107,8 @@ class PresetComparison(MatrixReveals):
                              quick)
         top = self.cell_frame(sharp_side.heatmap.matrix, q, int(np.argmax(sharp)), style.ATTENTION)
         self.beat("top")  # "the row of «gato» gives 0.78 to «el»": that row framed, its readout, that cell ringed
-        self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top), run_time=quick)
+        self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top),  # silent: the last fills the step
+                  run_time=quick if self.spoken() else max(quick, self.fill_seconds()))
         self.sharp_top = top
         self.presets_stage = PresetsStage(sides, frames)
         self.presets_extras = VGroup(below, top)  # on screen beside the stage until the temperature step
