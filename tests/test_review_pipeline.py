@@ -12,6 +12,7 @@ from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scenes.lesson_scene import LessonScene
 from scenes.pipeline import PipelineScene
+from scenes.visuals import baseline
 from tests.scene_checks import run_scene
 
 GATO = LAB_SENTENCES["gato"]
@@ -182,7 +183,8 @@ def one_line(labels) -> bool:
     boxes = sorted((label.get_left()[0], label.get_right()[0], label.get_bottom()[1], label.get_top()[1])
                    for label in labels)
     apart = all(a[1] <= b[0] + 1e-6 for a, b in zip(boxes, boxes[1:]))
-    level = len({round(box[2], 3) for box in boxes}) == 1 or len({round(box[3], 3) for box in boxes}) == 1
+    level = len({round(box[2], 3) for box in boxes}) == 1 or len({round(box[3], 3) for box in boxes}) == 1 \
+        or len({round(baseline(label), 3) for label in labels}) == 1  # written across, on one baseline
     return apart and level
 
 

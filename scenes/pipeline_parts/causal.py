@@ -5,8 +5,10 @@ on the lab's three sentences, a row each."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, ReplacementTransform, SurroundingRectangle, Transform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, Rectangle, ReplacementTransform, SurroundingRectangle, Transform, VGroup
 
 from attn_math.lab import LabAttention
 from lesson.pipeline_answers import SentenceReading, lab_sentence_readings
@@ -25,15 +27,21 @@ NULLED_GAP = 0.35  # between the masked map's brackets and its count of nulled w
 SUMMARY_SECONDS = 0.8  # the causal step's "first row: 6 · last: 0"
 SUMMARY_NUMBERS = 2  # in that summary: the first row's count and the last's
 MAPS_RESERVE = 2.0  # s of the causal step's reading time left out of the time its two maps' fade-ins share
-FADE_PARTS = 3  # that time is cut in this many: each map's fade-in takes one part (at most FADE_SECONDS)
+MAP_SECONDS = 0.3  # a map landing under a voice
+FADE_PARTS = 3  # a silent render: the time left is cut in this many, each map's fade-in one (at most FADE_SECONDS)
 FOURTH = 3  # the row (from 0) whose entropy exercise 4 reads beside the first's, when the sentence is that long
 ENTROPY_NUMBERS = 4  # the first and the fourth row's entropy, without and with the mask
 FRAMING_ROWS_SECONDS = 0.8  # the two rows framed on both maps
 CHANGED_BUFF = 0.1  # around the masked side's entropies, framed: what the mask changed
 CHANGED_STROKE = 2
+SEEN_SECONDS = 0.25  # the cells a row sees lighting up as the voice names them
+SEEN_FILL = 0.25  # their light: the numbers under it stay readable
 SENTENCES_NUMBERS = 10  # the table of the lab's three sentences: two articles' weight and maximum, three pairs of H
 TABLE_GAP = (0.6, 0.3)  # between the table's columns, and its rows
 TABLE_SECONDS = 1.2  # the comparison leaving and the table landing
+ENTROPY_BAR_WIDTH = 1.0  # a sentence's entropy bars in the table: 2 bits, the fourth token's largest possible
+ENTROPY_BAR_HEIGHT = 0.16
+ENTROPY_BAR_GAP = 0.08
 
 
 class MaskComparison(VGroup):
@@ -69,10 +77,13 @@ class CausalMask(MatrixReveals):
         self.comparison = self.comparison_layout(free, masked, nulled)
         parts = self.comparison
         self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=LEAVE_SECONDS)
-        reveal = self.fill_seconds(MAPS_RESERVE)
         scores = parts.masked_scores
-        fade = min(reveal / FADE_PARTS, FADE_SECONDS)
-        self.play(Appear(parts.free_title), Appear(parts.free), Appear(scores.row_labels), run_time=fade)
+        # each map lands quickly as the voice comes to it: a map fading in over 2.5 s read as a still; a caption read
+        # on screen shares the step's time between the two, as before
+        fade = MAP_SECONDS if self.spoken() else min(self.fill_seconds(MAPS_RESERVE) / FADE_PARTS, FADE_SECONDS)
+        self.play(Appear(parts.free_title), Appear(parts.free), Appear(scores.row_labels), Appear(parts.legend),
+                  run_time=fade)
+        self.beat("future")  # "the mask puts minus infinity on the keys of the future": the masked scores
         self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=fade)
         self.causal_scores = scores.matrix  # on screen until the softmax replaces it
         names = VGroup(parts.masked.row_labels, parts.masked.column_labels)
@@ -120,8 +131,6 @@ class CausalMask(MatrixReveals):
         row_height = cell_size_of(masked_map.matrix)[1]
         free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, width,
                                                     numbers=free_numbers), self.tokens)
-        free_map.remove(free_map.row_labels)  # the masked map's row names, between the two, name its rows too
-        free_map.row_labels = VGroup()
         if not free_numbers:  # colours only: the masked map's columns name its columns too
             free_map.remove(free_map.column_labels)
             free_map.column_labels = VGroup()
@@ -157,8 +166,12 @@ class CausalMask(MatrixReveals):
         overlap = entropy_free.get_right()[0] + COMPARISON_GAP - summary.get_left()[0]
         if overlap > 0:  # a long readout under a narrow map: the unmasked side moves left, its rows still level
             VGroup(free_title, free_map, entropy_free).shift(LEFT * overlap)
+        legend = self.colour_legend("causal_scale")  # both maps' colours, on the section's one scale
+        legend.next_to(entropy_free, DOWN, buff=COMPARISON_LINE_GAP).match_x(free_grid)
         stage = MaskComparison(free_title, free_map, entropy_free, masked_title, masked_block, summary,
                                entropy_masked, fourth)
+        stage.legend = legend
+        stage.add(legend)
         self.place(stage, self.body())
         return stage
 
@@ -205,10 +218,12 @@ class CausalMask(MatrixReveals):
             self.play(Create(changed), *[Create(cells) for cells in seen], run_time=STEP_SECONDS)
         else:
             self.play(Create(changed), run_time=STEP_SECONDS)
+            # each row's seen cells lit as the voice names them, quickly: a thin frame drawn over the phrase's length
+            # changed too few pixels to be seen moving (the review measured 240.7-250.1 as still)
             self.beat("first")  # "with the mask, the first sees only itself": its one cell
-            self.play(Create(seen[0]), run_time=max(STEP_SECONDS, self.voice_left(VOICE_LEFT)))
+            self.play(Appear(seen[0]), run_time=SEEN_SECONDS)
             self.beat("fourth")  # "the fourth spreads its weight over itself and those before": its cells to itself
-            self.play(Create(seen[1]), run_time=max(STEP_SECONDS, self.voice_left(VOICE_LEFT)))
+            self.play(Appear(seen[1]), run_time=SEEN_SECONDS)
         self.show_sentences_table(VGroup(*frames, seen), changed)
 
     def seen_cells(self, parts) -> VGroup:
@@ -218,7 +233,8 @@ class CausalMask(MatrixReveals):
             return VGroup(*[matrix.heatmap.box([row], list(range(row + 1)), stroke_width=CHANGED_STROKE)
                             for row in (0, parts.fourth)])
         return VGroup(*[SurroundingRectangle(VGroup(*matrix.cells[row][:row + 1]), color=style.HIGHLIGHT, buff=0.02,
-                                             stroke_width=CHANGED_STROKE) for row in (0, parts.fourth)])
+                                             stroke_width=CHANGED_STROKE).set_fill(style.HIGHLIGHT, SEEN_FILL)
+                        for row in (0, parts.fourth)])
 
     def show_sentences_table(self, frames: VGroup, changed):
         """The maps leave, the two pairs of entropies stay under their sides' titles (``changed`` framing the masked
@@ -237,17 +253,31 @@ class CausalMask(MatrixReveals):
         self.place(VGroup(header, table).arrange(DOWN, buff=2 * COMPARISON_LINE_GAP), self.body())
         self.wait(max(0.0, self.fill_seconds(TABLE_SECONDS) / 2))  # the comparison read before it leaves
         self.beat("sentences")  # "en cada oración": the lab's three sentences, as the guide asks
-        self.play(Vanish(VGroup(parts.free, parts.masked_block, parts.nulled_summary, frames)),
+        self.play(Vanish(VGroup(parts.free, parts.masked_block, parts.nulled_summary, frames, parts.legend)),
                   Transform(kept, header), Appear(table), run_time=TABLE_SECONDS)
         self.entropy_stage = VGroup(kept, table)
         self.replay_shows = SurroundingRectangle(kept, buff=CHANGED_BUFF)  # the pairs' clusters, heard again
+
+    @staticmethod
+    def entropy_bars(first_bits: float, fourth_bits: float) -> VGroup:
+        """The row's two entropies as bars in frames as long as the fourth token's largest possible, log₂ 4 = 2 bits
+        (all four alike): the first token's frame empty, the fourth's nearly full. A picture of the numbers beside."""
+        most = math.log2(FOURTH + 1)
+        bars = VGroup()
+        for bits in (first_bits, fourth_bits):
+            frame = Rectangle(width=ENTROPY_BAR_WIDTH, height=ENTROPY_BAR_HEIGHT, stroke_color=style.MUTED,
+                              stroke_width=1.5, fill_opacity=0)
+            fill = Rectangle(width=max(ENTROPY_BAR_WIDTH * min(bits, most) / most, 1e-3), height=ENTROPY_BAR_HEIGHT,
+                             stroke_width=0, fill_color=style.ATTENTION, fill_opacity=0.9)
+            bars.add(VGroup(frame, fill.align_to(frame, LEFT).set_y(frame.get_y())))
+        return bars.arrange(DOWN, buff=ENTROPY_BAR_GAP)
 
     def sentences_table(self, readings: list[SentenceReading]) -> VGroup:
         """Exercises 1 and 4 on each of the lab's sentences with the lab's weights: a row each, the sentence, its
         article's weight on its noun (and the row's largest), and H of its first and fourth rows under the mask."""
         labels, font = self.labels, style.CAPTION_SIZE
         cells = [label_text(labels[key], style.MUTED, font) for key in ("table_sentence", "table_article",
-                                                                       "table_entropy")]
+                                                                       "table_entropy", "table_bars")]
         for k, reading in enumerate(readings):
             if reading.article is None:
                 article = label_text(labels["table_no_article"], style.MUTED, font)
@@ -260,6 +290,7 @@ class CausalMask(MatrixReveals):
                                         (reading.first_bits, reading.fourth_bits), "sentences_entropy", k)
             cells += [label_text(labels["table_row"].format(sentence=" ".join(reading.tokens)), style.TEXT, font),
                       article, entropy]
-        grid = VGroup(*cells).arrange_in_grid(rows=len(readings) + 1, cols=3, buff=TABLE_GAP, col_alignments="lll")
+            cells.append(self.entropy_bars(reading.first_bits, reading.fourth_bits))
+        grid = VGroup(*cells).arrange_in_grid(rows=len(readings) + 1, cols=4, buff=TABLE_GAP, col_alignments="lllc")
         title = label_text(labels["table_title"], style.TEXT, style.BODY_SIZE)
         return VGroup(title, grid).arrange(DOWN, buff=COMPARISON_LINE_GAP)

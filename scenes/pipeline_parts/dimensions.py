@@ -7,7 +7,7 @@ import math
 import textwrap
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, Line, Rectangle, RoundedRectangle, SurroundingRectangle, Transform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, Line, Rectangle, RoundedRectangle, SurroundingRectangle, VGroup
 
 from lesson.pipeline_answers import Dimensions
 from lesson.scaling_answers import root
@@ -81,22 +81,27 @@ class DimensionSteps(PipelineCommon):
                        tradeoff)
         panels = self.exercise_panels(left, right)
         self.play(Vanish(self.entropy_stage), run_time=LEAVE_SECONDS)
-        pointer = self.pointer_on(left[1])  # the line the voice is on, framed: the screen follows the voice
+        # the line the voice is on, framed: the screen follows the voice; each frame is drawn round its line where it
+        # stands, the last one fading (a frame grown from one line to the next ran through the digits between)
+        framed = {"lab": left[1], "model": left[2], "growth": left[4], "spread": VGroup(*spreads, spread_key),
+                  "heads": VGroup(bar, heads[0]), "more": VGroup(cuts[1], heads[1]), "tradeoff": tradeoff}
+        self.pointers = {phrase: self.pointer_on(target) for phrase, target in framed.items()}
         beats = {"": [Appear(panels[0].background), Appear(panels[1].background), Appear(left[0])],
                  "lab": [Appear(left[1][0]), Create(spreads[0])],
-                 "model": [Appear(left[2][0]), Create(spreads[1]), self.move_pointer(pointer, left[2])],
-                 "growth": [Appear(left[4]), self.move_pointer(pointer, left[4])],
-                 "spread": [Appear(spread_key), self.move_pointer(pointer, VGroup(*spreads, spread_key))],
-                 "heads": [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0]),
-                           self.move_pointer(pointer, VGroup(bar, heads[0]))],
-                 "more": [Create(cuts[1]), Appear(heads[1]), self.move_pointer(pointer, VGroup(cuts[1], heads[1]))],
-                 "tradeoff": [Appear(tradeoff), self.move_pointer(pointer, tradeoff)]}  # each with its phrase
+                 "model": [Appear(left[2][0]), Create(spreads[1])],
+                 "growth": [Appear(left[4])],
+                 "spread": [Appear(spread_key)],
+                 "heads": [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0])],
+                 "more": [Create(cuts[1]), Appear(heads[1])],
+                 "tradeoff": [Appear(tradeoff)]}  # each with its phrase
         each = self.fill_seconds() / len(beats)
+        previous = None
         for k, (phrase, animations) in enumerate(beats.items()):
             if phrase:
                 self.beat(phrase)
-            if phrase == "lab":
-                animations = [*animations, Create(pointer)]
+                animations = [*animations, Create(self.pointers[phrase]),
+                              *([Vanish(self.pointers[previous])] if previous else [])]
+                previous = phrase
             # under a voice, each piece builds while its phrase is said, VOICE_LEFT before its end
             self.play(*animations, run_time=max(min(STEP_SECONDS, each), self.voice_left(VOICE_LEFT)))
             if k < len(beats) - 1 and each > STEP_SECONDS and not self.voice_left():
@@ -138,5 +143,3 @@ class DimensionSteps(PipelineCommon):
         return SurroundingRectangle(target, color=style.HIGHLIGHT, buff=POINTER_GAP, stroke_width=POINTER_STROKE,
                                     corner_radius=0.08)
 
-    def move_pointer(self, pointer, target):
-        return Transform(pointer, self.pointer_on(target))

@@ -5,7 +5,7 @@ computes it."""
 from __future__ import annotations
 
 import numpy as np
-from manim import VGroup
+from manim import LEFT, VGroup
 
 from attn_math.lab import LAB_SENTENCES, lab_sentence_name
 from scenes import style
@@ -13,7 +13,7 @@ from scenes.fades import Appear
 from scenes.lab_panel import SentenceSelector, SidePanel
 from scenes.pipeline_parts.common import PipelineCommon
 from scenes.token_labels import abbreviated
-from scenes.visuals import tagged_number, text_with_numbers
+from scenes.visuals import label_text, tagged_number, text_with_numbers
 
 LAB_STEPS = ("embeddings", "queries", "keys", "scores", "scaled", "softmax", "output")
 PANEL_WIDTH = 3.4
@@ -65,13 +65,29 @@ class LabCanvas(PipelineCommon):
         panel = SidePanel(PANEL_WIDTH, top - bottom, metrics, self.status(),
                           self.selector(PANEL_WIDTH - SELECTOR_MARGIN), len(LAB_STEPS))
         panel.move_to(np.array([right - PANEL_WIDTH / 2, (top + bottom) / 2, 0]))
-        self.pending_metrics = {"d_k": panel.metric_values[0], "softmax": VGroup(*panel.metric_values[1:])}
+        self.pending_metrics = {"d_k": VGroup(panel.metric_values[0]), "softmax": VGroup(*panel.metric_values[1:])}
         panel.metrics[1].remove(*panel.metric_values)
+        # until a step computes a value, «n/d» stands in its place: a metric's name is never left without one
+        shrunk = panel.metrics[0][0].height / label_text(self.labels["metric_d_k"], style.MUTED, style.CAPTION_SIZE).height
+        self.metric_blanks = {key: VGroup(*[self.blank_beside(self.labels["not_yet"], value, shrunk) for value in values])
+                              for key, values in self.pending_metrics.items()}
+        panel.metrics[1].add(*self.metric_blanks.values())
         return panel
 
+    @staticmethod
+    def blank_beside(text: str, value, shrunk: float) -> VGroup:
+        """``text`` («n/d»: not yet computed) where ``value`` will be, on its line, as much smaller than written as the
+        panel's texts are (a dash was 7 px tall at 720p: too small to read as a value)."""
+        blank = label_text(text, style.MUTED, style.CAPTION_SIZE).scale(shrunk)
+        return blank.align_to(value, LEFT).set_y(value.get_y())
+
     def show_metric(self, key: str, *animations, run_time: float):
-        """Play ``animations`` while the panel's values computed at this step appear, then file them in the panel."""
-        value = self.pending_metrics.pop(key)
-        self.play(*animations, Appear(value), run_time=run_time)
+        """Play ``animations`` while the panel's values computed at this step replace their «n/d», then file them in
+        the panel."""
+        value, blank = self.pending_metrics.pop(key), self.metric_blanks.pop(key)
+        # the «n/d» fades in place (a Vanish would take it off the scene, and with it split the panel into pieces that
+        # the value filed in it below would not be drawn with)
+        self.play(*animations, blank.animate.set_opacity(0), Appear(value), run_time=run_time)
+        self.panel.metrics[1].remove(blank)
         self.remove(value)  # from the scene's top level, before it joins the panel that leaves with it
         self.panel.metrics[1].add(value)

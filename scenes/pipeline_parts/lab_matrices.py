@@ -4,7 +4,8 @@ the scaled scores QKᵀ / (√d_k · T), then the softmax weights A, which move 
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, MoveToTarget, ReplacementTransform, Square,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, DashedLine, GrowFromEdge, LaggedStart,
+                   MoveToTarget, ReplacementTransform,
                    SurroundingRectangle, VGroup)
 
 from lesson.numbers import decimals_for, format_number
@@ -14,7 +15,7 @@ from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, score_legend
 from scenes.pipeline_parts.common import BAR_FRAME_GAP, LEAVE_SECONDS, SPLIT_MARGIN, STEP_SECONDS, bar_frames, rounded_up
 from scenes.pipeline_parts.lab_canvas import LabCanvas
-from scenes.pipeline_parts.matrices import MatrixReveals, relative_share, weights_range
+from scenes.pipeline_parts.matrices import WEIGHTS_SCALE, MatrixReveals
 from scenes.token_heatmap import TokenHeatmap
 from scenes.token_labels import MIN_FONT_SIZE, abbreviated, token_text
 from scenes.visuals import FORMULA_MARGIN, cap_height, enlarge_formulas, label_text, tagged_number, text_with_numbers
@@ -34,14 +35,22 @@ BLIP_SPACING = 0.2  # between the blips of the query's row of scores, each heard
 SCORES_FRAME_SECONDS = 0.5  # QKᵀ's brackets, formula, token names and colour bar landing before its rows
 QUERY_FRAME_SECONDS = 0.5  # the query's row framed, once every row is read
 MOVE_SECONDS = 1.6  # step 6's weights moving aside, then the query's bars appearing
+FAN_PIECE_SECONDS = 0.3  # a token's line, bar and value drawn
 FAN_VOICE_LEFT = 1.5  # s of "listen to the lines" left to say as the lines are drawn: then they are heard
 EXTREME_STROKE = 3  # the frames round the query's lowest and highest weights
 UNIFORM_DASH = 0.1
 UNIFORM_STROKE = 5  # the dashed line of the uniform weight across the query's bars
 UNIFORM_OVERHANG = 0.12  # of that line beyond the first and the last bar
-SWATCH_SIDE = 0.22  # the weights' legend: a cell's colour at their lowest and at their highest
-SWATCH_GAP = 0.08
+VALUE_CLEARANCE = 0.1  # between the query's longest bar (or the uniform line) and its column of values
+WEIGHTS_CELL_ROOM = 0.1  # added to a weight's cell, round its number
 SOFTMAX_METRICS = 2  # the panel's values step 6 computes: the query's entropy and its largest weight
+
+
+def lagged(seconds: float, each: float, count: int) -> float:
+    """The lag ratio that plays ``count`` animations of ``each`` seconds one after another over ``seconds``."""
+    if count < 2 or seconds <= each:
+        return 0.0
+    return (seconds / each - 1) / (count - 1)
 
 
 class QueryFan(VGroup):
@@ -72,7 +81,7 @@ class LabMatrices(LabCanvas, MatrixReveals):
             enlarge_formulas(later)
         matrix = self.scores.matrix
         self.query_frame = matrix.row_box(self.query)
-        self.play(*animations, Vanish(self.vectors), run_time=LEAVE_SECONDS)
+        self.play(*animations, Vanish(VGroup(self.vectors, *self.band)), run_time=LEAVE_SECONDS)
         self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels,
                                 self.score_legend)), run_time=SCORES_FRAME_SECONDS)
         self.reveal_rows(matrix, self.fill_seconds(QUERY_FRAME_SECONDS), self.values_cues(self.run.steps.scores))
@@ -102,10 +111,12 @@ class LabMatrices(LabCanvas, MatrixReveals):
                              fill=self.score_fill)
         scaled = self.matrix(steps.scaled, scaled_label, style.TEXT, "scaled", cell, width, fill=self.score_fill,
                              mask=steps.mask)
-        # the weights' own, narrower cells: the heatmap must stay legible when it shrinks at step 6
-        # on the weights' own range, as the lab's heatmap does: on 0-1 the lab's near-equal weights were one grey
-        self.weights_scale = weights_range(steps.weights, steps.mask)
-        weights = self.weights_matrix(steps.weights, "weights", cell, self.cell_width(steps.weights), steps.mask,
+        # the weights' own, narrower cells: the heatmap must stay legible when it shrinks at step 6; a little wider
+        # than their numbers, so that the digits keep clear of the cells' edges once it has shrunk
+        # on 0-1, as every map of weights in the section: one weight, one colour (the lab's flat weights look flat)
+        self.weights_scale = WEIGHTS_SCALE
+        width = self.cell_width(steps.weights)
+        weights = self.weights_matrix(steps.weights, "weights", cell, width and width + WEIGHTS_CELL_ROOM, steps.mask,
                                       scale=self.weights_scale)
         # the mask acts when scaling: raw scores are not blocked yet
         # labels a size up: this heatmap shrinks to share the canvas with the query's lines at step 6
@@ -149,8 +160,16 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.play(MoveToTarget(heatmap), run_time=MOVE_SECONDS / 2)
         self.fan = self.query_fan((split + SPLIT_MARGIN, right, bottom, top))
         self.beat("fan")  # "listen to the lines" is said, and a silent caption's weights written, as they are drawn
-        self.show_metric("softmax", Appear(self.fan.chart), Appear(self.fan.query_label), Create(self.fan.lines),
-                         run_time=max(MOVE_SECONDS / 2, self.voice_left(FAN_VOICE_LEFT)))  # drawn as "listen" is said
+        # drawn as "listen" is said: a token's line, bar and value after another, each quickly, over the phrase (all
+        # drawn slowly together, thin lines, read as a still of 9 s)
+        seconds = max(MOVE_SECONDS / 2, self.voice_left(FAN_VOICE_LEFT))
+        chart = self.fan.chart
+        pieces = [AnimationGroup(Create(line), GrowFromEdge(bar, LEFT), *([Appear(chart.value_texts[j])]
+                                                                         if len(chart.value_texts) else []))
+                  for j, (line, bar) in enumerate(zip(self.fan.lines, chart.bars))]
+        self.show_metric("softmax", Appear(VGroup(chart.axis, chart.labels)), Appear(self.fan.query_label),
+                         LaggedStart(*pieces, lag_ratio=lagged(seconds, FAN_PIECE_SECONDS, len(pieces))),
+                         run_time=seconds)
         with self.listening():  # each line's note as its pulse reaches its token: the weights heard one by one; the
             # light white and round the token's bar too, as the temperature rows': a grey one along the line alone
             # was too faint to be seen moving (the step measured an 8.4 s still)
@@ -159,8 +178,8 @@ class LabMatrices(LabCanvas, MatrixReveals):
                              LINE_SECONDS * len(self.fan.lines), colour=style.HIGHLIGHT)
         self.beat("lines")  # the query's lowest and highest weights, framed as the voice reads them
         chart, row = self.fan.chart, self.run.weights[self.query]
-        ends = VGroup(*[SurroundingRectangle(VGroup(chart.bars[k], *chart.value_texts[k:k + 1]), color=style.HIGHLIGHT,
-                                             buff=BAR_FRAME_GAP, stroke_width=EXTREME_STROKE)
+        ends = VGroup(*[SurroundingRectangle(chart.value_texts[k] if len(chart.value_texts) else chart.bars[k],
+                                             color=style.HIGHLIGHT, buff=BAR_FRAME_GAP, stroke_width=EXTREME_STROKE)
                         for k in sorted({int(np.argmin(np.where(row > 0, row, np.inf))), int(np.argmax(row))})])
         self.play(Create(ends), run_time=STEP_SECONDS)
         self.beat("even")  # "the attention shared almost evenly": the uniform weight 1/n drawn across the bars
@@ -170,23 +189,11 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.softmax_heatmap = heatmap
 
     def weights_legend(self) -> VGroup:
-        """Under the weights, what their colours span: from their lowest (the panel's colour) to their highest (full
-        colour), a swatch of each beside its value, so that near-equal weights are not all one grey and nobody reads
-        the fullest colour as a weight of 1."""
-        low, high = self.weights_scale
-        share = relative_share(low, high)
-        decimals = decimals_for(self.run.weights.flat)
-
-        def swatch(value: float, k: int) -> VGroup:
-            square = Square(SWATCH_SIDE, stroke_color=style.MUTED, stroke_width=1, fill_opacity=1.0,
-                            fill_color=style.weight_colour(share(value)))
-            number = tagged_number(value, "weights_scale", (0, k), font_size=style.CAPTION_SIZE, decimals=decimals)
-            return VGroup(square, number).arrange(RIGHT, buff=SWATCH_GAP)
-        legend = text_with_numbers(self.labels["weight_scale"], {"low": swatch(low, 0), "high": swatch(high, 1)},
-                                   style.MUTED, style.CAPTION_SIZE)
+        """Under the weights, what their colours span (``MatrixReveals.colour_legend``)."""
         weights = self.weights
         below = VGroup(weights.matrix.cell_grid, weights.row_labels)
-        return legend.next_to(below, DOWN, buff=LEGEND_GAP).match_x(weights.matrix.cell_grid)
+        return self.colour_legend("weights_scale").next_to(below, DOWN, buff=LEGEND_GAP).match_x(
+            weights.matrix.cell_grid)
 
     def uniform_mark(self, chart: RowBars, row) -> VGroup:
         """A dashed line across the query's bars where the uniform weight, 1/n of the visible tokens, would end, named
@@ -241,6 +248,11 @@ class LabMatrices(LabCanvas, MatrixReveals):
                             max_value=rounded_up(row.max()), name="distribution", names=texts,
                             values_shown=texts and self.numbers_fit(),
                             decimals=decimals_for(self.run.weights.flat))  # as the matrix beside writes them
+            # the values in one column right of every bar and of the uniform weight's line: a value beside a short
+            # bar had the dashed line through its first digit
+            reach = max(row.max(), 1 / np.count_nonzero(row > 0)) / rounded_up(row.max()) * FAN_BAR_LENGTH
+            for value in chart.value_texts:
+                value.align_to(chart.axis.get_center() + RIGHT * (reach + VALUE_CLEARANCE), LEFT)
             first = chart.line_starts()[0]  # the first token's line: the query sits up and left of it
             query_label.move_to(first + LEFT * FAN_LINES_WIDTH + UP * (FAN_RISE + query_label.height / 2))
             lines = WeightedLines([query_label.get_bottom() + DOWN * FAN_LINE_DROP] * len(row), chart.line_starts(),

@@ -11,6 +11,7 @@ from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.common import LEAVE_SECONDS, STEP_SECONDS
 from scenes.pipeline_parts.lab_canvas import LabCanvas
+from scenes.pipeline_parts.projection import Projections
 from scenes.vector_stage import VectorStage
 from scenes.weight_views import WeightedLines
 
@@ -22,7 +23,7 @@ OUTPUT_LAG = 0.5  # of an output's growth, before the next token's starts
 SPENT_LINES_OPACITY = 0.25  # the query's lines once its output has grown
 
 
-class LabOutput(LabCanvas):
+class LabOutput(LabCanvas, Projections):
     """Step 7 on the lab's canvas; ``self.output_stage`` is V, Z and the query's lines."""
 
     def output_caption(self) -> tuple[str, dict]:
@@ -39,15 +40,18 @@ class LabOutput(LabCanvas):
         steps, q = self.run.steps, self.query
         caption, fields = self.output_caption()
         animations = self.enter_lab_step("output", caption, **fields)
-        left, right, bottom, top = self.canvas_box()
+        vectors_box, band_box = self.split_box(self.canvas_box())
+        left, right, bottom, top = vectors_box
         stage = VectorStage(self.tokens, [(steps.V, style.VALUE, "V"), (steps.output, style.OUTPUT, "Z")],
                             right - left, top - bottom, query=q, gaps=[TOKENS_GAP, LINES_ROOM])
-        self.place(stage, self.canvas_box())
+        self.place(stage, vectors_box)
+        band = self.projection_band("V", band_box)  # the query's value, v = W_V x, with W_V's numbers
+        self.not_to_read(band)
         values, outputs = stage.rows
         lines = WeightedLines([vector.get_bottom() for vector in values.vectors],
                               [outputs.vectors[q].get_top()] * len(self.tokens), self.run.weights[q])
         self.play(*animations, Vanish(VGroup(self.softmax_heatmap, self.fan)), run_time=LEAVE_SECONDS)
-        self.play(Appear(stage.tokens), Appear(values), run_time=VALUES_SECONDS)
+        self.play(Appear(stage.tokens), Appear(values), Appear(band), run_time=VALUES_SECONDS)
         reveal = self.fill_seconds(OUTPUT_SECONDS)
         self.draw_lines(lines, self.settings.temperature, reveal / 2)
         self.play(Appear(outputs.name), GrowFromEdge(outputs.vectors[q], UP), run_time=OUTPUT_SECONDS)
@@ -55,4 +59,4 @@ class LabOutput(LabCanvas):
         self.play(*([LaggedStart(*others, lag_ratio=OUTPUT_LAG)] if others else []),
                   lines.animate.set_opacity(SPENT_LINES_OPACITY),
                   run_time=max(STEP_SECONDS, reveal / 2))
-        self.output_stage = VGroup(stage, lines)
+        self.output_stage = VGroup(stage, lines, band)

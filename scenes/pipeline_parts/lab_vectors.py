@@ -3,13 +3,14 @@ queries Q and the keys K, each grown out of a copy of X."""
 
 from __future__ import annotations
 
-from manim import LEFT, UP, GrowFromEdge, LaggedStart, ReplacementTransform, TransformFromCopy, VGroup
+from manim import LEFT, UP, AnimationGroup, GrowFromEdge, LaggedStart, ReplacementTransform, TransformFromCopy, VGroup
 
 from attn_math.lab import lab_sentence_name
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.common import ENTER_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.lab_canvas import LabCanvas
+from scenes.pipeline_parts.projection import Projections
 from scenes.vector_stage import VectorStage
 from scenes.visuals import label_text
 
@@ -19,8 +20,9 @@ DIMMED_OPACITY = 0.3  # of the rows above the one being projected
 VECTOR_LAG = 0.5  # of a vector's growth, before the next token's starts
 
 
-class LabVectors(LabCanvas):
-    """Steps 1-3 on the lab's canvas: ``self.inputs`` (X alone, named bars) becomes ``self.vectors`` (X, Q, K)."""
+class LabVectors(LabCanvas, Projections):
+    """Steps 1-3 on the lab's canvas: ``self.inputs`` (X alone, named bars) becomes ``self.vectors`` (X, Q, K), the
+    query token's product ``self.band`` (q = W_Q x, then k = W_K x, with their numbers) under them."""
 
     def show_embeddings(self):
         """Step 1: the side panel and the tokens land, then each token's embedding grows, one after another."""
@@ -28,11 +30,13 @@ class LabVectors(LabCanvas):
         caption = strings[f"{'caption_one' if len(self.tokens) == 1 else 'caption'}_{self.settings.preset}"]
         self.begin_step("embeddings", caption, n=len(self.tokens), d=steps.X.shape[1])
         self.panel = self.side_panel()
-        left, right, bottom, top = self.canvas_box()
+        vectors_box, self.band_box = self.split_box(self.canvas_box())
+        left, right, bottom, top = vectors_box
         self.vectors = VectorStage(self.tokens, [(steps.X, style.INPUT, "X"), (steps.Q, style.QUERY, "Q"),
                                                  (steps.K, style.KEY, "K")],
                                    right - left, top - bottom, query=self.query)
-        self.place(self.vectors, self.canvas_box())
+        self.place(self.vectors, vectors_box)
+        left, right, bottom, top = self.canvas_box()
         # X alone first, tall enough for the name of each bar: what the embedding's numbers stand for
         meaning = self.meaning_label = self.meaning()
         room = meaning.height + MEANING_GAP if len(meaning) else 0.0
@@ -65,7 +69,9 @@ class LabVectors(LabCanvas):
         return [self.labels["feature_lab"].format(number=k) for k in range(d)]
 
     def show_projection(self, key: str, row: int):
-        """Step 2 or 3: the rows above fade, the new row grows out of a copy of X, token by token.
+        """Step 2 or 3: the rows above fade, the query token's product q = W_Q x (then k = W_K x) comes under them
+        with every number of W, then the new row grows out of a copy of X, token by token, the product's result
+        with the query's vector.
 
         K repeats Q's animation, so it runs in half Q's time; the panel's d_k appears with Q. The caption gives
         W's shape, d_k × d in the lab's q = W x."""
@@ -77,10 +83,20 @@ class LabVectors(LabCanvas):
                       Vanish(VGroup(self.inputs.features, self.meaning_label)), run_time=MAKE_ROOM_SECONDS)
             animations = []
         above, projected = self.vectors.rows[:row], self.vectors.rows[row]
+        band = self.projection_band({"queries": "Q", "keys": "K"}[key], self.band_box)
+        if key == "queries":
+            product = [Appear(band.product), Appear(band.equals)]
+        else:  # W_K in W_Q's place, k's column gone until computed; x stays
+            product = [*[ReplacementTransform(getattr(self.band, part), getattr(band, part))
+                         for part in ("matrix", "embedding", "equals")], Vanish(self.band.result)]
         self.play(*animations, *[earlier.animate.set_opacity(DIMMED_OPACITY) for earlier in above],
-                  Appear(projected.name), run_time=ENTER_SECONDS)
-        reveal = LaggedStart(*[TransformFromCopy(source, target) for source, target
-                               in zip(self.vectors.rows[0].vectors, projected.vectors)], lag_ratio=VECTOR_LAG)
+                  Appear(projected.name), *product, run_time=ENTER_SECONDS)
+        self.band = band
+        self.not_to_read(band)
+        growths = [TransformFromCopy(source, target) for source, target
+                   in zip(self.vectors.rows[0].vectors, projected.vectors)]
+        growths[self.query] = AnimationGroup(growths[self.query], Appear(band.result))  # its numbers as it grows
+        reveal = LaggedStart(*growths, lag_ratio=VECTOR_LAG)
         if key == "queries":
             self.show_metric("d_k", reveal, run_time=self.fill_seconds())
         else:

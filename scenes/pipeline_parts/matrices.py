@@ -5,23 +5,26 @@ computation. Used by the lab's steps 4-6, the presets and the causal mask."""
 from __future__ import annotations
 
 import numpy as np
-from manim import Create, ReplacementTransform, Transform, VGroup, smooth, squish_rate_func
+from manim import RIGHT, Create, ReplacementTransform, Square, Transform, VGroup, smooth, squish_rate_func
 
 from lesson.numbers import decimals_for, format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.common import LEAVE_SECONDS, PipelineCommon
 from scenes.token_heatmap import sentence_matrix
-from scenes.visuals import CELL_HEIGHT, CELL_PADDING, number_text
+from scenes.visuals import CELL_HEIGHT, CELL_PADDING, number_text, tagged_number, text_with_numbers
 
 NUMBERS_MAX_TOKENS = 8  # up to this many tokens the matrices show their numbers; beyond, colour only
 ROWS_SECONDS = 1.5  # a colour-only grid fading into the next
-ROW_FADE_SECONDS = 1.0  # a matrix's row fading in, before it stands to be read
+ROW_FADE_SECONDS = 0.3  # a matrix's row fading in, before it stands to be read: a fade over 0.35 s reads as still
 FRAME_SECONDS = 0.5  # a matrix's brackets and token names moving to the new width; its rows, its formula fading out
 LABEL_ROOM = 1.4  # frame units around a colour-only grid, for its token names and formula
 DARK_TEXT_WEIGHT = 0.55  # above this weight its cell is dark enough for a number in the background's colour
 HALF_SIDE_MARGIN = 0.8  # frame units: what each of two maps side by side leaves of its half of the body
 HALF_TEXT_ROOM = 1.2  # frame units of the body's height left to the titles and readouts above and below two such maps
+WEIGHTS_SCALE = (0.0, 1.0)  # every map of weights in the section: the panel's colour at 0, full colour at 1
+SWATCH_SIDE = 0.22  # a weights legend's swatch: a cell's colour at 0 and at 1
+SWATCH_GAP = 0.08
 WIDTH_TOLERANCE = 1e-6  # frame units: two matrices' brackets narrower than this apart are as wide
 
 
@@ -95,6 +98,21 @@ class MatrixReveals(PipelineCommon):
                            fill=lambda weight: style.weight_colour(share(weight)), mask=mask, numbers=numbers,
                            text_colour=lambda weight: style.BACKGROUND if share(weight) > DARK_TEXT_WEIGHT
                            else style.TEXT)
+
+    def colour_legend(self, name: str) -> VGroup:
+        """What a map of weights' colours span, on the section's one scale (WEIGHTS_SCALE): a swatch at 0 (the panel's
+        colour) and one at 1 (full colour), each beside its value tagged ``name``: one weight has one colour on every
+        map, and nobody reads a cell's colour without its scale."""
+        low, high = WEIGHTS_SCALE
+        share = relative_share(low, high)
+
+        def swatch(value: float, k: int) -> VGroup:
+            square = Square(SWATCH_SIDE, stroke_color=style.MUTED, stroke_width=1, fill_opacity=1.0,
+                            fill_color=style.weight_colour(share(value)))
+            number = tagged_number(value, name, (0, k), font_size=style.CAPTION_SIZE, decimals=0)
+            return VGroup(square, number).arrange(RIGHT, buff=SWATCH_GAP)
+        return text_with_numbers(self.labels["weight_scale"], {"low": swatch(low, 0), "high": swatch(high, 1)},
+                                 style.MUTED, style.CAPTION_SIZE)
 
     def numbers_fit(self) -> bool:
         return len(self.tokens) <= NUMBERS_MAX_TOKENS

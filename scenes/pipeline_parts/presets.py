@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, Create, Transform, VGroup
+from manim import DOWN, RIGHT, UP, Create, MathTex, SurroundingRectangle, Transform, VGroup
 
 from attn_math.lab import LabAttention
 from attn_math.sharp import article_and_noun
@@ -31,6 +31,9 @@ FRAMING_SECONDS = 0.5  # at least, to frame the query's row in a compared map
 READOUT_SECONDS = 1.0  # a side's readout fading in under its framed row
 REFRAME_SECONDS = 0.8  # the frames moving from the query's row to the article's, the readouts leaving
 RING_STROKE = 5  # the ring around the article's weight on its noun
+LEGEND_NUMBERS = 2  # the colour legend's 0 and 1
+SILENT_PIECES = 5  # the presets step's pieces in a silent render, sharing its reading time
+QUICK_SECONDS = 0.25  # a piece the voice names, landing as it names it: a fade over 0.35 s reads as still
 
 
 class PresetSide(VGroup):
@@ -63,14 +66,15 @@ class PresetComparison(MatrixReveals):
         sharp = runs["sharp"].weights[q]
         caption = presets_caption(self.settings, runs["lab"].entropies[q], most)
         self.begin_step("presets", self.strings["steps"]["presets"][caption], query=self.tokens[q],
-                        new_numbers=READOUT_NUMBERS * len(runs),
+                        new_numbers=READOUT_NUMBERS * len(runs) + len(runs) * self.matrix_numbers() + LEGEND_NUMBERS,
                         lab_bits=format_number(runs["lab"].entropies[q]), most_bits=format_number(most),
                         sharp_max=format_number(sharp.max()), sharp_source=self.tokens[int(sharp.argmax())])
-        cell, width = self.half_body_cell(), None  # colours: flat or not
+        cell = self.half_body_cell()  # their numbers in the cells, on the section's one colour scale: flat or not
+        width = self.cell_width(*[run.weights for run in runs.values()])
         sides, self.preset_maps = VGroup(), {}
         for preset, run in runs.items():
-            heatmap = TokenHeatmap(self.weights_matrix(run.weights, f"weights_{preset}", cell, width, run.steps.mask,
-                                                       numbers=False), self.tokens, q)
+            heatmap = TokenHeatmap(self.weights_matrix(run.weights, f"weights_{preset}", cell, width, run.steps.mask),
+                                   self.tokens, q)
             readout = text_with_numbers(labels["row_readout"], {
                 "entropy": tagged_number(run.entropies[q], f"entropy_{preset}", font_size=style.CAPTION_SIZE),
                 "largest": tagged_number(run.max_weights[q], f"max_{preset}", font_size=style.CAPTION_SIZE)},
@@ -79,19 +83,41 @@ class PresetComparison(MatrixReveals):
             self.preset_maps[preset] = heatmap
             sides.add(PresetSide(title, heatmap, readout).arrange(DOWN, buff=SIDE_LINE_GAP))
         sides.arrange(RIGHT, buff=SIDES_GAP, aligned_edge=UP)
-        self.place(sides, self.body())
+        legend = self.colour_legend("presets_scale")
+        formula = self.entropy_formula(most, len(runs["lab"].weights[q]))
+        below = VGroup(formula, legend).arrange(DOWN, buff=SIDE_LINE_GAP)
+        self.place(VGroup(sides, below).arrange(DOWN, buff=2 * SIDE_LINE_GAP), self.body())
         frames = VGroup(*[side.heatmap.matrix.row_box(q) for side in sides])
         self.cue("reset")
         self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=LAB_LEAVE_SECONDS)
-        each = max(LANDING_SECONDS + FRAMING_SECONDS + READOUT_SECONDS, self.fill_seconds() / 2)
-        for (preset, run), side, frame in zip(runs.items(), sides, frames):  # a side after the other, each whole
-            self.land_with_chord(run.weights[q], preset, [Appear(side.title), Appear(side.heatmap)],
-                                 LANDING_SECONDS)
-            # the query's row framed slowly, leading the eye along it, then what it says: its entropy and largest
-            self.play(Create(frame), run_time=each - LANDING_SECONDS - READOUT_SECONDS)
-            self.play(Appear(side.readout), run_time=READOUT_SECONDS)
+        lab, sharp_side = sides
+        # the lab's side lands with its chord; then each thing the voice names comes as it names it (a beat each):
+        # the row's entropy, the formula and its largest possible value, the designed side and its largest weight
+        # a silent render's caption is read whole: its pieces then share the step's reading time, as slow plays
+        quick = QUICK_SECONDS if self.spoken() else max(QUICK_SECONDS, self.fill_seconds() / SILENT_PIECES)
+        self.land_with_chord(runs["lab"].weights[q], "lab", [Appear(lab.title), Appear(lab.heatmap), Appear(legend)],
+                             LANDING_SECONDS)
+        self.play(Create(frames[0]), run_time=max(FRAMING_SECONDS, quick))
+        self.beat("bits")
+        self.play(Appear(lab.readout), run_time=quick)
+        self.beat("most")
+        self.play(Appear(formula), run_time=quick)
+        self.beat("sharp")
+        self.land_with_chord(runs["sharp"].weights[q], "sharp", [Appear(sharp_side.title), Appear(sharp_side.heatmap)],
+                             quick)
+        top = self.cell_frame(sharp_side.heatmap.matrix, q, int(np.argmax(sharp)), style.ATTENTION)
+        self.beat("top")  # "the row of «gato» gives 0.78 to «el»": that row framed, its readout, that cell ringed
+        self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top),  # silent: the last fills the step
+                  run_time=quick if self.spoken() else max(quick, self.fill_seconds()))
+        self.sharp_top = top
         self.presets_stage = PresetsStage(sides, frames)
+        self.presets_extras = VGroup(below, top)  # on screen beside the stage until the temperature step
         self.preset_runs = runs
+
+    def entropy_formula(self, most: float, n: int) -> VGroup:
+        """H = −Σⱼ αⱼ log₂ αⱼ, the entropy of a row of weights, and its largest possible value: log₂ n, all n alike."""
+        return MathTex(r"\textstyle H = -\sum_j \alpha_j \log_2 \alpha_j \;\le\; \log_2 " + str(n) + " = "
+                       + format_number(most) + r"\text{ bits}", color=style.TEXT, font_size=style.CAPTION_SIZE + 2)
 
     def show_article(self):
         """Does the article attend to the noun after it? The caption gives each side's verdict as the numbers do
@@ -100,7 +126,8 @@ class PresetComparison(MatrixReveals):
         sides, frames = self.presets_stage.sides, self.presets_stage.frames
         if pair is None:
             self.begin_step("article", self.strings["steps"]["article"]["caption_none"])
-            self.play(Vanish(frames), run_time=self.fill_seconds())
+            self.play(Vanish(frames), Vanish(self.sharp_top), run_time=self.fill_seconds())
+            self.presets_extras.remove(self.sharp_top)
             self.presets_stage = PresetsStage(sides)
             return
         article, noun = pair
@@ -115,29 +142,40 @@ class PresetComparison(MatrixReveals):
                         sharp_weight=format_number(weight["sharp"]))
         readouts = VGroup(*[self.article_readout(preset, run, article, noun).move_to(side.readout)
                             for (preset, run), side in zip(runs.items(), sides)])
-        rings = VGroup(*[side.heatmap.matrix.heatmap.box([article], [noun], style.ATTENTION, stroke_width=RING_STROKE)
-                         for side in sides])
+        rings = VGroup(*[self.cell_frame(side.heatmap.matrix, article, noun, style.ATTENTION) for side in sides])
         new_frames = VGroup(*[side.heatmap.matrix.row_box(article) for side in sides])
-        self.play(Transform(frames, new_frames), *[Vanish(side.readout) for side in sides], run_time=REFRAME_SECONDS)
+        self.play(Transform(frames, new_frames), *[Vanish(side.readout) for side in sides], Vanish(self.sharp_top),
+                  run_time=REFRAME_SECONDS)
+        self.presets_extras.remove(self.sharp_top)
         self.presets_stage = PresetsStage(sides, frames, rings, readouts)
         each = max(CHORD_SECONDS, self.fill_seconds(0.0) / 2)
         for (preset, run), readout, ring, side in zip(runs.items(), readouts, rings, sides):  # lab, then designed
             self.beat(preset)  # each side's ring as the voice gives its weight
             largest = int(np.argmax(run.weights[article]))
+            # the ring and the readout land quickly, as the voice names them: a ring drawn over 1.5 s was too thin a
+            # change to be seen moving
+            landing = QUICK_SECONDS if self.spoken() else LANDING_SECONDS
             if largest == noun:
-                self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each)
+                self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each, landing)
                 continue
-            self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each / 2)
+            self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each / 2, landing)
             self.beat(f"{preset}_max")  # "its largest weight is only ...": that cell framed too, the noun's beside it
-            top = side.heatmap.matrix.heatmap.box([article], [largest], style.HIGHLIGHT, stroke_width=RING_STROKE)
-            self.play(Create(top), run_time=max(each / 2, READOUT_SECONDS))  # the rest of the lab side's time
+            top = self.cell_frame(side.heatmap.matrix, article, largest)
+            self.play(Create(top), run_time=QUICK_SECONDS if self.spoken() else max(each / 2, READOUT_SECONDS))
             rings.add(top)
 
-    def land_with_chord(self, weights, preset: str, animations: list, seconds: float):
+    @staticmethod
+    def cell_frame(matrix, row: int, column: int, colour=style.HIGHLIGHT):
+        """A thick frame round one cell of a map, with its numbers or in colours only."""
+        if hasattr(matrix, "heatmap"):
+            return matrix.heatmap.box([row], [column], colour, stroke_width=RING_STROKE)
+        return SurroundingRectangle(matrix.cells[row][column], color=colour, buff=0.02, stroke_width=RING_STROKE)
+
+    def land_with_chord(self, weights, preset: str, animations: list, seconds: float, landing: float = LANDING_SECONDS):
         """One side of the two presets compared: ``animations`` (its map, or its ring and readout) played in at most
-        LANDING_SECONDS, its row's chord sounding as they land, then held for the rest of ``seconds``; the other
+        ``landing`` seconds, its row's chord sounding as they land, then held for the rest of ``seconds``; the other
         side's chord (at least CHORD_SECONDS later) never overlaps it."""
-        shown = min(LANDING_SECONDS, seconds)
+        shown = min(landing, seconds)
         self.cue("row", lands=True, weights=np.asarray(weights).tolist(), version=preset)
         self.play(*animations, run_time=shown)
         if seconds > shown:

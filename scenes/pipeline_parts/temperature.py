@@ -17,7 +17,7 @@ from scenes import style
 from scenes.curve_plot import CurvePlot
 from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.common import (ENTER_SECONDS, LEAVE_SECONDS, SPLIT_MARGIN, VOICE_LEFT, PipelineCommon, bar_frames,
-                                         rounded_up)
+                                         pulses, rounded_up)
 from scenes.token_labels import abbreviated
 from scenes.visuals import fit, label_text, tagged_number, text_with_numbers
 from scenes.weight_views import token_bar_chart
@@ -52,7 +52,7 @@ READ_OFF_DROP = 0.25  # between the plot and that line
 UNIFORM_STROKE = 2  # the uniform floor's dashed line
 UNIFORM_LABEL_GAP = 0.1  # between that line and its label
 UNIFORM_CLEARANCE = 0.2  # over its label's height: the room that puts the label under the line rather than over
-UNIFORM_SECONDS = 0.6  # the uniform floor and its label drawn
+UNIFORM_SECONDS = 1.5  # the uniform floor and its label drawn, a light running down the curve to it
 COLD_FRAME_GAP = 0.08  # round the coldest row, or a row's readout, framed as the voice names it
 COLD_STROKE = 3
 READ_OUT_LEFT = 1.0  # s of the phrase reading the three maxima left after the last is framed
@@ -98,7 +98,7 @@ class TemperatureSteps(PipelineCommon):
         rows = self.temperature_rows_of(temperatures, runs, "temperature")
         self.plot = self.max_weight_plot((split + SPLIT_MARGIN, right, bottom, top))
         marks = self.marks(temperatures, [run.max_weights[q] for run in runs])
-        self.play(Vanish(self.presets_stage), run_time=LEAVE_SECONDS)
+        self.play(Vanish(VGroup(self.presets_stage, self.presets_extras)), run_time=LEAVE_SECONDS)
         self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=ENTER_SECONDS)
         self.beat("rows")  # "listen to each row" is said as the rows are drawn, not over empty axes
         self.play(*[Appear(VGroup(row.title, row.chart.baseline)) for row in rows],
@@ -219,8 +219,10 @@ class TemperatureSteps(PipelineCommon):
             self.play(Create(plot.curve, rate_func=linear),
                       *[FadeIn(ring, scale=MARK_GROWTH, rate_func=rate) for ring, rate in zip(rings, landing)],
                       *[Appear(part, rate_func=rate) for part, rate in zip(readout, landing)], run_time=reveal)
-        self.beat("uniform")
-        self.play(Create(uniform), Appear(uniform_label), run_time=UNIFORM_SECONDS)
+        self.beat("uniform")  # "as T rises the largest weight falls towards the uniform": a light down the curve as
+        # the floor it falls to is drawn (a thin dashed line alone was too small a change to be seen moving)
+        self.play(Create(uniform), Appear(uniform_label), *pulses([plot.curve], style.HIGHLIGHT),
+                  run_time=UNIFORM_SECONDS)
         self.plot_stage = VGroup(plot, self.temperature_marks, uniform, uniform_label, rings, readout)
 
     def read_rows_out(self):
