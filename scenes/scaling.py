@@ -733,7 +733,9 @@ class ScalingScene(LessonScene):
         low = self.dimensions[0]
         scaled_readout = self.readout_line(low, scaled=True)
         panels = [self.unscaled, self.scaled]
-        self.play(Swap(self.readout, scaled_readout), Vanish(self.marks), *self.panels_to(low, panels), run_time=1.0)
+        # the old line out, then the new one in (Swap would light the line's empty number slots as it fades)
+        self.play(Vanish(self.readout), Vanish(self.marks), run_time=POP * 2)
+        self.play(Appear(scaled_readout), *self.panels_to(low, panels), run_time=1.0)
         self.readout = scaled_readout
         waited = self.cue_in_turn(panels, low)
         rest = self.dimensions[1:]
