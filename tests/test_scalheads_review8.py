@@ -182,16 +182,3 @@ def test_the_heatmaps_column_labels_are_legible_from_the_back_of_the_room(heads)
     labels = [*heads.heatmap.column_labels]
     assert labels
     assert min(cap_height(label) for label in labels) * 720 / config.frame_height >= 16 / X_HEIGHT
-
-
-# Stills as the reviewers measure them, on a tiny render of the steps they were in, with a stand-in voice at the
-# narration's pace. 720p review: scaling 2.4-9.7 (variance), 77.2-83.6 (exponentiate), 109.2-115.5 (scaled); heads
-# 56.8-63.1 (average), 97.9-106.5 (choose), 111.2-117.7 (cost), 125.2-134.7 (concat).
-@pytest.mark.parametrize(("section", "first", "last"), [("scaling", 1, 1), ("scaling", 4, 5), ("heads", 5, 5),
-                                                        ("heads", 7, 9)])
-def test_no_still_over_six_seconds_where_the_review_found_them(tmp_path, section, first, last):
-    from lesson.steps import StepRange
-    from tests.scene_checks import PacedSpeaker, render_video, video_stills
-
-    _, path = render_video(section, tmp_path, frame_rate=10, narration=PacedSpeaker(), steps=StepRange(first, last))
-    assert video_stills(path) == []
