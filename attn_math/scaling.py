@@ -19,11 +19,12 @@ from attn_math.validation import as_count, frozen
 
 MAX_D_K = 4096
 MIN_KEYS, MAX_KEYS = 2, 16
+DEVIATION_PAIRS = 20000  # pairs q, k a measured deviation of q · k is taken over
 _NORMALS_PER_BLOCK = 1 << 21  # bounds the memory of score_deviation at large d_k (16 MB per block)
 
 
 
-def score_samples(d_k: int, n_samples: int = 20000, seed: int = 0) -> np.ndarray:
+def score_samples(d_k: int, n_samples: int = DEVIATION_PAIRS, seed: int = 0) -> np.ndarray:
     """q · k for n_samples pairs q, k ~ N(0, I_{d_k}) drawn with the given seed, pair after pair: (n_samples,).
 
     The draws are sequential, so the first m samples are the same whatever n_samples >= m is asked for.
@@ -47,12 +48,12 @@ def standard_deviation(x) -> float:
     return float(np.sqrt(np.mean((x - np.mean(x)) ** 2)))
 
 
-def score_deviation(d_k: int, n_samples: int = 20000, seed: int = 0) -> float:
+def score_deviation(d_k: int, n_samples: int = DEVIATION_PAIRS, seed: int = 0) -> float:
     """std(q · k) over n_samples pairs q, k ~ N(0, I_{d_k}) drawn with the given seed: about sqrt(d_k)."""
     return standard_deviation(score_samples(d_k, n_samples, seed))
 
 
-def scaled_score_deviation(d_k: int, n_samples: int = 20000, seed: int = 0) -> float:
+def scaled_score_deviation(d_k: int, n_samples: int = DEVIATION_PAIRS, seed: int = 0) -> float:
     """std(q · k / sqrt(d_k)) = std(q · k) / sqrt(d_k) over score_deviation's draws: about 1 for every d_k."""
     return score_deviation(d_k, n_samples, seed) / float(np.sqrt(d_k))
 
@@ -90,6 +91,14 @@ class ScalingDemo:
     weights_scaled: np.ndarray  # (n_keys,) softmax(scaled_scores)
     entropy_unscaled: float  # bits
     entropy_scaled: float  # bits
+
+
+def softmax_slopes(weights) -> np.ndarray:
+    """p_j (1 − p_j) = ∂p_j/∂s_j, (n_keys,): how far key j's weight moves as its own score moves, the diagonal of
+    the softmax's Jacobian diag(p) − p pᵀ. Near 0 for a weight near 0 or near 1: a one-hot row passes almost no
+    gradient back to any score; their sum, 1 − Σ p_j², is 0 for a one-hot row and 1 − 1/n for a uniform one."""
+    weights = np.asarray(weights, dtype=float)
+    return weights * (1.0 - weights)
 
 
 def scaling_demo(d_k: int, n_keys: int = 8, seed: int = 0) -> ScalingDemo:

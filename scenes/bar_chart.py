@@ -10,6 +10,7 @@ import numpy as np
 from manim import DOWN, UP, Line, ManimColor, Rectangle, Transform, VGroup
 
 from scenes import style
+from scenes.fades import Swap
 from scenes.visuals import baseline, label_text, number_text, sit_on
 
 VALUE_GAP = 0.08
@@ -66,8 +67,10 @@ class BarChart(VGroup):
         text.scale_to_fit_width(min(text.width, bar.width * 1.4))
         return text.next_to(bar, UP, buff=VALUE_GAP * self.scale_factor)
 
-    def change_to(self, values: Sequence[float]) -> list:
-        """Animations that move every bar (and its value) to ``values``; bottoms stay on the baseline."""
+    def change_to(self, values: Sequence[float], swap_values: bool = False) -> list:
+        """Animations that move every bar (and its value) to ``values``; bottoms stay on the baseline. With
+        ``swap_values`` each old value fades out before the new one fades in above its bar (no morph of two
+        numbers into each other, which reads as both at once)."""
         values = np.asarray(values, dtype=float)
         scale = self.scale_factor
         targets = [Rectangle(width=bar.width, height=self._height(value, scale), stroke_width=0,
@@ -79,6 +82,10 @@ class BarChart(VGroup):
             # the new texts on the scene as well, outliving the chart), then take the new values' tags.
             for j, (text, target, value) in enumerate(zip(self.value_texts, targets, values)):
                 new_text = self._value_text(j, target, value)
+                if swap_values:
+                    self.value_texts.submobjects[j] = new_text
+                    animations.append(Swap(text, new_text))
+                    continue
                 animations.append(Transform(text, new_text))
                 text.shown_text, text.tag = new_text.shown_text, new_text.tag
         self.values = values

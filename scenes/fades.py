@@ -3,7 +3,7 @@
 manim's FadeIn and FadeOut are Transforms: they deep-copy the mobject twice and interpolate every
 point of it on every frame, though no point moves. Clearing a stage of three matrices took 0.75 s
 that way and 0.36 s here, where each part's opacities are kept once and scaled frame by frame.
-``lag_ratio`` staggers the parts as it does in manim. ``Swap`` cross-fades an old number into a new one.
+``lag_ratio`` staggers the parts as it does in manim. ``Swap`` fades an old number out, then a new one in.
 """
 
 from __future__ import annotations
@@ -66,9 +66,10 @@ class Vanish(_OpacityFade):
 
 
 class Swap(Animation):
-    """Fade the number ``old`` out while ``new`` fades in where it already stands.
+    """Fade the number ``old`` out in the first half of the play, then ``new`` in where it already stands.
 
-    For numbers a cross-fade reads better than ReplacementTransform's glyph morph, and it leaves nothing
+    Never both at once: two numbers cross-faded in one place read as neither ("0.02" over "0.05"). For numbers
+    this reads better than ReplacementTransform's glyph morph, and it leaves nothing
     behind: ReplacementTransform also adds its target to the scene on its own, a copy on screen that stays
     when the group holding it is later replaced. ``new`` is already in its group on screen; ``old``,
     already taken out of it, is on screen only for the fade.
@@ -86,8 +87,8 @@ class Swap(Animation):
         return self.mobject  # interpolate_mobject needs no starting state
 
     def interpolate_mobject(self, alpha: float) -> None:
-        self.old.set_opacity(1 - alpha)
-        self.mobject.set_opacity(alpha)
+        self.old.set_opacity(max(0.0, 1 - 2 * alpha))
+        self.mobject.set_opacity(max(0.0, 2 * alpha - 1))
 
     def clean_up_from_scene(self, scene) -> None:
         super().clean_up_from_scene(scene)

@@ -9,7 +9,7 @@ import textwrap
 
 import numpy as np
 from manim import (DOWN, LEFT, PI, RIGHT, UP, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget, ReplacementTransform,
-                   RoundedRectangle, Transform, VGroup, Write, interpolate_color)
+                   RoundedRectangle, SurroundingRectangle, Transform, VGroup, Write, interpolate_color)
 
 from attn_math.heads import multi_head_attention
 from lesson.heads_answers import choice_token, question_fields, telling_head
@@ -29,9 +29,20 @@ ARC_HEIGHT = 3.0  # the longest arc's rise above the words, before the column is
 READOUT_LINE = 0.34  # height of one line of weights under the tokens
 SUM_NOTE_GAP = 0.05  # between the last line of weights and the note that they are rounded
 HOLD = 2.5  # seconds to hold a state worth reading
+# The focus moving to the row the voice names («perro» atiende a «el»): there before the voice has said the token
+FOCUS_MOVE = 0.4
+QUICK_APPEAR = 0.3
+HEATMAP_TRIES = 4
+# The heatmap's token labels, most of them lower case: their x-height 16 px at 720p (a cap height of 22 px), legible
+# from the back of a room, turned upright or not
+HEATMAP_LABEL_SIZE = 24  # sizings of a heatmap to its panel (the turned labels' height depends on the cells')  # a piece the voice names comes this fast: a slower fade reads as a still screen
+HEAD_COMES = 0.3  # a head's arcs and legend line coming in as its chord sounds
+OVERLAY_HOLD = 1.0  # the three heads together, before the voice names their average
 TYPED_LINE_CHARACTERS = 70  # the sentence as typed wraps onto a second line beyond this
 FORMULA_SIZE = 40
-SIZE_BLOCK_FILL = 0.45  # how much of its colour an evenly filled block takes
+# How much of its colour an evenly filled block takes: nearly all, or the one head's W_Q (learned W's pink) and head
+# 1's W_Q¹ (orchid) mixed with the panel's dark grey come within 14 ΔE00 of each other, and read as one colour
+SIZE_BLOCK_FILL = 0.9
 # Cell sides small enough that a step's blocks fit the body unscaled, so their labels keep their size
 PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long sentences)
 PATTERN_GAP = 0.8
@@ -210,9 +221,19 @@ class HeadsScene(LessonScene):
                   run_time=1.0)
 
     def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
+        """The heatmap sized so that, once its column labels are turned upright, it fits the panel as built: fitted
+        by scaling, its labels shrank with it (to 11 px at 720p). The height the turned labels add comes off the
+        cells instead."""
         left, right, bottom, top = box = self.panels()[1]
-        heatmap = TokenHeatmap(weights, self.result.labels, label, colour, right - left, top - bottom)
-        return self.place(upright_column_labels(heatmap), box)
+        height = top - bottom
+        for _ in range(HEATMAP_TRIES):
+            heatmap = upright_column_labels(TokenHeatmap(weights, self.result.labels, label, colour, right - left,
+                                                         height, font_size=HEATMAP_LABEL_SIZE))
+            overflow = heatmap.height - (top - bottom)
+            if overflow <= 1e-3:
+                break
+            height -= overflow
+        return self.place(heatmap, box)
 
     def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str):
         """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens."""
@@ -220,11 +241,11 @@ class HeadsScene(LessonScene):
         boxes = [self.heatmap.row_box(i), self.row.box(i)]
         if self.focused:
             old_readout, old_boxes = self.focused
-            self.play(arcs.focus(i), ReplacementTransform(old_readout, readout),
-                      *[Transform(old, new) for old, new in zip(old_boxes, boxes)], run_time=0.8)
+            self.play(arcs.focus(i), Vanish(old_readout), Appear(readout),
+                      *[Transform(old, new) for old, new in zip(old_boxes, boxes)], run_time=FOCUS_MOVE)
             self.focused = (readout, old_boxes)
         else:
-            self.play(arcs.focus(i), Appear(readout), *[Create(box) for box in boxes], run_time=0.8)
+            self.play(arcs.focus(i), Appear(readout), *[Create(box) for box in boxes], run_time=FOCUS_MOVE)
             self.focused = (readout, boxes)
 
     def clear_focus(self) -> list:
@@ -249,9 +270,8 @@ class HeadsScene(LessonScene):
                         spoken_targets=self.listed(shared, spoken=True), number=head + 1, attended=result.labels[attended], weight=f"{row[attended]:.2f}",
                         mean=f"{result.mean_weights[focus, attended]:.2f}")
         legend = self.place(self.legend(style.CAPTION_SIZE), self.panels()[1])
-        self.cue("heads_overlay", lands=True, weights=[head.weights.tolist() for head in result.heads])
         self.overlay_heads(legend)
-        self.wait(HOLD)
+        self.wait(OVERLAY_HOLD)
         self.sum_arcs = AttentionArcs(self.row, result.mean_weights, style.ATTENTION, height=self.arc_height)
         self.heatmap = self.heatmap_for(result.mean_weights, self.labels["sum_matrix"].format(h=result.n_heads),
                                         style.ATTENTION)
@@ -272,13 +292,13 @@ class HeadsScene(LessonScene):
                                  below=0.2 + READOUT_LINE, hide_zeros=True)
         self.beat("telling")
         self.cue("head_row", lands=True, head=head, query=focus, weights=row.tolist())
-        self.play(arcs.draw(run_time=1.0), Appear(readout), run_time=1.0)
+        self.play(arcs.draw(run_time=QUICK_APPEAR), Appear(readout), run_time=QUICK_APPEAR)
         # "el promedio lo diluye a 0.33": the average's weight on that token, framed in its readout
         average = next(text for text in self.focused[0] if text.tag[1][1] == attended)
         diluted = RoundedRectangle(width=average.width + 0.16, height=average.height + 0.08, corner_radius=0.04,
                                    stroke_color=style.HIGHLIGHT, stroke_width=2.5).move_to(average)
         self.beat("diluted")
-        self.play(Create(diluted), run_time=0.6)
+        self.play(Create(diluted), run_time=QUICK_APPEAR)
         self.wait(HOLD)
         self.head_example = VGroup(arcs, readout, diluted)
 
@@ -287,15 +307,18 @@ class HeadsScene(LessonScene):
         return [int(np.argmax(head.weights[focus])) for head in self.result.heads]
 
     def overlay_heads(self, legend: VGroup):
-        """The heads' arcs over one row, each with its legend line as its chord in ``heads_overlay`` sounds:
-        the first as the last head's focus and heatmap clear, the others a chord's turn apart (the last
-        head's arcs, already there, light up in full)."""
-        beat = heads_turn("heads_overlay")
-        self.play(*self.clear_focus(), Vanish(self.heatmap), Appear(self.head_arcs[0]), Appear(legend[0]),
-                  run_time=1.2)
-        for arcs, line in zip(self.head_arcs[1:-1], legend[1:-1]):
-            self.play(Appear(arcs), Appear(line), run_time=beat)
-        self.play(self.head_arcs[-1].unfocus(), Appear(legend[-1]), run_time=beat)
+        """The heads' arcs over one row, each with its legend line as its chord in ``heads_overlay`` sounds, once
+        the last head's focus and heatmap have cleared: each comes quickly as its chord starts, a chord's turn
+        after the one before (the last head's arcs, already there, light up in full). Slow fades of thin arcs
+        under the chords read as a still screen with tones over it."""
+        result, beat = self.result, heads_turn("heads_overlay")
+        self.play(*self.clear_focus(), Vanish(self.heatmap), run_time=0.6)
+        self.cue("heads_overlay", lands=True, weights=[head.weights.tolist() for head in result.heads])
+        comings = [[Appear(arcs)] for arcs in self.head_arcs[:-1]] + [[self.head_arcs[-1].unfocus()]]
+        for index, (coming, line) in enumerate(zip(comings, legend)):
+            if index:
+                self.wait(beat - HEAD_COMES)
+            self.play(*coming, Appear(line), run_time=HEAD_COMES)
 
     # Step 6: illustrative ----------------------------------------------------------------------
     def show_illustrative(self):
@@ -349,11 +372,11 @@ class HeadsScene(LessonScene):
                 self.play(arcs[index].draw(run_time=beat), Appear(readouts[index]), Appear(line), run_time=beat)
         self.beat("verdict")  # what the heads' disagreement means, once all of them were heard: the tokens to choose
         chosen = VGroup(*[self.row.box(j).set_stroke(style.ATTENTION) for j in targets if j != focus])
-        self.play(Create(chosen), run_time=0.6)
+        self.play(Create(chosen), run_time=QUICK_APPEAR)
         shown = [legend, note, chosen]
         if len(targets) > 1:
             self.beat("spread")
-            self.play(Appear(spread), run_time=0.6)
+            self.play(Appear(spread), run_time=QUICK_APPEAR)
             shown.append(spread)
         self.wait(HOLD)
         self.choice = VGroup(self.row, self.arcs_note, self.sum_note, *shown, box, *arcs, *readouts)
@@ -412,9 +435,14 @@ class HeadsScene(LessonScene):
         self.wait(1.0)
         self.cue("cost", lands=True, heads=h, d_model=d_model, d_head=d_head, params=many_params)
         self.play(*self.slice_columns(single.copy(), split), Appear(titles[1]), run_time=1.5)
-        self.play(Appear(costs[1]), run_time=0.6)
-        self.wait(HOLD + 1.0)
-        self.cost = stage
+        # "Cada proyección sigue teniendo 144 pesos": the second count comes, and both counts are framed
+        self.beat("params")
+        self.play(Appear(costs[1]), run_time=QUICK_APPEAR)
+        frames = VGroup(*[SurroundingRectangle(cost, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5)
+                          for cost in costs])
+        self.play(Create(frames), run_time=0.6)
+        self.wait(HOLD)
+        self.cost = VGroup(stage, frames)
 
     # Step 9: concatenate and mix with W_O ------------------------------------------------------
     def show_concat(self):
@@ -448,7 +476,7 @@ class HeadsScene(LessonScene):
                                for block, head in zip(outputs, result.heads)])
         self.play(Vanish(self.cost), run_time=0.6)
         self.play(Write(formula), run_time=1.5)
-        self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=1.0)
+        self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=QUICK_APPEAR)
         self.wait(HOLD)
         self.beat("concat")
         self.cue("concat", lands=True, heads=h, d_head=result.d_head, d_model=result.d_model)
@@ -458,10 +486,11 @@ class HeadsScene(LessonScene):
                   ReplacementTransform(head_shapes, shapes[0]), run_time=1.5)
         self.wait(1.0)
         self.beat("mix")
-        self.play(Appear(VGroup(times, w_o, shapes[1])), run_time=0.8)
-        self.play(Appear(VGroup(equals, output, shapes[2])), run_time=0.8)
+        self.play(Appear(VGroup(times, w_o, shapes[1])), run_time=QUICK_APPEAR)
+        self.wait(0.6)
+        self.play(Appear(VGroup(equals, output, shapes[2])), run_time=QUICK_APPEAR)
         self.beat("next")
-        self.play(Appear(next_layer), run_time=0.6)
+        self.play(Appear(next_layer), run_time=QUICK_APPEAR)
         self.beat("zeros")  # "esta, diseñada, tiene muchos ceros": W_O framed
         zeros = RoundedRectangle(width=w_o.width + 0.2, height=w_o.height + 0.2, corner_radius=0.08,
                                  stroke_color=style.HIGHLIGHT, stroke_width=3).move_to(w_o)

@@ -9,11 +9,11 @@ panels): the scaled scores are visibly the smaller ones.
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Create, Dot, FadeIn, GrowFromEdge, Line, MathTex, Rectangle,
-                   ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, MathTex,
+                   Rectangle, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
 
-from attn_math.scaling import (ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
-                               standard_deviation)
+from attn_math.scaling import (DEVIATION_PAIRS, ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
+                               softmax_slopes, standard_deviation)
 from lesson.numbers import format_number
 from lesson.scaling_answers import COLLAPSED, question_fields, scaled_step, swept
 from scenes import style
@@ -80,6 +80,23 @@ VARIANCE = (r"\mathrm{Var}(", "q", r"\cdot", "k", r") = \sum_{i=1}^{d_k} \mathrm
             r")", r"= d_k")
 SUM_PART = len(VARIANCE) - 1  # "= d_k": framed as the voice says the sum's variance is the dimension
 ROW_REVEAL, ROW_READ = 0.6, 0.3  # seconds a table row takes to come, and to be read before the next
+UNIT_TERMS = ("1", "+", "1", "+", "1", "+", r"\cdots", "+", "1")  # Var(q_i k_i) = 1, d_k times
+TERMS_RUN, TERM_LAG = 1.2, 0.8  # the terms come one after the other, each in about a sixth of a second
+SHORTEST_APPEAR = 0.4
+# A piece the voice names pops in: a grey text fading in over more than a few frames changes each frame too little
+# to be seen moving (the reviewers' measure: 24 grey levels a frame at 30 fps)
+POP = 0.15
+QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
+
+
+def grouped(count: int) -> str:
+    """A count in groups of three digits split by a no-break space, as SI writes it: 20 000."""
+    return f"{count:,}".replace(",", "\u00a0")
+
+
+def gradient_reach(weights: np.ndarray) -> float:
+    """Σ p_j(1 − p_j): the gradient a softmax row passes back to its own scores, summed over its keys."""
+    return float(softmax_slopes(weights).sum())
 
 
 class ScoreCloud(VGroup):
@@ -302,11 +319,18 @@ class DistributionPanel(VGroup):
                               stroke_width=0, fill_opacity=0).next_to(self.chart.baseline, UP, buff=0)
         self.title = label_text(title, style.TEXT, style.BODY_SIZE, weight="BOLD")
         self.entropy_label = label_text(strings["entropy"], style.MUTED, style.CAPTION_SIZE)
-        self.entropy = self._entropy_number(entropy)
+        self.entropy = self._side_number("entropy", entropy)
         self.bits = label_text(strings["bits"], style.MUTED, style.CAPTION_SIZE)
         self.entropy_value = VGroup(self.entropy, self.bits).arrange(RIGHT, buff=0.12)
-        self.side = VGroup(self.title, self.entropy_label, self.entropy_value).arrange(DOWN, buff=0.18,
-                                                                                      aligned_edge=RIGHT)
+        # How much gradient the row passes back to its scores, Σ p_j(1 − p_j): ≈ 0 once one key takes everything
+        self.gradient_label = label_text(strings["gradient"], style.MUTED, style.CAPTION_SIZE)
+        self.gradient = self._side_number("gradient", gradient_reach(weights))
+        # a label and its number on one line: two lines more than the title would shrink the stacked panels
+        self.gradient_line = VGroup(self.gradient_label, self.gradient)
+        lines = [VGroup(self.entropy_label, self.entropy_value), self.gradient_line]
+        for line in lines:
+            line.arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
+        self.side = VGroup(self.title, *lines).arrange(DOWN, buff=0.18, aligned_edge=RIGHT)
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP)
         self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
@@ -321,9 +345,10 @@ class DistributionPanel(VGroup):
         """(bottom, top) of the empty column left of the bars, above the score label, once the title is above."""
         return self.scores.label.get_top()[1] + LEGEND_SLOT_GAP, self.room.get_top()[1]
 
-    def _entropy_number(self, entropy: float):
-        text = number_text(entropy, style.TEXT, style.CAPTION_SIZE)
-        text.tag = (f"entropy_{self.version}", (0, 0))
+    def _side_number(self, name: str, value: float):
+        """The entropy or the gradient written in the side column, tagged ``name``_version."""
+        text = number_text(value, style.TEXT, style.CAPTION_SIZE)
+        text.tag = (f"{name}_{self.version}", (0, 0))
         return text
 
     def change_to(self, weights: np.ndarray, scores: np.ndarray, entropy: float) -> list:
@@ -331,12 +356,19 @@ class DistributionPanel(VGroup):
         return [*self.scores.change_to(scores), *self.change_weights(weights, entropy)]
 
     def change_weights(self, weights: np.ndarray, entropy: float) -> list:
-        """Animations that move the bars and the entropy to the softmax of new scores."""
-        new_entropy = self._entropy_number(entropy).scale(self.chart.scale_factor).move_to(self.entropy)
-        animations = [*self.chart.change_to(weights), Swap(self.entropy, new_entropy)]
+        """Animations that move the bars, the entropy and the gradient to the softmax of new scores: each number
+        fades out before its new value fades in."""
+        scale = self.chart.scale_factor
+        new_entropy = self._side_number("entropy", entropy).scale(scale).move_to(self.entropy)
+        new_gradient = self._side_number("gradient", gradient_reach(weights)).scale(scale).move_to(
+            self.gradient, aligned_edge=LEFT)
+        animations = [*self.chart.change_to(weights, swap_values=True), Swap(self.entropy, new_entropy),
+                      Swap(self.gradient, new_gradient)]
         self.entropy_value.remove(self.entropy)
         self.entropy = new_entropy
         self.entropy_value.add(new_entropy)
+        self.gradient_line.submobjects[self.gradient_line.submobjects.index(self.gradient)] = new_gradient
+        self.gradient = new_gradient
         return animations
 
 
@@ -372,13 +404,19 @@ class ScalingScene(LessonScene):
         formula = MathTex(*VARIANCE, color=style.TEXT, font_size=44)
         for index, colour in ((1, style.QUERY), (3, style.KEY), (5, style.QUERY), (7, style.KEY)):
             formula[index].set_color(colour)
+        terms = self.unit_terms()
         table = self.deviation_table()
-        stage = VGroup(formula, table).arrange(DOWN, buff=0.6)
+        stage = VGroup(formula, terms, table).arrange(DOWN, buff=0.45)
         self.place(stage, *style.body_box())
         self.play(Write(formula), run_time=2.0)
         self.wait(1.5)
         header, *rows = table
-        self.play(Appear(header), run_time=0.6)
+        self.play(Appear(header), run_time=POP)
+        # "cada uno aporta varianza uno": the sum's terms, a 1 each, come one after the other, then their count, d_k
+        self.beat("each")
+        ones, brace = terms
+        self.play(LaggedStart(*[Appear(piece) for piece in ones], lag_ratio=TERM_LAG), run_time=TERMS_RUN)
+        self.play(Appear(brace), run_time=SHORTEST_APPEAR)
         # As the voice says the sum's variance is the dimension, "= d_k" is framed and the table's rows come; as it
         # says the deviation is its root, the two columns that agree, √d_k and the measured deviation, are framed.
         self.beat("sum")
@@ -392,7 +430,15 @@ class ScalingScene(LessonScene):
         columns = self.mark(VGroup(*[line[column] for line in table for column in (1, 2)]))
         self.play(Create(columns), run_time=0.8)
         self.wait(HOLD)
-        self.formula, self.table = VGroup(formula, mark, columns), table
+        self.formula, self.table = VGroup(formula, terms, mark, columns), table
+
+    @staticmethod
+    def unit_terms() -> VGroup:
+        """1 + 1 + ⋯ + 1 over a brace labelled d_k: the variances of the sum's d_k terms, one each, added up."""
+        ones = MathTex(*UNIT_TERMS, color=style.TEXT, font_size=44)
+        brace = Brace(ones, DOWN, color=style.MUTED)
+        count = MathTex("d_k", color=style.TEXT, font_size=40).next_to(brace, DOWN, buff=0.1)
+        return VGroup(ones, VGroup(brace, count))
 
     def cue_deviation(self, d_k: int, scaled: bool) -> None:
         """Matrix's "cell" blip for the deviation of q · k at ``d_k`` (divided by sqrt(d_k) if ``scaled``), on the
@@ -537,8 +583,10 @@ class ScalingScene(LessonScene):
             self.note = note
             self.beat("zero")
             self.play(Create(others), run_time=0.6)
-            self.beat("gradient")
-            self.play(Appear(note), run_time=0.6)
+            self.beat("gradient")  # the note, and the row's own Σ p(1 − p) ≈ 0 framed
+            gradient = self.mark(self.unscaled.gradient)
+            self.marks.add(gradient)
+            self.play(Appear(note), Create(gradient), run_time=0.6)
         self.hold(1)
 
     def finish_step(self):
@@ -571,7 +619,8 @@ class ScalingScene(LessonScene):
                                                         - self.numbers_at(d_k, ["unscaled"])))
         self.place(moves, *self.panel_area(self.readout, note=False))
         self.play(Vanish(self.marks, self.unscaled, self.legend), run_time=0.6)
-        self.play(Appear(moves), *self.readout.change_to(self.readout_values(shown)), run_time=0.8)
+        self.beat("shown")  # "Mirémoslo en dimensión 8": that row comes as the voice names it
+        self.play(Appear(moves), *self.readout.change_to(self.readout_values(shown)), run_time=SHORTEST_APPEAR)
         change = self.per_key(CHANGE)
         self.hold(3, after=2 * change)
         self.beat("exponentiate")
@@ -640,10 +689,17 @@ class ScalingScene(LessonScene):
         self.divide_and_take_softmax(demo)
         self.hold(2, after=0.8)
         # The caption compares the two entropies: frame them.
+        self.beat("entropy")
         self.marks = VGroup(*[SurroundingRectangle(panel.entropy_value, color=style.HIGHLIGHT, buff=0.08,
                                                    stroke_width=2, corner_radius=0.06)
                               for panel in (self.unscaled, self.scaled)])
         self.play(Create(self.marks), run_time=0.8)
+        # "... y el gradiente llega a más claves": the two panels' Σ p(1 − p), framed as the voice says so
+        self.beat("gradient")
+        gradients = VGroup(*[self.mark(panel.gradient) for panel in (self.unscaled, self.scaled)])
+        self.play(Create(gradients), run_time=0.6)
+        self.remove(gradients)  # on screen as part of the marks, which are: they leave with them
+        self.marks.add(gradients)
         self.hold(1)
 
     def divide_and_take_softmax(self, demo: ScalingDemo):
@@ -654,12 +710,15 @@ class ScalingScene(LessonScene):
         self.play(TransformFromCopy(self.unscaled.scores, row), Appear(panel.chart.baseline, panel.chart.labels),
                   run_time=1.2)
         self.wait(1.0)
-        # First the division (the cells fade towards neutral on the shared scale), then what the softmax makes of it.
+        # First the division (the cells fade towards neutral on the shared scale), then what the softmax makes of it,
+        # as the voice says it: each change quick, the reading in the holds after it.
         self.play(*row.change_to(demo.scaled_scores, SCALED_LABEL, "scores_scaled"), Appear(panel.title),
-                  run_time=self.per_key(CHANGE))
-        self.hold(3, after=self.per_key(CHANGE) + 0.8)
+                  run_time=QUICK_SWAP)
+        self.hold(3, after=QUICK_SWAP + 0.8)
+        self.beat("spread")  # "el softmax vuelve a repartir"
         self.play(*[GrowFromEdge(bar, DOWN) for bar in panel.chart.bars], Appear(panel.chart.value_texts),
-                  Appear(panel.entropy_label, panel.entropy_value), run_time=self.per_key(CHANGE))
+                  Appear(panel.entropy_label, panel.entropy_value, panel.gradient_label, panel.gradient),
+                  run_time=QUICK_SWAP)
         self.cue_distribution(panel, demo.d_k)
         self.remove(*panel.get_family())  # shown in parts: one panel on screen again
         self.add(panel)
@@ -669,13 +728,21 @@ class ScalingScene(LessonScene):
         both = ["unscaled", "scaled"]
         self.begin_step("restored", low=self.dimensions[0], high=last, new_numbers=len(
             self.numbers_at(last, both, scaled=True) - self.numbers_at(d_k, both)))
-        scaled_readout = self.readout_line(self.settings.d_k, scaled=True)
-        self.play(ReplacementTransform(self.readout, scaled_readout), Vanish(self.marks), run_time=1.0)
+        # The sweep starts over from the smallest d_k as the readout turns to the divided deviations, then climbs
+        # one d_k at a time: d_k only grows on screen, never back from the configured one to the smallest.
+        low = self.dimensions[0]
+        scaled_readout = self.readout_line(low, scaled=True)
+        panels = [self.unscaled, self.scaled]
+        # the old line out, then the new one in (Swap would light the line's empty number slots as it fades)
+        self.play(Vanish(self.readout), Vanish(self.marks), run_time=POP * 2)
+        self.play(Appear(scaled_readout), *self.panels_to(low, panels), run_time=1.0)
         self.readout = scaled_readout
-        self.wait(1.0)
-        for index, size in enumerate(self.dimensions):
-            self.change_dimension(size, [self.unscaled, self.scaled], change=SWEEP_CHANGE, least=SWEEP_HOLD,
-                                  holds_left=len(self.dimensions) - index, after=0.8)
+        waited = self.cue_in_turn(panels, low)
+        rest = self.dimensions[1:]
+        self.hold(len(rest) + 1, after=0.8 + SWEEP_CHANGE * len(rest), least=SWEEP_HOLD, waited=waited)
+        for index, size in enumerate(rest):
+            self.change_dimension(size, panels, change=SWEEP_CHANGE, least=SWEEP_HOLD,
+                                  holds_left=len(rest) - index, after=0.8)
         frame = SurroundingRectangle(self.scaled, color=style.HIGHLIGHT, buff=FRAME_ROOM * 0.6, stroke_width=3,
                                      corner_radius=0.1)
         self.beat("formula")  # "por eso la fórmula lleva la raíz de d sub k": the panel divided by it, framed
@@ -729,12 +796,14 @@ class ScalingScene(LessonScene):
                          least: float = HOLD, holds_left: int = 1, after: float = 0.0):
         """Move the readout and every panel to d_k in ``change`` seconds, then hold (see ``hold``): the same
         change follows ``holds_left`` - 1 times more, then ``after`` seconds of animation."""
-        animations = self.readout.change_to(self.readout_values(d_k))
-        for panel in panels:
-            animations += panel.change_to(*self.values(self.demos[d_k], panel.version == "scaled"))
-        self.play(*animations, run_time=change)
+        self.play(*self.readout.change_to(self.readout_values(d_k)), *self.panels_to(d_k, panels), run_time=change)
         waited = self.cue_in_turn(panels, d_k)
         self.hold(holds_left, after=after + change * (holds_left - 1), least=least, waited=waited)
+
+    def panels_to(self, d_k: int, panels: list[DistributionPanel]) -> list:
+        """Animations that move every panel to d_k's weights, scores, entropy and gradient."""
+        return [animation for panel in panels
+                for animation in panel.change_to(*self.values(self.demos[d_k], panel.version == "scaled"))]
 
     def cue_in_turn(self, panels: list[DistributionPanel], d_k: int) -> float:
         """Each panel's softmax sound as its bars have landed, the next one once the last has finished (the
@@ -764,7 +833,8 @@ class ScalingScene(LessonScene):
         shown = {(name, 0, format_number(readout[name], READOUT_NUMBERS[name][1])) for name in READOUT_SHOWN[scaled]}
         for version in versions:
             weights, scores, entropy = self.values(self.demos[d_k], version == "scaled")
-            shown |= {(f"entropy_{version}", 0, format_number(entropy))}
+            shown |= {(f"entropy_{version}", 0, format_number(entropy)),
+                      (f"gradient_{version}", 0, format_number(gradient_reach(weights)))}
             shown |= {(f"{kind}_{version}", j, format_number(value))
                       for kind, values in (("weights", weights), ("scores", scores)) for j, value in enumerate(values)}
         return shown
@@ -785,10 +855,11 @@ class ScalingScene(LessonScene):
     def readout_line(self, d_k: int, scaled: bool = False) -> Readout:
         """d_k, the deviation of the panel's own scores and the table's (many pairs) beside sqrt(d_k); with
         ``scaled`` the divisor sqrt(d_k) and both deviations once divided by it. A sample of a few keys spreads
-        more or less than sqrt(d_k): the line says which number is which."""
+        more or less than sqrt(d_k): the line says how many each is taken over (8 scores, 20 000 pairs)."""
         labels = self.strings["labels"]
         def words(key: str):
-            return label_text(labels[key].format(n_keys=self.settings.n_keys), style.MUTED, style.BODY_SIZE)
+            return label_text(labels[key].format(n_keys=self.settings.n_keys, pairs=grouped(DEVIATION_PAIRS)),
+                              style.MUTED, style.BODY_SIZE)
 
         groups = [[words("d_k"), "d_k"], [words("sample"), "sample", words("typical"), "deviation", words("root"),
                                           "root"]]
