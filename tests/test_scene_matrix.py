@@ -228,21 +228,22 @@ def test_each_step_shows_only_the_matrices_it_uses(fixture, request):
     assert steps["output"].numbers["weights"] == steps["softmax"].numbers["weights"]
 
 
-def roundest_within(largest: float) -> float:
-    """1, 2, 2.5 or 5 times a power of ten: the largest such value not over ``largest``."""
+def roundest_covering(largest: float) -> float:
+    """1, 2, 2.5 or 5 times a power of ten: the smallest such value at or over ``largest``."""
     power = 10.0 ** np.floor(np.log10(largest))
-    return max(step * power for step in (1, 2, 2.5, 5) if step * power <= largest)
+    return min(step * power * ten for ten in (1, 10) for step in (1, 2, 2.5, 5) if step * power * ten >= largest)
 
 
 @pytest.mark.parametrize("fixture", ["default_scene", "largest_scene"])
 def test_scores_and_scaled_scores_show_one_colour_bar_from_minus_to_plus_the_largest_score(fixture, request):
-    """The bar beside QKᵀ stays, unchanged, beside QKᵀ/√d_k: ticked at 0 and ± the roundest value within
-    max |QKᵀ|, its ends at ± max |QKᵀ| (a bar of the scaled scores alone would end at max |QKᵀ| / √d_k).
-    The softmax takes it away: the weights have their own scale, 0 to 1."""
+    """The bar beside QKᵀ stays, unchanged, beside QKᵀ/√d_k: from and to ± the roundest value at or over
+    max |QKᵀ|, ticked there and at 0, so that it keys every cell (a bar of the scaled scores alone would end under
+    it; the review saw a bar ticked ±5 beside scores of 8). The softmax takes it away: the weights have their own
+    scale, 0 to 1."""
     scene = request.getfixturevalue(fixture)
     steps = {step.key: step for step in scene.steps}
     scores = shown(steps["scores"], "scores")
-    largest, mark = np.abs(scores).max(), roundest_within(np.abs(scores).max())
+    mark = roundest_covering(np.abs(scores).max())
     for key in ("scores", "scaled"):
         assert shown(steps[key], "score_legend").tolist() == [[-mark, 0.0, mark]], key
         assert [text for text in steps[key].texts if "escala" in text.text] == \
@@ -250,7 +251,7 @@ def test_scores_and_scaled_scores_show_one_colour_bar_from_minus_to_plus_the_lar
     bar, ticks = scene.legend.bar, scene.legend.ticks
     for value, tick in zip((-mark, 0.0, mark), ticks):
         share = (tick.get_center()[1] - bar.get_bottom()[1]) / bar.height
-        assert share == pytest.approx((value + largest) / (2 * largest), abs=0.01)
+        assert share == pytest.approx((value + mark) / (2 * mark), abs=0.01)
     for key in ("softmax", "output"):
         assert "score_legend" not in steps[key].numbers
         assert not any("escala" in text.text for text in steps[key].texts)
