@@ -4,8 +4,8 @@ The formula stays at the top as a map with the term being computed framed (and â
 in the steps whose scores are not divided by it). Each step shows only the
 matrices it uses, as large as the body allows (6 tokens of dimension 4 with decimals included): X, one W
 and its product; then Q, K transposed above QK^T and the scores' colour bar; then A, V and Z. A product
-is filled cell by cell: the row and column frames move to the cell and settle, then its number is
-written; the first cells go slowly with their worked dot product under the matrices, the rest faster,
+is filled cell by cell: the row and column frames fade to the cell (a frame never slides across digits) and
+settle, then its number is written; the first cells go slowly with their worked dot product under the matrices, the rest faster,
 and a product that repeats one already shown (K after Q, V after K) faster still. A number never
 changes into another in place: the old one fades out before the new one fades in.
 
@@ -1104,8 +1104,8 @@ class MatrixScene(LessonScene):
 
     # Shared moves ------------------------------------------------------------------------------
     def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):
-        """Reveal product[i, j] = left[i] . right[:, j] cell by cell: the frames of row i and column j move
-        there and settle, then the number is written. The first cells go slowly with their worked line."""
+        """Reveal product[i, j] = left[i] . right[:, j] cell by cell: the frames of row i and column j fade
+        there (``reframe``) and settle, then the number is written. The first cells go slowly with their worked line."""
         n_rows, n_cols = product.values.shape
         pace = REPEAT if repeat else 1.0
         slow = 1 if repeat else SLOW_CELLS

@@ -186,3 +186,14 @@ def test_step_one_says_on_screen_what_the_voice_leaves_to_the_caption(spoken):
     silent = next(step for step in run_scene("matrix").steps if step.key == "formula")
     said = [" ".join(text.text.split()) for text in silent.texts if "GPT" in text.text]
     assert said == [silent.caption]  # the caption alone (wrapped on two lines)
+
+
+def test_small_matrices_fill_the_body(spoken):
+    """A projection's three 2-column matrices (X, W_Q, Q) are drawn up to twice their natural size: their numbers
+    span at least 60 % of the body's width (before, at 1.4 times, they kept to the middle half of the frame)."""
+    scene, _ = spoken
+    queries = next(step for step in scene.steps if step.key == "queries")
+    numbers = [text for text in queries.texts if re.fullmatch(r"[\u2212-]?\d+(\.\d+)?", text.text)]
+    left, right, _, _ = style.body_box()
+    span = max(text.right for text in numbers) - min(text.left for text in numbers)
+    assert len(numbers) == 3 * 2 + 2 * 2 + 3 * 2 and span >= 0.6 * (right - left), span / (right - left)
