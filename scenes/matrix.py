@@ -76,10 +76,10 @@ REPEAT = 0.5  # a repeated product runs at this share of the first one's time
 ROW_WALK = 0.8  # seconds each token's pair of rows stays framed as the analogy is said
 WEIGHTS_GAP = 0.8  # seconds after each weight matrix comes, as the voice names the three
 GROW_SECONDS = 0.4  # and the time it takes to grow in
-QUICK_APPEAR = 0.25  # seconds a matrix's outline, or a row of its numbers, takes to come: a slower fade reads as still
 POINTER_BUFF = 0.12  # between what the voice names (a matrix with its words, a number) and its frame
 GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
 LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
+CONTRAST_LEGEND_SCALE = 1.2  # a contrast step's colour bar, built this much larger: it is laid out with its matrix
 LARGEST_SCALE = 2.0  # small matrices are shown up to this much larger than their natural size
 BARS_LARGEST_SCALE = 2.2  # and the softmax's bars: a row of a few keys fills the body's width
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
@@ -403,7 +403,8 @@ class MatrixScene(LessonScene):
         # speaks of X; the formula's frame comes back on the map
         clearing = [*self.formula_to_map(), Vanish(self.sound_legend),
                     *[Vanish(part) for part in (self.map_frame, self.context_line) if part is not None]]
-        self.begin_step("inputs", n=n, d=d, with_header=clearing)
+        shown = n * d + sum(np.size(inputs[f"W_{role}"]) for role in ROLE_COLOURS)  # X's numbers and the W's
+        self.begin_step("inputs", n=n, d=d, with_header=clearing, new_numbers=shown)
         self.map_frame = None
         self.X = self.with_words(LabelledMatrix(result.X, "X", style.INPUT, "X"))
         self.W = {role: LabelledMatrix(inputs[f"W_{role}"], f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}")
@@ -416,9 +417,13 @@ class MatrixScene(LessonScene):
                            matrices=self.stage)
         self.present(self.X)  # «... the rows of X»
         self.beat("weights")  # «and three weight matrices»: one after the other as they are named
+        # Said, each after the last as the voice names them; read (no voice), spread over the step's reading time
+        step = self.steps[-1]
+        gap = WEIGHTS_GAP if self.spoken() else max(
+            WEIGHTS_GAP, (step.start + step.reading - self.renderer.time) / (len(self.W) + 1) - GROW_SECONDS)
         for weights in self.W.values():  # grown, not faded: a magenta fade is too faint a change to be seen as one
             self.play(GrowFromCenter(weights), run_time=GROW_SECONDS)
-            self.wait(WEIGHTS_GAP)
+            self.wait(gap)
         self.beat("fixed")  # «here they are fixed»: the three framed
         self.point_at(*self.W.values())
 
@@ -449,10 +454,10 @@ class MatrixScene(LessonScene):
         """Show a matrix row by row, giving each row's numbers their reading time; a ``coloured`` matrix's
         cells come with their numbers, a row at a time."""
         words = [getattr(matrix, part) for part in ("words", "legend") if hasattr(matrix, part)]
-        self.play(Appear(matrix.outline if coloured else matrix.frame, *words), run_time=QUICK_APPEAR)
+        self.play(Appear(matrix.outline if coloured else matrix.frame, *words), run_time=0.4)
         for i in range(matrix.values.shape[0]):
             before_row(i)
-            self.play(Appear(*(matrix.cells[i] if coloured else []), matrix.row(i)), run_time=QUICK_APPEAR)
+            self.play(Appear(*(matrix.cells[i] if coloured else []), matrix.row(i)), run_time=0.3)
             self.wait(SECONDS_PER_NEW_NUMBER * matrix.values.shape[1])
 
     def show_projection(self, role: str, key: str, repeat: bool):
@@ -1088,7 +1093,8 @@ class MatrixScene(LessonScene):
         scores = self.with_words(LabelledMatrix(values, label if divided or change else r"QK^\top", style.TEXT,
                                                 "scaled" if divided else "scores", cell_width=width,
                                                 fill=lambda value: style.score_colour(value, largest)))
-        with_legend(scores, score_legend(largest, self.strings["labels"]["score_scale"]))  # these cells' own key
+        # these cells' own key, built larger: it shrinks with six tokens' matrices and must stay legible
+        with_legend(scores, score_legend(largest, self.strings["labels"]["score_scale"]).scale(CONTRAST_LEGEND_SCALE))
         weights = self.weights_matrix(width, result, label=rf"A = \text{{softmax}}({label})")
         self.restage([scores, weights], in_a_row)
         self.present(scores, coloured=True)
@@ -1220,7 +1226,6 @@ class MatrixScene(LessonScene):
         arranged) shows them largest, centred between the formula map and the worked line, ``reserve_right``
         left free on the right. Labels the fit left under 14 px grow back, and the group is fitted again."""
         left, right, bottom, top = self.stage_box(later_captions)
-        left, right = left + POINTER_BUFF, right - POINTER_BUFF  # room for a frame round them all (point_at)
         width, height = right - left - reserve_right, top - bottom
 
         def scale(group) -> float:
