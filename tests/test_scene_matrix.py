@@ -199,6 +199,7 @@ def test_scores_and_scaled_scores_share_one_colour_scale(overrides):
     want = expected(worked_example.X, worked_example.W_Q, worked_example.W_K, worked_example.W_V,
                     causal=bool(overrides))
     largest = np.abs(want["scores"]).max()
+    end = roundest_covering(largest)  # the scale's end: the colour bar's tick at or over the largest score
     panel = np.asarray(style.PANEL.to_rgb())
     full = {sign: style.SCORE_SATURATION * np.linalg.norm(np.asarray(colour.to_rgb()) - panel)
             for sign, colour in ((1, style.SCORE_POSITIVE), (-1, style.SCORE_NEGATIVE))}
@@ -209,7 +210,7 @@ def test_scores_and_scaled_scores_share_one_colour_scale(overrides):
             if np.isneginf(value):
                 assert cell.get_fill_color().to_hex() == style.MASKED.to_hex()
             elif value:
-                assert intensity(cell) == pytest.approx(full[np.sign(value)] * abs(value) / largest, abs=0.01), \
+                assert intensity(cell) == pytest.approx(full[np.sign(value)] * abs(value) / end, abs=0.01), \
                     (matrix.name, i, j)
     strongest_scaled = max(abs(value) for value in want["scaled"].flat if np.isfinite(value))
     assert strongest_scaled / largest == pytest.approx(1 / np.sqrt(2))  # the largest scaled cell is paler
@@ -322,7 +323,7 @@ def test_the_large_scores_preset_unscaled_is_one_hot_and_its_slope_vanishes(defa
     line = f"{slope(example):.2f} en el ejemplo, {slope(want['weights']):.2f} aquí"
     assert line == "0.22 en el ejemplo, 0.00 aquí"
     assert any(line in text for text in texts(step))
-    assert "QK^\\top" in texts(step) and "QK^\\top / \\sqrt{d_k}" not in texts(step)
+    assert "9\\,QK^\\top" in texts(step) and "QK^\\top / \\sqrt{d_k}" not in texts(step)  # X × 3: scores × 9
 
 
 def test_the_shared_projection_preset_has_the_diagonal_dominate(default_scene):
