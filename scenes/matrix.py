@@ -56,7 +56,7 @@ from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, 
 
 # Spaces round the terms the map frames (Q, Kᵀ, softmax), and a strut each side of the fraction's bar: room for
 # the frame (MAP_FRAME_BUFF from its term) between a term and its neighbour
-FORMULA = (r"\text{Attention}(Q,K,V) = \;\text{softmax}\,\left(\;\frac{\rule[-0.5em]{0pt}{0pt}Q\;\,K^\top}"
+FORMULA = (r"\text{Attention}(Q,K,V) = \;\text{softmax}\,\left(\;\frac{\rule[-.5em]{0pt}{0pt}Q\;\,K^\top}"
            r"{\rule{0pt}{1.15em}\sqrt{d_k}}\;\right) V")
 SQRT, SOFTMAX, KEYS_T = r"\sqrt{d_k}", r"\text{softmax}", r"K^\top"
 MAP_TERMS = {"Q": "Q", "K": KEYS_T, "V": "V"}  # what a projection's step frames in the map: Kᵀ as the formula has it
@@ -1093,10 +1093,16 @@ class MatrixScene(LessonScene):
         scores = self.with_words(LabelledMatrix(values, label if divided or change else r"QK^\top", style.TEXT,
                                                 "scaled" if divided else "scores", cell_width=width,
                                                 fill=lambda value: style.score_colour(value, largest)))
-        # these cells' own key, built larger: it shrinks with six tokens' matrices and must stay legible
-        with_legend(scores, score_legend(largest, self.strings["labels"]["score_scale"]).scale(CONTRAST_LEGEND_SCALE))
+        # these cells' own key (the bar and its ticks, named in the scores step), built larger: it shrinks with six
+        # tokens' matrices and must stay legible
+        with_legend(scores, score_legend(largest, "").scale(CONTRAST_LEGEND_SCALE))
         weights = self.weights_matrix(width, result, label=rf"A = \text{{softmax}}({label})")
         self.restage([scores, weights], in_a_row)
+        if scores.cells[0][0].height < CELL_HEIGHT - 1e-6:  # shrunk to fit: the bar would cost the numbers their size
+            scores.remove(scores.legend)
+            del scores.legend
+            self.stage = []
+            self.restage([scores, weights], in_a_row)
         self.present(scores, coloured=True)
         self.present(weights, coloured=True,
                      before_row=lambda i: self.cue("row", lands=True, weights=[float(w) for w in result.weights[i]]))
