@@ -80,6 +80,7 @@ HEADER_SECONDS = 0.6  # a step's new header fades in (its step tone sounds as it
 PHRASE_GAP = 0.3  # seconds of quiet between two phrases of the voice
 LISTEN_TAIL = 0.6  # seconds a listening moment lasts at least after its last play, before the voice goes on
 CAPTION_GROWS = 0.5  # seconds a caption takes to grow by its next part (``caption_parts``)
+CARD_LINE_SECONDS = 0.25  # a closing card's line coming as it is said: a slower fade of grey text reads as still
 
 
 def drawn_frames(run_time: float, frozen: bool) -> int:
@@ -303,15 +304,19 @@ class LessonScene(Scene):
     def lesson(self):
         raise NotImplementedError
 
-    def begin_step(self, key: str, caption: str | None = None, new_numbers: int = 0, arriving=(), **fields) -> None:
+    def begin_step(self, key: str, caption: str | None = None, new_numbers: int = 0, arriving=(), with_header=(),
+                   **fields) -> None:
         """Close the current step and show the header and caption of ``key``, and with it ``arriving`` (mobjects
-        that land with its step tone); its reading time is planned for about ``new_numbers`` new numbers
-        (finish_step counts the ones actually shown)."""
+        that land with its step tone) and ``with_header`` (animations: the last step's drawing clearing away, so
+        the voice, which starts as the header settles, never speaks over it); its reading time is planned for about
+        ``new_numbers`` new numbers (finish_step counts the ones actually shown)."""
         self.finish_step()
         release_free_memory()  # what the last step freed: the peak stays that of one step, not of the section
         strings = self.strings["steps"][key]
         if key not in self.shown_steps:
             self._omit_step(key, plain(self.in_locale((caption or strings["caption"]).format(**fields))), new_numbers)
+            if with_header:  # undrawn, untimed: what they leave is there for the steps after
+                self.play(*with_header)
             return
         number = self.shown_steps.index(key) + 1
         if self.job.steps and number > self.job.steps.last:
@@ -332,7 +337,7 @@ class LessonScene(Scene):
         new_header, later = self._header(title, number, [text for _, text in parts], burned=self._caption_read)
         self.cue("step", lands=True, step=number)  # as the new header lands
         leaving = [Vanish(self.header)] if self.header is not None else []
-        self.play(*leaving, Appear(new_header), *map(Appear, arriving), run_time=HEADER_SECONDS)
+        self.play(*leaving, Appear(new_header), *map(Appear, arriving), *with_header, run_time=HEADER_SECONDS)
         # Bottom of the drawing order: manim redraws on every frame whatever lies above an animated
         # mobject, and the header overlaps nothing in the body.
         self.bring_to_back(new_header)
@@ -628,17 +633,23 @@ class LessonScene(Scene):
                             text=" ".join((statement, question, answer)), start=self.renderer.time)
         spoken = self.say_card(record, step_file_name(len(self.shown_steps) + 1, "closing"), texts["narration"])
         later = (question_line, answer_line) if spoken else (answer_line,)  # said: each line comes as it is said
-        self.play(Appear(VGroup(*[part for part in card if part not in later])), run_time=0.6)
+        drawn_later = self.closing_hidden() if picture else []  # the drawing's parts its moves bring
+        first = [part for part in card if part not in later and part is not picture]
+        self.play(Appear(VGroup(*first, *[part for part in (picture or []) if part not in drawn_later])), run_time=0.6)
+        for line in ("card",) if spoken else ("card", "question"):
+            self.closing_moves(line)
         if spoken:
             self.beat("question")
-            self.play(Appear(question_line), run_time=0.5)
+            self.play(Appear(question_line), run_time=CARD_LINE_SECONDS)
+            self.closing_moves("question")
         else:
             self.hold_card(self.reading_time(f"{statement} {question}"))
         record.answer = answer
         for (beat, _), part in zip(parts, list(answer_line) if spoken else [answer_line]):  # said: as it is said
             self.beat(beat)
             record.answered = record.answered or self.renderer.time  # the answer's subtitle as it appears
-            self.play(Appear(part), run_time=0.5)
+            self.play(Appear(part), run_time=CARD_LINE_SECONDS)
+            self.closing_moves(beat)
         record.texts, _ = self._snapshot([card])
         self.hold_card(self.reading_time(answer))
         self._record_spoken(record)
@@ -648,6 +659,15 @@ class LessonScene(Scene):
     def closing_picture(self) -> VMobject | None:
         """A drawing of the closing statement, under it on the card (a section draws its own); None: text alone."""
         return None
+
+    def closing_hidden(self) -> list:
+        """Parts of the closing drawing (its submobjects) not shown as the card comes: ``closing_moves`` brings them."""
+        return []
+
+    def closing_moves(self, line: str) -> None:
+        """Plays of the closing drawing as the card's ``line`` has come: "card" (the card, without its hidden parts),
+        "question", then each part of the answer by its beat ("answer", ...); a spoken card's moves may wait for
+        beats of their own. None by default: the drawing comes whole with the card."""
 
     def closing_fields(self) -> dict:
         """Numbers the closing strings may quote (a section adds its own)."""

@@ -4,8 +4,8 @@ The formula stays at the top as a map with the term being computed framed (and �
 in the steps whose scores are not divided by it). Each step shows only the
 matrices it uses, as large as the body allows (6 tokens of dimension 4 with decimals included): X, one W
 and its product; then Q, K transposed above QK^T and the scores' colour bar; then A, V and Z. A product
-is filled cell by cell: the row and column frames move to the cell and settle, then its number is
-written; the first cells go slowly with their worked dot product under the matrices, the rest faster,
+is filled cell by cell: the row and column frames fade to the cell (a frame never slides across digits) and
+settle, then its number is written; the first cells go slowly with their worked dot product under the matrices, the rest faster,
 and a product that repeats one already shown (K after Q, V after K) faster still. A number never
 changes into another in place: the old one fades out before the new one fades in.
 
@@ -31,9 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DL, DOWN, DR, LEFT, RIGHT, UL, UP, UR, Circle, Create, GrowFromPoint, Line, MathTex, MoveToTarget,
-                   Rectangle, RoundedRectangle,
-                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject, Write)
+from manim import (DL, DOWN, DR, LEFT, RIGHT, UL, UP, UR, Circle, Create, GrowFromCenter, GrowFromPoint, Line, MathTex,
+                   MoveToTarget, Rectangle, ReplacementTransform, Restore, RoundedRectangle, SurroundingRectangle,
+                   Transform, VGroup, VMobject, Write)
 
 from attn_math import worked_example
 from attn_math.attention import ONE_HOT, AttentionSteps, self_attention
@@ -41,40 +41,47 @@ from attn_math.dimensions import score_multiplications, score_variances
 from attn_math.geometry import alignment, weighted_average
 from lesson.matrix_answers import neutral_names, question_fields
 from lesson.numbers import decimals_for, format_number
+from lesson.references import VASWANI
 from lesson.scaling_answers import root
 from sonify.mappings import shared_scale
 from sonify.replay import sound_seconds
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.heatmap import readable_text_colour, score_legend
-from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, WORDS_PER_SECOND, LessonScene
+from scenes.heatmap import covering_value, readable_text_colour, score_legend
+from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, WORDS_PER_SECOND, LessonScene, wrapped_text
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.vector_plane import ARROW_WIDTH, Magnifier, VectorPlane, convex_hull, crosses, place_labels
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
                              shared_cell_width, sit_on, tagged_number, text_with_numbers)
 
-# Thin spaces round the terms the map frames (Q, Kᵀ, softmax), and a strut each side of the fraction's bar: room for
-# the frame between a term and its neighbour
-FORMULA = (r"\text{Attention}(Q,K,V) = \text{softmax}\,\left(\frac{\vphantom{\big|}Q\,K^\top}"
-           r"{\vphantom{\big|}\sqrt{d_k}}\right) V")
+# Spaces round the terms the map frames (Q, Kᵀ, softmax), and a strut each side of the fraction's bar: room for
+# the frame (MAP_FRAME_BUFF from its term) between a term and its neighbour
+FORMULA = (r"\text{Attention}(Q,K,V) = \;\text{softmax}\,\left(\;\frac{\rule[-.5em]{0pt}{0pt}Q\;\,K^\top}"
+           r"{\rule{0pt}{1.15em}\sqrt{d_k}}\;\right) V")
 SQRT, SOFTMAX, KEYS_T = r"\sqrt{d_k}", r"\text{softmax}", r"K^\top"
 MAP_TERMS = {"Q": "Q", "K": KEYS_T, "V": "V"}  # what a projection's step frames in the map: Kᵀ as the formula has it
 SCORE_MATRICES = ("scores", "scaled")  # the names of the matrices that hold scores: one sound scale
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}
-MAP_FRAME_BUFF, MAP_FRAME_STROKE = 0.06, 2  # the frame round the map's term being computed
+MAP_FRAME_BUFF, MAP_FRAME_STROKE = 0.1, 2  # the frame round the map's term being computed: 8 px clear at 720p
 MAP_FONT_SIZE = 34  # the formula as a map: its d_k subscript still 14 px high at 720p
+MAP_GAP = 0.2  # under the map
 ROW_SUM_GAP = 0.2  # between the matrix's right bracket and each row's "Σ = 1"
 LINE_HEIGHT = 0.4  # the worked line under the matrices (a dot product, the divisor), at most
 LINE_MARGIN = 0.1  # above and below the worked line
 SLOW_CELLS = 2  # cells of a new kind of product shown slowly, each with its worked line
 MOVE, WRITE, READ = 0.8, 0.6, 1.6  # seconds of a slow cell: frames move and settle, number, worked line
+FRAME_FADE = 0.3  # seconds at most of a frame fading from one row or column to the next: quick enough to be seen
 FAST_SECONDS = (3.0, 10.0)  # the remaining cells of a product together: at least, at most
 REPEAT = 0.5  # a repeated product runs at this share of the first one's time
 ROW_WALK = 0.8  # seconds each token's pair of rows stays framed as the analogy is said
+WEIGHTS_GAP = 0.8  # seconds after each weight matrix comes, as the voice names the three
+GROW_SECONDS = 0.4  # and the time it takes to grow in
 POINTER_BUFF = 0.12  # between what the voice names (a matrix with its words, a number) and its frame
 GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
 LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
-LARGEST_SCALE = 1.4  # small matrices are shown up to this much larger than their natural size
+CONTRAST_LEGEND_SCALE = 1.2  # a contrast step's colour bar, built this much larger: it is laid out with its matrix
+LARGEST_SCALE = 2.0  # small matrices are shown up to this much larger than their natural size
+BARS_LARGEST_SCALE = 2.2  # and the softmax's bars: a row of a few keys fills the body's width
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
 Z_RING = 0.12  # the radius of the ring that marks z_i in the plane: hollow, round the tips of the terms that reach it
@@ -89,6 +96,11 @@ BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: l
 LEGEND_VALUES = 3  # blips of the legend's value line: the vectors' smallest value, the middle, the largest
 LEGEND_SPACING = 0.18  # seconds between them: a scale's two ends are as far apart
 LEGEND_LINE_GAP, LEGEND_PADDING = 0.15, 0.2  # between the sound legend's lines, and round them on its panel
+CONTEXT_GAP = 0.3  # between the first screen's line of context and the sound legend under it
+COST_GROWTH = 10  # the closing card's long context: this many times the example's tokens, its n² that squared
+COST_LARGE_SIDE, COST_SMALL_SIDE = 3.0, 1.6  # its grid's side, and the example's grid's before it shrinks to scale
+COST_LABEL_GAP = 0.2  # between a grid and its name
+COST_ROW_SECONDS = 0.25  # each row of the example's grid
 LAYOUT_ROUNDS = 6  # fit, grow the labels back, fit again: the labels' share is small, so a few rounds settle it
 
 
@@ -162,6 +174,13 @@ def in_a_row(*matrices) -> VGroup:
     return VGroup(*matrices).arrange(RIGHT, buff=GAP, aligned_edge=UP)
 
 
+def with_legend(matrix: LabelledMatrix, legend) -> LabelledMatrix:
+    """Put a colour bar right of ``matrix``'s cells, bottoms level, as part of it (it moves and scales with it)."""
+    matrix.legend = legend.next_to(matrix.brackets[1], RIGHT, buff=LEGEND_GAP).align_to(matrix.cell_grid, DOWN)
+    matrix.add(legend)
+    return matrix
+
+
 def natural_size(matrix: LabelledMatrix) -> LabelledMatrix:
     """Undo any scaling of ``matrix``, so a new layout fits it afresh rather than shrinking a shrunk copy again."""
     return matrix.scale(CELL_HEIGHT / matrix.cells[0][0].height)
@@ -207,6 +226,56 @@ class MatrixScene(LessonScene):
         n, d_k = self.result.X.shape[0], self.result.d_k
         return {**super().closing_fields(), "n": n, "here_d_k": d_k, "here_cost": score_multiplications(n, d_k)}
 
+    # The closing card's picture: n² ----------------------------------------------------------------
+    def closing_picture(self) -> VGroup:
+        """What O(n²) means, to scale: the n × n scores of a context COST_GROWTH times longer as a ruled grid, and in
+        its corner, cell for cell, the example's n × n (its QKᵀ's colours); each named on its left and under it.
+        (the example's cells, their name, the long grid's square, its rules, its name)."""
+        labels = self.strings["labels"]
+        n = self.result.X.shape[0]
+        long_n = COST_GROWTH * n
+        side = COST_LARGE_SIDE / long_n
+        largest = covering_value(style.shared_largest(self.result.scores))
+        square = Rectangle(width=COST_LARGE_SIDE, height=COST_LARGE_SIDE, stroke_color=style.MUTED, stroke_width=2)
+        corner = square.get_corner(UL)
+        rules = VGroup(*[Line(corner + RIGHT * k * side, corner + RIGHT * k * side + DOWN * COST_LARGE_SIDE)
+                         for k in range(1, long_n)],
+                       *[Line(corner + DOWN * k * side, corner + DOWN * k * side + RIGHT * COST_LARGE_SIDE)
+                         for k in range(1, long_n)]).set_stroke(style.MUTED, width=0.5, opacity=0.6)
+        cells = VGroup(*[Rectangle(width=side, height=side, stroke_width=0,
+                                   fill_color=style.score_colour(value, largest), fill_opacity=1.0)
+                         .move_to(corner + np.array([(j + 0.5) * side, -(i + 0.5) * side, 0]))
+                         for (i, j), value in np.ndenumerate(self.result.scores)])
+        small_label = label_text(labels["cost_small"].format(n=n, cells=n * n), style.TEXT, style.BODY_SIZE)
+        small_label.next_to(cells, LEFT, buff=COST_LABEL_GAP).align_to(square, UP)
+        large_label = label_text(labels["cost_large"].format(long_n=long_n, cells=long_n ** 2, growth=COST_GROWTH,
+                                                             more=COST_GROWTH ** 2), style.TEXT, style.BODY_SIZE)
+        large_label.next_to(square, DOWN, buff=COST_LABEL_GAP)
+        self.cost_picture = VGroup(cells, small_label, square, rules, large_label)
+        return self.cost_picture
+
+    def closing_hidden(self) -> list:
+        """All of it: it comes as the example's cost is said."""
+        return list(self.cost_picture)
+
+    def closing_moves(self, line: str) -> None:
+        """As «here, 18» is said, the example's n × n, large, row by row, where the long grid will be; then the long
+        context's grid grows from its corner as the example's shrinks into that corner, to scale."""
+        if line != "card":
+            return
+        cells, small_label, square, rules, large_label = self.cost_picture
+        for part in (cells, small_label):
+            part.save_state()
+        cells.scale(COST_SMALL_SIDE / cells.width).move_to(square)
+        small_label.next_to(cells, DOWN, buff=COST_LABEL_GAP)
+        self.beat("here")
+        n = self.result.X.shape[0]
+        for i in range(n):
+            self.play(Appear(*cells[i * n:(i + 1) * n], *([small_label] if i == 0 else [])), run_time=COST_ROW_SECONDS)
+        self.wait(COST_ROW_SECONDS)
+        self.play(Restore(cells), Restore(small_label), GrowFromPoint(VGroup(square, rules), square.get_corner(UL)),
+                  Appear(large_label), run_time=1.0)
+
     # Step 1 and the map ------------------------------------------------------------------------
     def show_formula(self):
         """The formula, and under it how to listen: the section's first sounds teach the lecture's sound legend
@@ -217,7 +286,18 @@ class MatrixScene(LessonScene):
         then reads the formula as d_k's line comes."""
         legend = self.sound_legend_lines()
         self.begin_step("formula", arriving=legend[:3])  # the panel, its heading and the bell's line
-        self.formula = self.formula_tex().move_to(np.array([0, (style.body_box()[3] + legend.get_top()[1]) / 2, 0]))
+        left, right, _, top = style.body_box()
+        # What the step's caption says of the mechanism (GPT, BERT, no RNN), on screen when a voice says the step
+        # instead of the caption: under the header, read from the first screen; the formula fits between it and the
+        # legend
+        self.context_line = None if self._caption_read else wrapped_text(
+            self.in_locale(self.strings["labels"]["context_line"].format(reference=VASWANI.short)), style.MUTED,
+            style.BODY_SIZE, right - left).move_to(np.array([0, top, 0]), aligned_edge=UP)
+        if self.context_line is not None:
+            top = self.context_line.get_bottom()[1] - CONTEXT_GAP
+        room = top - legend.get_top()[1] - CONTEXT_GAP
+        self.formula = fit(self.formula_tex(), right - left, room).move_to(
+            np.array([0, (top + legend.get_top()[1]) / 2, 0]))
         self.sound_legend = legend
         if self.omitting:  # left out (``lecture.skip``): the formula the map shrinks is all the later steps need
             return
@@ -225,6 +305,8 @@ class MatrixScene(LessonScene):
         self.wait_until(self.cues[-1].time + sound_seconds(self.cues[-1]))  # the step's tone, landed with them
         self.beat("bell")
         self.play(Write(self.formula), run_time=2.0)
+        if self.context_line is not None:
+            self.play(Appear(self.context_line), run_time=0.4)
         self.pause_to_read(legend[2], bell_line_shown)
         vectors = self.sound_scale("X")
         ramp = np.linspace(vectors["low"], vectors["high"], LEGEND_VALUES).tolist()
@@ -279,12 +361,11 @@ class MatrixScene(LessonScene):
         if self._caption_read:
             self.wait_until(shown_at + len(line.shown_text.split()) / WORDS_PER_SECOND * self.job.config.lecture.pace)
 
-    def shrink_formula_to_map(self, *also):
-        """The formula moves up under the header and stays there, small, for the rest of the section (``also``:
-        animations played with it)."""
+    def formula_to_map(self) -> list:
+        """The formula moving up under the header, where it stays, small, for the rest of the section."""
         _, _, _, top = style.body_box()
-        target = self.formula.copy().scale(MAP_FONT_SIZE / 60).move_to(np.array([0, top, 0]), aligned_edge=UP)
-        self.play(Transform(self.formula, target), *also, run_time=0.8)
+        target = self.formula.copy().scale_to_fit_height(self.map_height() - MAP_GAP)
+        return [Transform(self.formula, target.move_to(np.array([0, top, 0]), aligned_edge=UP))]
 
     def point_map_at(self, *parts, scaled: bool = True):
         """Frame ``parts`` of the formula map: the term the step computes. Unless the step's scores are
@@ -295,7 +376,7 @@ class MatrixScene(LessonScene):
             self.play(Create(frame), run_time=0.4)
             self.map_frame = frame
         else:
-            self.play(Transform(self.map_frame, frame), run_time=0.4)
+            [self.map_frame] = self.reframe([self.map_frame], [frame], 0.4)
 
     def strike_sqrt(self, struck: bool):
         """Grey √d_k in the map and draw a stroke across it (``struck``), or give it back its colour."""
@@ -318,7 +399,13 @@ class MatrixScene(LessonScene):
     def show_inputs(self, inputs):
         result = self.result
         n, d = result.X.shape
-        self.begin_step("inputs", n=n, d=d)
+        # the legend has been heard: it clears, and the formula shrinks to the map, with the header, before the voice
+        # speaks of X; the formula's frame comes back on the map
+        clearing = [*self.formula_to_map(), Vanish(self.sound_legend),
+                    *[Vanish(part) for part in (self.map_frame, self.context_line) if part is not None]]
+        shown = n * d + sum(np.size(inputs[f"W_{role}"]) for role in ROLE_COLOURS)  # X's numbers and the W's
+        self.begin_step("inputs", n=n, d=d, with_header=clearing, new_numbers=shown)
+        self.map_frame = None
         self.X = self.with_words(LabelledMatrix(result.X, "X", style.INPUT, "X"))
         self.W = {role: LabelledMatrix(inputs[f"W_{role}"], f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}")
                   for role in ROLE_COLOURS}
@@ -328,11 +415,17 @@ class MatrixScene(LessonScene):
         self.stage = [self.X, *self.W.values()]
         self.place_in_body(in_a_row, lambda X, *weights: VGroup(X, in_a_row(*weights)).arrange(DOWN, buff=ROW_GAP),
                            matrices=self.stage)
-        # the legend has been heard: the matrices need the room; the formula's frame comes back on the map
-        self.shrink_formula_to_map(Vanish(self.sound_legend), *([Vanish(self.map_frame)] if self.map_frame else []))
-        self.map_frame = None
-        for matrix in self.stage:
-            self.present(matrix)
+        self.present(self.X)  # «... the rows of X»
+        self.beat("weights")  # «and three weight matrices»: one after the other as they are named
+        # Said, each after the last as the voice names them; read (no voice), spread over the step's reading time
+        step = self.steps[-1]
+        gap = WEIGHTS_GAP if self.spoken() else max(
+            WEIGHTS_GAP, (step.start + step.reading - self.renderer.time) / (len(self.W) + 1) - GROW_SECONDS)
+        for weights in self.W.values():  # grown, not faded: a magenta fade is too faint a change to be seen as one
+            self.play(GrowFromCenter(weights), run_time=GROW_SECONDS)
+            self.wait(gap)
+        self.beat("fixed")  # «here they are fixed»: the three framed
+        self.point_at(*self.W.values())
 
     def with_words(self, matrix: LabelledMatrix) -> LabelledMatrix:
         """Put the tokens' words left of ``matrix``'s rows, right-aligned, as part of it (they move and scale
@@ -360,7 +453,7 @@ class MatrixScene(LessonScene):
     def present(self, matrix: LabelledMatrix, coloured: bool = False, before_row=lambda i: None):
         """Show a matrix row by row, giving each row's numbers their reading time; a ``coloured`` matrix's
         cells come with their numbers, a row at a time."""
-        words = [matrix.words] if hasattr(matrix, "words") else []
+        words = [getattr(matrix, part) for part in ("words", "legend") if hasattr(matrix, part)]
         self.play(Appear(matrix.outline if coloured else matrix.frame, *words), run_time=0.4)
         for i in range(matrix.values.shape[0]):
             before_row(i)
@@ -392,13 +485,13 @@ class MatrixScene(LessonScene):
     def walk_rows(self, left: LabelledMatrix, right: LabelledMatrix, line):
         """Show the worked ``line`` with a frame round row 1 of ``left`` and of ``right`` together, then frame the
         next token's rows, one after the other (a token's row of X and its row of the product), and let them go."""
-        boxes = VGroup(left.row_box(0), right.row_box(0))
-        self.show_line(line, Create(boxes))
+        boxes = [left.row_box(0), right.row_box(0)]
+        self.show_line(line, *map(Create, boxes))
         for i in range(1, left.values.shape[0]):
             self.wait(ROW_WALK)
-            self.play(Transform(boxes, VGroup(left.row_box(i), right.row_box(i))), run_time=0.4)
+            boxes = self.reframe(boxes, [left.row_box(i), right.row_box(i)], 0.4)
         self.wait(ROW_WALK)
-        self.play(Vanish(boxes), run_time=0.3)
+        self.play(*map(Vanish, boxes), run_time=0.3)
 
     def point_at(self, *mobjects):
         """A frame round ``mobjects`` (a matrix, a bar, a number) as the voice names them: it moves from what it framed
@@ -408,13 +501,19 @@ class MatrixScene(LessonScene):
             self.play(Create(frame), run_time=0.4)
             self.pointer = frame
         else:
-            self.play(Transform(self.pointer, frame), run_time=0.4)
+            [self.pointer] = self.reframe([self.pointer], [frame], 0.4)
 
     def let_go(self):
         """The frame of ``point_at`` leaves."""
         if self.pointer is not None:
             self.play(Vanish(self.pointer), run_time=0.3)
             self.pointer = None
+
+    def clear_stage(self) -> list:
+        """The stage leaving with the next step's header (``begin_step``'s ``with_header``; the step then empties
+        ``stage``): the voice, which starts as the header settles, never names a new step's matrices over the last
+        step's drawing."""
+        return [Vanish(*self.stage)] if self.stage else []
 
     def restage(self, matrices: list, *arrangements, reserve_right: float = 0.0, later_captions=()):
         """Lay ``matrices`` out anew (see place_in_body): those on screen move to their new places, the rest of
@@ -437,7 +536,8 @@ class MatrixScene(LessonScene):
         """Q's row i left of row i of QKᵀ and Kᵀ's column j above its column j: each cell is the dot product
         of the row and the column that meet there. K comes back and turns into Kᵀ; the colour bar shows
         the scale QKᵀ and QKᵀ/√d_k share."""
-        self.begin_step("scores")
+        self.begin_step("scores", with_header=self.clear_stage())
+        self.stage = []
         self.hide_line()
         self.point_map_at(self.term("Q"), self.term(KEYS_T))
         result = self.result
@@ -493,8 +593,9 @@ class MatrixScene(LessonScene):
                   run_time=1.2)
 
     def score_scale(self) -> float:
-        """The one colour scale of QKᵀ and QKᵀ/√d_k: the largest finite |score| of either."""
-        return style.shared_largest(self.result.scores, self.result.scaled)
+        """The one colour scale of QKᵀ and QKᵀ/√d_k: its end is the first round number at or above the largest finite
+        |score| of either (``heatmap.covering_value``), where the colour bar is ticked: the bar keys every cell."""
+        return covering_value(style.shared_largest(self.result.scores, self.result.scaled))
 
     def score_matrices(self) -> tuple[LabelledMatrix, LabelledMatrix, LabelledMatrix]:
         """QK^T, its scaled (and masked) version and the softmax weights, sharing one cell width; the
@@ -583,7 +684,7 @@ class MatrixScene(LessonScene):
         self.play(Create(framed_row), run_time=0.4)
         self.wait(0.6)
         left, right, bottom, top = self.stage_box()
-        fit(moves, right - left, top - bottom, largest_scale=LARGEST_SCALE)
+        fit(moves, right - left, top - bottom, largest_scale=BARS_LARGEST_SCALE)
         moves.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
         self.play(Vanish(*self.set_aside, self.legend, framed_row), run_time=0.6)
         self.play(Appear(moves), run_time=0.8)
@@ -951,7 +1052,8 @@ class MatrixScene(LessonScene):
         self.show_contrast("large_scores", large, [self.term(SOFTMAX)],
                            lambda A: [A.cell_box(i, j) for i, j in enumerate(large.weights.argmax(axis=1))],
                            line=lambda A: labels["one_hot_line" if collapsed else "soft_line"].format(**slopes),
-                           caption=self.contrast_caption("large_scores", "own" if collapsed else "soft"))
+                           caption=self.contrast_caption("large_scores", "own" if collapsed else "soft"),
+                           change=(labels["tripled_line"], r"9\,QK^\top"))  # the change, on screen as it is said
         if self.shows("shared_projection"):
             diagonal = self.answers["keys"]
             line = labels["diagonal_line" if diagonal["variant"] == "all" else f"diagonal_line_{diagonal['variant']}"]
@@ -970,24 +1072,37 @@ class MatrixScene(LessonScene):
         return strings[f"caption_{variant}"] if retold else strings["caption"]
 
     def show_contrast(self, key: str, result: AttentionSteps, terms: list, marks, line, sound=lambda: None,
-                      undivided: bool = False, caption: str | None = None, **fields):
-        """The scores entering the softmax (``undivided``: QKᵀ before ÷ √d_k) beside A, row by row (each row
-        of A sounds as it lands), then ``marks(A)`` framed (``sound`` as they close) and the worked ``line(A)``.
-        A's label says what it is the softmax of; ``caption`` and ``fields`` as begin_step takes them."""
-        self.begin_step(key, caption=caption, **fields)
+                      undivided: bool = False, caption: str | None = None, change: tuple[str, str] | None = None,
+                      **fields):
+        """The scores entering the softmax (``undivided``: QKᵀ before ÷ √d_k) with their colour bar beside A, row by
+        row (each row of A sounds as it lands), then ``marks(A)`` framed (``sound`` as they close) and the worked
+        ``line(A)``. A's label says what it is the softmax of; ``change``: (a worked line saying what changed, shown
+        first, the scores' label that says it). ``caption`` and ``fields`` as begin_step takes them."""
+        self.begin_step(key, caption=caption, with_header=self.clear_stage(), **fields)
+        self.stage = []
         self.hide_line()
         self.point_map_at(*terms, scaled=result.scale)
+        if change:
+            self.show_line(label_text(change[0], style.TEXT, style.BODY_SIZE))
         divided = result.scale and not undivided
         values = result.scaled if divided else result.scores
-        largest = style.shared_largest(values)
-        label = r"QK^\top / \sqrt{d_k}" if result.scale else r"QK^\top"
+        largest = covering_value(style.shared_largest(values))
+        label = change[1] if change else r"QK^\top / \sqrt{d_k}" if result.scale else r"QK^\top"
         width = max(shared_cell_width(values), self.weights_matrix(result=result).cell_width)
         # Tagged as what they are: the scaled scores of the scaled and causal steps, or QKᵀ as in the scores step.
-        scores = self.with_words(LabelledMatrix(values, label if divided else r"QK^\top", style.TEXT,
+        scores = self.with_words(LabelledMatrix(values, label if divided or change else r"QK^\top", style.TEXT,
                                                 "scaled" if divided else "scores", cell_width=width,
                                                 fill=lambda value: style.score_colour(value, largest)))
+        # these cells' own key (the bar and its ticks, named in the scores step), built larger: it shrinks with six
+        # tokens' matrices and must stay legible
+        with_legend(scores, score_legend(largest, "").scale(CONTRAST_LEGEND_SCALE))
         weights = self.weights_matrix(width, result, label=rf"A = \text{{softmax}}({label})")
         self.restage([scores, weights], in_a_row)
+        if scores.cells[0][0].height < CELL_HEIGHT - 1e-6:  # shrunk to fit: the bar would cost the numbers their size
+            scores.remove(scores.legend)
+            del scores.legend
+            self.stage = []
+            self.restage([scores, weights], in_a_row)
         self.present(scores, coloured=True)
         self.present(weights, coloured=True,
                      before_row=lambda i: self.cue("row", lands=True, weights=[float(w) for w in result.weights[i]]))
@@ -1001,22 +1116,22 @@ class MatrixScene(LessonScene):
 
     # Shared moves ------------------------------------------------------------------------------
     def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):
-        """Reveal product[i, j] = left[i] . right[:, j] cell by cell: the frames of row i and column j move
-        there and settle, then the number is written. The first cells go slowly with their worked line."""
+        """Reveal product[i, j] = left[i] . right[:, j] cell by cell: the frames of row i and column j fade
+        there (``reframe``) and settle, then the number is written. The first cells go slowly with their worked line."""
         n_rows, n_cols = product.values.shape
         pace = REPEAT if repeat else 1.0
         slow = 1 if repeat else SLOW_CELLS
         fast = self.seconds_per_cell(n_rows * n_cols - slow) * pace
-        row_box, column_box = left.row_box(0), right.column_box(0)
-        self.play(Create(row_box), Create(column_box), run_time=0.6 * pace)
+        frames = [left.row_box(0), right.column_box(0)]
+        self.play(*map(Create, frames), run_time=0.6 * pace)
         scale = self.sound_scale(product.name)
         for index, (i, j) in enumerate(np.ndindex(n_rows, n_cols)):
             careful = index < slow
             if index == slow:
                 self.hide_line()
             if index:
-                self.play(Transform(row_box, left.row_box(i)), Transform(column_box, right.column_box(j)),
-                          run_time=MOVE * pace if careful else 0.6 * fast)
+                frames = self.reframe(frames, [left.row_box(i), right.column_box(j)],
+                                      MOVE * pace if careful else 0.6 * fast)
             self.cue("cell", lands=True, value=float(product.values[i, j]), **scale)
             self.play(Appear(product.cells[i][j], product.entries[i][j]),  # a cell's colour comes with its value
                       run_time=WRITE * pace if careful else 0.4 * fast)
@@ -1024,7 +1139,21 @@ class MatrixScene(LessonScene):
                 self.show_line(self.expansion(product, left, right, i, j))
                 self.wait(READ * pace)
         self.hide_line()
-        self.play(Vanish(row_box), Vanish(column_box), run_time=0.4)
+        self.play(*map(Vanish, frames), run_time=0.4)
+
+    def reframe(self, frames: list, targets: list, seconds: float) -> list:
+        """Take ``frames`` (a row's, a column's) to ``targets`` in ``seconds``: a frame whose place changes fades out
+        as its new one fades in (in FRAME_FADE at most, then they settle), rather than sliding there, so that its
+        edges never run across the numbers in between; returns the frames now shown."""
+        moved = [(old, new) for old, new in zip(frames, targets)
+                 if not np.allclose(glyph_box(old), glyph_box(new), atol=1e-6)]
+        if not moved:
+            return frames
+        fade = min(seconds, FRAME_FADE)
+        self.play(*[Vanish(old) for old, _ in moved], *[Appear(new) for _, new in moved], run_time=fade)
+        if seconds - fade > 1e-3:
+            self.wait(seconds - fade)
+        return [next((new for old, new in moved if old is frame), frame) for frame in frames]
 
     def sound_scale(self, name: str) -> dict:
         """The blips' scale of the matrix ``name``'s quantity in this section (issue 30): the scores (QKᵀ and
@@ -1132,7 +1261,7 @@ class MatrixScene(LessonScene):
     @staticmethod
     def map_height() -> float:
         """Height the formula map takes at the top of the body, with a gap under it."""
-        return MathTex(FORMULA, font_size=MAP_FONT_SIZE).height + 0.2
+        return MathTex(FORMULA, font_size=MAP_FONT_SIZE).height + MAP_GAP
 
     def align_row_sums(self):
         """Each "Σ = 1" right of its row of the scores, where the weights will be, clear of the bracket."""

@@ -4,7 +4,7 @@ holds the glyphs it points at and cuts through none of the others; d_k is define
 arrowheads that meet there in sight."""
 
 import numpy as np
-from manim import DL, UR
+from manim import DL, UR, config
 import pytest
 
 from lesson.config import load_config
@@ -78,6 +78,17 @@ def test_the_map_frame_holds_its_terms_and_cuts_through_no_other_glyph(pointings
         cut += [f"{key}: glyph {index}" for index, glyph in enumerate(glyphs)
                 if not inside(glyph, inner) and not apart(glyph, outer)]
     assert not cut, cut
+
+
+def test_the_map_frame_leaves_its_terms_room(pointings):
+    """Each term the frame points at keeps 8 px at 720p from the frame's inner edge on every side (the review saw Q,
+    K and √d_k touch it: 4.5 px, and 3.3 above √d_k)."""
+    least = 8 * config.frame_width / 1280  # frame units
+    for key, framed, _, _, inner in pointings:
+        left, right = min(glyph[0] for glyph in framed), max(glyph[1] for glyph in framed)
+        bottom, top = min(glyph[2] for glyph in framed), max(glyph[3] for glyph in framed)
+        margins = (left - inner[0], inner[1] - right, bottom - inner[2], inner[3] - top)
+        assert min(margins) >= least - 1e-6, (key, [round(margin * 1280 / config.frame_width, 1) for margin in margins])
 
 
 @pytest.fixture(scope="module")

@@ -199,6 +199,7 @@ def test_scores_and_scaled_scores_share_one_colour_scale(overrides):
     want = expected(worked_example.X, worked_example.W_Q, worked_example.W_K, worked_example.W_V,
                     causal=bool(overrides))
     largest = np.abs(want["scores"]).max()
+    end = roundest_covering(largest)  # the scale's end: the colour bar's tick at or over the largest score
     panel = np.asarray(style.PANEL.to_rgb())
     full = {sign: style.SCORE_SATURATION * np.linalg.norm(np.asarray(colour.to_rgb()) - panel)
             for sign, colour in ((1, style.SCORE_POSITIVE), (-1, style.SCORE_NEGATIVE))}
@@ -209,7 +210,7 @@ def test_scores_and_scaled_scores_share_one_colour_scale(overrides):
             if np.isneginf(value):
                 assert cell.get_fill_color().to_hex() == style.MASKED.to_hex()
             elif value:
-                assert intensity(cell) == pytest.approx(full[np.sign(value)] * abs(value) / largest, abs=0.01), \
+                assert intensity(cell) == pytest.approx(full[np.sign(value)] * abs(value) / end, abs=0.01), \
                     (matrix.name, i, j)
     strongest_scaled = max(abs(value) for value in want["scaled"].flat if np.isfinite(value))
     assert strongest_scaled / largest == pytest.approx(1 / np.sqrt(2))  # the largest scaled cell is paler
@@ -228,21 +229,22 @@ def test_each_step_shows_only_the_matrices_it_uses(fixture, request):
     assert steps["output"].numbers["weights"] == steps["softmax"].numbers["weights"]
 
 
-def roundest_within(largest: float) -> float:
-    """1, 2, 2.5 or 5 times a power of ten: the largest such value not over ``largest``."""
+def roundest_covering(largest: float) -> float:
+    """1, 2, 2.5 or 5 times a power of ten: the smallest such value at or over ``largest``."""
     power = 10.0 ** np.floor(np.log10(largest))
-    return max(step * power for step in (1, 2, 2.5, 5) if step * power <= largest)
+    return min(step * power * ten for ten in (1, 10) for step in (1, 2, 2.5, 5) if step * power * ten >= largest)
 
 
 @pytest.mark.parametrize("fixture", ["default_scene", "largest_scene"])
 def test_scores_and_scaled_scores_show_one_colour_bar_from_minus_to_plus_the_largest_score(fixture, request):
-    """The bar beside QKᵀ stays, unchanged, beside QKᵀ/√d_k: ticked at 0 and ± the roundest value within
-    max |QKᵀ|, its ends at ± max |QKᵀ| (a bar of the scaled scores alone would end at max |QKᵀ| / √d_k).
-    The softmax takes it away: the weights have their own scale, 0 to 1."""
+    """The bar beside QKᵀ stays, unchanged, beside QKᵀ/√d_k: from and to ± the roundest value at or over
+    max |QKᵀ|, ticked there and at 0, so that it keys every cell (a bar of the scaled scores alone would end under
+    it; the review saw a bar ticked ±5 beside scores of 8). The softmax takes it away: the weights have their own
+    scale, 0 to 1."""
     scene = request.getfixturevalue(fixture)
     steps = {step.key: step for step in scene.steps}
     scores = shown(steps["scores"], "scores")
-    largest, mark = np.abs(scores).max(), roundest_within(np.abs(scores).max())
+    mark = roundest_covering(np.abs(scores).max())
     for key in ("scores", "scaled"):
         assert shown(steps[key], "score_legend").tolist() == [[-mark, 0.0, mark]], key
         assert [text for text in steps[key].texts if "escala" in text.text] == \
@@ -250,7 +252,7 @@ def test_scores_and_scaled_scores_show_one_colour_bar_from_minus_to_plus_the_lar
     bar, ticks = scene.legend.bar, scene.legend.ticks
     for value, tick in zip((-mark, 0.0, mark), ticks):
         share = (tick.get_center()[1] - bar.get_bottom()[1]) / bar.height
-        assert share == pytest.approx((value + largest) / (2 * largest), abs=0.01)
+        assert share == pytest.approx((value + mark) / (2 * mark), abs=0.01)
     for key in ("softmax", "output"):
         assert "score_legend" not in steps[key].numbers
         assert not any("escala" in text.text for text in steps[key].texts)
@@ -321,7 +323,7 @@ def test_the_large_scores_preset_unscaled_is_one_hot_and_its_slope_vanishes(defa
     line = f"{slope(example):.2f} en el ejemplo, {slope(want['weights']):.2f} aquí"
     assert line == "0.22 en el ejemplo, 0.00 aquí"
     assert any(line in text for text in texts(step))
-    assert "QK^\\top" in texts(step) and "QK^\\top / \\sqrt{d_k}" not in texts(step)
+    assert "9\\,QK^\\top" in texts(step) and "QK^\\top / \\sqrt{d_k}" not in texts(step)  # X × 3: scores × 9
 
 
 def test_the_shared_projection_preset_has_the_diagonal_dominate(default_scene):
