@@ -34,10 +34,10 @@ HEADS = (ManimColor("#E478FF"), ManimColor("#FFFFDC"), ManimColor("#60980C"))
 # Each head's stroke pattern, a dash's length (0: solid): a second cue beside the lightness, for thin arcs.
 HEAD_DASHES = (0.0, 0.2, 0.06)
 # The learned section's induction head (its previous-token head is head 1's orchid: the designed head it matches). Not
-# head 3's green: that head is the designed pronoun head, beside it in one frame, and green is V elsewhere. A pale
-# lime, the one hue the palette's distances leave free (tests/test_palette.py), light enough for text after video
-# encoding (14:1 on the background; head 3's green, 4.6:1 as designed, decoded at 3.8:1 in thin text).
-INDUCTION = ManimColor("#C0F084")
+# head 3's colour: that head is the designed pronoun head, beside it in one frame. A light mint, the colour the
+# palette's distances leave free in all three visions once head 3 took its olive (tests/test_palette.py: searched
+# over sRGB), light enough for text after video encoding.
+INDUCTION = ManimColor("#7CF488")
 
 MEANINGS = {"text and X": TEXT, "secondary text": MUTED, "learned W": WEIGHT_MATRIX, "Q": QUERY, "K": KEY,
             "V": VALUE, "score > 0": SCORE_POSITIVE, "score < 0": SCORE_NEGATIVE, "attention": ATTENTION,
