@@ -37,9 +37,9 @@ CHANGED_STROKE = 2
 SEEN_SECONDS = 0.25  # the cells a row sees lighting up as the voice names them
 SEEN_FILL = 0.25  # their light: the numbers under it stay readable
 SENTENCES_NUMBERS = 10  # the table of the lab's three sentences: two articles' weight and maximum, three pairs of H
-TABLE_GAP = (0.6, 0.3)  # between the table's columns, and its rows
+TABLE_GAP = (0.4, 0.25)  # between the table's columns, and its rows
 TABLE_SECONDS = 1.2  # the comparison leaving and the table landing
-ENTROPY_BAR_WIDTH = 1.0  # a sentence's entropy bars in the table: 2 bits, the fourth token's largest possible
+ENTROPY_BAR_WIDTH = 0.8  # a sentence's entropy bars in the table: 2 bits, the fourth token's largest possible
 ENTROPY_BAR_HEIGHT = 0.16
 ENTROPY_BAR_GAP = 0.08
 
@@ -253,7 +253,9 @@ class CausalMask(MatrixReveals):
         self.place(VGroup(header, table).arrange(DOWN, buff=2 * COMPARISON_LINE_GAP), self.body())
         self.wait(max(0.0, self.fill_seconds(TABLE_SECONDS) / 2))  # the comparison read before it leaves
         self.beat("sentences")  # "en cada oración": the lab's three sentences, as the guide asks
-        self.play(Vanish(VGroup(parts.free, parts.masked_block, parts.nulled_summary, frames, parts.legend)),
+        # the masked side as it is on screen: its scaled scores, replaced by the weights at step 12, would come back
+        # to fade out over them (their formula across «Con máscara causal»)
+        self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend)),
                   Transform(kept, header), Appear(table), run_time=TABLE_SECONDS)
         self.entropy_stage = VGroup(kept, table)
         self.replay_shows = SurroundingRectangle(kept, buff=CHANGED_BUFF)  # the pairs' clusters, heard again

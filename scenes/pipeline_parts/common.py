@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash, SurroundingRectangle
+from manim import AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash, SurroundingRectangle, linear
 
 from attn_math.lab import LabAttention
 from lesson.pipeline_answers import attention
@@ -87,7 +87,10 @@ class PipelineCommon:
         starts = [cue.time for cue in self.cues if cue.replay and cue.time >= step.start]
         if end and shown is not None and starts:
             self.wait_until(min(starts))
-            self.play(*pulses([shown], style.HIGHLIGHT), run_time=max(end - TAIL - self.renderer.time, STEP_SECONDS))
+            # at an even pace: eased, the light's last piece lingered still for a second where the path ends, a
+            # stray dash beside the row (review 06, the causal step's end)
+            self.play(*pulses([shown], style.HIGHLIGHT), run_time=max(end - TAIL - self.renderer.time, STEP_SECONDS),
+                      rate_func=linear)
         return end
 
     def draw_lines(self, lines: WeightedLines, temperature: float, seconds: float):

@@ -23,7 +23,7 @@ from scenes.visuals import label_text, tagged_number, text_with_numbers
 PRESETS = ("lab", "sharp")  # the lab's random weights, then the designed ones, left to right
 READOUT_NUMBERS = 2  # in each side's readout: the row's entropy and largest weight, or the article's two weights
 SIDE_LINE_GAP = 0.3  # between a side's title, map and readout
-SIDES_GAP = 0.9  # between the two sides
+SIDES_GAP = 0.6  # between the two sides
 LAB_LEAVE_SECONDS = 0.8  # the lab's canvas and panel fading out
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
 LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
@@ -78,15 +78,24 @@ class PresetComparison(MatrixReveals):
             readout = text_with_numbers(labels["row_readout"], {
                 "entropy": tagged_number(run.entropies[q], f"entropy_{preset}", font_size=style.CAPTION_SIZE),
                 "largest": tagged_number(run.max_weights[q], f"max_{preset}", font_size=style.CAPTION_SIZE)},
-                font_size=style.CAPTION_SIZE, query=self.tokens[q])
+                font_size=style.CAPTION_SIZE, query=abbreviated(self.tokens[q]))  # as its row is named
             title = label_text(labels[f"title_{weights_kind(self.settings, preset)}"], style.TEXT, style.BODY_SIZE)
+            if self.preset_maps:  # the rows named once, on the left map: both maps' rows are the same tokens, level;
+                # named twice, long names left the two maps too wide for 14 px (review 06's eight long words)
+                heatmap.remove(heatmap.row_labels)
+                heatmap.row_labels = VGroup()
             self.preset_maps[preset] = heatmap
             sides.add(PresetSide(title, heatmap, readout).arrange(DOWN, buff=SIDE_LINE_GAP))
         sides.arrange(RIGHT, buff=SIDES_GAP, aligned_edge=UP)
         legend = self.colour_legend("presets_scale")
         formula = self.entropy_formula(most, len(runs["lab"].weights[q]))
-        below = VGroup(formula, legend).arrange(DOWN, buff=SIDE_LINE_GAP)
-        self.place(VGroup(sides, below).arrange(DOWN, buff=2 * SIDE_LINE_GAP), self.body())
+        # the legend on the formula's line: stacked under it, the stage grew a line taller than the body and shrank
+        # every text under 14 px; arranged again once place() has enlarged the formula to be read
+        below = VGroup(formula, legend).arrange(RIGHT, buff=SIDES_GAP)
+        stage = self.place(VGroup(sides, below).arrange(DOWN, buff=2 * SIDE_LINE_GAP), self.body())
+        below.arrange(RIGHT, buff=SIDES_GAP).next_to(sides, DOWN, buff=2 * SIDE_LINE_GAP).match_x(sides)
+        _, _, bottom, top = self.body()
+        stage.set_y((bottom + top) / 2)
         frames = VGroup(*[side.heatmap.matrix.row_box(q) for side in sides])
         self.cue("reset")
         self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=LAB_LEAVE_SECONDS)
@@ -147,6 +156,8 @@ class PresetComparison(MatrixReveals):
         self.play(Transform(frames, new_frames), *[Vanish(side.readout) for side in sides], Vanish(self.sharp_top),
                   run_time=REFRAME_SECONDS)
         self.presets_extras.remove(self.sharp_top)
+        for side in sides:  # gone: else the stage's leaving (step 10) faded them in again over the article's readouts
+            side.remove(side.readout)
         self.presets_stage = PresetsStage(sides, frames, rings, readouts)
         each = max(CHORD_SECONDS, self.fill_seconds(0.0) / 2)
         for (preset, run), readout, ring, side in zip(runs.items(), readouts, rings, sides):  # lab, then designed

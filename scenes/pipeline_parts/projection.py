@@ -11,6 +11,7 @@ from manim import LEFT, RIGHT, UP, MathTex, VGroup
 from attn_math.sharp import preset_weights
 from lesson.numbers import decimals_for
 from scenes import style
+from scenes.token_labels import abbreviated
 from scenes.visuals import CELL_HEIGHT, LabelledMatrix, bracket, enlarge_formulas, fit, label_text, shared_cell_width
 
 ROLE_NAMES = {"Q": ("q", "W_Q", style.QUERY), "K": ("k", "W_K", style.KEY), "V": ("v", "W_V", style.VALUE)}
@@ -75,10 +76,6 @@ class Projections:
         column = LabelledMatrix(np.asarray(result)[:, None], name, colour, name, cell_width=width, decimals=decimals)
         for part in (matrix, embedding, column):
             tighten(part)
-        named = label_text(self.labels["projection_note"].format(token=self.tokens[q]), style.INPUT, style.BODY_SIZE)
-        embedding.remove(embedding.label)  # x named with its token: the column is that token's embedding
-        embedding.label = named.next_to(embedding.cell_grid, UP, buff=LABEL_GAP)
-        embedding.add(embedding.label)
         equals = MathTex("=", color=style.TEXT, font_size=style.BODY_SIZE + 6)
         row = VGroup(column, equals, matrix).arrange(RIGHT, buff=SIGN_GAP)
         embedding.next_to(matrix, RIGHT, buff=PRODUCT_GAP)
@@ -87,10 +84,20 @@ class Projections:
             part.shift(UP * (matrix.cell_grid.get_y() - part.cell_grid.get_y()))
         equals.set_y(matrix.cell_grid.get_y())
         band = ProjectionBand(column, equals, matrix, embedding)
+        # x named with its token (the column is that token's embedding), at its written size: scaled with the band,
+        # a long name widened the band and shrank every number and itself under 14 px; the band fits under it
+        named = label_text(self.labels["projection_note"].format(token=abbreviated(self.tokens[q])), style.INPUT,
+                           style.BODY_SIZE)
         left, right, bottom, top = box
-        fit(band, right - left, top - bottom, 1.0)
-        band.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+        fit(band, right - left, top - bottom - named.height, 1.0)
+        band.move_to(np.array([(left + right) / 2, (bottom + top - named.height) / 2, 0]))
         enlarge_formulas(band)
+        # on the names' line (W's may sit higher: d_k > d rows), its right end over x's: a long one reaches over W
+        level = max(embedding.label.get_bottom()[1], matrix.label.get_bottom()[1])
+        embedding.remove(embedding.label)
+        embedding.label = named.align_to(embedding.brackets, RIGHT)
+        named.shift(UP * (level - named.get_bottom()[1]))
+        embedding.add(named)
         return band
 
     def not_to_read(self, band: ProjectionBand):
