@@ -6,7 +6,7 @@ column. A student can check one number from X to QKᵀ: q's first number is W_Q'
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, RIGHT, UP, MathTex, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, MathTex, VGroup
 
 from attn_math.sharp import preset_weights
 from lesson.numbers import decimals_for
@@ -21,6 +21,7 @@ PRODUCT_GAP = 0.4  # between W and x: two brackets back to back
 SIGN_GAP = 0.25  # between a column and the "=" beside it, and between W and x
 ROW_PITCH = 0.36  # between two rows of a product's matrices: a number's digits are 0.25 tall
 LABEL_GAP = 0.15  # between a matrix and its name above it
+MOST_ROWS = 8  # of W and its result drawn: more (d_k = 16) would fall under 14 px at 720p; a "⋮" says there are more
 
 
 def tighten(matrix: LabelledMatrix, pitch: float = ROW_PITCH):
@@ -69,6 +70,8 @@ class Projections:
         W = self.projection_matrix(role)
         x = np.asarray(steps.X[q], dtype=float)
         result = {"Q": steps.Q, "K": steps.K, "V": steps.V}[role][q]
+        more = len(W) > MOST_ROWS  # the first rows only: each of q's numbers is its own row of W times x
+        W, result = W[:MOST_ROWS], np.asarray(result)[:MOST_ROWS]
         decimals = decimals_for(np.concatenate([W.ravel(), x, result]))
         width = shared_cell_width(W, x[:, None], result[:, None], decimals=decimals)
         matrix = LabelledMatrix(W, matrix_name, colour, matrix_name, cell_width=width, decimals=decimals)
@@ -83,6 +86,10 @@ class Projections:
         for part in (column, matrix, embedding):  # the grids on one level, whatever the labels' heights
             part.shift(UP * (matrix.cell_grid.get_y() - part.cell_grid.get_y()))
         equals.set_y(matrix.cell_grid.get_y())
+        if more:  # the rows left out, under W's and the result's last
+            for part in (column, matrix):
+                part.add(MathTex(r"\vdots", color=colour, font_size=style.BODY_SIZE).next_to(part.cell_grid, DOWN,
+                                                                                                 buff=0.05))
         band = ProjectionBand(column, equals, matrix, embedding)
         # x named with its token (the column is that token's embedding), at its written size: scaled with the band,
         # a long name widened the band and shrank every number and itself under 14 px; the band fits under it
