@@ -4,8 +4,8 @@ manim at the sections' size, frame rate and format, so their packets join the se
 Both are laid out as the slides are: the title card's lines centred, each on one line where it fits the slide's
 width; the end card's heading in a step title's place (``style.MARGIN`` from the top-left corner) and its list at
 that left margin. The title card comes in within APPEAR_SECONDS and holds OPENING_SECONDS in all. The end card
-brings its whole list in at once, a reference every LINE_LAG seconds, each within LINE_APPEAR (a viewer sees each
-come), then holds it for its reading time (``reading_seconds`` of its references), no longer. With a voice
+brings its references in one after the other, each within LINE_APPEAR (a viewer sees it come), then holds it for
+its own reading time (``reading_seconds``), at most HOLD_MOST: no still screen over 6 s, as for every card. With a voice
 (``CardVoice``: a narrated lecture), each card's sentence is said as the card comes in, and the card lasts at least
 until TAIL after it.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from manim import DOWN, LEFT, UL, AnimationGroup, Scene, VGroup, config, tempconfig
+from manim import DOWN, LEFT, UL, Scene, VGroup, config, tempconfig
 
 from lesson.narration_text import TAIL
 from lesson.references import Card
@@ -32,7 +32,7 @@ from sonify.synth import SAMPLE_RATE
 OPENING_SECONDS = 5.0  # the title card, its coming in included
 APPEAR_SECONDS = 0.4  # the title card's text coming in
 LINE_APPEAR = 0.25  # seconds: a reference coming in (a viewer sees it come, no slow fade)
-LINE_LAG = 0.2  # seconds between two references starting to come in
+HOLD_MOST = 5.5  # seconds a reference holds before the next comes (or the card ends), at most: under 6 s of still
 TITLE_SCALE = 1.3  # the lesson's title, in step titles' size
 
 
@@ -116,13 +116,13 @@ class ReferencesCard(CardScene):
         lines.next_to(title, DOWN, buff=0.4, aligned_edge=LEFT)
         self.add(title)
         ends = self.speak()
-        self.play(AnimationGroup(*[Appear(line, run_time=LINE_APPEAR) for line in lines],
-                                 lag_ratio=LINE_LAG / LINE_APPEAR))
-        self.hold_until(max(self.renderer.time + reading_seconds(" ".join(references)), ends))
-        # A silent lecture's captions: the references one after the other over the card, each for its share of it.
-        words = np.cumsum([0] + [len(reference.split()) for reference in references])
-        self.shown = [(round(float(self.renderer.time * before / words[-1]), 3), reference)
-                      for before, reference in zip(words[:-1], references)]
+        shown = []  # a silent lecture's captions: each reference as it comes
+        for reference, line in zip(references, lines):
+            shown.append((round(float(self.renderer.time), 3), reference))
+            self.play(Appear(line), run_time=LINE_APPEAR)
+            self.hold_until(self.renderer.time + min(reading_seconds(reference), HOLD_MOST))
+        self.hold_until(ends)
+        self.shown = shown
 
 
 SCENES = {"opening": OpeningCard, "references": ReferencesCard}
