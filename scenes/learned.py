@@ -198,11 +198,11 @@ class LearnedScene(LessonScene):
         if reading:
             self.wait(reading / 2)
         self.beat("trained")  # what training sees, in two pieces as the voice says them: each seen arriving
-        self.play(Appear(lead_part), run_time=REVEAL_SECONDS)
+        first, rest = trained_on[:len(lead_part)], trained_on[len(lead_part):]  # where the whole note is laid out
+        self.play(Appear(first), run_time=REVEAL_SECONDS)
         self.beat("period")
-        rest = trained_on[len(lead_part):]
         self.play(Appear(rest), run_time=REVEAL_SECONDS)
-        self.remove(lead_part, rest)
+        self.remove(first, rest)
         self.add(trained_on)  # the same glyphs, now one text
         self.task = VGroup(goal, boxes, halves, arrow, copy, answer, trained_on, *self.row.words)
 

@@ -204,3 +204,17 @@ def test_no_stretch_of_the_spoken_section_looks_still_over_six_seconds(tmp_path,
     stills = [(round(start, 1), round(end, 1)) for start, end in video_stills(path, LONGEST_FREEZE)
               if not any(first - 0.2 <= start and end <= last + 0.2 for first, last in cards)]
     assert stills == []
+
+
+def test_the_training_note_comes_under_the_row_in_both_its_parts():
+    """Review s8: the note's first part («Entrenado con 30 tokens: unos sueltos al azar…») was drawn where it was
+    typeset, over the token row, for 3 s, then jumped under it as its second part came. Each screen of the task step
+    (after every play) has the note under the row's letters and their boxes (a slot's half under a letter's centre)."""
+    from play_checks import scene_and_screens
+    scene, shown = scene_and_screens("learned")
+    task = [screen for screen in shown if screen.key == "task"]
+    notes = [(screen.time, text) for screen in task for text in screen.texts if text.text.startswith("Entrenado")]
+    assert len({time for time, _ in notes}) >= 2, "the note is on the step's screens"
+    letters = [text for screen in task for text in screen.texts if len(text.text) == 1 and text.text.isupper()]
+    under_boxes = min((text.bottom + text.top) / 2 for text in letters) - scene.row.spacing() / 2
+    assert [(round(time, 1), round(text.top, 2)) for time, text in notes if text.top > under_boxes] == []
