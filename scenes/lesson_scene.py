@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, UL, UR, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex, Text,
+from manim import (DOWN, LEFT, ORIGIN, UL, UR, AnimationGroup, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex, Text,
                    VGroup, VMobject, Wait, config)
 from manim.utils.exceptions import EndSceneEarlyException
 from PIL import Image
@@ -336,8 +336,11 @@ class LessonScene(Scene):
         caption = parts[-1][1]
         new_header, later = self._header(title, number, [text for _, text in parts], burned=self._caption_read)
         self.cue("step", lands=True, step=number)  # as the new header lands
-        leaving = [Vanish(self.header)] if self.header is not None else []
-        self.play(*leaving, Appear(new_header), *map(Appear, arriving), *with_header, run_time=HEADER_SECONDS)
+        # the old header leaves in the first half, the new one comes in the second: two titles (and step counters)
+        # cross-faded in one place read as neither
+        heading = AnimationGroup(Vanish(self.header), Appear(new_header), lag_ratio=1.0) if self.header is not None \
+            else Appear(new_header)
+        self.play(heading, *map(Appear, arriving), *with_header, run_time=HEADER_SECONDS)
         # Bottom of the drawing order: manim redraws on every frame whatever lies above an animated
         # mobject, and the header overlaps nothing in the body.
         self.bring_to_back(new_header)
