@@ -127,3 +127,16 @@ def test_steps_8_and_9_move_with_the_voice(tmp_path):
     (review: 111.8-132.7 and 133.8-153.7, two near-frozen heat maps)."""
     scene, video = render_video("pipeline", tmp_path, frame_rate=10, narration=PacedSpeaker(), steps=StepRange(8, 9))
     assert video_stills(video) == []
+
+
+@pytest.mark.parametrize("key, role, result", [("queries", "Q", "q"), ("keys", "K", "k"), ("output", "V", "v")])
+def test_a_projection_says_equal_only_where_its_written_numbers_multiply_to_its_result(silent, key, role, result):
+    """Review s8: «=» between q and W_Q x where the numbers as written give −0.40 for a written −0.42 (each rounded
+    to 2 decimals): a student who checks finds other numbers. The sign is «≈» where the written W times the written
+    x, rounded as written, is not the written result; «=» where it is."""
+    record = step(silent, key)
+    W, x, shown = numbers(record, f"W_{role}"), numbers(record, "x")[:, 0], numbers(record, result)[:, 0]
+    decimals = max(len(text.split(".")[-1]) for row in record.numbers[result] for text in row)
+    checked = np.round(W @ x, decimals)
+    signs = {text.text for text in record.texts if text.text in ("=", r"\approx")}  # as typeset
+    assert signs == ({"="} if np.array_equal(checked, shown) else {r"\approx"}), (checked - shown, signs)

@@ -79,7 +79,10 @@ class Projections:
         column = LabelledMatrix(np.asarray(result)[:, None], name, colour, name, cell_width=width, decimals=decimals)
         for part in (matrix, embedding, column):
             tighten(part)
-        equals = MathTex("=", color=style.TEXT, font_size=style.BODY_SIZE + 6)
+        # "=" only where the numbers as written multiply to the result as written; rounding makes it "≈"
+        exact = np.array_equal(np.round(np.round(W, decimals) @ np.round(x, decimals), decimals),
+                               np.round(result, decimals))
+        equals = MathTex("=" if exact else r"\approx", color=style.TEXT, font_size=style.BODY_SIZE + 6)
         row = VGroup(column, equals, matrix).arrange(RIGHT, buff=SIGN_GAP)
         embedding.next_to(matrix, RIGHT, buff=PRODUCT_GAP)
         row.add(embedding)
