@@ -46,6 +46,8 @@ ROW_SECONDS = 0.8  # a row of the demonstration's matrices lands: its blips (0.6
 # number by number (0.4 s a number made the two permutation steps 40-60 s of filling, the voice long done)
 READOUT_SECONDS = 0.3  # a hand's turn in degrees lands under its dial, with its blip
 WEIGHT_ROW_SECONDS = 0.6  # a row of W_Q, W_K, W_V: the twelve rows within the voice's first sentence
+ROW_POP_SECONDS = 0.1  # a row of small digits lands in 3 frames: over 0.2 s its thin strokes change too little
+# from one frame to the next to be seen arriving (review s8: W's twelve rows read as an 8.7 s still at 720p)
 LEAVING_SECONDS = 0.3  # what a step does not keep goes
 POP_SECONDS = 0.2  # a piece of a build lands this fast, then stays still for the rest of its slot: a fade over
 # 0.35 s reads as a still screen to a viewer (tests/scene_checks.video_stills), seconds of them as a frozen one
@@ -842,12 +844,12 @@ class PositionalScene(LessonScene):
         for piece in pieces:
             self.pop(Appear(piece), slot=max(POP_SECONDS, seconds / len(pieces)))
 
-    def pop(self, *animations, slot: float = POP_SECONDS):
-        """``animations`` played in POP_SECONDS, then the screen held for the rest of ``slot``: a build's piece
+    def pop(self, *animations, slot: float = POP_SECONDS, landing: float = POP_SECONDS):
+        """``animations`` played in ``landing`` s, then the screen held for the rest of ``slot``: a build's piece
         lands at once and the next one comes when its slot is over, rather than each fading in over its slot."""
-        self.play(*animations, run_time=POP_SECONDS)
-        if slot - POP_SECONDS > 1e-6:
-            self.wait(slot - POP_SECONDS)
+        self.play(*animations, run_time=landing)
+        if slot - landing > 1e-6:
+            self.wait(slot - landing)
 
     def row_cue(self, matrix: LabelledMatrix, i: int, scale: float | None = None):
         """Row i's numbers as value blips, pitch as value on one scale (by default the demonstration's inputs' and
@@ -860,7 +862,7 @@ class PositionalScene(LessonScene):
         """The matrix's rows one after another over ``seconds``, each heard as it lands (``row_cue``)."""
         for i in range(len(matrix.entries)):
             self.row_cue(matrix, i, scale)
-            self.pop(Appear(matrix.row(i)), slot=seconds / len(matrix.entries))
+            self.pop(Appear(matrix.row(i)), slot=seconds / len(matrix.entries), landing=ROW_POP_SECONDS)
 
     @staticmethod
     def input_matrix(X: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:

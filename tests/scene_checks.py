@@ -220,6 +220,7 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
 
 VIEWER_PIXELS = 40 / (640 * 360)  # the reviewers' still: fewer than 40 pixels of a 640 x 360 frame change...
 VIEWER_LEVEL = 24  # ...by more than 24 grey levels from one frame to the next, at 30 frames a second
+VIEWER_SIZE = (640, 360)  # a larger video is measured scaled to this size, as the reviews measure 720p
 
 
 def video_stills(path: Path, longest: float = LONGEST_FREEZE) -> list[tuple[float, float]]:
@@ -234,6 +235,8 @@ def video_stills(path: Path, longest: float = LONGEST_FREEZE) -> list[tuple[floa
         level = VIEWER_LEVEL * 30 / float(stream.average_rate)
         for frame in container.decode(stream):
             time = float(frame.pts * stream.time_base)
+            if frame.width > VIEWER_SIZE[0]:  # as the reviews see a larger video: scaled to 640 x 360
+                frame = frame.reformat(width=VIEWER_SIZE[0], height=VIEWER_SIZE[1])
             pixels = frame.to_ndarray(format="gray").astype(np.int16)
             moving = previous is not None and np.mean(np.abs(pixels - previous) > level) >= VIEWER_PIXELS
             if moving and run_start is not None:
