@@ -140,3 +140,26 @@ def test_a_projection_says_equal_only_where_its_written_numbers_multiply_to_its_
     checked = np.round(W @ x, decimals)
     signs = {text.text for text in record.texts if text.text in ("=", r"\approx")}  # as typeset
     assert signs == ({"="} if np.array_equal(checked, shown) else {r"\approx"}), (checked - shown, signs)
+
+
+def test_exercise_6s_panel_comes_with_its_lines():
+    """Review s8: step 14 drew both exercises' panels at once, exercise 6's empty for about 20 s while exercise 5's
+    lines came. Each panel now comes with its first line: no play brings a panel's background without a text."""
+    from manim import RoundedRectangle
+
+    from scenes.fades import Appear
+    bringing, play = [], LessonScene.play
+
+    def logged(self, *animations, **options):
+        if self.steps and self.steps[-1].key == "dimensions":
+            shown = [a.mobject for a in animations if isinstance(a, Appear)]
+            panels = [m for m in shown if isinstance(m, RoundedRectangle) and m.width > 3]
+            texts = [part.text for m in shown for part in m.get_family() if hasattr(part, "text")]
+            bringing.extend((len(panels), texts) for _ in panels[:1])
+        play(self, *animations, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LessonScene, "play", logged)
+        run_scene("pipeline", "lecture.questions='none'")
+    assert [count for count, _ in bringing] == [1, 1], bringing
+    assert all(texts for _, texts in bringing), bringing

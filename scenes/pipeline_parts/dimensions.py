@@ -86,12 +86,14 @@ class DimensionSteps(PipelineCommon):
         framed = {"lab": left[1], "model": left[2], "growth": left[4], "spread": VGroup(*spreads, spread_key),
                   "heads": VGroup(bar, heads[0]), "more": VGroup(cuts[1], heads[1]), "tradeoff": tradeoff}
         self.pointers = {phrase: self.pointer_on(target) for phrase, target in framed.items()}
-        beats = {"": [Appear(panels[0].background), Appear(panels[1].background), Appear(left[0])],
+        # exercise 6's panel comes with its lines: an empty panel held 20 s beside exercise 5 (review s8)
+        beats = {"": [Appear(panels[0].background), Appear(left[0])],
                  "lab": [Appear(left[1][0]), Create(spreads[0])],
                  "model": [Appear(left[2][0]), Create(spreads[1])],
                  "growth": [Appear(left[4])],
                  "spread": [Appear(spread_key)],
-                 "heads": [Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]), Appear(heads[0])],
+                 "heads": [Appear(panels[1].background), Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]),
+                           Appear(heads[0])],
                  "more": [Create(cuts[1]), Appear(heads[1])],
                  "tradeoff": [Appear(tradeoff)]}  # each with its phrase
         each = self.fill_seconds() / len(beats)
