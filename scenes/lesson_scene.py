@@ -639,14 +639,15 @@ class LessonScene(Scene):
         drawn_later = self.closing_hidden() if picture else []  # the drawing's parts its moves bring
         first = [part for part in card if part not in later and part is not picture]
         self.play(Appear(VGroup(*first, *[part for part in (picture or []) if part not in drawn_later])), run_time=0.6)
+        moved_from = self.renderer.time
         for line in ("card",) if spoken else ("card", "question"):
             self.closing_moves(line)
         if spoken:
             self.beat("question")
             self.play(Appear(question_line), run_time=CARD_LINE_SECONDS)
             self.closing_moves("question")
-        else:
-            self.hold_card(self.reading_time(f"{statement} {question}"))
+        else:  # the drawing's moves were read through: the card's reading time counts them
+            self.hold_card(self.reading_time(f"{statement} {question}"), already=self.renderer.time - moved_from)
         record.answer = answer
         for (beat, _), part in zip(parts, list(answer_line) if spoken else [answer_line]):  # said: as it is said
             self.beat(beat)
@@ -722,15 +723,15 @@ class LessonScene(Scene):
         self._speak_untied()
         return True
 
-    def hold_card(self, seconds: float) -> None:
+    def hold_card(self, seconds: float, already: float = 0.0) -> None:
         """Keep a card up while the voice says it (``say_card``), until TAIL after it and at least FINISHED_HOLD after
         it settled, as a step; a card not spoken for ``seconds`` of reading, at most LONGEST_FREEZE at the lecture's
         pace: no silent screen stands still longer (the captions carry the card's text for a viewer who pauses)."""
         pace = self.job.config.lecture.pace
         if self._spoken:
             self.wait_until(max(self._voice_until + TAIL, self._settled + FINISHED_HOLD * pace))
-        else:
-            self.wait(min(seconds, LONGEST_FREEZE * pace))
+        elif min(seconds, LONGEST_FREEZE * pace) - already > 1e-6:  # ``already`` of it shown while a drawing moved
+            self.wait(min(seconds, LONGEST_FREEZE * pace) - already)
 
     def _header(self, title: str, number: int, captions: list[str], burned: bool = True) -> tuple[VGroup, list]:
         """The step's title, its counter and, ``burned`` in, its caption: a spoken step's caption is kept invisible

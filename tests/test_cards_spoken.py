@@ -14,12 +14,12 @@ from lesson.narration_phrases import plain
 from lesson.narration_text import TAIL, voice_text
 from scene_checks import FRAME, PacedSpeaker, freezes, run_scene
 from test_locale_questions import closing_fields
-from scenes.lesson_scene import FINISHED_HOLD, LONGEST_FREEZE, PHRASE_GAP
+from scenes.lesson_scene import CARD_LINE_SECONDS, FINISHED_HOLD, LONGEST_FREEZE, PHRASE_GAP
 from sonify.synth import SAMPLE_RATE
 
 SPANISH = load_locale("es")
 APPEARING = 0.6  # seconds: a closing card fades in (its voice starts with it)
-ANSWER_APPEARING = 0.5  # seconds: its answer fades in as it is said
+ANSWER_APPEARING = CARD_LINE_SECONDS  # seconds: its answer comes as it is said (0.25 s: a slower fade of grey text reads as still)
 END_WAIT = 0.5  # seconds: a section's last frames after its last step (LessonScene.construct)
 
 
