@@ -315,10 +315,11 @@ class HeadsScene(LessonScene):
         self.play(*self.clear_focus(), Vanish(self.heatmap), run_time=0.6)
         self.cue("heads_overlay", lands=True, weights=[head.weights.tolist() for head in result.heads])
         comings = [[Appear(arcs)] for arcs in self.head_arcs[:-1]] + [[self.head_arcs[-1].unfocus()]]
-        for index, (coming, line) in enumerate(zip(comings, legend)):
-            if index:
-                self.wait(beat - HEAD_COMES)
-            self.play(*coming, Appear(line), run_time=HEAD_COMES)
+        self.play(*comings[0], Appear(legend[0]), run_time=HEAD_COMES)
+        first = self.renderer.time  # the others timed from it, so frame rounding does not add up head after head
+        for index in range(1, len(comings)):
+            self.wait_until(first + index * beat - HEAD_COMES)
+            self.play(*comings[index], Appear(legend[index]), run_time=HEAD_COMES)
 
     # Step 6: illustrative ----------------------------------------------------------------------
     def show_illustrative(self):

@@ -3,12 +3,16 @@ lesson, date from the config), its sections follow with their chapters and capti
 card's length, and it ends on a card of the works the joined sections cite; one section alone has no card; the
 card keys re-join the lecture without re-rendering a section, and a bad one is refused in one line."""
 
+import json
+import os
 import re
 from types import SimpleNamespace
 
 import pytest
 from manim import UL, config, tempconfig
 
+from lecture.render.output_folder import PRIVATE, write_whole
+from lecture.render.runner import CARDS_FOLDER
 from lesson.locale import load_locale
 from lesson.references import Card, lecture_cards, said_title
 from lesson.sections import SECTIONS as LESSON_SECTIONS
@@ -111,6 +115,46 @@ def test_a_new_date_rejoins_the_lecture_and_renders_no_section(pair, tmp_path):
     opening = [text for start, _, text in parse_vtt((out / "lecture.vtt").read_text(encoding="utf-8"))
                if start < title_seconds(out)]
     assert "7 de diciembre" in " ".join(opening) and DATE not in " ".join(opening)
+
+
+def test_a_card_record_cut_short_is_drawn_again_not_read(pair, tmp_path):
+    """A kept card's record (when its texts appear) is written whole under a temporary name and renamed; one cut
+    short, as a write in place stopped halfway leaves it, is not read: the card is drawn again and the lecture
+    joined (it stopped the render with a traceback)."""
+    out = copy_of(pair[0], tmp_path / "out")
+    cards = out / PRIVATE / CARDS_FOLDER
+
+    def rejoin(date: str):
+        result = run_quick_cli("render", "matrix", "quick", *TINY, "-j", "1", "--clean",
+                               "--set", f"lecture.course={COURSE!r}", "--set", f"lecture.date={date!r}", "-o", str(out))
+        assert result.returncode == 0, result.stderr
+
+    rejoin("7 de diciembre")  # the cards kept by this code (a card's key holds the code's digest)
+    for record in cards.glob("*.json"):
+        record.write_text(record.read_text(encoding="utf-8")[:9], encoding="utf-8")
+    cut = {record.name for record in cards.glob("*.json")}
+    rejoin("8 de diciembre")  # a new title card; the end card's record is the one cut short
+    whole = [record.name for record in cards.glob("*.json") if len(record.read_text(encoding="utf-8")) > 9
+             and json.loads(record.read_text(encoding="utf-8"))["shown"]]
+    assert len(whole) == 2 and len(set(whole) & cut) == 1  # the end card's drawn again, the new title card's
+    assert chapters(out / "lecture.mp4")[-1][2] == "Referencias"
+
+
+def test_a_stop_before_the_rename_leaves_the_older_file_whole(tmp_path, monkeypatch):
+    """write_whole, as the cards' records and the output folder's record use it: stopped between writing and
+    renaming, the file holds what it held and only the temporary name is new."""
+    target = tmp_path / "record.json"
+    target.write_text("old", encoding="utf-8")
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", stop)
+    with pytest.raises(KeyboardInterrupt):
+        write_whole(target, "new " * 10_000)
+    assert target.read_text(encoding="utf-8") == "old"
+    [draft] = [path for path in tmp_path.iterdir() if path != target]
+    assert draft.name.startswith("record.json.") and draft.read_text(encoding="utf-8") == "new " * 10_000
 
 
 def test_one_section_alone_is_the_lecture_with_no_card(tmp_path_factory):

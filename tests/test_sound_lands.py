@@ -141,7 +141,7 @@ def writes_the_row(name: str, query: int):
     ("head_row", lambda scene, cue: writes_the_row(f"A{cue.values['head'] + 1}", cue.values["query"])),
     ("sum_row", lambda scene, cue: writes_the_row("average", cue.values["query"])),
     # the split column's title comes with the columns sliced from the single projection
-    ("cost", lambda scene, cue: lambda play: play.shows(scene.cost[1][1][0])),
+    ("cost", lambda scene, cue: lambda play: play.shows(scene.cost[0][1][1][0])),  # cost = (stage, frames)
     # the heads' outputs become the parts of Concat
     ("concat", lambda scene, cue: lambda play: "ReplacementTransform" in play.kinds),
 ])

@@ -80,7 +80,8 @@ def test_a_landing_cue_sounds_as_its_motion_stops(lecture):
     for section, kinds in LANDING.items():
         entry = lecture[1]["sections"][section]
         runs = video_freezes(lecture[0] / entry["files"][0], longest=0, through_key_frames=False)
-        cues = [cue for cue in entry["cues"] if cue["kind"] in kinds]
+        # a replay repeats the sound after the voice, over the picture it landed on: it has no motion of its own
+        cues = [cue for cue in entry["cues"] if cue["kind"] in kinds and not cue.get("replay")]
         assert cues, section
         for cue in cues:
             assert any(abs(start - cue["time"]) <= 1.5 / FPS and end - start >= 0.5 for start, end in runs), \

@@ -235,12 +235,19 @@ class OutputFolder:
                 and (digest is None or isinstance(digest, str) and len(digest) == DIGEST_LENGTH)}
 
     def _write_record(self, files: dict[str, str | None]) -> None:
-        with tempfile.NamedTemporaryFile("w", dir=self.cache, prefix=f"{WRITTEN}.", delete=False,
-                                         encoding="utf-8") as record:
-            json.dump({"files": dict(sorted(files.items()))}, record, indent=0, ensure_ascii=False)
-            record.flush()
-            os.fsync(record.fileno())
-        os.replace(record.name, self.cache / WRITTEN)
+        write_whole(self.cache / WRITTEN, json.dumps({"files": dict(sorted(files.items()))}, indent=0,
+                                                     ensure_ascii=False))
+
+
+def write_whole(path: Path, text: str) -> None:
+    """``text`` in ``path``, whole or not at all: written and synced under a temporary name beside it, then renamed
+    over it (a stop before the rename leaves ``path`` as it was)."""
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f"{path.name}.", delete=False,
+                                     encoding="utf-8") as draft:
+        draft.write(text)
+        draft.flush()
+        os.fsync(draft.fileno())
+    os.replace(draft.name, path)
 
 
 def check_output_path(path: Path) -> Path:

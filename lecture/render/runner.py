@@ -25,7 +25,7 @@ from lecture.render.manifest import (MANIFEST, clip_key, file_hash, folder_conte
                                      stage_manifest)
 from lecture.render.media import TextTracks, join_videos, video_duration
 from lecture.render.narration import Narration, plan
-from lecture.render.output_folder import CommitUnfinished, OutputError, OutputFolder, link_or_copy
+from lecture.render.output_folder import CommitUnfinished, OutputError, OutputFolder, link_or_copy, write_whole
 from lesson.config import LectureConfig
 from lesson.formats import BY_NAME
 from lesson.records import cards_of, steps_of, stored
@@ -463,7 +463,8 @@ def _drawn_card(card: Card, request: RenderRequest, folder: Path, code: str, voi
     key = hashlib.sha256(json.dumps([asdict(card), request.quality.label, request.format, code, spoken]).encode())
     stem = key.hexdigest()[:20]
     video, times, wav = (folder / f"{stem}.{suffix}" for suffix in (request.format, "json", "wav"))
-    if not (video.is_file() and times.is_file()):  # the JSON is written last: with it, the video is whole
+    kept = _card_times(times) if video.is_file() else None  # the JSON is written last: with it, the video is whole
+    if kept is None:
         folder.mkdir(exist_ok=True)
         context = multiprocessing.get_context("spawn")  # manim stays out of this process, as in render workers
         job = CardJob(card, request.quality, request.format, folder, stem, voice, request.config.locale()["spoken"],
@@ -474,11 +475,20 @@ def _drawn_card(card: Card, request: RenderRequest, folder: Path, code: str, voi
         except Exception as error:  # one line naming the card, whatever manim raised
             reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
             raise OutputError(f"the lecture's {card.chapter!r} card could not be drawn ({reason})") from None
-        times.write_text(json.dumps({"shown": shown, "said": said}), encoding="utf-8")
-    kept = json.loads(times.read_text("utf-8"))
+        kept = {"shown": shown, "said": said}
+        write_whole(times, json.dumps(kept))  # whole or absent, whenever the render is stopped
     return CardVideo(card, video, tuple((start, text) for start, text in kept["shown"]),
                      tuple((start, end, text) for start, end, text in kept["said"]),
                      wav if kept["said"] and wav.is_file() else None)
+
+
+def _card_times(path: Path) -> dict | None:
+    """When a kept card's texts appear and its sentence is said, or None when there is no whole record to read."""
+    try:
+        kept = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return kept if isinstance(kept, dict) and {"shown", "said"} <= kept.keys() else None
 
 
 @dataclass(frozen=True)
