@@ -12,7 +12,7 @@ import string
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, RoundedRectangle,
-                   SurroundingRectangle, Transform, VGroup, linear)
+                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, linear)
 
 from attn_math.copy_floor import copying_loss, mean_lead, mean_period, targets, uncopyable_targets
 from attn_math.heads import multi_head_attention
@@ -332,18 +332,23 @@ class LearnedScene(LessonScene):
         titles = self.arcs_column((left, split, bottom, top))
         score_note = wrapped_text(self.labels["score_note"], style.MUTED, style.CAPTION_SIZE, NOTE_SHARE * (split - left))
         titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))  # «puntaje» defined on screen
-        # each head's pattern on one query, as the voice defines it: the token before it, then the one that followed
-        # its token's earlier occurrence (the arcs of that query land in these frames once the heads have formed)
-        t = self.position
-        patterns = VGroup(*[self.token_frame(i, colour) for i, colour in (
-            (t, style.HIGHLIGHT), (t - 1, PREVIOUS_COLOUR), (self.seen, style.HIGHLIGHT),
-            (self.follower, INDUCTION_COLOUR))])
+        # each head's pattern where the mechanism (step 5) uses it, as the voice defines it: the token before the one
+        # that followed the earlier occurrence, then, from the token's return (yellow, the query), that follower
+        # (the arcs land in these frames once the heads have formed)
+        query = self.token_frame(self.follower, style.HIGHLIGHT)
+        patterns = VGroup(self.token_frame(self.seen, PREVIOUS_COLOUR), self.token_frame(self.position, style.HIGHLIGHT),
+                          self.token_frame(self.follower, INDUCTION_COLOUR))
         self.play(Vanish(self.loss_stage), run_time=0.6)
         self.play(Appear(self.row), Appear(titles), run_time=REVEAL_SECONDS)
         self.beat("pattern_previous")
-        self.play(Create(patterns[:2]), run_time=0.8)
+        self.play(Create(query), Create(patterns[0]), run_time=REVEAL_SECONDS)
+        # the follower, the previous-token head's query, is the induction head's target; its pattern said on screen
+        pattern = wrapped_text(self.labels["induction_pattern"], INDUCTION_COLOUR, style.CAPTION_SIZE,
+                               NOTE_SHARE * (split - left)).next_to(titles[1], DOWN, buff=TITLE_GAP)
         self.beat("pattern_induction")
-        self.play(Create(patterns[2:]), run_time=0.8)
+        self.play(Create(patterns[1]), ReplacementTransform(query, patterns[2]), Appear(pattern),
+                  run_time=REVEAL_SECONDS)
+        titles.add(pattern)
         # the moments share the step's reading time (a long caption read with no voice), not one long last still
         # (a voice paces them instead: a moment comes with its words)
         hold = max(HOLD, self.reveal_seconds(fill_after=MOMENT_SECONDS * len(self.moments)) / len(self.moments))
@@ -411,9 +416,10 @@ class LearnedScene(LessonScene):
         return fit(row, width, row.height)
 
     def head_arcs(self, patterns: np.ndarray) -> VGroup:
-        """The followed token's strongest arc in each head: the previous-token head's above the row, the induction
-        head's below it. Where it lands, against the frames of what each head should look at, is the step's point."""
-        return VGroup(strongest_arc(self.row, patterns[0, self.previous_head], self.position, PREVIOUS_COLOUR,
+        """Each head's strongest arc where the mechanism uses it: the previous-token head's from the follower of the
+        earlier occurrence, above the row; the induction head's from the token's return, below it. Where it lands,
+        against the frames of what each head should look at, is the step's point."""
+        return VGroup(strongest_arc(self.row, patterns[0, self.previous_head], self.follower, PREVIOUS_COLOUR,
                                     ABOVE_HEIGHT),
                       strongest_arc(self.row, patterns[1, self.induction_head], self.position, INDUCTION_COLOUR,
                                     BELOW_HEIGHT, above=False))
@@ -474,8 +480,10 @@ class LearnedScene(LessonScene):
                                head_blocks(designed, heads_labels["head_matrix"], cell),
                                heads_legend(heads_labels["head_names"], heads_labels["head_legend"],
                                             style.CAPTION_SIZE)).arrange(DOWN, buff=0.35)
+        threshold = label_text(self.labels["clean_note"].format(score=format_number(CLEAN)), style.MUTED,
+                               style.CAPTION_SIZE)  # the voice's «limpias, con al menos 0.50», on screen as it is said
         trained_side = VGroup(label_text(self.labels["trained"], style.TEXT, style.BODY_SIZE),
-                              self.trained_grid(layers, heads, right - split - 0.4, top - bottom - 0.8))
+                              self.trained_grid(layers, heads, right - split - 0.4, top - bottom - 1.4), threshold)
         trained_side.arrange(DOWN, buff=0.3)
         fit(designed_side, split - left - 0.3, top - bottom)
         fit(trained_side, right - split - 0.3, top - bottom)
@@ -503,6 +511,7 @@ class LearnedScene(LessonScene):
         named = [k for group in clean_by_layer for k in group]
         others = [k for k in range(len(shown)) if k not in named]
         self.beat("scores")
+        self.play(Appear(threshold), run_time=REVEAL_SECONDS)
         if named and others:
             frames = VGroup()
             for layer, group in enumerate(clean_by_layer):

@@ -18,6 +18,7 @@ import scene_checks
 from attn_math.induction_task import previous_occurrence, training_sequences
 from attn_math.learned import induction_head, moments, previous_token_head
 from learned_training import default_training
+from lesson.learned_answers import CLEAN
 from lesson.numbers import parse_number
 from scene_checks import LONGEST_FREEZE, PacedSpeaker, render_video, run_scene, stills_in, video_stills
 from scenes import style
@@ -88,13 +89,15 @@ def test_the_forming_figure_follows_one_token_per_head_into_its_frames(spoken, t
     """The review: twenty purple arcs above and the induction arcs below merged into two bands, the one highlighted
     arc hard to follow, the 20x20 maps 140 px wide (7 px cells), two tokens' frames sharing an edge. Now each head
     draws the followed token's arc only, and it lands where the frames say the head should look once formed: the
-    previous-token head on the token before, the induction head on the token after the earlier occurrence."""
+    previous-token head on the token before, the induction head on the token after the earlier occurrence. Review 8:
+    the previous-token arc left the token's return (second D to G) while step 5's mechanism uses it at the follower
+    of the earlier occurrence (first T to first D): step 3 draws it where step 5 does."""
     row, _, grid, frames, arcs = spoken.forming[:5]
-    t, _, follower = followed(training)
+    t, seen, follower = followed(training)
     drawn = [arc for arc in arcs.get_family() if isinstance(arc, AttentionArc)]
     assert len(drawn) == 2
     assert [(nearest(row, arc_ends(arc)[0]), nearest(row, arc_ends(arc)[1])) for arc in drawn] == [
-        (t, t - 1), (t, follower)]
+        (follower, seen), (t, follower)]  # step 5's (test_the_mechanism_...): the same two arcs
     heatmaps = [mobject for mobject in grid.get_family() if isinstance(mobject, Heatmap)]
     assert len(heatmaps) == 6
     assert min(heatmap.area.width for heatmap in heatmaps) * PIXELS_PER_UNIT >= 150
@@ -218,3 +221,14 @@ def test_the_training_note_comes_under_the_row_in_both_its_parts():
     letters = [text for screen in task for text in screen.texts if len(text.text) == 1 and text.text.isupper()]
     under_boxes = min((text.bottom + text.top) / 2 for text in letters) - scene.row.spacing() / 2
     assert [(round(time, 1), round(text.top, 2)) for time, text in notes if text.top > under_boxes] == []
+
+
+def test_what_the_voice_defines_is_on_screen_as_it_is_said(spoken):
+    """Review 8: «puntaje»'s second half («el que siguió a la aparición anterior del token actual») and the messy
+    step's «limpias, con al menos 0.50» were said, not shown. Both are written in their steps now, the threshold the
+    one clean_heads applies."""
+    bottom = style.body_box()[2]  # the caption, under the body, writes the voice's words: not what the screen shows
+    texts = {step.key: " ".join(text.text.replace("\n", " ") for text in step.texts if text.bottom >= bottom - 1e-6)
+             for step in spoken.steps}
+    assert "siguió a la aparición anterior" in texts["heads_forming"]
+    assert f"puntaje ≥ {CLEAN:.2f}" in texts["messy"]
