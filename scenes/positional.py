@@ -32,7 +32,7 @@ MOST_WAVES = 4
 SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
-SIMILARITY_HEATMAP_SCALE = 0.8  # the heatmap beside the similarity: its ticks' digits 16 px high at 720p (20.6 before)
+SHRUNK_HEATMAP = 0.8  # the heatmap beside the hands and the similarity: its ticks' digits 16 px high at 720p
 MAIN_PLOT_SHARE = 0.6  # of the plots' width: the d = 16 curve, which the step reads; the rest the smooth d = 512 one
 PLOT_SHARE = 0.3  # of the body's height: the similarity plots' height, with room under them for the table, Δ = 0's
 SIMILARITY_GAP = 0.3  # sum and «three words ago», between the similarity panel's parts
@@ -54,7 +54,7 @@ LEAVING_SECONDS = 0.3  # what a step does not keep goes
 POP_SECONDS = 0.2  # a piece of a build lands this fast, then stays still for the rest of its slot: a fade over
 # 0.35 s reads as a still screen to a viewer (tests/scene_checks.video_stills), seconds of them as a frozen one
 COMPARED_ROW_SECONDS = 1.6  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends before the next comes
-HAND_SLOT = 0.8  # most room a dial takes across, frame units
+HAND_SLOT = 1.0  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
 HAND_PULSE_WIDTH = 10  # a hand's stroke as the voice points at the hands (drawn 4 wide)
 COMPARED_WORD = "perro"  # the word framed in both sentences of the permutation, named by the voice with PE
@@ -101,6 +101,7 @@ class PositionalScene(LessonScene):
         self.PE = sinusoidal_encoding(settings.n_positions, settings.d_model, settings.base)
         self.omega = angular_frequencies(settings.d_model, settings.base)
         self.answers = question_fields(settings)
+        self.heatmap_shrunk = False
         self.show_permutation()
         self.show_with_pe()
         self.show_formula()
@@ -343,6 +344,7 @@ class PositionalScene(LessonScene):
                         caption=strings["caption" if len(starts) > 1 else "caption_one_start"],
                         delta=delta, second=starts[-1], end=starts[-1] + delta,
                         speeds=strings["speeds"] if d >= 4 else "")  # fast and slow hands need two of them
+        self.shrink_heatmap()
         left, right, _, _ = self.panel_region()
         row = self.hand_row = HandRow(shown_hands(d // 2), self.colour, right - left, HAND_SLOT)
         panel = self.hand_panel(row, starts, delta, turns)
@@ -379,6 +381,18 @@ class PositionalScene(LessonScene):
             self.wait(1.0)
         self.pop(Appear(panel.conclusion), slot=0.8)
         self.wait(2.0)
+
+    def shrink_heatmap(self):
+        """The heatmap (whose rows the hands' and the curves' frames walk) gives the panel beside it room, once: it
+        shrinks towards its corner, its labels still legible (review s8: dials 60 px across, the d = 16 similarity
+        plot 180 x 120 px, its ticks and the table's digits 15 px at 720p)."""
+        if self.heatmap_shrunk:
+            return
+        corner = VGroup(self.heatmap, self.legend).get_corner(UP + LEFT)  # each on its own: a group animated would
+        # stay on screen as one more mobject, which the next step, keeping the heatmap and the legend, takes away
+        self.play(*[part.animate.scale(SHRUNK_HEATMAP, about_point=corner) for part in (self.heatmap, self.legend)],
+                  run_time=LEAVING_SECONDS)
+        self.heatmap_shrunk = True
 
     def hand_starts(self) -> tuple[tuple[int, ...], int]:
         """(starts, Δ): the similarity's two starting positions and Δ = HAND_DELTA, or less where the n positions
@@ -457,10 +471,7 @@ class PositionalScene(LessonScene):
         wide = smooth_width(n, d, base) if rise is not None else None
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
                         **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide)
-        # the heatmap (whose rows the curve's frames walk) gives the plots room: it shrinks towards its corner, its
-        # labels still legible (review s8: the d = 16 plot 180 x 120 px, its ticks and the table's digits 15 px)
-        self.play(VGroup(self.heatmap, self.legend).animate.scale(SIMILARITY_HEATMAP_SCALE, about_edge=UP + LEFT),
-                  run_time=LEAVING_SECONDS)
+        self.shrink_heatmap()
         axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=MAIN_PLOT_SHARE if wide else 1.0)
         plots = VGroup(VGroup(axes, axis_labels))
         if wide:

@@ -96,11 +96,23 @@ def test_the_similarity_plot_and_its_numbers_are_larger(watched):
     assert axes.x_axis.width * PX >= 250 and axes.y_axis.height * PX >= 125, (axes.x_axis.width * PX,
                                                                               axes.y_axis.height * PX)
     step = step_of(scene, "similarity")
+    heatmap_labels = {"posición", "dimensión", "valor"}  # the heatmap beside the plots, its frames walking its rows
+    assert heatmap_labels <= {text.text for text in step.texts}
     numbers = [text for text in step.texts if re.fullmatch(r"[−\-]?[\d.]+", text.text)]
-    assert len(numbers) > 20
+    assert len(numbers) > 30
     small = [(text.text, round(text.pixels(1280, 720)[1], 1)) for text in numbers
              if text.pixels(1280, 720)[1] < LEAST_PX - 0.05]
     assert small == []
+
+
+def test_the_hands_dials_are_larger(watched):
+    """The clock hands' dials at least 70 px across at 720p (60 px before), the turns under them 16 px high."""
+    scene, _ = watched
+    sizes = [dial.face.width * PX for dial in scene.hand_row.dials.values()]
+    assert len(sizes) == 8 and min(sizes) >= 70, sizes
+    turns = [text.pixels(1280, 720)[1] for text in step_of(scene, "clock_hands").texts
+             if re.fullmatch(r"[\d.]+", text.text)]
+    assert len(turns) >= 16 and min(turns) >= LEAST_PX
 
 
 def sinusoid(pos: int, dim: int, d: int, base: float = 10000.0) -> float:
