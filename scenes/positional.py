@@ -22,8 +22,8 @@ from scenes.clock_hands import MOST_HANDS, HandRow, shown_hands
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
 from scenes.lesson_scene import LessonScene, wrapped_text
-from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, enlarge_formulas, fit, label_text, number_text,
-                            shared_cell_width)
+from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
+                            number_text, shared_cell_width, sit_on)
 
 HEATMAP_WIDTH_SHARE = 0.4  # of the body: the rest holds the legend and what the step puts beside it
 HEATMAP_ASPECT = 2.5  # cells may be up to this much wider than tall, so a tall matrix still reads
@@ -32,6 +32,8 @@ MOST_WAVES = 4
 SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
+SHRUNK_HEATMAP = 0.8  # the heatmap beside the hands and the similarity: its ticks' digits 16 px high at 720p
+MAIN_PLOT_SHARE = 0.6  # of the plots' width: the d = 16 curve, which the step reads; the rest the smooth d = 512 one
 PLOT_SHARE = 0.3  # of the body's height: the similarity plots' height, with room under them for the table, Δ = 0's
 SIMILARITY_GAP = 0.3  # sum and «three words ago», between the similarity panel's parts
 TABLE_TEXT_MIX = 0.5  # a table number's heatmap colour, half-way to the text's: a 0.00 (a near-background cell
@@ -52,7 +54,7 @@ LEAVING_SECONDS = 0.3  # what a step does not keep goes
 POP_SECONDS = 0.2  # a piece of a build lands this fast, then stays still for the rest of its slot: a fade over
 # 0.35 s reads as a still screen to a viewer (tests/scene_checks.video_stills), seconds of them as a frozen one
 COMPARED_ROW_SECONDS = 1.6  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends before the next comes
-HAND_SLOT = 0.8  # most room a dial takes across, frame units
+HAND_SLOT = 1.0  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
 HAND_PULSE_WIDTH = 10  # a hand's stroke as the voice points at the hands (drawn 4 wide)
 COMPARED_WORD = "perro"  # the word framed in both sentences of the permutation, named by the voice with PE
@@ -99,6 +101,7 @@ class PositionalScene(LessonScene):
         self.PE = sinusoidal_encoding(settings.n_positions, settings.d_model, settings.base)
         self.omega = angular_frequencies(settings.d_model, settings.base)
         self.answers = question_fields(settings)
+        self.heatmap_shrunk = False
         self.show_permutation()
         self.show_with_pe()
         self.show_formula()
@@ -151,8 +154,10 @@ class PositionalScene(LessonScene):
                  periods=(2 * np.pi / self.omega).tolist())
         self.pop(Appear(self.legend), slot=0.6)
         self.beat("rows")  # the frame on the first row as the voice says what a row is for; then it walks them
-        self.sweep_rows()
-        self.wait(1.0)
+        frame = self.sweep_rows()
+        # what the walk was heard to show, said as the frame leaves the last row (review s8: 9.2 s with no voice)
+        self.beat("distinct")
+        self.play(Vanish(frame), run_time=LEAVING_SECONDS)
 
     def build_heatmap(self, largest: float) -> tuple[Heatmap, ColourLegend]:
         """The PE matrix and its colour legend (-largest to largest) at the left of the body, room beside them."""
@@ -173,8 +178,9 @@ class PositionalScene(LessonScene):
         """Room under the heatmap for the two frequency notes, stacked when the grid is narrow."""
         return 2 * label_text(self.labels["high_frequency"], style.TEXT, style.CAPTION_SIZE).height + 3 * NOTE_GAP
 
-    def sweep_rows(self):
-        """A frame walks down the rows: each row is the vector added to the token at that position."""
+    def sweep_rows(self) -> VMobject:
+        """A frame walks down the rows: each row is the vector added to the token at that position. Returns the
+        frame, left on the last row."""
         n = self.PE.shape[0]
         tracker = ValueTracker(0)
         frame = always_redraw(lambda: self.heatmap.row_box(int(round(tracker.get_value()))))
@@ -190,7 +196,7 @@ class PositionalScene(LessonScene):
             self.play(tracker.animate.set_value(n - 1), run_time=seconds, rate_func=linear)
         frame.clear_updaters()
         self.remove(tracker)
-        self.play(Vanish(frame), run_time=0.4)
+        return frame
 
     def show_frequencies(self):
         self.enter_step("frequencies", keep=(self.heatmap, self.legend))
@@ -338,6 +344,7 @@ class PositionalScene(LessonScene):
                         caption=strings["caption" if len(starts) > 1 else "caption_one_start"],
                         delta=delta, second=starts[-1], end=starts[-1] + delta,
                         speeds=strings["speeds"] if d >= 4 else "")  # fast and slow hands need two of them
+        self.shrink_heatmap()
         left, right, _, _ = self.panel_region()
         row = self.hand_row = HandRow(shown_hands(d // 2), self.colour, right - left, HAND_SLOT)
         panel = self.hand_panel(row, starts, delta, turns)
@@ -374,6 +381,18 @@ class PositionalScene(LessonScene):
             self.wait(1.0)
         self.pop(Appear(panel.conclusion), slot=0.8)
         self.wait(2.0)
+
+    def shrink_heatmap(self):
+        """The heatmap (whose rows the hands' and the curves' frames walk) gives the panel beside it room, once: it
+        shrinks towards its corner, its labels still legible (review s8: dials 60 px across, the d = 16 similarity
+        plot 180 x 120 px, its ticks and the table's digits 15 px at 720p)."""
+        if self.heatmap_shrunk:
+            return
+        corner = VGroup(self.heatmap, self.legend).get_corner(UP + LEFT)  # each on its own: a group animated would
+        # stay on screen as one more mobject, which the next step, keeping the heatmap and the legend, takes away
+        self.play(*[part.animate.scale(SHRUNK_HEATMAP, about_point=corner) for part in (self.heatmap, self.legend)],
+                  run_time=LEAVING_SECONDS)
+        self.heatmap_shrunk = True
 
     def hand_starts(self) -> tuple[tuple[int, ...], int]:
         """(starts, Δ): the similarity's two starting positions and Δ = HAND_DELTA, or less where the n positions
@@ -452,11 +471,13 @@ class PositionalScene(LessonScene):
         wide = smooth_width(n, d, base) if rise is not None else None
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
                         **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide)
-        axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=0.55 if wide else 1.0)
+        self.shrink_heatmap()
+        axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=MAIN_PLOT_SHARE if wide else 1.0)
         plots = VGroup(VGroup(axes, axis_labels))
         if wide:
             wide_curve = similarity_by_distance(span, wide, 0, base)
-            wide_axes, wide_labels = self.similarity_axes([wide_curve], wide, "similarity_wide_axis", share=0.45,
+            wide_axes, wide_labels = self.similarity_axes([wide_curve], wide, "similarity_wide_axis",
+                                                          share=1 - MAIN_PLOT_SHARE,
                                                           small=True)
             plots.add(VGroup(wide_axes, wide_labels))
             plots.arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
@@ -789,7 +810,7 @@ class PositionalScene(LessonScene):
         self.place(stage, bottom_room=verdict_label.height + 0.3)
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
-        links = self.row_links()
+        links = self.links = self.row_links()
         for said, sentence, source, words in zip(("first", "other"), sentences, self.inputs, self.input_words):
             self.beat(said)  # each sentence is named as its rows come, not while the one before is being written
             self.pop(Appear(sentence), Appear(source.frame), slot=0.6)
@@ -866,9 +887,10 @@ class PositionalScene(LessonScene):
 
     @staticmethod
     def input_matrix(X: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
-        """X_A, or X_A + PE: what attention is computed from, in the input's colour."""
-        return LabelledMatrix(X, rf"X_{side} + PE" if with_pe else rf"X_{side}", style.INPUT,
-                              f"X_{side}_pe" if with_pe else f"X_{side}", cell_width=width)
+        """X_A, or X_A + PE: what attention is computed from, in the input's colour. The PE added here has the
+        embeddings' d (4), which the label says: the steps after it present PE with the section's d (16)."""
+        name = rf"X_{side} + PE\ \ (d = {X.shape[1]})" if with_pe else rf"X_{side}"
+        return LabelledMatrix(X, name, style.INPUT, f"X_{side}_pe" if with_pe else f"X_{side}", cell_width=width)
 
     def output_matrix(self, output: np.ndarray, side: str, with_pe: bool, width: float) -> LabelledMatrix:
         source = rf"X_{side} + PE" if with_pe else rf"X_{side}"
@@ -877,10 +899,12 @@ class PositionalScene(LessonScene):
 
     @staticmethod
     def row_words(matrix: LabelledMatrix, tokens: list[str]) -> VGroup:
-        """Each row's token, right-aligned at the left of the matrix."""
+        """Each row's token, right-aligned at the left of the matrix, its letters on the line its row's digits sit
+        on (centred by its box, «perro» sat 4 px high: its p's descender counted), at the body's size."""
         edge = matrix.brackets[0].get_left() + LEFT * 0.2
-        return VGroup(*[label_text(token, style.TEXT, style.CAPTION_SIZE).match_y(matrix.cells[i][0])
-                        .align_to(edge, RIGHT) for i, token in enumerate(tokens)])
+        return VGroup(*[sit_on(label_text(token, style.TEXT, style.BODY_SIZE), baseline(matrix.entries[i][0]))
+                        .align_to(edge, RIGHT)
+                        for i, token in enumerate(tokens)])
 
     def row_links(self) -> VGroup:
         """A line from each row of Z_A to the row of Z_B that holds the same token."""
@@ -895,8 +919,22 @@ class PositionalScene(LessonScene):
     def token_frames(self, token: str) -> VGroup:
         """The rows of ``token`` in both sentences, in the inputs and in the outputs."""
         rows = (self.demo.tokens_a.index(token), self.demo.tokens_b.index(token))
-        return VGroup(*[matrix.row_box(i) for matrices in (self.inputs, self.outputs)
+        return VGroup(*[self.row_frame(matrix, i) for matrices in (self.inputs, self.outputs)
                         for matrix, i in zip(matrices, rows)])
+
+    @staticmethod
+    def row_frame(matrix: LabelledMatrix, i: int) -> Rectangle:
+        """A frame round row i, its edges half-way between the row's digits and what is next to them: the digits of
+        the rows above and below, the brackets beside the widest number the cells hold (a cell box's frame touched
+        «−1.00»). It holds whatever numbers the row takes later (X + PE, with the same cells)."""
+        scale = matrix.cells[0][0].width / matrix.cell_width
+        pad = CELL_PADDING / 2 * scale  # a cell's widest number is this far from its edges
+        first, last = matrix.cells[i][0], matrix.cells[i][-1]
+        left = (first.get_left()[0] + pad + matrix.brackets[0].get_right()[0]) / 2
+        right = (last.get_right()[0] - pad + matrix.brackets[1].get_left()[0]) / 2
+        pitch = CELL_HEIGHT * scale  # half a row's pitch either side of its digits' middle: half-way to the next
+        frame = Rectangle(width=right - left, height=pitch, color=style.HIGHLIGHT, stroke_width=3)
+        return frame.move_to(np.array([(left + right) / 2, matrix.row(i).get_y(), 0]))
 
     def cue_pair(self, i: int):
         """Row i of Z_B beside the row of Z_A that holds the same token, compared as it lands: a unison when
@@ -928,7 +966,9 @@ class PositionalScene(LessonScene):
         difference.move_to(self.difference, aligned_edge=LEFT)
         # the outputs' difference no longer holds once the inputs change: it goes with its label (never a label
         # without its number), and both come back computed anew as the voice says the outputs differ
-        self.replace_labels(self.inputs, inputs, Vanish(self.difference), Vanish(self.verdict_label))
+        # the lines that paired each row of Z_A with the same row of Z_B, reordered, go too: with PE the rows are no
+        # longer a reordering
+        self.replace_labels(self.inputs, inputs, Vanish(self.difference), Vanish(self.verdict_label), Vanish(self.links))
         self.replace_rows(*zip(self.inputs, inputs))  # both sentences at once: the same PE rows added to each
         self.beat("outputs")  # the outputs computed anew as the voice says so
         self.replace_labels(self.outputs, outputs)
