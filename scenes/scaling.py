@@ -2,8 +2,9 @@
 
 q · k spreads like sqrt(d_k); as d_k grows the unscaled softmax over the same keys collapses onto
 one of them, and dividing by sqrt(d_k) brings the spread back to 1 so the softmax keeps sharing.
-Every score cell, unscaled or scaled and at any d_k, is coloured on one scale (the bar beside the
-panels): the scaled scores are visibly the smaller ones.
+The score cells on screen, unscaled and scaled, share one colour scale (the bar beside the panels), fitted
+to the scores the step shows: up to the configured d_k first, then every d_k of the last sweep (the bar names
+the range): the scaled scores are visibly the smaller ones.
 """
 
 from __future__ import annotations
@@ -119,7 +120,8 @@ def grouped(count: int) -> str:
 
 
 def gradient_reach(weights: np.ndarray) -> float:
-    """Σ p_j(1 − p_j): the gradient a softmax row passes back to its own scores, summed over its keys."""
+    """Σ p_j(1 − p_j): the softmax row's total slope (the trace of its Jacobian), how much each weight moves with its
+    own score, summed over the keys: ≈ 0 for a one-hot row, whose scores get almost no gradient back."""
     return float(softmax_slopes(weights).sum())
 
 
