@@ -2,15 +2,17 @@
 
 q · k spreads like sqrt(d_k); as d_k grows the unscaled softmax over the same keys collapses onto
 one of them, and dividing by sqrt(d_k) brings the spread back to 1 so the softmax keeps sharing.
-Every score cell, unscaled or scaled and at any d_k, is coloured on one scale (the bar beside the
-panels): the scaled scores are visibly the smaller ones.
+The score cells on screen, unscaled and scaled, share one colour scale (the bar beside the panels), fitted
+to the scores the step shows: up to the configured d_k first, then every d_k of the last sweep (the bar names
+the range): the scaled scores are visibly the smaller ones.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, MathTex,
-                   Rectangle, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write)
+                   Rectangle, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write,
+                   smooth, squish_rate_func)
 
 from attn_math.scaling import (DEVIATION_PAIRS, ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
                                softmax_slopes, standard_deviation)
@@ -32,6 +34,8 @@ STILL_MARGIN = 0.5  # a hold stays this much under the longest still stretch all
 CHANGE = 1.5  # seconds one change of d_k takes
 SWEEP_HOLD = 1.6  # seconds each d_k is held when the sweep repeats with both panels (its numbers were read once)
 SWEEP_CHANGE = 1.0
+STATE_HOLD = 2.2  # seconds each d_k is held in the last sweep, both panels' numbers at once: time to read them
+WAVE = 0.35  # of a change's play, one number's swap: they come left to right, a few at a time blank
 QUICK_CHANGE = 0.45  # a divided deviation joining the column: the cloud barely moves
 KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at least CHANGE): time to read them
 LEGEND_GAP = 0.45  # between the panels and the colour bar of the scores
@@ -41,18 +45,25 @@ LEGEND_SLOT_GAP = 0.12  # between the colour bar in a panel's left column and th
 # A row whose largest weight is at most this still shares: dividing its exponentials by their sum moves its tallest
 # bar by a tenth of the unit at least (the exponentiate step shows such a row)
 SHARING = 0.9
+REACHED = 0.005  # a key's slope p(1 − p) that shows on screen (over 0.00): the gradient reaches it
 CHART_HEIGHT = 2.4  # the unscaled panel alone
-STACKED_CHART_HEIGHT = 1.1  # each of the two panels, one above the other: low enough that their numbers stay 16 px high
+STACKED_CHART_HEIGHT = 1.35  # each of the two panels, one above the other (the lower without key labels)
 # ... when their titles go above them (many keys): the line each title takes comes off its chart, so the
 # stacked panels shrink no more than the wide ones, and 16 keys keep their numbers at 14 px
 TITLED_STACKED_CHART_HEIGHT = 0.9
-BAR_WIDTH, BAR_GAP = 0.45, 0.4  # gaps wide enough that the values above the bars stay apart
+BAR_WIDTH, BAR_GAP = 0.45, 0.4  # gaps wide enough that the values above the bars stay apart: many keys' columns
+# Fewer keys take wider columns, up to WIDE_STEP each, within CHART_ROOM (the width the side column and the colour
+# bar leave): wider score cells keep their numbers larger
+WIDE_STEP, CHART_ROOM = 1.0, 8.4
+CELL_GAP = 0.14  # between two score cells: each number reads as its own («−3.30 −8.02», never «−3.30−8.02»)
+CELL_FILL = 0.94  # of a cell's width its widest number takes
 SCORE_CELL_HEIGHT = 0.42
 NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, these must stay over 14 px
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
 SIDE_GAP = 0.35  # between a panel's title column and its chart
+SIDE_LINE_GAP = 0.12  # between the lines of that column
 READOUT_GAP = 0.3  # between the readout line and the panels
 NOTE_HEIGHT = 0.4  # kept under the panels for the zero-gradient note
 NOTE_GAP = 0.25  # between the panels and the note
@@ -86,7 +97,21 @@ SHORTEST_APPEAR = 0.4
 # A piece the voice names pops in: a grey text fading in over more than a few frames changes each frame too little
 # to be seen moving (the reviewers' measure: 24 grey levels a frame at 30 fps)
 POP = 0.15
+LEAVE = 0.4  # one layout leaving before the next comes
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
+
+
+def wave(animations: list) -> list:
+    """``animations`` with each number's Swap in a window of its own, left to right across the screen (WAVE of the
+    play each): the numbers never vanish all at once, as they did when every Swap faded out in the same half."""
+    swaps = [animation for animation in animations if isinstance(animation, Swap)]
+    if len(swaps) > 1:
+        xs = [animation.mobject.get_x() for animation in swaps]
+        left, width = min(xs), (max(xs) - min(xs)) or 1.0
+        for animation, x in zip(swaps, xs):
+            start = (x - left) / width * (1 - WAVE)
+            animation.rate_func = squish_rate_func(smooth, start, start + WAVE)
+    return animations
 
 
 def grouped(count: int) -> str:
@@ -95,7 +120,8 @@ def grouped(count: int) -> str:
 
 
 def gradient_reach(weights: np.ndarray) -> float:
-    """Σ p_j(1 − p_j): the gradient a softmax row passes back to its own scores, summed over its keys."""
+    """Σ p_j(1 − p_j): the softmax row's total slope (the trace of its Jacobian), how much each weight moves with its
+    own score, summed over the keys: ≈ 0 for a one-hot row, whose scores get almost no gradient back."""
     return float(softmax_slopes(weights).sum())
 
 
@@ -245,19 +271,30 @@ class Readout(VGroup):
         return animations
 
 
-class ScoreRow(VGroup):
-    """The scores under a bar chart, one heat-coloured cell per bar, with a MathTex label on the left."""
+def columns(n_keys: int) -> tuple[float, float]:
+    """(bar width, gap) of a chart of ``n_keys`` bars: as wide as CHART_ROOM allows, between BAR_WIDTH + BAR_GAP and
+    WIDE_STEP a key, the bar and the gap in BAR_WIDTH : BAR_GAP."""
+    step = min(WIDE_STEP, max(BAR_WIDTH + BAR_GAP, CHART_ROOM / n_keys))
+    return step * BAR_WIDTH / (BAR_WIDTH + BAR_GAP), step * BAR_GAP / (BAR_WIDTH + BAR_GAP)
 
-    def __init__(self, chart: BarChart, scores: np.ndarray, label: str, largest: float, name: str):
+
+class ScoreRow(VGroup):
+    """The scores under a bar chart (under its key labels, or its baseline when the labels are left out), one
+    heat-coloured cell per bar, CELL_GAP apart, with a MathTex label on the left."""
+
+    def __init__(self, chart: BarChart, scores: np.ndarray, label: str, largest: float, name: str, under=None):
         super().__init__()
         self.chart, self.largest, self.name = chart, largest, name
-        row_y = chart.labels.get_bottom()[1] - 0.12 - SCORE_CELL_HEIGHT / 2
-        self.cells = VGroup(*[Rectangle(width=bar.width + BAR_GAP * 0.9, height=SCORE_CELL_HEIGHT, stroke_width=0,
+        row_y = (chart.labels if under is None else under).get_bottom()[1] - 0.12 - SCORE_CELL_HEIGHT / 2
+        step = chart.bars[1].get_x() - chart.bars[0].get_x() if len(chart.bars) > 1 else chart.bars[0].width * 2
+        # many keys' narrow columns keep their cells as wide as before: a gap there would shrink their numbers
+        gap = CELL_GAP if step > BAR_WIDTH + BAR_GAP + 1e-6 else BAR_GAP * 0.1
+        self.cells = VGroup(*[Rectangle(width=step - gap, height=SCORE_CELL_HEIGHT, stroke_width=0,
                                         fill_color=style.score_colour(score, largest), fill_opacity=1.0)
                               .move_to(np.array([bar.get_x(), row_y, 0]))
                               for bar, score in zip(chart.bars, scores)])
         widest = number_text(WIDEST_SCORE, font_size=NUMBER_SIZE).width
-        self.number_scale = min(1.0, self.cells[0].width * 0.92 / widest)
+        self.number_scale = min(1.0, self.cells[0].width * CELL_FILL / widest)
         self.numbers = VGroup(*[self._number(j, score) for j, score in enumerate(scores)])
         self.label = self._label(label)
         self.add(self.cells, self.numbers, self.label)
@@ -280,7 +317,8 @@ class ScoreRow(VGroup):
                       for cell, score in zip(self.cells, scores)]
         numbers, old_label = self.numbers, self.label
         self.write(scores, label, name)
-        return [*recoloured, Swap(numbers, self.numbers), *([Swap(old_label, self.label)] if label else [])]
+        swaps = [Swap(old, new) for old, new in zip(numbers, self.numbers)]  # one a number: each its own moment
+        return [*recoloured, *swaps, *([Swap(old_label, self.label)] if label else [])]
 
     def show(self, scores: np.ndarray, label: str, name: str) -> None:
         """Make the row show ``scores`` under ``label`` at once, the numbers called ``name``."""
@@ -305,15 +343,22 @@ class DistributionPanel(VGroup):
     with the scores under them. Panels stacked with their charts aligned compare key by key."""
 
     def __init__(self, title: str, score_label: str, version: str, largest_score: float, strings: dict,
-                 values: tuple[np.ndarray, np.ndarray, float], chart_height: float):
+                 values: tuple[np.ndarray, np.ndarray, float], chart_height: float, keys_shown: bool = True):
+        """``keys_shown``: the key labels under the bars (a panel under another, its columns aligned with the
+        labelled ones above, leaves them out: their height goes to the bars)."""
         super().__init__()
         weights, scores, entropy = values
         self.version = version
+        bar_width, gap = columns(len(weights))
         self.chart = BarChart(weights, [f"k_{j + 1}" for j in range(len(weights))], style.ATTENTION,
-                              height=chart_height, bar_width=BAR_WIDTH, gap=BAR_GAP, label_size=style.BODY_SIZE,
+                              height=chart_height, bar_width=bar_width, gap=gap, label_size=style.BODY_SIZE,
                               value_size=NUMBER_SIZE, name=f"weights_{version}")
         self.chart.labels.set_color(style.KEY)
-        self.scores = ScoreRow(self.chart, scores, score_label, largest_score, f"scores_{version}")
+        if not keys_shown:
+            self.chart.remove(self.chart.labels)
+            self.chart.labels = VGroup()
+        self.scores = ScoreRow(self.chart, scores, score_label, largest_score, f"scores_{version}",
+                               under=None if keys_shown else self.chart.baseline)
         # The room a full-height bar and its value take, so the panel keeps its size whatever the weights.
         self.room = Rectangle(width=self.chart.baseline.get_length(), height=chart_height + VALUE_ROOM,
                               stroke_width=0, fill_opacity=0).next_to(self.chart.baseline, UP, buff=0)
@@ -322,16 +367,20 @@ class DistributionPanel(VGroup):
         self.entropy = self._side_number("entropy", entropy)
         self.bits = label_text(strings["bits"], style.MUTED, style.CAPTION_SIZE)
         self.entropy_value = VGroup(self.entropy, self.bits).arrange(RIGHT, buff=0.12)
-        # How much gradient the row passes back to its scores, Σ p_j(1 − p_j): ≈ 0 once one key takes everything
-        self.gradient_label = label_text(strings["gradient"], style.MUTED, style.CAPTION_SIZE)
+        # The softmax's total slope Σ p_j(1 − p_j) (the trace of its Jacobian: how much gradient the row can pass back
+        # to its own scores), ≈ 0 once one key takes everything. Its label's words on a line of their own, then the
+        # sum and its number: a side column as narrow as the entropy's line
+        self.gradient_label = VGroup(*[label_text(line, style.MUTED, style.CAPTION_SIZE)
+                                       for line in strings["gradient"].split("\n")])
         self.gradient = self._side_number("gradient", gradient_reach(weights))
-        # a label and its number on one line: two lines more than the title would shrink the stacked panels
-        self.gradient_line = VGroup(self.gradient_label, self.gradient)
-        lines = [VGroup(self.entropy_label, self.entropy_value), self.gradient_line]
-        for line in lines:
+        self.gradient_line = VGroup(self.gradient_label[-1], self.gradient)
+        entropy_line = VGroup(self.entropy_label, self.entropy_value)
+        for line in (entropy_line, self.gradient_line):
             line.arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
-        self.side = VGroup(self.title, *lines).arrange(DOWN, buff=0.18, aligned_edge=RIGHT)
-        self.side.next_to(self.room, LEFT, buff=SIDE_GAP)
+        lines = [entropy_line, *self.gradient_label[:-1], self.gradient_line]
+        self.side = VGroup(self.title, *lines).arrange(DOWN, buff=SIDE_LINE_GAP, aligned_edge=RIGHT)
+        # from the top of the room down: a lower panel's score label, right under its baseline, stays clear of it
+        self.side.next_to(self.room, LEFT, buff=SIDE_GAP).align_to(self.room, UP)
         self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
 
@@ -389,14 +438,21 @@ class ScalingScene(LessonScene):
         # on a logarithmic scale: each doubling of d_k (a deviation times √2) one fixed interval
         heard = [*self.deviations.values(), *self.scaled_deviations.values()]
         self.deviation_scale = shared_scale(heard, logarithmic=True)
-        self.largest_score = style.shared_largest(*[demo.scores for demo in self.demos.values()],
-                                                  *[demo.scaled_scores for demo in self.demos.values()])
+        # One colour scale a step, fitted to the scores it shows (the unscaled sweep's and the configured d_k's, then
+        # every d_k's in the last sweep), both panels on it; the colour bar says which d_k it covers
+        self.scale_to([*self.swept, settings.d_k])
         self.show_variance()
         self.show_spread()
         self.show_growing()
         self.show_exponentiate()
         self.show_scaled()
         self.show_restored()
+
+    def scale_to(self, shown: list[int]) -> None:
+        """The score cells' colour scale: the largest |score| of the ``shown`` d_k, raw or divided by sqrt(d_k)."""
+        self.largest_score = style.shared_largest(*[self.demos[d_k].scores for d_k in shown],
+                                                  *[self.demos[d_k].scaled_scores for d_k in shown])
+        self.scale_high = max(shown)
 
     # Step 1 -------------------------------------------------------------------------------------
     def show_variance(self):
@@ -553,6 +609,9 @@ class ScalingScene(LessonScene):
         self.play(Create(climbing), run_time=0.6)
         # The point is heard: the chord thins to one tone, d_k after d_k, in the clear, then the voice says so.
         # The chords come SWEEP_HOLD apart at least, close enough to compare; the last state stays under the voice.
+        # What to listen for, on screen for the whole moment (the voice is silent then; a muted viewer reads it)
+        hint = self.bottom_note(self.strings["labels"]["listen"])
+        self.play(Appear(hint), run_time=POP)
         with self.listening():
             self.cue_distribution(self.unscaled, first)
             changes = self.swept[1:]
@@ -560,6 +619,7 @@ class ScalingScene(LessonScene):
             for index, d_k in enumerate(changes):
                 self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index)
         self.beat("sharp")
+        self.play(Vanish(hint), run_time=POP)
         self.frame_largest(collapsed, climbing)
 
     def frame_largest(self, collapsed: bool, climbing: SurroundingRectangle):
@@ -571,11 +631,10 @@ class ScalingScene(LessonScene):
         frame = SurroundingRectangle(VGroup(chart.bars[winner], chart.value_texts[winner], chart.labels[winner]),
                                      color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
         self.marks = VGroup(frame)
+        self.beat("one")  # "... una sola clave se lleva casi todo el peso": that key framed as the voice names it
         self.play(Create(frame), Vanish(climbing), run_time=0.8)
         if collapsed:
-            note = label_text(self.strings["labels"]["zero_gradient"], style.MUTED, style.BODY_SIZE)
-            left, right, bottom, _ = style.body_box()
-            fit(note, right - left, NOTE_HEIGHT).move_to(np.array([(left + right) / 2, bottom + NOTE_HEIGHT / 2, 0]))
+            note = self.bottom_note(self.strings["labels"]["zero_gradient"])
             others = VGroup(*[SurroundingRectangle(text, color=style.MUTED, buff=0.05, stroke_width=2,
                                                    corner_radius=0.04)
                               for j, text in enumerate(chart.value_texts) if j != winner])
@@ -588,6 +647,13 @@ class ScalingScene(LessonScene):
             self.marks.add(gradient)
             self.play(Appear(note), Create(gradient), run_time=0.6)
         self.hold(1)
+
+    @staticmethod
+    def bottom_note(text: str):
+        """One line of ``text`` in the room kept under the panels (panel_area with a note)."""
+        note = label_text(text, style.MUTED, style.BODY_SIZE)
+        left, right, bottom, _ = style.body_box()
+        return fit(note, right - left, NOTE_HEIGHT).move_to(np.array([(left + right) / 2, bottom + NOTE_HEIGHT / 2, 0]))
 
     def finish_step(self):
         """The zero-gradient note ends with its step: it sits just over the caption, and the next caption may take
@@ -682,9 +748,10 @@ class ScalingScene(LessonScene):
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
         legend = self.score_bar(stacked, unscaled)
         self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=False))
-        # The two moves ended on a row's softmax: the configured d_k's comes back into its panel, above the scaled one.
-        self.play(Vanish(self.moves), Appear(unscaled), Appear(legend),
-                  *self.readout.change_to(self.readout_values(d_k)), run_time=1.0)
+        # The two moves ended on a row's softmax: they leave, then the configured d_k's row comes back into its panel,
+        # above the scaled one (never both layouts on screen at once).
+        self.play(Vanish(self.moves), run_time=LEAVE)
+        self.play(Appear(unscaled), Appear(legend), *self.readout.change_to(self.readout_values(d_k)), run_time=0.6)
         self.unscaled, self.legend = unscaled, legend
         self.divide_and_take_softmax(demo)
         self.hold(2, after=0.8)
@@ -696,9 +763,17 @@ class ScalingScene(LessonScene):
         self.play(Create(self.marks), run_time=0.8)
         # "... y el gradiente llega a más claves": the two panels' Σ p(1 − p), framed as the voice says so
         self.beat("gradient")
+        # ... and the keys it reaches: each divided bar whose own slope p(1 − p) is not ≈ 0 (the one-hot row above has
+        # none), framed with its weight, one after the other
         gradients = VGroup(*[self.mark(panel.gradient) for panel in (self.unscaled, self.scaled)])
-        self.play(Create(gradients), run_time=0.6)
-        self.remove(gradients)  # on screen as part of the marks, which are: they leave with them
+        chart, weights = self.scaled.chart, self.demos[self.settings.d_k].weights_scaled
+        reached = VGroup(*[SurroundingRectangle(VGroup(bar, text), color=style.HIGHLIGHT, buff=0.05, stroke_width=2,
+                                                corner_radius=0.04)
+                           for bar, text, slope in zip(chart.bars, chart.value_texts, softmax_slopes(weights))
+                           if slope >= REACHED])
+        self.play(Create(gradients), LaggedStart(*[Create(box) for box in reached], lag_ratio=0.3), run_time=0.9)
+        gradients.add(reached)
+        self.remove(gradients, *reached)  # on screen as part of the marks, which are: they leave with them
         self.marks.add(gradients)
         self.hold(1)
 
@@ -707,7 +782,7 @@ class ScalingScene(LessonScene):
         divided by √d_k under the panel's title, then the bars and entropy of their softmax."""
         panel, row = self.scaled, self.scaled.scores
         row.show(demo.scores, UNSCALED_LABEL, "scores_unscaled")
-        self.play(TransformFromCopy(self.unscaled.scores, row), Appear(panel.chart.baseline, panel.chart.labels),
+        self.play(TransformFromCopy(self.unscaled.scores, row), Appear(panel.chart.baseline, *panel.chart.labels),
                   run_time=1.2)
         self.wait(1.0)
         # First the division (the cells fade towards neutral on the shared scale), then what the softmax makes of it,
@@ -733,15 +808,25 @@ class ScalingScene(LessonScene):
         low = self.dimensions[0]
         scaled_readout = self.readout_line(low, scaled=True)
         panels = [self.unscaled, self.scaled]
+        # The sweep goes past the d_k the colour scale covered: a scale for every d_k, said by its bar, its cells
+        # recoloured on it as they change.
+        self.scale_to(self.dimensions)
+        scale = self.unscaled.chart.scale_factor
+        legend = score_legend(self.largest_score, self.scale_label(self.unscaled.titled),
+                              height=self.legend.bar.height / scale).scale(scale)
+        legend.shift(self.legend.bar.get_center() - legend.bar.get_center())
+        for panel in panels:
+            panel.scores.largest = self.largest_score
         # the old line out, then the new one in (Swap would light the line's empty number slots as it fades)
-        self.play(Vanish(self.readout), Vanish(self.marks), run_time=POP * 2)
-        self.play(Appear(scaled_readout), *self.panels_to(low, panels), run_time=1.0)
+        self.play(Vanish(self.readout), Vanish(self.marks), Vanish(self.legend), run_time=POP * 2)
+        self.play(Appear(scaled_readout), Appear(legend), *wave(self.panels_to(low, panels)), run_time=1.0)
+        self.legend = legend
         self.readout = scaled_readout
         waited = self.cue_in_turn(panels, low)
         rest = self.dimensions[1:]
-        self.hold(len(rest) + 1, after=0.8 + SWEEP_CHANGE * len(rest), least=SWEEP_HOLD, waited=waited)
+        self.hold(len(rest) + 1, after=0.8 + SWEEP_CHANGE * len(rest), least=STATE_HOLD, waited=waited)
         for index, size in enumerate(rest):
-            self.change_dimension(size, panels, change=SWEEP_CHANGE, least=SWEEP_HOLD,
+            self.change_dimension(size, panels, change=SWEEP_CHANGE, least=STATE_HOLD,
                                   holds_left=len(rest) - index, after=0.8)
         frame = SurroundingRectangle(self.scaled, color=style.HIGHLIGHT, buff=FRAME_ROOM * 0.6, stroke_width=3,
                                      corner_radius=0.1)
@@ -760,7 +845,8 @@ class ScalingScene(LessonScene):
 
         def build(chart_height: float) -> DistributionPanel:
             return DistributionPanel(self.strings["labels"][version], label, version, self.largest_score,
-                                     self.strings["labels"], values, chart_height)
+                                     self.strings["labels"], values, chart_height,
+                                     keys_shown=not (stacked and version == "scaled"))
 
         panel = build(STACKED_CHART_HEIGHT if stacked else CHART_HEIGHT)
         left, right, _, _ = style.body_box()
@@ -773,14 +859,20 @@ class ScalingScene(LessonScene):
         """The colour bar of every score cell (one scale for both panels and every d_k): right of ``panels``, or,
         when the titles are above the charts, in the empty column left of the ``top`` panel's bars, so the bars
         keep the width."""
+        label = self.scale_label(top.titled)
         if not top.titled:
-            legend = score_legend(self.largest_score, self.strings["labels"]["score_scale"], height=LEGEND_HEIGHT)
+            legend = score_legend(self.largest_score, label, height=LEGEND_HEIGHT)
             return legend.next_to(panels, RIGHT, buff=LEGEND_GAP)
         bottom, slot_top = top.left_slot()
-        sample = score_legend(self.largest_score, self.strings["labels"]["score_scale"], height=1.0)
-        legend = score_legend(self.largest_score, self.strings["labels"]["score_scale"],
-                              height=min(LEGEND_HEIGHT, slot_top - bottom - (sample.height - 1.0)))
+        sample = score_legend(self.largest_score, label, height=1.0)
+        legend = score_legend(self.largest_score, label, height=min(LEGEND_HEIGHT, slot_top - bottom - (sample.height - 1.0)))
         return legend.next_to(top.room, LEFT, buff=SIDE_GAP).align_to(np.array([0, slot_top, 0]), UP)
+
+    def scale_label(self, titled: bool) -> str:
+        """The colour bar's label and, under it, the d_k its scale covers; not when the bar stands in the narrow
+        column left of many keys' bars (titled panels): there the range's line would squeeze the bar under its ticks."""
+        labels = self.strings["labels"]
+        return labels["score_scale"] + ("" if titled else "\n" + labels["score_range"].format(high=self.scale_high))
 
     def per_key(self, seconds: float) -> float:
         """``seconds``, or KEY_SECONDS a key if that is longer: a change as slow as its numbers are many."""
@@ -796,7 +888,8 @@ class ScalingScene(LessonScene):
                          least: float = HOLD, holds_left: int = 1, after: float = 0.0):
         """Move the readout and every panel to d_k in ``change`` seconds, then hold (see ``hold``): the same
         change follows ``holds_left`` - 1 times more, then ``after`` seconds of animation."""
-        self.play(*self.readout.change_to(self.readout_values(d_k)), *self.panels_to(d_k, panels), run_time=change)
+        self.play(*wave([*self.readout.change_to(self.readout_values(d_k)), *self.panels_to(d_k, panels)]),
+                  run_time=change)
         waited = self.cue_in_turn(panels, d_k)
         self.hold(holds_left, after=after + change * (holds_left - 1), least=least, waited=waited)
 
