@@ -8,8 +8,9 @@ import re
 import textwrap
 
 import numpy as np
-from manim import (DOWN, LEFT, PI, RIGHT, UP, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget, ReplacementTransform,
-                   RoundedRectangle, SurroundingRectangle, Transform, VGroup, Write, interpolate_color)
+from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget,
+                   ReplacementTransform, RoundedRectangle, Square, SurroundingRectangle, Transform, VGroup, Write,
+                   interpolate_color)
 
 from attn_math.heads import multi_head_attention
 from lesson.heads_answers import choice_token, question_fields, telling_head
@@ -18,7 +19,7 @@ from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, LABEL_GAP, 
                                    TokenHeatmap, TokenRow, shortened, weight_readout)
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import LessonScene
-from scenes.visuals import bracket, cap_height, dashed, fit, label_text, number_text
+from scenes.visuals import bracket, cap_height, dashed, fit, label_text, number_text, tagged_number
 from sonify.mappings import heads_turn
 
 HEAD_STEPS = ("previous", "subject_verb", "pronoun")  # one step per designed head, in attn_math's order
@@ -36,8 +37,8 @@ HEATMAP_TRIES = 4
 # The heatmap's token labels, most of them lower case: their x-height 16 px at 720p (a cap height of 22 px), legible
 # from the back of a room, turned upright or not
 HEATMAP_LABEL_SIZE = 24  # sizings of a heatmap to its panel (the turned labels' height depends on the cells')  # a piece the voice names comes this fast: a slower fade reads as a still screen
+AVERAGE_HOLD = 1.0  # the average drawn, before the voice reads its focused row
 HEAD_COMES = 0.3  # a head's arcs and legend line coming in as its chord sounds
-OVERLAY_HOLD = 1.0  # the three heads together, before the voice names their average
 TYPED_LINE_CHARACTERS = 70  # the sentence as typed wraps onto a second line beyond this
 FORMULA_SIZE = 40
 # How much of its colour an evenly filled block takes: nearly all, or the one head's W_Q (learned W's pink) and head
@@ -47,7 +48,10 @@ SIZE_BLOCK_FILL = 0.9
 PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long sentences)
 PATTERN_GAP = 0.8
 SIZE_CELL = 0.2  # W_Q whole and cut into heads
-MAGNITUDE_CELL = 0.24  # Concat, W_O and the output
+MAGNITUDE_CELL = 0.2  # Concat, W_O and the output
+ROW_NUMBER_GAP = 0.2  # between two numbers of the written-out row, and after its name
+READING_PAUSE = 5.6  # s at the default pace, a silent caption read before each line of the written-out row comes
+ROW_LINE = 0.5  # from the Concat row's numbers to the output row's
 SHORT_TOKEN = 2  # a token of at most this many characters is named as a word in a spoken list («y», «el», «lo»)
 SHARED_WEIGHT = 0.1  # an average weight from here up counts as a token the focused row shares its weight with
 LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
@@ -55,21 +59,33 @@ CROSS_PARTS = (r"Q_\text{dec}", r"K_\text{enc}", r"V_\text{enc}")  # the closing
 CROSS_FORMULA = rf"\text{{softmax}}({CROSS_PARTS[0]}\, {CROSS_PARTS[1]}^\top / \sqrt{{d_k}})\, {CROSS_PARTS[2]}"
 CROSS_FORMULA_SIZE = 48  # its subscripts over 14 px once the drawing is fitted on the card
 CROSS_SENTENCE_CHARACTERS = 40  # the encoder's sentence, cut at a word beyond this, keeps the drawing narrow
+CROSS_GRID_WIDTH = 3.4  # the sketch of cross-attention's weights beside the drawing: its cells' width
+CROSS_GRID_GAP = 0.5
+CROSS_DECODER_ROWS = 3  # tokens the decoder has written in the sketch
+CROSS_COLUMN_CHARACTERS = 6  # an encoder word over its column, cut beyond this
+CROSS_ROW_SECONDS = 0.8  # between two of the decoder's rows coming
 
 
 class Concatenation(VGroup):
     """[Z_1 | Z_2 | ... ]: the heads' cells side by side in one pair of brackets (``parts``, the matrix's
-    ``cell_grid``), each labelled above (``labels``)."""
+    ``cell_grid``), each labelled above (``labels``: ``names``, in its head's colour)."""
 
-    def __init__(self, outputs: list[HeatBlock]):
+    def __init__(self, outputs: list[HeatBlock], names: list[str]):
         parts = VGroup(*[block.cell_grid.copy() for block in outputs]).arrange(RIGHT, buff=0)
-        labels = VGroup(*[block.label.copy().next_to(part, UP, buff=0.22) for block, part in zip(outputs, parts)])
+        labels = VGroup(*[MathTex(name, color=block.label.get_color(), font_size=block.label.font_size)
+                          .next_to(part, UP, buff=0.22) for block, name, part in zip(outputs, names, parts)])
         height = parts.height + 0.1
         brackets = VGroup(bracket(height, -1, style.TEXT).next_to(parts, LEFT, buff=0.06),
                           bracket(height, +1, style.TEXT).next_to(parts, RIGHT, buff=0.06))
         super().__init__(parts, brackets, labels)
         self.parts = self.cell_grid = parts
         self.labels, self.brackets = labels, brackets
+        self.widths = [len(block.cells[0]) for block in outputs]  # each head's columns
+
+    def row(self, i: int) -> VGroup:
+        """Row i's cells, across every head."""
+        return VGroup(*[cell for part, width in zip(self.parts, self.widths)
+                        for cell in part[i * width:(i + 1) * width]])
 
 
 class HeadsScene(LessonScene):
@@ -204,6 +220,14 @@ class HeadsScene(LessonScene):
         self.row.generate_target()
         target = self.row.target
         fit(target, right - left, target.height, largest_scale=1.3)
+        # A weight centred under a short first or last word ("el") reaches past the row: the row narrows by as much,
+        # as long as its weights keep their size (weight_readout shrinks them to 3/4 of the words' spacing); what is
+        # left over, readout() moves inwards
+        number = number_text(0.0, font_size=READOUT_SIZE).width
+        overhang = number / 2 - min(target.centre_x(0) - target.get_left()[0],
+                                    target.get_right()[0] - target.centre_x(len(target.words) - 1))
+        narrowest = target.width * number / (0.75 * target.spacing())
+        fit(target, max(target.width - 2 * overhang, min(target.width, narrowest)), target.height)
         fit(self.arcs_note, right - left, self.arcs_note.height)
         # Under the readout lines: the weights are rounded, so a row of them adds up to about 1 (0.05 + 0.91 + 0.05)
         self.sum_note = label_text(self.labels["rounded_note"], style.MUTED, style.CAPTION_SIZE)
@@ -237,16 +261,26 @@ class HeadsScene(LessonScene):
 
     def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str):
         """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens."""
-        readout = weight_readout(self.row, weights, colour, name, i, hide_zeros=True)
+        readout = self.readout(weights, colour, name, i, hide_zeros=True)
         boxes = [self.heatmap.row_box(i), self.row.box(i)]
         if self.focused:
             old_readout, old_boxes = self.focused
-            self.play(arcs.focus(i), Vanish(old_readout), Appear(readout),
+            # the old weights leave before the new ones come: two numbers faded in one place read as neither
+            self.play(arcs.focus(i), in_turn(Vanish(old_readout), Appear(readout)),
                       *[Transform(old, new) for old, new in zip(old_boxes, boxes)], run_time=FOCUS_MOVE)
             self.focused = (readout, old_boxes)
         else:
             self.play(arcs.focus(i), Appear(readout), *[Create(box) for box in boxes], run_time=FOCUS_MOVE)
             self.focused = (readout, boxes)
+
+    def readout(self, *arguments, **options) -> VGroup:
+        """``weight_readout`` under the row, each weight kept inside the arcs panel: one centred under a short first or
+        last word ("el") would reach past it, to the frame's edge."""
+        numbers = weight_readout(self.row, *arguments, **options)
+        left, right, _, _ = self.panels()[0]
+        for number in numbers:
+            number.shift(RIGHT * (max(0.0, left - number.get_left()[0]) - max(0.0, number.get_right()[0] - right)))
+        return numbers
 
     def clear_focus(self) -> list:
         if not self.focused:
@@ -271,15 +305,15 @@ class HeadsScene(LessonScene):
                         mean=f"{result.mean_weights[focus, attended]:.2f}")
         legend = self.place(self.legend(style.CAPTION_SIZE), self.panels()[1])
         self.overlay_heads(legend)
-        self.wait(OVERLAY_HOLD)
         self.sum_arcs = AttentionArcs(self.row, result.mean_weights, style.ATTENTION, height=self.arc_height)
         self.heatmap = self.heatmap_for(result.mean_weights, self.labels["sum_matrix"].format(h=result.n_heads),
                                         style.ATTENTION)
         self.beat("average")  # the average, its focused row and the telling head's row are each said as they come
         self.cue("heads_sum", lands=True, weights=result.mean_weights.tolist())
-        self.play(Vanish(VGroup(*self.head_arcs)), Appear(self.sum_arcs), Vanish(legend),
-                  Appear(self.heatmap), run_time=1.5)
-        self.wait(HOLD)
+        # the legend leaves before the average's heatmap comes where it stood: never one text faded over another
+        self.play(Vanish(VGroup(*self.head_arcs)), Appear(self.sum_arcs), in_turn(Vanish(legend), Appear(self.heatmap)),
+                  run_time=1.5)
+        self.wait(AVERAGE_HOLD)
         self.beat("row")
         # replayed once the voice has said what the mean does to the telling head's weight: the diluted row
         self.cue("sum_row", lands=True, query=focus, weights=result.mean_weights[focus].tolist(), key_sound=True)
@@ -288,7 +322,7 @@ class HeadsScene(LessonScene):
         # The same row in the head that finds a relation for it: one clear maximum, which the average dilutes.
         arcs = AttentionArcs(self.row, self.only_row(result.heads[head].weights, focus), style.HEADS[head],
                              height=self.arc_height, dash=style.HEAD_DASHES[head])
-        readout = weight_readout(self.row, row, style.HEADS[head], f"A{head + 1}", focus,
+        readout = self.readout(row, style.HEADS[head], f"A{head + 1}", focus,
                                  below=0.2 + READOUT_LINE, hide_zeros=True)
         self.beat("telling")
         self.cue("head_row", lands=True, head=head, query=focus, weights=row.tolist())
@@ -313,13 +347,15 @@ class HeadsScene(LessonScene):
         under the chords read as a still screen with tones over it."""
         result, beat = self.result, heads_turn("heads_overlay")
         self.play(*self.clear_focus(), Vanish(self.heatmap), run_time=0.6)
-        self.cue("heads_overlay", lands=True, weights=[head.weights.tolist() for head in result.heads])
-        comings = [[Appear(arcs)] for arcs in self.head_arcs[:-1]] + [[self.head_arcs[-1].unfocus()]]
-        self.play(*comings[0], Appear(legend[0]), run_time=HEAD_COMES)
-        first = self.renderer.time  # the others timed from it, so frame rounding does not add up head after head
-        for index in range(1, len(comings)):
-            self.wait_until(first + index * beat - HEAD_COMES)
-            self.play(*comings[index], Appear(legend[index]), run_time=HEAD_COMES)
+        # the voice has said what to listen for ("un acorde cada una"): the chords come in the clear after it
+        with self.listening():
+            self.cue("heads_overlay", lands=True, weights=[head.weights.tolist() for head in result.heads])
+            comings = [[Appear(arcs)] for arcs in self.head_arcs[:-1]] + [[self.head_arcs[-1].unfocus()]]
+            self.play(*comings[0], Appear(legend[0]), run_time=HEAD_COMES)
+            first = self.renderer.time  # the others timed from it, so frame rounding does not add up head after head
+            for index in range(1, len(comings)):
+                self.wait_until(first + index * beat - HEAD_COMES)
+                self.play(*comings[index], Appear(legend[index]), run_time=HEAD_COMES)
 
     # Step 6: illustrative ----------------------------------------------------------------------
     def show_illustrative(self):
@@ -355,9 +391,9 @@ class HeadsScene(LessonScene):
         arcs = [AttentionArcs(self.row, self.only_row(head.weights, focus), style.HEADS[index],
                               height=self.arc_height, dash=style.HEAD_DASHES[index])
                 for index, head in enumerate(result.heads)]
-        readouts = [weight_readout(self.row, head.weights[focus], style.HEADS[index], f"A{index + 1}", focus,
-                                   below=0.2 + index * READOUT_LINE, hide_zeros=True)
-                    for index, head in enumerate(result.heads)]
+        readouts = [self.readout(head.weights[focus], style.HEADS[index], f"A{index + 1}", focus,
+                                   below=0.2 + line * READOUT_LINE, hide_zeros=True)
+                    for index, (head, line) in enumerate(zip(result.heads, self.readout_lines(focus)))]
         box = self.row.box(focus)
         self.play(Vanish(self.note), run_time=0.6)
         self.play(Appear(self.row), Appear(self.arcs_note), Appear(self.sum_note), Appear(legend), Appear(note[0]),
@@ -381,6 +417,20 @@ class HeadsScene(LessonScene):
             shown.append(spread)
         self.wait(HOLD)
         self.choice = VGroup(self.row, self.arcs_note, self.sum_note, *shown, box, *arcs, *readouts)
+
+    def readout_lines(self, focus: int) -> list[int]:
+        """The line under the tokens each head's weights from ``focus`` are written on: the first whose tokens none of
+        the heads before it wrote on, so heads that look at different tokens share one line."""
+        taken: list[set] = []
+        lines = []
+        for head in self.result.heads:
+            shown = set(np.flatnonzero(np.round(head.weights[focus], 2)).tolist())
+            line = next((index for index, used in enumerate(taken) if not used & shown), len(taken))
+            if line == len(taken):
+                taken.append(set())
+            taken[line] |= shown
+            lines.append(line)
+        return lines
 
     def spread_note(self, focus: int, targets: list[int], width: float) -> VGroup:
         """The average's weights from ``focus`` on ``targets``, «y» 0.30 · «calmó» 0.33 · ..., under its heading: on
@@ -449,25 +499,31 @@ class HeadsScene(LessonScene):
     def show_concat(self):
         result = self.result
         h = result.n_heads
-        self.begin_step("concat", h=h, d_model=result.d_model)
+        focus = choice_token(result)  # the token the last steps followed: its row is written out in numbers
+        self.begin_step("concat", h=h, d_model=result.d_model, token=result.labels[focus])
         formula = self.formula(self.labels["multi_head_formula"])
         # One scale for the heads' outputs: side by side they are the one matrix Concat.
         largest = style.shared_largest(*[head.output for head in result.heads])
-        outputs = [self.magnitude_block(head.output, self.labels["head_output"].format(number=index + 1),
+        outputs = [self.magnitude_block(head.output, self.labels["head_output_formula"].format(number=index + 1),
                                         style.HEADS[index], largest) for index, head in enumerate(result.heads)]
         w_o = self.magnitude_block(result.W_O, self.labels["output_projection"], style.WEIGHT_MATRIX)
         output = self.magnitude_block(result.output, self.labels["output_matrix"], style.OUTPUT)
-        concat = Concatenation(outputs)
+        concat = Concatenation(outputs, [self.labels["head_output"].format(number=index + 1) for index in range(h)])
         times, equals = (MathTex(symbol, color=style.TEXT, font_size=FORMULA_SIZE) for symbol in (r"\times", "="))
         equation = VGroup(concat, times, w_o, equals, output).arrange(RIGHT, buff=0.35)
         shapes = VGroup(*[self.shape_text(rows, cols).next_to(block.cell_grid, DOWN, buff=0.3)
                           for block, (rows, cols) in zip((concat, w_o, output), (result.concat.shape, result.W_O.shape,
                                                                                  result.output.shape))])
-        # the output is what the next layer reads: said under it
+        # the output is what the next layer reads: said under it; W_O's ones and zeros, under W_O
         next_layer = label_text(self.labels["next_layer"], style.OUTPUT, style.CAPTION_SIZE)
         next_layer.next_to(shapes[2], DOWN, buff=0.15)
-        stage = VGroup(formula, VGroup(equation, shapes, next_layer)).arrange(DOWN, buff=0.6)
-        self.place(stage, style.body_box())
+        ones = VGroup(*([label_text(self.labels["ones_and_zeros"], style.TEXT, style.CAPTION_SIZE)
+                         .next_to(shapes[1], DOWN, buff=0.15)] if np.isin(result.W_O, (0, 1)).all() else []))
+        left, right, bottom, top = style.body_box()
+        row_numbers = fit(self.row_product(focus), right - left, 1.0)  # its own width: the blocks keep their size
+        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones), row_numbers).arrange(DOWN, buff=0.35)
+        # over the caption, should it wrap onto two lines
+        self.place(stage, (left, right, max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2), top))
         # the heads' outputs start apart in the middle, then slide together into the concatenation
         for block, joined in zip(outputs, concat.parts):
             block.scale(joined.height / block.cell_grid.height)
@@ -476,9 +532,9 @@ class HeadsScene(LessonScene):
         head_shapes = VGroup(*[self.shape_text(*head.output.shape).next_to(block.cell_grid, DOWN, buff=0.3)
                                for block, head in zip(outputs, result.heads)])
         self.play(Vanish(self.cost), run_time=0.6)
-        self.play(Write(formula), run_time=1.5)
+        self.play(Write(formula), run_time=1.0)
         self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=QUICK_APPEAR)
-        self.wait(HOLD)
+        self.wait(0.6)
         self.beat("concat")
         self.cue("concat", lands=True, heads=h, d_head=result.d_head, d_model=result.d_model)
         self.play(*[ReplacementTransform(block.cell_grid, part) for block, part in zip(outputs, concat.parts)],
@@ -492,11 +548,47 @@ class HeadsScene(LessonScene):
         self.play(Appear(VGroup(equals, output, shapes[2])), run_time=QUICK_APPEAR)
         self.beat("next")
         self.play(Appear(next_layer), run_time=QUICK_APPEAR)
-        self.beat("zeros")  # "esta, diseñada, tiene muchos ceros": W_O framed
+        self.beat("zeros")  # "solo tiene unos y ceros": W_O framed, its cells read as 1 and 0
         zeros = RoundedRectangle(width=w_o.width + 0.2, height=w_o.height + 0.2, corner_radius=0.08,
                                  stroke_color=style.HIGHLIGHT, stroke_width=3).move_to(w_o)
-        self.play(Create(zeros), run_time=0.6)
+        self.play(Create(zeros), Appear(ones), run_time=QUICK_APPEAR)
+        # the focused token's row: framed in Concat and in the output, and written out in numbers, Concat's first
+        rows = VGroup(*[SurroundingRectangle(cells, color=style.HIGHLIGHT, buff=0.03, stroke_width=2.5)
+                        for cells in (concat.row(focus), VGroup(*output.cells[focus]))])
+        self.read_first()
+        self.beat("row")
+        self.play(Create(rows), Appear(row_numbers[0]), run_time=QUICK_APPEAR)
+        self.read_first()
+        self.beat("row_out")
+        self.play(Appear(row_numbers[1]), run_time=QUICK_APPEAR)
         self.wait(HOLD)
+
+    def read_first(self):
+        """A caption read on screen (no voice) is read, and the numbers with it, before the next line of numbers comes:
+        its reading time spread between them, not held at the step's end."""
+        if self._caption_read:
+            self.wait(READING_PAUSE * self.job.config.lecture.pace)
+
+    def row_product(self, i: int) -> VGroup:
+        """Token i's row of Concat (each head's numbers in its colour) over its row of the output (Concat's row times
+        W_O), number by number, column under column: the product a student can check by hand."""
+        result = self.result
+        token = self.quoted(result.labels[i])
+        lines = [(self.labels["concat_row"].format(token=token), result.concat[i], "concat_row",
+                  [style.HEADS[j // result.d_head] for j in range(result.d_model)]),
+                 (self.labels["output_row"].format(token=token), result.output[i], "output_row",
+                  [style.OUTPUT] * result.d_model)]
+        names = [label_text(name, style.TEXT, style.CAPTION_SIZE) for name, *_ in lines]
+        numbers = [[tagged_number(value, tag, (i, j), colour, READOUT_SIZE, 0 if round(value, 2).is_integer() else 2)
+                    for j, (value, colour) in enumerate(zip(values, colours))] for _, values, tag, colours in lines]
+        slot = max(text.width for line in numbers for text in line) + ROW_NUMBER_GAP
+        start = max(name.width for name in names) + ROW_NUMBER_GAP
+        for index, (name, line) in enumerate(zip(names, numbers)):
+            y = -index * ROW_LINE
+            name.move_to([start - ROW_NUMBER_GAP - name.width / 2, y, 0])
+            for j, text in enumerate(line):
+                text.move_to([start + slot * (j + 0.5), y, 0])
+        return VGroup(*[VGroup(name, *line) for name, line in zip(names, numbers)])
 
     @staticmethod
     def magnitude_block(values: np.ndarray, label: str, colour, largest: float | None = None) -> HeatBlock:
@@ -559,7 +651,50 @@ class HeadsScene(LessonScene):
             start = panel.get_critical_point(-side)  # from the panel's edge facing the formula, above or under the part
             start[0] = np.clip(end[0], panel.get_left()[0] + 0.3, panel.get_right()[0] - 0.3)
             arrows.add(Arrow(start, end, color=colour, buff=0.08, stroke_width=4, max_tip_length_to_length_ratio=0.3))
-        return VGroup(encoder, decoder, arrows, formula)
+        self.cross_weights = self.cross_grid()
+        drawing = VGroup(encoder, decoder, arrows, formula)
+        VGroup(drawing, self.cross_weights).arrange(RIGHT, buff=CROSS_GRID_GAP)
+        # the sketch's rows its own parts: those that come later are left out as the card comes (closing_hidden)
+        return VGroup(*drawing, self.cross_weights.title, self.cross_weights.columns, *self.cross_weights.rows)
+
+    def cross_grid(self) -> VGroup:
+        """The shape of cross-attention's weights, a sketch without values: one row per token the decoder has written
+        (q₁, q₂, ..., its queries), one column per word of the encoder's sentence (their keys), under its title.
+        ``rows``: each row's cells with its label; ``title`` and ``columns``: the title and the words over the cells."""
+        tokens = self.result.labels
+        columns = VGroup(*[turned(label_text(shortened(token, CROSS_COLUMN_CHARACTERS), style.KEY, HEATMAP_LABEL_SIZE))
+                           for token in tokens])
+        side = max(CROSS_GRID_WIDTH / len(tokens), max(column.width for column in columns) + LABEL_GAP / 2)
+        rows = VGroup(*[VGroup(VGroup(*[Square(side, stroke_color=style.MUTED, stroke_width=1, fill_color=style.PANEL,
+                                               fill_opacity=1.0).move_to([j * side, -i * side, 0])
+                                        for j in range(len(tokens))]),
+                               MathTex(f"q_{{{i + 1}}}", color=style.QUERY, font_size=FORMULA_SIZE))
+                        for i in range(CROSS_DECODER_ROWS)])
+        for cells, label in rows:
+            label.next_to(cells, LEFT, buff=0.15)
+        for j, column in enumerate(columns):
+            column.set_x(rows[0][0][j].get_x()).align_to(rows[0][0], UP).shift(UP * (column.height + LABEL_GAP))
+        title = label_text(self.labels["cross_weights"], style.MUTED, style.CAPTION_SIZE)
+        title.next_to(columns, UP, buff=LABEL_GAP).align_to(rows, RIGHT)
+        grid = VGroup(title, columns, rows)
+        grid.title, grid.columns, grid.rows = title, columns, rows
+        return grid
+
+    def closing_hidden(self) -> list:
+        """The decoder's rows after the first: they come one by one, as it writes its tokens."""
+        return [*self.cross_weights.rows[1:]]
+
+    def closing_moves(self, line: str) -> None:
+        """As the statement is said, the decoder's next rows, one token at a time; with the question, as the voice asks
+        it, the row being written framed across the whole input sentence: where it looks, the answer."""
+        rows = self.cross_weights.rows
+        if line == "card":
+            for row in rows[1:]:
+                self.wait(CROSS_ROW_SECONDS)
+                self.play(Appear(row), run_time=QUICK_APPEAR)
+        elif line == "question":
+            self.play(Create(SurroundingRectangle(rows[-1][0], color=style.HIGHLIGHT, buff=0.04, stroke_width=3)),
+                      run_time=QUICK_APPEAR)
 
     @staticmethod
     def cross_panel(name: str, text: str) -> VGroup:
@@ -586,6 +721,11 @@ class HeadsScene(LessonScene):
         return group.move_to([(left + right) / 2, (bottom + top) / 2, 0])
 
 
+def in_turn(*animations) -> AnimationGroup:
+    """``animations`` one after the other within one play's run time."""
+    return AnimationGroup(*animations, lag_ratio=1.0)
+
+
 def heads_legend(names, template: str, font_size: float = style.BODY_SIZE) -> VGroup:
     """One line per head: a stroke in its colour and ``template`` (its number and name filled in)."""
     lines = VGroup()
@@ -609,10 +749,15 @@ def upright_column_labels(heatmap: TokenHeatmap) -> TokenHeatmap:
     title over them: staggered on two lines, they read as a second sentence at 480p."""
     top = heatmap.matrix.cell_grid.get_top()[1] + LABEL_GAP
     for j, label in enumerate(heatmap.column_labels):
-        height = label.height
-        label.rotate(PI / 2).set_x(heatmap.matrix.cells[0][j].get_x()).align_to([0, top, 0], DOWN)
-        # A text's font size is read off its height: turned, its height is its length. The glyphs keep their
-        # size, and so must the font size read off them (a turned "y" is as legible as one upright).
-        label.initial_height *= label.height / height
+        turned(label).set_x(heatmap.matrix.cells[0][j].get_x()).align_to([0, top, 0], DOWN)
     heatmap.matrix.label.next_to(heatmap.column_labels, UP, buff=LABEL_GAP)
     return heatmap
+
+
+def turned(label):
+    """``label`` turned to read upwards. A text's font size is read off its height: turned, its height is its length.
+    The glyphs keep their size, and so must the font size read off them (a turned "y" is as legible as one upright)."""
+    height = label.height
+    label.rotate(PI / 2)
+    label.initial_height *= label.height / height
+    return label

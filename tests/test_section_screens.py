@@ -1,12 +1,12 @@
-"""Issue 43, the matrix and scaling sections as a frame review saw them: on every screen, not only at each step's end
-(tests/play_checks), no text is drawn over another and every number's digits are at least 16 px high at 720p."""
+"""Issue 43, the matrix, scaling and heads sections as a frame review saw them: on every screen, not only at each step's
+end (tests/play_checks), no text is drawn over another and every number's digits are at least 16 px high at 720p."""
 
 import pytest
 
 from play_checks import screen_overlaps, screens, small_numbers
 
 
-@pytest.fixture(scope="module", params=["matrix", "scaling"])
+@pytest.fixture(scope="module", params=["matrix", "scaling", "heads"])
 def shown(request):
     return screens(request.param)
 
