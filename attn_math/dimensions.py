@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from attn_math.attention import entropy, softmax
 from attn_math.validation import as_count
 
 GUIDE_D_MODEL = 512  # the original Transformer's model dimension (guide, exercise 6)
@@ -40,3 +41,15 @@ def score_variances(scores, d_k: int) -> tuple[float, float]:
     scores = np.asarray(scores, dtype=float)
     before = float(np.var(scores[np.isfinite(scores)]))
     return before, before / as_count("d_k", d_k)
+
+
+def mean_row_entropy(d_k: int, divisor: float, n_keys: int, rows: int = 4000, seed: int = 0) -> float:
+    """The mean, over ``rows`` queries q, of H(softmax(K q / divisor)) in bits, with q and the n_keys keys of K
+    ~ N(0, I_{d_k}): how sharp attention is when dot products of d_k components are divided by ``divisor``.
+    Divided by sqrt(d_k), the scores spread about 1 whatever d_k is, so this mean barely moves with d_k (guide,
+    exercise 5: the real head's larger divisor keeps the lab's sharpness)."""
+    d_k, n_keys, rows = as_count("d_k", d_k), as_count("n_keys", n_keys, minimum=2), as_count("rows", rows)
+    components = np.random.default_rng(as_count("seed", seed, minimum=0)).standard_normal((rows, 1 + n_keys, d_k))
+    queries, keys = components[:, 0], components[:, 1:]  # (rows, d_k), (rows, n_keys, d_k)
+    scores = np.einsum("rkd,rd->rk", keys, queries) / float(divisor)  # (rows, n_keys)
+    return float(np.mean(entropy(softmax(scores))))

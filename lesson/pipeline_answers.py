@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, head_dimension
+from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, head_dimension, mean_row_entropy
 from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention, output_spread, spelled
 from attn_math.sharp import article_and_noun, preset_attention
 from lesson.numbers import format_number, parse_number
@@ -104,6 +104,12 @@ class Dimensions:
     def growth(self) -> float:
         """How many times the real head's divisor is the run's: √(model d_k / d_k)."""
         return math.sqrt(self.model_d_k / self.d_k)
+
+    def sharpness(self, n_keys: int) -> tuple[float, float]:
+        """The mean entropy in bits of a row of ``n_keys`` weights, scores of random vectors divided by √d_k: at the
+        run's d_k, and at the real head's (``attn_math.dimensions.mean_row_entropy``). About equal: each divisor
+        undoes its own spread (exercise 5's "the same sharpness")."""
+        return tuple(mean_row_entropy(d_k, math.sqrt(d_k), n_keys) for d_k in (self.d_k, self.model_d_k))
 
     def fields(self) -> dict:
         """The step's caption and narration fields, √ written with "=" when exact, "≈" when rounded."""

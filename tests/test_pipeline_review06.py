@@ -4,6 +4,7 @@ with a legend wherever weights are coloured, the entropy's formula on screen, st
 14's frame never travelling across the digits between two lines."""
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from attn_math.lab import lab_embedding, lab_weights
 from lesson.numbers import parse_number
 from lesson.steps import StepRange
 from scenes import style
+from scenes.fades import Vanish
 from scenes.lesson_scene import LessonScene
 from tests.scene_checks import PacedSpeaker, render_video, run_scene, video_stills
 
@@ -23,10 +25,16 @@ QUERY = 1  # «gato», the configured query
 @pytest.fixture(scope="module")
 def silent():
     """The silent scene, with every highlight frame's box before and after each play of step 14 logged."""
-    moves, play = [], LessonScene.play
+    moves, left, play = [], SimpleNamespace(texts=[], numbers={}), LessonScene.play
 
     def logged(self, *animations, **options):
         current = self.steps[-1].key if self.steps else ""
+        if current == "output":  # v = W_V x leaves for Z's rows at the step's end (review s9): what it showed as it left
+            for animation in animations:
+                if isinstance(animation, Vanish):
+                    texts, numbers = self._snapshot([animation.mobject])
+                    left.texts.extend(texts)
+                    left.numbers.update(numbers)
         frames = {id(m): (m.get_center().copy(), m.width, m.height) for m in self.mobjects
                   if isinstance(m, SurroundingRectangle)}
         play(self, *animations, **options)
@@ -40,7 +48,7 @@ def silent():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(LessonScene, "play", logged)
         scene = run_scene("pipeline")
-    scene.frame_moves = moves
+    scene.frame_moves, scene.left_in_output = moves, left
     return scene
 
 
@@ -57,7 +65,7 @@ def test_each_projection_is_drawn_with_its_numbers(silent, key, role, result):
     """Steps 2, 3 and 7 show W (d_k × d, the lab's seeded weights) with every number, the query token's embedding x
     and its product W x: a student checks q's first number from W_Q's first row and x (review: no W on screen, no
     number before step 4)."""
-    record = step(silent, key)
+    record = silent.left_in_output if key == "output" else step(silent, key)
     W = getattr(lab_weights(), f"W_{role}")
     x = lab_embedding("gato", QUERY)
     np.testing.assert_allclose(numbers(record, f"W_{role}"), W, atol=0.005 + 1e-9)
@@ -134,7 +142,7 @@ def test_a_projection_says_equal_only_where_its_written_numbers_multiply_to_its_
     """Review s8: «=» between q and W_Q x where the numbers as written give −0.40 for a written −0.42 (each rounded
     to 2 decimals): a student who checks finds other numbers. The sign is «≈» where the written W times the written
     x, rounded as written, is not the written result; «=» where it is."""
-    record = step(silent, key)
+    record = silent.left_in_output if key == "output" else step(silent, key)
     W, x, shown = numbers(record, f"W_{role}"), numbers(record, "x")[:, 0], numbers(record, result)[:, 0]
     decimals = max(len(text.split(".")[-1]) for row in record.numbers[result] for text in row)
     checked = np.round(W @ x, decimals)

@@ -35,13 +35,16 @@ FRAMING_ROWS_SECONDS = 0.8  # the two rows framed on both maps
 CHANGED_BUFF = 0.1  # around the masked side's entropies, framed: what the mask changed
 CHANGED_STROKE = 2
 SEEN_SECONDS = 0.25  # the cells a row sees lighting up as the voice names them
-SEEN_FILL = 0.25  # their light: the numbers under it stay readable
+SEEN_FILL = 0.4  # their light: the numbers under it stay readable; at 0.25 with a 2-wide frame, the light changed too
+# few pixels from frame to frame at 720p to be seen coming (review s9: 243.2-252.6 still under the voice)
+SEEN_STROKE = 5
 SENTENCES_NUMBERS = 10  # the table of the lab's three sentences: two articles' weight and maximum, three pairs of H
 TABLE_GAP = (0.4, 0.25)  # between the table's columns, and its rows
 TABLE_SECONDS = 1.2  # the comparison leaving and the table landing
 ENTROPY_BAR_WIDTH = 0.8  # a sentence's entropy bars in the table: 2 bits, the fourth token's largest possible
 ENTROPY_BAR_HEIGHT = 0.16
-ENTROPY_BAR_GAP = 0.08
+ENTROPY_BAR_GAP = 0.12  # between the first token's bar and the fourth's: their names («1.º», «4.º») apart
+ENTROPY_BAR_NAME_GAP = 0.1  # between a bar and its token's place, «1.º» or «4.º», left of it
 
 
 class MaskComparison(VGroup):
@@ -81,10 +84,11 @@ class CausalMask(MatrixReveals):
         # each map lands quickly as the voice comes to it: a map fading in over 2.5 s read as a still; a caption read
         # on screen shares the step's time between the two, as before
         fade = MAP_SECONDS if self.spoken() else min(self.fill_seconds(MAPS_RESERVE) / FADE_PARTS, FADE_SECONDS)
-        self.play(Appear(parts.free_title), Appear(parts.free), Appear(scores.row_labels), Appear(parts.legend),
+        self.play(Appear(parts.free_title), Appear(parts.free), Appear(parts.legend), run_time=fade)
+        self.beat("future")  # "the mask puts minus infinity on the keys of the future": the masked scores, with the
+        # names of their rows (come with the unmasked map, they stood right of it with no matrix beside: review s9)
+        self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.row_labels, scores.column_labels)),
                   run_time=fade)
-        self.beat("future")  # "the mask puts minus infinity on the keys of the future": the masked scores
-        self.play(Appear(parts.masked_title), Appear(VGroup(scores.matrix, scores.column_labels)), run_time=fade)
         self.causal_scores = scores.matrix  # on screen until the softmax replaces it
         names = VGroup(parts.masked.row_labels, parts.masked.column_labels)
         self.beat("zeros")  # each row's weights with the count of those the mask nulled beside it, row after row
@@ -230,10 +234,10 @@ class CausalMask(MatrixReveals):
         """On the masked map, the cells the first and the fourth token can see (up to themselves), framed."""
         matrix = parts.masked.matrix
         if hasattr(matrix, "heatmap"):  # colours only
-            return VGroup(*[matrix.heatmap.box([row], list(range(row + 1)), stroke_width=CHANGED_STROKE)
+            return VGroup(*[matrix.heatmap.box([row], list(range(row + 1)), stroke_width=SEEN_STROKE)
                             for row in (0, parts.fourth)])
         return VGroup(*[SurroundingRectangle(VGroup(*matrix.cells[row][:row + 1]), color=style.HIGHLIGHT, buff=0.02,
-                                             stroke_width=CHANGED_STROKE).set_fill(style.HIGHLIGHT, SEEN_FILL)
+                                             stroke_width=SEEN_STROKE).set_fill(style.HIGHLIGHT, SEEN_FILL)
                         for row in (0, parts.fourth)])
 
     def show_sentences_table(self, frames: VGroup, changed):
@@ -258,21 +262,25 @@ class CausalMask(MatrixReveals):
         self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend)),
                   Transform(kept, header), Appear(table), run_time=TABLE_SECONDS)
         self.entropy_stage = VGroup(kept, table)
-        self.replay_shows = SurroundingRectangle(kept, buff=CHANGED_BUFF)  # the pairs' clusters, heard again
+        # the pairs' clusters, heard again: a light along the frame already round the masked pair (one run round a box
+        # of its own, with no line drawn there, left a stray L-shaped corner beside it: review s9, 261.0)
+        self.replay_shows = changed
 
-    @staticmethod
-    def entropy_bars(first_bits: float, fourth_bits: float) -> VGroup:
+    def entropy_bars(self, first_bits: float, fourth_bits: float) -> VGroup:
         """The row's two entropies as bars in frames as long as the fourth token's largest possible, log₂ 4 = 2 bits
-        (all four alike): the first token's frame empty, the fourth's nearly full. A picture of the numbers beside."""
+        (all four alike): the first token's frame empty, the fourth's nearly full, each named by its token's place
+        («1.º», «4.º», as the column beside names them). A picture of the numbers beside."""
         most = math.log2(FOURTH + 1)
         bars = VGroup()
-        for bits in (first_bits, fourth_bits):
+        for bits, place in ((first_bits, "table_bar_first"), (fourth_bits, "table_bar_fourth")):
             frame = Rectangle(width=ENTROPY_BAR_WIDTH, height=ENTROPY_BAR_HEIGHT, stroke_color=style.MUTED,
                               stroke_width=1.5, fill_opacity=0)
             fill = Rectangle(width=max(ENTROPY_BAR_WIDTH * min(bits, most) / most, 1e-3), height=ENTROPY_BAR_HEIGHT,
                              stroke_width=0, fill_color=style.ATTENTION, fill_opacity=0.9)
-            bars.add(VGroup(frame, fill.align_to(frame, LEFT).set_y(frame.get_y())))
-        return bars.arrange(DOWN, buff=ENTROPY_BAR_GAP)
+            name = label_text(self.labels[place], style.MUTED, style.CAPTION_SIZE)
+            bar = VGroup(frame, fill.align_to(frame, LEFT).set_y(frame.get_y()))
+            bars.add(VGroup(name, bar).arrange(RIGHT, buff=ENTROPY_BAR_NAME_GAP))
+        return bars.arrange(DOWN, buff=ENTROPY_BAR_GAP, aligned_edge=RIGHT)  # the bars one over the other
 
     def sentences_table(self, readings: list[SentenceReading]) -> VGroup:
         """Exercises 1 and 4 on each of the lab's sentences with the lab's weights: a row each, the sentence, its

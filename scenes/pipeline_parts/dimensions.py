@@ -16,7 +16,8 @@ from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.common import LEAVE_SECONDS, STEP_SECONDS, VOICE_LEFT, PipelineCommon
 from scenes.visuals import label_text, tagged_number, text_with_numbers
 
-DIMENSION_NUMBERS = 10  # exercise 5's two d_k with their roots and the growth; exercise 6's d and two (h, d_k)
+DIMENSION_NUMBERS = 12  # exercise 5's two d_k with their roots, the growth and two mean entropies; exercise 6's d and
+# two (h, d_k)
 ROOT_DECIMALS = 2  # a root or a ratio that is not whole
 DIMENSION_BAR_WIDTH = 5.0  # exercise 6's d = 512, cut into heads
 DIMENSION_BAR_HEIGHT = 0.5
@@ -55,6 +56,7 @@ class DimensionSteps(PipelineCommon):
                                      font_size=font, relation=root(d_k)[0])
         growth = text_with_numbers(labels["dims_growth"],
                                    {"growth": number(round(sizes.growth, ROOT_DECIMALS), (2, 0))}, font_size=font)
+        sharpness = self.sharpness_lines(sizes, number)
         left = VGroup(label_text(labels["dims_title_5"], style.MUTED, font), divisor(sizes.d_k, 0),
                       divisor(sizes.model_d_k, 1), growth).arrange(DOWN, aligned_edge=LEFT, buff=LINE_GAP)
         width = text_with_numbers(labels["dims_width"], {"d_model": number(sizes.d_model, (0, 0), "exercise_6")},
@@ -76,14 +78,14 @@ class DimensionSteps(PipelineCommon):
         spreads = self.spread_bars(sizes)
         spread_key = label_text(labels["dims_spread"], style.MUTED, font)  # what the bars measure
         left = VGroup(left[0], *[VGroup(line, spread).arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP)
-                                 for line, spread in zip(left[1:3], spreads)], spread_key, left[3])
+                                 for line, spread in zip(left[1:3], spreads)], spread_key, left[3], sharpness)
         right = VGroup(label_text(labels["dims_title_6"], style.MUTED, font), width, VGroup(bar, *cuts), *heads,
                        tradeoff)
         panels = self.exercise_panels(left, right)
         self.play(Vanish(self.entropy_stage), run_time=LEAVE_SECONDS)
         # the line the voice is on, framed: the screen follows the voice; each frame is drawn round its line where it
         # stands, the last one fading (a frame grown from one line to the next ran through the digits between)
-        framed = {"lab": left[1], "model": left[2], "growth": left[4], "spread": VGroup(*spreads, spread_key),
+        framed = {"lab": left[1], "model": left[2], "growth": left[4], "spread": VGroup(*spreads, spread_key), "sharpness": sharpness,
                   "heads": VGroup(bar, heads[0]), "more": VGroup(cuts[1], heads[1]), "tradeoff": tradeoff}
         self.pointers = {phrase: self.pointer_on(target) for phrase, target in framed.items()}
         # exercise 6's panel comes with its lines: an empty panel held 20 s beside exercise 5 (review s8)
@@ -92,6 +94,7 @@ class DimensionSteps(PipelineCommon):
                  "model": [Appear(left[2][0]), Create(spreads[1])],
                  "growth": [Appear(left[4])],
                  "spread": [Appear(spread_key)],
+                 "sharpness": [Appear(sharpness)],  # "the same sharpness", measured: the two mean entropies
                  "heads": [Appear(panels[1].background), Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]),
                            Appear(heads[0])],
                  "more": [Create(cuts[1]), Appear(heads[1])],
@@ -108,6 +111,18 @@ class DimensionSteps(PipelineCommon):
             self.play(*animations, run_time=max(min(STEP_SECONDS, each), self.voice_left(VOICE_LEFT)))
             if k < len(beats) - 1 and each > STEP_SECONDS and not self.voice_left():
                 self.wait(each - STEP_SECONDS)
+
+    def sharpness_lines(self, sizes: Dimensions, number) -> VGroup:
+        """Exercise 5's "the same sharpness" in numbers: the mean entropy of a row of the sentence's length, scores
+        of random vectors divided by √d_k, at the run's d_k and at the real head's; ``number`` tags a value."""
+        small, large = sizes.sharpness(len(self.tokens))
+        labels, font = self.labels, style.BODY_SIZE
+        key = label_text(labels["dims_sharpness_key"].format(n=len(self.tokens)), style.MUTED, font)
+        values = text_with_numbers(labels["dims_sharpness"], {
+            "small": number(round(small, ROOT_DECIMALS), (0, 0), "exercise_5_sharpness"),
+            "large": number(round(large, ROOT_DECIMALS), (0, 1), "exercise_5_sharpness")},
+                                   font_size=font, d_k=str(sizes.d_k), model_d_k=str(sizes.model_d_k))
+        return VGroup(key, values).arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP)
 
     def exercise_panels(self, left: VGroup, right: VGroup) -> list:
         """Each exercise on a panel of its own, the two side by side filling the body: its title on top and its lines

@@ -3,7 +3,8 @@ notes), the query's row of Z growing under them, then every other token's."""
 
 from __future__ import annotations
 
-from manim import UP, GrowFromEdge, LaggedStart, VGroup
+import numpy as np
+from manim import LEFT, RIGHT, UP, GrowFromEdge, LaggedStart, MathTex, VGroup
 
 from lesson.numbers import format_number
 from lesson.pipeline_answers import outputs_alike
@@ -11,8 +12,11 @@ from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.common import LEAVE_SECONDS, STEP_SECONDS
 from scenes.pipeline_parts.lab_canvas import LabCanvas
-from scenes.pipeline_parts.projection import Projections
+from scenes.pipeline_parts.matrices import NUMBERS_MAX_TOKENS
+from scenes.pipeline_parts.projection import MOST_ROWS, Projections, tighten
+from scenes.token_labels import abbreviated
 from scenes.vector_stage import VectorStage
+from scenes.visuals import LabelledMatrix, label_text
 from scenes.weight_views import WeightedLines
 
 TOKENS_GAP = 0.3  # between the tokens and their values V
@@ -21,6 +25,8 @@ VALUES_SECONDS = 0.8  # the tokens and their values landing
 OUTPUT_SECONDS = 0.6  # the query's output growing, once its lines are drawn
 OUTPUT_LAG = 0.5  # of an output's growth, before the next token's starts
 SPENT_LINES_OPACITY = 0.25  # the query's lines once its output has grown
+ROW_DECIMALS = 2  # Z's numbers, as the product's
+NAME_GAP = 0.2  # between a row of Z and its token's name
 
 
 class LabOutput(LabCanvas, Projections):
@@ -59,4 +65,26 @@ class LabOutput(LabCanvas, Projections):
         self.play(*([LaggedStart(*others, lag_ratio=OUTPUT_LAG)] if others else []),
                   lines.animate.set_opacity(SPENT_LINES_OPACITY),
                   run_time=max(STEP_SECONDS, reveal / 2))
-        self.output_stage = VGroup(stage, lines, band)
+        if len(self.tokens) > NUMBERS_MAX_TOKENS:  # too many rows to write: Z stays in bars
+            self.output_stage = VGroup(stage, lines, band)
+            return
+        # "the 7 rows come out almost the same": Z's rows with their numbers, in the product's place, to be checked
+        # (review s8: Z only ever drawn as bars)
+        outputs = self.place(self.output_matrix(), band_box)
+        self.not_to_read(outputs)
+        self.beat("rows")
+        self.play(Vanish(band), Appear(outputs), run_time=OUTPUT_SECONDS)
+        self.output_stage = VGroup(stage, lines, outputs)
+
+    def output_matrix(self) -> VGroup:
+        """Z = AV with its numbers, a row a token named left of it; at most MOST_ROWS of its columns, a ⋯ after."""
+        Z = np.asarray(self.run.steps.output, dtype=float)
+        matrix = LabelledMatrix(Z[:, :MOST_ROWS], "Z = AV", style.OUTPUT, "Z", decimals=ROW_DECIMALS)
+        tighten(matrix)
+        if Z.shape[1] > MOST_ROWS:
+            matrix.add(MathTex(r"\cdots", color=style.OUTPUT).next_to(matrix.cell_grid, RIGHT, buff=0.1))
+        names = VGroup(*[label_text(abbreviated(token), style.MUTED, style.CAPTION_SIZE) for token in self.tokens])
+        for name, row in zip(names, matrix.entries):
+            name.next_to(matrix.brackets[0], LEFT, buff=NAME_GAP).set_y(row[0].get_y())
+        names.align_to(matrix.brackets[0].get_left() + LEFT * NAME_GAP, RIGHT)
+        return VGroup(names, matrix)

@@ -12,7 +12,7 @@ from scenes.pipeline_parts.common import ENTER_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.lab_canvas import LabCanvas
 from scenes.pipeline_parts.projection import Projections
 from scenes.vector_stage import VectorStage
-from scenes.visuals import label_text
+from scenes.visuals import fit, label_text
 
 MEANING_GAP = 0.35  # between the sentence's meaning and its tokens
 MAKE_ROOM_SECONDS = 0.8  # X's bar names (and the meaning) leaving, X moving up to make room for Q and K
@@ -53,6 +53,16 @@ class LabVectors(LabCanvas, Projections):
         self.play(LaggedStart(*[GrowFromEdge(vector, LEFT) for vector in inputs.vectors], lag_ratio=VECTOR_LAG),
                   run_time=self.fill_seconds())
 
+    def convention_note(self, band) -> VGroup:
+        """One line over the product: the guide (and the capital section) writes the same product in rows, Q = X W_Q
+        with its W_Q of d × d_k, the transpose of the lab's d_k × d W_Q drawn here (review s8: two conventions on
+        screen, never said to be one). Centred between Q's row and the product's names, where K's row comes at step 3
+        (the note leaves then)."""
+        note = label_text(self.labels["convention"], style.MUTED, style.CAPTION_SIZE)
+        fit(note, self.band_box[1] - self.band_box[0], note.height)
+        top = self.vectors.rows[1].get_bottom()[1]
+        return note.move_to([band.get_x(), (top + band.get_top()[1]) / 2, 0])
+
     def meaning(self):
         """What the lab's sentence means, to go above its tokens, when the lecture's language is not the lab's (the
         tokens, and so the numbers, stay the lab's Spanish ones); empty in Spanish or for a sentence of one's own."""
@@ -84,11 +94,13 @@ class LabVectors(LabCanvas, Projections):
             animations = []
         above, projected = self.vectors.rows[:row], self.vectors.rows[row]
         band = self.projection_band({"queries": "Q", "keys": "K"}[key], self.band_box)
-        if key == "queries":
-            product = [Appear(band.product), Appear(band.equals)]
-        else:  # W_K in W_Q's place, k's column gone until computed; x stays
+        if key == "queries":  # with the first product, once, how the guide writes it (the capital section's Q = X W_Q)
+            self.convention = self.convention_note(band)
+            product = [Appear(band.product), Appear(band.equals), Appear(self.convention)]
+        else:  # W_K in W_Q's place, k's column gone until computed; x stays; the note leaves the K row its place
             product = [*[ReplacementTransform(getattr(self.band, part), getattr(band, part))
-                         for part in ("matrix", "embedding", "equals")], Vanish(self.band.result)]
+                         for part in ("matrix", "embedding", "equals")], Vanish(self.band.result),
+                       Vanish(self.convention)]
         self.play(*animations, *[earlier.animate.set_opacity(DIMMED_OPACITY) for earlier in above],
                   Appear(projected.name), *product, run_time=ENTER_SECONDS)
         self.band = band
