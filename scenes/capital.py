@@ -282,9 +282,20 @@ class CapitalScene(LessonScene):
         self.wait(1.0)
         self.quickly(Appear(arrow), Appear(chart.baseline), Appear(chart.labels), seconds=0.6)
         self.cue("row", lands=True, weights=walk.attention_row.tolist())
+        # the bars grow in GROWTH, then are read: grown over the whole reading time, their last seconds of easing
+        # moved too little to be seen, and the chord sounded after the picture had stopped
+        seconds = self.reveal_seconds(len(walk.tokens), fill_after=HOLD)
         self.play(*[GrowFromEdge(bar, DOWN) for bar in chart.bars], Appear(chart.value_texts),
-                  run_time=self.reveal_seconds(len(walk.tokens), fill_after=HOLD))
-        self.wait(HOLD)
+                  run_time=min(GROWTH, seconds))
+        # «mira sobre todo a «París»»: its bar framed as that is said (read on screen: halfway through the reading)
+        reading = 0.0 if self.spoken() else max(0.0, seconds - GROWTH) / 2
+        if reading:
+            self.wait(reading)
+        self.beat("top")
+        others = [*[text for j, text in enumerate(chart.value_texts) if j != best], *chart.labels,
+                  *[bar for j, bar in enumerate(chart.bars) if j != best]]
+        self.play(Create(frame_between([chart.bars[best], chart.value_texts[best]], others)), run_time=ROW_APPEARS * 2)
+        self.wait(reading + HOLD)
 
     def show_context(self):
         walk = self.walk
@@ -400,10 +411,9 @@ class CapitalScene(LessonScene):
         self.cue("scale", **shared_scale(walk.logits))  # the logits' own scale starts
         self.quickly(Appear(equals), Appear(logits.frame), seconds=0.5)
         seconds = self.reveal_seconds(len(VOCAB), fill_after=0.6 + HOLD)  # read silently, the logits fill the step
-        with self.listening():  # one note per logit as it appears, each appearing at once
+        with self.listening():  # one note per logit as it appears, each appearing at once, framed as it sounds
             self.cue("values", values=walk.logits.tolist(), spacing=seconds / len(VOCAB), **shared_scale(walk.logits))
-            for entry in logits.entry_grid:
-                self.quickly(Appear(entry), seconds=seconds / len(VOCAB))
+            self.reveal_marked(logits, [[entry] for entry in logits.entry_grid], seconds / len(VOCAB))
         self.settle(logits)
         self.beat("brace")
         self.quickly(Appear(brace), Appear(note), seconds=0.6)
@@ -457,8 +467,8 @@ class CapitalScene(LessonScene):
         self.beat("travels")  # «cambia lo que viaja en los valores, el tercer número del contexto»
         seconds = self.reveal_seconds(D_MODEL, fill_after=1.6 + HOLD)  # its numbers one by one, the country's last
         context = right.context
-        for part in (VGroup(context.frame, context.entries[0][0]), *context.entries[0][1:]):
-            self.quickly(Appear(part), seconds=seconds / D_MODEL)
+        self.reveal_marked(context, [[context.frame, context.entries[0][0]], *[[entry] for entry in context.entries[0][1:]]],
+                           seconds / D_MODEL)
         self.settle(context)
         boxes = [Create(self.highlight(panel.context, [(0, COUNTRY_DIMENSION)])) for panel in (left, right)]
         self.play(Appear(different), *boxes, run_time=0.8)
@@ -856,6 +866,18 @@ class CapitalScene(LessonScene):
                 self.blip(sounded, row, scale)
             self.quickly(Appear(matrix.row(row)), seconds=self.reveal_seconds(numbers or matrix.values.shape[1]))
         self.settle(matrix)
+
+    def reveal_marked(self, row: LabelledMatrix, parts: list[list], seconds: float):
+        """The one-row ``row``'s numbers one after the other, ``parts[j]`` bringing number j, ``seconds`` each: each pops
+        in with a frame round it that moves on with the next (which number is being read, or sounds), and leaves with
+        the last one's time. Single numbers popping in change too little of the picture to be seen arriving."""
+        marker = None
+        for j, part in enumerate(parts):
+            frame = self.highlight(row, [(0, j)])
+            self.quickly(*map(Appear, part), ReplacementTransform(marker, frame) if marker else Create(frame),
+                         seconds=seconds)
+            marker = frame
+        self.play(Vanish(marker), run_time=ROW_APPEARS)
 
     def quickly(self, *animations, seconds: float):
         """``animations`` in ROW_APPEARS, then the screen holds for the rest of ``seconds``: a piece appears at once,

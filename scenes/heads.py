@@ -62,6 +62,7 @@ CROSS_SENTENCE_CHARACTERS = 40  # the encoder's sentence, cut at a word beyond t
 CROSS_GRID_WIDTH = 3.4  # the sketch of cross-attention's weights beside the drawing: its cells' width
 CROSS_GRID_GAP = 0.5
 CROSS_DECODER_ROWS = 3  # tokens the decoder has written in the sketch
+CROSS_MOST_COLUMNS = 10  # the sketch's encoder words at most: a longer sentence's last column is «…», the rest of it
 CROSS_COLUMN_CHARACTERS = 6  # an encoder word over its column, cut beyond this
 CROSS_ROW_SECONDS = 0.8  # between two of the decoder's rows coming
 
@@ -661,7 +662,9 @@ class HeadsScene(LessonScene):
         """The shape of cross-attention's weights, a sketch without values: one row per token the decoder has written
         (q₁, q₂, ..., its queries), one column per word of the encoder's sentence (their keys), under its title.
         ``rows``: each row's cells with its label; ``title`` and ``columns``: the title and the words over the cells."""
-        tokens = self.result.labels
+        tokens = list(self.result.labels)
+        if len(tokens) > CROSS_MOST_COLUMNS:  # a sketch: its words stay legible, however long the sentence
+            tokens = tokens[:CROSS_MOST_COLUMNS - 1] + ["…"]
         columns = VGroup(*[turned(label_text(shortened(token, CROSS_COLUMN_CHARACTERS), style.KEY, HEATMAP_LABEL_SIZE))
                            for token in tokens])
         side = max(CROSS_GRID_WIDTH / len(tokens), max(column.width for column in columns) + LABEL_GAP / 2)

@@ -640,8 +640,14 @@ class LearnedScene(LessonScene):
         self.play(induction_arc.draw(), Appear(induction_weights, notes[1]), run_time=REVEAL_SECONDS)
         self.wait(1.0)
         self.beat("copy")
-        self.play(Create(copy), Appear(copy_label, predicted), Create(frames[3]), Appear(notes[2]),
-                  run_time=self.reveal_seconds(new_numbers=1, fill_after=0.0, shortest=1.0))
+        # the copy drawn at once, then the predicted token's probability, then the prediction's line, over what is
+        # left to read (drawn over all of it, the arrow's last second and the line's fade moved too little to be
+        # seen: a still screen)
+        seconds = self.reveal_seconds(new_numbers=1, fill_after=0.0, shortest=1.0)
+        self.play(Create(copy), Appear(copy_label), Create(frames[3]), run_time=REVEAL_SECONDS * 2)
+        for piece in (predicted, notes[2]):
+            self.wait(max(0.0, seconds / 2 - REVEAL_SECONDS * 1.5))
+            self.play(Appear(piece), run_time=REVEAL_SECONDS)
 
     def readout(self, weights: np.ndarray, colour, name: str, query: int, above: bool, beside=()) -> VGroup:
         """Query ``query``'s weights written by the tokens they go to, over the row or under it, at one legible size:

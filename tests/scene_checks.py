@@ -193,10 +193,8 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
     bar shrinking for a second does. Every play and wait of a scene is a movie part of its own that starts
     on a key frame, so a still screen is re-encoded every few seconds: at 256x144 that moves 30 to 50 edge
     pixels by up to ~60 of 255 (measured: heads, 47-51 s). A key frame that differs from the frame before
-    it by less than a tenth of what a finished reveal moves, and nowhere by more than three times ``level``,
-    is that re-encoding: the stretch goes on, and the key frame is what the next frames are compared with. A
-    number popping in within one frame changes as few pixels, but some by more (capital's logits and μ, σ:
-    83 to 173 of 255, re-encodings at most 61). Not ``through_key_frames``: a key frame is where
+    it by less than a tenth of what a finished reveal moves is that re-encoding: the stretch goes on, and
+    the key frame is what the next frames are compared with. Not ``through_key_frames``: a key frame is where
     a play or a wait began, so an animation's last easing frames end there (where a landing cue sounds).
     """
     runs, first, previous, run_start, time = [], None, None, 0.0, 0.0
@@ -210,7 +208,7 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
             time = float(frame.pts * stream.time_base)
             pixels = frame.to_ndarray(format="gray").astype(np.int16)
             if first is not None and moved(pixels, first, share) and frame.key_frame and through_key_frames \
-                    and not moved(pixels, previous, 2 * share) and np.abs(pixels - previous).max() <= 3 * level:
+                    and not moved(pixels, previous, 2 * share):
                 first = pixels  # the same picture, encoded again
             elif first is None or moved(pixels, first, share):
                 runs.append((run_start, time))

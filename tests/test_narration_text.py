@@ -44,7 +44,8 @@ NARRATION_ONLY = {("scaling", "growing"): {"low", "high"}, ("heads", "cost"): {"
                   ("heads", "average"): {"spoken_targets"}, ("heads", "choose"): {"spoken_targets"},
                   ("matrix", "exponentiate"): {"total", "top"}, ("scaling", "exponentiate"): {"total", "top"},
                   ("positional", "clock_hands"): {"speeds"}, ("learned", "loss"): {"steps", "about"},
-                  ("learned", "messy"): {"clean_said"}}
+                  ("learned", "messy"): {"clean_said"},
+                  ("heads", "concat"): {"token"}}  # the row's token: written on screen by its numbers («ella» en Concat)
 # Fields filled with whole sentences of the section's pieces (exercise 1's verdict on each preset's weights),
 # each of which ends its sentence itself (checked below).
 SENTENCE_FIELDS = {("pipeline", "article"): (frozenset({"lab", "sharp"}), "exercise_")}

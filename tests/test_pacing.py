@@ -60,7 +60,8 @@ def test_the_decoded_matrix_video_never_freezes_longer_than_6_s(matrix, tmp_path
     """The session's tiny render of the same scene and config (``tiny_matrix``), against this module's records."""
     video = tiny_matrix(tmp_path_factory)[0] / "01-matrix.mp4"
     assert video_freezes(video, LONGEST_FREEZE) == []
-    longest = max(end - start for start, end in freezes(matrix))
-    assert longest <= LONGEST_FREEZE
-    # The frames agree with the records: the longest recorded wait is seen as a still run of frames.
-    assert video_freezes(video, longest - 0.5) != []
+    waits = sorted((end - start for start, end in freezes(matrix)), reverse=True)
+    assert waits[0] <= LONGEST_FREEZE
+    # The frames agree with the records: a recorded wait of 4 s or more is seen as a still run of frames (not
+    # necessarily the longest: the causal step's finished hold, 5.8 s, changes in its frames every 1.6 s at 256x144)
+    assert any(video_freezes(video, wait - 0.5) for wait in waits if wait >= 4.0)
