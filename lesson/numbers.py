@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
+
 MINUS = "\u2212"  # a real minus sign, as wide as a digit in JetBrains Mono
 DECIMAL = re.compile(r"(?<![\w.,])(\d+)\.(\d+)(?!\w)")  # 0.34 in a text, not 1.2.3 nor v1.2
 HYPHEN_MINUS = re.compile(r"(?<![\w\u2212-])-(?=\d)")
@@ -56,3 +58,23 @@ def parse_number(text: str) -> float:
     if text.endswith("∞"):
         return -math.inf if text.startswith("-") else math.inf
     return float(text)
+
+
+def as_read(values, decimals: int | None = None) -> np.ndarray:
+    """``values`` as a reader takes them off the screen: rounded as a matrix of them is written (with ``decimals``,
+    or as many as the values need)."""
+    values = np.asarray(values, dtype=float)
+    decimals = decimals_for(values.flat) if decimals is None else decimals
+    return np.vectorize(lambda value: parse_number(format_number(value, decimals)))(values)
+
+
+def reproduces(result, reproduced, decimals: int | None = None) -> bool:
+    """Whether the arithmetic redone on the numbers shown (``reproduced``) is written as the ``result`` shown is
+    (both with ``decimals``, or as many as each needs): a student who checks an equation by hand finds it true, or
+    else is told ≈."""
+    return bool(np.array_equal(as_read(result, decimals), as_read(reproduced, decimals)))
+
+
+def tex_relation(result, reproduced, decimals: int | None = None) -> str:
+    """"=" or, when the numbers shown do not reproduce ``result`` (2 · 1.35 is 2.70, Q shows 2.69), "≈" (LaTeX)."""
+    return "=" if reproduces(result, reproduced, decimals) else r"\approx"

@@ -17,7 +17,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, DashedVMobject, 
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from lesson.capital_answers import COUNTRY_DIMENSION, PARIS, ROMA, is_tie, question_fields, signed
-from lesson.numbers import decimals_for, format_number, parse_number
+from lesson.numbers import as_read, decimals_for, format_number, parse_number, reproduces, tex_relation
 from scenes import style
 from sonify.mappings import MAPPINGS, shared_scale, turn
 from scenes.bar_chart import BarChart
@@ -966,25 +966,6 @@ def level_rows(left: VGroup, right: VGroup) -> None:
 def track_point(track: Line, identity: float):
     """Where ``identity`` (-1 Italia .. +1 Francia) sits on the slider's track."""
     return track.point_from_proportion((identity + 1) / 2)
-
-
-def as_read(values, decimals: int | None = None) -> np.ndarray:
-    """``values`` as a reader takes them off the screen: rounded as a matrix of them is written (with ``decimals``,
-    or as many as the values need)."""
-    values = np.asarray(values, dtype=float)
-    decimals = decimals_for(values.flat) if decimals is None else decimals
-    return np.vectorize(lambda value: parse_number(format_number(value, decimals)))(values)
-
-
-def reproduces(result, reproduced) -> bool:
-    """Whether the arithmetic redone on the numbers shown (``reproduced``) is written as the ``result`` shown is:
-    a student who checks an equation by hand finds it true, or else is told ≈."""
-    return bool(np.array_equal(as_read(result), as_read(reproduced)))
-
-
-def tex_relation(result, reproduced) -> str:
-    """"=" or, when the numbers shown do not reproduce ``result`` (2 · 1.35 is 2.70, Q shows 2.69), "≈"."""
-    return "=" if reproduces(result, reproduced) else r"\approx"
 
 
 def parenthesised(value: float) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, MathTex, VGroup
 
 from attn_math.sharp import preset_weights
-from lesson.numbers import decimals_for
+from lesson.numbers import as_read, decimals_for, tex_relation
 from scenes import style
 from scenes.token_labels import abbreviated
 from scenes.visuals import CELL_HEIGHT, LabelledMatrix, bracket, enlarge_formulas, fit, label_text, shared_cell_width
@@ -80,9 +80,8 @@ class Projections:
         for part in (matrix, embedding, column):
             tighten(part)
         # "=" only where the numbers as written multiply to the result as written; rounding makes it "≈"
-        exact = np.array_equal(np.round(np.round(W, decimals) @ np.round(x, decimals), decimals),
-                               np.round(result, decimals))
-        equals = MathTex("=" if exact else r"\approx", color=style.TEXT, font_size=style.BODY_SIZE + 6)
+        equals = MathTex(tex_relation(result, as_read(W, decimals) @ as_read(x, decimals), decimals),
+                         color=style.TEXT, font_size=style.BODY_SIZE + 6)
         row = VGroup(column, equals, matrix).arrange(RIGHT, buff=SIGN_GAP)
         embedding.next_to(matrix, RIGHT, buff=PRODUCT_GAP)
         row.add(embedding)
