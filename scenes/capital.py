@@ -222,6 +222,7 @@ class CapitalScene(LessonScene):
                 self.play(Create(self.highlight(weight, rows=[COUNTRY_DIMENSION])), run_time=0.6)
             else:  # «W sub V sí deja pasar el país»: its country cell framed as that is said, before V is built
                 self.play(Create(self.highlight(weight, [(COUNTRY_DIMENSION, COUNTRY_DIMENSION)])), run_time=0.6)
+                self.beat("rows")  # what a row of V is, said as V fills row by row (10 s without words before)
             self.present(product, sounded=product.values[:, COUNTRY_DIMENSION],  # the country column as it lands
                          scale=self.vector_scale)
         self.cue("values", lands=True, values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1,

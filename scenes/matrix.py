@@ -51,8 +51,8 @@ from scenes.heatmap import covering_value, readable_text_colour, score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, WORDS_PER_SECOND, LessonScene, wrapped_text
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.vector_plane import ARROW_WIDTH, Magnifier, VectorPlane, convex_hull, crosses, place_labels
-from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, enlarge_formulas, fit, label_text, probability_decimals,
-                             shared_cell_width, sit_on, tagged_number, text_with_numbers)
+from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
+                             probability_decimals, shared_cell_width, sit_on, tagged_number, text_with_numbers)
 
 # Spaces round the terms the map frames (Q, Kᵀ, softmax), and a strut each side of the fraction's bar: room for
 # the frame (MAP_FRAME_BUFF from its term) between a term and its neighbour
@@ -76,6 +76,7 @@ REPEAT = 0.5  # a repeated product runs at this share of the first one's time
 ROW_WALK = 0.8  # seconds each token's pair of rows stays framed as the analogy is said
 WEIGHTS_GAP = 0.8  # seconds after each weight matrix comes, as the voice names the three
 GROW_SECONDS = 0.4  # and the time it takes to grow in
+POINTER_ROOM = 0.3  # kept free right of the inputs for the frame round the W's (it ended 20 px from the edge)
 POINTER_BUFF = 0.12  # between what the voice names (a matrix with its words, a number) and its frame
 GAP, ROW_GAP = 0.5, 0.3  # between matrices side by side, and between rows of matrices
 LEGEND_GAP = 0.3  # between the scores' right bracket and their colour bar
@@ -170,8 +171,16 @@ def exact_row(values) -> str:
 
 
 def in_a_row(*matrices) -> VGroup:
-    """Side by side, tops level."""
-    return VGroup(*matrices).arrange(RIGHT, buff=GAP, aligned_edge=UP)
+    """Side by side, the brackets' tops level and the labels on one line (levelled by their tops, W_Q's tail put
+    its matrix 5 px under W_K's)."""
+    row = VGroup(*matrices).arrange(RIGHT, buff=GAP, aligned_edge=UP)
+    top = max(matrix.brackets.get_top()[1] for matrix in matrices)
+    for matrix in matrices:
+        matrix.shift(UP * (top - matrix.brackets.get_top()[1]))
+    line = max(baseline(matrix.label) for matrix in matrices)
+    for matrix in matrices:
+        sit_on(matrix.label, line)
+    return row
 
 
 def with_legend(matrix: LabelledMatrix, legend) -> LabelledMatrix:
@@ -414,7 +423,7 @@ class MatrixScene(LessonScene):
         # In a row, or X above the three W's when that lets the numbers show larger (six tokens of dimension 4).
         self.stage = [self.X, *self.W.values()]
         self.place_in_body(in_a_row, lambda X, *weights: VGroup(X, in_a_row(*weights)).arrange(DOWN, buff=ROW_GAP),
-                           matrices=self.stage)
+                           matrices=self.stage, reserve_right=POINTER_ROOM)  # the three W's frame inside the margin
         self.present(self.X)  # «... the rows of X»
         self.beat("weights")  # «and three weight matrices»: one after the other as they are named
         # Said, each after the last as the voice names them; read (no voice), spread over the step's reading time

@@ -27,6 +27,7 @@ SUBSCRIPT_SHARE = 0.8  # ours: Pango's <sub> is 0.6 of the text, 12 px in a capt
 FORMULA_MARGIN = 1.04  # a formula grown to its least legible size is grown this much past style.SMALLEST_CAP_HEIGHT
 DESCENDERS = frozenset("gjpqyQ(),;βγζημξρςφχψ")  # Greek too: «μ =» stood on μ's tail
 BASELINE_TOLERANCE = 0.01  # frame units: glyph bottoms this close sit on one line (round letters overshoot it)
+BASELINE_SHARE = 0.05  # or this share of the tallest glyph, in a label drawn large (a formula's W and X differ more)
 DEPTH_MEASURE_SIZE = 48
 
 
@@ -254,7 +255,8 @@ def baseline(label) -> float:
             return _descender_baseline(label, glyphs, characters)
         glyphs = resting or glyphs
     bottoms = [float(glyph.get_bottom()[1]) for glyph in glyphs]
-    return max(bottoms, key=lambda bottom: (sum(abs(bottom - other) < BASELINE_TOLERANCE for other in bottoms), bottom))
+    tolerance = max(BASELINE_TOLERANCE, BASELINE_SHARE * max(glyph.height for glyph in glyphs))
+    return max(bottoms, key=lambda bottom: (sum(abs(bottom - other) < tolerance for other in bottoms), bottom))
 
 
 def dashed(stroke: VMobject, dash: float) -> VMobject:
@@ -285,14 +287,15 @@ def _depth_per_point(font: str, character: str) -> float:
 
 def enlarge_formulas(group):
     """Grow every formula in ``group`` whose scripts a stage's scale left under style.SMALLEST_CAP_HEIGHT,
-    about its bottom edge: a matrix's label stays where it sits on the matrix."""
+    about its baseline: a matrix's label stays on the line it sits on (grown about its bottom, «Q = XW_Q», whose
+    bottom is Q's tail, rose off the line of its neighbours' labels)."""
     least = FORMULA_MARGIN * style.SMALLEST_CAP_HEIGHT
     stack = [group]
     while stack:
         mobject = stack.pop()
         if isinstance(mobject, SingleStringMathTex):
             if 0 < cap_height(mobject) < least:
-                mobject.scale(least / cap_height(mobject), about_edge=DOWN)
+                mobject.scale(least / cap_height(mobject), about_point=[mobject.get_x(), baseline(mobject), 0])
         else:
             stack.extend(mobject.submobjects)
 

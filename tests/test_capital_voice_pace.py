@@ -10,7 +10,8 @@ from tests.scene_checks import PacedSpeaker, run_scene, stills_outside_cards
 
 LONGEST_PAUSE_IN_A_SENTENCE = 1.0  # seconds: a breath at a comma, not a wait for a fade
 TIED = {  # step: the narration's markers whose phrase must start with its play (each a play that shows what it names)
-    "embeddings": {"country"},  # the country's cell framed as «el país, el tercero, aquí vale +1.00» is said
+    "embeddings": {"country"},
+    "projections": {"query", "key", "value", "rows"},  # «Cada fila de V es …» as V fills (10.4 s without words)  # the country's cell framed as «el país, el tercero, aquí vale +1.00» is said
     "scores": {"query", "best"},
     "logits": {"columns", "bias", "logits", "brace"},
     "distribution": {"prediction", "if_right", "loss"},
@@ -60,3 +61,12 @@ def test_no_sentence_waits_for_a_fade_in_the_middle(paced):
 def test_each_phrase_that_names_the_screen_starts_with_its_play(paced, key):
     record = next(step for step in paced.steps if step.key == key)
     assert {play for _, _, _, play in record.narration["phrases"] if play} == TIED[key]
+
+
+def test_v_fills_under_words(paced):
+    """Review s9 (capital, 64.9-75.3): V filled row by row for 10.4 s after the voice's last phrase. Now a phrase
+    says what a row of V is while it fills: no gap over 6 s between the step's phrases, nor after its last."""
+    record = next(step for step in paced.steps if step.key == "projections")
+    times = sorted((start, end) for _, start, end, _ in record.narration["phrases"])
+    gaps = [after - before for (_, before), (after, _) in zip(times, times[1:])] + [record.end - times[-1][1]]
+    assert max(gaps) < 6.0, gaps
