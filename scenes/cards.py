@@ -4,8 +4,9 @@ manim at the sections' size, frame rate and format, so their packets join the se
 Both are laid out as the slides are: the title card's lines centred, each on one line where it fits the slide's
 width; the end card's heading in a step title's place (``style.MARGIN`` from the top-left corner) and its list at
 that left margin. The title card comes in within APPEAR_SECONDS and holds OPENING_SECONDS in all. The end card
-brings its references in one after the other, each within LINE_APPEAR (a viewer sees it come), then holds it for
-its own reading time (``reading_seconds``), at most HOLD_MOST: no still screen over 6 s, as for every card. With a voice
+brings its references in one after the other, each within LINE_APPEAR (a viewer sees it come), the whole list within
+a few seconds, then holds it HOLD_MOST: no still screen over 6 s, as for every card, and no half-minute of a silent
+list coming in line by line (a viewer who wants to read seven references pauses on it). With a voice
 (``CardVoice``: a narrated lecture), each card's sentence is said as the card comes in, and the card lasts at least
 until TAIL after it.
 """
@@ -25,14 +26,15 @@ from lesson.narration_text import TAIL
 from lesson.references import Card
 from scenes import style
 from scenes.fades import Appear
-from scenes.lesson_scene import reading_seconds, wrapped_text
+from scenes.lesson_scene import wrapped_text
 from scenes.visuals import label_text
 from sonify.synth import SAMPLE_RATE
 
 OPENING_SECONDS = 5.0  # the title card, its coming in included
 APPEAR_SECONDS = 0.4  # the title card's text coming in
 LINE_APPEAR = 0.25  # seconds: a reference coming in (a viewer sees it come, no slow fade)
-HOLD_MOST = 5.5  # seconds a reference holds before the next comes (or the card ends), at most: under 6 s of still
+LINE_GAP = 0.15  # seconds between one reference in and the next coming
+HOLD_MOST = 5.5  # seconds the whole list holds once in (or longer, for the voice): under 6 s of still
 TITLE_SCALE = 1.3  # the lesson's title, in step titles' size
 
 
@@ -120,8 +122,8 @@ class ReferencesCard(CardScene):
         for reference, line in zip(references, lines):
             shown.append((round(float(self.renderer.time), 3), reference))
             self.play(Appear(line), run_time=LINE_APPEAR)
-            self.hold_until(self.renderer.time + min(reading_seconds(reference), HOLD_MOST))
-        self.hold_until(ends)
+            self.hold_until(self.renderer.time + LINE_GAP)
+        self.hold_until(max(ends, self.renderer.time + HOLD_MOST - LINE_GAP))
         self.shown = shown
 
 
