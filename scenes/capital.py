@@ -94,6 +94,7 @@ class CapitalScene(LessonScene):
         self.answers = question_fields(self.walk, self.strings["words"], MIRROR_IDENTITY, next_word_decimals())
         walk = self.walk  # the vectors' one scale: a number sounds at one pitch in X, Q, K, V and the context
         self.vector_scale = shared_scale(walk.X, walk.Q, walk.K, walk.V, walk.context)
+        self.logits_line = None  # step 12's worked logits, until step 13 comes
         self.show_embeddings()
         self.show_positional()
         self.show_projections()
@@ -532,7 +533,9 @@ class CapitalScene(LessonScene):
     def show_undecided(self):
         self.begin_step("undecided")
         self.drag_to(0.0, Vanish(self.sweep_marks))  # heard before the voice, which waits for identity 0 to be reached
-        self.beat("zero")
+        self.logits_line = self.undecided_logits(capital_walkthrough(0.0))  # it leaves as the next step comes
+        self.beat("zero")  # «los ocho logits valen cero»: why, in step 8's numbers, as it is said
+        self.quickly(Appear(self.logits_line), seconds=0.4)
         self.wait(HOLD)
         equal_bars = frame_between([VGroup(bar, value) for bar, value in zip(self.chart.bars, self.chart.value_texts)],
                                    list(self.chart.labels))  # the eight equal bars and their values
@@ -541,9 +544,28 @@ class CapitalScene(LessonScene):
         self.beat("tie")  # the frame leaves once the tie it marks has been talked about
         self.play(Vanish(equal_bars), run_time=0.4)
 
+    def undecided_logits(self, walk):
+        """"sin país, LN(r)₂ = −0.22 → logits: París = −0.22·3.10 + 0.684 = 0.00 · Roma = …": without a country,
+        LN(r)'s country number times W_out's country row cancels b_out (only that row of W_out is not zero; the other
+        six words' columns are null, step 8), "≈" when the numbers written do not give the logit written."""
+        country = walk.normalized[COUNTRY_DIMENSION]
+
+        def written_sum(word: int) -> str:
+            weight, bias = walk.W_out[COUNTRY_DIMENSION, word], walk.b_out[word]
+            relation = "=" if reproduces(walk.logits[word], as_read(country) * as_read(weight)
+                                         + as_read(bias, BIAS_DECIMALS), 2) else "≈"
+            sign = "+" if bias >= 0 else "−"
+            return (f"= {format_number(country)}·{parenthesised(weight)} {sign} "
+                    f"{format_number(abs(bias), BIAS_DECIMALS)} {relation} {format_number(walk.logits[word])}")
+
+        return self.worked_line(self.labels["undecided_logits"].format(
+            country=format_number(country), paris=self.shown_word(walk.vocab[PARIS]), paris_sum=written_sum(PARIS),
+            roma=self.shown_word(walk.vocab[ROMA]), roma_sum=written_sum(ROMA)))
+
     def show_mirror(self):
         plus, minus = (capital_walkthrough(sign * MIRROR_IDENTITY) for sign in (1, -1))
-        self.begin_step("mirror", plus=signed(plus.identity), minus=signed(minus.identity),
+        self.begin_step("mirror", with_header=[Vanish(self.logits_line)] if self.logits_line else [],
+                        plus=signed(plus.identity), minus=signed(minus.identity),
                         paris=format_number(plus.probs[PARIS], next_word_decimals()),
                         roma=format_number(minus.probs[ROMA], next_word_decimals()))
         plus_reading, minus_reading = self.mirror_readings
