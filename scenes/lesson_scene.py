@@ -76,6 +76,8 @@ FROZEN_TAIL = 1.5  # seconds a reveal that fills its step's reading time leaves 
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
 CARD_PICTURE_HEIGHT = 3.6  # a closing card's drawing, at most
+CARD_GAP = 0.35  # between a card's parts (title, lines, drawing)
+CARD_PADDING = (0.8, 0.7)  # a card's panel round its parts, in width and in height
 HEADER_SECONDS = 0.6  # a step's new header fades in (its step tone sounds as it has landed)
 PHRASE_GAP = 0.3  # seconds of quiet between two phrases of the voice
 LISTEN_TAIL = 0.6  # seconds a listening moment lasts at least after its last play, before the voice goes on
@@ -621,10 +623,13 @@ class LessonScene(Scene):
         parts = answer_parts(answer, texts["narration"])
         picture = self.closing_picture()
         lines = [wrapped_text(statement, style.TEXT, style.BODY_SIZE, CARD_WIDTH),
-                 *([fit(picture, CARD_WIDTH, CARD_PICTURE_HEIGHT)] if picture else []),
                  wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH, weight="BOLD"),
                  VGroup(*[wrapped_text(words, style.MUTED, style.BODY_SIZE, CARD_WIDTH)
                           for _, words in parts]).arrange(DOWN, buff=0.15, aligned_edge=LEFT)]
+        if picture:  # under the statement, as tall as the frame's margins leave the card (it came 10 px from them)
+            words = self.card(title, lines)[1].height
+            room = config.frame_height - 2 * style.MARGIN - words - CARD_GAP
+            lines.insert(1, fit(picture, CARD_WIDTH, min(CARD_PICTURE_HEIGHT, room)))
         card = self.card(title, lines)
         if picture:
             picture.set_x(card[1].get_x())  # centred on the card's panel; the text keeps its left edge
@@ -696,8 +701,9 @@ class LessonScene(Scene):
     def card(self, title: str, lines: list) -> VGroup:
         """A panel over a veil that dims the step: ``title``, then ``lines``."""
         heading = label_text(title, style.TEXT, style.TITLE_SIZE, weight="BOLD")
-        content = VGroup(heading, *lines).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
-        panel = RoundedRectangle(width=content.width + 0.8, height=content.height + 0.7, corner_radius=0.15,
+        content = VGroup(heading, *lines).arrange(DOWN, buff=CARD_GAP, aligned_edge=LEFT)
+        panel = RoundedRectangle(width=content.width + CARD_PADDING[0], height=content.height + CARD_PADDING[1],
+                                 corner_radius=0.15,
                                  fill_color=style.PANEL, fill_opacity=1.0, stroke_color=style.MUTED, stroke_width=1.5)
         panel.move_to(content)
         veil = Rectangle(width=config.frame_width, height=config.frame_height, stroke_width=0,
