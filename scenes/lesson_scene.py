@@ -338,11 +338,13 @@ class LessonScene(Scene):
         caption = parts[-1][1]
         new_header, later = self._header(title, number, [text for _, text in parts], burned=self._caption_read)
         self.cue("step", lands=True, step=number)  # as the new header lands
-        # the old header leaves in the first half, the new one comes in the second: two titles (and step counters)
-        # cross-faded in one place read as neither
-        heading = AnimationGroup(Vanish(self.header), Appear(new_header), lag_ratio=1.0) if self.header is not None \
-            else Appear(new_header)
-        self.play(heading, *map(Appear, arriving), *with_header, run_time=HEADER_SECONDS)
+        # the old header and the last step's drawing (``with_header``) leave in the first half, the new header comes
+        # in the second: two titles (and step counters) cross-faded in one place read as neither, and a new title
+        # over the old drawing reads as a title for it
+        leaving = [Vanish(self.header)] if self.header is not None else []
+        heading = AnimationGroup(AnimationGroup(*leaving, *with_header), Appear(new_header), lag_ratio=1.0) \
+            if leaving or with_header else Appear(new_header)
+        self.play(heading, *map(Appear, arriving), run_time=HEADER_SECONDS)
         # Bottom of the drawing order: manim redraws on every frame whatever lies above an animated
         # mobject, and the header overlaps nothing in the body.
         self.bring_to_back(new_header)

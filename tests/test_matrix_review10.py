@@ -2,13 +2,15 @@
 W_K's and W_V's (its label's tail lowered the matrix: the row was levelled by the labels' tops), and the frame round
 the three W's ended 20 px from the frame's right edge, along W_V's bracket."""
 
+import av
+import numpy as np
 import pytest
 from manim import config
 
 from lesson.steps import parse_steps
-from scene_checks import run_scene
+from scene_checks import render_video, run_scene
 from scenes import style
-from scenes.lesson_scene import LessonScene
+from scenes.lesson_scene import HEADER_SECONDS, LessonScene
 from scenes.matrix import MatrixScene
 from scenes.visuals import baseline
 
@@ -79,3 +81,33 @@ def test_a_closing_card_with_a_drawing_keeps_the_frames_margins():
     assert {section for section, _ in panels} == {"matrix", "heads"}
     assert [(section, round(panel.get_top()[1], 2), round(panel.get_bottom()[1], 2)) for section, panel in panels
             if panel.get_top()[1] > top or panel.get_bottom()[1] < -top] == []
+
+
+def test_a_new_title_never_comes_over_the_last_steps_drawing(tmp_path):
+    """Review s10 (scaling ≈108 s, pipeline 112.5, 164.0, 216.7, 265.8): for half a second at a step change the new
+    title stood over the old step's drawing, read as its title. Measured on the video of matrix's alignment → scores
+    change (the old plane leaves with the header, begin_step's ``with_header``): while the header region already looks
+    partly in (a tenth of its ink), the body under the formula map is empty."""
+    scene, path = render_video("matrix", tmp_path, frame_rate=10, pixels=(640, 360),
+                               steps=parse_steps("alignment..scores", list(MatrixScene.STEPS)))
+    start = next(step.start for step in scene.steps if step.key == "scores")  # the clip's records count from it
+    background = np.array(style.BACKGROUND.to_rgb()) * 255
+    frames = []
+    with av.open(str(path)) as video:
+        for frame in video.decode(video=0):
+            frames.append((float(frame.time), frame.to_ndarray(format="rgb24").astype(float)))
+    header = lambda image: image[:40, :]  # the title and the step counter
+    body = lambda image: image[120:290, :]  # under the formula map, over the caption band
+    old = header(next(image for time, image in reversed(frames) if time < start - HEADER_SECONDS - 0.05))
+    new = header(next(image for time, image in frames if time > start + 0.05))
+    ink = lambda image: np.abs(image - background).max(axis=2)
+    only_new = (ink(new) > 60) & (ink(old) < 20)  # where the new title has ink and the old had none
+    crossed = []
+    for time, image in frames:
+        if not start - HEADER_SECONDS - 0.05 <= time <= start + 0.05:
+            continue
+        coming = (ink(header(image))[only_new] / ink(new)[only_new]).mean()  # how far the new title has come in
+        drawn = int((ink(body(image)) > 40).sum())
+        if coming > 0.1 and drawn > 40:
+            crossed.append((round(time - start, 2), round(coming, 2), drawn))
+    assert crossed == [], crossed
