@@ -112,13 +112,25 @@ def wrapped_parts(texts: list[str], colour, font_size: float, width: float, weig
     lines and at its size, glyph over glyph: a text that grows word by word without moving."""
     whole = texts[-1]
     label = label_text(whole, colour, font_size, weight)
-    lines = [whole] if label.width <= width else textwrap.wrap(whole, int(len(whole) * width / label.width))
+    lines = [whole] if label.width <= width else balanced(whole, int(len(whole) * width / label.width))
     scale = min(1.0, width / label_text("\n".join(lines), colour, font_size, weight).width)
     labels = [label_text("\n".join(_first_characters(lines, len(text))), colour, font_size, weight).scale(scale)
               for text in texts]
     for part in labels[:-1]:
         part.shift(labels[-1][0].get_center() - part[0].get_center())  # the same first glyph, in the same place
     return labels
+
+
+def balanced(text: str, characters: int) -> list[str]:
+    """``text`` in as few lines of at most ``characters`` as textwrap fills, of lengths as even as they can be: no
+    line left with a lone word («… pueden aprender columnas / así.»)."""
+    lines = textwrap.wrap(text, characters)
+    while characters > 1:
+        shorter = textwrap.wrap(text, characters - 1, break_long_words=False)
+        if len(shorter) != len(lines) or max(map(len, shorter)) > characters - 1:  # more lines, or a word cut
+            break
+        lines, characters = shorter, characters - 1
+    return lines
 
 
 def _first_characters(lines: list[str], count: int) -> list[str]:
