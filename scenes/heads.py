@@ -332,6 +332,8 @@ class HeadsScene(LessonScene):
             if index:
                 self.wait(SHARED_GAP)
             self.play(Create(box), run_time=SHARED_COMES)
+        if self._caption_read:  # no voice to go on with: the row held to be read, as before the frames came
+            self.wait(HOLD)
         # The same row in the head that finds a relation for it: one clear maximum, which the average dilutes.
         arcs = AttentionArcs(self.row, self.only_row(result.heads[head].weights, focus), style.HEADS[head],
                              height=self.arc_height, dash=style.HEAD_DASHES[head])
