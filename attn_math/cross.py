@@ -9,10 +9,12 @@ import numpy as np
 
 from attn_math.attention import softmax
 
-# Sentences a translation is written for, token by token into English: [decoder token, the word it translates, another
-# word it draws on]. The Spanish sentence is the input in either lecture language: the decoder writes English.
+# The lectures' sentences (the Spanish one, the English locale's), each translated into the other language, three
+# of its tokens («el perro junto a María ladró»): [decoder token, the word it translates, another word it draws on].
 TRANSLATIONS = {"el perro de María ladró y ella lo calmó": (("Maria's", "María", "de"), ("dog", "perro", "el"),
-                                                           ("barked", "ladró"))}
+                                                           ("barked", "ladró")),
+                "the dog near Mary barked and she calmed it": (("perro", "dog", "the"), ("María", "Mary", "near"),
+                                                               ("ladró", "barked"))}
 MAIN_SCORE = 3.0  # the encoder word a decoder token translates
 SECOND_SCORE = 1.5  # another word it draws on («de» for «Maria's»)
 

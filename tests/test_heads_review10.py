@@ -78,6 +78,18 @@ def test_the_cross_attention_card_names_the_decoder_tokens_and_lights_the_words_
         assert abs(column.get_x() - cells[int(np.argmax(lights))].get_x()) < 1e-6
 
 
+def test_the_english_lecture_translates_its_sentence_into_spanish():
+    """The English lecture's sentence is English: the decoder writes Spanish, «perro» looking at "dog"."""
+    scene = run_scene("heads", "lecture.lang='en'")
+    card = next(card for card in scene.cards if card.kind == "closing")
+    texts = {text.text for text in card.texts}
+    assert {"perro", "María", "ladró", "illustrative weights (lighter = more):"} <= texts
+    tokens = list(multi_head_attention(scene.result.sentence, lang="en").labels)
+    for (cells, _), word in zip(scene.cross_weights.rows, ("dog", "Mary", "barked")):
+        lights = [_luminance(cell.get_fill_color()) for cell in cells]
+        assert tokens[int(np.argmax(lights))] == word
+
+
 def test_another_sentence_keeps_the_blank_sketch():
     """No translation is written for another sentence: its rows are q₁, q₂, q₃ over blank cells, never weights that
     would pass for its translation's."""
