@@ -153,8 +153,9 @@ def test_the_average_row_frames_each_token_as_it_is_named(narrated):
     steps = {step.key: step for step in scene.steps}
     shared = next(phrase for phrase in steps["average"].narration["phrases"] if phrase[3] == "shared")
     assert shared[0].startswith("entre ")
+    yellow = style.ATTENTION.to_hex()
     framed = [(start, mobject) for start, key, *_, played in seen if key == "average" for mobject in played
-              if isinstance(mobject, SurroundingRectangle) and mobject.get_stroke_color().to_hex() == style.ATTENTION.to_hex()]
+              if isinstance(mobject, SurroundingRectangle) and mobject.get_stroke_color().to_hex() == yellow]
     assert len(framed) == len(named)
     assert sorted(round(mobject.get_x(), 6) for _, mobject in framed) == \
         sorted(round(scene.row.words[j].get_x(), 6) for j in named)
