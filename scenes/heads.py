@@ -12,13 +12,14 @@ from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, Fad
                    ReplacementTransform, RoundedRectangle, Square, SurroundingRectangle, Transform, VGroup, Write,
                    interpolate_color)
 
+from attn_math.cross import illustrative_cross_weights
 from attn_math.heads import multi_head_attention
 from lesson.heads_answers import choice_token, question_fields, telling_head
 from scenes import style
 from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, LABEL_GAP, READOUT_SIZE, AttentionArcs, HeatBlock,
                                    TokenHeatmap, TokenRow, shortened, weight_readout)
 from scenes.fades import Appear, Vanish
-from scenes.lesson_scene import LessonScene
+from scenes.lesson_scene import PHRASE_GAP, LessonScene
 from scenes.visuals import bracket, cap_height, dashed, fit, label_text, number_text, tagged_number
 from sonify.mappings import heads_turn
 
@@ -28,6 +29,7 @@ ARCS_SHARE = 0.6  # of the body's width, for the token row and its arcs; the hea
 PANEL_GAP = 0.4
 ARC_HEIGHT = 3.0  # the longest arc's rise above the words, before the column is fitted
 READOUT_LINE = 0.34  # height of one line of weights under the tokens
+TELLING_LINE = 1.5  # the telling head's weights under the average's, half a line further: apart from its framed weight
 SUM_NOTE_GAP = 0.05  # between the last line of weights and the note that they are rounded
 HOLD = 2.5  # seconds to hold a state worth reading
 # The focus moving to the row the voice names («perro» atiende a «el»): there before the voice has said the token
@@ -37,6 +39,8 @@ HEATMAP_TRIES = 4
 # The heatmap's token labels, most of them lower case: their x-height 16 px at 720p (a cap height of 22 px), legible
 # from the back of a room, turned upright or not
 HEATMAP_LABEL_SIZE = 24  # sizings of a heatmap to its panel (the turned labels' height depends on the cells')  # a piece the voice names comes this fast: a slower fade reads as a still screen
+SHARED_COMES = 0.15  # a token the average's row shares its weight with, framed as the voice names it
+SHARED_GAP = 0.5  # between two of them, about a token's name at the voice's pace
 AVERAGE_HOLD = 1.0  # the average drawn, before the voice reads its focused row
 HEAD_COMES = 0.3  # a head's arcs and legend line coming in as its chord sounds
 TYPED_LINE_CHARACTERS = 70  # the sentence as typed wraps onto a second line beyond this
@@ -49,6 +53,8 @@ PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long s
 PATTERN_GAP = 0.8
 SIZE_CELL = 0.2  # W_Q whole and cut into heads
 MAGNITUDE_CELL = 0.2  # Concat, W_O and the output
+MINUS_BAR = 0.6  # a negative cell's bar, of the cell's side
+MINUS_STROKE = 3.5
 ROW_NUMBER_GAP = 0.2  # between two numbers of the written-out row, and after its name
 READING_PAUSE = 5.6  # s at the default pace, a silent caption read before each line of the written-out row comes
 ROW_LINE = 0.5  # from the Concat row's numbers to the output row's
@@ -59,7 +65,7 @@ CROSS_PARTS = (r"Q_\text{dec}", r"K_\text{enc}", r"V_\text{enc}")  # the closing
 CROSS_FORMULA = rf"\text{{softmax}}({CROSS_PARTS[0]}\, {CROSS_PARTS[1]}^\top / \sqrt{{d_k}})\, {CROSS_PARTS[2]}"
 CROSS_FORMULA_SIZE = 48  # its subscripts over 14 px once the drawing is fitted on the card
 CROSS_SENTENCE_CHARACTERS = 40  # the encoder's sentence, cut at a word beyond this, keeps the drawing narrow
-CROSS_GRID_WIDTH = 3.4  # the sketch of cross-attention's weights beside the drawing: its cells' width
+CROSS_GRID_WIDTH = 4.0  # the sketch of cross-attention's weights beside the drawing: its cells' width
 CROSS_GRID_GAP = 0.5
 CROSS_DECODER_ROWS = 3  # tokens the decoder has written in the sketch
 CROSS_MOST_COLUMNS = 10  # the sketch's encoder words at most: a longer sentence's last column is «…», the rest of it
@@ -319,12 +325,20 @@ class HeadsScene(LessonScene):
         # replayed once the voice has said what the mean does to the telling head's weight: the diluted row
         self.cue("sum_row", lands=True, query=focus, weights=result.mean_weights[focus].tolist(), key_sound=True)
         self.focus_row(self.sum_arcs, focus, result.mean_weights[focus], style.ATTENTION, "average")
-        self.wait(HOLD)
+        # "entre «y», «calmó» y «María»": each token the row shares its weight with framed, in the order it is said
+        self.beat("shared")
+        sharing = VGroup(*[self.row.box(j).set_stroke(style.ATTENTION) for j in shared if j != focus])
+        for index, box in enumerate(sharing):
+            if index:
+                self.wait(SHARED_GAP)
+            self.play(Create(box), run_time=SHARED_COMES)
+        if self._caption_read:  # no voice to go on with: the row held to be read, as before the frames came
+            self.wait(HOLD)
         # The same row in the head that finds a relation for it: one clear maximum, which the average dilutes.
         arcs = AttentionArcs(self.row, self.only_row(result.heads[head].weights, focus), style.HEADS[head],
                              height=self.arc_height, dash=style.HEAD_DASHES[head])
         readout = self.readout(row, style.HEADS[head], f"A{head + 1}", focus,
-                                 below=0.2 + READOUT_LINE, hide_zeros=True)
+                                 below=0.2 + TELLING_LINE * READOUT_LINE, hide_zeros=True)
         self.beat("telling")
         self.cue("head_row", lands=True, head=head, query=focus, weights=row.tolist())
         self.play(arcs.draw(run_time=QUICK_APPEAR), Appear(readout), run_time=QUICK_APPEAR)
@@ -335,7 +349,7 @@ class HeadsScene(LessonScene):
         self.beat("diluted")
         self.play(Create(diluted), run_time=QUICK_APPEAR)
         self.wait(HOLD)
-        self.head_example = VGroup(arcs, readout, diluted)
+        self.head_example = VGroup(arcs, readout, diluted, sharing)
 
     def heads_targets(self, focus: int) -> list[int]:
         """Where each head's row for token ``focus`` puts its largest weight."""
@@ -348,15 +362,18 @@ class HeadsScene(LessonScene):
         under the chords read as a still screen with tones over it."""
         result, beat = self.result, heads_turn("heads_overlay")
         self.play(*self.clear_focus(), Vanish(self.heatmap), run_time=0.6)
-        # the voice has said what to listen for ("un acorde cada una"): the chords come in the clear after it
-        with self.listening():
+        # "Escucha las 3 juntas": the heads named, one legend line each, as the voice says what to listen for
+        for line in legend:
+            self.play(Appear(line), run_time=HEAD_COMES)
+        # then the chords in the clear, the first landing as the voice stops, each with its head's arcs
+        with self.listening(lead=PHRASE_GAP + HEAD_COMES):
             self.cue("heads_overlay", lands=True, weights=[head.weights.tolist() for head in result.heads])
             comings = [[Appear(arcs)] for arcs in self.head_arcs[:-1]] + [[self.head_arcs[-1].unfocus()]]
-            self.play(*comings[0], Appear(legend[0]), run_time=HEAD_COMES)
+            self.play(*comings[0], run_time=HEAD_COMES)
             first = self.renderer.time  # the others timed from it, so frame rounding does not add up head after head
             for index in range(1, len(comings)):
                 self.wait_until(first + index * beat - HEAD_COMES)
-                self.play(*comings[index], Appear(legend[index]), run_time=HEAD_COMES)
+                self.play(*comings[index], run_time=HEAD_COMES)
 
     # Step 6: illustrative ----------------------------------------------------------------------
     def show_illustrative(self):
@@ -469,7 +486,7 @@ class HeadsScene(LessonScene):
         one_params = d_model * d_model
         many_params = h * result.W_Q.shape[1] * result.W_Q.shape[2]
         self.begin_step("cost", h=h, d_model=d_model, d_head=d_head, params=many_params)
-        single = self.size_block(d_model, d_model, "W_Q", style.WEIGHT_MATRIX)
+        single = self.size_block(d_model, d_model, "W_Q", style.HEADS[0])  # one head: the first head's colour
         split = VGroup(*[self.size_block(d_model, d_head, f"W_Q^{{{head + 1}}}", style.HEADS[head])
                          for head in range(h)]).arrange(RIGHT, buff=0.35)
         titles = [label_text(self.labels["one_head"].format(d_model=d_model), style.TEXT),
@@ -520,9 +537,12 @@ class HeadsScene(LessonScene):
         next_layer.next_to(shapes[2], DOWN, buff=0.15)
         ones = VGroup(*([label_text(self.labels["ones_and_zeros"], style.TEXT, style.CAPTION_SIZE)
                          .next_to(shapes[1], DOWN, buff=0.15)] if np.isin(result.W_O, (0, 1)).all() else []))
+        # a minus bar marks a negative cell: said under Concat, when Concat or the output has one
+        signs = VGroup(*([self.sign_key().next_to(shapes[0], DOWN, buff=0.15)]
+                         if (np.round(result.concat, 2) < 0).any() or (np.round(result.output, 2) < 0).any() else []))
         left, right, bottom, top = style.body_box()
         row_numbers = fit(self.row_product(focus), right - left, 1.0)  # its own width: the blocks keep their size
-        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones), row_numbers).arrange(DOWN, buff=0.35)
+        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(DOWN, buff=0.35)
         # over the caption, should it wrap onto two lines
         self.place(stage, (left, right, max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2), top))
         # the heads' outputs start apart in the middle, then slide together into the concatenation
@@ -541,7 +561,7 @@ class HeadsScene(LessonScene):
         self.play(*[ReplacementTransform(block.cell_grid, part) for block, part in zip(outputs, concat.parts)],
                   *[ReplacementTransform(block.label, label) for block, label in zip(outputs, concat.labels)],
                   *[Vanish(block.brackets) for block in outputs], Appear(concat.brackets),
-                  ReplacementTransform(head_shapes, shapes[0]), run_time=1.5)
+                  ReplacementTransform(head_shapes, shapes[0]), Appear(signs), run_time=1.5)
         self.wait(1.0)
         self.beat("mix")
         self.play(Appear(VGroup(times, w_o, shapes[1])), run_time=QUICK_APPEAR)
@@ -593,11 +613,25 @@ class HeadsScene(LessonScene):
 
     @staticmethod
     def magnitude_block(values: np.ndarray, label: str, colour, largest: float | None = None) -> HeatBlock:
-        """A matrix as cells whose brightness is |value| relative to ``largest`` (by default its largest entry)."""
+        """A matrix as cells whose brightness is |value| relative to ``largest`` (by default its largest entry), a
+        negative one (as written, to 2 decimals) crossed by a minus bar: its sign, which brightness alone loses."""
         largest = largest or style.shared_largest(values) or 1.0
-        return HeatBlock(values, label, colour,
-                         fill=lambda value: interpolate_color(style.PANEL, colour, abs(value) / largest),
-                         cell_size=MAGNITUDE_CELL)
+        block = HeatBlock(values, label, colour,
+                          fill=lambda value: interpolate_color(style.PANEL, colour, abs(value) / largest),
+                          cell_size=MAGNITUDE_CELL)
+        for row, cells in zip(block.values, block.cells):
+            for value, cell in zip(row, cells):
+                if round(value, 2) < 0:  # the bar a part of its cell: it goes wherever the cell goes
+                    cell.add(minus_bar(abs(value) / largest).move_to(cell))
+        return block
+
+    def sign_key(self) -> VGroup:
+        """A crossed cell and what it means: the Concat and output blocks' negative entries."""
+        sample = Square(MAGNITUDE_CELL * 1.5, stroke_color=style.BACKGROUND, stroke_width=1, fill_opacity=1.0,
+                        fill_color=style.MUTED)
+        sample.add(minus_bar(1.0, MAGNITUDE_CELL * 1.5).move_to(sample))
+        return VGroup(sample, label_text(self.labels["negative_cell"], style.TEXT, style.CAPTION_SIZE)) \
+            .arrange(RIGHT, buff=0.12)
 
     @staticmethod
     def slice_columns(whole: HeatBlock, slices) -> list:
@@ -659,28 +693,39 @@ class HeadsScene(LessonScene):
         return VGroup(*drawing, self.cross_weights.title, self.cross_weights.columns, *self.cross_weights.rows)
 
     def cross_grid(self) -> VGroup:
-        """The shape of cross-attention's weights, a sketch without values: one row per token the decoder has written
-        (q₁, q₂, ..., its queries), one column per word of the encoder's sentence (their keys), under its title.
+        """Cross-attention's weights beside the drawing: one row per token the decoder has written, one column per word
+        of the encoder's sentence (their keys). For the lecture's sentence, its English translation names the rows and
+        each cell is lit by an illustrative weight (``attn_math.cross``, said to be illustrative in the title); another
+        sentence has no translation written (``attn_math.cross``): its rows are the queries q₁, q₂, ... over blank cells, a sketch.
         ``rows``: each row's cells with its label; ``title`` and ``columns``: the title and the words over the cells."""
         tokens = list(self.result.labels)
+        translated = illustrative_cross_weights(self.result.sentence, tokens) if len(tokens) <= CROSS_MOST_COLUMNS \
+            else None
         if len(tokens) > CROSS_MOST_COLUMNS:  # a sketch: its words stay legible, however long the sentence
             tokens = tokens[:CROSS_MOST_COLUMNS - 1] + ["…"]
         columns = VGroup(*[turned(label_text(shortened(token, CROSS_COLUMN_CHARACTERS), style.KEY, HEATMAP_LABEL_SIZE))
                            for token in tokens])
         side = max(CROSS_GRID_WIDTH / len(tokens), max(column.width for column in columns) + LABEL_GAP / 2)
-        rows = VGroup(*[VGroup(VGroup(*[Square(side, stroke_color=style.MUTED, stroke_width=1, fill_color=style.PANEL,
-                                               fill_opacity=1.0).move_to([j * side, -i * side, 0])
-                                        for j in range(len(tokens))]),
-                               MathTex(f"q_{{{i + 1}}}", color=style.QUERY, font_size=FORMULA_SIZE))
-                        for i in range(CROSS_DECODER_ROWS)])
+        if translated:
+            names, weights = translated
+            labels = [label_text(name, style.QUERY, HEATMAP_LABEL_SIZE) for name in names]
+        else:
+            weights = np.zeros((CROSS_DECODER_ROWS, len(tokens)))
+            labels = [MathTex(f"q_{{{i + 1}}}", color=style.QUERY, font_size=FORMULA_SIZE)
+                      for i in range(CROSS_DECODER_ROWS)]
+        rows = VGroup(*[VGroup(VGroup(*[Square(side, stroke_color=style.MUTED, stroke_width=1,
+                                               fill_color=style.weight_colour(weight), fill_opacity=1.0)
+                                        .move_to([j * side, -i * side, 0]) for j, weight in enumerate(row)]), label)
+                        for i, (row, label) in enumerate(zip(weights, labels))])
         for cells, label in rows:
             label.next_to(cells, LEFT, buff=0.15)
         for j, column in enumerate(columns):
             column.set_x(rows[0][0][j].get_x()).align_to(rows[0][0], UP).shift(UP * (column.height + LABEL_GAP))
-        title = label_text(self.labels["cross_weights"], style.MUTED, style.CAPTION_SIZE)
+        title = label_text(self.labels["cross_weights_illustrative" if translated else "cross_weights"], style.MUTED,
+                           style.CAPTION_SIZE)
         title.next_to(columns, UP, buff=LABEL_GAP).align_to(rows, RIGHT)
         grid = VGroup(title, columns, rows)
-        grid.title, grid.columns, grid.rows = title, columns, rows
+        grid.title, grid.columns, grid.rows, grid.weights = title, columns, rows, weights
         return grid
 
     def closing_hidden(self) -> list:
@@ -722,6 +767,12 @@ class HeadsScene(LessonScene):
         left, right, bottom, top = box
         fit(group, right - left, top - bottom, largest_scale)
         return group.move_to([(left + right) / 2, (bottom + top) / 2, 0])
+
+
+def minus_bar(share: float, side: float = MAGNITUDE_CELL) -> Line:
+    """A minus sign across a cell ``side`` wide lit to ``share`` of its colour: dark on a bright cell, light on a dim one."""
+    return Line(LEFT * side * MINUS_BAR / 2, RIGHT * side * MINUS_BAR / 2, stroke_width=MINUS_STROKE,
+                color=style.BACKGROUND if share >= 0.5 else style.TEXT)
 
 
 def in_turn(*animations) -> AnimationGroup:

@@ -489,15 +489,16 @@ class LessonScene(Scene):
         self._caption_read_until = self.renderer.time + added / WORDS_PER_SECOND * self.job.config.lecture.pace
 
     @contextmanager
-    def listening(self):
+    def listening(self, lead: float = 0.0):
         """Plays whose sound is the point: the voice stops before them, they sound in the clear at their level
         (their cues are marked ``listen``), and the voice goes on once their last sound has rung out, at least
-        LISTEN_TAIL after the last play."""
+        LISTEN_TAIL after the last play. ``lead``: the first play may start this much earlier than PHRASE_GAP after
+        the voice (a sound landing at its end then lands as the voice stops, not a gap later)."""
         if not (self._spoken or self._unspoken):  # no voice in this step: nothing to stop
             yield
             return
-        self.wait_until(self._voice_until + PHRASE_GAP)
-        start, first = self.renderer.time, len(self.cues)
+        self.wait_until(self._voice_until + PHRASE_GAP - lead)
+        start, first = max(self.renderer.time, self._voice_until), len(self.cues)
         yield
         self.cues[first:] = [replace(cue, listen=True) for cue in self.cues[first:]]
         end = max([self.renderer.time + LISTEN_TAIL, *(cue.time + sound_seconds(cue) for cue in self.cues[first:])])

@@ -155,8 +155,8 @@ def test_the_cross_attention_card_draws_decoder_rows_by_encoder_columns(with_car
     scene, _, seen = with_cards
     card = next(card for card in scene.cards if card.kind == "closing")
     texts = {text.text: text for text in card.texts}
-    assert "sus pesos, en esquema:" in texts
-    rows = [texts[f"q_{{{i}}}"] for i in (1, 2, 3)]
+    assert "pesos ilustrativos (claro = más peso):" in texts  # review 10: the rows the translation's tokens
+    rows = [texts[name] for name in ("Maria's", "dog", "barked")]
     assert rows[0].bottom > rows[1].top and rows[1].bottom > rows[2].top
     tokens = multi_head_attention().labels
     columns = [texts[token] for token in tokens]
