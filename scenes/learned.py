@@ -287,7 +287,6 @@ class LearnedScene(LessonScene):
         copying leaves of the training loss (``attn_math.copy_floor``), on two lines."""
         size = style.CAPTION_SIZE
         half = self.training.shape.half
-        _, shortest, longest = training_shape(half)
         guess_text = text_with_numbers(self.labels["guess"], {"guess": tagged_number(
             guess, "guessing_loss", colour=FIRST_HALF_COLOUR, font_size=size)}, FIRST_HALF_COLOUR, size,
             vocabulary=str(vocabulary))
@@ -305,12 +304,12 @@ class LearnedScene(LessonScene):
             text_with_numbers(self.labels["floor_why"], {"guess": tagged_number(
                 guess, "copying_guess", colour=FLOOR_COLOUR, font_size=size)}, FLOOR_COLOUR, size,
                 uncopyable=exact(uncopyable), targets=str(targets(half))),
-            # where the uncopyable count comes from, each term checkable against the task's rule: the period's
-            # first pass (mean of shortest..longest) and the stray tokens before it (mean of 0..2 half - period)
-            label_text(self.labels["floor_period"].format(uncopyable=exact(uncopyable), period=exact(mean_period(half)),
-                                                          shortest=shortest, longest=longest), FLOOR_COLOUR, size),
-            label_text(self.labels["floor_lead"].format(lead=exact(mean_lead(half)), twice=2 * half), FLOOR_COLOUR,
-                       size)
+            # what is counted, said so it reads right the first time: a prediction is made FROM a token, and one not
+            # seen before has nothing to copy (position 0 included: the first m + p predictions), then where that
+            # count comes from: the stray tokens before the period and the period's first pass
+            label_text(self.labels["floor_new"], FLOOR_COLOUR, size),
+            label_text(self.labels["floor_parts"].format(lead=exact(mean_lead(half)), period=exact(mean_period(half))),
+                       FLOOR_COLOUR, size)
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         lines.append((DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FLOOR_COLOUR, stroke_width=3), floor_text))
         rows = VGroup(*[VGroup(mark, text).arrange(RIGHT, buff=0.2, aligned_edge=UP) for mark, text in lines])
