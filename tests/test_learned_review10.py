@@ -12,6 +12,8 @@ from attn_math.induction_task import previous_occurrence, training_sequences
 from learned_training import default_training
 from lesson.numbers import parse_number
 from scene_checks import run_scene
+from scenes.heatmap import Heatmap
+from scenes.learned import token_letter
 
 PIXELS_PER_UNIT = 1280 / 14.222  # at 720p
 
@@ -90,3 +92,86 @@ def test_the_floor_says_it_counts_predictions_made_from_a_new_token(scene, train
     assert parts[0] == [pytest.approx(stray.mean(), abs=0.1), pytest.approx(period.mean(), abs=0.1)]  # 20000 rows: SE 0.03
     assert sum(parts[0]) == pytest.approx(counted)
     assert max(text.right - text.left for text in texts) <= 5.0
+
+
+def test_the_trained_maps_are_large_and_their_names_clear_of_the_frames(scene):
+    """The review: the eight trained maps were 72 px for 20x20 tokens (3.6 px cells) at 720p, and the grey «cabeza
+    2/3/4» names ran edge to edge inside the highlight frames drawn round the heads. Now each map is at least 100 px
+    (5 px cells; the designed heads' legend keeps the room it needs at full size), and no text of the step touches a frame: every text box lies wholly outside every frame drawn
+    round the heads, at least 4 px from it (or wholly inside, 4 px from its sides)."""
+    designed, trained, _, frames = scene.comparison[:4]
+    heatmaps = [mobject for mobject in trained.get_family() if isinstance(mobject, Heatmap)]
+    assert len(heatmaps) == 8
+    assert min(heatmap.area.width for heatmap in heatmaps) * PIXELS_PER_UNIT >= 100
+    margin = 4 / PIXELS_PER_UNIT
+    texts = steps_of(scene)["messy"].texts
+    assert len(frames) > 0
+    touching = []
+    for frame in frames:
+        x0, y0 = frame.get_left()[0], frame.get_bottom()[1]
+        x1, y1 = frame.get_right()[0], frame.get_top()[1]
+        for text in texts:
+            outside = (text.right <= x0 - margin or text.left >= x1 + margin or text.top <= y0 - margin
+                       or text.bottom >= y1 + margin)
+            inside = (text.left >= x0 + margin and text.right <= x1 - margin and text.bottom >= y0 + margin
+                      and text.top <= y1 - margin)
+            if not (outside or inside):
+                touching.append(text.text)
+    assert touching == []
+
+
+def mechanism_weights(training):
+    """(t, seen, follower, the previous-token head's row at the follower, the induction head's at t, the model's
+    next-token probabilities at t), recomputed from the trained weights."""
+    from attn_math.induction_task import previous_occurrence as earlier
+    from attn_math.learned import induction_head, moments, previous_token_head
+    from test_scene_learned import attention_patterns
+    tokens = np.asarray(training.example)
+    t = len(tokens) // 2 + len(tokens) // 4
+    seen = int(earlier(tokens)[t])
+    params = training.checkpoints[moments(training)[-1]]
+    patterns, X = attention_patterns(params, tokens[None])
+    logits = X[0, t] @ params["W_U"]
+    probabilities = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    return (t, seen, seen + 1, patterns[0, 0, previous_token_head(training), seen + 1],
+            patterns[1, 0, induction_head(training), t], probabilities)
+
+
+def tagged(scene, name: str) -> dict:
+    return {part.tag[1]: part for mobject in scene.mobjects for part in mobject.get_family()
+            if getattr(part, "tag", (None,))[0] == name}
+
+
+def test_every_weight_written_on_the_mechanisms_row_is_one_its_lines_name(scene, training):
+    """The review: an orange-green «0.08» under «O» (the induction head's second weight) was written and never
+    explained. Each head writes on the row the one weight its line names: the previous-token head's from the follower
+    to the earlier occurrence, the induction head's from the return to the follower."""
+    t, seen, follower, previous_row, induction_row, _ = mechanism_weights(training)
+    written = {name: {key: parse_number(number.shown_text) for key, number in tagged(scene, name).items()}
+               for name in ("mechanism_previous_row", "mechanism_induction_row")}
+    assert written == {"mechanism_previous_row": {(follower, seen): pytest.approx(previous_row[seen], abs=0.005)},
+                       "mechanism_induction_row": {(t, follower): pytest.approx(induction_row[follower], abs=0.005)}}
+
+
+def test_the_mechanism_shows_the_models_next_token_probabilities(scene, training):
+    """The review: thin next to Olsson et al., no view of what the induction head makes the model write, only
+    «predice «T» con probabilidad 0.96». Now the likeliest three next tokens at the position followed, as bars: each
+    token's probability recomputed here from the trained weights (softmax of the last residual stream times W_U), in
+    order, each bar as long as its probability, the likeliest the follower of the earlier occurrence."""
+    t, seen, follower, _, _, probabilities = mechanism_weights(training)
+    likeliest = np.argsort(-probabilities)[:3]
+    shown = {(0, int(likeliest[0])): number for number in tagged(scene, "mechanism_prediction").values()
+             if number in scene.chart.get_family()}  # the likeliest's number is the prediction's
+    shown.update(tagged(scene, "mechanism_distribution"))
+    assert sorted(shown) == [(rank, int(token)) for rank, token in enumerate(likeliest)]
+    for (rank, token), number in shown.items():
+        assert parse_number(number.shown_text) == pytest.approx(probabilities[token], abs=0.005)
+    assert likeliest[0] == training.example[follower]
+    rows = scene.chart[1]
+    assert [letter.text for letter, _, _ in rows] == [token_letter(int(token)) for token in likeliest]
+    widths = np.array([bar.width for _, bar, _ in rows])
+    assert widths[0] * PIXELS_PER_UNIT >= 150  # the likeliest bar long: most of the mass at a glance
+    assert widths[1:] / widths[0] == pytest.approx(probabilities[likeliest[1:]] / probabilities[likeliest[0]],
+                                                   abs=0.02)  # a bar of 0.00 still drawn as a sliver
+    for (_, bar, number), (_, other, _) in zip(rows, rows[1:]):  # the rows apart: a number clear of the next bar
+        assert number.get_bottom()[1] - other.get_top()[1] >= 2 / PIXELS_PER_UNIT
