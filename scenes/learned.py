@@ -73,7 +73,7 @@ HEADER_GAP = 0.22  # between a trained pattern and the head's name over it: clea
 ROW_LABEL_GAP = 0.2  # between a layer's name and its first pattern
 CHART_TOKENS = 3  # the likeliest next tokens drawn as bars in the mechanism
 CHART_LONGEST = 2.5  # a bar of probability 1, at most (frame units)
-CHART_BAR, CHART_ROW, CHART_BUFF, CHART_GAP = 0.2, 0.4, 0.12, 0.8  # a bar's height, a row's, round a bar, by the notes
+CHART_BAR, CHART_ROW, CHART_BUFF, CHART_GAP = 0.2, 0.34, 0.12, 0.8  # a bar's height, a row's, round a bar, by the notes
 DESIGNED_SHARE = 0.46  # of the body's width, for the designed heads at their legend's full size (its subscripts
 # at the least legible height): the trained ones, 20x20 maps, take the rest
 
@@ -617,7 +617,7 @@ class LearnedScene(LessonScene):
         notes.add(chart)  # the prediction's line is the chart
         self.row = self.example_row(right - left, gap=SLOT_GAP, slot=SLOT)
         readout_room = READOUT_GAP + number_text(0.0, font_size=READOUT_SIZE).height
-        room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.25  # the chart's top
+        room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.35  # the chart's top
         below, above = BELOW_HEIGHT + readout_room, COPY_HEIGHT + readout_room
         self.row.move_to([(left + right) / 2, room_bottom + below + (room_top - room_bottom - below - above) / 2, 0])
         # each head's weight that its line names, written by the token it goes to (the previous-token head's over the
@@ -682,7 +682,7 @@ class LearnedScene(LessonScene):
             bar.move_to([letter_width + CHART_BUFF, y, 0], aligned_edge=LEFT)
             number.next_to(bar, RIGHT, buff=CHART_BUFF)
             bars.add(VGroup(letter, bar, number))
-        return VGroup(title, bars).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
+        return VGroup(title, bars).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
 
     def readout(self, weights: np.ndarray, colour, name: str, query: int, key: int, above: bool) -> VGroup:
         """Query ``query``'s weight to ``key``, the one its line names, written by that token, over the row or under

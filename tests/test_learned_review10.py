@@ -173,5 +173,16 @@ def test_the_mechanism_shows_the_models_next_token_probabilities(scene, training
     assert widths[0] * PIXELS_PER_UNIT >= 150  # the likeliest bar long: most of the mass at a glance
     assert widths[1:] / widths[0] == pytest.approx(probabilities[likeliest[1:]] / probabilities[likeliest[0]],
                                                    abs=0.02)  # a bar of 0.00 still drawn as a sliver
+    # under the induction head's arc, which passes over it, by at least 16 px (its stroke and the title's accents: 10.7
+    # px read as touching at 720p)
+    from manim import MarkupText, Polygon
+    from scenes.learned import INDUCTION_COLOUR
+    curves = [part for mobject in scene.mobjects for part in mobject.get_family()
+              if len(part.points) and part.get_stroke_width() > 0 and not isinstance(part, (Polygon, MarkupText))
+              and part.get_stroke_color().to_hex().lower() == INDUCTION_COLOUR.to_hex().lower()]
+    left, right = scene.chart.get_left()[0], scene.chart.get_right()[0]
+    drawn = [part.point_from_proportion(a) for part in curves for a in np.linspace(0, 1, 400)]
+    over = [point[1] for point in drawn if left <= point[0] <= right]
+    assert over and min(over) - scene.chart.get_top()[1] >= 16 / PIXELS_PER_UNIT
     for (_, bar, number), (_, other, _) in zip(rows, rows[1:]):  # the rows apart: a number clear of the next bar
         assert number.get_bottom()[1] - other.get_top()[1] >= 2 / PIXELS_PER_UNIT
