@@ -30,7 +30,7 @@ from attn_math.tiny_transformer import (PARAMETER_NAMES, LearnedShape, Parameter
 from attn_math.validation import as_count, as_positive
 
 __all__ = ["DEFAULTS", "LearnedShape", "Training", "array_shapes", "drop_step", "guessing_loss", "induction_head",
-           "moments", "predicted_next", "previous_token_head", "train"]
+           "drop_start", "moments", "predicted_next", "previous_token_head", "train"]
 
 # The config's defaults (assets/default.toml's [learned]). With them the circuit formed at seeds 0 to 4 alike (previous-
 # token scores 0.91-0.98, induction scores 0.88-0.95, the drop between steps 1200 and 1600; 2026-12-02).
@@ -50,6 +50,7 @@ BUDGET_SECONDS = 60  # CPU seconds training may take at the most, on the referen
 # CPU milliseconds of one update at sequence_length 20: a fixed part and a part per head, measured on 2026-12-02
 # (2 cores shared with other work, numpy 2.4 with OpenBLAS); the attention's cost grows faster than the positions.
 MILLISECONDS_PER_STEP, MILLISECONDS_PER_HEAD = 8.0, 0.6
+CALM_SHARE = 0.05  # the loss still on its plateau: falling at most this share as fast as at the drop
 INTEGER_ARRAYS = ("shape", "steps", "example", "evaluation")  # of Training.to_arrays; the others hold floats
 
 @dataclass(frozen=True)
@@ -250,12 +251,27 @@ def drop_step(training: Training) -> int:
     return fastest_fall(training.losses, *rise(training.steps, in_context_gains(training)))
 
 
+def drop_start(training: Training) -> int:
+    """The step where the training loss starts to drop: the last before the drop step (``drop_step``) where the loss,
+    averaged as ``fastest_fall`` averages it, falls less than CALM_SHARE as fast as at the drop. The in-context gain
+    starts rising later than the loss bends (at 1116 with the defaults, the loss already 0.3 nats down)."""
+    width = max(1, len(training.losses) // 100)
+    means = np.convolve(training.losses, np.ones(width) / width, mode="valid")
+    fall = means[width:] - means[:-width]  # fall[k]: from the window at k to the one at k + w; middle k + w
+    drop = drop_step(training)
+    steepest = fall[max(0, drop - width)]
+    calm = np.nonzero(fall[:max(1, drop - width)] > CALM_SHARE * steepest)[0]
+    return int(calm[-1]) + width if len(calm) else 0
+
+
 def moments(training: Training) -> tuple[int, int, int]:
-    """Checkpoint indices before, during and after the drop: the last with the in-context gain still below a tenth of
-    its largest, the one nearest the drop step, and the trained model (the last checkpoint: the heads as formed)."""
+    """Checkpoint indices before, during and after the drop: the last at or before the loss starts to drop
+    (``drop_start``) with the in-context gain still below a tenth of its largest, the one nearest the drop step, and
+    the trained model (the last checkpoint: the heads as formed)."""
     start, _ = rise(training.steps, in_context_gains(training))
     during = int(np.argmin(np.abs(training.steps - drop_step(training))))
-    before = min(list(training.steps).index(start), max(0, during - 1))
+    calm = int(np.nonzero(training.steps <= max(drop_start(training), 0))[0][-1])
+    before = min(calm, list(training.steps).index(start), max(0, during - 1))
     return before, during, len(training.steps) - 1
 
 

@@ -18,6 +18,7 @@ from attn_math.copy_floor import copying_loss, mean_lead, mean_period, targets, 
 from attn_math.heads import multi_head_attention
 from attn_math.induction_task import training_shape
 from attn_math.learned import drop_step, guessing_loss, induction_head, moments, predicted_next, previous_token_head
+from attn_math.tiny_transformer import forward, log_probabilities
 from lesson.learned_answers import CLEAN, clean_heads, loss_step, question_fields
 from lesson.learned_cache import trained
 from lesson.matrix_answers import listed
@@ -62,11 +63,19 @@ DOT_RADIUS = 0.07
 FRAME_BUFF = 0.06  # round a token of the example, at most FRAME_SHARE of the tokens' spacing wide
 FRAME_SHARE = 0.8
 READOUT_GAP = 0.15  # between the example's tokens and a head's weights written over or under them
-READOUT_LEAST = 0.05  # a head's weights under this are not written in the mechanism's rows
 REVEAL_SECONDS = 0.3  # a piece coming as the voice names it: quick enough to be seen arriving (a slow fade reads as still)
 DESIGNED_CELL = 0.13  # a cell of section 3's designed patterns
 TRAINED_SIDE = 2.0  # largest side of a trained head's pattern in the comparison
-HEADS_GAP = 0.3  # between two trained heads of a layer
+HEADS_GAP = 0.25  # between two trained heads of a layer
+LAYERS_GAP = 0.25  # between the trained heads of two layers
+NAME_GAP = 0.1  # between a trained pattern and its score under it
+HEADER_GAP = 0.22  # between a trained pattern and the head's name over it: clear of a frame drawn round the head
+ROW_LABEL_GAP = 0.2  # between a layer's name and its first pattern
+CHART_TOKENS = 3  # the likeliest next tokens drawn as bars in the mechanism
+CHART_LONGEST = 2.5  # a bar of probability 1, at most (frame units)
+CHART_BAR, CHART_ROW, CHART_BUFF, CHART_GAP = 0.2, 0.34, 0.12, 0.8  # a bar's height, a row's, round a bar, by the notes
+DESIGNED_SHARE = 0.46  # of the body's width, for the designed heads at their legend's full size (its subscripts
+# at the least legible height): the trained ones, 20x20 maps, take the rest
 
 
 def token_letter(token: int) -> str:
@@ -287,7 +296,6 @@ class LearnedScene(LessonScene):
         copying leaves of the training loss (``attn_math.copy_floor``), on two lines."""
         size = style.CAPTION_SIZE
         half = self.training.shape.half
-        _, shortest, longest = training_shape(half)
         guess_text = text_with_numbers(self.labels["guess"], {"guess": tagged_number(
             guess, "guessing_loss", colour=FIRST_HALF_COLOUR, font_size=size)}, FIRST_HALF_COLOUR, size,
             vocabulary=str(vocabulary))
@@ -305,12 +313,12 @@ class LearnedScene(LessonScene):
             text_with_numbers(self.labels["floor_why"], {"guess": tagged_number(
                 guess, "copying_guess", colour=FLOOR_COLOUR, font_size=size)}, FLOOR_COLOUR, size,
                 uncopyable=exact(uncopyable), targets=str(targets(half))),
-            # where the uncopyable count comes from, each term checkable against the task's rule: the period's
-            # first pass (mean of shortest..longest) and the stray tokens before it (mean of 0..2 half - period)
-            label_text(self.labels["floor_period"].format(uncopyable=exact(uncopyable), period=exact(mean_period(half)),
-                                                          shortest=shortest, longest=longest), FLOOR_COLOUR, size),
-            label_text(self.labels["floor_lead"].format(lead=exact(mean_lead(half)), twice=2 * half), FLOOR_COLOUR,
-                       size)
+            # what is counted, said so it reads right the first time: a prediction is made FROM a token, and one not
+            # seen before has nothing to copy (position 0 included: the first m + p predictions), then where that
+            # count comes from: the stray tokens before the period and the period's first pass
+            label_text(self.labels["floor_new"], FLOOR_COLOUR, size),
+            label_text(self.labels["floor_parts"].format(lead=exact(mean_lead(half)), period=exact(mean_period(half))),
+                       FLOOR_COLOUR, size)
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         lines.append((DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FLOOR_COLOUR, stroke_width=3), floor_text))
         rows = VGroup(*[VGroup(mark, text).arrange(RIGHT, buff=0.2, aligned_edge=UP) for mark, text in lines])
@@ -471,7 +479,7 @@ class LearnedScene(LessonScene):
                         clean_said=self.clean_list(clean, markers=True),
                         others=layers * heads - found)
         left, right, bottom, top = body()
-        split = (left + right) / 2
+        split = left + DESIGNED_SHARE * (right - left)
         heads_labels = self.job.locale["heads"]["labels"]
         sentence_length = designed.heads[0].weights.shape[0]
         cell = min(DESIGNED_CELL, (split - left - 0.3 - (designed.n_heads - 1) * PATTERN_GAP
@@ -483,7 +491,7 @@ class LearnedScene(LessonScene):
         threshold = label_text(self.labels["clean_note"].format(score=format_number(CLEAN)), style.MUTED,
                                style.CAPTION_SIZE)  # the voice's «limpias, con al menos 0.50», on screen as it is said
         trained_side = VGroup(label_text(self.labels["trained"], style.TEXT, style.BODY_SIZE),
-                              self.trained_grid(layers, heads, right - split - 0.4, top - bottom - 1.4), threshold)
+                              self.trained_grid(layers, heads, right - split - 0.3, top - bottom - 1.4), threshold)
         trained_side.arrange(DOWN, buff=0.3)
         fit(designed_side, split - left - 0.3, top - bottom)
         fit(trained_side, right - split - 0.3, top - bottom)
@@ -544,9 +552,11 @@ class LearnedScene(LessonScene):
         return "; ".join(said)
 
     def trained_grid(self, layers: int, heads: int, width: float, height: float) -> VGroup:
-        """Every head of the trained model on the example, a row per layer under the name of the score it is
-        measured by (the previous-token score in layer 1, the induction score in layer 2), each head with its
-        score; the clean heads (``clean_heads``) framed in their layer's head colour, the others muted."""
+        """Every head of the trained model on the example, a row per layer (its name and the score it is measured by
+        on its left: the previous-token score in layer 1, the induction score in layer 2), under one row of the
+        heads' names; each head's pattern with its score under it, the clean heads (``clean_heads``) framed in their
+        layer's head colour, the others muted. The patterns as large as the room allows: names and scores outside
+        them, one name per column. Each layer is (its label, with the names over the first; its heads)."""
         after = self.moments[-1]
         scores = (self.training.previous_token_scores[after], self.training.induction_scores[after])
         tags = ("layer1_previous_token_score", "layer2_induction_score")
@@ -554,29 +564,25 @@ class LearnedScene(LessonScene):
                  enumerate(zip(clean_heads(self.training), (PREVIOUS_COLOUR, INDUCTION_COLOUR))) for head in found}
         size = style.CAPTION_SIZE
         line = label_text("Ag", font_size=size).height
-        # "head 2: 0.31" under each pattern, or, when a layer's row of those is too wide, "head 2" over it and its
-        # score alone under it
-        widest = text_with_numbers(self.labels["head_score"], {"score": tagged_number(0.0, "widest", font_size=size)},
-                                   font_size=size, head=str(heads)).width
-        one_line = heads * widest + (heads - 1) * HEADS_GAP <= width
-        side = min(TRAINED_SIDE, (width - HEADS_GAP * (heads - 1)) / heads,
-                   height / layers - (2 if one_line else 3) * line - 0.5)
+        names = [label_text(self.labels["layer_rows"][layer], style.TEXT, size) for layer in range(layers)]
+        label_width = max(name.width for name in names)
+        side = min(TRAINED_SIDE, (width - label_width - ROW_LABEL_GAP - HEADS_GAP * (heads - 1)) / heads,
+                   (height - line - HEADER_GAP - (layers - 1) * LAYERS_GAP) / layers - NAME_GAP - line)
         rows = VGroup()
         for layer in range(layers):
-            row = VGroup()
-            for head in range(heads):
-                colour = clean.get((layer, head), style.MUTED)
-                number = tagged_number(float(scores[layer][head]), tags[layer], (0, head), colour, size)
-                if one_line:
-                    row.add(self.scored_pattern(self.final[layer, head], side, colour, text_with_numbers(
-                        self.labels["head_score"], {"score": number}, colour, size, head=str(head + 1))))
-                else:
-                    name = label_text(self.labels["head"].format(head=head + 1), colour, size)
-                    row.add(VGroup(name, self.scored_pattern(self.final[layer, head], side, colour, number))
-                            .arrange(DOWN, buff=0.1))
-            title = label_text(self.labels["layer_scores"][layer], style.TEXT, size)
-            rows.add(VGroup(title, row.arrange(RIGHT, buff=HEADS_GAP, aligned_edge=UP)).arrange(DOWN, buff=0.15))
-        return rows.arrange(DOWN, buff=0.3)
+            row = VGroup(*[self.scored_pattern(self.final[layer, head], side, clean.get((layer, head), style.MUTED),
+                                               tagged_number(float(scores[layer][head]), tags[layer], (0, head),
+                                                             clean.get((layer, head), style.MUTED), size))
+                           for head in range(heads)]).arrange(RIGHT, buff=HEADS_GAP, aligned_edge=UP)
+            rows.add(VGroup(names[layer], row))
+        rows.arrange(DOWN, buff=LAYERS_GAP, aligned_edge=LEFT)
+        for name, row in rows:  # the heads of every layer in the same columns, each layer's name beside its patterns
+            row.align_to([rows.get_left()[0] + label_width + ROW_LABEL_GAP, 0, 0], LEFT)
+            name.next_to(row[0][0], LEFT, buff=ROW_LABEL_GAP)
+        headers = VGroup(*[label_text(self.labels["head"].format(head=k + 1), style.MUTED, size)
+                           .next_to(pattern[1], UP, buff=HEADER_GAP) for k, pattern in enumerate(rows[0][1])])
+        rows[0].submobjects[0] = VGroup(rows[0][0], headers)
+        return rows
 
     # Step 5: the mechanism -----------------------------------------------------------------------
     def show_mechanism(self):
@@ -601,25 +607,28 @@ class LearnedScene(LessonScene):
                 PREVIOUS_COLOUR, size, token=self.tokens[seen], next=self.tokens[follower]),
             text_with_numbers(self.labels["induction_link"], {"weight": tagged_number(
                 float(induction_row[follower]), "mechanism_induction", (0, 0), INDUCTION_COLOUR, size)},
-                INDUCTION_COLOUR, size, token=self.tokens[t], next=self.tokens[follower]),
-            text_with_numbers(self.labels["prediction"], {"probability": tagged_number(
-                probability, "mechanism_prediction", (0, 0), style.HIGHLIGHT, size)},
-                style.HIGHLIGHT, size, token=token_letter(prediction)))
+                INDUCTION_COLOUR, size, token=self.tokens[t], next=self.tokens[follower]))
         notes.arrange(DOWN, buff=0.18, aligned_edge=LEFT)
-        notes.move_to([(left + right) / 2, bottom + notes.height / 2, 0])
+        # what the trained model writes at the position followed: its next-token probabilities, the likeliest few as
+        # bars (Olsson et al. read the induction head by what it makes the model predict), beside the heads' lines
+        chart = self.chart = self.prediction_chart(t, right - left - notes.width - CHART_GAP, size)
+        VGroup(notes, chart).arrange(RIGHT, buff=CHART_GAP, aligned_edge=DOWN)
+        VGroup(notes, chart).move_to([(left + right) / 2, 0, 0]).align_to([0, bottom, 0], DOWN)
+        notes.add(chart)  # the prediction's line is the chart
         self.row = self.example_row(right - left, gap=SLOT_GAP, slot=SLOT)
         readout_room = READOUT_GAP + number_text(0.0, font_size=READOUT_SIZE).height
-        room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.25
+        room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.35  # the chart's top
         below, above = BELOW_HEIGHT + readout_room, COPY_HEIGHT + readout_room
         self.row.move_to([(left + right) / 2, room_bottom + below + (room_top - room_bottom - below - above) / 2, 0])
-        # each head's row on the example, its weights written by the tokens they go to (the previous-token head's
-        # over the row, the induction head's under it), and the one arc to follow, past them
-        previous_weights = self.readout(previous_row, PREVIOUS_COLOUR, "mechanism_previous_row", follower, above=True)
+        # each head's weight that its line names, written by the token it goes to (the previous-token head's over the
+        # row, the induction head's under it), and the one arc to follow, past them
+        previous_weights = self.readout(previous_row, PREVIOUS_COLOUR, "mechanism_previous_row", follower, seen,
+                                        above=True)
         predicted = number_text(probability, style.HIGHLIGHT, READOUT_SIZE)  # under the token predicted
         predicted.tag = ("mechanism_prediction_row", (0, 0))
         predicted.move_to([self.row.centre_x(asked), 0, 0]).align_to([0, self.row.bottom() - READOUT_GAP, 0], UP)
-        induction_weights = self.readout(induction_row, INDUCTION_COLOUR, "mechanism_induction_row", t, above=False,
-                                         beside=[predicted])
+        induction_weights = self.readout(induction_row, INDUCTION_COLOUR, "mechanism_induction_row", t, follower,
+                                         above=False)
         previous_arc = strongest_arc(self.row, only_row(previous_row, follower), follower, PREVIOUS_COLOUR,
                                      ABOVE_HEIGHT, clearance=readout_room)
         induction_arc = strongest_arc(self.row, only_row(induction_row, t), t, INDUCTION_COLOUR, BELOW_HEIGHT,
@@ -645,23 +654,41 @@ class LearnedScene(LessonScene):
         # seen: a still screen)
         seconds = self.reveal_seconds(new_numbers=1, fill_after=0.0, shortest=1.0)
         self.play(Create(copy), Appear(copy_label), Create(frames[3]), run_time=REVEAL_SECONDS * 2)
-        for piece in (predicted, notes[2]):
+        for piece in (predicted, chart):
             self.wait(max(0.0, seconds / 2 - REVEAL_SECONDS * 1.5))
             self.play(Appear(piece), run_time=REVEAL_SECONDS)
 
-    def readout(self, weights: np.ndarray, colour, name: str, query: int, above: bool, beside=()) -> VGroup:
-        """Query ``query``'s weights written by the tokens they go to, over the row or under it, at one legible size:
-        the strongest first, then each other of at least READOUT_LEAST that does not touch one written (nor one of
-        ``beside``, numbers already on that line), so the eye goes to where the weight is."""
-        numbers = VGroup()
+    def prediction_chart(self, position: int, width: float, size: float) -> VGroup:
+        """The trained model's probabilities for the token after ``position`` of the example, its CHART_TOKENS likeliest
+        as horizontal bars as long as their probability (the likeliest in the highlight colour, the others muted),
+        each with its letter before it and its probability after it, under a title; at most ``width`` wide."""
+        logits = forward(self.training.checkpoints[self.moments[-1]], self.training.example[None]).logits[0, position]
+        probabilities = np.exp(log_probabilities(logits))
+        likeliest = np.argsort(-probabilities, kind="stable")[:CHART_TOKENS]
+        title = label_text(self.labels["prediction_chart"].format(token=self.tokens[position]), style.TEXT, size)
+        letters = [label_text(token_letter(int(token)), style.TEXT, size) for token in likeliest]
+        letter_width = max(letter.width for letter in letters)
+        longest = max(0.5, width - letter_width - number_text(0.0, font_size=size).width - 2 * CHART_BUFF)
+        bars = VGroup()
+        for rank, (token, letter) in enumerate(zip(likeliest, letters)):
+            colour = style.HIGHLIGHT if rank == 0 else style.MUTED
+            value = float(probabilities[token])
+            bar = RoundedRectangle(width=max(value * min(longest, CHART_LONGEST), 0.02), height=CHART_BAR,
+                                   corner_radius=0.02, stroke_width=0, fill_color=colour, fill_opacity=1)
+            number = number_text(value, colour, size)
+            number.tag = ("mechanism_prediction", (0, 0)) if rank == 0 else ("mechanism_distribution", (rank, int(token)))
+            y = -rank * CHART_ROW
+            letter.move_to([letter_width / 2, y, 0])
+            bar.move_to([letter_width + CHART_BUFF, y, 0], aligned_edge=LEFT)
+            number.next_to(bar, RIGHT, buff=CHART_BUFF)
+            bars.add(VGroup(letter, bar, number))
+        return VGroup(title, bars).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+
+    def readout(self, weights: np.ndarray, colour, name: str, query: int, key: int, above: bool) -> VGroup:
+        """Query ``query``'s weight to ``key``, the one its line names, written by that token, over the row or under
+        it (review s10: a second weight, 0.08, written and never named, read as a riddle)."""
         line = self.row.top() + READOUT_GAP if above else self.row.bottom() - READOUT_GAP
-        for key in np.argsort(-weights, kind="stable"):
-            if weights[key] < READOUT_LEAST:
-                break
-            number = number_text(float(weights[key]), colour, READOUT_SIZE)
-            number.tag = (name, (query, int(key)))
-            number.move_to([self.row.centre_x(int(key)), line, 0]).align_to([0, line, 0], DOWN if above else UP)
-            if not any(abs(number.get_x() - other.get_x()) < (number.width + other.width) / 2 + READOUT_GAP
-                       for other in [*numbers, *beside]):
-                numbers.add(number)
-        return numbers
+        number = number_text(float(weights[key]), colour, READOUT_SIZE)
+        number.tag = (name, (query, int(key)))
+        number.move_to([self.row.centre_x(int(key)), line, 0]).align_to([0, line, 0], DOWN if above else UP)
+        return VGroup(number)
