@@ -105,7 +105,6 @@ SHORTEST_APPEAR = 0.4
 # to be seen moving (the reviewers' measure: 24 grey levels a frame at 30 fps)
 POP = 0.15
 MARK_POP = 0.2  # a frame round what the voice names, or a line it says, lands in this: seen to land
-LEAVE = 0.4  # one layout leaving before the next comes
 COPY_DOWN = 0.8  # the scores copied down to the divided panel's row
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
 
