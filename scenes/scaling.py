@@ -48,7 +48,7 @@ LEGEND_SLOT_GAP = 0.12  # between the colour bar in a panel's left column and th
 SHARING = 0.9
 REACHED = 0.005  # a key's slope p(1 − p) that shows on screen (over 0.00): the gradient reaches it
 CHART_HEIGHT = 2.4  # the unscaled panel alone
-STACKED_CHART_HEIGHT = 1.5  # each of the two panels, one above the other (the lower without key labels): a weight
+STACKED_CHART_HEIGHT = 1.45  # each of the two panels, one above the other (the lower without key labels): a weight
 # of 1 as tall as the room lets it be, the divided panel keeping room only for the weights it shows
 SCALED_HEADROOM = 0.05
 # ... when their titles go above them (many keys): the line each title takes comes off its chart, so the
@@ -371,7 +371,8 @@ class DistributionPanel(VGroup):
         self.scores = ScoreRow(self.chart, scores, score_label, largest_score, f"scores_{version}",
                                under=None if keys_shown else self.chart.baseline)
         # The room a full-height bar and its value take, so the panel keeps its size whatever the weights.
-        self.room = Rectangle(width=self.chart.baseline.get_length(), height=chart_height * tallest + VALUE_ROOM,
+        self.bars_height = chart_height * tallest + VALUE_ROOM
+        self.room = Rectangle(width=self.chart.baseline.get_length(), height=self.bars_height,
                               stroke_width=0, fill_opacity=0).next_to(self.chart.baseline, UP, buff=0)
         self.title = label_text(title, style.TEXT, style.BODY_SIZE, weight="BOLD")
         self.entropy_label = label_text(strings["entropy"], style.MUTED, style.CAPTION_SIZE)
@@ -392,9 +393,10 @@ class DistributionPanel(VGroup):
         self.formula.arrange(DOWN, buff=SIDE_LINE_GAP, aligned_edge=RIGHT)
         lines = [entropy_line, *([self.formula] if formula else []), *self.gradient_label[:-1], self.gradient_line]
         self.side = VGroup(self.title, *lines).arrange(DOWN, buff=SIDE_LINE_GAP, aligned_edge=RIGHT)
-        # a room kept only for the weights shown (``tallest``) is at least as tall as the side column beside it
-        if self.room.height < self.side.height:
-            self.room.stretch_to_fit_height(self.side.height).next_to(self.chart.baseline, UP, buff=0)
+        # a room kept only for the weights shown (``tallest``) is at least as tall as the side column beside it, and a
+        # line gap more: the frame round its last number stays clear of the score label under the baseline
+        if self.room.height < self.side.height + SIDE_LINE_GAP:
+            self.room.stretch_to_fit_height(self.side.height + SIDE_LINE_GAP).next_to(self.chart.baseline, UP, buff=0)
         # from the top of the room down: a lower panel's score label, right under its baseline, stays clear of it
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP).align_to(self.room, UP)
         self.titled = False  # title and entropy left of the chart (True: above it)
@@ -404,6 +406,7 @@ class DistributionPanel(VGroup):
         """Title and entropy on one line above the chart: the chart, wide with many keys, gets the whole width (the
         entropy's formula, two lines, is left out: that line has no room for it)."""
         self.side.remove(self.formula)
+        self.room.stretch_to_fit_height(self.bars_height).next_to(self.chart.baseline, UP, buff=0)  # no column beside
         self.side.arrange(RIGHT, buff=0.3, aligned_edge=DOWN).next_to(self.room, UP, buff=0.1)
         self.side.align_to(self.scores.label, LEFT)
         self.titled = True
