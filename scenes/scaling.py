@@ -40,6 +40,7 @@ QUICK_CHANGE = 0.45  # a divided deviation joining the column: the cloud barely 
 KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at least CHANGE): time to read them
 LEGEND_GAP = 0.45  # between the panels and the colour bar of the scores
 LEGEND_HEIGHT = 1.6
+LEGEND_SCALE = 1.15  # the colour bar beside the panels, its label and ticks, this much larger than built: over 16 px
 LEGEND_ROOM = 2.0  # the colour bar, its ticks and its label, right of the panels
 LEGEND_SLOT_GAP = 0.12  # between the colour bar in a panel's left column and the score label under it
 # A row whose largest weight is at most this still shares: dividing its exponentials by their sum moves its tallest
@@ -47,7 +48,9 @@ LEGEND_SLOT_GAP = 0.12  # between the colour bar in a panel's left column and th
 SHARING = 0.9
 REACHED = 0.005  # a key's slope p(1 − p) that shows on screen (over 0.00): the gradient reaches it
 CHART_HEIGHT = 2.4  # the unscaled panel alone
-STACKED_CHART_HEIGHT = 1.35  # each of the two panels, one above the other (the lower without key labels)
+STACKED_CHART_HEIGHT = 1.45  # each of the two panels, one above the other (the lower without key labels): a weight
+# of 1 as tall as the room lets it be, the divided panel keeping room only for the weights it shows
+SCALED_HEADROOM = 0.05
 # ... when their titles go above them (many keys): the line each title takes comes off its chart, so the
 # stacked panels shrink no more than the wide ones, and 16 keys keep their numbers at 14 px
 TITLED_STACKED_CHART_HEIGHT = 0.9
@@ -59,6 +62,10 @@ CELL_GAP = 0.14  # between two score cells: each number reads as its own («−3
 CELL_FILL = 0.94  # of a cell's width its widest number takes
 SCORE_CELL_HEIGHT = 0.42
 NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, these must stay over 14 px
+# The guide's H(α_i) = −Σ_j α_ij log₂ α_ij for the one row shown: the entropy in bits the side column gives (0 when
+# one key takes everything, log₂ n when n keys share evenly), in two lines under that number
+ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j \log_2 \alpha_j")
+FORMULA_SIZE = 36  # its subscripts stay over 16 px at 720p in the growing step's panel, as narrow as that column
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
@@ -68,9 +75,9 @@ READOUT_GAP = 0.3  # between the readout line and the panels
 NOTE_HEIGHT = 0.4  # kept under the panels for the zero-gradient note
 NOTE_GAP = 0.25  # between the panels and the note
 FRAME_ROOM = 0.2  # under the stacked panels, for the frame drawn round the scaled one
-PANEL_GAP = 0.35  # between the unscaled panel and the scaled one under it
+PANEL_GAP = 0.25  # between the unscaled panel and the scaled one under it
 READOUT_NUMBERS = {"d_k": (style.TEXT, 0), "sample": (style.TEXT, 2), "deviation": (style.TEXT, 2),
-                   "root": (style.TEXT, 2), "scaled_sample": (style.TEXT, 2),
+                   "root": (style.TEXT, 2), "scaled_sample": (style.MUTED, 2),
                    "scaled_deviation": (style.TEXT, 2)}  # colour and decimals of each number in the readout
 # The readout's numbers before and after dividing: the panel's own scores' deviation beside the table's (many pairs)
 READOUT_SHOWN = {False: ("d_k", "sample", "deviation", "root"), True: ("d_k", "root", "scaled_sample", "scaled_deviation")}
@@ -97,7 +104,8 @@ SHORTEST_APPEAR = 0.4
 # A piece the voice names pops in: a grey text fading in over more than a few frames changes each frame too little
 # to be seen moving (the reviewers' measure: 24 grey levels a frame at 30 fps)
 POP = 0.15
-LEAVE = 0.4  # one layout leaving before the next comes
+MARK_POP = 0.2  # a frame round what the voice names, or a line it says, lands in this: seen to land
+COPY_DOWN = 0.8  # the scores copied down to the divided panel's row
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
 
 
@@ -343,9 +351,12 @@ class DistributionPanel(VGroup):
     with the scores under them. Panels stacked with their charts aligned compare key by key."""
 
     def __init__(self, title: str, score_label: str, version: str, largest_score: float, strings: dict,
-                 values: tuple[np.ndarray, np.ndarray, float], chart_height: float, keys_shown: bool = True):
+                 values: tuple[np.ndarray, np.ndarray, float], chart_height: float, keys_shown: bool = True,
+                 formula: bool = False, tallest: float = 1.0):
         """``keys_shown``: the key labels under the bars (a panel under another, its columns aligned with the
-        labelled ones above, leaves them out: their height goes to the bars)."""
+        labelled ones above, leaves them out: their height goes to the bars); ``formula``: the entropy's formula
+        under its line, in two lines (where the section first shows an entropy); ``tallest``: the largest weight
+        the panel will show, the height its room keeps for the bars (the divided panel never shows a one-hot)."""
         super().__init__()
         weights, scores, entropy = values
         self.version = version
@@ -360,7 +371,8 @@ class DistributionPanel(VGroup):
         self.scores = ScoreRow(self.chart, scores, score_label, largest_score, f"scores_{version}",
                                under=None if keys_shown else self.chart.baseline)
         # The room a full-height bar and its value take, so the panel keeps its size whatever the weights.
-        self.room = Rectangle(width=self.chart.baseline.get_length(), height=chart_height + VALUE_ROOM,
+        self.bars_height = chart_height * tallest + VALUE_ROOM
+        self.room = Rectangle(width=self.chart.baseline.get_length(), height=self.bars_height,
                               stroke_width=0, fill_opacity=0).next_to(self.chart.baseline, UP, buff=0)
         self.title = label_text(title, style.TEXT, style.BODY_SIZE, weight="BOLD")
         self.entropy_label = label_text(strings["entropy"], style.MUTED, style.CAPTION_SIZE)
@@ -377,15 +389,24 @@ class DistributionPanel(VGroup):
         entropy_line = VGroup(self.entropy_label, self.entropy_value)
         for line in (entropy_line, self.gradient_line):
             line.arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
-        lines = [entropy_line, *self.gradient_label[:-1], self.gradient_line]
+        self.formula = VGroup(*[MathTex(line, color=style.MUTED, font_size=FORMULA_SIZE) for line in ENTROPY_FORMULA])
+        self.formula.arrange(DOWN, buff=SIDE_LINE_GAP, aligned_edge=RIGHT)
+        lines = [entropy_line, *([self.formula] if formula else []), *self.gradient_label[:-1], self.gradient_line]
         self.side = VGroup(self.title, *lines).arrange(DOWN, buff=SIDE_LINE_GAP, aligned_edge=RIGHT)
+        # a room kept only for the weights shown (``tallest``) is at least as tall as the side column beside it, and a
+        # line gap more: the frame round its last number stays clear of the score label under the baseline
+        if self.room.height < self.side.height + SIDE_LINE_GAP:
+            self.room.stretch_to_fit_height(self.side.height + SIDE_LINE_GAP).next_to(self.chart.baseline, UP, buff=0)
         # from the top of the room down: a lower panel's score label, right under its baseline, stays clear of it
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP).align_to(self.room, UP)
         self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
 
     def side_above(self) -> None:
-        """Title and entropy on one line above the chart: the chart, wide with many keys, gets the whole width."""
+        """Title and entropy on one line above the chart: the chart, wide with many keys, gets the whole width (the
+        entropy's formula, two lines, is left out: that line has no room for it)."""
+        self.side.remove(self.formula)
+        self.room.stretch_to_fit_height(self.bars_height).next_to(self.chart.baseline, UP, buff=0)  # no column beside
         self.side.arrange(RIGHT, buff=0.3, aligned_edge=DOWN).next_to(self.room, UP, buff=0.1)
         self.side.align_to(self.scores.label, LEFT)
         self.titled = True
@@ -632,7 +653,7 @@ class ScalingScene(LessonScene):
                                      color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
         self.marks = VGroup(frame)
         self.beat("one")  # "... una sola clave se lleva casi todo el peso": that key framed as the voice names it
-        self.play(Create(frame), Vanish(climbing), run_time=0.8)
+        self.play(Appear(frame), Vanish(climbing), run_time=MARK_POP)
         if collapsed:
             note = self.bottom_note(self.strings["labels"]["zero_gradient"])
             others = VGroup(*[SurroundingRectangle(text, color=style.MUTED, buff=0.05, stroke_width=2,
@@ -640,12 +661,14 @@ class ScalingScene(LessonScene):
                               for j, text in enumerate(chart.value_texts) if j != winner])
             self.marks.add(others, note)
             self.note = note
+            # Each part lands as the voice names it, quickly enough to be seen landing (a frame drawn over 0.6 s
+            # changes a frame too little to be seen: ten seconds on a finished one-hot read as a still)
             self.beat("zero")
-            self.play(Create(others), run_time=0.6)
+            self.play(Appear(others), run_time=MARK_POP)
             self.beat("gradient")  # the note, and the row's own Σ p(1 − p) ≈ 0 framed
             gradient = self.mark(self.unscaled.gradient)
             self.marks.add(gradient)
-            self.play(Appear(note), Create(gradient), run_time=0.6)
+            self.play(Appear(note), Appear(gradient), run_time=MARK_POP)
         self.hold(1)
 
     @staticmethod
@@ -706,7 +729,7 @@ class ScalingScene(LessonScene):
         self.play(*moves.normalise(), Vanish(scale), run_time=change)
         self.beat("top")  # the largest weight framed as the voice says it
         winner = self.mark(VGroup(moves.bars[top], moves.numbers[top]))
-        self.play(Create(winner), run_time=0.6)
+        self.play(Appear(winner), run_time=MARK_POP)
         if shown != d_k:
             # "en dimensión 64 ... con casi todo": that d_k's largest weight written over the framed bar
             larger = label_text(self.strings["labels"]["larger"].format(
@@ -714,7 +737,7 @@ class ScalingScene(LessonScene):
                 style.BODY_SIZE).scale(moves.scale_factor)
             larger.next_to(winner, UP, buff=0.1).align_to(winner, RIGHT)
             self.beat("larger")
-            self.play(Appear(larger), run_time=0.6)
+            self.play(Appear(larger), run_time=MARK_POP)
             winner.add(larger)
         self.moves = VGroup(moves, winner)
 
@@ -736,7 +759,10 @@ class ScalingScene(LessonScene):
         d_k = self.settings.d_k
         demo = self.demos[d_k]
         caption, fields = scaled_step(d_k, demo)
-        self.begin_step("scaled", self.strings["steps"]["scaled"][caption], **fields,
+        # The two moves ended on a row's softmax: they leave with the last header, before the new title comes (never
+        # the new title over the old chart), then the configured d_k's row comes back into its panel
+        leaving = Vanish(self.moves, rate_func=squish_rate_func(smooth, 0.0, 0.5))
+        self.begin_step("scaled", self.strings["steps"]["scaled"][caption], **fields, with_header=[leaving],
                         new_numbers=len(self.numbers_at(d_k, ["unscaled", "scaled"]) - self.numbers_at(d_k, ["unscaled"])))
         # The unscaled panel and the readout come back as the growing step left them when it framed the configured
         # d_k (the exponentiate step may have shown another d_k's row): read there, they are not new here.
@@ -748,19 +774,16 @@ class ScalingScene(LessonScene):
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
         legend = self.score_bar(stacked, unscaled)
         self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=False))
-        # The two moves ended on a row's softmax: they leave, then the configured d_k's row comes back into its panel,
-        # above the scaled one (never both layouts on screen at once).
-        self.play(Vanish(self.moves), run_time=LEAVE)
         self.play(Appear(unscaled), Appear(legend), *self.readout.change_to(self.readout_values(d_k)), run_time=0.6)
         self.unscaled, self.legend = unscaled, legend
         self.divide_and_take_softmax(demo)
         self.hold(2, after=0.8)
-        # The caption compares the two entropies: frame them.
+        # The caption compares the two entropies: the divided row's comes as the voice says it, both framed.
         self.beat("entropy")
         self.marks = VGroup(*[SurroundingRectangle(panel.entropy_value, color=style.HIGHLIGHT, buff=0.08,
                                                    stroke_width=2, corner_radius=0.06)
                               for panel in (self.unscaled, self.scaled)])
-        self.play(Create(self.marks), run_time=0.8)
+        self.play(Appear(self.scaled.entropy_label, self.scaled.entropy_value), Appear(self.marks), run_time=MARK_POP)
         # "... y el gradiente llega a más claves": the two panels' Σ p(1 − p), framed as the voice says so
         self.beat("gradient")
         # ... and the keys it reaches: each divided bar whose own slope p(1 − p) is not ≈ 0 (the one-hot row above has
@@ -771,9 +794,12 @@ class ScalingScene(LessonScene):
                                                 corner_radius=0.04)
                            for bar, text, slope in zip(chart.bars, chart.value_texts, softmax_slopes(weights))
                            if slope >= REACHED])
-        self.play(Create(gradients), LaggedStart(*[Create(box) for box in reached], lag_ratio=0.3), run_time=0.9)
+        self.play(Appear(self.scaled.gradient_label, self.scaled.gradient), Appear(gradients),
+                  LaggedStart(*[Appear(box) for box in reached], lag_ratio=0.3), run_time=MARK_POP * 3)
         gradients.add(reached)
         self.remove(gradients, *reached)  # on screen as part of the marks, which are: they leave with them
+        self.remove(*self.scaled.get_family())  # shown in parts: one panel on screen again
+        self.add(self.scaled)
         self.marks.add(gradients)
         self.hold(1)
 
@@ -783,20 +809,17 @@ class ScalingScene(LessonScene):
         panel, row = self.scaled, self.scaled.scores
         row.show(demo.scores, UNSCALED_LABEL, "scores_unscaled")
         self.play(TransformFromCopy(self.unscaled.scores, row), Appear(panel.chart.baseline, *panel.chart.labels),
-                  run_time=1.2)
-        self.wait(1.0)
-        # First the division (the cells fade towards neutral on the shared scale), then what the softmax makes of it,
-        # as the voice says it: each change quick, the reading in the holds after it.
+                  run_time=COPY_DOWN)
+        # The division as soon as the copy has landed (the cells fade towards neutral on the shared scale): the
+        # unscaled numbers are never read twice. Then what the softmax makes of it, as the voice says it: each change
+        # quick, the reading in the holds after it.
         self.play(*row.change_to(demo.scaled_scores, SCALED_LABEL, "scores_scaled"), Appear(panel.title),
                   run_time=QUICK_SWAP)
         self.hold(3, after=QUICK_SWAP + 0.8)
-        self.beat("spread")  # "el softmax vuelve a repartir"
+        self.beat("spread")  # "el softmax vuelve a repartir": the bars; its entropy and slope as the voice names them
         self.play(*[GrowFromEdge(bar, DOWN) for bar in panel.chart.bars], Appear(panel.chart.value_texts),
-                  Appear(panel.entropy_label, panel.entropy_value, panel.gradient_label, panel.gradient),
                   run_time=QUICK_SWAP)
         self.cue_distribution(panel, demo.d_k)
-        self.remove(*panel.get_family())  # shown in parts: one panel on screen again
-        self.add(panel)
 
     def show_restored(self):
         d_k, last = self.settings.d_k, self.dimensions[-1]
@@ -811,7 +834,7 @@ class ScalingScene(LessonScene):
         # The sweep goes past the d_k the colour scale covered: a scale for every d_k, said by its bar, its cells
         # recoloured on it as they change.
         self.scale_to(self.dimensions)
-        scale = self.unscaled.chart.scale_factor
+        scale = self.unscaled.chart.scale_factor * (1.0 if self.unscaled.titled else LEGEND_SCALE)
         legend = score_legend(self.largest_score, self.scale_label(self.unscaled.titled),
                               height=self.legend.bar.height / scale).scale(scale)
         legend.shift(self.legend.bar.get_center() - legend.bar.get_center())
@@ -846,7 +869,8 @@ class ScalingScene(LessonScene):
         def build(chart_height: float) -> DistributionPanel:
             return DistributionPanel(self.strings["labels"][version], label, version, self.largest_score,
                                      self.strings["labels"], values, chart_height,
-                                     keys_shown=not (stacked and version == "scaled"))
+                                     keys_shown=not (stacked and version == "scaled"), formula=not stacked,
+                                     tallest=self.tallest_scaled() if stacked and version == "scaled" else 1.0)
 
         panel = build(STACKED_CHART_HEIGHT if stacked else CHART_HEIGHT)
         left, right, _, _ = style.body_box()
@@ -855,13 +879,18 @@ class ScalingScene(LessonScene):
             panel.side_above()
         return panel
 
+    def tallest_scaled(self) -> float:
+        """The largest weight the divided panel shows, at any d_k of the section (a little over it: room for the
+        change between two d_k): its room keeps that much of the bars' height, not a one-hot's."""
+        return min(1.0, max(float(self.demos[d_k].weights_scaled.max()) for d_k in self.dimensions) + SCALED_HEADROOM)
+
     def score_bar(self, panels: VGroup, top: DistributionPanel):
         """The colour bar of every score cell (one scale for both panels and every d_k): right of ``panels``, or,
         when the titles are above the charts, in the empty column left of the ``top`` panel's bars, so the bars
         keep the width."""
         label = self.scale_label(top.titled)
         if not top.titled:
-            legend = score_legend(self.largest_score, label, height=LEGEND_HEIGHT)
+            legend = score_legend(self.largest_score, label, height=LEGEND_HEIGHT / LEGEND_SCALE).scale(LEGEND_SCALE)
             return legend.next_to(panels, RIGHT, buff=LEGEND_GAP)
         bottom, slot_top = top.left_slot()
         sample = score_legend(self.largest_score, label, height=1.0)
@@ -948,7 +977,9 @@ class ScalingScene(LessonScene):
     def readout_line(self, d_k: int, scaled: bool = False) -> Readout:
         """d_k, the deviation of the panel's own scores and the table's (many pairs) beside sqrt(d_k); with
         ``scaled`` the divisor sqrt(d_k) and both deviations once divided by it. A sample of a few keys spreads
-        more or less than sqrt(d_k): the line says how many each is taken over (8 scores, 20 000 pairs)."""
+        more or less than sqrt(d_k): the line says how many each is taken over (8 scores, 20 000 pairs). Divided, the
+        many pairs' deviation, ≈ 1 at every d_k, comes first: the step's claim; the few scores' after it, muted and
+        called noisy (0.38 to 1.19 as d_k changes)."""
         labels = self.strings["labels"]
         def words(key: str):
             return label_text(labels[key].format(n_keys=self.settings.n_keys, pairs=grouped(DEVIATION_PAIRS)),
@@ -958,7 +989,7 @@ class ScalingScene(LessonScene):
                                           "root"]]
         if scaled:
             groups = [[words("d_k"), "d_k"], [words("divisor"), "root"],
-                      [words("scaled_sample"), "scaled_sample", words("typical"), "scaled_deviation"]]
+                      [words("scaled_typical"), "scaled_deviation", words("scaled_sample"), "scaled_sample"]]
         line = Readout(groups, [self.readout_values(size) for size in self.dimensions], self.readout_values(d_k))
         left, right, _, top = style.body_box()
         fit(line, right - left, 0.6)

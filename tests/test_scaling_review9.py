@@ -17,6 +17,7 @@ from manim import config
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
 from scenes.fades import Swap
+from scenes.lesson_scene import HEADER_SECONDS
 from tests.scene_checks import PacedSpeaker, flattened, recorded, run_scene
 from tests.test_scene_scaling import by_hand
 
@@ -99,7 +100,8 @@ def test_step_five_opens_once_step_four_has_left(paced):
     """Review: «step 5 opens with a messy crossfade»: the d_k = 8 walk-through and the two-row layout overlapped,
     «con d_k = 64: 1.00» over the new chart. No play of the scaled step shows both, and the old has gone first."""
     scene, log = paced
-    plays = plays_in(scene, log, "scaled")
+    record = step(scene, "scaled")  # from its header's play on: the old drawing leaves with the old header
+    plays = [play for kind, play in log if kind == "play" and record.start - HEADER_SECONDS - 1e-6 <= play.start < record.end]
     old = [play for play in plays if play.shows(scene.moves)]
     new = [play for play in plays if play.shows(scene.unscaled) or play.shows(scene.legend)]
     assert old and new
@@ -177,7 +179,7 @@ def test_the_gradient_reaches_more_keys_is_drawn_key_by_key(paced):
     [start] = [start for _, start, _, play in record.narration["phrases"] if play == "gradient"]
     [play] = [play for play in plays_in(scene, log, "scaled") if play.start == pytest.approx(start, abs=1e-3)]
     framed = [bar for bar in scene.scaled.chart.bars
-              if any(type(animation).__name__ == "Create" and animation.mobject.get_center()[0] == pytest.approx(
+              if any(type(animation).__name__ in ("Create", "Appear") and animation.mobject.get_center()[0] == pytest.approx(
                   bar.get_x(), abs=0.05) and animation.mobject.height > bar.height
                   for animation in flattened(play.animations))]
     assert len(framed) == expected
