@@ -1,0 +1,82 @@
+"""Review s10 (frames-b.md, «06 pipeline», grade 8): the section ended on text. Step 13 is now a picture, the entropy
+of every masked row as a bar in its frame of log₂ i (exercise 4's «por qué»: the context a token has); the designed
+weights at the coldest temperature are a row of bars beside the lab's; step 8's lines have designed weights too;
+transition artefacts in the side panel, the moving frame at 195 and the heads' box."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attn_math.lab import LAB_SENTENCES, lab_embedding, lab_weights
+from tests.test_pipeline_review9 import SENTENCE, numbers, spoken, step  # noqa: F401 (spoken: a fixture)
+
+
+def masked_entropies(tokens, temperature: float = 1.0) -> np.ndarray:
+    """H of each row of softmax(QKᵀ/(√d_k T) + causal mask), in bits, written out here from the lab's weights."""
+    weights = lab_weights()
+    X = np.array([lab_embedding(token, i) for i, token in enumerate(tokens)])
+    Q, K = X @ weights.W_Q.T, X @ weights.W_K.T
+    scores = Q @ K.T / (math.sqrt(Q.shape[1]) * temperature)
+    scores[np.triu_indices(len(tokens), 1)] = -np.inf
+    A = np.exp(scores - scores.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -np.nansum(np.where(A > 0, A * np.log2(A), 0.0), axis=1)
+
+
+def test_exercise_4_is_a_picture_of_every_rows_entropy_against_log2_i(spoken):
+    """Step 13 collapsed into a three-row text table (review: 240.5-265.0). Its end is a chart: every masked row's
+    entropy written over its bar (recomputed here), bars as tall as their numbers on one scale, each inside a frame
+    as tall as log₂ i, the most that row can spread over the i tokens it sees; the bars grow from «el» to «mesa»."""
+    scene, _ = spoken
+    record = step(scene, "entropy")
+    expected = masked_entropies(SENTENCE)
+    shown = numbers(record, "entropy_rows")[0]
+    np.testing.assert_allclose(shown, expected, atol=0.005 + 1e-9)
+    chart = scene.entropy_stage[1]
+    heights = np.array([bar.height for bar in chart.bars])
+    scale = heights[-1] / expected[-1]
+    np.testing.assert_allclose(heights[1:], expected[1:] * scale, rtol=0.02)
+    limits = np.array([limit.height for limit in chart.limits[1:]])
+    np.testing.assert_allclose(limits, np.log2(np.arange(2, len(SENTENCE) + 1)) * scale, rtol=0.02)
+    assert np.all(np.diff(expected) > 0) and np.all(np.diff(heights) > 0)
+    assert all(bar.get_bottom()[1] == pytest.approx(chart.bars[0].get_bottom()[1], abs=1e-3) for bar in chart.bars)
+
+
+def test_the_other_lab_sentences_rows_sit_on_the_same_scale(spoken):
+    """«en cada oración»: the lab's two other sentences' masked rows as dots at their entropies, on the bars' scale."""
+    scene, _ = spoken
+    chart = scene.entropy_stage[1]
+    base = chart.bars[0].get_bottom()[1]
+    scale = chart.bars[-1].height / masked_entropies(SENTENCE)[-1]
+    others = [tuple(s.split()) for s in LAB_SENTENCES.values() if tuple(s.split()) != SENTENCE]
+    expected = sorted(float(h) for tokens in others for h in masked_entropies(tokens))
+    heights = sorted((dot.get_y() - base) / scale for dot in chart.others)
+    np.testing.assert_allclose(heights, expected, atol=0.02)
+
+
+def designed_row(tokens, query: int, temperature: float) -> np.ndarray:
+    """The designed weights' row of ``query``: softmax(q·K/(√d_k T)) from attn_math.sharp's features and weights."""
+    from attn_math.sharp import sharp_features, sharp_weights
+    weights = sharp_weights()
+    X = sharp_features(tokens)
+    q, K = weights.W_Q @ X[query], X @ weights.W_K.T
+    scores = K @ q / (math.sqrt(len(q)) * temperature)
+    row = np.exp(scores - scores.max())
+    return row / row.sum()
+
+
+def test_the_designed_weights_at_the_coldest_temperature_are_a_row_of_bars(spoken):
+    """Step 10: «pesos diseñados, T = 0.20: máx. = 1.00» was one line of text (review: 189.3). Under it, the row of
+    «gato» with the designed weights at T = 0.2 as bars (recomputed here), each in a frame of weight 1: one token, «el»,
+    takes the row, the guide's «1-2 tokens»; below the plot, not over it."""
+    scene, _ = spoken
+    expected = designed_row(SENTENCE, SENTENCE.index("gato"), 0.2)
+    row = scene.designed_cold[1]
+    chart = row.chart
+    heights = np.array([bar.height for bar in chart.bars])
+    slot = chart.slots[0].height
+    np.testing.assert_allclose(heights, expected * slot, atol=0.01 * slot)
+    assert expected.max() > 0.95 and [name.text for name in chart.labels] == [SENTENCE[int(np.argmax(expected))]]
+    assert chart.get_top()[1] < scene.plot.get_bottom()[1] and row.readout.get_top()[1] < scene.plot.get_bottom()[1]
