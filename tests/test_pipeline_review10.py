@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from attn_math.lab import LAB_SENTENCES, lab_embedding, lab_weights
-from tests.test_pipeline_review9 import SENTENCE, numbers, spoken, step  # noqa: F401 (spoken: a fixture)
+from tests.test_pipeline_review9 import SENTENCE, numbers, plays_in, said_at, spoken, step  # noqa: F401 (spoken: a fixture)
 
 
 def masked_entropies(tokens, temperature: float = 1.0) -> np.ndarray:
@@ -80,3 +80,21 @@ def test_the_designed_weights_at_the_coldest_temperature_are_a_row_of_bars(spoke
     np.testing.assert_allclose(heights, expected * slot, atol=0.01 * slot)
     assert expected.max() > 0.95 and [name.text for name in chart.labels] == [SENTENCE[int(np.argmax(expected))]]
     assert chart.get_top()[1] < scene.plot.get_bottom()[1] and row.readout.get_top()[1] < scene.plot.get_bottom()[1]
+
+
+def test_exercise_1s_why_is_written_under_its_numbers(spoken):
+    """Step 9: with the numbers «el» → «gato»: 0.67, the reason why (the article's query looks for the noun) was
+    voice only, and step 13's table had the article's numbers without it. Under each side's readout its reason lands
+    as the voice gives the verdict: the designed one's as it says «el artículo mira a su sustantivo»."""
+    scene, log = spoken
+    record = step(scene, "article")
+    stage = scene.presets_stage
+    labels = scene.strings["labels"]
+    for k, preset in enumerate(("lab", "sharp")):
+        why = next(part for part in stage.rings.get_family() if getattr(part, "text", None) is not None
+                   and part.text.replace(" ", "") == labels[f"article_why_{preset}"].replace(" ", ""))
+        readout = stage.readouts[k]
+        assert why.get_top()[1] < readout.get_bottom()[1] and abs(why.get_x() - readout.get_x()) < 0.05
+    said = said_at(record, "el artículo mira a su sustantivo")
+    brought = [play.start for play in plays_in(log, record) if play.shows(why)]
+    assert brought and abs(brought[0] - said) < 0.5, (brought, said)

@@ -18,7 +18,7 @@ from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap
 from scenes.token_labels import abbreviated
-from scenes.visuals import label_text, tagged_number, text_with_numbers
+from scenes.visuals import fit, label_text, tagged_number, text_with_numbers
 
 PRESETS = ("lab", "sharp")  # the lab's random weights, then the designed ones, left to right
 READOUT_NUMBERS = 2  # in each side's readout: the row's entropy and largest weight, or the article's two weights
@@ -34,6 +34,7 @@ RING_STROKE = 5  # the ring around the article's weight on its noun
 NAME_FRAME_GAP = 0.06  # round the noun's column name
 LEGEND_NUMBERS = 2  # the colour legend's 0 and 1
 SILENT_PIECES = 5  # the presets step's pieces in a silent render, sharing its reading time
+WHY_GAP = 0.15  # between a side's article readout and the reason under it
 QUICK_SECONDS = 0.25  # a piece the voice names, landing as it names it: a fade over 0.35 s reads as still
 
 
@@ -160,6 +161,9 @@ class PresetComparison(MatrixReveals):
         for side in sides:  # gone: else the stage's leaving (step 10) faded them in again over the article's readouts
             side.remove(side.readout)
         self.presets_stage = PresetsStage(sides, frames, rings, readouts)
+        # exercise 1's «¿por qué?» under each side's numbers, as the voice gives its verdict: where the random weights
+        # fail and the designed ones succeed (the step's caption says so), else the numbers alone
+        why = self.article_reasons(readouts) if article_caption(self.settings, exercise) == "caption" else {}
         each = max(CHORD_SECONDS, self.fill_seconds(0.0) / 2)
         for (preset, run), readout, ring, side in zip(runs.items(), readouts, rings, sides):  # lab, then designed
             self.beat(preset)  # each side's ring as the voice gives its weight
@@ -173,14 +177,21 @@ class PresetComparison(MatrixReveals):
             self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each / 2, landing)
             self.beat(f"{preset}_max")  # "its largest weight is only ...": that cell framed too, the noun's beside it
             top = self.cell_frame(side.heatmap.matrix, article, largest)
-            self.play(Create(top), run_time=QUICK_SECONDS if self.spoken() else max(each / 2, READOUT_SECONDS))
-            rings.add(top)
+            reason = [Appear(why[preset])] if preset in why else []
+            self.play(Create(top), *reason, run_time=QUICK_SECONDS if self.spoken() else max(each / 2, READOUT_SECONDS))
+            rings.add(top, *why.get(preset, []))
         self.beat("noun")  # "the article looks at its noun": the noun's name over the designed map's column, framed
         # (its row is framed, its weight ringed); it fades in whole: a frame drawn round a word in 0.25 s changed too
         # few pixels a frame to be seen coming
         noun_name = self.noun_name_frame(sides[-1].heatmap, noun)
-        self.play(Appear(noun_name), run_time=QUICK_SECONDS)
-        rings.add(noun_name)
+        self.play(Appear(noun_name), *[Appear(why["sharp"])] if "sharp" in why else [], run_time=QUICK_SECONDS)
+        rings.add(noun_name, *why.get("sharp", []))
+
+    def article_reasons(self, readouts: VGroup) -> dict:
+        """Under each side's readout, why its article does or does not look at its noun."""
+        return {preset: VGroup(fit(label_text(self.labels[f"article_why_{preset}"], colour, style.CAPTION_SIZE),
+                                   readout.width, readout.height).next_to(readout, DOWN, buff=WHY_GAP))
+                for preset, readout, colour in zip(PRESETS, readouts, (style.MUTED, style.ATTENTION))}
 
     @staticmethod
     def noun_name_frame(heatmap: TokenHeatmap, noun: int) -> VGroup:
