@@ -98,3 +98,57 @@ def test_exercise_1s_why_is_written_under_its_numbers(spoken):
     said = said_at(record, "el artículo mira a su sustantivo")
     brought = [play.start for play in plays_in(log, record) if play.shows(why)]
     assert brought and abs(brought[0] - said) < 0.5, (brought, said)
+
+
+def test_a_panel_value_fades_in_only_once_its_placeholder_has_gone():
+    """Step 6 (review: 77.5-78.0): the side panel's «n/d» faded out while «2.80 bits» and «0.16» faded in, over the
+    whole play: both stood one over the other. At every moment of the play, one of the two is (almost) invisible, and
+    the swap is over within its first second."""
+    from manim.animation.animation import prepare_animation
+
+    from scenes.fades import Appear
+    from scenes.lesson_scene import LessonScene
+    from tests.scene_checks import PacedSpeaker, run_scene
+
+    swaps, play = [], LessonScene.play
+
+    def logged(self, *animations, **options):
+        prepared = [prepare_animation(animation) for animation in animations]
+        blanks = [a for a in prepared if not isinstance(a, Appear)
+                  and any(getattr(part, "text", None) == self.labels["not_yet"] for part in a.mobject.get_family())]
+        values = [a for a in prepared if isinstance(a, Appear)
+                  and any(tag in ("entropy", "d_k", "max_weight") for tag in tags_of(a.mobject))]
+        if blanks and values:
+            swaps.append((blanks, values, options.get("run_time", 1.0)))
+        play(self, *prepared, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LessonScene, "play", logged)
+        run_scene("pipeline", narration=PacedSpeaker())
+    assert len(swaps) == 2, swaps  # d_k at step 1, entropy and max weight at step 6
+    for blanks, values, seconds in swaps:
+        for alpha in np.linspace(0, 1, 201):
+            gone = min(blank.rate_func(alpha) for blank in blanks)  # the blank's fade to 0: 1 when gone
+            shown = max(value.rate_func(alpha) for value in values)
+            assert shown < 0.05 or gone > 0.95, (alpha, shown, gone)
+        assert all(value.rate_func(min(1.0, 1.0 / seconds)) > 0.99 for value in values)
+
+
+def tags_of(mobject) -> set:
+    return {getattr(part, "tag", (None,))[0] for part in mobject.get_family() if hasattr(part, "tag")}
+
+
+def test_no_frame_slides_across_the_temperature_readouts(spoken):
+    """Step 11 (review: 195): the frame reading the rows' largest weights out slid from row to row and cut through
+    «H = 2.80 bits» between. No white frame moves in that step: each lands where it is read, the one before leaves."""
+    from manim import Rectangle, Transform
+
+    scene, log = spoken
+    record = step(scene, "temperature_plot")
+    moved = [play.start for play in plays_in(log, record) for animation in play.animations
+             if type(animation) is Transform and isinstance(animation.mobject, Rectangle)]  # a frame moved
+    framed = [play.start for play in plays_in(log, record) if any(
+        isinstance(part, Rectangle) and any(part.get_center()[1] == pytest.approx(row.readout.get_y(), abs=0.05)
+                                            for row in scene.temperature_rows)
+        for animated in play.animated for part in animated.get_family())]
+    assert not moved and len(framed) >= 3, (moved, framed)

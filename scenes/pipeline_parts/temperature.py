@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, Rectangle,
-                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, linear, smooth, squish_rate_func)
+                   ReplacementTransform, SurroundingRectangle, VGroup, linear, smooth, squish_rate_func)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention
 from lesson.numbers import format_number
@@ -55,6 +55,7 @@ UNIFORM_CLEARANCE = 0.2  # over its label's height: the room that puts the label
 UNIFORM_SECONDS = 1.5  # the uniform floor and its label drawn, a light running down the curve to it
 COLD_FRAME_GAP = 0.08  # round the coldest row, or a row's readout, framed as the voice names it
 COLD_STROKE = 3
+FRAME_SWAP_SECONDS = 0.3  # a row's readout framed as the voice reads it, the frame before leaving
 READ_OUT_LEFT = 1.0  # s of the phrase reading the three maxima left after the last is framed
 DESIGNED_ROOM = 1.5  # more of the plot's box left free under it for the designed weights' row of bars
 DESIGNED_WIDTH = 0.6  # of the plot's box's width, that row's bars
@@ -261,12 +262,16 @@ class TemperatureSteps(PipelineCommon):
             return
         rows = self.temperature_rows
         each = seconds / len(rows)
-        frame = self.readout_frame(rows[0])
-        self.play(Create(frame), run_time=each)
-        for row in rows[1:]:
-            self.play(Transform(frame, self.readout_frame(row)), run_time=each)
+        frame = None
+        # each frame lands quickly where the voice is, the one before leaving in place: one frame sliding from row to
+        # row cut through the readouts between (review s10, 195: across «H = 2.80 bits»)
+        for row in rows:
+            framed = self.readout_frame(row)
+            self.play(Appear(framed), *([Vanish(frame)] if frame is not None else []),
+                      run_time=min(each, FRAME_SWAP_SECONDS))
+            self.wait(max(0.0, each - FRAME_SWAP_SECONDS))
+            frame = framed
         self.play(Vanish(frame), run_time=LEAVE_SECONDS)
-        self.remove(frame)
 
     @staticmethod
     def readout_frame(row) -> SurroundingRectangle:
