@@ -152,3 +152,22 @@ def test_no_frame_slides_across_the_temperature_readouts(spoken):
                                             for row in scene.temperature_rows)
         for animated in play.animated for part in animated.get_family())]
     assert not moved and len(framed) >= 3, (moved, framed)
+
+
+def test_the_dimensions_frames_are_drawn_whole_at_once_and_clear_of_the_digits(spoken):
+    """Step 14 (review: 290): the frame round «h = 8 cabezas → d_k = 64» was drawn over its whole phrase, open at a
+    corner for seconds, and touched the «64». Each frame round the line the voice is on is whole within 0.5 s of its
+    phrase's start, and stands at least 0.15 clear of the line's ends."""
+    from manim import Create, SurroundingRectangle
+
+    scene, log = spoken
+    record = step(scene, "dimensions")
+    drawn = [(play, animation) for play in plays_in(log, record) for animation in play.animations
+             if isinstance(animation, Create) and isinstance(animation.mobject, SurroundingRectangle)]
+    assert len(drawn) == len(scene.pointers), [play.start for play, _ in drawn]
+    for play, animation in drawn:
+        seconds = play.end - play.start
+        assert animation.rate_func(min(1.0, 0.5 / seconds)) > 0.99, (play.start, seconds)
+    for phrase, frame in scene.pointers.items():
+        target = scene.pointed[phrase]
+        assert frame.get_right()[0] - target.get_right()[0] >= 0.15 and target.get_left()[0] - frame.get_left()[0] >= 0.15
