@@ -171,3 +171,33 @@ def test_the_dimensions_frames_are_drawn_whole_at_once_and_clear_of_the_digits(s
     for phrase, frame in scene.pointers.items():
         target = scene.pointed[phrase]
         assert frame.get_right()[0] - target.get_right()[0] >= 0.15 and target.get_left()[0] - frame.get_left()[0] >= 0.15
+
+
+def test_the_designed_rows_lines_are_as_thick_as_their_weights(spoken):
+    """Step 6's lines all looked alike (the lab's weights 0.12-0.16), so «grosor refleja el peso» (guide §3.1) could not
+    be seen. Over the designed map, «gato»'s row (step 8) and the article «el»'s (step 9) are drawn as arcs from the
+    token's column name to each other token's, as thick as the weight (recomputed here), by the rule of the lab's
+    lines: the thickest to «el» for «gato», to «gato» for «el»."""
+    from manim import ArcBetweenPoints, Create
+
+    from scenes.weight_views import WIDEST_LINE
+
+    scene, log = spoken
+    names = scene.preset_maps["sharp"].column_labels
+    for key, row in (("presets", "gato"), ("article", "el")):
+        arcs = list({id(part): part for play in plays_in(log, step(scene, key)) for animation in play.animations
+                     if isinstance(animation, Create)
+                     for part in animation.mobject.get_family() if isinstance(part, ArcBetweenPoints)}.values())
+        weights = designed_row(SENTENCE, SENTENCE.index(row), 1.0)
+        expected = {j: w for j, w in enumerate(weights) if j != SENTENCE.index(row) and w >= 0.005}
+        assert len(arcs) == len(expected), (key, len(arcs), expected)
+        ends = {}
+        for arc in arcs:
+            far = arc.points[-1] if abs(arc.points[0][0] - names[SENTENCE.index(row)].get_x()) < 0.05 else arc.points[0]
+            j = int(np.argmin([abs(far[0] - name.get_x()) for name in names]))
+            ends[j] = arc.get_stroke_width()
+            assert arc.get_bottom()[1] > max(name.get_top()[1] for name in names)  # over the names, not the numbers
+        for j, weight in expected.items():
+            assert ends[j] == pytest.approx(max(0.75, WIDEST_LINE * weight), rel=0.01)
+        assert max(ends, key=ends.get) == int(np.argmax([w if j != SENTENCE.index(row) else 0
+                                                          for j, w in enumerate(weights)]))
