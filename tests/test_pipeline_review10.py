@@ -165,9 +165,10 @@ def test_the_dimensions_frames_are_drawn_whole_at_once_and_clear_of_the_digits(s
     drawn = [(play, animation) for play in plays_in(log, record) for animation in play.animations
              if isinstance(animation, Create) and isinstance(animation.mobject, SurroundingRectangle)]
     assert len(drawn) == len(scene.pointers), [play.start for play, _ in drawn]
-    for play, animation in drawn:
+    for play, animation in drawn:  # the frame, and every piece the phrase brings with it
         seconds = play.end - play.start
-        assert animation.rate_func(min(1.0, 0.5 / seconds)) > 0.99, (play.start, seconds)
+        for piece in play.animations:
+            assert piece.rate_func(min(1.0, 0.5 / seconds)) > 0.99, (play.start, seconds, type(piece).__name__)
     for phrase, frame in scene.pointers.items():
         target = scene.pointed[phrase]
         assert frame.get_right()[0] - target.get_right()[0] >= 0.15 and target.get_left()[0] - frame.get_left()[0] >= 0.15
@@ -201,3 +202,20 @@ def test_the_designed_rows_lines_are_as_thick_as_their_weights(spoken):
             assert ends[j] == pytest.approx(max(0.75, WIDEST_LINE * weight), rel=0.01)
         assert max(ends, key=ends.get) == int(np.argmax([w if j != SENTENCE.index(row) else 0
                                                           for j, w in enumerate(weights)]))
+
+
+def test_the_masked_maps_are_gone_before_the_entropy_chart_comes(spoken):
+    """Step 13 (review s10's rule for what replaces what): the maps faded out while the rows' chart faded in over them,
+    its names over their numbers. In that play the chart starts to show only once the maps are gone."""
+    from scenes.fades import Appear, Vanish
+
+    scene, log = spoken
+    chart = scene.entropy_stage[1]
+    play = next(play for play in plays_in(log, step(scene, "entropy"))
+                if any(isinstance(a, Appear) and chart.title in a.mobject.get_family() for a in play.animations))
+    leaving = [a for a in play.animations if isinstance(a, Vanish)]
+    coming = [a for a in play.animations if isinstance(a, Appear)]
+    assert leaving and coming
+    for alpha in np.linspace(0, 1, 101):
+        if max(a.rate_func(alpha) for a in coming) > 0.02:
+            assert min(a.rate_func(alpha) for a in leaving) > 0.98, alpha

@@ -6,7 +6,8 @@ on the lab's three sentences, a row each."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, ReplacementTransform, SurroundingRectangle, Transform, VGroup
+from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, ReplacementTransform, SurroundingRectangle,
+                   Transform, VGroup, smooth, squish_rate_func)
 
 from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention
 from scenes import style
@@ -256,8 +257,11 @@ class CausalMask(MatrixReveals):
         self.beat("sentences")  # "row after row, the entropy grows with the context": the rows' bars, one by one
         # the masked side as it is on screen: its scaled scores, replaced by the weights at step 12, would come back
         # to fade out over them (their formula across «Con máscara causal»)
-        self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend)),
-                  Transform(kept, header), Appear(chart.ground()), run_time=TABLE_SECONDS)
+        # the maps gone before the chart comes: cross-faded, its names stood over their numbers (review s10's rule)
+        self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend),
+                         rate_func=squish_rate_func(smooth, 0.0, 0.5)),
+                  Transform(kept, header), Appear(chart.ground(), rate_func=squish_rate_func(smooth, 0.5, 1.0)),
+                  run_time=TABLE_SECONDS)
         growing = max(ROWS_GROWING, self.voice_left(VOICE_LEFT)) / max(1, len(chart.bars))
         for bar, value in zip(chart.bars, chart.values):  # each row's bar grows quickly, the next as it ends
             self.play(GrowFromEdge(bar, DOWN), Appear(value), run_time=growing)

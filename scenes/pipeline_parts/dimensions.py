@@ -109,9 +109,11 @@ class DimensionSteps(PipelineCommon):
                 self.beat(phrase)
             # under a voice, each piece builds while its phrase is said, VOICE_LEFT before its end
             seconds = max(min(STEP_SECONDS, each), self.voice_left(VOICE_LEFT))
-            if phrase:  # its frame drawn whole at the phrase's start, the one before gone: drawn over the phrase, a
-                # frame stood half-drawn for seconds (review s10, 290)
+            if phrase:  # its pieces and its frame whole at the phrase's start, the frame before gone: drawn over the
+                # phrase, a frame stood half-drawn for seconds round lines still fading in (review s10, 290)
                 quick = squish_rate_func(smooth, 0.0, min(1.0, POINTER_SECONDS / seconds))
+                for animation in animations:
+                    animation.rate_func = quick
                 animations = [*animations, Create(self.pointers[phrase], rate_func=quick),
                               *([Vanish(self.pointers[previous], rate_func=quick)] if previous else [])]
                 previous = phrase
