@@ -128,6 +128,9 @@ class PresetComparison(MatrixReveals):
         self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top), *self.arcs_in(sharp_side.heatmap, arcs),
                   run_time=quick if self.spoken() else max(quick, self.fill_seconds()))
         top.add(arcs)  # leave with the ring
+        label = getattr(sharp_side.heatmap.matrix, "label", None)
+        if len(arcs) and label is not None:  # gone with the play: out of the map, which fades later with it
+            sharp_side.heatmap.matrix.remove(label)
         self.sharp_top = top
         self.presets_stage = PresetsStage(sides, frames)
         self.presets_extras = VGroup(below, top)  # on screen beside the stage until the temperature step
@@ -221,12 +224,11 @@ class PresetComparison(MatrixReveals):
 
     @staticmethod
     def arcs_in(heatmap: TokenHeatmap, arcs: VGroup) -> list:
-        """The arcs drawn where the map's formula stood: it leaves, for good (a later fade of the map would bring it
-        back under them)."""
+        """The arcs drawn where the map's formula stood: it leaves (taken out of the map after the play, for good:
+        a later fade of the map would bring it back under them)."""
         label = getattr(heatmap.matrix, "label", None)
         if label is None or not len(arcs):
             return [Create(arcs)] if len(arcs) else []
-        heatmap.matrix.remove(label)
         return [Vanish(label), Create(arcs)]
 
     def article_reasons(self, readouts: VGroup) -> dict:
