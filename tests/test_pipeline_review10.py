@@ -202,6 +202,8 @@ def test_the_designed_rows_lines_are_as_thick_as_their_weights(spoken):
             assert ends[j] == pytest.approx(max(0.75, WIDEST_LINE * weight), rel=0.01)
         assert max(ends, key=ends.get) == int(np.argmax([w if j != SENTENCE.index(row) else 0
                                                           for j, w in enumerate(weights)]))
+    # gone with the maps: none stays over the steps after (they stood over the temperature plot and step 13's title)
+    assert not [part for mobject in scene.mobjects for part in mobject.get_family() if isinstance(part, ArcBetweenPoints)]
 
 
 def test_the_masked_maps_are_gone_before_the_entropy_chart_comes(spoken):

@@ -127,7 +127,8 @@ class PresetComparison(MatrixReveals):
         arcs = self.weight_arcs(sharp_side.heatmap, q, sharp)
         self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top), *self.arcs_in(sharp_side.heatmap, arcs),
                   run_time=quick if self.spoken() else max(quick, self.fill_seconds()))
-        top.add(arcs)  # leave with the ring
+        self.remove(arcs)  # drawn as part of the ring, with which they leave (left on the scene's top level, a Vanish
+        top.add(arcs)  # of the ring did not take them: they stayed over the next steps)
         label = getattr(sharp_side.heatmap.matrix, "label", None)
         if len(arcs) and label is not None:  # gone with the play: out of the map, which fades later with it
             sharp_side.heatmap.matrix.remove(label)
