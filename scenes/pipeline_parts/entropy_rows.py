@@ -19,6 +19,7 @@ FRAME_WIDTH = 0.7  # a row's frame of log₂ i, round its bar: wider, so that a 
 BIT_HEIGHT = 1.05  # of a bit
 VALUE_GAP = 0.16  # between a bar (or its frame's top) and its number: clear of the dots there
 NAME_GAP = 0.15  # between the baseline and the tokens' names
+NAME_SPACING = 0.2  # at least, between two tokens' names side by side
 LEGEND_GAP = 0.35  # between the chart and its legend's entries
 DOT_RADIUS = 0.07
 FRAME_STROKE = 2
@@ -45,10 +46,12 @@ def entropy_rows(labels: dict, tokens, bits, others: list[np.ndarray], name: str
     other sentences, drawn as dots on the rows they have."""
     n = len(bits)
     font = style.CAPTION_SIZE
-    baseline = Line(ORIGIN_LEFT, ORIGIN_LEFT + RIGHT * SLOT * n, color=style.MUTED, stroke_width=BASE_STROKE)
+    tokens_named = [label_text(abbreviated(token), style.MUTED, font) for token in tokens]
+    slot = max(SLOT, max(name.width for name in tokens_named) + NAME_SPACING)  # long names side by side, apart
+    baseline = Line(ORIGIN_LEFT, ORIGIN_LEFT + RIGHT * slot * n, color=style.MUTED, stroke_width=BASE_STROKE)
     limits, bars, values, names = VGroup(), VGroup(), VGroup(), VGroup()
     for i in range(n):
-        x = (i + 0.5) * SLOT
+        x = (i + 0.5) * slot
         most = math.log2(i + 1)
         limit = Rectangle(width=FRAME_WIDTH, height=max(most * BIT_HEIGHT, 1e-3), stroke_color=style.MUTED,
                           stroke_width=FRAME_STROKE, fill_opacity=0)
@@ -61,13 +64,13 @@ def entropy_rows(labels: dict, tokens, bits, others: list[np.ndarray], name: str
         bar.move_to([x, height / 2, 0])
         value = tagged_number(float(bits[i]), name, (0, i), style.ATTENTION, font)
         value.next_to([x, max(height, most * BIT_HEIGHT), 0], UP, buff=VALUE_GAP)
-        token = label_text(abbreviated(tokens[i]), style.MUTED, font)
+        token = tokens_named[i]
         sit_on(token.set_x(x), -NAME_GAP - cap_height(token))  # every name on one line, descenders or not
         limits.add(limit.set_z_index(1))  # over its bar, which grows after it has landed
         bars.add(bar)
         values.add(value)
         names.add(token)
-    dots = VGroup(*[Dot([(i + 0.5) * SLOT + (k - (len(others) - 1) / 2) * 2.2 * DOT_RADIUS,
+    dots = VGroup(*[Dot([(i + 0.5) * slot + (k - (len(others) - 1) / 2) * 2.2 * DOT_RADIUS,
                          float(row[i]) * BIT_HEIGHT, 0], radius=DOT_RADIUS, color=style.HIGHLIGHT)
                     for k, row in enumerate(others) for i in range(min(n, len(row)))])
     title = label_text(labels["rows_title"], style.TEXT, style.BODY_SIZE)
