@@ -42,6 +42,7 @@ TABLE_SECONDS = 1.2  # the comparison leaving and the rows' chart landing
 ROWS_GROWING = 2.4  # s at least for every masked row's bar to grow, one after another (each a fraction of a second)
 OTHERS_SECONDS = 0.4  # the lab's other sentences' rows landing as dots
 OTHERS_GROWTH = 2  # a dot lands shrinking from this many times its size
+CHART_SHARE = 0.55  # of the body's height, at most, for the rows' tallest frame (log₂ n bits)
 
 
 class MaskComparison(VGroup):
@@ -279,5 +280,7 @@ class CausalMask(MatrixReveals):
         masked = self.attention(temperature, True)
         others = [lab_attention(sentence, temperature, causal=True).entropies for sentence in LAB_SENTENCES.values()
                   if tuple(lab_attention(sentence, temperature).tokens) != tuple(masked.tokens)]
-        return entropy_rows(self.labels, self.tokens, masked.entropies, others)
+        left, right, bottom, top = self.body()
+        return entropy_rows(self.labels, self.tokens, masked.entropies, others, right - left,
+                            (top - bottom) * CHART_SHARE)
 

@@ -41,37 +41,48 @@ class EntropyRows(VGroup):
         return VGroup(self.title, self.baseline, self.limits, self.names, self.legend)
 
 
-def entropy_rows(labels: dict, tokens, bits, others: list[np.ndarray], name: str = "entropy_rows") -> EntropyRows:
+def entropy_rows(labels: dict, tokens, bits, others: list[np.ndarray], width: float, height: float,
+                 name: str = "entropy_rows") -> EntropyRows:
     """``bits[i]``: the entropy of row i under the mask (tagged ``name``, (0, i)); ``others``: the same for the lab's
-    other sentences, drawn as dots on the rows they have."""
+    other sentences, drawn as dots on the rows they have. Built within ``width`` x ``height`` at the size it is read:
+    a long sentence's names, then its numbers, are left out rather than shrunk (the bars and frames still compare)."""
     n = len(bits)
     font = style.CAPTION_SIZE
     tokens_named = [label_text(abbreviated(token), style.MUTED, font) for token in tokens]
     slot = max(SLOT, max(name.width for name in tokens_named) + NAME_SPACING)  # long names side by side, apart
+    if n * slot > width:  # too many names side by side: the bars alone, at most SLOT apart
+        tokens_named = [VGroup() for _ in tokens]
+        slot = min(SLOT, width / n)
+    numbered = slot >= tagged_number(2.81, "probe", font_size=font).width + NAME_SPACING / 2
+    bar_width, frame_width = BAR_WIDTH * slot / SLOT, FRAME_WIDTH * slot / SLOT
+    bit_height = min(BIT_HEIGHT, height / max(1.0, math.log2(n)))  # the last frame, log₂ n, as tall as the room
     baseline = Line(ORIGIN_LEFT, ORIGIN_LEFT + RIGHT * slot * n, color=style.MUTED, stroke_width=BASE_STROKE)
     limits, bars, values, names = VGroup(), VGroup(), VGroup(), VGroup()
     for i in range(n):
         x = (i + 0.5) * slot
         most = math.log2(i + 1)
-        limit = Rectangle(width=FRAME_WIDTH, height=max(most * BIT_HEIGHT, 1e-3), stroke_color=style.MUTED,
+        limit = Rectangle(width=frame_width, height=max(most * bit_height, 1e-3), stroke_color=style.MUTED,
                           stroke_width=FRAME_STROKE, fill_opacity=0)
-        limit.move_to([x, most * BIT_HEIGHT / 2, 0])
+        limit.move_to([x, most * bit_height / 2, 0])
         if i == 0:  # log₂ 1 = 0: a flat frame, a dash on the axis
-            limit = DashedLine([x - FRAME_WIDTH / 2, 0, 0], [x + FRAME_WIDTH / 2, 0, 0], color=style.MUTED,
+            limit = DashedLine([x - frame_width / 2, 0, 0], [x + frame_width / 2, 0, 0], color=style.MUTED,
                                stroke_width=FRAME_STROKE)
-        height = max(float(bits[i]) * BIT_HEIGHT, 1e-3)
-        bar = Rectangle(width=BAR_WIDTH, height=height, stroke_width=0, fill_color=style.ATTENTION, fill_opacity=0.9)
-        bar.move_to([x, height / 2, 0])
-        value = tagged_number(float(bits[i]), name, (0, i), style.ATTENTION, font)
-        value.next_to([x, max(height, most * BIT_HEIGHT), 0], UP, buff=VALUE_GAP)
+        tall = max(float(bits[i]) * bit_height, 1e-3)
+        bar = Rectangle(width=bar_width, height=tall, stroke_width=0, fill_color=style.ATTENTION, fill_opacity=0.9)
+        bar.move_to([x, tall / 2, 0])
+        value = VGroup()
+        if numbered:
+            value = tagged_number(float(bits[i]), name, (0, i), style.ATTENTION, font)
+            value.next_to([x, max(tall, most * bit_height), 0], UP, buff=VALUE_GAP)
         token = tokens_named[i]
-        sit_on(token.set_x(x), -NAME_GAP - cap_height(token))  # every name on one line, descenders or not
+        if len(token.submobjects) or getattr(token, "text", None):
+            sit_on(token.set_x(x), -NAME_GAP - cap_height(token))  # every name on one line, descenders or not
         limits.add(limit.set_z_index(1))  # over its bar, which grows after it has landed
         bars.add(bar)
         values.add(value)
         names.add(token)
     dots = VGroup(*[Dot([(i + 0.5) * slot + (k - (len(others) - 1) / 2) * 2.2 * DOT_RADIUS,
-                         float(row[i]) * BIT_HEIGHT, 0], radius=DOT_RADIUS, color=style.HIGHLIGHT)
+                         float(row[i]) * bit_height, 0], radius=DOT_RADIUS, color=style.HIGHLIGHT)
                     for k, row in enumerate(others) for i in range(min(n, len(row)))])
     title = label_text(labels["rows_title"], style.TEXT, style.BODY_SIZE)
     frame_key = VGroup(Rectangle(width=0.25, height=0.3, stroke_color=style.MUTED, stroke_width=FRAME_STROKE),
