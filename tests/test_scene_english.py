@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from attn_math.cross import TRANSLATIONS
 from attn_math.lab import LAB_SENTENCES, lab_tokens, spelled
 from lesson.sections import SECTIONS
 
@@ -65,12 +66,20 @@ def lab_words(scene) -> set[str]:
 CITATION_LATIN = "et al."  # "Elhage et al., 2021" in either language: its "al" is Latin, not Spanish
 
 
+def translation_words(scene) -> set[str]:
+    """The heads' cross-attention card of an English lecture translates its sentence into Spanish: the decoder's
+    tokens («perro», «María», «ladró») are Spanish on purpose."""
+    if scene.section_id != "heads":
+        return set()
+    return {word.lower() for token, *_ in TRANSLATIONS.get(scene.result.sentence, ()) for word in WORD.findall(token)}
+
+
 def spanish_left(scene) -> list[str]:
     """Texts on screen, captions and narrations with a Spanish letter or word (the lab's own words aside)."""
     texts = [(record.key, text.text) for record in records(scene) for text in record.texts]
     texts += [(record.key, record.caption) for record in records(scene)]
     texts += [(step.key, step.narration.get("text", "")) for step in scene.steps]
-    exempt = lab_words(scene)
+    exempt = lab_words(scene) | translation_words(scene)
     left = []
     for key, text in texts:
         rest = WORD.sub(lambda word: "" if word.group().lower() in exempt else word.group(),
