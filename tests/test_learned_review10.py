@@ -9,18 +9,11 @@ import numpy as np
 import pytest
 
 from attn_math.induction_task import previous_occurrence, training_sequences
-from learned_training import default_training
 from lesson.numbers import parse_number
 from scene_checks import run_scene
 from scenes.heatmap import Heatmap
 from scenes.learned import token_letter
-
-PIXELS_PER_UNIT = 1280 / 14.222  # at 720p
-
-
-@pytest.fixture(scope="module")
-def training():
-    return default_training()
+from test_learned_review import PIXELS_PER_UNIT, training  # noqa: F401 (a fixture: the default training run)
 
 
 @pytest.fixture(scope="module")
