@@ -5,15 +5,14 @@ on the lab's three sentences, a row each."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, Rectangle, ReplacementTransform, SurroundingRectangle, Transform, VGroup
+from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, ReplacementTransform, SurroundingRectangle,
+                   Transform, VGroup, smooth, squish_rate_func)
 
-from attn_math.lab import LabAttention
-from lesson.pipeline_answers import SentenceReading, lab_sentence_readings
+from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention
 from scenes import style
 from scenes.fades import Appear, Vanish
+from scenes.pipeline_parts.entropy_rows import EntropyRows, entropy_rows
 from scenes.pipeline_parts.common import FADE_SECONDS, LEAVE_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap, cell_centres, cell_size_of
@@ -38,13 +37,12 @@ SEEN_SECONDS = 0.25  # the cells a row sees lighting up as the voice names them
 SEEN_FILL = 0.4  # their light: the numbers under it stay readable; at 0.25 with a 2-wide frame, the light changed too
 # few pixels from frame to frame at 720p to be seen coming (review s9: 243.2-252.6 still under the voice)
 SEEN_STROKE = 5
-SENTENCES_NUMBERS = 10  # the table of the lab's three sentences: two articles' weight and maximum, three pairs of H
-TABLE_GAP = (0.4, 0.25)  # between the table's columns, and its rows
-TABLE_SECONDS = 1.2  # the comparison leaving and the table landing
-ENTROPY_BAR_WIDTH = 0.8  # a sentence's entropy bars in the table: 2 bits, the fourth token's largest possible
-ENTROPY_BAR_HEIGHT = 0.16
-ENTROPY_BAR_GAP = 0.12  # between the first token's bar and the fourth's: their names («1.º», «4.º») apart
-ENTROPY_BAR_NAME_GAP = 0.1  # between a bar and its token's place, «1.º» or «4.º», left of it
+TABLE_GAP = (0.4, 0.25)  # between the two sides' entropy pairs kept over the rows' chart
+TABLE_SECONDS = 1.2  # the comparison leaving and the rows' chart landing
+ROWS_GROWING = 2.4  # s at least for every masked row's bar to grow, one after another (each a fraction of a second)
+OTHERS_SECONDS = 0.4  # the lab's other sentences' rows landing as dots
+OTHERS_GROWTH = 2  # a dot lands shrinking from this many times its size
+CHART_SHARE = 0.55  # of the body's height, at most, for the rows' tallest frame (log₂ n bits)
 
 
 class MaskComparison(VGroup):
@@ -205,7 +203,7 @@ class CausalMask(MatrixReveals):
         """Exercise 4: the first and the fourth row framed on both maps, then their entropies without and with the
         mask, each pair as its sound's clusters land; the masked pair framed: what the mask changed."""
         parts = self.comparison
-        self.begin_step("entropy", new_numbers=ENTROPY_NUMBERS + SENTENCES_NUMBERS, first=self.tokens[0],
+        self.begin_step("entropy", new_numbers=ENTROPY_NUMBERS + len(self.tokens), first=self.tokens[0],
                         fourth=self.tokens[parts.fourth])
         frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
         self.play(*[Create(frame) for frame in frames], run_time=FRAMING_ROWS_SECONDS)
@@ -242,9 +240,10 @@ class CausalMask(MatrixReveals):
 
     def show_sentences_table(self, frames: VGroup, changed):
         """The maps leave, the two pairs of entropies stay under their sides' titles (``changed`` framing the masked
-        pair), and the table of the lab's three sentences lands under them, as the voice says "en cada oración"."""
+        pair), and the entropy of every masked row lands under them as a bar in its frame of log₂ i, row after row, as
+        the voice says it grows with the context each token sees; then the lab's other sentences' rows, as dots."""
         parts = self.comparison
-        table = self.sentences_table(lab_sentence_readings(self.settings.temperature))
+        chart = self.entropy_rows_chart()
         kept = VGroup(VGroup(parts.free_title, parts.entropy_free),
                       VGroup(parts.masked_title, parts.entropy_masked, changed))
         header = kept.copy()  # back to the size it was written at: the comparison was scaled down to fit the body
@@ -254,53 +253,34 @@ class CausalMask(MatrixReveals):
             side[0].next_to(side[1], UP, buff=COMPARISON_LINE_GAP)
         header.arrange(RIGHT, buff=TABLE_GAP[0])
         header[0].shift(UP * (header[1][1].get_y() - header[0][1].get_y()))  # the readouts level, the frame aside
-        self.place(VGroup(header, table).arrange(DOWN, buff=2 * COMPARISON_LINE_GAP), self.body())
+        self.place(VGroup(header, chart).arrange(DOWN, buff=2 * COMPARISON_LINE_GAP), self.body())
         self.wait(max(0.0, self.fill_seconds(TABLE_SECONDS) / 2))  # the comparison read before it leaves
-        self.beat("sentences")  # "en cada oración": the lab's three sentences, as the guide asks
+        self.beat("sentences")  # "row after row, the entropy grows with the context": the rows' bars, one by one
         # the masked side as it is on screen: its scaled scores, replaced by the weights at step 12, would come back
         # to fade out over them (their formula across «Con máscara causal»)
-        self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend)),
-                  Transform(kept, header), Appear(table), run_time=TABLE_SECONDS)
-        self.entropy_stage = VGroup(kept, table)
+        # the maps gone before the chart comes: cross-faded, its names stood over their numbers (review s10's rule)
+        self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend),
+                         rate_func=squish_rate_func(smooth, 0.0, 0.5)),
+                  Transform(kept, header), Appear(chart.ground(), rate_func=squish_rate_func(smooth, 0.5, 1.0)),
+                  run_time=TABLE_SECONDS)
+        growing = max(ROWS_GROWING, self.voice_left(VOICE_LEFT)) / max(1, len(chart.bars))
+        for bar, value in zip(chart.bars, chart.values):  # each row's bar grows quickly, the next as it ends
+            self.play(GrowFromEdge(bar, DOWN), Appear(value), run_time=growing)
+        if len(chart.others):
+            self.beat("others")  # "in the lab's three sentences": their rows on the same bars
+            self.play(*[FadeIn(dot, scale=OTHERS_GROWTH) for dot in chart.others], run_time=OTHERS_SECONDS)
+        self.entropy_stage = VGroup(kept, chart)
         # the pairs' clusters, heard again: a light along the frame already round the masked pair (one run round a box
         # of its own, with no line drawn there, left a stray L-shaped corner beside it: review s9, 261.0)
         self.replay_shows = changed
 
-    def entropy_bars(self, first_bits: float, fourth_bits: float) -> VGroup:
-        """The row's two entropies as bars in frames as long as the fourth token's largest possible, log₂ 4 = 2 bits
-        (all four alike): the first token's frame empty, the fourth's nearly full, each named by its token's place
-        («1.º», «4.º», as the column beside names them). A picture of the numbers beside."""
-        most = math.log2(FOURTH + 1)
-        bars = VGroup()
-        for bits, place in ((first_bits, "table_bar_first"), (fourth_bits, "table_bar_fourth")):
-            frame = Rectangle(width=ENTROPY_BAR_WIDTH, height=ENTROPY_BAR_HEIGHT, stroke_color=style.MUTED,
-                              stroke_width=1.5, fill_opacity=0)
-            fill = Rectangle(width=max(ENTROPY_BAR_WIDTH * min(bits, most) / most, 1e-3), height=ENTROPY_BAR_HEIGHT,
-                             stroke_width=0, fill_color=style.ATTENTION, fill_opacity=0.9)
-            name = label_text(self.labels[place], style.MUTED, style.CAPTION_SIZE)
-            bar = VGroup(frame, fill.align_to(frame, LEFT).set_y(frame.get_y()))
-            bars.add(VGroup(name, bar).arrange(RIGHT, buff=ENTROPY_BAR_NAME_GAP))
-        return bars.arrange(DOWN, buff=ENTROPY_BAR_GAP, aligned_edge=RIGHT)  # the bars one over the other
+    def entropy_rows_chart(self) -> EntropyRows:
+        """Every row's entropy under the mask, the lab's other sentences' as dots (lab weights, this temperature)."""
+        temperature = self.settings.temperature
+        masked = self.attention(temperature, True)
+        others = [lab_attention(sentence, temperature, causal=True).entropies for sentence in LAB_SENTENCES.values()
+                  if tuple(lab_attention(sentence, temperature).tokens) != tuple(masked.tokens)]
+        left, right, bottom, top = self.body()
+        return entropy_rows(self.labels, self.tokens, masked.entropies, others, right - left,
+                            (top - bottom) * CHART_SHARE)
 
-    def sentences_table(self, readings: list[SentenceReading]) -> VGroup:
-        """Exercises 1 and 4 on each of the lab's sentences with the lab's weights: a row each, the sentence, its
-        article's weight on its noun (and the row's largest), and H of its first and fourth rows under the mask."""
-        labels, font = self.labels, style.CAPTION_SIZE
-        cells = [label_text(labels[key], style.MUTED, font) for key in ("table_sentence", "table_article",
-                                                                       "table_entropy", "table_bars")]
-        for k, reading in enumerate(readings):
-            if reading.article is None:
-                article = label_text(labels["table_no_article"], style.MUTED, font)
-            else:
-                article = text_with_numbers(labels["article_readout"], {
-                    "weight": tagged_number(reading.article_weight, "sentences_article", (k, 0), font_size=font),
-                    "largest": tagged_number(reading.article_max, "sentences_article", (k, 1), font_size=font)},
-                    font_size=font, article=reading.tokens[reading.article[0]], noun=reading.tokens[reading.article[1]])
-            entropy = self.entropy_line(reading.tokens[0], reading.tokens[reading.fourth],
-                                        (reading.first_bits, reading.fourth_bits), "sentences_entropy", k)
-            cells += [label_text(labels["table_row"].format(sentence=" ".join(reading.tokens)), style.TEXT, font),
-                      article, entropy]
-            cells.append(self.entropy_bars(reading.first_bits, reading.fourth_bits))
-        grid = VGroup(*cells).arrange_in_grid(rows=len(readings) + 1, cols=4, buff=TABLE_GAP, col_alignments="lllc")
-        title = label_text(labels["table_title"], style.TEXT, style.BODY_SIZE)
-        return VGroup(title, grid).arrange(DOWN, buff=COMPARISON_LINE_GAP)

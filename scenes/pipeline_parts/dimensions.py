@@ -7,7 +7,8 @@ import math
 import textwrap
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, Line, Rectangle, RoundedRectangle, SurroundingRectangle, VGroup
+from manim import (DOWN, LEFT, RIGHT, UP, Create, Line, Rectangle, RoundedRectangle, SurroundingRectangle, VGroup,
+                   smooth, squish_rate_func)
 
 from lesson.pipeline_answers import Dimensions
 from lesson.scaling_answers import root
@@ -30,7 +31,8 @@ LARGEST_SCALE = 1.3  # the lines grown at most this much to fill their panel
 SPREAD_BAR_WIDTH = 5.0  # exercise 5's bar for the larger √d_k: the scores' spread
 SPREAD_BAR_HEIGHT = 0.22
 SPREAD_GAP = 0.12  # between a divisor's line and its bar
-POINTER_GAP = 0.12  # between the line the voice is on and its frame
+POINTER_GAP = 0.18  # between the line the voice is on and its frame: clear of its last digits
+POINTER_SECONDS = 0.4  # a frame drawn round that line, the one before leaving
 POINTER_STROKE = 3
 
 
@@ -88,6 +90,7 @@ class DimensionSteps(PipelineCommon):
         framed = {"lab": left[1], "model": left[2], "growth": left[4], "spread": VGroup(*spreads, spread_key), "sharpness": sharpness,
                   "heads": VGroup(bar, heads[0]), "more": VGroup(cuts[1], heads[1]), "tradeoff": tradeoff}
         self.pointers = {phrase: self.pointer_on(target) for phrase, target in framed.items()}
+        self.pointed = framed
         # exercise 6's panel comes with its lines: an empty panel held 20 s beside exercise 5 (review s8)
         beats = {"": [Appear(panels[0].background), Appear(left[0])],
                  "lab": [Appear(left[1][0]), Create(spreads[0])],
@@ -104,11 +107,17 @@ class DimensionSteps(PipelineCommon):
         for k, (phrase, animations) in enumerate(beats.items()):
             if phrase:
                 self.beat(phrase)
-                animations = [*animations, Create(self.pointers[phrase]),
-                              *([Vanish(self.pointers[previous])] if previous else [])]
-                previous = phrase
             # under a voice, each piece builds while its phrase is said, VOICE_LEFT before its end
-            self.play(*animations, run_time=max(min(STEP_SECONDS, each), self.voice_left(VOICE_LEFT)))
+            seconds = max(min(STEP_SECONDS, each), self.voice_left(VOICE_LEFT))
+            if phrase:  # its pieces and its frame whole at the phrase's start, the frame before gone: drawn over the
+                # phrase, a frame stood half-drawn for seconds round lines still fading in (review s10, 290)
+                quick = squish_rate_func(smooth, 0.0, min(1.0, POINTER_SECONDS / seconds))
+                for animation in animations:
+                    animation.rate_func = quick
+                animations = [*animations, Create(self.pointers[phrase], rate_func=quick),
+                              *([Vanish(self.pointers[previous], rate_func=quick)] if previous else [])]
+                previous = phrase
+            self.play(*animations, run_time=seconds)
             if k < len(beats) - 1 and each > STEP_SECONDS and not self.voice_left():
                 self.wait(each - STEP_SECONDS)
 

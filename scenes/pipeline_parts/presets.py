@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, Create, MathTex, SurroundingRectangle, Transform, VGroup
+from manim import DOWN, RIGHT, UP, ArcBetweenPoints, Create, MathTex, SurroundingRectangle, Transform, VGroup
 
 from attn_math.lab import LabAttention
 from attn_math.sharp import article_and_noun
@@ -18,7 +18,8 @@ from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap
 from scenes.token_labels import abbreviated
-from scenes.visuals import label_text, tagged_number, text_with_numbers
+from scenes.visuals import fit, label_text, tagged_number, text_with_numbers
+from scenes.weight_views import WIDEST_LINE
 
 PRESETS = ("lab", "sharp")  # the lab's random weights, then the designed ones, left to right
 READOUT_NUMBERS = 2  # in each side's readout: the row's entropy and largest weight, or the article's two weights
@@ -34,6 +35,10 @@ RING_STROKE = 5  # the ring around the article's weight on its noun
 NAME_FRAME_GAP = 0.06  # round the noun's column name
 LEGEND_NUMBERS = 2  # the colour legend's 0 and 1
 SILENT_PIECES = 5  # the presets step's pieces in a silent render, sharing its reading time
+WHY_GAP = 0.15  # between a side's article readout and the reason under it
+ARC_RISE = 0.3  # how high an arc between two column names rises over them: under the side's title
+ARC_LIFT = 0.12  # between a column's name and the arcs' ends over it
+SHOWN_WEIGHT = 0.005  # the least weight an arc is drawn for
 QUICK_SECONDS = 0.25  # a piece the voice names, landing as it names it: a fade over 0.35 s reads as still
 
 
@@ -116,9 +121,17 @@ class PresetComparison(MatrixReveals):
         self.land_with_chord(runs["sharp"].weights[q], "sharp", [Appear(sharp_side.title), Appear(sharp_side.heatmap)],
                              quick)
         top = self.cell_frame(sharp_side.heatmap.matrix, q, int(np.argmax(sharp)), style.ATTENTION)
-        self.beat("top")  # "the row of «gato» gives 0.78 to «el»": that row framed, its readout, that cell ringed
-        self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top),  # silent: the last fills the step
+        self.beat("top")  # "the row of «gato» gives 0.78 to «el»": that row framed, its readout, that cell ringed,
+        # and over the designed map the row's weights as arcs from «gato» to each token, as thick as the lab's lines
+        # are: the guide's «grosor refleja el peso», seen where the weights differ (the lab's all looked alike)
+        arcs = self.weight_arcs(sharp_side.heatmap, q, sharp)
+        self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top), *self.arcs_in(sharp_side.heatmap, arcs),
                   run_time=quick if self.spoken() else max(quick, self.fill_seconds()))
+        self.remove(arcs)  # drawn as part of the ring, with which they leave (left on the scene's top level, a Vanish
+        top.add(arcs)  # of the ring did not take them: they stayed over the next steps)
+        label = getattr(sharp_side.heatmap.matrix, "label", None)
+        if len(arcs) and label is not None:  # gone with the play: out of the map, which fades later with it
+            sharp_side.heatmap.matrix.remove(label)
         self.sharp_top = top
         self.presets_stage = PresetsStage(sides, frames)
         self.presets_extras = VGroup(below, top)  # on screen beside the stage until the temperature step
@@ -160,6 +173,9 @@ class PresetComparison(MatrixReveals):
         for side in sides:  # gone: else the stage's leaving (step 10) faded them in again over the article's readouts
             side.remove(side.readout)
         self.presets_stage = PresetsStage(sides, frames, rings, readouts)
+        # exercise 1's «¿por qué?» under each side's numbers, as the voice gives its verdict: where the random weights
+        # fail and the designed ones succeed (the step's caption says so), else the numbers alone
+        why = self.article_reasons(readouts) if article_caption(self.settings, exercise) == "caption" else {}
         each = max(CHORD_SECONDS, self.fill_seconds(0.0) / 2)
         for (preset, run), readout, ring, side in zip(runs.items(), readouts, rings, sides):  # lab, then designed
             self.beat(preset)  # each side's ring as the voice gives its weight
@@ -173,14 +189,54 @@ class PresetComparison(MatrixReveals):
             self.land_with_chord(run.weights[article], preset, [Create(ring), Appear(readout)], each / 2, landing)
             self.beat(f"{preset}_max")  # "its largest weight is only ...": that cell framed too, the noun's beside it
             top = self.cell_frame(side.heatmap.matrix, article, largest)
-            self.play(Create(top), run_time=QUICK_SECONDS if self.spoken() else max(each / 2, READOUT_SECONDS))
-            rings.add(top)
+            reason = [Appear(why[preset])] if preset in why else []
+            self.play(Create(top), *reason, run_time=QUICK_SECONDS if self.spoken() else max(each / 2, READOUT_SECONDS))
+            rings.add(top, *why.get(preset, []))
         self.beat("noun")  # "the article looks at its noun": the noun's name over the designed map's column, framed
         # (its row is framed, its weight ringed); it fades in whole: a frame drawn round a word in 0.25 s changed too
-        # few pixels a frame to be seen coming
+        # few pixels a frame to be seen coming; the article's arcs with it, the thickest to its noun
         noun_name = self.noun_name_frame(sides[-1].heatmap, noun)
-        self.play(Appear(noun_name), run_time=QUICK_SECONDS)
-        rings.add(noun_name)
+        arcs = self.weight_arcs(sides[-1].heatmap, article, runs["sharp"].weights[article])
+        self.play(Appear(noun_name), *[Appear(why["sharp"])] if "sharp" in why else [], Create(arcs),
+                  run_time=QUICK_SECONDS)
+        rings.add(noun_name, *why.get("sharp", []), arcs)
+
+    def weight_arcs(self, heatmap: TokenHeatmap, row: int, weights) -> VGroup:
+        """Over ``heatmap``'s column names, an arc from ``row``'s token to every other token it gives weight to, as
+        thick as that weight (the lab's lines' rule, scenes.weight_views.WeightedLines); none without column names."""
+        names = heatmap.column_labels
+        arcs = VGroup()
+        if len(names) <= row:
+            return arcs
+        lift = max(name.get_top()[1] for name in names) + ARC_LIFT
+        start = np.array([names[row].get_x(), lift, 0.0])
+        for j, weight in enumerate(weights):
+            if j == row or weight < SHOWN_WEIGHT:  # a weight written 0.00 has no arc
+                continue
+            end = np.array([names[j].get_x(), lift, 0.0])
+            chord = abs(end[0] - start[0])
+            angle = 4 * math.atan(2 * ARC_RISE / chord) * (-1 if end[0] > start[0] else 1)  # rising over the names
+            arc = ArcBetweenPoints(start, end, angle=angle, color=style.ATTENTION,
+                                   stroke_width=max(0.75, WIDEST_LINE * float(weight)),
+                                   stroke_opacity=0.35 + 0.65 * float(weight))
+            arc.weight = float(weight)
+            arcs.add(arc)
+        return arcs
+
+    @staticmethod
+    def arcs_in(heatmap: TokenHeatmap, arcs: VGroup) -> list:
+        """The arcs drawn where the map's formula stood: it leaves (taken out of the map after the play, for good:
+        a later fade of the map would bring it back under them)."""
+        label = getattr(heatmap.matrix, "label", None)
+        if label is None or not len(arcs):
+            return [Create(arcs)] if len(arcs) else []
+        return [Vanish(label), Create(arcs)]
+
+    def article_reasons(self, readouts: VGroup) -> dict:
+        """Under each side's readout, why its article does or does not look at its noun."""
+        return {preset: VGroup(fit(label_text(self.labels[f"article_why_{preset}"], colour, style.CAPTION_SIZE),
+                                   readout.width, readout.height).next_to(readout, DOWN, buff=WHY_GAP))
+                for preset, readout, colour in zip(PRESETS, readouts, (style.MUTED, style.ATTENTION))}
 
     @staticmethod
     def noun_name_frame(heatmap: TokenHeatmap, noun: int) -> VGroup:

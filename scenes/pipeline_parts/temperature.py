@@ -7,8 +7,8 @@ plot: the guide's "1-2 tokens" seen where it holds."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, ReplacementTransform,
-                   SurroundingRectangle, Transform, VGroup, linear, smooth, squish_rate_func)
+from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeIn, GrowFromEdge, Rectangle,
+                   ReplacementTransform, SurroundingRectangle, VGroup, linear, smooth, squish_rate_func)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention
 from lesson.numbers import format_number
@@ -55,7 +55,11 @@ UNIFORM_CLEARANCE = 0.2  # over its label's height: the room that puts the label
 UNIFORM_SECONDS = 1.5  # the uniform floor and its label drawn, a light running down the curve to it
 COLD_FRAME_GAP = 0.08  # round the coldest row, or a row's readout, framed as the voice names it
 COLD_STROKE = 3
+FRAME_SWAP_SECONDS = 0.3  # a row's readout framed as the voice reads it, the frame before leaving
 READ_OUT_LEFT = 1.0  # s of the phrase reading the three maxima left after the last is framed
+DESIGNED_ROOM = 1.5  # more of the plot's box left free under it for the designed weights' row of bars
+DESIGNED_WIDTH = 0.6  # of the plot's box's width, that row's bars
+DESIGNED_BARS = 0.6  # their height at a weight of 1
 
 
 class TemperatureRow(VGroup):
@@ -96,7 +100,8 @@ class TemperatureSteps(PipelineCommon):
         exercise = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]  # their rows follow
         self.temperature_largest = rounded_up(max(run.weights[q].max() for run in (*runs, *exercise)))
         rows = self.temperature_rows_of(temperatures, runs, "temperature")
-        self.plot = self.max_weight_plot((split + SPLIT_MARGIN, right, bottom, top))
+        self.plot = self.max_weight_plot((split + SPLIT_MARGIN, right, bottom, top),
+                                         PLOT_READOUT_ROOM + (DESIGNED_ROOM if designed is not None else 0.0))
         marks = self.marks(temperatures, [run.max_weights[q] for run in runs])
         self.play(Vanish(VGroup(self.presets_stage, self.presets_extras)), run_time=LEAVE_SECONDS)
         self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=ENTER_SECONDS)
@@ -116,19 +121,41 @@ class TemperatureSteps(PipelineCommon):
         self.designed_cold = VGroup(cold)
         if designed is not None:  # "that happens with trained or designed weights", shown
             self.beat("guide")
-            line = self.designed_line(temperatures[coldest], designed.max_weights[q])
-            self.play(Appear(line), run_time=max(ROW_READOUT_SECONDS, self.voice_left(VOICE_LEFT)))
+            line = self.designed_row(temperatures[coldest], designed)
+            # the line first, then its bars growing: the one or two tokens the guide expects seen taking the row
+            self.play(Appear(line.readout), run_time=ROW_READOUT_SECONDS)
+            self.play(*[GrowFromEdge(bar, DOWN) for bar in line.chart.bars], Appear(line.chart.baseline),
+                      Appear(line.chart.slots),
+                      Appear(line.title), run_time=ROW_READOUT_SECONDS)  # quickly: a slow growth reads as still
             self.designed_cold.add(line)
         self.temperature_rows, self.temperature_marks = rows, marks
 
-    def designed_line(self, temperature: float, largest: float) -> VGroup:
-        """'pesos diseñados, T = 0.20: máx. = 1.00' under the plot, where exercise 2 reads its values off."""
+    def designed_row(self, temperature: float, run: LabAttention) -> TemperatureRow:
+        """Under the plot, where exercise 2 reads its values off: 'pesos diseñados, T = 0.20: máx. = 1.00' over the
+        query's row of designed weights as bars (on a scale of 1), the largest one's token named under it: the guide's
+        «1-2 tokens» seen."""
+        q, largest = self.query, run.max_weights[self.query]
         line = text_with_numbers(self.labels["designed_cold"], {
             "largest": tagged_number(largest, "designed_cold", colour=style.ATTENTION, font_size=style.CAPTION_SIZE)},
             style.ATTENTION, style.CAPTION_SIZE, temperature=format_number(temperature))
         left, right, _, _ = self.plot_box
         fit(line, right - left, READ_OFF_HEIGHT)
-        return line.next_to(self.plot, DOWN, buff=READ_OFF_DROP).set_x((left + right) / 2)
+        chart = token_bar_chart(run.weights[q], [abbreviated(token) for token in self.tokens],
+                                DESIGNED_WIDTH * (right - left), DESIGNED_BARS, query=q, show_values=False,
+                                name="designed_cold_bars")
+        chart.remove(chart.labels)
+        slots = VGroup(*[Rectangle(width=bar.width, height=DESIGNED_BARS, stroke_color=style.MUTED, stroke_width=1.5,
+                                   fill_opacity=0).move_to(bar.get_bottom(), aligned_edge=DOWN) for bar in chart.bars])
+        chart.slots = slots
+        chart.add(slots)  # each weight out of 1: the frame a bar would fill with all the row's weight
+        top = int(np.argmax(run.weights[q]))
+        name = label_text(abbreviated(self.tokens[top]), style.ATTENTION, style.CAPTION_SIZE)
+        name.next_to(chart.baseline, DOWN, buff=READOUT_LINE_GAP).set_x(chart.bars[top].get_x())
+        chart.labels = VGroup(name)
+        chart.add(name)
+        line.next_to(self.plot, DOWN, buff=READ_OFF_DROP).set_x((left + right) / 2)
+        chart.next_to(line, DOWN, buff=READ_OFF_DROP).set_x((left + right) / 2)
+        return TemperatureRow(name, chart, line)
 
     def temperature_rows_of(self, temperatures, runs: list[LabAttention], name: str) -> VGroup:
         """A ``temperature_row`` per temperature, stacked in the left part of the body (``temperature_box``), every
@@ -165,8 +192,9 @@ class TemperatureSteps(PipelineCommon):
         readout.next_to(bars, RIGHT, buff=ROW_SIDE_GAP)
         return TemperatureRow(title, chart, readout)
 
-    def max_weight_plot(self, box) -> CurvePlot:
-        """The query's maximum weight against T over the lab's slider, sampled at CURVE_SAMPLES temperatures."""
+    def max_weight_plot(self, box, room: float = PLOT_READOUT_ROOM) -> CurvePlot:
+        """The query's maximum weight against T over the lab's slider, sampled at CURVE_SAMPLES temperatures; ``room``
+        of the box's height left free under it."""
         q = self.query
         temperatures = np.linspace(MIN_TEMPERATURE, MAX_TEMPERATURE, CURVE_SAMPLES)
         maxima = np.array([self.attention(float(t), self.settings.causal).max_weights[q] for t in temperatures])
@@ -177,8 +205,9 @@ class TemperatureSteps(PipelineCommon):
                          x_name=self.labels["axis_temperature"],
                          y_name=self.labels["axis_max_weight"].format(query=abbreviated(self.tokens[q])))
         left, right, bottom, top = self.plot_box = box
-        fit(plot, right - left - PLOT_SIDE_ROOM, top - bottom - PLOT_READOUT_ROOM)
-        return plot.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+        fit(plot, right - left - PLOT_SIDE_ROOM, top - bottom - room)
+        low = bottom if room == PLOT_READOUT_ROOM else bottom + room  # room for more than the values read off: kept
+        return plot.move_to(np.array([(left + right) / 2, (low + top) / 2, 0]))
 
     def show_temperature_plot(self):
         """Exercise 2: the rows at the guide's T = 0.5, 1, 3 in place of the configured ones, the whole curve, the
@@ -233,12 +262,16 @@ class TemperatureSteps(PipelineCommon):
             return
         rows = self.temperature_rows
         each = seconds / len(rows)
-        frame = self.readout_frame(rows[0])
-        self.play(Create(frame), run_time=each)
-        for row in rows[1:]:
-            self.play(Transform(frame, self.readout_frame(row)), run_time=each)
+        frame = None
+        # each frame lands quickly where the voice is, the one before leaving in place: one frame sliding from row to
+        # row cut through the readouts between (review s10, 195: across «H = 2.80 bits»)
+        for row in rows:
+            framed = self.readout_frame(row)
+            self.play(Appear(framed), *([Vanish(frame)] if frame is not None else []),
+                      run_time=min(each, FRAME_SWAP_SECONDS))
+            self.wait(max(0.0, each - FRAME_SWAP_SECONDS))
+            frame = framed
         self.play(Vanish(frame), run_time=LEAVE_SECONDS)
-        self.remove(frame)
 
     @staticmethod
     def readout_frame(row) -> SurroundingRectangle:

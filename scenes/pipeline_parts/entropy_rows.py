@@ -1,0 +1,101 @@
+"""Exercise 4's «¿por qué?» as a picture: under the causal mask, the entropy of every row of the sentence as a bar
+with its number, each bar inside a frame as tall as log₂ i, the most that row can spread over the i tokens it sees;
+the lab's other sentences' rows as dots on the same bars. The entropy grows with the context a token has."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, DashedLine, Dot, Line, Rectangle, VGroup
+
+from scenes import style
+from scenes.token_labels import abbreviated
+from scenes.visuals import cap_height, label_text, sit_on, tagged_number
+
+SLOT = 0.95  # the width a row's bar takes, gap included
+BAR_WIDTH = 0.55
+FRAME_WIDTH = 0.7  # a row's frame of log₂ i, round its bar: wider, so that a bar as tall as its frame shows both
+BIT_HEIGHT = 1.05  # of a bit
+VALUE_GAP = 0.16  # between a bar (or its frame's top) and its number: clear of the dots there
+NAME_GAP = 0.15  # between the baseline and the tokens' names
+NAME_SPACING = 0.2  # at least, between two tokens' names side by side
+LEGEND_GAP = 0.35  # between the chart and its legend's entries
+DOT_RADIUS = 0.07
+FRAME_STROKE = 2
+BASE_STROKE = 2
+
+
+class EntropyRows(VGroup):
+    """The ``bars`` (each row's entropy), their ``values``, the ``limits`` (frames of log₂ i), the ``names`` of the
+    rows' tokens, the ``others`` (dots: the lab's other sentences' rows), the ``baseline``, the ``title`` and the
+    ``legend``."""
+
+    def __init__(self, title, baseline, limits, bars, values, names, others, legend):
+        super().__init__(title, baseline, bars, limits, values, names, others, legend)
+        self.title, self.baseline, self.limits, self.bars = title, baseline, limits, bars
+        self.values, self.names, self.others, self.legend = values, names, others, legend
+
+    def ground(self) -> VGroup:
+        """What lands first: the axis, the frames, the names, the title and the legend; then the bars grow."""
+        return VGroup(self.title, self.baseline, self.limits, self.names, self.legend)
+
+
+def entropy_rows(labels: dict, tokens, bits, others: list[np.ndarray], width: float, height: float,
+                 name: str = "entropy_rows") -> EntropyRows:
+    """``bits[i]``: the entropy of row i under the mask (tagged ``name``, (0, i)); ``others``: the same for the lab's
+    other sentences, drawn as dots on the rows they have. Built within ``width`` x ``height`` at the size it is read:
+    a long sentence's names, then its numbers, are left out rather than shrunk (the bars and frames still compare)."""
+    n = len(bits)
+    font = style.CAPTION_SIZE
+    tokens_named = [label_text(abbreviated(token), style.MUTED, font) for token in tokens]
+    slot = max(SLOT, max(name.width for name in tokens_named) + NAME_SPACING)  # long names side by side, apart
+    if n * slot > width:  # too many names side by side: the bars alone, at most SLOT apart
+        tokens_named = [VGroup() for _ in tokens]
+        slot = min(SLOT, width / n)
+    numbered = slot >= tagged_number(2.81, "probe", font_size=font).width + NAME_SPACING / 2
+    bar_width, frame_width = BAR_WIDTH * slot / SLOT, FRAME_WIDTH * slot / SLOT
+    bit_height = min(BIT_HEIGHT, height / max(1.0, math.log2(n)))  # the last frame, log₂ n, as tall as the room
+    baseline = Line(ORIGIN_LEFT, ORIGIN_LEFT + RIGHT * slot * n, color=style.MUTED, stroke_width=BASE_STROKE)
+    limits, bars, values, names = VGroup(), VGroup(), VGroup(), VGroup()
+    for i in range(n):
+        x = (i + 0.5) * slot
+        most = math.log2(i + 1)
+        limit = Rectangle(width=frame_width, height=max(most * bit_height, 1e-3), stroke_color=style.MUTED,
+                          stroke_width=FRAME_STROKE, fill_opacity=0)
+        limit.move_to([x, most * bit_height / 2, 0])
+        if i == 0:  # log₂ 1 = 0: a flat frame, a dash on the axis
+            limit = DashedLine([x - frame_width / 2, 0, 0], [x + frame_width / 2, 0, 0], color=style.MUTED,
+                               stroke_width=FRAME_STROKE)
+        tall = max(float(bits[i]) * bit_height, 1e-3)
+        bar = Rectangle(width=bar_width, height=tall, stroke_width=0, fill_color=style.ATTENTION, fill_opacity=0.9)
+        bar.move_to([x, tall / 2, 0])
+        value = VGroup()
+        if numbered:
+            value = tagged_number(float(bits[i]), name, (0, i), style.ATTENTION, font)
+            value.next_to([x, max(tall, most * bit_height), 0], UP, buff=VALUE_GAP)
+        token = tokens_named[i]
+        if len(token.submobjects) or getattr(token, "text", None):
+            sit_on(token.set_x(x), -NAME_GAP - cap_height(token))  # every name on one line, descenders or not
+        limits.add(limit.set_z_index(1))  # over its bar, which grows after it has landed
+        bars.add(bar)
+        values.add(value)
+        names.add(token)
+    dots = VGroup(*[Dot([(i + 0.5) * slot + (k - (len(others) - 1) / 2) * 2.2 * DOT_RADIUS,
+                         float(row[i]) * bit_height, 0], radius=DOT_RADIUS, color=style.HIGHLIGHT)
+                    for k, row in enumerate(others) for i in range(min(n, len(row)))])
+    title = label_text(labels["rows_title"], style.TEXT, style.BODY_SIZE)
+    frame_key = VGroup(Rectangle(width=0.25, height=0.3, stroke_color=style.MUTED, stroke_width=FRAME_STROKE),
+                       label_text(labels["rows_most"], style.MUTED, font)).arrange(RIGHT, buff=0.12)
+    legend = VGroup(frame_key)
+    if len(others):
+        legend.add(VGroup(Dot(radius=DOT_RADIUS, color=style.HIGHLIGHT),
+                          label_text(labels["rows_others"], style.MUTED, font)).arrange(RIGHT, buff=0.12))
+    legend.arrange(RIGHT, buff=2 * LEGEND_GAP)
+    chart = VGroup(baseline, bars, limits, values, names, dots)  # the frames over the bars: seen where they meet
+    title.next_to(chart, UP, buff=LEGEND_GAP)
+    legend.next_to(chart, DOWN, buff=LEGEND_GAP)
+    return EntropyRows(title, baseline, limits, bars, values, names, dots, legend)
+
+
+ORIGIN_LEFT = np.array([0.0, 0.0, 0.0])
