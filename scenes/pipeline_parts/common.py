@@ -13,7 +13,7 @@ from attn_math.lab import LabAttention
 from lesson.pipeline_answers import attention
 from scenes import style
 from lesson.narration_text import TAIL
-from scenes.lesson_scene import Cue
+from scenes.lesson_scene import FINISHED_HOLD, Cue
 from scenes.visuals import enlarge_formulas, fit
 from scenes.weight_views import WeightedLines
 
@@ -91,6 +91,9 @@ class PipelineCommon:
             # stray dash beside the row (review 06, the causal step's end)
             self.play(*pulses([shown], style.HIGHLIGHT), run_time=max(end - TAIL - self.renderer.time, STEP_SECONDS),
                       rate_func=linear)
+            # the light was the step's last motion: its finished state holds FINISHED_HOLD from there
+            step.settled = self._settled
+            return max(end, step.settled + FINISHED_HOLD * self.job.config.lecture.pace)
         return end
 
     def draw_lines(self, lines: WeightedLines, temperature: float, seconds: float):
