@@ -435,7 +435,14 @@ class MatrixScene(LessonScene):
             self.wait(gap)
         self.beat("fixed")  # «here they are fixed»: the three framed
         self.point_at(*self.W.values())
+        if self.is_worked_example(inputs):  # where a student finds these numbers to check them (clase 04's seed)
+            self.show_line(label_text(self.strings["labels"]["worked_example"], style.TEXT, style.BODY_SIZE))
 
+    @staticmethod
+    def is_worked_example(inputs: dict) -> bool:
+        """The example is the course notes' worked example 4.2.6 (the default preset's numbers), whatever its words."""
+        example = worked_example.PRESETS["default"]
+        return all(np.array_equal(inputs[name], getattr(example, name)) for name in ("X", "W_Q", "W_K", "W_V"))
 
     def with_words(self, matrix: LabelledMatrix) -> LabelledMatrix:
         """Put the tokens' words left of ``matrix``'s rows, right-aligned, as part of it (they move and scale

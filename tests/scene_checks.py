@@ -194,25 +194,30 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
     on a key frame, so a still screen is re-encoded every few seconds: at 256x144 that moves 30 to 50 edge
     pixels by up to ~60 of 255 (measured: heads, 47-51 s). A key frame that differs from the frame before
     it by less than a tenth of what a finished reveal moves is that re-encoding: the stretch goes on, and
-    the key frame is what the next frames are compared with. Not ``through_key_frames``: a key frame is where
-    a play or a wait began, so an animation's last easing frames end there (where a landing cue sounds).
+    the next frames are compared with the key frame as well as with the stretch's first (the P-frames after a
+    noisy key frame settle back towards the picture before it: measured, pipeline's entropy step, 40 px off the
+    key frame and 5 px off the frame before it). Not ``through_key_frames``: a key frame is where a play or a
+    wait began, so an animation's last easing frames end there (where a landing cue sounds).
     """
-    runs, first, previous, run_start, time = [], None, None, 0.0, 0.0
+    runs, references, previous, run_start, time = [], [], None, 0.0, 0.0
 
     def moved(pixels, reference, most):
         return np.mean(np.abs(pixels - reference) > level) >= most
+
+    def still(pixels):
+        return any(not moved(pixels, reference, share) for reference in references)
 
     with av.open(str(path)) as container:
         stream = container.streams.video[0]
         for frame in container.decode(stream):
             time = float(frame.pts * stream.time_base)
             pixels = frame.to_ndarray(format="gray").astype(np.int16)
-            if first is not None and moved(pixels, first, share) and frame.key_frame and through_key_frames \
+            if references and not still(pixels) and frame.key_frame and through_key_frames \
                     and not moved(pixels, previous, 2 * share):
-                first = pixels  # the same picture, encoded again
-            elif first is None or moved(pixels, first, share):
+                references.append(pixels)  # the same picture, encoded again
+            elif not references or not still(pixels):
                 runs.append((run_start, time))
-                first, run_start = pixels, time
+                references, run_start = [pixels], time
             previous = pixels
         runs.append((run_start, time + 1 / float(stream.average_rate)))
     return [(start, end) for start, end in runs if end - start > longest + 1e-6]

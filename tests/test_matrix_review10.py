@@ -50,6 +50,19 @@ def test_the_frame_round_the_weights_stays_inside_the_margins(inputs_and_queries
     assert pointers and all(edge <= right for _, edge, _ in pointers), (pointers, right)
 
 
+def test_the_worked_examples_origin_is_on_screen_only_for_its_numbers(inputs_and_queries):
+    """Clase 04: «Los valores de fábrica son los del ejemplo trabajado 4.2.6 del apunte, así que puedes comprobar cada
+    número contra el texto» (the voice alone said where to check them). Written for those numbers, whatever the
+    words; never over a lecturer's own matrices."""
+    scene, _ = inputs_and_queries
+    inputs = next(step for step in scene.steps if step.key == "inputs")
+    assert sum("4.2.6" in text.text for text in inputs.texts) == 1
+    for override in ('matrix.tokens=["yo", "tú", "él"]', 'matrix.preset="large_scores"', "matrix.X=[[1,0],[0,1],[2,1]]"):
+        own = run_scene("matrix", override, steps=parse_steps("inputs", list(MatrixScene.STEPS)))
+        texts = next(step for step in own.steps if step.key == "inputs").texts
+        assert sum("4.2.6" in text.text for text in texts) == (1 if "tokens" in override else 0), override
+
+
 def test_a_closing_card_with_a_drawing_keeps_the_frames_margins():
     """The matrix's cost card, with its n² grid, ran from 10 px under the frame's top to 10 px over its bottom: a card
     with a drawing (matrix's, heads') gives the drawing only the height the margins leave."""
