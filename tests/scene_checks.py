@@ -196,10 +196,14 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
     it by less than a tenth of what a finished reveal moves is that re-encoding: the stretch goes on, and
     the next frames are compared with the key frame as well as with the stretch's first (the P-frames after a
     noisy key frame settle back towards the picture before it: measured, pipeline's entropy step, 40 px off the
-    key frame and 5 px off the frame before it). Not ``through_key_frames``: a key frame is where a play or a
-    wait began, so an animation's last easing frames end there (where a landing cue sounds).
+    key frame and 5 px off the frame before it). One faint frame (under twice ``share`` off the stretch, no pixel
+    by twice ``level``) whose next frame is back on it is the encoder's flicker too (measured: matrix's inputs step,
+    one P-frame 37 px off a still screen at 256x144 by at most 35 levels, against a floor of 36.9 px; the frames
+    before and after it 0-6 px off; a light running round a row changes as few pixels, by 160-210 levels); a change
+    that stays, however faint, ends the stretch where it began. Not ``through_key_frames``: a key frame is where a
+    play or a wait began, so an animation's last easing frames end there (where a landing cue sounds).
     """
-    runs, references, previous, run_start, time = [], [], None, 0.0, 0.0
+    runs, references, previous, flicker, run_start, time = [], [], None, None, 0.0, 0.0
 
     def moved(pixels, reference, most):
         return np.mean(np.abs(pixels - reference) > level) >= most
@@ -207,18 +211,34 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
     def still(pixels):
         return any(not moved(pixels, reference, share) for reference in references)
 
+    def faint(pixels):  # under twice the floor's pixels, none of them by twice its level: not a drawing's contrast
+        return any(not moved(pixels, reference, 2 * share) and np.abs(pixels - reference).max() < 2 * level
+                   for reference in references)
+
     with av.open(str(path)) as container:
         stream = container.streams.video[0]
         for frame in container.decode(stream):
             time = float(frame.pts * stream.time_base)
             pixels = frame.to_ndarray(format="gray").astype(np.int16)
-            if references and not still(pixels) and frame.key_frame and through_key_frames \
-                    and not moved(pixels, previous, 2 * share):
+            if flicker is not None:
+                if still(pixels):  # back on the stretch: the frame before was the encoder's
+                    flicker, previous = None, pixels
+                    continue
+                runs.append((run_start, flicker[0]))  # it began a change
+                references, run_start, flicker = [flicker[1]], flicker[0], None
+            if not references or still(pixels):
+                references = references or [pixels]
+            elif frame.key_frame and through_key_frames and not moved(pixels, previous, 2 * share):
                 references.append(pixels)  # the same picture, encoded again
-            elif not references or not still(pixels):
+            elif faint(pixels):
+                flicker = (time, pixels)  # just over the floor: the next frame tells
+            else:
                 runs.append((run_start, time))
                 references, run_start = [pixels], time
             previous = pixels
+        if flicker is not None:
+            runs.append((run_start, flicker[0]))
+            run_start = flicker[0]
         runs.append((run_start, time + 1 / float(stream.average_rate)))
     return [(start, end) for start, end in runs if end - start > longest + 1e-6]
 

@@ -50,3 +50,27 @@ def test_a_quick_fade_or_a_moving_square_breaks_a_still(tmp_path, fps):
     assert [round(b - a) for a, b in video_stills(write_clip(tmp_path / "h.mp4", fps, half_second), longest=0)] == [10]
     moving = [lambda t: square(240, left=20 + int(20 * t))] * int(8 * fps)
     assert video_stills(write_clip(tmp_path / "m.mp4", fps, moving), longest=0.5) == []
+
+
+def patched(raised_by: int, frames: slice, fps: int = 5):
+    """A still dark screen where a patch of 48 pixels (6x8) is ``raised_by`` levels in the frames ``frames``."""
+    def picture(t):
+        shown = square(20)
+        if round(t * fps) in range(*frames.indices(10 * fps)):
+            shown[20:26, 30:38] += raised_by
+        return shown
+    return [picture] * (10 * fps)
+
+
+def test_one_faint_frame_is_the_encoders_flicker_but_a_bright_one_or_a_lasting_faint_change_is_not(tmp_path):
+    """video_freezes at the tiny lecture's 5 fps and 256x144: one frame 48 px off by 30 levels (just over the floor of
+    0.001 of the pixels, 36.9, as a P-frame of a still screen was measured) keeps the stretch; the same pixels by 200
+    levels (a light running round a row) or a faint change that stays end it."""
+    flicker = write_clip(tmp_path / "flicker.mp4", 5, patched(30, slice(20, 21)))
+    assert [round(end - start) for start, end in video_freezes(flicker, longest=0)] == [10]
+    light = write_clip(tmp_path / "light.mp4", 5, patched(200, slice(20, 21)))
+    assert [(round(start, 1), round(end, 1)) for start, end in video_freezes(light, longest=0)] == \
+        [(0, 4.0), (4.0, 4.2), (4.2, 10.0)]
+    lasting = write_clip(tmp_path / "lasting.mp4", 5, patched(30, slice(20, None)))
+    assert [(round(start, 1), round(end, 1)) for start, end in video_freezes(lasting, longest=0)] == \
+        [(0, 4.0), (4.0, 10.0)]
