@@ -183,10 +183,9 @@ class CapitalScene(LessonScene):
         formula, worked = pe_formula(), pe_entry(walk.positional)
         self.place(VGroup(formula, matrices, worked).arrange(DOWN, buff=0.45), largest_scale=1.2)
         self.clear_stage(self.table)
-        self.play(MoveToTarget(self.table), run_time=1.0)
+        self.beat("formula")  # the formula PE's numbers come from, written as the voice starts on it
+        self.play(MoveToTarget(self.table), Appear(formula), run_time=1.0)
         self.quickly(Appear(plus), Appear(PE.frame), seconds=0.5)
-        self.beat("formula")  # «senos y cosenos de la posición»: the formula the PE's numbers come from
-        self.quickly(Appear(formula), seconds=1.0)
         self.reveal_rows(PE)
         self.beat("entry")  # one number of PE worked out from the formula, framed where it stands
         self.play(Create(self.highlight(PE, [WORKED_PE])), Appear(worked), run_time=0.6)
