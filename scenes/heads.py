@@ -259,18 +259,18 @@ class HeadsScene(LessonScene):
     def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
         """The heatmap sized so that, once its column labels are turned upright, it fits the panel as built: fitted
         by scaling, its labels shrank with it (to 11 px at 720p). The height the turned labels add comes off the
-        cells instead."""
+        cells instead; the height left over goes to its rows (``taller_rows``)."""
         left, right, bottom, top = self.panels()[1]
-        box = (left, right, bottom + CAPTION_ROOM, top)
-        height = top - box[2]
+        bottom += CAPTION_ROOM
+        height = top - bottom
         for _ in range(HEATMAP_TRIES):
             heatmap = upright_column_labels(TokenHeatmap(weights, self.result.labels, label, colour, right - left,
                                                          height, font_size=HEATMAP_LABEL_SIZE))
-            overflow = heatmap.height - (top - box[2])
+            overflow = heatmap.height - (top - bottom)
             if overflow <= 1e-3:
                 break
             height -= overflow
-        return self.place(taller_rows(heatmap, top - box[2] - heatmap.height), box)
+        return self.place(taller_rows(heatmap, top - bottom - heatmap.height), (left, right, bottom, top))
 
     def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str):
         """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens."""
