@@ -16,8 +16,9 @@ from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, DashedVMobject, 
                    VGroup, interpolate_color, smooth)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
+from attn_math.positional import DEFAULT_BASE, angular_frequencies
 from lesson.capital_answers import COUNTRY_DIMENSION, PARIS, ROMA, is_tie, question_fields, signed
-from lesson.numbers import as_read, decimals_for, format_number, parse_number, reproduces, tex_relation
+from lesson.numbers import MINUS, as_read, decimals_for, format_number, parse_number, reproduces, tex_relation
 from scenes import style
 from sonify.mappings import MAPPINGS, shared_scale, turn
 from scenes.bar_chart import BarChart
@@ -40,6 +41,10 @@ NUMBERS_PER_OUTPUT_ROW = 2  # a row of W_out or b_out: París's and Roma's numbe
 LINE_HEIGHT = 0.55  # strip kept under the body for a worked line
 CAPTION_CLEARANCE = 0.3  # body_box leaves room for one caption line; a wrapped caption needs this much more
 SIGN_SIZE = 40
+FORMULA_SIZE = 40  # step 2's PE formula and its worked entry
+# Step 2's worked entry of PE: the last word's (pos 4) in dim 2, the slow pair's sine: why that column stays near 0
+WORKED_PE = (4, 2)
+ANGLE_DECIMALS = 4  # pos/10000^(2i/d) written as 0.0086: at 2 decimals it reads 0.01, the sine's value too
 READOUT_SIZE = 32
 # The largest |score| or |logit| fills its cell this share of the way to its colour: the digits written on it
 # (TEXT) keep a contrast of 4.6:1 there, over WCAG's 4.5:1 (at the full colour, 3.5:1).
@@ -172,14 +177,19 @@ class CapitalScene(LessonScene):
         plus, equals = MathTex("+", font_size=SIGN_SIZE), MathTex(sign, font_size=SIGN_SIZE)
         table = self.base_size_target(self.table)
         table[1].label.next_to(table[1].cell_grid, UP, buff=0.22)
-        stage = VGroup(table, plus, PE, equals, self.X).arrange(RIGHT, buff=0.45, aligned_edge=DOWN)
+        matrices = VGroup(table, plus, PE, equals, self.X).arrange(RIGHT, buff=0.45, aligned_edge=DOWN)
         for sign in (plus, equals):
             sign.set_y(table[1].cell_grid.get_y())
-        self.place(stage, largest_scale=1.2)
+        formula, worked = pe_formula(), pe_entry(walk.positional)
+        self.place(VGroup(formula, matrices, worked).arrange(DOWN, buff=0.45), largest_scale=1.2)
         self.clear_stage(self.table)
-        self.play(MoveToTarget(self.table), run_time=1.0)
+        self.beat("formula")  # the formula PE's numbers come from, written as the voice starts on it
+        self.play(MoveToTarget(self.table), Appear(formula), run_time=1.0)
         self.quickly(Appear(plus), Appear(PE.frame), seconds=0.5)
         self.reveal_rows(PE)
+        self.beat("entry")  # one number of PE worked out from the formula, framed where it stands
+        self.play(Create(self.highlight(PE, [WORKED_PE])), Appear(worked), run_time=0.6)
+        self.wait(HOLD)
         self.beat("sum")
         self.cue("scale", **self.vector_scale)  # the vectors' scale starts: X, Q, K, V and the context share it
         self.quickly(Appear(equals), Appear(self.X.frame), seconds=0.5)
@@ -945,6 +955,32 @@ def labelled(values, label: str, colour, name: str, width: float | None = None, 
         matrix.brackets[0].shift(LEFT * BRACKET_ROOM)
         matrix.brackets[1].shift(RIGHT * BRACKET_ROOM)
     return matrix
+
+
+def tex_number(value: float, decimals: int = 2) -> str:
+    """``format_number`` for LaTeX: an ASCII minus, and a decimal comma that takes no space after it."""
+    return format_number(value, decimals).replace(MINUS, "-").replace(",", "{,}")
+
+
+def pe_formula() -> MathTex:
+    """PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...), with this section's d written in."""
+    fraction = rf"pos / {DEFAULT_BASE:.0f}^{{2i/{D_MODEL}}}"
+    return MathTex(rf"PE_{{(pos,\,2i)}} = \sin\left({fraction}\right), \qquad "
+                   rf"PE_{{(pos,\,2i+1)}} = \cos\left({fraction}\right)", font_size=FORMULA_SIZE, color=style.TEXT)
+
+
+def pe_entry(positional: np.ndarray) -> MathTex:
+    """The WORKED_PE entry of ``positional`` from the formula: PE(4, 2) = sin(4 / 10000^(2/3)) = sin(0.0086) ≈ 0.01
+    (an even dim, 2i, is a sine; an odd one, 2i+1, a cosine); "=" only if the angle as written gives the entry."""
+    pos, dim = WORKED_PE
+    name, function = (r"\sin", np.sin) if dim % 2 == 0 else (r"\cos", np.cos)
+    angle = pos * angular_frequencies(D_MODEL, DEFAULT_BASE)[dim]
+    value = positional[pos, dim]
+    relation = tex_relation(value, function(as_read(angle, ANGLE_DECIMALS)))
+    power = rf"{DEFAULT_BASE:.0f}^{{{dim - dim % 2}/{D_MODEL}}}"
+    return MathTex(rf"PE_{{({pos},\,{dim})}} = {name}\left({pos} / {power}\right) = "
+                   rf"{name}({tex_number(angle, ANGLE_DECIMALS)}) {relation} {tex_number(value)}",
+                   font_size=FORMULA_SIZE, color=style.TEXT)
 
 
 def cell_width(*arrays, decimals: int | None = None) -> float:

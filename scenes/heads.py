@@ -36,6 +36,11 @@ HOLD = 2.5  # seconds to hold a state worth reading
 FOCUS_MOVE = 0.4
 QUICK_APPEAR = 0.3
 HEATMAP_TRIES = 4
+# A heatmap's rows grow taller than their cells are wide into the panel's spare height, up to this share: a row label's
+# line (ascender to descender) filled 0.8 of a square row, «ladró» and «y» 12 px apart and a focused row's frame 3 px
+# from its neighbours' labels
+ROW_STRETCH = 1.3
+CAPTION_ROOM = 0.3  # kept under the heatmap: a caption wrapped onto a second line rises this much into the body
 # The heatmap's token labels, most of them lower case: their x-height 16 px at 720p (a cap height of 22 px), legible
 # from the back of a room, turned upright or not
 HEATMAP_LABEL_SIZE = 24  # sizings of a heatmap to its panel (the turned labels' height depends on the cells')  # a piece the voice names comes this fast: a slower fade reads as a still screen
@@ -254,8 +259,9 @@ class HeadsScene(LessonScene):
     def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
         """The heatmap sized so that, once its column labels are turned upright, it fits the panel as built: fitted
         by scaling, its labels shrank with it (to 11 px at 720p). The height the turned labels add comes off the
-        cells instead."""
-        left, right, bottom, top = box = self.panels()[1]
+        cells instead; the height left over goes to its rows (``taller_rows``)."""
+        left, right, bottom, top = self.panels()[1]
+        bottom += CAPTION_ROOM
         height = top - bottom
         for _ in range(HEATMAP_TRIES):
             heatmap = upright_column_labels(TokenHeatmap(weights, self.result.labels, label, colour, right - left,
@@ -264,7 +270,7 @@ class HeadsScene(LessonScene):
             if overflow <= 1e-3:
                 break
             height -= overflow
-        return self.place(heatmap, box)
+        return self.place(taller_rows(heatmap, top - bottom - heatmap.height), (left, right, bottom, top))
 
     def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str):
         """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens."""
@@ -805,6 +811,17 @@ def upright_column_labels(heatmap: TokenHeatmap) -> TokenHeatmap:
     for j, label in enumerate(heatmap.column_labels):
         turned(label).set_x(heatmap.matrix.cells[0][j].get_x()).align_to([0, top, 0], DOWN)
     heatmap.matrix.label.next_to(heatmap.column_labels, UP, buff=LABEL_GAP)
+    return heatmap
+
+
+def taller_rows(heatmap: TokenHeatmap, spare: float) -> TokenHeatmap:
+    """The heatmap's rows stretched down into ``spare`` height, to at most ROW_STRETCH times their width, each row
+    label kept centred on its row: the labels, as tall as a square row nearly, get room between them."""
+    grid = heatmap.matrix.cell_grid
+    stretch = min(ROW_STRETCH, 1 + max(0.0, spare) / grid.height)
+    VGroup(grid, heatmap.matrix.brackets).stretch(stretch, 1, about_point=grid.get_top())
+    for label, row in zip(heatmap.row_labels, heatmap.matrix.cells):
+        label.set_y(row[0].get_y())
     return heatmap
 
 
