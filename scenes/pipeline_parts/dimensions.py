@@ -14,7 +14,7 @@ from lesson.pipeline_answers import Dimensions
 from lesson.scaling_answers import root
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.pipeline_parts.common import LEAVE_SECONDS, STEP_SECONDS, VOICE_LEFT, PipelineCommon
+from scenes.pipeline_parts.common import STEP_SECONDS, VOICE_LEFT, PipelineCommon
 from scenes.visuals import label_text, tagged_number, text_with_numbers
 
 DIMENSION_NUMBERS = 12  # exercise 5's two d_k with their roots, the growth and two mean entropies; exercise 6's d and
@@ -44,7 +44,8 @@ class DimensionSteps(PipelineCommon):
         d = 512 cut into h = 8 heads of 64, then each cut in two, 16 heads of 32. One line at a time over the reading
         time (``lesson.pipeline_answers.Dimensions``)."""
         sizes, labels = Dimensions(self.run.steps.d_k), self.labels
-        self.begin_step("dimensions", new_numbers=DIMENSION_NUMBERS, **sizes.fields())
+        self.begin_step("dimensions", new_numbers=DIMENSION_NUMBERS, with_header=[Vanish(self.entropy_stage)],
+                        **sizes.fields())
         font = style.BODY_SIZE
 
         def number(value: float, index: tuple[int, int], name: str = "exercise_5"):
@@ -84,7 +85,6 @@ class DimensionSteps(PipelineCommon):
         right = VGroup(label_text(labels["dims_title_6"], style.MUTED, font), width, VGroup(bar, *cuts), *heads,
                        tradeoff)
         panels = self.exercise_panels(left, right)
-        self.play(Vanish(self.entropy_stage), run_time=LEAVE_SECONDS)
         # the line the voice is on, framed: the screen follows the voice; each frame is drawn round its line where it
         # stands, the last one fading (a frame grown from one line to the next ran through the digits between)
         framed = {"lab": left[1], "model": left[2], "growth": left[4], "spread": VGroup(*spreads, spread_key), "sharpness": sharpness,

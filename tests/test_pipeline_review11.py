@@ -1,0 +1,120 @@
+"""Review s11 («06 pipeline», grade 8): a new step's title landed over the old step's drawing (the pipeline cleared it
+after begin_step's header change, not with it)."""
+
+import numpy as np
+import pytest
+from manim import ReplacementTransform
+
+from scenes.lesson_scene import LessonScene
+from tests.scene_checks import flattened, run_scene
+
+SHOWN = 0.02  # opacity under which a part reads as gone
+PART_OF_THE_STEP = 2.0  # s: an old drawing still there this long under the new title is the new step's picture (step
+# 12 frames the maps of step 11 before they leave)
+
+
+def opacity(part) -> float:
+    return max(float(np.max(rgbas[:, 3], initial=0.0))
+               for rgbas in (part.fill_rgbas, part.stroke_rgbas))
+
+
+def drawn(scene) -> dict:
+    """The parts on screen (by identity) with some opacity, the header's left out."""
+    header = {id(part) for part in (scene.header.get_family() if scene.header is not None else [])}
+    return {id(part): part for mobject in scene.mobjects for part in mobject.family_members_with_points()
+            if id(part) not in header and opacity(part) > SHOWN}
+
+
+class Played:
+    """One play: the header it began under, what was drawn before it and after it (``ended``), and the lab's side panel
+    then: it stays through steps 1-7, its metrics' values replacing their «n/d» as a step computes them."""
+
+    def __init__(self, scene, animations):
+        self.header, self.animations, self.start = scene.header, animations, scene.renderer.time
+        self.before = drawn(scene)
+        panel = getattr(scene, "panel", None)
+        self.panel = {id(part) for part in panel.get_family()} if panel is not None else set()
+        # its parts then: a caption that grows later adds parts to it
+        self.header_parts = scene.header.family_members_with_points() if scene.header is not None else []
+        self.after, self.end = {}, None
+
+    def ended(self, scene):
+        self.after, self.end = drawn(scene), scene.renderer.time
+
+
+@pytest.fixture(scope="module")
+def played():
+    """The default scene with, for each play, the header it began under and what was drawn before and after it."""
+    plays = []
+    play = LessonScene.play
+
+    def recording(scene, *animations, **options):
+        plays.append(Played(scene, animations))
+        play(scene, *animations, **options)
+        plays[-1].ended(scene)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LessonScene, "play", recording)
+        scene = run_scene("pipeline", "lecture.questions='none'")
+    return scene, plays
+
+
+def transformed(play) -> set:
+    """Parts a ReplacementTransform of ``play`` carries on into another: they stay, moved or reshaped."""
+    return {id(part) for animation in flattened(play.animations) if isinstance(animation, ReplacementTransform)
+            for part in animation.mobject.get_family()}
+
+
+def header_changes(plays) -> list[int]:
+    """Indices of the plays that changed the header: each the last play begun under the old one."""
+    return [k for k, (play, following) in enumerate(zip(plays, plays[1:]))
+            if play.header is not None and following.header is not play.header]
+
+
+def leaving_after_the_title(plays, change: int, end: int) -> list:
+    """What was on screen as the header began to change and left in the new step's first PART_OF_THE_STEP seconds,
+    after the header play: the old step's drawing under the new title (a part carried on by a transform stays)."""
+    header_play = plays[change]
+    late = []
+    for play in plays[change + 1:end]:
+        if play.start - header_play.end >= PART_OF_THE_STEP:
+            break
+        carried = transformed(play) | play.panel
+        late += [(round(play.start, 2), type(part).__name__) for key, part in header_play.before.items()
+                 if key in play.before and key not in play.after and key not in carried]
+    return late
+
+
+def test_every_step_change_clears_the_old_drawing_with_the_header(played):
+    """At every step change the old drawing leaves in the header play's first half, with the old header, not in a play
+    after it: no frame shows the new title (even partly drawn) over the last step's drawing."""
+    scene, plays = played
+    changes = header_changes(plays)
+    assert len(changes) == len(scene.steps) - 1
+    bounds = [*changes, len(plays)]
+    late = {scene.steps[k + 1].key: leaving_after_the_title(plays, change, following)
+            for k, (change, following) in enumerate(zip(bounds, bounds[1:]))}
+    assert {key: (parts[0][0], len(parts), sorted({kind for _, kind in parts})) for key, parts in late.items()
+            if parts} == {}
+
+
+def test_the_new_title_never_shows_over_what_leaves(played):
+    """Frame by frame through each header play: once the new header has any opacity, what the play clears away has
+    none (measured as test_header_change does, on the built animations)."""
+    scene, plays = played
+    overlaps = {}
+    for change in header_changes(plays):
+        play, new_header = plays[change], plays[change + 1].header_parts
+        leaving = [part for key, part in play.before.items() if key not in play.after]
+        shared = []
+        for alpha in np.linspace(0, 1, 41):
+            for animation in play.animations:
+                animation.interpolate(alpha)
+            if max(opacity(part) for part in new_header) > SHOWN and leaving \
+                    and max(opacity(part) for part in leaving) > SHOWN:
+                shared.append(round(float(alpha), 3))
+        for animation in play.animations:
+            animation.interpolate(1.0)
+        if shared:
+            overlaps[scene.steps[header_changes(plays).index(change) + 1].key] = shared
+    assert overlaps == {}
