@@ -6,6 +6,7 @@ import pytest
 from manim import ReplacementTransform
 
 from scenes.lesson_scene import LessonScene
+from scenes.visuals import cap_height
 from tests.scene_checks import flattened, run_scene
 
 SHOWN = 0.02  # opacity under which a part reads as gone
@@ -118,3 +119,34 @@ def test_the_new_title_never_shows_over_what_leaves(played):
         if shared:
             overlaps[scene.steps[header_changes(plays).index(change) + 1].key] = shared
     assert overlaps == {}
+
+
+PIXELS_PER_UNIT = 720 / 8  # at 1280x720: the frame is 8 units tall
+LEAST_DIGITS = 16  # px at 720p
+LEAST_ROW_GAP = 12  # px at 720p between one row's digits and the next's
+
+
+def digits_and_gaps(matrix) -> tuple[float, float]:
+    """(smallest digit height, narrowest gap between a row's numbers and the next row's), in px at 720p."""
+    rows = [[entry for entry in row] for row in matrix.entries]
+    digits = min(cap_height(entry) for row in rows for entry in row)
+    gaps = [min(entry.get_bottom()[1] for entry in above) - max(entry.get_top()[1] for entry in below)
+            for above, below in zip(rows, rows[1:])]
+    return digits * PIXELS_PER_UNIT, min(gaps) * PIXELS_PER_UNIT
+
+
+def test_the_products_eight_rows_have_room_between_them(played):
+    """Steps 2, 3 and 7's products q = W_Q x, k = W_K x, v = W_V x (W: 8 × 8 in the lab) had 16 px digits with 7 px
+    between rows at 720p, and Z = AV 9 px: cramped. Each now keeps at least 12 px between rows, digits still at least
+    16 px tall, as the scene builds them in their place under the vectors."""
+    scene, _ = played
+    _, band_box = scene.split_box(scene.canvas_box())
+    measured = {}
+    for role in ("Q", "K", "V"):
+        band = scene.projection_band(role, band_box)
+        for part in ("result", "matrix", "embedding"):
+            measured[f"{role} {part}"] = digits_and_gaps(getattr(band, part))
+    measured["Z"] = digits_and_gaps(scene.output_stage[2][1])
+    cramped = {name: (round(float(digits), 1), round(float(gap), 1)) for name, (digits, gap) in measured.items()
+               if digits < LEAST_DIGITS or gap < LEAST_ROW_GAP}
+    assert cramped == {}

@@ -20,7 +20,7 @@ from scenes.visuals import LabelledMatrix, label_text
 from scenes.weight_views import WeightedLines
 
 TOKENS_GAP = 0.3  # between the tokens and their values V
-LINES_ROOM = 1.4  # between V and Z, where the query's lines run
+LINES_ROOM = 0.9  # between V and Z, where the query's lines run: what the product under them (BAND_SHARE) leaves
 VALUES_SECONDS = 0.8  # the tokens and their values landing
 OUTPUT_SECONDS = 0.6  # the query's output growing, once its lines are drawn
 OUTPUT_LAG = 0.5  # of an output's growth, before the next token's starts
