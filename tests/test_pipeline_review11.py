@@ -43,9 +43,8 @@ class Played:
         self.after, self.end = drawn(scene), scene.renderer.time
 
 
-@pytest.fixture(scope="module")
-def played():
-    """The default scene with, for each play, the header it began under and what was drawn before and after it."""
+def record_plays(*overrides):
+    """The scene with, for each play, the header it began under and what was drawn before and after it."""
     plays = []
     play = LessonScene.play
 
@@ -56,8 +55,14 @@ def played():
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(LessonScene, "play", recording)
-        scene = run_scene("pipeline", "lecture.questions='none'")
+        scene = run_scene("pipeline", "lecture.questions='none'", *overrides)
     return scene, plays
+
+
+@pytest.fixture(scope="module")
+def played():
+    """The default scene, its plays recorded (``record_plays``)."""
+    return record_plays()
 
 
 def transformed(play) -> set:
@@ -86,17 +91,27 @@ def leaving_after_the_title(plays, change: int, end: int) -> list:
     return late
 
 
-def test_every_step_change_clears_the_old_drawing_with_the_header(played):
-    """At every step change the old drawing leaves in the header play's first half, with the old header, not in a play
-    after it: no frame shows the new title (even partly drawn) over the last step's drawing."""
-    scene, plays = played
+def late_leavers(scene, plays) -> dict:
+    """For each step, what of the last step's drawing left after its header play (``leaving_after_the_title``)."""
     changes = header_changes(plays)
     assert len(changes) == len(scene.steps) - 1
     bounds = [*changes, len(plays)]
     late = {scene.steps[k + 1].key: leaving_after_the_title(plays, change, following)
             for k, (change, following) in enumerate(zip(bounds, bounds[1:]))}
-    assert {key: (parts[0][0], len(parts), sorted({kind for _, kind in parts})) for key, parts in late.items()
-            if parts} == {}
+    return {key: (parts[0][0], len(parts), sorted({kind for _, kind in parts})) for key, parts in late.items() if parts}
+
+
+def test_every_step_change_clears_the_old_drawing_with_the_header(played):
+    """At every step change the old drawing leaves in the header play's first half, with the old header, not in a play
+    after it: no frame shows the new title (even partly drawn) over the last step's drawing."""
+    assert late_leavers(*played) == {}
+
+
+@pytest.mark.parametrize("overrides", [
+    ("pipeline.sentence='el gato negro se sienta en la mesa de madera'",),  # 10 tokens: matrices in colours only
+    ("pipeline.temperatures=[0.2, 0.5, 1.0, 2.0, 4.0]",)])  # rows beyond exercise 2's three leave with its header
+def test_other_layouts_clear_the_old_drawing_with_the_header_too(overrides):
+    assert late_leavers(*record_plays(*overrides)) == {}
 
 
 def test_the_new_title_never_shows_over_what_leaves(played):
