@@ -1,10 +1,13 @@
 """Review s11 («06 pipeline», grade 8): a new step's title landed over the old step's drawing (the pipeline cleared it
-after begin_step's header change, not with it)."""
+after begin_step's header change, not with it); the products' 8 × 8 grids were cramped; step 14 was text panels."""
+
+import math
 
 import numpy as np
 import pytest
 from manim import ReplacementTransform
 
+from lesson.numbers import parse_number
 from scenes.lesson_scene import LessonScene
 from scenes.visuals import cap_height
 from tests.scene_checks import flattened, run_scene
@@ -165,3 +168,18 @@ def test_the_products_eight_rows_have_room_between_them(played):
     cramped = {name: (round(float(digits), 1), round(float(gap), 1)) for name, (digits, gap) in measured.items()
                if digits < LEAST_DIGITS or gap < LEAST_ROW_GAP}
     assert cramped == {}
+
+
+def test_the_same_sharpness_is_two_bars_in_frames_of_log2_n(played):
+    """Step 14, exercise 5's «la misma nitidez» was text only. Under the two mean entropies (d_k = 8 and 64), each is a
+    bar in a frame of log₂ n bits, the most n weights can spread: the bars as long as the numbers written above them
+    (read off the step's records), both short of their frames."""
+    scene, _ = played
+    record = next(record for record in scene.steps if record.key == "dimensions")
+    shown = [parse_number(text) for text in record.numbers["exercise_5_sharpness"][0]]
+    most = math.log2(len(scene.tokens))
+    bars = scene.pointed["sharpness"][-1]
+    shares = [bar.width / frame.width for frame, bar in bars]
+    np.testing.assert_allclose(shares, np.array(shown) / most, rtol=0.01)
+    assert all(share < 0.9 for share in shares)
+    assert bars[0].get_right()[0] < bars[1].get_left()[0]  # side by side, each under its own number
