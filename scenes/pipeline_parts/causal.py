@@ -13,7 +13,7 @@ from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.entropy_rows import EntropyRows, entropy_rows
-from scenes.pipeline_parts.common import FADE_SECONDS, LEAVE_SECONDS, STEP_SECONDS, VOICE_LEFT
+from scenes.pipeline_parts.common import FADE_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap, cell_centres, cell_size_of
 from scenes.token_labels import abbreviated
@@ -72,12 +72,12 @@ class CausalMask(MatrixReveals):
         shown_before = not self.settings.causal and softmax is not None  # the unmasked weights are step 6's
         self.begin_step("causal", new_numbers=(1 if shown_before else 2) * self.matrix_numbers()
                         + (n if self.numbers_fit() else 0) + SUMMARY_NUMBERS,
-                        first=int(nulled[0]), last=int(nulled[-1]))
+                        first=int(nulled[0]), last=int(nulled[-1]),
+                        with_header=[Vanish(VGroup(self.temperature_rows, self.plot_stage))])
         if shown_before:  # read then: not new numbers to read again
             self.count_as_read({"weights_free": softmax.numbers.get("weights", [])})
         self.comparison = self.comparison_layout(free, masked, nulled)
         parts = self.comparison
-        self.play(Vanish(VGroup(self.temperature_rows, self.plot_stage)), run_time=LEAVE_SECONDS)
         scores = parts.masked_scores
         # each map lands quickly as the voice comes to it: a map fading in over 2.5 s read as a still; a caption read
         # on screen shares the step's time between the two, as before

@@ -14,7 +14,7 @@ from lesson.pipeline_answers import Dimensions
 from lesson.scaling_answers import root
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.pipeline_parts.common import LEAVE_SECONDS, STEP_SECONDS, VOICE_LEFT, PipelineCommon
+from scenes.pipeline_parts.common import STEP_SECONDS, VOICE_LEFT, PipelineCommon
 from scenes.visuals import label_text, tagged_number, text_with_numbers
 
 DIMENSION_NUMBERS = 12  # exercise 5's two d_k with their roots, the growth and two mean entropies; exercise 6's d and
@@ -31,6 +31,8 @@ LARGEST_SCALE = 1.3  # the lines grown at most this much to fill their panel
 SPREAD_BAR_WIDTH = 5.0  # exercise 5's bar for the larger √d_k: the scores' spread
 SPREAD_BAR_HEIGHT = 0.22
 SPREAD_GAP = 0.12  # between a divisor's line and its bar
+SHARPNESS_BARS_GAP = 0.4  # between the two mean entropies' bars
+SHARPNESS_BAR_OPACITY = 0.9  # as the rows' chart's entropy bars
 POINTER_GAP = 0.18  # between the line the voice is on and its frame: clear of its last digits
 POINTER_SECONDS = 0.4  # a frame drawn round that line, the one before leaving
 POINTER_STROKE = 3
@@ -44,7 +46,8 @@ class DimensionSteps(PipelineCommon):
         d = 512 cut into h = 8 heads of 64, then each cut in two, 16 heads of 32. One line at a time over the reading
         time (``lesson.pipeline_answers.Dimensions``)."""
         sizes, labels = Dimensions(self.run.steps.d_k), self.labels
-        self.begin_step("dimensions", new_numbers=DIMENSION_NUMBERS, **sizes.fields())
+        self.begin_step("dimensions", new_numbers=DIMENSION_NUMBERS, with_header=[Vanish(self.entropy_stage)],
+                        **sizes.fields())
         font = style.BODY_SIZE
 
         def number(value: float, index: tuple[int, int], name: str = "exercise_5"):
@@ -84,7 +87,6 @@ class DimensionSteps(PipelineCommon):
         right = VGroup(label_text(labels["dims_title_6"], style.MUTED, font), width, VGroup(bar, *cuts), *heads,
                        tradeoff)
         panels = self.exercise_panels(left, right)
-        self.play(Vanish(self.entropy_stage), run_time=LEAVE_SECONDS)
         # the line the voice is on, framed: the screen follows the voice; each frame is drawn round its line where it
         # stands, the last one fading (a frame grown from one line to the next ran through the digits between)
         framed = {"lab": left[1], "model": left[2], "growth": left[4], "spread": VGroup(*spreads, spread_key), "sharpness": sharpness,
@@ -131,7 +133,23 @@ class DimensionSteps(PipelineCommon):
             "small": number(round(small, ROOT_DECIMALS), (0, 0), "exercise_5_sharpness"),
             "large": number(round(large, ROOT_DECIMALS), (0, 1), "exercise_5_sharpness")},
                                    font_size=font, d_k=str(sizes.d_k), model_d_k=str(sizes.model_d_k))
-        return VGroup(key, values).arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP)
+        bars = self.sharpness_bars((small, large), math.log2(len(self.tokens)), values.width)
+        return VGroup(key, values, bars).arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP)
+
+    @staticmethod
+    def sharpness_bars(bits: tuple[float, float], most: float, width: float) -> VGroup:
+        """Under each mean entropy, its bar in a frame of log₂ n bits (all n weights alike), as the rows' chart of step
+        13 draws an entropy: the two bars about as long, both short of their frames, the same sharpness seen. Side by
+        side, each under its own half of the line of numbers (``width``)."""
+        side = (width - SHARPNESS_BARS_GAP) / 2
+        pairs = VGroup()
+        for value in bits:
+            frame = Rectangle(width=side, height=SPREAD_BAR_HEIGHT, stroke_color=style.MUTED,
+                              stroke_width=DIMENSION_STROKE, fill_opacity=0)
+            bar = Rectangle(width=side * value / most, height=SPREAD_BAR_HEIGHT, stroke_width=0,
+                            fill_color=style.ATTENTION, fill_opacity=SHARPNESS_BAR_OPACITY).align_to(frame, LEFT)
+            pairs.add(VGroup(frame, bar))
+        return pairs.arrange(RIGHT, buff=SHARPNESS_BARS_GAP)
 
     def exercise_panels(self, left: VGroup, right: VGroup) -> list:
         """Each exercise on a panel of its own, the two side by side filling the body: its title on top and its lines

@@ -25,11 +25,12 @@ METRIC_SWAP_SECONDS = 0.3  # a metric's «n/d» fading out, then its value fadin
 class LabCanvas(PipelineCommon):
     """The lab's canvas and side panel; ``self.panel`` is on screen through steps 1-7."""
 
-    def enter_lab_step(self, key: str, caption: str | None = None, new_numbers: int = 0, **fields) -> list:
-        """Header and caption (begin_step also cues the step's tone), and the panel's
-        animations to play with the step's own."""
+    def enter_lab_step(self, key: str, caption: str | None = None, new_numbers: int = 0, with_header=(),
+                       **fields) -> list:
+        """Header and caption (begin_step also cues the step's tone; ``with_header``, the last step's drawing
+        leaving with the old header), and the panel's animations to play with the step's own."""
         number = LAB_STEPS.index(key) + 1
-        self.begin_step(key, caption, new_numbers, **fields)
+        self.begin_step(key, caption, new_numbers, with_header=with_header, **fields)
         animations = self.panel.go_to(number)
         self.dot_states[key] = self.panel.dots.states
         return animations

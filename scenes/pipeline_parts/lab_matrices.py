@@ -13,7 +13,7 @@ from lesson.pipeline_answers import ALIKE_RATIO, scaled_step
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, score_legend
-from scenes.pipeline_parts.common import BAR_FRAME_GAP, LEAVE_SECONDS, SPLIT_MARGIN, STEP_SECONDS, bar_frames, rounded_up
+from scenes.pipeline_parts.common import BAR_FRAME_GAP, SPLIT_MARGIN, STEP_SECONDS, bar_frames, rounded_up
 from scenes.pipeline_parts.lab_canvas import LabCanvas
 from scenes.pipeline_parts.matrices import WEIGHTS_SCALE, MatrixReveals
 from scenes.token_heatmap import TokenHeatmap
@@ -68,7 +68,8 @@ class LabMatrices(LabCanvas, MatrixReveals):
 
     def show_scores(self):
         """QKᵀ, with the colour bar of the scale it shares with the scaled scores that replace it at step 5."""
-        animations = self.enter_lab_step("scores", new_numbers=self.matrix_numbers())
+        animations = self.enter_lab_step("scores", new_numbers=self.matrix_numbers(),
+                                         with_header=[Vanish(VGroup(self.vectors, *self.band))])
         self.scores, self.scaled, self.weights = self.score_heatmaps()
         grid = self.scores.matrix.cell_grid
         self.score_legend = score_legend(self.score_scale, self.labels["score_scale"],
@@ -81,8 +82,7 @@ class LabMatrices(LabCanvas, MatrixReveals):
             enlarge_formulas(later)
         matrix = self.scores.matrix
         self.query_frame = matrix.row_box(self.query)
-        self.play(*animations, Vanish(VGroup(self.vectors, *self.band)), run_time=LEAVE_SECONDS)
-        self.play(Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels,
+        self.play(*animations, Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels,
                                 self.score_legend)), run_time=SCORES_FRAME_SECONDS)
         self.reveal_rows(matrix, self.fill_seconds(QUERY_FRAME_SECONDS), self.values_cues(self.run.steps.scores))
         self.play(Create(self.query_frame), run_time=QUERY_FRAME_SECONDS)
@@ -128,9 +128,10 @@ class LabMatrices(LabCanvas, MatrixReveals):
         steps = self.run.steps
         caption, fields = scaled_step(self.settings, steps.d_k, steps.divisor)
         animations = self.enter_lab_step("scaled", self.strings["steps"]["scaled"][caption],
-                                         new_numbers=self.matrix_numbers(), **fields)
+                                         new_numbers=self.matrix_numbers(),
+                                         with_header=self.matrix_leaving(self.scores.matrix), **fields)
         self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations,
-                            cues=self.values_cues(steps.scaled))  # row after row, each divided by the same number
+                            cues=self.values_cues(steps.scaled), cleared=True)  # row after row, each divided by the same number
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
 
     def show_softmax(self):
@@ -139,13 +140,14 @@ class LabMatrices(LabCanvas, MatrixReveals):
         heard, a note each."""
         caption, fields = self.softmax_caption()
         animations = self.enter_lab_step("softmax", caption, new_numbers=self.matrix_numbers() + SOFTMAX_METRICS + (
-            len(self.tokens) if self.numbers_fit() else 0), **fields)
+            len(self.tokens) if self.numbers_fit() else 0),
+            with_header=[*self.matrix_leaving(self.scaled.matrix), Vanish(self.score_legend)], **fields)
         # each row becomes its probabilities, row after row; then the query's lines and bars take their time
         weights = self.weights
         frame = weights.matrix.row_box(self.query)
         legend = self.weights_legend()
         self.replace_matrix(self.scaled.matrix, weights.matrix, after=MOVE_SECONDS + LINE_SECONDS * len(self.tokens),
-                            with_rows=[*animations, Vanish(self.score_legend), Appear(legend)],  # their own scale
+                            with_rows=[*animations, Appear(legend)], cleared=True,  # their own scale
                             cues=[("row", dict(weights=row.tolist())) for row in np.asarray(self.run.steps.weights)],
                             with_frame=[ReplacementTransform(VGroup(self.scores.row_labels, self.scores.column_labels,
                                                                     self.query_frame),

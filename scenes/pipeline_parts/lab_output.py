@@ -10,7 +10,7 @@ from lesson.numbers import format_number
 from lesson.pipeline_answers import outputs_alike
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.pipeline_parts.common import LEAVE_SECONDS, STEP_SECONDS
+from scenes.pipeline_parts.common import STEP_SECONDS
 from scenes.pipeline_parts.lab_canvas import LabCanvas
 from scenes.pipeline_parts.matrices import NUMBERS_MAX_TOKENS
 from scenes.pipeline_parts.projection import MOST_ROWS, Projections, tighten
@@ -20,7 +20,7 @@ from scenes.visuals import LabelledMatrix, label_text
 from scenes.weight_views import WeightedLines
 
 TOKENS_GAP = 0.3  # between the tokens and their values V
-LINES_ROOM = 1.4  # between V and Z, where the query's lines run
+LINES_ROOM = 0.9  # between V and Z, where the query's lines run: what the product under them (BAND_SHARE) leaves
 VALUES_SECONDS = 0.8  # the tokens and their values landing
 OUTPUT_SECONDS = 0.6  # the query's output growing, once its lines are drawn
 OUTPUT_LAG = 0.5  # of an output's growth, before the next token's starts
@@ -45,7 +45,8 @@ class LabOutput(LabCanvas, Projections):
         """Step 7: Z = AV for the query, its lines from every value V_j to its output, each as thick as its weight."""
         steps, q = self.run.steps, self.query
         caption, fields = self.output_caption()
-        animations = self.enter_lab_step("output", caption, **fields)
+        animations = self.enter_lab_step("output", caption, with_header=[Vanish(VGroup(self.softmax_heatmap, self.fan))],
+                                         **fields)
         vectors_box, band_box = self.split_box(self.canvas_box())
         left, right, bottom, top = vectors_box
         stage = VectorStage(self.tokens, [(steps.V, style.VALUE, "V"), (steps.output, style.OUTPUT, "Z")],
@@ -56,8 +57,7 @@ class LabOutput(LabCanvas, Projections):
         values, outputs = stage.rows
         lines = WeightedLines([vector.get_bottom() for vector in values.vectors],
                               [outputs.vectors[q].get_top()] * len(self.tokens), self.run.weights[q])
-        self.play(*animations, Vanish(VGroup(self.softmax_heatmap, self.fan)), run_time=LEAVE_SECONDS)
-        self.play(Appear(stage.tokens), Appear(values), Appear(band), run_time=VALUES_SECONDS)
+        self.play(*animations, Appear(stage.tokens), Appear(values), Appear(band), run_time=VALUES_SECONDS)
         reveal = self.fill_seconds(OUTPUT_SECONDS)
         self.draw_lines(lines, self.settings.temperature, reveal / 2)
         self.play(Appear(outputs.name), GrowFromEdge(outputs.vectors[q], UP), run_time=OUTPUT_SECONDS)

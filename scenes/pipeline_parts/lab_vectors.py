@@ -86,21 +86,24 @@ class LabVectors(LabCanvas, Projections):
         K repeats Q's animation, so it runs in half Q's time; the panel's d_k appears with Q. The caption gives
         W's shape, d_k × d in the lab's q = W x."""
         d_k, d = self.run.steps.Q.shape[1], self.run.steps.X.shape[1]
-        animations = self.enter_lab_step(key, new_numbers=3 if key == "queries" else 2, d_k=d_k, d=d)
-        if key == "queries":  # X makes room for Q and K: its bars' names (and the sentence's meaning) leave
+        # what the last step showed and this one drops leaves with its header: X's bars' names (and the sentence's
+        # meaning) for Q's step; q's column and the note on the guide's convention for K's
+        leaving = (VGroup(self.inputs.features, self.meaning_label) if key == "queries"
+                   else VGroup(self.band.result, self.convention))
+        animations = self.enter_lab_step(key, new_numbers=3 if key == "queries" else 2, with_header=[Vanish(leaving)],
+                                         d_k=d_k, d=d)
+        if key == "queries":  # X makes room for Q and K
             self.play(*animations, ReplacementTransform(self.inputs.tokens, self.vectors.tokens),
-                      ReplacementTransform(self.inputs.rows[0], self.vectors.rows[0]),
-                      Vanish(VGroup(self.inputs.features, self.meaning_label)), run_time=MAKE_ROOM_SECONDS)
+                      ReplacementTransform(self.inputs.rows[0], self.vectors.rows[0]), run_time=MAKE_ROOM_SECONDS)
             animations = []
         above, projected = self.vectors.rows[:row], self.vectors.rows[row]
         band = self.projection_band({"queries": "Q", "keys": "K"}[key], self.band_box)
         if key == "queries":  # with the first product, once, how the guide writes it (the capital section's Q = X W_Q)
             self.convention = self.convention_note(band)
             product = [Appear(band.product), Appear(band.equals), Appear(self.convention)]
-        else:  # W_K in W_Q's place, k's column gone until computed; x stays; the note leaves the K row its place
-            product = [*[ReplacementTransform(getattr(self.band, part), getattr(band, part))
-                         for part in ("matrix", "embedding", "equals")], Vanish(self.band.result),
-                       Vanish(self.convention)]
+        else:  # W_K in W_Q's place, k's column gone until computed (q's, and the note, left with the header); x stays
+            product = [ReplacementTransform(getattr(self.band, part), getattr(band, part))
+                       for part in ("matrix", "embedding", "equals")]
         self.play(*animations, *[earlier.animate.set_opacity(DIMMED_OPACITY) for earlier in above],
                   Appear(projected.name), *product, run_time=ENTER_SECONDS)
         self.band = band

@@ -139,8 +139,14 @@ class MatrixReveals(PipelineCommon):
         left, right, bottom, top = self.body()
         return self.cell_size((right - left) / 2 - HALF_SIDE_MARGIN, top - bottom - HALF_TEXT_ROOM)
 
+    def matrix_leaving(self, old) -> list:
+        """The old matrix's rows and formula fading out, to leave with a new step's header (``begin_step``'s
+        ``with_header``), before ``replace_matrix(old, ..., cleared=True)``: the new title never stands over them. None
+        for a colour-only grid: it changes into the next in one piece."""
+        return [Vanish(old.label, *self.matrix_rows(old))] if self.numbers_fit() else []
+
     def replace_matrix(self, old, new, cues: list[tuple[str, dict]], after: float = 0.0, with_rows=(), with_frame=(),
-                       beside=()):
+                       beside=(), cleared: bool = False):
         """``old`` becomes ``new``: the old rows and formula fade out (with ``with_rows``: what else says which
         matrix is shown), then the new formula, then the new rows one after another (``reveal_rows``, each with its
         ``beside[i]``) over the step's reading time left but ``after`` seconds: each row is read as it comes, no frame
@@ -150,7 +156,8 @@ class MatrixReveals(PipelineCommon):
 
         The frame (brackets, and ``with_frame``: the token names and frames around the grid) moves before the
         old rows leave when the new matrix is the wider and after them when it is the narrower, so that the rows lie
-        inside the brackets on screen and never run over the token names."""
+        inside the brackets on screen and never run over the token names. ``cleared``: the old rows and formula have
+        left already (``matrix_leaving``), with the step's header: the frame moves with ``with_rows``."""
         if not self.numbers_fit():
             kind, values = cues[self.query]
             self.cue(kind, lands=True, **values)
@@ -158,16 +165,23 @@ class MatrixReveals(PipelineCommon):
             self.run_down_rows(new, self.fill_seconds(after))
             return
         frame = [ReplacementTransform(old.brackets, new.brackets), *with_frame]
+        if cleared:  # no rows left to keep inside the brackets
+            self.play(*with_rows, *frame, run_time=FRAME_SECONDS)
+        else:
+            self.rows_out_round_frame(old, new, frame, with_rows)
+        self.play(Appear(new.label), run_time=FRAME_SECONDS)
+        self.reveal_rows(new, self.fill_seconds(after), cues, beside)
+
+    def rows_out_round_frame(self, old, new, frame: list, with_rows=()):
+        """The old rows and formula fading out (with ``with_rows``), the ``frame`` moving before them when the new
+        matrix is the wider, after them when it is the narrower, with them when both are as wide."""
         first = new.brackets.width > old.brackets.width + WIDTH_TOLERANCE
         last = new.brackets.width < old.brackets.width - WIDTH_TOLERANCE
         if first:
             self.play(*frame, run_time=FRAME_SECONDS)
-        self.play(*with_rows, Vanish(old.label, *self.matrix_rows(old)), *([] if first or last else frame),
-                  run_time=FRAME_SECONDS)
+        self.play(*with_rows, *self.matrix_leaving(old), *([] if first or last else frame), run_time=FRAME_SECONDS)
         if last:
             self.play(*frame, run_time=FRAME_SECONDS)
-        self.play(Appear(new.label), run_time=FRAME_SECONDS)
-        self.reveal_rows(new, self.fill_seconds(after), cues, beside)
 
     def run_down_rows(self, matrix, seconds: float):
         """A frame down the matrix's rows, one after another over ``seconds``, then gone."""

@@ -25,12 +25,11 @@ PRESETS = ("lab", "sharp")  # the lab's random weights, then the designed ones, 
 READOUT_NUMBERS = 2  # in each side's readout: the row's entropy and largest weight, or the article's two weights
 SIDE_LINE_GAP = 0.3  # between a side's title, map and readout
 SIDES_GAP = 0.6  # between the two sides
-LAB_LEAVE_SECONDS = 0.8  # the lab's canvas and panel fading out
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
 LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
 FRAMING_SECONDS = 0.5  # at least, to frame the query's row in a compared map
 READOUT_SECONDS = 1.0  # a side's readout fading in under its framed row
-REFRAME_SECONDS = 0.8  # the frames moving from the query's row to the article's, the readouts leaving
+REFRAME_SECONDS = 0.8  # the frames moving from the query's row to the article's
 RING_STROKE = 5  # the ring around the article's weight on its noun
 NAME_FRAME_GAP = 0.06  # round the noun's column name
 LEGEND_NUMBERS = 2  # the colour legend's 0 and 1
@@ -74,7 +73,8 @@ class PresetComparison(MatrixReveals):
         self.begin_step("presets", self.strings["steps"]["presets"][caption], query=self.tokens[q],
                         new_numbers=READOUT_NUMBERS * len(runs) + len(runs) * self.matrix_numbers() + LEGEND_NUMBERS,
                         lab_bits=format_number(runs["lab"].entropies[q]), most_bits=format_number(most),
-                        sharp_max=format_number(sharp.max()), sharp_source=self.tokens[int(sharp.argmax())])
+                        sharp_max=format_number(sharp.max()), sharp_source=self.tokens[int(sharp.argmax())],
+                        with_header=[Vanish(VGroup(self.output_stage, self.panel))])  # the lab's canvas and panel
         cell = self.half_body_cell()  # their numbers in the cells, on the section's one colour scale: flat or not
         width = self.cell_width(*[run.weights for run in runs.values()])
         sides, self.preset_maps = VGroup(), {}
@@ -103,8 +103,7 @@ class PresetComparison(MatrixReveals):
         _, _, bottom, top = self.body()
         stage.set_y((bottom + top) / 2)
         frames = VGroup(*[side.heatmap.matrix.row_box(q) for side in sides])
-        self.cue("reset")
-        self.play(Vanish(VGroup(self.output_stage, self.panel)), run_time=LAB_LEAVE_SECONDS)
+        self.cue("reset")  # out of the lab
         lab, sharp_side = sides
         # the lab's side lands with its chord; then each thing the voice names comes as it names it (a beat each):
         # the row's entropy, the formula and its largest possible value, the designed side and its largest weight
@@ -155,6 +154,7 @@ class PresetComparison(MatrixReveals):
             return
         article, noun = pair
         runs = self.preset_runs
+        # the query's readouts and its designed weights' ring and arcs leave with the header; the frames move on
         weight = {preset: run.weights[article, noun] for preset, run in runs.items()}
         exercise = self.answers["softmax"]
         self.begin_step("article", self.strings["steps"]["article"][article_caption(self.settings, exercise)],
@@ -162,13 +162,13 @@ class PresetComparison(MatrixReveals):
                         **exercise,
                         lab_weight=format_number(weight["lab"]),
                         lab_max=format_number(runs["lab"].max_weights[article]),
-                        sharp_weight=format_number(weight["sharp"]))
+                        sharp_weight=format_number(weight["sharp"]),
+                        with_header=[*[Vanish(side.readout) for side in sides], Vanish(self.sharp_top)])
         readouts = VGroup(*[self.article_readout(preset, run, article, noun).move_to(side.readout)
                             for (preset, run), side in zip(runs.items(), sides)])
         rings = VGroup(*[self.cell_frame(side.heatmap.matrix, article, noun, style.ATTENTION) for side in sides])
         new_frames = VGroup(*[side.heatmap.matrix.row_box(article) for side in sides])
-        self.play(Transform(frames, new_frames), *[Vanish(side.readout) for side in sides], Vanish(self.sharp_top),
-                  run_time=REFRAME_SECONDS)
+        self.play(Transform(frames, new_frames), run_time=REFRAME_SECONDS)
         self.presets_extras.remove(self.sharp_top)
         for side in sides:  # gone: else the stage's leaving (step 10) faded them in again over the article's readouts
             side.remove(side.readout)

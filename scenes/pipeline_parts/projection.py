@@ -15,11 +15,13 @@ from scenes.token_labels import abbreviated
 from scenes.visuals import CELL_HEIGHT, LabelledMatrix, bracket, enlarge_formulas, fit, label_text, shared_cell_width
 
 ROLE_NAMES = {"Q": ("q", "W_Q", style.QUERY), "K": ("k", "W_K", style.KEY), "V": ("v", "W_V", style.VALUE)}
-BAND_SHARE = 0.56  # of the canvas's height, under the vectors, for the product
+BAND_SHARE = 0.64  # of the canvas's height, under the vectors, for the product: eight rows ROW_PITCH apart at the
+# width's scale (digits 16 px at 720p); at 0.56 the band was cut to the height and its digits fell to 14 px
 BAND_GAP = 0.25  # between the vectors and the product
 PRODUCT_GAP = 0.4  # between W and x: two brackets back to back
 SIGN_GAP = 0.25  # between a column and the "=" beside it, and between W and x
-ROW_PITCH = 0.36  # between two rows of a product's matrices: a number's digits are 0.25 tall
+ROW_PITCH = 0.45  # between two rows of a product's matrices: a number's digits are 0.25 tall; at 720p 13 px between
+# rows (at 0.36, 7 px: the 8 × 8 W read as a block, review s11)
 LABEL_GAP = 0.15  # between a matrix and its name above it
 MOST_ROWS = 8  # of W and its result drawn: more (d_k = 16) would fall under 14 px at 720p; a "⋮" says there are more
 

@@ -93,7 +93,8 @@ class TemperatureSteps(PipelineCommon):
                         coldest=format_number(temperatures[coldest]),
                         coldest_max=format_number(runs[coldest].max_weights[q]),
                         hottest=format_number(temperatures[hottest]),
-                        hottest_max=format_number(runs[hottest].max_weights[q]))
+                        hottest_max=format_number(runs[hottest].max_weights[q]),
+                        with_header=[Vanish(VGroup(self.presets_stage, self.presets_extras))])
         left, right, bottom, top = self.body()
         split = left + ROWS_SHARE * (right - left)
         self.temperature_box = (left, split - SPLIT_MARGIN, bottom, top)
@@ -103,7 +104,6 @@ class TemperatureSteps(PipelineCommon):
         self.plot = self.max_weight_plot((split + SPLIT_MARGIN, right, bottom, top),
                                          PLOT_READOUT_ROOM + (DESIGNED_ROOM if designed is not None else 0.0))
         marks = self.marks(temperatures, [run.max_weights[q] for run in runs])
-        self.play(Vanish(VGroup(self.presets_stage, self.presets_extras)), run_time=LEAVE_SECONDS)
         self.play(Appear(self.plot.frame), Appear(rows[-1].chart.labels), run_time=ENTER_SECONDS)
         self.beat("rows")  # "listen to each row" is said as the rows are drawn, not over empty axes
         self.play(*[Appear(VGroup(row.title, row.chart.baseline)) for row in rows],
@@ -216,11 +216,14 @@ class TemperatureSteps(PipelineCommon):
         runs = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]
         values = [run.max_weights[q] for run in runs]
         caption = "caption_fixed" if self.answers["temperature_plot"]["answer_variant"] == "fixed" else "caption"
+        # with the header: the designed weights' line (its place is the values read off the curve) and the configured
+        # rows beyond the guide's three
+        leaving = [Vanish(part) for part in (*self.surplus_rows(), *([self.designed_cold] if len(self.designed_cold)
+                                                                      else []))]
         self.begin_step("temperature_plot", self.strings["steps"]["temperature_plot"][caption],
-                        new_numbers=EXERCISE_NUMBERS * len(values), query=self.tokens[q],
+                        new_numbers=EXERCISE_NUMBERS * len(values), query=self.tokens[q], with_header=leaving,
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
-        # the designed weights' line leaves: its place is the values read off the curve
-        self.exercise_rows(runs, values, [Vanish(self.designed_cold)] if len(self.designed_cold) else [])
+        self.exercise_rows(runs, values)
         self.read_rows_out()  # each row's largest weight framed in turn as the voice reads the three
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
@@ -277,17 +280,22 @@ class TemperatureSteps(PipelineCommon):
     def readout_frame(row) -> SurroundingRectangle:
         return SurroundingRectangle(row.readout, color=style.HIGHLIGHT, buff=COLD_FRAME_GAP, stroke_width=COLD_STROKE)
 
-    def exercise_rows(self, runs: list[LabAttention], values: list[float], leaving: list):
-        """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more or less
-        fades), so that the rows beside the curve are the temperatures it marks; their maxima's marks on the plot
-        move with them to ``values``, each row's own; ``leaving``, animations played with them."""
+    def surplus_rows(self) -> list:
+        """The configured temperatures' rows (with their marks) beyond the guide's exercise 2 ones: they have none to
+        become, and leave with its header."""
+        pairs = len(EXERCISE_TEMPERATURES)
+        return [*self.temperature_rows[pairs:], *self.temperature_marks[pairs:]]
+
+    def exercise_rows(self, runs: list[LabAttention], values: list[float]):
+        """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more fades in;
+        one more has left, ``surplus_rows``), so that the rows beside the curve are the temperatures it marks; their
+        maxima's marks on the plot move with them to ``values``, each row's own."""
         old, new = self.temperature_rows, self.temperature_rows_of(EXERCISE_TEMPERATURES, runs, "exercise_row")
         marks = self.marks(EXERCISE_TEMPERATURES, values)
         pairs = min(len(old), len(new))
         self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
                   *[ReplacementTransform(before, after) for before, after in zip(self.temperature_marks, marks)],
-                  *[Vanish(part) for part in (*old[pairs:], *self.temperature_marks[pairs:])],
-                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], *leaving, run_time=ROWS_CHANGE_SECONDS)
+                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], run_time=ROWS_CHANGE_SECONDS)
         self.temperature_rows, self.temperature_marks = new, marks
 
     def marks(self, temperatures, maxima) -> VGroup:
