@@ -7,7 +7,7 @@ from functools import partial
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform,
-                   Indicate, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy,
+                   Indicate, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text,
                    UpdateFromAlphaFunc, ValueTracker, VGroup, VMobject, Write, always_redraw, interpolate_color, linear,
                    there_and_back)
 
@@ -59,7 +59,7 @@ TURN_SECONDS = 2.5
 HAND_PULSE_WIDTH = 10  # a hand's stroke as the voice points at the hands (drawn 4 wide)
 COMPARED_WORD = "perro"  # the word framed in both sentences of the permutation, named by the voice with PE
 POSITION_LABEL_ROOM = 0.25  # wider cells in the sum step's grids, so "pos 0", "pos 1" under them stay apart
-TABLE_ROW_SECONDS = 0.8  # a row of the d = 4 table: x, then PE, then their sum moving into place, within the voice's
+TABLE_ROW_SECONDS = 0.8  # a row of the d = 4 table: x, then PE, then their sum landing in its row, within the voice's
 # first sentence (0.4 s a number made the table outlast it by 7 s, the finished table then held 4 s more in silence)
 FIRST_ENCODING_LOOK = 1.5  # the table's last look, PE(0) framed
 SUM_LARGEST_SCALE = 1.35  # steps 9-10 may grow to fill the frame: their numbers are what the viewer checks by hand
@@ -680,10 +680,9 @@ class PositionalScene(LessonScene):
             self.pop(Appear(pe_row), slot=TABLE_ROW_SECONDS)
             self.cue("vector_sum", lands=True, token=token, position=int(example.positions[k]),
                      x=example.x[k].tolist(), pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
-            self.play(Appear(sum_row.label), Appear(sum_row.comment),
-                      *[TransformFromCopy(VGroup(a, b), total) for a, b, total
-                        in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)],
-                      run_time=TABLE_ROW_SECONDS)
+            # the sum lands in its own row, as x and PE did: copies of x and PE morphing into it were drawn over the
+            # rows they came from (review s11: the rows drawn twice for 0.3 s)
+            self.pop(Appear(sum_row), slot=TABLE_ROW_SECONDS)
         self.show_first_encoding()
         self.wait(FIRST_ENCODING_LOOK)
 

@@ -1,0 +1,76 @@
+"""Review s11 (frames, «04 positional», graded 9), its three notes:
+- the weight matrices W_Q, W_K, W_V left the screen before Z = Attention(X) came: a student could not check Z
+  against what made it; they now stay, legible, beside the sentences in both demonstration steps;
+- the similarity plot (PE(p)·PE(q) against the distance) was about 290 x 150 px at 720p: it now takes the room its
+  step has;
+- around 216 s the token table's rows were drawn twice for 0.3 s: copies of x and PE morphed into x + PE over the
+  rows they came from; the sum now lands in its own row.
+Measured on the built mobjects and on decoded frames, against numbers worked out here."""
+
+import av
+import numpy as np
+import pytest
+from manim import config
+
+from lesson.steps import parse_steps
+from scenes import style
+from scenes.positional import LEAVING_SECONDS, PositionalScene
+from tests.scene_checks import render_video
+
+VIDEO = (640, 360)
+
+
+def to_pixels(point, size=VIDEO) -> tuple[float, float]:
+    """A frame point's (column, row) in a video of ``size``."""
+    scale = size[1] / config.frame_height
+    return (point[0] + config.frame_width / 2) * scale, (config.frame_height / 2 - point[1]) * scale
+
+
+def row_gaps(block) -> list[tuple[float, float, float, float]]:
+    """(left, right, top, bottom) in frame units of the middle half of the empty bands between a token's x row and
+    its PE row, and between its PE row and its x + PE row, over their numbers' columns."""
+    x_row, pe_row, sum_row = block
+    left = min(row.numbers.get_left()[0] for row in block)
+    right = max(row.numbers.get_right()[0] for row in block)
+    gaps = []
+    for upper, lower in ((x_row.numbers, pe_row.fills), (pe_row.fills, sum_row.numbers)):
+        top, bottom = upper.get_bottom()[1], lower.get_top()[1]
+        quarter = (top - bottom) / 4
+        assert quarter > 0
+        gaps.append((left, right, top - quarter, bottom + quarter))
+    return gaps
+
+
+@pytest.fixture(scope="module")
+def table_video(tmp_path_factory):
+    """The table step alone, 640 x 360 at 15 fps, silent: its scene and its decoded frames (time, rgb)."""
+    scene, path = render_video("positional", tmp_path_factory.mktemp("table"), frame_rate=15, pixels=VIDEO,
+                               steps=parse_steps("table", list(PositionalScene.STEPS)))
+    with av.open(str(path)) as video:
+        frames = [(float(frame.time), frame.to_ndarray(format="rgb24").astype(float))
+                  for frame in video.decode(video=0)]
+    return scene, frames
+
+
+def test_the_table_rows_are_never_drawn_twice(table_video):
+    """While the rows land, nothing is drawn in the empty bands between a token's x, PE and x + PE rows: copies of
+    x's and PE's numbers used to travel down over them into the sum row (and over the PE row itself)."""
+    scene, frames = table_video
+    sums = [cue.time for cue in scene.cues if cue.kind == "vector_sum"]
+    assert len(sums) == 3
+    # the clip's records count from the step's start; the similarity step leaves in its first LEAVING_SECONDS
+    start = next(step.start for step in scene.steps if step.key == "table") + LEAVING_SECONDS + 0.05
+    built = sums[-1] + 1.0  # the last sum has landed (TABLE_ROW_SECONDS after its cue)
+    background = np.array(style.BACKGROUND.to_rgb()) * 255
+    crossed = []
+    for k, block in enumerate(scene.table.blocks):
+        for left, right, top, bottom in row_gaps(block):
+            (x0, y0), (x1, y1) = to_pixels((left, top)), to_pixels((right, bottom))
+            for time, image in frames:
+                if not start <= time <= built:  # the similarity step leaving, the built table framed
+                    continue
+                band = image[int(np.ceil(y0)):int(y1), int(x0):int(np.ceil(x1))]
+                inked = int((np.abs(band - background).max(axis=2) > 60).sum())
+                if inked:
+                    crossed.append((k, round(time, 2), inked))
+    assert crossed == [], crossed[:10]
