@@ -33,9 +33,11 @@ SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to w
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
 SHRUNK_HEATMAP = 0.8  # the heatmap beside the hands and the similarity: its ticks' digits 16 px high at 720p
-MAIN_PLOT_SHARE = 0.6  # of the plots' width: the d = 16 curve, which the step reads; the rest the smooth d = 512 one
-PLOT_SHARE = 0.3  # of the body's height: the similarity plots' height, with room under them for the table, Δ = 0's
-SIMILARITY_GAP = 0.3  # sum and «three words ago», between the similarity panel's parts
+MAIN_PLOT_SHARE = 0.75  # of the plots' width: the d = 16 curve, which the step reads; the rest the smooth d = 512 one
+PLOT_SHARE = 0.5  # of the body's height: the similarity plots' height, with room under them for the table (Δ = 0's
+# sum and «three words ago» go under the heatmap: beside it the plots were 290 x 150 px at 720p, review s11)
+SIMILARITY_GAP = 0.3  # between the similarity panel's parts
+NOTES_GAP = 0.15  # between the heatmap, Δ = 0's sum and «three words ago» under it: both at full size in the room
 TABLE_TEXT_MIX = 0.5  # a table number's heatmap colour, half-way to the text's: a 0.00 (a near-background cell
 # colour) still reads at 5:1 on the background, and the sign's hue stays
 BLOCK_GAP = 0.3  # extra space between the tokens' groups of rows in the table
@@ -486,17 +488,17 @@ class PositionalScene(LessonScene):
         reaches = rise is not None and SIMILARITY_COLUMNS <= rise[1] + 1 <= MOST_SIMILARITY_COLUMNS
         columns = min(span, rise[1] + 1 if reaches else SIMILARITY_COLUMNS)  # up to the top of the climb, if it fits
         table = self.similarity_table(starts, curves, columns)
-        panel = VGroup(plots, table)
+        self.place_beside_heatmap(VGroup(plots, table).arrange(DOWN, buff=SIMILARITY_GAP))
         identity = self.peak_identity(d) if d % 2 == 0 else None  # an odd d has a lone sin: no longer d/2
-        if identity is not None:
-            panel.add(identity)
         # The seed's reading of a similarity by distance alone, at the end: «three words ago» means the same anywhere
         ago = None
+        notes_left, notes_right, _, _ = self.under_heatmap_region(table)
         if identity is not None and HAND_DELTA < columns:
-            ago = label_text(self.labels["three_words"].format(value=format_number(curves[0][HAND_DELTA])),
-                             style.TEXT, style.CAPTION_SIZE)
-            panel.add(ago)
-        self.place_beside_heatmap(panel.arrange(DOWN, buff=SIMILARITY_GAP))
+            ago = wrapped_text(self.labels["three_words"].format(value=format_number(curves[0][HAND_DELTA])),
+                               style.TEXT, style.CAPTION_SIZE, notes_right - notes_left)
+        notes = VGroup(*[note for note in (identity, ago) if note is not None])
+        if len(notes):  # under the heatmap, the plots beside it as tall as the body lets them be (review s11)
+            self.place_under_heatmap(notes, table)
         self.pop(Create(axes), Appear(axis_labels[:-1]), slot=1.0)
         self.beat("sum")  # the plot's name, the product as a sum of cosines, written as the voice says it
         self.play(Write(axis_labels[-1]), run_time=1.0)
@@ -1027,6 +1029,20 @@ class PositionalScene(LessonScene):
         """(left, right, bottom, top) of the body to the right of the heatmap and its legend."""
         _, right, bottom, top = self.body()
         return self.legend.get_right()[0] + PANEL_GAP, right, bottom, top
+
+    def under_heatmap_region(self, neighbour) -> tuple[float, float, float, float]:
+        """(left, right, bottom, top) of the body under the heatmap and its legend, left of ``neighbour``."""
+        left, _, bottom, _ = self.body()
+        right = neighbour.get_left()[0] - SIMILARITY_GAP
+        return left, right, bottom, VGroup(self.heatmap, self.legend).get_bottom()[1] - NOTES_GAP
+
+    def place_under_heatmap(self, notes: VGroup, neighbour):
+        """``notes`` stacked at the top left of ``under_heatmap_region``, their formulas legible (grown about their
+        middles before the stacking), scaled down if they do not fit."""
+        left, right, bottom, top = self.under_heatmap_region(neighbour)
+        enlarge_formulas(notes)
+        fit(notes.arrange(DOWN, buff=NOTES_GAP, aligned_edge=LEFT), right - left, top - bottom, largest_scale=1.0)
+        notes.align_to(np.array([left, top, 0]), LEFT + UP)
 
     def place_beside_heatmap(self, group):
         left, right, bottom, top = self.panel_region()

@@ -12,12 +12,57 @@ import numpy as np
 import pytest
 from manim import config
 
+from manim import Axes
+
 from lesson.steps import parse_steps
 from scenes import style
 from scenes.positional import LEAVING_SECONDS, PositionalScene
-from tests.scene_checks import render_video
+from tests.scene_checks import layout_problems, render_video, run_scene
 
 VIDEO = (640, 360)
+PX = 720 / config.frame_height  # pixels of a 720p frame per frame unit
+OLD_PLOT_PX = (279, 129)  # the d = 16 similarity axes before, x by y at 720p (the review saw about 290 x 150 px)
+
+
+@pytest.fixture(scope="module")
+def watched():
+    """The default section, and at each step's end every mobject on screen (the scene's family)."""
+    seen = {}
+    finish = PositionalScene.finish_step
+
+    def snapshot(scene):
+        if scene.steps and not scene.steps[-1].end:
+            seen[scene.steps[-1].key] = [part for top in scene.mobjects for part in top.get_family()]
+        finish(scene)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(PositionalScene, "finish_step", snapshot)
+        scene = run_scene("positional")
+    return scene, seen
+
+
+def step_of(scene, key):
+    return next(step for step in scene.steps if step.key == key)
+
+
+def test_the_similarity_plot_takes_the_room_of_its_step(watched):
+    """The d = 16 plot's axes cover at least twice the area they did (279 x 129 px at 720p), at least 340 px wide and
+    200 px high; what made room for them (Δ = 0's sum, «three words ago») sits under the heatmap, over no text and
+    clear of the heatmap's cells and the frame's margin."""
+    scene, seen = watched
+    axes = max((part for part in seen["similarity"] if isinstance(part, Axes)), key=lambda axes: axes.x_axis.width)
+    width, height = axes.x_axis.width * PX, axes.y_axis.height * PX
+    assert width >= 340 and height >= 200 and width * height >= 2 * OLD_PLOT_PX[0] * OLD_PLOT_PX[1], (width, height)
+    step = step_of(scene, "similarity")
+    assert [problem for problem in layout_problems(scene) if problem.startswith("similarity")] == []
+    grid = scene.heatmap.grid
+    notes = [text for text in step.texts if "palabras" in text.text or "sin" in text.text]
+    assert len(notes) == 2, [text.text for text in step.texts]
+    margin = 0.3
+    for text in notes:
+        assert text.top <= grid.get_bottom()[1] - 0.1, text.text
+        assert text.left >= -config.frame_width / 2 + margin, (text.text, text.left)
+        assert text.right <= axes.get_left()[0], text.text
 
 
 def to_pixels(point, size=VIDEO) -> tuple[float, float]:
