@@ -55,6 +55,13 @@ ROW_POP_SECONDS = 0.1  # a row of small digits lands in 3 frames: over 0.2 s its
 LEAVING_SECONDS = 0.3  # what a step does not keep goes
 POP_SECONDS = 0.2  # a piece of a build lands this fast, then stays still for the rest of its slot: a fade over
 # 0.35 s reads as a still screen to a viewer (tests/scene_checks.video_stills), seconds of them as a frozen one
+DEMO_CELL_PADDING = 0.18  # round X's and Z's widest number (CELL_PADDING 0.22): with the weights beside them,
+WEIGHT_CELL_PADDING = 0.11  # and round the weights' (one decimal fewer), their digits still 16 px at 720p
+SENTENCES_GAP = 1.0  # between sentence A's matrices and B's words: room for the lines pairing Z_A's rows with Z_B's
+WEIGHTS_GAP = 0.3  # between sentence B's matrices and the weights kept beside them
+WEIGHT_STACK_GAP = 0.25  # between W_Q, W_K and W_V stacked
+WEIGHT_NAME_GAP = 0.15  # between a stacked weight matrix and its name at its left
+WEIGHTS_SECONDS = 0.4  # the weights land in their stack beside the sentences, and are looked at
 COMPARED_ROW_SECONDS = 1.6  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends before the next comes
 HAND_SLOT = 1.0  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
@@ -66,6 +73,17 @@ TABLE_ROW_SECONDS = 0.8  # a row of the d = 4 table: x, then PE, then their sum 
 FIRST_ENCODING_LOOK = 1.5  # the table's last look, PE(0) framed
 SUM_LARGEST_SCALE = 1.35  # steps 9-10 may grow to fill the frame: their numbers are what the viewer checks by hand
 READER_DECIMALS = 4  # w_1, w_2 written so that the table's x and PE through them give the grids to the last decimal
+
+
+def fewest_decimals(*matrices, most: int = 2) -> int:
+    """The fewest decimals (up to ``most``) that write every value of ``matrices`` exactly: 1 for 0.3 and 1.5."""
+    values = np.concatenate([np.ravel(matrix) for matrix in matrices])
+    return next(places for places in range(most + 1) if places == most or np.allclose(values, values.round(places)))
+
+
+def padded_cell_width(*matrices, padding: float, decimals: int | None = None) -> float:
+    """``shared_cell_width`` with ``padding`` round the widest number instead of CELL_PADDING."""
+    return shared_cell_width(*matrices, decimals=decimals) - CELL_PADDING + padding
 
 
 def tex_number(value: float) -> str:
@@ -789,9 +807,10 @@ class PositionalScene(LessonScene):
         self.demo_scale = float(max(np.abs(values).max() for values in (  # the blips' one scale, both steps
             demo.steps_a.X, demo.steps_a_pe.X, demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)))
         self.enter_step("permutation", new_numbers=demo.W_Q.size + demo.W_K.size + demo.W_V.size)
-        self.show_demo_weights()
-        width = shared_cell_width(*(steps.X for steps in self.demo_steps(False) + self.demo_steps(True)),
-                                  demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)
+        intro = self.show_demo_weights()
+        width = padded_cell_width(*(steps.X for steps in self.demo_steps(False) + self.demo_steps(True)),
+                                  demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe,
+                                  padding=DEMO_CELL_PADDING)
         self.inputs = [self.input_matrix(steps.X, side, False, width) for side, steps in zip("AB", self.demo_steps(False))]
         self.outputs = [self.output_matrix(demo.output_a, "A", False, width),
                         self.output_matrix(demo.output_b, "B", False, width)]
@@ -806,9 +825,15 @@ class PositionalScene(LessonScene):
         for source, source_words, output in zip(self.inputs, self.input_words, self.outputs):
             # bracket over bracket, whatever the widths of the labels
             VGroup(source, source_words).shift(RIGHT * (output.brackets.get_right()[0] - source.brackets.get_right()[0]))
-        stage = VGroup(*columns).arrange(RIGHT, buff=2.2, aligned_edge=UP)
+        stage = VGroup(*columns).arrange(RIGHT, buff=SENTENCES_GAP, aligned_edge=UP)
+        # the weights stay beside the sentences, stacked: Z is checked against the W's that made it (review s11)
+        weights = self.weights = self.stacked(self.demo_weights())
+        layout = VGroup(stage, weights).arrange(RIGHT, buff=WEIGHTS_GAP, aligned_edge=UP)
         verdict_label = self.verdict_label = label_text(self.labels["difference"], style.TEXT, style.BODY_SIZE)
-        self.place(stage, bottom_room=verdict_label.height + 0.3)
+        self.place(layout, bottom_room=verdict_label.height + 0.3)
+        # gone, then back in their stack at once: moved, they crossed one another and their names their numbers
+        self.play(Vanish(intro), run_time=LEAVING_SECONDS)
+        self.pop(Appear(weights), slot=WEIGHTS_SECONDS)
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
         links = self.links = self.row_links()
@@ -833,12 +858,10 @@ class PositionalScene(LessonScene):
                       run_time=POP_SECONDS)
         self.wait(2.0)
 
-    def show_demo_weights(self):
-        """W_Q, W_K and W_V of the demonstration, the same for both sentences, read before they make room."""
-        demo = self.demo
-        width = shared_cell_width(demo.W_Q, demo.W_K, demo.W_V)
-        weights = VGroup(*[LabelledMatrix(values, name, style.WEIGHT_MATRIX, name, cell_width=width)
-                           for values, name in ((demo.W_Q, "W_Q"), (demo.W_K, "W_K"), (demo.W_V, "W_V"))])
+    def show_demo_weights(self) -> VGroup:
+        """W_Q, W_K and W_V of the demonstration, the same for both sentences, read before they make room; returns
+        them with the note above them, still on screen."""
+        weights = self.demo_weights()
         note = label_text(self.labels["same_weights"], style.TEXT, style.BODY_SIZE)
         stage = VGroup(note, weights.arrange(RIGHT, buff=0.8)).arrange(DOWN, buff=0.5)
         self.place(stage)
@@ -847,7 +870,23 @@ class PositionalScene(LessonScene):
         for matrix in weights:  # one matrix after another, row by row, each row heard as it lands
             self.rows_heard(matrix, WEIGHT_ROW_SECONDS * len(matrix.entries), scale)
         self.wait(1.0)
-        self.play(Vanish(stage), run_time=0.5)
+        return stage
+
+    def demo_weights(self) -> VGroup:
+        """W_Q, W_K, W_V in narrow cells (their fewest decimals, WEIGHT_CELL_PADDING), at the size of X's and Z's
+        digits: narrow enough to stay beside the sentences' matrices."""
+        demo = self.demo
+        places = fewest_decimals(demo.W_Q, demo.W_K, demo.W_V)
+        width = padded_cell_width(demo.W_Q, demo.W_K, demo.W_V, padding=WEIGHT_CELL_PADDING, decimals=places)
+        return VGroup(*[LabelledMatrix(values, name, style.WEIGHT_MATRIX, name, cell_width=width, decimals=places)
+                        for values, name in ((demo.W_Q, "W_Q"), (demo.W_K, "W_K"), (demo.W_V, "W_V"))])
+
+    @staticmethod
+    def stacked(weights: VGroup) -> VGroup:
+        """``weights`` one over another, each named at its left: no taller than a sentence's X and Z."""
+        for matrix in weights:
+            matrix.label.next_to(matrix.brackets, LEFT, buff=WEIGHT_NAME_GAP)
+        return weights.arrange(DOWN, buff=WEIGHT_STACK_GAP, aligned_edge=RIGHT)
 
     def demo_steps(self, with_pe: bool) -> list:
         """The attention passes of sentences A and B, on X or on X + PE."""

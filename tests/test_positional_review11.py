@@ -14,6 +14,8 @@ from manim import config
 
 from manim import Axes
 
+from attn_math.positional import permutation_demo
+from lesson.numbers import parse_number
 from lesson.steps import parse_steps
 from scenes import style
 from scenes.positional import LEAVING_SECONDS, PositionalScene
@@ -119,3 +121,40 @@ def test_the_table_rows_are_never_drawn_twice(table_video):
                 if inked:
                     crossed.append((k, round(time, 2), inked))
     assert crossed == [], crossed[:10]
+
+
+def shown_matrix(step, name) -> np.ndarray:
+    """The numbers tagged ``name`` at the step's end, as numbers."""
+    return np.array([[parse_number(text) for text in row] for row in step.numbers[name]])
+
+
+def attention(X: np.ndarray, W_Q: np.ndarray, W_K: np.ndarray, W_V: np.ndarray) -> np.ndarray:
+    """softmax(Q Kᵀ / √d_k) V, row by row, worked out here."""
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    scores = Q @ K.T / np.sqrt(K.shape[1])
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return weights / weights.sum(axis=1, keepdims=True) @ V
+
+
+@pytest.mark.parametrize("key, suffix", [("permutation", ""), ("with_pe", "_pe")])
+def test_the_weights_stay_beside_the_outputs_they_make(watched, key, suffix):
+    """W_Q, W_K, W_V are on screen at the end of both demonstration steps (they left before X and Z came), their
+    digits at least 16 px high at 720p, right of sentence B's matrices and over no text; and Z as shown is
+    softmax(QKᵀ/√d)V worked out from the X and the W's as shown (to their rounding)."""
+    scene, seen = watched
+    step = step_of(scene, key)
+    names = ("W_Q", "W_K", "W_V")
+    assert set(names) <= set(step.numbers), sorted(step.numbers)
+    shown = [shown_matrix(step, name) for name in names]
+    demo = permutation_demo()
+    for values, exact in zip(shown, (demo.W_Q, demo.W_K, demo.W_V)):
+        assert np.array_equal(values, exact)
+    digits = [part.height * PX for part in seen[key] if getattr(part, "tag", ("",))[0] in names]
+    assert len(digits) == 48 and min(digits) >= 16, min(digits)
+    b_right = max(matrix.brackets.get_right()[0] for matrix in (scene.inputs[1], scene.outputs[1]))
+    assert scene.weights.get_left()[0] > b_right
+    assert scene.weights.get_right()[0] <= config.frame_width / 2 - 0.3
+    assert [problem for problem in layout_problems(scene) if problem.startswith(key)] == []
+    for side in "AB":
+        X, Z = shown_matrix(step, f"X_{side}{suffix}"), shown_matrix(step, f"Z_{side}{suffix}")
+        assert np.abs(attention(X, *shown) - Z).max() <= 0.02
