@@ -859,8 +859,8 @@ class PositionalScene(LessonScene):
         self.wait(2.0)
 
     def show_demo_weights(self) -> VGroup:
-        """W_Q, W_K and W_V of the demonstration, the same for both sentences, read before they make room; returns
-        them with the note above them, still on screen."""
+        """W_Q, W_K and W_V of the demonstration, the same for both sentences, read large before they take their place
+        beside the sentences; returns them with the note above them, still on screen."""
         weights = self.demo_weights()
         note = label_text(self.labels["same_weights"], style.TEXT, style.BODY_SIZE)
         stage = VGroup(note, weights.arrange(RIGHT, buff=0.8)).arrange(DOWN, buff=0.5)
@@ -968,7 +968,7 @@ class PositionalScene(LessonScene):
         the rows above and below, the brackets beside the widest number the cells hold (a cell box's frame touched
         «−1.00»). It holds whatever numbers the row takes later (X + PE, with the same cells)."""
         scale = matrix.cells[0][0].width / matrix.cell_width
-        pad = CELL_PADDING / 2 * scale  # a cell's widest number is this far from its edges
+        pad = DEMO_CELL_PADDING / 2 * scale  # a cell's widest number is this far from its edges
         first, last = matrix.cells[i][0], matrix.cells[i][-1]
         left = (first.get_left()[0] + pad + matrix.brackets[0].get_right()[0]) / 2
         right = (last.get_right()[0] - pad + matrix.brackets[1].get_left()[0]) / 2
