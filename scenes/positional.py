@@ -7,7 +7,7 @@ from functools import partial
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform,
-                   Indicate, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text, TransformFromCopy,
+                   Indicate, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text,
                    UpdateFromAlphaFunc, ValueTracker, VGroup, VMobject, Write, always_redraw, interpolate_color, linear,
                    there_and_back)
 
@@ -33,9 +33,11 @@ SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to w
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
 SHRUNK_HEATMAP = 0.8  # the heatmap beside the hands and the similarity: its ticks' digits 16 px high at 720p
-MAIN_PLOT_SHARE = 0.6  # of the plots' width: the d = 16 curve, which the step reads; the rest the smooth d = 512 one
-PLOT_SHARE = 0.3  # of the body's height: the similarity plots' height, with room under them for the table, Δ = 0's
-SIMILARITY_GAP = 0.3  # sum and «three words ago», between the similarity panel's parts
+MAIN_PLOT_SHARE = 0.75  # of the plots' width: the d = 16 curve, which the step reads; the rest the smooth d = 512 one
+PLOT_SHARE = 0.5  # of the body's height: the similarity plots' height, with room under them for the table (Δ = 0's
+# sum and «three words ago» go under the heatmap: beside it the plots were 290 x 150 px at 720p, review s11)
+SIMILARITY_GAP = 0.3  # between the similarity panel's parts
+NOTES_GAP = 0.15  # between the heatmap, Δ = 0's sum and «three words ago» under it: both at full size in the room
 TABLE_TEXT_MIX = 0.5  # a table number's heatmap colour, half-way to the text's: a 0.00 (a near-background cell
 # colour) still reads at 5:1 on the background, and the sign's hue stays
 BLOCK_GAP = 0.3  # extra space between the tokens' groups of rows in the table
@@ -53,17 +55,35 @@ ROW_POP_SECONDS = 0.1  # a row of small digits lands in 3 frames: over 0.2 s its
 LEAVING_SECONDS = 0.3  # what a step does not keep goes
 POP_SECONDS = 0.2  # a piece of a build lands this fast, then stays still for the rest of its slot: a fade over
 # 0.35 s reads as a still screen to a viewer (tests/scene_checks.video_stills), seconds of them as a frozen one
+DEMO_CELL_PADDING = 0.18  # round X's and Z's widest number (CELL_PADDING 0.22): with the weights beside them,
+WEIGHT_CELL_PADDING = 0.11  # and round the weights' (one decimal fewer), their digits still 16 px at 720p
+SENTENCES_GAP = 1.0  # between sentence A's matrices and B's words: room for the lines pairing Z_A's rows with Z_B's
+WEIGHTS_GAP = 0.3  # between sentence B's matrices and the weights kept beside them
+WEIGHT_STACK_GAP = 0.25  # between W_Q, W_K and W_V stacked
+WEIGHT_NAME_GAP = 0.15  # between a stacked weight matrix and its name at its left
+WEIGHTS_SECONDS = 0.4  # the weights land in their stack beside the sentences, and are looked at
 COMPARED_ROW_SECONDS = 1.6  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends before the next comes
 HAND_SLOT = 1.0  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
 HAND_PULSE_WIDTH = 10  # a hand's stroke as the voice points at the hands (drawn 4 wide)
 COMPARED_WORD = "perro"  # the word framed in both sentences of the permutation, named by the voice with PE
 POSITION_LABEL_ROOM = 0.25  # wider cells in the sum step's grids, so "pos 0", "pos 1" under them stay apart
-TABLE_ROW_SECONDS = 0.8  # a row of the d = 4 table: x, then PE, then their sum moving into place, within the voice's
+TABLE_ROW_SECONDS = 0.8  # a row of the d = 4 table: x, then PE, then their sum landing in its row, within the voice's
 # first sentence (0.4 s a number made the table outlast it by 7 s, the finished table then held 4 s more in silence)
 FIRST_ENCODING_LOOK = 1.5  # the table's last look, PE(0) framed
 SUM_LARGEST_SCALE = 1.35  # steps 9-10 may grow to fill the frame: their numbers are what the viewer checks by hand
 READER_DECIMALS = 4  # w_1, w_2 written so that the table's x and PE through them give the grids to the last decimal
+
+
+def fewest_decimals(*matrices, most: int = 2) -> int:
+    """The fewest decimals (up to ``most``) that write every value of ``matrices`` exactly: 1 for 0.3 and 1.5."""
+    values = np.concatenate([np.ravel(matrix) for matrix in matrices])
+    return next(places for places in range(most + 1) if places == most or np.allclose(values, values.round(places)))
+
+
+def padded_cell_width(*matrices, padding: float, decimals: int | None = None) -> float:
+    """``shared_cell_width`` with ``padding`` round the widest number instead of CELL_PADDING."""
+    return shared_cell_width(*matrices, decimals=decimals) - CELL_PADDING + padding
 
 
 def tex_number(value: float) -> str:
@@ -486,17 +506,17 @@ class PositionalScene(LessonScene):
         reaches = rise is not None and SIMILARITY_COLUMNS <= rise[1] + 1 <= MOST_SIMILARITY_COLUMNS
         columns = min(span, rise[1] + 1 if reaches else SIMILARITY_COLUMNS)  # up to the top of the climb, if it fits
         table = self.similarity_table(starts, curves, columns)
-        panel = VGroup(plots, table)
+        self.place_beside_heatmap(VGroup(plots, table).arrange(DOWN, buff=SIMILARITY_GAP))
         identity = self.peak_identity(d) if d % 2 == 0 else None  # an odd d has a lone sin: no longer d/2
-        if identity is not None:
-            panel.add(identity)
         # The seed's reading of a similarity by distance alone, at the end: «three words ago» means the same anywhere
         ago = None
+        notes_left, notes_right, _, _ = self.under_heatmap_region(table)
         if identity is not None and HAND_DELTA < columns:
-            ago = label_text(self.labels["three_words"].format(value=format_number(curves[0][HAND_DELTA])),
-                             style.TEXT, style.CAPTION_SIZE)
-            panel.add(ago)
-        self.place_beside_heatmap(panel.arrange(DOWN, buff=SIMILARITY_GAP))
+            ago = wrapped_text(self.labels["three_words"].format(value=format_number(curves[0][HAND_DELTA])),
+                               style.TEXT, style.CAPTION_SIZE, notes_right - notes_left)
+        notes = VGroup(*[note for note in (identity, ago) if note is not None])
+        if len(notes):  # under the heatmap, the plots beside it as tall as the body lets them be (review s11)
+            self.place_under_heatmap(notes, table)
         self.pop(Create(axes), Appear(axis_labels[:-1]), slot=1.0)
         self.beat("sum")  # the plot's name, the product as a sum of cosines, written as the voice says it
         self.play(Write(axis_labels[-1]), run_time=1.0)
@@ -680,10 +700,9 @@ class PositionalScene(LessonScene):
             self.pop(Appear(pe_row), slot=TABLE_ROW_SECONDS)
             self.cue("vector_sum", lands=True, token=token, position=int(example.positions[k]),
                      x=example.x[k].tolist(), pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
-            self.play(Appear(sum_row.label), Appear(sum_row.comment),
-                      *[TransformFromCopy(VGroup(a, b), total) for a, b, total
-                        in zip(x_row.numbers, pe_row.numbers, sum_row.numbers)],
-                      run_time=TABLE_ROW_SECONDS)
+            # the sum lands in its own row, as x and PE did: copies of x and PE morphing into it were drawn over the
+            # rows they came from (review s11: the rows drawn twice for 0.3 s)
+            self.pop(Appear(sum_row), slot=TABLE_ROW_SECONDS)
         self.show_first_encoding()
         self.wait(FIRST_ENCODING_LOOK)
 
@@ -788,9 +807,10 @@ class PositionalScene(LessonScene):
         self.demo_scale = float(max(np.abs(values).max() for values in (  # the blips' one scale, both steps
             demo.steps_a.X, demo.steps_a_pe.X, demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)))
         self.enter_step("permutation", new_numbers=demo.W_Q.size + demo.W_K.size + demo.W_V.size)
-        self.show_demo_weights()
-        width = shared_cell_width(*(steps.X for steps in self.demo_steps(False) + self.demo_steps(True)),
-                                  demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe)
+        intro = self.show_demo_weights()
+        width = padded_cell_width(*(steps.X for steps in self.demo_steps(False) + self.demo_steps(True)),
+                                  demo.output_a, demo.output_b, demo.output_a_pe, demo.output_b_pe,
+                                  padding=DEMO_CELL_PADDING)
         self.inputs = [self.input_matrix(steps.X, side, False, width) for side, steps in zip("AB", self.demo_steps(False))]
         self.outputs = [self.output_matrix(demo.output_a, "A", False, width),
                         self.output_matrix(demo.output_b, "B", False, width)]
@@ -805,9 +825,15 @@ class PositionalScene(LessonScene):
         for source, source_words, output in zip(self.inputs, self.input_words, self.outputs):
             # bracket over bracket, whatever the widths of the labels
             VGroup(source, source_words).shift(RIGHT * (output.brackets.get_right()[0] - source.brackets.get_right()[0]))
-        stage = VGroup(*columns).arrange(RIGHT, buff=2.2, aligned_edge=UP)
+        stage = VGroup(*columns).arrange(RIGHT, buff=SENTENCES_GAP, aligned_edge=UP)
+        # the weights stay beside the sentences, stacked: Z is checked against the W's that made it (review s11)
+        weights = self.weights = self.stacked(self.demo_weights())
+        layout = VGroup(stage, weights).arrange(RIGHT, buff=WEIGHTS_GAP, aligned_edge=UP)
         verdict_label = self.verdict_label = label_text(self.labels["difference"], style.TEXT, style.BODY_SIZE)
-        self.place(stage, bottom_room=verdict_label.height + 0.3)
+        self.place(layout, bottom_room=verdict_label.height + 0.3)
+        # gone, then back in their stack at once: moved, they crossed one another and their names their numbers
+        self.play(Vanish(intro), run_time=LEAVING_SECONDS)
+        self.pop(Appear(weights), slot=WEIGHTS_SECONDS)
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
         links = self.links = self.row_links()
@@ -832,12 +858,10 @@ class PositionalScene(LessonScene):
                       run_time=POP_SECONDS)
         self.wait(2.0)
 
-    def show_demo_weights(self):
-        """W_Q, W_K and W_V of the demonstration, the same for both sentences, read before they make room."""
-        demo = self.demo
-        width = shared_cell_width(demo.W_Q, demo.W_K, demo.W_V)
-        weights = VGroup(*[LabelledMatrix(values, name, style.WEIGHT_MATRIX, name, cell_width=width)
-                           for values, name in ((demo.W_Q, "W_Q"), (demo.W_K, "W_K"), (demo.W_V, "W_V"))])
+    def show_demo_weights(self) -> VGroup:
+        """W_Q, W_K and W_V of the demonstration, the same for both sentences, read large before they take their place
+        beside the sentences; returns them with the note above them, still on screen."""
+        weights = self.demo_weights()
         note = label_text(self.labels["same_weights"], style.TEXT, style.BODY_SIZE)
         stage = VGroup(note, weights.arrange(RIGHT, buff=0.8)).arrange(DOWN, buff=0.5)
         self.place(stage)
@@ -846,7 +870,23 @@ class PositionalScene(LessonScene):
         for matrix in weights:  # one matrix after another, row by row, each row heard as it lands
             self.rows_heard(matrix, WEIGHT_ROW_SECONDS * len(matrix.entries), scale)
         self.wait(1.0)
-        self.play(Vanish(stage), run_time=0.5)
+        return stage
+
+    def demo_weights(self) -> VGroup:
+        """W_Q, W_K, W_V in narrow cells (their fewest decimals, WEIGHT_CELL_PADDING), at the size of X's and Z's
+        digits: narrow enough to stay beside the sentences' matrices."""
+        demo = self.demo
+        places = fewest_decimals(demo.W_Q, demo.W_K, demo.W_V)
+        width = padded_cell_width(demo.W_Q, demo.W_K, demo.W_V, padding=WEIGHT_CELL_PADDING, decimals=places)
+        return VGroup(*[LabelledMatrix(values, name, style.WEIGHT_MATRIX, name, cell_width=width, decimals=places)
+                        for values, name in ((demo.W_Q, "W_Q"), (demo.W_K, "W_K"), (demo.W_V, "W_V"))])
+
+    @staticmethod
+    def stacked(weights: VGroup) -> VGroup:
+        """``weights`` one over another, each named at its left: no taller than a sentence's X and Z."""
+        for matrix in weights:
+            matrix.label.next_to(matrix.brackets, LEFT, buff=WEIGHT_NAME_GAP)
+        return weights.arrange(DOWN, buff=WEIGHT_STACK_GAP, aligned_edge=RIGHT)
 
     def demo_steps(self, with_pe: bool) -> list:
         """The attention passes of sentences A and B, on X or on X + PE."""
@@ -928,7 +968,7 @@ class PositionalScene(LessonScene):
         the rows above and below, the brackets beside the widest number the cells hold (a cell box's frame touched
         «−1.00»). It holds whatever numbers the row takes later (X + PE, with the same cells)."""
         scale = matrix.cells[0][0].width / matrix.cell_width
-        pad = CELL_PADDING / 2 * scale  # a cell's widest number is this far from its edges
+        pad = DEMO_CELL_PADDING / 2 * scale  # a cell's widest number is this far from its edges
         first, last = matrix.cells[i][0], matrix.cells[i][-1]
         left = (first.get_left()[0] + pad + matrix.brackets[0].get_right()[0]) / 2
         right = (last.get_right()[0] - pad + matrix.brackets[1].get_left()[0]) / 2
@@ -1028,6 +1068,20 @@ class PositionalScene(LessonScene):
         """(left, right, bottom, top) of the body to the right of the heatmap and its legend."""
         _, right, bottom, top = self.body()
         return self.legend.get_right()[0] + PANEL_GAP, right, bottom, top
+
+    def under_heatmap_region(self, neighbour) -> tuple[float, float, float, float]:
+        """(left, right, bottom, top) of the body under the heatmap and its legend, left of ``neighbour``."""
+        left, _, bottom, _ = self.body()
+        right = neighbour.get_left()[0] - SIMILARITY_GAP
+        return left, right, bottom, VGroup(self.heatmap, self.legend).get_bottom()[1] - NOTES_GAP
+
+    def place_under_heatmap(self, notes: VGroup, neighbour):
+        """``notes`` stacked at the top left of ``under_heatmap_region``, their formulas legible (grown about their
+        middles before the stacking), scaled down if they do not fit."""
+        left, right, bottom, top = self.under_heatmap_region(neighbour)
+        enlarge_formulas(notes)
+        fit(notes.arrange(DOWN, buff=NOTES_GAP, aligned_edge=LEFT), right - left, top - bottom, largest_scale=1.0)
+        notes.align_to(np.array([left, top, 0]), LEFT + UP)
 
     def place_beside_heatmap(self, group):
         left, right, bottom, top = self.panel_region()

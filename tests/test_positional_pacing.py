@@ -113,7 +113,7 @@ def test_the_similarity_reads_three_words_ago_on_screen(paced):
     """The seed: similarity depends only on the distance, «la propiedad que permite al modelo razonar sobre 'hace
     tres palabras'». The screen now ends on that reading, with Σ cos(ω_i·3) for d = 16, base 10000 (numpy here)."""
     scene, _ = paced
-    texts = [text.text for text in step_of(scene, "similarity").texts]
+    texts = [" ".join(text.text.split()) for text in step_of(scene, "similarity").texts]  # wrapped under the heatmap
     value = np.cos(3 / 10000.0 ** (np.arange(0, 16, 2) / 16)).sum()
     assert any(text.startswith("«hace tres palabras» (Δ = 3)") for text in texts)
     assert any(text.endswith(f": {value:.2f} desde cualquier posición") for text in texts)
