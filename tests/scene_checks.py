@@ -194,16 +194,17 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
     on a key frame, so a still screen is re-encoded every few seconds: at 256x144 that moves 30 to 50 edge
     pixels by up to ~60 of 255 (measured: heads, 47-51 s). A key frame that differs from the frame before
     it by less than a tenth of what a finished reveal moves is that re-encoding: the stretch goes on, and
-    the next frames are compared with the key frame as well as with the stretch's first (the P-frames after a
-    noisy key frame settle back towards the picture before it: measured, pipeline's entropy step, 40 px off the
-    key frame and 5 px off the frame before it). One faint frame (under twice ``share`` off the stretch, no pixel
+    the next frames are compared with the key frame as well as with the stretch's first, and with the frame after
+    it when that one is still (the P-frames after a noisy key frame settle: measured, pipeline's entropy step, 40 px
+    off the key frame and 5 px off the frame before it; or, after the dots' eased landing, 36 px off the key frame and
+    0 px off the frame after them). One faint frame (under twice ``share`` off the stretch, no pixel
     by twice ``level``) whose next frame is back on it is the encoder's flicker too (measured: matrix's inputs step,
     one P-frame 37 px off a still screen at 256x144 by at most 35 levels, against a floor of 36.9 px; the frames
     before and after it 0-6 px off; a light running round a row changes as few pixels, by 160-210 levels); a change
     that stays, however faint, ends the stretch where it began. Not ``through_key_frames``: a key frame is where a
     play or a wait began, so an animation's last easing frames end there (where a landing cue sounds).
     """
-    runs, references, previous, flicker, run_start, time = [], [], None, None, 0.0, 0.0
+    runs, references, previous, flicker, settling, run_start, time = [], [], None, None, False, 0.0, 0.0
 
     def moved(pixels, reference, most):
         return np.mean(np.abs(pixels - reference) > level) >= most
@@ -227,7 +228,7 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
                 runs.append((run_start, flicker[0]))  # it began a change
                 references, run_start, flicker = [flicker[1]], flicker[0], None
             if not references or still(pixels):
-                references = references or [pixels]
+                references = references + [pixels] if settling or not references else references
             elif frame.key_frame and through_key_frames and not moved(pixels, previous, 2 * share):
                 references.append(pixels)  # the same picture, encoded again
             elif faint(pixels):
@@ -235,6 +236,7 @@ def video_freezes(path: Path, longest: float = LONGEST_FREEZE, level: int = 24, 
             else:
                 runs.append((run_start, time))
                 references, run_start = [pixels], time
+            settling = frame.key_frame and references[-1] is pixels and len(references) > 1
             previous = pixels
         if flicker is not None:
             runs.append((run_start, flicker[0]))

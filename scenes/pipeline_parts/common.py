@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash, SurroundingRectangle, linear
+from manim import (AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash, SurroundingRectangle, linear,
+                   squish_rate_func)
 
 from attn_math.lab import LabAttention
 from lesson.pipeline_answers import attention
@@ -31,6 +32,7 @@ PULSE_LENGTH = 0.4  # of its line: the share the pulse lights at once
 BAR_FRAME_GAP = 0.04  # between a bar and the frame a light runs round as its note sounds
 VOICE_LEFT = 4.0  # s of the voice a reveal leaves after it ends: as long as a finished step holds (FINISHED_HOLD), so
 # the reveal never lengthens its step, and under 6 s with the step's tail
+LIGHT_CLEAR = 0.4  # s of a replay light's play left after the light has gone
 CHART_TOP_STEP = 0.1  # a chart's top value is a multiple of this (``rounded_up``)
 
 
@@ -89,8 +91,11 @@ class PipelineCommon:
             self.wait_until(min(starts))
             # at an even pace: eased, the light's last piece lingered still for a second where the path ends, a
             # stray dash beside the row (review 06, the causal step's end)
-            self.play(*pulses([shown], style.HIGHLIGHT), run_time=max(end - TAIL - self.renderer.time, STEP_SECONDS),
-                      rate_func=linear)
+            # and gone LIGHT_CLEAR before the play ends: the finished state's first frames are drawn in the same movie
+            # part as the light (a wait's first frame, a key frame, re-encoded the screen 40 px off the frames after it)
+            light = max(end - TAIL - self.renderer.time, STEP_SECONDS)
+            self.play(*pulses([shown], style.HIGHLIGHT), run_time=light + LIGHT_CLEAR,
+                      rate_func=squish_rate_func(linear, 0.0, light / (light + LIGHT_CLEAR)))
             # the light was the step's last motion: its finished state holds FINISHED_HOLD from there
             step.settled = self._settled
             return max(end, step.settled + FINISHED_HOLD * self.job.config.lecture.pace)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, ArcBetweenPoints, Create, MathTex, SurroundingRectangle, Transform, VGroup
+from manim import (DOWN, RIGHT, UP, ArcBetweenPoints, Create, MathTex, SurroundingRectangle, Transform, VGroup, linear,
+                   smooth)
 
 from attn_math.lab import LabAttention
 from attn_math.sharp import article_and_noun
@@ -124,8 +125,11 @@ class PresetComparison(MatrixReveals):
         # and over the designed map the row's weights as arcs from «gato» to each token, as thick as the lab's lines
         # are: the guide's «grosor refleja el peso», seen where the weights differ (the lab's all looked alike)
         arcs = self.weight_arcs(sharp_side.heatmap, q, sharp)
+        # read on a silent screen, stretched over the caption's reading time at an even pace (eased, its last two
+        # seconds moved too little to be seen: 6.2 s still with the finished hold)
         self.play(Create(frames[1]), Appear(sharp_side.readout), Create(top), *self.arcs_in(sharp_side.heatmap, arcs),
-                  run_time=quick if self.spoken() else max(quick, self.fill_seconds()))
+                  run_time=quick if self.spoken() else max(quick, self.fill_seconds()),
+                  rate_func=smooth if self.spoken() else linear)
         self.remove(arcs)  # drawn as part of the ring, with which they leave (left on the scene's top level, a Vanish
         top.add(arcs)  # of the ring did not take them: they stayed over the next steps)
         label = getattr(sharp_side.heatmap.matrix, "label", None)
