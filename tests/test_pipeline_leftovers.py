@@ -56,7 +56,8 @@ def test_the_replayed_light_moves_to_its_end(played):
     for pulse in pulses:
         times = np.arange(0, pulse.run_time + 1e-9, 1 / FRAME_RATE) / pulse.run_time
         lead = np.array([pulse.rate_func(min(t, 1.0)) for t in times]) * (1 + pulse.time_width)
-        visible = lead - pulse.time_width < 1  # the light's tail has not yet reached the path's end
+        visible = lead - pulse.time_width < 1 - 1e-9  # the light's tail has not yet reached the path's end (a light
+        # gone before its play ends, held at 1 + time_width, is not)
         length = sum(np.linalg.norm(np.diff(part.points, axis=0), axis=1).sum()
                      for part in pulse.mobject.family_members_with_points())
         moved = np.diff(np.minimum(lead, 1.0) + np.minimum(np.maximum(lead - pulse.time_width, 0), 1.0)) / 2
