@@ -53,19 +53,23 @@ CITED = {"matrix": (VASWANI,), "scaling": (VASWANI,), "heads": (VASWANI,), "posi
 class Card:
     """A card's text: ``kind`` "opening" (``lines``: course, lesson, date; "" left out) or "references"
     (``lines``: the heading, then a reference each); ``chapter`` names it in the lecture's chapters; ``said``, the
-    sentence a narrated lecture's voice says as it comes in."""
+    sentence a narrated lecture's voice says as it comes in; ``agenda``, the opening's list of the lecture's sections
+    (their titles, in order; none for a lecture of one section)."""
 
     kind: str
     chapter: str
     lines: tuple[str, ...]
     said: str = ""
+    agenda: tuple[str, ...] = ()
 
 
 def lecture_cards(options, strings: dict, sections: Iterable[str]) -> tuple[Card, Card]:
     """The title and end cards of a lecture joining ``sections``, from the config's ``lecture`` table
     (``options``) and the locale's strings (the lecturer's own in them)."""
-    names, title = strings["cards"], strings["lecture"]["title"]
-    return (Card("opening", names["opening"], (options.course, title, options.date), said_title(title)),
+    names, title, sections = strings["cards"], strings["lecture"]["title"], list(sections)
+    titles = tuple(strings[section]["title"] for section in sections if "title" in strings.get(section, {}))
+    return (Card("opening", names["opening"], (options.course, title, options.date), said_title(title),
+                 titles if len(titles) > 1 else ()),
             Card("references", names["references"],
                  (names["references"], *(reference.line for reference in listed(sections))), names["references_said"]))
 

@@ -2,8 +2,10 @@
 manim at the sections' size, frame rate and format, so their packets join the sections' as they are.
 
 Both are laid out as the slides are: the title card's lines centred, each on one line where it fits the slide's
-width; the end card's heading in a step title's place (``style.MARGIN`` from the top-left corner) and its list at
-that left margin. The title card comes in within APPEAR_SECONDS and holds OPENING_SECONDS in all. The end card
+width, and under them the lecture's sections numbered, the list's block centred (a student sees the road before
+the first step); the end card's heading in a step title's place (``style.MARGIN`` from the top-left corner) and its list at
+that left margin. The title card comes in within APPEAR_SECONDS and holds OPENING_SECONDS in all; its sections
+come in after it as the end card's references do, then hold HOLD_MOST. The end card
 brings its references in one after the other, each within LINE_APPEAR (a viewer sees it come), the whole list within
 a few seconds, then holds it HOLD_MOST: no still screen over 6 s, as for every card, and no half-minute of a silent
 list coming in line by line (a viewer who wants to read seven references pauses on it). With a voice
@@ -20,14 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from manim import DOWN, LEFT, UL, Scene, VGroup, config, tempconfig
+from manim import DOWN, LEFT, RIGHT, UL, Scene, VGroup, config, tempconfig
 
 from lesson.narration_text import TAIL
 from lesson.references import Card
 from scenes import style
 from scenes.fades import Appear
 from scenes.lesson_scene import wrapped_text
-from scenes.visuals import label_text
+from scenes.visuals import label_text, sit_on
 from sonify.synth import SAMPLE_RATE
 
 OPENING_SECONDS = 5.0  # the title card, its coming in included
@@ -36,6 +38,9 @@ LINE_APPEAR = 0.25  # seconds: a reference coming in (a viewer sees it come, no 
 LINE_GAP = 0.15  # seconds between one reference in and the next coming
 HOLD_MOST = 5.5  # seconds the whole list holds once in (or longer, for the voice): under 6 s of still
 TITLE_SCALE = 1.3  # the lesson's title, in step titles' size
+AGENDA_GAP = 0.7  # between the title's lines and the list of sections
+AGENDA_LINE_GAP = 0.22  # between two sections in the list
+NUMBER_GAP = 0.3  # between a section's number and its title
 
 
 @dataclass(frozen=True)
@@ -92,17 +97,43 @@ def centred_lines(text: str, colour, font_size: float, weight: str = "NORMAL") -
     return VGroup(*labels).arrange(DOWN, buff=0.2)
 
 
+def agenda_list(titles: tuple[str, ...]) -> VGroup:
+    """The sections' titles, one a line, each after its number: the numbers' right edges in one column, the titles'
+    left edges in another, number and title on one baseline."""
+    numbers = [label_text(f"{index}", style.MUTED, style.BODY_SIZE) for index in range(1, len(titles) + 1)]
+    column = max((number.width for number in numbers), default=0)
+    lines, line_height = VGroup(), label_text("Ág", style.TEXT, style.BODY_SIZE).height + AGENDA_LINE_GAP
+    for row, (number, title) in enumerate(zip(numbers, titles)):
+        text = label_text(title, style.TEXT, style.BODY_SIZE)
+        sit_on(number.next_to([column, 0, 0], LEFT, buff=0), -row * line_height)
+        sit_on(text.next_to([column + NUMBER_GAP, 0, 0], RIGHT, buff=0), -row * line_height)
+        lines.add(VGroup(number, text))
+    return lines
+
+
 class OpeningCard(CardScene):
     def construct(self):
         course, title, date = self.card.lines
         parts = [centred_lines(title, style.TEXT, style.TITLE_SIZE * TITLE_SCALE, weight="BOLD")]
         parts = ([centred_lines(course, style.MUTED, style.BODY_SIZE)] if course else []) + parts \
             + ([centred_lines(date, style.MUTED, style.BODY_SIZE)] if date else [])
-        card = VGroup(*parts).arrange(DOWN, buff=0.5).move_to((0, 0, 0))
+        card = VGroup(*parts).arrange(DOWN, buff=0.5)
+        agenda = agenda_list(self.card.agenda)
+        whole = VGroup(card, agenda).arrange(DOWN, buff=AGENDA_GAP) if len(agenda) else card
+        room = config.frame_height - 2 * style.MARGIN
+        if whole.height > room or whole.width > slide_width():  # many or long titles: smaller, never off the frame
+            whole.scale(min(room / whole.height, slide_width() / whole.width))
+        whole.move_to((0, 0, 0))
         self.shown.append((self.renderer.time, " — ".join(filter(None, self.card.lines))))
         ends = self.speak()
         self.play(Appear(card), run_time=APPEAR_SECONDS)
-        self.hold_until(max(OPENING_SECONDS, ends))
+        if len(agenda):  # a silent lecture's captions: the list whole from its first line to the card's end
+            self.shown.append((round(float(self.renderer.time), 3),
+                               " · ".join(f"{index}. {title}" for index, title in enumerate(self.card.agenda, 1))))
+        for line in agenda:
+            self.play(Appear(line), run_time=LINE_APPEAR)
+            self.hold_until(self.renderer.time + LINE_GAP)
+        self.hold_until(max(OPENING_SECONDS, ends, self.renderer.time + HOLD_MOST - LINE_GAP if len(agenda) else 0))
 
 
 class ReferencesCard(CardScene):

@@ -19,7 +19,7 @@ from lecture.render.runner import SILENCE, CardJob, CardVideo, card_narration, d
 from lesson.locale import load_locale
 from lesson.narration_text import TAIL
 from lesson.references import Card, lecture_cards
-from scene_checks import PacedSpeaker
+from scene_checks import PacedSpeaker, video_freezes
 from scenes.cards import HOLD_MOST, OPENING_SECONDS
 from sonify.mix import loudness, read_wav
 from sonify.synth import SAMPLE_RATE
@@ -92,7 +92,15 @@ def test_a_silent_lectures_cards_have_no_voice_and_no_sound_file(tmp_path, cards
     for card in cards:
         shown, said, video = drawn(tmp_path, card)
         assert said == [] and shown and not video.with_suffix(".wav").exists()
-    assert video_duration(tmp_path / "opening-silent.mp4") == pytest.approx(OPENING_SECONDS, abs=FRAME)
+    # a lecture of two sections: its title card lists them, then holds the list as the end card holds its own
+    opening = tmp_path / "opening-silent.mp4"
+    assert video_duration(opening) >= OPENING_SECONDS - FRAME and len(cards[0].agenda) == 2
+    *_, (start, end) = video_freezes(opening, longest=0)
+    assert end - start == pytest.approx(HOLD_MOST, abs=2 * FRAME) and end == pytest.approx(video_duration(opening))
+    one = lecture_cards(SimpleNamespace(course="AI Visual Lab", date=""), SPANISH, ["matrix"])[0]
+    assert one.agenda == ()
+    drawn(tmp_path, one, name="one")
+    assert video_duration(tmp_path / "one-silent.mp4") == pytest.approx(OPENING_SECONDS, abs=FRAME)
 
 
 def test_a_narrated_lectures_subtitles_carry_each_cards_sentence_while_it_is_said(voiced, cards):
