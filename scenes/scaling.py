@@ -731,11 +731,12 @@ class ScalingScene(LessonScene):
         winner = self.mark(VGroup(moves.bars[top], moves.numbers[top]))
         self.play(Appear(winner), run_time=MARK_POP)
         if shown != d_k:
-            # "en dimensión 64 ... con casi todo": that d_k's largest weight written over the framed bar
+            # "en dimensión 64 ... con casi todo": that d_k's largest weight written above the bars, from the first
+            # bar: over the framed bar it read as this key's weight at d_k = 64 (review s11: there k₆ took it)
             larger = label_text(self.strings["labels"]["larger"].format(
                 d_k=d_k, top=format_number(self.demos[d_k].weights_unscaled.max())), style.HIGHLIGHT,
                 style.BODY_SIZE).scale(moves.scale_factor)
-            larger.next_to(winner, UP, buff=0.1).align_to(winner, RIGHT)
+            larger.next_to(winner, UP, buff=0.1).align_to(moves.bars[0], LEFT)
             self.beat("larger")
             self.play(Appear(larger), run_time=MARK_POP)
             winner.add(larger)
