@@ -158,3 +158,27 @@ def test_the_weights_stay_beside_the_outputs_they_make(watched, key, suffix):
     for side in "AB":
         X, Z = shown_matrix(step, f"X_{side}{suffix}"), shown_matrix(step, f"Z_{side}{suffix}")
         assert np.abs(attention(X, *shown) - Z).max() <= 0.02
+
+
+def test_the_voice_says_what_the_largest_difference_shows_words_that_did_not_move_change_too():
+    """Review 11: the voice said «perro» comes out different «según el lugar que ocupa» while the readout's largest
+    difference (1.14) is «al»'s, a word at position 3 in both sentences. Recomputed here, softmax(QKᵀ/√d)V of
+    X + PE: the words at the same place in both sentences change too (their neighbours moved), «al» the most; the
+    voice says so in both languages."""
+    from attn_math.positional import permutation_demo
+    from lesson.locale import load_locale
+
+    demo = permutation_demo()
+
+    def outputs(X):
+        scores = (X @ demo.W_Q) @ (X @ demo.W_K).T / np.sqrt(demo.W_K.shape[1])
+        weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+        return (weights / weights.sum(axis=1, keepdims=True)) @ (X @ demo.W_V)
+
+    a, b = outputs(demo.steps_a_pe.X), outputs(demo.steps_b_pe.X)
+    change = {token: np.abs(a[i] - b[demo.tokens_b.index(token)]).max() for i, token in enumerate(demo.tokens_a)}
+    still = [token for i, token in enumerate(demo.tokens_a) if demo.tokens_b[i] == token]
+    assert still == ["el", "mordió", "al"] and min(change[token] for token in still) > 0.5
+    assert max(change, key=change.get) in still
+    assert "no se movieron" in load_locale("es")["positional"]["steps"]["with_pe"]["narration"]
+    assert "did not move" in load_locale("en")["positional"]["steps"]["with_pe"]["narration"]
