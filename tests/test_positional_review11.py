@@ -182,3 +182,20 @@ def test_the_voice_says_what_the_largest_difference_shows_words_that_did_not_mov
     assert max(change, key=change.get) in still
     assert "no se movieron" in load_locale("es")["positional"]["steps"]["with_pe"]["narration"]
     assert "did not move" in load_locale("en")["positional"]["steps"]["with_pe"]["narration"]
+
+
+def test_a_long_periods_exponent_is_read_from_the_back_of_the_room():
+    """Review 11: in «λ ≈ 2.0·10⁴» the exponent's ink was 10 px against 17 px for the other digits at 720p (the
+    font's superscript digits, 0.59 of a digit): read as «2.0·10». It is drawn at least 0.75 of a digit's height, on
+    the same text (its shown text unchanged), raised above the baseline."""
+    from lesson.positional_answers import power_of_ten_text
+    from scenes import style
+    from scenes.positional import period_number
+
+    for value in (19_900.0, 2.5e5):
+        label = period_number(value, style.TEXT, style.CAPTION_SIZE)
+        assert label.shown_text == power_of_ten_text(value)
+        digit, exponent = label.submobjects[0], label.submobjects[-1]
+        assert exponent.height >= 0.75 * digit.height, (value, exponent.height / digit.height)
+        assert exponent.get_bottom()[1] > digit.get_bottom()[1] + 0.2 * digit.height
+        assert exponent.get_left()[0] >= label.submobjects[-2].get_right()[0] - 1e-3
