@@ -31,3 +31,16 @@ def test_the_larger_d_ks_weight_is_not_written_over_another_keys_bar(scene):
     winner = keys[int(np.argmax(shown))]
     assert note.left < keys[0].right  # from the row's first bar
     assert not (winner.left - 0.2 <= note.left and note.right <= winner.right + 0.2)  # not the framed bar's label
+
+
+def test_the_premises_of_var_equal_d_k_are_on_screen_in_step_one(scene):
+    """Review 11: «componentes independientes de varianza 1» was voice only, «media 0» (which Var(q_i k_i) = 1 needs:
+    E[q_i² k_i²] − E[q_i k_i]² = 1 · 1 − 0) said nowhere. Written beside 1 + 1 + ⋯ + 1, inside the frame, over
+    nothing else."""
+    from manim import config
+
+    record = next(step for step in scene.steps if step.key == "variance")
+    [premise] = [text for text in record.texts if "media 0" in text.text]
+    assert "independientes" in premise.text and "varianza 1" in premise.text
+    assert premise.right <= config.frame_width / 2 - 0.3 and premise.bottom >= -config.frame_height / 2 + 0.3
+    assert not any(premise.overlaps(other) for other in record.texts if other is not premise)
