@@ -61,6 +61,7 @@ ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}  # W_Q, W_K,
 APPENDIX_STEPS = {"embeddings": 1, "positional": 2, "projections": 3, "scores": 4, "softmax": 5, "context": 6,
                   "layer_norm": 7, "logits": 8, "distribution": 8}
 APPENDIX_TOTAL = 8
+APPENDIX_PARTS = ("logits", "distribution")  # the two steps showing the appendix's eighth: each names its part
 
 
 class LabelledValue(VGroup):
@@ -127,8 +128,10 @@ class CapitalScene(LessonScene):
         self.appendix_tag = None
         if step is not None:
             counter = header[1]
-            tag = label_text(self.labels["appendix_step"].format(step=step, total=APPENDIX_TOTAL), style.MUTED,
-                             style.CAPTION_SIZE)
+            text = self.labels["appendix_step"].format(step=step, total=APPENDIX_TOTAL)
+            if self._beginning in APPENDIX_PARTS:  # «paso 8 de 8» twice read as a slip: «…: logits», «…: probabilidades»
+                text = self.labels["appendix_part"].format(step=text, part=self.labels[f"appendix_{self._beginning}"])
+            tag = label_text(text, style.MUTED, style.CAPTION_SIZE)
             tag.next_to(counter, DOWN, buff=0.1).align_to(counter, RIGHT)
             if self.job.config.lecture.clean:
                 tag.set_opacity(0)

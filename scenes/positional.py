@@ -29,6 +29,8 @@ HEATMAP_WIDTH_SHARE = 0.4  # of the body: the rest holds the legend and what the
 HEATMAP_ASPECT = 2.5  # cells may be up to this much wider than tall, so a tall matrix still reads
 PANEL_GAP = 0.6
 MOST_WAVES = 4
+EXPONENT_SHARE = 0.8  # of a digit's height: a period's power of ten's exponent
+SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
 SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
@@ -102,11 +104,16 @@ def base_power(value: float) -> str:
 
 
 def period_number(value: float, colour, font_size: float):
-    """``power_of_ten_text(value)`` in the number font: a number_text below 10^4, a Text with a power of ten above."""
+    """``power_of_ten_text(value)`` in the number font: a number_text below 10^4, a Text with a power of ten above,
+    its exponent grown to EXPONENT_SHARE of a digit's height (the font's superscript digits are 0.59 of it: 10 px at
+    720p, read from the back of a room as «2.0·10»)."""
     if abs(value) < 1e4:
         return number_text(value, colour, font_size)
-    text = Text(power_of_ten_text(value), font=style.NUMBER_FONT, font_size=font_size, color=colour)
-    text.shown_text = power_of_ten_text(value)
+    written = power_of_ten_text(value)
+    text = Text(written, font=style.NUMBER_FONT, font_size=font_size, color=colour)
+    text.shown_text = written
+    exponent = VGroup(*text.submobjects[len(written.rstrip(SUPERSCRIPT_DIGITS)):])
+    exponent.scale(EXPONENT_SHARE * text.submobjects[0].height / exponent.height, about_edge=DOWN + LEFT)
     return text
 
 

@@ -22,7 +22,7 @@ from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Swap, Vanish
 from scenes.heatmap import round_value, score_legend
-from scenes.lesson_scene import LONGEST_FREEZE, LessonScene
+from scenes.lesson_scene import LONGEST_FREEZE, LessonScene, wrapped_text
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.visuals import fit, label_text, number_text
 from sonify.mappings import SEQUENCE_GAP, shared_scale, softmax_row
@@ -98,6 +98,8 @@ VARIANCE = (r"\mathrm{Var}(", "q", r"\cdot", "k", r") = \sum_{i=1}^{d_k} \mathrm
             r")", r"= d_k")
 SUM_PART = len(VARIANCE) - 1  # "= d_k": framed as the voice says the sum's variance is the dimension
 ROW_REVEAL, ROW_READ = 0.6, 0.3  # seconds a table row takes to come, and to be read before the next
+PREMISE_WIDTH = 3.6  # the premise beside 1 + 1 + ⋯ + 1
+PREMISE_GAP = 0.6
 UNIT_TERMS = ("1", "+", "1", "+", "1", "+", r"\cdots", "+", "1")  # Var(q_i k_i) = 1, d_k times
 TERMS_RUN, TERM_LAG = 1.2, 0.8  # the terms come one after the other, each in about a sixth of a second
 SHORTEST_APPEAR = 0.4
@@ -485,8 +487,12 @@ class ScalingScene(LessonScene):
         table = self.deviation_table()
         stage = VGroup(formula, terms, table).arrange(DOWN, buff=0.45)
         self.place(stage, *style.body_box())
+        # what makes each term's variance 1 (guía §5.2), beside the terms: the voice's premise, on screen
+        premise = wrapped_text(self.strings["labels"]["premise"], style.MUTED, style.CAPTION_SIZE, PREMISE_WIDTH)
+        premise.next_to(terms[0], RIGHT, buff=PREMISE_GAP)
         self.play(Write(formula), run_time=2.0)
-        self.wait(1.5)
+        self.play(Appear(premise), run_time=POP)
+        self.wait(1.5 - POP)
         header, *rows = table
         self.play(Appear(header), run_time=POP)
         # "cada uno aporta varianza uno": the sum's terms, a 1 each, come one after the other, then their count, d_k
@@ -507,7 +513,7 @@ class ScalingScene(LessonScene):
         columns = self.mark(VGroup(*[line[column] for line in table for column in (1, 2)]))
         self.play(Create(columns), run_time=0.8)
         self.wait(HOLD)
-        self.formula, self.table = VGroup(formula, terms, mark, columns), table
+        self.formula, self.table = VGroup(formula, premise, terms, mark, columns), table
 
     @staticmethod
     def unit_terms() -> VGroup:
@@ -731,11 +737,12 @@ class ScalingScene(LessonScene):
         winner = self.mark(VGroup(moves.bars[top], moves.numbers[top]))
         self.play(Appear(winner), run_time=MARK_POP)
         if shown != d_k:
-            # "en dimensión 64 ... con casi todo": that d_k's largest weight written over the framed bar
+            # "en dimensión 64 ... con casi todo": that d_k's largest weight written above the bars, from the first
+            # bar: over the framed bar it read as this key's weight at d_k = 64 (review s11: there k₆ took it)
             larger = label_text(self.strings["labels"]["larger"].format(
                 d_k=d_k, top=format_number(self.demos[d_k].weights_unscaled.max())), style.HIGHLIGHT,
                 style.BODY_SIZE).scale(moves.scale_factor)
-            larger.next_to(winner, UP, buff=0.1).align_to(winner, RIGHT)
+            larger.next_to(winner, UP, buff=0.1).align_to(moves.bars[0], LEFT)
             self.beat("larger")
             self.play(Appear(larger), run_time=MARK_POP)
             winner.add(larger)

@@ -176,11 +176,14 @@ def test_the_loss_box_frames_its_number_clear_of_the_frame_edge():
 @pytest.mark.parametrize("lang, words", [("es", "Apéndice, paso {} de 8"), ("en", "Appendix, step {} of 8")])
 def test_the_appendix_eight_steps_are_labelled_where_they_are(lang, words):
     """The seed: «Los ocho pasos del apéndice de la Clase 4, ejecutados de verdad». Steps 1-9 say which of the eight
-    they are (the logits and the distribution are both its eighth), the five after them none."""
+    they are (the logits and the distribution are both its eighth: each names its part, review 11 read «paso 8 de 8»
+    twice as a slip), the five after them none."""
     scene = run_scene("capital", f'lecture.lang="{lang}"')
+    parts = {"logits": "logits", "distribution": {"es": "probabilidades y pérdida", "en": "probabilities and loss"}[lang]}
     for step in scene.steps:
         tags = [text.text for text in step.texts if text.text.startswith(words.split(",")[0])]
-        assert tags == ([words.format(APPENDIX[step.key])] if step.key in APPENDIX else []), step.key
+        expected = words.format(APPENDIX.get(step.key)) + (f": {parts[step.key]}" if step.key in parts else "")
+        assert tags == ([expected] if step.key in APPENDIX else []), step.key
 
 
 @pytest.mark.parametrize("first, last", [("embeddings", "projections"), ("context", "logits")])

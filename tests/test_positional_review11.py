@@ -158,3 +158,44 @@ def test_the_weights_stay_beside_the_outputs_they_make(watched, key, suffix):
     for side in "AB":
         X, Z = shown_matrix(step, f"X_{side}{suffix}"), shown_matrix(step, f"Z_{side}{suffix}")
         assert np.abs(attention(X, *shown) - Z).max() <= 0.02
+
+
+def test_the_voice_says_what_the_largest_difference_shows_words_that_did_not_move_change_too():
+    """Review 11: the voice said «perro» comes out different «según el lugar que ocupa» while the readout's largest
+    difference (1.14) is «al»'s, a word at position 3 in both sentences. Recomputed here, softmax(QKᵀ/√d)V of
+    X + PE: the words at the same place in both sentences change too (their neighbours moved), «al» the most; the
+    voice says so in both languages."""
+    from attn_math.positional import permutation_demo
+    from lesson.locale import load_locale
+
+    demo = permutation_demo()
+
+    def outputs(X):
+        scores = (X @ demo.W_Q) @ (X @ demo.W_K).T / np.sqrt(demo.W_K.shape[1])
+        weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+        return (weights / weights.sum(axis=1, keepdims=True)) @ (X @ demo.W_V)
+
+    a, b = outputs(demo.steps_a_pe.X), outputs(demo.steps_b_pe.X)
+    change = {token: np.abs(a[i] - b[demo.tokens_b.index(token)]).max() for i, token in enumerate(demo.tokens_a)}
+    still = [token for i, token in enumerate(demo.tokens_a) if demo.tokens_b[i] == token]
+    assert still == ["el", "mordió", "al"] and min(change[token] for token in still) > 0.5
+    assert max(change, key=change.get) in still
+    assert "no se movieron" in load_locale("es")["positional"]["steps"]["with_pe"]["narration"]
+    assert "did not move" in load_locale("en")["positional"]["steps"]["with_pe"]["narration"]
+
+
+def test_a_long_periods_exponent_is_read_from_the_back_of_the_room():
+    """Review 11: in «λ ≈ 2.0·10⁴» the exponent's ink was 10 px against 17 px for the other digits at 720p (the
+    font's superscript digits, 0.59 of a digit): read as «2.0·10». It is drawn at least 0.75 of a digit's height, on
+    the same text (its shown text unchanged), raised above the baseline."""
+    from lesson.positional_answers import power_of_ten_text
+    from scenes import style
+    from scenes.positional import period_number
+
+    for value in (19_900.0, 2.5e5):
+        label = period_number(value, style.TEXT, style.CAPTION_SIZE)
+        assert label.shown_text == power_of_ten_text(value)
+        digit, exponent = label.submobjects[0], label.submobjects[-1]
+        assert exponent.height >= 0.75 * digit.height, (value, exponent.height / digit.height)
+        assert exponent.get_bottom()[1] > digit.get_bottom()[1] + 0.2 * digit.height
+        assert exponent.get_left()[0] >= label.submobjects[-2].get_right()[0] - 1e-3
