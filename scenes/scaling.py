@@ -485,11 +485,12 @@ class ScalingScene(LessonScene):
             formula[index].set_color(colour)
         terms = self.unit_terms()
         table = self.deviation_table()
-        stage = VGroup(formula, terms, table).arrange(DOWN, buff=0.45)
-        self.place(stage, *style.body_box())
         # what makes each term's variance 1 (guía §5.2), beside the terms: the voice's premise, on screen
         premise = wrapped_text(self.strings["labels"]["premise"], style.MUTED, style.CAPTION_SIZE, PREMISE_WIDTH)
         premise.next_to(terms[0], RIGHT, buff=PREMISE_GAP)
+        stage = VGroup(formula, VGroup(terms, premise), table).arrange(DOWN, buff=0.45)
+        stage[1].shift(RIGHT * (formula.get_x() - terms.get_x()))  # the terms under the formula, the premise aside
+        self.place(stage, *style.body_box())
         self.play(Write(formula), run_time=2.0)
         self.play(Appear(premise), run_time=POP)
         self.wait(1.5 - POP)
