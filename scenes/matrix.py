@@ -91,6 +91,7 @@ SHORTEST_TERM = 0.5  # frame units (45 px at 720p): a term of z_i drawn shorter 
 INSET_ROOM = 0.3  # of the magnified points' span, the room left round them in the window
 INSET_ZOOM = 3.0  # the least magnification worth a window
 INSET_MOST = 12.0  # and the most: z_i alone (the lighter terms all 0) is not blown up to a point
+PENDING_OPACITY = 0.3  # rows of a matrix changing row by row that still hold the old kind of number, dimmed
 NORMALISE_SECONDS = 1.4  # the softmax's second move on the followed row's bars
 BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
 # fit at a legible size between the formula map and the caption
@@ -667,7 +668,6 @@ class MatrixScene(LessonScene):
         note = (labels["divide"].format(d_k=result.d_k, relation=relation, root=written, **fields)
                 if self.settings.scale else labels["no_divide"].format(**fields))
         self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
-        self.swap([self.S.label], [self.scaled.label], run_time=0.6)
         scale = self.sound_scale("scaled")  # the scores' scale, which S's cells sounded on
         self.replace_row_by_row(self.S, self.scaled, seconds=1.0,  # each row's largest scaled score as it lands
                                 new_row=lambda i: self.cue("cell", lands=True, value=float(result.scaled[i].max()),
@@ -743,7 +743,6 @@ class MatrixScene(LessonScene):
         # counts the numbers not on screen as the step before ended, and the bars stood there instead).
         scaled = next(step for step in self.steps if step.key == "scaled")
         self.count_as_read(scaled.numbers)
-        self.swap([self.scaled.label], [self.A.label], run_time=0.6)
         with self.listening():  # each row's chord, one note per key as loud as its weight, heard as the row lands
             self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
                                     extras=self.row_sums,
@@ -1200,24 +1199,30 @@ class MatrixScene(LessonScene):
     def replace_row_by_row(self, old: LabelledMatrix, new: LabelledMatrix, seconds: float, extras=(),
                            new_row=lambda i: None):
         """Frame each row of ``old`` and swap its numbers and cell colours for ``new``'s (with ``extras[i]``),
-        leaving each new row its reading time; ``new_row(i)`` just before row i's new numbers come in."""
+        leaving each new row its reading time; ``new_row(i)`` just before row i's new numbers come in. The label
+        is true to what is drawn: ``old``'s stays until row 1's new numbers come in with ``new``'s label, and as
+        they do the rows still to change are dimmed (PENDING_OPACITY): not yet what the new label names."""
         for i in range(old.values.shape[0]):
             box = old.row_box(i)
             self.play(Create(box), run_time=0.3 * seconds)
-            self.swap(old.entries[i], [*new.entries[i], *extras[i:i + 1]], VGroup(*old.cells[i]),
-                      VGroup(*new.cells[i]), run_time=0.7 * seconds, between=lambda: new_row(i))
+            first = i == 0
+            pending = [part for k in range(1, old.values.shape[0]) for part in (*old.entries[k], *old.cells[k])]
+            self.swap([*old.entries[i], *([old.label] if first else [])],
+                      [*new.entries[i], *extras[i:i + 1], *([new.label] if first else [])], VGroup(*old.cells[i]),
+                      VGroup(*new.cells[i]), run_time=0.7 * seconds, between=lambda: new_row(i),
+                      also=[part.animate.set_opacity(PENDING_OPACITY) for part in pending] if first else [])
             self.wait(SECONDS_PER_NEW_NUMBER * new.values.shape[1])
             self.play(Vanish(box), run_time=0.2)
         self.remove(old.brackets)
         self.add(new.brackets)
 
     def swap(self, old: list, new: list, old_cells=None, new_cells=None, run_time: float = 1.0,
-             between=lambda: None):
+             between=lambda: None, also=()):
         """Replace the ``old`` texts by the ``new`` in place: the old fade out (the cells behind them take their
-        new colours meanwhile), then (after ``between()``) the new fade in, so two numbers are never drawn
-        over each other."""
+        new colours meanwhile, and ``also`` plays), then (after ``between()``) the new fade in, so two numbers are
+        never drawn over each other."""
         recolour = [ReplacementTransform(old_cells, new_cells)] if old_cells is not None else []
-        self.play(Vanish(*old), *recolour, run_time=run_time / 2)
+        self.play(Vanish(*old), *recolour, *also, run_time=run_time / 2)
         between()
         self.play(Appear(*new), run_time=run_time / 2)
 
