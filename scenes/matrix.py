@@ -718,6 +718,9 @@ class MatrixScene(LessonScene):
         for marker, named in (("unit", [moves.one]), ("cancel", [moves.row_label])):
             self.beat(marker)
             self.point_at(*named)
+        labels = self.strings["labels"]
+        self.show_line(label_text(labels["cancel_line"].format(largest=format_number(parts.largest)), style.TEXT,
+                                  style.BODY_SIZE))
         # The exponentials' reading time, or half of what the step still needs to be read: the rest after the
         # second move, so that neither still stretch runs over the longest allowed
         step = self.steps[-1]
@@ -728,9 +731,23 @@ class MatrixScene(LessonScene):
         self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights], heard_next=True)
         pointer, self.pointer = self.pointer, None
         self.play(*moves.normalise(), Vanish(pointer), run_time=NORMALISE_SECONDS)
+        self.show_line(self.division_line(parts))  # the exponentials and their sum stay in sight beside the weights
         self.beat("top")  # then the largest weight, as it is said
         self.point_at(moves.numbers[top])
         self.moves = moves
+
+    def division_line(self, parts):
+        """A_ij = (e^x / e^max) ÷ Σ = A's row: the exponentials as the bars' second row wrote them, their sum and
+        the weights, on one line, so that 1.00 / 1.13 = 0.8816 can be read once the bars' row holds the weights."""
+        written = lambda values, decimals: self.list_separator.join(format_number(value, decimals) for value in values)
+        return label_text(self.strings["labels"]["division_line"].format(
+            i=self.row + 1, exponentials=written(parts.exponentials, 2), total=format_number(parts.total),
+            weights=written(parts.weights, self.weight_decimals)), style.TEXT, style.BODY_SIZE)
+
+    @property
+    def list_separator(self) -> str:
+        """Between the numbers of a written row or point: never the decimal separator."""
+        return "; " if self.separator == "," else ", "
 
     def show_softmax(self):
         result = self.result
@@ -858,9 +875,8 @@ class MatrixScene(LessonScene):
                     mix.weights[j], "weighted_average", (0, j), style.ATTENTION, decimals=self.weight_decimals)},
                                   j=str(j + 1), word=words[j])
                 for j in order]
-        comma = "; " if self.separator == "," else ", "  # between coordinates, never the decimal separator
         z_row = text_with_numbers(
-            labels["weighted_result"].replace("{coordinates}", comma.join(f"{{z{c}}}" for c in range(len(result.output[0])))),
+            labels["weighted_result"].replace("{coordinates}", self.list_separator.join(f"{{z{c}}}" for c in range(len(result.output[0])))),
             {f"z{c}": tagged_number(value, "z_row", (0, c), style.OUTPUT, decimals=z_decimals)
              for c, value in enumerate(result.output[row])}, i=str(row + 1))
         panel = VGroup(heading, *rows, z_row).arrange(DOWN, buff=PANEL_GAP, aligned_edge=LEFT)

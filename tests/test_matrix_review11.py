@@ -68,3 +68,41 @@ def test_a_matrix_label_never_names_numbers_not_yet_there(landings):
     for key in ("scaled", "softmax"):  # and each step ends with its new matrix whole under its new label
         _, old_label, new_label, rows = [entry for entry in landings if entry[0] == key][-1]
         assert (old_label, new_label) == (False, True) and all(new and not old for old, new in rows), key
+
+
+@pytest.fixture(scope="module")
+def exponentiate():
+    """The exponentiate step, with every worked line it showed."""
+    lines, show_line = [], MatrixScene.show_line
+
+    def logged(scene, line, *also):
+        show_line(scene, line, *also)
+        lines.append((scene.steps[-1].key, line.shown_text))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MatrixScene, "show_line", logged)
+        scene = run_scene("matrix", steps=parse_steps("exponentiate", list(MatrixScene.STEPS)))
+    return scene, [text for key, text in lines if key == "exponentiate"]
+
+
+def test_the_weights_come_beside_the_exponentials_and_their_sum(exponentiate):
+    """Step 9 ends with the row of A and, on one line, the exponentials ÷ e^max (as the bars wrote them), their sum
+    and the weights: 1.00 / 1.13 = 0.8816 can be read."""
+    scene, _ = exponentiate
+    row = SCALED[0]
+    drawn = np.exp(row - row.max())
+    weights = drawn / drawn.sum()
+    expected = (", ".join(f"{value:.2f}" for value in drawn), f"{drawn.sum():.2f}",
+                ", ".join(f"{value:.4f}" for value in weights))
+    assert expected == ("0.01, 1.00, 0.12", "1.13", "0.0127, 0.8816, 0.1057")  # the review's numbers
+    texts = [text.text for text in scene.steps[-1].texts]
+    assert any(all(part in text for part in expected) and "÷" in text for text in texts), texts
+
+
+def test_the_cancelled_factor_is_said_on_screen(exponentiate):
+    """«Se cancela al normalizar»: why drawing e^x ÷ e^{max} is harmless, on a line of its own before the division."""
+    _, lines = exponentiate
+    largest = f"{SCALED[0].max():.2f}"
+    said = [k for k, text in enumerate(lines) if "se cancela al normalizar" in text and largest in text]
+    divided = [k for k, text in enumerate(lines) if "1.13" in text]
+    assert said and divided and said[0] < divided[0], lines
