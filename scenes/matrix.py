@@ -50,7 +50,8 @@ from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, readable_text_colour, score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, WORDS_PER_SECOND, LessonScene, wrapped_text
 from scenes.softmax_moves import SoftmaxMoves
-from scenes.vector_plane import ARROW_WIDTH, Magnifier, VectorPlane, convex_hull, crosses, place_labels
+from scenes.vector_plane import (ARROW_WIDTH, Magnifier, VectorPlane, convex_hull, crosses, freer_side,
+                                 place_labels)
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
                              probability_decimals, shared_cell_width, sit_on, tagged_number, text_with_numbers)
 
@@ -812,8 +813,13 @@ class MatrixScene(LessonScene):
         plane = self.plane_beside(panel, [geometry.q, *geometry.keys, *geometry.feet])
         picture = PlanePicture(plane, {"q": [plane.arrow(geometry.q, style.QUERY)],
                                        "k": [plane.arrow(k, style.KEY) for k in geometry.keys]})
+        picture.shadows = [plane.shadow(geometry.q, foot, style.SCORE_NEGATIVE if score < 0 else style.SCORE_POSITIVE,
+                                        side=freer_side(foot, [geometry.q, *geometry.keys]))
+                           for foot, score in zip(geometry.feet, geometry.scores)]
         names = self.arrow_names(picture, [("q", row, geometry.q)] + [("k", j, k) for j, k in enumerate(geometry.keys)],
-                                 panel)
+                                 panel, lines=[line for _, mark in picture.shadows
+                                               for line in (mark if isinstance(mark, VGroup) else [mark])
+                                               if line.family_members_with_points()])  # the brackets, the drops
         self.alignment_picture, previous = picture, self.stage
         self.stage = [VGroup(plane, *picture.arrows["q"], *picture.arrows["k"], names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
@@ -821,11 +827,8 @@ class MatrixScene(LessonScene):
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["k"]], *map(Appear, names[1:]),
                   run_time=0.8)
         scale = self.sound_scale("scores")  # as QKᵀ's cells will sound
-        for j, worked in enumerate(rows):
-            shadow = plane.shadow(geometry.q, geometry.feet[j],
-                                  style.SCORE_NEGATIVE if geometry.scores[j] < 0 else style.SCORE_POSITIVE)
+        for j, (worked, shadow) in enumerate(zip(rows, picture.shadows)):
             arc = plane.angle(geometry.keys[j], geometry.q)
-            picture.shadows.append(shadow)
             self.add(shadow, arc)
             self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)  # the shadow under the arrows
             self.play(Create(shadow), Create(arc), run_time=0.8)
@@ -1041,16 +1044,16 @@ class MatrixScene(LessonScene):
         group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
         return (plane, window) if inset else plane
 
-    def arrow_names(self, picture: "PlanePicture", vectors: list, panel: VGroup) -> VGroup:
-        """q_i, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, of the plane's numbers
-        and of the worked ``panel``, inside the body."""
+    def arrow_names(self, picture: "PlanePicture", vectors: list, panel: VGroup, lines=()) -> VGroup:
+        """q_i, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, the axes and ``lines``, of
+        the plane's numbers and of the worked ``panel``, inside the body."""
         plane = picture.plane
         picture.names = names = VGroup()
         colours = {"q": style.QUERY, "k": style.KEY, "v": style.VALUE, "z": style.OUTPUT}
         names.add(*[label_text(f"{letter}_{j + 1}", colours[letter], style.BODY_SIZE) for letter, j, _ in vectors])
         arrows = [arrow for drawn in picture.arrows.values() for arrow in drawn]
         place_labels(list(names), [plane.point(v) for _, _, v in vectors], [np.array([*v, 0]) for _, _, v in vectors],
-                     [(arrow.get_start(), arrow.get_end()) for arrow in arrows], self.stage_box(),
+                     [(line.get_start(), line.get_end()) for line in [*arrows, *plane.axes, *lines]], self.stage_box(),
                      avoid=[*plane.ticks, *panel,
                             *([picture.inset.region, picture.inset.window] if picture.inset else [])])
         return names

@@ -5,6 +5,7 @@ exponentials and their sum gone when the weights came in step 9 (1.00 / 1.13 = 0
 
 import numpy as np
 import pytest
+from manim import VGroup
 
 from lesson.steps import parse_steps
 from scene_checks import run_scene
@@ -106,3 +107,49 @@ def test_the_cancelled_factor_is_said_on_screen(exponentiate):
     said = [k for k, text in enumerate(lines) if "se cancela al normalizar" in text and largest in text]
     divided = [k for k, text in enumerate(lines) if "1.13" in text]
     assert said and divided and said[0] < divided[0], lines
+
+
+@pytest.fixture(scope="module")
+def alignment():
+    return run_scene("matrix", steps=parse_steps("alignment", list(MatrixScene.STEPS))).alignment_picture
+
+
+def stroke_half_width(line) -> float:
+    return line.get_stroke_width() / 200  # a stroke of width w is w / 100 frame units wide
+
+
+def test_a_shadow_along_its_key_is_drawn_beside_it_as_long_as_the_shadow(alignment):
+    """q₁ = (3, 0) and k₂ = (2, 0) lie on the x axis, and so does q₁'s shadow on k₂: a bracket beside the axis, clear of
+    the thick shadow under the arrows, as long as the shadow (q₁·k₂ / |k₂| = 3)."""
+    plane = alignment.plane
+    k = K[1]
+    along = Q[0] @ k / np.linalg.norm(k)
+    cast, mark = alignment.shadows[1]
+    lines = [part for part in mark.family_members_with_points()]
+    assert lines, "no mark for the shadow hidden under q₁ and k₂"
+    bracket = max(lines, key=lambda line: np.linalg.norm(line.get_end() - line.get_start()))
+    start, end = (plane.coordinates(point) for point in (bracket.get_start(), bracket.get_end()))
+    assert np.linalg.norm(end - start) == pytest.approx(abs(along))
+    assert abs((end - start) @ np.array([-k[1], k[0]])) < 1e-9  # parallel to k₂
+    gap = abs(start @ np.array([-k[1], k[0]]) / np.linalg.norm(k)) * plane.unit  # from k₂'s line, frame units
+    clear = stroke_half_width(cast) + stroke_half_width(bracket) + 0.1  # 9 px at 720p between the two strokes
+    assert gap >= clear, (gap, clear)
+
+
+def crossed(box, start, end) -> bool:
+    points = np.asarray(start)[:2] + np.linspace(0, 1, 200)[:, None] * (np.asarray(end)[:2] - np.asarray(start)[:2])
+    left, right, bottom, top = box
+    return bool(np.any((points[:, 0] > left) & (points[:, 0] < right) & (points[:, 1] > bottom) & (points[:, 1] < top)))
+
+
+def test_the_vectors_names_stay_off_the_lines(alignment):
+    """q₁'s name sat on the x axis: no name's box is crossed by an arrow, an axis, a shadow's bracket or its drop."""
+    marks = [mark if isinstance(mark, VGroup) else [mark] for _, mark in alignment.shadows]
+    lines = [*alignment.arrows["q"], *alignment.arrows["k"], *alignment.plane.axes,
+             *[line for mark in marks for line in mark if line.family_members_with_points()]]
+    hit = []
+    for name in alignment.names:
+        (left, bottom, _), (right, top, _) = name.get_corner(np.array([-1, -1, 0])), name.get_corner(np.array([1, 1, 0]))
+        hit += [name.original_text if hasattr(name, "original_text") else str(name)
+                for line in lines if crossed((left, right, bottom, top), line.get_start(), line.get_end())]
+    assert hit == []
