@@ -93,6 +93,7 @@ INSET_ROOM = 0.3  # of the magnified points' span, the room left round them in t
 INSET_ZOOM = 3.0  # the least magnification worth a window
 INSET_MOST = 12.0  # and the most: z_i alone (the lighter terms all 0) is not blown up to a point
 PENDING_OPACITY = 0.3  # rows of a matrix changing row by row that still hold the old kind of number, dimmed
+LABEL_SWAP = 0.6  # seconds the first row's change takes longer: its label changes with it, and the other rows dim
 NORMALISE_SECONDS = 1.4  # the softmax's second move on the followed row's bars
 BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
 # fit at a legible size between the formula map and the caption
@@ -165,6 +166,11 @@ def glyph_box(mobject) -> tuple[float, float, float, float]:
     """(left, right, bottom, top) of ``mobject``."""
     (left, bottom, _), (right, top, _) = mobject.get_corner(DL), mobject.get_corner(UR)
     return left, right, bottom, top
+
+
+def straight_lines(mark) -> list:
+    """The lines a shadow's mark draws (``VectorPlane.shadow``): a dashed drop, a bracket's three, or none."""
+    return [mark] if isinstance(mark, Line) else [part for part in mark.submobjects if isinstance(part, Line)]
 
 
 def exact_row(values) -> str:
@@ -817,9 +823,7 @@ class MatrixScene(LessonScene):
                                         side=freer_side(foot, [geometry.q, *geometry.keys]))
                            for foot, score in zip(geometry.feet, geometry.scores)]
         names = self.arrow_names(picture, [("q", row, geometry.q)] + [("k", j, k) for j, k in enumerate(geometry.keys)],
-                                 panel, lines=[line for _, mark in picture.shadows
-                                               for line in (mark if isinstance(mark, VGroup) else [mark])
-                                               if line.family_members_with_points()])  # the brackets, the drops
+                                 panel, lines=[line for _, mark in picture.shadows for line in straight_lines(mark)])
         self.alignment_picture, previous = picture, self.stage
         self.stage = [VGroup(plane, *picture.arrows["q"], *picture.arrows["k"], names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
@@ -1221,14 +1225,15 @@ class MatrixScene(LessonScene):
         leaving each new row its reading time; ``new_row(i)`` just before row i's new numbers come in. The label
         is true to what is drawn: ``old``'s stays until row 1's new numbers come in with ``new``'s label, and as
         they do the rows still to change are dimmed (PENDING_OPACITY): not yet what the new label names."""
+        pending = [part for k in range(1, old.values.shape[0]) for part in (*old.entries[k], *old.cells[k])]
         for i in range(old.values.shape[0]):
             box = old.row_box(i)
             self.play(Create(box), run_time=0.3 * seconds)
             first = i == 0
-            pending = [part for k in range(1, old.values.shape[0]) for part in (*old.entries[k], *old.cells[k])]
             self.swap([*old.entries[i], *([old.label] if first else [])],
                       [*new.entries[i], *extras[i:i + 1], *([new.label] if first else [])], VGroup(*old.cells[i]),
-                      VGroup(*new.cells[i]), run_time=0.7 * seconds, between=lambda: new_row(i),
+                      VGroup(*new.cells[i]), run_time=0.7 * seconds + (LABEL_SWAP if first else 0.0),
+                      between=lambda: new_row(i),
                       also=[part.animate.set_opacity(PENDING_OPACITY) for part in pending] if first else [])
             self.wait(SECONDS_PER_NEW_NUMBER * new.values.shape[1])
             self.play(Vanish(box), run_time=0.2)
