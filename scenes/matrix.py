@@ -50,7 +50,8 @@ from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, readable_text_colour, score_legend
 from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, WORDS_PER_SECOND, LessonScene, wrapped_text
 from scenes.softmax_moves import SoftmaxMoves
-from scenes.vector_plane import ARROW_WIDTH, Magnifier, VectorPlane, convex_hull, crosses, place_labels
+from scenes.vector_plane import (ARROW_WIDTH, Magnifier, VectorPlane, convex_hull, crosses, freer_side,
+                                 place_labels)
 from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
                              probability_decimals, shared_cell_width, sit_on, tagged_number, text_with_numbers)
 
@@ -91,6 +92,8 @@ SHORTEST_TERM = 0.5  # frame units (45 px at 720p): a term of z_i drawn shorter 
 INSET_ROOM = 0.3  # of the magnified points' span, the room left round them in the window
 INSET_ZOOM = 3.0  # the least magnification worth a window
 INSET_MOST = 12.0  # and the most: z_i alone (the lighter terms all 0) is not blown up to a point
+PENDING_OPACITY = 0.3  # rows of a matrix changing row by row that still hold the old kind of number, dimmed
+LABEL_SWAP = 0.6  # seconds the first row's change takes longer: its label changes with it, and the other rows dim
 NORMALISE_SECONDS = 1.4  # the softmax's second move on the followed row's bars
 BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
 # fit at a legible size between the formula map and the caption
@@ -163,6 +166,11 @@ def glyph_box(mobject) -> tuple[float, float, float, float]:
     """(left, right, bottom, top) of ``mobject``."""
     (left, bottom, _), (right, top, _) = mobject.get_corner(DL), mobject.get_corner(UR)
     return left, right, bottom, top
+
+
+def straight_lines(mark) -> list:
+    """The lines a shadow's mark draws (``VectorPlane.shadow``): a dashed drop, a bracket's three, or none."""
+    return [mark] if isinstance(mark, Line) else [part for part in mark.submobjects if isinstance(part, Line)]
 
 
 def exact_row(values) -> str:
@@ -667,7 +675,6 @@ class MatrixScene(LessonScene):
         note = (labels["divide"].format(d_k=result.d_k, relation=relation, root=written, **fields)
                 if self.settings.scale else labels["no_divide"].format(**fields))
         self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
-        self.swap([self.S.label], [self.scaled.label], run_time=0.6)
         scale = self.sound_scale("scaled")  # the scores' scale, which S's cells sounded on
         self.replace_row_by_row(self.S, self.scaled, seconds=1.0,  # each row's largest scaled score as it lands
                                 new_row=lambda i: self.cue("cell", lands=True, value=float(result.scaled[i].max()),
@@ -718,6 +725,9 @@ class MatrixScene(LessonScene):
         for marker, named in (("unit", [moves.one]), ("cancel", [moves.row_label])):
             self.beat(marker)
             self.point_at(*named)
+        labels = self.strings["labels"]
+        self.show_line(label_text(labels["cancel_line"].format(largest=format_number(parts.largest)), style.TEXT,
+                                  style.BODY_SIZE))
         # The exponentials' reading time, or half of what the step still needs to be read: the rest after the
         # second move, so that neither still stretch runs over the longest allowed
         step = self.steps[-1]
@@ -728,9 +738,23 @@ class MatrixScene(LessonScene):
         self.cue("row", lands=True, weights=[float(weight) for weight in parts.weights], heard_next=True)
         pointer, self.pointer = self.pointer, None
         self.play(*moves.normalise(), Vanish(pointer), run_time=NORMALISE_SECONDS)
+        self.show_line(self.division_line(parts))  # the exponentials and their sum stay in sight beside the weights
         self.beat("top")  # then the largest weight, as it is said
         self.point_at(moves.numbers[top])
         self.moves = moves
+
+    def division_line(self, parts):
+        """A_ij = (e^x / e^max) ÷ Σ = A's row: the exponentials as the bars' second row wrote them, their sum and
+        the weights, on one line, so that 1.00 / 1.13 = 0.8816 can be read once the bars' row holds the weights."""
+        written = lambda values, decimals: self.list_separator.join(format_number(value, decimals) for value in values)
+        return label_text(self.strings["labels"]["division_line"].format(
+            i=self.row + 1, exponentials=written(parts.exponentials, 2), total=format_number(parts.total),
+            weights=written(parts.weights, self.weight_decimals)), style.TEXT, style.BODY_SIZE)
+
+    @property
+    def list_separator(self) -> str:
+        """Between the numbers of a written row or point: never the decimal separator."""
+        return "; " if self.separator == "," else ", "
 
     def show_softmax(self):
         result = self.result
@@ -743,7 +767,6 @@ class MatrixScene(LessonScene):
         # counts the numbers not on screen as the step before ended, and the bars stood there instead).
         scaled = next(step for step in self.steps if step.key == "scaled")
         self.count_as_read(scaled.numbers)
-        self.swap([self.scaled.label], [self.A.label], run_time=0.6)
         with self.listening():  # each row's chord, one note per key as loud as its weight, heard as the row lands
             self.replace_row_by_row(self.scaled, self.A, seconds=self.seconds_per_cell(result.X.shape[0], lower=0.8),
                                     extras=self.row_sums,
@@ -796,8 +819,11 @@ class MatrixScene(LessonScene):
         plane = self.plane_beside(panel, [geometry.q, *geometry.keys, *geometry.feet])
         picture = PlanePicture(plane, {"q": [plane.arrow(geometry.q, style.QUERY)],
                                        "k": [plane.arrow(k, style.KEY) for k in geometry.keys]})
+        picture.shadows = [plane.shadow(geometry.q, foot, style.SCORE_NEGATIVE if score < 0 else style.SCORE_POSITIVE,
+                                        side=freer_side(foot, [geometry.q, *geometry.keys]))
+                           for foot, score in zip(geometry.feet, geometry.scores)]
         names = self.arrow_names(picture, [("q", row, geometry.q)] + [("k", j, k) for j, k in enumerate(geometry.keys)],
-                                 panel)
+                                 panel, lines=[line for _, mark in picture.shadows for line in straight_lines(mark)])
         self.alignment_picture, previous = picture, self.stage
         self.stage = [VGroup(plane, *picture.arrows["q"], *picture.arrows["k"], names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
@@ -805,11 +831,8 @@ class MatrixScene(LessonScene):
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["k"]], *map(Appear, names[1:]),
                   run_time=0.8)
         scale = self.sound_scale("scores")  # as QKᵀ's cells will sound
-        for j, worked in enumerate(rows):
-            shadow = plane.shadow(geometry.q, geometry.feet[j],
-                                  style.SCORE_NEGATIVE if geometry.scores[j] < 0 else style.SCORE_POSITIVE)
+        for j, (worked, shadow) in enumerate(zip(rows, picture.shadows)):
             arc = plane.angle(geometry.keys[j], geometry.q)
-            picture.shadows.append(shadow)
             self.add(shadow, arc)
             self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)  # the shadow under the arrows
             self.play(Create(shadow), Create(arc), run_time=0.8)
@@ -859,9 +882,8 @@ class MatrixScene(LessonScene):
                     mix.weights[j], "weighted_average", (0, j), style.ATTENTION, decimals=self.weight_decimals)},
                                   j=str(j + 1), word=words[j])
                 for j in order]
-        comma = "; " if self.separator == "," else ", "  # between coordinates, never the decimal separator
         z_row = text_with_numbers(
-            labels["weighted_result"].replace("{coordinates}", comma.join(f"{{z{c}}}" for c in range(len(result.output[0])))),
+            labels["weighted_result"].replace("{coordinates}", self.list_separator.join(f"{{z{c}}}" for c in range(len(result.output[0])))),
             {f"z{c}": tagged_number(value, "z_row", (0, c), style.OUTPUT, decimals=z_decimals)
              for c, value in enumerate(result.output[row])}, i=str(row + 1))
         panel = VGroup(heading, *rows, z_row).arrange(DOWN, buff=PANEL_GAP, aligned_edge=LEFT)
@@ -1026,16 +1048,16 @@ class MatrixScene(LessonScene):
         group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
         return (plane, window) if inset else plane
 
-    def arrow_names(self, picture: "PlanePicture", vectors: list, panel: VGroup) -> VGroup:
-        """q_i, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, of the plane's numbers
-        and of the worked ``panel``, inside the body."""
+    def arrow_names(self, picture: "PlanePicture", vectors: list, panel: VGroup, lines=()) -> VGroup:
+        """q_i, k₂, ... by their arrows' tips, placed clear of each other, of the arrows, the axes and ``lines``, of
+        the plane's numbers and of the worked ``panel``, inside the body."""
         plane = picture.plane
         picture.names = names = VGroup()
         colours = {"q": style.QUERY, "k": style.KEY, "v": style.VALUE, "z": style.OUTPUT}
         names.add(*[label_text(f"{letter}_{j + 1}", colours[letter], style.BODY_SIZE) for letter, j, _ in vectors])
         arrows = [arrow for drawn in picture.arrows.values() for arrow in drawn]
         place_labels(list(names), [plane.point(v) for _, _, v in vectors], [np.array([*v, 0]) for _, _, v in vectors],
-                     [(arrow.get_start(), arrow.get_end()) for arrow in arrows], self.stage_box(),
+                     [(line.get_start(), line.get_end()) for line in [*arrows, *plane.axes, *lines]], self.stage_box(),
                      avoid=[*plane.ticks, *panel,
                             *([picture.inset.region, picture.inset.window] if picture.inset else [])])
         return names
@@ -1200,24 +1222,31 @@ class MatrixScene(LessonScene):
     def replace_row_by_row(self, old: LabelledMatrix, new: LabelledMatrix, seconds: float, extras=(),
                            new_row=lambda i: None):
         """Frame each row of ``old`` and swap its numbers and cell colours for ``new``'s (with ``extras[i]``),
-        leaving each new row its reading time; ``new_row(i)`` just before row i's new numbers come in."""
+        leaving each new row its reading time; ``new_row(i)`` just before row i's new numbers come in. The label
+        is true to what is drawn: ``old``'s stays until row 1's new numbers come in with ``new``'s label, and as
+        they do the rows still to change are dimmed (PENDING_OPACITY): not yet what the new label names."""
+        pending = [part for k in range(1, old.values.shape[0]) for part in (*old.entries[k], *old.cells[k])]
         for i in range(old.values.shape[0]):
             box = old.row_box(i)
             self.play(Create(box), run_time=0.3 * seconds)
-            self.swap(old.entries[i], [*new.entries[i], *extras[i:i + 1]], VGroup(*old.cells[i]),
-                      VGroup(*new.cells[i]), run_time=0.7 * seconds, between=lambda: new_row(i))
+            first = i == 0
+            self.swap([*old.entries[i], *([old.label] if first else [])],
+                      [*new.entries[i], *extras[i:i + 1], *([new.label] if first else [])], VGroup(*old.cells[i]),
+                      VGroup(*new.cells[i]), run_time=0.7 * seconds + (LABEL_SWAP if first else 0.0),
+                      between=lambda: new_row(i),
+                      also=[part.animate.set_opacity(PENDING_OPACITY) for part in pending] if first else [])
             self.wait(SECONDS_PER_NEW_NUMBER * new.values.shape[1])
             self.play(Vanish(box), run_time=0.2)
         self.remove(old.brackets)
         self.add(new.brackets)
 
     def swap(self, old: list, new: list, old_cells=None, new_cells=None, run_time: float = 1.0,
-             between=lambda: None):
+             between=lambda: None, also=()):
         """Replace the ``old`` texts by the ``new`` in place: the old fade out (the cells behind them take their
-        new colours meanwhile), then (after ``between()``) the new fade in, so two numbers are never drawn
-        over each other."""
+        new colours meanwhile, and ``also`` plays), then (after ``between()``) the new fade in, so two numbers are
+        never drawn over each other."""
         recolour = [ReplacementTransform(old_cells, new_cells)] if old_cells is not None else []
-        self.play(Vanish(*old), *recolour, run_time=run_time / 2)
+        self.play(Vanish(*old), *recolour, *also, run_time=run_time / 2)
         between()
         self.play(Appear(*new), run_time=run_time / 2)
 

@@ -24,6 +24,8 @@ TICK_SIZE = style.CAPTION_SIZE
 TICK_GAP = 0.1  # between the grid's edge and its numbers
 LABEL_GAPS = (0.12, 0.4, 0.8)  # between an arrow's tip and its label: the places tried, nearest first
 DIRECTIONS = 16  # places tried round a tip for its label
+BRACKET_GAP = 0.25  # frame units between a line and the bracket beside it that gives a hidden shadow its length
+BRACKET_TICK = 0.1  # half the length of the bracket's end ticks, across it
 
 
 def grid_step(span: float) -> float:
@@ -92,16 +94,32 @@ class VectorPlane(VGroup):
         return Arrow(begin, end, buff=0, color=colour, stroke_width=width, max_tip_length_to_length_ratio=0.3,
                      max_stroke_width_to_length_ratio=12, tip_length=0.22)
 
-    def shadow(self, q, foot, colour: ManimColor) -> VGroup:
-        """q's shadow on a line through the origin that ends at ``foot``: the dashed drop from q's tip to
-        ``foot`` and the shadow itself, thick, from the origin to ``foot`` (a dot when it has no length)."""
-        drop = DashedLine(self.point(q), self.point(foot), color=style.MUTED, stroke_width=2, dash_length=0.08) \
-            if not np.allclose(q, foot) else VMobject()
+    def shadow(self, q, foot, colour: ManimColor, side: float = 1.0) -> VGroup:
+        """q's shadow on a line through the origin that ends at ``foot``: the shadow itself, thick, from the origin to
+        ``foot`` (a dot when it has no length), and the dashed drop from q's tip to ``foot``. When q lies along the
+        line, the shadow is hidden under q's arrow and the key's, and there is no drop: in its place a bracket as
+        long as the shadow, beside the line on ``side`` (+1 left of the way it points, −1 right)."""
         if np.allclose(foot, 0):
             cast = Dot(self.origin, radius=0.09, color=colour)
         else:
             cast = Line(self.origin, self.point(foot), color=colour, stroke_width=2.2 * ARROW_WIDTH)
-        return VGroup(cast, drop)
+        if not np.allclose(q, foot):
+            mark = DashedLine(self.point(q), self.point(foot), color=style.MUTED, stroke_width=2, dash_length=0.08)
+        elif np.allclose(foot, 0):
+            mark = VMobject()
+        else:
+            mark = self.bracket(foot, colour, side)
+        return VGroup(cast, mark)
+
+    def bracket(self, end, colour: ManimColor, side: float) -> VGroup:
+        """A dimension line from the origin to ``end``, BRACKET_GAP beside that segment on ``side``, with a tick across
+        each end: (the line, its two ticks)."""
+        direction = np.array([end[0], end[1], 0.0]) / np.linalg.norm(end)
+        normal = side * np.array([-direction[1], direction[0], 0.0])
+        start, finish = (point + BRACKET_GAP * normal for point in (self.origin, self.point(end)))
+        ticks = [Line(point - BRACKET_TICK * normal, point + BRACKET_TICK * normal, color=colour,
+                      stroke_width=ARROW_WIDTH / 2) for point in (start, finish)]
+        return VGroup(Line(start, finish, color=colour, stroke_width=ARROW_WIDTH), *ticks)
 
     def angle(self, u, v, colour: ManimColor = style.TEXT) -> VMobject:
         """The arc of the angle from u to v at the origin (the smaller one); nothing when either is 0 or they lie
@@ -128,6 +146,13 @@ class VectorPlane(VGroup):
 def cross(u, v) -> float:
     """u_x v_y - u_y v_x: > 0 when v turns left from u, 0 when they lie along one line."""
     return float(u[0] * v[1] - u[1] * v[0])
+
+
+def freer_side(direction, points) -> float:
+    """+1 when fewer of ``points`` lie left of the line along ``direction`` than right of it, else −1: the side where a
+    mark beside the line is least in the way."""
+    turns = np.sign([cross(direction, point) for point in points])
+    return 1.0 if np.sum(turns > 0) < np.sum(turns < 0) else -1.0
 
 
 def convex_hull(points: np.ndarray) -> np.ndarray:

@@ -130,11 +130,13 @@ def test_the_walkthrough_writes_the_numbers_of_its_row(inputs, scale, causal, da
     assert unexplained(sentences(alignment), [*want["scores"][row], *lengths, *angles], structural) == []
     assert any(f"q_{i} · k_j" in text for text in sentences(alignment)), sentences(alignment)
 
-    # Exponentiate: row i's bars, the largest score, the sum of the exponentials and the largest weight.
+    # Exponentiate: row i's bars, the largest score, the exponentials ÷ e^largest and their sum (the worked line the
+    # weights come on, review 11) and the weights.
     exponentiate = steps["exponentiate"]
     assert written_as(exponentiate.numbers["softmax_weights"][0], want["weights"][row])
     largest, weights = want["scaled"][row].max(), want["weights"][row]
-    numbers = [largest, want["exponentials"][row].sum(), weights.max(), *want["scaled"][row][seen], *weights]
+    numbers = [largest, want["exponentials"][row].sum(), weights.max(), *want["scaled"][row][seen], *weights,
+               *want["exponentials"][row]]
     assert unexplained(sentences(exponentiate), numbers, structural) == []
     assert f"q_{i}" in exponentiate.caption
     # the scale the bars are drawn on, e^{largest}: the caption quotes no result before the bars show it
