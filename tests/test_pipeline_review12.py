@@ -67,22 +67,19 @@ def test_the_key_sound_is_heard_in_a_listening_moment_between_two_phrases(spoken
     assert heard and all(before[-1][1] + CLEAR_OF_THE_VOICE <= cue.time <= end for cue in heard)
 
 
-def test_the_scores_listening_moment_is_the_querys_row_heard_once(spoken):
-    """Step 4: the query's row of QKᵀ (recomputed) in the clear, and not also under the voice as its row lands."""
+def test_the_scores_listening_moment_is_the_querys_row(spoken):
+    """Step 4: the query's row of QKᵀ (recomputed) in the clear."""
     scene, _ = spoken
     record = step(scene, "scores")
     scores, _ = attention(causal=False)
     [heard] = [cue for cue in cues_in(scene, record) if cue.listen]
     assert heard.kind == "values"
     np.testing.assert_allclose(heard.values["values"], scores[QUERY], atol=1e-9)
-    under = [cue for cue in cues_in(scene, record) if cue.kind == "values" and not cue.listen
-             and np.allclose(cue.values["values"], scores[QUERY], atol=1e-9)]
-    assert under == []
 
 
 def test_the_causal_listening_moment_is_the_first_row_losing_its_future(spoken):
     """Step 12: «hear its chord shrink to a single note»: the first row's weights without the mask, then with it (one
-    weight, 1, on itself), recomputed; heard once, not also under the voice."""
+    weight, 1, on itself), recomputed."""
     scene, _ = spoken
     record = step(scene, "causal")
     _, free = attention(causal=False)
@@ -92,8 +89,6 @@ def test_the_causal_listening_moment_is_the_first_row_losing_its_future(spoken):
     np.testing.assert_allclose(heard.values["before"], free[0], atol=1e-9)
     np.testing.assert_allclose(heard.values["after"], masked[0], atol=1e-9)
     assert np.count_nonzero(np.asarray(heard.values["after"]) > 1e-9) == 1
-    others = [cue for cue in cues_in(scene, record) if cue.kind == "masked" and not cue.listen]
-    assert not any(np.allclose(cue.values["after"], masked[0], atol=1e-9) for cue in others)
 
 
 def test_the_entropy_listening_moment_is_the_four_clusters(spoken):

@@ -98,7 +98,6 @@ class CausalMask(MatrixReveals):
             counts[0] = VGroup(parts.nulled[1], counts[0])  # the column's name with its first number
         cues = [("masked", dict(before=before.tolist(), after=after.tolist()))
                 for before, after in zip(free.weights, masked.weights)]
-        first_row, cues[0] = cues[0], None  # the first row lands silent: it is heard in the clear below, once
         self.replace_matrix(scores.matrix, parts.masked.matrix, after=SUMMARY_SECONDS, beside=counts,
                             with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
                             cues=cues)
@@ -107,9 +106,10 @@ class CausalMask(MatrixReveals):
         row_frame = parts.free.matrix.row_box(0)
         self.play(Appear(parts.nulled_summary), Create(row_frame),
                   run_time=max(SUMMARY_SECONDS, self.voice_left()))
-        with self.listening():  # "hear its chord shrink to one note": the frame crosses to the masked row as it does
-            kind, values = first_row
-            self.cue(kind, **values, replayed=True)  # the step's key row (``sonify.replay.key_cues``): heard, not replayed
+        with self.listening():  # "hear its chord shrink to one note", again and in the clear: the frame crosses to the masked row as it does
+            kind, values = cues[0]
+            if self.spoken():  # its row was ducked under the voice as it landed (without one, heard in the clear then)
+                self.cue(kind, **values, replayed=True)  # the key row (``sonify.replay.key_cues``): heard, not replayed
             self.play(Transform(row_frame, masked.row_box(0), rate_func=squish_rate_func(smooth, *MASKING_SHARE)),
                       run_time=sound_seconds(Cue(0.0, kind, values)))
         self.beat("last")  # then the last row, which has seen the whole sentence

@@ -32,7 +32,7 @@ MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under 14
 LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
 LEGEND_GAP = 0.35
 BLIP_SPACING = 0.2  # between the blips of a row of scores, each heard apart
-LISTEN_BLIP_SPACING = 0.4  # the query's row of scores heard in the clear: slower, a light round each cell in turn
+LISTEN_BLIP_SPACING = 0.4  # the query's row of scores heard in the clear: slower, each cell lit in turn
 SCORES_FRAME_SECONDS = 0.5  # QKᵀ's brackets, formula, token names and colour bar landing before its rows
 QUERY_FRAME_SECONDS = 0.5  # the query's row framed, once every row is read
 TOP_SCORE_SECONDS = 0.3  # the query's highest score lit: quicker than a fade seen as still (0.35 s)
@@ -87,15 +87,16 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.play(*animations, Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels,
                                 self.score_legend)), run_time=SCORES_FRAME_SECONDS)
         cues = self.values_cues(self.run.steps.scores)
-        kind, values = cues[self.query]
-        cues[self.query] = None  # the query's row lands silent: it is heard in the clear below, once
         # the rows fill the voice up to "listen to the query's row", which the listening moment follows
         self.reveal_rows(matrix, max(self.fill_seconds(QUERY_FRAME_SECONDS), self.voice_left()), cues)
         self.beat("listen")  # "listen to the query's row, one tone per key": framed as the voice says it
         self.play(Create(self.query_frame), run_time=QUERY_FRAME_SECONDS)
         row = self.run.steps.scores[self.query]
-        with self.listening():  # its blips in the clear, each cell lit as its value sounds
-            self.cue(kind, **(values | {"spacing": LISTEN_BLIP_SPACING}), replayed=True)  # the key row
+        with self.listening():  # its blips again, in the clear, each cell lit as its value sounds
+            kind, values = cues[self.query]
+            if self.spoken():  # its row was ducked under the voice as it landed (without one, heard in the clear then)
+                # the step's key row (``sonify.replay.key_cues``): heard here, not replayed after the voice
+                self.cue(kind, **(values | {"spacing": LISTEN_BLIP_SPACING}), replayed=True)
             self.play(LaggedStart(*[self.flash_cell(matrix, self.query, j) for j in range(len(row))], lag_ratio=1.0),
                       run_time=LISTEN_BLIP_SPACING * len(row))
         self.beat("high")  # "a high value, a strong affinity: it sounds higher": the row's highest score lit, quickly

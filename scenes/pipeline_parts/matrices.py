@@ -52,35 +52,28 @@ class MatrixReveals(PipelineCommon):
         """How many numbers an n x n matrix writes: none in colour-only mode."""
         return len(self.tokens) ** 2 if self.numbers_fit() else 0
 
-    def reveal_rows(self, matrix, seconds: float, cues: list[tuple[str, dict] | None], beside=()):
+    def reveal_rows(self, matrix, seconds: float, cues: list[tuple[str, dict]], beside=()):
         """The matrix's rows one after another over ``seconds``, each with ``beside[i]`` (what is written right of
         it), so that each row's numbers are read as they come: the first fades in at once (ROW_FADE_SECONDS), each
         next one at the end of its share of the time left, while the rows above it are read; row i's sound
         ``cues[i]`` (kind, values) lands as it has faded in. A colour-only grid is one piece: it sounds the query's
-        row as it lands, then a frame runs down its rows (``run_down_rows``), as when it replaces another. A row whose
-        cue is None lands silent: it is heard in the clear later, in a listening moment (once, not also under the
-        voice)."""
+        row as it lands, then a frame runs down its rows (``run_down_rows``), as when it replaces another."""
         rows = self.matrix_rows(matrix)
         if len(beside) == len(rows):
             rows = [VGroup(row, extra) for row, extra in zip(rows, beside)]
         fade = min(ROW_FADE_SECONDS, seconds / len(rows))
         if len(rows) == 1:
-            self.sound_row(cues[self.query])
+            kind, values = cues[self.query]
+            self.cue(kind, lands=True, **values)
             self.play(Appear(rows[0]), run_time=fade)
             self.run_down_rows(matrix, seconds - fade)
             return
         spacing = (seconds - fade) / (len(rows) - 1)  # rows sounding together share a loudness: ``heard_together``
-        for k, (row, cue) in enumerate(zip(rows, cues)):
+        for k, (row, (kind, values)) in enumerate(zip(rows, cues)):
             run_time = fade if k == 0 else spacing
-            self.sound_row(cue, row_spacing=spacing, **({"replayed": True} if k == self.query else {}))  # the key row
+            self.cue(kind, lands=True, **values, row_spacing=spacing,
+                     **({"replayed": True} if k == self.query else {}))  # the key row
             self.play(Appear(row, rate_func=squish_rate_func(smooth, 1 - fade / run_time, 1.0)), run_time=run_time)
-
-    def sound_row(self, cue: tuple[str, dict] | None, **extra) -> None:
-        """A row's sound (kind, values) as the row lands; none for None: a row heard in the clear later, in a
-        listening moment."""
-        if cue is not None:
-            kind, values = cue
-            self.cue(kind, lands=True, **values, **extra)
 
     @staticmethod
     def cell_light(matrix, row: int, column: int) -> SurroundingRectangle:
@@ -167,7 +160,7 @@ class MatrixReveals(PipelineCommon):
         for a colour-only grid: it changes into the next in one piece."""
         return [Vanish(old.label, *self.matrix_rows(old))] if self.numbers_fit() else []
 
-    def replace_matrix(self, old, new, cues: list[tuple[str, dict] | None], after: float = 0.0, with_rows=(), with_frame=(),
+    def replace_matrix(self, old, new, cues: list[tuple[str, dict]], after: float = 0.0, with_rows=(), with_frame=(),
                        beside=(), cleared: bool = False):
         """``old`` becomes ``new``: the old rows and formula fade out (with ``with_rows``: what else says which
         matrix is shown), then the new formula, then the new rows one after another (``reveal_rows``, each with its
@@ -181,7 +174,8 @@ class MatrixReveals(PipelineCommon):
         inside the brackets on screen and never run over the token names. ``cleared``: the old rows and formula have
         left already (``matrix_leaving``), with the step's header: the frame moves with ``with_rows``."""
         if not self.numbers_fit():
-            self.sound_row(cues[self.query])
+            kind, values = cues[self.query]
+            self.cue(kind, lands=True, **values)
             self.play(*with_rows, *with_frame, ReplacementTransform(old, new), run_time=ROWS_SECONDS)
             self.run_down_rows(new, self.fill_seconds(after))
             return
