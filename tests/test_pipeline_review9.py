@@ -7,12 +7,11 @@ import math
 
 import numpy as np
 import pytest
-from manim import Rectangle, ShowPassingFlash, VMobject
+from manim import Rectangle
 
 from attn_math.lab import lab_embedding, lab_weights
 from lesson.numbers import parse_number
 from lesson.steps import StepRange
-from scenes.lesson_scene import LessonScene
 from tests.scene_checks import PacedSpeaker, recorded, render_video, video_stills
 
 SENTENCE = ("el", "gato", "se", "sienta", "en", "la", "mesa")
@@ -138,28 +137,6 @@ def test_the_masked_row_names_come_with_their_matrix(spoken):
     names = scene.comparison.masked_scores.row_labels
     bringing = [play for play in plays_in(log, step(scene, "causal")) if play.shows(names[0])]
     assert bringing and bringing[0].shows(scene.comparison.masked_scores.matrix.cell_grid[0])
-
-
-def test_the_entropy_replay_light_runs_along_a_drawn_frame():
-    """Step 13's sound heard again after the voice: a light ran round a box of its own, never drawn, and stood as a
-    stray L-shaped corner beside the masked pair (review: 261.0). It runs along a frame that is on screen."""
-    lights, play = [], LessonScene.play
-
-    def logged(self, *animations, **options):
-        if self.steps and self.steps[-1].key == "entropy":
-            drawn = [part for mobject in self.mobjects for part in mobject.get_family()
-                     if isinstance(part, VMobject) and part.has_points() and part.get_stroke_opacity() > 0]
-            for animation in animations:
-                if isinstance(animation, ShowPassingFlash):
-                    path = animation.mobject
-                    lights.append(any(other.points.shape == path.points.shape
-                                      and np.allclose(other.points, path.points, atol=1e-6) for other in drawn))
-        play(self, *animations, **options)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(LessonScene, "play", logged)
-        recorded("pipeline", narration=PacedSpeaker())
-    assert lights and all(lights), lights
 
 
 def test_the_entropy_step_moves_as_a_viewer_sees_it_at_720p(tmp_path):

@@ -32,9 +32,11 @@ def plays():
 
     def logged(self, *animations, **options):
         start = self.renderer.time
-        play(self, *animations, **options)
+        # hollow as they are to be shown, before the play: a cell's filled light coming and going ends as faded out
         moved = [part for animation in animations for part in parts(animation)]
         frames = bool(moved) and all(isinstance(part, Rectangle) and part.get_fill_opacity() == 0 for part in moved)
+        play(self, *animations, **options)
+        moved = [part for animation in animations for part in parts(animation)]
         log.append((start, self.renderer.time, frames, {part.tag for part in moved if hasattr(part, "tag")},
                     {id(part) for part in moved}))
 

@@ -6,12 +6,13 @@ on the lab's three sentences, a row each."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, ReplacementTransform, SurroundingRectangle,
-                   Transform, VGroup, smooth, squish_rate_func)
+from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, LaggedStart, ReplacementTransform,
+                   SurroundingRectangle, Transform, VGroup, smooth, squish_rate_func)
 
 from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention
 from scenes import style
 from scenes.fades import Appear, Vanish
+from scenes.lesson_scene import Cue
 from scenes.pipeline_parts.entropy_rows import EntropyRows, entropy_rows
 from scenes.pipeline_parts.common import FADE_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.matrices import MatrixReveals
@@ -19,12 +20,14 @@ from scenes.token_heatmap import TokenHeatmap, cell_centres, cell_size_of
 from scenes.token_labels import abbreviated
 from scenes.visuals import baseline, cap_height, label_text, sit_on, tagged_number, text_with_numbers
 from sonify.mappings import ENTROPY_GAP
+from sonify.replay import sound_seconds
 
 COMPARISON_GAP = 0.45  # between the unmasked map and the row names it shares with the masked one
 COMPARISON_LINE_GAP = 0.3  # between the comparison's title, maps, summary and entropy lines
 NULLED_GAP = 0.35  # between the masked map's brackets and its count of nulled weights per row
 SUMMARY_SECONDS = 0.8  # the causal step's "first row: 6 · last: 0"
 SUMMARY_NUMBERS = 2  # in that summary: the first row's count and the last's
+MASKING_SHARE = (1 / 3, 2 / 3)  # of a masked chord's sound, where its masked keys fall silent (``mappings.masked_row``)
 MAPS_RESERVE = 2.0  # s of the causal step's reading time left out of the time its two maps' fade-ins share
 MAP_SECONDS = 0.3  # a map landing under a voice
 FADE_PARTS = 3  # a silent render: the time left is cut in this many, each map's fade-in one (at most FADE_SECONDS)
@@ -93,19 +96,25 @@ class CausalMask(MatrixReveals):
         counts = [*parts.nulled[0]] if len(parts.nulled) else []
         if counts:
             counts[0] = VGroup(parts.nulled[1], counts[0])  # the column's name with its first number
+        cues = [("masked", dict(before=before.tolist(), after=after.tolist()))
+                for before, after in zip(free.weights, masked.weights)]
         self.replace_matrix(scores.matrix, parts.masked.matrix, after=SUMMARY_SECONDS, beside=counts,
                             with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
-                            cues=[("masked", dict(before=before.tolist(), after=after.tolist()))
-                                  for before, after in zip(free.weights, masked.weights)])
-        self.beat("counts")  # the first and the last count, as the voice reads them: the first row framed
+                            cues=cues)
+        self.beat("counts")  # the first and the last count, as the voice reads them: the first row framed, unmasked
         masked = parts.masked.matrix
-        row_frame = masked.row_box(0)
+        row_frame = parts.free.matrix.row_box(0)
         self.play(Appear(parts.nulled_summary), Create(row_frame),
-                  run_time=max(SUMMARY_SECONDS, self.voice_left(VOICE_LEFT)))
+                  run_time=max(SUMMARY_SECONDS, self.voice_left()))
+        with self.listening():  # "hear its chord shrink to one note", again and in the clear: the frame crosses to the masked row as it does
+            kind, values = cues[0]
+            if self.spoken():  # its row was ducked under the voice as it landed (without one, heard in the clear then)
+                self.cue(kind, **values, replayed=True)  # the key row (``sonify.replay.key_cues``): heard, not replayed
+            self.play(Transform(row_frame, masked.row_box(0), rate_func=squish_rate_func(smooth, *MASKING_SHARE)),
+                      run_time=sound_seconds(Cue(0.0, kind, values)))
         self.beat("last")  # then the last row, which has seen the whole sentence
         self.play(Transform(row_frame, masked.row_box(len(self.tokens) - 1)), run_time=SUMMARY_SECONDS)
         parts.nulled_summary.add(row_frame)  # leaves with the summary
-        self.replay_shows = masked.row_box(self.query)  # the query's row, heard again after the voice
 
     def comparison_layout(self, free: LabAttention, masked: LabAttention, nulled: np.ndarray) -> "MaskComparison":
         """Without and with the mask side by side, each with its numbers while they fit; the unmasked side in
@@ -206,20 +215,22 @@ class CausalMask(MatrixReveals):
         self.begin_step("entropy", new_numbers=ENTROPY_NUMBERS + len(self.tokens), first=self.tokens[0],
                         fourth=self.tokens[parts.fourth])
         frames = [heatmap.matrix.row_box(row) for heatmap in (parts.free, parts.masked) for row in (0, parts.fourth)]
-        self.play(*[Create(frame) for frame in frames], run_time=FRAMING_ROWS_SECONDS)
+        # one after another as the voice says what entropy measures and what to listen for
+        self.play(LaggedStart(*[Create(frame) for frame in frames], lag_ratio=1.0),
+                  run_time=max(FRAMING_ROWS_SECONDS, self.voice_left()))
         rows = [0, parts.fourth]
-        self.cue("entropy", lands=True, rows=rows, free=parts.free.matrix.values.tolist(),
-                 masked=parts.masked.matrix.values.tolist())
-        self.play(Appear(parts.entropy_free), run_time=STEP_SECONDS)
-        # the masked pair lands as its clusters sound, after the free pair's; then framed: what the mask changed
-        self.play(Appear(parts.entropy_masked), run_time=len(rows) * ENTROPY_GAP)
         changed = SurroundingRectangle(parts.entropy_masked, color=style.HIGHLIGHT, buff=CHANGED_BUFF,
                                       stroke_width=CHANGED_STROKE)
         seen = self.seen_cells(parts)
-        if not self.spoken():  # a caption read on screen: the frames land at once, not one after another
-            self.play(Create(changed), *[Create(cells) for cells in seen], run_time=STEP_SECONDS)
-        else:
-            self.play(Create(changed), run_time=STEP_SECONDS)
+        with self.listening():  # the four clusters in the clear, each pair landing as its clusters sound
+            self.cue("entropy", lands=True, rows=rows, free=parts.free.matrix.values.tolist(),
+                     masked=parts.masked.matrix.values.tolist())
+            self.play(Appear(parts.entropy_free), run_time=STEP_SECONDS)
+            self.play(Appear(parts.entropy_masked), run_time=len(rows) * ENTROPY_GAP)
+            # then framed as they ring out, what the mask changed (a caption read on screen: the seen cells too, at once)
+            self.play(Create(changed), *([] if self.spoken() else [Create(cells) for cells in seen]),
+                      run_time=STEP_SECONDS)
+        if self.spoken():
             # each row's seen cells lit as the voice names them, quickly: a thin frame drawn over the phrase's length
             # changed too few pixels to be seen moving (the review measured 240.7-250.1 as still)
             self.beat("first")  # "with the mask, the first sees only itself": its one cell
@@ -270,9 +281,6 @@ class CausalMask(MatrixReveals):
             self.beat("others")  # "in the lab's three sentences": their rows on the same bars
             self.play(*[FadeIn(dot, scale=OTHERS_GROWTH) for dot in chart.others], run_time=OTHERS_SECONDS)
         self.entropy_stage = VGroup(kept, chart)
-        # the pairs' clusters, heard again: a light along the frame already round the masked pair (one run round a box
-        # of its own, with no line drawn there, left a stray L-shaped corner beside it: review s9, 261.0)
-        self.replay_shows = changed
 
     def entropy_rows_chart(self) -> EntropyRows:
         """Every row's entropy under the mask, the lab's other sentences' as dots (lab weights, this temperature)."""

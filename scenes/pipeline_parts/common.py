@@ -7,14 +7,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import (AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash, SurroundingRectangle, linear,
-                   squish_rate_func)
+from manim import AnimationGroup, Create, LaggedStart, ManimColor, ShowPassingFlash, SurroundingRectangle
 
 from attn_math.lab import LabAttention
 from lesson.pipeline_answers import attention
 from scenes import style
-from lesson.narration_text import TAIL
-from scenes.lesson_scene import FINISHED_HOLD, Cue
+from scenes.lesson_scene import Cue
 from scenes.visuals import enlarge_formulas, fit
 from scenes.weight_views import WeightedLines
 
@@ -32,7 +30,6 @@ PULSE_LENGTH = 0.4  # of its line: the share the pulse lights at once
 BAR_FRAME_GAP = 0.04  # between a bar and the frame a light runs round as its note sounds
 VOICE_LEFT = 4.0  # s of the voice a reveal leaves after it ends: as long as a finished step holds (FINISHED_HOLD), so
 # the reveal never lengthens its step, and under 6 s with the step's tail
-LIGHT_CLEAR = 0.4  # s of a replay light's play left after the light has gone
 CHART_TOP_STEP = 0.1  # a chart's top value is a multiple of this (``rounded_up``)
 
 
@@ -79,27 +76,6 @@ class PipelineCommon:
         group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
         enlarge_formulas(group)
         return group
-
-    def replay_key_sound(self, step) -> float:
-        """As ``LessonScene.replay_key_sound``; and while the step's key sound plays again after its voice, a light
-        runs round what that sound is about (``self.replay_shows``, which the step sets: the query's row of scores),
-        so the screen follows the sound rather than stand still for it (issue 43)."""
-        end = super().replay_key_sound(step)
-        shown, self.replay_shows = getattr(self, "replay_shows", None), None
-        starts = [cue.time for cue in self.cues if cue.replay and cue.time >= step.start]
-        if end and shown is not None and starts:
-            self.wait_until(min(starts))
-            # at an even pace: eased, the light's last piece lingered still for a second where the path ends, a
-            # stray dash beside the row (review 06, the causal step's end)
-            # and gone LIGHT_CLEAR before the play ends: the finished state's first frames are drawn in the same movie
-            # part as the light (a wait's first frame, a key frame, re-encoded the screen 40 px off the frames after it)
-            light = max(end - TAIL - self.renderer.time, STEP_SECONDS)
-            self.play(*pulses([shown], style.HIGHLIGHT), run_time=light + LIGHT_CLEAR,
-                      rate_func=squish_rate_func(linear, 0.0, light / (light + LIGHT_CLEAR)))
-            # the light was the step's last motion: its finished state holds FINISHED_HOLD from there
-            step.settled = self._settled
-            return max(end, step.settled + FINISHED_HOLD * self.job.config.lecture.pace)
-        return end
 
     def draw_lines(self, lines: WeightedLines, temperature: float, seconds: float):
         """One line after another, each with its note: pitch and loudness follow its weight. A pulse runs along

@@ -4,7 +4,7 @@ the scaled scores QKᵀ / (√d_k · T), then the softmax weights A, which move 
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, DashedLine, GrowFromEdge, LaggedStart,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, DashedLine, FadeIn, GrowFromEdge, LaggedStart,
                    MoveToTarget, ReplacementTransform,
                    SurroundingRectangle, VGroup)
 
@@ -31,9 +31,11 @@ HEATMAP_SHARE = 0.62  # of the canvas width, for the weights heatmap next to the
 MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under 14 px in HEATMAP_SHARE
 LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
 LEGEND_GAP = 0.35
-BLIP_SPACING = 0.2  # between the blips of the query's row of scores, each heard apart
+BLIP_SPACING = 0.2  # between the blips of a row of scores, each heard apart
+LISTEN_BLIP_SPACING = 0.4  # the query's row of scores heard in the clear: slower, each cell lit in turn
 SCORES_FRAME_SECONDS = 0.5  # QKᵀ's brackets, formula, token names and colour bar landing before its rows
 QUERY_FRAME_SECONDS = 0.5  # the query's row framed, once every row is read
+TOP_SCORE_SECONDS = 0.3  # the query's highest score lit: quicker than a fade seen as still (0.35 s)
 MOVE_SECONDS = 1.6  # step 6's weights moving aside, then the query's bars appearing
 FAN_PIECE_SECONDS = 0.3  # a token's line, bar and value drawn
 FAN_VOICE_LEFT = 1.5  # s of "listen to the lines" left to say as the lines are drawn: then they are heard
@@ -84,9 +86,22 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.query_frame = matrix.row_box(self.query)
         self.play(*animations, Appear(VGroup(matrix.brackets, matrix.label, self.scores.row_labels, self.scores.column_labels,
                                 self.score_legend)), run_time=SCORES_FRAME_SECONDS)
-        self.reveal_rows(matrix, self.fill_seconds(QUERY_FRAME_SECONDS), self.values_cues(self.run.steps.scores))
+        cues = self.values_cues(self.run.steps.scores)
+        # the rows fill the voice up to "listen to the query's row", which the listening moment follows
+        self.reveal_rows(matrix, max(self.fill_seconds(QUERY_FRAME_SECONDS), self.voice_left()), cues)
+        self.beat("listen")  # "listen to the query's row, one tone per key": framed as the voice says it
         self.play(Create(self.query_frame), run_time=QUERY_FRAME_SECONDS)
-        self.replay_shows = self.query_frame  # the query's row of blips, heard again after the voice
+        row = self.run.steps.scores[self.query]
+        with self.listening():  # its blips again, in the clear, each cell lit as its value sounds
+            kind, values = cues[self.query]
+            if self.spoken():  # its row was ducked under the voice as it landed (without one, heard in the clear then)
+                # the step's key row (``sonify.replay.key_cues``): heard here, not replayed after the voice
+                self.cue(kind, **(values | {"spacing": LISTEN_BLIP_SPACING}), replayed=True)
+            self.play(LaggedStart(*[self.flash_cell(matrix, self.query, j) for j in range(len(row))], lag_ratio=1.0),
+                      run_time=LISTEN_BLIP_SPACING * len(row))
+        self.beat("high")  # "a high value, a strong affinity: it sounds higher": the row's highest score lit, quickly
+        self.top_score_light = self.cell_light(matrix, self.query, int(np.argmax(row)))  # until step 5 replaces it
+        self.play(FadeIn(self.top_score_light), run_time=TOP_SCORE_SECONDS)
 
     def values_cues(self, scores) -> list[tuple[str, dict]]:
         """Each row of ``scores`` read out as blips, pitch as value on the colour scale that the scores and the
@@ -129,7 +144,8 @@ class LabMatrices(LabCanvas, MatrixReveals):
         caption, fields = scaled_step(self.settings, steps.d_k, steps.divisor)
         animations = self.enter_lab_step("scaled", self.strings["steps"]["scaled"][caption],
                                          new_numbers=self.matrix_numbers(),
-                                         with_header=self.matrix_leaving(self.scores.matrix), **fields)
+                                         with_header=[*self.matrix_leaving(self.scores.matrix),
+                                                      Vanish(self.top_score_light)], **fields)
         self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations,
                             cues=self.values_cues(steps.scaled), cleared=True)  # row after row, each divided by the same number
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one

@@ -5,7 +5,8 @@ computation. Used by the lab's steps 4-6, the presets and the causal mask."""
 from __future__ import annotations
 
 import numpy as np
-from manim import RIGHT, Create, ReplacementTransform, Square, Transform, VGroup, smooth, squish_rate_func
+from manim import (RIGHT, Create, FadeIn, ReplacementTransform, Square, SurroundingRectangle, Transform, VGroup, smooth,
+                   squish_rate_func, there_and_back)
 
 from lesson.numbers import decimals_for, format_number
 from scenes import style
@@ -25,6 +26,8 @@ HALF_TEXT_ROOM = 1.2  # frame units of the body's height left to the titles and 
 WEIGHTS_SCALE = (0.0, 1.0)  # every map of weights in the section: the panel's colour at 0, full colour at 1
 SWATCH_SIDE = 0.22  # a weights legend's swatch: a cell's colour at 0 and at 1
 SWATCH_GAP = 0.08
+CELL_LIGHT_FILL = 0.45  # a cell lit as its value sounds: its number still readable under it
+CELL_LIGHT_STROKE = 4
 WIDTH_TOLERANCE = 1e-6  # frame units: two matrices' brackets narrower than this apart are as wide
 
 
@@ -71,6 +74,18 @@ class MatrixReveals(PipelineCommon):
             self.cue(kind, lands=True, **values, row_spacing=spacing,
                      **({"replayed": True} if k == self.query else {}))  # the key row
             self.play(Appear(row, rate_func=squish_rate_func(smooth, 1 - fade / run_time, 1.0)), run_time=run_time)
+
+    @staticmethod
+    def cell_light(matrix, row: int, column: int) -> SurroundingRectangle:
+        """A light over one cell, filled, so that it is seen coming (a thin light running round a cell changed too
+        few pixels); its number stays readable under it. The same on a colour-only grid."""
+        cell = matrix.heatmap.cell_block([row], [column]) if hasattr(matrix, "heatmap") else matrix.cells[row][column]
+        light = SurroundingRectangle(cell, color=style.HIGHLIGHT, buff=0, stroke_width=CELL_LIGHT_STROKE)
+        return light.set_fill(style.HIGHLIGHT, CELL_LIGHT_FILL)
+
+    def flash_cell(self, matrix, row: int, column: int) -> FadeIn:
+        """The cell's light coming and going, gone after its play."""
+        return FadeIn(self.cell_light(matrix, row, column), rate_func=there_and_back, remover=True)
 
     def matrix_rows(self, matrix) -> list:
         """Each row's cells and numbers, to reveal one row after another; a colour-only grid is one piece."""
