@@ -113,7 +113,8 @@ def period_number(value: float, colour, font_size: float):
     text = Text(written, font=style.NUMBER_FONT, font_size=font_size, color=colour)
     text.shown_text = written
     exponent = VGroup(*text.submobjects[len(written.rstrip(SUPERSCRIPT_DIGITS)):])
-    exponent.scale(EXPONENT_SHARE * text.submobjects[0].height / exponent.height, about_edge=DOWN + LEFT)
+    exponent.scale(EXPONENT_SHARE * text.submobjects[0].height / exponent.height, about_edge=UP + LEFT)  # the text as
+    # tall as it was: manim reads its font size off its height
     return text
 
 
