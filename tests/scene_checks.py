@@ -67,6 +67,24 @@ def run_scene(section_id: str, *overrides: str, stills_dir=None, locale: dict | 
     return scene
 
 
+def families_at_step_ends(scene_class, section: str, *overrides: str, **options):
+    """``run_scene(section, ...)`` with, at each step's end, every mobject on screen (the scene's family) recorded:
+    (scene, {step key: mobjects})."""
+    import pytest
+
+    seen = {}
+    finish = scene_class.finish_step
+
+    def snapshot(scene):
+        if scene.steps and not scene.steps[-1].end:
+            seen[scene.steps[-1].key] = [part for top in scene.mobjects for part in top.get_family()]
+        finish(scene)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scene_class, "finish_step", snapshot)
+        scene = run_scene(section, *overrides, **options)
+    return scene, seen
+
 def render_video(section_id: str, folder: Path, *overrides: str, frame_rate: int = TINY["frame_rate"],
                  narration=None, steps=None, pixels: tuple[int, int] | None = None):
     """Render the scene (or the clip of ``steps``) as a tiny video (256 x 144 unless ``pixels``, 5 fps unless

@@ -19,7 +19,7 @@ from lesson.numbers import parse_number
 from lesson.steps import parse_steps
 from scenes import style
 from scenes.positional import LEAVING_SECONDS, PositionalScene
-from tests.scene_checks import layout_problems, render_video, run_scene
+from tests.scene_checks import families_at_step_ends, layout_problems, render_video
 
 VIDEO = (640, 360)
 PX = 720 / config.frame_height  # pixels of a 720p frame per frame unit
@@ -29,18 +29,7 @@ OLD_PLOT_PX = (279, 129)  # the d = 16 similarity axes before, x by y at 720p (t
 @pytest.fixture(scope="module")
 def watched():
     """The default section, and at each step's end every mobject on screen (the scene's family)."""
-    seen = {}
-    finish = PositionalScene.finish_step
-
-    def snapshot(scene):
-        if scene.steps and not scene.steps[-1].end:
-            seen[scene.steps[-1].key] = [part for top in scene.mobjects for part in top.get_family()]
-        finish(scene)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(PositionalScene, "finish_step", snapshot)
-        scene = run_scene("positional")
-    return scene, seen
+    return families_at_step_ends(PositionalScene, "positional")
 
 
 def step_of(scene, key):

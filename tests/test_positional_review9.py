@@ -20,7 +20,7 @@ from manim import Axes, Line, Rectangle
 from attn_math.positional import permutation_demo
 from lesson.locale import load_locale
 from scenes.positional import PositionalScene
-from tests.scene_checks import PacedSpeaker, run_scene
+from tests.scene_checks import PacedSpeaker, families_at_step_ends
 
 PX = 720 / 8  # pixels of a 720p frame per frame unit (the frame is 8 units high)
 LEAST_PX = 16  # cap height, at 720p, of a digit or a row's word that the student reads
@@ -31,18 +31,7 @@ DESCENDERS = set("gjpqy")
 def watched():
     """The default section with a stand-in voice at the narration's pace, and at each step's end what was on
     screen (every mobject of the scene's family)."""
-    seen = {}
-    finish = PositionalScene.finish_step
-
-    def snapshot(scene):
-        if scene.steps and not scene.steps[-1].end:
-            seen[scene.steps[-1].key] = [part for top in scene.mobjects for part in top.get_family()]
-        finish(scene)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(PositionalScene, "finish_step", snapshot)
-        scene = run_scene("positional", narration=PacedSpeaker())
-    return scene, seen
+    return families_at_step_ends(PositionalScene, "positional", narration=PacedSpeaker())
 
 
 def step_of(scene, key):
