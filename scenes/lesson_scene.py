@@ -74,6 +74,7 @@ FINISHED_HOLD = 4.0  # seconds a step's finished state stays before anything rep
 FROZEN_TAIL = 1.5  # seconds a reveal that fills its step's reading time leaves before the step's end (after
 # ``fill_after``, often a wait): the finished state then lasts at least FINISHED_HOLD, at most LONGEST_FREEZE
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
+THINK_SECONDS = 2.0  # a predictive question's card after its voice: time to guess before the step answers
 CARD_WIDTH = 10.0  # frame units: question and closing cards
 CARD_PICTURE_HEIGHT = 3.6  # a closing card's drawing, at most
 CARD_GAP = 0.35  # between a card's parts (title, lines, drawing)
@@ -341,8 +342,10 @@ class LessonScene(Scene):
         if self.job.steps and number == self.job.steps.first > 1:
             self._skip_animations(self._skipping)
             self.clip_start = self.renderer.time
+        card = None  # a predictive question's card, up until the header play's first half takes it with the last step
         if strings.get("predictive") and self.asks("predictive") and self.in_clip(number):
-            self.pose_question(key, "predictive", self.in_locale(self.step_question(key).question))
+            card = self.pose_question(key, "predictive", self.in_locale(self.step_question(key).question),
+                                      dismiss=False)
         title = strings["title"]
         template = caption or strings["caption"]
         caption = self.in_locale(template.format(**fields))
@@ -355,10 +358,16 @@ class LessonScene(Scene):
         # the old header and the last step's drawing (``with_header``) leave in the first half, the new header comes
         # in the second: two titles (and step counters) cross-faded in one place read as neither, and a new title
         # over the old drawing reads as a title for it
+        # in the clear: the card leaves with them, so the last step's screen never comes back between card and step
+        # (last: a play draws its mobjects in its order, and the veil keeps the drawing under it dimmed as both fade)
         leaving = [Vanish(self.header)] if self.header is not None else []
-        heading = AnimationGroup(AnimationGroup(*leaving, *with_header), Appear(new_header), lag_ratio=1.0) \
-            if leaving or with_header else Appear(new_header)
+        leaving = [*leaving, *with_header, *([Vanish(card)] if card is not None else [])]
+        heading = AnimationGroup(AnimationGroup(*leaving), Appear(new_header), lag_ratio=1.0) if leaving \
+            else Appear(new_header)
         self.play(heading, *map(Appear, arriving), run_time=HEADER_SECONDS)
+        if card is not None:
+            self.remove(card)
+            self.cards[-1].end = self.renderer.time - HEADER_SECONDS / 2
         # Bottom of the drawing order: manim redraws on every frame whatever lies above an animated
         # mobject, and the header overlaps nothing in the body.
         self.bring_to_back(new_header)
@@ -613,21 +622,24 @@ class LessonScene(Scene):
         chosen = self.job.config.lecture.questions
         return chosen == "all" or (kind == "predictive" and chosen == "predictive")
 
-    def pose_question(self, key: str, kind: str, question: str) -> None:
+    def pose_question(self, key: str, kind: str, question: str, dismiss: bool = True) -> VGroup:
         """The question of step ``key`` on a card over the dimmed screen, for its reading time, or said by the voice
-        (``hold_card``)."""
+        (``hold_card``), a predictive one with THINK_SECONDS after its voice to think; returns the card, taken away
+        unless not ``dismiss`` (then the next step's header play takes it, and sets its record's end)."""
         title = self.job.locale["lecture"]["question"]
         card = self.card(title, [wrapped_text(question, style.TEXT, style.BODY_SIZE, CARD_WIDTH)])
         record = CardRecord(kind=kind, key=key, title=title, text=question, start=self.renderer.time)
         self.say_card(record, f"{step_file_name(self.shown_steps.index(key) + 1, key)}-{kind}", question)
         self.play(Appear(card), run_time=0.5)
         record.texts, _ = self._snapshot([card])
-        self.hold_card(self.reading_time(question))
+        self.hold_card(self.reading_time(question), think=THINK_SECONDS if kind == "predictive" else TAIL)
         self._record_spoken(record)
-        self.play(Vanish(card), run_time=0.4)
-        self.remove(card)
-        record.end = self.renderer.time
         self.cards.append(record)
+        if dismiss:
+            self.play(Vanish(card), run_time=0.4)
+            self.remove(card)
+            record.end = self.renderer.time
+        return card
 
     def close_section(self) -> None:
         """What the sources say but the section does not show: a statement and a question, time to think,
@@ -746,13 +758,14 @@ class LessonScene(Scene):
         self._speak_untied()
         return True
 
-    def hold_card(self, seconds: float, already: float = 0.0) -> None:
-        """Keep a card up while the voice says it (``say_card``), until TAIL after it and at least FINISHED_HOLD after
-        it settled, as a step; a card not spoken for ``seconds`` of reading, at most LONGEST_FREEZE at the lecture's
-        pace: no silent screen stands still longer (the captions carry the card's text for a viewer who pauses)."""
+    def hold_card(self, seconds: float, already: float = 0.0, think: float = TAIL) -> None:
+        """Keep a card up while the voice says it (``say_card``), until ``think`` after it and at least FINISHED_HOLD
+        after it settled, as a step; a card not spoken for ``seconds`` of reading, at most LONGEST_FREEZE at the
+        lecture's pace: no silent screen stands still longer (the captions carry the card's text for a viewer who
+        pauses)."""
         pace = self.job.config.lecture.pace
         if self._spoken:
-            self.wait_until(max(self._voice_until + TAIL, self._settled + FINISHED_HOLD * pace))
+            self.wait_until(max(self._voice_until + think * pace, self._settled + FINISHED_HOLD * pace))
         elif min(seconds, LONGEST_FREEZE * pace) - already > 1e-6:  # ``already`` of it shown while a drawing moved
             self.wait(min(seconds, LONGEST_FREEZE * pace) - already)
 

@@ -13,7 +13,7 @@ from lesson.sections import SECTIONS
 from media_checks import manifest, tiny_clean_matrix, tiny_matrix
 from scene_checks import FRAME as RECORDS_FRAME, run_scene, shared_scene, video_freezes
 from test_records import records_survive_the_manifest
-from scenes.lesson_scene import LONGEST_FREEZE, reading_seconds
+from scenes.lesson_scene import HEADER_SECONDS, LONGEST_FREEZE, reading_seconds
 
 SPANISH = load_locale("es")
 CARD_SHARE = 0.10  # of a section's length, at most
@@ -49,10 +49,11 @@ def test_predictive_questions_come_on_a_card_just_before_the_step_that_answers_t
             question = scene.step_question(step.key).question
             assert (card.kind, card.key, card.text) == ("predictive", step.key, question)
             assert before.read_until - 1e-6 <= card.start and card.end <= step.start + 1e-6, (section_id, step.key)
-            # Fading in, its reading time (a still screen of at most 6 s), fading out: no shortened card. Each of the
-            # three lasts whole frames in the video (a play its run time rounded up, a still wait rounded down).
-            assert card.end - card.start == pytest.approx(0.9 + min(reading_seconds(card.text), LONGEST_FREEZE),
-                                                          abs=2 * RECORDS_FRAME)
+            # Fading in, its reading time (a still screen of at most 6 s), fading out with the last step's drawing in
+            # the first half of the step's header play: no shortened card. Each of the three lasts whole frames in the
+            # video (a play its run time rounded up, a still wait rounded down).
+            assert card.end - card.start == pytest.approx(0.5 + min(reading_seconds(card.text), LONGEST_FREEZE)
+                                                          + HEADER_SECONDS / 2, abs=2 * RECORDS_FRAME)
             assert words(question) in words(" ".join(text.text for text in card.texts))
         assert next(cards, None) is None, f"{section_id}: a card no predictive question asked for"
     assert asked >= len(SECTIONS)  # about one or two a section

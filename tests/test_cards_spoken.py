@@ -14,7 +14,8 @@ from lesson.narration_phrases import plain
 from lesson.narration_text import TAIL, voice_text
 from scene_checks import FRAME, PacedSpeaker, freezes, run_scene
 from test_locale_questions import closing_fields
-from scenes.lesson_scene import CARD_LINE_SECONDS, FINISHED_HOLD, LONGEST_FREEZE, PHRASE_GAP
+from scenes.lesson_scene import CARD_LINE_SECONDS, FINISHED_HOLD, HEADER_SECONDS, LONGEST_FREEZE, PHRASE_GAP, \
+    THINK_SECONDS
 from sonify.synth import SAMPLE_RATE
 
 SPANISH = load_locale("es")
@@ -96,7 +97,10 @@ def test_a_predictive_question_is_said_on_its_card(matrix):
     assert speaker.asked[card.narration["file"]] == [card.text]
     (text, start, end), = [phrase[:3] for phrase in card.narration["phrases"]]
     assert text == card.text and start == pytest.approx(card.start, abs=1e-3)  # as the card fades in
-    assert card.end - 0.4 == pytest.approx(max(end + TAIL, start + 0.5 + FINISHED_HOLD), abs=2 * FRAME)
+    # time to guess after its voice (it left 0.9-1.4 s: review s11); it leaves in the first half of the step's header play
+    assert card.end - HEADER_SECONDS / 2 == pytest.approx(max(end + THINK_SECONDS, start + 0.5 + FINISHED_HOLD),
+                                                         abs=2 * FRAME)
+    assert card.end - HEADER_SECONDS / 2 - end >= 2.0 - FRAME  # seconds to think, measured from the voice's end
     assert longest_silence(scene, start, end) < 1e-3  # its voice is in the soundtrack
 
 
