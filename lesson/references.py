@@ -65,13 +65,16 @@ class Card:
 
 def lecture_cards(options, strings: dict, sections: Iterable[str]) -> tuple[Card, Card]:
     """The title and end cards of a lecture joining ``sections``, from the config's ``lecture`` table
-    (``options``) and the locale's strings (the lecturer's own in them)."""
+    (``options``) and the locale's strings (the lecturer's own in them); the end card lists the course's own
+    materials (``cards.materials``: the lesson page and its notes, the lab's guide) before the works."""
     names, title, sections = strings["cards"], strings["lecture"]["title"], list(sections)
     titles = tuple(strings[section]["title"] for section in sections if "title" in strings.get(section, {}))
     return (Card("opening", names["opening"], (options.course, title, options.date), said_title(title),
                  titles if len(titles) > 1 else ()),
             Card("references", names["references"],
-                 (names["references"], *(reference.line for reference in listed(sections))), names["references_said"]))
+                 (names["references"], *names["materials"], *(reference.line for reference in listed(sections))),
+                 names["references_said"]))
+
 
 
 def said_title(title: str) -> str:

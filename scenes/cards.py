@@ -28,7 +28,6 @@ from lesson.narration_text import TAIL
 from lesson.references import Card
 from scenes import style
 from scenes.fades import Appear
-from scenes.lesson_scene import wrapped_text
 from scenes.visuals import label_text, sit_on
 from sonify.synth import SAMPLE_RATE
 
@@ -41,6 +40,7 @@ TITLE_SCALE = 1.3  # the lesson's title, in step titles' size
 AGENDA_GAP = 0.7  # between the title's lines and the list of sections
 AGENDA_LINE_GAP = 0.22  # between two sections in the list
 NUMBER_GAP = 0.3  # between a section's number and its title
+ENTRY_GAP = 0.3  # the end card: between two entries
 
 
 @dataclass(frozen=True)
@@ -136,13 +136,22 @@ class OpeningCard(CardScene):
         self.hold_until(max(OPENING_SECONDS, ends, self.renderer.time + HOLD_MOST - LINE_GAP if len(agenda) else 0))
 
 
+def filled_text(text: str, width: float) -> VGroup:
+    """``text`` filled greedily into lines no wider than ``width``: every line but the last as long as it can be, as
+    a reference list is set (lines balanced to each entry's own width read ragged beside one another: review s11)."""
+    label = label_text(text, style.TEXT, style.BODY_SIZE)
+    if label.width > width:
+        lines = textwrap.wrap(text, int(len(text) * width / label.width), break_on_hyphens=False)
+        label = label_text("\n".join(lines), style.TEXT, style.BODY_SIZE)
+    return label.scale(min(1.0, width / label.width))  # one word wider than the slide
+
+
 class ReferencesCard(CardScene):
     def construct(self):
         heading, *references = self.card.lines
         title = label_text(heading, style.TEXT, style.TITLE_SIZE, weight="BOLD").to_corner(UL, buff=style.MARGIN)
-        lines = VGroup(*[wrapped_text(reference, style.TEXT, style.BODY_SIZE, slide_width())
-                         for reference in references])
-        lines.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        lines = VGroup(*[filled_text(reference, slide_width()) for reference in references])
+        lines.arrange(DOWN, buff=ENTRY_GAP, aligned_edge=LEFT)
         room = title.get_bottom()[1] - 0.4 - (-config.frame_height / 2 + style.MARGIN)
         if lines.height > room:  # a list longer than the slide's body: smaller, never off the frame
             lines.scale(room / lines.height)

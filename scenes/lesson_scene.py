@@ -125,11 +125,11 @@ def wrapped_parts(texts: list[str], colour, font_size: float, width: float, weig
 def balanced(text: str, characters: int) -> list[str]:
     """``text`` in as few lines of at most ``characters`` as textwrap fills; when its last line would be under half
     the longest (a lone word: «… pueden aprender columnas / así.»), of lengths as even as they can be."""
-    lines = textwrap.wrap(text, characters)
+    lines = textwrap.wrap(text, characters, break_on_hyphens=False)  # a line break stands for a space (_first_characters)
     if len(lines) < 2 or 2 * len(lines[-1]) >= max(map(len, lines)):
         return lines
     while characters > 1:
-        shorter = textwrap.wrap(text, characters - 1, break_long_words=False)
+        shorter = textwrap.wrap(text, characters - 1, break_long_words=False, break_on_hyphens=False)
         if len(shorter) != len(lines) or max(map(len, shorter)) > characters - 1:  # more lines, or a word cut
             break
         lines, characters = shorter, characters - 1

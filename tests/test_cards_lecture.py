@@ -191,13 +191,53 @@ def test_the_end_card_lists_the_lab_guides_reading():
         assert sum(title in reference for reference in references) == 1, title
 
 
+MATERIALS = ("Clase 04 — Atención y Transformers", "AI Visual Lab — Guía tutorial")  # the seeds' own titles
+
+
+def test_the_end_card_names_the_course_materials_first():
+    """Review s11: neither the lesson's page and its notes nor the lab were on the end card, so a student was not
+    told where to check in the lab."""
+    references = whole_lecture_end_card().lines[1:]
+    assert [any(title in line for line in references[:len(MATERIALS)]) for title in MATERIALS] == [True, True]
+    assert "4.2.6" in references[0] and "7 pasos" in references[1]
+
+
+def glyph_rows(text) -> list[list]:
+    """A drawn text's glyphs in their lines, top line first (a gap of half a glyph's height between rows)."""
+    glyphs = sorted(text.family_members_with_points(), key=lambda glyph: -glyph.get_center()[1])
+    rows = [[glyphs[0]]]
+    for glyph in glyphs[1:]:
+        if rows[-1][-1].get_center()[1] - glyph.get_center()[1] > 0.5 * max(g.height for g in rows[-1]):
+            rows.append([glyph])
+        else:
+            rows[-1].append(glyph)
+    return rows
+
+
+def test_the_end_cards_wrapped_entries_fill_their_lines():
+    """Review s11: entries balanced to their own widths (Elhage, Olsson and Dao at 815 px beside Phuong & Hutter's
+    1249 px) read ragged. Each wrapped entry's lines but its last reach as far as the next word allows: a line
+    followed by a word that would not have fitted on it."""
+    with tempconfig({"dry_run": True}):
+        scene = ReferencesCard(whole_lecture_end_card())
+        scene.render()
+        _, *entries = [mobject for mobject in scene.mobjects if mobject.width > 0]
+        widest = max(entry.width for entry in entries)
+        wrapped = [rows for rows in map(glyph_rows, entries) if len(rows) > 1]
+        assert len(wrapped) >= 3
+        for rows in wrapped:
+            for row in rows[:-1]:
+                assert max(glyph.get_right()[0] for glyph in row) - min(glyph.get_left()[0] for glyph in row) \
+                    >= 0.8 * widest
+
+
 def test_the_whole_lectures_end_card_stays_inside_the_frame():
     """Seven works on one card: every line inside the frame, with room to spare at its edges."""
     with tempconfig({"dry_run": True}):
         scene = ReferencesCard(whole_lecture_end_card())
         scene.render()
         texts = [mobject for mobject in scene.mobjects if mobject.width > 0]
-        assert len(texts) == 1 + len(GUIDE_READING) + 2
+        assert len(texts) == 1 + len(MATERIALS) + len(GUIDE_READING) + 2
         margin = 0.1  # frame units: 6 px at 480p
         assert max(text.get_top()[1] for text in texts) <= config.frame_height / 2 - margin
         assert min(text.get_bottom()[1] for text in texts) >= -config.frame_height / 2 + margin
@@ -219,7 +259,7 @@ def test_the_end_card_brings_each_reference_in_quickly_and_never_stands_still_6_
     start, end, title = chapters(out / "lecture.mp4")[-1]
     references = [line for line in lecture_cards(SimpleNamespace(course=COURSE, date=DATE), load_locale("es"),
                                                  ["matrix"])[1].lines[1:]]
-    assert title == "Referencias" and len(references) == 5
+    assert title == "Referencias" and len(references) == len(MATERIALS) + 5
     stills = [(round(begin - start, 2), round(until - start, 2))
               for begin, until in video_stills(out / "lecture.mp4", longest=0) if start - 1e-6 <= begin < end - 1e-6]
     *between, (last_begin, last_until) = stills
