@@ -30,3 +30,20 @@ def test_the_greedy_wrap_left_a_lone_word_where_balancing_does_not():
 
 def test_a_long_word_is_never_cut_to_even_the_lines():
     assert balanced("a bcdefgh", 8) == ["a", "bcdefgh"]
+
+
+def test_a_wrapped_text_keeps_every_character_when_a_line_would_end_at_a_hyphen():
+    """Review s12's end card: «Memory-» / «Efficient …» broken at the hyphen, and the text's last character gone
+    («NeurIPS» for «NeurIPS.»): ``wrapped_parts`` counts a line break as a space, and a hyphen break has none."""
+    from manim import tempconfig
+
+    from scenes import style
+    from scenes.lesson_scene import wrapped_text
+    from scenes.visuals import label_text
+
+    text = "FlashAttention: Fast and Memory-Efficient Exact Attention. NeurIPS."
+    width = label_text("FlashAttention: Fast and Memory-Efficient", style.TEXT, style.BODY_SIZE).width * 0.97
+    with tempconfig({"dry_run": True}):
+        drawn = wrapped_text(text, style.TEXT, style.BODY_SIZE, width)
+    assert len(drawn.family_members_with_points()) == len("".join(text.split()))
+    assert all("-" not in line[-1:] for line in balanced(text, 40))
