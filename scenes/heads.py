@@ -69,6 +69,12 @@ MINUS_STROKE = 3.5
 ROW_NUMBER_GAP = 0.2  # between two numbers of the written-out row, and after its name
 READING_PAUSE = 5.6  # s at the default pace, a silent caption read before each line of the written-out row comes
 ROW_LINE = 0.5  # from the Concat row's numbers to the output row's
+# Step 9's vertical gaps, tight enough that W_O's two notes («clara = 1...», «una entrenada es densa») leave the blocks'
+# labels 14 px tall: between the formula, the product and the written-out row; under a block, to its shape; between
+# the notes' lines
+CONCAT_GAP = 0.25
+SHAPE_GAP = 0.22
+NOTE_LINE_GAP = 0.06
 SHORT_TOKEN = 2  # a token of at most this many characters is named as a word in a spoken list («y», «el», «lo»)
 SHARED_WEIGHT = 0.1  # an average weight from here up counts as a token the focused row shares its weight with
 LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
@@ -543,6 +549,7 @@ class HeadsScene(LessonScene):
         self.play(Create(frames), run_time=0.6)
         self.wait(HOLD)
         self.cost = VGroup(stage, frames)
+        self.costs = costs
 
     # Step 9: concatenate and mix with W_O ------------------------------------------------------
     def show_concat(self):
@@ -564,21 +571,21 @@ class HeadsScene(LessonScene):
         concat = Concatenation(outputs, [self.labels["head_output"].format(number=index + 1) for index in range(h)])
         times, equals = (MathTex(symbol, color=style.TEXT, font_size=FORMULA_SIZE) for symbol in (r"\times", "="))
         equation = VGroup(concat, times, w_o, equals, output).arrange(RIGHT, buff=0.35)
-        shapes = VGroup(*[self.shape_text(rows, cols).next_to(block.cell_grid, DOWN, buff=0.3)
+        shapes = VGroup(*[self.shape_text(rows, cols).next_to(block.cell_grid, DOWN, buff=SHAPE_GAP)
                           for block, (rows, cols) in zip((concat, w_o, output), (result.concat.shape, result.W_O.shape,
                                                                                  result.output.shape))])
         # the output is what the next layer reads: said under it; W_O's ones and zeros, under W_O
         next_layer = label_text(self.labels["next_layer"], style.OUTPUT, style.CAPTION_SIZE)
         next_layer.next_to(shapes[2], DOWN, buff=0.15)
         ones = VGroup(*([VGroup(*[label_text(self.labels[key], style.TEXT, style.CAPTION_SIZE)
-                                  for key in ("ones_and_zeros", "trained_dense")]).arrange(DOWN, buff=0.1)
+                                  for key in ("ones_and_zeros", "trained_dense")]).arrange(DOWN, buff=NOTE_LINE_GAP)
                            .next_to(shapes[1], DOWN, buff=0.15)] if np.isin(result.W_O, (0, 1)).all() else []))
         # a minus bar marks a negative cell: said under Concat, when Concat or the output has one
         signs = VGroup(*([self.sign_key().next_to(shapes[0], DOWN, buff=0.15)]
                          if (np.round(result.concat, 2) < 0).any() or (np.round(result.output, 2) < 0).any() else []))
         left, right, bottom, top = style.body_box()
         row_numbers = fit(self.row_product(focus), right - left, 1.0)  # its own width: the blocks keep their size
-        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(DOWN, buff=0.35)
+        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(DOWN, buff=CONCAT_GAP)
         # over the caption, should it wrap onto two lines
         self.place(stage, (left, right, max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2), top))
         # the heads' outputs start apart in the middle, then slide together into the concatenation
@@ -586,8 +593,9 @@ class HeadsScene(LessonScene):
             block.scale(joined.height / block.cell_grid.height)
         spread = VGroup(*outputs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
         spread.move_to(concat.cell_grid, aligned_edge=DOWN).set_x(stage.get_x())
-        head_shapes = VGroup(*[self.shape_text(*head.output.shape).next_to(block.cell_grid, DOWN, buff=0.3)
+        head_shapes = VGroup(*[self.shape_text(*head.output.shape).next_to(block.cell_grid, DOWN, buff=SHAPE_GAP)
                                for block, head in zip(outputs, result.heads)])
+        self.product = (concat, w_o, output)
         self.play(Vanish(self.cost), run_time=0.6)
         self.play(Write(formula), run_time=1.0)
         self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=QUICK_APPEAR)
