@@ -163,7 +163,8 @@ class HeadsScene(LessonScene):
         self.intro = VGroup(*typed, vectors, vector, box, formula, legend)
 
     def token_vector(self, i: int) -> VGroup:
-        """Token i's row of X after its name, «ella» = 0 0 1 0 ... 1: the d_model numbers a token is, in X's colour."""
+        """Token i's row of X after its name («ella» en X: 0 0 1 0 ... 1): the d_model numbers a token is, in X's
+        colour."""
         name = label_text(self.labels["token_row"].format(token=self.quoted(self.result.labels[i])), style.TEXT,
                           style.BODY_SIZE)
         numbers = VGroup(*[tagged_number(value, "token_vector", (i, j), style.TEXT, style.BODY_SIZE,
@@ -585,7 +586,8 @@ class HeadsScene(LessonScene):
                          if (np.round(result.concat, 2) < 0).any() or (np.round(result.output, 2) < 0).any() else []))
         left, right, bottom, top = style.body_box()
         row_numbers = fit(self.row_product(focus), right - left, 1.0)  # its own width: the blocks keep their size
-        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(DOWN, buff=CONCAT_GAP)
+        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(
+            DOWN, buff=CONCAT_GAP)
         # over the caption, should it wrap onto two lines
         self.place(stage, (left, right, max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2), top))
         # the heads' outputs start apart in the middle, then slide together into the concatenation
@@ -829,8 +831,8 @@ def column_largest(values: np.ndarray) -> np.ndarray:
 
 
 def on_one_baseline(texts) -> None:
-    """``texts`` moved up or down onto the first one's baseline, read off their last glyphs (no descender: the «s» of «pesos», a digit): their
-    bottoms differ by a parenthesis's descent."""
+    """``texts`` moved up or down onto the first one's baseline, read off their last glyphs (no descender: the «s» of
+    «pesos», a digit): their bottoms differ by a parenthesis's descent."""
     baseline = texts[0][-1].get_bottom()[1]
     for text in texts[1:]:
         text.shift(UP * (baseline - text[-1].get_bottom()[1]))

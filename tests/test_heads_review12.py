@@ -1,5 +1,5 @@
-"""Review 12 of section 03 heads: in «ella»'s row of Concat, heads 1 and 2 gave 0 0 0 0 (the designed W_V^h copied
-nothing «y» or «calmó» has); step 1 said «un vector de 12 números» and showed none; step 8's one big W_Q wore head 1's
+"""Review 12 of section 03 heads: in «ella»'s row of Concat, heads 1 and 2 gave 0 0 0 0 (the designed W_V^h
+copied nothing «y» or «calmó» has); step 1 said «un vector de 12 números» and showed none; step 8's one big W_Q wore head 1's
 colour and its two «= 144 pesos» sat 3-7 px apart; step 7 opened on an empty heading; «una entrenada es densa» was
 voice only."""
 
