@@ -39,10 +39,11 @@ in the softmax: each query looks at a window centred on position p, losing c per
   noun's key is its agreement, so a pronoun attends to the nearest noun that agrees with it best
   (in gender and number; in English, the kind of referent); every other token attends to itself.
 
-The values say what each head carries: the previous token's role, the subject's agreement (to its
-verb), the antecedent's noun, agreement and subject columns. W_O is the stack of the W_V^h transposed: it
-writes each head's four numbers back into the feature columns they were read from, so the
-output reads with the same labels as X. These patterns are illustrative: in a trained model
+The values say what each head carries (``CARRIED_BY_*``), never nothing from the token it attends to: the
+previous token's role and position, the verb or the subject found and the subject's number, the antecedent's
+noun, agreement and subject columns. W_O is the stack of the W_V^h transposed: it writes each head's four
+numbers back into the feature columns they were read from (two heads' numbers add up in a column both carry),
+so the output reads with the same labels as X. These patterns are illustrative: in a trained model
 such roles emerge from training and are rarely this clean.
 """
 
@@ -82,6 +83,14 @@ SUBJECT_BONUS = 2 * LOCALITY * MAX_TOKENS ** 2
 AGREEMENT = LOCALITY * MAX_TOKENS ** 2
 
 CLAUSE_ENDING_PUNCTUATION = ",;:.!?…"
+
+# The feature columns each head's W_V copies (its value's four numbers), so that the token a head attends to always
+# brings something: the previous token its role and its position (a conjunction such as «y» has no role, only a
+# place); the subject–verb head a verb to its subject (the verb column) and a subject to its verb (the subject column
+# and its number, what the verb agrees in); the antecedent its noun, gender, number and subject columns.
+CARRIED_BY_PREVIOUS = (DETERMINER, NOUN, PRONOUN, POSITION)
+CARRIED_BY_SUBJECT_VERB = (SUBJECT, VERB, NOUN_NUMBER, PRONOUN_NUMBER)
+CARRIED_BY_PRONOUN = (NOUN, NOUN_GENDER, NOUN_NUMBER, SUBJECT)
 
 
 @dataclass(frozen=True)
@@ -231,9 +240,7 @@ def _designed_projections():
     W_Q[pronoun, PRONOUN_GENDER, 0], W_K[pronoun, NOUN_GENDER, 0] = AGREEMENT, 1.0
     W_Q[pronoun, PRONOUN_NUMBER, 1], W_K[pronoun, NOUN_NUMBER, 1] = AGREEMENT, 1.0
 
-    carried = {previous: (DETERMINER, NOUN, PRONOUN, VERB),
-               subject_verb: (NOUN_GENDER, NOUN_NUMBER, PRONOUN_GENDER, PRONOUN_NUMBER),
-               pronoun: (NOUN, NOUN_GENDER, NOUN_NUMBER, SUBJECT)}
+    carried = {previous: CARRIED_BY_PREVIOUS, subject_verb: CARRIED_BY_SUBJECT_VERB, pronoun: CARRIED_BY_PRONOUN}
     for head, columns in carried.items():
         for slot, column in enumerate(columns):
             W_V[head, column, slot] = 1.0

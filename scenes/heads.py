@@ -9,8 +9,8 @@ import textwrap
 
 import numpy as np
 from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget,
-                   ReplacementTransform, RoundedRectangle, Square, SurroundingRectangle, Transform, VGroup, Write,
-                   interpolate_color)
+                   Rectangle, ReplacementTransform, RoundedRectangle, Square, SurroundingRectangle, Transform, VGroup,
+                   Write, interpolate_color)
 
 from attn_math.cross import illustrative_cross_weights
 from attn_math.heads import multi_head_attention
@@ -32,6 +32,8 @@ READOUT_LINE = 0.34  # height of one line of weights under the tokens
 TELLING_LINE = 1.5  # the telling head's weights under the average's, half a line further: apart from its framed weight
 SUM_NOTE_GAP = 0.05  # between the last line of weights and the note that they are rounded
 HOLD = 2.5  # seconds to hold a state worth reading
+VECTOR_COMES = 1.8  # step 1: one token's d_model numbers, one after the other, as the voice says what a token is
+VECTOR_GAP = 0.2  # between the sentence «cada token: un vector...» and that token's numbers
 # The focus moving to the row the voice names («perro» atiende a «el»): there before the voice has said the token
 FOCUS_MOVE = 0.4
 QUICK_APPEAR = 0.3
@@ -53,6 +55,10 @@ FORMULA_SIZE = 40
 # How much of its colour an evenly filled block takes: nearly all, or the one head's W_Q (learned W's pink) and head
 # 1's W_Q¹ (orchid) mixed with the panel's dark grey come within 14 ΔE00 of each other, and read as one colour
 SIZE_BLOCK_FILL = 0.9
+# The one bigger head of step 8 in a neutral grey: no head's colour (head 1's would read "one big head = head 1") and
+# not the learned W's pink, which the heads' own W_Q^h do not wear either
+ONE_HEAD_COLOUR = style.MUTED
+FRAME_BUFF = 0.08  # round each «= 144 pesos»
 # Cell sides small enough that a step's blocks fit the body unscaled, so their labels keep their size
 PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long sentences)
 PATTERN_GAP = 0.8
@@ -63,6 +69,12 @@ MINUS_STROKE = 3.5
 ROW_NUMBER_GAP = 0.2  # between two numbers of the written-out row, and after its name
 READING_PAUSE = 5.6  # s at the default pace, a silent caption read before each line of the written-out row comes
 ROW_LINE = 0.5  # from the Concat row's numbers to the output row's
+# Step 9's vertical gaps, tight enough that W_O's two notes («clara = 1...», «una entrenada es densa») leave the blocks'
+# labels 14 px tall: between the formula, the product and the written-out row; under a block, to its shape; between
+# the notes' lines
+CONCAT_GAP = 0.25
+SHAPE_GAP = 0.22
+NOTE_LINE_GAP = 0.06
 SHORT_TOKEN = 2  # a token of at most this many characters is named as a word in a spoken list («y», «el», «lo»)
 SHARED_WEIGHT = 0.1  # an average weight from here up counts as a token the focused row shares its weight with
 LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
@@ -125,23 +137,40 @@ class HeadsScene(LessonScene):
         self.begin_step("sentence", h=result.n_heads, n=len(result.tokens), d_model=result.d_model)
         self.row = self.token_row()
         vectors = label_text(self.labels["token_vector"].format(d_model=result.d_model), style.MUTED, style.BODY_SIZE)
+        focus = choice_token(result)  # the token the later steps follow: its row of X, the vector the voice names
+        vector = self.token_vector(focus)
         formula = self.formula(self.labels["head_formula"])
         legend = self.legend()
         left, right, _, _ = style.body_box()
         fit(self.row, right - left, self.row.height, largest_scale=1.3)  # a long sentence shrinks alone
         typed = self.typed_sentence()
-        stage = VGroup(*typed, self.row, vectors, formula, legend).arrange(DOWN, buff=0.5)
+        stage = VGroup(*typed, self.row, VGroup(vectors, vector).arrange(DOWN, buff=VECTOR_GAP), formula,
+                       legend).arrange(DOWN, buff=0.5)
         self.place(stage, style.body_box())
+        box = self.row.box(focus)
         self.cue("tokens", tokens=list(result.tokens), count=len(result.tokens))
         self.play(Appear(VGroup(*typed)), run_time=0.6)
         self.play(Appear(self.row, lag_ratio=0.2), run_time=1.5)
         self.play(Appear(vectors), run_time=0.6)
+        # "cada uno un vector de 12 números": one token's, framed in the row, its numbers coming one by one
+        self.play(Create(box), Appear(vector[0]), run_time=QUICK_APPEAR)
+        self.play(Appear(vector[1], lag_ratio=1.0), run_time=VECTOR_COMES)
         self.beat("heads")  # "la leen a la vez 3 cabezas": one legend line a head
         self.play(FadeIn(legend, shift=UP * 0.2), run_time=0.8)
         self.beat("weights")  # "cada una con sus propios pesos": W_Q^h, W_K^h, W_V^h
         self.play(Write(formula), run_time=0.8)
         self.wait(HOLD)
-        self.intro = VGroup(*typed, vectors, formula, legend)
+        self.intro = VGroup(*typed, vectors, vector, box, formula, legend)
+
+    def token_vector(self, i: int) -> VGroup:
+        """Token i's row of X after its name («ella» en X: 0 0 1 0 ... 1): the d_model numbers a token is, in X's
+        colour."""
+        name = label_text(self.labels["token_row"].format(token=self.quoted(self.result.labels[i])), style.TEXT,
+                          style.BODY_SIZE)
+        numbers = VGroup(*[tagged_number(value, "token_vector", (i, j), style.TEXT, style.BODY_SIZE,
+                                         0 if float(value).is_integer() else 2)
+                           for j, value in enumerate(self.result.X[i])]).arrange(RIGHT, buff=ROW_NUMBER_GAP)
+        return VGroup(name, numbers).arrange(RIGHT, buff=ROW_NUMBER_GAP)
 
     def typed_sentence(self) -> list:
         """The sentence as typed, in muted text above its tokens, when its punctuation was split off them."""
@@ -420,9 +449,9 @@ class HeadsScene(LessonScene):
                     for index, (head, line) in enumerate(zip(result.heads, self.readout_lines(focus)))]
         box = self.row.box(focus)
         self.play(Vanish(self.note), run_time=0.6)
-        self.play(Appear(self.row), Appear(self.arcs_note), Appear(self.sum_note), Appear(legend), Appear(note[0]),
-                  Create(box), run_time=0.8)
-        self.wait(1.0)
+        # the heading «Desde «ella», el peso mayor de:» comes with the first head's line, never alone over nothing
+        self.play(Appear(self.row), Appear(self.arcs_note), Appear(self.sum_note), Appear(legend), Create(box),
+                  run_time=0.8)
         # The heads' rows in their own registers, one after the other, each heard once, in the clear: each head's
         # arcs, readout and line land as its chord sounds (drawn under the voice before, then heard again here).
         with self.listening():
@@ -430,7 +459,9 @@ class HeadsScene(LessonScene):
                      weights=[head.weights[focus].tolist() for head in result.heads])
             for index, line in enumerate(note[1:]):
                 beat = heads_turn("heads_chord") if index else 0.6
-                self.play(arcs[index].draw(run_time=beat), Appear(readouts[index]), Appear(line), run_time=beat)
+                heading = [] if index else [Appear(note[0])]
+                self.play(arcs[index].draw(run_time=beat), Appear(readouts[index]), Appear(line), *heading,
+                          run_time=beat)
         self.beat("verdict")  # what the heads' disagreement means, once all of them were heard: the tokens to choose
         chosen = VGroup(*[self.row.box(j).set_stroke(style.ATTENTION) for j in targets if j != focus])
         self.play(Create(chosen), run_time=QUICK_APPEAR)
@@ -492,7 +523,7 @@ class HeadsScene(LessonScene):
         one_params = d_model * d_model
         many_params = h * result.W_Q.shape[1] * result.W_Q.shape[2]
         self.begin_step("cost", h=h, d_model=d_model, d_head=d_head, params=many_params)
-        single = self.size_block(d_model, d_model, "W_Q", style.HEADS[0])  # one head: the first head's colour
+        single = self.size_block(d_model, d_model, "W_Q", ONE_HEAD_COLOUR)
         split = VGroup(*[self.size_block(d_model, d_head, f"W_Q^{{{head + 1}}}", style.HEADS[head])
                          for head in range(h)]).arrange(RIGHT, buff=0.35)
         titles = [label_text(self.labels["one_head"].format(d_model=d_model), style.TEXT),
@@ -505,6 +536,8 @@ class HeadsScene(LessonScene):
         heading = label_text(self.labels["per_projection"], style.MUTED, style.BODY_SIZE)
         stage = VGroup(heading, sides).arrange(DOWN, buff=0.5)
         self.place(stage, style.body_box())
+        on_one_baseline(titles)
+        on_one_baseline(costs)
         self.play(Vanish(self.choice), run_time=0.6)
         self.play(Appear(heading), Appear(sides[0]), run_time=1.0)
         self.wait(1.0)
@@ -513,11 +546,11 @@ class HeadsScene(LessonScene):
         # "Cada proyección sigue teniendo 144 pesos": the second count comes, and both counts are framed
         self.beat("params")
         self.play(Appear(costs[1]), run_time=QUICK_APPEAR)
-        frames = VGroup(*[SurroundingRectangle(cost, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5)
-                          for cost in costs])
+        frames = level_frames(costs)
         self.play(Create(frames), run_time=0.6)
         self.wait(HOLD)
         self.cost = VGroup(stage, frames)
+        self.costs = costs
 
     # Step 9: concatenate and mix with W_O ------------------------------------------------------
     def show_concat(self):
@@ -526,29 +559,35 @@ class HeadsScene(LessonScene):
         focus = choice_token(result)  # the token the last steps followed: its row is written out in numbers
         self.begin_step("concat", h=h, d_model=result.d_model, token=result.labels[focus])
         formula = self.formula(self.labels["multi_head_formula"])
-        # One scale for the heads' outputs: side by side they are the one matrix Concat.
-        largest = style.shared_largest(*[head.output for head in result.heads])
+        # Concat's columns each lit to their own largest (a column of positions, 0 to 7, beside ones and zeros would
+        # leave the ones dim): the heads' outputs cut from that one scale, side by side they are the one matrix Concat
+        largest = column_largest(result.concat)
+        d_head = result.d_head
         outputs = [self.magnitude_block(head.output, self.labels["head_output_formula"].format(number=index + 1),
-                                        style.HEADS[index], largest) for index, head in enumerate(result.heads)]
+                                        style.HEADS[index], largest[index * d_head:(index + 1) * d_head])
+                   for index, head in enumerate(result.heads)]
         w_o = self.magnitude_block(result.W_O, self.labels["output_projection"], style.WEIGHT_MATRIX)
-        output = self.magnitude_block(result.output, self.labels["output_matrix"], style.OUTPUT)
+        output = self.magnitude_block(result.output, self.labels["output_matrix"], style.OUTPUT,
+                                      column_largest(result.output))
         concat = Concatenation(outputs, [self.labels["head_output"].format(number=index + 1) for index in range(h)])
         times, equals = (MathTex(symbol, color=style.TEXT, font_size=FORMULA_SIZE) for symbol in (r"\times", "="))
         equation = VGroup(concat, times, w_o, equals, output).arrange(RIGHT, buff=0.35)
-        shapes = VGroup(*[self.shape_text(rows, cols).next_to(block.cell_grid, DOWN, buff=0.3)
+        shapes = VGroup(*[self.shape_text(rows, cols).next_to(block.cell_grid, DOWN, buff=SHAPE_GAP)
                           for block, (rows, cols) in zip((concat, w_o, output), (result.concat.shape, result.W_O.shape,
                                                                                  result.output.shape))])
         # the output is what the next layer reads: said under it; W_O's ones and zeros, under W_O
         next_layer = label_text(self.labels["next_layer"], style.OUTPUT, style.CAPTION_SIZE)
         next_layer.next_to(shapes[2], DOWN, buff=0.15)
-        ones = VGroup(*([label_text(self.labels["ones_and_zeros"], style.TEXT, style.CAPTION_SIZE)
-                         .next_to(shapes[1], DOWN, buff=0.15)] if np.isin(result.W_O, (0, 1)).all() else []))
+        ones = VGroup(*([VGroup(*[label_text(self.labels[key], style.TEXT, style.CAPTION_SIZE)
+                                  for key in ("ones_and_zeros", "trained_dense")]).arrange(DOWN, buff=NOTE_LINE_GAP)
+                           .next_to(shapes[1], DOWN, buff=0.15)] if np.isin(result.W_O, (0, 1)).all() else []))
         # a minus bar marks a negative cell: said under Concat, when Concat or the output has one
         signs = VGroup(*([self.sign_key().next_to(shapes[0], DOWN, buff=0.15)]
                          if (np.round(result.concat, 2) < 0).any() or (np.round(result.output, 2) < 0).any() else []))
         left, right, bottom, top = style.body_box()
         row_numbers = fit(self.row_product(focus), right - left, 1.0)  # its own width: the blocks keep their size
-        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(DOWN, buff=0.35)
+        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(
+            DOWN, buff=CONCAT_GAP)
         # over the caption, should it wrap onto two lines
         self.place(stage, (left, right, max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2), top))
         # the heads' outputs start apart in the middle, then slide together into the concatenation
@@ -556,8 +595,9 @@ class HeadsScene(LessonScene):
             block.scale(joined.height / block.cell_grid.height)
         spread = VGroup(*outputs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
         spread.move_to(concat.cell_grid, aligned_edge=DOWN).set_x(stage.get_x())
-        head_shapes = VGroup(*[self.shape_text(*head.output.shape).next_to(block.cell_grid, DOWN, buff=0.3)
+        head_shapes = VGroup(*[self.shape_text(*head.output.shape).next_to(block.cell_grid, DOWN, buff=SHAPE_GAP)
                                for block, head in zip(outputs, result.heads)])
+        self.product = (concat, w_o, output)
         self.play(Vanish(self.cost), run_time=0.6)
         self.play(Write(formula), run_time=1.0)
         self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=QUICK_APPEAR)
@@ -618,17 +658,20 @@ class HeadsScene(LessonScene):
         return VGroup(*[VGroup(name, *line) for name, line in zip(names, numbers)])
 
     @staticmethod
-    def magnitude_block(values: np.ndarray, label: str, colour, largest: float | None = None) -> HeatBlock:
-        """A matrix as cells whose brightness is |value| relative to ``largest`` (by default its largest entry), a
-        negative one (as written, to 2 decimals) crossed by a minus bar: its sign, which brightness alone loses."""
-        largest = largest or style.shared_largest(values) or 1.0
-        block = HeatBlock(values, label, colour,
-                          fill=lambda value: interpolate_color(style.PANEL, colour, abs(value) / largest),
-                          cell_size=MAGNITUDE_CELL)
+    def magnitude_block(values: np.ndarray, label: str, colour, largest=None) -> HeatBlock:
+        """A matrix as cells whose brightness is |value| relative to ``largest`` (by default its largest entry; one
+        per column if a sequence), a negative one (as written, to 2 decimals) crossed by a minus bar: its sign, which
+        brightness alone loses."""
+        values = np.asarray(values, dtype=float)
+        largest = np.broadcast_to(largest if largest is not None else style.shared_largest(values) or 1.0,
+                                  values.shape[1:])
+        block = HeatBlock(values, label, colour, fill=lambda value: style.PANEL, cell_size=MAGNITUDE_CELL)
         for row, cells in zip(block.values, block.cells):
-            for value, cell in zip(row, cells):
+            for value, cell, scale in zip(row, cells, largest):
+                share = abs(value) / scale if scale else 0.0
+                cell.set_fill(interpolate_color(style.PANEL, colour, share), opacity=1.0)
                 if round(value, 2) < 0:  # the bar a part of its cell: it goes wherever the cell goes
-                    cell.add(minus_bar(abs(value) / largest).move_to(cell))
+                    cell.add(minus_bar(share).move_to(cell))
         return block
 
     def sign_key(self) -> VGroup:
@@ -779,6 +822,28 @@ def minus_bar(share: float, side: float = MAGNITUDE_CELL) -> Line:
     """A minus sign across a cell ``side`` wide lit to ``share`` of its colour: dark on a bright cell, light on a dim one."""
     return Line(LEFT * side * MINUS_BAR / 2, RIGHT * side * MINUS_BAR / 2, stroke_width=MINUS_STROKE,
                 color=style.BACKGROUND if share >= 0.5 else style.TEXT)
+
+
+def column_largest(values: np.ndarray) -> np.ndarray:
+    """Each column's largest |entry| (1 for an all-zero column): the scale its cells are lit to."""
+    largest = np.abs(np.asarray(values, dtype=float)).max(axis=0)
+    return np.where(largest > 0, largest, 1.0)
+
+
+def on_one_baseline(texts) -> None:
+    """``texts`` moved up or down onto the first one's baseline, read off their last glyphs (no descender: the «s» of
+    «pesos», a digit): their bottoms differ by a parenthesis's descent."""
+    baseline = texts[0][-1].get_bottom()[1]
+    for text in texts[1:]:
+        text.shift(UP * (baseline - text[-1].get_bottom()[1]))
+
+
+def level_frames(texts) -> VGroup:
+    """A highlight frame round each of ``texts``, all as tall as the tallest and level with each other."""
+    top = max(text.get_top()[1] for text in texts) + FRAME_BUFF
+    bottom = min(text.get_bottom()[1] for text in texts) - FRAME_BUFF
+    return VGroup(*[Rectangle(width=text.width + 2 * FRAME_BUFF, height=top - bottom, color=style.HIGHLIGHT,
+                              stroke_width=2.5).move_to([text.get_x(), (top + bottom) / 2, 0]) for text in texts])
 
 
 def in_turn(*animations) -> AnimationGroup:
