@@ -10,6 +10,7 @@ import textwrap
 import numpy as np
 from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget,
                    Rectangle, ReplacementTransform, RoundedRectangle, Square, SurroundingRectangle, Transform, VGroup,
+                   VMobject,
                    Write, interpolate_color)
 
 from attn_math.cross import illustrative_cross_weights
@@ -50,6 +51,7 @@ SHARED_COMES = 0.15  # a token the average's row shares its weight with, framed 
 SHARED_GAP = 0.5  # between two of them, about a token's name at the voice's pace
 AVERAGE_HOLD = 1.0  # the average drawn, before the voice reads its focused row
 HEAD_COMES = 0.3  # a head's arcs and legend line coming in as its chord sounds
+SWATCH_GAP = 0.25  # between a head's stroke and its text (the legend, the choice step's lines)
 TYPED_LINE_CHARACTERS = 70  # the sentence as typed wraps onto a second line beyond this
 FORMULA_SIZE = 40
 # How much of its colour an evenly filled block takes: nearly all, or the one head's W_Q (learned W's pink) and head
@@ -507,7 +509,9 @@ class HeadsScene(LessonScene):
         for head, j in enumerate(attended):
             line = self.labels["choice_self" if j == focus else "choice_target"].format(number=head + 1,
                                                                                       attended=tokens[j])
-            lines.append(label_text(line, style.HEADS[head], style.BODY_SIZE))
+            # after its head's stroke, as in the legend: head 2's ivory alone reads as the body text's white
+            lines.append(VGroup(head_swatch(head), label_text(line, style.HEADS[head], style.BODY_SIZE))
+                         .arrange(RIGHT, buff=SWATCH_GAP))
         return VGroup(*lines).arrange(DOWN, buff=0.18, aligned_edge=LEFT)
 
     @staticmethod
@@ -855,11 +859,14 @@ def heads_legend(names, template: str, font_size: float = style.BODY_SIZE) -> VG
     """One line per head: a stroke in its colour and ``template`` (its number and name filled in)."""
     lines = VGroup()
     for head, name in enumerate(names):
-        swatch = dashed(Line(LEFT * 0.3, RIGHT * 0.3, color=style.HEADS[head], stroke_width=8),
-                        style.HEAD_DASHES[head])  # the pattern of the head's arcs
         text = label_text(template.format(number=head + 1, name=name), style.HEADS[head], font_size)
-        lines.add(VGroup(swatch, text).arrange(RIGHT, buff=0.25))
+        lines.add(VGroup(head_swatch(head), text).arrange(RIGHT, buff=SWATCH_GAP))
     return lines.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+
+
+def head_swatch(head: int) -> VMobject:
+    """A short stroke in head ``head``'s colour and the pattern of its arcs."""
+    return dashed(Line(LEFT * 0.3, RIGHT * 0.3, color=style.HEADS[head], stroke_width=8), style.HEAD_DASHES[head])
 
 
 def head_blocks(result, template: str, cell: float) -> VGroup:

@@ -137,3 +137,19 @@ def test_a_trained_w_o_is_dense_is_written_under_w_o(with_cards):
     texts = [texts for texts in shown if "clara = 1, oscura = 0" in texts][-1]  # the step's end, before the card
     assert "una entrenada es densa" in texts
     assert texts["una entrenada es densa"].top < texts["clara = 1, oscura = 0"].bottom
+
+
+def test_each_heads_line_in_step_seven_follows_its_heads_stroke(with_cards):
+    """Review s12: head 2's ivory (250,255,235 as encoded) reads as the body text's white in step 7's lines «cabeza 2 →
+    «calmó»»: each line opens with its head's stroke, in its colour and its arcs' pattern, as the legend's do."""
+    scene, _ = with_cards
+    result = scene.result
+    focus = choice_token(result)
+    note = scene.choice_note(focus, scene.heads_targets(focus))
+    assert len(note) == 1 + result.n_heads
+    for head, line in enumerate(note[1:]):
+        stroke, text = line
+        assert stroke.get_right()[0] < text.get_left()[0] and abs(stroke.get_y() - text.get_y()) < text.height / 2
+        colours = {part.get_stroke_color().to_hex().upper() for part in stroke.get_family() if part.has_points()}
+        assert colours == {style.HEADS[head].to_hex().upper()}
+        assert (len(stroke.submobjects) > 1) == bool(style.HEAD_DASHES[head])  # dashed where its arcs are
