@@ -74,7 +74,7 @@ FINISHED_HOLD = 4.0  # seconds a step's finished state stays before anything rep
 FROZEN_TAIL = 1.5  # seconds a reveal that fills its step's reading time leaves before the step's end (after
 # ``fill_after``, often a wait): the finished state then lasts at least FINISHED_HOLD, at most LONGEST_FREEZE
 LONGEST_FREEZE = 6.0  # seconds of a screen where nothing changes
-THINK_SECONDS = 2.0  # a predictive question's card after its voice: time to guess before the step answers
+THINK_SECONDS = 2.0  # after a question said (a predictive card, a closing card): time to guess before the answer comes
 CARD_WIDTH = 10.0  # frame units: question and closing cards
 CARD_PICTURE_HEIGHT = 3.6  # a closing card's drawing, at most
 CARD_GAP = 0.35  # between a card's parts (title, lines, drawing)
@@ -683,6 +683,8 @@ class LessonScene(Scene):
         else:  # the drawing's moves were read through: the card's reading time counts them
             self.hold_card(self.reading_time(f"{statement} {question}"), already=self.renderer.time - moved_from)
         record.answer = answer
+        if spoken:  # time to think between the question said and its answer (it came 0.3 s after: review s12)
+            self.wait_until(self._voice_until + THINK_SECONDS * self.job.config.lecture.pace)
         for (beat, _), part in zip(parts, list(answer_line) if spoken else [answer_line]):  # said: as it is said
             self.beat(beat)
             record.answered = record.answered or self.renderer.time  # the answer's subtitle as it appears

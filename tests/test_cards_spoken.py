@@ -72,7 +72,10 @@ def test_the_closing_card_is_spoken_from_its_appearing_to_its_end_and_its_answer
             and end - start > LONGEST_FREEZE + 1e-6] == []
     # No silence on the card longer than its fading in, the gaps between phrases, or the hold after the answer.
     answer_start = card.narration["phrases"][-1][1]
-    assert longest_silence(scene, card.start, answer_start) <= APPEARING + 2 * FRAME
+    question_end = card.narration["phrases"][-2][2]
+    assert longest_silence(scene, card.start, question_end) <= APPEARING + 2 * FRAME
+    # then time to think: the answer came 0.3 s after the question was said (review s12)
+    assert answer_start - question_end == pytest.approx(THINK_SECONDS, abs=2 * FRAME) and THINK_SECONDS >= 2.0
     assert longest_silence(scene, card.start, card.end) <= FINISHED_HOLD + END_WAIT + 2 * FRAME
     assert card.narration["phrases"][-1][0] == closing["answer"]
     # said as it appears, never before (a phrase's times are kept to 0.1 ms: half of that is rounding)
