@@ -42,7 +42,8 @@ OLSSON = Reference("Olsson et al.", 2022, "In-context Learning and Induction Hea
 PHUONG = Reference("Phuong & Hutter", 2022, "Formal Algorithms for Transformers", "arXiv:2207.09238")
 DAO = Reference("Dao et al.", 2022, "FlashAttention: Fast and Memory-Efficient Exact Attention", "NeurIPS")
 ALAMMAR = Reference("Alammar", 2018, "The Illustrated Transformer", "jalammar.github.io")
-WENG = Reference("Weng", 2018, "Attention? Attention!", "lilianweng.github.io")
+# the guide cites the post as updated (2023; first published 2018): a student checking the guide finds the same year
+WENG = Reference("Weng", 2023, "Attention? Attention!", "lilianweng.github.io")
 GUIDE_READING = (VASWANI, PHUONG, DAO, ALAMMAR, WENG)
 
 CITED = {"matrix": (VASWANI,), "scaling": (VASWANI,), "heads": (VASWANI,), "positional": (VASWANI,),

@@ -176,6 +176,7 @@ def test_a_bad_card_key_is_one_line_and_exit_2(tmp_path, key, value, expected):
 
 GUIDE_READING = ("Attention Is All You Need", "Formal Algorithms for Transformers",  # the lab guide's section 11
                  "FlashAttention", "The Illustrated Transformer", "Attention? Attention!")
+GUIDE_YEARS = (2017, 2022, 2022, 2018, 2023)  # as the guide's section 11 lists them (ai-visual-lab-guia-tutorial)
 
 
 def whole_lecture_end_card():
@@ -189,6 +190,9 @@ def test_the_end_card_lists_the_lab_guides_reading():
     references = whole_lecture_end_card().lines[1:]
     for title in GUIDE_READING + ("Induction Heads", "Mathematical Framework"):
         assert sum(title in reference for reference in references) == 1, title
+    # each with the year the guide's section 11 gives it (two reviews found «Weng (2018)» against its 2023)
+    for title, year in zip(GUIDE_READING, GUIDE_YEARS):
+        assert any(title in reference and f"({year})" in reference for reference in references), (title, year)
 
 
 MATERIALS = ("Clase 04 — Atención y Transformers", "AI Visual Lab — Guía tutorial")  # the seeds' own titles
