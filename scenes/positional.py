@@ -7,7 +7,7 @@ from functools import partial
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform,
-                   Indicate, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text,
+                   Indicate, Line, MathTex, MoveToTarget, Rectangle, Succession, SurroundingRectangle, Text,
                    UpdateFromAlphaFunc, ValueTracker, VGroup, VMobject, Write, always_redraw, interpolate_color, linear,
                    there_and_back)
 
@@ -34,8 +34,9 @@ SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
 SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
-SHRUNK_HEATMAP = 0.8  # the heatmap beside the similarity: its ticks' digits 16 px high at 720p (beside the hands it
-# keeps its size, rows 12 px high at 720p, not 9.6: review s12)
+SHRUNK_HEATMAP = 0.8  # the heatmap beside the hands and the similarity: its ticks' digits 16 px high at 720p
+HANDS_HEATMAP_HEIGHT = 1.0  # of its height, beside the hands: narrower but as tall as it was, its rows 12 px high at
+# 720p, not 9.6 (review s12), the dials still 70 px across; beside the similarity the notes under it need the room
 SHRUNK_LEGEND = 0.9  # its colour bar, shrunk less: the bar's «1» 18 px high at 720p, not 15 (review s12)
 WIDE_PLOT_SHARE = 0.35  # of the plots' width: the smooth d = 512 curve beside the d = 16 one (0.25 made it 120 x 220
 # px at 720p, review s12)
@@ -204,6 +205,7 @@ class PositionalScene(LessonScene):
         largest = float(np.abs(self.PE).max())
         self.colour = signed_colour(largest)
         self.heatmap, self.legend = self.build_heatmap(largest)
+        self.full_grid, self.full_legend = (self.heatmap.grid.width, self.heatmap.grid.height), self.legend.height
         # Centred while it is alone on screen; the next step moves it back to the left to make room.
         self.beside_place = VGroup(self.heatmap, self.legend).get_center()
         VGroup(self.heatmap, self.legend).set_x(sum(self.body()[:2]) / 2)
@@ -406,6 +408,7 @@ class PositionalScene(LessonScene):
                         caption=strings["caption" if len(starts) > 1 else "caption_one_start"],
                         delta=delta, second=starts[-1], end=starts[-1] + delta,
                         speeds=strings["speeds"] if d >= 4 else "")  # fast and slow hands need two of them
+        self.shrink_heatmap(HANDS_HEATMAP_HEIGHT)
         left, right, _, _ = self.panel_region()
         row = self.hand_row = HandRow(shown_hands(d // 2), self.colour, right - left, HAND_SLOT)
         panel = self.hand_panel(row, starts, delta, turns)
@@ -443,16 +446,23 @@ class PositionalScene(LessonScene):
         self.pop(Appear(panel.conclusion), slot=0.8)
         self.wait(2.0)
 
-    def shrink_heatmap(self):
-        """The heatmap (whose rows the curves' frames walk) gives the similarity's panel room: it shrinks towards its
-        corner, its labels still legible (review s8: the d = 16 similarity plot 180 x 120 px, its ticks and the
-        table's digits 15 px at 720p), its colour bar less, beside it."""
+    def shrink_heatmap(self, height: float):
+        """The heatmap (whose rows the hands' and the curves' frames walk) gives the panel beside it room: it narrows to
+        SHRUNK_HEATMAP of its first width towards its corner, its labels still legible (review s8: dials 60 px
+        across, the d = 16 similarity plot 180 x 120 px, its ticks and the table's digits 15 px at 720p), its grid
+        ``height`` of its first height; its colour bar shrinks less, beside it."""
+        rows = self.PE.shape[0]
         corner = VGroup(self.heatmap, self.legend).get_corner(UP + LEFT)  # each on its own: a group animated would
         # stay on screen as one more mobject, which the next step, keeping the heatmap and the legend, takes away
-        grid = self.heatmap.grid.copy().scale(SHRUNK_HEATMAP, about_point=corner)
-        self.play(self.heatmap.animate.scale(SHRUNK_HEATMAP, about_point=corner),
-                  self.legend.animate.scale(SHRUNK_LEGEND).next_to(grid, RIGHT, buff=SHRUNK_HEATMAP * LEGEND_GAP)
-                  .match_y(grid), run_time=LEAVING_SECONDS)
+        target = self.heatmap.generate_target()
+        target.scale(SHRUNK_HEATMAP * self.full_grid[0] / target.grid.width, about_point=corner)
+        target.grid.stretch_to_fit_height(height * self.full_grid[1], about_edge=UP)
+        for tick, index in zip(target.row_ticks, round_ticks(rows)):  # each on its row again
+            tick.set_y(target.row_centre(index)[1])
+        legend = self.legend.generate_target()
+        legend.scale(SHRUNK_LEGEND * self.full_legend / legend.height)
+        legend.next_to(target.grid, RIGHT, buff=SHRUNK_HEATMAP * LEGEND_GAP).match_y(target.grid)
+        self.play(MoveToTarget(self.heatmap), MoveToTarget(self.legend), run_time=LEAVING_SECONDS)
 
     def hand_starts(self) -> tuple[tuple[int, ...], int]:
         """(starts, Δ): the similarity's two starting positions and Δ = HAND_DELTA, or less where the n positions
@@ -531,7 +541,7 @@ class PositionalScene(LessonScene):
         wide = smooth_width(n, d, base) if rise is not None else None
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
                         **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide)
-        self.shrink_heatmap()
+        self.shrink_heatmap(SHRUNK_HEATMAP)
         axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=MAIN_PLOT_SHARE if wide else 1.0)
         plots = VGroup(VGroup(axes, axis_labels))
         if wide:
@@ -749,15 +759,18 @@ class PositionalScene(LessonScene):
         row = self.table.blocks[0][1]
         frames = [VGroup(*[SurroundingRectangle(row.numbers[j], color=style.HIGHLIGHT, buff=0.06, stroke_width=2.5)
                            for j in range(first, len(row.numbers), 2)]) for first in (0, 1)]
-        # without a voice, the three frames share what is left of the step's reading time (no long wait at its end)
-        slot = max(POP_SECONDS, self.reveal_seconds(fill_after=FIRST_ENCODING_LOOK) / 3)
+        # without a voice, the first two frames share what is left of the step's reading time and the last ends it (a
+        # slot after it too held the finished table 6.6 s once its rows landed a token at a time); with one, its
+        # phrases space them
+        slot = POP_SECONDS if self.spoken() else max(POP_SECONDS,
+                                                     self.reveal_seconds(fill_after=FIRST_ENCODING_LOOK) / 2)
         for said, frame in zip(("zero", "cosine"), frames):
             self.beat(said)  # the sines as «el seno vale cero», the cosines as «y el coseno uno»
             self.pop(Create(frame), slot=slot)
         self.beat("nonzero")  # the row and its comment as «no es el vector nulo»
         self.pop(*[Vanish(frame) for frame in frames],
                  Create(SurroundingRectangle(VGroup(row.body, row.comment), color=style.HIGHLIGHT, buff=0.08,
-                                             stroke_width=2.5)), slot=slot)
+                                             stroke_width=2.5)))
 
     def token_table(self, example) -> VGroup:
         """Vector | dim 0..3 | comment, three rows (x, PE, x + PE) per token; PE cells in the heatmap's colours.

@@ -3,8 +3,8 @@
   other columns (25 px): the columns are wider, and what the voice is not talking about is dimmed (the weights while
   the sentences come, the inputs too while the outputs are compared), all lit again with the verdict;
 - steps 7-8 shrank the PE heatmap to rows 9.6 px high, its colour bar's «1» 16 px, the d = 512 inset 118 px wide with
-  only «256» and «0»: the heatmap keeps its size beside the hands, the colour bar shrinks less, the inset is wider
-  and has a half-way tick;
+  only «256» and «0»: beside the hands the heatmap narrows but keeps its height, the colour bar shrinks less, the
+  inset is wider and has a half-way tick;
 - step 9 spent 17 s rebuilding, row by row, the x + PE rows step 2 had shown: its tokens land a block at a time and
   its narration is shorter, and steps 1, 2 and 9 are shorter spoken.
 Measured on the built mobjects at each step's end (and at the cues of the comparison), spoken by the stand-in voice."""
@@ -111,11 +111,11 @@ def test_what_the_voice_is_not_on_steps_back_then_comes_back(watched):
 
 
 def test_the_heatmap_beside_the_hands_keeps_its_rows(watched):
-    """Beside the clock hands the heatmap's rows are at least 11.5 px high at 720p (9.6 px, review s12), and nothing
-    overlaps or leaves the frame there."""
+    """Beside the clock hands the heatmap's rows are at least 11.5 px high at 720p (9.6 px, review s12), as tall as the
+    heatmap step drew them, and nothing overlaps or leaves the frame there."""
     scene, seen, _ = watched
     assert seen["clock_hands"]["row"] >= 11.5, seen["clock_hands"]["row"]
-    assert seen["heatmap"]["row"] - seen["clock_hands"]["row"] < 0.01  # its own size, as the heatmap step drew it
+    assert seen["heatmap"]["row"] - seen["clock_hands"]["row"] < 0.01
     assert [problem for problem in layout_problems(scene) if problem.startswith("clock_hands")] == []
 
 
