@@ -7,7 +7,7 @@ from functools import partial
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVMobject, Dot, FadeIn, FadeTransform,
-                   Indicate, Line, MathTex, Rectangle, Succession, SurroundingRectangle, Text,
+                   Indicate, Line, MathTex, MoveToTarget, Rectangle, Succession, SurroundingRectangle, Text,
                    UpdateFromAlphaFunc, ValueTracker, VGroup, VMobject, Write, always_redraw, interpolate_color, linear,
                    there_and_back)
 
@@ -35,6 +35,13 @@ SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to w
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
 SHRUNK_HEATMAP = 0.8  # the heatmap beside the hands and the similarity: its ticks' digits 16 px high at 720p
+HANDS_HEATMAP_HEIGHT = 1.0  # of its height, beside the hands: narrower but as tall as it was, its rows 12 px high at
+# 720p, not 9.6 (review s12), the dials still 70 px across; beside the similarity the notes under it need the room
+SHRUNK_LEGEND = 0.9  # its colour bar, shrunk less: the bar's «1» 18 px high at 720p, not 15 (review s12)
+WIDE_PLOT_SHARE = 0.35  # of the plots' width: the smooth d = 512 curve beside the d = 16 one (0.25 made it 120 x 220
+# px at 720p, review s12)
+PLOTS_GAP = 0.35  # between the two similarity plots
+LEGEND_GAP = 0.35  # between the heatmap's grid and its colour bar
 MAIN_PLOT_SHARE = 0.75  # of the plots' width: the d = 16 curve, which the step reads; the rest the smooth d = 512 one
 PLOT_SHARE = 0.5  # of the body's height: the similarity plots' height, with room under them for the table (Δ = 0's
 # sum and «three words ago» go under the heatmap: beside it the plots were 290 x 150 px at 720p, review s11)
@@ -47,22 +54,27 @@ TABLE_ROW_GAP = 0.3  # between the d = 4 table's rows: the table as wide as the 
 LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
 HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
 DIFFERENCE_SECONDS = 0.8  # the outputs' new largest difference is written
-ROW_BLIP_SPACING = 0.15  # between the blips of a row of the permutation's matrices: a row's figure within its reveal
-ROW_SECONDS = 0.8  # a row of the demonstration's matrices lands: its blips (0.6 s) heard, the row scanned, not read
+ROW_BLIP_SPACING = 0.12  # between the blips of a row of the permutation's matrices: a row's figure within its reveal
+ROW_SECONDS = 0.65  # a row of the demonstration's matrices lands: its blips (0.48 s) heard, the row scanned, not read
 # number by number (0.4 s a number made the two permutation steps 40-60 s of filling, the voice long done)
 READOUT_SECONDS = 0.3  # a hand's turn in degrees lands under its dial, with its blip
-WEIGHT_ROW_SECONDS = 0.6  # a row of W_Q, W_K, W_V: the twelve rows within the voice's first sentence
+WEIGHT_ROW_SECONDS = 0.45  # a row of W_Q, W_K, W_V: the twelve rows within the voice's first sentence (at 0.6 s
+# the voice waited 2 s for them, review s12)
 ROW_POP_SECONDS = 0.1  # a row of small digits lands in 3 frames: over 0.2 s its thin strokes change too little
 # from one frame to the next to be seen arriving (review s8: W's twelve rows read as an 8.7 s still at 720p)
 LEAVING_SECONDS = 0.3  # what a step does not keep goes
 POP_SECONDS = 0.2  # a piece of a build lands this fast, then stays still for the rest of its slot: a fade over
 # 0.35 s reads as a still screen to a viewer (tests/scene_checks.video_stills), seconds of them as a frozen one
-DEMO_CELL_PADDING = 0.18  # round X's and Z's widest number (CELL_PADDING 0.22): with the weights beside them,
-WEIGHT_CELL_PADDING = 0.11  # and round the weights' (one decimal fewer), their digits still 16 px at 720p
-SENTENCES_GAP = 1.0  # between sentence A's matrices and B's words: room for the lines pairing Z_A's rows with Z_B's
-WEIGHTS_GAP = 0.3  # between sentence B's matrices and the weights kept beside them
+DEMO_CELL_PADDING = 0.23  # round X's and Z's widest number (CELL_PADDING 0.22): with the weights beside them,
+WEIGHT_CELL_PADDING = 0.16  # and round the weights' (one decimal fewer), their digits still 16 px at 720p; two
+# negatives side by side («−0.40 −2.00») 15 px apart at 720p (review s12: 11 px, their minus read as a separator)
+SENTENCES_GAP = 0.75  # between sentence A's matrices and B's words: room for the lines pairing Z_A's rows with Z_B's
+WEIGHTS_GAP = 0.2  # between sentence B's matrices and the weights kept beside them
 WEIGHT_STACK_GAP = 0.25  # between W_Q, W_K and W_V stacked
-WEIGHT_NAME_GAP = 0.15  # between a stacked weight matrix and its name at its left
+WEIGHT_NAME_GAP = 0.1  # between a stacked weight matrix and its name at its left
+DIMMED = 0.3  # opacity share left to the demonstration's matrices the voice is not talking about (review s12: 129
+# numbers at once, legible only with the frames guiding the eye)
+DIM_SECONDS = 0.3
 WEIGHTS_SECONDS = 0.4  # the weights land in their stack beside the sentences, and are looked at
 COMPARED_ROW_SECONDS = 1.6  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends before the next comes
 HAND_SLOT = 1.0  # most room a dial takes across, frame units
@@ -70,8 +82,8 @@ TURN_SECONDS = 2.5
 HAND_PULSE_WIDTH = 10  # a hand's stroke as the voice points at the hands (drawn 4 wide)
 COMPARED_WORD = "perro"  # the word framed in both sentences of the permutation, named by the voice with PE
 POSITION_LABEL_ROOM = 0.25  # wider cells in the sum step's grids, so "pos 0", "pos 1" under them stay apart
-TABLE_ROW_SECONDS = 0.8  # a row of the d = 4 table: x, then PE, then their sum landing in its row, within the voice's
-# first sentence (0.4 s a number made the table outlast it by 7 s, the finished table then held 4 s more in silence)
+TABLE_BLOCK_SECONDS = 1.2  # a token's x, PE and x + PE land together: its sum was on screen in step 2, as a row
+# of X_A + PE (review s12: 17 s rebuilding numbers already seen, row by row)
 FIRST_ENCODING_LOOK = 1.5  # the table's last look, PE(0) framed
 SUM_LARGEST_SCALE = 1.35  # steps 9-10 may grow to fill the frame: their numbers are what the viewer checks by hand
 READER_DECIMALS = 4  # w_1, w_2 written so that the table's x and PE through them give the grids to the last decimal
@@ -118,6 +130,30 @@ def period_number(value: float, colour, font_size: float):
     return text
 
 
+class Dimmer:
+    """Parts of the screen dimmed to a share of their opacity while the voice talks of something else, then lit
+    again: each part's own opacities are kept when the dimmer is made, so lighting gives back exactly those."""
+
+    def __init__(self, *mobjects):
+        self.group = VGroup(*mobjects)
+        self.parts = [(part, part.fill_rgbas[:, 3].copy(), part.stroke_rgbas[:, 3].copy())
+                      for part in self.group.family_members_with_points() if isinstance(part, VMobject)]
+        self.share = 1.0
+
+    def to(self, share: float) -> UpdateFromAlphaFunc:
+        """The parts going from the share they have to ``share`` of their own opacity."""
+        start = self.share
+        self.share = share
+
+        def update(_, alpha: float):
+            now = start + (share - start) * alpha
+            for part, fill, stroke in self.parts:
+                part.fill_rgbas[:, 3] = fill * now
+                part.stroke_rgbas[:, 3] = stroke * now
+
+        return UpdateFromAlphaFunc(self.group, update)
+
+
 class PositionalScene(LessonScene):
     section_id = "positional"
     # Why first: without PE attention ignores the order (and with it, it does not); then how PE is built
@@ -129,7 +165,6 @@ class PositionalScene(LessonScene):
         self.PE = sinusoidal_encoding(settings.n_positions, settings.d_model, settings.base)
         self.omega = angular_frequencies(settings.d_model, settings.base)
         self.answers = question_fields(settings)
-        self.heatmap_shrunk = False
         self.show_permutation()
         self.show_with_pe()
         self.show_formula()
@@ -170,6 +205,7 @@ class PositionalScene(LessonScene):
         largest = float(np.abs(self.PE).max())
         self.colour = signed_colour(largest)
         self.heatmap, self.legend = self.build_heatmap(largest)
+        self.full_grid, self.full_legend = (self.heatmap.grid.width, self.heatmap.grid.height), self.legend.height
         # Centred while it is alone on screen; the next step moves it back to the left to make room.
         self.beside_place = VGroup(self.heatmap, self.legend).get_center()
         VGroup(self.heatmap, self.legend).set_x(sum(self.body()[:2]) / 2)
@@ -198,7 +234,7 @@ class PositionalScene(LessonScene):
                           row_title=self.labels["position"], column_title=self.labels["dimension"])
         legend = ColourLegend(self.colour, -largest, largest, height=min(2.5, max(1.2, heatmap.grid.height)),
                               label=self.labels["value"])
-        legend.next_to(heatmap.grid, RIGHT, buff=0.35).match_y(heatmap.grid)
+        legend.next_to(heatmap.grid, RIGHT, buff=LEGEND_GAP).match_y(heatmap.grid)
         VGroup(heatmap, legend).align_to(np.array([left, top, 0]), LEFT + UP)
         return heatmap, legend
 
@@ -372,7 +408,7 @@ class PositionalScene(LessonScene):
                         caption=strings["caption" if len(starts) > 1 else "caption_one_start"],
                         delta=delta, second=starts[-1], end=starts[-1] + delta,
                         speeds=strings["speeds"] if d >= 4 else "")  # fast and slow hands need two of them
-        self.shrink_heatmap()
+        self.shrink_heatmap(HANDS_HEATMAP_HEIGHT)
         left, right, _, _ = self.panel_region()
         row = self.hand_row = HandRow(shown_hands(d // 2), self.colour, right - left, HAND_SLOT)
         panel = self.hand_panel(row, starts, delta, turns)
@@ -410,17 +446,23 @@ class PositionalScene(LessonScene):
         self.pop(Appear(panel.conclusion), slot=0.8)
         self.wait(2.0)
 
-    def shrink_heatmap(self):
-        """The heatmap (whose rows the hands' and the curves' frames walk) gives the panel beside it room, once: it
-        shrinks towards its corner, its labels still legible (review s8: dials 60 px across, the d = 16 similarity
-        plot 180 x 120 px, its ticks and the table's digits 15 px at 720p)."""
-        if self.heatmap_shrunk:
-            return
+    def shrink_heatmap(self, height: float):
+        """The heatmap (whose rows the hands' and the curves' frames walk) gives the panel beside it room: it narrows to
+        SHRUNK_HEATMAP of its first width towards its corner, its labels still legible (review s8: dials 60 px
+        across, the d = 16 similarity plot 180 x 120 px, its ticks and the table's digits 15 px at 720p), its grid
+        ``height`` of its first height; its colour bar shrinks less, beside it."""
+        rows = self.PE.shape[0]
         corner = VGroup(self.heatmap, self.legend).get_corner(UP + LEFT)  # each on its own: a group animated would
         # stay on screen as one more mobject, which the next step, keeping the heatmap and the legend, takes away
-        self.play(*[part.animate.scale(SHRUNK_HEATMAP, about_point=corner) for part in (self.heatmap, self.legend)],
-                  run_time=LEAVING_SECONDS)
-        self.heatmap_shrunk = True
+        target = self.heatmap.generate_target()
+        target.scale(SHRUNK_HEATMAP * self.full_grid[0] / target.grid.width, about_point=corner)
+        target.grid.stretch_to_fit_height(height * self.full_grid[1], about_edge=UP)
+        for tick, index in zip(target.row_ticks, round_ticks(rows)):  # each on its row again
+            tick.set_y(target.row_centre(index)[1])
+        legend = self.legend.generate_target()
+        legend.scale(SHRUNK_LEGEND * self.full_legend / legend.height)
+        legend.next_to(target.grid, RIGHT, buff=SHRUNK_HEATMAP * LEGEND_GAP).match_y(target.grid)
+        self.play(MoveToTarget(self.heatmap), MoveToTarget(self.legend), run_time=LEAVING_SECONDS)
 
     def hand_starts(self) -> tuple[tuple[int, ...], int]:
         """(starts, Δ): the similarity's two starting positions and Δ = HAND_DELTA, or less where the n positions
@@ -499,16 +541,16 @@ class PositionalScene(LessonScene):
         wide = smooth_width(n, d, base) if rise is not None else None
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
                         **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide)
-        self.shrink_heatmap()
+        self.shrink_heatmap(SHRUNK_HEATMAP)
         axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=MAIN_PLOT_SHARE if wide else 1.0)
         plots = VGroup(VGroup(axes, axis_labels))
         if wide:
             wide_curve = similarity_by_distance(span, wide, 0, base)
             wide_axes, wide_labels = self.similarity_axes([wide_curve], wide, "similarity_wide_axis",
-                                                          share=1 - MAIN_PLOT_SHARE,
+                                                          share=WIDE_PLOT_SHARE,
                                                           small=True)
             plots.add(VGroup(wide_axes, wide_labels))
-            plots.arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
+            plots.arrange(RIGHT, buff=PLOTS_GAP, aligned_edge=DOWN)
             name = axis_labels[-1]  # the sum of cosines goes over both plots, clear of the small plot's title
             name.next_to(VGroup(axes, *axis_labels[:-1], plots[1]), UP, buff=0.25).set_x(plots.get_x())
         reaches = rise is not None and SIMILARITY_COLUMNS <= rise[1] + 1 <= MOST_SIMILARITY_COLUMNS
@@ -608,7 +650,8 @@ class PositionalScene(LessonScene):
                     axis_config={"color": style.MUTED, "stroke_width": 2},
                     y_axis_config={"include_ticks": False})
         labels = VGroup()
-        for k, value in enumerate((0.0, peak)):
+        values = (0.0, peak / 2, peak) if small else (0.0, peak)  # the small plot's half-way too (review s12)
+        for k, value in enumerate(values):
             text = number_text(value, style.MUTED, style.CAPTION_SIZE, decimals=0 if small else 2)
             text.tag = (tag, (0, k))
             labels.add(text.next_to(axes.c2p(0, value), LEFT, buff=0.3))  # clear of the curve's Δ = 0 marker
@@ -621,7 +664,7 @@ class PositionalScene(LessonScene):
             name = label_text(self.labels["wide_plot"].format(d=d), style.OUTPUT, style.CAPTION_SIZE)
         else:
             name = MathTex(self.similarity_tex(d), font_size=style.BODY_SIZE + 6, color=style.TEXT)
-        labels.add(name.next_to(axes.y_axis, UP, buff=0.25).align_to(labels[1], LEFT))
+        labels.add(name.next_to(axes.y_axis, UP, buff=0.25).align_to(labels[len(values) - 1], LEFT))
         return axes, labels
 
     @staticmethod
@@ -701,16 +744,13 @@ class PositionalScene(LessonScene):
         self.example = example
         self.table = self.token_table(example)
         self.place(self.table, largest_scale=SUM_LARGEST_SCALE)
-        self.pop(Appear(self.table.header), slot=0.6)
-        for k, token in enumerate(example.tokens):
-            x_row, pe_row, sum_row = self.table.blocks[k]
-            self.pop(Appear(x_row), slot=TABLE_ROW_SECONDS)
-            self.pop(Appear(pe_row), slot=TABLE_ROW_SECONDS)
+        for k, token in enumerate(example.tokens):  # the header with the first token
             self.cue("vector_sum", lands=True, token=token, position=int(example.positions[k]),
                      x=example.x[k].tolist(), pe=example.pe[k].tolist(), x_plus_pe=example.x_plus_pe[k].tolist())
-            # the sum lands in its own row, as x and PE did: copies of x and PE morphing into it were drawn over the
+            # the sum lands in its own row, with x and PE: copies of x and PE morphing into it were drawn over the
             # rows they came from (review s11: the rows drawn twice for 0.3 s)
-            self.pop(Appear(sum_row), slot=TABLE_ROW_SECONDS)
+            self.pop(*([Appear(self.table.header)] if k == 0 else []), Appear(VGroup(*self.table.blocks[k])),
+                     slot=TABLE_BLOCK_SECONDS)
         self.show_first_encoding()
         self.wait(FIRST_ENCODING_LOOK)
 
@@ -719,15 +759,18 @@ class PositionalScene(LessonScene):
         row = self.table.blocks[0][1]
         frames = [VGroup(*[SurroundingRectangle(row.numbers[j], color=style.HIGHLIGHT, buff=0.06, stroke_width=2.5)
                            for j in range(first, len(row.numbers), 2)]) for first in (0, 1)]
-        # without a voice, the three frames share what is left of the step's reading time (no long wait at its end)
-        slot = max(POP_SECONDS, self.reveal_seconds(fill_after=FIRST_ENCODING_LOOK) / 3)
+        # without a voice, the first two frames share what is left of the step's reading time and the last ends it (a
+        # slot after it too held the finished table 6.6 s once its rows landed a token at a time); with one, its
+        # phrases space them
+        slot = POP_SECONDS if self.spoken() else max(POP_SECONDS,
+                                                     self.reveal_seconds(fill_after=FIRST_ENCODING_LOOK) / 2)
         for said, frame in zip(("zero", "cosine"), frames):
             self.beat(said)  # the sines as «el seno vale cero», the cosines as «y el coseno uno»
             self.pop(Create(frame), slot=slot)
         self.beat("nonzero")  # the row and its comment as «no es el vector nulo»
         self.pop(*[Vanish(frame) for frame in frames],
                  Create(SurroundingRectangle(VGroup(row.body, row.comment), color=style.HIGHLIGHT, buff=0.08,
-                                             stroke_width=2.5)), slot=slot)
+                                             stroke_width=2.5)))
 
     def token_table(self, example) -> VGroup:
         """Vector | dim 0..3 | comment, three rows (x, PE, x + PE) per token; PE cells in the heatmap's colours.
@@ -845,9 +888,14 @@ class PositionalScene(LessonScene):
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
         links = self.links = self.row_links()
+        # what the voice is not talking about steps back: the weights, read, while the sentences come; the inputs
+        # too while the outputs are compared; all lit again with the verdict (review s12: 129 numbers at once)
+        weights_dimmer = self.weights_dimmer = Dimmer(weights)
+        inputs_dimmer = Dimmer(*self.inputs, *self.input_words)
         for said, sentence, source, words in zip(("first", "other"), sentences, self.inputs, self.input_words):
             self.beat(said)  # each sentence is named as its rows come, not while the one before is being written
-            self.pop(Appear(sentence), Appear(source.frame), slot=0.6)
+            dimming = [weights_dimmer.to(DIMMED)] if said == "first" else []
+            self.pop(Appear(sentence), Appear(source.frame), *dimming, slot=0.6)
             self.reveal_rows(source, words)
         first, second = self.outputs
         self.beat("outputs")
@@ -855,7 +903,7 @@ class PositionalScene(LessonScene):
         self.reveal_rows(first, self.words[0])
         self.beat("pairs")  # "each word comes out the same" is said as the second sentence's outputs come
         # Z_B's rows complete the pairs of rows of one token: each pair is compared as it lands
-        self.pop(Appear(second.frame), slot=0.6)
+        self.pop(Appear(second.frame), inputs_dimmer.to(DIMMED), slot=0.6)
         self.reveal_rows(second, self.words[1], self.cue_pair, seconds=COMPARED_ROW_SECONDS)
         self.play(Create(links), run_time=0.4)
         self.beat("verdict")  # a caption read on screen says every word comes out the same as the verdict comes
@@ -863,7 +911,7 @@ class PositionalScene(LessonScene):
             self.cue("outputs_compared", lands=True, with_pe=False,
                      max_difference=self.max_difference(demo.output_a, demo.output_b))
             self.play(Create(self.token_frames(COMPARED_WORD)), Appear(verdict_label), Appear(self.difference),
-                      run_time=POP_SECONDS)
+                      weights_dimmer.to(1.0), inputs_dimmer.to(1.0), run_time=POP_SECONDS)
         self.wait(2.0)
 
     def show_demo_weights(self) -> VGroup:
@@ -1016,10 +1064,12 @@ class PositionalScene(LessonScene):
         # without its number), and both come back computed anew as the voice says the outputs differ
         # the lines that paired each row of Z_A with the same row of Z_B, reordered, go too: with PE the rows are no
         # longer a reordering
-        self.replace_labels(self.inputs, inputs, Vanish(self.difference), Vanish(self.verdict_label), Vanish(self.links))
+        # the weights step back while PE is added to the inputs, and are lit again as they make the outputs
+        self.replace_labels(self.inputs, inputs, Vanish(self.difference), Vanish(self.verdict_label), Vanish(self.links),
+                            self.weights_dimmer.to(DIMMED))
         self.replace_rows(*zip(self.inputs, inputs))  # both sentences at once: the same PE rows added to each
         self.beat("outputs")  # the outputs computed anew as the voice says so
-        self.replace_labels(self.outputs, outputs)
+        self.replace_labels(self.outputs, outputs, self.weights_dimmer.to(1.0))
         self.replace_rows((self.outputs[0], outputs[0]))
         self.replace_rows((self.outputs[1], outputs[1]))
         self.beat("differ")  # "no longer a reordering" as the number that shows it lands, not before nor after

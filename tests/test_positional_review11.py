@@ -96,7 +96,7 @@ def test_the_table_rows_are_never_drawn_twice(table_video):
     assert len(sums) == 3
     # the clip's records count from the step's start; the similarity step leaves in its first LEAVING_SECONDS
     start = next(step.start for step in scene.steps if step.key == "table") + LEAVING_SECONDS + 0.05
-    built = sums[-1] + 1.0  # the last sum has landed (TABLE_ROW_SECONDS after its cue)
+    built = sums[-1] + 1.0  # the last sum has landed (TABLE_BLOCK_SECONDS after its cue)
     background = np.array(style.BACKGROUND.to_rgb()) * 255
     crossed = []
     for k, block in enumerate(scene.table.blocks):
