@@ -14,7 +14,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVM
 from attn_math.positional import (angular_frequencies, contiguous_tokens_example, hand_angles, hand_turns,
                                   permutation_demo, separate_readings, similarity_by_distance, sinusoidal_encoding,
                                   smooth_width, visible_rise)
-from lesson.numbers import format_number
+from lesson.numbers import as_read, format_number
 from lesson.positional_answers import (TABLE_ROWS, frequency_columns, odd_variant, question_fields, second_start, visibly_changing,
                                        power_of_ten_text)
 from scenes import style
@@ -1039,14 +1039,34 @@ class PositionalScene(LessonScene):
         self.cue("outputs_compared", lands=True, with_pe=False, row=i,
                  max_difference=float(np.abs(demo.output_b[i] - demo.output_a[demo.permutation[i]]).max()))
 
+    def row_gaps(self, output_a: np.ndarray, output_b: np.ndarray) -> np.ndarray:
+        """Per token of sentence B, the largest gap between its two rows as written (sentence B's row i is sentence
+        A's permutation[i]): a student subtracting the numbers on screen finds it (unrounded, 1.14 read 1.15)."""
+        return np.abs(as_read(output_b) - as_read(output_a)[self.demo.permutation]).max(axis=1)
+
     def max_difference(self, output_a: np.ndarray, output_b: np.ndarray) -> float:
         """Largest gap between the rows of the same token in the two sentences."""
-        return float(np.abs(output_b - output_a[self.demo.permutation]).max())
+        return float(self.row_gaps(output_a, output_b).max())
+
+    def most_changed(self, output_a: np.ndarray, output_b: np.ndarray) -> str:
+        """The token whose two rows hold that largest gap."""
+        return self.demo.tokens_b[int(np.argmax(self.row_gaps(output_a, output_b)))]
 
     def difference_number(self, output_a: np.ndarray, output_b: np.ndarray):
+        """The largest gap, and (when there is one) the word whose rows hold it: «1.14 («al»)»."""
         value = number_text(self.max_difference(output_a, output_b), style.TEXT, style.BODY_SIZE)
         value.tag = ("difference", (0, 0))
-        return value
+        if round(self.max_difference(output_a, output_b), 2) == 0:
+            return value
+        word = label_text(self.labels["difference_word"].format(token=self.most_changed(output_a, output_b)),
+                          style.OUTPUT, style.BODY_SIZE)
+        return VGroup(value, word.next_to(value, RIGHT, buff=0.15).align_to(value, DOWN))
+
+    def changed_frames(self, output_a: np.ndarray, output_b: np.ndarray) -> VGroup:
+        """Frames, in the outputs' colour, round the two output rows of the word that changed most."""
+        token = self.most_changed(output_a, output_b)
+        rows = (self.demo.tokens_a.index(token), self.demo.tokens_b.index(token))
+        return VGroup(*[self.row_frame(matrix, i).set_stroke(style.OUTPUT) for matrix, i in zip(self.outputs, rows)])
 
     def show_with_pe(self):
         """The inputs become X + PE, row by row, then the outputs computed from them."""
@@ -1077,10 +1097,14 @@ class PositionalScene(LessonScene):
         self.beat("word")  # the word the voice names: its two output rows, which now differ
         self.play(*[Indicate(matrix.row(tokens.index(COMPARED_WORD)), color=style.HIGHLIGHT, scale_factor=1.15)
                     for matrix, tokens in zip(outputs, (demo.tokens_a, demo.tokens_b))], run_time=1.2)
+        # the largest difference is not «perro»'s: the rows it is read from framed as it is heard (review s12: «1.14»
+        # under «perro»'s framed rows belonged to «al», which did not move)
+        changed = self.changed_frames(demo.output_a_pe, demo.output_b_pe)
         with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes
             self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is framed, not before
                      max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
-            self.play(Indicate(difference, color=style.HIGHLIGHT, scale_factor=1.3), run_time=DIFFERENCE_SECONDS)
+            self.play(Indicate(difference, color=style.HIGHLIGHT, scale_factor=1.3), Create(changed),
+                      run_time=DIFFERENCE_SECONDS)
         self.beat("counts")
         self.wait(1.0)
 

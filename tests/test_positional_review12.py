@@ -149,3 +149,28 @@ def test_the_numbers_seen_before_are_not_rebuilt_at_length(watched):
     sums = [cue.time for cue in scene.cues if cue.kind == "vector_sum" and not cue.replay
             and table.start <= cue.time < table.end]
     assert len(sums) == 3 and sums[-1] - table.start <= 4.0, [time - table.start for time in sums]
+
+
+def test_the_largest_difference_names_and_frames_the_word_it_belongs_to(watched):
+    """Review s12, positional item 1: with PE, «perro»'s rows were framed and «1.14» written under them, while 1.14 is
+    the gap between «al»'s two rows (a word that did not move). Read off the screen: the word whose two rows (Z_A_pe,
+    Z_B_pe, matched by word) differ most is written after the number, and its two output rows are framed."""
+    from scenes import style
+
+    scene, seen, _ = watched
+    step = step_of(scene, "with_pe")
+    rows_a, rows_b = (np.array([[parse_number(text) for text in row] for row in step.numbers[name]])
+                      for name in ("Z_A_pe", "Z_B_pe"))
+    tokens_a, tokens_b = scene.demo.tokens_a, scene.demo.tokens_b
+    gaps = {word: np.abs(rows_a[tokens_a.index(word)] - rows_b[tokens_b.index(word)]).max() for word in tokens_a}
+    word = max(gaps, key=gaps.get)
+    assert word != "perro" and f"{max(gaps.values()):.2f}" in " ".join(step.numbers["difference"][0])
+    assert any(f"«{word}»" in text.text for text in step.texts)
+    frames = [part for part in seen["with_pe"]["parts"] if part.__class__.__name__ == "Rectangle"
+              and part.get_stroke_color().to_hex().upper() == style.OUTPUT.to_hex().upper()]
+    centres = [np.mean([part.get_center() for part in seen["with_pe"]["parts"]
+                        if getattr(part, "tag", ("", (0, 0))) [0] == name and part.tag[1][0] == row], axis=0)
+               for name, row in (("Z_A_pe", tokens_a.index(word)), ("Z_B_pe", tokens_b.index(word)))]
+    assert len(frames) == 2 and all(any(frame.get_left()[0] < centre[0] < frame.get_right()[0]
+                                        and frame.get_bottom()[1] < centre[1] < frame.get_top()[1] for frame in frames)
+                                    for centre in centres)
