@@ -30,6 +30,7 @@ HEATMAP_ASPECT = 2.5  # cells may be up to this much wider than tall, so a tall 
 PANEL_GAP = 0.6
 MOST_WAVES = 4
 EXPONENT_SHARE = 0.8  # of a digit's height: a period's power of ten's exponent
+EXPONENT_RAISE = 0.5  # of a digit's height: the exponent's bottom over the baseline
 SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
 SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
@@ -125,8 +126,10 @@ def period_number(value: float, colour, font_size: float):
     text = Text(written, font=style.NUMBER_FONT, font_size=font_size, color=colour)
     text.shown_text = written
     exponent = VGroup(*text.submobjects[len(written.rstrip(SUPERSCRIPT_DIGITS)):])
-    exponent.scale(EXPONENT_SHARE * text.submobjects[0].height / exponent.height, about_edge=UP + LEFT)  # the text as
-    # tall as it was: manim reads its font size off its height
+    digit = text.submobjects[0]
+    exponent.scale(EXPONENT_SHARE * digit.height / exponent.height, about_edge=UP + LEFT)
+    # raised half a digit over the baseline (the font's raise, a quarter, read «2.0·104»: review s12)
+    exponent.shift(UP * (digit.get_bottom()[1] + EXPONENT_RAISE * digit.height - exponent.get_bottom()[1]))
     return text
 
 
