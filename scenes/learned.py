@@ -47,8 +47,7 @@ FLOOR_COLOUR = style.HIGHLIGHT  # where copying leaves the training loss: a mark
 HOLD = 2.0  # seconds to hold a state worth reading
 LEGEND_GAP = 0.28  # between two entries of the loss's legend
 FLOOR_INDENT = 0.35  # the copying floor's entry, under the training curve's: it is that curve's level
-LINE_READ = 1.2  # seconds to read one more line of the floor's derivation before the next comes
-RULE_GAP = 0.12  # between the moments' maps and the line saying how «durante» is chosen
+LINE_READ = 0.8  # seconds to read one more line of the floor's derivation before the next comes
 SCORES_BUFF = (0.16, 0.06)  # round a head's three scores: clear of the digits' sides, of the maps above
 ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 0.5, 0.5, 0.3  # the task's copy arrow, a breath, its answer
 TASK_NOTE_ROOM = 2.4  # under the task's row: the two lines saying what the model is trained on, and a row of it
@@ -230,7 +229,8 @@ class LearnedScene(LessonScene):
     def training_row(self, width: float) -> tuple[VGroup, VGroup, VGroup]:
         """One row of the training task (``typical_row``: its m stray tokens and period p near their means), as
         letters in boxes at most ``width`` wide: the strays and the period's first pass muted (nothing to copy from
-        them: the copying floor's count), the repeats in the repeated half's colour, each span named under it.
+        them: the copying floor's count), the repeats in the repeated half's colour, each span named under it. The
+        boxes alone where their letters could not stay legible (long rows of two-letter tokens).
         Returns (everything, the letters in their boxes, the three spans' marks)."""
         half = self.training.shape.half
         row = typical_row(np.random.default_rng(TRAINING_ROW_SEED), self.training.shape.vocabulary, half,
@@ -242,13 +242,14 @@ class LearnedScene(LessonScene):
         boxes = VGroup(*[RoundedRectangle(width=side, height=side, corner_radius=0.05, stroke_width=2,
                                           stroke_color=FIRST_HALF_COLOUR if i < lead + period else REPEATED_COLOUR)
                          .move_to([letters.centre_x(i), letters.words[i].get_y(), 0]) for i in range(len(row))])
+        shrink = min(1.0, width / boxes.width)
+        legible = min(word.height for word in letters.words) * shrink >= style.SMALLEST_CAP_HEIGHT
+        shown = fit(VGroup(letters, boxes) if legible else VGroup(boxes), width, boxes.height)
         spans = ((range(lead), self.labels["training_lead"].format(lead=lead), FIRST_HALF_COLOUR),
                  (range(lead, lead + period), self.labels["training_period"].format(period=period), FIRST_HALF_COLOUR),
                  (range(lead + period, len(row)), self.labels["training_repeat"], REPEATED_COLOUR))
         marks = VGroup(*[self.half_mark(span, name, colour, boxes) for span, name, colour in spans if len(span)])
-        shown = VGroup(letters, boxes)
-        strip = fit(VGroup(shown, marks), width, VGroup(shown, marks).height)
-        return strip, shown, marks
+        return VGroup(shown, marks), shown, marks
 
     def token_box(self, i: int, colour, stroke_width: float = 2) -> RoundedRectangle:
         """The box of token i in the task's row, as tall as a capital's slot."""
@@ -381,15 +382,12 @@ class LearnedScene(LessonScene):
         training = self.training
         previous = [float(training.previous_token_scores[k, self.previous_head]) for k in self.moments]
         induction = [float(training.induction_scores[k, self.induction_head]) for k in self.moments]
-        self.begin_step("heads_forming", new_numbers=6, previous_before=f"{previous[0]:.2f}",
+        self.begin_step("heads_forming", new_numbers=6, drop=drop_step(training), previous_before=f"{previous[0]:.2f}",
                         previous_after=f"{previous[-1]:.2f}", induction_before=f"{induction[0]:.2f}",
                         induction_after=f"{induction[-1]:.2f}")
         left, right, bottom, top = body()
         split = right - HEATMAPS_WIDTH - PANEL_GAP
-        # «durante» is a rule's checkpoint, not one picked for its scores: said under the maps as it comes
-        rule = label_text(self.labels["during_rule"].format(drop=drop_step(training)), style.MUTED, style.CAPTION_SIZE)
-        grid = self.moment_grid(previous, induction, (split + PANEL_GAP, right, bottom + rule.height + RULE_GAP, top))
-        fit(rule.next_to(grid, DOWN, buff=RULE_GAP), right - split - PANEL_GAP, rule.height)
+        grid = self.moment_grid(previous, induction, (split + PANEL_GAP, right, bottom, top))
         titles = self.arcs_column((left, split, bottom, top))
         score_note = wrapped_text(self.labels["score_note"], style.MUTED, style.CAPTION_SIZE, NOTE_SHARE * (split - left))
         titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))  # «puntaje» defined on screen
@@ -427,17 +425,16 @@ class LearnedScene(LessonScene):
             # the frame goes and comes back round the next moment: slid there, its sides would cross the labels; the
             # moment comes at once, as it is named (a slow fade reads as a still screen)
             self.play(Appear(grid[k]), *([Vanish(arcs, frame)] if arcs else []), Create(new_frame),
-                      *([Appear(rule)] if said == "during" else []),
                       *[arc.draw() for arc in new_arcs], run_time=MOMENT_SECONDS)
             arcs, frame = new_arcs, new_frame
             self.wait(hold)
         # «nacen con la caída»: each head's three scores framed together, the rise read across the moments
-        rises = VGroup(*[SurroundingRectangle(VGroup(*[column[head][2] for column in grid]), color=colour, buff=SCORES_BUFF,
-                                              stroke_width=3)
+        rises = VGroup(*[SurroundingRectangle(VGroup(*[column[head][2] for column in grid]), color=colour,
+                                              buff=SCORES_BUFF, stroke_width=3)
                          for head, colour in enumerate((PREVIOUS_COLOUR, INDUCTION_COLOUR))])
         self.beat("born")
         self.play(Vanish(frame), Create(rises), run_time=REVEAL_SECONDS)
-        self.forming = VGroup(self.row, titles, grid, rule, patterns, arcs, rises)  # the row first
+        self.forming = VGroup(self.row, titles, grid, patterns, arcs, rises)  # the row first
 
     def token_frame(self, i: int, colour) -> RoundedRectangle:
         """A frame round token i of the example, narrower than a token's slot: two neighbours' frames stay apart."""
