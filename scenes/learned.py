@@ -48,6 +48,7 @@ HOLD = 2.0  # seconds to hold a state worth reading
 LEGEND_GAP = 0.28  # between two entries of the loss's legend
 FLOOR_INDENT = 0.35  # the copying floor's entry, under the training curve's: it is that curve's level
 LINE_READ = 0.8  # seconds to read one more line of the floor's derivation before the next comes
+NOTE_LINE_GAP = 0.1  # between the score note's two lines
 SCORES_BUFF = (0.16, 0.06)  # round a head's three scores: clear of the digits' sides, of the maps above
 ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 0.5, 0.5, 0.3  # the task's copy arrow, a breath, its answer
 TASK_NOTE_ROOM = 2.4  # under the task's row: the two lines saying what the model is trained on, and a row of it
@@ -68,7 +69,7 @@ BELOW_HEIGHT = 1.5  # the induction head's arcs below: half a sequence long
 COPY_HEIGHT = 1.9  # the copy arrow, over the previous-token head's arcs
 MOMENT_GAP = 0.2  # between the heatmaps of two moments
 SCORE_NOTE_GAP = 0.3  # between the line that says what the scores under the maps are and the first head's name
-NOTE_SHARE = 0.7  # of the arcs column, for that line: two lines of one length, no word left alone
+NOTE_SHARE = 0.7  # of the arcs column, for the induction pattern's line: two lines of one length, no word alone
 DOT_RADIUS = 0.07
 FRAME_BUFF = 0.06  # round a token of the example, at most FRAME_SHARE of the tokens' spacing wide
 FRAME_SHARE = 0.8
@@ -382,15 +383,18 @@ class LearnedScene(LessonScene):
         training = self.training
         previous = [float(training.previous_token_scores[k, self.previous_head]) for k in self.moments]
         induction = [float(training.induction_scores[k, self.induction_head]) for k in self.moments]
-        self.begin_step("heads_forming", new_numbers=6, drop=drop_step(training), previous_before=f"{previous[0]:.2f}",
+        self.begin_step("heads_forming", new_numbers=6, previous_before=f"{previous[0]:.2f}",
                         previous_after=f"{previous[-1]:.2f}", induction_before=f"{induction[0]:.2f}",
                         induction_after=f"{induction[-1]:.2f}")
         left, right, bottom, top = body()
         split = right - HEATMAPS_WIDTH - PANEL_GAP
         grid = self.moment_grid(previous, induction, (split + PANEL_GAP, right, bottom, top))
         titles = self.arcs_column((left, split, bottom, top))
-        score_note = wrapped_text(self.labels["score_note"], style.MUTED, style.CAPTION_SIZE, NOTE_SHARE * (split - left))
-        titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))  # «puntaje» defined on screen
+        # «puntaje» defined on screen, and «durante» said to be a rule's checkpoint (not one picked for its scores)
+        score_note = VGroup(*[label_text(line, style.MUTED, style.CAPTION_SIZE) for line in (
+            self.labels["score_note"], self.labels["during_rule"].format(drop=drop_step(training)))])
+        fit(score_note.arrange(DOWN, buff=NOTE_LINE_GAP), split - left, score_note.height)
+        titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))
         # each head's pattern where the mechanism (step 5) uses it, as the voice defines it: the token before the one
         # that followed the earlier occurrence, then, from the token's return (yellow, the query), that follower
         # (the arcs land in these frames once the heads have formed)

@@ -148,7 +148,7 @@ def test_during_is_said_to_be_the_checkpoint_nearest_the_drop(scene, training):
     checkpoint nearest the drop, naming the drop's step, and that is the step written under «durante»."""
     texts = [text.text.replace("\n", " ") for text in steps_of(scene)["heads_forming"].texts]
     drop = drop_step(training)
-    rule = [line for line in texts if "durante" in line and "caída" in line and str(drop) in line]
+    rule = [line for line in texts if "durante" in line.lower() and "caída" in line and str(drop) in line]
     assert len(rule) == 1, texts
     nearest = int(training.steps[np.argmin(np.abs(training.steps - drop))])
     written = [int(numbers_in(line)[0]) for line in texts if line.startswith("paso ")]
