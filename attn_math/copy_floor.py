@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attn_math.induction_task import training_shape
+from attn_math.induction_task import previous_occurrence, training_sequences, training_shape
 
 
 def uncopyable_targets(half: int) -> float:
@@ -47,3 +47,24 @@ def mean_lead(half: int) -> float:
     for half 10). The uncopyable targets are these and the period's first pass: E[m + p] = mean_lead + mean_period."""
     _, shortest, longest = training_shape(half)
     return float(np.mean([(2 * half - period) / 2 for period in range(shortest, longest + 1)]))
+
+
+def lead_and_period(row) -> tuple[int, int]:
+    """(m, p) of one ``training_sequences`` row: its first repeated token's position minus its previous occurrence's
+    is the period p, and the tokens before the period's first pass are the m stray ones. (len, 0) if nothing repeats."""
+    earlier = previous_occurrence(np.asarray(row))
+    repeats = np.flatnonzero(earlier >= 0)
+    if not len(repeats):
+        return len(earlier), 0
+    first = int(repeats[0])
+    period = first - int(earlier[first])
+    return first - period, period
+
+
+def typical_row(rng: np.random.Generator, vocabulary: int, half: int, lead: int, period: int,
+                candidates: int = 512) -> np.ndarray:
+    """A training row (``training_sequences``) whose stray lead and period are as near ``lead`` and ``period`` as
+    ``candidates`` rows drawn with ``rng`` allow: one row to show what the means count."""
+    rows = training_sequences(rng, candidates, vocabulary, half)
+    distance = [abs(m - lead) + abs(p - period) for m, p in map(lead_and_period, rows)]
+    return rows[int(np.argmin(distance))]

@@ -11,10 +11,11 @@ from __future__ import annotations
 import string
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, RoundedRectangle,
+from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, ManimColor, RoundedRectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup, linear)
 
-from attn_math.copy_floor import copying_loss, mean_lead, mean_period, targets, uncopyable_targets
+from attn_math.copy_floor import (copying_loss, lead_and_period, mean_lead, mean_period, targets, typical_row,
+                                  uncopyable_targets)
 from attn_math.heads import multi_head_attention
 from attn_math.induction_task import training_shape
 from attn_math.learned import drop_step, guessing_loss, induction_head, moments, predicted_next, previous_token_head
@@ -35,21 +36,31 @@ from scenes.lesson_scene import LessonScene, wrapped_parts, wrapped_text
 from scenes.visuals import fit, label_text, sit_on, tagged_number, text_with_numbers
 
 PREVIOUS_COLOUR = style.HEADS[0]  # the previous-token head: the colour of section 3's designed previous-token head
-INDUCTION_COLOUR = style.INDUCTION  # the induction head: a colour of its own, no designed head's
+# The induction head: a peach no other colour on this section's screens is near (CAM02-UCS ΔE >= 18 from the designed
+# heads, the attention yellow, the texts and the loss's cyan, in normal vision and both red-green deficiencies). The
+# palette's mint (style.INDUCTION) read as a second green beside the designed pronoun head's olive in step 4.
+INDUCTION_COLOUR = ManimColor("#FFAA88")
 FIRST_HALF_COLOUR = style.MUTED  # the random half, and its loss: what cannot be learned
 REPEATED_COLOUR = style.TEXT  # the repeated half, and its loss
 LOSS_COLOUR = style.OUTPUT  # the training loss: computed from the model's output
 FLOOR_COLOUR = style.HIGHLIGHT  # where copying leaves the training loss: a mark that explains, as the drop's line
 HOLD = 2.0  # seconds to hold a state worth reading
+LEGEND_GAP = 0.28  # between two entries of the loss's legend
+FLOOR_INDENT = 0.35  # the copying floor's entry, under the training curve's: it is that curve's level
+LINE_READ = 0.8  # seconds to read one more line of the floor's derivation before the next comes
+NOTE_LINE_GAP = 0.1  # between the score note's two lines
+SCORES_BUFF = (0.16, 0.06)  # round a head's three scores: clear of the digits' sides, of the maps above
 ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 0.5, 0.5, 0.3  # the task's copy arrow, a breath, its answer
-TASK_NOTE_ROOM = 1.4  # under the task's row: the two lines saying what the model is trained on
+TASK_NOTE_ROOM = 2.4  # under the task's row: the two lines saying what the model is trained on, and a row of it
+TRAINING_ROW_SEED = 0  # the generator a row of the training task is drawn with, one near the means (``typical_row``)
+TRAINING_SLOT = 0.32  # a token's box side in that row, before the row is fitted
 MOMENT_SECONDS = 0.6  # a moment of the training (before, during, after the drop) coming in
 CAPTION_ROOM = 0.3  # above the body's bottom: a caption on two lines rises this far into it
 SLOT = 0.5  # a token's box side in the task's row (frame units), before the row is fitted
 SLOT_GAP = 0.08
 LOSS_SAMPLES = 240  # points of the loss a cue carries: the curve's shape, not every step's
 LOSS_SECONDS = 4.0  # drawing the loss curve, at least
-PLOT_SHARE = 0.62  # of the body's width, for the loss plot; its legend takes the rest
+PLOT_SHARE = 0.56  # of the body's width, for the loss plot; its legend takes the rest
 HEATMAPS_WIDTH = 5.8  # the three moments' heatmaps, side by side; the arcs over the example take the rest
 PANEL_GAP = 0.3
 TITLE_GAP = 0.15  # between a head's name and its arcs
@@ -58,7 +69,7 @@ BELOW_HEIGHT = 1.5  # the induction head's arcs below: half a sequence long
 COPY_HEIGHT = 1.9  # the copy arrow, over the previous-token head's arcs
 MOMENT_GAP = 0.2  # between the heatmaps of two moments
 SCORE_NOTE_GAP = 0.3  # between the line that says what the scores under the maps are and the first head's name
-NOTE_SHARE = 0.7  # of the arcs column, for that line: two lines of one length, no word left alone
+NOTE_SHARE = 0.7  # of the arcs column, for the induction pattern's line: two lines of one length, no word alone
 DOT_RADIUS = 0.07
 FRAME_BUFF = 0.06  # round a token of the example, at most FRAME_SHARE of the tokens' spacing wide
 FRAME_SHARE = 0.8
@@ -180,7 +191,8 @@ class LearnedScene(LessonScene):
         lead = self.labels["training_task"].format(**shape)  # said with the voice's [[trained]], the rest with [[period]]
         lead_part, trained_on = wrapped_parts([lead, f"{lead} {self.labels['training_task_rest'].format(**shape)}"],
                                               style.MUTED, style.CAPTION_SIZE, stage.width)
-        VGroup(stage, trained_on).arrange(DOWN, buff=0.45).move_to([(left + right) / 2, (bottom + top) / 2, 0])
+        strip, strip_boxes, (lead_mark, period_mark, repeat_mark) = self.training_row(stage.width)
+        VGroup(stage, trained_on, strip).arrange(DOWN, buff=0.4).move_to([(left + right) / 2, (bottom + top) / 2, 0])
         marked = VGroup(*[self.token_box(i, style.HIGHLIGHT, stroke_width=5) for i in (self.seen, self.position)])
         self.cue("tokens", tokens=list(self.tokens), count=len(self.tokens))
         # each piece comes as the voice names it: the goal, the random half, its repeat, the copy, what training sees
@@ -208,12 +220,37 @@ class LearnedScene(LessonScene):
             self.wait(reading / 2)
         self.beat("trained")  # what training sees, in two pieces as the voice says them: each seen arriving
         first, rest = trained_on[:len(lead_part)], trained_on[len(lead_part):]  # where the whole note is laid out
-        self.play(Appear(first), run_time=REVEAL_SECONDS)
+        self.play(Appear(first), Appear(strip_boxes), Appear(lead_mark), run_time=REVEAL_SECONDS)  # the strays shown
         self.beat("period")
-        self.play(Appear(rest), run_time=REVEAL_SECONDS)
+        self.play(Appear(rest), Appear(period_mark, repeat_mark), run_time=REVEAL_SECONDS)
         self.remove(first, rest)
         self.add(trained_on)  # the same glyphs, now one text
-        self.task = VGroup(goal, boxes, halves, arrow, copy, answer, trained_on, *self.row.words)
+        self.task = VGroup(goal, boxes, halves, arrow, copy, answer, trained_on, strip, *self.row.words)
+
+    def training_row(self, width: float) -> tuple[VGroup, VGroup, VGroup]:
+        """One row of the training task (``typical_row``: its m stray tokens and period p near their means), as
+        letters in boxes at most ``width`` wide: the strays and the period's first pass muted (nothing to copy from
+        them: the copying floor's count), the repeats in the repeated half's colour, each span named under it. The
+        boxes alone where their letters could not stay legible (long rows of two-letter tokens).
+        Returns (everything, the letters in their boxes, the three spans' marks)."""
+        half = self.training.shape.half
+        row = typical_row(np.random.default_rng(TRAINING_ROW_SEED), self.training.shape.vocabulary, half,
+                          round(mean_lead(half)), int(mean_period(half)))
+        lead, period = lead_and_period(row)
+        letters = TokenRow([token_letter(int(token)) for token in row], font_size=style.CAPTION_SIZE,
+                           slot_width=TRAINING_SLOT, gap=SLOT_GAP)
+        side = letters.spacing() - SLOT_GAP * letters.spacing() / (TRAINING_SLOT + SLOT_GAP)
+        boxes = VGroup(*[RoundedRectangle(width=side, height=side, corner_radius=0.05, stroke_width=2,
+                                          stroke_color=FIRST_HALF_COLOUR if i < lead + period else REPEATED_COLOUR)
+                         .move_to([letters.centre_x(i), letters.words[i].get_y(), 0]) for i in range(len(row))])
+        shrink = min(1.0, width / boxes.width)
+        legible = min(word.height for word in letters.words) * shrink >= style.SMALLEST_CAP_HEIGHT
+        shown = fit(VGroup(letters, boxes) if legible else VGroup(boxes), width, boxes.height)
+        spans = ((range(lead), self.labels["training_lead"].format(lead=lead), FIRST_HALF_COLOUR),
+                 (range(lead, lead + period), self.labels["training_period"].format(period=period), FIRST_HALF_COLOUR),
+                 (range(lead + period, len(row)), self.labels["training_repeat"], REPEATED_COLOUR))
+        marks = VGroup(*[self.half_mark(span, name, colour, boxes) for span, name, colour in spans if len(span)])
+        return VGroup(shown, marks), shown, marks
 
     def token_box(self, i: int, colour, stroke_width: float = 2) -> RoundedRectangle:
         """The box of token i in the task's row, as tall as a capital's slot."""
@@ -282,49 +319,64 @@ class LearnedScene(LessonScene):
         self.beat("drop")
         self.play(Create(drop_line), Appear(drop_label), run_time=REVEAL_SECONDS)
         self.beat("halves")  # a silent caption's two halves' losses come with their dots
-        self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2:4]), run_time=0.6)
+        self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2]), run_time=0.6)
         self.beat("floor")  # where the curve settles: what copying leaves, said as its line is drawn
-        floor_mark, floor_text = legend[4]
+        floor_mark, floor_text = legend[3]
         self.play(Create(floor_line), Appear(floor_mark, floor_text[0]), run_time=0.5)
-        self.beat("uncopyable")  # then why: the targets no copy can reach, and where that count comes from
-        self.play(Appear(floor_text[1:]), run_time=REVEAL_SECONDS)
+        self.beat("uncopyable")  # then why, a line at a time, each given its reading time: the targets no copy can
+        for line in floor_text[1:]:  # reach, what they are, the two means they add up to, the strays' from its range
+            self.play(Appear(line), run_time=REVEAL_SECONDS)
+            self.wait(LINE_READ)
         self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, floor_line, legend)
 
     def loss_legend(self, vocabulary: int, guess: float, first: float, repeated: float, floor: float,
                     uncopyable: float) -> VGroup:
-        """Guessing, the training loss, the two halves' losses at the last checkpoint, each by its mark, and what
-        copying leaves of the training loss (``attn_math.copy_floor``), on two lines."""
+        """(guessing, the training curve, the test's halves, the copying floor), laid out as guessing, then the training
+        curve (rows of 3 half tokens) with the floor it can reach under it, indented: its level, not the test's
+        (``attn_math.copy_floor``, derived line by line down to E[m] = (2 half - E[p]) / 2); then, under a header
+        naming the 10 + 10 test, its two halves' losses at the last checkpoint, the dots' marks."""
         size = style.CAPTION_SIZE
         half = self.training.shape.half
-        guess_text = text_with_numbers(self.labels["guess"], {"guess": tagged_number(
-            guess, "guessing_loss", colour=FIRST_HALF_COLOUR, font_size=size)}, FIRST_HALF_COLOUR, size,
-            vocabulary=str(vocabulary))
-        lines = [(DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FIRST_HALF_COLOUR, stroke_width=2), guess_text),
-                 (Line(LEFT * 0.25, RIGHT * 0.25, color=LOSS_COLOUR, stroke_width=4),
-                  label_text(self.labels["training_loss"], LOSS_COLOUR, size))]
+        length, _, _ = training_shape(half)
+        guess_row = self.legend_row(DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FIRST_HALF_COLOUR, stroke_width=2),
+                                    text_with_numbers(self.labels["guess"], {"guess": tagged_number(
+                                        guess, "guessing_loss", colour=FIRST_HALF_COLOUR, font_size=size)},
+                                        FIRST_HALF_COLOUR, size, vocabulary=str(vocabulary)))
+        curve_row = self.legend_row(Line(LEFT * 0.25, RIGHT * 0.25, color=LOSS_COLOUR, stroke_width=4),
+                                    label_text(self.labels["training_loss"].format(length=length), LOSS_COLOUR, size))
+        test_rows = VGroup(label_text(self.labels["test_losses"].format(half=half), REPEATED_COLOUR, size))
         for name, value, colour in (("first_half_loss", first, FIRST_HALF_COLOUR),
                                     ("repeated_half_loss", repeated, REPEATED_COLOUR)):
-            text = text_with_numbers(self.labels[name], {"loss": tagged_number(value, name, colour=colour,
-                                                                               font_size=size)}, colour, size)
-            lines.append((Dot(radius=DOT_RADIUS, color=colour), text))
+            test_rows.add(self.legend_row(Dot(radius=DOT_RADIUS, color=colour), text_with_numbers(
+                self.labels[name], {"loss": tagged_number(value, name, colour=colour, font_size=size)}, colour, size)))
         floor_text = VGroup(
             text_with_numbers(self.labels["floor"], {"floor": tagged_number(floor, "copying_loss", colour=FLOOR_COLOUR,
                                                                             font_size=size)}, FLOOR_COLOUR, size),
             text_with_numbers(self.labels["floor_why"], {"guess": tagged_number(
                 guess, "copying_guess", colour=FLOOR_COLOUR, font_size=size)}, FLOOR_COLOUR, size,
                 uncopyable=exact(uncopyable), targets=str(targets(half))),
-            # what is counted, said so it reads right the first time: a prediction is made FROM a token, and one not
-            # seen before has nothing to copy (position 0 included: the first m + p predictions), then where that
-            # count comes from: the stray tokens before the period and the period's first pass
+            # what is counted: a prediction is made FROM a token, and one not seen before has nothing to copy (the
+            # first m + p), then the two means that count adds up, the strays' from the range m is drawn from
             label_text(self.labels["floor_new"], FLOOR_COLOUR, size),
             label_text(self.labels["floor_parts"].format(lead=exact(mean_lead(half)), period=exact(mean_period(half))),
-                       FLOOR_COLOUR, size)
-        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        lines.append((DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FLOOR_COLOUR, stroke_width=3), floor_text))
-        rows = VGroup(*[VGroup(mark, text).arrange(RIGHT, buff=0.2, aligned_edge=UP) for mark, text in lines])
-        for mark, text in rows:
-            mark.set_y(text[0].get_y() if text is floor_text else text.get_y())
-        return rows.arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+                       FLOOR_COLOUR, size),
+            label_text(self.labels["floor_lead"].format(room=2 * half, period=exact(mean_period(half))), FLOOR_COLOUR,
+                       size)
+        ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        floor_row = self.legend_row(DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FLOOR_COLOUR, stroke_width=3),
+                                    floor_text, floor_text[0])
+        test_rows.arrange(DOWN, buff=LEGEND_GAP, aligned_edge=LEFT)
+        VGroup(guess_row, curve_row, floor_row, test_rows).arrange(DOWN, buff=LEGEND_GAP, aligned_edge=LEFT)
+        floor_row.shift(RIGHT * FLOOR_INDENT)
+        return VGroup(guess_row, curve_row, test_rows, floor_row)
+
+    @staticmethod
+    def legend_row(mark, text, first_line=None) -> VGroup:
+        """A legend entry: its mark, then its text, the mark at the height of the text's ``first_line`` (its only one
+        when not given)."""
+        row = VGroup(mark, text).arrange(RIGHT, buff=0.2, aligned_edge=UP)
+        mark.set_y((text if first_line is None else first_line).get_y())
+        return row
 
     # Step 3: the two heads forming ---------------------------------------------------------------
     def show_heads_forming(self):
@@ -338,8 +390,11 @@ class LearnedScene(LessonScene):
         split = right - HEATMAPS_WIDTH - PANEL_GAP
         grid = self.moment_grid(previous, induction, (split + PANEL_GAP, right, bottom, top))
         titles = self.arcs_column((left, split, bottom, top))
-        score_note = wrapped_text(self.labels["score_note"], style.MUTED, style.CAPTION_SIZE, NOTE_SHARE * (split - left))
-        titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))  # «puntaje» defined on screen
+        # «puntaje» defined on screen, and «durante» said to be a rule's checkpoint (not one picked for its scores)
+        score_note = VGroup(*[label_text(line, style.MUTED, style.CAPTION_SIZE) for line in (
+            self.labels["score_note"], self.labels["during_rule"].format(drop=drop_step(training)))])
+        fit(score_note.arrange(DOWN, buff=NOTE_LINE_GAP), split - left, score_note.height)
+        titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))
         # each head's pattern where the mechanism (step 5) uses it, as the voice defines it: the token before the one
         # that followed the earlier occurrence, then, from the token's return (yellow, the query), that follower
         # (the arcs land in these frames once the heads have formed)
@@ -378,8 +433,8 @@ class LearnedScene(LessonScene):
             arcs, frame = new_arcs, new_frame
             self.wait(hold)
         # «nacen con la caída»: each head's three scores framed together, the rise read across the moments
-        rises = VGroup(*[SurroundingRectangle(VGroup(*[column[head][2] for column in grid]), color=colour, buff=0.06,
-                                              stroke_width=3)
+        rises = VGroup(*[SurroundingRectangle(VGroup(*[column[head][2] for column in grid]), color=colour,
+                                              buff=SCORES_BUFF, stroke_width=3)
                          for head, colour in enumerate((PREVIOUS_COLOUR, INDUCTION_COLOUR))])
         self.beat("born")
         self.play(Vanish(frame), Create(rises), run_time=REVEAL_SECONDS)

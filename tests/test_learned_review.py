@@ -126,7 +126,7 @@ def test_the_uncopyable_count_is_derived_on_screen_from_the_task(spoken, trainin
     steps = {step.key: step for step in spoken.steps}
     lines = [text.text.replace("\n", " ") for text in steps["loss"].texts]
     # review s10: the count as the sum of its two parts, each named (the lead's stray tokens, the period's first pass)
-    parts = [numbers_in(line) for line in lines if "sueltos" in line and "periodo" in line]
+    parts = [numbers_in(line) for line in lines if "sueltos" in line and "periodo" in line and "→" not in line]
     assert len(parts) == 1, lines
     lead_mean, period_mean = parts[0]
     totals = [numbers_in(line)[0] for line in lines if "predicciones" in line]
@@ -143,7 +143,8 @@ def test_the_induction_head_has_its_own_colour_legible_as_text():
     """It was head 3's green, the designed pronoun head beside it in step 4 (a false link), 4.6:1 as designed and
     3.8:1 as decoded in thin text. Now a colour of the palette's own, apart from every designed head and from V, with
     the contrast left after that loss (4.6 / 3.8) still over 4.5:1."""
-    assert INDUCTION_COLOUR in style.MEANINGS.values()  # tests/test_palette.py holds it apart from every meaning
+    # review s11: no longer the palette's mint (a second green beside head 3's olive) but the section's own peach,
+    # held apart from what this section shows in tests/test_learned_review12.py
     ucs = lambda colour: cspace_convert(np.asarray(colour.to_rgb()), "sRGB1", "CAM02-UCS")  # noqa: E731
     for other in (*style.HEADS, style.VALUE):
         assert np.linalg.norm(ucs(INDUCTION_COLOUR) - ucs(other)) >= 12
@@ -219,6 +220,8 @@ def test_the_training_note_comes_under_the_row_in_both_its_parts():
     notes = [(screen.time, text) for screen in task for text in screen.texts if text.text.startswith("Entrenado")]
     assert len({time for time, _ in notes}) >= 2, "the note is on the step's screens"
     letters = [text for screen in task for text in screen.texts if len(text.text) == 1 and text.text.isupper()]
+    top = max(text.top for text in letters)  # the example's row, over the training row under the note (review s11)
+    letters = [text for text in letters if text.top > top - 0.2]
     under_boxes = min((text.bottom + text.top) / 2 for text in letters) - scene.row.spacing() / 2
     assert [(round(time, 1), round(text.top, 2)) for time, text in notes if text.top > under_boxes] == []
 

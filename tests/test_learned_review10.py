@@ -58,7 +58,8 @@ def test_the_floor_says_it_counts_predictions_made_from_a_new_token(scene, train
     by the token they are made FROM: the prediction made at position j (of token j + 1) can copy only if token j
     occurred before. Counted here on rows drawn as training draws them; the legend says «predicciones» and «desde un
     token nuevo», its numbers are that count and its two parts (the stray tokens, the period's first pass), in at most
-    four lines no wider than the legend's other entries allow (no line over 5 units: the old «+ 3.75 sueltos (0 a 20 −
+    five lines (review s11: a fifth derives the strays' mean) no wider than the legend allows (no line over 5
+    units: the old «+ 3.75 sueltos (0 a 20 −
     periodo)» was 4.7 and read as a formula)."""
     vocabulary, half = training.shape.vocabulary, training.shape.half
     rows = training_sequences(np.random.default_rng(5), 20000, vocabulary, half)
@@ -71,7 +72,7 @@ def test_the_floor_says_it_counts_predictions_made_from_a_new_token(scene, train
     texts = [text for text in loss.texts if "predicciones" in text.text or "token nuevo" in text.text
              or "sueltos" in text.text or "copiando" in text.text]
     lines = [text.text.replace("\n", " ") for text in texts]
-    assert len(lines) <= 4, lines
+    assert len(lines) <= 5, lines  # review s11: a fifth, the strays' mean derived from the range they are drawn from
     why = [line for line in lines if "predicciones" in line]
     assert len(why) == 1
     counted, predictions = numbers_in(why[0])  # the price of each, ln V, is a number of its own on that line
@@ -80,7 +81,7 @@ def test_the_floor_says_it_counts_predictions_made_from_a_new_token(scene, train
     assert counted == pytest.approx(from_new.mean(), abs=0.05)
     assert predictions == rows.shape[1] - 1
     assert any("desde un token nuevo" in line for line in lines), lines
-    parts = [numbers_in(line) for line in lines if "sueltos" in line and "periodo" in line]
+    parts = [numbers_in(line) for line in lines if "sueltos" in line and "periodo" in line and "→" not in line]
     assert len(parts) == 1
     assert parts[0] == [pytest.approx(stray.mean(), abs=0.1), pytest.approx(period.mean(), abs=0.1)]  # 20000 rows: SE 0.03
     assert sum(parts[0]) == pytest.approx(counted)
