@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, ManimColor, RoundedRectangle,
+from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, RoundedRectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup, linear)
 
 from attn_math.copy_floor import (copying_loss, lead_and_period, mean_lead, mean_period, targets, typical_row,
@@ -36,10 +36,7 @@ from scenes.lesson_scene import LessonScene, wrapped_parts, wrapped_text
 from scenes.visuals import fit, label_text, sit_on, tagged_number, text_with_numbers
 
 PREVIOUS_COLOUR = style.HEADS[0]  # the previous-token head: the colour of section 3's designed previous-token head
-# The induction head: a peach no other colour on this section's screens is near (CAM02-UCS ΔE >= 18 from the designed
-# heads, the attention yellow, the texts and the loss's cyan, in normal vision and both red-green deficiencies). The
-# palette's mint (style.INDUCTION) read as a second green beside the designed pronoun head's olive in step 4.
-INDUCTION_COLOUR = ManimColor("#FFAA88")
+
 FIRST_HALF_COLOUR = style.MUTED  # the random half, and its loss: what cannot be learned
 REPEATED_COLOUR = style.TEXT  # the repeated half, and its loss
 LOSS_COLOUR = style.OUTPUT  # the training loss: computed from the model's output
@@ -400,13 +397,13 @@ class LearnedScene(LessonScene):
         # (the arcs land in these frames once the heads have formed)
         query = self.token_frame(self.follower, style.HIGHLIGHT)
         patterns = VGroup(self.token_frame(self.seen, PREVIOUS_COLOUR), self.token_frame(self.position, style.HIGHLIGHT),
-                          self.token_frame(self.follower, INDUCTION_COLOUR))
+                          self.token_frame(self.follower, style.INDUCTION))
         self.play(Vanish(self.loss_stage), run_time=0.6)
         self.play(Appear(self.row), Appear(titles), run_time=REVEAL_SECONDS)
         self.beat("pattern_previous")
         self.play(Create(query), Create(patterns[0]), run_time=REVEAL_SECONDS)
         # the follower, the previous-token head's query, is the induction head's target; its pattern said on screen
-        pattern = wrapped_text(self.labels["induction_pattern"], INDUCTION_COLOUR, style.CAPTION_SIZE,
+        pattern = wrapped_text(self.labels["induction_pattern"], style.INDUCTION, style.CAPTION_SIZE,
                                NOTE_SHARE * (split - left)).next_to(titles[1], DOWN, buff=TITLE_GAP)
         self.beat("pattern_induction")
         self.play(Create(patterns[1]), ReplacementTransform(query, patterns[2]), Appear(pattern),
@@ -435,7 +432,7 @@ class LearnedScene(LessonScene):
         # «nacen con la caída»: each head's three scores framed together, the rise read across the moments
         rises = VGroup(*[SurroundingRectangle(VGroup(*[column[head][2] for column in grid]), color=colour,
                                               buff=SCORES_BUFF, stroke_width=3)
-                         for head, colour in enumerate((PREVIOUS_COLOUR, INDUCTION_COLOUR))])
+                         for head, colour in enumerate((PREVIOUS_COLOUR, style.INDUCTION))])
         self.beat("born")
         self.play(Vanish(frame), Create(rises), run_time=REVEAL_SECONDS)
         self.forming = VGroup(self.row, titles, grid, patterns, arcs, rises)  # the row first
@@ -455,7 +452,7 @@ class LearnedScene(LessonScene):
         titles = VGroup(label_text(self.labels["previous_head"].format(head=self.previous_head + 1), PREVIOUS_COLOUR,
                                    size),
                         label_text(self.labels["induction_head"].format(head=self.induction_head + 1),
-                                   INDUCTION_COLOUR, size))
+                                   style.INDUCTION, size))
         self.row = self.example_row(right - left, gap=0.12)
         fit(titles, right - left, titles.height)
         column = (titles[0].height + TITLE_GAP + ABOVE_HEIGHT + self.row.height + BELOW_HEIGHT + TITLE_GAP
@@ -484,7 +481,7 @@ class LearnedScene(LessonScene):
         against the frames of what each head should look at, is the step's point."""
         return VGroup(strongest_arc(self.row, patterns[0, self.previous_head], self.follower, PREVIOUS_COLOUR,
                                     ABOVE_HEIGHT),
-                      strongest_arc(self.row, patterns[1, self.induction_head], self.position, INDUCTION_COLOUR,
+                      strongest_arc(self.row, patterns[1, self.induction_head], self.position, style.INDUCTION,
                                     BELOW_HEIGHT, above=False))
 
     def moment_grid(self, previous: list[float], induction: list[float], box: tuple) -> VGroup:
@@ -501,7 +498,7 @@ class LearnedScene(LessonScene):
                                                                                          size))
                                  for pattern, score, name, colour in (
                 (patterns[0, self.previous_head], previous[k], "previous_token_score", PREVIOUS_COLOUR),
-                (patterns[1, self.induction_head], induction[k], "induction_score", INDUCTION_COLOUR))])
+                (patterns[1, self.induction_head], induction[k], "induction_score", style.INDUCTION))])
                 .arrange(DOWN, buff=0.2))
         columns.arrange(RIGHT, buff=MOMENT_GAP, aligned_edge=UP)
         step_line = columns.get_top()[1] + 0.2 + line / 2  # every header's two lines on the same baselines
@@ -616,7 +613,7 @@ class LearnedScene(LessonScene):
         scores = (self.training.previous_token_scores[after], self.training.induction_scores[after])
         tags = ("layer1_previous_token_score", "layer2_induction_score")
         clean = {(layer, head): colour for layer, (found, colour) in
-                 enumerate(zip(clean_heads(self.training), (PREVIOUS_COLOUR, INDUCTION_COLOUR))) for head in found}
+                 enumerate(zip(clean_heads(self.training), (PREVIOUS_COLOUR, style.INDUCTION))) for head in found}
         size = style.CAPTION_SIZE
         line = label_text("Ag", font_size=size).height
         names = [label_text(self.labels["layer_rows"][layer], style.TEXT, size) for layer in range(layers)]
@@ -661,8 +658,8 @@ class LearnedScene(LessonScene):
                 float(previous_row[seen]), "mechanism_previous", (0, 0), PREVIOUS_COLOUR, size)},
                 PREVIOUS_COLOUR, size, token=self.tokens[seen], next=self.tokens[follower]),
             text_with_numbers(self.labels["induction_link"], {"weight": tagged_number(
-                float(induction_row[follower]), "mechanism_induction", (0, 0), INDUCTION_COLOUR, size)},
-                INDUCTION_COLOUR, size, token=self.tokens[t], next=self.tokens[follower]))
+                float(induction_row[follower]), "mechanism_induction", (0, 0), style.INDUCTION, size)},
+                style.INDUCTION, size, token=self.tokens[t], next=self.tokens[follower]))
         notes.arrange(DOWN, buff=0.18, aligned_edge=LEFT)
         # what the trained model writes at the position followed: its next-token probabilities, the likeliest few as
         # bars (Olsson et al. read the induction head by what it makes the model predict), beside the heads' lines
@@ -682,11 +679,11 @@ class LearnedScene(LessonScene):
         predicted = number_text(probability, style.HIGHLIGHT, READOUT_SIZE)  # under the token predicted
         predicted.tag = ("mechanism_prediction_row", (0, 0))
         predicted.move_to([self.row.centre_x(asked), 0, 0]).align_to([0, self.row.bottom() - READOUT_GAP, 0], UP)
-        induction_weights = self.readout(induction_row, INDUCTION_COLOUR, "mechanism_induction_row", t, follower,
+        induction_weights = self.readout(induction_row, style.INDUCTION, "mechanism_induction_row", t, follower,
                                          above=False)
         previous_arc = strongest_arc(self.row, only_row(previous_row, follower), follower, PREVIOUS_COLOUR,
                                      ABOVE_HEIGHT, clearance=readout_room)
-        induction_arc = strongest_arc(self.row, only_row(induction_row, t), t, INDUCTION_COLOUR, BELOW_HEIGHT,
+        induction_arc = strongest_arc(self.row, only_row(induction_row, t), t, style.INDUCTION, BELOW_HEIGHT,
                                       above=False, clearance=readout_room)
         frames = VGroup(*[self.token_frame(i, style.HIGHLIGHT) for i in (seen, t, follower, asked)])
         copy = CurvedArrow(np.array([self.row.centre_x(follower), self.row.top() + readout_room + 0.15, 0]),

@@ -34,10 +34,10 @@ HEADS = (ManimColor("#E478FF"), ManimColor("#FFFFDC"), ManimColor("#60980C"))
 # Each head's stroke pattern, a dash's length (0: solid): a second cue beside the lightness, for thin arcs.
 HEAD_DASHES = (0.0, 0.2, 0.06)
 # The learned section's induction head (its previous-token head is head 1's orchid: the designed head it matches). Not
-# head 3's colour: that head is the designed pronoun head, beside it in one frame. A light mint, the colour the
-# palette's distances leave free in all three visions once head 3 took its olive (tests/test_palette.py: searched
-# over sRGB), light enough for text after video encoding.
-INDUCTION = ManimColor("#7CF488")
+# a green: the designed pronoun head's olive is beside it in one frame, and a mint read as a second green (review s12).
+# A peach, the colour the palette's distances leave free beside everything the learned section shows; under a red-green
+# deficiency it comes 9 from V, which that section never shows (tests/test_palette.py).
+INDUCTION = ManimColor("#FFAA88")
 
 MEANINGS = {"text and X": TEXT, "secondary text": MUTED, "learned W": WEIGHT_MATRIX, "Q": QUERY, "K": KEY,
             "V": VALUE, "score > 0": SCORE_POSITIVE, "score < 0": SCORE_NEGATIVE, "attention": ATTENTION,

@@ -24,7 +24,7 @@ from scene_checks import LONGEST_FREEZE, PacedSpeaker, render_video, run_scene, 
 from scenes import style
 from scenes.attention_arcs import AttentionArc
 from scenes.heatmap import Heatmap
-from scenes.learned import INDUCTION_COLOUR, PREVIOUS_COLOUR
+from scenes.learned import PREVIOUS_COLOUR
 from test_palette import contrast
 from test_scene_learned import attention_patterns
 
@@ -143,12 +143,12 @@ def test_the_induction_head_has_its_own_colour_legible_as_text():
     """It was head 3's green, the designed pronoun head beside it in step 4 (a false link), 4.6:1 as designed and
     3.8:1 as decoded in thin text. Now a colour of the palette's own, apart from every designed head and from V, with
     the contrast left after that loss (4.6 / 3.8) still over 4.5:1."""
-    # review s11: no longer the palette's mint (a second green beside head 3's olive) but the section's own peach,
+    # review s12: no longer the mint (a second green beside head 3's olive) but a peach, the palette's induction colour,
     # held apart from what this section shows in tests/test_learned_review12.py
     ucs = lambda colour: cspace_convert(np.asarray(colour.to_rgb()), "sRGB1", "CAM02-UCS")  # noqa: E731
     for other in (*style.HEADS, style.VALUE):
-        assert np.linalg.norm(ucs(INDUCTION_COLOUR) - ucs(other)) >= 12
-    assert contrast(INDUCTION_COLOUR, style.BACKGROUND) * 3.8 / 4.6 >= 4.5
+        assert np.linalg.norm(ucs(style.INDUCTION) - ucs(other)) >= 12
+    assert contrast(style.INDUCTION, style.BACKGROUND) * 3.8 / 4.6 >= 4.5
 
 
 def mobjects_tagged(scene, name: str) -> dict:
@@ -190,7 +190,7 @@ def test_the_mechanism_leaves_no_faint_arc(spoken, training):
     # an arc is drawn as its curve and its tip, a triangle in its head's colour as opaque as its weight
     tips = [part for mobject in spoken.mobjects for part in mobject.get_family() if isinstance(part, Polygon)
             and part.get_fill_color().to_hex().lower() in (PREVIOUS_COLOUR.to_hex().lower(),
-                                                            INDUCTION_COLOUR.to_hex().lower())]
+                                                            style.INDUCTION.to_hex().lower())]
     assert sorted(tip.get_fill_opacity() for tip in tips) == pytest.approx(
         sorted([previous_row.max(), induction_row.max()]), abs=1e-3)
 

@@ -170,10 +170,10 @@ def test_the_mechanism_shows_the_models_next_token_probabilities(scene, training
     # under the induction head's arc, which passes over it, by at least 16 px (its stroke and the title's accents: 10.7
     # px read as touching at 720p)
     from manim import MarkupText, Polygon
-    from scenes.learned import INDUCTION_COLOUR
+    from scenes import style
     curves = [part for mobject in scene.mobjects for part in mobject.get_family()
               if len(part.points) and part.get_stroke_width() > 0 and not isinstance(part, (Polygon, MarkupText))
-              and part.get_stroke_color().to_hex().lower() == INDUCTION_COLOUR.to_hex().lower()]
+              and part.get_stroke_color().to_hex().lower() == style.INDUCTION.to_hex().lower()]
     left, right = scene.chart.get_left()[0], scene.chart.get_right()[0]
     drawn = [part.point_from_proportion(a) for part in curves for a in np.linspace(0, 1, 400)]
     over = [point[1] for point in drawn if left <= point[0] <= right]

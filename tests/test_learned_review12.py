@@ -17,7 +17,7 @@ from attn_math.tiny_transformer import forward
 from lesson.learned_answers import clean_heads
 from scene_checks import PacedSpeaker, run_scene
 from scenes import style
-from scenes.learned import INDUCTION_COLOUR
+
 from test_learned_review import PIXELS_PER_UNIT, training  # noqa: F401 (a fixture: the default training run)
 from test_palette import VISIONS, seen
 
@@ -101,13 +101,13 @@ def test_the_induction_colour_is_no_designed_heads_neighbour():
     vision, of another hue family than head 3 (≥ 60° apart)."""
     for vision in VISIONS:
         for head in style.HEADS:
-            assert np.linalg.norm(seen(INDUCTION_COLOUR, vision) - seen(head, vision)) >= 15, (vision, head)
+            assert np.linalg.norm(seen(style.INDUCTION, vision) - seen(head, vision)) >= 15, (vision, head)
 
     def hue(colour):
         _, a, b = cspace_convert(np.asarray(colour.to_rgb()), "sRGB1", "CAM02-UCS")
         return np.degrees(np.arctan2(b, a)) % 360
 
-    gap = abs(hue(INDUCTION_COLOUR) - hue(style.HEADS[2])) % 360
+    gap = abs(hue(style.INDUCTION) - hue(style.HEADS[2])) % 360
     assert min(gap, 360 - gap) >= 60
 
 

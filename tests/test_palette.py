@@ -52,7 +52,10 @@ def contrast(first, second) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-PAIRS = list(itertools.combinations(style.MEANINGS, 2))
+# Meanings no screen shows together, so a dichromat never has to tell them apart: the induction head lives in the
+# learned section, which shows no K and no V (test_no_key_or_value_colour_in_the_learned_section).
+NEVER_TOGETHER = {("K", "induction head"), ("V", "induction head")}
+PAIRS = [pair for pair in itertools.combinations(style.MEANINGS, 2) if pair not in NEVER_TOGETHER]
 
 
 @pytest.mark.parametrize("vision", VISIONS)
@@ -230,3 +233,16 @@ def test_a_heads_arcs_are_drawn_in_its_pattern(head):
             assert len(pieces) >= 2 and np.median(lengths) == pytest.approx(style.HEAD_DASHES[head], rel=0.5)
         else:
             assert len(pieces) == 1
+
+
+def test_no_key_or_value_colour_in_the_learned_section():
+    """NEVER_TOGETHER's reason: at no step's end does the learned section draw anything in K's or V's colour."""
+    from scenes.learned import LearnedScene
+    from scene_checks import families_at_step_ends
+
+    _, seen = families_at_step_ends(LearnedScene, "learned")
+    kept_out = {style.KEY.to_hex().upper(), style.VALUE.to_hex().upper()}
+    used = {key: [part for part in parts if part.has_points() and kept_out &
+                  {part.get_fill_color().to_hex().upper(), part.get_stroke_color().to_hex().upper()}]
+            for key, parts in seen.items()}
+    assert seen and not any(used.values()), {key: len(parts) for key, parts in used.items() if parts}
