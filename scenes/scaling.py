@@ -90,9 +90,11 @@ CLOUD_WIDTH, CLOUD_HEIGHT = 9.0, 1.3  # the axis, and the band the dots are spre
 CLOUD_MARGIN = 1.05  # the axis reaches this much past the farthest dot
 CLOUD_GAP = 0.45  # between the table and the cloud under it
 CLOUD_LABEL_SIZE = style.BODY_SIZE + 12  # the axis's label and ±σ: their scripts stay legible at 720p
-# The divided clouds side by side, a strip each over one axis: the band of a strip's dots, the gap under it and the
+# The divided clouds side by side, a strip each over one axis, all of them this tall whatever their count (a fifth
+# d_k shrinks the strips, not their labels); of a strip's height: the band of its dots, the gap under it and the
 # room over it for its ±σ bracket; its d_k's name on the left
-STRIP_BAND, STRIP_GAP, STRIP_BRACKET = 0.3, 0.1, 0.16
+STRIPS_HEIGHT = 2.24
+STRIP_BAND, STRIP_GAP, STRIP_BRACKET = 0.54, 0.18, 0.28
 STRIP_NAME_SIZE = style.BODY_SIZE
 DOT_RADIUS, DOT_OPACITY = 0.035, 0.6  # overlapping dots read as density
 BLIP_SPACING = 0.12  # seconds between the exponentials' blips
@@ -114,6 +116,8 @@ MARK_POP = 0.2  # a frame round what the voice names, or a line it says, lands i
 COPY_DOWN = 0.8  # the scores copied down to the divided panel's row
 FIRST_HALF, SECOND_HALF = squish_rate_func(smooth, 0.0, 0.5), squish_rate_func(smooth, 0.5, 1.0)  # one out, then in
 LEAD_GAP = 0.15  # round the d_k = 64 lines over the exponentiated row's bars
+LEAD_WRAP_GAIN = 1.15  # those lines are wrapped only when it keeps them this much larger: a line broken for a few
+# percent of size reads worse than a whole one
 ROUNDED_GAP = 0.5  # between the rounding note and the sum right of it
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
@@ -262,12 +266,13 @@ class DividedStrips(ValueAxis):
         whole = int(np.floor(reach / CLOUD_MARGIN))
         super().__init__(reach, [float(value) for value in range(-whole, whole + 1)], label, None)
         self.strips = {}
+        pitch = STRIPS_HEIGHT / len(values)
         for index, d_k in enumerate(sorted(values, reverse=True)):  # the largest d_k lowest, as in the table
-            low = STRIP_GAP + index * (STRIP_BAND + STRIP_GAP + STRIP_BRACKET)
-            bracket = self.bracket_at(deviations[d_k], low + STRIP_BAND + STRIP_BRACKET / 2)
+            low = (index + STRIP_GAP) * pitch
+            bracket = self.bracket_at(deviations[d_k], low + (STRIP_BAND + STRIP_BRACKET / 2) * pitch)
             name = label_text(f"d_k = {d_k}", style.TEXT, STRIP_NAME_SIZE)
-            name.next_to(self.axis, LEFT, buff=0.3).set_y(low + STRIP_BAND / 2)
-            self.strips[d_k] = VGroup(self.dots_at(values[d_k], low, STRIP_BAND), bracket, name)
+            name.next_to(self.axis, LEFT, buff=0.3).set_y(low + STRIP_BAND * pitch / 2)
+            self.strips[d_k] = VGroup(self.dots_at(values[d_k], low, STRIP_BAND * pitch), bracket, name)
         top = max(strip[1].get_y() for strip in self.strips.values())
         self.sigma = MathTex(r"\pm\sigma", color=style.TEXT, font_size=CLOUD_LABEL_SIZE)
         self.sigma.next_to(np.array([0, top, 0]), UP, buff=0.15)
@@ -639,7 +644,7 @@ class ScalingScene(LessonScene):
         self.place(stage, *style.body_box())
         # the divided clouds take the raw cloud's place: never a q·k/√d_k axis under raw dots
         strips = DividedStrips({d_k: clouds[d_k].scaled_scores for d_k in dimensions},
-                               {d_k: clouds[d_k].scaled_deviation for d_k in dimensions}, SCALED_CLOUD_LABEL)
+                               self.scaled_deviations, SCALED_CLOUD_LABEL)  # ±σ the table's, beside it
         left, right, bottom, _ = style.body_box()
         self.place(strips, left, right, bottom, table.get_bottom()[1] - CLOUD_GAP)
         header, *rows = table
@@ -651,6 +656,7 @@ class ScalingScene(LessonScene):
         cloud.show(clouds[first].scores, self.deviations[first])
         self.row_frame = self.table_frame(0, columns=3)
         self.cue_deviation(first, scaled=False)
+        self.cloud = cloud  # the raw cloud, then the divided strips once they take its place
         self.play(Appear(cloud), Create(self.row_frame), run_time=SWEEP_CHANGE)
         widenings = len(dimensions) - 1
         # The divided strips after the sweep: the widest cloud squeezed into its strip, then the others come
@@ -664,6 +670,7 @@ class ScalingScene(LessonScene):
                       Transform(self.row_frame, self.table_frame(index, columns=3)), run_time=SWEEP_CHANGE)
             self.sweep_hold(widenings - index + 2, SWEEP_CHANGE * (widenings - index) + returning)
         self.beat("divide")  # the widest cloud stays until the sentence on the widening has ended
+        self.cloud = strips
         self.squeeze_into_strips(cloud, strips, rows)
         self.beat("one")  # every divided deviation, ≈ 1, framed as the voice says so; the brackets end at ±1
         column = SurroundingRectangle(self.scaled_column, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5,
@@ -671,7 +678,6 @@ class ScalingScene(LessonScene):
         self.play(ReplacementTransform(self.row_frame, column), Create(strips.guides), run_time=SHORTEST_CHANGE)
         self.row_frame = column
         self.sweep_hold(1, 0.0)
-        self.cloud = strips
 
     def squeeze_into_strips(self, cloud: ScoreCloud, strips: DividedStrips, rows: list) -> None:
         """The widest raw cloud's dots squeezed into its divided strip as the axis becomes q·k/√d_k's, then the other
@@ -832,38 +838,46 @@ class ScalingScene(LessonScene):
         if shown != d_k:
             # "en dimensión 64 ... con casi todo": that d_k's largest weight written above the bars, from the first
             # bar: over the framed bar it read as this key's weight at d_k = 64 (review s11: there k₆ took it)
-            larger = self.larger_lead(d_k)
-            self.place_beside_winner(larger, moves, top, winner)
+            larger = self.beside_winner(self.larger_lead(d_k), moves, top, winner)
             self.beat("larger")
             self.play(Appear(larger), run_time=MARK_POP)
             winner.add(larger)
         self.moves = VGroup(moves, winner, rounded)
 
-    def larger_lead(self, d_k: int) -> VGroup:
+    def larger_lead(self, d_k: int) -> list[str]:
         """Two lines on d_k's unscaled row (the growing step's last): its largest weight, then why, from its scores
         as shown: the gap between the two largest, and exp(gap), how many times the runner-up's weight the largest
         gets (softmax: α₁ / α₂ = exp(s₁ − s₂))."""
         labels, demo = self.strings["labels"], self.demos[d_k]
         second, first = (shown_value(score) for score in np.sort(demo.scores)[-2:])
         gap = shown_value(first - second)
-        lines = (labels["larger"].format(d_k=d_k, top=format_number(demo.weights_unscaled.max())),
-                 labels["larger_gap"].format(first=format_number(first), second=format_number(second),
-                                             gap=format_number(gap), factor=times_text(float(np.exp(gap)))))
-        return VGroup(*[label_text(line, style.HIGHLIGHT, style.BODY_SIZE) for line in lines]).arrange(
-            DOWN, aligned_edge=LEFT, buff=SIDE_LINE_GAP)
+        return [labels["larger"].format(d_k=d_k, top=format_number(demo.weights_unscaled.max())),
+                labels["larger_gap"].format(first=format_number(first), second=format_number(second),
+                                            gap=format_number(gap), factor=times_text(float(np.exp(gap))))]
 
     @staticmethod
-    def place_beside_winner(lines: VGroup, moves: SoftmaxMoves, winner: int, frame) -> None:
-        """``lines`` fitted over the other keys' weights, on the wider side of the framed bar (``frame``), under the
-        line of 1: never over the framed bar (it reads as another key's weight), never across the line's label."""
+    def beside_winner(lines: list[str], moves: SoftmaxMoves, winner: int, frame) -> VGroup:
+        """``lines`` written over the other keys' weights, on the wider side of the framed bar (``frame``), under the
+        line of 1, each wrapped to that width (many keys leave a narrow side): never over the framed bar (it reads
+        as another key's weight), never across the line's label."""
         others = [bar for j, bar in enumerate(moves.bars) if j != winner]
         bottom = max(bar.get_top()[1] for bar in others) + LEAD_GAP
         top = moves.top_line.get_y() - LEAD_GAP
         sides = [(moves.bars[0].get_left()[0], frame.get_left()[0] - LEAD_GAP),
                  (frame.get_right()[0] + LEAD_GAP, moves.bars[-1].get_right()[0])]
         left, right = max(sides, key=lambda side: side[1] - side[0])
-        fit(lines, right - left, top - bottom)
-        lines.move_to(np.array([left, (top + bottom) / 2, 0]), aligned_edge=LEFT)
+        def written(width: float) -> VGroup:
+            block = VGroup(*[wrapped_text(line, style.HIGHLIGHT, style.BODY_SIZE, width) for line in lines])
+            return block.arrange(DOWN, aligned_edge=LEFT, buff=SIDE_LINE_GAP)
+
+        def size(block: VGroup) -> float:
+            return min(1.0, (right - left) / block.width, (top - bottom) / block.height)
+
+        # each line whole, or wrapped to the side's width if that keeps the letters clearly larger once fitted
+        whole, wrapped = written(np.inf), written(right - left)
+        best = wrapped if size(wrapped) > LEAD_WRAP_GAIN * size(whole) else whole
+        fit(best, right - left, top - bottom)
+        return best.move_to(np.array([left, (top + bottom) / 2, 0]), aligned_edge=LEFT)
 
     def rounding_note(self, moves: SoftmaxMoves):
         """Why a sum recomputed from the rounded figures on screen may miss by one in the last digit (e^{0.05 − 0.96}
