@@ -115,7 +115,7 @@ POP = 0.15
 MARK_POP = 0.2  # a frame round what the voice names, or a line it says, lands in this: seen to land
 COPY_DOWN = 0.8  # the scores copied down to the divided panel's row
 FIRST_HALF, SECOND_HALF = squish_rate_func(smooth, 0.0, 0.5), squish_rate_func(smooth, 0.5, 1.0)  # one out, then in
-LEAD_GAP = 0.15  # round the d_k = 64 lines over the exponentiated row's bars
+LEAD_GAP = 0.08  # round the d_k = 64 lines over the exponentiated row's bars
 LEAD_WRAP_GAIN = 1.15  # those lines are wrapped only when it keeps them this much larger: a line broken for a few
 # percent of size reads worse than a whole one
 ROUNDED_GAP = 0.5  # between the rounding note and the sum right of it
@@ -180,7 +180,8 @@ class ValueAxis(VGroup):
         self.label = MathTex(label, color=style.TEXT, font_size=CLOUD_LABEL_SIZE).next_to(self.axis, RIGHT, buff=0.2)
         self.add(self.axis, self.ticks, self.tick_labels, self.label)
         if caption is not None:
-            self.caption = label_text(caption, style.MUTED, style.CAPTION_SIZE).next_to(self.tick_labels, DOWN, buff=0.2)
+            self.caption = label_text(caption, style.MUTED, style.CAPTION_SIZE)
+            self.caption.next_to(self.tick_labels, DOWN, buff=0.2)
             self.add(self.caption)
 
     @property
@@ -282,8 +283,8 @@ class DividedStrips(ValueAxis):
 
 
 def covering_end(largest: float) -> float:
-    """``largest`` rounded up at its second significant digit (12.8 → 13, 51.6 → 52): the end of a colour scale every
-    score shown fits under, about as saturated as one ending at ``largest``."""
+    """``largest`` rounded up at its second significant digit (12.8 → 13, 51.6 → 52): the end of a colour scale
+    every score shown fits under, about as saturated as one ending at ``largest``."""
     if largest <= 0:
         return 1.0
     power = 10.0 ** (np.floor(np.log10(largest)) - 1)
@@ -691,8 +692,10 @@ class ScalingScene(LessonScene):
         self.play(Appear(self.scaled_column[0]),
                   Transform(self.row_frame, self.table_frame(len(dimensions) - 1, columns=4), rate_func=FIRST_HALF),
                   ReplacementTransform(cloud.dots, dots), ReplacementTransform(cloud.bracket, bracket),
-                  Vanish(VGroup(*[part for part in cloud if part not in (cloud.dots, cloud.bracket)]), rate_func=FIRST_HALF),
-                  Appear(axis, name, rate_func=SECOND_HALF), Appear(rows[-1][3], rate_func=SECOND_HALF), run_time=SWEEP_CHANGE)
+                  Vanish(VGroup(*[part for part in cloud if part not in (cloud.dots, cloud.bracket)]),
+                         rate_func=FIRST_HALF),
+                  Appear(axis, name, rate_func=SECOND_HALF), Appear(rows[-1][3], rate_func=SECOND_HALF),
+                  run_time=SWEEP_CHANGE)
         for index in reversed(range(len(dimensions) - 1)):
             d_k = dimensions[index]
             self.cue_deviation(d_k, scaled=True)
@@ -811,8 +814,9 @@ class ScalingScene(LessonScene):
         # "Mirémoslo en dimensión 8": the last step's row stays under its d_k until that row replaces it, as the
         # voice names it (never an empty chart under the old d_k)
         self.beat("shown")
-        self.play(Vanish(self.marks, self.unscaled, self.legend, rate_func=FIRST_HALF), Appear(moves, rate_func=SECOND_HALF),
-                  *self.readout.change_to(self.readout_values(shown)), run_time=2 * SHORTEST_APPEAR)
+        self.play(Vanish(self.marks, self.unscaled, self.legend, rate_func=FIRST_HALF),
+                  Appear(moves, rate_func=SECOND_HALF), *self.readout.change_to(self.readout_values(shown)),
+                  run_time=2 * SHORTEST_APPEAR)
         change = self.per_key(CHANGE)
         self.hold(3, after=2 * change)
         self.beat("exponentiate")
@@ -836,8 +840,9 @@ class ScalingScene(LessonScene):
         winner = self.mark(VGroup(moves.bars[top], moves.numbers[top]))
         self.play(Appear(winner), run_time=MARK_POP)
         if shown != d_k:
-            # "en dimensión 64 ... con casi todo": that d_k's largest weight written above the bars, from the first
-            # bar: over the framed bar it read as this key's weight at d_k = 64 (review s11: there k₆ took it)
+            # "en dimensión 64 ... con casi todo": that d_k's largest weight and why (the gap of its two largest
+            # scores, exp of it) written beside the framed bar, never over it: over it, it read as this key's weight
+            # at d_k = 64 (review s11: there k₆ took it)
             larger = self.beside_winner(self.larger_lead(d_k), moves, top, winner)
             self.beat("larger")
             self.play(Appear(larger), run_time=MARK_POP)
@@ -860,12 +865,13 @@ class ScalingScene(LessonScene):
         """``lines`` written over the other keys' weights, on the wider side of the framed bar (``frame``), under the
         line of 1, each wrapped to that width (many keys leave a narrow side): never over the framed bar (it reads
         as another key's weight), never across the line's label."""
-        others = [bar for j, bar in enumerate(moves.bars) if j != winner]
-        bottom = max(bar.get_top()[1] for bar in others) + LEAD_GAP
-        top = moves.top_line.get_y() - LEAD_GAP
         sides = [(moves.bars[0].get_left()[0], frame.get_left()[0] - LEAD_GAP),
                  (frame.get_right()[0] + LEAD_GAP, moves.bars[-1].get_right()[0])]
         left, right = max(sides, key=lambda side: side[1] - side[0])
+        under = [bar for j, bar in enumerate(moves.bars) if j != winner and left <= bar.get_x() <= right]
+        bottom = max((bar.get_top()[1] for bar in under), default=moves.baseline.get_y()) + LEAD_GAP
+        top = moves.top_line.get_y() - LEAD_GAP
+
         def written(width: float) -> VGroup:
             block = VGroup(*[wrapped_text(line, style.HIGHLIGHT, style.BODY_SIZE, width) for line in lines])
             return block.arrange(DOWN, aligned_edge=LEFT, buff=SIDE_LINE_GAP)
