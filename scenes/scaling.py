@@ -115,7 +115,7 @@ POP = 0.15
 MARK_POP = 0.2  # a frame round what the voice names, or a line it says, lands in this: seen to land
 COPY_DOWN = 0.8  # the scores copied down to the divided panel's row
 FIRST_HALF, SECOND_HALF = squish_rate_func(smooth, 0.0, 0.5), squish_rate_func(smooth, 0.5, 1.0)  # one out, then in
-LEAD_GAP = 0.08  # round the d_k = 64 lines over the exponentiated row's bars
+LEAD_GAP, LEAD_SIDE_GAP = 0.08, 0.2  # over and under the d_k = 64 lines beside the framed bar, and beside them
 LEAD_WRAP_GAIN = 1.15  # those lines are wrapped only when it keeps them this much larger: a line broken for a few
 # percent of size reads worse than a whole one
 ROUNDED_GAP = 0.5  # between the rounding note and the sum right of it
@@ -687,7 +687,7 @@ class ScalingScene(LessonScene):
         dimensions = self.dimensions
         widest = dimensions[-1]
         dots, bracket, name = strips.strips[widest]
-        axis = VGroup(strips.axis, strips.ticks, strips.tick_labels, strips.label, strips.sigma)
+        axis = VGroup(strips.axis, strips.ticks, strips.tick_labels, strips.label)
         self.cue_deviation(widest, scaled=True)
         self.play(Appear(self.scaled_column[0]),
                   Transform(self.row_frame, self.table_frame(len(dimensions) - 1, columns=4), rate_func=FIRST_HALF),
@@ -699,7 +699,8 @@ class ScalingScene(LessonScene):
         for index in reversed(range(len(dimensions) - 1)):
             d_k = dimensions[index]
             self.cue_deviation(d_k, scaled=True)
-            self.play(Appear(strips.strips[d_k]),
+            top = [strips.sigma] if index == 0 else []  # ±σ over the top strip's bracket, with it
+            self.play(Appear(strips.strips[d_k], *top),
                       Transform(self.row_frame, self.table_frame(index, columns=4), rate_func=FIRST_HALF),
                       Appear(rows[index][3], rate_func=SECOND_HALF), run_time=QUICK_CHANGE)
 
@@ -865,8 +866,8 @@ class ScalingScene(LessonScene):
         """``lines`` written over the other keys' weights, on the wider side of the framed bar (``frame``), under the
         line of 1, each wrapped to that width (many keys leave a narrow side): never over the framed bar (it reads
         as another key's weight), never across the line's label."""
-        sides = [(moves.bars[0].get_left()[0], frame.get_left()[0] - LEAD_GAP),
-                 (frame.get_right()[0] + LEAD_GAP, moves.bars[-1].get_right()[0])]
+        sides = [(moves.bars[0].get_left()[0], frame.get_left()[0] - LEAD_SIDE_GAP),
+                 (frame.get_right()[0] + LEAD_SIDE_GAP, moves.bars[-1].get_right()[0])]
         left, right = max(sides, key=lambda side: side[1] - side[0])
         under = [bar for j, bar in enumerate(moves.bars) if j != winner and left <= bar.get_x() <= right]
         bottom = max((bar.get_top()[1] for bar in under), default=moves.baseline.get_y()) + LEAD_GAP
