@@ -10,18 +10,18 @@ the range): the scaled scores are visibly the smaller ones.
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, MathTex,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, MathTex,
                    Rectangle, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write,
                    smooth, squish_rate_func)
 
 from attn_math.scaling import (DEVIATION_PAIRS, ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
                                softmax_slopes, standard_deviation)
-from lesson.numbers import format_number
+from lesson.numbers import format_number, parse_number
 from lesson.scaling_answers import COLLAPSED, question_fields, scaled_step, swept
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Swap, Vanish
-from scenes.heatmap import round_value, score_legend
+from scenes.heatmap import ColourLegend, round_value, signed_colour
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene, wrapped_text
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.visuals import fit, label_text, number_text
@@ -90,6 +90,12 @@ CLOUD_WIDTH, CLOUD_HEIGHT = 9.0, 1.3  # the axis, and the band the dots are spre
 CLOUD_MARGIN = 1.05  # the axis reaches this much past the farthest dot
 CLOUD_GAP = 0.45  # between the table and the cloud under it
 CLOUD_LABEL_SIZE = style.BODY_SIZE + 12  # the axis's label and ±σ: their scripts stay legible at 720p
+# The divided clouds side by side, a strip each over one axis, all of them this tall whatever their count (a fifth
+# d_k shrinks the strips, not their labels); of a strip's height: the band of its dots, the gap under it and the
+# room over it for its ±σ bracket; its d_k's name on the left
+STRIPS_HEIGHT = 2.24
+STRIP_BAND, STRIP_GAP, STRIP_BRACKET = 0.54, 0.18, 0.28
+STRIP_NAME_SIZE = style.BODY_SIZE
 DOT_RADIUS, DOT_OPACITY = 0.035, 0.6  # overlapping dots read as density
 BLIP_SPACING = 0.12  # seconds between the exponentials' blips
 SHORTEST_CHANGE = 0.8  # a label that changes alone
@@ -108,6 +114,12 @@ SHORTEST_APPEAR = 0.4
 POP = 0.15
 MARK_POP = 0.2  # a frame round what the voice names, or a line it says, lands in this: seen to land
 COPY_DOWN = 0.8  # the scores copied down to the divided panel's row
+FIRST_HALF, SECOND_HALF = squish_rate_func(smooth, 0.0, 0.5), squish_rate_func(smooth, 0.5, 1.0)  # one out, then in
+LEAD_GAP, LEAD_SIDE_GAP = 0.08, 0.2  # over and under the d_k = 64 lines beside the framed bar, and beside them
+LEAD_WRAP_GAIN = 1.15  # those lines are wrapped only when it keeps them this much larger: a line broken for a few
+# percent of size reads worse than a whole one
+ROUNDED_GAP = 0.5  # between the rounding note and the sum right of it
+SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
 
 
@@ -124,6 +136,20 @@ def wave(animations: list) -> list:
     return animations
 
 
+def shown_value(value: float) -> float:
+    """``value`` as format_number writes it on screen (11.7, 1.49): a result computed from it is what a student
+    recomputing from the screen finds."""
+    return parse_number(format_number(value))
+
+
+def times_text(factor: float) -> str:
+    """A large factor to two significant digits: 27 000 (in groups of three), or 10 with a superscript exponent
+    past a million (no e-notation on screen)."""
+    if factor < 1e6:
+        return grouped(int(float(f"{factor:.2g}")))
+    return "10" + str(int(np.floor(np.log10(factor)))).translate(SUPERSCRIPT_DIGITS)
+
+
 def grouped(count: int) -> str:
     """A count in groups of three digits split by a no-break space, as SI writes it: 20 000."""
     return f"{count:,}".replace(",", "\u00a0")
@@ -135,18 +161,15 @@ def gradient_reach(weights: np.ndarray) -> float:
     return float(softmax_slopes(weights).sum())
 
 
-class ScoreCloud(VGroup):
-    """Many scores q · k as dots on one fixed axis (a dot is a pair q, k; its height only keeps dots apart), and a
-    bracket from −σ to +σ over them: ``move_to_values`` moves the dots and the bracket to new values."""
+class ValueAxis(VGroup):
+    """One fixed axis of values q · k (ticks, their numbers, a TeX label on the right, words under it) on which dots
+    and ±σ brackets are drawn: a dot's x is its value, as built CLOUD_WIDTH wide from −``reach`` to +``reach``."""
 
-    def __init__(self, reach: float, labels: tuple[str, str], caption: str):
-        """``reach``: the largest |value| the axis shows; ``labels``: what the values are (TeX), first and after
-        ``relabel``; ``caption``: words under the axis (each dot a pair)."""
+    def __init__(self, reach: float, ticks, label: str, caption: str | None):
+        """``caption``: words under the tick numbers, or None."""
         super().__init__()
         self.reach = reach
         self.axis = Line([-CLOUD_WIDTH / 2, 0, 0], [CLOUD_WIDTH / 2, 0, 0], color=style.MUTED, stroke_width=2)
-        step = nice_tick(reach)
-        ticks = (-step, 0.0, step)
         self.ticks = VGroup(*[Line([self.x_of(value), -0.08, 0], [self.x_of(value), 0.08, 0], color=style.MUTED,
                                    stroke_width=2) for value in ticks])
         self.tick_labels = VGroup()
@@ -154,19 +177,12 @@ class ScoreCloud(VGroup):
             text = number_text(value, style.MUTED, style.CAPTION_SIZE, decimals=0)
             text.tag = ("cloud_axis", (0, i))
             self.tick_labels.add(text.next_to(self.ticks[i], DOWN, buff=0.1))
-        # the room right of the axis for its label, as wide as the widest it will show (divided by sqrt(d_k))
-        self.label_room = Rectangle(width=max(MathTex(tex, font_size=CLOUD_LABEL_SIZE).width for tex in labels),
-                                    height=0.1, stroke_width=0, fill_opacity=0).next_to(self.axis, RIGHT, buff=0.2)
-        self.label = self._label(labels[0])
-        self.caption = label_text(caption, style.MUTED, style.CAPTION_SIZE).next_to(self.tick_labels, DOWN, buff=0.2)
-        dot_heights = 0.2 + CLOUD_HEIGHT * ((np.arange(CLOUD_POINTS) * GOLDEN) % 1.0)
-        self.dots = VGroup(*[Dot([0, y, 0], radius=DOT_RADIUS, fill_opacity=DOT_OPACITY) for y in dot_heights])
-        self.bracket_y = CLOUD_HEIGHT + 0.45
-        self.bracket = self._bracket(1.0)
-        self.sigma = MathTex(r"\pm\sigma", color=style.TEXT, font_size=CLOUD_LABEL_SIZE)
-        self.sigma.next_to(np.array([0, self.bracket_y, 0]), UP, buff=0.15)
-        self.add(self.axis, self.label_room, self.ticks, self.tick_labels, self.label, self.caption, self.dots,
-                 self.bracket, self.sigma)
+        self.label = MathTex(label, color=style.TEXT, font_size=CLOUD_LABEL_SIZE).next_to(self.axis, RIGHT, buff=0.2)
+        self.add(self.axis, self.ticks, self.tick_labels, self.label)
+        if caption is not None:
+            self.caption = label_text(caption, style.MUTED, style.CAPTION_SIZE)
+            self.caption.next_to(self.tick_labels, DOWN, buff=0.2)
+            self.add(self.caption)
 
     @property
     def scale_factor(self) -> float:
@@ -180,17 +196,43 @@ class ScoreCloud(VGroup):
         """The value at frame x on the axis where it is now (tests read the dots back)."""
         return (x - self.axis.get_center()[0]) / self.scale_factor / (CLOUD_WIDTH / 2) * self.reach
 
-    def _label(self, tex: str) -> MathTex:
-        """``tex`` right of the axis, at the cloud's present size."""
-        label = MathTex(tex, color=style.TEXT, font_size=CLOUD_LABEL_SIZE).scale(self.scale_factor)
-        return label.move_to(self.label_room, aligned_edge=LEFT)
+    def dots_at(self, values: np.ndarray, low: float, band: float) -> VGroup:
+        """A dot a value, as built, at its x; dot k at height low + frac(k x GOLDEN) x band (its height only keeps
+        dots apart), coloured by sign as scores are."""
+        heights = low + band * ((np.arange(len(values)) * GOLDEN) % 1.0)
+        return VGroup(*[Dot([self.x_of(value), y, 0], radius=DOT_RADIUS, fill_opacity=DOT_OPACITY,
+                            color=score_sign_colour(value)) for value, y in zip(values, heights)])
 
-    def _bracket(self, half_width: float) -> VGroup:
-        """|—| from −half_width to +half_width (frame units, as built) at the bracket's height."""
-        y, arm = self.bracket_y, 0.06
-        left, right = -half_width, half_width
+    def bracket_at(self, deviation: float, y: float) -> VGroup:
+        """|—| from −``deviation`` to +``deviation`` at height ``y``, as built."""
+        left, right, arm = self.x_of(-deviation), self.x_of(deviation), 0.06
         return VGroup(Line([left, y, 0], [right, y, 0]), Line([left, y - arm, 0], [left, y + arm, 0]),
                       Line([right, y - arm, 0], [right, y + arm, 0])).set_stroke(style.TEXT, 2.5)
+
+    def placed(self, built: VGroup) -> VGroup:
+        """``built`` (made at the axis's built place and size) moved and scaled as the axis has been since."""
+        return built.scale(self.scale_factor, about_point=ORIGIN).shift(self.axis.get_center())
+
+
+def score_sign_colour(value: float):
+    return style.SCORE_POSITIVE if value >= 0 else style.SCORE_NEGATIVE
+
+
+class ScoreCloud(ValueAxis):
+    """Many scores q · k as dots on one fixed axis (a dot is a pair q, k), and a bracket from −σ to +σ over them:
+    ``move_to_values`` moves the dots and the bracket to new values."""
+
+    def __init__(self, reach: float, label: str, caption: str):
+        """``reach``: the largest |value| the axis shows; ``label``: what the values are (TeX); ``caption``: words
+        under the axis (each dot a pair)."""
+        step = nice_tick(reach)
+        super().__init__(reach, (-step, 0.0, step), label, caption)
+        self.dots = self.dots_at(np.zeros(CLOUD_POINTS), 0.2, CLOUD_HEIGHT)
+        self.bracket_y = CLOUD_HEIGHT + 0.45
+        self.bracket = self.bracket_at(1.0, self.bracket_y)
+        self.sigma = MathTex(r"\pm\sigma", color=style.TEXT, font_size=CLOUD_LABEL_SIZE)
+        self.sigma.next_to(np.array([0, self.bracket_y, 0]), UP, buff=0.15)
+        self.add(self.dots, self.bracket, self.sigma)
 
     def show(self, values: np.ndarray, deviation: float) -> None:
         """Put the dots at ``values`` and the bracket at ±``deviation`` at once (before the cloud is on screen)."""
@@ -206,23 +248,54 @@ class ScoreCloud(VGroup):
         """``dots`` moved across to ``values`` on the axis where it is now, coloured by sign (as scores are)."""
         origin, scale = self.axis.get_center()[0], self.scale_factor
         for dot, value in zip(dots, values):
-            dot.set_x(origin + self.x_of(value) * scale).set_fill(self._colour(value), opacity=DOT_OPACITY)
+            dot.set_x(origin + self.x_of(value) * scale).set_fill(score_sign_colour(value), opacity=DOT_OPACITY)
         return dots
 
     def _placed_bracket(self, deviation: float) -> VGroup:
-        return self._bracket(abs(self.x_of(deviation))).scale(self.scale_factor, about_point=ORIGIN).shift(
-            self.axis.get_center())
+        return self.placed(self.bracket_at(abs(deviation), self.bracket_y))
 
-    def relabel(self, tex: str) -> list:
-        """The axis now shows ``tex`` (q · k divided by sqrt(d_k)): a cross-fade."""
-        old, self.label = self.label, self._label(tex)
-        self.remove(old)
-        self.add(self.label)
-        return [Swap(old, self.label)]
 
-    @staticmethod
-    def _colour(value: float):
-        return style.SCORE_POSITIVE if value >= 0 else style.SCORE_NEGATIVE
+class DividedStrips(ValueAxis):
+    """Every d_k's cloud divided by √d_k, side by side: a thin strip of dots a d_k, stacked over one axis on which
+    ±1 is wide (a tick every unit), each with its ±σ bracket and its d_k on the left. The strips are as wide as each
+    other: the brackets all end at the dashed lines at ±1 (``guides``). ``strips[d_k]``: (dots, bracket, name)."""
+
+    def __init__(self, values: dict[int, np.ndarray], deviations: dict[int, float], label: str):
+        """``values``: each d_k's divided scores; ``deviations``: their σ; ``label``: the axis's TeX. No words under
+        the axis: the raw cloud before it said what a dot is."""
+        reach = max(float(np.max(np.abs(row))) for row in values.values()) * CLOUD_MARGIN
+        whole = int(np.floor(reach / CLOUD_MARGIN))
+        super().__init__(reach, [float(value) for value in range(-whole, whole + 1)], label, None)
+        self.strips = {}
+        pitch = STRIPS_HEIGHT / len(values)
+        for index, d_k in enumerate(sorted(values, reverse=True)):  # the largest d_k lowest, as in the table
+            low = (index + STRIP_GAP) * pitch
+            bracket = self.bracket_at(deviations[d_k], low + (STRIP_BAND + STRIP_BRACKET / 2) * pitch)
+            name = label_text(f"d_k = {d_k}", style.TEXT, STRIP_NAME_SIZE)
+            name.next_to(self.axis, LEFT, buff=0.3).set_y(low + STRIP_BAND * pitch / 2)
+            self.strips[d_k] = VGroup(self.dots_at(values[d_k], low, STRIP_BAND * pitch), bracket, name)
+        top = max(strip[1].get_y() for strip in self.strips.values())
+        self.sigma = MathTex(r"\pm\sigma", color=style.TEXT, font_size=CLOUD_LABEL_SIZE)
+        self.sigma.next_to(np.array([0, top, 0]), UP, buff=0.15)
+        self.guides = VGroup(*[DashedLine([self.x_of(side), 0, 0], [self.x_of(side), top, 0], color=style.HIGHLIGHT,
+                                          stroke_width=2, dash_length=0.08) for side in (-1.0, 1.0)])
+        self.add(*self.strips.values(), self.sigma, self.guides)
+
+
+def covering_end(largest: float) -> float:
+    """``largest`` rounded up at its second significant digit (12.8 → 13, 51.6 → 52): the end of a colour scale
+    every score shown fits under, about as saturated as one ending at ``largest``."""
+    if largest <= 0:
+        return 1.0
+    power = 10.0 ** (np.floor(np.log10(largest)) - 1)
+    return float(np.ceil(largest / power - 1e-9) * power)
+
+
+def score_legend(end: float, label: str, height: float) -> ColourLegend:
+    """The scores' colour bar from −``end`` to +``end``, ticked at both ends and at 0: every score shown lies within
+    the numbers it names (ticks at ±10 under a −12.8 cell read as a scale that clips)."""
+    return ColourLegend(signed_colour(end), -end, end, height=height, ticks=[-end, 0.0, end], label=label,
+                        name="score_legend")
 
 
 def nice_tick(reach: float) -> float:
@@ -472,9 +545,10 @@ class ScalingScene(LessonScene):
         self.show_restored()
 
     def scale_to(self, shown: list[int]) -> None:
-        """The score cells' colour scale: the largest |score| of the ``shown`` d_k, raw or divided by sqrt(d_k)."""
-        self.largest_score = style.shared_largest(*[self.demos[d_k].scores for d_k in shown],
-                                                  *[self.demos[d_k].scaled_scores for d_k in shown])
+        """The score cells' colour scale: the largest |score| of the ``shown`` d_k, raw or divided by sqrt(d_k), rounded
+        up at its second digit (``covering_end``): the bar's end ticks cover every cell."""
+        self.largest_score = covering_end(style.shared_largest(*[self.demos[d_k].scores for d_k in shown],
+                                                               *[self.demos[d_k].scaled_scores for d_k in shown]))
         self.scale_high = max(shown)
 
     # Step 1 -------------------------------------------------------------------------------------
@@ -565,10 +639,15 @@ class ScalingScene(LessonScene):
         new_numbers = len(dimensions) + 3  # the new column, and the axis's three ticks
         self.begin_step("spread", low=dimensions[0], high=dimensions[-1], new_numbers=new_numbers)
         reach = max(float(np.max(np.abs(cloud.scores))) for cloud in clouds.values()) * CLOUD_MARGIN
-        cloud = ScoreCloud(reach, (CLOUD_LABEL, SCALED_CLOUD_LABEL), self.strings["labels"]["cloud_axis"])
+        cloud = ScoreCloud(reach, CLOUD_LABEL, self.strings["labels"]["cloud_axis"])
         table = self.deviation_table(scaled=True)
         stage = VGroup(table, cloud).arrange(DOWN, buff=CLOUD_GAP)
         self.place(stage, *style.body_box())
+        # the divided clouds take the raw cloud's place: never a q·k/√d_k axis under raw dots
+        strips = DividedStrips({d_k: clouds[d_k].scaled_scores for d_k in dimensions},
+                               self.scaled_deviations, SCALED_CLOUD_LABEL)  # ±σ the table's, beside it
+        left, right, bottom, _ = style.body_box()
+        self.place(strips, left, right, bottom, table.get_bottom()[1] - CLOUD_GAP)
         header, *rows = table
         moves = [Transform(old, new) for old_row, new_row in zip(self.table, table)
                  for old, new in zip(old_row, new_row)]
@@ -578,11 +657,12 @@ class ScalingScene(LessonScene):
         cloud.show(clouds[first].scores, self.deviations[first])
         self.row_frame = self.table_frame(0, columns=3)
         self.cue_deviation(first, scaled=False)
+        self.cloud = cloud  # the raw cloud, then the divided strips once they take its place
         self.play(Appear(cloud), Create(self.row_frame), run_time=SWEEP_CHANGE)
         widenings = len(dimensions) - 1
-        # The divided column after the sweep: one collapse (the widest cloud), then the rest fill in quickly,
-        # each number with its blip: divided, every d_k's cloud is as narrow as the first's, nothing to watch.
-        returning = SHORTEST_CHANGE + SWEEP_CHANGE + QUICK_CHANGE * widenings
+        # The divided strips after the sweep: the widest cloud squeezed into its strip, then the others come
+        # quickly, each number with its blip; they stay, side by side, as wide as each other.
+        returning = SWEEP_CHANGE + QUICK_CHANGE * widenings + SHORTEST_CHANGE
         self.sweep_hold(widenings + 2, SWEEP_CHANGE * widenings + returning)
         self.beat("widen")  # the cloud widens as the voice says so, not under its sentence on the dots
         for index, d_k in enumerate(dimensions[1:], start=1):
@@ -591,20 +671,38 @@ class ScalingScene(LessonScene):
                       Transform(self.row_frame, self.table_frame(index, columns=3)), run_time=SWEEP_CHANGE)
             self.sweep_hold(widenings - index + 2, SWEEP_CHANGE * (widenings - index) + returning)
         self.beat("divide")  # the widest cloud stays until the sentence on the widening has ended
-        self.play(Appear(header[3]), *cloud.relabel(SCALED_CLOUD_LABEL), run_time=SHORTEST_CHANGE)
-        for count, index in enumerate(reversed(range(len(dimensions)))):
-            d_k = dimensions[index]
-            self.cue_deviation(d_k, scaled=True)
-            self.play(*cloud.move_to_values(clouds[d_k].scaled_scores, self.scaled_deviations[d_k]),
-                      Transform(self.row_frame, self.table_frame(index, columns=4)), Appear(rows[index][3]),
-                      run_time=QUICK_CHANGE if count else SWEEP_CHANGE)
-        self.beat("one")  # every divided deviation, ≈ 1, framed as the voice says so
+        self.cloud = strips
+        self.squeeze_into_strips(cloud, strips, rows)
+        self.beat("one")  # every divided deviation, ≈ 1, framed as the voice says so; the brackets end at ±1
         column = SurroundingRectangle(self.scaled_column, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5,
                                       corner_radius=0.06)
-        self.play(ReplacementTransform(self.row_frame, column), run_time=SHORTEST_CHANGE)
+        self.play(ReplacementTransform(self.row_frame, column), Create(strips.guides), run_time=SHORTEST_CHANGE)
         self.row_frame = column
         self.sweep_hold(1, 0.0)
-        self.cloud = cloud
+
+    def squeeze_into_strips(self, cloud: ScoreCloud, strips: DividedStrips, rows: list) -> None:
+        """The widest raw cloud's dots squeezed into its divided strip as the axis becomes q·k/√d_k's, then the other
+        d_k's strips, each with its row's new number: the frame widens to the new column before the number comes
+        (no edge sweeps across a digit)."""
+        dimensions = self.dimensions
+        widest = dimensions[-1]
+        dots, bracket, name = strips.strips[widest]
+        axis = VGroup(strips.axis, strips.ticks, strips.tick_labels, strips.label)
+        self.cue_deviation(widest, scaled=True)
+        self.play(Appear(self.scaled_column[0]),
+                  Transform(self.row_frame, self.table_frame(len(dimensions) - 1, columns=4), rate_func=FIRST_HALF),
+                  ReplacementTransform(cloud.dots, dots), ReplacementTransform(cloud.bracket, bracket),
+                  Vanish(VGroup(*[part for part in cloud if part not in (cloud.dots, cloud.bracket)]),
+                         rate_func=FIRST_HALF),
+                  Appear(axis, name, rate_func=SECOND_HALF), Appear(rows[-1][3], rate_func=SECOND_HALF),
+                  run_time=SWEEP_CHANGE)
+        for index in reversed(range(len(dimensions) - 1)):
+            d_k = dimensions[index]
+            self.cue_deviation(d_k, scaled=True)
+            top = [strips.sigma] if index == 0 else []  # ±σ over the top strip's bracket, with it
+            self.play(Appear(strips.strips[d_k], *top),
+                      Transform(self.row_frame, self.table_frame(index, columns=4), rate_func=FIRST_HALF),
+                      Appear(rows[index][3], rate_func=SECOND_HALF), run_time=QUICK_CHANGE)
 
     def sweep_hold(self, holds_left: int, after: float) -> None:
         """A hold of a sweep whose numbers are read once each: at least SWEEP_HOLD, ``after`` seconds of
@@ -714,16 +812,21 @@ class ScalingScene(LessonScene):
                         new_numbers=len(keys) + 1 + len(self.numbers_at(shown, ["unscaled"])
                                                         - self.numbers_at(d_k, ["unscaled"])))
         self.place(moves, *self.panel_area(self.readout, note=False))
-        self.play(Vanish(self.marks, self.unscaled, self.legend), run_time=0.6)
-        self.beat("shown")  # "Mirémoslo en dimensión 8": that row comes as the voice names it
-        self.play(Appear(moves), *self.readout.change_to(self.readout_values(shown)), run_time=SHORTEST_APPEAR)
+        # "Mirémoslo en dimensión 8": the last step's row stays under its d_k until that row replaces it, as the
+        # voice names it (never an empty chart under the old d_k)
+        self.beat("shown")
+        self.play(Vanish(self.marks, self.unscaled, self.legend, rate_func=FIRST_HALF),
+                  Appear(moves, rate_func=SECOND_HALF), *self.readout.change_to(self.readout_values(shown)),
+                  run_time=2 * SHORTEST_APPEAR)
         change = self.per_key(CHANGE)
         self.hold(3, after=2 * change)
         self.beat("exponentiate")
         # The exponentials read out as blips, on the scale of the bars (1 at the top).
         self.cue("values", lands=True, values=[float(value) for value in parts.exponentials],
                  spacing=BLIP_SPACING, low=0.0, high=1.0)
-        self.play(*moves.exponentiate(), run_time=change)
+        exponentiate = moves.exponentiate()
+        rounded = self.rounding_note(moves)
+        self.play(*exponentiate, Appear(rounded), run_time=change)
         top = int(np.argmax(parts.weights))
         # "las dibujamos divididas por la mayor": the line 1 = e^{max} and the bar that reaches it, framed
         self.beat("drawn")
@@ -738,16 +841,59 @@ class ScalingScene(LessonScene):
         winner = self.mark(VGroup(moves.bars[top], moves.numbers[top]))
         self.play(Appear(winner), run_time=MARK_POP)
         if shown != d_k:
-            # "en dimensión 64 ... con casi todo": that d_k's largest weight written above the bars, from the first
-            # bar: over the framed bar it read as this key's weight at d_k = 64 (review s11: there k₆ took it)
-            larger = label_text(self.strings["labels"]["larger"].format(
-                d_k=d_k, top=format_number(self.demos[d_k].weights_unscaled.max())), style.HIGHLIGHT,
-                style.BODY_SIZE).scale(moves.scale_factor)
-            larger.next_to(winner, UP, buff=0.1).align_to(moves.bars[0], LEFT)
+            # "en dimensión 64 ... con casi todo": that d_k's largest weight and why (the gap of its two largest
+            # scores, exp of it) written beside the framed bar, never over it: over it, it read as this key's weight
+            # at d_k = 64 (review s11: there k₆ took it)
+            larger = self.beside_winner(self.larger_lead(d_k), moves, top, winner)
             self.beat("larger")
             self.play(Appear(larger), run_time=MARK_POP)
             winner.add(larger)
-        self.moves = VGroup(moves, winner)
+        self.moves = VGroup(moves, winner, rounded)
+
+    def larger_lead(self, d_k: int) -> list[str]:
+        """Two lines on d_k's unscaled row (the growing step's last): its largest weight, then why, from its scores
+        as shown: the gap between the two largest, and exp(gap), how many times the runner-up's weight the largest
+        gets (softmax: α₁ / α₂ = exp(s₁ − s₂))."""
+        labels, demo = self.strings["labels"], self.demos[d_k]
+        second, first = (shown_value(score) for score in np.sort(demo.scores)[-2:])
+        gap = shown_value(first - second)
+        return [labels["larger"].format(d_k=d_k, top=format_number(demo.weights_unscaled.max())),
+                labels["larger_gap"].format(first=format_number(first), second=format_number(second),
+                                            gap=format_number(gap), factor=times_text(float(np.exp(gap))))]
+
+    @staticmethod
+    def beside_winner(lines: list[str], moves: SoftmaxMoves, winner: int, frame) -> VGroup:
+        """``lines`` written over the other keys' weights, on the wider side of the framed bar (``frame``), under the
+        line of 1, each wrapped to that width (many keys leave a narrow side): never over the framed bar (it reads
+        as another key's weight), never across the line's label."""
+        sides = [(moves.bars[0].get_left()[0], frame.get_left()[0] - LEAD_SIDE_GAP),
+                 (frame.get_right()[0] + LEAD_SIDE_GAP, moves.bars[-1].get_right()[0])]
+        left, right = max(sides, key=lambda side: side[1] - side[0])
+        under = [bar for j, bar in enumerate(moves.bars) if j != winner and left <= bar.get_x() <= right]
+        bottom = max((bar.get_top()[1] for bar in under), default=moves.baseline.get_y()) + LEAD_GAP
+        top = moves.top_line.get_y() - LEAD_GAP
+
+        def written(width: float) -> VGroup:
+            block = VGroup(*[wrapped_text(line, style.HIGHLIGHT, style.BODY_SIZE, width) for line in lines])
+            return block.arrange(DOWN, aligned_edge=LEFT, buff=SIDE_LINE_GAP)
+
+        def size(block: VGroup) -> float:
+            return min(1.0, (right - left) / block.width, (top - bottom) / block.height)
+
+        # each line whole, or wrapped to the side's width if that keeps the letters clearly larger once fitted
+        whole, wrapped = written(np.inf), written(right - left)
+        best = wrapped if size(wrapped) > LEAD_WRAP_GAIN * size(whole) else whole
+        fit(best, right - left, top - bottom)
+        return best.move_to(np.array([left, (top + bottom) / 2, 0]), aligned_edge=LEFT)
+
+    def rounding_note(self, moves: SoftmaxMoves):
+        """Why a sum recomputed from the rounded figures on screen may miss by one in the last digit (e^{0.05 − 0.96}
+        of the shown scores is 0.40, shown 0.41; the weights shown add to 0.99 under Σ = 1.00): said once, left of
+        the row's sum, in the room under the numbers (``moves.exponentiate`` has placed that sum)."""
+        note = label_text(self.strings["labels"]["rounded"], style.MUTED, style.CAPTION_SIZE)
+        room = moves.sum_line.get_left()[0] - moves.label_room.get_left()[0] - ROUNDED_GAP
+        fit(note, room, moves.sum_line.height * 2)
+        return note.next_to(moves.sum_line, LEFT, buff=ROUNDED_GAP)
 
     @staticmethod
     def mark(mobject) -> SurroundingRectangle:

@@ -15,7 +15,7 @@ from manim import Scene, tempconfig
 
 from lesson.numbers import format_number, parse_number
 from scenes.lesson_scene import LessonScene
-from scenes.scaling import CLOUD_POINTS, GROWTH, ScalingScene, ScoreCloud
+from scenes.scaling import CLOUD_POINTS, GROWTH, DividedStrips, ScalingScene, ScoreCloud
 from scenes.softmax_moves import DEPTH_SHARE, SoftmaxMoves
 from tests.scene_checks import CACHE, TINY, run_scene
 
@@ -46,6 +46,14 @@ def pictures(*overrides):
                 shots.append((key, {"cloud": mobject.label.get_tex_string(), "time": scene.renderer.time,
                                     "values": np.array([mobject.value_of(dot.get_x()) for dot in mobject.dots]),
                                     "bracket": mobject.value_of(centre + mobject.bracket[0].get_length() / 2)}))
+        strips = getattr(scene, "cloud", None)
+        if key == "spread" and isinstance(strips, DividedStrips):
+            # the divided clouds side by side (review 12): each strip on screen, its dots and bracket read back
+            shown = {id(part) for top in scene.mobjects for part in top.get_family()}
+            shots.append((key, {"strips": strips.label.get_tex_string(), "time": scene.renderer.time, "shown": {
+                d_k: (np.array([strips.value_of(dot.get_x()) for dot in dots]),
+                      strips.value_of(bracket[0].get_right()[0]))
+                for d_k, (dots, bracket, _) in strips.strips.items() if id(dots[0]) in shown}}))
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(LessonScene, "play", play)
@@ -159,8 +167,8 @@ def test_the_cloud_is_the_draws_and_widens_like_root_d_k_then_comes_back_to_one(
         if seen is None or not np.array_equal(shot["values"], seen):
             changes.append(shot)
             seen = shot["values"]
-    assert len(changes) == 2 * len(dimensions)
-    raw, divided = changes[:len(dimensions)], changes[len(dimensions):]
+    assert len(changes) == len(dimensions)
+    raw = changes
     for d_k, shot in zip(dimensions, raw):
         drawn = cloud_scores(d_k, settings.seed)
         reach = max(abs(shot["values"]).max(), 1.0)
@@ -170,12 +178,18 @@ def test_the_cloud_is_the_draws_and_widens_like_root_d_k_then_comes_back_to_one(
         assert "sqrt" not in shot["cloud"]
     spreads = [np.std(shot["values"]) for shot in raw]
     assert spreads == sorted(spreads)
-    for d_k, shot in zip(reversed(dimensions), divided):
+    # divided (review 12): one strip a d_k joins the others, from the widest back to the narrowest, and stays
+    strips = [shot for key, shot in shots if key == "spread" and "strips" in shot]
+    joined = []
+    for shot in strips:
+        joined += [d_k for d_k in shot["shown"] if d_k not in joined]
+        assert "sqrt{d_k}" in shot["strips"]
+    assert joined == list(reversed(dimensions))
+    for d_k, (values, bracket) in strips[-1]["shown"].items():
         drawn = cloud_scores(d_k, settings.seed) / math.sqrt(d_k)
-        assert shot["values"] == pytest.approx(drawn, abs=2e-3 * max(abs(raw[-1]["values"]).max(), 1.0))
-        assert np.std(shot["values"]) == pytest.approx(1.0, rel=0.12)
-        assert shot["bracket"] == pytest.approx(1.0, rel=0.06)
-        assert "sqrt{d_k}" in shot["cloud"]
+        assert values == pytest.approx(drawn, abs=2e-3 * max(abs(drawn).max(), 1.0))
+        assert np.std(values) == pytest.approx(1.0, rel=0.12)
+        assert bracket == pytest.approx(1.0, rel=0.06)
 
 
 def test_the_new_column_is_the_deviation_over_root_d_k_beside_the_table(watched):

@@ -82,18 +82,20 @@ def largest_score(scene, d_ks, versions=("unscaled", "scaled")) -> float:
 
 def test_the_colour_scale_fits_the_scores_each_step_shows(scene):
     """Review: the legend read ±50 while steps 3 to 5 show scores of 12.8 at most: cells almost uncoloured. Steps 3
-    to 5 show d_k = 2, 8 and 64 (the configured one): their bar ends at the roundest value under their largest
-    |score| (12.8: ±10); the last sweep goes on to 512, its bar to ±50. Each bar's label names the d_k it covers."""
+    to 5 show d_k = 2, 8 and 64 (the configured one): their bar ends just past their largest |score| (review 12: its
+    ticks cover every score, 12.8: ±13); the last sweep goes on to 512, its bar to ±52. Each bar's label names the
+    d_k it covers."""
     early, every = (2, 8, 64), (2, 8, 64, 512)
     assert scene.settings.d_k == 64
     for key, d_ks in (("growing", early), ("scaled", early), ("restored", every)):
         shown = largest_score(scene, d_ks)
         ticks = [parse_number(text) for text in step(scene, key).numbers["score_legend"][0]]
         assert ticks[1] == 0 and ticks[0] == -ticks[2]
-        assert 0.5 * shown <= ticks[2] <= shown, (key, ticks, shown)
+        assert shown <= ticks[2] <= 1.1 * shown, (key, ticks, shown)
         assert any(f"d_k ≤ {max(d_ks)}" in text.text for text in step(scene, key).texts), key
     # both panels on one scale, the bar's: never two scales on one screen
-    assert scene.unscaled.scores.largest == scene.scaled.scores.largest == pytest.approx(largest_score(scene, every))
+    assert scene.unscaled.scores.largest == scene.scaled.scores.largest
+    assert largest_score(scene, every) <= scene.scaled.scores.largest <= 1.1 * largest_score(scene, every)
 
 
 def test_step_five_opens_once_step_four_has_left(paced):
