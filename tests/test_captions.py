@@ -15,7 +15,7 @@ import pytest
 import srt
 from markdown_it import MarkdownIt
 
-from lecture.render.captions import lecture_tracks, section_tracks, step_spans, subtitle_text
+from lecture.render.captions import EARLY_MOST, lecture_tracks, section_tracks, step_spans, subtitle_text
 from lecture.publish.script import markdown_text
 from lesson.records import steps_of
 from media_checks import (TINY, card_record, chapters, manifest, run_cli, run_quick_cli, step_record, streams,
@@ -174,17 +174,32 @@ def test_every_caption_a_step_or_a_card_shows_and_every_narrated_sentence_is_typ
 def test_words_said_after_the_voice_waits_for_a_play_come_as_they_are_said():
     """One sentence, two phrases: the voice says the first, waits 6 s for a play, then says the second. Shared out
     by characters over the whole sentence, "y después crece." came up 4 s before it was said (the 720p watch found
-    cues up to 7 s ahead); phrases said one after the other still share their blocks."""
+    cues up to 7 s ahead); phrases said one after the other still share their blocks (the later one said within
+    EARLY_MOST of the block's start)."""
     waits = step_record("A", "", 12.0, narration={
         "sentences": [["Primero miramos el cuadro, y después crece.", 1.0, 10.5]],
         "phrases": [["Primero miramos el cuadro,", 1.0, 3.0, ""], ["y después crece.", 9.0, 10.5, "grow"]]})
     assert section_tracks([waits], 12.0).cues == ((1.0, 3.0, "Primero miramos el cuadro,"),
                                                  (9.0, 10.5, "y después crece."))
     flowing = step_record("B", "", 6.0, narration={
-        "sentences": [["Primero miramos el cuadro, y después crece.", 1.0, 4.5]],
-        "phrases": [["Primero miramos el cuadro,", 1.0, 3.0, ""], ["y después crece.", 3.3, 4.5, "grow"]]})
+        "sentences": [["Primero miramos el cuadro, y después crece.", 1.0, 4.0]],
+        "phrases": [["Primero miramos el cuadro,", 1.0, 2.6, ""], ["y después crece.", 2.8, 4.0, "grow"]]})
     assert [(start, end, unwrapped(text)) for start, end, text in section_tracks([flowing], 6.0).cues] == [
-        (1.0, 4.5, "Primero miramos el cuadro, y después crece.")]
+        (1.0, 4.0, "Primero miramos el cuadro, y después crece.")]
+
+
+def test_a_phrase_said_with_a_play_long_after_its_block_began_starts_a_block_of_its_own():
+    """Review s12 (learned, 61.8 s): «Antes de la caída puntúan 0.21 y 0.09; después, 0.91 y 0.93» came up as one
+    block as the first phrase began, 4.9 s before the scores it names were drawn, the voice pausing only 0.3 s
+    between them. A phrase tied to a play, said more than EARLY_MOST after its run began, starts a block."""
+    phrases = [["Antes de la caída puntúan 0.21 y 0.09;", 61.8, 66.37, "before"],
+               ["después, 0.91 y 0.93:", 66.67, 70.44, "after"], ["nacen con la caída.", 70.77, 72.3, "born"]]
+    step = step_record("A", "", 73.0, narration={"sentences": [[" ".join(p[0] for p in phrases), 61.8, 72.3]],
+                                                 "phrases": phrases})
+    assert phrases[1][1] - phrases[0][1] > EARLY_MOST > phrases[1][1] - phrases[0][2]  # not a pause: a late play
+    cues = [(start, end, unwrapped(text)) for start, end, text in section_tracks([step], 73.0).cues]
+    assert cues[0] == (61.8, 66.37, "Antes de la caída puntúan 0.21 y 0.09;")
+    assert all(start >= 66.67 - 1e-3 for start, _, text in cues[1:]) and "0.91" in cues[1][2]
 
 
 def test_english_subtitles_write_the_notation_from_the_english_words():

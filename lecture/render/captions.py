@@ -32,6 +32,7 @@ from lesson.records import CardRecord, StepRecord
 LINE_LENGTH = 42  # characters per caption line: the usual limit for subtitles read at a glance
 BLOCK_LINES = 2  # lines per caption block of a narrated step: more cover the picture and outrun the voice
 RUN_PAUSE = 1.0  # seconds of the voice's silence inside a sentence (waiting for a play) that start a new block
+EARLY_MOST = 2.0  # seconds a phrase said with a play may show ahead of it in its block; later, it starts a block
 CLAUSE_END = re.compile(r"(?<=[,;:])\s+")  # where a sentence is best cut: after a comma, a semicolon, a colon
 # WebVTT's escapes (W3C WebVTT, "cue text"): "&" and "<" would start a character reference or a tag, and an
 # escaped ">" means no "-->" in a cue's text, where a reader takes it for the next cue's timing and ends the cue.
@@ -93,7 +94,7 @@ def spoken_cues(step: StepRecord | CardRecord, lang: str = DEFAULT_LANGUAGE) -> 
     """A spoken step's (or card's) caption blocks, sentence by sentence, timed by the phrases that say them: phrases said one
     after the other share their blocks (each block its share of their time, by characters); where the voice waits
     for a play (a pause of RUN_PAUSE or more), the words after it start a block of their own as they are said."""
-    phrases = [(start, end, text) for text, start, end, _ in step.narration.get("phrases", [])]
+    phrases = [(start, end, text, play) for text, start, end, play in step.narration.get("phrases", [])]
     cues = []
     for text, start, end in step.spoken:
         said = [phrase for phrase in phrases if start - 1e-3 <= phrase[0] and phrase[1] <= end + 1e-3]
@@ -102,11 +103,13 @@ def spoken_cues(step: StepRecord | CardRecord, lang: str = DEFAULT_LANGUAGE) -> 
     return cues
 
 
-def _runs(phrases: list[tuple[float, float, str]]) -> list[tuple[float, float, str]]:
-    """Consecutive phrases (start, end, text) joined while the pause between them is under RUN_PAUSE."""
+def _runs(phrases: list[tuple[float, float, str, str]]) -> list[tuple[float, float, str]]:
+    """Consecutive phrases (start, end, text, the play it started with or "") joined while the pause between them is
+    under RUN_PAUSE, and a phrase said with a play no later than EARLY_MOST after its run began: a run's blocks show
+    from its start, so «después, 0.91 y 0.93» read 4.9 s before its scores came (review s12)."""
     runs = []
-    for start, end, text in phrases:
-        if runs and start - runs[-1][1] < RUN_PAUSE:
+    for start, end, text, play in phrases:
+        if runs and start - runs[-1][1] < RUN_PAUSE and not (play and start - runs[-1][0] > EARLY_MOST):
             runs[-1] = (runs[-1][0], end, f"{runs[-1][2]} {text}")
         else:
             runs.append((start, end, text))
