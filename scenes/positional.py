@@ -1061,8 +1061,8 @@ class PositionalScene(LessonScene):
         value.tag = ("difference", (0, 0))
         if round(self.max_difference(output_a, output_b), 2) == 0:
             return value
-        word = label_text(self.labels["difference_word"].format(token=self.most_changed(output_a, output_b)),
-                          style.OUTPUT, style.BODY_SIZE)
+        token = self.shown_word(self.most_changed(output_a, output_b))
+        word = label_text(self.labels["difference_word"].format(token=token), style.OUTPUT, style.BODY_SIZE)
         return VGroup(value, word.next_to(value, RIGHT, buff=0.15).align_to(value, DOWN))
 
     def changed_frames(self, output_a: np.ndarray, output_b: np.ndarray) -> VGroup:
