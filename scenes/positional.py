@@ -126,10 +126,11 @@ def period_number(value: float, colour, font_size: float):
     text = Text(written, font=style.NUMBER_FONT, font_size=font_size, color=colour)
     text.shown_text = written
     exponent = VGroup(*text.submobjects[len(written.rstrip(SUPERSCRIPT_DIGITS)):])
-    digit = text.submobjects[0]
+    digit, height = text.submobjects[0], text.height
     exponent.scale(EXPONENT_SHARE * digit.height / exponent.height, about_edge=UP + LEFT)
     # raised half a digit over the baseline (the font's raise, a quarter, read «2.0·104»: review s12)
     exponent.shift(UP * (digit.get_bottom()[1] + EXPONENT_RAISE * digit.height - exponent.get_bottom()[1]))
+    text.initial_height *= text.height / height  # manim reads a Text's font size off its height: the raise is no growth
     return text
 
 
