@@ -94,6 +94,7 @@ INSET_ZOOM = 3.0  # the least magnification worth a window
 INSET_MOST = 12.0  # and the most: z_i alone (the lighter terms all 0) is not blown up to a point
 PENDING_OPACITY = 0.3  # rows of a matrix changing row by row that still hold the old kind of number, dimmed
 LABEL_SWAP = 0.6  # seconds the first row's change takes longer: its label changes with it, and the other rows dim
+CHECK_EXTRA = 2  # decimals beyond A's the division line may write so that its division checks
 NORMALISE_SECONDS = 1.4  # the softmax's second move on the followed row's bars
 BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
 # fit at a legible size between the formula map and the caption
@@ -744,12 +745,25 @@ class MatrixScene(LessonScene):
         self.moves = moves
 
     def division_line(self, parts):
-        """A_ij = (e^x / e^max) ÷ Σ = A's row: the exponentials as the bars' second row wrote them, their sum and
-        the weights, on one line, so that 1.00 / 1.13 = 0.8816 can be read once the bars' row holds the weights."""
-        written = lambda values, decimals: self.list_separator.join(format_number(value, decimals) for value in values)
+        """A_ij = (e^x / e^max) ÷ Σ = A's row on one line, the exponentials and their sum written with
+        ``checked_decimals`` so that dividing the numbers written gives the weights written (0.0144 / 1.1342 = 0.0127,
+        where the bars' 0.01 / 1.13 would give 0.0088)."""
+        decimals = self.checked_decimals(parts)
+        written = lambda values, places: self.list_separator.join(format_number(value, places) for value in values)
         return label_text(self.strings["labels"]["division_line"].format(
-            i=self.row + 1, exponentials=written(parts.exponentials, 2), total=format_number(parts.total),
-            weights=written(parts.weights, self.weight_decimals)), style.TEXT, style.BODY_SIZE)
+            i=self.row + 1, exponentials=written(parts.exponentials, decimals),
+            total=format_number(parts.total, decimals), weights=written(parts.weights, self.weight_decimals)),
+            style.TEXT, style.BODY_SIZE)
+
+    def checked_decimals(self, parts) -> int:
+        """The fewest decimals, from A's on, for the exponentials and their sum such that each written exponential
+        divided by the written sum, rounded to A's decimals, is the written weight (A's decimals + CHECK_EXTRA at most)."""
+        weights = np.round(parts.weights, self.weight_decimals)
+        for decimals in range(self.weight_decimals, self.weight_decimals + CHECK_EXTRA + 1):
+            quotients = np.round(parts.exponentials, decimals) / round(float(parts.total), decimals)
+            if np.array_equal(np.round(quotients, self.weight_decimals), weights):
+                return decimals
+        return self.weight_decimals + CHECK_EXTRA
 
     @property
     def list_separator(self) -> str:
