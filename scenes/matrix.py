@@ -218,6 +218,7 @@ class MatrixScene(LessonScene):
         self.weight_decimals = max(probability_decimals(result.weights)
                                    for result in (self.result, *self.contrasts.values()))
         self.line = self.map_frame = self.sqrt_strike = self.pointer = None
+        self.line_rows = 1  # rows of the worked line the step keeps room for (a coda takes a second)
         self.row = self.settings.followed_row()  # the row the walkthrough follows, from 0
         self.words = self.row_labels()
         pieces = self.strings["answer_pieces"]
@@ -1110,10 +1111,13 @@ class MatrixScene(LessonScene):
         if self.shows("shared_projection"):
             diagonal = self.answers["keys"]
             line = labels["diagonal_line" if diagonal["variant"] == "all" else f"diagonal_line_{diagonal['variant']}"]
+            dominant = diagonal["variant"] == "all"  # where the learned projections have something to break
             self.show_contrast("shared_projection", shared, [self.term(KEYS_T)],
                                lambda A: [A.cell_box(i, i) for i in range(len(shared.X))],
                                line=lambda A: line.format(diagonal=exact_row(np.diag(shared.scores)),
                                                           rows=diagonal["rows"]),
+                               change=(labels["shared_line"], r"QQ^\top"),  # K = Q, drawn as it is said
+                               coda=("learned", labels["learned_line"]) if dominant else None,
                                undivided=True, caption=self.contrast_caption("shared_projection", diagonal["variant"]),
                                rows=diagonal["rows"])
 
@@ -1126,13 +1130,15 @@ class MatrixScene(LessonScene):
 
     def show_contrast(self, key: str, result: AttentionSteps, terms: list, marks, line, sound=lambda: None,
                       undivided: bool = False, caption: str | None = None, change: tuple[str, str] | None = None,
-                      **fields):
+                      coda: tuple[str, str] | None = None, **fields):
         """The scores entering the softmax (``undivided``: QKᵀ before ÷ √d_k) with their colour bar beside A, row by
         row (each row of A sounds as it lands), then ``marks(A)`` framed (``sound`` as they close) and the worked
         ``line(A)``. A's label says what it is the softmax of; ``change``: (a worked line saying what changed, shown
-        first, the scores' label that says it). ``caption`` and ``fields`` as begin_step takes them."""
+        first, and what QKᵀ becomes in the labels); ``coda``: (a narration marker, a line shown under the worked line as
+        it is said). ``caption`` and ``fields`` as begin_step takes them."""
         self.begin_step(key, caption=caption, with_header=self.clear_stage(), **fields)
         self.stage = []
+        self.line_rows = 2 if coda else 1
         self.hide_line()
         self.point_map_at(*terms, scaled=result.scale)
         if change:
@@ -1140,10 +1146,11 @@ class MatrixScene(LessonScene):
         divided = result.scale and not undivided
         values = result.scaled if divided else result.scores
         largest = covering_value(style.shared_largest(values))
-        label = change[1] if change else r"QK^\top / \sqrt{d_k}" if result.scale else r"QK^\top"
+        product = change[1] if change else r"QK^\top"
+        label = product + r" / \sqrt{d_k}" if result.scale else product
         width = max(shared_cell_width(values), self.weights_matrix(result=result).cell_width)
         # Tagged as what they are: the scaled scores of the scaled and causal steps, or QKᵀ as in the scores step.
-        scores = self.with_words(LabelledMatrix(values, label if divided or change else r"QK^\top", style.TEXT,
+        scores = self.with_words(LabelledMatrix(values, label if divided else product, style.TEXT,
                                                 "scaled" if divided else "scores", cell_width=width,
                                                 fill=lambda value: style.score_colour(value, largest)))
         # these cells' own key (the bar and its ticks, named in the scores step), built larger: it shrinks with six
@@ -1166,6 +1173,9 @@ class MatrixScene(LessonScene):
         weights.add(*frames)  # they leave with A
         self.beat("line")  # a narration that reads the line apart from the frames says it as the line comes
         self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE))
+        if coda:
+            self.beat(coda[0])
+            self.extend_line(label_text(coda[1], style.TEXT, style.BODY_SIZE))
 
     # Shared moves ------------------------------------------------------------------------------
     def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):
@@ -1269,11 +1279,23 @@ class MatrixScene(LessonScene):
         gone (``also``: animations played as it comes). A line that ends its step is its finished screen: finish_step
         holds it (FINISHED_HOLD, issue 26), and a narrated step's voice and the replay of its key sound run over that
         hold rather than after it."""
-        left, right, _, _ = style.body_box()
-        fit(line, right - left, LINE_HEIGHT).next_to(self.header[-1], UP, buff=LINE_MARGIN)
+        raised = (self.line_rows - 1) * (LINE_HEIGHT + LINE_MARGIN)  # the rows of a coda to come stay free under it
+        self.fit_line(line).next_to(self.header[-1], UP, buff=LINE_MARGIN + raised)
         self.hide_line()
         self.play(Appear(line), *also, run_time=0.3)
         self.line = line
+
+    def extend_line(self, row):
+        """A second row under the worked line (the step kept room for it: ``line_rows``), both staying to the end."""
+        self.fit_line(row).next_to(self.header[-1], UP, buff=LINE_MARGIN)
+        self.play(Appear(row), run_time=0.3)
+        self.line = VGroup(self.line, row)
+
+    @staticmethod
+    def fit_line(line):
+        """A worked line as wide as the body at most, LINE_HEIGHT high at most."""
+        left, right, _, _ = style.body_box()
+        return fit(line, right - left, LINE_HEIGHT)
 
     def finish_step(self):
         """A step's worked line ends with it: it sits just over the caption, and the next step's caption may take two
@@ -1281,6 +1303,7 @@ class MatrixScene(LessonScene):
         super().finish_step()
         self.hide_line()
         self.let_go()
+        self.line_rows = 1
 
     def hide_line(self):
         if self.line is not None:
@@ -1316,7 +1339,7 @@ class MatrixScene(LessonScene):
     def over_the_line(self, captions) -> float:
         """The lowest a drawing may reach: over the worked line that sits on the tallest of ``captions``."""
         caption_top = max(self._caption(caption).to_edge(DOWN, buff=style.MARGIN).get_top()[1] for caption in captions)
-        return caption_top + LINE_HEIGHT + 2 * LINE_MARGIN
+        return caption_top + self.line_rows * LINE_HEIGHT + (self.line_rows + 1) * LINE_MARGIN
 
     @staticmethod
     def map_height() -> float:

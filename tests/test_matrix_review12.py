@@ -24,15 +24,24 @@ NUMBER = r"−?\d+(?:\.\d+)?"
 
 
 def logged_lines(steps: str):
-    """Run ``steps`` of the section; every worked line shown, as (step key, its text, the scene time)."""
-    lines, show_line = [], MatrixScene.show_line
+    """Run ``steps`` of the section; every worked line shown, as (step key, its text, the scene time); the scene keeps
+    ``ending_lines``: each step's worked line as the step ends, and ``ending_caption``: its caption then."""
+    lines, show_line, finish_step = [], MatrixScene.show_line, MatrixScene.finish_step
 
     def logged(scene, line, *also):
         show_line(scene, line, *also)
         lines.append((scene.steps[-1].key, line.shown_text, scene.renderer.time))
 
+    def ending(scene):
+        scene.ending_lines = getattr(scene, "ending_lines", {})
+        if scene.steps:  # begin_step finishes the step before, if any
+            scene.ending_lines[scene.steps[-1].key] = (scene.line.copy() if scene.line is not None else None,
+                                                       scene.header[-1].copy())
+        finish_step(scene)
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(MatrixScene, "show_line", logged)
+        patch.setattr(MatrixScene, "finish_step", ending)
         scene = run_scene("matrix", steps=parse_steps(steps, list(MatrixScene.STEPS)))
     return scene, lines
 
@@ -61,3 +70,34 @@ def test_the_division_line_checks_at_the_precision_it_writes(exponentiate):
     assert weights == pytest.approx(np.round(expected, places))
     assert np.round(np.array(exponentials) / total, places) == pytest.approx(np.array(weights)), line
     assert total == pytest.approx(np.exp(row - row.max()).sum(), abs=10.0 ** -places)
+
+
+@pytest.fixture(scope="module")
+def shared():
+    return logged_lines("shared_projection")
+
+
+def test_the_learned_projections_are_on_screen_with_the_diagonal(shared):
+    """Step 15 ends with the diagonal's line and, under it, the claim the voice makes: learned W_Q ≠ W_K break the
+    diagonal's win; both inside the frame, apart, over the caption."""
+    scene, lines = shared
+    final = [text for key, text, _ in lines if key == "shared_projection"]
+    diagonal = ", ".join(f"{value:g}" for value in np.diag(Q @ Q.T))
+    assert any(diagonal in text for text in final), final
+    ends = " ".join(text.text for text in scene.steps[-1].texts)
+    assert "≠" in ends and "aprendidas" in ends, ends
+    assert diagonal in ends
+    (first, second), caption = scene.ending_lines["shared_projection"]
+    assert first.get_bottom()[1] > second.get_top()[1]  # one under the other, not over each other
+    assert second.get_bottom()[1] > caption.get_top()[1]
+    assert all(abs(part.get_x()) + part.width / 2 <= 7.111 - 0.3 for part in (first, second))
+
+
+def test_k_equals_q_is_drawn(shared):
+    """The change is written as the step opens (W_K = W_Q → K = Q) and the scores are labelled QQᵀ, and they are
+    X W_Q (X W_Q)ᵀ, computed here."""
+    scene, lines = shared
+    texts = [text for key, text, _ in lines if key == "shared_projection"]
+    assert "K = X W_K = X W_Q = Q" in texts[0], texts
+    ends = " ".join(text.text for text in scene.steps[-1].texts)
+    assert "QQ^\\top" in ends and "QK^\\top" not in ends, ends
