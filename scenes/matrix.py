@@ -52,7 +52,7 @@ from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, WORDS_PE
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.vector_plane import (ARROW_WIDTH, Magnifier, VectorPlane, convex_hull, crosses, freer_side,
                                  place_labels)
-from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
+from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, baseline, enlarge_formulas, fit, label_text, number_text,
                              probability_decimals, shared_cell_width, sit_on, tagged_number, text_with_numbers)
 
 # Spaces round the terms the map frames (Q, Kᵀ, softmax), and a strut each side of the fraction's bar: room for
@@ -86,6 +86,8 @@ LARGEST_SCALE = 2.0  # small matrices are shown up to this much larger than thei
 BARS_LARGEST_SCALE = 2.2  # and the softmax's bars: a row of a few keys fills the body's width
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
+TIP_CLEARANCE = 0.1  # round an arrowhead, kept free of names: a winner's frame (0.06 from its name) stays 4 px off
+BRACKET_NUMBER_GAP = 0.1  # between a hidden shadow's bracket and the number of its length
 Z_RING = 0.12  # the radius of the ring that marks z_i in the plane: hollow, round the tips of the terms that reach it
 PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
 SHORTEST_TERM = 0.5  # frame units (45 px at 720p): a term of z_i drawn shorter is shown again magnified, in a window
@@ -118,6 +120,7 @@ class PlanePicture:
     arrows: dict[str, list]
     names: VGroup = field(default_factory=VGroup)  # q_i, k₁, ... or v₁, ..., z_i by the arrows' tips, in that order
     shadows: list = field(default_factory=list)  # one per key: (the shadow, its dashed drop)
+    shadow_numbers: dict = field(default_factory=dict)  # key j: the shadow's length by its bracket (a hidden shadow)
     marked: tuple[int, ...] = ()  # the keys framed as the most aligned
     marks: VGroup = field(default_factory=VGroup)  # their frames: round their worked rows and their names
     z_dot: Circle | None = None  # a ring round z_i: the arrowheads that meet there stay in sight
@@ -161,6 +164,17 @@ def clear_frame(parts: VGroup, formula: VMobject, buff: float = MAP_FRAME_BUFF) 
     frame = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=min(0.05, (top - bottom) / 4),
                              color=style.HIGHLIGHT, stroke_width=MAP_FRAME_STROKE)
     return frame.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+
+
+def is_bracket(mark) -> bool:
+    """Whether a shadow's mark (``VectorPlane.shadow``) is the bracket beside a hidden shadow, not a dashed drop."""
+    return isinstance(mark, VGroup) and len(straight_lines(mark)) > 1
+
+
+def overlaps(first, second) -> bool:
+    """Whether the boxes of two mobjects overlap."""
+    (a_left, a_right, a_bottom, a_top), (b_left, b_right, b_bottom, b_top) = glyph_box(first), glyph_box(second)
+    return a_left < b_right and b_left < a_right and a_bottom < b_top and b_bottom < a_top
 
 
 def glyph_box(mobject) -> tuple[float, float, float, float]:
@@ -839,6 +853,9 @@ class MatrixScene(LessonScene):
                            for foot, score in zip(geometry.feet, geometry.scores)]
         names = self.arrow_names(picture, [("q", row, geometry.q)] + [("k", j, k) for j, k in enumerate(geometry.keys)],
                                  panel, lines=[line for _, mark in picture.shadows for line in straight_lines(mark)])
+        picture.shadow_numbers = {j: self.bracket_number(plane, mark, geometry.scores[j] / geometry.key_lengths[j],
+                                                         cast.get_color(), [*names, *panel, *plane.ticks])
+                                  for j, (cast, mark) in enumerate(picture.shadows) if is_bracket(mark)}
         self.alignment_picture, previous = picture, self.stage
         self.stage = [VGroup(plane, *picture.arrows["q"], *picture.arrows["k"], names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
@@ -848,13 +865,14 @@ class MatrixScene(LessonScene):
         scale = self.sound_scale("scores")  # as QKᵀ's cells will sound
         for j, (worked, shadow) in enumerate(zip(rows, picture.shadows)):
             arc = plane.angle(geometry.keys[j], geometry.q)
+            number = [picture.shadow_numbers[j]] if j in picture.shadow_numbers else []
             self.add(shadow, arc)
             self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)  # the shadow under the arrows
-            self.play(Create(shadow), Create(arc), run_time=0.8)
+            self.play(Create(shadow), Create(arc), *map(Appear, number), run_time=0.8)
             self.cue("cell", lands=True, value=float(geometry.scores[j]), **scale)
             self.play(Appear(worked), run_time=0.5)
             self.wait(READ)
-            self.play(Vanish(shadow, arc), run_time=0.3)
+            self.play(Vanish(shadow, arc, *number), run_time=0.3)
         score = format_number(geometry.scores[list(geometry.seen)].max(), decimals)
         if geometry.all_tied:  # a zero query, say: no key wins, none is framed
             self.show_line(label_text(labels["tied_line"].format(score=score, i=row + 1, **masked), style.TEXT,
@@ -863,17 +881,34 @@ class MatrixScene(LessonScene):
         picture.marked = geometry.aligned
         picture.marks = marks = VGroup(*[framed(part) for j in geometry.aligned for part in (rows[j], names[j + 1])])
         winning = [picture.shadows[j] for j in geometry.aligned]  # the winner's shadow comes back, and stays
+        winning_numbers = [picture.shadow_numbers[j] for j in geometry.aligned if j in picture.shadow_numbers]
         self.beat("winner")  # which key wins is said as it is framed, not before its shadow was drawn
         self.add(*winning)
         self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)
-        self.play(*map(Create, marks), *map(Create, winning),
+        self.play(*map(Create, marks), *map(Create, winning), *map(Appear, winning_numbers),
                   *[picture.arrows["k"][j].animate.set_stroke(width=1.6 * ARROW_WIDTH) for j in geometry.aligned],
                   run_time=0.6)
-        self.stage[0].add(marks, *winning)
+        self.stage[0].add(marks, *winning, *winning_numbers)
         winners = ", ".join(f"k_{j + 1}{words[j]}" for j in geometry.aligned)
         line = labels["aligned_line"] if len(geometry.aligned) == 1 else labels["aligned_tie_line"]
         self.show_line(label_text(line.format(keys=winners, score=score, i=row + 1, **masked), style.TEXT,
                                   style.BODY_SIZE))
+
+    @staticmethod
+    def bracket_number(plane: VectorPlane, bracket: VGroup, length: float, colour, taken: list):
+        """The shadow's length (q_i·kⱼ / |kⱼ|, signed) written by the middle of its bracket, on the side away from the
+        line it measures, or else beside it along that line, clear of ``taken``; in the shadow's colour."""
+        number = number_text(length, colour, style.BODY_SIZE, decimals_for([length]))
+        line = bracket[0]
+        outward = line.get_start() - plane.origin  # the bracket sits BRACKET_GAP off the line, on this side
+        outward = outward / np.linalg.norm(outward)
+        along = (line.get_end() - line.get_start()) / np.linalg.norm(line.get_end() - line.get_start())
+        places = [(line.get_center(), outward), (line.get_end(), along), (line.get_start(), -along)]
+        for point, direction in places:
+            number.next_to(point, direction, buff=BRACKET_NUMBER_GAP)
+            if not any(overlaps(number, other) for other in taken):
+                break
+        return number
 
     def show_weighted_average(self):
         """Right after Z = AV has its numbers, its row i seen as a place: the values as arrows from one
@@ -1071,9 +1106,12 @@ class MatrixScene(LessonScene):
         colours = {"q": style.QUERY, "k": style.KEY, "v": style.VALUE, "z": style.OUTPUT}
         names.add(*[label_text(f"{letter}_{j + 1}", colours[letter], style.BODY_SIZE) for letter, j, _ in vectors])
         arrows = [arrow for drawn in picture.arrows.values() for arrow in drawn]
+        # an arrowhead is wider than the segment the arrow runs on: kept clear of a name and of the frame it may get
+        tips = [Rectangle(width=arrow.tip.width + 2 * TIP_CLEARANCE, height=arrow.tip.height + 2 * TIP_CLEARANCE)
+                .move_to(arrow.tip) for arrow in arrows if hasattr(arrow, "tip")]
         place_labels(list(names), [plane.point(v) for _, _, v in vectors], [np.array([*v, 0]) for _, _, v in vectors],
                      [(line.get_start(), line.get_end()) for line in [*arrows, *plane.axes, *lines]], self.stage_box(),
-                     avoid=[*plane.ticks, *panel,
+                     avoid=[*tips, *plane.ticks, *panel,
                             *([picture.inset.region, picture.inset.window] if picture.inset else [])])
         return names
 

@@ -101,3 +101,44 @@ def test_k_equals_q_is_drawn(shared):
     assert "K = X W_K = X W_Q = Q" in texts[0], texts
     ends = " ".join(text.text for text in scene.steps[-1].texts)
     assert "QQ^\\top" in ends and "QK^\\top" not in ends, ends
+
+
+@pytest.fixture(scope="module")
+def alignment():
+    return run_scene("matrix", steps=parse_steps("alignment", list(MatrixScene.STEPS))).alignment_picture
+
+
+def box(mobject, grow: float = 0.0):
+    (left, bottom, _), (right, top, _) = mobject.get_corner(np.array([-1, -1, 0])), mobject.get_corner(np.array([1, 1, 0]))
+    return left - grow, right + grow, bottom - grow, top + grow
+
+
+def apart(first, second) -> bool:
+    return first[1] <= second[0] or second[1] <= first[0] or first[3] <= second[2] or second[3] <= first[2]
+
+
+def test_no_name_or_its_frame_sits_on_an_arrowhead(alignment):
+    """k₂'s name box overlapped k₂'s own arrowhead by about 10 px: every name, with the frame a winner's name gets
+    (0.06 from it, its stroke 3 px), keeps 4 px (0.044 units) from every arrowhead."""
+    arrows = [*alignment.arrows["q"], *alignment.arrows["k"]]
+    tips = [box(arrow.tip) for arrow in arrows if hasattr(arrow, "tip")]
+    assert len(tips) == 4
+    frame = 0.06 + 0.015 + 0.044
+    hits = [(name.shown_text if hasattr(name, "shown_text") else k, t) for k, name in enumerate(alignment.names)
+            for t, tip in enumerate(tips) if not apart(box(name, frame), tip)]
+    assert hits == []
+
+
+def test_the_hidden_shadow_bracket_is_numbered_with_its_length(alignment):
+    """The bracket beside the axis gives q₁'s shadow on k₂ its length, q₁·k₂ / |k₂| = 3, written by its middle, clear
+    of the names and of the plane's numbers."""
+    length = Q[0] @ K[1] / np.linalg.norm(K[1])
+    assert length == 3
+    number = alignment.shadow_numbers[1]
+    assert parse_number(number.shown_text) == pytest.approx(length)
+    _, bracket = alignment.shadows[1]
+    line = bracket[0]
+    middle = line.get_center()
+    assert abs(number.get_x() - middle[0]) < 0.2 and 0 < abs(number.get_y() - middle[1]) < 0.5
+    assert all(apart(box(number), box(other)) for other in [*alignment.names, *alignment.plane.ticks])
+    assert set(alignment.shadow_numbers) == {1}  # the other shadows have their dashed drop: no bracket, no number
