@@ -87,6 +87,7 @@ BARS_LARGEST_SCALE = 2.2  # and the softmax's bars: a row of a few keys fills th
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
 TIP_CLEARANCE = 0.1  # round an arrowhead, kept free of names: a winner's frame (0.06 from its name) stays 4 px off
+CODA_PAUSE = 1.0  # seconds a contrast step's worked line is read alone before its coda comes under it
 BRACKET_NUMBER_GAP = 0.1  # between a hidden shadow's bracket and the number of its length
 Z_RING = 0.12  # the radius of the ring that marks z_i in the plane: hollow, round the tips of the terms that reach it
 PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
@@ -97,6 +98,7 @@ INSET_MOST = 12.0  # and the most: z_i alone (the lighter terms all 0) is not bl
 PENDING_OPACITY = 0.3  # rows of a matrix changing row by row that still hold the old kind of number, dimmed
 LABEL_SWAP = 0.6  # seconds the first row's change takes longer: its label changes with it, and the other rows dim
 CHECK_EXTRA = 2  # decimals beyond A's the division line may write so that its division checks
+SCALED_ROW_SECONDS, SCALED_ROW_READING = 0.6, 0.2  # the scaling step's rows: the swap, and a number's reading time
 NORMALISE_SECONDS = 1.4  # the softmax's second move on the followed row's bars
 BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
 # fit at a legible size between the formula map and the caption
@@ -678,7 +680,7 @@ class MatrixScene(LessonScene):
         shown = np.where(self.result.mask, -np.inf, self.result.scores)  # a masked cell shows −∞, no score
         variances = [round(variance, 2) for variance in score_variances(shown, self.result.d_k)]
         before, after = (format_number(variance, decimals_for(variances)) for variance in variances)
-        return {"before": before, "after": after}
+        return {"before": before, "after": after, "cells": int(np.isfinite(shown).sum())}
 
     def show_scaled(self):
         result = self.result
@@ -688,13 +690,22 @@ class MatrixScene(LessonScene):
         self.point_map_at(*([self.term(SQRT)] if scale else [self.term("Q"), self.term(KEYS_T)]), scaled=scale)
         labels = self.strings["labels"]
         relation, written = root(result.d_k)  # √4 = 2, √2 ≈ 1.41
-        note = (labels["divide"].format(d_k=result.d_k, relation=relation, root=written, **fields)
-                if self.settings.scale else labels["no_divide"].format(**fields))
-        self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
+        divide = labels["divide"].format(d_k=result.d_k, relation=relation, root=written)
+        # the division as the rows are divided; their variance once every row is (both numbers are of all the cells)
+        if self.settings.scale:
+            self.show_line(label_text(divide, style.TEXT, style.BODY_SIZE))
+        else:
+            self.show_line(label_text(labels["no_divide"].format(**fields), style.TEXT, style.BODY_SIZE))
         scale = self.sound_scale("scaled")  # the scores' scale, which S's cells sounded on
-        self.replace_row_by_row(self.S, self.scaled, seconds=1.0,  # each row's largest scaled score as it lands
+        # each row's largest scaled score sounds as it lands; the rows go quickly (the voice says the division
+        # over them) so that their variance, said once all are divided, comes as the voice is ready for it
+        self.replace_row_by_row(self.S, self.scaled, seconds=SCALED_ROW_SECONDS, reading=SCALED_ROW_READING,
                                 new_row=lambda i: self.cue("cell", lands=True, value=float(result.scaled[i].max()),
                                                            **scale))
+        if self.settings.scale:
+            self.beat("variance")
+            self.show_line(label_text(labels["variance_line"].format(divide=divide, **fields), style.TEXT,
+                                      style.BODY_SIZE))
 
     def show_exponentiate(self):
         """Row i of the scores entering the softmax (q_i's, the row the alignment picture followed) taken through
@@ -1155,7 +1166,7 @@ class MatrixScene(LessonScene):
                                line=lambda A: line.format(diagonal=exact_row(np.diag(shared.scores)),
                                                           rows=diagonal["rows"]),
                                change=(labels["shared_line"], r"QQ^\top"),  # K = Q, drawn as it is said
-                               coda=("learned", labels["learned_line"]) if dominant else None,
+                               coda=labels["learned_line"] if dominant else None,
                                undivided=True, caption=self.contrast_caption("shared_projection", diagonal["variant"]),
                                rows=diagonal["rows"])
 
@@ -1168,12 +1179,13 @@ class MatrixScene(LessonScene):
 
     def show_contrast(self, key: str, result: AttentionSteps, terms: list, marks, line, sound=lambda: None,
                       undivided: bool = False, caption: str | None = None, change: tuple[str, str] | None = None,
-                      coda: tuple[str, str] | None = None, **fields):
+                      coda: str | None = None, **fields):
         """The scores entering the softmax (``undivided``: QKᵀ before ÷ √d_k) with their colour bar beside A, row by
         row (each row of A sounds as it lands), then ``marks(A)`` framed (``sound`` as they close) and the worked
         ``line(A)``. A's label says what it is the softmax of; ``change``: (a worked line saying what changed, shown
-        first, and what QKᵀ becomes in the labels); ``coda``: (a narration marker, a line shown under the worked line as
-        it is said). ``caption`` and ``fields`` as begin_step takes them."""
+        first, and what QKᵀ becomes in the labels); ``coda``: a line shown under the worked line once that has been
+        read for CODA_PAUSE (the narration says it after the line's). ``caption`` and ``fields`` as begin_step takes
+        them."""
         self.begin_step(key, caption=caption, with_header=self.clear_stage(), **fields)
         self.stage = []
         self.line_rows = 2 if coda else 1
@@ -1212,8 +1224,8 @@ class MatrixScene(LessonScene):
         self.beat("line")  # a narration that reads the line apart from the frames says it as the line comes
         self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE))
         if coda:
-            self.beat(coda[0])
-            self.extend_line(label_text(coda[1], style.TEXT, style.BODY_SIZE))
+            self.wait(CODA_PAUSE)
+            self.extend_line(label_text(coda, style.TEXT, style.BODY_SIZE))
 
     # Shared moves ------------------------------------------------------------------------------
     def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):
@@ -1282,9 +1294,9 @@ class MatrixScene(LessonScene):
         return f"({text})" if text.startswith("−") else text
 
     def replace_row_by_row(self, old: LabelledMatrix, new: LabelledMatrix, seconds: float, extras=(),
-                           new_row=lambda i: None):
+                           new_row=lambda i: None, reading: float = SECONDS_PER_NEW_NUMBER):
         """Frame each row of ``old`` and swap its numbers and cell colours for ``new``'s (with ``extras[i]``),
-        leaving each new row its reading time; ``new_row(i)`` just before row i's new numbers come in. The label
+        leaving each new row ``reading`` seconds a number; ``new_row(i)`` just before row i's new numbers come in. The label
         is true to what is drawn: ``old``'s stays until row 1's new numbers come in with ``new``'s label, and as
         they do the rows still to change are dimmed (PENDING_OPACITY): not yet what the new label names."""
         pending = [part for k in range(1, old.values.shape[0]) for part in (*old.entries[k], *old.cells[k])]
@@ -1297,7 +1309,7 @@ class MatrixScene(LessonScene):
                       VGroup(*new.cells[i]), run_time=0.7 * seconds + (LABEL_SWAP if first else 0.0),
                       between=lambda: new_row(i),
                       also=[part.animate.set_opacity(PENDING_OPACITY) for part in pending] if first else [])
-            self.wait(SECONDS_PER_NEW_NUMBER * new.values.shape[1])
+            self.wait(reading * new.values.shape[1])
             self.play(Vanish(box), run_time=0.2)
         self.remove(old.brackets)
         self.add(new.brackets)

@@ -142,3 +142,31 @@ def test_the_hidden_shadow_bracket_is_numbered_with_its_length(alignment):
     assert abs(number.get_x() - middle[0]) < 0.2 and 0 < abs(number.get_y() - middle[1]) < 0.5
     assert all(apart(box(number), box(other)) for other in [*alignment.names, *alignment.plane.ticks])
     assert set(alignment.shadow_numbers) == {1}  # the other shadows have their dashed drop: no bracket, no number
+
+
+@pytest.fixture(scope="module")
+def scaled():
+    """The scaled step's worked lines, and the time its rows had all been divided."""
+    done, replace = [], MatrixScene.replace_row_by_row
+
+    def timed(scene, *args, **options):
+        replace(scene, *args, **options)
+        done.append(scene.renderer.time)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MatrixScene, "replace_row_by_row", timed)
+        scene, lines = logged_lines("scaled")
+    return [(text, time) for key, text, time in lines if key == "scaled"], done[0]
+
+
+def test_the_variance_comes_once_every_row_is_divided_and_says_of_what(scaled):
+    """The division is written as the rows are divided; the variance of the scores (all 9 cells, population variance:
+    12 → 6, computed here) only once the last row is, and the line says it is the 9 scores' variance."""
+    lines, rows_done = scaled
+    before, after = np.var(SCORES), np.var(SCALED)
+    assert (round(before, 2), round(after, 2)) == (12, 6)
+    variance = [(text, time) for text, time in lines if f"{before:g} → {after:g}" in text]
+    assert variance and all(time >= rows_done for _, time in variance), (lines, rows_done)
+    assert f"{SCORES.size} puntajes" in variance[0][0]
+    early = [text for text, time in lines if time < rows_done]
+    assert early and all("÷ √d_k" in text and "→" not in text for text in early), early
