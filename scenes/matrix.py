@@ -87,6 +87,8 @@ BARS_LARGEST_SCALE = 2.2  # and the softmax's bars: a row of a few keys fills th
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
 TIP_CLEARANCE = 0.1  # round an arrowhead, kept free of names: a winner's frame (0.06 from its name) stays 4 px off
+DEEP_SHARE = 0.4  # of the magnifying window's side: the window inside it, for terms still too short there
+DEEP_MARGIN = 0.1  # between that window and the edges of the one it sits in
 CODA_PAUSE = 1.0  # seconds a contrast step's worked line is read alone before its coda comes under it
 BRACKET_NUMBER_GAP = 0.1  # between a hidden shadow's bracket and the number of its length
 Z_RING = 0.12  # the radius of the ring that marks z_i in the plane: hollow, round the tips of the terms that reach it
@@ -131,6 +133,8 @@ class PlanePicture:
     inset: object = None  # a scenes.vector_plane.Magnifier, when the lighter terms need one
     inset_arrows: dict = field(default_factory=dict)  # the parts of the arrows ("v", "terms") the window shows
     inset_edges: VGroup = field(default_factory=VGroup)  # and of the values' hull
+    deep: object = None  # a window inside that window, for the terms still too short to see there
+    deep_arrows: list = field(default_factory=list)  # the parts of the terms' arrows it shows
 
 
 def framed(mobject, buff: float = 0.06) -> SurroundingRectangle:
@@ -702,10 +706,11 @@ class MatrixScene(LessonScene):
         self.replace_row_by_row(self.S, self.scaled, seconds=SCALED_ROW_SECONDS, reading=SCALED_ROW_READING,
                                 new_row=lambda i: self.cue("cell", lands=True, value=float(result.scaled[i].max()),
                                                            **scale))
-        if self.settings.scale:
-            self.beat("variance")
-            self.show_line(label_text(labels["variance_line"].format(divide=divide, **fields), style.TEXT,
-                                      style.BODY_SIZE))
+        if self.settings.scale:  # then, as the voice says so, when it would be 1
+            for marker in ("variance", "unit_variance"):
+                self.beat(marker)
+                self.show_line(label_text(labels[f"{marker}_line"].format(divide=divide, **fields), style.TEXT,
+                                          style.BODY_SIZE))
 
     def show_exponentiate(self):
         """Row i of the scores entering the softmax (q_i's, the row the alignment picture followed) taken through
@@ -864,9 +869,13 @@ class MatrixScene(LessonScene):
                            for foot, score in zip(geometry.feet, geometry.scores)]
         names = self.arrow_names(picture, [("q", row, geometry.q)] + [("k", j, k) for j, k in enumerate(geometry.keys)],
                                  panel, lines=[line for _, mark in picture.shadows for line in straight_lines(mark)])
-        picture.shadow_numbers = {j: self.bracket_number(plane, mark, geometry.scores[j] / geometry.key_lengths[j],
-                                                         cast.get_color(), [*names, *panel, *plane.ticks])
-                                  for j, (cast, mark) in enumerate(picture.shadows) if is_bracket(mark)}
+        taken = [*names, *panel, *plane.ticks]  # and the numbers placed before: tied keys stay drawn together
+        for j, (cast, mark) in enumerate(picture.shadows):
+            number = self.bracket_number(plane, mark, geometry.scores[j] / geometry.key_lengths[j], cast.get_color(),
+                                         taken) if is_bracket(mark) else None
+            if number is not None:
+                picture.shadow_numbers[j] = number
+                taken.append(number)
         self.alignment_picture, previous = picture, self.stage
         self.stage = [VGroup(plane, *picture.arrows["q"], *picture.arrows["k"], names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
@@ -908,7 +917,8 @@ class MatrixScene(LessonScene):
     @staticmethod
     def bracket_number(plane: VectorPlane, bracket: VGroup, length: float, colour, taken: list):
         """The shadow's length (q_i·kⱼ / |kⱼ|, signed) written by the middle of its bracket, on the side away from the
-        line it measures, or else beside it along that line, clear of ``taken``; in the shadow's colour."""
+        line it measures, or else beside one of its ends, clear of ``taken``; in the shadow's colour. None where no
+        place is clear: the panel's row says the score all the same."""
         number = number_text(length, colour, style.BODY_SIZE, decimals_for([length]))
         line = bracket[0]
         outward = line.get_start() - plane.origin  # the bracket sits BRACKET_GAP off the line, on this side
@@ -918,8 +928,8 @@ class MatrixScene(LessonScene):
         for point, direction in places:
             number.next_to(point, direction, buff=BRACKET_NUMBER_GAP)
             if not any(overlaps(number, other) for other in taken):
-                break
-        return number
+                return number
+        return None
 
     def show_weighted_average(self):
         """Right after Z = AV has its numbers, its row i seen as a place: the values as arrows from one
@@ -981,28 +991,41 @@ class MatrixScene(LessonScene):
         inset_names = VGroup()
         if region is not None:  # the values whose tips the window shows are named there too, and the zoom said
             inset_names = self.inset_names(picture, mix, z_name)
-            inset_names.add(self.zoom_label(picture, [z_name, picture.z_dot, *inset_names]))
+            picture.deep = deep = self.deeper_window(picture, mix, terms, starts)
+            if deep is not None:
+                picture.deep_arrows = [deep.arrow(term, style.ATTENTION, start=start, width=ARROW_WIDTH / 2)
+                                       for term, start in zip(terms, starts)]
+                deep.ring = Circle(radius=Z_RING, color=style.OUTPUT, stroke_width=4).move_to(deep.point(mix.z))
+                deep.add(self.zoom_label(deep, self.segments_of(picture.deep_arrows), [deep.ring],
+                                         inset.zoom * deep.zoom))
+            inset_names.add(self.zoom_label(inset, self.segments_of(*picture.inset_arrows.values(), edges),
+                                            [z_name, picture.z_dot, *inset_names, *([deep.window] if deep else [])],
+                                            inset.zoom))
             zoomed.add(inset_names)
         self.weighted_picture, previous = picture, self.stage
+        deep = picture.deep
+        deeper = [deep, *picture.deep_arrows, deep.ring] if deep is not None else []  # over the window's arrows
         self.stage = [VGroup(plane, hull, *picture.arrows["v"], *picture.arrows["terms"], zoomed,
-                             *picture.inset_arrows.get("terms", []), picture.z_dot, names, panel)]
+                             *picture.inset_arrows.get("terms", []), picture.z_dot, *deeper, names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["v"]], *map(Appear, names[:-1]),
                   run_time=0.8)
         self.play(Create(hull), run_time=0.6)
         if region is not None:  # the window on the region the lighter terms will fill
             self.play(Create(inset.region), Appear(inset.window, inset.links, edges, *picture.inset_arrows["v"],
-                                                   inset_names), run_time=0.8)
+                                                   inset_names, *([deep] if deep is not None else [])), run_time=0.8)
         self.beat("terms")
         for k, (j, term, arrow) in enumerate(zip(order, rows, picture.arrows["terms"])):
             self.cue("cell", lands=True, value=float(mix.weights[j]), low=0.0, high=1.0)
             magnified = [GrowFromPoint(part, part.get_start()) for part in
-                         picture.inset_arrows.get("terms", [])[k:k + 1] if part.has_points()]
+                         [*picture.inset_arrows.get("terms", [])[k:k + 1], *picture.deep_arrows[k:k + 1]]
+                         if part.has_points()]
             self.play(GrowFromPoint(arrow, plane.point(starts[k])), *magnified, Appear(term), run_time=0.8)
             self.wait(SECONDS_PER_NEW_NUMBER)
         self.beat("point")  # where z_i lands is said as it lands
         self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, **self.sound_scale("Z"))  # as Z's cells
-        self.play(Appear(picture.z_dot), Appear(z_name), Appear(z_row), run_time=0.8)
+        self.play(Appear(picture.z_dot), Appear(z_name), Appear(z_row), *([Appear(deep.ring)] if deep else []),
+                  run_time=0.8)
         heaviest = order[0]
         self.show_line(label_text(labels["weighted_line"].format(
             i=row + 1, j=heaviest + 1, word=words[heaviest],
@@ -1042,27 +1065,56 @@ class MatrixScene(LessonScene):
         return name
 
     @staticmethod
-    def zoom_label(picture: "PlanePicture", taken: list):
-        """«×7»: how much larger the window draws its region, in the first corner of the window no arrow, line or
-        name crosses (the bottom right when every corner is taken)."""
-        inset = picture.inset
-        label = label_text(f"×{inset.zoom:.0f}", style.MUTED, style.CAPTION_SIZE)
-        segments = [(part.get_start(), part.get_end()) for drawn in picture.inset_arrows.values() for part in drawn
-                    if part.has_points()] + [(part.get_start(), part.get_end()) for part in picture.inset_edges
-                                             if part.has_points()]
+    def zoom_label(inset: Magnifier, segments: list, taken: list, zoom: float):
+        """«×9»: how much larger than on the plane ``inset`` draws its region (``zoom``), in the first corner of its window
+        that no segment of ``segments`` ((start, end) points) crosses and no mobject of ``taken`` covers (the bottom
+        right when every corner is)."""
+        label = label_text(f"×{zoom:.0f}", style.MUTED, style.CAPTION_SIZE)
         margin = 0.12
         for corner in (DR, UR, DL, UL):
             label.move_to(inset.window.get_corner(corner) - corner * (margin + np.array([label.width, label.height, 0])
                                                                       / 2))
-            left, right, bottom, top = glyph_box(label)
-            clear = not any(crosses((left, right, bottom, top), segment) for segment in segments) and all(
-                right < glyph_box(other)[0] or glyph_box(other)[1] < left or top < glyph_box(other)[2]
-                or glyph_box(other)[3] < bottom for other in taken)
-            if clear:
+            box = glyph_box(label)
+            if not any(crosses(box, segment) for segment in segments) and not any(overlaps(label, other)
+                                                                                   for other in taken):
                 break
         else:
             label.move_to(inset.window.get_corner(DR) - DR * (margin + np.array([label.width, label.height, 0]) / 2))
         return label
+
+    @staticmethod
+    def segments_of(*groups) -> list:
+        """(start, end) of every drawn line or arrow in ``groups``."""
+        return [(part.get_start(), part.get_end()) for group in groups for part in group if part.has_points()]
+
+    def deeper_window(self, picture: "PlanePicture", mix, terms, starts):
+        """A window inside the magnifying window for the terms drawn there still shorter than SHORTEST_TERM (0.0127·v₁
+        was 14 px under the next arrowhead and z_i's ring): the square round the points they join and z_i, magnified
+        into DEEP_SHARE of the window, in the window's corner that the fewest of its lines cross and that covers
+        neither z_i's ring nor the region it magnifies; None when no term is that short or the gain is under
+        INSET_ZOOM."""
+        inset = picture.inset
+        lengths = np.linalg.norm(terms, axis=1) * inset.unit
+        short = [k for k in range(1, len(terms)) if 0 < lengths[k] < SHORTEST_TERM]
+        if not short:
+            return None
+        joined = np.vstack([starts[short], mix.z])
+        low, high = joined.min(axis=0), joined.max(axis=0)
+        size = DEEP_SHARE * inset.window.width
+        side = max(float(np.max(high - low)) * (1 + 2 * INSET_ROOM), size / INSET_MOST / inset.unit)
+        if side * inset.unit * INSET_ZOOM > size:
+            return None
+        deep = Magnifier(inset, (low + high) / 2, side, size)
+        segments = self.segments_of(*picture.inset_arrows.values(), picture.inset_edges)
+        kept = [deep.region, picture.z_dot]
+
+        def crowding(corner) -> tuple[int, int]:
+            deep.window.move_to(inset.window.get_corner(corner) - corner * (DEEP_MARGIN + size / 2))
+            box = glyph_box(deep.window)
+            return sum(overlaps(deep.window, part) for part in kept), sum(crosses(box, line) for line in segments)
+
+        crowding(min((DR, DL, UR, UL), key=crowding))  # the window left in the least crowded corner
+        return deep.join()
 
     def inset_names(self, picture: "PlanePicture", mix, z_name) -> VGroup:
         """v_j by its tip in the window, for each value whose tip the window shows."""

@@ -170,3 +170,32 @@ def test_the_variance_comes_once_every_row_is_divided_and_says_of_what(scaled):
     assert f"{SCORES.size} puntajes" in variance[0][0]
     early = [text for text, time in lines if time < rows_done]
     assert early and all("÷ √d_k" in text and "→" not in text for text in early), early
+
+
+@pytest.fixture(scope="module")
+def weighted():
+    return run_scene("matrix", steps=parse_steps("weighted_average", list(MatrixScene.STEPS))).weighted_picture
+
+
+def drawn_length(arrow) -> float:
+    return float(np.linalg.norm(arrow.get_end() - arrow.get_start())) if arrow.has_points() else 0.0
+
+
+def test_every_term_of_z1_is_drawn_long_enough_somewhere(weighted):
+    """z₁ = 0.8816·v₂ + 0.1057·v₃ + 0.0127·v₁: the last term was 14 px in the ×9 window, under the arrowhead before it
+    and z₁'s ring. Each term is drawn at least 45 px (0.5 units) long in the plane or in a window, and the window that
+    shows the shortest keeps clear of the ring in the window it sits in."""
+    weights = np.exp(SCALED[0]) / np.exp(SCALED[0]).sum()
+    views = [weighted.arrows["terms"], weighted.inset_arrows["terms"], weighted.deep_arrows]
+    assert weighted.deep is not None
+    longest = [max(drawn_length(view[k]) for view in views) for k in range(len(weights))]
+    assert min(longest) >= 0.5, longest
+    deep, inset = weighted.deep, weighted.inset
+    inner, outer = box(deep.window), box(inset.window)
+    assert outer[0] <= inner[0] and inner[1] <= outer[1] and outer[2] <= inner[2] and inner[3] <= outer[3]
+    assert apart(inner, box(weighted.z_dot)) and apart(inner, box(deep.region))
+    # the window's last term ends on z₁ as the window draws it: its tip is z₁ read back through the window
+    last = weighted.deep_arrows[-1]
+    z = deep.coordinates(last.get_end())
+    assert z == pytest.approx(weights @ np.array([weighted.plane.coordinates(a.get_end()) for a in weighted.arrows["v"]]),
+                              abs=1e-3)
