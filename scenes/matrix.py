@@ -709,6 +709,12 @@ class MatrixScene(LessonScene):
         if self.settings.scale:  # then, as the voice says so, when it would be 1
             for marker in ("variance", "unit_variance"):
                 self.beat(marker)
+                if marker != "variance" and not self.spoken():  # read, not said: the two lines share the reading time
+                    step = self.steps[-1]
+                    read = step.start + self.reading_time(self.read_caption(step.caption), result.scaled.size)
+                    pause = min(LONGEST_FREEZE - 1.0, (read - self.renderer.time) / 2)
+                    if pause > 1e-3:
+                        self.wait(pause)
                 self.show_line(label_text(labels[f"{marker}_line"].format(divide=divide, **fields), style.TEXT,
                                           style.BODY_SIZE))
 
@@ -778,13 +784,18 @@ class MatrixScene(LessonScene):
     def division_line(self, parts):
         """A_ij = (e^x / e^max) ÷ Σ = A's row on one line, the exponentials and their sum written with
         ``checked_decimals`` so that dividing the numbers written gives the weights written (0.0144 / 1.1342 = 0.0127,
-        where the bars' 0.01 / 1.13 would give 0.0088)."""
+        where the bars' 0.01 / 1.13 would give 0.0088). Too wide for the body at its size (six keys), it leaves out
+        "= A's row": the bars' row right above writes it."""
         decimals = self.checked_decimals(parts)
         written = lambda values, places: self.list_separator.join(format_number(value, places) for value in values)
-        return label_text(self.strings["labels"]["division_line"].format(
-            i=self.row + 1, exponentials=written(parts.exponentials, decimals),
-            total=format_number(parts.total, decimals), weights=written(parts.weights, self.weight_decimals)),
-            style.TEXT, style.BODY_SIZE)
+        fields = {"i": self.row + 1, "exponentials": written(parts.exponentials, decimals),
+                  "total": format_number(parts.total, decimals),
+                  "weights": written(parts.weights, self.weight_decimals)}
+        left, right, _, _ = style.body_box()
+        line = label_text(self.strings["labels"]["division_line"].format(**fields), style.TEXT, style.BODY_SIZE)
+        if line.width <= right - left:
+            return line
+        return label_text(self.strings["labels"]["division_line_short"].format(**fields), style.TEXT, style.BODY_SIZE)
 
     def checked_decimals(self, parts) -> int:
         """The fewest decimals, from A's on, for the exponentials and their sum such that each written exponential
