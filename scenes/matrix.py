@@ -52,7 +52,7 @@ from scenes.lesson_scene import LONGEST_FREEZE, SECONDS_PER_NEW_NUMBER, WORDS_PE
 from scenes.softmax_moves import SoftmaxMoves
 from scenes.vector_plane import (ARROW_WIDTH, Magnifier, VectorPlane, convex_hull, crosses, freer_side,
                                  place_labels)
-from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
+from scenes.visuals import (CELL_HEIGHT, LabelledMatrix, baseline, enlarge_formulas, fit, label_text, number_text,
                              probability_decimals, shared_cell_width, sit_on, tagged_number, text_with_numbers)
 
 # Spaces round the terms the map frames (Q, Kᵀ, softmax), and a strut each side of the fraction's bar: room for
@@ -86,6 +86,11 @@ LARGEST_SCALE = 2.0  # small matrices are shown up to this much larger than thei
 BARS_LARGEST_SCALE = 2.2  # and the softmax's bars: a row of a few keys fills the body's width
 WORD_GAP = 0.2  # between a row's word and the matrix's left bracket
 PANEL_GAP = 0.25  # between the rows of a picture's worked panel
+TIP_CLEARANCE = 0.1  # round an arrowhead, kept free of names: a winner's frame (0.06 from its name) stays 4 px off
+DEEP_SHARE = 0.4  # of the magnifying window's side: the window inside it, for terms still too short there
+DEEP_MARGIN = 0.1  # between that window and the edges of the one it sits in
+CODA_PAUSE = 1.0  # seconds a contrast step's worked line is read alone before its coda comes under it
+BRACKET_NUMBER_GAP = 0.1  # between a hidden shadow's bracket and the number of its length
 Z_RING = 0.12  # the radius of the ring that marks z_i in the plane: hollow, round the tips of the terms that reach it
 PLANE_SHARE = 0.55  # of the body's width, at most, for a picture's plane (its worked panel beside it)
 SHORTEST_TERM = 0.5  # frame units (45 px at 720p): a term of z_i drawn shorter is shown again magnified, in a window
@@ -94,6 +99,8 @@ INSET_ZOOM = 3.0  # the least magnification worth a window
 INSET_MOST = 12.0  # and the most: z_i alone (the lighter terms all 0) is not blown up to a point
 PENDING_OPACITY = 0.3  # rows of a matrix changing row by row that still hold the old kind of number, dimmed
 LABEL_SWAP = 0.6  # seconds the first row's change takes longer: its label changes with it, and the other rows dim
+CHECK_EXTRA = 2  # decimals beyond A's the division line may write so that its division checks
+SCALED_ROW_SECONDS, SCALED_ROW_READING = 0.6, 0.2  # the scaling step's rows: the swap, and a number's reading time
 NORMALISE_SECONDS = 1.4  # the softmax's second move on the followed row's bars
 BARS_HEIGHT = 1.4  # the height of 1 in the exponentiate step's bars as built: low enough that six keys' numbers
 # fit at a legible size between the formula map and the caption
@@ -117,6 +124,7 @@ class PlanePicture:
     arrows: dict[str, list]
     names: VGroup = field(default_factory=VGroup)  # q_i, k₁, ... or v₁, ..., z_i by the arrows' tips, in that order
     shadows: list = field(default_factory=list)  # one per key: (the shadow, its dashed drop)
+    shadow_numbers: dict = field(default_factory=dict)  # key j: the shadow's length by its bracket (a hidden shadow)
     marked: tuple[int, ...] = ()  # the keys framed as the most aligned
     marks: VGroup = field(default_factory=VGroup)  # their frames: round their worked rows and their names
     z_dot: Circle | None = None  # a ring round z_i: the arrowheads that meet there stay in sight
@@ -125,6 +133,8 @@ class PlanePicture:
     inset: object = None  # a scenes.vector_plane.Magnifier, when the lighter terms need one
     inset_arrows: dict = field(default_factory=dict)  # the parts of the arrows ("v", "terms") the window shows
     inset_edges: VGroup = field(default_factory=VGroup)  # and of the values' hull
+    deep: object = None  # a window inside that window, for the terms still too short to see there
+    deep_arrows: list = field(default_factory=list)  # the parts of the terms' arrows it shows
 
 
 def framed(mobject, buff: float = 0.06) -> SurroundingRectangle:
@@ -160,6 +170,17 @@ def clear_frame(parts: VGroup, formula: VMobject, buff: float = MAP_FRAME_BUFF) 
     frame = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=min(0.05, (top - bottom) / 4),
                              color=style.HIGHLIGHT, stroke_width=MAP_FRAME_STROKE)
     return frame.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
+
+
+def is_bracket(mark) -> bool:
+    """Whether a shadow's mark (``VectorPlane.shadow``) is the bracket beside a hidden shadow, not a dashed drop."""
+    return isinstance(mark, VGroup) and len(straight_lines(mark)) > 1
+
+
+def overlaps(first, second) -> bool:
+    """Whether the boxes of two mobjects overlap."""
+    (a_left, a_right, a_bottom, a_top), (b_left, b_right, b_bottom, b_top) = glyph_box(first), glyph_box(second)
+    return a_left < b_right and b_left < a_right and a_bottom < b_top and b_bottom < a_top
 
 
 def glyph_box(mobject) -> tuple[float, float, float, float]:
@@ -217,6 +238,7 @@ class MatrixScene(LessonScene):
         self.weight_decimals = max(probability_decimals(result.weights)
                                    for result in (self.result, *self.contrasts.values()))
         self.line = self.map_frame = self.sqrt_strike = self.pointer = None
+        self.line_rows = 1  # rows of the worked line the step keeps room for (a coda takes a second)
         self.row = self.settings.followed_row()  # the row the walkthrough follows, from 0
         self.words = self.row_labels()
         pieces = self.strings["answer_pieces"]
@@ -662,7 +684,7 @@ class MatrixScene(LessonScene):
         shown = np.where(self.result.mask, -np.inf, self.result.scores)  # a masked cell shows −∞, no score
         variances = [round(variance, 2) for variance in score_variances(shown, self.result.d_k)]
         before, after = (format_number(variance, decimals_for(variances)) for variance in variances)
-        return {"before": before, "after": after}
+        return {"before": before, "after": after, "cells": int(np.isfinite(shown).sum())}
 
     def show_scaled(self):
         result = self.result
@@ -672,13 +694,29 @@ class MatrixScene(LessonScene):
         self.point_map_at(*([self.term(SQRT)] if scale else [self.term("Q"), self.term(KEYS_T)]), scaled=scale)
         labels = self.strings["labels"]
         relation, written = root(result.d_k)  # √4 = 2, √2 ≈ 1.41
-        note = (labels["divide"].format(d_k=result.d_k, relation=relation, root=written, **fields)
-                if self.settings.scale else labels["no_divide"].format(**fields))
-        self.show_line(label_text(note, style.TEXT, style.BODY_SIZE))
+        divide = labels["divide"].format(d_k=result.d_k, relation=relation, root=written)
+        # the division as the rows are divided; their variance once every row is (both numbers are of all the cells)
+        if self.settings.scale:
+            self.show_line(label_text(divide, style.TEXT, style.BODY_SIZE))
+        else:
+            self.show_line(label_text(labels["no_divide"].format(**fields), style.TEXT, style.BODY_SIZE))
         scale = self.sound_scale("scaled")  # the scores' scale, which S's cells sounded on
-        self.replace_row_by_row(self.S, self.scaled, seconds=1.0,  # each row's largest scaled score as it lands
+        # each row's largest scaled score sounds as it lands; the rows go quickly (the voice says the division
+        # over them) so that their variance, said once all are divided, comes as the voice is ready for it
+        self.replace_row_by_row(self.S, self.scaled, seconds=SCALED_ROW_SECONDS, reading=SCALED_ROW_READING,
                                 new_row=lambda i: self.cue("cell", lands=True, value=float(result.scaled[i].max()),
                                                            **scale))
+        if self.settings.scale:  # then, as the voice says so, when it would be 1
+            for marker in ("variance", "unit_variance"):
+                self.beat(marker)
+                if marker != "variance" and not self.spoken():  # read, not said: the two lines share the reading time
+                    step = self.steps[-1]
+                    read = step.start + self.reading_time(self.read_caption(step.caption), result.scaled.size)
+                    pause = min(LONGEST_FREEZE - 1.0, (read - self.renderer.time) / 2)
+                    if pause > 1e-3:
+                        self.wait(pause)
+                self.show_line(label_text(labels[f"{marker}_line"].format(divide=divide, **fields), style.TEXT,
+                                          style.BODY_SIZE))
 
     def show_exponentiate(self):
         """Row i of the scores entering the softmax (q_i's, the row the alignment picture followed) taken through
@@ -744,12 +782,30 @@ class MatrixScene(LessonScene):
         self.moves = moves
 
     def division_line(self, parts):
-        """A_ij = (e^x / e^max) ÷ Σ = A's row: the exponentials as the bars' second row wrote them, their sum and
-        the weights, on one line, so that 1.00 / 1.13 = 0.8816 can be read once the bars' row holds the weights."""
-        written = lambda values, decimals: self.list_separator.join(format_number(value, decimals) for value in values)
-        return label_text(self.strings["labels"]["division_line"].format(
-            i=self.row + 1, exponentials=written(parts.exponentials, 2), total=format_number(parts.total),
-            weights=written(parts.weights, self.weight_decimals)), style.TEXT, style.BODY_SIZE)
+        """A_ij = (e^x / e^max) ÷ Σ = A's row on one line, the exponentials and their sum written with
+        ``checked_decimals`` so that dividing the numbers written gives the weights written (0.0144 / 1.1342 = 0.0127,
+        where the bars' 0.01 / 1.13 would give 0.0088). Too wide for the body at its size (six keys), it leaves out
+        "= A's row": the bars' row right above writes it."""
+        decimals = self.checked_decimals(parts)
+        written = lambda values, places: self.list_separator.join(format_number(value, places) for value in values)
+        fields = {"i": self.row + 1, "exponentials": written(parts.exponentials, decimals),
+                  "total": format_number(parts.total, decimals),
+                  "weights": written(parts.weights, self.weight_decimals)}
+        left, right, _, _ = style.body_box()
+        line = label_text(self.strings["labels"]["division_line"].format(**fields), style.TEXT, style.BODY_SIZE)
+        if line.width <= right - left:
+            return line
+        return label_text(self.strings["labels"]["division_line_short"].format(**fields), style.TEXT, style.BODY_SIZE)
+
+    def checked_decimals(self, parts) -> int:
+        """The fewest decimals, from A's on, for the exponentials and their sum such that each written exponential
+        divided by the written sum, rounded to A's decimals, is the written weight (A's decimals + CHECK_EXTRA at most)."""
+        weights = np.round(parts.weights, self.weight_decimals)
+        for decimals in range(self.weight_decimals, self.weight_decimals + CHECK_EXTRA + 1):
+            quotients = np.round(parts.exponentials, decimals) / round(float(parts.total), decimals)
+            if np.array_equal(np.round(quotients, self.weight_decimals), weights):
+                return decimals
+        return self.weight_decimals + CHECK_EXTRA
 
     @property
     def list_separator(self) -> str:
@@ -824,6 +880,13 @@ class MatrixScene(LessonScene):
                            for foot, score in zip(geometry.feet, geometry.scores)]
         names = self.arrow_names(picture, [("q", row, geometry.q)] + [("k", j, k) for j, k in enumerate(geometry.keys)],
                                  panel, lines=[line for _, mark in picture.shadows for line in straight_lines(mark)])
+        taken = [*names, *panel, *plane.ticks]  # and the numbers placed before: tied keys stay drawn together
+        for j, (cast, mark) in enumerate(picture.shadows):
+            number = self.bracket_number(plane, mark, geometry.scores[j] / geometry.key_lengths[j], cast.get_color(),
+                                         taken) if is_bracket(mark) else None
+            if number is not None:
+                picture.shadow_numbers[j] = number
+                taken.append(number)
         self.alignment_picture, previous = picture, self.stage
         self.stage = [VGroup(plane, *picture.arrows["q"], *picture.arrows["k"], names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
@@ -833,13 +896,14 @@ class MatrixScene(LessonScene):
         scale = self.sound_scale("scores")  # as QKᵀ's cells will sound
         for j, (worked, shadow) in enumerate(zip(rows, picture.shadows)):
             arc = plane.angle(geometry.keys[j], geometry.q)
+            number = [picture.shadow_numbers[j]] if j in picture.shadow_numbers else []
             self.add(shadow, arc)
             self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)  # the shadow under the arrows
-            self.play(Create(shadow), Create(arc), run_time=0.8)
+            self.play(Create(shadow), Create(arc), *map(Appear, number), run_time=0.8)
             self.cue("cell", lands=True, value=float(geometry.scores[j]), **scale)
             self.play(Appear(worked), run_time=0.5)
             self.wait(READ)
-            self.play(Vanish(shadow, arc), run_time=0.3)
+            self.play(Vanish(shadow, arc, *number), run_time=0.3)
         score = format_number(geometry.scores[list(geometry.seen)].max(), decimals)
         if geometry.all_tied:  # a zero query, say: no key wins, none is framed
             self.show_line(label_text(labels["tied_line"].format(score=score, i=row + 1, **masked), style.TEXT,
@@ -848,17 +912,35 @@ class MatrixScene(LessonScene):
         picture.marked = geometry.aligned
         picture.marks = marks = VGroup(*[framed(part) for j in geometry.aligned for part in (rows[j], names[j + 1])])
         winning = [picture.shadows[j] for j in geometry.aligned]  # the winner's shadow comes back, and stays
+        winning_numbers = [picture.shadow_numbers[j] for j in geometry.aligned if j in picture.shadow_numbers]
         self.beat("winner")  # which key wins is said as it is framed, not before its shadow was drawn
         self.add(*winning)
         self.bring_to_front(*picture.arrows["k"], *picture.arrows["q"], names)
-        self.play(*map(Create, marks), *map(Create, winning),
+        self.play(*map(Create, marks), *map(Create, winning), *map(Appear, winning_numbers),
                   *[picture.arrows["k"][j].animate.set_stroke(width=1.6 * ARROW_WIDTH) for j in geometry.aligned],
                   run_time=0.6)
-        self.stage[0].add(marks, *winning)
+        self.stage[0].add(marks, *winning, *winning_numbers)
         winners = ", ".join(f"k_{j + 1}{words[j]}" for j in geometry.aligned)
         line = labels["aligned_line"] if len(geometry.aligned) == 1 else labels["aligned_tie_line"]
         self.show_line(label_text(line.format(keys=winners, score=score, i=row + 1, **masked), style.TEXT,
                                   style.BODY_SIZE))
+
+    @staticmethod
+    def bracket_number(plane: VectorPlane, bracket: VGroup, length: float, colour, taken: list):
+        """The shadow's length (q_i·kⱼ / |kⱼ|, signed) written by the middle of its bracket, on the side away from the
+        line it measures, or else beside one of its ends, clear of ``taken``; in the shadow's colour. None where no
+        place is clear: the panel's row says the score all the same."""
+        number = number_text(length, colour, style.BODY_SIZE, decimals_for([length]))
+        line = bracket[0]
+        outward = line.get_start() - plane.origin  # the bracket sits BRACKET_GAP off the line, on this side
+        outward = outward / np.linalg.norm(outward)
+        along = (line.get_end() - line.get_start()) / np.linalg.norm(line.get_end() - line.get_start())
+        places = [(line.get_center(), outward), (line.get_end(), along), (line.get_start(), -along)]
+        for point, direction in places:
+            number.next_to(point, direction, buff=BRACKET_NUMBER_GAP)
+            if not any(overlaps(number, other) for other in taken):
+                return number
+        return None
 
     def show_weighted_average(self):
         """Right after Z = AV has its numbers, its row i seen as a place: the values as arrows from one
@@ -920,28 +1002,41 @@ class MatrixScene(LessonScene):
         inset_names = VGroup()
         if region is not None:  # the values whose tips the window shows are named there too, and the zoom said
             inset_names = self.inset_names(picture, mix, z_name)
-            inset_names.add(self.zoom_label(picture, [z_name, picture.z_dot, *inset_names]))
+            picture.deep = deep = self.deeper_window(picture, mix, terms, starts)
+            if deep is not None:
+                picture.deep_arrows = [deep.arrow(term, style.ATTENTION, start=start, width=ARROW_WIDTH / 2)
+                                       for term, start in zip(terms, starts)]
+                deep.ring = Circle(radius=Z_RING, color=style.OUTPUT, stroke_width=4).move_to(deep.point(mix.z))
+                deep.add(self.zoom_label(deep, self.segments_of(picture.deep_arrows), [deep.ring],
+                                         inset.zoom * deep.zoom))
+            inset_names.add(self.zoom_label(inset, self.segments_of(*picture.inset_arrows.values(), edges),
+                                            [z_name, picture.z_dot, *inset_names, *([deep.window] if deep else [])],
+                                            inset.zoom))
             zoomed.add(inset_names)
         self.weighted_picture, previous = picture, self.stage
+        deep = picture.deep
+        deeper = [deep, *picture.deep_arrows, deep.ring] if deep is not None else []  # over the window's arrows
         self.stage = [VGroup(plane, hull, *picture.arrows["v"], *picture.arrows["terms"], zoomed,
-                             *picture.inset_arrows.get("terms", []), picture.z_dot, names, panel)]
+                             *picture.inset_arrows.get("terms", []), picture.z_dot, *deeper, names, panel)]
         self.play(Vanish(*previous), Appear(plane), Appear(heading), run_time=0.6)
         self.play(*[GrowFromPoint(arrow, plane.origin) for arrow in picture.arrows["v"]], *map(Appear, names[:-1]),
                   run_time=0.8)
         self.play(Create(hull), run_time=0.6)
         if region is not None:  # the window on the region the lighter terms will fill
             self.play(Create(inset.region), Appear(inset.window, inset.links, edges, *picture.inset_arrows["v"],
-                                                   inset_names), run_time=0.8)
+                                                   inset_names, *([deep] if deep is not None else [])), run_time=0.8)
         self.beat("terms")
         for k, (j, term, arrow) in enumerate(zip(order, rows, picture.arrows["terms"])):
             self.cue("cell", lands=True, value=float(mix.weights[j]), low=0.0, high=1.0)
             magnified = [GrowFromPoint(part, part.get_start()) for part in
-                         picture.inset_arrows.get("terms", [])[k:k + 1] if part.has_points()]
+                         [*picture.inset_arrows.get("terms", [])[k:k + 1], *picture.deep_arrows[k:k + 1]]
+                         if part.has_points()]
             self.play(GrowFromPoint(arrow, plane.point(starts[k])), *magnified, Appear(term), run_time=0.8)
             self.wait(SECONDS_PER_NEW_NUMBER)
         self.beat("point")  # where z_i lands is said as it lands
         self.cue("values", lands=True, values=mix.z.tolist(), spacing=0.15, **self.sound_scale("Z"))  # as Z's cells
-        self.play(Appear(picture.z_dot), Appear(z_name), Appear(z_row), run_time=0.8)
+        self.play(Appear(picture.z_dot), Appear(z_name), Appear(z_row), *([Appear(deep.ring)] if deep else []),
+                  run_time=0.8)
         heaviest = order[0]
         self.show_line(label_text(labels["weighted_line"].format(
             i=row + 1, j=heaviest + 1, word=words[heaviest],
@@ -981,27 +1076,56 @@ class MatrixScene(LessonScene):
         return name
 
     @staticmethod
-    def zoom_label(picture: "PlanePicture", taken: list):
-        """«×7»: how much larger the window draws its region, in the first corner of the window no arrow, line or
-        name crosses (the bottom right when every corner is taken)."""
-        inset = picture.inset
-        label = label_text(f"×{inset.zoom:.0f}", style.MUTED, style.CAPTION_SIZE)
-        segments = [(part.get_start(), part.get_end()) for drawn in picture.inset_arrows.values() for part in drawn
-                    if part.has_points()] + [(part.get_start(), part.get_end()) for part in picture.inset_edges
-                                             if part.has_points()]
+    def zoom_label(inset: Magnifier, segments: list, taken: list, zoom: float):
+        """«×9»: how much larger than on the plane ``inset`` draws its region (``zoom``), in the first corner of its window
+        that no segment of ``segments`` ((start, end) points) crosses and no mobject of ``taken`` covers (the bottom
+        right when every corner is)."""
+        label = label_text(f"×{zoom:.0f}", style.MUTED, style.CAPTION_SIZE)
         margin = 0.12
         for corner in (DR, UR, DL, UL):
             label.move_to(inset.window.get_corner(corner) - corner * (margin + np.array([label.width, label.height, 0])
                                                                       / 2))
-            left, right, bottom, top = glyph_box(label)
-            clear = not any(crosses((left, right, bottom, top), segment) for segment in segments) and all(
-                right < glyph_box(other)[0] or glyph_box(other)[1] < left or top < glyph_box(other)[2]
-                or glyph_box(other)[3] < bottom for other in taken)
-            if clear:
+            box = glyph_box(label)
+            if not any(crosses(box, segment) for segment in segments) and not any(overlaps(label, other)
+                                                                                   for other in taken):
                 break
         else:
             label.move_to(inset.window.get_corner(DR) - DR * (margin + np.array([label.width, label.height, 0]) / 2))
         return label
+
+    @staticmethod
+    def segments_of(*groups) -> list:
+        """(start, end) of every drawn line or arrow in ``groups``."""
+        return [(part.get_start(), part.get_end()) for group in groups for part in group if part.has_points()]
+
+    def deeper_window(self, picture: "PlanePicture", mix, terms, starts):
+        """A window inside the magnifying window for the terms drawn there still shorter than SHORTEST_TERM (0.0127·v₁
+        was 14 px under the next arrowhead and z_i's ring): the square round the points they join and z_i, magnified
+        into DEEP_SHARE of the window, in the window's corner that the fewest of its lines cross and that covers
+        neither z_i's ring nor the region it magnifies; None when no term is that short or the gain is under
+        INSET_ZOOM."""
+        inset = picture.inset
+        lengths = np.linalg.norm(terms, axis=1) * inset.unit
+        short = [k for k in range(1, len(terms)) if 0 < lengths[k] < SHORTEST_TERM]
+        if not short:
+            return None
+        joined = np.vstack([starts[short], mix.z])
+        low, high = joined.min(axis=0), joined.max(axis=0)
+        size = DEEP_SHARE * inset.window.width
+        side = max(float(np.max(high - low)) * (1 + 2 * INSET_ROOM), size / INSET_MOST / inset.unit)
+        if side * inset.unit * INSET_ZOOM > size:
+            return None
+        deep = Magnifier(inset, (low + high) / 2, side, size)
+        segments = self.segments_of(*picture.inset_arrows.values(), picture.inset_edges)
+        kept = [deep.region, picture.z_dot]
+
+        def crowding(corner) -> tuple[int, int]:
+            deep.window.move_to(inset.window.get_corner(corner) - corner * (DEEP_MARGIN + size / 2))
+            box = glyph_box(deep.window)
+            return sum(overlaps(deep.window, part) for part in kept), sum(crosses(box, line) for line in segments)
+
+        crowding(min((DR, DL, UR, UL), key=crowding))  # the window left in the least crowded corner
+        return deep.join()
 
     def inset_names(self, picture: "PlanePicture", mix, z_name) -> VGroup:
         """v_j by its tip in the window, for each value whose tip the window shows."""
@@ -1056,9 +1180,12 @@ class MatrixScene(LessonScene):
         colours = {"q": style.QUERY, "k": style.KEY, "v": style.VALUE, "z": style.OUTPUT}
         names.add(*[label_text(f"{letter}_{j + 1}", colours[letter], style.BODY_SIZE) for letter, j, _ in vectors])
         arrows = [arrow for drawn in picture.arrows.values() for arrow in drawn]
+        # an arrowhead is wider than the segment the arrow runs on: kept clear of a name and of the frame it may get
+        tips = [Rectangle(width=arrow.tip.width + 2 * TIP_CLEARANCE, height=arrow.tip.height + 2 * TIP_CLEARANCE)
+                .move_to(arrow.tip) for arrow in arrows if hasattr(arrow, "tip")]
         place_labels(list(names), [plane.point(v) for _, _, v in vectors], [np.array([*v, 0]) for _, _, v in vectors],
                      [(line.get_start(), line.get_end()) for line in [*arrows, *plane.axes, *lines]], self.stage_box(),
-                     avoid=[*plane.ticks, *panel,
+                     avoid=[*tips, *plane.ticks, *panel,
                             *([picture.inset.region, picture.inset.window] if picture.inset else [])])
         return names
 
@@ -1096,10 +1223,13 @@ class MatrixScene(LessonScene):
         if self.shows("shared_projection"):
             diagonal = self.answers["keys"]
             line = labels["diagonal_line" if diagonal["variant"] == "all" else f"diagonal_line_{diagonal['variant']}"]
+            dominant = diagonal["variant"] == "all"  # where the learned projections have something to break
             self.show_contrast("shared_projection", shared, [self.term(KEYS_T)],
                                lambda A: [A.cell_box(i, i) for i in range(len(shared.X))],
                                line=lambda A: line.format(diagonal=exact_row(np.diag(shared.scores)),
                                                           rows=diagonal["rows"]),
+                               change=(labels["shared_line"], r"QQ^\top"),  # K = Q, drawn as it is said
+                               coda=labels["learned_line"] if dominant else None,
                                undivided=True, caption=self.contrast_caption("shared_projection", diagonal["variant"]),
                                rows=diagonal["rows"])
 
@@ -1112,13 +1242,16 @@ class MatrixScene(LessonScene):
 
     def show_contrast(self, key: str, result: AttentionSteps, terms: list, marks, line, sound=lambda: None,
                       undivided: bool = False, caption: str | None = None, change: tuple[str, str] | None = None,
-                      **fields):
+                      coda: str | None = None, **fields):
         """The scores entering the softmax (``undivided``: QKᵀ before ÷ √d_k) with their colour bar beside A, row by
         row (each row of A sounds as it lands), then ``marks(A)`` framed (``sound`` as they close) and the worked
         ``line(A)``. A's label says what it is the softmax of; ``change``: (a worked line saying what changed, shown
-        first, the scores' label that says it). ``caption`` and ``fields`` as begin_step takes them."""
+        first, and what QKᵀ becomes in the labels); ``coda``: a line shown under the worked line once that has been
+        read for CODA_PAUSE (the narration says it after the line's). ``caption`` and ``fields`` as begin_step takes
+        them."""
         self.begin_step(key, caption=caption, with_header=self.clear_stage(), **fields)
         self.stage = []
+        self.line_rows = 2 if coda else 1
         self.hide_line()
         self.point_map_at(*terms, scaled=result.scale)
         if change:
@@ -1126,10 +1259,11 @@ class MatrixScene(LessonScene):
         divided = result.scale and not undivided
         values = result.scaled if divided else result.scores
         largest = covering_value(style.shared_largest(values))
-        label = change[1] if change else r"QK^\top / \sqrt{d_k}" if result.scale else r"QK^\top"
+        product = change[1] if change else r"QK^\top"
+        label = product + r" / \sqrt{d_k}" if result.scale else product
         width = max(shared_cell_width(values), self.weights_matrix(result=result).cell_width)
         # Tagged as what they are: the scaled scores of the scaled and causal steps, or QKᵀ as in the scores step.
-        scores = self.with_words(LabelledMatrix(values, label if divided or change else r"QK^\top", style.TEXT,
+        scores = self.with_words(LabelledMatrix(values, label if divided else product, style.TEXT,
                                                 "scaled" if divided else "scores", cell_width=width,
                                                 fill=lambda value: style.score_colour(value, largest)))
         # these cells' own key (the bar and its ticks, named in the scores step), built larger: it shrinks with six
@@ -1152,6 +1286,9 @@ class MatrixScene(LessonScene):
         weights.add(*frames)  # they leave with A
         self.beat("line")  # a narration that reads the line apart from the frames says it as the line comes
         self.show_line(label_text(line(weights), style.TEXT, style.BODY_SIZE))
+        if coda:
+            self.wait(CODA_PAUSE)
+            self.extend_line(label_text(coda, style.TEXT, style.BODY_SIZE))
 
     # Shared moves ------------------------------------------------------------------------------
     def fill_product(self, product: LabelledMatrix, left: LabelledMatrix, right: LabelledMatrix, repeat: bool = False):
@@ -1220,9 +1357,9 @@ class MatrixScene(LessonScene):
         return f"({text})" if text.startswith("−") else text
 
     def replace_row_by_row(self, old: LabelledMatrix, new: LabelledMatrix, seconds: float, extras=(),
-                           new_row=lambda i: None):
+                           new_row=lambda i: None, reading: float = SECONDS_PER_NEW_NUMBER):
         """Frame each row of ``old`` and swap its numbers and cell colours for ``new``'s (with ``extras[i]``),
-        leaving each new row its reading time; ``new_row(i)`` just before row i's new numbers come in. The label
+        leaving each new row ``reading`` seconds a number; ``new_row(i)`` just before row i's new numbers come in. The label
         is true to what is drawn: ``old``'s stays until row 1's new numbers come in with ``new``'s label, and as
         they do the rows still to change are dimmed (PENDING_OPACITY): not yet what the new label names."""
         pending = [part for k in range(1, old.values.shape[0]) for part in (*old.entries[k], *old.cells[k])]
@@ -1235,7 +1372,7 @@ class MatrixScene(LessonScene):
                       VGroup(*new.cells[i]), run_time=0.7 * seconds + (LABEL_SWAP if first else 0.0),
                       between=lambda: new_row(i),
                       also=[part.animate.set_opacity(PENDING_OPACITY) for part in pending] if first else [])
-            self.wait(SECONDS_PER_NEW_NUMBER * new.values.shape[1])
+            self.wait(reading * new.values.shape[1])
             self.play(Vanish(box), run_time=0.2)
         self.remove(old.brackets)
         self.add(new.brackets)
@@ -1255,11 +1392,23 @@ class MatrixScene(LessonScene):
         gone (``also``: animations played as it comes). A line that ends its step is its finished screen: finish_step
         holds it (FINISHED_HOLD, issue 26), and a narrated step's voice and the replay of its key sound run over that
         hold rather than after it."""
-        left, right, _, _ = style.body_box()
-        fit(line, right - left, LINE_HEIGHT).next_to(self.header[-1], UP, buff=LINE_MARGIN)
+        raised = (self.line_rows - 1) * (LINE_HEIGHT + LINE_MARGIN)  # the rows of a coda to come stay free under it
+        self.fit_line(line).next_to(self.header[-1], UP, buff=LINE_MARGIN + raised)
         self.hide_line()
         self.play(Appear(line), *also, run_time=0.3)
         self.line = line
+
+    def extend_line(self, row):
+        """A second row under the worked line (the step kept room for it: ``line_rows``), both staying to the end."""
+        self.fit_line(row).next_to(self.header[-1], UP, buff=LINE_MARGIN)
+        self.play(Appear(row), run_time=0.3)
+        self.line = VGroup(self.line, row)
+
+    @staticmethod
+    def fit_line(line):
+        """A worked line as wide as the body at most, LINE_HEIGHT high at most."""
+        left, right, _, _ = style.body_box()
+        return fit(line, right - left, LINE_HEIGHT)
 
     def finish_step(self):
         """A step's worked line ends with it: it sits just over the caption, and the next step's caption may take two
@@ -1267,6 +1416,7 @@ class MatrixScene(LessonScene):
         super().finish_step()
         self.hide_line()
         self.let_go()
+        self.line_rows = 1
 
     def hide_line(self):
         if self.line is not None:
@@ -1302,7 +1452,7 @@ class MatrixScene(LessonScene):
     def over_the_line(self, captions) -> float:
         """The lowest a drawing may reach: over the worked line that sits on the tallest of ``captions``."""
         caption_top = max(self._caption(caption).to_edge(DOWN, buff=style.MARGIN).get_top()[1] for caption in captions)
-        return caption_top + LINE_HEIGHT + 2 * LINE_MARGIN
+        return caption_top + self.line_rows * LINE_HEIGHT + (self.line_rows + 1) * LINE_MARGIN
 
     @staticmethod
     def map_height() -> float:

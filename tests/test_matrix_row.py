@@ -19,6 +19,7 @@ from lesson.section_config import MATRIX_MAX_TOKENS, MatrixConfig
 from lesson.steps import StepRange, step_keys
 from media_checks import TINY, run_cli
 from scene_checks import layout_problems, run_scene
+from scenes.matrix import MatrixScene
 from test_matrix_answers import close, matrix, parsed
 
 ONE_HOT = 0.99  # docs/config.md: a row whose largest weight is above this is all or nothing
@@ -241,8 +242,18 @@ def test_the_scaled_steps_variance_is_of_the_scores_on_screen(causal):
     visible = raw[np.tril(np.ones_like(raw, dtype=bool))] if causal else raw.ravel()
     config = overrides(inputs, causal=causal)
     number = step_keys("matrix", load_config(overrides=config).matrix.skipped_steps()).index("scaled") + 1
-    scene = run_scene("matrix", *config, steps=StepRange(number, number))
-    [note] = [text.text for text in scene.steps[-1].texts if "√4" in text.text]
+    # the division is written as the rows are divided, then with the variance once they all are (review 12): the line
+    # with both is read back as it was shown
+    lines, show_line = [], MatrixScene.show_line
+
+    def logged(scene, line, *also):
+        lines.append(line.shown_text)
+        show_line(scene, line, *also)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MatrixScene, "show_line", logged)
+        run_scene("matrix", *config, steps=StepRange(number, number))
+    [note] = [text for text in lines if "√4" in text and "→" in text]
     assert "√4 = 2 " in note
     for written, wanted in zip(re.findall(r"(\d+(?:\.\d+)?) → (\d+(?:\.\d+)?)", note)[0],
                                (np.var(visible), np.var(visible) / 4)):
