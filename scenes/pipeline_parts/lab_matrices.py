@@ -8,8 +8,9 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, DashedLine, Fa
                    MoveToTarget, ReplacementTransform,
                    SurroundingRectangle, VGroup)
 
-from lesson.numbers import decimals_for, format_number
+from lesson.numbers import as_read, decimals_for, format_number, reproduces
 from lesson.pipeline_answers import ALIKE_RATIO, scaled_step
+from lesson.scaling_answers import root
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, score_legend
@@ -28,7 +29,9 @@ FAN_LINES_WIDTH = 0.9  # between the query and the tokens its lines reach
 FAN_RISE = 0.5  # of the query's lines' start above the first token's line
 FAN_LINE_DROP = 0.1  # the query's lines start this far below its name
 HEATMAP_SHARE = 0.62  # of the canvas width, for the weights heatmap next to the query's lines
-MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under 14 px in HEATMAP_SHARE
+MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under WEIGHTS_CAP_HEIGHT in HEATMAP_SHARE
+WEIGHTS_CAP_HEIGHT = 16 / 720 * 8  # frame units: the weights' digits at step 6, 16 px at 720p (review s12: at 14 px cap,
+# 15-16 px of ink, the section's central matrix was its smallest text; step 8 redraws it at 20 px)
 LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
 LEGEND_GAP = 0.35
 BLIP_SPACING = 0.2  # between the blips of a row of scores, each heard apart
@@ -44,7 +47,7 @@ UNIFORM_DASH = 0.1
 UNIFORM_STROKE = 5  # the dashed line of the uniform weight across the query's bars
 UNIFORM_OVERHANG = 0.12  # of that line beyond the first and the last bar
 VALUE_CLEARANCE = 0.1  # between the query's longest bar (or the uniform line) and its column of values
-WEIGHTS_CELL_ROOM = 0.1  # added to a weight's cell, round its number
+WEIGHTS_CELL_ROOM = 0.03  # added to a weight's cell, round its number
 SOFTMAX_METRICS = 2  # the panel's values step 6 computes: the query's entropy and its largest weight
 
 
@@ -118,7 +121,11 @@ class LabMatrices(LabCanvas, MatrixReveals):
         steps = self.run.steps
         self.score_scale = covering_value(style.shared_largest(steps.scores, steps.scaled))
         temperature = format_number(self.settings.temperature)
-        scaled_label = rf"QK^\top / (\sqrt{{{steps.d_k}}}\, T),\ T = {temperature}"
+        # √d_k's value written too: the voice says «unos 2.83», and the screen showed only √8 (review s12)
+        relation, root_written = root(steps.d_k)
+        tex_relation = {"=": "=", "≈": r"\approx"}[relation]
+        scaled_label = (rf"QK^\top / (\sqrt{{{steps.d_k}}}\, T),\ \sqrt{{{steps.d_k}}} {tex_relation} {root_written},"
+                        rf"\ T = {temperature}")
         left, right, bottom, top = self.canvas_box()
         cell = self.cell_size(HEATMAP_SHARE * (right - left), top - bottom)
         width = self.cell_width(steps.scores, steps.scaled)
@@ -207,11 +214,15 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.softmax_heatmap = heatmap
 
     def weights_legend(self) -> VGroup:
-        """Under the weights, what their colours span (``MatrixReveals.colour_legend``)."""
+        """Under the weights, that each row sums to 1 (the guide's «cada fila suma 1», said by the voice, review s12),
+        «≈ 1» when a row as written (rounded) does not, and what their colours span (``MatrixReveals.colour_legend``)."""
         weights = self.weights
         below = VGroup(weights.matrix.cell_grid, weights.row_labels)
-        return self.colour_legend("weights_scale").next_to(below, DOWN, buff=LEGEND_GAP).match_x(
-            weights.matrix.cell_grid)
+        rows = as_read(self.run.steps.weights).sum(axis=1)
+        exact = reproduces(np.ones(len(rows)), rows, decimals=2)
+        sums = label_text(self.labels["rows_sum" if exact else "rows_sum_rounded"], style.MUTED, style.CAPTION_SIZE)
+        legend = VGroup(sums, self.colour_legend("weights_scale")).arrange(RIGHT, buff=LEGEND_GAP)
+        return legend.next_to(below, DOWN, buff=LEGEND_GAP).match_x(weights.matrix.cell_grid)
 
     def uniform_mark(self, chart: RowBars, row) -> VGroup:
         """A dashed line across the query's bars where the uniform weight, 1/n of the visible tokens, would end, named
@@ -241,15 +252,16 @@ class LabMatrices(LabCanvas, MatrixReveals):
 
     def heatmap_share(self, heatmap: VGroup) -> float:
         """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or up to
-        MOST_HEATMAP_SHARE as its smallest text (a number or a token) needs to stay at 14 px."""
+        MOST_HEATMAP_SHARE as its weights' digits need to stay at WEIGHTS_CAP_HEIGHT, its token names at 14 px."""
         weights = self.weights
-        texts = [*(entry for row in weights.matrix.entries for entry in row), *weights.row_labels,
-                 *weights.column_labels]
-        smallest = min((cap_height(text) for text in texts), default=0.0)
-        if not smallest:
+        least = [([entry for row in weights.matrix.entries for entry in row], WEIGHTS_CAP_HEIGHT),
+                 ([*weights.row_labels, *weights.column_labels], style.SMALLEST_CAP_HEIGHT)]
+        growth = max((height / min(cap_height(text) for text in texts) for texts, height in least if len(texts)),
+                     default=0.0)
+        if not growth:
             return HEATMAP_SHARE
         left, right, _, _ = self.canvas_box()
-        needed = heatmap.width * FORMULA_MARGIN * style.SMALLEST_CAP_HEIGHT / smallest + SPLIT_MARGIN
+        needed = heatmap.width * FORMULA_MARGIN * growth + SPLIT_MARGIN
         return min(MOST_HEATMAP_SHARE, max(HEATMAP_SHARE, needed / (right - left)))
 
     def query_fan(self, box) -> QueryFan:
