@@ -29,11 +29,14 @@ FAN_LINES_WIDTH = 0.9  # between the query and the tokens its lines reach
 FAN_RISE = 0.5  # of the query's lines' start above the first token's line
 FAN_LINE_DROP = 0.1  # the query's lines start this far below its name
 HEATMAP_SHARE = 0.62  # of the canvas width, for the weights heatmap next to the query's lines
-MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under WEIGHTS_CAP_HEIGHT in HEATMAP_SHARE
+MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's token names would shrink under 14 px in HEATMAP_SHARE
+DIGITS_SHARE = 0.66  # at most, taken for the weights' digits to reach WEIGHTS_CAP_HEIGHT: more, and long token names
+# beside the query's bars fell under 14 px
 WEIGHTS_CAP_HEIGHT = 16 / 720 * 8  # frame units: the weights' digits at step 6, 16 px at 720p (review s12: at 14 px cap,
 # 15-16 px of ink, the section's central matrix was its smallest text; step 8 redraws it at 20 px)
 LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
 LEGEND_GAP = 0.35
+LEGEND_LINE_GAP = 0.12  # between «cada fila suma 1» and the colour legend under it
 BLIP_SPACING = 0.2  # between the blips of a row of scores, each heard apart
 LISTEN_BLIP_SPACING = 0.4  # the query's row of scores heard in the clear: slower, each cell lit in turn
 SCORES_FRAME_SECONDS = 0.5  # QKᵀ's brackets, formula, token names and colour bar landing before its rows
@@ -221,7 +224,8 @@ class LabMatrices(LabCanvas, MatrixReveals):
         rows = as_read(self.run.steps.weights).sum(axis=1)
         exact = reproduces(np.ones(len(rows)), rows, decimals=2)
         sums = label_text(self.labels["rows_sum" if exact else "rows_sum_rounded"], style.MUTED, style.CAPTION_SIZE)
-        legend = VGroup(sums, self.colour_legend("weights_scale")).arrange(RIGHT, buff=LEGEND_GAP)
+        # stacked: side by side, the two widened the heatmap past its grid and shrank long token names beside it
+        legend = VGroup(sums, self.colour_legend("weights_scale")).arrange(DOWN, buff=LEGEND_LINE_GAP)
         return legend.next_to(below, DOWN, buff=LEGEND_GAP).match_x(weights.matrix.cell_grid)
 
     def uniform_mark(self, chart: RowBars, row) -> VGroup:
@@ -251,18 +255,23 @@ class LabMatrices(LabCanvas, MatrixReveals):
         return strings["caption_alike" if alike else "caption"], fields
 
     def heatmap_share(self, heatmap: VGroup) -> float:
-        """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or up to
-        MOST_HEATMAP_SHARE as its weights' digits need to stay at WEIGHTS_CAP_HEIGHT, its token names at 14 px."""
+        """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or more as its
+        weights' digits need to reach WEIGHTS_CAP_HEIGHT (up to DIGITS_SHARE: the query's bars keep room for their
+        names) and its token names to stay at 14 px (up to MOST_HEATMAP_SHARE)."""
         weights = self.weights
-        least = [([entry for row in weights.matrix.entries for entry in row], WEIGHTS_CAP_HEIGHT),
-                 ([*weights.row_labels, *weights.column_labels], style.SMALLEST_CAP_HEIGHT)]
-        growth = max((height / min(cap_height(text) for text in texts) for texts, height in least if len(texts)),
-                     default=0.0)
-        if not growth:
-            return HEATMAP_SHARE
+        digits = [entry for row in weights.matrix.entries for entry in row]
+        names = [*weights.row_labels, *weights.column_labels]
+        return max(HEATMAP_SHARE, min(DIGITS_SHARE, self.share_for(heatmap, digits, WEIGHTS_CAP_HEIGHT)),
+                   min(MOST_HEATMAP_SHARE, self.share_for(heatmap, names, style.SMALLEST_CAP_HEIGHT)))
+
+    def share_for(self, heatmap: VGroup, texts: list, height: float) -> float:
+        """The share of the canvas width at which the smallest of ``texts`` in ``heatmap`` is ``height`` tall (a
+        formula's margin over it); 0 without texts."""
+        smallest = min((cap_height(text) for text in texts), default=0.0)
+        if not smallest:
+            return 0.0
         left, right, _, _ = self.canvas_box()
-        needed = heatmap.width * FORMULA_MARGIN * growth + SPLIT_MARGIN
-        return min(MOST_HEATMAP_SHARE, max(HEATMAP_SHARE, needed / (right - left)))
+        return (heatmap.width * FORMULA_MARGIN * height / smallest + SPLIT_MARGIN) / (right - left)
 
     def query_fan(self, box) -> QueryFan:
         """The query token on top, its lines down to every token, and its row of weights as bars, a token a line
