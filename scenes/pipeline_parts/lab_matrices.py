@@ -50,7 +50,7 @@ UNIFORM_DASH = 0.1
 UNIFORM_STROKE = 5  # the dashed line of the uniform weight across the query's bars
 UNIFORM_OVERHANG = 0.12  # of that line beyond the first and the last bar
 VALUE_CLEARANCE = 0.1  # between the query's longest bar (or the uniform line) and its column of values
-WEIGHTS_CELL_ROOM = 0.03  # added to a weight's cell, round its number
+WEIGHTS_CELL_ROOM = 0.05  # added to a weight's cell, round its number
 SOFTMAX_METRICS = 2  # the panel's values step 6 computes: the query's entropy and its largest weight
 
 
