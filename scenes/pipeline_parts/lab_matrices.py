@@ -30,8 +30,6 @@ FAN_RISE = 0.5  # of the query's lines' start above the first token's line
 FAN_LINE_DROP = 0.1  # the query's lines start this far below its name
 HEATMAP_SHARE = 0.62  # of the canvas width, for the weights heatmap next to the query's lines
 MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's token names would shrink under 14 px in HEATMAP_SHARE
-DIGITS_SHARE = 0.66  # at most, taken for the weights' digits to reach WEIGHTS_CAP_HEIGHT: more, and long token names
-# beside the query's bars fell under 14 px
 WEIGHTS_CAP_HEIGHT = 16 / 720 * 8  # frame units: the weights' digits at step 6, 16 px at 720p (review s12: at 14 px cap,
 # 15-16 px of ink, the section's central matrix was its smallest text; step 8 redraws it at 20 px)
 LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
@@ -255,14 +253,22 @@ class LabMatrices(LabCanvas, MatrixReveals):
         return strings["caption_alike" if alike else "caption"], fields
 
     def heatmap_share(self, heatmap: VGroup) -> float:
-        """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or more as its
-        weights' digits need to reach WEIGHTS_CAP_HEIGHT (up to DIGITS_SHARE: the query's bars keep room for their
-        names) and its token names to stay at 14 px (up to MOST_HEATMAP_SHARE)."""
+        """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or more as its token
+        names need to stay at 14 px (up to MOST_HEATMAP_SHARE); more again as its digits need to reach
+        WEIGHTS_CAP_HEIGHT, where the query's bars beside still keep their names and weights (``fan_named``)."""
         weights = self.weights
         digits = [entry for row in weights.matrix.entries for entry in row]
         names = [*weights.row_labels, *weights.column_labels]
-        return max(HEATMAP_SHARE, min(DIGITS_SHARE, self.share_for(heatmap, digits, WEIGHTS_CAP_HEIGHT)),
-                   min(MOST_HEATMAP_SHARE, self.share_for(heatmap, names, style.SMALLEST_CAP_HEIGHT)))
+        named = max(HEATMAP_SHARE, min(MOST_HEATMAP_SHARE, self.share_for(heatmap, names, style.SMALLEST_CAP_HEIGHT)))
+        legible = min(MOST_HEATMAP_SHARE, self.share_for(heatmap, digits, WEIGHTS_CAP_HEIGHT))
+        return legible if legible > named and self.fan_named(legible) else named
+
+    def fan_named(self, share: float) -> bool:
+        """Whether the query's bars, right of a heatmap taking ``share`` of the canvas width, keep their tokens'
+        names (and weights) at a readable size (``query_fan``)."""
+        left, right, bottom, top = self.canvas_box()
+        split = left + share * (right - left)
+        return len(self.query_fan((split + SPLIT_MARGIN, right, bottom, top)).chart.labels) > 0
 
     def share_for(self, heatmap: VGroup, texts: list, height: float) -> float:
         """The share of the canvas width at which the smallest of ``texts`` in ``heatmap`` is ``height`` tall (a
