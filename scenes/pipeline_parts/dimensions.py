@@ -90,7 +90,8 @@ class DimensionSteps(PipelineCommon):
         # the line the voice is on, framed: the screen follows the voice; each frame is drawn round its line where it
         # stands, the last one fading (a frame grown from one line to the next ran through the digits between)
         framed = {"lab": left[1], "model": left[2], "growth": left[4], "spread": VGroup(*spreads, spread_key), "sharpness": sharpness,
-                  "heads": VGroup(bar, heads[0]), "more": VGroup(cuts[1], heads[1]), "tradeoff": tradeoff}
+                  "heads": VGroup(width, bar), "cut": VGroup(bar, heads[0]), "more": VGroup(cuts[1], heads[1]),
+                  "tradeoff": tradeoff}
         self.pointers = {phrase: self.pointer_on(target) for phrase, target in framed.items()}
         self.pointed = framed
         # exercise 6's panel comes with its lines: an empty panel held 20 s beside exercise 5 (review s8)
@@ -100,8 +101,9 @@ class DimensionSteps(PipelineCommon):
                  "growth": [Appear(left[4])],
                  "spread": [Appear(spread_key)],
                  "sharpness": [Appear(sharpness)],  # "the same sharpness", measured: the two mean entropies
-                 "heads": [Appear(panels[1].background), Appear(right[0]), Appear(width), Appear(bar), Create(cuts[0]),
-                           Appear(heads[0])],
+                 "heads": [Appear(panels[1].background), Appear(right[0]), Appear(width), Appear(bar)],
+                 # d cut into its heads as the voice names them: with d, a 6.2 s still under the phrase (review s12)
+                 "cut": [Create(cuts[0]), Appear(heads[0])],
                  "more": [Create(cuts[1]), Appear(heads[1])],
                  "tradeoff": [Appear(tradeoff)]}  # each with its phrase
         each = self.fill_seconds() / len(beats)

@@ -8,8 +8,9 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, DashedLine, Fa
                    MoveToTarget, ReplacementTransform,
                    SurroundingRectangle, VGroup)
 
-from lesson.numbers import decimals_for, format_number
+from lesson.numbers import as_read, decimals_for, format_number, reproduces
 from lesson.pipeline_answers import ALIKE_RATIO, scaled_step
+from lesson.scaling_answers import root
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import covering_value, score_legend
@@ -28,9 +29,12 @@ FAN_LINES_WIDTH = 0.9  # between the query and the tokens its lines reach
 FAN_RISE = 0.5  # of the query's lines' start above the first token's line
 FAN_LINE_DROP = 0.1  # the query's lines start this far below its name
 HEATMAP_SHARE = 0.62  # of the canvas width, for the weights heatmap next to the query's lines
-MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's texts would shrink under 14 px in HEATMAP_SHARE
+MOST_HEATMAP_SHARE = 0.8  # taken when the heatmap's token names would shrink under 14 px in HEATMAP_SHARE
+WEIGHTS_CAP_HEIGHT = 16 / 720 * 8  # frame units: the weights' digits at step 6, 16 px at 720p (review s12: at 14 px cap,
+# 15-16 px of ink, the section's central matrix was its smallest text; step 8 redraws it at 20 px)
 LEGEND_HEIGHT = 2.4  # the scores' colour bar, at most; no taller than the matrix beside it
 LEGEND_GAP = 0.35
+LEGEND_LINE_GAP = 0.12  # between «cada fila suma 1» and the colour legend under it
 BLIP_SPACING = 0.2  # between the blips of a row of scores, each heard apart
 LISTEN_BLIP_SPACING = 0.4  # the query's row of scores heard in the clear: slower, each cell lit in turn
 SCORES_FRAME_SECONDS = 0.5  # QKᵀ's brackets, formula, token names and colour bar landing before its rows
@@ -44,7 +48,7 @@ UNIFORM_DASH = 0.1
 UNIFORM_STROKE = 5  # the dashed line of the uniform weight across the query's bars
 UNIFORM_OVERHANG = 0.12  # of that line beyond the first and the last bar
 VALUE_CLEARANCE = 0.1  # between the query's longest bar (or the uniform line) and its column of values
-WEIGHTS_CELL_ROOM = 0.1  # added to a weight's cell, round its number
+WEIGHTS_CELL_ROOM = 0.05  # added to a weight's cell, round its number
 SOFTMAX_METRICS = 2  # the panel's values step 6 computes: the query's entropy and its largest weight
 
 
@@ -118,7 +122,11 @@ class LabMatrices(LabCanvas, MatrixReveals):
         steps = self.run.steps
         self.score_scale = covering_value(style.shared_largest(steps.scores, steps.scaled))
         temperature = format_number(self.settings.temperature)
-        scaled_label = rf"QK^\top / (\sqrt{{{steps.d_k}}}\, T),\ T = {temperature}"
+        # √d_k's value written too: the voice says «unos 2.83», and the screen showed only √8 (review s12)
+        relation, root_written = root(steps.d_k)
+        tex_relation = {"=": "=", "≈": r"\approx"}[relation]
+        scaled_label = (rf"QK^\top / (\sqrt{{{steps.d_k}}}\, T),\ \sqrt{{{steps.d_k}}} {tex_relation} {root_written},"
+                        rf"\ T = {temperature}")
         left, right, bottom, top = self.canvas_box()
         cell = self.cell_size(HEATMAP_SHARE * (right - left), top - bottom)
         width = self.cell_width(steps.scores, steps.scaled)
@@ -207,11 +215,16 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.softmax_heatmap = heatmap
 
     def weights_legend(self) -> VGroup:
-        """Under the weights, what their colours span (``MatrixReveals.colour_legend``)."""
+        """Under the weights, that each row sums to 1 (the guide's «cada fila suma 1», said by the voice, review s12),
+        «≈ 1» when a row as written (rounded) does not, and what their colours span (``MatrixReveals.colour_legend``)."""
         weights = self.weights
         below = VGroup(weights.matrix.cell_grid, weights.row_labels)
-        return self.colour_legend("weights_scale").next_to(below, DOWN, buff=LEGEND_GAP).match_x(
-            weights.matrix.cell_grid)
+        rows = as_read(self.run.steps.weights).sum(axis=1)
+        exact = reproduces(np.ones(len(rows)), rows, decimals=2)
+        sums = label_text(self.labels["rows_sum" if exact else "rows_sum_rounded"], style.MUTED, style.CAPTION_SIZE)
+        # stacked: side by side, the two widened the heatmap past its grid and shrank long token names beside it
+        legend = VGroup(sums, self.colour_legend("weights_scale")).arrange(DOWN, buff=LEGEND_LINE_GAP)
+        return legend.next_to(below, DOWN, buff=LEGEND_GAP).match_x(weights.matrix.cell_grid)
 
     def uniform_mark(self, chart: RowBars, row) -> VGroup:
         """A dashed line across the query's bars where the uniform weight, 1/n of the visible tokens, would end, named
@@ -240,17 +253,31 @@ class LabMatrices(LabCanvas, MatrixReveals):
         return strings["caption_alike" if alike else "caption"], fields
 
     def heatmap_share(self, heatmap: VGroup) -> float:
-        """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or up to
-        MOST_HEATMAP_SHARE as its smallest text (a number or a token) needs to stay at 14 px."""
+        """Of the canvas width, for the weights heatmap beside the query's lines: HEATMAP_SHARE, or more as its token
+        names need to stay at 14 px (up to MOST_HEATMAP_SHARE); more again as its digits need to reach
+        WEIGHTS_CAP_HEIGHT, where the query's bars beside still keep their names and weights (``fan_named``)."""
         weights = self.weights
-        texts = [*(entry for row in weights.matrix.entries for entry in row), *weights.row_labels,
-                 *weights.column_labels]
+        digits = [entry for row in weights.matrix.entries for entry in row]
+        names = [*weights.row_labels, *weights.column_labels]
+        named = max(HEATMAP_SHARE, min(MOST_HEATMAP_SHARE, self.share_for(heatmap, names, style.SMALLEST_CAP_HEIGHT)))
+        legible = min(MOST_HEATMAP_SHARE, self.share_for(heatmap, digits, WEIGHTS_CAP_HEIGHT))
+        return legible if legible > named and self.fan_named(legible) else named
+
+    def fan_named(self, share: float) -> bool:
+        """Whether the query's bars, right of a heatmap taking ``share`` of the canvas width, keep their tokens'
+        names (and weights) at a readable size (``query_fan``)."""
+        left, right, bottom, top = self.canvas_box()
+        split = left + share * (right - left)
+        return len(self.query_fan((split + SPLIT_MARGIN, right, bottom, top)).chart.labels) > 0
+
+    def share_for(self, heatmap: VGroup, texts: list, height: float) -> float:
+        """The share of the canvas width at which the smallest of ``texts`` in ``heatmap`` is ``height`` tall (a
+        formula's margin over it); 0 without texts."""
         smallest = min((cap_height(text) for text in texts), default=0.0)
         if not smallest:
-            return HEATMAP_SHARE
+            return 0.0
         left, right, _, _ = self.canvas_box()
-        needed = heatmap.width * FORMULA_MARGIN * style.SMALLEST_CAP_HEIGHT / smallest + SPLIT_MARGIN
-        return min(MOST_HEATMAP_SHARE, max(HEATMAP_SHARE, needed / (right - left)))
+        return (heatmap.width * FORMULA_MARGIN * height / smallest + SPLIT_MARGIN) / (right - left)
 
     def query_fan(self, box) -> QueryFan:
         """The query token on top, its lines down to every token, and its row of weights as bars, a token a line

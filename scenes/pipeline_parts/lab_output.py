@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from manim import LEFT, RIGHT, UP, GrowFromEdge, LaggedStart, MathTex, VGroup
 
-from lesson.numbers import format_number
+from lesson.numbers import as_read, format_number
 from lesson.pipeline_answers import outputs_alike
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -38,8 +38,15 @@ class LabOutput(LabCanvas, Projections):
         strings, run, q = self.strings["steps"]["output"], self.run, self.query
         source = int(run.weights[q].argmax())
         fields = dict(query=self.tokens[q], source=self.tokens[source], share=format_number(run.weights[q, source]),
-                      n=len(self.tokens), d_v=run.steps.V.shape[1], d=run.steps.X.shape[1])  # W_V: d_v × d
+                      n=len(self.tokens), d_v=run.steps.V.shape[1], d=run.steps.X.shape[1],  # W_V: d_v × d
+                      spread=format_number(self.rows_apart()))
         return strings["caption_alike" if outputs_alike(run) else "caption"], fields
+
+    def rows_apart(self) -> float:
+        """How far apart Z's rows are as written: the widest gap between two rows' numbers in one column, from the
+        numbers drawn (two decimals, its first MOST_ROWS columns). «Casi iguales» was not quite true (review s12: rows
+        «se» and «mesa» differ visibly); this says by how much."""
+        return float(np.ptp(as_read(self.run.steps.output[:, :MOST_ROWS], ROW_DECIMALS), axis=0).max())
 
     def show_output(self):
         """Step 7: Z = AV for the query, its lines from every value V_j to its output, each as thick as its weight."""

@@ -3,7 +3,7 @@ queries Q and the keys K, each grown out of a copy of X."""
 
 from __future__ import annotations
 
-from manim import LEFT, UP, AnimationGroup, GrowFromEdge, LaggedStart, ReplacementTransform, TransformFromCopy, VGroup
+from manim import DOWN, LEFT, UP, AnimationGroup, GrowFromEdge, LaggedStart, ReplacementTransform, TransformFromCopy, VGroup
 
 from attn_math.lab import lab_sentence_name
 from scenes import style
@@ -18,6 +18,8 @@ MEANING_GAP = 0.35  # between the sentence's meaning and its tokens
 MAKE_ROOM_SECONDS = 0.8  # X's bar names (and the meaning) leaving, X moving up to make room for Q and K
 DIMMED_OPACITY = 0.3  # of the rows above the one being projected
 VECTOR_LAG = 0.5  # of a vector's growth, before the next token's starts
+NOTE_LINE_GAP = 0.1  # between the two lines over the first product
+NOTE_CLEARANCE = 0.05  # kept free above and under them
 
 
 class LabVectors(LabCanvas, Projections):
@@ -54,13 +56,17 @@ class LabVectors(LabCanvas, Projections):
                   run_time=self.fill_seconds())
 
     def convention_note(self, band) -> VGroup:
-        """One line over the product: the guide (and the capital section) writes the same product in rows, Q = X W_Q
-        with its W_Q of d × d_k, the transpose of the lab's d_k × d W_Q drawn here (review s8: two conventions on
-        screen, never said to be one). Centred between Q's row and the product's names, where K's row comes at step 3
-        (the note leaves then)."""
-        note = label_text(self.labels["convention"], style.MUTED, style.CAPTION_SIZE)
-        fit(note, self.band_box[1] - self.band_box[0], note.height)
+        """Over the product, how to read it: the guide (and the capital section) writes the same product in rows,
+        Q = X W_Q with its W_Q of d × d_k, the transpose of the lab's d_k × d W_Q drawn here (review s8: two conventions
+        on screen, never said to be one); and, when the product is written «≈», why: the lab computes from unrounded
+        numbers, so redone from the numbers written the last decimal may differ (review s12: 7 of q's and k's 16
+        numbers did, and no note said why; the capital section has its own). Centred between Q's row and the
+        product's names, where K's row comes at step 3 (the notes leave then)."""
+        texts = [self.labels["convention"], *([self.labels["approx_note"]] if band.approximate else [])]
+        note = VGroup(*[label_text(text, style.MUTED, style.CAPTION_SIZE) for text in texts])
+        note.arrange(DOWN, buff=NOTE_LINE_GAP, aligned_edge=LEFT)
         top = self.vectors.rows[1].get_bottom()[1]
+        fit(note, self.band_box[1] - self.band_box[0], top - band.get_top()[1] - 2 * NOTE_CLEARANCE)
         return note.move_to([band.get_x(), (top + band.get_top()[1]) / 2, 0])
 
     def meaning(self):

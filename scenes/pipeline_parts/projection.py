@@ -9,7 +9,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, MathTex, VGroup
 
 from attn_math.sharp import preset_weights
-from lesson.numbers import as_read, decimals_for, tex_relation
+from lesson.numbers import as_read, decimals_for, reproduces
 from scenes import style
 from scenes.token_labels import abbreviated
 from scenes.visuals import CELL_HEIGHT, LabelledMatrix, bracket, enlarge_formulas, fit, label_text, shared_cell_width
@@ -51,6 +51,11 @@ class ProjectionBand(VGroup):
         self.result, self.equals, self.matrix, self.embedding = result, equals, matrix, embedding
 
     @property
+    def approximate(self) -> bool:
+        """Whether the result is written «≈»: redone from the numbers written, it differs in its last decimal."""
+        return self.equals.approximate
+
+    @property
     def product(self) -> VGroup:
         """W and x: what is there before the result is computed."""
         return VGroup(self.matrix, self.embedding)
@@ -82,8 +87,9 @@ class Projections:
         for part in (matrix, embedding, column):
             tighten(part)
         # "=" only where the numbers as written multiply to the result as written; rounding makes it "≈"
-        equals = MathTex(tex_relation(result, as_read(W, decimals) @ as_read(x, decimals), decimals),
-                         color=style.TEXT, font_size=style.BODY_SIZE + 6)
+        approximate = not reproduces(result, as_read(W, decimals) @ as_read(x, decimals), decimals)
+        equals = MathTex(r"\approx" if approximate else "=", color=style.TEXT, font_size=style.BODY_SIZE + 6)
+        equals.approximate = approximate
         row = VGroup(column, equals, matrix).arrange(RIGHT, buff=SIGN_GAP)
         embedding.next_to(matrix, RIGHT, buff=PRODUCT_GAP)
         row.add(embedding)

@@ -39,7 +39,8 @@ MARK_GROWTH = 2  # a mark or ring lands shrinking from this many times its size
 MARK_RADIUS = 0.08  # a row's maximum on the plot
 ROWS_CHANGE_SECONDS = 1.2  # the configured temperatures' rows becoming the guide's
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
-PLOT_WIDTH, PLOT_HEIGHT = 4.4, 3.6  # the max-weight plot, before it is fitted into its box
+PLOT_WIDTH, PLOT_HEIGHT = 3.6, 2.9  # the max-weight plot's axes, before it is fitted into its box: at 4.4 × 3.6 the
+# fitting shrank its tick numbers to 14 px (review s12); at this size they keep their written size
 PLOT_SIDE_ROOM = 1.2  # of its box's width, left free around the plot
 PLOT_READOUT_ROOM = 0.6  # of its box's height, left free under the plot for the values read off it
 READ_OFF_SECONDS = 0.6  # a temperature's ring and value landing as the curve reaches it
@@ -135,9 +136,12 @@ class TemperatureSteps(PipelineCommon):
         query's row of designed weights as bars (on a scale of 1), the largest one's token named under it: the guide's
         «1-2 tokens» seen."""
         q, largest = self.query, run.max_weights[self.query]
-        line = text_with_numbers(self.labels["designed_cold"], {
+        designed = text_with_numbers(self.labels["designed_cold"], {
             "largest": tagged_number(largest, "designed_cold", colour=style.ATTENTION, font_size=style.CAPTION_SIZE)},
             style.ATTENTION, style.CAPTION_SIZE, temperature=format_number(temperature))
+        # over it, what the guide expects, said by the voice only until review s12
+        expected = label_text(self.labels["guide_expects"], style.ATTENTION, style.CAPTION_SIZE)
+        line = VGroup(expected, designed).arrange(DOWN, buff=READOUT_LINE_GAP)
         left, right, _, _ = self.plot_box
         fit(line, right - left, READ_OFF_HEIGHT)
         chart = token_bar_chart(run.weights[q], [abbreviated(token) for token in self.tokens],
