@@ -844,20 +844,21 @@ class ScalingScene(LessonScene):
             # "en dimensión 64 ... con casi todo": that d_k's largest weight and why (the gap of its two largest
             # scores, exp of it) written beside the framed bar, never over it: over it, it read as this key's weight
             # at d_k = 64 (review s11: there k₆ took it)
-            larger = self.beside_winner(self.larger_lead(d_k), moves, top, winner)
+            larger = self.beside_winner(self.larger_lead(d_k, shown), moves, top, winner)
             self.beat("larger")
             self.play(Appear(larger), run_time=MARK_POP)
             winner.add(larger)
         self.moves = VGroup(moves, winner, rounded)
 
-    def larger_lead(self, d_k: int) -> list[str]:
+    def larger_lead(self, d_k: int, shown: int) -> list[str]:
         """Two lines on d_k's unscaled row (the growing step's last): its largest weight, then why, from its scores
         as shown: the gap between the two largest, and exp(gap), how many times the runner-up's weight the largest
-        gets (softmax: α₁ / α₂ = exp(s₁ − s₂))."""
+        gets (softmax: α₁ / α₂ = exp(s₁ − s₂)). Its q and k are the ``shown`` d's with d_k − shown components more
+        (``scaling_demo``'s nested draws): the largest may be another key's."""
         labels, demo = self.strings["labels"], self.demos[d_k]
         second, first = (shown_value(score) for score in np.sort(demo.scores)[-2:])
         gap = shown_value(first - second)
-        return [labels["larger"].format(d_k=d_k, top=format_number(demo.weights_unscaled.max())),
+        return [labels["larger"].format(d_k=d_k, more=d_k - shown, top=format_number(demo.weights_unscaled.max())),
                 labels["larger_gap"].format(first=format_number(first), second=format_number(second),
                                             gap=format_number(gap), factor=times_text(float(np.exp(gap))))]
 

@@ -1,9 +1,11 @@
 """Review 11 of section 02 scaling (grade 7): «con d_k = 64: 1.00» was written over the framed bar of the d_k = 8 row
 (k₈), while at d_k = 64 the weight 1.00 went to another key (k₆, step 3's end): a student comparing the two frames
-reads the keys as changed or the video as wrong. The note now says the larger d_k draws other random q and k and gives
+reads the keys as changed or the video as wrong. The note now says the larger d_k's q and k have more components (review s12) and gives
 only its largest weight, written from the row's first bar, not over the framed one."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -22,7 +24,10 @@ def test_the_larger_d_ks_weight_is_not_written_over_another_keys_bar(scene):
     record = next(step for step in scene.steps if step.key == "exponentiate")
     d_k = scene.settings.d_k
     [note] = [text for text in record.texts if text.text.startswith("con d")]
-    assert "otros q y k al azar" in note.text and "la mayor" in note.text
+    # its q and k are the shown d_k's with more components (scaling_demo's nested draws: review s12 found «otros q y k
+    # al azar» untrue): as many more as the two d_k differ, the shown one read off the step's caption
+    shown = int(re.search(r"Con d_k = (\d+) aún", record.caption).group(1))
+    assert f"({d_k - shown} componentes más)" in note.text and "la mayor" in note.text and shown < d_k
     settings = scene.settings
     top = max(by_hand(d_k, settings.n_keys, settings.seed)["weights_unscaled"])
     assert parse_number(note.text.rsplit(",", 1)[1]) == pytest.approx(top, abs=0.005)
