@@ -539,7 +539,10 @@ class LearnedScene(LessonScene):
         designed_side = VGroup(label_text(self.labels["designed"], style.TEXT, style.BODY_SIZE),
                                head_blocks(designed, heads_labels["head_matrix"], cell),
                                heads_legend(heads_labels["head_names"], heads_labels["head_legend"],
-                                            style.CAPTION_SIZE)).arrange(DOWN, buff=0.35)
+                                            style.CAPTION_SIZE),
+                               # how every map on the screen is read (review s12: the patterns had no axes)
+                               label_text(self.labels["map_axes"], style.MUTED, style.CAPTION_SIZE)
+                               ).arrange(DOWN, buff=0.35)
         threshold = label_text(self.labels["clean_note"].format(score=format_number(CLEAN)), style.MUTED,
                                style.CAPTION_SIZE)  # the voice's «limpias, con al menos 0.50», on screen as it is said
         trained_side = VGroup(label_text(self.labels["trained"], style.TEXT, style.BODY_SIZE),

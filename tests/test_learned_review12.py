@@ -172,3 +172,13 @@ def test_the_task_shows_a_training_row_with_its_strays(scene, training):
     assert all(tokens[j] == tokens[j - period] for j in range(lead + period, length))
     named = " ".join(text.text for text in texts)
     assert f"{lead} sueltos" in named and f"periodo de {period}" in named
+
+
+def test_the_comparison_says_how_a_map_is_read(scene):
+    """Review s12: on the comparison screen the 20×20 maps had no axes, so the induction pattern could not be read:
+    one line says a map's rows are the queries and its columns the keys, as legible as the rest."""
+    from tests.scene_checks import legibility_problems
+
+    texts = [text.text for text in steps_of(scene)["messy"].texts]
+    assert any("fila = consulta" in text and "columna = clave" in text for text in texts), texts
+    assert [problem for problem in legibility_problems(scene) if problem.startswith("messy")] == []
