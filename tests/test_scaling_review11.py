@@ -27,7 +27,7 @@ def test_the_larger_d_ks_weight_is_not_written_over_another_keys_bar(scene):
     # its q and k are the shown d_k's with more components (scaling_demo's nested draws: review s12 found «otros q y k
     # al azar» untrue): as many more as the two d_k differ, the shown one read off the step's caption
     shown = int(re.search(r"Con d_k = (\d+) aún", record.caption).group(1))
-    assert f"({d_k - shown} componentes más)" in note.text and "la mayor" in note.text and shown < d_k
+    assert f"(+{d_k - shown} componentes)" in note.text and "la mayor" in note.text and shown < d_k
     settings = scene.settings
     top = max(by_hand(d_k, settings.n_keys, settings.seed)["weights_unscaled"])
     assert parse_number(note.text.rsplit(",", 1)[1]) == pytest.approx(top, abs=0.005)
