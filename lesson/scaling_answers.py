@@ -16,6 +16,7 @@ from lesson.numbers import format_number, parse_number
 
 SHRUNK_DECIMALS = 3  # q·k divided by d_k: 8/64 = 0.125
 COLLAPSED = 0.99  # a largest weight above this is shown as 1.00: one key takes it all
+EXERCISE = (8, 64)  # the guide's exercise 5: the lab's d_k, then GPT-2's
 
 
 def root(value: float) -> tuple[str, str]:
@@ -32,6 +33,15 @@ def scaled_step(d_k: int, demo: ScalingDemo) -> tuple[str, dict]:
     return ("caption" if relation == "=" else "caption_rounded",
             {"d_k": d_k, "root": written, "before": format_number(demo.entropy_unscaled),
              "after": format_number(demo.entropy_scaled)})
+
+
+def exercise_fields(demos: dict[int, ScalingDemo]) -> dict:
+    """The guide's exercise 5 read off the sweep's rows d_k = 8 and 64: √d_k grows √(64/8) ≈ 2.83 times, as the
+    deviation of q·k does, and the unscaled softmax's entropy (bits) from its row at 8 to its row at 64."""
+    low, high = EXERCISE
+    return {"exercise_low": low, "exercise_high": high, "factor": root(high // low)[1],
+            "unscaled_low": format_number(demos[low].entropy_unscaled),
+            "unscaled_high": format_number(demos[high].entropy_unscaled)}
 
 
 def question_fields(d_k: int, demos: dict[int, ScalingDemo], deviations: dict[int, float]) -> dict[str, dict]:

@@ -17,7 +17,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, DashedLine, Dot
 from attn_math.scaling import (DEVIATION_PAIRS, ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
                                softmax_slopes, standard_deviation)
 from lesson.numbers import format_number, parse_number
-from lesson.scaling_answers import COLLAPSED, question_fields, scaled_step, swept
+from lesson.scaling_answers import COLLAPSED, EXERCISE, exercise_fields, question_fields, scaled_step, swept
 from scenes import style
 from scenes.bar_chart import BarChart
 from scenes.fades import Appear, Swap, Vanish
@@ -34,7 +34,10 @@ STILL_MARGIN = 0.5  # a hold stays this much under the longest still stretch all
 CHANGE = 1.5  # seconds one change of d_k takes
 SWEEP_HOLD = 1.6  # seconds each d_k is held when the sweep repeats with both panels (its numbers were read once)
 SWEEP_CHANGE = 1.0
-STATE_HOLD = 2.2  # seconds each d_k is held in the last sweep, both panels' numbers at once: time to read them
+STATE_HOLD = 2.0  # seconds each d_k is held in the last sweep (its numbers stay, read, in the table after it)
+STATE_CHANGE = 0.7  # seconds the last sweep takes to move both panels to the next d_k
+SUMMARY_READ = 8.0  # seconds of the last step's reading left to the summary table after the sweep (it stays longer)
+EXERCISE_NUMBERS = 5  # in the line of the guide's exercise 5 under that table: 8, 64, 2.83, and two entropies
 WAVE = 0.35  # of a change's play, one number's swap: they come left to right, a few at a time blank
 QUICK_CHANGE = 0.45  # a divided deviation joining the column: the cloud barely moves
 KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at least CHANGE): time to read them
@@ -71,6 +74,7 @@ WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one f
 VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
 SIDE_GAP = 0.35  # between a panel's title column and its chart
 SIDE_LINE_GAP = 0.12  # between the lines of that column
+SIDE_NUMBER_GAP = 0.28  # between a side line's words and its number: the frame round the number clears the colon
 READOUT_GAP = 0.3  # between the readout line and the panels
 NOTE_HEIGHT = 0.4  # kept under the panels for the zero-gradient note
 NOTE_GAP = 0.25  # between the panels and the note
@@ -212,6 +216,19 @@ class ValueAxis(VGroup):
     def placed(self, built: VGroup) -> VGroup:
         """``built`` (made at the axis's built place and size) moved and scaled as the axis has been since."""
         return built.scale(self.scale_factor, about_point=ORIGIN).shift(self.axis.get_center())
+
+
+def run_frames(items, chosen: list[bool], colour) -> VGroup:
+    """One frame round each run of neighbouring ``chosen`` items (the keys whose weight is ≈ 0, the keys a gradient
+    reaches): a frame a key put eight outlines 12 px apart across the axis (review s13)."""
+    frames, run = VGroup(), []
+    for item, flag in [*zip(items, chosen), (None, False)]:
+        if flag:
+            run.append(item)
+        elif run:
+            frames.add(SurroundingRectangle(VGroup(*run), color=colour, buff=0.08, stroke_width=2, corner_radius=0.06))
+            run = []
+    return frames
 
 
 def score_sign_colour(value: float):
@@ -463,7 +480,7 @@ class DistributionPanel(VGroup):
         self.gradient_line = VGroup(self.gradient_label[-1], self.gradient)
         entropy_line = VGroup(self.entropy_label, self.entropy_value)
         for line in (entropy_line, self.gradient_line):
-            line.arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
+            line.arrange(RIGHT, buff=SIDE_NUMBER_GAP, aligned_edge=DOWN)
         self.formula = VGroup(*[MathTex(line, color=style.MUTED, font_size=FORMULA_SIZE) for line in ENTROPY_FORMULA])
         self.formula.arrange(DOWN, buff=SIDE_LINE_GAP, aligned_edge=RIGHT)
         lines = [entropy_line, *([self.formula] if formula else []), *self.gradient_label[:-1], self.gradient_line]
@@ -761,9 +778,9 @@ class ScalingScene(LessonScene):
         self.play(Appear(frame), Vanish(climbing), run_time=MARK_POP)
         if collapsed:
             note = self.bottom_note(self.strings["labels"]["zero_gradient"])
-            others = VGroup(*[SurroundingRectangle(text, color=style.MUTED, buff=0.05, stroke_width=2,
-                                                   corner_radius=0.04)
-                              for j, text in enumerate(chart.value_texts) if j != winner])
+            others = run_frames(chart.value_texts, [j != winner for j in range(len(chart.value_texts))],
+                                style.MUTED)
+            self.zero_frames = others
             self.marks.add(others, note)
             self.note = note
             # Each part lands as the voice names it, quickly enough to be seen landing (a frame drawn over 0.6 s
@@ -811,7 +828,8 @@ class ScalingScene(LessonScene):
                         # scores and readout: the exponentials come and go
                         new_numbers=len(keys) + 1 + len(self.numbers_at(shown, ["unscaled"])
                                                         - self.numbers_at(d_k, ["unscaled"])))
-        self.place(moves, *self.panel_area(self.readout, note=False))
+        left, right, bottom, top = self.panel_area(self.readout, note=False)
+        self.place(moves, left, right, bottom, top - FRAME_ROOM)  # the frame round the line of 1 clears the readout
         # "Mirémoslo en dimensión 8": the last step's row stays under its d_k until that row replaces it, as the
         # voice names it (never an empty chart under the old d_k)
         self.beat("shown")
@@ -945,12 +963,11 @@ class ScalingScene(LessonScene):
         # none), framed with its weight, one after the other
         gradients = VGroup(*[self.mark(panel.gradient) for panel in (self.unscaled, self.scaled)])
         chart, weights = self.scaled.chart, self.demos[self.settings.d_k].weights_scaled
-        reached = VGroup(*[SurroundingRectangle(VGroup(bar, text), color=style.HIGHLIGHT, buff=0.05, stroke_width=2,
-                                                corner_radius=0.04)
-                           for bar, text, slope in zip(chart.bars, chart.value_texts, softmax_slopes(weights))
-                           if slope >= REACHED])
+        reached = run_frames([VGroup(bar, text) for bar, text in zip(chart.bars, chart.value_texts)],
+                             [slope >= REACHED for slope in softmax_slopes(weights)], style.HIGHLIGHT)
+        self.reached_frames = reached
         self.play(Appear(self.scaled.gradient_label, self.scaled.gradient), Appear(gradients),
-                  LaggedStart(*[Appear(box) for box in reached], lag_ratio=0.3), run_time=MARK_POP * 3)
+                  LaggedStart(*[Appear(box) for box in reached], lag_ratio=0.3), run_time=MARK_POP * len(reached))
         gradients.add(reached)
         self.remove(gradients, *reached)  # on screen as part of the marks, which are: they leave with them
         self.remove(*self.scaled.get_family())  # shown in parts: one panel on screen again
@@ -979,11 +996,13 @@ class ScalingScene(LessonScene):
     def show_restored(self):
         d_k, last = self.settings.d_k, self.dimensions[-1]
         both = ["unscaled", "scaled"]
-        self.begin_step("restored", low=self.dimensions[0], high=last, new_numbers=len(
-            self.numbers_at(last, both, scaled=True) - self.numbers_at(d_k, both)))
-        # The sweep starts over from the smallest d_k as the readout turns to the divided deviations, then climbs
-        # one d_k at a time: d_k only grows on screen, never back from the configured one to the smallest.
-        low = self.dimensions[0]
+        table = self.summary_table()  # its numbers, and the exercise line's five, are read in this step too
+        self.begin_step("restored", low=self.dimensions[0], high=last, **exercise_fields(self.demos), new_numbers=len(
+            self.numbers_at(last, both, scaled=True) - self.numbers_at(d_k, both)) + len(table.rows) * len(table.rows[0])
+            + EXERCISE_NUMBERS)
+        # The sweep goes on from the configured d_k (the last step's) as the readout turns to the divided deviations,
+        # and climbs one d_k at a time: d_k only grows on screen; the smaller ones come back in the summary table.
+        low = d_k
         scaled_readout = self.readout_line(low, scaled=True)
         panels = [self.unscaled, self.scaled]
         # The sweep goes past the d_k the colour scale covered: a scale for every d_k, said by its bar, its cells
@@ -997,21 +1016,78 @@ class ScalingScene(LessonScene):
             panel.scores.largest = self.largest_score
         # the old line out, then the new one in (Swap would light the line's empty number slots as it fades)
         self.play(Vanish(self.readout), Vanish(self.marks), Vanish(self.legend), run_time=POP * 2)
-        self.play(Appear(scaled_readout), Appear(legend), *wave(self.panels_to(low, panels)), run_time=1.0)
+        self.play(Appear(scaled_readout), Appear(legend), *wave(self.panels_to(low, panels)), run_time=STATE_CHANGE)
         self.legend = legend
         self.readout = scaled_readout
         waited = self.cue_in_turn(panels, low)
-        rest = self.dimensions[1:]
-        self.hold(len(rest) + 1, after=0.8 + SWEEP_CHANGE * len(rest), least=STATE_HOLD, waited=waited)
+        rest = [size for size in self.dimensions if size > low]
+        self.hold(len(rest) + 1, after=STATE_CHANGE * len(rest) + SUMMARY_READ, least=STATE_HOLD, waited=waited)
         for index, size in enumerate(rest):
-            self.change_dimension(size, panels, change=SWEEP_CHANGE, least=STATE_HOLD,
-                                  holds_left=len(rest) - index, after=0.8)
-        frame = SurroundingRectangle(self.scaled, color=style.HIGHLIGHT, buff=FRAME_ROOM * 0.6, stroke_width=3,
-                                     corner_radius=0.1)
-        self.beat("formula")  # "por eso la fórmula lleva la raíz de d sub k": the panel divided by it, framed
-        self.play(Create(frame), run_time=0.8)
-        self.beat("root")  # ... and the root itself, the readout's divisor
-        self.play(Create(self.mark(self.readout[0][1])), run_time=0.6)
+            self.change_dimension(size, panels, change=STATE_CHANGE, least=STATE_HOLD, holds_left=len(rest) - index,
+                                  after=SUMMARY_READ)
+        # "En resumen": the sweep's readouts, every d_k on a row of one table, take the panels' place (three seconds a
+        # d_k were too few to compare 40 numbers: review s13); the guide's exercise 5 read off its rows 8 and 64
+        left, right, bottom, _ = style.body_box()
+        exercise = self.bottom_note(self.strings["labels"]["exercise"].format(**exercise_fields(self.demos)))
+        self.place(table, left, right, bottom + NOTE_HEIGHT + NOTE_GAP, self.readout.get_top()[1])
+        self.beat("table")
+        self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, rate_func=FIRST_HALF),
+                  Appear(table, rate_func=SECOND_HALF), run_time=2 * SHORTEST_APPEAR)
+        self.hold(3, least=0.0)  # silent, what is left to read shared by the table's three moments; spoken, the voice's
+        self.beat("rows")  # "de 8 a 64, la raíz crece 2.83 veces": the exercise's rows framed, its line under them
+        rows = run_frames(table.rows, [size in EXERCISE for size in self.dimensions], style.HIGHLIGHT)
+        self.play(Appear(exercise, rows), run_time=MARK_POP)
+        self.hold(2, least=0.0)
+        # "... y sin dividir por ella": the undivided entropies of the rows that collapsed framed; "el softmax se vuelve
+        # todo o nada": the divided ones beside them, which did not, framed too
+        collapsed = [self.demos[size].weights_unscaled.max() > COLLAPSED for size in self.dimensions]
+        unscaled, divided = (run_frames(column, collapsed, style.HIGHLIGHT) for column in table.entropies)
+        self.beat("collapse")
+        self.play(Vanish(rows), Create(unscaled), run_time=0.6)
+        self.hold(1, least=0.0)
+        self.beat("verdict")
+        self.play(Create(divided), run_time=0.6)
+
+    def summary_table(self) -> VGroup:
+        """Every d_k of the sweep on a row: d_k, √d_k, the deviation of q·k/√d_k (≈ 1: the step's claim), then the
+        entropy and the total slope Σ p(1 − p) of its row,
+        unscaled and divided, under a header of two lines (what is measured, over which softmax). ``rows``: each
+        row's numbers; ``entropies``: the cells of the two entropy columns, unscaled then divided."""
+        labels = self.strings["labels"]
+        cell = style.BODY_SIZE
+
+        def word(key: str, colour=style.MUTED):
+            return label_text(labels[key], colour, style.CAPTION_SIZE)
+
+        header = [word("table_d_k"), word("table_root"), word("table_scaled"),
+                  *[word(key) for key in ("unscaled", "divided") * 2]]
+        rows = []
+        for i, d_k in enumerate(self.dimensions):
+            demo = self.demos[d_k]
+            values = [(d_k, 0, "d_k"), (np.sqrt(d_k), 2, "root"), (self.scaled_deviations[d_k], 2, "scaled_deviation"),
+                      (demo.entropy_unscaled, 2, "entropy_unscaled"), (demo.entropy_scaled, 2, "entropy_scaled"),
+                      (gradient_reach(demo.weights_unscaled), 2, "gradient_unscaled"),
+                      (gradient_reach(demo.weights_scaled), 2, "gradient_scaled")]
+            row = []
+            for value, decimals, name in values:
+                text = number_text(value, style.TEXT, cell, decimals=decimals)
+                text.tag = (f"summary_{name}", (0, i))  # a column reads as one row of numbers
+                row.append(text)
+            rows.append(row)
+        grid = VGroup(*header, *[text for row in rows for text in row])
+        grid.arrange_in_grid(rows=len(rows) + 1, cols=len(header), buff=(0.75, 0.26), col_alignments="rrccccc")
+        groups = VGroup()
+        for key, columns in (("entropy_bits", (3, 4)), ("gradient_sum", (5, 6))):
+            over = VGroup(*[grid[column] for column in columns])
+            name = label_text(labels[key], style.TEXT, style.CAPTION_SIZE, weight="BOLD")
+            rule = Line(over.get_corner(UP + LEFT) + UP * 0.22, over.get_corner(UP + RIGHT) + UP * 0.22,
+                        color=style.MUTED, stroke_width=1.5)
+            groups.add(VGroup(name.next_to(rule, UP, buff=0.1), rule))
+        table = VGroup(groups, grid)
+        width = len(header)
+        table.rows = [VGroup(*grid[width * (i + 1): width * (i + 2)]) for i in range(len(rows))]
+        table.entropies = [[grid[width * (i + 1) + column] for i in range(len(rows))] for column in (3, 4)]
+        return table
 
     # Shared pieces ------------------------------------------------------------------------------
     def panel(self, version: str, values: tuple[np.ndarray, np.ndarray, float], stacked: bool) -> DistributionPanel:

@@ -45,7 +45,9 @@ NARRATION_ONLY = {("scaling", "growing"): {"low", "high"}, ("heads", "cost"): {"
                   ("matrix", "exponentiate"): {"total", "top"}, ("scaling", "exponentiate"): {"total", "top"},
                   ("positional", "clock_hands"): {"speeds"}, ("learned", "loss"): {"steps", "about"},
                   ("learned", "messy"): {"clean_said"},
-                  ("heads", "concat"): {"token"}}  # the row's token: written on screen by its numbers («ella» en Concat)
+                  ("heads", "concat"): {"token"},  # the row's token: written on screen by its numbers («ella» en Concat)
+                  # the guide's exercise 5: written on screen in its own line under the summary table
+                  ("scaling", "restored"): {"exercise_low", "exercise_high", "factor"}}
 # Fields filled with whole sentences of the section's pieces (exercise 1's verdict on each preset's weights),
 # each of which ends its sentence itself (checked below).
 SENTENCE_FIELDS = {("pipeline", "article"): (frozenset({"lab", "sharp"}), "exercise_")}

@@ -195,6 +195,9 @@ def test_the_colour_bar_covers_every_score_shown(logged, key):
     shown = (2, 8, 64) if key != "restored" else (2, 8, 64, 512)
     largest = max(abs(value) for d_k in shown for version in ("unscaled", "scaled")
                   for value in by_hand(d_k, settings.n_keys, settings.seed)[f"scores_{version}"])
+    if key == "restored":  # the bar leaves with the sweep's panels for the summary table: the scale the sweep drew on
+        assert largest <= scene.largest_score <= 1.1 * largest, (scene.largest_score, largest)
+        return
     ticks = [parse_number(text) for text in step(scene, key).numbers["score_legend"][0]]
     assert ticks[1] == 0 and ticks[0] == -ticks[2]
     assert largest <= ticks[2] <= 1.1 * largest, (ticks, largest)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from manim import config
+from manim import SurroundingRectangle, config
 
 from lesson.locale import load_locale
 from lesson.numbers import parse_number
@@ -87,12 +87,15 @@ def test_the_colour_scale_fits_the_scores_each_step_shows(scene):
     d_k it covers."""
     early, every = (2, 8, 64), (2, 8, 64, 512)
     assert scene.settings.d_k == 64
-    for key, d_ks in (("growing", early), ("scaled", early), ("restored", every)):
+    for key, d_ks in (("growing", early), ("scaled", early)):
         shown = largest_score(scene, d_ks)
         ticks = [parse_number(text) for text in step(scene, key).numbers["score_legend"][0]]
         assert ticks[1] == 0 and ticks[0] == -ticks[2]
         assert shown <= ticks[2] <= 1.1 * shown, (key, ticks, shown)
         assert any(f"d_k ≤ {max(d_ks)}" in text.text for text in step(scene, key).texts), key
+    # the last sweep's bar (it leaves with the panels for the summary table, review 13): to ±52 over d_k ≤ 512
+    assert largest_score(scene, every) <= scene.largest_score <= 1.1 * largest_score(scene, every)
+    assert scene.scale_high == max(every)
     # both panels on one scale, the bar's: never two scales on one screen
     assert scene.unscaled.scores.largest == scene.scaled.scores.largest
     assert largest_score(scene, every) <= scene.scaled.scores.largest <= 1.1 * largest_score(scene, every)
@@ -114,7 +117,8 @@ def test_step_five_opens_once_step_four_has_left(paced):
 def d_k_changes(scene, log):
     """The plays of the last step that put a new d_k in the readout, with the d_k they land on."""
     plays = plays_in(scene, log, "restored")
-    return [play for play in plays if ("d_k", (0, 0)) in play.tags() and play.kinds != {"Vanish"}]
+    return [play for play in plays if ("d_k", (0, 0)) in play.tags() and "Vanish" not in play.kinds]  # not the readout
+    # leaving for the summary table
 
 
 def test_each_d_k_of_the_last_sweep_stays_long_enough_to_read(paced):
@@ -122,7 +126,7 @@ def test_each_d_k_of_the_last_sweep_stays_long_enough_to_read(paced):
     from the play that lands it to the next change (the last until the step ends)."""
     scene, log = paced
     changes = d_k_changes(scene, log)
-    assert len(changes) == 4  # 2, 8, 64, 512
+    assert len(changes) == 2  # 64 (the last step's), 512: the smaller d_k come back in the summary table
     ends = [following.start for following in changes[1:]] + [step(scene, "restored").end]
     held = [end - change.end for change, end in zip(changes, ends)]
     assert min(held) >= READABLE - 1e-6, held
@@ -142,7 +146,7 @@ def test_no_moment_of_a_d_k_change_blanks_most_numbers_at_once(paced):
             gone = sum(abs(1 - 2 * swap.rate_func(t)) < BLANK for swap in swaps)
             assert gone <= len(swaps) / 2, (play.start, t, gone, len(swaps))
         checked += 1
-    assert checked >= 5
+    assert checked >= 4
 
 
 def test_the_silent_listening_moment_says_on_screen_what_to_listen_for(paced):
@@ -180,11 +184,14 @@ def test_the_gradient_reaches_more_keys_is_drawn_key_by_key(paced):
     record = step(scene, "scaled")
     [start] = [start for _, start, _, play in record.narration["phrases"] if play == "gradient"]
     [play] = [play for play in plays_in(scene, log, "scaled") if play.start == pytest.approx(start, abs=1e-3)]
+    # review 13: a frame a bar made eight outlines 12 px apart; one frame round each run of neighbouring keys reached
+    frames = [animation.mobject for animation in flattened(play.animations)
+              if type(animation).__name__ in ("Create", "Appear") and isinstance(animation.mobject, SurroundingRectangle)
+              and animation.mobject.height > 0.5]
     framed = [bar for bar in scene.scaled.chart.bars
-              if any(type(animation).__name__ in ("Create", "Appear") and animation.mobject.get_center()[0] == pytest.approx(
-                  bar.get_x(), abs=0.05) and animation.mobject.height > bar.height
-                  for animation in flattened(play.animations))]
+              if any(frame.get_left()[0] < bar.get_x() < frame.get_right()[0] for frame in frames)]
     assert len(framed) == expected
+    assert len(frames) <= expected
 
 
 @pytest.mark.parametrize("lang, words", [("es", "pendiente total"), ("en", "total slope")])
@@ -210,7 +217,7 @@ def width_of(*mobjects) -> float:
 def test_the_keys_framed_in_step_five_leave_with_its_marks(scene):
     """The frames round the divided bars the gradient reaches belong to step 5's d_k: they go with its other marks
     when the last sweep starts, and do not stand round other d_k's bars. At the end only the two frames of the last
-    phrase are on screen: the divided panel and the divisor √d_k."""
+    phrase are on screen: the summary table's undivided entropies that collapsed, and the divided ones beside them."""
     from manim import SurroundingRectangle
 
     shown = {id(part): part for mobject in scene.mobjects for part in mobject.get_family()

@@ -100,8 +100,8 @@ def test_text_is_legible_at_720p(name, request):
 
 
 def test_sixteen_keys_show_every_score_and_weight(largest):
-    """The largest config's last step: 16 scores and weights in each panel, equal to the draws."""
-    record = step(largest, "restored")
+    """The largest config's divided step: 16 scores and weights in each panel, equal to the draws."""
+    record = step(largest, "scaled")
     expected = by_hand(4096, 16, 4294967295)
     for name in ("scores_unscaled", "scores_scaled", "weights_scaled"):
         assert_shown(shown(record, name), expected[name])
@@ -143,10 +143,9 @@ def test_the_colour_bar_spans_every_score_shown(scene):
     settings = load_config().scaling
     largest = max(abs(score) for d_k in sorted({*GROWTH, settings.d_k})
                   for score in by_hand(d_k, settings.n_keys, settings.seed)["scores_unscaled"])
-    for key in ("restored",):
-        ticks = shown(step(scene, key), "score_legend")
-        assert ticks[1] == 0 and ticks[0] == -ticks[2]
-        assert largest <= ticks[2] <= 1.1 * largest  # review 12: the end ticks cover every score
+    # the sweep's bar leaves with its panels for the summary table (review 13): the scale it was drawn on
+    assert largest <= scene.largest_score <= 1.1 * largest  # review 12: the end ticks cover every score
+    assert scene.scale_high == max(GROWTH)
     bar = scene.legend.bar
     assert bar[-1].get_fill_color().to_rgb() == pytest.approx(
         np.asarray(style.PANEL.to_rgb()) + style.SCORE_SATURATION * (
@@ -164,23 +163,41 @@ def test_table_shows_d_k_root_and_measured_deviation(scene):
 
 
 @pytest.mark.parametrize("key, version", [("growing", "unscaled"), ("scaled", "unscaled"),
-                                          ("scaled", "scaled"), ("restored", "unscaled"), ("restored", "scaled")])
+                                          ("scaled", "scaled")])
 def test_distributions_on_screen_are_the_softmax_of_the_drawn_scores(scene, key, version):
     settings = load_config().scaling
     record = step(scene, key)
     d_k = int(shown(record, "d_k")[0])
     # the default d_k = 64 collapses: the unscaled sweep ends there
-    assert d_k == (max(GROWTH) if key == "restored" else settings.d_k)
+    assert d_k == settings.d_k
     expected = by_hand(d_k, settings.n_keys, settings.seed)
     for name in (f"scores_{version}", f"weights_{version}", f"entropy_{version}"):
         assert_shown(shown(record, name), expected[name])
+
+
+def test_the_summary_table_gives_each_d_ks_softmax_with_and_without_dividing(scene):
+    """Review 13: the last sweep showed each d_k 3 s with some 40 numbers, never together. It ends on a table of every
+    d_k: √d_k, the divided deviation, and the entropy and the total slope Σ p(1 − p) of the row, unscaled and
+    divided, each recomputed here from the draws."""
+    settings = load_config().scaling
+    record = step(scene, "restored")
+    dimensions = sorted({*GROWTH, settings.d_k})
+    assert [int(value) for value in shown(record, "summary_d_k")] == dimensions
+    assert_shown(shown(record, "summary_root"), [math.sqrt(d_k) for d_k in dimensions])
+    for version in ("unscaled", "scaled"):
+        rows = [by_hand(d_k, settings.n_keys, settings.seed) for d_k in dimensions]
+        assert_shown(shown(record, f"summary_entropy_{version}"), [row[f"entropy_{version}"][0] for row in rows])
+        assert_shown(shown(record, f"summary_gradient_{version}"),
+                     [math.fsum(w * (1 - w) for w in row[f"weights_{version}"]) for row in rows])
 
 
 def test_readout_deviation_is_about_root_d_k_and_one_after_dividing(scene):
     settings = load_config().scaling
     for key, names in (("growing", ("d_k", "deviation", "root")), ("restored", ("d_k", "root", "scaled_deviation"))):
         record = step(scene, key)
-        d_k, *values = (shown(record, name)[0] for name in names)
+        # the last step ends on its summary table: its last row, the sweep's largest d_k
+        d_k, *values = (shown(record, name if key == "growing" else f"summary_{name}")[-1 if key == "restored" else 0]
+                        for name in names)
         measured = score_deviation(int(d_k), seed=settings.seed)
         truths = {"deviation": measured, "root": math.sqrt(d_k), "scaled_deviation": measured / math.sqrt(d_k)}
         assert_shown(values, [truths[name] for name in names[1:]])
@@ -211,8 +228,8 @@ def test_the_last_caption_names_the_d_k_swept_and_the_deviation_shown(scene):
     dimensions = sorted({*GROWTH, load_config().scaling.d_k})
     assert f"De d_k = {dimensions[0]} a {dimensions[-1]}" in record.caption
     assert "desviación ≈ 1" in record.caption
-    assert shown(record, "scaled_deviation")[0] == pytest.approx(1.0, abs=0.05)
-    assert int(shown(record, "d_k")[0]) == dimensions[-1]
+    assert all(value == pytest.approx(1.0, abs=0.05) for value in shown(record, "summary_scaled_deviation"))
+    assert [int(value) for value in shown(record, "summary_d_k")] == dimensions
 
 
 def test_the_collapse_happens_before_the_viewer_as_d_k_grows(scene):
@@ -411,4 +428,4 @@ def test_the_readout_gives_the_spread_of_the_scores_on_screen_beside_root_d_k(wa
         truth = np.std(scores / math.sqrt(d_k) if name == "scaled_sample" else scores)
         assert_shown([parse_number(numbers[name][0][0])], [truth])
         seen.add((d_k, name))
-    assert {(8, "sample"), (8, "scaled_sample"), (64, "sample"), (512, "scaled_sample")} <= seen
+    assert {(8, "sample"), (64, "sample"), (64, "scaled_sample"), (512, "scaled_sample")} <= seen
