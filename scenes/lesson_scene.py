@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, UL, UR, AnimationGroup, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex, Text,
-                   VGroup, VMobject, Wait, config)
+from manim import (DOWN, LEFT, ORIGIN, UL, UP, UR, AnimationGroup, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex, Text,
+                   VGroup, VMobject, Wait, config, linear)
 from manim.utils.exceptions import EndSceneEarlyException
 from PIL import Image
 
@@ -83,6 +83,10 @@ HEADER_SECONDS = 0.6  # a step's new header fades in (its step tone sounds as it
 PHRASE_GAP = 0.3  # seconds of quiet between two phrases of the voice
 LISTEN_TAIL = 0.6  # seconds a listening moment lasts at least after its last play, before the voice goes on
 CAPTION_GROWS = 0.5  # seconds a caption takes to grow by its next part (``caption_parts``)
+THINK_BAR_HEIGHT = 0.13  # the bar that runs out over a thinking time: at 640 x 360, about 50 pixels change a frame
+THINK_BAR_INSET = 0.25  # between its ends and its card's sides
+THINK_BAR_GAP = 0.15  # between the card's foot and it
+THINK_BAR_IN = 0.15
 CARD_LINE_SECONDS = 0.25  # a closing card's line coming as it is said: a slower fade of grey text reads as still
 
 
@@ -632,7 +636,8 @@ class LessonScene(Scene):
         self.say_card(record, f"{step_file_name(self.shown_steps.index(key) + 1, key)}-{kind}", question)
         self.play(Appear(card), run_time=0.5)
         record.texts, _ = self._snapshot([card])
-        self.hold_card(self.reading_time(question), think=THINK_SECONDS if kind == "predictive" else TAIL)
+        self.hold_card(self.reading_time(question), think=THINK_SECONDS if kind == "predictive" else TAIL,
+                       panel=card[1])
         self._record_spoken(record)
         self.cards.append(record)
         if dismiss:
@@ -684,7 +689,7 @@ class LessonScene(Scene):
             self.hold_card(self.reading_time(f"{statement} {question}"), already=self.renderer.time - moved_from)
         record.answer = answer
         if spoken:  # time to think between the question said and its answer (it came 0.3 s after: review s12)
-            self.wait_until(self._voice_until + THINK_SECONDS * self.job.config.lecture.pace)
+            self.think_until(self._voice_until + THINK_SECONDS * self.job.config.lecture.pace, card[1])
         for (beat, _), part in zip(parts, list(answer_line) if spoken else [answer_line]):  # said: as it is said
             self.beat(beat)
             record.answered = record.answered or self.renderer.time  # the answer's subtitle as it appears
@@ -760,16 +765,36 @@ class LessonScene(Scene):
         self._speak_untied()
         return True
 
-    def hold_card(self, seconds: float, already: float = 0.0, think: float = TAIL) -> None:
+    def hold_card(self, seconds: float, already: float = 0.0, think: float = TAIL, panel=None) -> None:
         """Keep a card up while the voice says it (``say_card``), until ``think`` after it and at least FINISHED_HOLD
-        after it settled, as a step; a card not spoken for ``seconds`` of reading, at most LONGEST_FREEZE at the
-        lecture's pace: no silent screen stands still longer (the captions carry the card's text for a viewer who
-        pauses)."""
+        after it settled, as a step (a thinking time ticks away on the card's ``panel``); a card not spoken for
+        ``seconds`` of reading, at most LONGEST_FREEZE at the lecture's pace: no silent screen stands still longer (the
+        captions carry the card's text for a viewer who pauses)."""
         pace = self.job.config.lecture.pace
         if self._spoken:
-            self.wait_until(max(self._voice_until + think * pace, self._settled + FINISHED_HOLD * pace))
+            until = max(self._voice_until + think * pace, self._settled + FINISHED_HOLD * pace)
+            if think > TAIL and panel is not None:
+                self.think_until(until, panel)
+            self.wait_until(until)
         elif min(seconds, LONGEST_FREEZE * pace) - already > 1e-6:  # ``already`` of it shown while a drawing moved
             self.wait(min(seconds, LONGEST_FREEZE * pace) - already)
+
+    def think_until(self, until: float, panel) -> None:
+        """The time to think after a question is said, seen passing: once the voice has ended, a bar under the card's
+        ``panel`` runs out until ``until`` (a card said, then held for its thinking time, stood still for
+        over 6 s: review s13)."""
+        self.wait_until(self._voice_until)
+        seconds = until - self.renderer.time
+        if seconds < THINK_BAR_IN + 1 / config.frame_rate:
+            self.wait_until(until)
+            return
+        bar = Rectangle(width=panel.width - 2 * THINK_BAR_INSET, height=THINK_BAR_HEIGHT, stroke_width=0,
+                        fill_color=style.MUTED, fill_opacity=1.0)
+        bar.move_to(panel.get_bottom() + DOWN * (THINK_BAR_GAP + THINK_BAR_HEIGHT / 2))  # under the card, on the veil
+        self.play(Appear(bar), run_time=THINK_BAR_IN)
+        self.play(bar.animate(rate_func=linear).stretch(1 / bar.width * 1e-3, 0, about_edge=LEFT),
+                  run_time=until - self.renderer.time)
+        self.remove(bar)
 
     def _header(self, title: str, number: int, captions: list[str], burned: bool = True) -> tuple[VGroup, list]:
         """The step's title, its counter and, ``burned`` in, its caption: a spoken step's caption is kept invisible
