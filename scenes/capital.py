@@ -269,7 +269,8 @@ class CapitalScene(LessonScene):
         K_target = self.base_size_target(K)
         for side, bracket in zip((LEFT, RIGHT), K_target.brackets):  # step 3's tight cells: room for a column's frame
             bracket.shift(side * BRACKET_ROOM)
-        query = labelled(walk.Q[-1][None], self.of_last("q"), style.QUERY, "q_es", width=K.cell_width)
+        query = labelled(walk.Q[-1][None], self.of_last("q"), style.QUERY, "q_es", width=K.cell_width,
+                         text_colour=number_colour("Q"))
         query.next_to(K_target, UP, buff=0.3).match_x(K_target.cell_grid)
         self.scores = self.score_column(walk.scores, self.of_last("q") + r" \cdot k_j", "scores")
         self.scores.next_to(K_target, RIGHT, buff=0.9).align_to(K_target, DOWN)
@@ -291,7 +292,7 @@ class CapitalScene(LessonScene):
         self.beat("query")
         self.play(Create(self.highlight(query, [(0, asked)])), Create(self.highlight(K, columns=[asked])),
                   K.headers[asked].animate.set_color(style.HIGHLIGHT), run_time=0.6)
-        self.beat("best")  # «la clave que mejor responde…»: that key, its score and the worked product
+        self.beat("best")  # «la clave con más lugar…»: that key, its score and the worked product
         self.play(Create(self.highlight(K, rows=[best])), Create(self.highlight(self.scores, [(best, 0)])), Appear(line),
                   run_time=0.8)
         self.wait(HOLD + 1.0)
@@ -1000,7 +1001,7 @@ def number_colour(role: str):
 
 def live_columns(values: np.ndarray) -> int:
     """How many columns of ``values`` are not all zero: the numbers a row gives to read (Q's and K's one, their two
-    null columns read at a glance, as W_out's six); the rows of Q and K took 6 s each to fill, in silence."""
+    null columns read at a glance, as W_out's six): filled at three numbers a row, Q and K took 6 s each, in silence."""
     return int(np.count_nonzero(np.any(values != 0, axis=0)))
 
 
