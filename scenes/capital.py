@@ -52,10 +52,21 @@ FILL_SHARE = 0.8
 ROW_APPEARS = 0.2  # seconds a row (or a piece) takes to appear: a fade over seconds reads as a still screen
 BOX_MARGIN = 0.12  # frame units a highlight box leaves round its numbers, at most
 BOX_CLEARANCE = 0.5  # a box stands halfway from its numbers to the nearest other glyph (or nearer, BOX_MARGIN)
-BRACKET_ROOM = 0.08  # a heat-coloured matrix's brackets moved this much out: its filled cells touched them
+BRACKET_ROOM = 0.08  # a heat-coloured matrix's brackets moved this much out: its filled cells touched them (and K's
+# column frame in step 4 touched them beside −0.76)
 # W_out and b_out are learned weights like the W's, in their magenta lightened so thin digits read at 4.5:1 or more
 WEIGHT_TEXT = interpolate_color(style.WEIGHT_MATRIX, style.TEXT, 0.3)
 ROLE_COLOURS = {"Q": style.QUERY, "K": style.KEY, "V": style.VALUE}  # W_Q, W_K, W_V written in Q's, K's, V's colour
+# Q's steel blue read at 5.2:1 in thin digits: W_Q's and Q's numbers are written in it lightened (about 7:1)
+NUMBER_COLOURS = {**ROLE_COLOURS, "Q": interpolate_color(style.QUERY, style.TEXT, 0.3)}
+# Step 3 is the widest screen (X and six matrices side by side): its cells leave this much round their longest number
+# (not CELL_PADDING), its column names this much between them, and its matrices stand closer: its digits are 17 px
+# at 720p, not 16.5
+PROJECTION_PADDING = 0.12
+PROJECTION_NAME_ROOM = 0.06
+PROJECTION_GAP = 0.3  # frame units between the matrices of step 3, side by side and one over the other
+NAME_ROOM = 0.1  # frame units a column's widest name leaves to its neighbours (E's; and so X's cells, one width)
+NAMED_PRODUCTS = ("Q", "K")  # the products whose columns have a name: the dims where queries meet keys
 # The appendix of Clase 4 runs the forward pass in eight steps; the scene's first nine show them (the logits and
 # the distribution are its eighth, "logits, probabilities and loss")
 APPENDIX_STEPS = {"embeddings": 1, "positional": 2, "projections": 3, "scores": 4, "softmax": 5, "context": 6,
@@ -150,20 +161,15 @@ class CapitalScene(LessonScene):
         self.begin_step("embeddings", identity=signed(walk.identity))
         sentence = label_text(" ".join(self.shown_words(walk.tokens)) + " " + self.labels["ellipsis"], style.TEXT,
                               style.TITLE_SIZE)
-        headers = [label_text(name, style.MUTED, style.CAPTION_SIZE) for name in self.labels["dimensions"]]
-        width = max(cell_width(walk.embeddings, walk.positional, walk.X),
-                    max(header.width for header in headers) + 0.25)
+        names = self.labels["dimensions"]
+        width = max(cell_width(walk.embeddings, walk.positional, walk.X), names_width(names))
         E = labelled(walk.embeddings, "E", style.INPUT, "embeddings", width=width)
-        for j, header in enumerate(headers):
-            header.next_to(E.brackets, UP, buff=0.15).match_x(E.cells[0][j])
-        for header in headers:  # on one baseline, descenders ("place", "país") or not ("role")
-            sit_on(header, baseline(headers[0]))
-        E.label.next_to(VGroup(*headers), UP, buff=0.2)
+        headers = column_names(E, names)
         self.table = VGroup(self.token_labels(E, walk.tokens), E)
-        stage = VGroup(sentence, VGroup(self.table, *headers)).arrange(DOWN, buff=0.6)
+        stage = VGroup(sentence, VGroup(self.table, headers)).arrange(DOWN, buff=0.6)
         self.place(stage, largest_scale=1.3)
         self.quickly(Appear(sentence), seconds=1.0)
-        self.quickly(Appear(self.table[0]), Appear(E.frame), Appear(VGroup(*headers)), seconds=1.2)
+        self.quickly(Appear(self.table[0]), Appear(E.frame), Appear(headers), seconds=1.2)
         self.reveal_rows(E)
         self.beat("country")  # «el país, el tercero, aquí vale +1.00»: its cell framed as it is said
         self.cue("cell", value=walk.identity, low=-1.0, high=1.0)
@@ -203,42 +209,51 @@ class CapitalScene(LessonScene):
         walk = self.walk
         self.begin_step("projections")
         X = self.base_size_target(self.X)
+        names = self.labels["dimensions"]
         # The three W's are one quantity, written with one precision: W_V's decimals, not 0 and 2 beside 0.20.
         decimals = max(decimals_for(np.ravel(matrix)) for matrix in (W_Q, W_K, W_V))
-        width = cell_width(W_Q, W_K, W_V, decimals=decimals)  # W_Q's 0.00 and 2.00 spaced as W_V's −1.00
-        weights = [labelled(matrix, f"W_{role}", ROLE_COLOURS[role], f"W_{role}", decimals=decimals, width=width)
-                   for matrix, role in ((W_Q, "Q"), (W_K, "K"), (W_V, "V"))]
-        width = cell_width(walk.Q, walk.K, walk.V)
+        # One cell width for the six: each W stands over its product (W_Q's 0.00 and 2.00 spaced as W_V's −1.00)
+        width = max(cell_width(W_Q, W_K, W_V, decimals=decimals, padding=PROJECTION_PADDING),
+                    cell_width(walk.Q, walk.K, walk.V, padding=PROJECTION_PADDING),
+                    names_width(names, PROJECTION_NAME_ROOM))
+        weights = [labelled(matrix, f"W_{role}", ROLE_COLOURS[role], f"W_{role}", decimals=decimals, width=width,
+                            text_colour=number_colour(role)) for matrix, role in ((W_Q, "Q"), (W_K, "K"), (W_V, "V"))]
         relations = {role: tex_relation(values, as_read(walk.X) @ weight)
                      for values, weight, role in ((walk.Q, W_Q, "Q"), (walk.K, W_K, "K"), (walk.V, W_V, "V"))}
-        self.products = {role: labelled(values, f"{role} {relations[role]} XW_{role}", colour, role, width=width)
-                         for values, role, colour in ((walk.Q, "Q", style.QUERY), (walk.K, "K", style.KEY),
-                                                      (walk.V, "V", style.VALUE))}
-        columns = VGroup(*[VGroup(weight, product).arrange(DOWN, buff=0.45)
+        self.products = {role: labelled(values, f"{role} {relations[role]} XW_{role}", ROLE_COLOURS[role], role,
+                                        width=width, text_colour=number_colour(role))
+                         for values, role in ((walk.Q, "Q"), (walk.K, "K"), (walk.V, "V"))}
+        for role in NAMED_PRODUCTS:  # where a query meets a key: column 0 is the place asked for, and offered
+            name_columns(self.products[role], names)
+        columns = VGroup(*[VGroup(weight, product).arrange(DOWN, buff=PROJECTION_GAP)
                            for weight, product in zip(weights, self.products.values())])
-        columns.arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
-        tokens = self.token_labels(X, walk.tokens)
-        VGroup(tokens, X).next_to(columns, LEFT, buff=0.5).align_to(self.products["Q"], DOWN)
+        columns.arrange(RIGHT, buff=PROJECTION_GAP, aligned_edge=DOWN)
+        for weight in weights[1:]:  # the W's on one line: V, with no names, stands lower than Q and K
+            weight.shift(UP * (weights[0].cell_grid.get_y() - weight.cell_grid.get_y()))
+        tokens = self.token_labels(X, walk.tokens, size=style.BODY_SIZE)
+        VGroup(tokens, X).next_to(columns, LEFT, buff=PROJECTION_GAP).align_to(self.products["Q"], DOWN)
+        inputs = self.row_names(weights[0], names, style.MUTED, style.BODY_SIZE)  # a W's rows take X's columns
         rounded = r"\approx" in relations.values()  # the reason for a ≈ beside an = is written under them
-        self.place(VGroup(tokens, X, columns), reserve_bottom=LINE_HEIGHT + 0.2 if rounded else 0.0)
+        self.place(VGroup(tokens, X, inputs, columns), reserve_bottom=LINE_HEIGHT + 0.2 if rounded else 0.0)
         for row in (weights, list(self.products.values())):  # each row's labels on one line: W_Q's tail lifted it
             for matrix in row[1:]:
                 sit_on(matrix.label, baseline(row[0].label))
         note = [self.worked_line(self.labels["approx_note"])] if rounded else []
         self.clear_stage(self.X)
-        self.play(MoveToTarget(self.X), Appear(tokens), run_time=1.0)
+        self.play(MoveToTarget(self.X), Appear(tokens), Appear(inputs), run_time=1.0)
         for weight, product, said in zip(weights, self.products.values(), ("query", "key", "value")):
-            if said == "value":  # W_V and V are said as they are built, not after them in silence
+            if said != "query":  # W_K and W_V said as they are built (W_K's rows filled 4.6 s in silence)
                 self.beat(said)
             self.present(weight, numbers=1 if said == "value" else None)  # W_V quickly: it is framed as it is named
-            if said != "value":  # W_Q's and W_K's country row framed as they land: the voice points at each
+            if said == "query":  # «fíjate en la fila del país … de W sub Q», once the first sentence is said
                 self.beat(said)
+            if said != "value":  # W_Q's and W_K's country row framed as they land: the voice points at each
                 self.play(Create(self.highlight(weight, rows=[COUNTRY_DIMENSION])), run_time=0.6)
             else:  # «W sub V sí deja pasar el país»: its country cell framed as that is said, before V is built
                 self.play(Create(self.highlight(weight, [(COUNTRY_DIMENSION, COUNTRY_DIMENSION)])), run_time=0.6)
                 self.beat("rows")  # what a row of V is, said as V fills row by row (10 s without words before)
             self.present(product, sounded=product.values[:, COUNTRY_DIMENSION],  # the country column as it lands
-                         scale=self.vector_scale)
+                         scale=self.vector_scale, numbers=live_columns(product.values))
         self.cue("values", lands=True, values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1,
                  low=self.vector_scale["low"], high=self.vector_scale["high"])
         self.play(Create(self.highlight(self.products["V"], columns=[COUNTRY_DIMENSION])), *map(Appear, note),
@@ -252,7 +267,10 @@ class CapitalScene(LessonScene):
         self.begin_step("scores", top=self.shown_word(walk.tokens[best]))
         K = self.products["K"]
         K_target = self.base_size_target(K)
-        query = labelled(walk.Q[-1][None], self.of_last("q"), style.QUERY, "q_es", width=K.cell_width)
+        for side, bracket in zip((LEFT, RIGHT), K_target.brackets):  # step 3's tight cells: room for a column's frame
+            bracket.shift(side * BRACKET_ROOM)
+        query = labelled(walk.Q[-1][None], self.of_last("q"), style.QUERY, "q_es", width=K.cell_width,
+                         text_colour=number_colour("Q"))
         query.next_to(K_target, UP, buff=0.3).match_x(K_target.cell_grid)
         self.scores = self.score_column(walk.scores, self.of_last("q") + r" \cdot k_j", "scores")
         self.scores.next_to(K_target, RIGHT, buff=0.9).align_to(K_target, DOWN)
@@ -268,9 +286,13 @@ class CapitalScene(LessonScene):
         self.reveal_rows(self.scores, sounded=walk.scores)
         name = self.labels["score_name"].format(token=self.shown_word(walk.tokens[best]))
         line = self.dot_product_line(name, walk.Q[-1], walk.K[best], self.scores.entries[best][0].shown_text)
-        self.beat("query")  # «su consulta pregunta por un lugar»: the query framed as it is said
-        self.play(Create(self.highlight(query, rows=[0])), run_time=0.6)
-        self.beat("best")  # «la clave que mejor responde…»: that key, its score and the worked product
+        # «su consulta pregunta por un lugar»: the component that makes the top score (q_es's only non-zero one), in
+        # q_es and down K's column of that name, framed as it is said
+        asked = int(np.argmax(walk.Q[-1] * walk.K[best]))
+        self.beat("query")
+        self.play(Create(self.highlight(query, [(0, asked)])), Create(self.highlight(K, columns=[asked])),
+                  K.headers[asked].animate.set_color(style.HIGHLIGHT), run_time=0.6)
+        self.beat("best")  # «la clave con más lugar…»: that key, its score and the worked product
         self.play(Create(self.highlight(K, rows=[best])), Create(self.highlight(self.scores, [(best, 0)])), Appear(line),
                   run_time=0.8)
         self.wait(HOLD + 1.0)
@@ -408,10 +430,11 @@ class CapitalScene(LessonScene):
         middle = W_out.cell_grid.get_y()  # LN(r)'s row, the sign and W_out's middle row on one line
         normalized.shift(UP * (middle - normalized.cell_grid.get_y()))
         times.set_y(middle)
+        purpose = self.bias_note().next_to(plus, LEFT, buff=0.3)
         null_cells = VGroup(*[logits.cells[0][j] for j in range(len(VOCAB)) if j not in (PARIS, ROMA)])
         brace = Brace(null_cells, DOWN, color=style.MUTED)
         note = label_text(self.labels["null_vector"], style.TEXT, style.BODY_SIZE).next_to(brace, DOWN, buff=0.15)
-        self.place(VGroup(normalized, times, column, plus, equals, brace, note), largest_scale=1.2)
+        self.place(VGroup(normalized, times, column, plus, purpose, equals, brace, note), largest_scale=1.2)
         self.clear_stage(self.normalized)
         self.play(ReplacementTransform(self.normalized, normalized), Appear(times), run_time=1.0)
         self.quickly(Appear(words), seconds=0.6)
@@ -419,8 +442,8 @@ class CapitalScene(LessonScene):
         self.present(W_out, numbers=NUMBERS_PER_OUTPUT_ROW)
         self.beat("columns")  # «solo las columnas de París y Roma tienen números»
         self.play(*[Create(self.highlight(W_out, columns=[j])) for j in (PARIS, ROMA)], run_time=0.6)
-        self.beat("bias")
-        self.play(Appear(plus), run_time=0.3)
+        self.beat("bias")  # «puesto para que sin país haya empate»: why, written by it
+        self.play(Appear(plus), Appear(purpose), run_time=0.3)
         self.present(bias, numbers=NUMBERS_PER_OUTPUT_ROW)
         self.beat("logits")  # «y salen los ocho logits; escucha»: their frame, then their notes in the clear
         self.cue("scale", **shared_scale(walk.logits))  # the logits' own scale starts
@@ -433,6 +456,13 @@ class CapitalScene(LessonScene):
         self.beat("brace")
         self.quickly(Appear(brace), Appear(note), seconds=0.6)
         self.wait(HOLD)
+
+    def bias_note(self):
+        """What b_out is for: without a country the layer norm leaves LN(r)₂ at −0.22, not 0 (it subtracts the mean of
+        the place and role numbers too), which would lean to Roma; b_out = −LN(r) W_out there cancels it: a tie."""
+        blank = capital_walkthrough(0.0)
+        text = self.labels["bias_note"].format(country=format_number(blank.normalized[COUNTRY_DIMENSION]))
+        return label_text(text, style.TEXT, style.CAPTION_SIZE)
 
     def show_distribution(self):
         walk = self.walk
@@ -812,12 +842,13 @@ class CapitalScene(LessonScene):
     @staticmethod
     def highlight(matrix: LabelledMatrix, cells=(), rows=(), columns=()) -> RoundedRectangle:
         """A frame round ``cells`` ((i, j) pairs), whole ``rows`` or ``columns`` of ``matrix`` (``frame_between`` its
-        other numbers, brackets and label)."""
+        other numbers, brackets, label and column names)."""
         n_rows, n_columns = matrix.values.shape
         chosen = {*cells, *[(i, j) for i in rows for j in range(n_columns)],
                   *[(i, j) for i in range(n_rows) for j in columns]}
         others = [matrix.entries[i][j] for i in range(n_rows) for j in range(n_columns) if (i, j) not in chosen]
-        return frame_between([matrix.entries[i][j] for i, j in chosen], [*others, *matrix.brackets, matrix.label])
+        return frame_between([matrix.entries[i][j] for i, j in chosen],
+                             [*others, *matrix.brackets, matrix.label, *matrix.headers])
 
     def number_box(self, number) -> RoundedRectangle:
         """A frame round one number of the readout panel, clear of the names and numbers round it."""
@@ -832,13 +863,15 @@ class CapitalScene(LessonScene):
     def context_symbol(self) -> str:
         return rf"\text{{{self.labels['context']}}}"
 
-    def token_labels(self, matrix: LabelledMatrix, tokens) -> VGroup:
+    def token_labels(self, matrix: LabelledMatrix, tokens, size: float = style.CAPTION_SIZE) -> VGroup:
         """The words of the rows, right-aligned left of the opening bracket."""
-        labels = VGroup()
-        for i, word in enumerate(self.shown_words(tokens)):
-            label = label_text(word, style.TEXT, style.CAPTION_SIZE)
-            labels.add(label.next_to(matrix.brackets[0], LEFT, buff=0.2).set_y(matrix.cells[i][0].get_y()))
-        return labels
+        return self.row_names(matrix, self.shown_words(tokens), style.TEXT, size)
+
+    @staticmethod
+    def row_names(matrix: LabelledMatrix, names, colour, size: float = style.CAPTION_SIZE) -> VGroup:
+        """``names``, one a row, right-aligned left of ``matrix``'s opening bracket."""
+        return VGroup(*[label_text(name, colour, size).next_to(matrix.brackets[0], LEFT, buff=0.2)
+                        .set_y(matrix.cells[i][0].get_y()) for i, name in enumerate(names)])
 
     def dot_product_line(self, name: str, left, right, result: str):
         """The worked dot product under the body, e.g. "puntaje de «Francia» = 2.69·2.14 + … ≈ 5.77": "=" only
@@ -924,7 +957,7 @@ class CapitalScene(LessonScene):
 
     def present(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None):
         """The frame, then the numbers row by row (reveal_rows, ``sounded``, ``scale`` and ``numbers`` as there)."""
-        self.quickly(Appear(matrix.frame), seconds=0.4)
+        self.quickly(*map(Appear, [matrix.frame, *matrix.headers]), seconds=0.4)
         self.reveal_rows(matrix, sounded, scale, numbers)
 
     def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):
@@ -954,10 +987,44 @@ def labelled(values, label: str, colour, name: str, width: float | None = None, 
     BRACKET_ROOM from the brackets, which they touched."""
     matrix = LabelledMatrix(values, label, colour, name, cell_width=width or cell_width(values, decimals=decimals),
                             decimals=decimals, **options)
+    matrix.headers = VGroup()  # its columns' names, if it is given some (name_columns)
     if options.get("fill") is not None:
         matrix.brackets[0].shift(LEFT * BRACKET_ROOM)
         matrix.brackets[1].shift(RIGHT * BRACKET_ROOM)
     return matrix
+
+
+def number_colour(role: str):
+    """The colour W_role's and role's numbers are written in (``LabelledMatrix``'s ``text_colour``)."""
+    return lambda _: NUMBER_COLOURS[role]
+
+
+def live_columns(values: np.ndarray) -> int:
+    """How many columns of ``values`` are not all zero: the numbers a row gives to read (Q's and K's one, their two
+    null columns read at a glance, as W_out's six): filled at three numbers a row, Q and K took 6 s each, in silence."""
+    return int(np.count_nonzero(np.any(values != 0, axis=0)))
+
+
+def column_names(matrix: LabelledMatrix, names) -> VGroup:
+    """``names`` over ``matrix``'s columns, on one baseline (descenders, as «lugar», or not), its label lifted over
+    them."""
+    headers = VGroup(*[label_text(name, style.MUTED, style.CAPTION_SIZE).next_to(matrix.brackets, UP, buff=0.15)
+                       .match_x(matrix.cells[0][j]) for j, name in enumerate(names)])
+    for header in headers:
+        sit_on(header, baseline(headers[0]))
+    matrix.label.next_to(headers, UP, buff=0.2)
+    return headers
+
+
+def name_columns(matrix: LabelledMatrix, names) -> None:
+    """``column_names`` made part of ``matrix``: they move and leave with it, and appear with its frame."""
+    matrix.headers = column_names(matrix, names)
+    matrix.add(matrix.headers)
+
+
+def names_width(names, room: float = NAME_ROOM) -> float:
+    """The cell width that keeps the widest of ``names`` (at CAPTION_SIZE) ``room`` from its neighbours' (at least)."""
+    return max(label_text(name, style.MUTED, style.CAPTION_SIZE).width for name in names) + room
 
 
 def tex_number(value: float, decimals: int = 2) -> str:
@@ -986,13 +1053,14 @@ def pe_entry(positional: np.ndarray) -> MathTex:
                    font_size=FORMULA_SIZE, color=style.TEXT)
 
 
-def cell_width(*arrays, decimals: int | None = None) -> float:
+def cell_width(*arrays, decimals: int | None = None, padding: float = CELL_PADDING) -> float:
     """The cell width that fits every number of ``arrays`` (written with ``decimals``, or as many as each
-    array needs): the font is monospaced, so the longest number as written decides it, and only that one is typeset."""
+    array needs) and ``padding``: the font is monospaced, so the longest number as written decides it, and only that
+    one is typeset."""
     decimals, value = max(((decimals_for(np.ravel(array)) if decimals is None else decimals, value)
                            for array in arrays for value in np.ravel(array)),
                           key=lambda pair: len(format_number(pair[1], pair[0])))
-    return max(number_text(value, decimals=decimals).width + CELL_PADDING, CELL_HEIGHT)
+    return max(number_text(value, decimals=decimals).width + padding, CELL_HEIGHT)
 
 
 def frame_between(inside, others) -> RoundedRectangle:
