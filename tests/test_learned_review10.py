@@ -58,7 +58,7 @@ def test_the_floor_says_it_counts_predictions_made_from_a_new_token(scene, train
     by the token they are made FROM: the prediction made at position j (of token j + 1) can copy only if token j
     occurred before. Counted here on rows drawn as training draws them; the legend says «predicciones» and «desde un
     token nuevo», its numbers are that count and its two parts (the stray tokens, the period's first pass), in at most
-    five lines (review s11: a fifth derives the strays' mean) no wider than the legend allows (no line over 5
+    five lines (review s11: a fifth derives the strays' mean) no wider than the legend allows (no line over 5.5
     units: the old «+ 3.75 sueltos (0 a 20 −
     periodo)» was 4.7 and read as a formula)."""
     vocabulary, half = training.shape.vocabulary, training.shape.half
