@@ -57,7 +57,7 @@ SLOT = 0.5  # a token's box side in the task's row (frame units), before the row
 SLOT_GAP = 0.08
 LOSS_SAMPLES = 240  # points of the loss a cue carries: the curve's shape, not every step's
 LOSS_SECONDS = 4.0  # drawing the loss curve, at least
-PLOT_SHARE = 0.56  # of the body's width, for the loss plot; its legend takes the rest
+PLOT_SHARE = 0.52  # of the body's width, for the loss plot; its legend takes the rest (its derivation's lines at full size)
 HEATMAPS_WIDTH = 5.8  # the three moments' heatmaps, side by side; the arcs over the example take the rest
 PANEL_GAP = 0.3
 TITLE_GAP = 0.15  # between a head's name and its arcs
@@ -78,6 +78,7 @@ HEADS_GAP = 0.25  # between two trained heads of a layer
 LAYERS_GAP = 0.25  # between the trained heads of two layers
 NAME_GAP = 0.1  # between a trained pattern and its score under it
 HEADER_GAP = 0.22  # between a trained pattern and the head's name over it: clear of a frame drawn round the head
+ROLE_GAP = 0.1  # between a layer's name and its clean heads' role under it
 ROW_LABEL_GAP = 0.2  # between a layer's name and its first pattern
 CHART_TOKENS = 3  # the likeliest next tokens drawn as bars in the mechanism
 CHART_LONGEST = 2.5  # a bar of probability 1, at most (frame units)
@@ -344,8 +345,13 @@ class LearnedScene(LessonScene):
         test_rows = VGroup(label_text(self.labels["test_losses"].format(half=half), REPEATED_COLOUR, size))
         for name, value, colour in (("first_half_loss", first, FIRST_HALF_COLOUR),
                                     ("repeated_half_loss", repeated, REPEATED_COLOUR)):
-            test_rows.add(self.legend_row(Dot(radius=DOT_RADIUS, color=colour), text_with_numbers(
-                self.labels[name], {"loss": tagged_number(value, name, colour=colour, font_size=size)}, colour, size)))
+            loss = text_with_numbers(self.labels[name], {"loss": tagged_number(value, name, colour=colour,
+                                                                               font_size=size)}, colour, size)
+            text = VGroup(loss)
+            if name == "first_half_loss":  # why it is under ln V: no token of that half repeats (review s13)
+                text.add(label_text(self.labels["first_half_why"].format(vocabulary=vocabulary), colour, size))
+            test_rows.add(self.legend_row(Dot(radius=DOT_RADIUS, color=colour),
+                                          text.arrange(DOWN, buff=0.1, aligned_edge=LEFT), loss))
         floor_text = VGroup(
             text_with_numbers(self.labels["floor"], {"floor": tagged_number(floor, "copying_loss", colour=FLOOR_COLOUR,
                                                                             font_size=size)}, FLOOR_COLOUR, size),
@@ -354,7 +360,7 @@ class LearnedScene(LessonScene):
                 uncopyable=exact(uncopyable), targets=str(targets(half))),
             # what is counted: a prediction is made FROM a token, and one not seen before has nothing to copy (the
             # first m + p), then the two means that count adds up, the strays' from the range m is drawn from
-            label_text(self.labels["floor_new"], FLOOR_COLOUR, size),
+            label_text(self.labels["floor_new"].format(uncopyable=exact(uncopyable)), FLOOR_COLOUR, size),
             label_text(self.labels["floor_parts"].format(lead=exact(mean_lead(half)), period=exact(mean_period(half))),
                        FLOOR_COLOUR, size),
             label_text(self.labels["floor_lead"].format(room=2 * half, period=exact(mean_period(half))), FLOOR_COLOUR,
@@ -387,11 +393,17 @@ class LearnedScene(LessonScene):
         split = right - HEATMAPS_WIDTH - PANEL_GAP
         grid = self.moment_grid(previous, induction, (split + PANEL_GAP, right, bottom, top))
         titles = self.arcs_column((left, split, bottom, top))
-        # «puntaje» defined on screen, and «durante» said to be a rule's checkpoint (not one picked for its scores)
+        # «puntaje» defined on screen, how a map is read (with the first maps, review s13: it came 20 s later), and
+        # «durante» said to be a rule's checkpoint (not one picked for its scores)
         score_note = VGroup(*[label_text(line, style.MUTED, style.CAPTION_SIZE) for line in (
-            self.labels["score_note"], self.labels["during_rule"].format(drop=drop_step(training)))])
+            self.labels["score_note"], self.labels["map_axes"],
+            self.labels["during_rule"].format(drop=drop_step(training)))])
         fit(score_note.arrange(DOWN, buff=NOTE_LINE_GAP), split - left, score_note.height)
         titles.add(score_note.next_to(titles[0], UP, buff=SCORE_NOTE_GAP))
+        # the induction head's pattern, said on screen under its name; the column, note to pattern, centred in the body
+        pattern = wrapped_text(self.labels["induction_pattern"], style.INDUCTION, style.CAPTION_SIZE,
+                               NOTE_SHARE * (split - left)).next_to(titles[1], DOWN, buff=TITLE_GAP)
+        VGroup(self.row, titles, pattern).set_y((top + bottom) / 2)
         # each head's pattern where the mechanism (step 5) uses it, as the voice defines it: the token before the one
         # that followed the earlier occurrence, then, from the token's return (yellow, the query), that follower
         # (the arcs land in these frames once the heads have formed)
@@ -403,8 +415,6 @@ class LearnedScene(LessonScene):
         self.beat("pattern_previous")
         self.play(Create(query), Create(patterns[0]), run_time=REVEAL_SECONDS)
         # the follower, the previous-token head's query, is the induction head's target; its pattern said on screen
-        pattern = wrapped_text(self.labels["induction_pattern"], style.INDUCTION, style.CAPTION_SIZE,
-                               NOTE_SHARE * (split - left)).next_to(titles[1], DOWN, buff=TITLE_GAP)
         self.beat("pattern_induction")
         self.play(Create(patterns[1]), ReplacementTransform(query, patterns[2]), Appear(pattern),
                   run_time=REVEAL_SECONDS)
@@ -607,8 +617,9 @@ class LearnedScene(LessonScene):
         return "; ".join(said)
 
     def trained_grid(self, layers: int, heads: int, width: float, height: float) -> VGroup:
-        """Every head of the trained model on the example, a row per layer (its name and the score it is measured by
-        on its left: the previous-token score in layer 1, the induction score in layer 2), under one row of the
+        """Every head of the trained model on the example, a row per layer (its name on its left, with the role its
+        clean heads play and which they are: the score is the previous-token one in layer 1, the induction one in
+        layer 2), under one row of the
         heads' names; each head's pattern with its score under it, the clean heads (``clean_heads``) framed in their
         layer's head colour, the others muted. The patterns as large as the room allows: names and scores outside
         them, one name per column. Each layer is (its label, with the names over the first; its heads)."""
@@ -619,7 +630,8 @@ class LearnedScene(LessonScene):
                  enumerate(zip(clean_heads(self.training), (PREVIOUS_COLOUR, style.INDUCTION))) for head in found}
         size = style.CAPTION_SIZE
         line = label_text("Ag", font_size=size).height
-        names = [label_text(self.labels["layer_rows"][layer], style.TEXT, size) for layer in range(layers)]
+        names = [self.layer_name(layer, found, colour) for layer, (found, colour)
+                 in enumerate(zip(clean_heads(self.training), (PREVIOUS_COLOUR, style.INDUCTION)))]
         label_width = max(name.width for name in names)
         side = min(TRAINED_SIDE, (width - label_width - ROW_LABEL_GAP - HEADS_GAP * (heads - 1)) / heads,
                    (height - line - HEADER_GAP - (layers - 1) * LAYERS_GAP) / layers - NAME_GAP - line)
@@ -638,6 +650,18 @@ class LearnedScene(LessonScene):
                            .next_to(pattern[1], UP, buff=HEADER_GAP) for k, pattern in enumerate(rows[0][1])])
         rows[0].submobjects[0] = VGroup(rows[0][0], headers)
         return rows
+
+    def layer_name(self, layer: int, clean: list[int], colour) -> VGroup:
+        """A layer's row label: «Capa 1», then, in its clean heads' colour, their role and which heads play it
+        («token anterior: cabezas 1 y 4»), not the role alone beside all four heads (review s13)."""
+        size = style.CAPTION_SIZE
+        name = VGroup(label_text(self.labels["layer_rows"][layer], style.TEXT, size))
+        if clean:
+            numbers = [str(head + 1) for head in clean]
+            heads = (self.labels["role_one"].format(head=numbers[0]) if len(numbers) == 1
+                     else self.labels["role_many"].format(heads=listed(numbers, self.labels)))
+            name.add(label_text(self.labels["layer_roles"][layer].format(heads=heads), colour, size))
+        return name.arrange(DOWN, buff=ROLE_GAP)
 
     # Step 5: the mechanism -----------------------------------------------------------------------
     def show_mechanism(self):

@@ -14,7 +14,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Axes, Circle, Create, DashedVM
 from attn_math.positional import (angular_frequencies, contiguous_tokens_example, hand_angles, hand_turns,
                                   permutation_demo, separate_readings, similarity_by_distance, sinusoidal_encoding,
                                   smooth_width, visible_rise)
-from lesson.numbers import as_read, format_number
+from lesson.numbers import format_number
 from lesson.positional_answers import (TABLE_ROWS, frequency_columns, odd_variant, question_fields, second_start, visibly_changing,
                                        power_of_ten_text)
 from scenes import style
@@ -53,6 +53,7 @@ TABLE_TEXT_MIX = 0.5  # a table number's heatmap colour, half-way to the text's:
 BLOCK_GAP = 0.3  # extra space between the tokens' groups of rows in the table
 TABLE_ROW_GAP = 0.3  # between the d = 4 table's rows: the table as wide as the frame, its rows spread down it
 LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
+TWIN_GAP = 0.1  # two distances whose similarities differ by less than this are not told apart by it on screen
 HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
 DIFFERENCE_SECONDS = 0.8  # the outputs' new largest difference is written
 ROW_BLIP_SPACING = 0.12  # between the blips of a row of the permutation's matrices: a row's figure within its reveal
@@ -77,7 +78,9 @@ DIMMED = 0.3  # opacity share left to the demonstration's matrices the voice is 
 # numbers at once, legible only with the frames guiding the eye)
 DIM_SECONDS = 0.3
 WEIGHTS_SECONDS = 0.4  # the weights land in their stack beside the sentences, and are looked at
-COMPARED_ROW_SECONDS = 1.6  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends before the next comes
+FRAME_SECONDS = 0.3  # Z_B's empty brackets, before its rows come compared
+VERDICT_SECONDS = 0.6  # the moved word's rows framed as the voice says the outputs are the same, reordered
+COMPARED_ROW_SECONDS = 1.5  # a row of Z_B: its comparison with Z_A's row (a 1.5 s sound) ends as the next comes
 HAND_SLOT = 1.0  # most room a dial takes across, frame units
 TURN_SECONDS = 2.5
 HAND_PULSE_WIDTH = 10  # a hand's stroke as the voice points at the hands (drawn 4 wide)
@@ -566,8 +569,8 @@ class PositionalScene(LessonScene):
         ago = None
         notes_left, notes_right, _, _ = self.under_heatmap_region(table)
         if identity is not None and HAND_DELTA < columns:
-            ago = wrapped_text(self.labels["three_words"].format(value=format_number(curves[0][HAND_DELTA])),
-                               style.TEXT, style.CAPTION_SIZE, notes_right - notes_left)
+            ago = wrapped_text(self.three_words(curves[0][:columns]), style.TEXT, style.CAPTION_SIZE,
+                               notes_right - notes_left)
         notes = VGroup(*[note for note in (identity, ago) if note is not None])
         if len(notes):  # under the heatmap, the plots beside it as tall as the body lets them be (review s11)
             self.place_under_heatmap(notes, table)
@@ -605,6 +608,18 @@ class PositionalScene(LessonScene):
                                                corner_radius=0.06)) for part in framed],
                  *([Appear(ago)] if ago is not None else []),
                  *([Vanish(rise_marks)] if ago is not None and len(rise_marks) else []), slot=0.8)
+
+    def three_words(self, curve: np.ndarray) -> str:
+        """«three words ago»: Δ = HAND_DELTA's similarity, the same from any start; when another distance of the
+        table has nearly the same one (d = 16: Δ = 4 gives 5.56 beside Δ = 3's 5.54), both, and that the hands tell
+        them apart (review s13: 5.54 was offered as Δ = 3's signature)."""
+        value = curve[HAND_DELTA]
+        others = [delta for delta in range(len(curve)) if delta != HAND_DELTA]
+        twin = min(others, key=lambda delta: abs(curve[delta] - value))
+        if abs(curve[twin] - value) >= TWIN_GAP:
+            return self.labels["three_words"].format(value=format_number(value))
+        return self.labels["three_words_twin"].format(value=format_number(value), other=twin,
+                                                      twin=format_number(curve[twin]))
 
     @staticmethod
     def rise_marks(axes: Axes, curve: np.ndarray, rise: tuple[int, int], row: VGroup) -> VGroup:
@@ -905,18 +920,19 @@ class PositionalScene(LessonScene):
         self.beat("outputs")
         self.pop(Appear(first.frame), slot=0.6)
         self.reveal_rows(first, self.words[0])
-        self.beat("pairs")  # "each word comes out the same" is said as the second sentence's outputs come
+        self.beat("pairs")  # "let us compare each word" as the second sentence's outputs come: no result yet
         # Z_B's rows complete the pairs of rows of one token: each pair is compared as it lands
-        self.pop(Appear(second.frame), inputs_dimmer.to(DIMMED), slot=0.6)
+        self.pop(Appear(second.frame), inputs_dimmer.to(DIMMED), slot=FRAME_SECONDS)
         self.reveal_rows(second, self.words[1], self.cue_pair, seconds=COMPARED_ROW_SECONDS)
-        self.play(Create(links), run_time=0.4)
-        self.beat("verdict")  # a caption read on screen says every word comes out the same as the verdict comes
         with self.listening():  # the verdict's unison in the clear: with PE (next step) it becomes an interval
             self.cue("outputs_compared", lands=True, with_pe=False,
                      max_difference=self.max_difference(demo.output_a, demo.output_b))
-            self.play(Create(self.token_frames(COMPARED_WORD)), Appear(verdict_label), Appear(self.difference),
-                      weights_dimmer.to(1.0), inputs_dimmer.to(1.0), run_time=POP_SECONDS)
-        self.wait(2.0)
+            self.play(Create(links), Appear(verdict_label), Appear(self.difference), weights_dimmer.to(1.0),
+                      inputs_dimmer.to(1.0), run_time=POP_SECONDS)  # the lines pairing the rows with the 0.00
+        # «the same, only in another order» said (and read in the caption) once every row and the 0.00 are on screen,
+        # the moved word's rows framed in both sentences as it is said (review s13: the claim ran 4-7 s ahead)
+        self.beat("verdict")
+        self.play(Create(self.token_frames(COMPARED_WORD)), run_time=VERDICT_SECONDS)
 
     def show_demo_weights(self) -> VGroup:
         """W_Q, W_K and W_V of the demonstration, the same for both sentences, read large before they take their place
@@ -1044,9 +1060,10 @@ class PositionalScene(LessonScene):
                  max_difference=float(np.abs(demo.output_b[i] - demo.output_a[demo.permutation[i]]).max()))
 
     def row_gaps(self, output_a: np.ndarray, output_b: np.ndarray) -> np.ndarray:
-        """Per token of sentence B, the largest gap between its two rows as written (sentence B's row i is sentence
-        A's permutation[i]): a student subtracting the numbers on screen finds it (unrounded, 1.14 read 1.15)."""
-        return np.abs(as_read(output_b) - as_read(output_a)[self.demo.permutation]).max(axis=1)
+        """Per token of sentence B, the largest gap between its two rows (sentence B's row i is sentence A's
+        permutation[i]), from the values, not from the rounded numbers: what a student recomputing gets
+        (2.357 − 1.215 = 1.14; the rounded 2.36 − 1.21 gave 1.15, review s13)."""
+        return np.abs(output_b - output_a[self.demo.permutation]).max(axis=1)
 
     def max_difference(self, output_a: np.ndarray, output_b: np.ndarray) -> float:
         """Largest gap between the rows of the same token in the two sentences."""
@@ -1099,7 +1116,8 @@ class PositionalScene(LessonScene):
         self.beat("differ")  # "no longer a reordering" as the number that shows it lands, not before nor after
         self.pop(Appear(self.verdict_label), Appear(difference), slot=DIFFERENCE_SECONDS)
         self.beat("word")  # the word the voice names: its two output rows, which now differ
-        self.play(*[Indicate(matrix.row(tokens.index(COMPARED_WORD)), color=style.HIGHLIGHT, scale_factor=1.15)
+        # a flash of colour, not of size: grown, the rows' digits crossed the frames round them (review s13)
+        self.play(*[Indicate(matrix.row(tokens.index(COMPARED_WORD)), color=style.HIGHLIGHT, scale_factor=1.0)
                     for matrix, tokens in zip(outputs, (demo.tokens_a, demo.tokens_b))], run_time=1.2)
         # the largest difference is not «perro»'s: the rows it is read from framed as it is heard (review s12: «1.14»
         # under «perro»'s framed rows belonged to «al», which did not move)

@@ -58,7 +58,7 @@ def test_the_floor_says_it_counts_predictions_made_from_a_new_token(scene, train
     by the token they are made FROM: the prediction made at position j (of token j + 1) can copy only if token j
     occurred before. Counted here on rows drawn as training draws them; the legend says «predicciones» and «desde un
     token nuevo», its numbers are that count and its two parts (the stray tokens, the period's first pass), in at most
-    five lines (review s11: a fifth derives the strays' mean) no wider than the legend allows (no line over 5
+    five lines (review s11: a fifth derives the strays' mean) no wider than the legend allows (no line over 5.5
     units: the old «+ 3.75 sueltos (0 a 20 −
     periodo)» was 4.7 and read as a formula)."""
     vocabulary, half = training.shape.vocabulary, training.shape.half
@@ -85,7 +85,9 @@ def test_the_floor_says_it_counts_predictions_made_from_a_new_token(scene, train
     assert len(parts) == 1
     assert parts[0] == [pytest.approx(stray.mean(), abs=0.1), pytest.approx(period.mean(), abs=0.1)]  # 20000 rows: SE 0.03
     assert sum(parts[0]) == pytest.approx(counted)
-    assert max(text.right - text.left for text in texts) <= 5.0
+    # review s13: the legend's column is wider (the plot takes 0.52 of the body, not 0.56) and the strays' line names
+    # its mean («→ media (20 − 12.5)/2»): at most 5.5 units, still at full size
+    assert max(text.right - text.left for text in texts) <= 5.5
 
 
 def test_the_trained_maps_are_large_and_their_names_clear_of_the_frames(scene):
