@@ -10,6 +10,8 @@ from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, LaggedSt
                    SurroundingRectangle, Transform, VGroup, smooth, squish_rate_func)
 
 from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention
+from lesson.numbers import reproduces
+from lesson.pipeline_answers import redone_weights
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import Cue
@@ -99,6 +101,7 @@ class CausalMask(MatrixReveals):
         cues = [("masked", dict(before=before.tolist(), after=after.tolist()))
                 for before, after in zip(free.weights, masked.weights)]
         self.replace_matrix(scores.matrix, parts.masked.matrix, after=SUMMARY_SECONDS, beside=counts,
+                            with_rows=[Appear(parts.note)],
                             with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
                             cues=cues)
         self.beat("counts")  # the first and the last count, as the voice reads them: the first row framed, unmasked
@@ -137,8 +140,9 @@ class CausalMask(MatrixReveals):
         cell = self.half_body_cell()
         scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{{labels['mask']}}}"
         width = self.cell_width(masked.weights)
+        exact = reproduces(masked.weights, redone_weights(masked.steps.scaled), decimals=2)  # from the −∞ matrix
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
-                                                      masked.steps.mask), self.tokens)
+                                                      masked.steps.mask, relation="=" if exact else "≈"), self.tokens)
         row_height = cell_size_of(masked_map.matrix)[1]
         free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, width,
                                                     numbers=free_numbers), self.tokens)
@@ -183,6 +187,10 @@ class CausalMask(MatrixReveals):
                                entropy_masked, fourth)
         stage.legend = legend
         stage.add(legend)
+        stage.note = VGroup()  # why the masked weights are written «A ≈ softmax(·)», under both sides
+        if not exact and self.numbers_fit():
+            stage.note.add(self.approx_note(stage.width).next_to(stage, DOWN, buff=COMPARISON_LINE_GAP / 2))
+            stage.add(stage.note)
         self.place(stage, self.body())
         return stage
 
@@ -270,7 +278,8 @@ class CausalMask(MatrixReveals):
         # the masked side as it is on screen: its scaled scores, replaced by the weights at step 12, would come back
         # to fade out over them (their formula across «Con máscara causal»)
         # the maps gone before the chart comes: cross-faded, its names stood over their numbers (review s10's rule)
-        self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend),
+        self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend,
+                                parts.note),
                          rate_func=squish_rate_func(smooth, 0.0, 0.5)),
                   Transform(kept, header), Appear(chart.ground(), rate_func=squish_rate_func(smooth, 0.5, 1.0)),
                   run_time=TABLE_SECONDS)
