@@ -9,7 +9,7 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, LaggedStart, ReplacementTransform,
                    SurroundingRectangle, Transform, VGroup, smooth, squish_rate_func)
 
-from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention
+from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention, spelled
 from lesson.numbers import reproduces
 from lesson.pipeline_answers import redone_weights
 from scenes import style
@@ -288,15 +288,17 @@ class CausalMask(MatrixReveals):
             self.play(GrowFromEdge(bar, DOWN), Appear(value), run_time=growing)
         if len(chart.others):
             self.beat("others")  # "in the lab's three sentences": their rows on the same bars
-            self.play(*[FadeIn(dot, scale=OTHERS_GROWTH) for dot in chart.others], run_time=OTHERS_SECONDS)
+            self.play(*[FadeIn(dot, scale=OTHERS_GROWTH) for dot in chart.others], Appear(chart.others_key),
+                      run_time=OTHERS_SECONDS)
         self.entropy_stage = VGroup(kept, chart)
 
     def entropy_rows_chart(self) -> EntropyRows:
         """Every row's entropy under the mask, the lab's other sentences' as dots (lab weights, this temperature)."""
         temperature = self.settings.temperature
         masked = self.attention(temperature, True)
-        others = [lab_attention(sentence, temperature, causal=True).entropies for sentence in LAB_SENTENCES.values()
-                  if tuple(lab_attention(sentence, temperature).tokens) != tuple(masked.tokens)]
+        others = [(" ".join(spelled(token) for token in run.tokens), run.entropies)
+                  for run in (lab_attention(sentence, temperature, causal=True) for sentence in LAB_SENTENCES.values())
+                  if tuple(run.tokens) != tuple(masked.tokens)]
         left, right, bottom, top = self.body()
         return entropy_rows(self.labels, self.tokens, masked.entropies, others, right - left,
                             (top - bottom) * CHART_SHARE)
