@@ -50,6 +50,23 @@ OTHERS_GROWTH = 2  # a dot lands shrinking from this many times its size
 CHART_SHARE = 0.55  # of the body's height, at most, for the rows' tallest frame (log₂ n bits)
 
 
+INFINITY_ROOM = 0.9  # of its cell's width, at most, for an enlarged −∞
+
+
+def enlarge_infinities(matrix, mask) -> None:
+    """Each −∞ of ``matrix`` grown till its ∞ is as tall as a digit (or its cell is full): the font's ∞ is a
+    lower-case glyph, 8 px tall beside 16 px digits (review s13)."""
+    mask = np.asarray(mask, dtype=bool)
+    if not hasattr(matrix, "entries") or not mask.any() or mask.all():
+        return
+    i, j = np.argwhere(~mask)[0]
+    digit = max(glyph.height for glyph, character in zip(matrix.entries[i][j], matrix.entries[i][j].shown_text)
+                if character.isdigit())
+    for i, j in np.argwhere(mask):
+        entry, cell = matrix.entries[i][j], matrix.cells[i][j]
+        entry.scale(min(digit / entry[-1].height, INFINITY_ROOM * cell.width / entry.width))
+
+
 class MaskComparison(VGroup):
     """Steps 11-12's stage: the weights without the mask (``free``, under ``free_title``, its ``entropy_free``)
     beside the masked side (``masked_block``: the scaled scores ``masked_scores`` that become the weights ``masked``,
@@ -152,6 +169,7 @@ class CausalMask(MatrixReveals):
         scores_map = TokenHeatmap(self.matrix(masked.steps.scaled, scaled_label, style.TEXT, "scaled_causal", cell,
                                               self.cell_width(masked.steps.scaled), fill=self.score_fill,
                                               mask=masked.steps.mask), self.tokens)  # step 5's colours
+        enlarge_infinities(scores_map.matrix, masked.steps.mask)
         grid = masked_map.matrix.cell_grid  # the scores row on row with the weights that replace them, one left edge
         scores_map.shift(grid.get_corner(UP + LEFT) - scores_map.matrix.cell_grid.get_corner(UP + LEFT))
         column = VGroup()

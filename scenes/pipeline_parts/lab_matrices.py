@@ -317,4 +317,7 @@ class LabMatrices(LabCanvas, MatrixReveals):
             scale = min(1.0, (right - left) / fan.width, (top - bottom) / fan.height)
             if chart.font_size * scale >= MIN_FONT_SIZE:
                 break
-        return self.place(fan, box)
+        self.place(fan, box)
+        for value in chart.value_texts:  # as tall as the matrix's digits beside: fitted, they fell to 15 px (review s13)
+            value.scale(max(1.0, WEIGHTS_CAP_HEIGHT / cap_height(value)), about_edge=LEFT)
+        return fan
