@@ -3,7 +3,8 @@ queries Q and the keys K, each grown out of a copy of X."""
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, UP, AnimationGroup, GrowFromEdge, LaggedStart, ReplacementTransform, TransformFromCopy, VGroup
+from manim import (DOWN, LEFT, UP, AnimationGroup, GrowFromEdge, LaggedStart, ReplacementTransform, TransformFromCopy,
+                   VGroup, smooth, squish_rate_func)
 
 from attn_math.lab import lab_sentence_name
 from scenes import style
@@ -107,9 +108,12 @@ class LabVectors(LabCanvas, Projections):
         if key == "queries":  # with the first product, once, how the guide writes it (the capital section's Q = X W_Q)
             self.convention = self.convention_note(band)
             product = [Appear(band.product), Appear(band.equals), Appear(self.convention)]
-        else:  # W_K in W_Q's place, k's column gone until computed (q's, and the note, left with the header); x stays
-            product = [ReplacementTransform(getattr(self.band, part), getattr(band, part))
-                       for part in ("matrix", "embedding", "equals")]
+        else:  # W_K in W_Q's place, k's column gone until computed (q's, and the note, left with the header); x stays.
+            # W_Q's numbers fade out before W_K's fade in: morphed one into the other, their digits overlapped (review s13)
+            product = [Vanish(self.band.matrix, rate_func=squish_rate_func(smooth, 0.0, 0.5)),
+                       Appear(band.matrix, rate_func=squish_rate_func(smooth, 0.5, 1.0)),
+                       *[ReplacementTransform(getattr(self.band, part), getattr(band, part))
+                         for part in ("embedding", "equals")]]
         self.play(*animations, *[earlier.animate.set_opacity(DIMMED_OPACITY) for earlier in above],
                   Appear(projected.name), *product, run_time=ENTER_SECONDS)
         self.band = band

@@ -150,9 +150,12 @@ class PresetComparison(MatrixReveals):
         self.preset_runs = runs
 
     def entropy_formula(self, most: float, n: int) -> VGroup:
-        """H = −Σⱼ αⱼ log₂ αⱼ, the entropy of a row of weights, and its largest possible value: log₂ n, all n alike."""
+        """H = −Σⱼ αⱼ log₂ αⱼ, the entropy of a row of weights, and its largest possible value: log₂ n, all n alike; in
+        bits, «como en el lab»: the lab's panel writes its «Entropía» in bits (review s13: the base was never tied to
+        the lab's)."""
         return MathTex(r"\textstyle H = -\sum_j \alpha_j \log_2 \alpha_j \;\le\; \log_2 " + str(n) + " = "
-                       + format_number(most) + r"\text{ bits}", color=style.TEXT, font_size=style.CAPTION_SIZE + 2)
+                       + format_number(most) + r"\text{ " + self.labels["entropy_unit"] + "}", color=style.TEXT,
+                       font_size=style.CAPTION_SIZE + 2)
 
     def show_article(self):
         """Does the article attend to the noun after it? The caption gives each side's verdict as the numbers do
