@@ -27,7 +27,7 @@ def step(scene, key):
 
 
 def texts(scene, key) -> list[str]:
-    return [text.text for text in step(scene, key).texts]
+    return [text.text.replace("\n", " ") for text in step(scene, key).texts]  # a note may wrap onto two lines
 
 
 def written(numbers) -> np.ndarray:
@@ -129,3 +129,11 @@ def test_minus_infinity_is_as_tall_as_a_digit(scene):
 def test_the_cold_rows_frame_keeps_off_the_frame_edge(scene):
     cold = scene.designed_cold[0]
     assert cold.get_left()[0] >= -FRAME_HALF_WIDTH + EDGE_MARGIN
+
+
+def test_the_temperature_note_leaves_when_no_maximum_is_approximate(scene):
+    """The guide's T = 0.5, 1, 3 redo from step 5's row as written: «=» everywhere, so exercise 2's screen drops
+    the note that stood for T = 0.20's «≈»."""
+    record = step(scene, "temperature_plot")
+    assert [text.text.split()[1] for text in record.texts if text.text.startswith("máx.")] == ["="] * 3
+    assert scene.labels["approx_note"] not in texts(scene, "temperature_plot")

@@ -57,7 +57,7 @@ def enlarge_infinities(matrix, mask) -> None:
     """Each −∞ of ``matrix`` grown till its ∞ is as tall as a digit (or its cell is full): the font's ∞ is a
     lower-case glyph, 8 px tall beside 16 px digits (review s13)."""
     mask = np.asarray(mask, dtype=bool)
-    if not hasattr(matrix, "entries") or not mask.any() or mask.all():
+    if not any(getattr(matrix, "entries", [])) or not mask.any() or mask.all():  # a colour-only grid: no numbers
         return
     i, j = np.argwhere(~mask)[0]
     digit = max(glyph.height for glyph, character in zip(matrix.entries[i][j], matrix.entries[i][j].shown_text)

@@ -81,7 +81,13 @@ class PipelineCommon:
         """«≈: el lab calcula sin redondear: con lo escrito, el último decimal varía», at most ``width`` wide: beside
         numbers written «≈» because, redone from the numbers written before them, a last decimal differs (step 2 said it
         once; the scaled matrix, the temperature's 0.24 and the masked 0.22 were then far from it, review s13)."""
-        note = label_text(self.labels["approx_note"], style.MUTED, style.CAPTION_SIZE)
+        text = self.labels["approx_note"]
+        note = label_text(text, style.MUTED, style.CAPTION_SIZE)
+        if note.width > width:  # on two lines, cut at the colon nearest its middle, rather than shrunk
+            cuts = [k for k in range(len(text)) if text.startswith(": ", k)]
+            if cuts:
+                cut = min(cuts, key=lambda k: abs(k - len(text) / 2))
+                note = label_text(text[:cut + 1] + "\n" + text[cut + 2:], style.MUTED, style.CAPTION_SIZE)
         return fit(note, width, note.height)
 
     def draw_lines(self, lines: WeightedLines, temperature: float, seconds: float):

@@ -43,7 +43,7 @@ def others_key(labels: dict, others: list[tuple[str, np.ndarray]], font: float) 
     """Beside the chart: «las demás oraciones del lab» over each one's mark, words, and rows with the last's
     entropy (its most context), its number tagged ``entropy_others`` (k, 0)."""
     entries = [VGroup(sentence_mark(k, ORIGIN_LEFT),
-                      VGroup(label_text(f"«{sentence}»", style.MUTED, font),
+                      VGroup(label_text(labels["other_sentence"].format(sentence=sentence), style.MUTED, font),
                              text_with_numbers(labels["rows_other"], {
                                  "bits": tagged_number(float(bits[-1]), "entropy_others", (k, 0), style.MUTED, font)},
                                  style.MUTED, font, rows=str(len(bits)))
@@ -78,6 +78,8 @@ def entropy_rows(labels: dict, tokens, bits, others: list[tuple[str, np.ndarray]
     a long sentence's names, then its numbers, are left out rather than shrunk (the bars and frames still compare)."""
     n = len(bits)
     font = style.CAPTION_SIZE
+    key = others_key(labels, others, font) if len(others) else VGroup()
+    width -= key.width + 2 * LEGEND_GAP if len(others) else 0.0  # the key beside the chart, both within ``width``
     tokens_named = [label_text(abbreviated(token), style.MUTED, font) for token in tokens]
     slot = max(SLOT, max(name.width for name in tokens_named) + NAME_SPACING)  # long names side by side, apart
     if n * slot > width:  # too many names side by side: the bars alone, at most SLOT apart
@@ -119,7 +121,6 @@ def entropy_rows(labels: dict, tokens, bits, others: list[tuple[str, np.ndarray]
                        label_text(labels["rows_most"], style.MUTED, font)).arrange(RIGHT, buff=0.12)
     legend = VGroup(frame_key)
     chart = VGroup(baseline, bars, limits, values, names, dots)  # the frames over the bars: seen where they meet
-    key = others_key(labels, others, font) if len(others) else VGroup()
     key.next_to(chart, RIGHT, buff=2 * LEGEND_GAP).align_to(chart, DOWN)
     title.next_to(chart, UP, buff=LEGEND_GAP)
     legend.next_to(chart, DOWN, buff=LEGEND_GAP)

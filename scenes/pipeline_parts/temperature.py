@@ -250,10 +250,14 @@ class TemperatureSteps(PipelineCommon):
         # rows beyond the guide's three
         leaving = [Vanish(part) for part in (*self.surplus_rows(), *([self.designed_cold] if len(self.designed_cold)
                                                                       else []))]
+        approximate = not all(self.largest_reproduces(t, run) for t, run in zip(EXERCISE_TEMPERATURES, runs))
+        shown = self.temperature_note in self.mobjects
+        if shown and not approximate:  # no «≈» left among the guide's rows: the note goes with the others
+            leaving.append(Vanish(self.temperature_note))
         self.begin_step("temperature_plot", self.strings["steps"]["temperature_plot"][caption],
                         new_numbers=EXERCISE_NUMBERS * len(values), query=self.tokens[q], with_header=leaving,
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
-        self.exercise_rows(runs, values)
+        self.exercise_rows(runs, values, [Appear(self.temperature_note)] if approximate and not shown else [])
         self.read_rows_out()  # each row's largest weight framed in turn as the voice reads the three
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
@@ -286,7 +290,7 @@ class TemperatureSteps(PipelineCommon):
         self.play(Create(uniform), Appear(uniform_label), *pulses([plot.curve], style.HIGHLIGHT),
                   run_time=UNIFORM_SECONDS)
         self.plot_stage = VGroup(plot, self.temperature_marks, uniform, uniform_label, rings, readout,
-                                 self.temperature_note)
+                                 *([self.temperature_note] if approximate else []))
 
     def read_rows_out(self):
         """Under a voice that reads the rows' largest weights one after another, a frame on each row's readout in
@@ -317,7 +321,7 @@ class TemperatureSteps(PipelineCommon):
         pairs = len(EXERCISE_TEMPERATURES)
         return [*self.temperature_rows[pairs:], *self.temperature_marks[pairs:]]
 
-    def exercise_rows(self, runs: list[LabAttention], values: list[float]):
+    def exercise_rows(self, runs: list[LabAttention], values: list[float], with_rows=()):
         """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more fades in;
         one more has left, ``surplus_rows``), so that the rows beside the curve are the temperatures it marks; their
         maxima's marks on the plot move with them to ``values``, each row's own."""
@@ -326,7 +330,7 @@ class TemperatureSteps(PipelineCommon):
         pairs = min(len(old), len(new))
         self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
                   *[ReplacementTransform(before, after) for before, after in zip(self.temperature_marks, marks)],
-                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], run_time=ROWS_CHANGE_SECONDS)
+                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], *with_rows, run_time=ROWS_CHANGE_SECONDS)
         self.temperature_rows, self.temperature_marks = new, marks
 
     def marks(self, temperatures, maxima) -> VGroup:
