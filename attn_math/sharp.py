@@ -69,11 +69,16 @@ def roles_language(sentence: str, lang: str) -> str:
     return LAB_LANGUAGE if sentence in LAB_SENTENCES.values() else lang
 
 
-def article_and_noun(sentence: str, lang: str = DEFAULT_LANGUAGE) -> tuple[int, int] | None:
-    """(i, i + 1) for the sentence's first determiner followed by a noun (the guide's exercise 1: does the
-    article attend to its noun?), None when it has none."""
+def articles_and_nouns(sentence: str, lang: str = DEFAULT_LANGUAGE) -> list[tuple[int, int]]:
+    """(i, i + 1) for every determiner of the sentence followed by a noun: «el → gato» and «la → mesa»."""
     roles = word_roles(lab_tokens(sentence), roles_language(sentence, lang))
-    return next(((i, i + 1) for i in range(len(roles) - 1) if roles[i, 0] and roles[i + 1, 1]), None)
+    return [(i, i + 1) for i in range(len(roles) - 1) if roles[i, 0] and roles[i + 1, 1]]
+
+
+def article_and_noun(sentence: str, lang: str = DEFAULT_LANGUAGE) -> tuple[int, int] | None:
+    """The sentence's first determiner followed by a noun (the guide's exercise 1: does the article attend to its
+    noun?), None when it has none."""
+    return next(iter(articles_and_nouns(sentence, lang)), None)
 
 
 def sharp_features(tokens, lang: str = DEFAULT_LANGUAGE) -> np.ndarray:

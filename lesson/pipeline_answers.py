@@ -17,7 +17,8 @@ import numpy as np
 from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, head_dimension, mean_row_entropy
 from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention, output_spread, spelled
 from attn_math.sharp import article_and_noun, preset_attention
-from lesson.numbers import format_number, parse_number
+from attn_math.attention import softmax
+from lesson.numbers import as_read, format_number, parse_number, reproduces
 from lesson.scaling_answers import root
 from lesson.section_config import PipelineConfig
 
@@ -77,6 +78,30 @@ def temperature_caption(settings: PipelineConfig, coldest_max: float) -> str:
     if kind == "sharp" and coldest_max >= NEARLY_ALL and len(set(settings.temperatures)) > 1:
         return "caption_sharp"
     return "caption_measured"
+
+
+def written(value: float) -> float:
+    """A number as the screen writes it (two decimals): √8 · T is written 2.83, and a student divides by that."""
+    return parse_number(format_number(value))
+
+
+def scaled_reproduces(steps) -> bool:
+    """Whether step 5's scaled scores as written are step 4's scores as written divided by √d_k · T as written (the
+    caption's ÷ 2.83), in every cell not masked: the lab divides unrounded numbers, so 0.296 / 2.828 is written 0.10
+    where a student redoes 0.30 / 2.83 = 0.106, 0.11 (review s13: 4 of 49 cells, with no «≈» on screen)."""
+    shown = ~np.asarray(steps.mask, dtype=bool)
+    return reproduces(steps.scaled[shown], (as_read(steps.scores) / written(steps.divisor))[shown])
+
+
+def redone_weights(scaled, temperature: float = 1.0, shown_at: float = 1.0) -> np.ndarray:
+    """The softmax a student redoes from scaled scores as written (−∞ where masked) at T = ``shown_at``, taken to T =
+    ``temperature`` (× shown_at / temperature, both as written): the masked «sienta» row's 0.02, 0.08, −0.12, 0.11
+    give 0.21 to «se», where the lab's unrounded scores give 0.22; step 5's «gato» row at T = 0.20 gives a largest
+    weight of 0.25, the lab's 0.24 (review s13)."""
+    scores = np.asarray(scaled, dtype=float)
+    finite = np.isfinite(scores)
+    read = np.where(finite, as_read(np.where(finite, scores, 0.0)), -np.inf)
+    return softmax(read * written(shown_at) / written(temperature))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, LaggedStart, ReplacementTransform,
                    SurroundingRectangle, Transform, VGroup, smooth, squish_rate_func)
 
-from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention
+from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention, spelled
+from lesson.numbers import reproduces
+from lesson.pipeline_answers import redone_weights
 from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.lesson_scene import Cue
@@ -46,6 +48,23 @@ ROWS_GROWING = 2.4  # s at least for every masked row's bar to grow, one after a
 OTHERS_SECONDS = 0.4  # the lab's other sentences' rows landing as dots
 OTHERS_GROWTH = 2  # a dot lands shrinking from this many times its size
 CHART_SHARE = 0.55  # of the body's height, at most, for the rows' tallest frame (log₂ n bits)
+
+
+INFINITY_ROOM = 0.9  # of its cell's width, at most, for an enlarged −∞
+
+
+def enlarge_infinities(matrix, mask) -> None:
+    """Each −∞ of ``matrix`` grown till its ∞ is as tall as a digit (or its cell is full): the font's ∞ is a
+    lower-case glyph, 8 px tall beside 16 px digits (review s13)."""
+    mask = np.asarray(mask, dtype=bool)
+    if not any(getattr(matrix, "entries", [])) or not mask.any() or mask.all():  # a colour-only grid: no numbers
+        return
+    i, j = np.argwhere(~mask)[0]
+    digit = max(glyph.height for glyph, character in zip(matrix.entries[i][j], matrix.entries[i][j].shown_text)
+                if character.isdigit())
+    for i, j in np.argwhere(mask):
+        entry, cell = matrix.entries[i][j], matrix.cells[i][j]
+        entry.scale(min(digit / entry[-1].height, INFINITY_ROOM * cell.width / entry.width))
 
 
 class MaskComparison(VGroup):
@@ -99,6 +118,7 @@ class CausalMask(MatrixReveals):
         cues = [("masked", dict(before=before.tolist(), after=after.tolist()))
                 for before, after in zip(free.weights, masked.weights)]
         self.replace_matrix(scores.matrix, parts.masked.matrix, after=SUMMARY_SECONDS, beside=counts,
+                            with_rows=[Appear(parts.note)],
                             with_frame=[ReplacementTransform(VGroup(scores.row_labels, scores.column_labels), names)],
                             cues=cues)
         self.beat("counts")  # the first and the last count, as the voice reads them: the first row framed, unmasked
@@ -137,8 +157,9 @@ class CausalMask(MatrixReveals):
         cell = self.half_body_cell()
         scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{{labels['mask']}}}"
         width = self.cell_width(masked.weights)
+        exact = reproduces(masked.weights, redone_weights(masked.steps.scaled), decimals=2)  # from the −∞ matrix
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
-                                                      masked.steps.mask), self.tokens)
+                                                      masked.steps.mask, relation="=" if exact else "≈"), self.tokens)
         row_height = cell_size_of(masked_map.matrix)[1]
         free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, width,
                                                     numbers=free_numbers), self.tokens)
@@ -148,6 +169,7 @@ class CausalMask(MatrixReveals):
         scores_map = TokenHeatmap(self.matrix(masked.steps.scaled, scaled_label, style.TEXT, "scaled_causal", cell,
                                               self.cell_width(masked.steps.scaled), fill=self.score_fill,
                                               mask=masked.steps.mask), self.tokens)  # step 5's colours
+        enlarge_infinities(scores_map.matrix, masked.steps.mask)
         grid = masked_map.matrix.cell_grid  # the scores row on row with the weights that replace them, one left edge
         scores_map.shift(grid.get_corner(UP + LEFT) - scores_map.matrix.cell_grid.get_corner(UP + LEFT))
         column = VGroup()
@@ -183,6 +205,10 @@ class CausalMask(MatrixReveals):
                                entropy_masked, fourth)
         stage.legend = legend
         stage.add(legend)
+        stage.note = VGroup()  # why the masked weights are written «A ≈ softmax(·)», under both sides
+        if not exact and self.numbers_fit():
+            stage.note.add(self.approx_note(stage.width).next_to(stage, DOWN, buff=COMPARISON_LINE_GAP / 2))
+            stage.add(stage.note)
         self.place(stage, self.body())
         return stage
 
@@ -270,7 +296,8 @@ class CausalMask(MatrixReveals):
         # the masked side as it is on screen: its scaled scores, replaced by the weights at step 12, would come back
         # to fade out over them (their formula across «Con máscara causal»)
         # the maps gone before the chart comes: cross-faded, its names stood over their numbers (review s10's rule)
-        self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend),
+        self.play(Vanish(VGroup(parts.free, parts.masked, parts.nulled, parts.nulled_summary, frames, parts.legend,
+                                parts.note),
                          rate_func=squish_rate_func(smooth, 0.0, 0.5)),
                   Transform(kept, header), Appear(chart.ground(), rate_func=squish_rate_func(smooth, 0.5, 1.0)),
                   run_time=TABLE_SECONDS)
@@ -279,15 +306,17 @@ class CausalMask(MatrixReveals):
             self.play(GrowFromEdge(bar, DOWN), Appear(value), run_time=growing)
         if len(chart.others):
             self.beat("others")  # "in the lab's three sentences": their rows on the same bars
-            self.play(*[FadeIn(dot, scale=OTHERS_GROWTH) for dot in chart.others], run_time=OTHERS_SECONDS)
+            self.play(*[FadeIn(dot, scale=OTHERS_GROWTH) for dot in chart.others], Appear(chart.others_key),
+                      run_time=OTHERS_SECONDS)
         self.entropy_stage = VGroup(kept, chart)
 
     def entropy_rows_chart(self) -> EntropyRows:
         """Every row's entropy under the mask, the lab's other sentences' as dots (lab weights, this temperature)."""
         temperature = self.settings.temperature
         masked = self.attention(temperature, True)
-        others = [lab_attention(sentence, temperature, causal=True).entropies for sentence in LAB_SENTENCES.values()
-                  if tuple(lab_attention(sentence, temperature).tokens) != tuple(masked.tokens)]
+        others = [(" ".join(spelled(token) for token in run.tokens), run.entropies)
+                  for run in (lab_attention(sentence, temperature, causal=True) for sentence in LAB_SENTENCES.values())
+                  if tuple(run.tokens) != tuple(masked.tokens)]
         left, right, bottom, top = self.body()
         return entropy_rows(self.labels, self.tokens, masked.entropies, others, right - left,
                             (top - bottom) * CHART_SHARE)

@@ -13,7 +13,7 @@ from attn_math.lab import LabAttention
 from lesson.pipeline_answers import attention
 from scenes import style
 from scenes.lesson_scene import Cue
-from scenes.visuals import enlarge_formulas, fit
+from scenes.visuals import enlarge_formulas, fit, label_text
 from scenes.weight_views import WeightedLines
 
 STEP_SECONDS = 1.2  # one step of the lab's "Animar"
@@ -76,6 +76,19 @@ class PipelineCommon:
         group.move_to(np.array([(left + right) / 2, (bottom + top) / 2, 0]))
         enlarge_formulas(group)
         return group
+
+    def approx_note(self, width: float):
+        """«≈: el lab calcula sin redondear: con lo escrito, el último decimal varía», at most ``width`` wide: beside
+        numbers written «≈» because, redone from the numbers written before them, a last decimal differs (step 2 said it
+        once; the scaled matrix, the temperature's 0.24 and the masked 0.22 were then far from it, review s13)."""
+        text = self.labels["approx_note"]
+        note = label_text(text, style.MUTED, style.CAPTION_SIZE)
+        if note.width > width:  # on two lines, cut at the colon nearest its middle, rather than shrunk
+            cuts = [k for k in range(len(text)) if text.startswith(": ", k)]
+            if cuts:
+                cut = min(cuts, key=lambda k: abs(k - len(text) / 2))
+                note = label_text(text[:cut + 1] + "\n" + text[cut + 2:], style.MUTED, style.CAPTION_SIZE)
+        return fit(note, width, note.height)
 
     def draw_lines(self, lines: WeightedLines, temperature: float, seconds: float):
         """One line after another, each with its note: pitch and loudness follow its weight. A pulse runs along

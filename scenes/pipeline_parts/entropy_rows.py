@@ -1,17 +1,18 @@
 """Exercise 4's «¿por qué?» as a picture: under the causal mask, the entropy of every row of the sentence as a bar
 with its number, each bar inside a frame as tall as log₂ i, the most that row can spread over the i tokens it sees;
-the lab's other sentences' rows as dots on the same bars. The entropy grows with the context a token has."""
+the lab's other sentences' rows as marks on the same bars, each sentence its own mark, named beside the chart with its
+rows' count and its last row's entropy. The entropy grows with the context a token has."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, DashedLine, Dot, Line, Rectangle, VGroup
+from manim import DOWN, LEFT, PI, RIGHT, UP, DashedLine, Dot, Line, Rectangle, Square, VGroup
 
 from scenes import style
 from scenes.token_labels import abbreviated
-from scenes.visuals import cap_height, label_text, sit_on, tagged_number
+from scenes.visuals import cap_height, label_text, sit_on, tagged_number, text_with_numbers
 
 SLOT = 0.95  # the width a row's bar takes, gap included
 BAR_WIDTH = 0.55
@@ -24,30 +25,61 @@ LEGEND_GAP = 0.35  # between the chart and its legend's entries
 DOT_RADIUS = 0.07
 FRAME_STROKE = 2
 BASE_STROKE = 2
+KEY_LINE_GAP = 0.1  # between the lines of a sentence's entry in the key of the other sentences
+KEY_ENTRY_GAP = 0.25  # between two sentences' entries in that key
+DIAMOND_SIDE = 1.6 * DOT_RADIUS  # the second sentence's mark: a diamond about as large as a dot
+
+
+def sentence_mark(k: int, position) -> VGroup:
+    """The mark of the lab's k-th other sentence at ``position``: a dot, then a diamond; each sentence's rows told
+    apart (two sets of alike white dots left «atención…»'s six rows unread beside «red…»'s five, review s13)."""
+    if k == 0:
+        return Dot(position, radius=DOT_RADIUS, color=style.HIGHLIGHT)
+    return Square(side_length=DIAMOND_SIDE, color=style.HIGHLIGHT, fill_opacity=1.0, stroke_width=0).rotate(
+        PI / 4).move_to(position)
+
+
+def others_key(labels: dict, others: list[tuple[str, np.ndarray]], font: float) -> VGroup:
+    """Beside the chart: «las demás oraciones del lab» over each one's mark, words, and rows with the last's
+    entropy (its most context), its number tagged ``entropy_others`` (k, 0)."""
+    entries = [VGroup(sentence_mark(k, ORIGIN_LEFT),
+                      VGroup(label_text(labels["other_sentence"].format(sentence=sentence), style.MUTED, font),
+                             text_with_numbers(labels["rows_other"], {
+                                 "bits": tagged_number(float(bits[-1]), "entropy_others", (k, 0), style.MUTED, font)},
+                                 style.MUTED, font, rows=str(len(bits)))
+                             ).arrange(DOWN, aligned_edge=LEFT, buff=KEY_LINE_GAP)).arrange(RIGHT, buff=0.15)
+               for k, (sentence, bits) in enumerate(others)]
+    for entry in entries:  # the mark on the sentence's line
+        entry[0].match_y(entry[1][0])
+    title = label_text(labels["rows_others"], style.MUTED, font)
+    return VGroup(title, *entries).arrange(DOWN, aligned_edge=LEFT, buff=KEY_ENTRY_GAP)
 
 
 class EntropyRows(VGroup):
     """The ``bars`` (each row's entropy), their ``values``, the ``limits`` (frames of log₂ i), the ``names`` of the
-    rows' tokens, the ``others`` (dots: the lab's other sentences' rows), the ``baseline``, the ``title`` and the
-    ``legend``."""
+    rows' tokens, the ``others`` (marks: the lab's other sentences' rows) and their ``others_key``, the ``baseline``,
+    the ``title`` and the ``legend``."""
 
-    def __init__(self, title, baseline, limits, bars, values, names, others, legend):
-        super().__init__(title, baseline, bars, limits, values, names, others, legend)
+    def __init__(self, title, baseline, limits, bars, values, names, others, legend, others_key):
+        super().__init__(title, baseline, bars, limits, values, names, others, legend, others_key)
         self.title, self.baseline, self.limits, self.bars = title, baseline, limits, bars
         self.values, self.names, self.others, self.legend = values, names, others, legend
+        self.others_key = others_key
 
     def ground(self) -> VGroup:
         """What lands first: the axis, the frames, the names, the title and the legend; then the bars grow."""
         return VGroup(self.title, self.baseline, self.limits, self.names, self.legend)
 
 
-def entropy_rows(labels: dict, tokens, bits, others: list[np.ndarray], width: float, height: float,
+def entropy_rows(labels: dict, tokens, bits, others: list[tuple[str, np.ndarray]], width: float, height: float,
                  name: str = "entropy_rows") -> EntropyRows:
-    """``bits[i]``: the entropy of row i under the mask (tagged ``name``, (0, i)); ``others``: the same for the lab's
-    other sentences, drawn as dots on the rows they have. Built within ``width`` x ``height`` at the size it is read:
+    """``bits[i]``: the entropy of row i under the mask (tagged ``name``, (0, i)); ``others``: (words, the same) for
+    the lab's other sentences, drawn as marks on the rows they have (a sentence of six words has no seventh). Built within ``width`` x ``height`` at the size it is read:
     a long sentence's names, then its numbers, are left out rather than shrunk (the bars and frames still compare)."""
     n = len(bits)
     font = style.CAPTION_SIZE
+    key = others_key(labels, others, font) if len(others) else VGroup()
+    width -= key.width + 2 * LEGEND_GAP if len(others) else 0.0  # the key beside the chart, both within ``width``
     tokens_named = [label_text(abbreviated(token), style.MUTED, font) for token in tokens]
     slot = max(SLOT, max(name.width for name in tokens_named) + NAME_SPACING)  # long names side by side, apart
     if n * slot > width:  # too many names side by side: the bars alone, at most SLOT apart
@@ -81,21 +113,18 @@ def entropy_rows(labels: dict, tokens, bits, others: list[np.ndarray], width: fl
         bars.add(bar)
         values.add(value)
         names.add(token)
-    dots = VGroup(*[Dot([(i + 0.5) * slot + (k - (len(others) - 1) / 2) * 2.2 * DOT_RADIUS,
-                         float(row[i]) * bit_height, 0], radius=DOT_RADIUS, color=style.HIGHLIGHT)
-                    for k, row in enumerate(others) for i in range(min(n, len(row)))])
+    dots = VGroup(*[sentence_mark(k, [(i + 0.5) * slot + (k - (len(others) - 1) / 2) * 2.2 * DOT_RADIUS,
+                                      float(row[i]) * bit_height, 0])
+                    for k, (_, row) in enumerate(others) for i in range(min(n, len(row)))])
     title = label_text(labels["rows_title"], style.TEXT, style.BODY_SIZE)
     frame_key = VGroup(Rectangle(width=0.25, height=0.3, stroke_color=style.MUTED, stroke_width=FRAME_STROKE),
                        label_text(labels["rows_most"], style.MUTED, font)).arrange(RIGHT, buff=0.12)
     legend = VGroup(frame_key)
-    if len(others):
-        legend.add(VGroup(Dot(radius=DOT_RADIUS, color=style.HIGHLIGHT),
-                          label_text(labels["rows_others"], style.MUTED, font)).arrange(RIGHT, buff=0.12))
-    legend.arrange(RIGHT, buff=2 * LEGEND_GAP)
     chart = VGroup(baseline, bars, limits, values, names, dots)  # the frames over the bars: seen where they meet
+    key.next_to(chart, RIGHT, buff=2 * LEGEND_GAP).align_to(chart, DOWN)
     title.next_to(chart, UP, buff=LEGEND_GAP)
     legend.next_to(chart, DOWN, buff=LEGEND_GAP)
-    return EntropyRows(title, baseline, limits, bars, values, names, dots, legend)
+    return EntropyRows(title, baseline, limits, bars, values, names, dots, legend, key)
 
 
 ORIGIN_LEFT = np.array([0.0, 0.0, 0.0])

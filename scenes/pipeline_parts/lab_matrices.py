@@ -9,7 +9,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Create, DashedLine, Fa
                    SurroundingRectangle, VGroup)
 
 from lesson.numbers import as_read, decimals_for, format_number, reproduces
-from lesson.pipeline_answers import ALIKE_RATIO, scaled_step
+from lesson.pipeline_answers import ALIKE_RATIO, scaled_reproduces, scaled_step
 from lesson.scaling_answers import root
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -154,9 +154,19 @@ class LabMatrices(LabCanvas, MatrixReveals):
                                          new_numbers=self.matrix_numbers(),
                                          with_header=[*self.matrix_leaving(self.scores.matrix),
                                                       Vanish(self.top_score_light)], **fields)
-        self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=animations,
+        self.scaled_note = self.scaled_approximation()
+        self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=[*animations, Appear(self.scaled_note)],
                             cues=self.values_cues(steps.scaled), cleared=True)  # row after row, each divided by the same number
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
+
+    def scaled_approximation(self) -> VGroup:
+        """Under the scaled scores, why a student who divides step 4's numbers by the 2.83 written finds a last decimal
+        off in some cells (``scaled_reproduces``); nothing when every cell comes out as written."""
+        if not self.numbers_fit() or scaled_reproduces(self.run.steps):
+            return VGroup()
+        below = VGroup(self.scaled.matrix.cell_grid, self.scaled.row_labels)
+        note = self.approx_note(below.width)
+        return VGroup(note.next_to(below, DOWN, buff=LEGEND_GAP).match_x(self.scaled.matrix.cell_grid))
 
     def show_softmax(self):
         """Step 6: each row of scaled scores becomes its weights, row after row; then the weights move aside for the
@@ -165,7 +175,8 @@ class LabMatrices(LabCanvas, MatrixReveals):
         caption, fields = self.softmax_caption()
         animations = self.enter_lab_step("softmax", caption, new_numbers=self.matrix_numbers() + SOFTMAX_METRICS + (
             len(self.tokens) if self.numbers_fit() else 0),
-            with_header=[*self.matrix_leaving(self.scaled.matrix), Vanish(self.score_legend)], **fields)
+            with_header=[*self.matrix_leaving(self.scaled.matrix), Vanish(self.score_legend, self.scaled_note)],
+            **fields)
         # each row becomes its probabilities, row after row; then the query's lines and bars take their time
         weights = self.weights
         frame = weights.matrix.row_box(self.query)
@@ -306,4 +317,7 @@ class LabMatrices(LabCanvas, MatrixReveals):
             scale = min(1.0, (right - left) / fan.width, (top - bottom) / fan.height)
             if chart.font_size * scale >= MIN_FONT_SIZE:
                 break
-        return self.place(fan, box)
+        self.place(fan, box)
+        for value in chart.value_texts:  # as tall as the matrix's digits beside: fitted, they fell to 15 px (review s13)
+            value.scale(max(1.0, WEIGHTS_CAP_HEIGHT / cap_height(value)), about_edge=LEFT)
+        return fan

@@ -95,7 +95,7 @@ class LabVectors(LabCanvas, Projections):
         # what the last step showed and this one drops leaves with its header: X's bars' names (and the sentence's
         # meaning) for Q's step; q's column and the note on the guide's convention for K's
         leaving = (VGroup(self.inputs.features, self.meaning_label) if key == "queries"
-                   else VGroup(self.band.result, self.convention))
+                   else VGroup(self.band.result, self.convention, self.band.matrix))
         animations = self.enter_lab_step(key, new_numbers=3 if key == "queries" else 2, with_header=[Vanish(leaving)],
                                          d_k=d_k, d=d)
         if key == "queries":  # X makes room for Q and K
@@ -107,9 +107,10 @@ class LabVectors(LabCanvas, Projections):
         if key == "queries":  # with the first product, once, how the guide writes it (the capital section's Q = X W_Q)
             self.convention = self.convention_note(band)
             product = [Appear(band.product), Appear(band.equals), Appear(self.convention)]
-        else:  # W_K in W_Q's place, k's column gone until computed (q's, and the note, left with the header); x stays
-            product = [ReplacementTransform(getattr(self.band, part), getattr(band, part))
-                       for part in ("matrix", "embedding", "equals")]
+        else:  # W_K in W_Q's place, k's column gone until computed (q's, the note and W_Q left with the header: morphed
+            # into W_K, their digits overlapped, review s13); x stays
+            product = [Appear(band.matrix), *[ReplacementTransform(getattr(self.band, part), getattr(band, part))
+                                              for part in ("embedding", "equals")]]
         self.play(*animations, *[earlier.animate.set_opacity(DIMMED_OPACITY) for earlier in above],
                   Appear(projected.name), *product, run_time=ENTER_SECONDS)
         self.band = band

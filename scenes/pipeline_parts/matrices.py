@@ -104,12 +104,14 @@ class MatrixReveals(PipelineCommon):
                                cell_width=width, cell_size=cell, text_colour=text_colour)
 
     def weights_matrix(self, weights, name: str, cell: float, width: float | None, mask=None, numbers: bool = True,
-                       scale: tuple[float, float] = (0.0, 1.0)):
+                       scale: tuple[float, float] = (0.0, 1.0), relation: str = "="):
         """The softmax weights A on the attention colour scale from ``scale``'s low (the panel's colour) to its high
         (full colour): 0 to 1, or the matrix's own range, where near-equal weights would all be one grey; a number
-        dark on a light cell, light on a dark one."""
+        dark on a light cell, light on a dark one. ``relation``: "≈" where redone from the scores written beside them
+        a weight's last decimal differs."""
         share = relative_share(*scale)
-        return self.matrix(weights, r"A = \text{softmax}(\cdot)", style.ATTENTION, name, cell, width,
+        tex_relation = {"=": "=", "≈": r"\approx"}[relation]
+        return self.matrix(weights, rf"A {tex_relation} \text{{softmax}}(\cdot)", style.ATTENTION, name, cell, width,
                            fill=lambda weight: style.weight_colour(share(weight)), mask=mask, numbers=numbers,
                            text_colour=lambda weight: style.BACKGROUND if share(weight) > DARK_TEXT_WEIGHT
                            else style.TEXT)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import (DOWN, RIGHT, UP, ArcBetweenPoints, Create, MathTex, SurroundingRectangle, Transform, VGroup, linear,
+from manim import (DOWN, RIGHT, UP, ArcBetweenPoints, Create, DashedVMobject, MathTex, SurroundingRectangle, Transform, VGroup, linear,
                    smooth)
 
 from attn_math.attention import entropy
 from attn_math.lab import LabAttention
-from attn_math.sharp import article_and_noun
+from attn_math.sharp import article_and_noun, articles_and_nouns
 from lesson.numbers import as_read, format_number, reproduces
 from lesson.pipeline_answers import article_caption, presets_caption, weights_kind
 from scenes import style
@@ -150,9 +150,12 @@ class PresetComparison(MatrixReveals):
         self.preset_runs = runs
 
     def entropy_formula(self, most: float, n: int) -> VGroup:
-        """H = −Σⱼ αⱼ log₂ αⱼ, the entropy of a row of weights, and its largest possible value: log₂ n, all n alike."""
+        """H = −Σⱼ αⱼ log₂ αⱼ, the entropy of a row of weights, and its largest possible value: log₂ n, all n alike; in
+        bits, «como en el lab»: the lab's panel writes its «Entropía» in bits (review s13: the base was never tied to
+        the lab's)."""
         return MathTex(r"\textstyle H = -\sum_j \alpha_j \log_2 \alpha_j \;\le\; \log_2 " + str(n) + " = "
-                       + format_number(most) + r"\text{ bits}", color=style.TEXT, font_size=style.CAPTION_SIZE + 2)
+                       + format_number(most) + r"\text{ " + self.labels["entropy_unit"] + "}", color=style.TEXT,
+                       font_size=style.CAPTION_SIZE + 2)
 
     def show_article(self):
         """Does the article attend to the noun after it? The caption gives each side's verdict as the numbers do
@@ -210,9 +213,18 @@ class PresetComparison(MatrixReveals):
         # few pixels a frame to be seen coming; the article's arcs with it, the thickest to its noun
         noun_name = self.noun_name_frame(sides[-1].heatmap, noun)
         arcs = self.weight_arcs(sides[-1].heatmap, article, runs["sharp"].weights[article])
-        self.play(Appear(noun_name), *[Appear(why["sharp"])] if "sharp" in why else [], Create(arcs),
+        others = self.other_articles(sides, pair)
+        self.play(Appear(noun_name), *[Appear(why["sharp"])] if "sharp" in why else [], Create(arcs), Create(others),
                   run_time=QUICK_SECONDS)
-        rings.add(noun_name, *why.get("sharp", []), arcs)
+        rings.add(noun_name, *why.get("sharp", []), arcs, others)
+
+    def other_articles(self, sides, pair: tuple[int, int]) -> VGroup:
+        """The sentence's other articles' weights on their nouns, ringed dashed on both maps: the guide asks exercise 1
+        of every one («la → mesa»: 0.12 with the lab's weights, 0.78 with the designed), the voice reads the first."""
+        pairs = [other for other in articles_and_nouns(self.settings.sentence, self.job.config.lecture.lang)
+                 if other != pair]
+        return VGroup(*[DashedVMobject(self.cell_frame(side.heatmap.matrix, article, noun, style.ATTENTION))
+                        for side in sides for article, noun in pairs])
 
     def weight_arcs(self, heatmap: TokenHeatmap, row: int, weights) -> VGroup:
         """Over ``heatmap``'s column names, an arc from ``row``'s token to every other token it gives weight to, as

@@ -11,8 +11,8 @@ from manim import (DOWN, LEFT, RIGHT, UP, Circle, Create, DashedLine, Dot, FadeI
                    ReplacementTransform, SurroundingRectangle, VGroup, linear, smooth, squish_rate_func)
 
 from attn_math.lab import MAX_TEMPERATURE, MIN_TEMPERATURE, LabAttention
-from lesson.numbers import format_number
-from lesson.pipeline_answers import EXERCISE_TEMPERATURES, temperature_caption
+from lesson.numbers import format_number, reproduces
+from lesson.pipeline_answers import EXERCISE_TEMPERATURES, redone_weights, temperature_caption
 from scenes import style
 from scenes.curve_plot import CurvePlot
 from scenes.fades import Appear, Vanish
@@ -61,15 +61,18 @@ READ_OUT_LEFT = 1.0  # s of the phrase reading the three maxima left after the l
 DESIGNED_ROOM = 1.5  # more of the plot's box left free under it for the designed weights' row of bars
 DESIGNED_WIDTH = 0.6  # of the plot's box's width, that row's bars
 DESIGNED_BARS = 0.6  # their height at a weight of 1
+FRAME_ROOM = 0.2  # the rows start this far right of the body's left edge: room for the coldest row's frame (at the
+# edge, it stood 23 px from the frame's, review s13)
+NOTE_GAP = 0.25  # between the rows and the note under them on why a maximum is written «≈»
 
 
 class TemperatureRow(VGroup):
     """A temperature's row: its ``title`` ('T = 0.2'), the query's weights as a bar ``chart``, its ``readout``
-    (entropy and largest weight)."""
+    (entropy and largest weight); ``approximate``: that largest is written «≈» (``largest_reproduces``)."""
 
-    def __init__(self, title, chart, readout):
+    def __init__(self, title, chart, readout, approximate: bool = False):
         super().__init__(title, chart, readout)
-        self.title, self.chart, self.readout = title, chart, readout
+        self.title, self.chart, self.readout, self.approximate = title, chart, readout, approximate
 
 
 class TemperatureSteps(PipelineCommon):
@@ -98,8 +101,11 @@ class TemperatureSteps(PipelineCommon):
                         with_header=[Vanish(VGroup(self.presets_stage, self.presets_extras))])
         left, right, bottom, top = self.body()
         split = left + ROWS_SHARE * (right - left)
-        self.temperature_box = (left, split - SPLIT_MARGIN, bottom, top)
         exercise = [self.attention(t, self.settings.causal) for t in EXERCISE_TEMPERATURES]  # their rows follow
+        self.temperature_note = self.rows_note([*temperatures, *EXERCISE_TEMPERATURES], [*runs, *exercise],
+                                               (left + FRAME_ROOM, split - SPLIT_MARGIN, bottom, top))
+        room = self.temperature_note.height + NOTE_GAP if len(self.temperature_note) else 0.0
+        self.temperature_box = (left + FRAME_ROOM, split - SPLIT_MARGIN, bottom + room, top)
         self.temperature_largest = rounded_up(max(run.weights[q].max() for run in (*runs, *exercise)))
         rows = self.temperature_rows_of(temperatures, runs, "temperature")
         self.plot = self.max_weight_plot((split + SPLIT_MARGIN, right, bottom, top),
@@ -115,7 +121,9 @@ class TemperatureSteps(PipelineCommon):
                 self.sound_paths(bar_frames(row.chart.bars), row.chart.values, temperature,  # a frame round each bar as its note sounds
                                  max(SHORTEST_SOUNDING, each - ROW_READOUT_SECONDS), colour=style.HIGHLIGHT,
                                  compared=True)  # every row whole, the configured temperature's too
-                self.play(Appear(row.readout), FadeIn(mark, scale=MARK_GROWTH), run_time=ROW_READOUT_SECONDS)
+                note = [Appear(self.temperature_note)] if row.approximate and self.temperature_note not in self.mobjects \
+                    else []  # with the first maximum written «≈»
+                self.play(Appear(row.readout), FadeIn(mark, scale=MARK_GROWTH), *note, run_time=ROW_READOUT_SECONDS)
         self.beat("heard")  # "a low temperature barely concentrates the row": the coldest row framed
         cold = SurroundingRectangle(rows[coldest], color=style.HIGHLIGHT, buff=COLD_FRAME_GAP, stroke_width=COLD_STROKE)
         self.play(Create(cold), run_time=max(ROW_READOUT_SECONDS, self.voice_left(VOICE_LEFT)))
@@ -130,6 +138,22 @@ class TemperatureSteps(PipelineCommon):
                       Appear(line.title), run_time=ROW_READOUT_SECONDS)  # quickly: a slow growth reads as still
             self.designed_cold.add(line)
         self.temperature_rows, self.temperature_marks = rows, marks
+
+    def largest_reproduces(self, temperature: float, run: LabAttention) -> bool:
+        """Whether the query's largest weight at ``temperature``, as written, is what a student redoes from step 5's
+        row as written (``redone_weights``): at T = 0.20 the lab's 0.244 is written 0.24, the row written gives 0.25."""
+        q = self.query
+        redone = redone_weights(self.run.steps.scaled[q], temperature, self.settings.temperature)
+        return reproduces(run.max_weights[q], redone.max())
+
+    def rows_note(self, temperatures, runs: list[LabAttention], box) -> VGroup:
+        """At the bottom left of ``box``, the note on «≈» when a row's largest weight is written «≈» (at the
+        configured temperatures or the guide's); nothing when none is."""
+        if all(self.largest_reproduces(t, run) for t, run in zip(temperatures, runs)):
+            return VGroup()
+        left, right, bottom, _ = box
+        note = self.approx_note(right - left)
+        return VGroup(note.move_to([left, bottom, 0], aligned_edge=LEFT + DOWN))
 
     def designed_row(self, temperature: float, run: LabAttention) -> TemperatureRow:
         """Under the plot, where exercise 2 reads its values off: 'pesos diseñados, T = 0.20: máx. = 1.00' over the
@@ -182,8 +206,10 @@ class TemperatureSteps(PipelineCommon):
                                   {"value": tagged_number(temperature, name, (0, k))})
         entropy = tagged_number(run.entropies[q], f"{name}_entropy", (0, k), font_size=small)
         largest_weight = tagged_number(run.max_weights[q], f"{name}_max", (0, k), font_size=small)
+        exact = self.largest_reproduces(temperature, run)
         readout = VGroup(text_with_numbers(labels["entropy_value"], {"value": entropy}, font_size=small),
-                         text_with_numbers(labels["max_weight_value"], {"value": largest_weight}, font_size=small),
+                         text_with_numbers(labels["max_weight_value"], {"value": largest_weight}, font_size=small,
+                                           relation="=" if exact else "≈"),
                          ).arrange(DOWN, aligned_edge=LEFT, buff=READOUT_LINE_GAP)
         names = [abbreviated(token) for token in self.tokens]  # as the maps name them: turned, a long word runs long
         chart = token_bar_chart(run.weights[q], names, width - title.width - readout.width - BARS_MARGIN, height,
@@ -194,7 +220,7 @@ class TemperatureSteps(PipelineCommon):
         bars = VGroup(chart.bars, chart.baseline)  # not the token names under the last row: every row alike
         title.next_to(bars, LEFT, buff=ROW_SIDE_GAP)
         readout.next_to(bars, RIGHT, buff=ROW_SIDE_GAP)
-        return TemperatureRow(title, chart, readout)
+        return TemperatureRow(title, chart, readout, approximate=not exact)
 
     def max_weight_plot(self, box, room: float = PLOT_READOUT_ROOM) -> CurvePlot:
         """The query's maximum weight against T over the lab's slider, sampled at CURVE_SAMPLES temperatures; ``room``
@@ -224,10 +250,14 @@ class TemperatureSteps(PipelineCommon):
         # rows beyond the guide's three
         leaving = [Vanish(part) for part in (*self.surplus_rows(), *([self.designed_cold] if len(self.designed_cold)
                                                                       else []))]
+        approximate = not all(self.largest_reproduces(t, run) for t, run in zip(EXERCISE_TEMPERATURES, runs))
+        shown = self.temperature_note in self.mobjects
+        if shown and not approximate:  # no «≈» left among the guide's rows: the note goes with the others
+            leaving.append(Vanish(self.temperature_note))
         self.begin_step("temperature_plot", self.strings["steps"]["temperature_plot"][caption],
                         new_numbers=EXERCISE_NUMBERS * len(values), query=self.tokens[q], with_header=leaving,
                         **{f"max_{k}": format_number(value) for k, value in enumerate(values)})
-        self.exercise_rows(runs, values)
+        self.exercise_rows(runs, values, [Appear(self.temperature_note)] if approximate and not shown else [])
         self.read_rows_out()  # each row's largest weight framed in turn as the voice reads the three
         visible = int(np.count_nonzero(~self.run.steps.mask[q]))
         uniform = DashedLine(plot.point(0, 1 / visible), plot.point(MAX_TEMPERATURE, 1 / visible),
@@ -259,7 +289,8 @@ class TemperatureSteps(PipelineCommon):
         # the floor it falls to is drawn (a thin dashed line alone was too small a change to be seen moving)
         self.play(Create(uniform), Appear(uniform_label), *pulses([plot.curve], style.HIGHLIGHT),
                   run_time=UNIFORM_SECONDS)
-        self.plot_stage = VGroup(plot, self.temperature_marks, uniform, uniform_label, rings, readout)
+        self.plot_stage = VGroup(plot, self.temperature_marks, uniform, uniform_label, rings, readout,
+                                 *([self.temperature_note] if approximate else []))
 
     def read_rows_out(self):
         """Under a voice that reads the rows' largest weights one after another, a frame on each row's readout in
@@ -290,7 +321,7 @@ class TemperatureSteps(PipelineCommon):
         pairs = len(EXERCISE_TEMPERATURES)
         return [*self.temperature_rows[pairs:], *self.temperature_marks[pairs:]]
 
-    def exercise_rows(self, runs: list[LabAttention], values: list[float]):
+    def exercise_rows(self, runs: list[LabAttention], values: list[float], with_rows=()):
         """The configured temperatures' rows become the guide's exercise 2 ones, row into row (a row more fades in;
         one more has left, ``surplus_rows``), so that the rows beside the curve are the temperatures it marks; their
         maxima's marks on the plot move with them to ``values``, each row's own."""
@@ -299,7 +330,7 @@ class TemperatureSteps(PipelineCommon):
         pairs = min(len(old), len(new))
         self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
                   *[ReplacementTransform(before, after) for before, after in zip(self.temperature_marks, marks)],
-                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], run_time=ROWS_CHANGE_SECONDS)
+                  *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], *with_rows, run_time=ROWS_CHANGE_SECONDS)
         self.temperature_rows, self.temperature_marks = new, marks
 
     def marks(self, temperatures, maxima) -> VGroup:
