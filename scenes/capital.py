@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Brace, Create, DashedVMobject, Dot, GrowFromEdge, Line, MathTex,
                    MoveToTarget, Rectangle, ReplacementTransform, RoundedRectangle, SurroundingRectangle, Transform,
-                   VGroup, interpolate_color, smooth)
+                   VGroup, interpolate_color, smooth, squish_rate_func)
 
 from attn_math.capital import COUNTRY_POSITION, D_MODEL, VOCAB, W_K, W_Q, W_V, capital_walkthrough, country_identity
 from attn_math.positional import DEFAULT_BASE, angular_frequencies
@@ -496,7 +496,8 @@ class CapitalScene(LessonScene):
     def show_other_country(self):
         walk = self.walk
         other = capital_walkthrough(-1.0 if walk.identity > 0 else 1.0)
-        self.begin_step("other_country", new_numbers=2 * (len(walk.tokens) + D_MODEL + 2))  # a panel per country
+        self.begin_step("other_country", new_numbers=2 * (len(walk.tokens) + D_MODEL + 2),  # a panel per country
+                        with_header=self.stage_leaving())
         left, right = self.country_panel(walk, ""), self.country_panel(other, "other_")
         VGroup(left, right).arrange(RIGHT, buff=2.4, aligned_edge=UP)
         level_rows(left, right)
@@ -913,6 +914,13 @@ class CapitalScene(LessonScene):
     def base_size_target(self, mobject):
         """A target copy of ``mobject`` at the size it was built, to lay the next stage out with."""
         return mobject.generate_target().scale(1 / self.stage_scale)
+
+    def stage_leaving(self) -> list:
+        """The last step's drawing leaving with the header's change: a step that asks first takes its question card
+        away in that play's first half, and the old drawing came back at full brightness for 0.7 s between the card
+        and the step's own clearing (review s13)."""
+        return [Vanish(mobject, rate_func=squish_rate_func(smooth, 0.0, 0.5)) for mobject in self.mobjects
+                if mobject is not self.header]
 
     def clear_stage(self, *carried):
         """Fade out everything on screen but the header and the ``carried`` pieces."""
