@@ -79,6 +79,8 @@ ROW_LINE = 0.4  # from one line of the written-out row's numbers to the next
 ROW_PRODUCT_HEIGHT = 2.0  # the written-out row's four lines at most: its own width decides, the blocks keep their size
 TERM_RISE = 0.33  # a head's term («0.91 · V₁(«y») + …») over its row of V, at the written-out row's top
 ROW_NAME_CHARACTERS = 8  # the token in the written-out row's names, cut beyond this («misinte…»)
+# its token in full, then cut to these lengths until it fits: at 3 («un…») a cut English word reads as a Spanish one
+TERM_CHARACTERS = (None, 8, 6, 4)
 TERM_SIZE = 24  # its subscript 14 px tall at 720p once the stage is fitted
 # Step 9's vertical gaps, tight enough that W_O's two notes («clara = 1...», «una entrenada es densa») leave the blocks'
 # labels 14 px tall: between the formula, the product and the written-out row; under a block, to its shape; between
@@ -716,12 +718,13 @@ class HeadsScene(LessonScene):
     def term_label(self, head: int, i: int, j: int, width: float) -> VGroup:
         """Head ``head``'s largest term in token i's row of Z, «0.91 · V₁(«y»)», with «+ …» when the other weights
         add up to something shown (0.05 + 0.05): after the head's stroke, no wider than ``width``, its token cut
-        short («electroe…») if in full it would not fit."""
+        short («electroe…») if in full it would not fit, and left out if even cut it would not."""
         weights = self.result.heads[head].weights[i]
         rest = self.labels["value_rest"] if round(1 - weights[j], 2) > 0 else ""
-        for characters in LABEL_CHARACTERS:
-            text = self.labels["value_term"].format(weight=f"{weights[j]:.2f}", number=head + 1,
-                                                    token=self.quoted(shortened(self.result.labels[j], characters)))
+        texts = [self.labels["value_term"].format(weight=f"{weights[j]:.2f}", number=head + 1,
+                                                  token=self.quoted(shortened(self.result.labels[j], characters)))
+                 for characters in TERM_CHARACTERS]
+        for text in [*texts, self.labels["value_term_bare"].format(weight=f"{weights[j]:.2f}", number=head + 1)]:
             term = VGroup(head_swatch(head), label_text(text + rest, style.HEADS[head], TERM_SIZE)) \
                 .arrange(RIGHT, buff=SWATCH_GAP)
             if term.width <= width:
