@@ -230,6 +230,12 @@ class HeadsScene(LessonScene):
     def legend(self, font_size: float = style.BODY_SIZE) -> VGroup:
         return heads_legend(self.head_names(), self.labels["head_legend"], font_size)
 
+    def head_kinds(self) -> list[str]:
+        """Each head's kind of relation (positional, syntactic, semantic), in the locale."""
+        kinds = self.labels["head_kinds"]
+        assert len(kinds) == self.result.n_heads, "one locale kind per head"
+        return kinds
+
     def head_names(self) -> list[str]:
         names = self.labels["head_names"]
         assert len(names) == self.result.n_heads == len(HEAD_STEPS), "one locale name and one step per head"
@@ -439,12 +445,16 @@ class HeadsScene(LessonScene):
         heads, n = self.result.n_heads, len(self.result.tokens)
         cell = min(PATTERN_CELL, (right - left - heads * (PATTERN_GAP + BRACKETS_WIDTH)) / (heads * n))
         blocks = head_blocks(self.result, self.labels["head_matrix"], cell)
+        # the kinds of relation heads are said to specialise in, one a head: what each designed head is an example of
+        kinds = VGroup(*[label_text(kind, style.HEADS[head], style.CAPTION_SIZE).next_to(block, DOWN, buff=0.15)
+                         for head, (kind, block) in enumerate(zip(self.head_kinds(), blocks))])
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
-        stage = VGroup(blocks, note).arrange(DOWN, buff=0.7)
+        stage = VGroup(VGroup(blocks, kinds), note).arrange(DOWN, buff=0.45)  # 0.7 without the kinds
         self.place(stage, style.body_box())
         self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_arcs), Vanish(self.head_example),
                   Vanish(self.row), Vanish(self.arcs_note), Vanish(self.sum_note), run_time=0.6)
-        self.play(Appear(blocks, lag_ratio=0.3), run_time=1.2)
+        self.play(Appear(VGroup(*[VGroup(block, kind) for block, kind in zip(blocks, kinds)]), lag_ratio=0.3),
+                  run_time=1.2)
         self.play(Appear(note), run_time=0.8)
         self.wait(HOLD + 2.0)
         self.note = stage

@@ -153,3 +153,14 @@ def test_a_minus_bar_reads_as_a_minus():
     bar = next(part for part in block.cells[0][1].submobjects if isinstance(part, Line))
     assert bar.width * PIXELS >= 14
     assert bar.get_stroke_width() * LINE_WIDTH_UNITS * PIXELS >= 5
+
+
+def test_the_illustrative_step_names_each_heads_kind_of_relation(with_cards):
+    """Review: the guide's heads specialise in syntactic, semantic and positional relations; the three words were never
+    written. Under each head's weights in step 6, its kind, in its colour."""
+    _, seen = with_cards
+    texts = [{text.text: text for text in shown} for _, key, shown, *_ in seen if key == "illustrative"][-1]
+    kinds = [texts[f"relación {kind}"] for kind in ("posicional", "sintáctica", "semántica")]
+    blocks = [texts[f"A_{{{head}}}"] for head in (1, 2, 3)]
+    for kind, block in zip(kinds, blocks):  # under its block, left to right
+        assert kind.top < block.bottom and kind.left < (block.left + block.right) / 2 < kind.right
