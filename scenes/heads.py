@@ -14,7 +14,7 @@ from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, Fad
                    Write, interpolate_color)
 
 from attn_math.cross import illustrative_cross_weights
-from attn_math.heads import multi_head_attention
+from attn_math.heads import POSITION, POSITION_SQUARED, multi_head_attention
 from lesson.heads_answers import choice_token, question_fields, telling_head
 from scenes import style
 from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, LABEL_GAP, READOUT_SIZE, AttentionArcs, HeatBlock,
@@ -65,16 +65,27 @@ FRAME_BUFF = 0.08  # round each «= 144 pesos»
 PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long sentences)
 PATTERN_GAP = 0.8
 SIZE_CELL = 0.2  # W_Q whole and cut into heads
-MAGNITUDE_CELL = 0.2  # Concat, W_O and the output
-MINUS_BAR = 0.6  # a negative cell's bar, of the cell's side
-MINUS_STROKE = 3.5
+MAGNITUDE_CELL = 0.2  # Concat, W_O and the output, at most
+# ... and no block taller than this (Concat's 9 rows of 0.2): over the written-out row's four lines the blocks keep their
+# labels' size whatever the sentence's length; W_O's 12 rows of 0/1 read at 13-14 px a cell
+BLOCK_HEIGHT = 1.8
+SPREAD_GAP = 0.3  # between Concat's labels and the heads' outputs before they join
+NOTES_APART = 0.25  # between the notes under two neighbouring blocks
+MINUS_BAR = 0.8  # a negative cell's bar, of the cell's side: 14 px wide and 4-5 px thick at 720p (10 by 2-3 read as a speck)
+MINUS_STROKE = 7
 ROW_NUMBER_GAP = 0.2  # between two numbers of the written-out row, and after its name
 READING_PAUSE = 5.6  # s at the default pace, a silent caption read before each line of the written-out row comes
-ROW_LINE = 0.5  # from the Concat row's numbers to the output row's
+ROW_LINE = 0.4  # from one line of the written-out row's numbers to the next
+ROW_PRODUCT_HEIGHT = 2.0  # the written-out row's four lines at most: its own width decides, the blocks keep their size
+TERM_RISE = 0.33  # a head's term («0.91 · V₁(«y») + …») over its row of V, at the written-out row's top
+ROW_NAME_CHARACTERS = 8  # the token in the written-out row's names, cut beyond this («misinte…»)
+# its token in full, then cut to these lengths until it fits: at 3 («un…») a cut English word reads as a Spanish one
+TERM_CHARACTERS = (None, 8, 6, 4)
+TERM_SIZE = 24  # its subscript 14 px tall at 720p once the stage is fitted
 # Step 9's vertical gaps, tight enough that W_O's two notes («clara = 1...», «una entrenada es densa») leave the blocks'
 # labels 14 px tall: between the formula, the product and the written-out row; under a block, to its shape; between
 # the notes' lines
-CONCAT_GAP = 0.25
+CONCAT_GAP = 0.2
 SHAPE_GAP = 0.22
 NOTE_LINE_GAP = 0.06
 SHORT_TOKEN = 2  # a token of at most this many characters is named as a word in a spoken list («y», «el», «lo»)
@@ -141,12 +152,13 @@ class HeadsScene(LessonScene):
         vectors = label_text(self.labels["token_vector"].format(d_model=result.d_model), style.MUTED, style.BODY_SIZE)
         focus = choice_token(result)  # the token the later steps follow: its row of X, the vector the voice names
         vector = self.token_vector(focus)
+        features = self.feature_note(focus)
         formula = self.formula(self.labels["head_formula"])
         legend = self.legend()
         left, right, _, _ = style.body_box()
         fit(self.row, right - left, self.row.height, largest_scale=1.3)  # a long sentence shrinks alone
         typed = self.typed_sentence()
-        stage = VGroup(*typed, self.row, VGroup(vectors, vector).arrange(DOWN, buff=VECTOR_GAP), formula,
+        stage = VGroup(*typed, self.row, VGroup(vectors, vector, features).arrange(DOWN, buff=VECTOR_GAP), formula,
                        legend).arrange(DOWN, buff=0.5)
         self.place(stage, style.body_box())
         box = self.row.box(focus)
@@ -156,13 +168,13 @@ class HeadsScene(LessonScene):
         self.play(Appear(vectors), run_time=0.6)
         # "cada uno un vector de 12 números": one token's, framed in the row, its numbers coming one by one
         self.play(Create(box), Appear(vector[0]), run_time=QUICK_APPEAR)
-        self.play(Appear(vector[1], lag_ratio=1.0), run_time=VECTOR_COMES)
+        self.play(Appear(vector[1], lag_ratio=1.0), Appear(features), run_time=VECTOR_COMES)
         self.beat("heads")  # "la leen a la vez 3 cabezas": one legend line a head
         self.play(FadeIn(legend, shift=UP * 0.2), run_time=0.8)
         self.beat("weights")  # "cada una con sus propios pesos": W_Q^h, W_K^h, W_V^h
         self.play(Write(formula), run_time=0.8)
         self.wait(HOLD)
-        self.intro = VGroup(*typed, vectors, vector, box, formula, legend)
+        self.intro = VGroup(*typed, vectors, vector, features, box, formula, legend)
 
     def token_vector(self, i: int) -> VGroup:
         """Token i's row of X after its name («ella» en X: 0 0 1 0 ... 1): the d_model numbers a token is, in X's
@@ -173,6 +185,13 @@ class HeadsScene(LessonScene):
                                          0 if float(value).is_integer() else 2)
                            for j, value in enumerate(self.result.X[i])]).arrange(RIGHT, buff=ROW_NUMBER_GAP)
         return VGroup(name, numbers).arrange(RIGHT, buff=ROW_NUMBER_GAP)
+
+    def feature_note(self, i: int):
+        """What the numbers of token i's row of X are, in their order (attn_math.heads: role, subject, agreement, then
+        its position i and i², and the constant 1), its i and i² filled in: «6 36» read as a position and its square."""
+        X = self.result.X[i]
+        text = self.labels["token_features"].format(position=f"{X[POSITION]:.0f}", square=f"{X[POSITION_SQUARED]:.0f}")
+        return label_text(text, style.MUTED, style.CAPTION_SIZE)
 
     def typed_sentence(self) -> list:
         """The sentence as typed, in muted text above its tokens, when its punctuation was split off them."""
@@ -210,6 +229,12 @@ class HeadsScene(LessonScene):
 
     def legend(self, font_size: float = style.BODY_SIZE) -> VGroup:
         return heads_legend(self.head_names(), self.labels["head_legend"], font_size)
+
+    def head_kinds(self) -> list[str]:
+        """Each head's kind of relation (positional, syntactic, semantic), in the locale."""
+        kinds = self.labels["head_kinds"]
+        assert len(kinds) == self.result.n_heads, "one locale kind per head"
+        return kinds
 
     def head_names(self) -> list[str]:
         names = self.labels["head_names"]
@@ -284,7 +309,8 @@ class HeadsScene(LessonScene):
         target.shift(UP * (self.arcs_note.get_bottom()[1] - 0.3 - self.arc_height - 0.2 - target.get_top()[1]))
         self.sum_note.move_to([(left + right) / 2, 0, 0]).align_to(
             [0, target.get_bottom()[1] - 0.2 - self.result.n_heads * READOUT_LINE - SUM_NOTE_GAP, 0], UP)
-        self.play(Vanish(self.intro), MoveToTarget(self.row), Appear(self.arcs_note), Appear(self.sum_note),
+        # the notes come once step 1's texts have gone: the legend's last line sits where the weights' note comes
+        self.play(in_turn(Vanish(self.intro), Appear(self.arcs_note, self.sum_note)), MoveToTarget(self.row),
                   run_time=1.0)
 
     def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
@@ -419,12 +445,16 @@ class HeadsScene(LessonScene):
         heads, n = self.result.n_heads, len(self.result.tokens)
         cell = min(PATTERN_CELL, (right - left - heads * (PATTERN_GAP + BRACKETS_WIDTH)) / (heads * n))
         blocks = head_blocks(self.result, self.labels["head_matrix"], cell)
+        # the kinds of relation heads are said to specialise in, one a head: what each designed head is an example of
+        kinds = VGroup(*[label_text(kind, style.HEADS[head], style.CAPTION_SIZE).next_to(block, DOWN, buff=0.15)
+                         for head, (kind, block) in enumerate(zip(self.head_kinds(), blocks))])
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
-        stage = VGroup(blocks, note).arrange(DOWN, buff=0.7)
+        stage = VGroup(VGroup(blocks, kinds), note).arrange(DOWN, buff=0.45)  # 0.7 without the kinds
         self.place(stage, style.body_box())
         self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_arcs), Vanish(self.head_example),
                   Vanish(self.row), Vanish(self.arcs_note), Vanish(self.sum_note), run_time=0.6)
-        self.play(Appear(blocks, lag_ratio=0.3), run_time=1.2)
+        self.play(Appear(VGroup(*[VGroup(block, kind) for block, kind in zip(blocks, kinds)]), lag_ratio=0.3),
+                  run_time=1.2)
         self.play(Appear(note), run_time=0.8)
         self.wait(HOLD + 2.0)
         self.note = stage
@@ -567,12 +597,14 @@ class HeadsScene(LessonScene):
         # leave the ones dim): the heads' outputs cut from that one scale, side by side they are the one matrix Concat
         largest = column_largest(result.concat)
         d_head = result.d_head
+        cell = min(MAGNITUDE_CELL, BLOCK_HEIGHT / len(result.tokens))
         outputs = [self.magnitude_block(head.output, self.labels["head_output_formula"].format(number=index + 1),
-                                        style.HEADS[index], largest[index * d_head:(index + 1) * d_head])
+                                        style.HEADS[index], largest[index * d_head:(index + 1) * d_head], cell)
                    for index, head in enumerate(result.heads)]
-        w_o = self.magnitude_block(result.W_O, self.labels["output_projection"], style.WEIGHT_MATRIX)
+        w_o = self.magnitude_block(result.W_O, self.labels["output_projection"], style.WEIGHT_MATRIX,
+                                   cell_size=min(MAGNITUDE_CELL, BLOCK_HEIGHT / result.d_model))
         output = self.magnitude_block(result.output, self.labels["output_matrix"], style.OUTPUT,
-                                      column_largest(result.output))
+                                      column_largest(result.output), cell)
         concat = Concatenation(outputs, [self.labels["head_output"].format(number=index + 1) for index in range(h)])
         times, equals = (MathTex(symbol, color=style.TEXT, font_size=FORMULA_SIZE) for symbol in (r"\times", "="))
         equation = VGroup(concat, times, w_o, equals, output).arrange(RIGHT, buff=0.35)
@@ -585,23 +617,34 @@ class HeadsScene(LessonScene):
         ones = VGroup(*([VGroup(*[label_text(self.labels[key], style.TEXT, style.CAPTION_SIZE)
                                   for key in ("ones_and_zeros", "trained_dense")]).arrange(DOWN, buff=NOTE_LINE_GAP)
                            .next_to(shapes[1], DOWN, buff=0.15)] if np.isin(result.W_O, (0, 1)).all() else []))
-        # a minus bar marks a negative cell: said under Concat, when Concat or the output has one
-        signs = VGroup(*([self.sign_key().next_to(shapes[0], DOWN, buff=0.15)]
-                         if (np.round(result.concat, 2) < 0).any() or (np.round(result.output, 2) < 0).any() else []))
+        # under Concat, what its cells' brightness says (|value| over its column's largest) and, when Concat or the
+        # output has a negative entry, what a minus bar means
+        negative = (np.round(result.concat, 2) < 0).any() or (np.round(result.output, 2) < 0).any()
+        scale = label_text(self.labels["cell_scale"], style.TEXT, style.CAPTION_SIZE)
+        signs = VGroup(*([self.sign_key()] if negative else []), scale).arrange(DOWN, buff=NOTE_LINE_GAP,
+                                                                                aligned_edge=RIGHT)
+        signs.next_to(shapes[0], DOWN, buff=0.15).align_to(concat.brackets, RIGHT)  # into the room on Concat's left
+        # notes wider than their blocks (a long sentence's narrow blocks, English) kept off each other
+        set_apart(VGroup(concat, times, shapes[0], signs), VGroup(w_o, shapes[1], ones))
+        set_apart(VGroup(w_o, shapes[1], ones), VGroup(equals, output, shapes[2], next_layer))
         left, right, bottom, top = style.body_box()
-        row_numbers = fit(self.row_product(focus), right - left, 1.0)  # its own width: the blocks keep their size
+        row_numbers = fit(self.row_product(focus), right - left, ROW_PRODUCT_HEIGHT)  # the blocks keep their size
         stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(
             DOWN, buff=CONCAT_GAP)
         # over the caption, should it wrap onto two lines
         self.place(stage, (left, right, max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2), top))
-        # the heads' outputs start apart in the middle, then slide together into the concatenation
+        # the heads' outputs start apart, right of where Concat's labels come (their Z_h never lands on a Z_h = A_h V_h
+        # still fading), then slide together into the concatenation
         for block, joined in zip(outputs, concat.parts):
             block.scale(joined.height / block.cell_grid.height)
         spread = VGroup(*outputs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
-        spread.move_to(concat.cell_grid, aligned_edge=DOWN).set_x(stage.get_x())
+        spread.move_to(concat.cell_grid, aligned_edge=DOWN).align_to(concat.labels, LEFT)
+        spread.shift(RIGHT * (concat.labels.get_right()[0] + SPREAD_GAP - spread.get_left()[0]))
+        spread.shift(LEFT * max(0.0, spread.get_right()[0] - right))
         head_shapes = VGroup(*[self.shape_text(*head.output.shape).next_to(block.cell_grid, DOWN, buff=SHAPE_GAP)
                                for block, head in zip(outputs, result.heads)])
         self.product = (concat, w_o, output)
+        self.row_numbers = row_numbers
         self.play(Vanish(self.cost), run_time=0.6)
         self.play(Write(formula), run_time=1.0)
         self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=QUICK_APPEAR)
@@ -628,10 +671,14 @@ class HeadsScene(LessonScene):
                         for cells in (concat.row(focus), VGroup(*output.cells[focus]))])
         self.read_first()
         self.beat("row")
-        self.play(Create(rows), Appear(row_numbers[0]), run_time=QUICK_APPEAR)
+        self.play(Create(rows), Appear(row_numbers.concat), run_time=QUICK_APPEAR)
+        # "cada cabeza trae el valor de lo que mira": each head's largest term and its token's row of V over Concat's
+        self.read_first()
+        self.beat("values")
+        self.play(Appear(row_numbers.terms), Appear(row_numbers.values), run_time=QUICK_APPEAR)
         self.read_first()
         self.beat("row_out")
-        self.play(Appear(row_numbers[1]), run_time=QUICK_APPEAR)
+        self.play(Appear(row_numbers.output), run_time=QUICK_APPEAR)
         self.wait(HOLD)
 
     def read_first(self):
@@ -641,17 +688,22 @@ class HeadsScene(LessonScene):
             self.wait(READING_PAUSE * self.job.config.lecture.pace)
 
     def row_product(self, i: int) -> VGroup:
-        """Token i's row of Concat (each head's numbers in its colour) over its row of the output (Concat's row times
-        W_O), number by number, column under column: the product a student can check by hand."""
+        """Token i's rows, number by number, column under column: the product a student can check by hand. Over
+        each head's columns, what its row of Z is made of, Z_h(i) = sum_j alpha_ij V_h[j]: its largest term
+        («0.91 · V₁(«y») + …», in the head's colour after its stroke) over that token's row of V_h; then Concat's row
+        (each head's numbers in its colour) and the output's (Concat's row times W_O). ``terms``, ``values``, ``concat``
+        and ``output``: the four lines."""
         result = self.result
-        token = self.quoted(result.labels[i])
-        lines = [(self.labels["concat_row"].format(token=token), result.concat[i], "concat_row",
-                  [style.HEADS[j // result.d_head] for j in range(result.d_model)]),
+        token = self.quoted(shortened(result.labels[i], ROW_NAME_CHARACTERS))  # a long word would shrink every line
+        attended = self.heads_targets(i)
+        head_colours = [style.HEADS[j // result.d_head] for j in range(result.d_model)]
+        value_rows = np.hstack([head.V[j] for head, j in zip(result.heads, attended)])  # each head's, side by side
+        lines = [(self.labels["value_row"], value_rows, "value_row", head_colours),
+                 (self.labels["concat_row"].format(token=token), result.concat[i], "concat_row", head_colours),
                  (self.labels["output_row"].format(token=token), result.output[i], "output_row",
                   [style.OUTPUT] * result.d_model)]
         names = [label_text(name, style.TEXT, style.CAPTION_SIZE) for name, *_ in lines]
-        numbers = [[tagged_number(value, tag, (i, j), colour, READOUT_SIZE, 0 if round(value, 2).is_integer() else 2)
-                    for j, (value, colour) in enumerate(zip(values, colours))] for _, values, tag, colours in lines]
+        numbers = [self.written_numbers(values, tag, i, colours) for _, values, tag, colours in lines]
         slot = max(text.width for line in numbers for text in line) + ROW_NUMBER_GAP
         start = max(name.width for name in names) + ROW_NUMBER_GAP
         for index, (name, line) in enumerate(zip(names, numbers)):
@@ -659,23 +711,52 @@ class HeadsScene(LessonScene):
             name.move_to([start - ROW_NUMBER_GAP - name.width / 2, y, 0])
             for j, text in enumerate(line):
                 text.move_to([start + slot * (j + 0.5), y, 0])
-        return VGroup(*[VGroup(name, *line) for name, line in zip(names, numbers)])
+        terms = VGroup(*[self.term_label(head, i, attended[head], slot * result.d_head - ROW_NUMBER_GAP)
+                         .move_to([start + slot * result.d_head * (head + 0.5), TERM_RISE, 0])
+                         for head in range(result.n_heads)])
+        rows = VGroup(terms, *[VGroup(name, *line) for name, line in zip(names, numbers)])
+        rows.terms, rows.values, rows.concat, rows.output = rows
+        return rows
 
     @staticmethod
-    def magnitude_block(values: np.ndarray, label: str, colour, largest=None) -> HeatBlock:
+    def written_numbers(values, tag: str, i: int, colours) -> list:
+        """A row's numbers, each in its colour, all written one way (``row_decimals``), tagged (tag, (i, j))."""
+        decimals = row_decimals(values)
+        return [tagged_number(value, tag, (i, j), colour, READOUT_SIZE, decimals)
+                for j, (value, colour) in enumerate(zip(values, colours))]
+
+    def term_label(self, head: int, i: int, j: int, width: float) -> VGroup:
+        """Head ``head``'s largest term in token i's row of Z, «0.91 · V₁(«y»)», with «+ …» when the other weights
+        add up to something shown (0.05 + 0.05): after the head's stroke, no wider than ``width``, its token cut
+        short («electroe…») if in full it would not fit, and left out if even cut it would not."""
+        weights = self.result.heads[head].weights[i]
+        rest = self.labels["value_rest"] if round(1 - weights[j], 2) > 0 else ""
+        texts = [self.labels["value_term"].format(weight=f"{weights[j]:.2f}", number=head + 1,
+                                                  token=self.quoted(shortened(self.result.labels[j], characters)))
+                 for characters in TERM_CHARACTERS]
+        for text in [*texts, self.labels["value_term_bare"].format(weight=f"{weights[j]:.2f}", number=head + 1)]:
+            term = VGroup(head_swatch(head), label_text(text + rest, style.HEADS[head], TERM_SIZE)) \
+                .arrange(RIGHT, buff=SWATCH_GAP)
+            if term.width <= width:
+                break
+        return fit(term, width, term.height)
+
+    @staticmethod
+    def magnitude_block(values: np.ndarray, label: str, colour, largest=None, cell_size: float = MAGNITUDE_CELL) \
+            -> HeatBlock:
         """A matrix as cells whose brightness is |value| relative to ``largest`` (by default its largest entry; one
         per column if a sequence), a negative one (as written, to 2 decimals) crossed by a minus bar: its sign, which
         brightness alone loses."""
         values = np.asarray(values, dtype=float)
         largest = np.broadcast_to(largest if largest is not None else style.shared_largest(values) or 1.0,
                                   values.shape[1:])
-        block = HeatBlock(values, label, colour, fill=lambda value: style.PANEL, cell_size=MAGNITUDE_CELL)
+        block = HeatBlock(values, label, colour, fill=lambda value: style.PANEL, cell_size=cell_size)
         for row, cells in zip(block.values, block.cells):
             for value, cell, scale in zip(row, cells, largest):
                 share = abs(value) / scale if scale else 0.0
                 cell.set_fill(interpolate_color(style.PANEL, colour, share), opacity=1.0)
                 if round(value, 2) < 0:  # the bar a part of its cell: it goes wherever the cell goes
-                    cell.add(minus_bar(share).move_to(cell))
+                    cell.add(minus_bar(share, cell_size).move_to(cell))
         return block
 
     def sign_key(self) -> VGroup:
@@ -826,6 +907,19 @@ def minus_bar(share: float, side: float = MAGNITUDE_CELL) -> Line:
     """A minus sign across a cell ``side`` wide lit to ``share`` of its colour: dark on a bright cell, light on a dim one."""
     return Line(LEFT * side * MINUS_BAR / 2, RIGHT * side * MINUS_BAR / 2, stroke_width=MINUS_STROKE,
                 color=style.BACKGROUND if share >= 0.5 else style.TEXT)
+
+
+def set_apart(left: VGroup, right: VGroup) -> None:
+    """``right`` moved right until it starts NOTES_APART after ``left`` ends, if it does not already."""
+    overlap = left.get_right()[0] + NOTES_APART - right.get_left()[0]
+    if overlap > 0:
+        right.shift(RIGHT * overlap)
+
+
+def row_decimals(values) -> int:
+    """One way of writing a row's numbers: whole numbers when every one is (to 2 decimals), else 2 decimals for all
+    (5.00 beside 0.05, never 5 beside 0.05)."""
+    return 0 if all(float(round(value, 2)).is_integer() for value in values) else 2
 
 
 def column_largest(values: np.ndarray) -> np.ndarray:
