@@ -8,35 +8,18 @@
   predictions made from a new token = strays + period; the strays' range and its mean), in the same time.
 Measured on the built scene against numbers worked out here."""
 
-import re
 
 import numpy as np
 import pytest
 
 from attn_math.induction_task import training_shape
-from scene_checks import legibility_problems, layout_problems, run_scene
+from scene_checks import legibility_problems, layout_problems
 from scenes import style
 
 from test_learned_review import training  # noqa: F401 (a fixture: the default training run)
+from test_learned_review10 import lines_of, numbers_in, scene, steps_of  # noqa: F401 (scene: a fixture)
 
 CLEAN = 0.5  # a head is clean from this score up (the step's «puntaje ≥ 0.50»)
-
-
-@pytest.fixture(scope="module")
-def scene():
-    return run_scene("learned")
-
-
-def steps_of(scene) -> dict:
-    return {step.key: step for step in scene.steps}
-
-
-def lines_of(step) -> list[str]:
-    return [text.text.replace("\n", " ") for text in step.texts]
-
-
-def numbers_in(text: str) -> list[float]:
-    return [float(number) for number in re.findall(r"\d+(?:\.\d+)?", text)]
 
 
 def test_the_vocabulary_is_written_and_the_first_half_beats_guessing_for_a_reason(scene, training):

@@ -9,21 +9,12 @@ import pytest
 
 from lesson.numbers import format_number, parse_number
 from scenes.visuals import cap_height
-from tests.scene_checks import run_scene
+from tests.test_pipeline_review13 import scene, step  # noqa: F401 (scene: a fixture, the same render)
 
 PIXELS_PER_UNIT = 720 / 8  # at 1280x720: the frame is 8 units tall
 FRAME_HALF_WIDTH = 8 * 16 / 9 / 2
 EDGE_MARGIN = 0.3  # frame units kept free at the frame's edges
 LEAST_DIGITS = 16  # px of cap height at 720p
-
-
-@pytest.fixture(scope="module")
-def scene():
-    return run_scene("pipeline", "lecture.questions='none'")
-
-
-def step(scene, key):
-    return next(record for record in scene.steps if record.key == key)
 
 
 def texts(scene, key) -> list[str]:
