@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, UL, UP, UR, AnimationGroup, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex, Text,
+from manim import (DOWN, LEFT, ORIGIN, UL, UR, AnimationGroup, MarkupText, Rectangle, RoundedRectangle, Scene, SingleStringMathTex, Text,
                    VGroup, VMobject, Wait, config, linear)
 from manim.utils.exceptions import EndSceneEarlyException
 from PIL import Image
@@ -87,6 +87,7 @@ THINK_BAR_HEIGHT = 0.13  # the bar that runs out over a thinking time: at 640 x 
 THINK_BAR_INSET = 0.25  # between its ends and its card's sides
 THINK_BAR_GAP = 0.15  # between the card's foot and it
 THINK_BAR_IN = 0.15
+THINK_BAR_LEFT = 1e-3  # its width once run out (a stretch to 0 would lose its shape)
 CARD_LINE_SECONDS = 0.25  # a closing card's line coming as it is said: a slower fade of grey text reads as still
 
 
@@ -792,7 +793,7 @@ class LessonScene(Scene):
                         fill_color=style.MUTED, fill_opacity=1.0)
         bar.move_to(panel.get_bottom() + DOWN * (THINK_BAR_GAP + THINK_BAR_HEIGHT / 2))  # under the card, on the veil
         self.play(Appear(bar), run_time=THINK_BAR_IN)
-        self.play(bar.animate(rate_func=linear).stretch(1 / bar.width * 1e-3, 0, about_edge=LEFT),
+        self.play(bar.animate(rate_func=linear).stretch(THINK_BAR_LEFT / bar.width, 0, about_edge=LEFT),
                   run_time=until - self.renderer.time)
         self.remove(bar)
 
