@@ -123,6 +123,7 @@ LEAD_GAP, LEAD_SIDE_GAP = 0.08, 0.2  # over and under the d_k = 64 lines beside 
 LEAD_WRAP_GAIN = 1.15  # those lines are wrapped only when it keeps them this much larger: a line broken for a few
 # percent of size reads worse than a whole one
 ROUNDED_GAP = 0.5  # between the rounding note and the sum right of it
+ASIDE_GAP = 0.15  # round the short rounding note in the corner under the colour bar
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
 
@@ -914,6 +915,18 @@ class ScalingScene(LessonScene):
         fit(note, room, moves.sum_line.height * 2)
         return note.next_to(moves.sum_line, LEFT, buff=ROUNDED_GAP)
 
+    def rounding_aside(self, legend: VGroup, panels: VGroup):
+        """The rounding note again, short, in the corner under the colour bar and right of ``panels``, while divided
+        scores are on screen (11.7 ÷ 8 on screen is 1.46; the cell says 1.47, from 11.76: review s14). The panels
+        keep their room: it is the digits' and the bars' (review s9, s10). None when the note does not fit there
+        whole (a colour bar left of the panels, or as tall as they are)."""
+        left, right = panels.get_right()[0] + ASIDE_GAP, style.body_box()[1]
+        note = label_text(self.strings["labels"]["rounded_short"], style.MUTED, style.CAPTION_SIZE)
+        room = legend.get_bottom()[1] - panels.get_bottom()[1] - ASIDE_GAP
+        if legend.get_left()[0] < panels.get_right()[0] or note.width > right - left or note.height > room:
+            return None
+        return note.next_to(legend, DOWN, buff=ASIDE_GAP).set_x(right - note.width / 2)
+
     @staticmethod
     def mark(mobject) -> SurroundingRectangle:
         """A frame round what the voice names."""
@@ -947,6 +960,10 @@ class ScalingScene(LessonScene):
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
         legend = self.score_bar(stacked, unscaled)
         self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=False))
+        self.rounded = self.rounding_aside(legend, stacked)
+        if self.rounded is None:  # no corner for it: the line under the panels, which give it the room
+            self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=True))
+            self.rounded = self.bottom_note(self.strings["labels"]["rounded"])
         self.play(Appear(unscaled), Appear(legend), *self.readout.change_to(self.readout_values(d_k)), run_time=0.6)
         self.unscaled, self.legend = unscaled, legend
         self.divide_and_take_softmax(demo)
@@ -986,7 +1003,7 @@ class ScalingScene(LessonScene):
         # unscaled numbers are never read twice. Then what the softmax makes of it, as the voice says it: each change
         # quick, the reading in the holds after it.
         self.play(*row.change_to(demo.scaled_scores, SCALED_LABEL, "scores_scaled"), Appear(panel.title),
-                  run_time=QUICK_SWAP)
+                  Appear(self.rounded), run_time=QUICK_SWAP)
         self.hold(3, after=QUICK_SWAP + 0.8)
         self.beat("spread")  # "el softmax vuelve a repartir": the bars; its entropy and slope as the voice names them
         self.play(*[GrowFromEdge(bar, DOWN) for bar in panel.chart.bars], Appear(panel.chart.value_texts),
@@ -997,9 +1014,12 @@ class ScalingScene(LessonScene):
         d_k, last = self.settings.d_k, self.dimensions[-1]
         both = ["unscaled", "scaled"]
         table = self.summary_table()  # its numbers, and the exercise line's five, are read in this step too
-        self.begin_step("restored", low=self.dimensions[0], high=last, **exercise_fields(self.demos), new_numbers=len(
-            self.numbers_at(last, both, scaled=True) - self.numbers_at(d_k, both)) + len(table.rows) * len(table.rows[0])
-            + EXERCISE_NUMBERS)
+        # The voice names the sweep's own range, from the configured d_k (with the largest there is no sweep: the
+        # table's range), not d_k the table brings 10 s later (review s14)
+        start = d_k if d_k < last else self.dimensions[0]
+        self.begin_step("restored", low=self.dimensions[0], start=start, high=last, **exercise_fields(self.demos),
+                        new_numbers=len(self.numbers_at(last, both, scaled=True) - self.numbers_at(d_k, both))
+                        + len(table.rows) * len(table.rows[0]) + EXERCISE_NUMBERS)
         # The sweep goes on from the configured d_k (the last step's) as the readout turns to the divided deviations,
         # and climbs one d_k at a time: d_k only grows on screen; the smaller ones come back in the summary table.
         low = d_k
@@ -1031,7 +1051,7 @@ class ScalingScene(LessonScene):
         exercise = self.bottom_note(self.strings["labels"]["exercise"].format(**exercise_fields(self.demos)))
         self.place(table, left, right, bottom + NOTE_HEIGHT + NOTE_GAP, self.readout.get_top()[1])
         self.beat("table")
-        self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, rate_func=FIRST_HALF),
+        self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, self.rounded, rate_func=FIRST_HALF),
                   Appear(table, rate_func=SECOND_HALF), run_time=2 * SHORTEST_APPEAR)
         self.hold(3, least=0.0)  # silent, what is left to read shared by the table's three moments; spoken, the voice's
         self.beat("rows")  # "de 8 a 64, la raíz crece 2.83 veces": the exercise's rows framed, its line under them

@@ -224,9 +224,11 @@ def test_the_scaled_caption_quotes_the_entropies_on_screen(scene):
 
 
 def test_the_last_caption_names_the_d_k_swept_and_the_deviation_shown(scene):
+    """The caption names the sweep's own d_k, from the configured one (review s14: it named the table's first row, on
+    screen 10 s later); the table has every d_k."""
     record = step(scene, "restored")
     dimensions = sorted({*GROWTH, load_config().scaling.d_k})
-    assert f"De d_k = {dimensions[0]} a {dimensions[-1]}" in record.caption
+    assert f"De d_k = {load_config().scaling.d_k} a {dimensions[-1]}" in record.caption
     assert "desviación ≈ 1" in record.caption
     assert all(value == pytest.approx(1.0, abs=0.05) for value in shown(record, "summary_scaled_deviation"))
     assert [int(value) for value in shown(record, "summary_d_k")] == dimensions
