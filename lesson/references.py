@@ -67,11 +67,14 @@ class Card:
 def lecture_cards(options, strings: dict, sections: Iterable[str]) -> tuple[Card, Card]:
     """The title and end cards of a lecture joining ``sections``, from the config's ``lecture`` table
     (``options``) and the locale's strings (the lecturer's own in them); the end card lists the course's own
-    materials (``cards.materials``: the lesson page and its notes, the lab's guide) before the works."""
+    materials (``cards.materials``: the lesson page and its notes, the lab's guide) before the works. The title card
+    says the title and, over its list of sections, how many there are (``cards.agenda_said``: 6.8 s of a still card
+    had no voice, review s14)."""
     names, title, sections = strings["cards"], strings["lecture"]["title"], list(sections)
     titles = tuple(strings[section]["title"] for section in sections if "title" in strings.get(section, {}))
-    return (Card("opening", names["opening"], (options.course, title, options.date), said_title(title),
-                 titles if len(titles) > 1 else ()),
+    agenda = titles if len(titles) > 1 else ()
+    said = " ".join([said_title(title), *([names["agenda_said"].format(count=len(agenda))] if agenda else [])])
+    return (Card("opening", names["opening"], (options.course, title, options.date), said, agenda),
             Card("references", names["references"],
                  (names["references"], *names["materials"], *(reference.line for reference in listed(sections))),
                  names["references_said"]))

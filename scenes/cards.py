@@ -138,23 +138,49 @@ class OpeningCard(CardScene):
 
 def filled_text(text: str, width: float) -> VGroup:
     """``text`` filled greedily into lines no wider than ``width``: every line but the last as long as it can be, as
-    a reference list is set (lines balanced to each entry's own width read ragged beside one another: review s11)."""
+    a reference list is set (lines balanced to each entry's own width read ragged beside one another: review s11).
+    Each word is measured (a count of characters broke lines at 85 % of the width: review s14)."""
     label = label_text(text, style.TEXT, style.BODY_SIZE)
     if label.width > width:
-        lines = textwrap.wrap(text, int(len(text) * width / label.width), break_on_hyphens=False)
-        label = label_text("\n".join(lines), style.TEXT, style.BODY_SIZE)
+        label = label_text("\n".join(greedy_lines(text.split(), width)), style.TEXT, style.BODY_SIZE)
     return label.scale(min(1.0, width / label.width))  # one word wider than the slide
+
+
+def greedy_lines(words: list[str], width: float) -> list[str]:
+    """``words`` into lines, each as many as fit in ``width``: a line's width is its words' widths and a space's
+    between them (kerning across words is under a pixel)."""
+    space = label_text("a a", style.TEXT, style.BODY_SIZE).width - label_text("aa", style.TEXT, style.BODY_SIZE).width
+    lines, current, used = [], [], 0.0
+    for word in words:
+        size = label_text(word, style.TEXT, style.BODY_SIZE).width
+        if current and used + space + size > width:
+            lines.append(" ".join(current))
+            current, used = [], 0.0
+        used += (space if current else 0.0) + size
+        current.append(word)
+    return [*lines, " ".join(current)]
+
+
+def reference_list(references: list[str], width: float, room: float) -> VGroup:
+    """The entries filled into ``width`` and stacked; a list taller than ``room`` is made smaller, its entries filled
+    again into the width it then has (filled first and shrunk after, its lines ended short of the slide's edge)."""
+    def stacked(fill_width: float) -> VGroup:
+        return VGroup(*[filled_text(reference, fill_width) for reference in references]).arrange(
+            DOWN, buff=ENTRY_GAP, aligned_edge=LEFT)
+
+    lines = stacked(width)
+    if lines.height > room:  # a list longer than the slide's body: smaller, never off the frame
+        lines = stacked(width * lines.height / room)
+        lines.scale(min(room / lines.height, width / lines.width))
+    return lines
 
 
 class ReferencesCard(CardScene):
     def construct(self):
         heading, *references = self.card.lines
         title = label_text(heading, style.TEXT, style.TITLE_SIZE, weight="BOLD").to_corner(UL, buff=style.MARGIN)
-        lines = VGroup(*[filled_text(reference, slide_width()) for reference in references])
-        lines.arrange(DOWN, buff=ENTRY_GAP, aligned_edge=LEFT)
         room = title.get_bottom()[1] - 0.4 - (-config.frame_height / 2 + style.MARGIN)
-        if lines.height > room:  # a list longer than the slide's body: smaller, never off the frame
-            lines.scale(room / lines.height)
+        lines = reference_list(references, slide_width(), room)
         lines.next_to(title, DOWN, buff=0.4, aligned_edge=LEFT)
         self.add(title)
         ends = self.speak()

@@ -56,10 +56,11 @@ def voiced(tmp_path_factory, cards):
 
 
 def test_the_cards_say_the_lessons_title_and_where_to_read_further(cards):
-    assert cards[0].said == "Clase 4: Atención y Transformers."
+    assert cards[0].said == "Clase 4: Atención y Transformers. En 2 secciones; cada número en pantalla está calculado, " \
+                            "y las referencias están al final."  # two sections listed: their count said over the list
     assert cards[1].said == SPANISH["cards"]["references_said"] and "leer más" in cards[1].said
     english = lecture_cards(SimpleNamespace(course="", date=""), load_locale("en"), ["matrix"])
-    assert [card.said for card in english] == ["Lecture 4: Attention and Transformers.",
+    assert [card.said for card in english] == ["Lecture 4: Attention and Transformers.",  # one section: no list
                                                load_locale("en")["cards"]["references_said"]]
 
 
