@@ -95,6 +95,7 @@ TABLE_BLOCK_SECONDS = 1.2  # a token's x, PE and x + PE land together: its sum w
 # of X_A + PE (review s12: 17 s rebuilding numbers already seen, row by row)
 FIRST_ENCODING_LOOK = 1.5  # the table's last look, PE(0) framed
 SUM_LARGEST_SCALE = 1.35  # steps 9-10 may grow to fill the frame: their numbers are what the viewer checks by hand
+SECOND_FRAME_AFTER = 1.8  # s: the last step's second frame (a position's column) after its first (a word's row)
 READER_DECIMALS = 4  # w_1, w_2 written so that the table's x and PE through them give the grids to the last decimal
 
 
@@ -871,9 +872,10 @@ class PositionalScene(LessonScene):
             self.pop(Appear(column[3]), slot=closing[0])
         middle = len(words) // 2  # one word's row alike, one position's column alike
         self.beat("both")
-        self.play(Create(grids[0].row_box(middle)), Create(grids[1].column_box(middle)), Appear(learned),
-                  run_time=POP_SECONDS)
-        self.wait(closing[1] + closing[2] - POP_SECONDS)
+        # the row's frame with the voice, the column's while it still talks: the section's last screen is not held
+        # still for the whole sentence and the replay after it (review s14: 6.3 s)
+        self.pop(Create(grids[0].row_box(middle)), Appear(learned), slot=SECOND_FRAME_AFTER)
+        self.pop(Create(grids[1].column_box(middle)), slot=closing[1] + closing[2] - SECOND_FRAME_AFTER)
 
     # Steps 1-2: the permutation argument --------------------------------------------------------
     def show_permutation(self):

@@ -177,3 +177,14 @@ def test_the_with_pe_step_never_looks_still_over_six_seconds(tmp_path):
     _, path = render_video("positional", tmp_path, narration=PacedSpeaker(), frame_rate=10, pixels=VIEWER,
                            steps=parse_steps("with_pe", list(PositionalScene.STEPS)))
     assert [(round(start, 1), round(end, 1)) for start, end in video_stills(path, LONGEST_FREEZE)] == []
+
+
+def test_the_sections_last_screen_changes_while_the_voice_still_talks(watched):
+    """Review s14: the sum step's last change (its two frames and the note, at once) came with «Con muchas palabras…»
+    and the screen then stood still for the sentence, the key sound's replay and the tail (6.3 s with the section's
+    end). The last change now lands under LONGEST_FREEZE - 1.5 s before the step ends, while the voice talks."""
+    scene, _, _ = watched
+    step = step_of(scene, "sum")
+    last_phrase = step.narration["phrases"][-1]
+    assert step.settled > last_phrase[1] + 1.0 and step.settled < last_phrase[2]
+    assert step.end - step.settled <= LONGEST_FREEZE - 1.5, (step.settled, step.end)
