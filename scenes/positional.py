@@ -21,7 +21,7 @@ from scenes import style
 from scenes.clock_hands import MOST_HANDS, HandRow, shown_hands
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
-from scenes.lesson_scene import LessonScene, wrapped_text
+from scenes.lesson_scene import LISTEN_TAIL, LessonScene, wrapped_text
 from scenes.visuals import (CELL_HEIGHT, CELL_PADDING, LabelledMatrix, baseline, enlarge_formulas, fit, label_text,
                             number_text, shared_cell_width, sit_on)
 
@@ -56,6 +56,11 @@ LABEL_GAP = 0.2  # least space between the labels of two wave strips side by sid
 TWIN_GAP = 0.1  # two distances whose similarities differ by less than this are not told apart by it on screen
 HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
 DIFFERENCE_SECONDS = 0.8  # the outputs' new largest difference is written
+FRAMES_SECONDS = 0.6  # with PE, the rows the voice names framed
+COMPARISON_SECONDS = 1.5  # the largest difference flashes as long as its interval sounds (``comparison``)
+FRAME_STROKE = 3  # a frame round a row or a number of the demonstration
+FOCUS_STROKE = 6  # the frames round what the voice names or the sound compares, thickened: a change a viewer sees
+# (a flash of colour on cyan digits changes too few grey levels a frame: review s14 measured 9.5 s as still)
 ROW_BLIP_SPACING = 0.12  # between the blips of a row of the permutation's matrices: a row's figure within its reveal
 ROW_SECONDS = 0.65  # a row of the demonstration's matrices lands: its blips (0.48 s) heard, the row scanned, not read
 # number by number (0.4 s a number made the two permutation steps 40-60 s of filling, the voice long done)
@@ -90,6 +95,7 @@ TABLE_BLOCK_SECONDS = 1.2  # a token's x, PE and x + PE land together: its sum w
 # of X_A + PE (review s12: 17 s rebuilding numbers already seen, row by row)
 FIRST_ENCODING_LOOK = 1.5  # the table's last look, PE(0) framed
 SUM_LARGEST_SCALE = 1.35  # steps 9-10 may grow to fill the frame: their numbers are what the viewer checks by hand
+SECOND_FRAME_AFTER = 1.8  # s: the last step's second frame (a position's column) after its first (a word's row)
 READER_DECIMALS = 4  # w_1, w_2 written so that the table's x and PE through them give the grids to the last decimal
 
 
@@ -275,8 +281,9 @@ class PositionalScene(LessonScene):
         shift = self.beside_place - VGroup(self.heatmap, self.legend).get_center()
         self.play(self.heatmap.animate.shift(shift), self.legend.animate.shift(shift), run_time=1.0)
         columns = frequency_columns(d)
-        pairs = [range(j, min(j + 2, d)) for j in columns]
-        boxes = VGroup(*[self.heatmap.box(range(self.PE.shape[0]), pair) for pair in pairs])
+        # each box round the one column the table beside it names (review s14: boxes round dims 0-1 and 14-15 beside
+        # «dim 0» and «dim 14»)
+        boxes = VGroup(*[self.heatmap.column_box(j) for j in columns])
         notes = self.frequency_notes(boxes)
         table = self.frequency_table(columns)
         self.place_beside_heatmap(table)
@@ -865,9 +872,10 @@ class PositionalScene(LessonScene):
             self.pop(Appear(column[3]), slot=closing[0])
         middle = len(words) // 2  # one word's row alike, one position's column alike
         self.beat("both")
-        self.play(Create(grids[0].row_box(middle)), Create(grids[1].column_box(middle)), Appear(learned),
-                  run_time=POP_SECONDS)
-        self.wait(closing[1] + closing[2] - POP_SECONDS)
+        # the row's frame with the voice, the column's while it still talks: the section's last screen is not held
+        # still for the whole sentence and the replay after it (review s14: 6.3 s)
+        self.pop(Create(grids[0].row_box(middle)), Appear(learned), slot=SECOND_FRAME_AFTER)
+        self.pop(Create(grids[1].column_box(middle)), slot=closing[1] + closing[2] - SECOND_FRAME_AFTER)
 
     # Steps 1-2: the permutation argument --------------------------------------------------------
     def show_permutation(self):
@@ -932,7 +940,8 @@ class PositionalScene(LessonScene):
         # «the same, only in another order» said (and read in the caption) once every row and the 0.00 are on screen,
         # the moved word's rows framed in both sentences as it is said (review s13: the claim ran 4-7 s ahead)
         self.beat("verdict")
-        self.play(Create(self.token_frames(COMPARED_WORD)), run_time=VERDICT_SECONDS)
+        self.word_frames = self.token_frames(COMPARED_WORD)  # inputs A and B, then outputs A and B
+        self.play(Create(self.word_frames), run_time=VERDICT_SECONDS)
 
     def show_demo_weights(self) -> VGroup:
         """W_Q, W_K and W_V of the demonstration, the same for both sentences, read large before they take their place
@@ -1049,7 +1058,7 @@ class PositionalScene(LessonScene):
         left = (first.get_left()[0] + pad + matrix.brackets[0].get_right()[0]) / 2
         right = (last.get_right()[0] - pad + matrix.brackets[1].get_left()[0]) / 2
         pitch = CELL_HEIGHT * scale  # half a row's pitch either side of its digits' middle: half-way to the next
-        frame = Rectangle(width=right - left, height=pitch, color=style.HIGHLIGHT, stroke_width=3)
+        frame = Rectangle(width=right - left, height=pitch, color=style.HIGHLIGHT, stroke_width=FRAME_STROKE)
         return frame.move_to(np.array([(left + right) / 2, matrix.row(i).get_y(), 0]))
 
     def cue_pair(self, i: int):
@@ -1083,14 +1092,9 @@ class PositionalScene(LessonScene):
         word = label_text(self.labels["difference_word"].format(token=token), style.OUTPUT, style.BODY_SIZE)
         return VGroup(value, word.next_to(value, RIGHT, buff=0.15).align_to(value, DOWN))
 
-    def changed_frames(self, output_a: np.ndarray, output_b: np.ndarray) -> VGroup:
-        """Frames, in the outputs' colour, round the two output rows of the word that changed most."""
-        token = self.most_changed(output_a, output_b)
-        rows = (self.demo.tokens_a.index(token), self.demo.tokens_b.index(token))
-        return VGroup(*[self.row_frame(matrix, i).set_stroke(style.OUTPUT) for matrix, i in zip(self.outputs, rows)])
-
     def show_with_pe(self):
-        """The inputs become X + PE, row by row, then the outputs computed from them."""
+        """The inputs become X + PE, row by row, then the outputs computed from them; then the rows that differ are
+        pointed at as the voice names them: «perro»'s, those of the words that did not move, the one heard."""
         demo = self.demo
         self.enter_step("with_pe", keep=list(self.mobjects), new_numbers=sum(
             matrix.size for matrix in (demo.steps_a_pe.X, demo.steps_b_pe.X, demo.output_a_pe, demo.output_b_pe)))
@@ -1106,29 +1110,68 @@ class PositionalScene(LessonScene):
         # the lines that paired each row of Z_A with the same row of Z_B, reordered, go too: with PE the rows are no
         # longer a reordering
         # the weights step back while PE is added to the inputs, and are lit again as they make the outputs
-        self.replace_labels(self.inputs, inputs, Vanish(self.difference), Vanish(self.verdict_label), Vanish(self.links),
-                            self.weights_dimmer.to(DIMMED))
-        self.replace_rows(*zip(self.inputs, inputs))  # both sentences at once: the same PE rows added to each
+        self.replace_rows(*zip(self.inputs, inputs), with_first=(  # both sentences at once: the same PE rows
+            Vanish(self.difference), Vanish(self.verdict_label), Vanish(self.links), self.weights_dimmer.to(DIMMED)))
         self.beat("outputs")  # the outputs computed anew as the voice says so
-        self.replace_labels(self.outputs, outputs, self.weights_dimmer.to(1.0))
-        self.replace_rows((self.outputs[0], outputs[0]))
+        self.replace_rows((self.outputs[0], outputs[0]), with_first=(self.weights_dimmer.to(1.0),))
         self.replace_rows((self.outputs[1], outputs[1]))
         self.beat("differ")  # "no longer a reordering" as the number that shows it lands, not before nor after
         self.pop(Appear(self.verdict_label), Appear(difference), slot=DIFFERENCE_SECONDS)
-        self.beat("word")  # the word the voice names: its two output rows, which now differ
+        self.beat("word")  # the word the voice names: its two output rows, which now differ, their frames thickened
+        word_frames = VGroup(*self.word_frames[2:])
+        self.pop(word_frames.animate.set_stroke(width=FOCUS_STROKE))
         # a flash of colour, not of size: grown, the rows' digits crossed the frames round them (review s13)
         self.play(*[Indicate(matrix.row(tokens.index(COMPARED_WORD)), color=style.HIGHLIGHT, scale_factor=1.0)
-                    for matrix, tokens in zip(outputs, (demo.tokens_a, demo.tokens_b))], run_time=1.2)
-        # the largest difference is not «perro»'s: the rows it is read from framed as it is heard (review s12: «1.14»
-        # under «perro»'s framed rows belonged to «al», which did not move)
-        changed = self.changed_frames(demo.output_a_pe, demo.output_b_pe)
-        with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes
-            self.cue("outputs_compared", lands=True, with_pe=True,  # as the difference is framed, not before
+                    for matrix, tokens in zip(outputs, (demo.tokens_a, demo.tokens_b))], run_time=1.0)
+        self.point_at_differences(outputs, difference, word_frames)
+
+    def point_at_differences(self, outputs: list[LabelledMatrix], difference, word_frames: VGroup):
+        """«even the ones that did not move change»: their output rows framed in both sentences as it is said (the
+        moved word's frames thin again); «listen to the difference»: the frames narrowed to the word whose rows differ
+        most and the two numbers that differ most boxed, all thickened while their interval sounds, the largest
+        difference flashing (review s14: 9.5 s of still screen while the voice said all this, the sound with nothing
+        to follow)."""
+        demo = self.demo
+        unmoved = self.unmoved_frames()
+        changed = self.most_changed(demo.output_a_pe, demo.output_b_pe)
+        leaving = [frames for frames, token in zip(unmoved, self.unmoved_tokens()) if token != changed]
+        kept = [frames for frames, token in zip(unmoved, self.unmoved_tokens()) if token == changed]
+        cells = self.largest_cells(outputs, demo.output_a_pe, demo.output_b_pe)
+        self.beat("unmoved")
+        self.play(word_frames.animate.set_stroke(width=FRAME_STROKE), Create(unmoved), run_time=FRAMES_SECONDS)
+        self.beat("listen")
+        self.play(*[Vanish(frames) for frames in leaving], Create(cells), run_time=FRAMES_SECONDS)
+        heard = VGroup(*kept, cells)
+        with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes,
+            self.cue("outputs_compared", with_pe=True,  # as the frames round what it compares thicken
                      max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))
-            self.play(Indicate(difference, color=style.HIGHLIGHT, scale_factor=1.3), Create(changed),
-                      run_time=DIFFERENCE_SECONDS)
-        self.beat("counts")
+            self.pop(heard.animate.set_stroke(width=FOCUS_STROKE))
+            # a flash of colour, not of size: grown, «1.14» covered the colon of «palabra:» before it (review s14);
+            # over as the sound (COMPARISON_SECONDS) rings out a LISTEN_TAIL later: the voice goes on as it ends
+            self.play(Indicate(difference, color=style.HIGHLIGHT, scale_factor=1.0),
+                      run_time=COMPARISON_SECONDS - POP_SECONDS - LISTEN_TAIL)
+        self.beat("counts")  # the frames left thick: what the conclusion rests on, the step's last look
         self.wait(1.0)
+
+    def unmoved_tokens(self) -> list[str]:
+        """The words at the same place in both sentences («el», «mordió», «al»)."""
+        demo = self.demo
+        return [token for i, token in enumerate(demo.tokens_b) if demo.permutation[i] == i]
+
+    def unmoved_frames(self) -> VGroup:
+        """Frames, in the outputs' colour, round both output rows of each word that did not move: a pair per word."""
+        return VGroup(*[VGroup(*[self.row_frame(matrix, self.demo.tokens_b.index(token)).set_stroke(style.OUTPUT)
+                                 for matrix in self.outputs]) for token in self.unmoved_tokens()])
+
+    def largest_cells(self, outputs: list[LabelledMatrix], output_a: np.ndarray, output_b: np.ndarray) -> VGroup:
+        """Boxes round the two numbers whose gap is the largest difference (2.36 and 1.21 for «al»), their places
+        (sentence, row, column) kept as ``places``."""
+        token = self.most_changed(output_a, output_b)
+        rows = (self.demo.tokens_a.index(token), self.demo.tokens_b.index(token))
+        column = int(np.argmax(np.abs(output_b[rows[1]] - output_a[rows[0]])))
+        boxes = VGroup(*[matrix.cell_box(i, column) for matrix, i in zip(outputs, rows)])
+        boxes.places = [(side, i, column) for side, i in enumerate(rows)]
+        return boxes
 
     @staticmethod
     def in_place(old: LabelledMatrix, new: LabelledMatrix) -> LabelledMatrix:
@@ -1138,20 +1181,19 @@ class PositionalScene(LessonScene):
         enlarge_formulas(new)
         return new
 
-    def replace_labels(self, old: list[LabelledMatrix], new: list[LabelledMatrix], *animations):
-        """Each old matrix takes its new one's label (its rows follow, ``replace_rows``)."""
-        self.play(*[FadeTransform(before.label, after.label) for before, after in zip(old, new)], *animations,
-                  run_time=0.8)
-
-    def replace_rows(self, *pairs: tuple[LabelledMatrix, LabelledMatrix], fill_after: float | None = None):
+    def replace_rows(self, *pairs: tuple[LabelledMatrix, LabelledMatrix], with_first=()):
         """Each old matrix's numbers give way to its new one's, row by row (ROW_SECONDS each), the old gone before the
-        new come; the pairs side by side (or filling the step's reading time but ``fill_after``, see
-        ``reveal_seconds``)."""
+        new come; the pairs side by side. With the first new row, ``with_first`` plays, each old matrix takes its new
+        one's label and the old rows still to go dim: a label stands over numbers it describes, or over dimmed ones
+        on their way out (review s14: «Z_B = Attention(X_B + PE)» over the rows without PE for 6 s)."""
         rows = len(pairs[0][0].entries)
-        each = ROW_SECONDS if fill_after is None else max(ROW_SECONDS, self.reveal_seconds(fill_after=fill_after) / rows)
+        leaving = Dimmer(*[before.row(i) for before, _ in pairs for i in range(1, rows)])
         for i in range(rows):
             self.row_cue(pairs[0][1], i)  # the first sentence's new row heard as it lands
-            self.pop(*[Succession(Vanish(before.row(i)), Appear(after.row(i))) for before, after in pairs], slot=each)
+            first = [*[FadeTransform(before.label, after.label) for before, after in pairs], leaving.to(DIMMED),
+                     *with_first] if i == 0 else []
+            self.pop(*first, *[Succession(Vanish(before.row(i)), Appear(after.row(i))) for before, after in pairs],
+                     slot=ROW_SECONDS)
 
     # Layout --------------------------------------------------------------------------------------
     def body(self) -> tuple[float, float, float, float]:
