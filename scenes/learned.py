@@ -306,15 +306,15 @@ class LearnedScene(LessonScene):
         legend = self.loss_legend(vocabulary, guess, first, repeated, floor, uncopyable)
         fit(legend, right - split - 0.3, top - bottom)
         legend.move_to([(split + right) / 2 + 0.15, (bottom + top) / 2, 0])
-        # the task leaves with the old header and the axes come with the new one: the voice's first words, «Adivinar
-        # cuesta 3.18», come with their line and entry as the step starts (review s14: 2 s after them)
+        # the task leaves with the old header; the voice's first words, «Adivinar cuesta 3.18», come with the axes,
+        # the guessing line and its entry as the step starts (review s14: they came 2 s after the words)
         self.begin_step("loss", self.strings["steps"]["loss"][loss_step(training)], new_numbers=7,
                         steps=len(training.losses), vocabulary=vocabulary, guess=f"{guess:.2f}", drop=drop,
                         first=f"{first:.2f}", repeated=f"{repeated:.2f}", floor=f"{floor:.2f}",
                         uncopyable=exact(uncopyable), about=round(uncopyable), targets=targets(training.shape.half),
-                        with_header=[Vanish(self.task)], arriving=[plot.frame])
+                        with_header=[Vanish(self.task)])
         self.beat("guess")
-        self.play(Create(guess_line), Appear(legend[0]), run_time=REVEAL_SECONDS)
+        self.play(Appear(plot.frame), Create(guess_line), Appear(legend[0]), run_time=REVEAL_SECONDS)
         with self.listening():  # the curve's falling pitch is the step's point: heard in the clear, as it is drawn
             seconds = max(LOSS_SECONDS, self.reveal_seconds(fill_after=3.0))
             samples = np.linspace(0, len(training.losses) - 1, LOSS_SAMPLES).round().astype(int)
@@ -564,10 +564,13 @@ class LearnedScene(LessonScene):
                                # how every map on the screen is read (review s12: the patterns had no axes)
                                label_text(self.labels["map_axes"], style.MUTED, style.CAPTION_SIZE)
                                ).arrange(DOWN, buff=0.35)
-        threshold = label_text(self.labels["clean_note"].format(score=format_number(CLEAN)), style.MUTED,
-                               style.CAPTION_SIZE)  # the voice's «limpias, con al menos 0.50», on screen as it is said
+        # the voice's «limpias, con al menos 0.50» and «las otras no copian», on screen as they are said
+        threshold, muted_note = notes = VGroup(*[label_text(text, style.MUTED, style.CAPTION_SIZE) for text in (
+            self.labels["clean_note"].format(score=format_number(CLEAN)), self.labels["muted_note"])])
+        notes.arrange(DOWN, buff=NOTE_LINE_GAP)
         trained_side = VGroup(label_text(self.labels["trained"], style.TEXT, style.BODY_SIZE),
-                              self.trained_grid(layers, heads, right - split - 0.3, top - bottom - 1.4), threshold)
+                              self.trained_grid(layers, heads, right - split - 0.3,
+                                                top - bottom - 1.3 - muted_note.height - NOTE_LINE_GAP), notes)
         trained_side.arrange(DOWN, buff=0.3)
         fit(designed_side, split - left - 0.3, top - bottom)
         fit(trained_side, right - split - 0.3, top - bottom)
@@ -606,7 +609,8 @@ class LearnedScene(LessonScene):
                 frames.add(*new_frames)
         if others:
             self.beat("others")
-            self.play(*[animation for k in others for animation in self.muting(shown[k])], run_time=0.8)
+            self.play(Appear(muted_note), *[animation for k in others for animation in self.muting(shown[k])],
+                      run_time=REVEAL_SECONDS)  # quick: a slow fade of dark maps reads as a still screen
         self.comparison = VGroup(designed_side, trained_side, divider, frames)
 
     @staticmethod

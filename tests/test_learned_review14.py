@@ -59,14 +59,14 @@ def test_the_floor_derivation_is_legible_and_says_why_a_new_token_counts(scene):
     apart (0.08 before); one says that nothing followed a new token before (so nothing can be copied from it), and the parts' line
     says the period's last token is one of them."""
     texts = [text for text in steps_of(scene)["loss"].texts if "predicciones" in text.text or text.text.startswith(
-        ("copiando", "16.25", "nada lo siguió", "3.75", "sueltos:"))]  # a line each (its numbers apart: checked as text)
+        ("copiando", "16.25", "(nada lo siguió", "3.75", "sueltos:"))]  # a line each (its numbers apart: checked as text)
     assert len(texts) == 6, [text.text for text in texts]
     pixels = [text.cap_height * 720 / config.frame_height for text in texts]
     assert min(pixels) >= LEAST_CAP_PIXELS, pixels
     ordered = sorted(texts, key=lambda text: -text.top)
     assert min(upper.bottom - lower.top for upper, lower in zip(ordered, ordered[1:])) >= 0.1
     lines = [text.text.replace("\n", " ") for text in ordered]
-    assert any(line.startswith("nada lo siguió antes") and "copiar" in line for line in lines), lines
+    assert any(line.startswith("(nada lo siguió antes") and "copiar" in line for line in lines), lines
     assert any(line.startswith("3.75 sueltos") and "último" in line for line in lines), lines
 
 
