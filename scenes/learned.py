@@ -36,6 +36,7 @@ from scenes.lesson_scene import LessonScene, wrapped_parts, wrapped_text
 from scenes.visuals import fit, label_text, sit_on, tagged_number, text_with_numbers
 
 PREVIOUS_COLOUR = style.HEADS[0]  # the previous-token head: the colour of section 3's designed previous-token head
+ROLE_COLOURS = (PREVIOUS_COLOUR, style.INDUCTION)  # a layer's clean heads: previous-token in layer 1, induction in 2
 
 FIRST_HALF_COLOUR = style.MUTED  # the random half, and its loss: what cannot be learned
 REPEATED_COLOUR = style.TEXT  # the repeated half, and its loss
@@ -44,7 +45,7 @@ FLOOR_COLOUR = style.HIGHLIGHT  # where copying leaves the training loss: a mark
 HOLD = 2.0  # seconds to hold a state worth reading
 LEGEND_GAP = 0.28  # between two entries of the loss's legend
 FLOOR_INDENT = 0.35  # the copying floor's entry, under the training curve's: it is that curve's level
-LINE_READ = 0.8  # seconds to read one more line of the floor's derivation before the next comes
+LINE_READ = 0.7  # seconds to read one more line of the floor's derivation before the next comes
 NOTE_LINE_GAP = 0.1  # between the score note's two lines
 SCORES_BUFF = (0.16, 0.06)  # round a head's three scores: clear of the digits' sides, of the maps above
 ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 0.5, 0.5, 0.3  # the task's copy arrow, a breath, its answer
@@ -55,9 +56,11 @@ MOMENT_SECONDS = 0.6  # a moment of the training (before, during, after the drop
 CAPTION_ROOM = 0.3  # above the body's bottom: a caption on two lines rises this far into it
 SLOT = 0.5  # a token's box side in the task's row (frame units), before the row is fitted
 SLOT_GAP = 0.08
+ROW_MARGIN = 0.3  # the mechanism's token row, inside the body's sides: its end tokens clear of the frame's edges
 LOSS_SAMPLES = 240  # points of the loss a cue carries: the curve's shape, not every step's
-LOSS_SECONDS = 4.0  # drawing the loss curve, at least
-PLOT_SHARE = 0.52  # of the body's width, for the loss plot; its legend takes the rest (its derivation's lines at full size)
+LOSS_SECONDS = 3.6  # drawing the loss curve, at least
+PLOT_SHARE = 0.48  # of the body's width, for the loss plot; its legend takes the rest (its derivation's lines >= 16 px)
+FLOOR_LINE_GAP = 0.14  # between two lines of the floor's derivation: apart enough to read one at a time
 HEATMAPS_WIDTH = 5.8  # the three moments' heatmaps, side by side; the arcs over the example take the rest
 PANEL_GAP = 0.3
 TITLE_GAP = 0.15  # between a head's name and its arcs
@@ -75,6 +78,8 @@ REVEAL_SECONDS = 0.3  # a piece coming as the voice names it: quick enough to be
 DESIGNED_CELL = 0.13  # a cell of section 3's designed patterns
 TRAINED_SIDE = 2.0  # largest side of a trained head's pattern in the comparison
 HEADS_GAP = 0.25  # between two trained heads of a layer
+MESSY_OPACITY = 0.45  # a trained head that is not clean: its map muted once the voice names it (its score stays legible)
+CLEAN_FRAME_WIDTH = 4  # the frame round a clean trained head: the step's boldest mark
 LAYERS_GAP = 0.25  # between the trained heads of two layers
 NAME_GAP = 0.1  # between a trained pattern and its score under it
 HEADER_GAP = 0.22  # between a trained pattern and the head's name over it: clear of a frame drawn round the head
@@ -272,10 +277,6 @@ class LearnedScene(LessonScene):
         drop = drop_step(training)
         first, repeated = float(training.first_half_losses[-1]), float(training.repeated_half_losses[-1])
         floor, uncopyable = copying_loss(vocabulary, training.shape.half), uncopyable_targets(training.shape.half)
-        self.begin_step("loss", self.strings["steps"]["loss"][loss_step(training)], new_numbers=7,
-                        steps=len(training.losses), vocabulary=vocabulary, guess=f"{guess:.2f}", drop=drop,
-                        first=f"{first:.2f}", repeated=f"{repeated:.2f}", floor=f"{floor:.2f}",
-                        uncopyable=exact(uncopyable), about=round(uncopyable), targets=targets(training.shape.half))
         left, right, bottom, top = body()
         split = left + PLOT_SHARE * (right - left)
         steps = np.arange(len(training.losses))
@@ -305,10 +306,15 @@ class LearnedScene(LessonScene):
         legend = self.loss_legend(vocabulary, guess, first, repeated, floor, uncopyable)
         fit(legend, right - split - 0.3, top - bottom)
         legend.move_to([(split + right) / 2 + 0.15, (bottom + top) / 2, 0])
-        self.play(Vanish(self.task), run_time=0.6)
-        self.play(Create(plot.frame), run_time=1.0)
-        self.beat("guess")  # a silent caption's guessing loss comes with its line
-        self.play(Create(guess_line), Appear(legend[0]), run_time=0.8)
+        # the task leaves with the old header; the voice's first words, «Adivinar cuesta 3.18», come with the axes,
+        # the guessing line and its entry as the step starts (review s14: they came 2 s after the words)
+        self.begin_step("loss", self.strings["steps"]["loss"][loss_step(training)], new_numbers=7,
+                        steps=len(training.losses), vocabulary=vocabulary, guess=f"{guess:.2f}", drop=drop,
+                        first=f"{first:.2f}", repeated=f"{repeated:.2f}", floor=f"{floor:.2f}",
+                        uncopyable=exact(uncopyable), about=round(uncopyable), targets=targets(training.shape.half),
+                        with_header=[Vanish(self.task)])
+        self.beat("guess")
+        self.play(Appear(plot.frame), Create(guess_line), Appear(legend[0]), run_time=REVEAL_SECONDS)
         with self.listening():  # the curve's falling pitch is the step's point: heard in the clear, as it is drawn
             seconds = max(LOSS_SECONDS, self.reveal_seconds(fill_after=3.0))
             samples = np.linspace(0, len(training.losses) - 1, LOSS_SAMPLES).round().astype(int)
@@ -316,13 +322,15 @@ class LearnedScene(LessonScene):
             self.play(Create(plot.curve, rate_func=linear), Appear(legend[1], rate_func=linear), run_time=seconds)
         self.beat("drop")
         self.play(Create(drop_line), Appear(drop_label), run_time=REVEAL_SECONDS)
-        self.beat("halves")  # a silent caption's two halves' losses come with their dots
-        self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2]), run_time=0.6)
+        self.beat("halves")  # the two halves' losses come with their dots, as «la mitad repetida baja a» is said
+        self.play(Appear(dots, lag_ratio=0.2), Appear(legend[2]), run_time=REVEAL_SECONDS)
         self.beat("floor")  # where the curve settles: what copying leaves, said as its line is drawn
         floor_mark, floor_text = legend[3]
-        self.play(Create(floor_line), Appear(floor_mark, floor_text[0]), run_time=0.5)
-        self.beat("uncopyable")  # then why, a line at a time, each given its reading time: the targets no copy can
-        for line in floor_text[1:]:  # reach, what they are, the two means they add up to, the strays' from its range
+        self.play(Create(floor_line), Appear(floor_mark, floor_text[0]), run_time=REVEAL_SECONDS)
+        self.wait(LINE_READ)  # its formula while «Queda cerca de 1.78» is said: the lines after it get more time
+        self.play(Appear(floor_text[1]), run_time=REVEAL_SECONDS)
+        self.beat("uncopyable")  # then why, a line at a time, each given its reading time: what the count is, why it
+        for line in floor_text[2:]:  # has nothing to copy, the two means it adds up to, the strays' from its range
             self.play(Appear(line), run_time=REVEAL_SECONDS)
             self.wait(LINE_READ)
         self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, floor_line, legend)
@@ -361,11 +369,14 @@ class LearnedScene(LessonScene):
             # what is counted: a prediction is made FROM a token, and one not seen before has nothing to copy (the
             # first m + p), then the two means that count adds up, the strays' from the range m is drawn from
             label_text(self.labels["floor_new"].format(uncopyable=exact(uncopyable)), FLOOR_COLOUR, size),
+            # why a new token, the period's last one too, leaves nothing to copy (review s14: «desde un token nuevo»
+            # alone did not say why the first period's last token counts)
+            label_text(self.labels["floor_new_why"], FLOOR_COLOUR, size),
             label_text(self.labels["floor_parts"].format(lead=exact(mean_lead(half)), period=exact(mean_period(half))),
                        FLOOR_COLOUR, size),
             label_text(self.labels["floor_lead"].format(room=2 * half, period=exact(mean_period(half))), FLOOR_COLOUR,
                        size)
-        ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        ).arrange(DOWN, buff=FLOOR_LINE_GAP, aligned_edge=LEFT)
         floor_row = self.legend_row(DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FLOOR_COLOUR, stroke_width=3),
                                     floor_text, floor_text[0])
         test_rows.arrange(DOWN, buff=LEGEND_GAP, aligned_edge=LEFT)
@@ -553,10 +564,13 @@ class LearnedScene(LessonScene):
                                # how every map on the screen is read (review s12: the patterns had no axes)
                                label_text(self.labels["map_axes"], style.MUTED, style.CAPTION_SIZE)
                                ).arrange(DOWN, buff=0.35)
-        threshold = label_text(self.labels["clean_note"].format(score=format_number(CLEAN)), style.MUTED,
-                               style.CAPTION_SIZE)  # the voice's «limpias, con al menos 0.50», on screen as it is said
+        # the voice's «limpias, con al menos 0.50» and «las otras no copian», on screen as they are said
+        threshold, muted_note = notes = VGroup(*[label_text(text, style.MUTED, style.CAPTION_SIZE) for text in (
+            self.labels["clean_note"].format(score=format_number(CLEAN)), self.labels["muted_note"])])
+        notes.arrange(DOWN, buff=NOTE_LINE_GAP)
         trained_side = VGroup(label_text(self.labels["trained"], style.TEXT, style.BODY_SIZE),
-                              self.trained_grid(layers, heads, right - split - 0.3, top - bottom - 1.4), threshold)
+                              self.trained_grid(layers, heads, right - split - 0.3,
+                                                top - bottom - 1.3 - muted_note.height - NOTE_LINE_GAP), notes)
         trained_side.arrange(DOWN, buff=0.3)
         fit(designed_side, split - left - 0.3, top - bottom)
         fit(trained_side, right - split - 0.3, top - bottom)
@@ -585,23 +599,33 @@ class LearnedScene(LessonScene):
         others = [k for k in range(len(shown)) if k not in named]
         self.beat("scores")
         self.play(Appear(threshold), run_time=REVEAL_SECONDS)
-        if named and others:
-            frames = VGroup()
-            for layer, group in enumerate(clean_by_layer):
-                if group:
-                    self.beat(f"clean_{layer + 1}")
-                    self.play(Create(new_frames := self.head_frames(shown, group)), run_time=0.8)
-                    frames.add(*new_frames)
+        # the clean heads' frames, in their role's colour, stay the brightest marks; the others' maps are muted as they
+        # are named (review s14: white frames round them drew the eye to the heads the voice calls not clean)
+        frames = VGroup()
+        for layer, group in enumerate(clean_by_layer):
+            if group:
+                self.beat(f"clean_{layer + 1}")
+                self.play(Create(new_frames := self.head_frames(shown, group, ROLE_COLOURS[layer])), run_time=0.8)
+                frames.add(*new_frames)
+        if others:
             self.beat("others")
-            self.play(Vanish(frames), Create(frames := self.head_frames(shown, others)), run_time=0.8)
-        else:  # every head clean, or none: all of them named at once
-            self.play(Create(frames := self.head_frames(shown, range(len(shown)))), run_time=0.8)
+            self.play(Appear(muted_note), *[animation for k in others for animation in self.muting(shown[k])],
+                      run_time=REVEAL_SECONDS)  # quick: a slow fade of dark maps reads as a still screen
         self.comparison = VGroup(designed_side, trained_side, divider, frames)
 
     @staticmethod
-    def head_frames(shown: list, group) -> VGroup:
-        """A highlight frame round each trained head of ``group`` (indices into ``shown``)."""
-        return VGroup(*[SurroundingRectangle(shown[k], color=style.HIGHLIGHT, buff=0.06, stroke_width=3) for k in group])
+    def muting(head: VGroup) -> list:
+        """A scored pattern's map and frame fading to MESSY_OPACITY (its invisible extent and its score left as they
+        are): a head the voice calls not clean, receding."""
+        heatmap, frame = head[0], head[1]
+        return [*[cells.animate.set_fill(opacity=MESSY_OPACITY) for cells in heatmap.grid[1:]],
+                frame.animate.set_stroke(opacity=MESSY_OPACITY)]
+
+    @staticmethod
+    def head_frames(shown: list, group, colour) -> VGroup:
+        """A frame in ``colour`` round each trained head of ``group`` (indices into ``shown``)."""
+        return VGroup(*[SurroundingRectangle(shown[k], color=colour, buff=0.06, stroke_width=CLEAN_FRAME_WIDTH)
+                        for k in group])
 
     def clean_list(self, clean: tuple[list[int], list[int]], markers: bool = False) -> str:
         """The clean heads as the caption says them: «capa 1, cabezas 1 y 4; capa 2, cabeza 3»; with ``markers``, as
@@ -627,11 +651,11 @@ class LearnedScene(LessonScene):
         scores = (self.training.previous_token_scores[after], self.training.induction_scores[after])
         tags = ("layer1_previous_token_score", "layer2_induction_score")
         clean = {(layer, head): colour for layer, (found, colour) in
-                 enumerate(zip(clean_heads(self.training), (PREVIOUS_COLOUR, style.INDUCTION))) for head in found}
+                 enumerate(zip(clean_heads(self.training), ROLE_COLOURS)) for head in found}
         size = style.CAPTION_SIZE
         line = label_text("Ag", font_size=size).height
         names = [self.layer_name(layer, found, colour) for layer, (found, colour)
-                 in enumerate(zip(clean_heads(self.training), (PREVIOUS_COLOUR, style.INDUCTION)))]
+                 in enumerate(zip(clean_heads(self.training), ROLE_COLOURS))]
         label_width = max(name.width for name in names)
         side = min(TRAINED_SIDE, (width - label_width - ROW_LABEL_GAP - HEADS_GAP * (heads - 1)) / heads,
                    (height - line - HEADER_GAP - (layers - 1) * LAYERS_GAP) / layers - NAME_GAP - line)
@@ -694,7 +718,7 @@ class LearnedScene(LessonScene):
         VGroup(notes, chart).arrange(RIGHT, buff=CHART_GAP, aligned_edge=DOWN)
         VGroup(notes, chart).move_to([(left + right) / 2, 0, 0]).align_to([0, bottom, 0], DOWN)
         notes.add(chart)  # the prediction's line is the chart
-        self.row = self.example_row(right - left, gap=SLOT_GAP, slot=SLOT)
+        self.row = self.example_row(right - left - 2 * ROW_MARGIN, gap=SLOT_GAP, slot=SLOT)
         readout_room = READOUT_GAP + number_text(0.0, font_size=READOUT_SIZE).height
         room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.35  # the chart's top
         below, above = BELOW_HEIGHT + readout_room, COPY_HEIGHT + readout_room

@@ -218,7 +218,7 @@ def test_the_training_note_comes_under_the_row_in_both_its_parts():
     scene, shown = scene_and_screens("learned")
     task = [screen for screen in shown if screen.key == "task"]
     notes = [(screen.time, text) for screen in task for text in screen.texts if text.text.startswith("Entrenado")]
-    assert len({time for time, _ in notes}) >= 2, "the note is on the step's screens"
+    assert notes, "the note is on the step's screens"  # review s14: it leaves with the next step's header (one screen)
     letters = [text for screen in task for text in screen.texts if len(text.text) == 1 and text.text.isupper()]
     top = max(text.top for text in letters)  # the example's row, over the training row under the note (review s11)
     letters = [text for text in letters if text.top > top - 0.2]
