@@ -258,8 +258,12 @@ class CapitalScene(LessonScene):
             # left the step's finished screen 4 s still after the voice (review s14: 3.9 s of dead air)
             along = [Create(self.highlight(product, columns=[COUNTRY_DIMENSION])), *map(Appear, note)] \
                 if said == "value" else []
+            # V's last row lands with its whole country column heard (the step's last sound, after the voice: not
+            # replayed then)
+            closing = {"kind": "values", "values": walk.V[:, COUNTRY_DIMENSION].tolist(), "spacing": 0.1,
+                       "low": self.vector_scale["low"], "high": self.vector_scale["high"]} if said == "value" else None
             self.present(product, sounded=product.values[:, COUNTRY_DIMENSION],  # the country column as it lands
-                         scale=self.vector_scale, numbers=live_columns(product.values), along=along)
+                         scale=self.vector_scale, numbers=live_columns(product.values), along=along, closing=closing)
 
     # Steps 4-6: one row of attention --------------------------------------------------------------
     def show_scores(self):
@@ -955,12 +959,16 @@ class CapitalScene(LessonScene):
         self.remove(mobject)
         self.add(mobject)
 
-    def reveal_rows(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None):
+    def reveal_rows(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None,
+                    closing: dict | None = None):
         """Row after row, each appearing at once and given its numbers' reading time (``numbers`` a row, by default all
         its numbers) before the next comes; with ``sounded`` (a number per row) each row's blip sounds as the row lands, on
-        ``scale`` (``blip``)."""
-        for row in range(len(matrix.entries)):
-            if sounded is not None:
+        ``scale`` (``blip``); with ``closing`` (a cue's ``kind`` and values) the last row lands with that cue instead."""
+        last = len(matrix.entries) - 1
+        for row in range(last + 1):
+            if closing is not None and row == last:
+                self.cue(lands=True, **closing)
+            elif sounded is not None:
                 self.blip(sounded, row, scale)
             self.quickly(Appear(matrix.row(row)), seconds=self.reveal_seconds(numbers or matrix.values.shape[1]))
         self.settle(matrix)
@@ -985,11 +993,11 @@ class CapitalScene(LessonScene):
             self.wait(seconds - ROW_APPEARS)
 
     def present(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None,
-                along=()):
+                along=(), closing: dict | None = None):
         """The frame (and the animations ``along`` with it), then the numbers row by row (reveal_rows, ``sounded``,
-        ``scale`` and ``numbers`` as there)."""
+        ``scale``, ``numbers`` and ``closing`` as there)."""
         self.quickly(*map(Appear, [matrix.frame, *matrix.headers]), *along, seconds=0.4)
-        self.reveal_rows(matrix, sounded, scale, numbers)
+        self.reveal_rows(matrix, sounded, scale, numbers, closing)
 
     def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):
         """Centre ``group`` in the body (above a reserved strip), scaled to fit; remember the scale."""
