@@ -321,8 +321,8 @@ class CapitalScene(LessonScene):
         self.play(MoveToTarget(self.scores), Appear(tokens), run_time=0.8)
         # the divided numbers fade in where they stand, by the scores they come from: a copy of the scores sliding
         # and morphing into them drew two numbers over each other for a second («5.5777», «−2−2.04»: review s14)
-        self.play(Appear(scaled.frame), Appear(root), run_time=ROW_APPEARS * 2)
-        self.play(Appear(scaled.entry_grid), run_time=SCALED_APPEARS)
+        self.play(Appear(scaled.outline), Appear(root), run_time=ROW_APPEARS * 2)
+        self.play(Appear(scaled.cell_grid), Appear(scaled.entry_grid), run_time=SCALED_APPEARS)  # colour with value
         self.settle(scaled)
         self.wait(1.0)
         self.quickly(Appear(arrow), Appear(chart.baseline), Appear(chart.labels), seconds=0.6)
@@ -384,6 +384,7 @@ class CapitalScene(LessonScene):
                             / as_read(walk.residual_spread))
         self.normalized = labelled(walk.normalized[None], rf"\mathrm{{LN}}(r) {sign} (r - \mu) / \sigma",
                                    style.OUTPUT, "normalized")
+        notes = [self.rounding_note()] if sign == r"\approx" else []  # (1.18 − 0.36)/0.76 is 1.08, LN(r) shows 1.07
         plus = MathTex("+", font_size=SIGN_SIZE)
         equals = MathTex(tex_relation(walk.residual, as_read(walk.context) + as_read(walk.X[-1])), font_size=SIGN_SIZE)
         sum_row = VGroup(context, plus, x_es, equals, residual).arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
@@ -393,7 +394,8 @@ class CapitalScene(LessonScene):
         statistics = VGroup(self.reading(self.labels["mean"], mean, "mean"),
                             self.reading(self.labels["spread"], spread, "spread")).arrange(RIGHT, buff=1.2)
         sit_on(statistics[1], baseline(statistics[0].value))  # centred, μ's tail would lift its reading
-        self.place(VGroup(sum_row, statistics, self.normalized).arrange(DOWN, buff=0.6), largest_scale=1.2)
+        self.place(VGroup(sum_row, statistics, self.normalized).arrange(DOWN, buff=0.6), largest_scale=1.2,
+                   reserve_bottom=NOTE_HEIGHT + 0.2 if notes else 0.0)
         self.clear_stage(self.context)
         self.play(ReplacementTransform(self.context, context), run_time=0.8)
         self.quickly(Appear(plus), Appear(x_es), seconds=0.6)
@@ -405,7 +407,8 @@ class CapitalScene(LessonScene):
             self.quickly(Appear(reading), seconds=0.6)
         self.beat("normalized")
         self.cue_vector(walk.normalized)  # LN(r) on r's scale, as it has appeared: drawn in to a stable one
-        self.quickly(Appear(self.normalized), seconds=self.reveal_seconds(D_MODEL, fill_after=0.5 + HOLD))
+        self.quickly(Appear(self.normalized), *map(Appear, notes),
+                     seconds=self.reveal_seconds(D_MODEL, fill_after=0.5 + HOLD))
         self.play(Create(self.highlight(self.normalized, [(0, COUNTRY_DIMENSION)])), run_time=0.5)
         self.wait(HOLD)
 

@@ -82,6 +82,18 @@ def test_a_worked_line_with_approx_explains_it_on_its_screen(early, key):
     assert note.cap_height * PIXELS >= 14
 
 
+def test_every_formula_with_approx_has_the_note_on_its_screen(early):
+    """LN(r) ≈ (r − μ)/σ too: (1.18 − 0.36)/0.76 is 1.08, LN(r)₀ shows 1.07."""
+    scene, _ = early
+    walk = capital_walkthrough(1.0)
+    written = (np.round(walk.residual, 2) - round(walk.residual_mean, 2)) / round(walk.residual_spread, 2)
+    assert format_number(written[0]) != format_number(walk.normalized[0])
+    for key in ("scores", "softmax", "context", "layer_norm"):
+        shown = texts(scene, key)
+        if any(r"\approx" in text and not text.startswith(r"\sqrt") for text in shown):
+            assert LABELS["approx_values"] in shown, key
+
+
 def test_step_two_writes_d_three(early):
     scene, _ = early
     assert any(text.endswith(r"\qquad d = 3") for text in texts(scene, "positional"))
