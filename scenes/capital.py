@@ -39,6 +39,7 @@ GROWTH = 1.5  # seconds the distribution's bars take to grow: its chord sounds a
 CHORD_SECONDS = 1.6  # a distribution's chord as its bars land (step 9)
 NUMBERS_PER_OUTPUT_ROW = 2  # a row of W_out or b_out: París's and Roma's numbers, then six zeros
 LINE_HEIGHT = 0.55  # strip kept under the body for a worked line
+NOTE_HEIGHT = 0.35  # and under a worked line with «≈», for the note saying what it means
 CAPTION_CLEARANCE = 0.3  # body_box leaves room for one caption line; a wrapped caption needs this much more
 SIGN_SIZE = 40
 FORMULA_SIZE = 40  # step 2's PE formula and its worked entry
@@ -50,6 +51,7 @@ READOUT_SIZE = 32
 # (TEXT) keep a contrast of 4.6:1 there, over WCAG's 4.5:1 (at the full colour, 3.5:1).
 FILL_SHARE = 0.8
 ROW_APPEARS = 0.2  # seconds a row (or a piece) takes to appear: a fade over seconds reads as a still screen
+SCALED_APPEARS = 0.8  # seconds the divided scores take to fade in (after their frame): the step's 1.2 s as before
 BOX_MARGIN = 0.12  # frame units a highlight box leaves round its numbers, at most
 BOX_CLEARANCE = 0.5  # a box stands halfway from its numbers to the nearest other glyph (or nearer, BOX_MARGIN)
 BRACKET_ROOM = 0.08  # a heat-coloured matrix's brackets moved this much out: its filled cells touched them (and K's
@@ -252,13 +254,16 @@ class CapitalScene(LessonScene):
             else:  # «W sub V sí deja pasar el país»: its country cell framed as that is said, before V is built
                 self.play(Create(self.highlight(weight, [(COUNTRY_DIMENSION, COUNTRY_DIMENSION)])), run_time=0.6)
                 self.beat("rows")  # what a row of V is, said as V fills row by row (10 s without words before)
+            # V's country column, the one heard row by row, framed with V's frame: framed after its last row, it
+            # left the step's finished screen 4 s still after the voice (review s14: 3.9 s of dead air)
+            along = [Create(self.highlight(product, columns=[COUNTRY_DIMENSION])), *map(Appear, note)] \
+                if said == "value" else []
+            # V's last row lands with its whole country column heard (the step's last sound, after the voice: not
+            # replayed then)
+            closing = {"kind": "values", "values": walk.V[:, COUNTRY_DIMENSION].tolist(), "spacing": 0.1,
+                       "low": self.vector_scale["low"], "high": self.vector_scale["high"]} if said == "value" else None
             self.present(product, sounded=product.values[:, COUNTRY_DIMENSION],  # the country column as it lands
-                         scale=self.vector_scale, numbers=live_columns(product.values))
-        self.cue("values", lands=True, values=walk.V[:, COUNTRY_DIMENSION].tolist(), spacing=0.1,
-                 low=self.vector_scale["low"], high=self.vector_scale["high"])
-        self.play(Create(self.highlight(self.products["V"], columns=[COUNTRY_DIMENSION])), *map(Appear, note),
-                  run_time=0.6)
-        self.wait(HOLD)
+                         scale=self.vector_scale, numbers=live_columns(product.values), along=along, closing=closing)
 
     # Steps 4-6: one row of attention --------------------------------------------------------------
     def show_scores(self):
@@ -275,7 +280,9 @@ class CapitalScene(LessonScene):
         self.scores = self.score_column(walk.scores, self.of_last("q") + r" \cdot k_j", "scores")
         self.scores.next_to(K_target, RIGHT, buff=0.9).align_to(K_target, DOWN)
         tokens = self.token_labels(K_target, walk.tokens)
-        self.place(VGroup(tokens, K_target, query, self.scores), reserve_bottom=LINE_HEIGHT + 0.2)
+        name = self.labels["score_name"].format(token=self.shown_word(walk.tokens[best]))
+        line = self.dot_product_line(name, walk.Q[-1], walk.K[best], self.scores.entries[best][0].shown_text)
+        self.place(VGroup(tokens, K_target, query, self.scores), reserve_bottom=self.worked_reserve(line))
         last_query = self.products["Q"].row(len(walk.tokens) - 1).copy()
         self.clear_stage(K, self.products["Q"])
         self.play(MoveToTarget(K), Appear(tokens), Vanish(self.products["Q"]),
@@ -284,8 +291,6 @@ class CapitalScene(LessonScene):
         self.cue("scale", **shared_scale(walk.scores))  # the scores' own scale starts
         self.play(Appear(self.scores.frame), run_time=0.4)
         self.reveal_rows(self.scores, sounded=walk.scores)
-        name = self.labels["score_name"].format(token=self.shown_word(walk.tokens[best]))
-        line = self.dot_product_line(name, walk.Q[-1], walk.K[best], self.scores.entries[best][0].shown_text)
         # «su consulta pregunta por un lugar»: the component that makes the top score (q_es's only non-zero one), in
         # q_es and down K's column of that name, framed as it is said
         asked = int(np.argmax(walk.Q[-1] * walk.K[best]))
@@ -305,16 +310,19 @@ class CapitalScene(LessonScene):
         scores = self.base_size_target(self.scores)
         scaled = self.score_column(walk.scaled, rf"/\sqrt{{{D_MODEL}}}", "scaled")
         columns = VGroup(scores, scaled).arrange(RIGHT, buff=0.6, aligned_edge=DOWN)
+        root = root_value(walk.K.shape[1]).next_to(scaled, DOWN, buff=0.3)  # «unos 1.73», written as it is said
         tokens = self.token_labels(scores, walk.tokens)
         chart = BarChart(walk.attention_row, self.shown_words(walk.tokens), style.ATTENTION, height=2.8, bar_width=0.7, gap=0.4,
                          decimals=probability_decimals(walk.attention_row), name="attention")
         arrow = VGroup(MathTex(r"\text{softmax}", color=style.ATTENTION, font_size=style.BODY_SIZE + 4),
                        Arrow(LEFT, RIGHT, color=style.MUTED, buff=0)).arrange(DOWN, buff=0.15)
-        self.place(VGroup(VGroup(tokens, columns), arrow, chart).arrange(RIGHT, buff=0.7), largest_scale=1.2)
+        self.place(VGroup(VGroup(tokens, columns, root), arrow, chart).arrange(RIGHT, buff=0.7), largest_scale=1.2)
         self.clear_stage(self.scores)
         self.play(MoveToTarget(self.scores), Appear(tokens), run_time=0.8)
-        self.play(Appear(scaled.frame), ReplacementTransform(self.scores.entry_grid.copy(), scaled.entry_grid),
-                  run_time=1.2)
+        # the divided numbers fade in where they stand, by the scores they come from: a copy of the scores sliding
+        # and morphing into them drew two numbers over each other for a second («5.5777», «−2−2.04»: review s14)
+        self.play(Appear(scaled.outline), Appear(root), run_time=ROW_APPEARS * 2)
+        self.play(Appear(scaled.cell_grid), Appear(scaled.entry_grid), run_time=SCALED_APPEARS)  # colour with value
         self.settle(scaled)
         self.wait(1.0)
         self.quickly(Appear(arrow), Appear(chart.baseline), Appear(chart.labels), seconds=0.6)
@@ -347,7 +355,9 @@ class CapitalScene(LessonScene):
                                 "context", width=V.cell_width)
         self.context.next_to(V, DOWN, buff=0.45).match_x(V.cell_grid)
         tokens = self.token_labels(weights, walk.tokens)
-        self.place(VGroup(tokens, weights, V, self.context), reserve_bottom=LINE_HEIGHT + 0.2)
+        line = self.dot_product_line(self.labels["context_name"], walk.attention_row, walk.V[:, COUNTRY_DIMENSION],
+                                     self.context.entries[0][COUNTRY_DIMENSION].shown_text)
+        self.place(VGroup(tokens, weights, V, self.context), reserve_bottom=self.worked_reserve(line))
         self.clear_stage()
         self.quickly(Appear(tokens), seconds=0.4)
         self.present(weights)
@@ -359,8 +369,6 @@ class CapitalScene(LessonScene):
             self.blip(walk.context, index, self.vector_scale)
             self.quickly(Appear(entry), seconds=0.5)
         self.settle(self.context)
-        line = self.dot_product_line(self.labels["context_name"], walk.attention_row, walk.V[:, COUNTRY_DIMENSION],
-                                     self.context.entries[0][COUNTRY_DIMENSION].shown_text)
         self.play(Create(self.highlight(weights, columns=[0])), Create(self.highlight(V, columns=[COUNTRY_DIMENSION])),
                   Create(self.highlight(self.context, [(0, COUNTRY_DIMENSION)])), Appear(line), run_time=0.8)
         self.wait(HOLD + 1.0)
@@ -376,6 +384,7 @@ class CapitalScene(LessonScene):
                             / as_read(walk.residual_spread))
         self.normalized = labelled(walk.normalized[None], rf"\mathrm{{LN}}(r) {sign} (r - \mu) / \sigma",
                                    style.OUTPUT, "normalized")
+        notes = [self.rounding_note()] if sign == r"\approx" else []  # (1.18 − 0.36)/0.76 is 1.08, LN(r) shows 1.07
         plus = MathTex("+", font_size=SIGN_SIZE)
         equals = MathTex(tex_relation(walk.residual, as_read(walk.context) + as_read(walk.X[-1])), font_size=SIGN_SIZE)
         sum_row = VGroup(context, plus, x_es, equals, residual).arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
@@ -385,7 +394,8 @@ class CapitalScene(LessonScene):
         statistics = VGroup(self.reading(self.labels["mean"], mean, "mean"),
                             self.reading(self.labels["spread"], spread, "spread")).arrange(RIGHT, buff=1.2)
         sit_on(statistics[1], baseline(statistics[0].value))  # centred, μ's tail would lift its reading
-        self.place(VGroup(sum_row, statistics, self.normalized).arrange(DOWN, buff=0.6), largest_scale=1.2)
+        self.place(VGroup(sum_row, statistics, self.normalized).arrange(DOWN, buff=0.6), largest_scale=1.2,
+                   reserve_bottom=NOTE_HEIGHT + 0.2 if notes else 0.0)
         self.clear_stage(self.context)
         self.play(ReplacementTransform(self.context, context), run_time=0.8)
         self.quickly(Appear(plus), Appear(x_es), seconds=0.6)
@@ -397,7 +407,8 @@ class CapitalScene(LessonScene):
             self.quickly(Appear(reading), seconds=0.6)
         self.beat("normalized")
         self.cue_vector(walk.normalized)  # LN(r) on r's scale, as it has appeared: drawn in to a stable one
-        self.quickly(Appear(self.normalized), seconds=self.reveal_seconds(D_MODEL, fill_after=0.5 + HOLD))
+        self.quickly(Appear(self.normalized), *map(Appear, notes),
+                     seconds=self.reveal_seconds(D_MODEL, fill_after=0.5 + HOLD))
         self.play(Create(self.highlight(self.normalized, [(0, COUNTRY_DIMENSION)])), run_time=0.5)
         self.wait(HOLD)
 
@@ -501,6 +512,7 @@ class CapitalScene(LessonScene):
         left, right = self.country_panel(walk, ""), self.country_panel(other, "other_")
         VGroup(left, right).arrange(RIGHT, buff=2.4, aligned_edge=UP)
         level_rows(left, right)
+        same_label_size(left.chart, right.chart)
         same = self.between(left.chart, right.chart, "=", self.labels["same_row"])
         different = self.between(left.context, right.context, r"\neq", self.labels["different_content"])
         self.place(VGroup(left, right, same, different))
@@ -874,21 +886,37 @@ class CapitalScene(LessonScene):
         return VGroup(*[label_text(name, colour, size).next_to(matrix.brackets[0], LEFT, buff=0.2)
                         .set_y(matrix.cells[i][0].get_y()) for i, name in enumerate(names)])
 
-    def dot_product_line(self, name: str, left, right, result: str):
+    def dot_product_line(self, name: str, left, right, result: str) -> VGroup:
         """The worked dot product under the body, e.g. "puntaje de «Francia» = 2.69·2.14 + … ≈ 5.77": "=" only
-        when the rounded numbers written reproduce ``result`` (2.69·2.14 is 5.76; the exact score rounds to 5.77)."""
+        when the rounded numbers written reproduce ``result`` (2.69·2.14 is 5.76; the exact score rounds to 5.77);
+        with "≈", the note saying why under it (a student recomputing 5.76 sees it on the same screen)."""
         terms = " + ".join(f"{format_number(a)}·{parenthesised(b)}" for a, b in zip(left, right))
-        relation = "=" if reproduces(parse_number(result), as_read(left) @ as_read(right)) else "≈"
-        return self.worked_line(self.labels["expansion"].format(name=name, terms=terms, relation=relation,
-                                                                result=result))
+        rounded = not reproduces(parse_number(result), as_read(left) @ as_read(right))
+        text = self.labels["expansion"].format(name=name, terms=terms, relation="≈" if rounded else "=", result=result)
+        if not rounded:
+            return VGroup(self.worked_line(text))
+        return VGroup(self.worked_line(text, above=NOTE_HEIGHT), self.rounding_note())
 
     @staticmethod
-    def worked_line(text: str):
-        """One line of text in the strip under the body (kept free with ``place``'s ``reserve_bottom``)."""
+    def worked_reserve(line: VGroup) -> float:
+        """The strip ``place`` leaves under the body for ``line`` (a worked line, and its note if it has one)."""
+        return LINE_HEIGHT + 0.2 + NOTE_HEIGHT * (len(line) - 1)
+
+    @staticmethod
+    def worked_line(text: str, above: float = 0.0):
+        """One line of text in the strip under the body (kept free with ``place``'s ``reserve_bottom``), ``above``
+        a note's strip."""
         line = label_text(text, style.TEXT, style.BODY_SIZE)
         left_edge, right_edge, bottom, _ = style.body_box()
         fit(line, right_edge - left_edge, LINE_HEIGHT)
-        return line.move_to([0, bottom + CAPTION_CLEARANCE + LINE_HEIGHT / 2, 0])
+        return line.move_to([0, bottom + CAPTION_CLEARANCE + above + LINE_HEIGHT / 2, 0])
+
+    def rounding_note(self):
+        """What a worked line's «≈» means, in the NOTE_HEIGHT strip under it: the result was computed unrounded."""
+        note = label_text(self.labels["approx_values"], style.MUTED, style.CAPTION_SIZE)
+        left_edge, right_edge, bottom, _ = style.body_box()
+        fit(note, right_edge - left_edge, NOTE_HEIGHT)
+        return note.move_to([0, bottom + CAPTION_CLEARANCE + NOTE_HEIGHT / 2, 0])
 
     def cue_vector(self, values, spacing: float = 0.1):
         """A vector of the stream's numbers (X, r, LN(r)) heard as it lands, one blip a number on the vectors' scale."""
@@ -934,12 +962,16 @@ class CapitalScene(LessonScene):
         self.remove(mobject)
         self.add(mobject)
 
-    def reveal_rows(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None):
+    def reveal_rows(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None,
+                    closing: dict | None = None):
         """Row after row, each appearing at once and given its numbers' reading time (``numbers`` a row, by default all
         its numbers) before the next comes; with ``sounded`` (a number per row) each row's blip sounds as the row lands, on
-        ``scale`` (``blip``)."""
-        for row in range(len(matrix.entries)):
-            if sounded is not None:
+        ``scale`` (``blip``); with ``closing`` (a cue's ``kind`` and values) the last row lands with that cue instead."""
+        last = len(matrix.entries) - 1
+        for row in range(last + 1):
+            if closing is not None and row == last:
+                self.cue(lands=True, **closing)
+            elif sounded is not None:
                 self.blip(sounded, row, scale)
             self.quickly(Appear(matrix.row(row)), seconds=self.reveal_seconds(numbers or matrix.values.shape[1]))
         self.settle(matrix)
@@ -963,10 +995,12 @@ class CapitalScene(LessonScene):
         if seconds > ROW_APPEARS:
             self.wait(seconds - ROW_APPEARS)
 
-    def present(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None):
-        """The frame, then the numbers row by row (reveal_rows, ``sounded``, ``scale`` and ``numbers`` as there)."""
-        self.quickly(*map(Appear, [matrix.frame, *matrix.headers]), seconds=0.4)
-        self.reveal_rows(matrix, sounded, scale, numbers)
+    def present(self, matrix: LabelledMatrix, sounded=None, scale: dict | None = None, numbers: int | None = None,
+                along=(), closing: dict | None = None):
+        """The frame (and the animations ``along`` with it), then the numbers row by row (reveal_rows, ``sounded``,
+        ``scale``, ``numbers`` and ``closing`` as there)."""
+        self.quickly(*map(Appear, [matrix.frame, *matrix.headers]), *along, seconds=0.4)
+        self.reveal_rows(matrix, sounded, scale, numbers, closing)
 
     def place(self, group, largest_scale: float = 1.0, reserve_bottom: float = 0.0):
         """Centre ``group`` in the body (above a reserved strip), scaled to fit; remember the scale."""
@@ -1040,11 +1074,19 @@ def tex_number(value: float, decimals: int = 2) -> str:
     return format_number(value, decimals).replace(MINUS, "-").replace(",", "{,}")
 
 
+def root_value(dimensions: int) -> MathTex:
+    """√d_k ≈ 1.73: what the scores are divided by, as a number (d_k = 3 here)."""
+    return MathTex(rf"\sqrt{{{dimensions}}} \approx {tex_number(math.sqrt(dimensions))}",
+                   font_size=style.BODY_SIZE + 4, color=style.MUTED)
+
+
 def pe_formula() -> MathTex:
-    """PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...), with this section's d written in."""
+    """PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...), with this section's d written in, and named
+    («con d igual a tres»: d = 3 was said only)."""
     fraction = rf"pos / {DEFAULT_BASE:.0f}^{{2i/{D_MODEL}}}"
     return MathTex(rf"PE_{{(pos,\,2i)}} = \sin\left({fraction}\right), \qquad "
-                   rf"PE_{{(pos,\,2i+1)}} = \cos\left({fraction}\right)", font_size=FORMULA_SIZE, color=style.TEXT)
+                   rf"PE_{{(pos,\,2i+1)}} = \cos\left({fraction}\right), \qquad d = {D_MODEL}",
+                   font_size=FORMULA_SIZE, color=style.TEXT)
 
 
 def pe_entry(positional: np.ndarray) -> MathTex:
@@ -1099,6 +1141,19 @@ def level_rows(left: VGroup, right: VGroup) -> None:
     right.chart.shift(UP * (left.chart.baseline.get_y() - right.chart.baseline.get_y()))
     for part in ("context", "prediction"):
         getattr(right, part).match_y(getattr(left, part))
+
+
+def same_label_size(*charts: BarChart) -> None:
+    """The charts' word labels at one size, the smallest, on the first chart's label baseline: each chart shrinks its
+    labels to fit its own longest word, and «Francia» made the left panel's words 9 % smaller than the right's. The
+    charts have the same words but one (the country), so their first words' widths give the scale between them."""
+    smallest = min(chart.labels[0].width for chart in charts)
+    line = min(baseline(chart.labels[0]) for chart in charts)
+    for chart in charts:
+        factor = smallest / chart.labels[0].width
+        for label in chart.labels:
+            label.scale(factor)
+            sit_on(label, line)
 
 
 def track_point(track: Line, identity: float):
