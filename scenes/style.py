@@ -24,13 +24,15 @@ ATTENTION = ManimColor("#FAFF3F")  # softmax weights (also the heads' average), 
 OUTPUT = ManimColor("#11E3FE")  # Z, the mixed output, and what is computed from it
 MASKED = ManimColor("#54524F")  # masked (future) positions
 HIGHLIGHT = ManimColor("#FFFFFF")  # the frame round the row/column being used right now
-# Attention heads 1, 2, 3: orchid, ivory, leaf green. Outside the hues of Q, K, V, A, Z and W, which every section
-# shows, and at three luminances (0.37, 0.98, 0.25) so that a red-green deficient viewer, or a grey projector, tells
-# them apart by lightness alone (tests/test_palette.py). The palette's other constraints leave no head between 0.38
-# and 0.9: the third one had to be nearly white (the vermilion it replaces had the green's luminance, 0.22). The green
-# is as light as the 0.1 gap to head 1 lets it be: 5.2:1 on the background, so its small text, which antialiasing
-# renders darker than the colour, keeps 4.5:1 (the forest green #219333 had 4.6:1 and rendered at about 3.7:1).
-HEADS = (ManimColor("#E478FF"), ManimColor("#FFFFDC"), ManimColor("#60980C"))
+# Attention heads 1, 2, 3: orchid, pink, green. Outside the hues of Q, K, V, A, Z and W, which every section shows, at
+# three luminances (0.35, 0.55, 0.24) so that a red-green deficient viewer, or a grey projector, tells them apart by
+# lightness alone (tests/test_palette.py), and each a colour at least 1.5:1 darker than the text, so no head's label
+# reads as body text (review 14: the cream head 2 was 1.13:1; tests/test_palette_review14.py). A joint search of all
+# three (sRGB grid, every test_palette constraint) found no triple that also keeps every meaning 12 apart for
+# protanopes: the pink comes 10 from the secondary text and Z, the orchid 10.8 from negative scores for them (the
+# floor test_palette allows these pairs). The green keeps 5:1 on the background, so its small text, which
+# antialiasing renders darker than the colour, keeps 4.5:1 (the forest green #219333 had 4.6:1 and rendered at 3.7:1).
+HEADS = (ManimColor("#DE72FC"), ManimColor("#ECB4D4"), ManimColor("#1E9C06"))
 # Each head's stroke pattern, a dash's length (0: solid): a second cue beside the lightness, for thin arcs.
 HEAD_DASHES = (0.0, 0.2, 0.06)
 # The learned section's induction head (its previous-token head is head 1's orchid: the designed head it matches). Not
