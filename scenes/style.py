@@ -36,7 +36,7 @@ HEADS = (ManimColor("#DE72FC"), ManimColor("#ECB4D4"), ManimColor("#1E9C06"))
 # Each head's stroke pattern, a dash's length (0: solid): a second cue beside the lightness, for thin arcs.
 HEAD_DASHES = (0.0, 0.2, 0.06)
 # The learned section's induction head (its previous-token head is head 1's orchid: the designed head it matches). Not
-# a green: the designed pronoun head's olive is beside it in one frame, and a mint read as a second green (review s12).
+# a green: the designed pronoun head's green is beside it in one frame, and a mint read as a second green (review s12).
 # A peach, the colour the palette's distances leave free beside everything the learned section shows; under a red-green
 # deficiency it comes 9 from V, which that section never shows (tests/test_palette.py).
 INDUCTION = ManimColor("#FFAA88")
