@@ -16,6 +16,7 @@ from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, Fad
 from attn_math.cross import illustrative_cross_weights
 from attn_math.heads import POSITION, POSITION_SQUARED, multi_head_attention
 from lesson.heads_answers import choice_token, question_fields, telling_head
+from lesson.numbers import format_number, parse_number
 from scenes import style
 from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, LABEL_GAP, READOUT_SIZE, AttentionArcs, HeatBlock,
                                    TokenHeatmap, TokenRow, shortened, weight_readout)
@@ -66,9 +67,9 @@ PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long s
 PATTERN_GAP = 0.8
 SIZE_CELL = 0.2  # W_Q whole and cut into heads
 MAGNITUDE_CELL = 0.2  # Concat, W_O and the output, at most
-# ... and no block taller than this (Concat's 9 rows of 0.2): over the written-out row's four lines the blocks keep their
-# labels' size whatever the sentence's length; W_O's 12 rows of 0/1 read at 13-14 px a cell
-BLOCK_HEIGHT = 1.8
+# ... and no block taller than this (Concat's 9 rows of 0.17): over the written-out row's five lines (a head's worked
+# sum the fifth) the blocks keep their labels' size whatever the sentence's length; W_O's 12 rows of 0/1 at 11 px a cell
+BLOCK_HEIGHT = 1.5
 SPREAD_GAP = 0.3  # between Concat's labels and the heads' outputs before they join
 NOTES_APART = 0.25  # between the notes under two neighbouring blocks
 MINUS_BAR = 0.8  # a negative cell's bar, of the cell's side: 14 px wide and 4-5 px thick at 720p (10 by 2-3 read as a speck)
@@ -81,11 +82,13 @@ TERM_RISE = 0.33  # a head's term («0.91 · V₁(«y») + …») over its row o
 ROW_NAME_CHARACTERS = 8  # the token in the written-out row's names, cut beyond this («misinte…»)
 # its token in full, then cut to these lengths until it fits: at 3 («un…») a cut English word reads as a Spanish one
 TERM_CHARACTERS = (None, 8, 6, 4)
-TERM_SIZE = 24  # its subscript 14 px tall at 720p once the stage is fitted
+TERM_SIZE = 26  # its digits 16 px tall at 720p once the stage is fitted, its subscript 15
+WORKED_GAP = 0.12  # between a worked sum and the terms under it
+WORKED_DECIMALS = range(2, 6)  # a head's weights in its worked sum: the fewest of these whose sum gives Concat's row
 # Step 9's vertical gaps, tight enough that W_O's two notes («clara = 1...», «una entrenada es densa») leave the blocks'
 # labels 14 px tall: between the formula, the product and the written-out row; under a block, to its shape; between
 # the notes' lines
-CONCAT_GAP = 0.2
+CONCAT_GAP = 0.1
 SHAPE_GAP = 0.22
 NOTE_LINE_GAP = 0.06
 SHORT_TOKEN = 2  # a token of at most this many characters is named as a word in a spoken list («y», «el», «lo»)
@@ -675,7 +678,8 @@ class HeadsScene(LessonScene):
         # "cada cabeza trae el valor de lo que mira": each head's largest term and its token's row of V over Concat's
         self.read_first()
         self.beat("values")
-        self.play(Appear(row_numbers.terms), Appear(row_numbers.values), run_time=QUICK_APPEAR)
+        self.play(Appear(row_numbers.worked), Appear(row_numbers.terms), Appear(row_numbers.values),
+                  run_time=QUICK_APPEAR)
         self.read_first()
         self.beat("row_out")
         self.play(Appear(row_numbers.output), run_time=QUICK_APPEAR)
@@ -714,9 +718,32 @@ class HeadsScene(LessonScene):
         terms = VGroup(*[self.term_label(head, i, attended[head], slot * result.d_head - ROW_NUMBER_GAP)
                          .move_to([start + slot * result.d_head * (head + 0.5), TERM_RISE, 0])
                          for head in range(result.n_heads)])
-        rows = VGroup(terms, *[VGroup(name, *line) for name, line in zip(names, numbers)])
-        rows.terms, rows.values, rows.concat, rows.output = rows
+        worked = VGroup(*[self.worked_sum(head, i) for head in range(result.n_heads)
+                          if len(self.contributing(head, i)) > 1])
+        if worked:  # over the terms, from the names' left edge: wider than a head's four columns
+            worked.arrange(DOWN, buff=WORKED_GAP, aligned_edge=LEFT).next_to(terms, UP, buff=WORKED_GAP) \
+                .align_to(VGroup(*names), LEFT)
+        rows = VGroup(worked, terms, *[VGroup(name, *line) for name, line in zip(names, numbers)])
+        rows.worked, rows.terms, rows.values, rows.concat, rows.output = rows
         return rows
+
+    def contributing(self, head: int, i: int) -> list[int]:
+        """The tokens head ``head``'s row i weighs with something shown (0.05 or more, to 2 decimals)."""
+        return [int(j) for j in np.flatnonzero(np.round(self.result.heads[head].weights[i], 2))]
+
+    def worked_sum(self, head: int, i: int) -> VGroup:
+        """Head ``head``'s row i of Z written out in full, Z_h(i) = sum_j alpha_ij V_h[j] over the tokens it weighs:
+        «Z₁(«ella») = 0.0453·(0 0 0 4) + 0.9094·(0 0 0 5) + 0.0453·(0 0 1 6) = (0 0 0.05 5.00)», after the head's
+        stroke. Its weights with the fewest decimals (``worked_decimals``) whose sum, done by hand, gives the row as
+        written: 0.05·4 + 0.91·5 + 0.05·6 is 5.05, not Concat's 5.00."""
+        step = self.result.heads[head]
+        tokens = self.contributing(head, i)
+        decimals = worked_decimals(step.weights[i, tokens], step.V[tokens], step.output[i])
+        terms = [self.labels["value_sum_term"].format(weight=format_number(step.weights[i, j], decimals),
+                                                        values=written_row(step.V[j])) for j in tokens]
+        text = self.labels["value_sum"].format(number=head + 1, token=self.quoted(self.result.labels[i]),
+                                               terms=" + ".join(terms), result=written_row(step.output[i]))
+        return VGroup(head_swatch(head), label_text(text, style.HEADS[head], TERM_SIZE)).arrange(RIGHT, buff=SWATCH_GAP)
 
     @staticmethod
     def written_numbers(values, tag: str, i: int, colours) -> list:
@@ -920,6 +947,23 @@ def row_decimals(values) -> int:
     """One way of writing a row's numbers: whole numbers when every one is (to 2 decimals), else 2 decimals for all
     (5.00 beside 0.05, never 5 beside 0.05)."""
     return 0 if all(float(round(value, 2)).is_integer() for value in values) else 2
+
+
+def written_row(values) -> str:
+    """A row of numbers as the written-out rows write it (``row_decimals``), space-separated."""
+    decimals = row_decimals(values)
+    return " ".join(format_number(value, decimals) for value in values)
+
+
+def worked_decimals(weights, values, output) -> int:
+    """The fewest WORKED_DECIMALS at which sum_j weights_j values_j, each weight as written, lands within a quarter of
+    the last shown digit of ``output`` (each column): a sum a student does by hand gives the row as written."""
+    shown = 10.0 ** -row_decimals(output)
+    for decimals in WORKED_DECIMALS:
+        written = np.array([parse_number(format_number(weight, decimals)) for weight in weights])
+        if np.all(np.abs(written @ np.asarray(values) - output) < shown / 4):
+            return decimals
+    return WORKED_DECIMALS[-1]
 
 
 def column_largest(values: np.ndarray) -> np.ndarray:
