@@ -14,6 +14,7 @@ from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, Fad
                    Write, interpolate_color)
 
 from attn_math.cross import illustrative_cross_weights
+from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, head_dimension
 from attn_math.heads import POSITION, POSITION_SQUARED, multi_head_attention
 from lesson.heads_answers import choice_token, question_fields, telling_head
 from lesson.numbers import format_number, parse_number
@@ -62,6 +63,7 @@ SIZE_BLOCK_FILL = 0.9
 # not the learned W's pink, which the heads' own W_Q^h do not wear either
 ONE_HEAD_COLOUR = style.MUTED
 FRAME_BUFF = 0.08  # round each «= 144 pesos»
+COST_GAP = 0.4  # between step 8's heading, its two sides and the guide's d_model = 512 under them
 # Cell sides small enough that a step's blocks fit the body unscaled, so their labels keep their size
 PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long sentences)
 PATTERN_GAP = 0.8
@@ -571,7 +573,8 @@ class HeadsScene(LessonScene):
         sides = VGroup(*[VGroup(title, block, cost).arrange(DOWN, buff=0.35)
                          for title, block, cost in zip(titles, (single, split), costs)]).arrange(RIGHT, buff=1.5)
         heading = label_text(self.labels["per_projection"], style.MUTED, style.BODY_SIZE)
-        stage = VGroup(heading, sides).arrange(DOWN, buff=0.5)
+        guide = self.guide_heads()
+        stage = VGroup(heading, sides, guide).arrange(DOWN, buff=COST_GAP)
         self.place(stage, style.body_box())
         on_one_baseline(titles)
         on_one_baseline(costs)
@@ -584,10 +587,16 @@ class HeadsScene(LessonScene):
         self.beat("params")
         self.play(Appear(costs[1]), run_time=QUICK_APPEAR)
         frames = level_frames(costs)
-        self.play(Create(frames), run_time=0.6)
+        self.play(Create(frames), Appear(guide), run_time=0.6)
         self.wait(HOLD)
         self.cost = VGroup(stage, frames)
         self.costs = costs
+
+    def guide_heads(self):
+        """The guide's exercise 6 worked out under the cost: d_k = d_model / h with the original Transformer's sizes."""
+        text = self.labels["guide_heads"].format(d_model=GUIDE_D_MODEL, h=GUIDE_HEADS,
+                                                 d_head=head_dimension(GUIDE_D_MODEL, GUIDE_HEADS))
+        return label_text(text, style.TEXT, style.BODY_SIZE)
 
     # Step 9: concatenate and mix with W_O ------------------------------------------------------
     def show_concat(self):
