@@ -63,7 +63,7 @@ SIZE_BLOCK_FILL = 0.9
 # not the learned W's pink, which the heads' own W_Q^h do not wear either
 ONE_HEAD_COLOUR = style.MUTED
 FRAME_BUFF = 0.08  # round each «= 144 pesos»
-COST_GAP = 0.4  # between step 8's heading, its two sides and the guide's d_model = 512 under them
+COST_GAP = 0.3  # between step 8's heading, its two sides and the guide's d_model = 512 under them
 # Cell sides small enough that a step's blocks fit the body unscaled, so their labels keep their size
 PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long sentences)
 PATTERN_GAP = 0.8
@@ -454,7 +454,7 @@ class HeadsScene(LessonScene):
         kinds = VGroup(*[label_text(kind, style.HEADS[head], style.CAPTION_SIZE).next_to(block, DOWN, buff=0.15)
                          for head, (kind, block) in enumerate(zip(self.head_kinds(), blocks))])
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
-        stage = VGroup(VGroup(blocks, kinds), note).arrange(DOWN, buff=0.45)  # 0.7 without the kinds
+        stage = VGroup(VGroup(blocks, kinds), note).arrange(DOWN, buff=0.3)  # 0.7 without the kinds, 0.3 with two lines of one
         self.place(stage, style.body_box())
         self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_arcs), Vanish(self.head_example),
                   Vanish(self.row), Vanish(self.arcs_note), Vanish(self.sum_note), run_time=0.6)
@@ -640,11 +640,13 @@ class HeadsScene(LessonScene):
         set_apart(VGroup(concat, times, shapes[0], signs), VGroup(w_o, shapes[1], ones))
         set_apart(VGroup(w_o, shapes[1], ones), VGroup(equals, output, shapes[2], next_layer))
         left, right, bottom, top = style.body_box()
-        row_numbers = fit(self.row_product(focus), right - left, ROW_PRODUCT_HEIGHT)  # the blocks keep their size
-        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(
-            DOWN, buff=CONCAT_GAP)
-        # over the caption, should it wrap onto two lines
-        self.place(stage, (left, right, max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2), top))
+        floor = max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2)  # over the caption, should it wrap
+        blocks = VGroup(equation, shapes, next_layer, ones, signs)
+        # the written-out rows take the height the formula and the blocks leave: the blocks keep their labels' size
+        room = top - floor - formula.height - blocks.height - 2 * CONCAT_GAP
+        row_numbers = fit(self.row_product(focus), right - left, min(ROW_PRODUCT_HEIGHT, room))
+        stage = VGroup(formula, blocks, row_numbers).arrange(DOWN, buff=CONCAT_GAP)
+        self.place(stage, (left, right, floor, top))
         # the heads' outputs start apart, right of where Concat's labels come (their Z_h never lands on a Z_h = A_h V_h
         # still fading), then slide together into the concatenation
         for block, joined in zip(outputs, concat.parts):
@@ -727,14 +729,21 @@ class HeadsScene(LessonScene):
         terms = VGroup(*[self.term_label(head, i, attended[head], slot * result.d_head - ROW_NUMBER_GAP)
                          .move_to([start + slot * result.d_head * (head + 0.5), TERM_RISE, 0])
                          for head in range(result.n_heads)])
-        worked = VGroup(*[self.worked_sum(head, i) for head in range(result.n_heads)
-                          if len(self.contributing(head, i)) > 1])
-        if worked:  # over the terms, from the names' left edge: wider than a head's four columns
-            worked.arrange(DOWN, buff=WORKED_GAP, aligned_edge=LEFT).next_to(terms, UP, buff=WORKED_GAP) \
-                .align_to(VGroup(*names), LEFT)
+        spread = self.most_hidden(i)
+        worked = VGroup(*([] if spread is None else [self.worked_sum(spread, i)]))
+        if worked:  # over the terms, from the names' left edge, no wider than the rows of numbers (never shrinks them)
+            fit(worked, numbers[0][-1].get_right()[0] - names[0].get_left()[0], worked.height)
+            worked.next_to(terms, UP, buff=WORKED_GAP).align_to(VGroup(*names), LEFT)
         rows = VGroup(worked, terms, *[VGroup(name, *line) for name, line in zip(names, numbers)])
         rows.worked, rows.terms, rows.values, rows.concat, rows.output = rows
         return rows
+
+    def most_hidden(self, i: int) -> int | None:
+        """The head whose row i of Z its largest term alone misses most (head 1: 0.91·5 = 4.55 for 5.00), or None when
+        every head's largest term is its row as written: the one head whose sum is written out in full (one line)."""
+        missed = [np.abs(head.output[i] - head.weights[i].max() * head.V[int(np.argmax(head.weights[i]))]).max()
+                  if len(self.contributing(index, i)) > 1 else 0.0 for index, head in enumerate(self.result.heads)]
+        return int(np.argmax(missed)) if max(missed) >= 0.005 else None
 
     def contributing(self, head: int, i: int) -> list[int]:
         """The tokens head ``head``'s row i weighs with something shown (0.05 or more, to 2 decimals)."""
