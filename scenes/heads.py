@@ -14,8 +14,10 @@ from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, Fad
                    Write, interpolate_color)
 
 from attn_math.cross import illustrative_cross_weights
+from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, head_dimension
 from attn_math.heads import POSITION, POSITION_SQUARED, multi_head_attention
 from lesson.heads_answers import choice_token, question_fields, telling_head
+from lesson.numbers import format_number, parse_number
 from scenes import style
 from scenes.attention_arcs import (BRACKETS_WIDTH, LABEL_CHARACTERS, LABEL_GAP, READOUT_SIZE, AttentionArcs, HeatBlock,
                                    TokenHeatmap, TokenRow, shortened, weight_readout)
@@ -61,14 +63,15 @@ SIZE_BLOCK_FILL = 0.9
 # not the learned W's pink, which the heads' own W_Q^h do not wear either
 ONE_HEAD_COLOUR = style.MUTED
 FRAME_BUFF = 0.08  # round each «= 144 pesos»
+COST_GAP = 0.3  # between step 8's heading, its two sides and the guide's d_model = 512 under them
 # Cell sides small enough that a step's blocks fit the body unscaled, so their labels keep their size
 PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long sentences)
 PATTERN_GAP = 0.8
 SIZE_CELL = 0.2  # W_Q whole and cut into heads
 MAGNITUDE_CELL = 0.2  # Concat, W_O and the output, at most
-# ... and no block taller than this (Concat's 9 rows of 0.2): over the written-out row's four lines the blocks keep their
-# labels' size whatever the sentence's length; W_O's 12 rows of 0/1 read at 13-14 px a cell
-BLOCK_HEIGHT = 1.8
+# ... and no block taller than this (Concat's 9 rows of 0.17): over the written-out row's five lines (a head's worked
+# sum the fifth) the blocks keep their labels' size whatever the sentence's length; W_O's 12 rows of 0/1 at 11 px a cell
+BLOCK_HEIGHT = 1.5
 SPREAD_GAP = 0.3  # between Concat's labels and the heads' outputs before they join
 NOTES_APART = 0.25  # between the notes under two neighbouring blocks
 MINUS_BAR = 0.8  # a negative cell's bar, of the cell's side: 14 px wide and 4-5 px thick at 720p (10 by 2-3 read as a speck)
@@ -81,11 +84,13 @@ TERM_RISE = 0.33  # a head's term («0.91 · V₁(«y») + …») over its row o
 ROW_NAME_CHARACTERS = 8  # the token in the written-out row's names, cut beyond this («misinte…»)
 # its token in full, then cut to these lengths until it fits: at 3 («un…») a cut English word reads as a Spanish one
 TERM_CHARACTERS = (None, 8, 6, 4)
-TERM_SIZE = 24  # its subscript 14 px tall at 720p once the stage is fitted
+TERM_SIZE = 26  # its digits 16 px tall at 720p once the stage is fitted, its subscript 15
+WORKED_GAP = 0.12  # between a worked sum and the terms under it
+WORKED_DECIMALS = range(2, 6)  # a head's weights in its worked sum: the fewest of these whose sum gives Concat's row
 # Step 9's vertical gaps, tight enough that W_O's two notes («clara = 1...», «una entrenada es densa») leave the blocks'
 # labels 14 px tall: between the formula, the product and the written-out row; under a block, to its shape; between
 # the notes' lines
-CONCAT_GAP = 0.2
+CONCAT_GAP = 0.1
 SHAPE_GAP = 0.22
 NOTE_LINE_GAP = 0.06
 SHORT_TOKEN = 2  # a token of at most this many characters is named as a word in a spoken list («y», «el», «lo»)
@@ -449,7 +454,7 @@ class HeadsScene(LessonScene):
         kinds = VGroup(*[label_text(kind, style.HEADS[head], style.CAPTION_SIZE).next_to(block, DOWN, buff=0.15)
                          for head, (kind, block) in enumerate(zip(self.head_kinds(), blocks))])
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
-        stage = VGroup(VGroup(blocks, kinds), note).arrange(DOWN, buff=0.45)  # 0.7 without the kinds
+        stage = VGroup(VGroup(blocks, kinds), note).arrange(DOWN, buff=0.3)  # 0.7 without the kinds, 0.3 with two lines of one
         self.place(stage, style.body_box())
         self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_arcs), Vanish(self.head_example),
                   Vanish(self.row), Vanish(self.arcs_note), Vanish(self.sum_note), run_time=0.6)
@@ -568,7 +573,8 @@ class HeadsScene(LessonScene):
         sides = VGroup(*[VGroup(title, block, cost).arrange(DOWN, buff=0.35)
                          for title, block, cost in zip(titles, (single, split), costs)]).arrange(RIGHT, buff=1.5)
         heading = label_text(self.labels["per_projection"], style.MUTED, style.BODY_SIZE)
-        stage = VGroup(heading, sides).arrange(DOWN, buff=0.5)
+        guide = self.guide_heads()
+        stage = VGroup(heading, sides, guide).arrange(DOWN, buff=COST_GAP)
         self.place(stage, style.body_box())
         on_one_baseline(titles)
         on_one_baseline(costs)
@@ -581,10 +587,16 @@ class HeadsScene(LessonScene):
         self.beat("params")
         self.play(Appear(costs[1]), run_time=QUICK_APPEAR)
         frames = level_frames(costs)
-        self.play(Create(frames), run_time=0.6)
+        self.play(Create(frames), Appear(guide), run_time=0.6)
         self.wait(HOLD)
         self.cost = VGroup(stage, frames)
         self.costs = costs
+
+    def guide_heads(self):
+        """The guide's exercise 6 worked out under the cost: d_k = d_model / h with the original Transformer's sizes."""
+        text = self.labels["guide_heads"].format(d_model=GUIDE_D_MODEL, h=GUIDE_HEADS,
+                                                 d_head=head_dimension(GUIDE_D_MODEL, GUIDE_HEADS))
+        return label_text(text, style.TEXT, style.BODY_SIZE)
 
     # Step 9: concatenate and mix with W_O ------------------------------------------------------
     def show_concat(self):
@@ -628,11 +640,13 @@ class HeadsScene(LessonScene):
         set_apart(VGroup(concat, times, shapes[0], signs), VGroup(w_o, shapes[1], ones))
         set_apart(VGroup(w_o, shapes[1], ones), VGroup(equals, output, shapes[2], next_layer))
         left, right, bottom, top = style.body_box()
-        row_numbers = fit(self.row_product(focus), right - left, ROW_PRODUCT_HEIGHT)  # the blocks keep their size
-        stage = VGroup(formula, VGroup(equation, shapes, next_layer, ones, signs), row_numbers).arrange(
-            DOWN, buff=CONCAT_GAP)
-        # over the caption, should it wrap onto two lines
-        self.place(stage, (left, right, max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2), top))
+        floor = max(bottom, self.header[-1].get_top()[1] + style.MARGIN / 2)  # over the caption, should it wrap
+        blocks = VGroup(equation, shapes, next_layer, ones, signs)
+        # the written-out rows take the height the formula and the blocks leave: the blocks keep their labels' size
+        room = top - floor - formula.height - blocks.height - 2 * CONCAT_GAP
+        row_numbers = fit(self.row_product(focus), right - left, min(ROW_PRODUCT_HEIGHT, room))
+        stage = VGroup(formula, blocks, row_numbers).arrange(DOWN, buff=CONCAT_GAP)
+        self.place(stage, (left, right, floor, top))
         # the heads' outputs start apart, right of where Concat's labels come (their Z_h never lands on a Z_h = A_h V_h
         # still fading), then slide together into the concatenation
         for block, joined in zip(outputs, concat.parts):
@@ -675,7 +689,8 @@ class HeadsScene(LessonScene):
         # "cada cabeza trae el valor de lo que mira": each head's largest term and its token's row of V over Concat's
         self.read_first()
         self.beat("values")
-        self.play(Appear(row_numbers.terms), Appear(row_numbers.values), run_time=QUICK_APPEAR)
+        self.play(Appear(row_numbers.worked), Appear(row_numbers.terms), Appear(row_numbers.values),
+                  run_time=QUICK_APPEAR)
         self.read_first()
         self.beat("row_out")
         self.play(Appear(row_numbers.output), run_time=QUICK_APPEAR)
@@ -714,9 +729,39 @@ class HeadsScene(LessonScene):
         terms = VGroup(*[self.term_label(head, i, attended[head], slot * result.d_head - ROW_NUMBER_GAP)
                          .move_to([start + slot * result.d_head * (head + 0.5), TERM_RISE, 0])
                          for head in range(result.n_heads)])
-        rows = VGroup(terms, *[VGroup(name, *line) for name, line in zip(names, numbers)])
-        rows.terms, rows.values, rows.concat, rows.output = rows
+        spread = self.most_hidden(i)
+        worked = VGroup(*([] if spread is None else [self.worked_sum(spread, i)]))
+        if worked:  # over the terms, from the names' left edge, no wider than the rows of numbers (never shrinks them)
+            fit(worked, numbers[0][-1].get_right()[0] - names[0].get_left()[0], worked.height)
+            worked.next_to(terms, UP, buff=WORKED_GAP).align_to(VGroup(*names), LEFT)
+        rows = VGroup(worked, terms, *[VGroup(name, *line) for name, line in zip(names, numbers)])
+        rows.worked, rows.terms, rows.values, rows.concat, rows.output = rows
         return rows
+
+    def most_hidden(self, i: int) -> int | None:
+        """The head whose row i of Z its largest term alone misses most (head 1: 0.91·5 = 4.55 for 5.00), or None when
+        every head's largest term is its row as written: the one head whose sum is written out in full (one line)."""
+        missed = [np.abs(head.output[i] - head.weights[i].max() * head.V[int(np.argmax(head.weights[i]))]).max()
+                  if len(self.contributing(index, i)) > 1 else 0.0 for index, head in enumerate(self.result.heads)]
+        return int(np.argmax(missed)) if max(missed) >= 0.005 else None
+
+    def contributing(self, head: int, i: int) -> list[int]:
+        """The tokens head ``head``'s row i weighs with something shown (0.05 or more, to 2 decimals)."""
+        return [int(j) for j in np.flatnonzero(np.round(self.result.heads[head].weights[i], 2))]
+
+    def worked_sum(self, head: int, i: int) -> VGroup:
+        """Head ``head``'s row i of Z written out in full, Z_h(i) = sum_j alpha_ij V_h[j] over the tokens it weighs:
+        «Z₁(«ella») = 0.0453·(0 0 0 4) + 0.9094·(0 0 0 5) + 0.0453·(0 0 1 6) = (0 0 0.05 5.00)», after the head's
+        stroke. Its weights with the fewest decimals (``worked_decimals``) whose sum, done by hand, gives the row as
+        written: 0.05·4 + 0.91·5 + 0.05·6 is 5.05, not Concat's 5.00."""
+        step = self.result.heads[head]
+        tokens = self.contributing(head, i)
+        decimals = worked_decimals(step.weights[i, tokens], step.V[tokens], step.output[i])
+        terms = [self.labels["value_sum_term"].format(weight=format_number(step.weights[i, j], decimals),
+                                                        values=written_row(step.V[j])) for j in tokens]
+        text = self.labels["value_sum"].format(number=head + 1, token=self.quoted(self.result.labels[i]),
+                                               terms=" + ".join(terms), result=written_row(step.output[i]))
+        return VGroup(head_swatch(head), label_text(text, style.HEADS[head], TERM_SIZE)).arrange(RIGHT, buff=SWATCH_GAP)
 
     @staticmethod
     def written_numbers(values, tag: str, i: int, colours) -> list:
@@ -920,6 +965,23 @@ def row_decimals(values) -> int:
     """One way of writing a row's numbers: whole numbers when every one is (to 2 decimals), else 2 decimals for all
     (5.00 beside 0.05, never 5 beside 0.05)."""
     return 0 if all(float(round(value, 2)).is_integer() for value in values) else 2
+
+
+def written_row(values) -> str:
+    """A row of numbers as the written-out rows write it (``row_decimals``), space-separated."""
+    decimals = row_decimals(values)
+    return " ".join(format_number(value, decimals) for value in values)
+
+
+def worked_decimals(weights, values, output) -> int:
+    """The fewest WORKED_DECIMALS at which sum_j weights_j values_j, each weight as written, lands within a quarter of
+    the last shown digit of ``output`` (each column): a sum a student does by hand gives the row as written."""
+    shown = 10.0 ** -row_decimals(output)
+    for decimals in WORKED_DECIMALS:
+        written = np.array([parse_number(format_number(weight, decimals)) for weight in weights])
+        if np.all(np.abs(written @ np.asarray(values) - output) < shown / 4):
+            return decimals
+    return WORKED_DECIMALS[-1]
 
 
 def column_largest(values: np.ndarray) -> np.ndarray:
