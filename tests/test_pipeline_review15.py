@@ -1,0 +1,45 @@
+"""Review s14, report C («06-pipeline», grade 8): Z = AV could not be checked (only v for «gato» was printed, the other
+six values were bars); the discussed «sienta» row of step 13 read worst (2.7:1); the entropy box touched the «≈» note;
+«H ≈ 0.93 bits» came out 0.90 from the printed row; exercise 1's «la → mesa» boxes and exercise 4's other sentences'
+dots had no words; the plot's y-ticks were 15 px and step 14 wrote its conclusion before its reason. Everything is
+measured on the mobjects the scene builds, the numbers redone with numpy from the numbers as drawn."""
+
+import numpy as np
+
+from lesson.numbers import format_number, parse_number
+from scenes.visuals import cap_height
+from tests.test_pipeline_review13 import scene, step  # noqa: F401 (scene: a fixture, the same render)
+
+PIXELS_PER_UNIT = 720 / 8  # at 1280x720: the frame is 8 units tall
+LEAST_DIGITS = 16  # px of cap height at 720p
+
+
+def drawn(matrix) -> np.ndarray:
+    """A matrix's numbers as its entries write them."""
+    return np.array([[parse_number(entry.shown_text) for entry in row] for row in matrix.entries])
+
+
+def output_table(scene):
+    """Step 7's last table: the query's weights α_j, V and Z, as the scene left them on screen."""
+    names, (weights, values, outputs), frame = scene.output_stage[2]
+    return weights, values, outputs, frame
+
+
+def test_the_querys_row_of_z_is_redone_from_the_weights_and_values_written_beside_it(scene):
+    """z_gato = Σ_j α_j v_j: α (gato's row of A) and V as drawn give Z's framed row as drawn, digit for digit; every
+    token's v is written, not only gato's."""
+    weights, values, outputs, frame = output_table(scene)
+    alpha, V, Z = drawn(weights)[:, 0], drawn(values), drawn(outputs)
+    assert V.shape == (len(scene.tokens), Z.shape[1])
+    redone = alpha @ V
+    assert [format_number(value) for value in redone] == [format_number(value) for value in Z[scene.query]]
+    np.testing.assert_allclose(alpha, scene.run.weights[scene.query], atol=0.0051)
+    np.testing.assert_allclose(V, scene.run.steps.V[:, :V.shape[1]], atol=0.0051)
+    assert abs(frame.get_y() - outputs.entries[scene.query][0].get_y()) < 0.05
+
+
+def test_the_output_tables_numbers_are_legible(scene):
+    """Every digit of α, V and Z at least 16 px tall at 720p, inside the frame."""
+    weights, values, outputs, _ = output_table(scene)
+    smallest = min(cap_height(entry) for matrix in (weights, values, outputs) for row in matrix.entries for entry in row)
+    assert smallest * PIXELS_PER_UNIT >= LEAST_DIGITS
