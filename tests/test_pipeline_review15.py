@@ -5,8 +5,10 @@ dots had no words; the plot's y-ticks were 15 px and step 14 wrote its conclusio
 measured on the mobjects the scene builds, the numbers redone with numpy from the numbers as drawn."""
 
 import numpy as np
+from manim import interpolate_color
 
 from lesson.numbers import format_number, parse_number
+from scenes.heatmap import relative_luminance
 from scenes.visuals import cap_height
 from tests.test_pipeline_review13 import scene, step  # noqa: F401 (scene: a fixture, the same render)
 
@@ -43,3 +45,33 @@ def test_the_output_tables_numbers_are_legible(scene):
     weights, values, outputs, _ = output_table(scene)
     smallest = min(cap_height(entry) for matrix in (weights, values, outputs) for row in matrix.entries for entry in row)
     assert smallest * PIXELS_PER_UNIT >= LEAST_DIGITS
+
+
+def contrast(first, second) -> float:
+    """WCAG 2 contrast ratio of two colours."""
+    lighter, darker = sorted((relative_luminance(first) + 0.05, relative_luminance(second) + 0.05), reverse=True)
+    return lighter / darker
+
+
+def test_the_rows_exercise_4_talks_about_read_best(scene):
+    """Step 13: the cells «el» and «sienta» see on the masked map, lit as the voice names them: each number at
+    least 4.5:1 on what is behind it, a light over the number counted (a white light over white digits was 2.7:1)."""
+    parts = scene.comparison
+    matrix = parts.masked.matrix
+    for row in (0, parts.fourth):
+        for cell, entry in zip(matrix.cells[row][:row + 1], matrix.entries[row][:row + 1]):
+            behind = cell.get_fill_color()
+            for light in parts.seen:  # any light drawn over the number
+                behind = interpolate_color(behind, light.get_fill_color(), light.get_fill_opacity())
+            assert contrast(entry.get_color(), behind) >= 4.5, (row, entry.shown_text)
+
+
+def test_the_approx_note_clears_the_frame_round_the_masked_entropies(scene):
+    """Step 13 frames «H(el) = 0.00 bits · H(sienta) = 1.99 bits» on the comparison as step 12 laid it out: the
+    frame's bottom edge sat 1-2 px over the «≈» note's accents; now at least 4 px apart at 720p, its stroke counted."""
+    free, masked = (scene.attention(scene.settings.temperature, causal) for causal in (False, True))
+    parts = scene.comparison_layout(free, masked, masked.steps.mask.sum(axis=1))  # as built at step 12
+    frame = scene.changed_frame(parts)
+    assert len(parts.note) == 1
+    edge = frame.get_bottom()[1] - frame.get_stroke_width() / 100 / 2  # a stroke 2 wide: 0.01 units each side
+    assert (edge - parts.note.get_top()[1]) * PIXELS_PER_UNIT >= 4
