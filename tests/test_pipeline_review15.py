@@ -14,6 +14,7 @@ from tests.test_pipeline_review13 import scene, step  # noqa: F401 (scene: a fix
 
 PIXELS_PER_UNIT = 720 / 8  # at 1280x720: the frame is 8 units tall
 LEAST_DIGITS = 16  # px of cap height at 720p
+TICK_CAP = 17.5  # px of cap height at 720p for a plot's tick numbers: anti-aliased, their ink measures about 1 px less
 
 
 def drawn(matrix) -> np.ndarray:
@@ -75,3 +76,11 @@ def test_the_approx_note_clears_the_frame_round_the_masked_entropies(scene):
     assert len(parts.note) == 1
     edge = frame.get_bottom()[1] - frame.get_stroke_width() / 100 / 2  # a stroke 2 wide: 0.01 units each side
     assert (edge - parts.note.get_top()[1]) * PIXELS_PER_UNIT >= 4
+
+
+def test_the_temperature_plots_tick_numbers_have_ink_16_px_tall(scene):
+    """Steps 10-11: the y-ticks «0.40 / 0.20 / 0.00» measured 15 px of ink at 720p with a 16.x px cap height: the
+    tick numbers at least TICK_CAP px of cap height, so that their ink is 16 px or more."""
+    frame = scene.plot.frame
+    sizes = [cap_height(number) * PIXELS_PER_UNIT for group in frame[1:3] for number in group]
+    assert min(sizes) >= TICK_CAP
