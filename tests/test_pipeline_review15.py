@@ -10,6 +10,7 @@ from manim import interpolate_color
 from lesson.numbers import format_number, parse_number
 from scenes.heatmap import relative_luminance
 from scenes.visuals import cap_height
+from tests.test_pipeline_review11 import played  # noqa: F401 (a fixture: the scene with its plays recorded)
 from tests.test_pipeline_review13 import scene, step  # noqa: F401 (scene: a fixture, the same render)
 
 PIXELS_PER_UNIT = 720 / 8  # at 1280x720: the frame is 8 units tall
@@ -84,3 +85,17 @@ def test_the_temperature_plots_tick_numbers_have_ink_16_px_tall(scene):
     frame = scene.plot.frame
     sizes = [cap_height(number) * PIXELS_PER_UNIT for group in frame[1:3] for number in group]
     assert min(sizes) >= TICK_CAP
+
+
+def first_drawn(plays, part) -> int:
+    """The index of the first play after which ``part`` (every piece of it) is drawn."""
+    pieces = [id(piece) for piece in part.family_members_with_points()]
+    return next(k for k, play in enumerate(plays) if all(piece in play.after for piece in pieces))
+
+
+def test_exercise_5_explains_the_spread_before_or_with_its_conclusion(played):
+    """Step 14: «divisor × 2.83: la misma nitidez» came (293.9) 6 s before the line that says why, «barras: dispersión
+    de q·k, ∝ √d_k»: the key is on screen no later than the conclusion."""
+    scene, plays = played
+    spread_key, growth = scene.pointed["spread"][-1], scene.pointed["growth"]
+    assert first_drawn(plays, spread_key) <= first_drawn(plays, growth)
