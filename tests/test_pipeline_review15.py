@@ -99,3 +99,16 @@ def test_exercise_5_explains_the_spread_before_or_with_its_conclusion(played):
     scene, plays = played
     spread_key, growth = scene.pointed["spread"][-1], scene.pointed["growth"]
     assert first_drawn(plays, spread_key) <= first_drawn(plays, growth)
+
+
+def test_the_designed_rows_entropy_says_it_is_the_unrounded_weights(scene):
+    """Step 8: «H ≈ 0.93 bits» beside the designed row 0.78 / 0.17 / 0.04 / 0 …, which gives 0.90 as written: the
+    readout now says the 0.93 is the unrounded weights' H (0.93 from them, redone here), so a student's 0.90 is
+    explained; no bare «≈»."""
+    record = step(scene, "presets")
+    [[written]] = record.numbers["entropy_sharp"]
+    weights = scene.attention(scene.settings.temperature, False, "sharp").weights[scene.query]
+    weights = weights[weights > 0]
+    assert written == format_number(float(-(weights * np.log2(weights)).sum()))
+    shown = " ".join(text.text for text in step(scene, "presets").texts)
+    assert "H sin redondear =" in shown and "H ≈" not in shown
