@@ -4,7 +4,7 @@ notes), the query's row of Z growing under them, then every other token's."""
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, RIGHT, UP, GrowFromEdge, LaggedStart, MathTex, VGroup
+from manim import LEFT, RIGHT, UP, GrowFromEdge, LaggedStart, VGroup
 
 from lesson.numbers import as_read, format_number, reproduces
 from lesson.pipeline_answers import outputs_alike
@@ -16,7 +16,7 @@ from scenes.pipeline_parts.matrices import NUMBERS_MAX_TOKENS
 from scenes.pipeline_parts.projection import Projections, tighten
 from scenes.token_labels import abbreviated
 from scenes.vector_stage import VectorStage
-from scenes.visuals import LabelledMatrix, label_text
+from scenes.visuals import LabelledMatrix, cap_height, label_text
 from scenes.weight_views import WeightedLines
 
 TOKENS_GAP = 0.3  # between the tokens and their values V
@@ -80,32 +80,43 @@ class LabOutput(LabCanvas, Projections):
             return
         # "the 7 rows come out almost the same": Z's rows with their numbers, in the product's place, to be checked
         # (review s8: Z only ever drawn as bars)
-        outputs = self.place(self.output_matrix(), band_box)
+        outputs = self.fitting_table(band_box)
         self.not_to_read(outputs)
         self.beat("rows")
         self.play(Vanish(band), Appear(outputs), run_time=OUTPUT_SECONDS)
         self.output_stage = VGroup(stage, lines, outputs)
 
-    def weight_decimals(self) -> int:
+    def fitting_table(self, box) -> VGroup:
+        """The output's table (``output_matrix``) placed in ``box`` with as many of SUM_COLUMNS columns as keep its
+        names and numbers readable (long token names leave room for fewer)."""
+        for columns in range(SUM_COLUMNS, 1, -1):
+            table = self.place(self.output_matrix(columns), box)
+            names, matrices, _ = table
+            texts = [*names, *[entry for matrix in matrices for row in matrix.entries for entry in row]]
+            if min(cap_height(text) for text in texts) >= style.SMALLEST_CAP_HEIGHT:
+                break
+        return table
+
+    def weight_decimals(self, columns: int = SUM_COLUMNS) -> int:
         """The fewest decimals (WEIGHT_DECIMALS) for the query's weights α_j with which z = Σ_j α_j v_j, redone from
         α and V as written, gives the query's row of Z as written (review s14: with two, 0.16 came out 0.17)."""
         steps, q = self.run.steps, self.query
-        values, row = as_read(steps.V[:, :SUM_COLUMNS], ROW_DECIMALS), steps.output[q, :SUM_COLUMNS]
+        values, row = as_read(steps.V[:, :columns], ROW_DECIMALS), steps.output[q, :columns]
         for decimals in WEIGHT_DECIMALS:
             if reproduces(row, np.round(self.run.weights[q], decimals) @ values, ROW_DECIMALS):
                 return decimals
         return WEIGHT_DECIMALS[-1]
 
-    def output_matrix(self) -> VGroup:
+    def output_matrix(self, columns: int = SUM_COLUMNS) -> VGroup:
         """Z = AV with its numbers, checkable: the query's weights α_j (its row of A, as a column), V and Z side by
         side, a row a token named left of them, the query's row of Z framed: z = Σ_j α_j v_j redone from the numbers
-        written (review s14: only v for the query was ever printed). At most SUM_COLUMNS columns, a ⋯ after."""
+        written (review s14: only v for the query was ever printed). Their first ``columns`` columns, a … after."""
         steps, q = self.run.steps, self.query
         query = abbreviated(self.tokens[q])
         weights = LabelledMatrix(np.asarray(self.run.weights[q], dtype=float)[:, None],
                                  rf"\alpha_j\ (\text{{{query}}})", style.ATTENTION, "alpha",
-                                 decimals=self.weight_decimals())
-        values, outputs = (self.cut_matrix(matrix, label, colour, name) for matrix, label, colour, name in
+                                 decimals=self.weight_decimals(columns))
+        values, outputs = (self.cut_matrix(matrix, label, colour, name, columns) for matrix, label, colour, name in
                            ((steps.V, "V", style.VALUE, "V"), (steps.output, "Z = AV", style.OUTPUT, "Z")))
         tighten(weights)
         table = VGroup(weights, values, outputs).arrange(RIGHT, buff=TABLE_GAP)
@@ -119,11 +130,12 @@ class LabOutput(LabCanvas, Projections):
         return VGroup(names, table, frame)
 
     @staticmethod
-    def cut_matrix(values, label: str, colour, name: str) -> LabelledMatrix:
-        """A matrix's first SUM_COLUMNS columns with its numbers, a ⋯ after when it has more."""
+    def cut_matrix(values, label: str, colour, name: str, columns: int) -> LabelledMatrix:
+        """A matrix's first ``columns`` columns with its numbers, a … after when it has more (text: a ⋯ in TeX is a
+        few pixels tall)."""
         values = np.asarray(values, dtype=float)
-        matrix = LabelledMatrix(values[:, :SUM_COLUMNS], label, colour, name, decimals=ROW_DECIMALS)
+        matrix = LabelledMatrix(values[:, :columns], label, colour, name, decimals=ROW_DECIMALS)
         tighten(matrix)
-        if values.shape[1] > SUM_COLUMNS:
-            matrix.add(MathTex(r"\cdots", color=colour).next_to(matrix.cell_grid, RIGHT, buff=0.1))
+        if values.shape[1] > columns:
+            matrix.add(label_text("…", colour, style.BODY_SIZE).next_to(matrix.brackets, RIGHT, buff=0.08))
         return matrix
