@@ -164,7 +164,8 @@ def test_the_products_eight_rows_have_room_between_them(played):
         band = scene.projection_band(role, band_box)
         for part in ("result", "matrix", "embedding"):
             measured[f"{role} {part}"] = digits_and_gaps(getattr(band, part))
-    measured["Z"] = digits_and_gaps(scene.output_stage[2][1])
+    for name, matrix in zip(("α", "V", "Z"), scene.output_stage[2][1]):  # Z = AV beside α and V (review s14)
+        measured[name] = digits_and_gaps(matrix)
     cramped = {name: (round(float(digits), 1), round(float(gap), 1)) for name, (digits, gap) in measured.items()
                if digits < LEAST_DIGITS or gap < LEAST_ROW_GAP}
     assert cramped == {}

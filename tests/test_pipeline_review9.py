@@ -124,7 +124,7 @@ def test_z_is_written_with_numbers_and_its_rows_are_almost_equal(spoken):
     A = np.exp(scores - scores.max(axis=1, keepdims=True))
     A /= A.sum(axis=1, keepdims=True)
     shown = numbers(record, "Z")
-    np.testing.assert_allclose(shown, A @ V, atol=0.005 + 1e-9)
+    np.testing.assert_allclose(shown, (A @ V)[:, :shown.shape[1]], atol=0.005 + 1e-9)  # its first columns (review s14)
     assert np.ptp(shown, axis=0).max() <= 0.05
     landed = first_play_with(log, record, "Z")
     # review s12: «casi iguales» became how far apart the rows are as written

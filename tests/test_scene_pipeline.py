@@ -636,8 +636,9 @@ def test_no_screen_stands_still_over_six_seconds(scene, name):
     assert max(end - start for start, end in scene(name).freezes) <= 6.0
 
 
-PRODUCTS = {"W_Q", "W_K", "W_V", "x", "q", "k", "v", "Z"}  # the tags of the projections' products
-# (scenes.pipeline_parts.projection), and of Z's rows written at step 7 to check «casi iguales» (review s9)
+PRODUCTS = {"W_Q", "W_K", "W_V", "x", "q", "k", "v", "Z", "V", "alpha"}  # the tags of the projections' products
+# (scenes.pipeline_parts.projection), and of Z's rows written at step 7 to check «casi iguales» (review s9), beside
+# the query's weights α and V that redo its row (review s14)
 
 
 @pytest.mark.parametrize("name", ["sharp", "gato"])

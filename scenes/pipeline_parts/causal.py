@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, LaggedStart, ReplacementTransform,
-                   SurroundingRectangle, Transform, VGroup, smooth, squish_rate_func)
+                   SurroundingRectangle, Transform, VGroup, interpolate_color, smooth, squish_rate_func)
 
 from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention, spelled
 from lesson.numbers import reproduces
 from lesson.pipeline_answers import redone_weights
 from scenes import style
 from scenes.fades import Appear, Vanish
+from scenes.heatmap import readable_text_colour
 from scenes.lesson_scene import Cue
 from scenes.pipeline_parts.entropy_rows import EntropyRows, entropy_rows
 from scenes.pipeline_parts.common import FADE_SECONDS, STEP_SECONDS, VOICE_LEFT
@@ -39,8 +40,9 @@ FRAMING_ROWS_SECONDS = 0.8  # the two rows framed on both maps
 CHANGED_BUFF = 0.1  # around the masked side's entropies, framed: what the mask changed
 CHANGED_STROKE = 2
 SEEN_SECONDS = 0.25  # the cells a row sees lighting up as the voice names them
-SEEN_FILL = 0.4  # their light: the numbers under it stay readable; at 0.25 with a 2-wide frame, the light changed too
-# few pixels from frame to frame at 720p to be seen coming (review s9: 243.2-252.6 still under the voice)
+SEEN_LIGHT = 0.6  # of the way from a seen cell's colour to white: its light, behind its number, which turns dark on
+# it; a white light over the white digits read 2.7:1, the discussed row the worst on screen (review s14)
+SEEN_STROKE = 5
 SEEN_STROKE = 5
 TABLE_GAP = (0.4, 0.25)  # between the two sides' entropy pairs kept over the rows' chart
 TABLE_SECONDS = 1.2  # the comparison leaving and the rows' chart landing
@@ -207,7 +209,9 @@ class CausalMask(MatrixReveals):
         stage.add(legend)
         stage.note = VGroup()  # why the masked weights are written «A ≈ softmax(·)», under both sides
         if not exact and self.numbers_fit():
-            stage.note.add(self.approx_note(stage.width).next_to(stage, DOWN, buff=COMPARISON_LINE_GAP / 2))
+            # clear of the frame exercise 4 draws round the masked entropies (CHANGED_BUFF below them; review s14: touching)
+            stage.note.add(self.approx_note(stage.width).next_to(stage, DOWN,
+                                                                 buff=CHANGED_BUFF + COMPARISON_LINE_GAP / 2))
             stage.add(stage.note)
         self.place(stage, self.body())
         return stage
@@ -245,25 +249,31 @@ class CausalMask(MatrixReveals):
         self.play(LaggedStart(*[Create(frame) for frame in frames], lag_ratio=1.0),
                   run_time=max(FRAMING_ROWS_SECONDS, self.voice_left()))
         rows = [0, parts.fourth]
-        changed = SurroundingRectangle(parts.entropy_masked, color=style.HIGHLIGHT, buff=CHANGED_BUFF,
-                                      stroke_width=CHANGED_STROKE)
-        seen = self.seen_cells(parts)
+        changed = self.changed_frame(parts)
+        seen = parts.seen = self.seen_cells(parts)
         with self.listening():  # the four clusters in the clear, each pair landing as its clusters sound
             self.cue("entropy", lands=True, rows=rows, free=parts.free.matrix.values.tolist(),
                      masked=parts.masked.matrix.values.tolist())
             self.play(Appear(parts.entropy_free), run_time=STEP_SECONDS)
             self.play(Appear(parts.entropy_masked), run_time=len(rows) * ENTROPY_GAP)
             # then framed as they ring out, what the mask changed (a caption read on screen: the seen cells too, at once)
-            self.play(Create(changed), *([] if self.spoken() else [Create(cells) for cells in seen]),
+            self.play(Create(changed), *([] if self.spoken() else [Create(cells) for cells in seen]
+                                          + self.light_seen(parts, 0) + self.light_seen(parts, parts.fourth)),
                       run_time=STEP_SECONDS)
         if self.spoken():
             # each row's seen cells lit as the voice names them, quickly: a thin frame drawn over the phrase's length
             # changed too few pixels to be seen moving (the review measured 240.7-250.1 as still)
             self.beat("first")  # "with the mask, the first sees only itself": its one cell
-            self.play(Appear(seen[0]), run_time=SEEN_SECONDS)
+            self.play(Appear(seen[0]), *self.light_seen(parts, 0), run_time=SEEN_SECONDS)
             self.beat("fourth")  # "the fourth spreads its weight over itself and those before": its cells to itself
-            self.play(Appear(seen[1]), run_time=SEEN_SECONDS)
+            self.play(Appear(seen[1]), *self.light_seen(parts, parts.fourth), run_time=SEEN_SECONDS)
         self.show_sentences_table(VGroup(*frames, seen), changed)
+
+    @staticmethod
+    def changed_frame(parts) -> SurroundingRectangle:
+        """The frame round the masked side's entropies: what the mask changed."""
+        return SurroundingRectangle(parts.entropy_masked, color=style.HIGHLIGHT, buff=CHANGED_BUFF,
+                                    stroke_width=CHANGED_STROKE)
 
     def seen_cells(self, parts) -> VGroup:
         """On the masked map, the cells the first and the fourth token can see (up to themselves), framed."""
@@ -272,8 +282,20 @@ class CausalMask(MatrixReveals):
             return VGroup(*[matrix.heatmap.box([row], list(range(row + 1)), stroke_width=SEEN_STROKE)
                             for row in (0, parts.fourth)])
         return VGroup(*[SurroundingRectangle(VGroup(*matrix.cells[row][:row + 1]), color=style.HIGHLIGHT, buff=0.02,
-                                             stroke_width=SEEN_STROKE).set_fill(style.HIGHLIGHT, SEEN_FILL)
-                        for row in (0, parts.fourth)])
+                                             stroke_width=SEEN_STROKE) for row in (0, parts.fourth)])
+
+    @staticmethod
+    def light_seen(parts, row: int) -> list:
+        """The cells ``row`` sees lit from behind (SEEN_LIGHT), each number in the colour that reads best on its
+        light (``readable_text_colour``): the row the voice talks about reads best. None on a colour-only grid."""
+        matrix = parts.masked.matrix
+        if hasattr(matrix, "heatmap"):
+            return []
+        lights = []
+        for cell, entry in zip(matrix.cells[row][:row + 1], matrix.entries[row][:row + 1]):
+            lit = interpolate_color(cell.get_fill_color(), style.HIGHLIGHT, SEEN_LIGHT)
+            lights += [cell.animate.set_fill(lit, opacity=1.0), entry.animate.set_color(readable_text_colour(lit))]
+        return lights
 
     def show_sentences_table(self, frames: VGroup, changed):
         """The maps leave, the two pairs of entropies stay under their sides' titles (``changed`` framing the masked

@@ -98,8 +98,10 @@ class DimensionSteps(PipelineCommon):
         beats = {"": [Appear(panels[0].background), Appear(left[0])],
                  "lab": [Appear(left[1][0]), Create(spreads[0])],
                  "model": [Appear(left[2][0]), Create(spreads[1])],
-                 "growth": [Appear(left[4])],
-                 "spread": [Appear(spread_key)],
+                 # the line that says why with the growth's «la misma nitidez», the bars framed as the voice says
+                 # why: the key after it left 6 s of a conclusion with no reason (review s14)
+                 "growth": [Appear(spread_key), Appear(left[4])],
+                 "spread": [],
                  "sharpness": [Appear(sharpness)],  # "the same sharpness", measured: the two mean entropies
                  "heads": [Appear(panels[1].background), Appear(right[0]), Appear(width), Appear(bar)],
                  # d cut into its heads as the voice names them: with d, a 6.2 s still under the phrase (review s12)

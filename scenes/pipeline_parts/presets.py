@@ -43,11 +43,12 @@ SHOWN_WEIGHT = 0.005  # the least weight an arc is drawn for
 QUICK_SECONDS = 0.25  # a piece the voice names, landing as it names it: a fade over 0.35 s reads as still
 
 
-def entropy_relation(row, bits: float) -> str:
-    """"=" when H of ``row`` as its map writes it (two decimals) is written as ``bits`` is, else "≈": a student who
-    redoes −Σ α log₂ α on the designed row 0.78 / 0.17 / 0.04 gets 0.90, not the 0.93 of the unrounded weights
-    (review s12)."""
-    return "=" if reproduces(bits, entropy(as_read(row))) else "≈"
+def readout_key(row, bits: float) -> str:
+    """The readout of a row's entropy: «row_readout» («H = …») when H of ``row`` as its map writes it (two decimals)
+    is written as ``bits`` is; else «row_readout_unrounded», which says that H is the unrounded weights': a student who
+    redoes −Σ α log₂ α on the designed row 0.78 / 0.17 / 0.04 gets 0.90, not the 0.93 of the unrounded weights, and
+    «≈ 0.93» did not say why (review s12, s14)."""
+    return "row_readout" if reproduces(bits, entropy(as_read(row))) else "row_readout_unrounded"
 
 
 class PresetSide(VGroup):
@@ -90,11 +91,10 @@ class PresetComparison(MatrixReveals):
         for preset, run in runs.items():
             heatmap = TokenHeatmap(self.weights_matrix(run.weights, f"weights_{preset}", cell, width, run.steps.mask),
                                    self.tokens, q)
-            readout = text_with_numbers(labels["row_readout"], {
+            readout = text_with_numbers(labels[readout_key(run.weights[q], run.entropies[q])], {
                 "entropy": tagged_number(run.entropies[q], f"entropy_{preset}", font_size=style.CAPTION_SIZE),
                 "largest": tagged_number(run.max_weights[q], f"max_{preset}", font_size=style.CAPTION_SIZE)},
-                font_size=style.CAPTION_SIZE, query=abbreviated(self.tokens[q]),  # as its row is named
-                relation=entropy_relation(run.weights[q], run.entropies[q]))
+                font_size=style.CAPTION_SIZE, query=abbreviated(self.tokens[q]))  # as its row is named
             title = label_text(labels[f"title_{weights_kind(self.settings, preset)}"], style.TEXT, style.BODY_SIZE)
             if self.preset_maps:  # the rows named once, on the left map: both maps' rows are the same tokens, level;
                 # named twice, long names left the two maps too wide for 14 px (review 06's eight long words)

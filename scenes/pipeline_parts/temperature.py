@@ -41,6 +41,8 @@ ROWS_CHANGE_SECONDS = 1.2  # the configured temperatures' rows becoming the guid
 CURVE_SAMPLES = 99  # temperatures sampled for the max-weight plot, evenly across the lab's slider
 PLOT_WIDTH, PLOT_HEIGHT = 3.6, 2.9  # the max-weight plot's axes, before it is fitted into its box: at 4.4 × 3.6 the
 # fitting shrank its tick numbers to 14 px (review s12); at this size they keep their written size
+TICK_GROWTH = 1.1  # the plot's tick numbers, once fitted: at their written size, 16.4 px of cap height, their ink
+# measured 15 px at 720p (review s14)
 PLOT_SIDE_ROOM = 1.2  # of its box's width, left free around the plot
 PLOT_READOUT_ROOM = 0.6  # of its box's height, left free under the plot for the values read off it
 READ_OFF_SECONDS = 0.6  # a temperature's ring and value landing as the curve reaches it
@@ -236,6 +238,11 @@ class TemperatureSteps(PipelineCommon):
                          y_name=self.labels["axis_max_weight"].format(query=abbreviated(self.tokens[q])))
         left, right, bottom, top = self.plot_box = box
         fit(plot, right - left - PLOT_SIDE_ROOM, top - bottom - room)
+        x_numbers, y_numbers = plot.frame[1:3]
+        for number in x_numbers:  # each grown from its side by its axis, kept clear of it
+            number.scale(TICK_GROWTH, about_edge=UP)
+        for number in y_numbers:
+            number.scale(TICK_GROWTH, about_edge=RIGHT)
         low = bottom if room == PLOT_READOUT_ROOM else bottom + room  # room for more than the values read off: kept
         return plot.move_to(np.array([(left + right) / 2, (low + top) / 2, 0]))
 
