@@ -11,7 +11,7 @@ import numpy as np
 from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget,
                    Rectangle, ReplacementTransform, RoundedRectangle, Square, SurroundingRectangle, Transform, VGroup,
                    VMobject,
-                   Write, interpolate_color)
+                   Write, interpolate_color, smooth, squish_rate_func)
 
 from attn_math.cross import illustrative_cross_weights
 from attn_math.dimensions import GUIDE_D_MODEL, GUIDE_HEADS, head_dimension
@@ -603,7 +603,9 @@ class HeadsScene(LessonScene):
         result = self.result
         h = result.n_heads
         focus = choice_token(result)  # the token the last steps followed: its row is written out in numbers
-        self.begin_step("concat", h=h, d_model=result.d_model, token=result.labels[focus])
+        # the cost leaves with the header: the caption's two lines would come up under the exercise 6 line (review s14)
+        self.begin_step("concat", h=h, d_model=result.d_model, token=result.labels[focus],
+                        with_header=[Vanish(self.cost, rate_func=squish_rate_func(smooth, 0.0, 0.5))])
         formula = self.formula(self.labels["multi_head_formula"])
         # Concat's columns each lit to their own largest (a column of positions, 0 to 7, beside ones and zeros would
         # leave the ones dim): the heads' outputs cut from that one scale, side by side they are the one matrix Concat
@@ -659,7 +661,6 @@ class HeadsScene(LessonScene):
                                for block, head in zip(outputs, result.heads)])
         self.product = (concat, w_o, output)
         self.row_numbers = row_numbers
-        self.play(Vanish(self.cost), run_time=0.6)
         self.play(Write(formula), run_time=1.0)
         self.play(*[Appear(block) for block in outputs], Appear(head_shapes), run_time=QUICK_APPEAR)
         self.wait(0.6)

@@ -1141,7 +1141,7 @@ class PositionalScene(LessonScene):
         self.play(word_frames.animate.set_stroke(width=FRAME_STROKE), Create(unmoved), run_time=FRAMES_SECONDS)
         self.beat("listen")
         self.play(*[Vanish(frames) for frames in leaving], Create(cells), run_time=FRAMES_SECONDS)
-        heard = VGroup(*kept, cells)
+        heard = self.compared_frames = VGroup(*kept, cells)
         with self.listening():  # the interval of outputs that differ, heard in the clear before the voice concludes,
             self.cue("outputs_compared", with_pe=True,  # as the frames round what it compares thicken
                      max_difference=self.max_difference(demo.output_a_pe, demo.output_b_pe))

@@ -24,7 +24,7 @@ from scenes.fades import Appear, Swap, Vanish
 from scenes.heatmap import ColourLegend, round_value, signed_colour
 from scenes.lesson_scene import LONGEST_FREEZE, LessonScene, wrapped_text
 from scenes.softmax_moves import SoftmaxMoves
-from scenes.visuals import fit, label_text, number_text
+from scenes.visuals import cap_height, fit, label_text, number_text
 from sonify.mappings import SEQUENCE_GAP, shared_scale, softmax_row
 from sonify.synth import SAMPLE_RATE
 
@@ -918,12 +918,12 @@ class ScalingScene(LessonScene):
     def rounding_aside(self, legend: VGroup, panels: VGroup):
         """The rounding note again, short, in the corner under the colour bar and right of ``panels``, while divided
         scores are on screen (11.7 ÷ 8 on screen is 1.46; the cell says 1.47, from 11.76: review s14). The panels
-        keep their room: it is the digits' and the bars' (review s9, s10). None when the note does not fit there
-        whole (a colour bar left of the panels, or as tall as they are)."""
+        keep their room: it is the digits' and the bars' (review s9, s10). None when the colour bar is left of the
+        panels, or the note would be smaller there than SMALLEST_CAP_HEIGHT."""
         left, right = panels.get_right()[0] + ASIDE_GAP, style.body_box()[1]
         note = label_text(self.strings["labels"]["rounded_short"], style.MUTED, style.CAPTION_SIZE)
-        room = legend.get_bottom()[1] - panels.get_bottom()[1] - ASIDE_GAP
-        if legend.get_left()[0] < panels.get_right()[0] or note.width > right - left or note.height > room:
+        fit(note, right - left, legend.get_bottom()[1] - panels.get_bottom()[1] - ASIDE_GAP)
+        if legend.get_left()[0] < panels.get_right()[0] or cap_height(note) < style.SMALLEST_CAP_HEIGHT:
             return None
         return note.next_to(legend, DOWN, buff=ASIDE_GAP).set_x(right - note.width / 2)
 
@@ -960,10 +960,9 @@ class ScalingScene(LessonScene):
         self.scaled.shift(RIGHT * (unscaled.chart.baseline.get_x() - self.scaled.chart.baseline.get_x()))
         legend = self.score_bar(stacked, unscaled)
         self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=False))
-        self.rounded = self.rounding_aside(legend, stacked)
-        if self.rounded is None:  # no corner for it: the line under the panels, which give it the room
-            self.place(VGroup(stacked, legend), *self.panel_area(self.readout, note=True))
-            self.rounded = self.bottom_note(self.strings["labels"]["rounded"])
+        # no corner for it (the colour bar left of many keys, or as tall as the panels): not shown, the panels keep the
+        # room their digits and bars need (review s9, s10)
+        self.rounded = self.rounding_aside(legend, stacked) or VGroup()
         self.play(Appear(unscaled), Appear(legend), *self.readout.change_to(self.readout_values(d_k)), run_time=0.6)
         self.unscaled, self.legend = unscaled, legend
         self.divide_and_take_softmax(demo)

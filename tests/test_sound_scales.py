@@ -97,7 +97,9 @@ def test_capital_values_of_x_q_k_v_and_the_context_sound_on_one_scale(capital):
             heard += [(value, pitch(sound, k * spacing + 0.015, (k + 1) * spacing))
                       for k, value in enumerate(cue.values["values"])]
     values, pitches = np.array(heard).T
-    assert len(values) == 5 + 3 * 5 + 5 + 3  # X's column, Q's, K's, V's, V's again as a column, the context
+    # X's column, Q's, K's, V's but its last row, V's whole column (heard as V's last row lands, since review s14:
+    # the step no longer ends on 4 s of a still screen after the voice), the context
+    assert len(values) == 5 + 3 * 5 - 1 + 5 + 3
     measured_error = np.abs(cents(pitches, expected(values)))
     assert measured_error.max() < 15, sorted(zip(values, measured_error))
     for value in np.unique(np.round(values, 9)):  # one value, one pitch

@@ -43,7 +43,6 @@ SEEN_SECONDS = 0.25  # the cells a row sees lighting up as the voice names them
 SEEN_LIGHT = 0.6  # of the way from a seen cell's colour to white: its light, behind its number, which turns dark on
 # it; a white light over the white digits read 2.7:1, the discussed row the worst on screen (review s14)
 SEEN_STROKE = 5
-SEEN_STROKE = 5
 TABLE_GAP = (0.4, 0.25)  # between the two sides' entropy pairs kept over the rows' chart
 TABLE_SECONDS = 1.2  # the comparison leaving and the rows' chart landing
 ROWS_GROWING = 2.4  # s at least for every masked row's bar to grow, one after another (each a fraction of a second)

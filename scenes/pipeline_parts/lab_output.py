@@ -112,9 +112,9 @@ class LabOutput(LabCanvas, Projections):
         side, a row a token named left of them, the query's row of Z framed: z = Σ_j α_j v_j redone from the numbers
         written (review s14: only v for the query was ever printed). Their first ``columns`` columns, a … after."""
         steps, q = self.run.steps, self.query
-        query = abbreviated(self.tokens[q])
-        weights = LabelledMatrix(np.asarray(self.run.weights[q], dtype=float)[:, None],
-                                 rf"\alpha_j\ (\text{{{query}}})", style.ATTENTION, "alpha",
+        # α_j alone: the query's word is the user's, never typed into LaTeX (a Cyrillic word stopped the render); its
+        # row is the one framed
+        weights = LabelledMatrix(np.asarray(self.run.weights[q], dtype=float)[:, None], r"\alpha_j", style.ATTENTION, "alpha",
                                  decimals=self.weight_decimals(columns))
         values, outputs = (self.cut_matrix(matrix, label, colour, name, columns) for matrix, label, colour, name in
                            ((steps.V, "V", style.VALUE, "V"), (steps.output, "Z = AV", style.OUTPUT, "Z")))
