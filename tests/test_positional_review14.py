@@ -18,6 +18,7 @@ from scenes import style
 from scenes.lesson_scene import LONGEST_FREEZE
 from scenes.positional import DIMMED, PositionalScene
 from tests.scene_checks import PacedSpeaker, Play, render_video, run_scene, video_stills
+from tests.test_positional_review12 import step_of
 from tests.test_scene_positional import SENTENCES, both_sentences
 
 VIEWER = (640, 360)  # the reviews measure stills at this size
@@ -62,10 +63,6 @@ def watched():
         patch.setattr(PositionalScene, "finish_step", snapshot)
         scene = run_scene("positional", narration=PacedSpeaker())
     return scene, plays, seen
-
-
-def step_of(scene, key):
-    return next(step for step in scene.steps if step.key == key)
 
 
 def phrase_start(scene, words: str) -> float:
