@@ -8,7 +8,7 @@ import re
 import textwrap
 
 import numpy as np
-from manim import (DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget,
+from manim import (DL, DOWN, DR, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget,
                    Rectangle, ReplacementTransform, RoundedRectangle, Square, SurroundingRectangle, Transform, VGroup,
                    VMobject,
                    Write, interpolate_color, smooth, squish_rate_func)
@@ -41,6 +41,7 @@ VECTOR_GAP = 0.2  # between the sentence «cada token: un vector...» and that t
 FOCUS_MOVE = 0.4
 QUICK_APPEAR = 0.3
 HEATMAP_TRIES = 4
+LABEL_CAP_HEIGHT = 16.1 / 720 * 8  # frame units: a matrix's name, its subscripts 16 px tall at 720p (review s14: 14)
 # A heatmap's rows grow taller than their cells are wide into the panel's spare height, up to this share: a row label's
 # line (ascender to descender) filled 0.8 of a square row, «ladró» and «y» 12 px apart and a focused row's frame 3 px
 # from its neighbours' labels
@@ -53,6 +54,9 @@ SHARED_COMES = 0.15  # a token the average's row shares its weight with, framed 
 SHARED_GAP = 0.5  # between two of them, about a token's name at the voice's pace
 AVERAGE_HOLD = 1.0  # the average drawn, before the voice reads its focused row
 HEAD_COMES = 0.3  # a head's arcs and legend line coming in as its chord sounds
+# A head's weights underlined in its arcs' pattern, beside other heads', this far under the digits
+MARK_GAP = 0.08
+MARK_STROKE = 3
 SWATCH_GAP = 0.25  # between a head's stroke and its text (the legend, the choice step's lines)
 TYPED_LINE_CHARACTERS = 70  # the sentence as typed wraps onto a second line beyond this
 FORMULA_SIZE = 40
@@ -78,13 +82,19 @@ MINUS_BAR = 0.8  # a negative cell's bar, of the cell's side: 14 px wide and 4-5
 MINUS_STROKE = 7
 ROW_NUMBER_GAP = 0.2  # between two numbers of the written-out row, and after its name
 READING_PAUSE = 5.6  # s at the default pace, a silent caption read before each line of the written-out row comes
-ROW_LINE = 0.4  # from one line of the written-out row's numbers to the next
+# From Concat's written-out row to the output's: the band W_O's ones cross as arrows, long enough that an arrow six
+# columns over reads as going there (review s14: W_O's 11-px cells, with no indices, could not be traced)
+LINK_BAND = 0.85
+LINK_BUFF = 0.06
+LINK_STROKE = 2.5
+LINK_TIP = 0.12
+LINKS_COME = 0.6  # s: the arrows drawn, then the output's row (0.3 s each: the step no longer than before)
 ROW_PRODUCT_HEIGHT = 2.0  # the written-out row's four lines at most: its own width decides, the blocks keep their size
-TERM_RISE = 0.33  # a head's term («0.91 · V₁(«y») + …») over its row of V, at the written-out row's top
+TERM_RISE = 0.33  # a head's term («1.00·V₂(«calmó»)») over its columns of Concat's written-out row
 ROW_NAME_CHARACTERS = 8  # the token in the written-out row's names, cut beyond this («misinte…»)
 # its token in full, then cut to these lengths until it fits: at 3 («un…») a cut English word reads as a Spanish one
 TERM_CHARACTERS = (None, 8, 6, 4)
-TERM_SIZE = 26  # its digits 16 px tall at 720p once the stage is fitted, its subscript 15
+TERM_SIZE = 26  # its digits 16 px tall at 720p once the stage is fitted
 WORKED_GAP = 0.12  # between a worked sum and the terms under it
 WORKED_DECIMALS = range(2, 6)  # a head's weights in its worked sum: the fewest of these whose sum gives Concat's row
 # Step 9's vertical gaps, tight enough that W_O's two notes («clara = 1...», «una entrenada es densa») leave the blocks'
@@ -262,7 +272,7 @@ class HeadsScene(LessonScene):
             self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.head_arcs[-1]), run_time=0.6)
         arcs = AttentionArcs(self.row, weights, style.HEADS[head], height=self.arc_height, dash=style.HEAD_DASHES[head])
         self.heatmap = self.heatmap_for(weights, self.labels["head_matrix"].format(number=head + 1),
-                                        style.HEADS[head])
+                                        style.HEAD_TEXTS[head], legible=True)
         self.head_arcs.append(arcs)
         self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
         self.play(arcs.draw(run_time=2.0), Appear(self.heatmap), run_time=2.0)
@@ -271,7 +281,7 @@ class HeadsScene(LessonScene):
             if i == example:
                 self.beat("example")  # the caption's example is said as its row comes into focus
             self.cue("head_row", lands=True, head=head, query=i, weights=weights[i].tolist())
-            self.focus_row(arcs, i, weights[i], style.HEADS[head], f"A{head + 1}")
+            self.focus_row(arcs, i, weights[i], style.HEAD_TEXTS[head], f"A{head + 1}")
             self.wait(HOLD)
 
     @staticmethod
@@ -318,16 +328,17 @@ class HeadsScene(LessonScene):
         self.play(in_turn(Vanish(self.intro), Appear(self.arcs_note, self.sum_note)), MoveToTarget(self.row),
                   run_time=1.0)
 
-    def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
+    def heatmap_for(self, weights: np.ndarray, label: str, colour, legible: bool = False) -> TokenHeatmap:
         """The heatmap sized so that, once its column labels are turned upright, it fits the panel as built: fitted
         by scaling, its labels shrank with it (to 11 px at 720p). The height the turned labels add comes off the
-        cells instead; the height left over goes to its rows (``taller_rows``)."""
+        cells instead; the height left over goes to its rows (``taller_rows``). ``legible``: its name grown to
+        ``legible_label``'s size (a head's A_h; the average's fraction is tall already, and its rows need the room)."""
         left, right, bottom, top = self.panels()[1]
         bottom += CAPTION_ROOM
         height = top - bottom
         for _ in range(HEATMAP_TRIES):
             heatmap = upright_column_labels(TokenHeatmap(weights, self.result.labels, label, colour, right - left,
-                                                         height, font_size=HEATMAP_LABEL_SIZE))
+                                                         height, font_size=HEATMAP_LABEL_SIZE), legible)
             overflow = heatmap.height - (top - bottom)
             if overflow <= 1e-3:
                 break
@@ -356,6 +367,16 @@ class HeadsScene(LessonScene):
         for number in numbers:
             number.shift(RIGHT * (max(0.0, left - number.get_left()[0]) - max(0.0, number.get_right()[0] - right)))
         return numbers
+
+    def head_readout(self, weights: np.ndarray, head: int, query: int, below: float) -> VGroup:
+        """Head ``head``'s weights from ``query`` under the tokens, beside other heads' or the average's: each
+        underlined in the pattern of the head's arcs, a cue that outlives its colour (head 2's pink reads as the text's
+        white to a deuteranope, review s14)."""
+        numbers = self.readout(weights, style.HEAD_TEXTS[head], f"A{head + 1}", query, below=below, hide_zeros=True)
+        marks = VGroup(*[dashed(Line(number.get_corner(DL), number.get_corner(DR), color=style.HEADS[head],
+                                     stroke_width=MARK_STROKE), style.HEAD_DASHES[head])
+                         .shift(DOWN * MARK_GAP) for number in numbers])
+        return VGroup(numbers, marks)
 
     def clear_focus(self) -> list:
         if not self.focused:
@@ -405,8 +426,7 @@ class HeadsScene(LessonScene):
         # The same row in the head that finds a relation for it: one clear maximum, which the average dilutes.
         arcs = AttentionArcs(self.row, self.only_row(result.heads[head].weights, focus), style.HEADS[head],
                              height=self.arc_height, dash=style.HEAD_DASHES[head])
-        readout = self.readout(row, style.HEADS[head], f"A{head + 1}", focus,
-                                 below=0.2 + TELLING_LINE * READOUT_LINE, hide_zeros=True)
+        readout = self.head_readout(row, head, focus, below=0.2 + TELLING_LINE * READOUT_LINE)
         self.beat("telling")
         self.cue("head_row", lands=True, head=head, query=focus, weights=row.tolist())
         self.play(arcs.draw(run_time=QUICK_APPEAR), Appear(readout), run_time=QUICK_APPEAR)
@@ -450,8 +470,10 @@ class HeadsScene(LessonScene):
         heads, n = self.result.n_heads, len(self.result.tokens)
         cell = min(PATTERN_CELL, (right - left - heads * (PATTERN_GAP + BRACKETS_WIDTH)) / (heads * n))
         blocks = head_blocks(self.result, self.labels["head_matrix"], cell)
+        for block in blocks:
+            legible_label(block.label)
         # the kinds of relation heads are said to specialise in, one a head: what each designed head is an example of
-        kinds = VGroup(*[label_text(kind, style.HEADS[head], style.CAPTION_SIZE).next_to(block, DOWN, buff=0.15)
+        kinds = VGroup(*[label_text(kind, style.HEAD_TEXTS[head], style.CAPTION_SIZE).next_to(block, DOWN, buff=0.15)
                          for head, (kind, block) in enumerate(zip(self.head_kinds(), blocks))])
         note = self.paragraph(self.labels["illustrative_note"], 56, style.BODY_SIZE + 4)
         stage = VGroup(VGroup(blocks, kinds), note).arrange(DOWN, buff=0.3)  # 0.7 without the kinds, 0.3 with two lines of one
@@ -481,8 +503,7 @@ class HeadsScene(LessonScene):
         arcs = [AttentionArcs(self.row, self.only_row(head.weights, focus), style.HEADS[index],
                               height=self.arc_height, dash=style.HEAD_DASHES[index])
                 for index, head in enumerate(result.heads)]
-        readouts = [self.readout(head.weights[focus], style.HEADS[index], f"A{index + 1}", focus,
-                                   below=0.2 + line * READOUT_LINE, hide_zeros=True)
+        readouts = [self.head_readout(head.weights[focus], index, focus, below=0.2 + line * READOUT_LINE)
                     for index, (head, line) in enumerate(zip(result.heads, self.readout_lines(focus)))]
         box = self.row.box(focus)
         self.play(Vanish(self.note), run_time=0.6)
@@ -545,7 +566,7 @@ class HeadsScene(LessonScene):
             line = self.labels["choice_self" if j == focus else "choice_target"].format(number=head + 1,
                                                                                       attended=tokens[j])
             # after its head's stroke, as in the legend: head 2's ivory alone reads as the body text's white
-            lines.append(VGroup(head_swatch(head), label_text(line, style.HEADS[head], style.BODY_SIZE))
+            lines.append(VGroup(head_swatch(head), label_text(line, style.HEAD_TEXTS[head], style.BODY_SIZE))
                          .arrange(RIGHT, buff=SWATCH_GAP))
         return VGroup(*lines).arrange(DOWN, buff=0.18, aligned_edge=LEFT)
 
@@ -563,7 +584,8 @@ class HeadsScene(LessonScene):
         many_params = h * result.W_Q.shape[1] * result.W_Q.shape[2]
         self.begin_step("cost", h=h, d_model=d_model, d_head=d_head, params=many_params)
         single = self.size_block(d_model, d_model, "W_Q", ONE_HEAD_COLOUR)
-        split = VGroup(*[self.size_block(d_model, d_head, f"W_Q^{{{head + 1}}}", style.HEADS[head])
+        split = VGroup(*[self.size_block(d_model, d_head, f"W_Q^{{{head + 1}}}", style.HEADS[head],
+                                                   style.HEAD_TEXTS[head])
                          for head in range(h)]).arrange(RIGHT, buff=0.35)
         titles = [label_text(self.labels["one_head"].format(d_model=d_model), style.TEXT),
                   label_text(self.labels["many_heads"].format(h=h, d_head=d_head), style.TEXT)]
@@ -613,7 +635,8 @@ class HeadsScene(LessonScene):
         d_head = result.d_head
         cell = min(MAGNITUDE_CELL, BLOCK_HEIGHT / len(result.tokens))
         outputs = [self.magnitude_block(head.output, self.labels["head_output_formula"].format(number=index + 1),
-                                        style.HEADS[index], largest[index * d_head:(index + 1) * d_head], cell)
+                                        style.HEADS[index], largest[index * d_head:(index + 1) * d_head], cell,
+                                        style.HEAD_TEXTS[index])
                    for index, head in enumerate(result.heads)]
         w_o = self.magnitude_block(result.W_O, self.labels["output_projection"], style.WEIGHT_MATRIX,
                                    cell_size=min(MAGNITUDE_CELL, BLOCK_HEIGHT / result.d_model))
@@ -649,6 +672,7 @@ class HeadsScene(LessonScene):
         row_numbers = fit(self.row_product(focus), right - left, min(ROW_PRODUCT_HEIGHT, room))
         stage = VGroup(formula, blocks, row_numbers).arrange(DOWN, buff=CONCAT_GAP)
         self.place(stage, (left, right, floor, top))
+        widen(row_numbers.worked, left, right)
         # the heads' outputs start apart, right of where Concat's labels come (their Z_h never lands on a Z_h = A_h V_h
         # still fading), then slide together into the concatenation
         for block, joined in zip(outputs, concat.parts):
@@ -687,14 +711,14 @@ class HeadsScene(LessonScene):
         self.read_first()
         self.beat("row")
         self.play(Create(rows), Appear(row_numbers.concat), run_time=QUICK_APPEAR)
-        # "cada cabeza trae el valor de lo que mira": each head's largest term and its token's row of V over Concat's
+        # "cada cabeza trae el valor de lo que mira": head 1's row written out in full, each other's largest term
         self.read_first()
         self.beat("values")
-        self.play(Appear(row_numbers.worked), Appear(row_numbers.terms), Appear(row_numbers.values),
-                  run_time=QUICK_APPEAR)
+        self.play(Appear(row_numbers.worked), Appear(row_numbers.terms), run_time=QUICK_APPEAR)
         self.read_first()
+        # "cada salida suma lo que marcan los unos de su columna": W_O's ones as arrows, then the sums they land on
         self.beat("row_out")
-        self.play(Appear(row_numbers.output), run_time=QUICK_APPEAR)
+        self.play(in_turn(Create(row_numbers.links), Appear(row_numbers.output)), run_time=LINKS_COME)
         self.wait(HOLD)
 
     def read_first(self):
@@ -705,17 +729,16 @@ class HeadsScene(LessonScene):
 
     def row_product(self, i: int) -> VGroup:
         """Token i's rows, number by number, column under column: the product a student can check by hand. Over
-        each head's columns, what its row of Z is made of, Z_h(i) = sum_j alpha_ij V_h[j]: its largest term
-        («0.91 · V₁(«y») + …», in the head's colour after its stroke) over that token's row of V_h; then Concat's row
-        (each head's numbers in its colour) and the output's (Concat's row times W_O). ``terms``, ``values``, ``concat``
-        and ``output``: the four lines."""
+        each head's columns, what its row of Z is: its largest term («1.00·V₂(«calmó»)», in the head's text tint after
+        its stroke), or, for the head whose row is written out in full above (``worked``), that row's name; then
+        Concat's row (each head's numbers in its tint), W_O's ones as arrows from each number of it that is not 0 to the
+        output columns it goes to (``links``), and the output's row (Concat's row times W_O). ``worked``, ``terms``,
+        ``concat``, ``links`` and ``output``: its parts."""
         result = self.result
         token = self.quoted(shortened(result.labels[i], ROW_NAME_CHARACTERS))  # a long word would shrink every line
         attended = self.heads_targets(i)
-        head_colours = [style.HEADS[j // result.d_head] for j in range(result.d_model)]
-        value_rows = np.hstack([head.V[j] for head, j in zip(result.heads, attended)])  # each head's, side by side
-        lines = [(self.labels["value_row"], value_rows, "value_row", head_colours),
-                 (self.labels["concat_row"].format(token=token), result.concat[i], "concat_row", head_colours),
+        head_colours = [style.HEAD_TEXTS[j // result.d_head] for j in range(result.d_model)]
+        lines = [(self.labels["concat_row"].format(token=token), result.concat[i], "concat_row", head_colours),
                  (self.labels["output_row"].format(token=token), result.output[i], "output_row",
                   [style.OUTPUT] * result.d_model)]
         names = [label_text(name, style.TEXT, style.CAPTION_SIZE) for name, *_ in lines]
@@ -723,21 +746,35 @@ class HeadsScene(LessonScene):
         slot = max(text.width for line in numbers for text in line) + ROW_NUMBER_GAP
         start = max(name.width for name in names) + ROW_NUMBER_GAP
         for index, (name, line) in enumerate(zip(names, numbers)):
-            y = -index * ROW_LINE
+            y = -index * LINK_BAND
             name.move_to([start - ROW_NUMBER_GAP - name.width / 2, y, 0])
             for j, text in enumerate(line):
                 text.move_to([start + slot * (j + 0.5), y, 0])
-        terms = VGroup(*[self.term_label(head, i, attended[head], slot * result.d_head - ROW_NUMBER_GAP)
+        spread = self.most_hidden(i)
+        terms = VGroup(*[self.term_label(head, i, attended[head], slot * result.d_head - ROW_NUMBER_GAP,
+                                         written_out=head == spread)
                          .move_to([start + slot * result.d_head * (head + 0.5), TERM_RISE, 0])
                          for head in range(result.n_heads)])
-        spread = self.most_hidden(i)
         worked = VGroup(*([] if spread is None else [self.worked_sum(spread, i)]))
         if worked:  # over the terms, from the names' left edge, no wider than the rows of numbers (never shrinks them)
             fit(worked, numbers[0][-1].get_right()[0] - names[0].get_left()[0], worked.height)
             worked.next_to(terms, UP, buff=WORKED_GAP).align_to(VGroup(*names), LEFT)
-        rows = VGroup(worked, terms, *[VGroup(name, *line) for name, line in zip(names, numbers)])
-        rows.worked, rows.terms, rows.values, rows.concat, rows.output = rows
+        links = self.output_links(i, *numbers)
+        links_name = label_text(self.labels["output_links"], style.TEXT, TERM_SIZE)  # its subscript 16 px
+        links_name.move_to([start - ROW_NUMBER_GAP - links_name.width / 2, -LINK_BAND / 2, 0])
+        rows = VGroup(worked, terms, VGroup(names[0], *numbers[0]), VGroup(links_name, links),
+                      VGroup(names[1], *numbers[1]))
+        rows.worked, rows.terms, rows.concat, rows.links, rows.output = rows
         return rows
+
+    def output_links(self, i: int, concat: list, output: list) -> VGroup:
+        """W_O's ones that carry token i's row: an arrow, in W_O's colour, from each number of Concat's row that is not
+        0 as written to each output number its row of W_O has a 1 over (its column of the output). The output's number
+        is the sum of the arrows landing on it: «cada salida suma lo que marcan los unos de su columna»."""
+        shown = np.round(self.result.concat[i], 2)
+        return VGroup(*[Arrow(concat[j].get_bottom(), output[k].get_top(), buff=LINK_BUFF, color=style.WEIGHT_MATRIX,
+                              stroke_width=LINK_STROKE, tip_length=LINK_TIP, max_tip_length_to_length_ratio=0.5)
+                        for j, k in zip(*np.nonzero(self.result.W_O)) if shown[j]])
 
     def most_hidden(self, i: int) -> int | None:
         """The head whose row i of Z its largest term alone misses most (head 1: 0.91·5 = 4.55 for 5.00), or None when
@@ -750,19 +787,19 @@ class HeadsScene(LessonScene):
         """The tokens head ``head``'s row i weighs with something shown (0.05 or more, to 2 decimals)."""
         return [int(j) for j in np.flatnonzero(np.round(self.result.heads[head].weights[i], 2))]
 
-    def worked_sum(self, head: int, i: int) -> VGroup:
+    def worked_sum(self, head: int, i: int):
         """Head ``head``'s row i of Z written out in full, Z_h(i) = sum_j alpha_ij V_h[j] over the tokens it weighs:
-        «Z₁(«ella») = 0.0453·(0 0 0 4) + 0.9094·(0 0 0 5) + 0.0453·(0 0 1 6) = (0 0 0.05 5.00)», after the head's
-        stroke. Its weights with the fewest decimals (``worked_decimals``) whose sum, done by hand, gives the row as
+        «z₁(«ella») = 0.0453·(0 0 0 4) + 0.9094·(0 0 0 5) + 0.0453·(0 0 1 6) = (0 0 0.05 5.00)», in the head's tint,
+        with no stroke: its name under it, over its columns, has one, and the line takes the body's width. Its weights with the fewest decimals (``worked_decimals``) whose sum, done by hand, gives the row as
         written: 0.05·4 + 0.91·5 + 0.05·6 is 5.05, not Concat's 5.00."""
         step = self.result.heads[head]
         tokens = self.contributing(head, i)
         decimals = worked_decimals(step.weights[i, tokens], step.V[tokens], step.output[i])
         terms = [self.labels["value_sum_term"].format(weight=format_number(step.weights[i, j], decimals),
                                                         values=written_row(step.V[j])) for j in tokens]
-        text = self.labels["value_sum"].format(number=head + 1, token=self.quoted(self.result.labels[i]),
-                                               terms=" + ".join(terms), result=written_row(step.output[i]))
-        return VGroup(head_swatch(head), label_text(text, style.HEADS[head], TERM_SIZE)).arrange(RIGHT, buff=SWATCH_GAP)
+        text = self.labels["value_sum"].format(name=self.row_name(head, i), terms=" + ".join(terms),
+                                               result=written_row(step.output[i]))
+        return label_text(text, style.HEAD_TEXTS[head], TERM_SIZE)
 
     @staticmethod
     def written_numbers(values, tag: str, i: int, colours) -> list:
@@ -771,28 +808,39 @@ class HeadsScene(LessonScene):
         return [tagged_number(value, tag, (i, j), colour, READOUT_SIZE, decimals)
                 for j, (value, colour) in enumerate(zip(values, colours))]
 
-    def term_label(self, head: int, i: int, j: int, width: float) -> VGroup:
-        """Head ``head``'s largest term in token i's row of Z, «0.91 · V₁(«y»)», with «+ …» when the other weights
-        add up to something shown (0.05 + 0.05): after the head's stroke, no wider than ``width``, its token cut
-        short («electroe…») if in full it would not fit, and left out if even cut it would not."""
+    def term_label(self, head: int, i: int, j: int, width: float, written_out: bool = False) -> VGroup:
+        """Head ``head``'s largest term in token i's row of Z, «1.00·V₂(«calmó»)», with «+ …» when the other weights
+        add up to something shown: after the head's stroke, no wider than ``width``, its token cut short
+        («electroe…») if in full it would not fit, and left out if even cut it would not. ``written_out``: the row
+        is written out in full over the terms (``worked_sum``), and its name, «z₁(«ella»)», stands here instead: its
+        largest term alone, 0.91·V₁(«y»), repeated the sum in fewer decimals (review s14)."""
         weights = self.result.heads[head].weights[i]
-        rest = self.labels["value_rest"] if round(1 - weights[j], 2) > 0 else ""
-        texts = [self.labels["value_term"].format(weight=f"{weights[j]:.2f}", number=head + 1,
-                                                  token=self.quoted(shortened(self.result.labels[j], characters)))
-                 for characters in TERM_CHARACTERS]
-        for text in [*texts, self.labels["value_term_bare"].format(weight=f"{weights[j]:.2f}", number=head + 1)]:
-            term = VGroup(head_swatch(head), label_text(text + rest, style.HEADS[head], TERM_SIZE)) \
+        if written_out:
+            texts = [self.row_name(head, i, characters) for characters in TERM_CHARACTERS]
+        else:
+            rest = self.labels["value_rest"] if round(1 - weights[j], 2) > 0 else ""
+            texts = [self.labels["value_term"].format(weight=f"{weights[j]:.2f}", number=head + 1,
+                                                      token=self.quoted(shortened(self.result.labels[j], characters)))
+                     + rest for characters in TERM_CHARACTERS]
+            texts.append(self.labels["value_term_bare"].format(weight=f"{weights[j]:.2f}", number=head + 1) + rest)
+        for text in texts:
+            term = VGroup(head_swatch(head), label_text(text, style.HEAD_TEXTS[head], TERM_SIZE)) \
                 .arrange(RIGHT, buff=SWATCH_GAP)
             if term.width <= width:
                 break
         return fit(term, width, term.height)
 
+    def row_name(self, head: int, i: int, characters: int | None = None) -> str:
+        """The name of head ``head``'s row for token i, «z₁(«ella»)»: a row of the block Z₁, not Z₁ itself."""
+        return self.labels["value_sum_name"].format(number=head + 1,
+                                                    token=self.quoted(shortened(self.result.labels[i], characters)))
+
     @staticmethod
-    def magnitude_block(values: np.ndarray, label: str, colour, largest=None, cell_size: float = MAGNITUDE_CELL) \
-            -> HeatBlock:
+    def magnitude_block(values: np.ndarray, label: str, colour, largest=None, cell_size: float = MAGNITUDE_CELL,
+                        text_colour=None) -> HeatBlock:
         """A matrix as cells whose brightness is |value| relative to ``largest`` (by default its largest entry; one
         per column if a sequence), a negative one (as written, to 2 decimals) crossed by a minus bar: its sign, which
-        brightness alone loses."""
+        brightness alone loses. Its label legible (``legible_label``), in ``text_colour`` if given (a head's text tint)."""
         values = np.asarray(values, dtype=float)
         largest = np.broadcast_to(largest if largest is not None else style.shared_largest(values) or 1.0,
                                   values.shape[1:])
@@ -803,6 +851,7 @@ class HeadsScene(LessonScene):
                 cell.set_fill(interpolate_color(style.PANEL, colour, share), opacity=1.0)
                 if round(value, 2) < 0:  # the bar a part of its cell: it goes wherever the cell goes
                     cell.add(minus_bar(share, cell_size).move_to(cell))
+        legible_label(block.label).set_color(text_colour or colour)
         return block
 
     def sign_key(self) -> VGroup:
@@ -824,10 +873,13 @@ class HeadsScene(LessonScene):
                 *[Appear(piece.brackets, piece.label) for piece in slices]]
 
     @staticmethod
-    def size_block(rows: int, cols: int, label: str, colour) -> HeatBlock:
-        """An evenly filled rows x cols block: a matrix shown only for its number of entries."""
-        return HeatBlock(np.ones((rows, cols)), label, colour,
-                         fill=lambda _: interpolate_color(style.PANEL, colour, SIZE_BLOCK_FILL), cell_size=SIZE_CELL)
+    def size_block(rows: int, cols: int, label: str, colour, text_colour=None) -> HeatBlock:
+        """An evenly filled rows x cols block: a matrix shown only for its number of entries; its label legible, in
+        ``text_colour`` if given."""
+        block = HeatBlock(np.ones((rows, cols)), label, colour,
+                          fill=lambda _: interpolate_color(style.PANEL, colour, SIZE_BLOCK_FILL), cell_size=SIZE_CELL)
+        legible_label(block.label).set_color(text_colour or colour)
+        return block
 
     @staticmethod
     def paragraph(text: str, characters: int, font_size: float, colour=style.TEXT):
@@ -962,6 +1014,16 @@ def set_apart(left: VGroup, right: VGroup) -> None:
         right.shift(RIGHT * overlap)
 
 
+def widen(line: VGroup, left: float, right: float) -> None:
+    """The worked sum's line, fitted to the rows of numbers under it, grown from its bottom edge to the body's width
+    (``left`` to ``right``) and kept inside it: the rows of numbers are narrower than the body by the names' margin,
+    and at their width the line was 15.8 px tall."""
+    if not line:
+        return
+    line.scale(max(1.0, (right - left) / line.width), about_edge=DOWN)
+    line.shift(RIGHT * (max(0.0, left - line.get_left()[0]) - max(0.0, line.get_right()[0] - right)))
+
+
 def row_decimals(values) -> int:
     """One way of writing a row's numbers: whole numbers when every one is (to 2 decimals), else 2 decimals for all
     (5.00 beside 0.05, never 5 beside 0.05)."""
@@ -1016,7 +1078,7 @@ def heads_legend(names, template: str, font_size: float = style.BODY_SIZE) -> VG
     """One line per head: a stroke in its colour and ``template`` (its number and name filled in)."""
     lines = VGroup()
     for head, name in enumerate(names):
-        text = label_text(template.format(number=head + 1, name=name), style.HEADS[head], font_size)
+        text = label_text(template.format(number=head + 1, name=name), style.HEAD_TEXTS[head], font_size)
         lines.add(VGroup(head_swatch(head), text).arrange(RIGHT, buff=SWATCH_GAP))
     return lines.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
 
@@ -1029,16 +1091,25 @@ def head_swatch(head: int) -> VMobject:
 def head_blocks(result, template: str, cell: float) -> VGroup:
     """The designed heads' weights side by side, each a HeatBlock in its colour labelled ``template`` (its number
     filled in): the illustrative patterns, here and wherever they are compared with other heads."""
-    return VGroup(*[HeatBlock(head.weights, template.format(number=index + 1), style.HEADS[index], cell_size=cell)
+    return VGroup(*[HeatBlock(head.weights, template.format(number=index + 1), style.HEAD_TEXTS[index], cell_size=cell)
                     for index, head in enumerate(result.heads)]).arrange(RIGHT, buff=PATTERN_GAP)
 
 
-def upright_column_labels(heatmap: TokenHeatmap) -> TokenHeatmap:
+def legible_label(label: VMobject) -> VMobject:
+    """A matrix's name (A₁, W_Q², Z₁, W_O) grown from its bottom edge to LABEL_CAP_HEIGHT, its subscripts included:
+    at the blocks' scale they were 14 px (review s14)."""
+    return label.scale(max(1.0, LABEL_CAP_HEIGHT / cap_height(label)), about_edge=DOWN)
+
+
+def upright_column_labels(heatmap: TokenHeatmap, legible: bool = False) -> TokenHeatmap:
     """The heatmap's column labels on one line, each turned to read upwards from the top of its column, and its
-    title over them: staggered on two lines, they read as a second sentence at 480p."""
+    title over them (``legible``: grown by ``legible_label``): staggered on two lines, they read as a second
+    sentence at 480p."""
     top = heatmap.matrix.cell_grid.get_top()[1] + LABEL_GAP
     for j, label in enumerate(heatmap.column_labels):
         turned(label).set_x(heatmap.matrix.cells[0][j].get_x()).align_to([0, top, 0], DOWN)
+    if legible:
+        legible_label(heatmap.matrix.label)
     heatmap.matrix.label.next_to(heatmap.column_labels, UP, buff=LABEL_GAP)
     return heatmap
 

@@ -33,6 +33,10 @@ HIGHLIGHT = ManimColor("#FFFFFF")  # the frame round the row/column being used r
 # floor test_palette allows these pairs). The green keeps 5:1 on the background, so its small text, which
 # antialiasing renders darker than the colour, keeps 4.5:1 (the forest green #219333 had 4.6:1 and rendered at 3.7:1).
 HEADS = (ManimColor("#DE72FC"), ManimColor("#ECB4D4"), ManimColor("#1E9C06"))
+# Each head's colour for its text (labels, numbers), the arcs and cells keeping HEADS: a video's 4:2:0 chroma halves a
+# thin stroke's colour, and the green rendered at 4.0:1 (review s14); its lighter tint of the same hue keeps 4.5:1 as
+# rendered (tests/test_heads_review15.py). The orchid and the pink already do.
+HEAD_TEXTS = (HEADS[0], HEADS[1], ManimColor("#3DBA26"))
 # Each head's stroke pattern, a dash's length (0: solid): a second cue beside the lightness, for thin arcs.
 HEAD_DASHES = (0.0, 0.2, 0.06)
 # The learned section's induction head (its previous-token head is head 1's orchid: the designed head it matches). Not

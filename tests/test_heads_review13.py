@@ -47,29 +47,30 @@ def _by_hand():
 
 
 def test_each_heads_row_of_v_for_the_token_it_looks_at_is_written_over_concats_row(concat_step):
-    """Review: «ella» en Concat's «5» and «0.05» could not be derived: V was never shown. Over Concat's row, each head's
-    four columns hold V_h of the token that head's row for «ella» weighs most (head 1: «y», position 5), column over
-    column, and over them that term, «0.91·V_1(«y») + …», its weight A_h[ella, j] and its token."""
+    """Review: «ella» en Concat's «5» and «0.05» could not be derived: V was never shown. Over each head's four columns
+    of Concat's row stands what they are: the head's largest term, «1.00·V_2(«calmó»)», its weight A_h[ella, j] and its
+    token, and, under a weight of 1.00, Concat's columns are V_h of that token; over the head whose row is a sum of
+    several terms, the name of that row, «z_1(«ella»)», written out in full above (tests/test_heads_review14.py: its
+    V rows and their sum). Review 15 took away the line «V del token atendido», which repeated both."""
     scene, step = concat_step
     result, weights, values = _by_hand()
     focus, d_head = choice_token(result), result.d_head
     attended = [int(np.argmax(A[focus])) for A in weights]
-    expected = np.hstack([V[j] for V, j in zip(values, attended)])
-    shown = step.numbers["value_row"][focus]
-    assert [parse_number(text) for text in shown] == pytest.approx(np.round(expected, 2), abs=0.005)
-    assert expected[d_head - 1] == result.X[attended[0], 9] == 5  # head 1 brings «y»'s position: Concat's 5
+    assert values[0][attended[0], d_head - 1] == result.X[attended[0], 9] == 5  # head 1 brings «y»'s position: the 5
+    shown = [parse_number(text) for text in step.numbers["concat_row"][focus]]
     rows = scene.row_numbers  # as placed on screen
-    for over, under in zip(rows.values[1:], rows.concat[1:]):  # column over column, V's over Concat's
-        assert abs(over.get_x() - under.get_x()) * PIXELS < 1 and over.get_bottom()[1] > under.get_top()[1]
     texts = [text.text for text in step.texts]
-    for head, (A, j) in enumerate(zip(weights, attended)):
-        term = f"{A[focus, j]:.2f}·V_{head + 1}(«{result.labels[j]}»)"
-        shown_term, = [text for text in texts if text.startswith(term)]
-        assert shown_term.endswith("+ …") == (round(1 - A[focus, j], 2) > 0)  # the head's other weights
+    for head, (A, V, j) in enumerate(zip(weights, values, attended)):
         label = rows.terms[head]
-        over = rows.values[1 + head * d_head:1 + (head + 1) * d_head]
-        assert label.get_bottom()[1] > over.get_top()[1]
-        assert over.get_left()[0] - 0.05 <= label.get_x() <= over.get_right()[0] + 0.05
+        under = rows.concat[1 + head * d_head:1 + (head + 1) * d_head]
+        assert label.get_bottom()[1] > under.get_top()[1]
+        assert under.get_left()[0] - 0.05 <= label.get_x() <= under.get_right()[0] + 0.05
+        if round(A[focus, j], 2) < 1:
+            assert label[1].shown_text == f"z_{head + 1}(«{result.labels[focus]}»)"
+            continue
+        term = f"{A[focus, j]:.2f}·V_{head + 1}(«{result.labels[j]}»)"
+        assert term in texts and label[1].shown_text == term
+        assert shown[head * d_head:(head + 1) * d_head] == pytest.approx(np.round(V[j], 2), abs=0.005)
 
 
 def test_each_heads_term_opens_with_its_heads_stroke(concat_step):
@@ -89,12 +90,12 @@ def test_every_written_row_keeps_one_rounding_and_its_digits_16_px(concat_step):
     and its digits are at least 16 px tall at 720p."""
     scene, step = concat_step
     focus = choice_token(multi_head_attention())
-    for name in ("value_row", "concat_row", "output_row"):
+    for name in ("concat_row", "output_row"):
         shown = step.numbers[name][focus]
         decimals = {len(text.partition(".")[2]) for text in shown}
         assert len(decimals) == 1, (name, shown)
     assert set(step.numbers["concat_row"][focus]) >= {"5.00", "0.05"}
-    for line in (scene.row_numbers.values, scene.row_numbers.concat, scene.row_numbers.output):
+    for line in (scene.row_numbers.concat, scene.row_numbers.output):
         assert min(cap_height(number) for number in line[1:]) * PIXELS >= DIGIT_PIXELS
 
 

@@ -55,14 +55,14 @@ def test_every_term_of_head_ones_row_of_z_is_written_and_its_hand_sum_gives_conc
     result = scene.result
     focus, d_head = choice_token(result), result.d_head
     concat_row = [parse_number(text) for text in step.numbers["concat_row"][focus]]
-    worked = {text.text.split(" = ")[0]: text for text in step.texts if re.match(r"Z_\d+ = ", text.text)}
+    worked = {text.text.split(" = ")[0]: text for text in step.texts if re.match(r"z_\d+\(", text.text) and " = " in text.text}
     spread = []
     for head, (A, V, Z) in enumerate(_by_hand(result)):
         tokens = np.flatnonzero(np.round(A[focus], 2))
         if len(tokens) < 2:
             continue
         spread.append(head)
-        text = worked.pop(f"Z_{head + 1}")
+        text = worked.pop(f"z_{head + 1}(«{result.labels[focus]}»)")  # review 15: a row of Z_h, named as one
         terms = TERM.findall(text.text)
         assert [_numbers(values) for _, values in terms] == [list(V[j]) for j in tokens]
         weights = np.array([parse_number(weight) for weight, _ in terms])
@@ -77,19 +77,21 @@ def test_every_term_of_head_ones_row_of_z_is_written_and_its_hand_sum_gives_conc
 
 
 def test_the_heads_terms_over_v_are_16_px(with_cards):
-    """Review: «0.91·V₁(«y») + …» was 15.6 px."""
+    """Review: «0.91·V₁(«y») + …» was 15.6 px. (Review 15: over a head's columns written out in full above, the row's
+    name, «z_1(«ella»)», stands instead of its largest term.)"""
     scene, _ = with_cards
-    terms = [text for text in _step(scene, "concat").texts if "·V_" in text.text]
+    terms = [text for text in _step(scene, "concat").texts if "·V_" in text.text or text.text == "z_1(«ella»)"]
     assert len(terms) == scene.result.n_heads
     assert min(text.cap_height for text in terms) * PIXELS >= DIGIT_PIXELS
 
 
 def test_the_pronoun_head_is_not_called_a_semantic_relation_alone(with_cards):
     """Review: head 3 matches by gender and number (step 1), grammatical agreement; «relación semántica» contradicted
-    it. Its kind says what it is an example of (coreference, semantic) and how it finds it (agreement), under its block."""
+    it. Its kind says what it is an example of (coreference, semantic), under its block. (Review 15: «(por concordancia)»
+    called agreement semantic; the example is coreference: tests/test_heads_review15.py.)"""
     scene, _ = with_cards
     texts = [text for text in _step(scene, "illustrative").texts]
-    kind = next(text for text in texts if "concordancia" in text.text)
+    kind = next(text for text in texts if "correferencia" in text.text)
     assert "semántica" in kind.text and "relación semántica" not in [text.text for text in texts]
     block = next(text for text in texts if text.text == "A_{3}")
     assert kind.top < block.bottom and kind.left < (block.left + block.right) / 2 < kind.right
