@@ -106,8 +106,10 @@ NOTE_LINE_GAP = 0.06
 SHORT_TOKEN = 2  # a token of at most this many characters is named as a word in a spoken list («y», «el», «lo»)
 SHARED_WEIGHT = 0.1  # an average weight from here up counts as a token the focused row shares its weight with
 LEARNED_MATRIX = re.compile(r"W_[QKVO](?:\^\{[^}]*\})?")
-CROSS_PARTS = (r"Q_\text{dec}", r"K_\text{enc}", r"V_\text{enc}")  # the closing card: Q, K and V of cross-attention
-CROSS_FORMULA = rf"\text{{softmax}}({CROSS_PARTS[0]}\, {CROSS_PARTS[1]}^\top / \sqrt{{d_k}})\, {CROSS_PARTS[2]}"
+# The closing card: Q, K and V of cross-attention, K with its ⊤: isolated apart from K_enc, the ⊤ was set after the
+# subscript's group, 6 px off «enc» (review s14); with it, TeX stacks it over the subscript
+CROSS_PARTS = (r"Q_\text{dec}", r"K_\text{enc}^\top", r"V_\text{enc}")
+CROSS_FORMULA = rf"\text{{softmax}}({CROSS_PARTS[0]}\, {CROSS_PARTS[1]} / \sqrt{{d_k}})\, {CROSS_PARTS[2]}"
 CROSS_FORMULA_SIZE = 48  # its subscripts over 14 px once the drawing is fitted on the card
 CROSS_SENTENCE_CHARACTERS = 40  # the encoder's sentence, cut at a word beyond this, keeps the drawing narrow
 CROSS_GRID_WIDTH = 4.0  # the sketch of cross-attention's weights beside the drawing: its cells' width

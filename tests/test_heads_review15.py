@@ -197,3 +197,26 @@ def test_the_worked_row_and_the_arrows_label_keep_16_px(heads):
     assert min(worked.cap_height, links.cap_height) * PIXELS >= LABEL_PIXELS
     assert min(cap_height(number) for number in [*scene.row_numbers.concat[1:], *scene.row_numbers.output[1:]]) \
         * PIXELS >= LABEL_PIXELS
+
+
+def test_head_ones_first_token_is_said_to_look_at_itself(heads):
+    """Review: «el» attends to itself in head 1 (the self-loop, 1.00 in A₁) with nothing on screen saying why. The
+    step's caption says that the first token, with no token before it, looks at itself."""
+    scene, _ = heads
+    result, _, _ = _by_hand()
+    assert result.heads[0].weights[0, 0] > 0.99  # «el» on itself in head 1
+    caption = _step(scene, "previous").caption
+    assert "el primero, sin anterior, a sí mismo" in caption
+
+
+def test_the_cards_transpose_sits_over_k_encs_subscript():
+    """Review: the card's ⊤ was set after K_enc's subscript, 6 px off «enc» («K_enc ⊤»): isolated apart from K_enc it
+    lost its base. Stacked over the subscript, it adds no width to the formula."""
+    from manim import MathTex
+
+    from scenes.heads import CROSS_FORMULA, CROSS_PARTS
+
+    formula = MathTex(CROSS_FORMULA, substrings_to_isolate=CROSS_PARTS, font_size=48)
+    untransposed = MathTex(CROSS_FORMULA.replace(r"^\top", ""), substrings_to_isolate=CROSS_PARTS, font_size=48)
+    assert formula.width <= untransposed.width + 0.01
+    assert formula.height > untransposed.height - 0.01  # the ⊤ is there
