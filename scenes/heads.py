@@ -73,8 +73,8 @@ PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long s
 PATTERN_GAP = 0.8
 SIZE_CELL = 0.2  # W_Q whole and cut into heads
 MAGNITUDE_CELL = 0.2  # Concat, W_O and the output, at most
-# ... and no block taller than this (Concat's 9 rows of 0.17): over the written-out row's five lines (a head's worked
-# sum the fifth) the blocks keep their labels' size whatever the sentence's length; W_O's 12 rows of 0/1 at 11 px a cell
+# ... and no block taller than this (Concat's 9 rows of 0.17): over the written-out rows (a head's worked sum, the
+# heads' terms, Concat's row, W_O's arrows, the output's row) the blocks keep their labels' size whatever the sentence's length; W_O's 12 rows of 0/1 at 11 px a cell
 BLOCK_HEIGHT = 1.5
 SPREAD_GAP = 0.3  # between Concat's labels and the heads' outputs before they join
 NOTES_APART = 0.25  # between the notes under two neighbouring blocks
@@ -89,7 +89,7 @@ LINK_BUFF = 0.06
 LINK_STROKE = 2.5
 LINK_TIP = 0.12
 LINKS_COME = 0.6  # s: the arrows drawn, then the output's row (0.3 s each: the step no longer than before)
-ROW_PRODUCT_HEIGHT = 2.0  # the written-out row's four lines at most: its own width decides, the blocks keep their size
+ROW_PRODUCT_HEIGHT = 2.0  # the written-out rows at most: its own width decides, the blocks keep their size
 TERM_RISE = 0.33  # a head's term («1.00·V₂(«calmó»)») over its columns of Concat's written-out row
 ROW_NAME_CHARACTERS = 8  # the token in the written-out row's names, cut beyond this («misinte…»)
 # its token in full, then cut to these lengths until it fits: at 3 («un…») a cut English word reads as a Spanish one
