@@ -38,6 +38,8 @@ NOTE_GAP = 0.12
 MOST_TABLE_DECIMALS = 3  # a column of the frequencies table that barely moves is written to this many at most
 DIFFERENT_CELLS = 0.5  # two compared rows differ visibly where their values do by this much (of a -1..1 colour bar)
 COMPARED_NAME_GAP = 0.2  # between a lifted-out row and its «pos» name
+COMPARED_ROW_SHARE = 1.5  # a lifted-out row's height, of its name's
+COMPARED_ASPECT = 4.0  # its cells may be this much taller than wide: many dimensions in the room still leave it tall
 SHRUNK_HEATMAP = 0.8  # the heatmap beside the hands and the similarity: its ticks' digits 16 px high at 720p
 HANDS_HEATMAP_HEIGHT = 1.0  # of its height, beside the hands: narrower but as tall as it was, its rows 12 px high at
 # 720p, not 9.6 (review s12), the dials still 70 px across; beside the similarity the notes under it need the room
@@ -262,10 +264,12 @@ class PositionalScene(LessonScene):
         n, d = self.PE.shape
         rows = (0, self.most_alike_far_row())
         names = [label_text(self.labels["pos_column"].format(pos=pos), style.TEXT, style.CAPTION_SIZE) for pos in rows]
-        left, right, _, _ = self.panel_region()  # the cells as wide as the room leaves: the labels at full size
+        left, right, _, _ = self.panel_region()  # the cells as wide as the room leaves: the labels at full size,
+        # each row at least as tall as its name (with d = 64 square cells were thinner than «pos 45»)
         pair = Heatmap(self.PE[list(rows)], self.colour, name="PE_rows", numbers=False,
                        width=right - left - max(name.width for name in names) - COMPARED_NAME_GAP,
-                       column_ticks=round_ticks(d, most=4))
+                       largest_cell=COMPARED_ROW_SHARE * max(name.height for name in names),
+                       largest_aspect=COMPARED_ASPECT, column_ticks=round_ticks(d, most=4))
         names = VGroup(*[name.next_to(pair.cell_block([k], [0]), LEFT, buff=COMPARED_NAME_GAP)
                          for k, name in enumerate(names)])
         title = label_text(self.labels["alike_rows"], style.TEXT, style.CAPTION_SIZE)
@@ -526,6 +530,9 @@ class PositionalScene(LessonScene):
         self.play(Vanish(marks[-1]), self.turned(end, start + twin), run_time=TWIN_TURN_SECONDS, rate_func=linear)
         name, numbers = panel.twin
         arcs = self.hand_row.turn_arcs(hand_angles(start, d, base), hand_angles(start + twin, d, base))
+        turns = hand_turns(twin, d, base)
+        self.cue("values", lands=True, values=np.degrees([turns[i] for i in self.hand_row.dials]).tolist(),
+                 spacing=ROW_BLIP_SPACING, low=0.0, high=180.0)  # the row's figure as it lands at once
         self.pop(Create(arcs), Appear(name), Appear(numbers), Appear(panel.conclusion), slot=TWIN_READ_SECONDS)
 
     def hand_twin(self, start: int, delta: int) -> int | None:
@@ -579,7 +586,8 @@ class PositionalScene(LessonScene):
 
     def hand_panel(self, row: HandRow, starts: tuple[int, ...], delta: int, turns: np.ndarray) -> VGroup:
         """Beside the heatmap: θ_i's formula, what a hand is, the dials with their speeds (or, when more than
-        MOST_HANDS, which are drawn), one row of turns per start, the turn's formula, and an odd d's lone column."""
+        MOST_HANDS, which are drawn), one row of turns per start (and one for Δ's twin distance, ``hand_twin``), and an
+        odd d's lone column; under the heatmap, the turn's formula."""
         d = self.PE.shape[1]
         labels = self.labels
         power = base_power(self.settings.base)
@@ -608,12 +616,13 @@ class PositionalScene(LessonScene):
             left, right, _, _ = self.panel_region()
             notes.add(wrapped_text(labels["lone_column"].format(d=d, last=d - 1), style.MUTED, style.CAPTION_SIZE,
                                    right - left))
-        panel = VGroup(*[part for part in (formula, title, row, speeds, *readouts, twin_row, conclusion, notes)
-                         if len(part)])
+        panel = VGroup(*[part for part in (formula, title, row, speeds, *readouts, twin_row, notes) if len(part)])
         panel.formula, panel.title, panel.readouts, panel.conclusion = formula, title, readouts, conclusion
         panel.notes, panel.delta = VGroup(speeds, notes), delta
         panel.twin, panel.twin_delta = (twin_row, twin) if twin is not None else (None, None)
         self.arrange_hand_panel(panel, row, speeds, VGroup(*readouts, *([twin_row] if twin is not None else [])))
+        # the turn's formula under the heatmap: in the panel, with Δ = 4's row of turns, it shrank the dials to 66 px
+        self.place_under_heatmap(VGroup(conclusion), panel)
         return panel
 
     def arrange_hand_panel(self, panel: VGroup, row: HandRow, speeds: VGroup, readouts: VGroup):
@@ -1033,8 +1042,9 @@ class PositionalScene(LessonScene):
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
         links = self.links = self.row_links()
-        # what the voice is not talking about steps back: the weights, read, while the sentences come; the inputs
-        # too while the outputs are compared; all lit again with the verdict (review s12: 129 numbers at once)
+        # what the voice is not talking about steps back: the weights, read, while the sentences come (lit again as
+        # the outputs they make come: review s15, Z_A was built beside weights at 1.44:1); weights and inputs while
+        # the outputs are compared; all lit again with the verdict (review s12: 129 numbers at once)
         weights_dimmer = self.weights_dimmer = Dimmer(weights)
         inputs_dimmer = Dimmer(*self.inputs, *self.input_words)
         for said, sentence, source, words in zip(("first", "other"), sentences, self.inputs, self.input_words):
@@ -1044,11 +1054,11 @@ class PositionalScene(LessonScene):
             self.reveal_rows(source, words)
         first, second = self.outputs
         self.beat("outputs")
-        self.pop(Appear(first.frame), slot=0.6)
+        self.pop(Appear(first.frame), weights_dimmer.to(1.0), slot=0.6)
         self.reveal_rows(first, self.words[0])
         self.beat("pairs")  # "let us compare each word" as the second sentence's outputs come: no result yet
         # Z_B's rows complete the pairs of rows of one token: each pair is compared as it lands
-        self.pop(Appear(second.frame), inputs_dimmer.to(DIMMED), slot=FRAME_SECONDS)
+        self.pop(Appear(second.frame), inputs_dimmer.to(DIMMED), weights_dimmer.to(DIMMED), slot=FRAME_SECONDS)
         self.reveal_rows(second, self.words[1], self.cue_pair, seconds=COMPARED_ROW_SECONDS)
         with self.listening():  # the verdict's unison in the clear: with PE (next step) it becomes an interval
             self.cue("outputs_compared", lands=True, with_pe=False,

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from lesson.numbers import parse_number
+from lesson.steps import parse_steps
 from scenes.heatmap import Heatmap
 from scenes.positional import PositionalScene
 from scenes.visuals import baseline
@@ -77,7 +78,7 @@ def test_the_note_names_the_fastest_hands_two_turns(ends):
     similarity = {delta: float(encoding([0])[0] @ encoding([delta])[0]) for delta in (3, 4)}
     assert f"(Δ = 3): {similarity[3]:.2f}" in note and f"Δ = 4: {similarity[4]:.2f}" in note, note
     fastest = turns_in_degrees(1)[0]
-    assert f"{round(3 * fastest)}° o {round(4 * fastest)}°" in note, note
+    assert f"manecillas: {round(3 * fastest)}° o {round(4 * fastest)}°." in note, note
 
 
 def test_the_note_is_said_not_left_to_a_silent_screen(spoken):
@@ -146,3 +147,22 @@ def test_the_slow_column_shows_that_it_moves(ends):
     expected = np.sin(np.arange(6) / BASE ** (14 / D))
     assert slow == [f"{value:.3f}" for value in expected] == ["0.000", "0.000", "0.001", "0.001", "0.001", "0.002"]
     assert [row[0] for row in table[:6]] == [f"{value:.2f}".replace("-", "−") for value in np.sin(np.arange(6))]
+
+
+def test_the_weights_are_lit_while_the_outputs_they_make_are_built():
+    """Step 1 dimmed W_Q, W_K, W_V to 0.3 (1.44:1) from sentence A's first row until the verdict, so Z_A was built
+    beside weights a student could barely check it against: they are lit again as Z_A's rows come (and step back
+    while Z_B's rows are compared, review s12)."""
+    seen = []
+    reveal = PositionalScene.reveal_rows
+
+    def watched(scene, matrix, *arguments, **options):
+        if getattr(scene, "outputs", None) and matrix is scene.outputs[0] and scene.steps[-1].key == "permutation":
+            seen.append(min(float(part.fill_rgbas[:, 3].max()) for weights in scene.weights
+                            for part in weights.entry_grid.family_members_with_points()))
+        reveal(scene, matrix, *arguments, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(PositionalScene, "reveal_rows", watched)
+        run_scene("positional", steps=parse_steps("permutation", list(PositionalScene.STEPS)))
+    assert seen and min(seen) >= 0.99, seen
