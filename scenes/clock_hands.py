@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from manim import ORIGIN, RIGHT, UP, Arc, Circle, Dot, Line, ManimColor, Square, VectorizedPoint, VGroup
 
+from lesson.numbers import format_number
 from scenes import style
 from scenes.visuals import label_text, number_text
 
@@ -43,12 +44,26 @@ def angle_of(hand: Line) -> float:
     return float(np.arctan2(x, y) % (2 * np.pi))
 
 
-def degrees_text(angle: float, colour: ManimColor, font_size: float = style.CAPTION_SIZE):
-    """An angle in radians written in degrees, whole from 10° up and to a tenth below: 3 rad -> "172", 0.003 rad
-    -> "0.2". At most three digits, so eight of them side by side under the dials keep a clear gap."""
+def degrees_decimals(angle: float) -> int:
+    """Decimals of an angle in radians written in degrees: none from 10° up, a tenth below (3 rad -> "172", 0.003
+    rad -> "0.2"). At most three digits, so eight of them side by side under the dials keep a clear gap."""
+    return 0 if abs(np.degrees(angle)) >= 10 else 1
+
+
+def shown_degrees(angle: float) -> float:
+    """``angle`` (radians) in degrees, whole from 10° up (54.4 -> 54: format_number keeps a tenth below 100)."""
     degrees = float(np.degrees(angle))
-    return number_text(round(degrees), colour, font_size, decimals=0) if abs(degrees) >= 10 \
-        else number_text(degrees, colour, font_size, decimals=1)
+    return round(degrees) if degrees_decimals(angle) == 0 else degrees
+
+
+def degrees_written(angle: float) -> str:
+    """``angle`` (radians) in degrees as the dials' readouts write it: 4 rad -> "229"."""
+    return format_number(shown_degrees(angle), degrees_decimals(angle))
+
+
+def degrees_text(angle: float, colour: ManimColor, font_size: float = style.CAPTION_SIZE):
+    """An angle in radians written in degrees (``degrees_decimals``)."""
+    return number_text(shown_degrees(angle), colour, font_size, decimals=degrees_decimals(angle))
 
 
 class Dial(VGroup):

@@ -18,7 +18,7 @@ from lesson.numbers import format_number
 from lesson.positional_answers import (TABLE_ROWS, frequency_columns, odd_variant, question_fields, second_start, visibly_changing,
                                        power_of_ten_text)
 from scenes import style
-from scenes.clock_hands import MOST_HANDS, HandRow, shown_hands
+from scenes.clock_hands import MOST_HANDS, HandRow, degrees_written, shown_hands
 from scenes.fades import Appear, Vanish
 from scenes.heatmap import ColourLegend, Heatmap, round_ticks, signed_colour
 from scenes.lesson_scene import LISTEN_TAIL, LessonScene, wrapped_text
@@ -35,6 +35,11 @@ SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
 SIMILARITY_COLUMNS = 5  # distances listed under the similarity plot, or up to where it climbs again when
 MOST_SIMILARITY_COLUMNS = 8  # that is at most this many (the caption names the climb in any case)
 NOTE_GAP = 0.12
+MOST_TABLE_DECIMALS = 3  # a column of the frequencies table that barely moves is written to this many at most
+DIFFERENT_CELLS = 0.5  # two compared rows differ visibly where their values do by this much (of a -1..1 colour bar)
+COMPARED_NAME_GAP = 0.2  # between a lifted-out row and its «pos» name
+COMPARED_ROW_SHARE = 1.5  # a lifted-out row's height, of its name's
+COMPARED_ASPECT = 4.0  # its cells may be this much taller than wide: many dimensions in the room still leave it tall
 SHRUNK_HEATMAP = 0.8  # the heatmap beside the hands and the similarity: its ticks' digits 16 px high at 720p
 HANDS_HEATMAP_HEIGHT = 1.0  # of its height, beside the hands: narrower but as tall as it was, its rows 12 px high at
 # 720p, not 9.6 (review s12), the dials still 70 px across; beside the similarity the notes under it need the room
@@ -53,7 +58,10 @@ TABLE_TEXT_MIX = 0.5  # a table number's heatmap colour, half-way to the text's:
 BLOCK_GAP = 0.3  # extra space between the tokens' groups of rows in the table
 TABLE_ROW_GAP = 0.3  # between the d = 4 table's rows: the table as wide as the frame, its rows spread down it
 LABEL_GAP = 0.2  # least space between the labels of two wave strips side by side
+PERIOD_LINE_PITCH = 0.42  # from the baseline of a strip's «λ ≈» to its period's under it: a line of caption text
 TWIN_GAP = 0.1  # two distances whose similarities differ by less than this are not told apart by it on screen
+TWIN_TURN_SECONDS = 1.2  # the hands turn on to the distance whose similarity is Δ's (``turn_to_twin``)
+TWIN_READ_SECONDS = 0.8  # its turns land under the others, all at once, with the turn's formula
 HAND_DELTA = 3  # positions the clock hands turn by ("hace tres palabras"): with every omega_i <= 1, under half a turn
 DIFFERENCE_SECONDS = 0.8  # the outputs' new largest difference is written
 FRAMES_SECONDS = 0.6  # with PE, the rows the voice names framed
@@ -103,6 +111,14 @@ def fewest_decimals(*matrices, most: int = 2) -> int:
     """The fewest decimals (up to ``most``) that write every value of ``matrices`` exactly: 1 for 0.3 and 1.5."""
     values = np.concatenate([np.ravel(matrix) for matrix in matrices])
     return next(places for places in range(most + 1) if places == most or np.allclose(values, values.round(places)))
+
+
+def moving_decimals(values: np.ndarray, fewest: int = 2, most: int = MOST_TABLE_DECIMALS) -> int:
+    """The fewest decimals (``fewest`` to ``most``) at which ``values`` are not all written alike: the slowest column's
+    first rows, sin(pos / 3162), read 0.000 0.000 0.001 0.001 0.001 0.002, not six times 0.00 under «apenas se mueve»,
+    which read as «does not move» (review s15)."""
+    return next((places for places in range(fewest, most) if len({f"{value:.{places}f}" for value in values}) > 1),
+                most)
 
 
 def padded_cell_width(*matrices, padding: float, decimals: int | None = None) -> float:
@@ -219,8 +235,8 @@ class PositionalScene(LessonScene):
         self.colour = signed_colour(largest)
         self.heatmap, self.legend = self.build_heatmap(largest)
         self.full_grid, self.full_legend = (self.heatmap.grid.width, self.heatmap.grid.height), self.legend.height
-        # Centred while it is alone on screen; the next step moves it back to the left to make room.
-        self.beside_place = VGroup(self.heatmap, self.legend).get_center()
+        # Centred while it is alone on screen; back to the left once two of its rows are compared beside it.
+        beside_place = VGroup(self.heatmap, self.legend).get_center()
         VGroup(self.heatmap, self.legend).set_x(sum(self.body()[:2]) / 2)
         self.pop(Appear(self.heatmap.grid), Appear(self.heatmap.number_grid), slot=0.6)
         self.beat("axes")  # rows and columns named as the voice names them
@@ -234,7 +250,43 @@ class PositionalScene(LessonScene):
         frame = self.sweep_rows()
         # what the walk was heard to show, said as the frame leaves the last row (review s8: 9.2 s with no voice)
         self.beat("distinct")
-        self.play(Vanish(frame), run_time=LEAVING_SECONDS)
+        shift = beside_place - VGroup(self.heatmap, self.legend).get_center()
+        self.play(Vanish(frame), self.heatmap.animate.shift(shift), self.legend.animate.shift(shift),
+                  run_time=LEAVING_SECONDS)
+        if n > 1:
+            self.compare_far_rows()
+
+    def compare_far_rows(self):
+        """«No row repeats», pictured: the two far rows (Δ ≥ n/2) most alike, framed and lifted out beside the
+        heatmap one over the other, the columns where they differ boxed. Even where the fastest hands have come
+        round again (rows 0 and 19 of d = 16: dims 0-1 within 0.15), the slower ones differ (dims 4-6, by up to 1.32)
+        (review s15: the sentence played over the bare heatmap)."""
+        n, d = self.PE.shape
+        rows = (0, self.most_alike_far_row())
+        names = [label_text(self.labels["pos_column"].format(pos=pos), style.TEXT, style.CAPTION_SIZE) for pos in rows]
+        left, right, _, _ = self.panel_region()  # the cells as wide as the room leaves: the labels at full size,
+        # each row at least as tall as its name (with d = 64 square cells were thinner than «pos 45»)
+        pair = Heatmap(self.PE[list(rows)], self.colour, name="PE_rows", numbers=False,
+                       width=right - left - max(name.width for name in names) - COMPARED_NAME_GAP,
+                       largest_cell=COMPARED_ROW_SHARE * max(name.height for name in names),
+                       largest_aspect=COMPARED_ASPECT, column_ticks=round_ticks(d, most=4))
+        names = VGroup(*[name.next_to(pair.cell_block([k], [0]), LEFT, buff=COMPARED_NAME_GAP)
+                         for k, name in enumerate(names)])
+        title = label_text(self.labels["alike_rows"], style.TEXT, style.CAPTION_SIZE)
+        lifted = VGroup(title, VGroup(pair, names)).arrange(DOWN, buff=SIMILARITY_GAP)
+        self.place_beside_heatmap(lifted)
+        gaps = np.abs(self.PE[rows[0]] - self.PE[rows[1]])
+        differ = np.flatnonzero(gaps >= DIFFERENT_CELLS)
+        frames = VGroup(*[self.heatmap.row_box(pos) for pos in rows])
+        boxes = [pair.box(range(2), range(differ[0], differ[-1] + 1))] if len(differ) else []
+        self.pop(Create(frames), Appear(lifted), *map(Create, boxes))
+
+    def most_alike_far_row(self) -> int:
+        """The row at least n/2 positions from row 0 whose PE is most like row 0's (the largest dot product, which
+        depends on the distance only: d = 16, 32 positions: row 19, 6.43 of 8)."""
+        n = self.PE.shape[0]
+        far = np.arange(max(1, n // 2), n)
+        return int(far[np.argmax(self.PE[far] @ self.PE[0])])
 
     def build_heatmap(self, largest: float) -> tuple[Heatmap, ColourLegend]:
         """The PE matrix and its colour legend (-largest to largest) at the left of the body, room beside them."""
@@ -278,8 +330,6 @@ class PositionalScene(LessonScene):
     def show_frequencies(self):
         self.enter_step("frequencies", keep=(self.heatmap, self.legend))
         d = self.PE.shape[1]
-        shift = self.beside_place - VGroup(self.heatmap, self.legend).get_center()
-        self.play(self.heatmap.animate.shift(shift), self.legend.animate.shift(shift), run_time=1.0)
         columns = frequency_columns(d)
         # each box round the one column the table beside it names (review s14: boxes round dims 0-1 and 14-15 beside
         # «dim 0» and «dim 14»)
@@ -318,6 +368,7 @@ class PositionalScene(LessonScene):
     def frequency_table(self, columns: tuple[int, ...]) -> VGroup:
         """PE[pos, j] for the first positions of the boxed columns, and whether each visibly changes per step."""
         positions = range(min(TABLE_ROWS, self.PE.shape[0]))
+        decimals = {j: moving_decimals(self.PE[positions, j]) for j in columns}
         header = [label_text(self.labels["position_short"], style.MUTED, style.CAPTION_SIZE)]
         header += [label_text(self.labels["dim"].format(j=j), style.MUTED, style.CAPTION_SIZE) for j in columns]
         rows = [header]
@@ -325,7 +376,7 @@ class PositionalScene(LessonScene):
             row = [number_text(pos, style.MUTED, decimals=0)]
             for j in columns:
                 text = number_text(self.PE[pos, j], interpolate_color(self.colour(self.PE[pos, j]), style.TEXT,
-                                                                      TABLE_TEXT_MIX))
+                                                                      TABLE_TEXT_MIX), decimals=decimals[j])
                 text.tag = ("PE", (pos, j))
                 row.append(text)
             rows.append(row)
@@ -397,10 +448,12 @@ class PositionalScene(LessonScene):
         name.next_to(guides, UP, buff=0.15)
         period_text = period_number(period, style.TEXT, style.CAPTION_SIZE)
         period_text.tag = ("period", (0, j))
-        period_label = VGroup(label_text(self.labels["period"], style.MUTED, style.CAPTION_SIZE), period_text)
-        period_label.arrange(RIGHT, buff=0.1)
-        period_label.next_to(guides, DOWN, buff=0.15)
-        labels = VGroup(name, period_label)
+        # «λ ≈» over the number, not beside it: side by side «λ ≈ 2.0·10⁴» was wider than a strip's room and every
+        # label shrank to 15 px, its exponent to 8 px (review s15); the number on a baseline, not by its top (the
+        # raised exponent sat «2.0·10⁴» 5 px lower than «1987»)
+        symbol = label_text(self.labels["period"], style.MUTED, style.CAPTION_SIZE).next_to(guides, DOWN, buff=0.15)
+        sit_on(period_text.match_x(symbol), baseline(symbol) - PERIOD_LINE_PITCH)
+        labels = VGroup(name, VGroup(symbol, period_text))
         strip = VGroup(guides, curve, dots, labels)
         strip.frame, strip.curve, strip.dots, strip.labels = guides, curve, dots, labels
         return strip
@@ -457,8 +510,41 @@ class PositionalScene(LessonScene):
             self.cascade(numbers, READOUT_SECONDS * len(numbers))
             marks = VGroup(ghosts, anchor, arcs)
             self.wait(1.0)
-        self.pop(Appear(panel.conclusion), slot=0.8)
-        self.wait(2.0)
+        if panel.twin is not None:
+            self.turn_to_twin(panel, starts[-1], marks)
+        else:
+            self.pop(Appear(panel.conclusion), slot=0.8)
+            self.wait(2.0)
+
+    def turn_to_twin(self, panel: VGroup, start: int, marks: VGroup):
+        """The hands turn on from start + Δ to start + the twin distance (Δ = 4, whose similarity 5.56 is Δ = 3's
+        5.54 to 0.02), the arcs redrawn from ``start`` and the new turns written under the others with the turn's
+        formula: the sums agree, the hands do not (the fastest turns 172° or 229°). Within the step's hold after the
+        voice (review s15: «las manecillas los separan» was asserted and never shown)."""
+        d, base = self.PE.shape[1], self.settings.base
+        twin = panel.twin_delta
+        end = start + panel.delta
+        # the ghost hands at ``start`` and its row's frame stay: the new turn is measured from there
+        self.cue("position_sweep", rows=self.PE[end:start + twin + 1].tolist(),
+                 angular_frequencies=self.omega.tolist(), duration=TWIN_TURN_SECONDS)
+        self.play(Vanish(marks[-1]), self.turned(end, start + twin), run_time=TWIN_TURN_SECONDS, rate_func=linear)
+        name, numbers = panel.twin
+        arcs = self.hand_row.turn_arcs(hand_angles(start, d, base), hand_angles(start + twin, d, base))
+        turns = hand_turns(twin, d, base)
+        self.cue("values", lands=True, values=np.degrees([turns[i] for i in self.hand_row.dials]).tolist(),
+                 spacing=ROW_BLIP_SPACING, low=0.0, high=180.0)  # the row's figure as it lands at once
+        self.pop(Create(arcs), Appear(name), Appear(numbers), Appear(panel.conclusion), slot=TWIN_READ_SECONDS)
+
+    def hand_twin(self, start: int, delta: int) -> int | None:
+        """The distance the similarity step's note writes beside Δ = HAND_DELTA, their similarities alike to within
+        TWIN_GAP (d = 16: Δ = 4, 5.56 against 5.54), when the hands turn by HAND_DELTA and can go on from ``start`` to
+        it; else None."""
+        n, d = self.PE.shape
+        if delta != HAND_DELTA or d % 2:
+            return None
+        curve = self.similarity_curves()[0]
+        twin = self.twin_of(curve)
+        return twin if twin is not None and start + twin <= n - 1 else None
 
     def shrink_heatmap(self, height: float):
         """The heatmap (whose rows the hands' and the curves' frames walk) gives the panel beside it room: it narrows to
@@ -500,7 +586,8 @@ class PositionalScene(LessonScene):
 
     def hand_panel(self, row: HandRow, starts: tuple[int, ...], delta: int, turns: np.ndarray) -> VGroup:
         """Beside the heatmap: θ_i's formula, what a hand is, the dials with their speeds (or, when more than
-        MOST_HANDS, which are drawn), one row of turns per start, the turn's formula, and an odd d's lone column."""
+        MOST_HANDS, which are drawn), one row of turns per start (and one for Δ's twin distance, ``hand_twin``), and an
+        odd d's lone column; under the heatmap, the turn's formula."""
         d = self.PE.shape[1]
         labels = self.labels
         power = base_power(self.settings.base)
@@ -515,6 +602,13 @@ class PositionalScene(LessonScene):
         for start in starts:
             name = label_text(labels["turn_row"].format(start=start, end=start + delta), style.TEXT, style.CAPTION_SIZE)
             readouts.add(VGroup(name, row.readouts(turns, style.TEXT, f"turn_from_{start}")))
+        twin = self.hand_twin(starts[-1], delta)
+        twin_row = VGroup()
+        if twin is not None:  # the distance whose similarity is Δ's, one more row of turns from the last start
+            name = label_text(labels["turn_row_twin"].format(start=starts[-1], end=starts[-1] + twin, delta=twin),
+                              style.TEXT, style.CAPTION_SIZE)
+            twin_row = VGroup(name, row.readouts(hand_turns(twin, d, self.settings.base), style.TEXT,
+                                                 f"turn_to_{starts[-1] + twin}"))
         conclusion = MathTex(r"\theta_i(pos + \Delta) - \theta_i(pos) = \omega_i \, \Delta",
                              font_size=style.BODY_SIZE + 6, color=style.TEXT)
         notes = VGroup()
@@ -522,10 +616,13 @@ class PositionalScene(LessonScene):
             left, right, _, _ = self.panel_region()
             notes.add(wrapped_text(labels["lone_column"].format(d=d, last=d - 1), style.MUTED, style.CAPTION_SIZE,
                                    right - left))
-        panel = VGroup(*[part for part in (formula, title, row, speeds, *readouts, conclusion, notes) if len(part)])
+        panel = VGroup(*[part for part in (formula, title, row, speeds, *readouts, twin_row, notes) if len(part)])
         panel.formula, panel.title, panel.readouts, panel.conclusion = formula, title, readouts, conclusion
-        panel.notes = VGroup(speeds, notes)
-        self.arrange_hand_panel(panel, row, speeds, readouts)
+        panel.notes, panel.delta = VGroup(speeds, notes), delta
+        panel.twin, panel.twin_delta = (twin_row, twin) if twin is not None else (None, None)
+        self.arrange_hand_panel(panel, row, speeds, VGroup(*readouts, *([twin_row] if twin is not None else [])))
+        # the turn's formula under the heatmap: in the panel, with Δ = 4's row of turns, it shrank the dials to 66 px
+        self.place_under_heatmap(VGroup(conclusion), panel)
         return panel
 
     def arrange_hand_panel(self, panel: VGroup, row: HandRow, speeds: VGroup, readouts: VGroup):
@@ -548,13 +645,16 @@ class PositionalScene(LessonScene):
         n, d = self.PE.shape
         base = self.settings.base
         starts = (0, second_start(self.PE.shape[0]))
-        span = n - starts[1]  # both curves over the same distances: neither seems to change style where one ends
-        curves = [similarity_by_distance(n, d, start, base)[:span] for start in starts]
+        span = n - starts[1]
+        curves = self.similarity_curves(columns=False)
         rise = visible_rise(curves[0]) if d % 2 == 0 else None
         # A curve that rises again is set beside the smallest larger d whose curve only falls, when there is one.
         wide = smooth_width(n, d, base) if rise is not None else None
+        said = self.strings["steps"]["similarity"]["twin_said"]  # the note, said when it names a twin distance
+        twin = self.twin_of(curves[0][:self.table_columns(curves[0])]) if d % 2 == 0 else None
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
-                        **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide)
+                        **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide,
+                        ago=said if twin is not None else "")
         self.shrink_heatmap(SHRUNK_HEATMAP)
         axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=MAIN_PLOT_SHARE if wide else 1.0)
         plots = VGroup(VGroup(axes, axis_labels))
@@ -567,8 +667,7 @@ class PositionalScene(LessonScene):
             plots.arrange(RIGHT, buff=PLOTS_GAP, aligned_edge=DOWN)
             name = axis_labels[-1]  # the sum of cosines goes over both plots, clear of the small plot's title
             name.next_to(VGroup(axes, *axis_labels[:-1], plots[1]), UP, buff=0.25).set_x(plots.get_x())
-        reaches = rise is not None and SIMILARITY_COLUMNS <= rise[1] + 1 <= MOST_SIMILARITY_COLUMNS
-        columns = min(span, rise[1] + 1 if reaches else SIMILARITY_COLUMNS)  # up to the top of the climb, if it fits
+        columns = self.table_columns(curves[0])
         table = self.similarity_table(starts, curves, columns)
         self.place_beside_heatmap(VGroup(plots, table).arrange(DOWN, buff=SIMILARITY_GAP))
         identity = self.peak_identity(d) if d % 2 == 0 else None  # an odd d has a lone sin: no longer d/2
@@ -607,6 +706,7 @@ class PositionalScene(LessonScene):
         self.beat("same")
         self.pop(Appear(table[1][0]), slot=0.4)
         self.cascade(table[1][1:], self.reveal_seconds(columns))
+        self.beat("ago")  # «three and four steps nearly tie, but not their hands», with the note that shows it
         # both rows framed as one: the same numbers from either start (and the finished screen's last change, so the
         # step's reading time does not end on a long still screen); Δ = 3 framed down both rows with its reading
         framed = [table] if ago is None else [VGroup(table[0][1 + HAND_DELTA], table[1][1 + HAND_DELTA],
@@ -616,17 +716,44 @@ class PositionalScene(LessonScene):
                  *([Appear(ago)] if ago is not None else []),
                  *([Vanish(rise_marks)] if ago is not None and len(rise_marks) else []), slot=0.8)
 
+    def similarity_curves(self, columns: bool = True) -> list[np.ndarray]:
+        """PE_pos · PE_pos+Δ from pos 0 and from the second start, over the distances both reach (neither curve seems
+        to change style where the other ends); with ``columns``, over the similarity table's distances only."""
+        n, d = self.PE.shape
+        second = second_start(n)
+        curves = [similarity_by_distance(n, d, start, self.settings.base)[:n - second] for start in (0, second)]
+        return [curve[:self.table_columns(curves[0])] for curve in curves] if columns else curves
+
+    def table_columns(self, curve: np.ndarray) -> int:
+        """How many distances the similarity table lists: up to the top of the curve's first visible climb when that
+        takes SIMILARITY_COLUMNS to MOST_SIMILARITY_COLUMNS of them, else SIMILARITY_COLUMNS (at most the curve's)."""
+        rise = visible_rise(curve) if self.PE.shape[1] % 2 == 0 else None
+        reaches = rise is not None and SIMILARITY_COLUMNS <= rise[1] + 1 <= MOST_SIMILARITY_COLUMNS
+        return min(len(curve), rise[1] + 1 if reaches else SIMILARITY_COLUMNS)
+
+    @staticmethod
+    def twin_of(curve: np.ndarray) -> int | None:
+        """The other distance of ``curve`` whose similarity is Δ = HAND_DELTA's to within TWIN_GAP (d = 16: Δ = 4,
+        5.56 beside 5.54), or None: two distances the similarity alone does not tell apart on screen."""
+        if HAND_DELTA >= len(curve):
+            return None
+        others = [delta for delta in range(len(curve)) if delta != HAND_DELTA]
+        twin = min(others, key=lambda delta: abs(curve[delta] - curve[HAND_DELTA]))
+        return twin if abs(curve[twin] - curve[HAND_DELTA]) < TWIN_GAP else None
+
     def three_words(self, curve: np.ndarray) -> str:
         """«three words ago»: Δ = HAND_DELTA's similarity, the same from any start; when another distance of the
-        table has nearly the same one (d = 16: Δ = 4 gives 5.56 beside Δ = 3's 5.54), both, and that the hands tell
-        them apart (review s13: 5.54 was offered as Δ = 3's signature)."""
-        value = curve[HAND_DELTA]
-        others = [delta for delta in range(len(curve)) if delta != HAND_DELTA]
-        twin = min(others, key=lambda delta: abs(curve[delta] - value))
-        if abs(curve[twin] - value) >= TWIN_GAP:
+        table has nearly the same one, both, and how the hands tell them apart: the fastest one's turns for either
+        distance, as step 7 wrote them (review s13: 5.54 was offered as Δ = 3's signature; review s15: «las manecillas
+        los separan» said nothing that showed it)."""
+        value, twin = curve[HAND_DELTA], self.twin_of(curve)
+        if twin is None:
             return self.labels["three_words"].format(value=format_number(value))
+        fastest = hand_turns(1, self.PE.shape[1], self.settings.base)[0]
         return self.labels["three_words_twin"].format(value=format_number(value), other=twin,
-                                                      twin=format_number(curve[twin]))
+                                                      twin=format_number(curve[twin]),
+                                                      turn=degrees_written(fastest * HAND_DELTA),
+                                                      twin_turn=degrees_written(fastest * twin))
 
     @staticmethod
     def rise_marks(axes: Axes, curve: np.ndarray, rise: tuple[int, int], row: VGroup) -> VGroup:
@@ -915,8 +1042,9 @@ class PositionalScene(LessonScene):
         self.difference = self.difference_number(demo.output_a, demo.output_b)
         VGroup(verdict_label, self.difference).arrange(RIGHT, buff=0.15).next_to(stage, DOWN, buff=0.3)
         links = self.links = self.row_links()
-        # what the voice is not talking about steps back: the weights, read, while the sentences come; the inputs
-        # too while the outputs are compared; all lit again with the verdict (review s12: 129 numbers at once)
+        # what the voice is not talking about steps back: the weights, read, while the sentences come (lit again as
+        # the outputs they make come: review s15, Z_A was built beside weights at 1.44:1); weights and inputs while
+        # the outputs are compared; all lit again with the verdict (review s12: 129 numbers at once)
         weights_dimmer = self.weights_dimmer = Dimmer(weights)
         inputs_dimmer = Dimmer(*self.inputs, *self.input_words)
         for said, sentence, source, words in zip(("first", "other"), sentences, self.inputs, self.input_words):
@@ -926,11 +1054,11 @@ class PositionalScene(LessonScene):
             self.reveal_rows(source, words)
         first, second = self.outputs
         self.beat("outputs")
-        self.pop(Appear(first.frame), slot=0.6)
+        self.pop(Appear(first.frame), weights_dimmer.to(1.0), slot=0.6)
         self.reveal_rows(first, self.words[0])
         self.beat("pairs")  # "let us compare each word" as the second sentence's outputs come: no result yet
         # Z_B's rows complete the pairs of rows of one token: each pair is compared as it lands
-        self.pop(Appear(second.frame), inputs_dimmer.to(DIMMED), slot=FRAME_SECONDS)
+        self.pop(Appear(second.frame), inputs_dimmer.to(DIMMED), weights_dimmer.to(DIMMED), slot=FRAME_SECONDS)
         self.reveal_rows(second, self.words[1], self.cue_pair, seconds=COMPARED_ROW_SECONDS)
         with self.listening():  # the verdict's unison in the clear: with PE (next step) it becomes an interval
             self.cue("outputs_compared", lands=True, with_pe=False,

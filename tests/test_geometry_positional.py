@@ -68,6 +68,7 @@ class Watched:
         n, self.d = self.scene.PE.shape
         self.base = self.scene.settings.base
         self.starts, self.delta = self.scene.hand_starts()
+        self.twin = self.scene.hand_twin(self.starts[-1], self.delta)  # the hands go on to it after the starts
         self.step = next(step for step in self.scene.steps if step.key == "clock_hands")
 
     def states_at(self, pos) -> list[int]:
@@ -106,9 +107,10 @@ def test_the_hand_angles_read_like_the_formula():
 
 @pytest.mark.parametrize("name", WATCHED)
 def test_each_hand_is_its_pair_of_pe_and_points_at_omega_times_pos(name, request):
-    """At the end of the step the hands stand at the last position: each tip is (PE[pos, 2i], PE[pos, 2i + 1])."""
+    """At the end of the step the hands stand at the last position (the last start + Δ, or + Δ's twin distance when
+    the hands go on to it, review s15): each tip is (PE[pos, 2i], PE[pos, 2i + 1])."""
     watched = request.getfixturevalue(name)
-    last = watched.starts[-1] + watched.delta
+    last = watched.starts[-1] + (watched.twin or watched.delta)
     final = watched.states[-1]
     for i, tip in final.items():
         assert tuple(tip) == pytest.approx(pe_pair(last, i, watched.d, watched.base), abs=1e-6), i
@@ -129,7 +131,7 @@ def test_every_arc_turns_its_hand_by_omega_times_delta_from_either_start(name, r
     same from both starts."""
     watched = request.getfixturevalue(name)
     row = watched.scene.hand_row
-    assert len(watched.arc_plays) == len(watched.starts) == 2
+    assert len(watched.arc_plays) == len(watched.starts) + (watched.twin is not None) and len(watched.starts) == 2
     turns = []
     for start, arcs in zip(watched.starts, watched.arc_plays):
         by_hand = {}
@@ -205,7 +207,7 @@ def test_the_turn_sounds_as_it_is_written(default):
     step = default.step
     cues = [scene.cues[index] for kind, index in log if kind == "cue" and step.start <= scene.cues[index].time
             and scene.cues[index].kind in ("values", "position_sweep") and scene.cues[index].time <= step.end]
-    assert [cue.kind for cue in cues] == ["position_sweep", "values"] * 2
+    assert [cue.kind for cue in cues] == ["position_sweep", "values"] * (2 + (default.twin is not None))
     for start, (sweep, blips) in zip(default.starts, zip(cues[::2], cues[1::2])):
         turning = next(play for play in plays if play.start == pytest.approx(sweep.time) and not play.waits)
         assert turning.end - turning.start == pytest.approx(sweep.values["duration"])

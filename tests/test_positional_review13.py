@@ -79,14 +79,14 @@ def test_the_largest_difference_is_the_values(watched):
 
 def test_three_words_ago_is_not_said_to_be_told_apart_from_four(watched):
     """Δ = 3's similarity (5.54) and Δ = 4's (5.56) differ by less than 0.1: the note under the heatmap writes both,
-    each worked out here as Σ cos(ω_i Δ) with ω_i = 10000^(−2i/16), and says the hands tell them apart."""
+    each worked out here as Σ cos(ω_i Δ) with ω_i = 10000^(−2i/16), and the fastest hand's turns that tell them apart."""
     scene, _ = watched
     omegas = 10000.0 ** (-2 * np.arange(8) / 16)
     similarity = {delta: np.cos(omegas * delta).sum() for delta in (3, 4)}
     assert abs(similarity[3] - similarity[4]) < 0.1
     note = " ".join(" ".join(text.text.split()) for text in step_of(scene, "similarity").texts)  # lines joined
     assert f"(Δ = 3): {similarity[3]:.2f}" in note and f"Δ = 4: {similarity[4]:.2f}" in note, note
-    assert "las manecillas los separan" in note
+    assert "manecillas: 172° o 229°" in note  # review s15: the hands' turns that tell them apart (step 7's)
 
 
 def test_the_pulse_stays_inside_its_frames(watched):
