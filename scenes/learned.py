@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, RoundedRectangle,
+from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, Mobject, RoundedRectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup, linear)
 
 from attn_math.copy_floor import (copying_loss, lead_and_period, mean_lead, mean_period, targets, typical_row,
@@ -583,7 +583,10 @@ class LearnedScene(LessonScene):
         after = self.moments[-1]
         scores = [*self.training.previous_token_scores[after], *self.training.induction_scores[after]]
         self.beat("trained")
-        self.play(Appear(trained_side[0]), *[Appear(layer[0]) for layer in trained_side[1]], run_time=REVEAL_SECONDS)
+        # the layers' names now, the roles their clean heads play only when those heads are framed (review s15: the
+        # roles, written with the names, gave away what the scores had not yet shown)
+        names = [part for layer in trained_side[1] for part in parts_without(layer[0], self.layer_roles.values())]
+        self.play(Appear(trained_side[0]), *[Appear(part) for part in names], run_time=REVEAL_SECONDS)
         shown = [head for layer in trained_side[1] for head in layer[1]]
         with self.listening():  # each trained head's score as it is written, layer 1 then layer 2: the clean heads high
             each = self.reveal_seconds(new_numbers=layers * heads, fill_after=0.0, shortest=1.5) / len(scores)
@@ -605,7 +608,8 @@ class LearnedScene(LessonScene):
         for layer, group in enumerate(clean_by_layer):
             if group:
                 self.beat(f"clean_{layer + 1}")
-                self.play(Create(new_frames := self.head_frames(shown, group, ROLE_COLOURS[layer])), run_time=0.8)
+                self.play(Create(new_frames := self.head_frames(shown, group, ROLE_COLOURS[layer])),
+                          Appear(self.layer_roles[layer]), run_time=0.8)
                 frames.add(*new_frames)
         if others:
             self.beat("others")
@@ -654,6 +658,7 @@ class LearnedScene(LessonScene):
                  enumerate(zip(clean_heads(self.training), ROLE_COLOURS)) for head in found}
         size = style.CAPTION_SIZE
         line = label_text("Ag", font_size=size).height
+        self.layer_roles = {}  # layer: the role its clean heads play, written under its name (layer_name)
         names = [self.layer_name(layer, found, colour) for layer, (found, colour)
                  in enumerate(zip(clean_heads(self.training), ROLE_COLOURS))]
         label_width = max(name.width for name in names)
@@ -684,7 +689,8 @@ class LearnedScene(LessonScene):
             numbers = [str(head + 1) for head in clean]
             heads = (self.labels["role_one"].format(head=numbers[0]) if len(numbers) == 1
                      else self.labels["role_many"].format(heads=listed(numbers, self.labels)))
-            name.add(label_text(self.labels["layer_roles"][layer].format(heads=heads), colour, size))
+            self.layer_roles[layer] = label_text(self.labels["layer_roles"][layer].format(heads=heads), colour, size)
+            name.add(self.layer_roles[layer])
         return name.arrange(DOWN, buff=ROLE_GAP)
 
     # Step 5: the mechanism -----------------------------------------------------------------------
@@ -795,3 +801,14 @@ class LearnedScene(LessonScene):
         number.tag = (name, (query, int(key)))
         number.move_to([self.row.centre_x(int(key)), line, 0]).align_to([0, line, 0], DOWN if above else UP)
         return VGroup(number)
+
+
+def parts_without(group: Mobject, hidden) -> list[Mobject]:
+    """``group``'s parts, as large as they can be, that hold none of the mobjects ``hidden``: all of ``group`` when it
+    holds none, nothing when it is one of them, else its submobjects' such parts."""
+    hidden = list(hidden)
+    if any(group is mobject for mobject in hidden):
+        return []
+    if not any(part is mobject for part in group.get_family() for mobject in hidden):
+        return [group]
+    return [part for child in group.submobjects for part in parts_without(child, hidden)]
