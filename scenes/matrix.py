@@ -443,7 +443,7 @@ class MatrixScene(LessonScene):
         clearing = [*self.formula_to_map(), Vanish(self.sound_legend),
                     *[Vanish(part) for part in (self.map_frame, self.context_line) if part is not None]]
         shown = n * d + sum(np.size(inputs[f"W_{role}"]) for role in ROLE_COLOURS)  # X's numbers and the W's
-        self.begin_step("inputs", n=n, d=d, with_header=clearing, new_numbers=shown)
+        self.begin_step("inputs", n=n, d=d, d_k=result.d_k, d_v=result.V.shape[1], with_header=clearing, new_numbers=shown)
         self.map_frame = None
         self.X = self.with_words(LabelledMatrix(result.X, "X", style.INPUT, "X"))
         self.W = {role: LabelledMatrix(inputs[f"W_{role}"], f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}")
