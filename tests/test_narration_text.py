@@ -45,6 +45,7 @@ NARRATION_ONLY = {("scaling", "growing"): {"low", "high"}, ("heads", "cost"): {"
                   ("matrix", "exponentiate"): {"total", "top"}, ("scaling", "exponentiate"): {"total", "top"},
                   ("positional", "clock_hands"): {"speeds"}, ("learned", "loss"): {"steps", "about"},
                   ("learned", "messy"): {"clean_said"},
+                  ("positional", "similarity"): {"ago"},  # the twin note under the heatmap, written there, said
                   ("heads", "concat"): {"token"},  # the row's token: written on screen by its numbers («ella» en Concat)
                   # the guide's exercise 5: written on screen in its own line under the summary table
                   ("scaling", "restored"): {"exercise_low", "exercise_high", "factor"}}
