@@ -103,9 +103,13 @@ class LabMatrices(LabCanvas, MatrixReveals):
                 self.cue(kind, **(values | {"spacing": LISTEN_BLIP_SPACING}), replayed=True)
             self.play(LaggedStart(*[self.flash_cell(matrix, self.query, j) for j in range(len(row))], lag_ratio=1.0),
                       run_time=LISTEN_BLIP_SPACING * len(row))
-        self.beat("high")  # "a high value, a strong affinity: it sounds higher": the row's highest score lit, quickly
-        self.top_score_light = self.cell_light(matrix, self.query, int(np.argmax(row)))  # until step 5 replaces it
-        self.play(FadeIn(self.top_score_light), run_time=TOP_SCORE_SECONDS)
+        self.beat("high")  # "a high value, a strong affinity: it sounds higher": the row's highest score lit, quickly,
+        # from behind, its digits dark (a light over them left white digits on pale pink, 2.1:1: review s15); a
+        # colour-only grid has no digits: a light over its cell, until step 5 replaces it
+        top = int(np.argmax(row))
+        lit = self.light_cells(matrix, self.query, [top])
+        self.top_score_light = VGroup() if lit else self.cell_light(matrix, self.query, top)
+        self.play(*(lit or [FadeIn(self.top_score_light)]), run_time=TOP_SCORE_SECONDS)
 
     def values_cues(self, scores) -> list[tuple[str, dict]]:
         """Each row of ``scores`` read out as blips, pitch as value on the colour scale that the scores and the

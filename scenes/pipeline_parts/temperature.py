@@ -15,7 +15,7 @@ from lesson.numbers import format_number, reproduces
 from lesson.pipeline_answers import EXERCISE_TEMPERATURES, redone_weights, temperature_caption
 from scenes import style
 from scenes.curve_plot import CurvePlot
-from scenes.fades import Appear, Vanish
+from scenes.fades import Appear, Swap, Vanish
 from scenes.pipeline_parts.common import (ENTER_SECONDS, LEAVE_SECONDS, SPLIT_MARGIN, VOICE_LEFT, PipelineCommon, bar_frames,
                                          pulses, rounded_up)
 from scenes.token_labels import abbreviated
@@ -335,10 +335,22 @@ class TemperatureSteps(PipelineCommon):
         old, new = self.temperature_rows, self.temperature_rows_of(EXERCISE_TEMPERATURES, runs, "exercise_row")
         marks = self.marks(EXERCISE_TEMPERATURES, values)
         pairs = min(len(old), len(new))
-        self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
+        self.remove(*[part for row in old[:pairs] for part in row.get_family()])  # each row as one piece, then
+        self.play(*[change for before, after in zip(old[:pairs], new[:pairs]) for change in self.row_changes(before, after)],
                   *[ReplacementTransform(before, after) for before, after in zip(self.temperature_marks, marks)],
                   *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], *with_rows, run_time=ROWS_CHANGE_SECONDS)
+        for row in new[:pairs]:  # each new row one piece on the scene, as the rows that fade in
+            self.remove(row.chart, row.title, row.readout)
+            self.add(row)
         self.temperature_rows, self.temperature_marks = new, marks
+
+    def row_changes(self, before: TemperatureRow, after: TemperatureRow) -> list:
+        """A temperature's row into another: its bars reshaped, its numbers («T = 0.20», «H = 2.67 bits», «máx.»)
+        swapped, the old out then the new in: morphed, two numbers' digits drew over each other («H = 2.◆◆», review
+        s15). The new title and readout stand on the scene, hidden until their half of the play."""
+        self.add(after.title, after.readout)
+        return [ReplacementTransform(before.chart, after.chart), Swap(before.title, after.title),
+                Swap(before.readout, after.readout)]
 
     def marks(self, temperatures, maxima) -> VGroup:
         """A dot on the max-weight plot at each (temperature, maximum)."""
