@@ -106,7 +106,7 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.beat("high")  # "a high value, a strong affinity: it sounds higher": the row's highest score lit, quickly,
         # from behind, its digits dark (a light over them left white digits on pale pink, 2.1:1: review s15); a
         # colour-only grid has no digits: a light over its cell, until step 5 replaces it
-        top = int(np.argmax(row))
+        top = self.top_score = int(np.argmax(row))
         lit = self.light_cells(matrix, self.query, [top])
         self.top_score_light = VGroup() if lit else self.cell_light(matrix, self.query, top)
         self.play(*(lit or [FadeIn(self.top_score_light)]), run_time=TOP_SCORE_SECONDS)
@@ -161,6 +161,7 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.scaled_note = self.scaled_approximation()
         self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=[*animations, Appear(self.scaled_note)],
                             cues=self.values_cues(steps.scaled), cleared=True)  # row after row, each divided by the same number
+        self.put_out(self.scores.matrix, self.query, [self.top_score])  # gone: its lit score as its value's colour
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
 
     def scaled_approximation(self) -> VGroup:

@@ -96,9 +96,21 @@ class MatrixReveals(PipelineCommon):
         lights = []
         for column in columns:
             cell, entry = matrix.cells[row][column], matrix.entries[row][column]
+            cell.save_state()  # for ``put_out``
+            entry.save_state()
             lit = interpolate_color(cell.get_fill_color(), style.HIGHLIGHT, LIT_CELL)
             lights += [cell.animate.set_fill(lit, opacity=1.0), entry.animate.set_color(readable_text_colour(lit))]
         return lights
+
+    @staticmethod
+    def put_out(matrix, row: int, columns) -> None:
+        """Cells lit by ``light_cells`` back to their colours on the matrix's scale, once the matrix has left the
+        screen (its colours stay those of its values: one value, one colour)."""
+        if hasattr(matrix, "heatmap"):
+            return
+        for column in columns:
+            matrix.cells[row][column].restore()
+            matrix.entries[row][column].restore()
 
     def flash_cell(self, matrix, row: int, column: int) -> FadeIn:
         """The cell's light coming and going, gone after its play."""

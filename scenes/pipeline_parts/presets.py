@@ -20,12 +20,13 @@ from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap
 from scenes.token_labels import abbreviated
-from scenes.visuals import fit, label_text, tagged_number, text_with_numbers
+from scenes.visuals import cap_height, fit, label_text, tagged_number, text_with_numbers
 from scenes.weight_views import WIDEST_LINE
 
 PRESETS = ("lab", "sharp")  # the lab's random weights, then the designed ones, left to right
 READOUT_NUMBERS = 2  # in each side's readout: the row's entropy and largest weight, or the article's two weights
 SIDE_LINE_GAP = 0.3  # between a side's title, map and readout
+READOUT_LINE_GAP = 0.1  # between a readout's H and, under it, the H of the row as written
 SIDES_GAP = 0.6  # between the two sides
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
 LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
@@ -42,8 +43,7 @@ ARC_LIFT = 0.12  # between a column's name and the arcs' ends over it
 SHOWN_WEIGHT = 0.005  # the least weight an arc is drawn for
 QUICK_SECONDS = 0.25  # a piece the voice names, landing as it names it: a fade over 0.35 s reads as still
 OTHER_KEY_SIDE = 0.3  # the dashed square that names the other articles' rings
-OTHER_KEY_GAP = 0.15  # between it and its words
-OTHER_LINE_GAP = 0.1  # between two other articles' lines
+OTHER_KEY_GAP = 0.3  # between it and its words, and between two other articles
 
 
 def written_entropy(row) -> float:
@@ -51,12 +51,11 @@ def written_entropy(row) -> float:
     return float(entropy(as_read(row)))
 
 
-def readout_key(row, bits: float) -> str:
-    """The readout of a row's entropy: «row_readout» («H = …») when H of ``row`` as its map writes it is written as
-    ``bits`` is; else «row_readout_unrounded», which gives both: the unrounded weights' H and, «con lo escrito», the H of
-    the row as written: a student who redoes −Σ α log₂ α on the designed row 0.78 / 0.17 / 0.04 gets 0.90, not 0.93
-    («≈ 0.93», then «sin redondear», did not give the 0.90 they find: review s12, s14, s15)."""
-    return "row_readout" if reproduces(bits, written_entropy(row)) else "row_readout_unrounded"
+def written_differs(row, bits: float) -> bool:
+    """Whether H of ``row`` as its map writes it is not written as ``bits``: the designed row 0.78 / 0.17 / 0.04 gives
+    0.90, its unrounded weights 0.93 («≈ 0.93», then «sin redondear», did not give the 0.90 a student finds: review s12,
+    s14, s15)."""
+    return not reproduces(bits, written_entropy(row))
 
 
 class PresetSide(VGroup):
@@ -99,12 +98,15 @@ class PresetComparison(MatrixReveals):
         for preset, run in runs.items():
             heatmap = TokenHeatmap(self.weights_matrix(run.weights, f"weights_{preset}", cell, width, run.steps.mask),
                                    self.tokens, q)
-            readout = text_with_numbers(labels[readout_key(run.weights[q], run.entropies[q])], {
+            readout = text_with_numbers(labels["row_readout"], {
                 "entropy": tagged_number(run.entropies[q], f"entropy_{preset}", font_size=style.CAPTION_SIZE),
-                "largest": tagged_number(run.max_weights[q], f"max_{preset}", font_size=style.CAPTION_SIZE),
-                "written": tagged_number(written_entropy(run.weights[q]), f"entropy_written_{preset}",
-                                         font_size=style.CAPTION_SIZE)},
+                "largest": tagged_number(run.max_weights[q], f"max_{preset}", font_size=style.CAPTION_SIZE)},
                 font_size=style.CAPTION_SIZE, query=abbreviated(self.tokens[q]))  # as its row is named
+            if written_differs(run.weights[q], run.entropies[q]):  # under it, the H of the row as written
+                readout = VGroup(readout, text_with_numbers(labels["row_readout_written"], {
+                    "written": tagged_number(written_entropy(run.weights[q]), f"entropy_written_{preset}",
+                                             font_size=style.CAPTION_SIZE)}, font_size=style.CAPTION_SIZE)
+                                 ).arrange(DOWN, buff=READOUT_LINE_GAP)
             title = label_text(labels[f"title_{weights_kind(self.settings, preset)}"], style.TEXT, style.BODY_SIZE)
             if self.preset_maps:  # the rows named once, on the left map: both maps' rows are the same tokens, level;
                 # named twice, long names left the two maps too wide for 14 px (review 06's eight long words)
@@ -246,23 +248,29 @@ class PresetComparison(MatrixReveals):
 
     def other_articles_named(self, pair: tuple[int, int]) -> VGroup:
         """The dashed rings named, on the entropy formula's line, left of the colour legend: a dashed square, then
-        «la» → «mesa»: lab 0.12 · diseñados 0.78, a line per other article (two unnamed dashed boxes left the sentence's
-        second article unanswered, review s15); nothing when the sentence has no other."""
-        font, runs = style.CAPTION_SIZE, self.preset_runs
-        lines = VGroup()
-        for k, (article, noun) in enumerate(self.other_pairs(pair)):
-            key = DashedVMobject(Square(side_length=OTHER_KEY_SIDE, color=style.ATTENTION, stroke_width=RING_STROKE / 2))
-            weights = {preset: tagged_number(runs[preset].weights[article, noun], "other_article", (k, j),
-                                             font_size=font) for j, preset in enumerate(PRESETS)}
-            text = text_with_numbers(self.labels["other_article"], weights, font_size=font,
-                                     article=abbreviated(self.tokens[article]), noun=abbreviated(self.tokens[noun]))
-            lines.add(VGroup(key, text).arrange(RIGHT, buff=OTHER_KEY_GAP))
-        if not len(lines):
-            return lines
+        «la» → «mesa»: lab 0.12 · diseñados 0.78 for each other article, side by side on that one line (two unnamed
+        dashed boxes left the sentence's second article unanswered, review s15); as many as stay readable there (a long
+        sentence's last ones keep their rings only); nothing when the sentence has no other, or none fits."""
+        pairs = self.other_pairs(pair)
         formula, legend = self.presets_formula, self.presets_legend
-        lines.arrange(DOWN, aligned_edge=LEFT, buff=OTHER_LINE_GAP)
-        fit(lines, legend.get_left()[0] - SIDES_GAP - formula.get_left()[0], lines.height)  # left of the colour legend
-        return lines.move_to(formula).align_to(formula, LEFT)
+        width = legend.get_left()[0] - SIDES_GAP - formula.get_left()[0]
+        for count in range(len(pairs), 0, -1):
+            line = self.other_articles_line(pairs[:count])
+            fit(line, width, line.height)
+            if min(cap_height(part) for entry in line[1:] for part in entry) >= style.SMALLEST_CAP_HEIGHT:
+                return line.move_to(formula).align_to(formula, LEFT)
+        return VGroup()
+
+    def other_articles_line(self, pairs: list[tuple[int, int]]) -> VGroup:
+        """A dashed square, then each pair's «article» → «noun»: lab … · diseñados …, its two weights tagged
+        ``other_article`` (k, 0) and (k, 1)."""
+        font, runs = style.CAPTION_SIZE, self.preset_runs
+        key = DashedVMobject(Square(side_length=OTHER_KEY_SIDE, color=style.ATTENTION, stroke_width=RING_STROKE / 2))
+        entries = [text_with_numbers(self.labels["other_article"], {
+            preset: tagged_number(runs[preset].weights[article, noun], "other_article", (k, j), font_size=font)
+            for j, preset in enumerate(PRESETS)}, font_size=font, article=abbreviated(self.tokens[article]),
+            noun=abbreviated(self.tokens[noun])) for k, (article, noun) in enumerate(pairs)]
+        return VGroup(key, *entries).arrange(RIGHT, buff=OTHER_KEY_GAP)
 
     def weight_arcs(self, heatmap: TokenHeatmap, row: int, weights) -> VGroup:
         """Over ``heatmap``'s column names, an arc from ``row``'s token to every other token it gives weight to, as

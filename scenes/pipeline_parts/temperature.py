@@ -68,6 +68,11 @@ FRAME_ROOM = 0.2  # the rows start this far right of the body's left edge: room 
 NOTE_GAP = 0.25  # between the rows and the note under them on why a maximum is written «≈»
 
 
+def written(part) -> list[str]:
+    """What ``part`` writes, its texts and numbers as written."""
+    return [piece.text for piece in part.get_family() if hasattr(piece, "text")]
+
+
 class TemperatureRow(VGroup):
     """A temperature's row: its ``title`` ('T = 0.2'), the query's weights as a bar ``chart``, its ``readout``
     (entropy and largest weight); ``approximate``: that largest is written «≈» (``largest_reproduces``)."""
@@ -347,10 +352,16 @@ class TemperatureSteps(PipelineCommon):
     def row_changes(self, before: TemperatureRow, after: TemperatureRow) -> list:
         """A temperature's row into another: its bars reshaped, its numbers («T = 0.20», «H = 2.67 bits», «máx.»)
         swapped, the old out then the new in: morphed, two numbers' digits drew over each other («H = 2.◆◆», review
-        s15). The new title and readout stand on the scene, hidden until their half of the play."""
-        self.add(after.title, after.readout)
-        return [ReplacementTransform(before.chart, after.chart), Swap(before.title, after.title),
-                Swap(before.readout, after.readout)]
+        s15); a part that writes the same moves in place. A swapped part stands on the scene, hidden until its
+        half of the play."""
+        changes = [ReplacementTransform(before.chart, after.chart)]
+        for old, new in ((before.title, after.title), (before.readout, after.readout)):
+            if written(old) == written(new):
+                changes.append(ReplacementTransform(old, new))
+            else:
+                self.add(new)
+                changes.append(Swap(old, new))
+        return changes
 
     def marks(self, temperatures, maxima) -> VGroup:
         """A dot on the max-weight plot at each (temperature, maximum)."""
