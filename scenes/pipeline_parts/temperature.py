@@ -70,7 +70,8 @@ NOTE_GAP = 0.25  # between the rows and the note under them on why a maximum is 
 
 def written(part) -> list[str]:
     """What ``part`` writes, its texts and numbers as written."""
-    return [piece.text for piece in part.get_family() if hasattr(piece, "text")]
+    return [getattr(piece, "shown_text", None) or piece.text for piece in part.get_family()
+            if hasattr(piece, "shown_text") or hasattr(piece, "text")]
 
 
 class TemperatureRow(VGroup):
