@@ -41,6 +41,7 @@ LAB_SENTENCES = {
     "red": "la red neuronal aprende rapido",
     "atencion": "atencion es todo lo que necesitas",
 }
+GUIDE_TOKENS = {"gato": 7, "red": 5, "atencion": 7}  # the tokens the guide counts in each
 
 
 # The lab types its sentences without accents, and lab_hash reads every letter: the numbers need the tokens

@@ -77,15 +77,16 @@ def test_the_masked_weights_say_approx_when_the_minus_infinity_matrix_does_not_g
 
 def test_exercise_4_names_each_other_sentence_and_marks_each_of_its_rows(scene):
     """Every other sentence has its own mark (a dot, a diamond), one per row it has, and is named with its rows
-    and its last row's entropy: «atención es todo lo que necesitas» has six words, so six marks, none at the 7th."""
+    and its first and fourth rows' entropy: «atención es todo lo que necesitas» has six words, so six marks, none at the
+    7th."""
     from attn_math.lab import LAB_SENTENCES, lab_attention
     chart = scene.entropy_stage[1]
     others = [lab_attention(sentence, 1.0, causal=True) for name, sentence in LAB_SENTENCES.items() if name != "gato"]
     assert len(chart.others) == sum(len(run.tokens) for run in others)
     shown = texts(scene, "entropy")
     assert "«atención es todo lo que necesitas»" in shown and "«la red neuronal aprende rápido»" in shown
-    bits = [cell for row in step(scene, "entropy").numbers["entropy_others"] for cell in row]
-    assert bits == [format_number(run.entropies[-1]) for run in others]
+    bits = step(scene, "entropy").numbers["entropy_others"]  # review s15: the first and the fourth row's, each
+    assert bits == [[format_number(run.entropies[row]) for row in (0, 3)] for run in others]
     kinds = {type(mark).__name__ for mark in chart.others}
     assert len(kinds) == len(others)  # told apart by their marks
 

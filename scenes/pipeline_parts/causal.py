@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Create, FadeIn, GrowFromEdge, LaggedStart, ReplacementTransform,
-                   SurroundingRectangle, Transform, VGroup, interpolate_color, smooth, squish_rate_func)
+                   SurroundingRectangle, Transform, VGroup, smooth, squish_rate_func)
 
-from attn_math.lab import LAB_SENTENCES, LabAttention, lab_attention, spelled
+from attn_math.lab import GUIDE_TOKENS, LAB_SENTENCES, LabAttention, lab_attention, spelled
 from lesson.numbers import reproduces
 from lesson.pipeline_answers import redone_weights
 from scenes import style
 from scenes.fades import Appear, Vanish
-from scenes.heatmap import readable_text_colour
 from scenes.lesson_scene import Cue
-from scenes.pipeline_parts.entropy_rows import EntropyRows, entropy_rows
+from scenes.pipeline_parts.entropy_rows import FOURTH, EntropyRows, OtherSentence, entropy_rows
 from scenes.pipeline_parts.common import FADE_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap, cell_centres, cell_size_of
@@ -34,14 +33,11 @@ MASKING_SHARE = (1 / 3, 2 / 3)  # of a masked chord's sound, where its masked ke
 MAPS_RESERVE = 2.0  # s of the causal step's reading time left out of the time its two maps' fade-ins share
 MAP_SECONDS = 0.3  # a map landing under a voice
 FADE_PARTS = 3  # a silent render: the time left is cut in this many, each map's fade-in one (at most FADE_SECONDS)
-FOURTH = 3  # the row (from 0) whose entropy exercise 4 reads beside the first's, when the sentence is that long
 ENTROPY_NUMBERS = 4  # the first and the fourth row's entropy, without and with the mask
 FRAMING_ROWS_SECONDS = 0.8  # the two rows framed on both maps
 CHANGED_BUFF = 0.1  # around the masked side's entropies, framed: what the mask changed
 CHANGED_STROKE = 2
 SEEN_SECONDS = 0.25  # the cells a row sees lighting up as the voice names them
-SEEN_LIGHT = 0.6  # of the way from a seen cell's colour to white: its light, behind its number, which turns dark on
-# it; a white light over the white digits read 2.7:1, the discussed row the worst on screen (review s14)
 SEEN_STROKE = 5
 TABLE_GAP = (0.4, 0.25)  # between the two sides' entropy pairs kept over the rows' chart
 TABLE_SECONDS = 1.2  # the comparison leaving and the rows' chart landing
@@ -283,18 +279,9 @@ class CausalMask(MatrixReveals):
         return VGroup(*[SurroundingRectangle(VGroup(*matrix.cells[row][:row + 1]), color=style.HIGHLIGHT, buff=0.02,
                                              stroke_width=SEEN_STROKE) for row in (0, parts.fourth)])
 
-    @staticmethod
-    def light_seen(parts, row: int) -> list:
-        """The cells ``row`` sees lit from behind (SEEN_LIGHT), each number in the colour that reads best on its
-        light (``readable_text_colour``): the row the voice talks about reads best. None on a colour-only grid."""
-        matrix = parts.masked.matrix
-        if hasattr(matrix, "heatmap"):
-            return []
-        lights = []
-        for cell, entry in zip(matrix.cells[row][:row + 1], matrix.entries[row][:row + 1]):
-            lit = interpolate_color(cell.get_fill_color(), style.HIGHLIGHT, SEEN_LIGHT)
-            lights += [cell.animate.set_fill(lit, opacity=1.0), entry.animate.set_color(readable_text_colour(lit))]
-        return lights
+    def light_seen(self, parts, row: int) -> list:
+        """The cells ``row`` sees on the masked map lit, their numbers dark on the light (``light_cells``)."""
+        return self.light_cells(parts.masked.matrix, row, range(row + 1))
 
     def show_sentences_table(self, frames: VGroup, changed):
         """The maps leave, the two pairs of entropies stay under their sides' titles (``changed`` framing the masked
@@ -335,8 +322,10 @@ class CausalMask(MatrixReveals):
         """Every row's entropy under the mask, the lab's other sentences' as dots (lab weights, this temperature)."""
         temperature = self.settings.temperature
         masked = self.attention(temperature, True)
-        others = [(" ".join(spelled(token) for token in run.tokens), run.entropies)
-                  for run in (lab_attention(sentence, temperature, causal=True) for sentence in LAB_SENTENCES.values())
+        others = [OtherSentence(" ".join(spelled(token) for token in run.tokens),
+                                tuple(spelled(token) for token in run.tokens), run.entropies, GUIDE_TOKENS.get(name))
+                  for name, run in ((name, lab_attention(sentence, temperature, causal=True))
+                                    for name, sentence in LAB_SENTENCES.items())
                   if tuple(run.tokens) != tuple(masked.tokens)]
         left, right, bottom, top = self.body()
         return entropy_rows(self.labels, self.tokens, masked.entropies, others, right - left,

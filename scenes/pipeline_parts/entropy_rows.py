@@ -1,11 +1,12 @@
 """Exercise 4's «¿por qué?» as a picture: under the causal mask, the entropy of every row of the sentence as a bar
 with its number, each bar inside a frame as tall as log₂ i, the most that row can spread over the i tokens it sees;
 the lab's other sentences' rows as marks on the same bars, each sentence its own mark, named beside the chart with its
-rows' count and its last row's entropy. The entropy grows with the context a token has."""
+rows' count and exercise 4's pair, its first and fourth rows' entropy. The entropy grows with the context a token has."""
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from manim import DOWN, LEFT, PI, RIGHT, UP, DashedLine, Dot, Line, Rectangle, Square, VGroup
@@ -28,6 +29,7 @@ BASE_STROKE = 2
 KEY_LINE_GAP = 0.1  # between the lines of a sentence's entry in the key of the other sentences
 KEY_ENTRY_GAP = 0.25  # between two sentences' entries in that key
 DIAMOND_SIDE = 1.6 * DOT_RADIUS  # the second sentence's mark: a diamond about as large as a dot
+FOURTH = 3  # the row (from 0) whose entropy exercise 4 reads beside the first's, when the sentence is that long
 
 
 def sentence_mark(k: int, position) -> VGroup:
@@ -39,19 +41,40 @@ def sentence_mark(k: int, position) -> VGroup:
         PI / 4).move_to(position)
 
 
-def others_key(labels: dict, others: list[tuple[str, np.ndarray]], font: float) -> VGroup:
-    """Beside the chart: «las demás oraciones del lab» over each one's mark, words, and rows with the last's
-    entropy (its most context), its number tagged ``entropy_others`` (k, 0)."""
-    entries = [VGroup(sentence_mark(k, ORIGIN_LEFT),
-                      VGroup(label_text(labels["other_sentence"].format(sentence=sentence), style.MUTED, font),
-                             text_with_numbers(labels["rows_other"], {
-                                 "bits": tagged_number(float(bits[-1]), "entropy_others", (k, 0), style.MUTED, font)},
-                                 style.MUTED, font, rows=str(len(bits)))
-                             ).arrange(DOWN, aligned_edge=LEFT, buff=KEY_LINE_GAP)).arrange(RIGHT, buff=0.15)
-               for k, (sentence, bits) in enumerate(others)]
-    for entry in entries:  # the mark on the sentence's line
-        entry[0].match_y(entry[1][0])
+class OtherSentence(NamedTuple):
+    """One of the lab's other sentences under the mask: its ``words`` as Spanish writes them, its ``tokens``, each
+    row's entropy ``bits``, and how many tokens the guide says it has (``guide_tokens``)."""
+    words: str
+    tokens: tuple[str, ...]
+    bits: np.ndarray
+    guide_tokens: int | None = None
+
+
+def other_entry(labels: dict, k: int, other: OtherSentence, font: float) -> VGroup:
+    """A sentence's entry in the key: its mark, its words, then its rows with exercise 4's pair, H of the first and of
+    the fourth row (tagged ``entropy_others`` (k, 0) and (k, 1)): the exercise asks it «en cada oración», and the last
+    row's alone did not answer it (review s15); and, where the guide counts another number of tokens, that it does."""
+    fourth = min(FOURTH, len(other.bits) - 1)
+    lines = VGroup(label_text(labels["other_sentence"].format(sentence=other.words), style.MUTED, font),
+                   text_with_numbers(labels["rows_other"], {
+                       "first_bits": tagged_number(float(other.bits[0]), "entropy_others", (k, 0), style.MUTED, font),
+                       "fourth_bits": tagged_number(float(other.bits[fourth]), "entropy_others", (k, 1), style.MUTED,
+                                                    font)},
+                       style.MUTED, font, rows=str(len(other.bits)), first=abbreviated(other.tokens[0]),
+                       fourth=abbreviated(other.tokens[fourth])))
+    if other.guide_tokens not in (None, len(other.tokens)):  # «7 tokens» in the guide, 6 words on screen
+        lines.add(label_text(labels["rows_guide"].format(guide=other.guide_tokens, rows=len(other.tokens)),
+                             style.MUTED, font))
+    entry = VGroup(sentence_mark(k, ORIGIN_LEFT), lines.arrange(DOWN, aligned_edge=LEFT, buff=KEY_LINE_GAP))
+    entry.arrange(RIGHT, buff=0.15)
+    entry[0].match_y(lines[0])  # the mark on the sentence's line
+    return entry
+
+
+def others_key(labels: dict, others: list[OtherSentence], font: float) -> VGroup:
+    """Beside the chart: «las demás oraciones del lab» over each one's entry (``other_entry``)."""
     title = label_text(labels["rows_others"], style.MUTED, font)
+    entries = [other_entry(labels, k, other, font) for k, other in enumerate(others)]
     return VGroup(title, *entries).arrange(DOWN, aligned_edge=LEFT, buff=KEY_ENTRY_GAP)
 
 
@@ -71,10 +94,10 @@ class EntropyRows(VGroup):
         return VGroup(self.title, self.baseline, self.limits, self.names, self.legend)
 
 
-def entropy_rows(labels: dict, tokens, bits, others: list[tuple[str, np.ndarray]], width: float, height: float,
+def entropy_rows(labels: dict, tokens, bits, others: list[OtherSentence], width: float, height: float,
                  name: str = "entropy_rows") -> EntropyRows:
-    """``bits[i]``: the entropy of row i under the mask (tagged ``name``, (0, i)); ``others``: (words, the same) for
-    the lab's other sentences, drawn as marks on the rows they have (a sentence of six words has no seventh). Built within ``width`` x ``height`` at the size it is read:
+    """``bits[i]``: the entropy of row i under the mask (tagged ``name``, (0, i)); ``others``: the lab's other
+    sentences, drawn as marks on the rows they have (a sentence of six words has no seventh). Built within ``width`` x ``height`` at the size it is read:
     a long sentence's names, then its numbers, are left out rather than shrunk (the bars and frames still compare)."""
     n = len(bits)
     font = style.CAPTION_SIZE
@@ -114,8 +137,8 @@ def entropy_rows(labels: dict, tokens, bits, others: list[tuple[str, np.ndarray]
         values.add(value)
         names.add(token)
     dots = VGroup(*[sentence_mark(k, [(i + 0.5) * slot + (k - (len(others) - 1) / 2) * 2.2 * DOT_RADIUS,
-                                      float(row[i]) * bit_height, 0])
-                    for k, (_, row) in enumerate(others) for i in range(min(n, len(row)))])
+                                      float(other.bits[i]) * bit_height, 0])
+                    for k, other in enumerate(others) for i in range(min(n, len(other.bits)))])
     title = label_text(labels["rows_title"], style.TEXT, style.BODY_SIZE)
     frame_key = VGroup(Rectangle(width=0.25, height=0.3, stroke_color=style.MUTED, stroke_width=FRAME_STROKE),
                        label_text(labels["rows_most"], style.MUTED, font)).arrange(RIGHT, buff=0.12)

@@ -103,9 +103,13 @@ class LabMatrices(LabCanvas, MatrixReveals):
                 self.cue(kind, **(values | {"spacing": LISTEN_BLIP_SPACING}), replayed=True)
             self.play(LaggedStart(*[self.flash_cell(matrix, self.query, j) for j in range(len(row))], lag_ratio=1.0),
                       run_time=LISTEN_BLIP_SPACING * len(row))
-        self.beat("high")  # "a high value, a strong affinity: it sounds higher": the row's highest score lit, quickly
-        self.top_score_light = self.cell_light(matrix, self.query, int(np.argmax(row)))  # until step 5 replaces it
-        self.play(FadeIn(self.top_score_light), run_time=TOP_SCORE_SECONDS)
+        self.beat("high")  # "a high value, a strong affinity: it sounds higher": the row's highest score lit, quickly,
+        # from behind, its digits dark (a light over them left white digits on pale pink, 2.1:1: review s15); a
+        # colour-only grid has no digits: a light over its cell, until step 5 replaces it
+        top = self.top_score = int(np.argmax(row))
+        lit = self.light_cells(matrix, self.query, [top])
+        self.top_score_light = VGroup() if lit else self.cell_light(matrix, self.query, top)
+        self.play(*(lit or [FadeIn(self.top_score_light)]), run_time=TOP_SCORE_SECONDS)
 
     def values_cues(self, scores) -> list[tuple[str, dict]]:
         """Each row of ``scores`` read out as blips, pitch as value on the colour scale that the scores and the
@@ -157,6 +161,7 @@ class LabMatrices(LabCanvas, MatrixReveals):
         self.scaled_note = self.scaled_approximation()
         self.replace_matrix(self.scores.matrix, self.scaled.matrix, with_rows=[*animations, Appear(self.scaled_note)],
                             cues=self.values_cues(steps.scaled), cleared=True)  # row after row, each divided by the same number
+        self.put_out(self.scores.matrix, self.query, [self.top_score])  # gone: its lit score as its value's colour
         self.add(self.query_frame)  # back on top of the matrix that just replaced the old one
 
     def scaled_approximation(self) -> VGroup:

@@ -65,6 +65,7 @@ class LabOutput(LabCanvas, Projections):
         band = self.projection_band("V", band_box)  # the query's value, v = W_V x, with W_V's numbers
         self.not_to_read(band)
         values, outputs = stage.rows
+        self.approx_band_note(band, outputs, band_box[1] - band_box[0])  # in the band, under Z's row
         lines = WeightedLines([vector.get_bottom() for vector in values.vectors],
                               [outputs.vectors[q].get_top()] * len(self.tokens), self.run.weights[q])
         self.play(*animations, Appear(stage.tokens), Appear(values), Appear(band), run_time=VALUES_SECONDS)

@@ -12,14 +12,13 @@ from scenes.pipeline_parts.common import ENTER_SECONDS, STEP_SECONDS, VOICE_LEFT
 from scenes.pipeline_parts.lab_canvas import LabCanvas
 from scenes.pipeline_parts.projection import Projections
 from scenes.vector_stage import VectorStage
-from scenes.visuals import fit, label_text
+from scenes.visuals import label_text
 
 MEANING_GAP = 0.35  # between the sentence's meaning and its tokens
 MAKE_ROOM_SECONDS = 0.8  # X's bar names (and the meaning) leaving, X moving up to make room for Q and K
 DIMMED_OPACITY = 0.3  # of the rows above the one being projected
 VECTOR_LAG = 0.5  # of a vector's growth, before the next token's starts
 NOTE_LINE_GAP = 0.1  # between the two lines over the first product
-NOTE_CLEARANCE = 0.05  # kept free above and under them
 
 
 class LabVectors(LabCanvas, Projections):
@@ -65,9 +64,7 @@ class LabVectors(LabCanvas, Projections):
         texts = [self.labels["convention"], *([self.labels["approx_note"]] if band.approximate else [])]
         note = VGroup(*[label_text(text, style.MUTED, style.CAPTION_SIZE) for text in texts])
         note.arrange(DOWN, buff=NOTE_LINE_GAP, aligned_edge=LEFT)
-        top = self.vectors.rows[1].get_bottom()[1]
-        fit(note, self.band_box[1] - self.band_box[0], top - band.get_top()[1] - 2 * NOTE_CLEARANCE)
-        return note.move_to([band.get_x(), (top + band.get_top()[1]) / 2, 0])
+        return self.note_over(band, note, self.vectors.rows[1], self.band_box[1] - self.band_box[0])
 
     def meaning(self):
         """What the lab's sentence means, to go above its tokens, when the lecture's language is not the lab's (the
@@ -110,7 +107,8 @@ class LabVectors(LabCanvas, Projections):
         else:  # W_K in W_Q's place, k's column gone until computed (q's, the note and W_Q left with the header: morphed
             # into W_K, their digits overlapped, review s13); x stays
             product = [Appear(band.matrix), *[ReplacementTransform(getattr(self.band, part), getattr(band, part))
-                                              for part in ("embedding", "equals")]]
+                                              for part in ("embedding", "equals")],
+                       Appear(self.approx_band_note(band, projected, self.band_box[1] - self.band_box[0]))]  # where K's row ends: the «≈» note on its own
         self.play(*animations, *[earlier.animate.set_opacity(DIMMED_OPACITY) for earlier in above],
                   Appear(projected.name), *product, run_time=ENTER_SECONDS)
         self.band = band

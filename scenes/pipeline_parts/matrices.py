@@ -5,12 +5,13 @@ computation. Used by the lab's steps 4-6, the presets and the causal mask."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (RIGHT, Create, FadeIn, ReplacementTransform, Square, SurroundingRectangle, Transform, VGroup, smooth,
-                   squish_rate_func, there_and_back)
+from manim import (RIGHT, Create, FadeIn, ReplacementTransform, Square, SurroundingRectangle, Transform, VGroup,
+                   interpolate_color, smooth, squish_rate_func, there_and_back)
 
 from lesson.numbers import decimals_for, format_number
 from scenes import style
 from scenes.fades import Appear, Vanish
+from scenes.heatmap import readable_text_colour
 from scenes.pipeline_parts.common import LEAVE_SECONDS, PipelineCommon
 from scenes.token_heatmap import sentence_matrix
 from scenes.visuals import CELL_HEIGHT, CELL_PADDING, number_text, tagged_number, text_with_numbers
@@ -28,6 +29,8 @@ SWATCH_SIDE = 0.22  # a weights legend's swatch: a cell's colour at 0 and at 1
 SWATCH_GAP = 0.08
 CELL_LIGHT_FILL = 0.45  # a cell lit as its value sounds: its number still readable under it
 CELL_LIGHT_STROKE = 4
+LIT_CELL = 0.6  # of the way from a discussed cell's colour to white: its light, behind its number, which turns dark on
+# it; a white light over white digits read 2.7:1 (step 13, review s14) and 2.1:1 (step 4's top score, review s15)
 WIDTH_TOLERANCE = 1e-6  # frame units: two matrices' brackets narrower than this apart are as wide
 
 
@@ -82,6 +85,32 @@ class MatrixReveals(PipelineCommon):
         cell = matrix.heatmap.cell_block([row], [column]) if hasattr(matrix, "heatmap") else matrix.cells[row][column]
         light = SurroundingRectangle(cell, color=style.HIGHLIGHT, buff=0, stroke_width=CELL_LIGHT_STROKE)
         return light.set_fill(style.HIGHLIGHT, CELL_LIGHT_FILL)
+
+    @staticmethod
+    def light_cells(matrix, row: int, columns) -> list:
+        """``row``'s cells in ``columns`` lit from behind (LIT_CELL of the way to white), each number in the colour
+        that reads best on its light (``readable_text_colour``): the cell the voice talks about reads best. None on a
+        colour-only grid."""
+        if hasattr(matrix, "heatmap"):
+            return []
+        lights = []
+        for column in columns:
+            cell, entry = matrix.cells[row][column], matrix.entries[row][column]
+            cell.save_state()  # for ``put_out``
+            entry.save_state()
+            lit = interpolate_color(cell.get_fill_color(), style.HIGHLIGHT, LIT_CELL)
+            lights += [cell.animate.set_fill(lit, opacity=1.0), entry.animate.set_color(readable_text_colour(lit))]
+        return lights
+
+    @staticmethod
+    def put_out(matrix, row: int, columns) -> None:
+        """Cells lit by ``light_cells`` back to their colours on the matrix's scale, once the matrix has left the
+        screen (its colours stay those of its values: one value, one colour)."""
+        if hasattr(matrix, "heatmap"):
+            return
+        for column in columns:
+            matrix.cells[row][column].restore()
+            matrix.entries[row][column].restore()
 
     def flash_cell(self, matrix, row: int, column: int) -> FadeIn:
         """The cell's light coming and going, gone after its play."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import (DOWN, RIGHT, UP, ArcBetweenPoints, Create, DashedVMobject, MathTex, SurroundingRectangle, Transform, VGroup, linear,
-                   smooth)
+from manim import (DOWN, LEFT, RIGHT, UP, ArcBetweenPoints, Create, DashedVMobject, MathTex, Square, SurroundingRectangle,
+                   Transform, VGroup, linear, smooth)
 
 from attn_math.attention import entropy
 from attn_math.lab import LabAttention
@@ -20,12 +20,13 @@ from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap
 from scenes.token_labels import abbreviated
-from scenes.visuals import fit, label_text, tagged_number, text_with_numbers
+from scenes.visuals import cap_height, fit, label_text, tagged_number, text_with_numbers
 from scenes.weight_views import WIDEST_LINE
 
 PRESETS = ("lab", "sharp")  # the lab's random weights, then the designed ones, left to right
 READOUT_NUMBERS = 2  # in each side's readout: the row's entropy and largest weight, or the article's two weights
 SIDE_LINE_GAP = 0.3  # between a side's title, map and readout
+READOUT_LINE_GAP = 0.1  # between a readout's H and, under it, the H of the row as written
 SIDES_GAP = 0.6  # between the two sides
 CHORD_SECONDS = 1.2  # a "row" cue's chord and its tail: two compared rows start at least this far apart
 LANDING_SECONDS = 1.5  # at most, for a compared map or ring to show before its chord sounds
@@ -41,14 +42,20 @@ ARC_RISE = 0.3  # how high an arc between two column names rises over them: unde
 ARC_LIFT = 0.12  # between a column's name and the arcs' ends over it
 SHOWN_WEIGHT = 0.005  # the least weight an arc is drawn for
 QUICK_SECONDS = 0.25  # a piece the voice names, landing as it names it: a fade over 0.35 s reads as still
+OTHER_KEY_SIDE = 0.3  # the dashed square that names the other articles' rings
+OTHER_KEY_GAP = 0.3  # between it and its words, and between two other articles
 
 
-def readout_key(row, bits: float) -> str:
-    """The readout of a row's entropy: «row_readout» («H = …») when H of ``row`` as its map writes it (two decimals)
-    is written as ``bits`` is; else «row_readout_unrounded», which says that H is the unrounded weights': a student who
-    redoes −Σ α log₂ α on the designed row 0.78 / 0.17 / 0.04 gets 0.90, not the 0.93 of the unrounded weights, and
-    «≈ 0.93» did not say why (review s12, s14)."""
-    return "row_readout" if reproduces(bits, entropy(as_read(row))) else "row_readout_unrounded"
+def written_entropy(row) -> float:
+    """H = −Σ α log₂ α of ``row`` as its map writes it (two decimals): what a student redoes from the screen."""
+    return float(entropy(as_read(row)))
+
+
+def written_differs(row, bits: float) -> bool:
+    """Whether H of ``row`` as its map writes it is not written as ``bits``: the designed row 0.78 / 0.17 / 0.04 gives
+    0.90, its unrounded weights 0.93 («≈ 0.93», then «sin redondear», did not give the 0.90 a student finds: review s12,
+    s14, s15)."""
+    return not reproduces(bits, written_entropy(row))
 
 
 class PresetSide(VGroup):
@@ -91,10 +98,15 @@ class PresetComparison(MatrixReveals):
         for preset, run in runs.items():
             heatmap = TokenHeatmap(self.weights_matrix(run.weights, f"weights_{preset}", cell, width, run.steps.mask),
                                    self.tokens, q)
-            readout = text_with_numbers(labels[readout_key(run.weights[q], run.entropies[q])], {
+            readout = text_with_numbers(labels["row_readout"], {
                 "entropy": tagged_number(run.entropies[q], f"entropy_{preset}", font_size=style.CAPTION_SIZE),
                 "largest": tagged_number(run.max_weights[q], f"max_{preset}", font_size=style.CAPTION_SIZE)},
                 font_size=style.CAPTION_SIZE, query=abbreviated(self.tokens[q]))  # as its row is named
+            if written_differs(run.weights[q], run.entropies[q]):  # under it, the H of the row as written
+                readout = VGroup(readout, text_with_numbers(labels["row_readout_written"], {
+                    "written": tagged_number(written_entropy(run.weights[q]), f"entropy_written_{preset}",
+                                             font_size=style.CAPTION_SIZE)}, font_size=style.CAPTION_SIZE)
+                                 ).arrange(DOWN, buff=READOUT_LINE_GAP)
             title = label_text(labels[f"title_{weights_kind(self.settings, preset)}"], style.TEXT, style.BODY_SIZE)
             if self.preset_maps:  # the rows named once, on the left map: both maps' rows are the same tokens, level;
                 # named twice, long names left the two maps too wide for 14 px (review 06's eight long words)
@@ -147,6 +159,7 @@ class PresetComparison(MatrixReveals):
         self.sharp_top = top
         self.presets_stage = PresetsStage(sides, frames)
         self.presets_extras = VGroup(below, top)  # on screen beside the stage until the temperature step
+        self.presets_formula, self.presets_legend = formula, legend  # their line is exercise 1's too: its other articles
         self.preset_runs = runs
 
     def entropy_formula(self, most: float, n: int) -> VGroup:
@@ -173,13 +186,17 @@ class PresetComparison(MatrixReveals):
         # the query's readouts and its designed weights' ring and arcs leave with the header; the frames move on
         weight = {preset: run.weights[article, noun] for preset, run in runs.items()}
         exercise = self.answers["softmax"]
+        others_named = self.other_articles_named(pair)
+        if len(others_named):  # the entropy's formula, step 8's, leaves its line to the other articles' weights
+            self.presets_extras[0].remove(self.presets_formula)
         self.begin_step("article", self.strings["steps"]["article"][article_caption(self.settings, exercise)],
                         new_numbers=READOUT_NUMBERS * len(runs), article=self.tokens[article], noun=self.tokens[noun],
                         **exercise,
                         lab_weight=format_number(weight["lab"]),
                         lab_max=format_number(runs["lab"].max_weights[article]),
                         sharp_weight=format_number(weight["sharp"]),
-                        with_header=[*[Vanish(side.readout) for side in sides], Vanish(self.sharp_top)])
+                        with_header=[*[Vanish(side.readout) for side in sides], Vanish(self.sharp_top),
+                                     *([Vanish(self.presets_formula)] if len(others_named) else [])])
         readouts = VGroup(*[self.article_readout(preset, run, article, noun).move_to(side.readout)
                             for (preset, run), side in zip(runs.items(), sides)])
         rings = VGroup(*[self.cell_frame(side.heatmap.matrix, article, noun, style.ATTENTION) for side in sides])
@@ -215,16 +232,45 @@ class PresetComparison(MatrixReveals):
         arcs = self.weight_arcs(sides[-1].heatmap, article, runs["sharp"].weights[article])
         others = self.other_articles(sides, pair)
         self.play(Appear(noun_name), *[Appear(why["sharp"])] if "sharp" in why else [], Create(arcs), Create(others),
-                  run_time=QUICK_SECONDS)
-        rings.add(noun_name, *why.get("sharp", []), arcs, others)
+                  Appear(others_named), run_time=QUICK_SECONDS)
+        rings.add(noun_name, *why.get("sharp", []), arcs, others, others_named)
+
+    def other_pairs(self, pair: tuple[int, int]) -> list[tuple[int, int]]:
+        """The sentence's (article, noun) pairs but ``pair``, the one the voice reads."""
+        return [other for other in articles_and_nouns(self.settings.sentence, self.job.config.lecture.lang)
+                if other != pair]
 
     def other_articles(self, sides, pair: tuple[int, int]) -> VGroup:
         """The sentence's other articles' weights on their nouns, ringed dashed on both maps: the guide asks exercise 1
         of every one («la → mesa»: 0.12 with the lab's weights, 0.78 with the designed), the voice reads the first."""
-        pairs = [other for other in articles_and_nouns(self.settings.sentence, self.job.config.lecture.lang)
-                 if other != pair]
         return VGroup(*[DashedVMobject(self.cell_frame(side.heatmap.matrix, article, noun, style.ATTENTION))
-                        for side in sides for article, noun in pairs])
+                        for side in sides for article, noun in self.other_pairs(pair)])
+
+    def other_articles_named(self, pair: tuple[int, int]) -> VGroup:
+        """The dashed rings named, on the entropy formula's line, left of the colour legend: a dashed square, then
+        «la» → «mesa»: lab 0.12 · diseñados 0.78 for each other article, side by side on that one line (two unnamed
+        dashed boxes left the sentence's second article unanswered, review s15); as many as stay readable there (a long
+        sentence's last ones keep their rings only); nothing when the sentence has no other, or none fits."""
+        pairs = self.other_pairs(pair)
+        formula, legend = self.presets_formula, self.presets_legend
+        width = legend.get_left()[0] - SIDES_GAP - formula.get_left()[0]
+        for count in range(len(pairs), 0, -1):
+            line = self.other_articles_line(pairs[:count])
+            fit(line, width, line.height)
+            if min(cap_height(part) for entry in line[1:] for part in entry) >= style.SMALLEST_CAP_HEIGHT:
+                return line.move_to(formula).align_to(formula, LEFT)
+        return VGroup()
+
+    def other_articles_line(self, pairs: list[tuple[int, int]]) -> VGroup:
+        """A dashed square, then each pair's «article» → «noun»: lab … · diseñados …, its two weights tagged
+        ``other_article`` (k, 0) and (k, 1)."""
+        font, runs = style.CAPTION_SIZE, self.preset_runs
+        key = DashedVMobject(Square(side_length=OTHER_KEY_SIDE, color=style.ATTENTION, stroke_width=RING_STROKE / 2))
+        entries = [text_with_numbers(self.labels["other_article"], {
+            preset: tagged_number(runs[preset].weights[article, noun], "other_article", (k, j), font_size=font)
+            for j, preset in enumerate(PRESETS)}, font_size=font, article=abbreviated(self.tokens[article]),
+            noun=abbreviated(self.tokens[noun])) for k, (article, noun) in enumerate(pairs)]
+        return VGroup(key, *entries).arrange(RIGHT, buff=OTHER_KEY_GAP)
 
     def weight_arcs(self, heatmap: TokenHeatmap, row: int, weights) -> VGroup:
         """Over ``heatmap``'s column names, an arc from ``row``'s token to every other token it gives weight to, as

@@ -61,6 +61,9 @@ class ProjectionBand(VGroup):
         return VGroup(self.matrix, self.embedding)
 
 
+NOTE_CLEARANCE = 0.05  # kept free above and under a note over the product
+
+
 class Projections:
     """Builds the projection bands of a pipeline scene (``self.run``, ``self.settings``, ``self.query``)."""
 
@@ -116,6 +119,25 @@ class Projections:
         named.shift(UP * (level - named.get_bottom()[1]))
         embedding.add(named)
         return band
+
+    @staticmethod
+    def note_over(band: ProjectionBand, note, above, width: float):
+        """``note`` fitted in ``width`` between ``above`` (the row of vectors over the product) and the product's
+        names, centred over the product."""
+        top = above.get_bottom()[1]
+        fit(note, width, top - band.get_top()[1] - 2 * NOTE_CLEARANCE)
+        return note.move_to([band.get_x(), (top + band.get_top()[1]) / 2, 0])
+
+    def approx_band_note(self, band: ProjectionBand, above, width: float) -> VGroup:
+        """Over a product written «≈», why (``approx_note``, at most ``width``: on one line, as tall as the room between
+        ``above`` and the product's names leaves it), taken into the band so that it leaves with it; nothing
+        over one written «=». Step 2 said it beside q; k and v at steps 3 and 7 are written «≈» too, and a student
+        redoing them got last digits apart with no note on screen (review s15)."""
+        if not band.approximate:
+            return VGroup()
+        note = self.note_over(band, self.approx_note(width, split=False), above, width)
+        band.add(note)
+        return note
 
     def not_to_read(self, band: ProjectionBand):
         """The product's numbers are there to be checked, not read in turn: they leave the step's reading time as it

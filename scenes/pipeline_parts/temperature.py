@@ -15,7 +15,7 @@ from lesson.numbers import format_number, reproduces
 from lesson.pipeline_answers import EXERCISE_TEMPERATURES, redone_weights, temperature_caption
 from scenes import style
 from scenes.curve_plot import CurvePlot
-from scenes.fades import Appear, Vanish
+from scenes.fades import Appear, Swap, Vanish
 from scenes.pipeline_parts.common import (ENTER_SECONDS, LEAVE_SECONDS, SPLIT_MARGIN, VOICE_LEFT, PipelineCommon, bar_frames,
                                          pulses, rounded_up)
 from scenes.token_labels import abbreviated
@@ -66,6 +66,12 @@ DESIGNED_BARS = 0.6  # their height at a weight of 1
 FRAME_ROOM = 0.2  # the rows start this far right of the body's left edge: room for the coldest row's frame (at the
 # edge, it stood 23 px from the frame's, review s13)
 NOTE_GAP = 0.25  # between the rows and the note under them on why a maximum is written «≈»
+
+
+def written(part) -> list[str]:
+    """What ``part`` writes, its texts and numbers as written."""
+    return [getattr(piece, "shown_text", None) or piece.text for piece in part.get_family()
+            if hasattr(piece, "shown_text") or hasattr(piece, "text")]
 
 
 class TemperatureRow(VGroup):
@@ -335,10 +341,28 @@ class TemperatureSteps(PipelineCommon):
         old, new = self.temperature_rows, self.temperature_rows_of(EXERCISE_TEMPERATURES, runs, "exercise_row")
         marks = self.marks(EXERCISE_TEMPERATURES, values)
         pairs = min(len(old), len(new))
-        self.play(*[ReplacementTransform(before, after) for before, after in zip(old[:pairs], new[:pairs])],
+        self.remove(*[part for row in old[:pairs] for part in row.get_family()])  # each row as one piece, then
+        self.play(*[change for before, after in zip(old[:pairs], new[:pairs]) for change in self.row_changes(before, after)],
                   *[ReplacementTransform(before, after) for before, after in zip(self.temperature_marks, marks)],
                   *[Appear(part) for part in (*new[pairs:], *marks[pairs:])], *with_rows, run_time=ROWS_CHANGE_SECONDS)
+        for row in new[:pairs]:  # each new row one piece on the scene, as the rows that fade in
+            self.remove(row.chart, row.title, row.readout)
+            self.add(row)
         self.temperature_rows, self.temperature_marks = new, marks
+
+    def row_changes(self, before: TemperatureRow, after: TemperatureRow) -> list:
+        """A temperature's row into another: its bars reshaped, its numbers («T = 0.20», «H = 2.67 bits», «máx.»)
+        swapped, the old out then the new in: morphed, two numbers' digits drew over each other («H = 2.◆◆», review
+        s15); a part that writes the same moves in place. A swapped part stands on the scene, hidden until its
+        half of the play."""
+        changes = [ReplacementTransform(before.chart, after.chart)]
+        for old, new in ((before.title, after.title), (before.readout, after.readout)):
+            if written(old) == written(new):
+                changes.append(ReplacementTransform(old, new))
+            else:
+                self.add(new)
+                changes.append(Swap(old, new))
+        return changes
 
     def marks(self, temperatures, maxima) -> VGroup:
         """A dot on the max-weight plot at each (temperature, maximum)."""
