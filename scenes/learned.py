@@ -564,7 +564,7 @@ class LearnedScene(LessonScene):
                                # how every map on the screen is read (review s12: the patterns had no axes)
                                label_text(self.labels["map_axes"], style.MUTED, style.CAPTION_SIZE)
                                ).arrange(DOWN, buff=0.35)
-        # the voice's «limpias, con al menos 0.50» and «las otras no copian», on screen as they are said
+        # the voice's «limpias, con al menos 0.50» and «las otras no siguen un patrón», on screen as they are said
         threshold, muted_note = notes = VGroup(*[label_text(text, style.MUTED, style.CAPTION_SIZE) for text in (
             self.labels["clean_note"].format(score=format_number(CLEAN)), self.labels["muted_note"])])
         notes.arrange(DOWN, buff=NOTE_LINE_GAP)

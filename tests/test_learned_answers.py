@@ -140,14 +140,14 @@ def test_the_default_training_answers_as_before(language):
     got = answers(default_training(), language)
     said = {"es": {"loss": "De golpe: durante cientos de pasos apenas se mueve y, de pronto, cae. Es el momento en "
                            "que se forma el circuito de dos cabezas que copia.",
-                   "messy": "así que algunas cabezas se especializan en ello. Las demás no copian: reparten su atención "
-                            "entre los tokens anteriores.",
+                   "messy": "así que algunas cabezas se especializan en su parte del circuito que copia. Las demás no "
+                            "siguen un patrón claro: reparten su atención entre los tokens anteriores.",
                    "mechanism": "Lo mismo que lo siguió antes: la cabeza de inducción busca la posición que siguió a "
                                 "una aparición anterior y copia su token."},
             "en": {"loss": "All at once: for hundreds of steps it hardly moves and then, suddenly, it drops. That is "
                            "when the two-head circuit that copies forms.",
-                   "messy": "so some heads specialise in it. The others do not copy: they spread their attention over "
-                            "the earlier tokens.",
+                   "messy": "so some heads specialise in their part of the copying circuit. The others follow no clear "
+                            "pattern: they spread their attention over the earlier tokens.",
                    "mechanism": "The same token that followed it before: the induction head looks for the position "
                                 "that followed an earlier occurrence and copies its token."}}[language]
     for key, text in said.items():

@@ -248,7 +248,7 @@ def test_the_heads_called_clean_are_those_scoring_at_least_one_half(scene, train
     assert 0 < clean < 2 * training.shape.heads, "the default model has clean heads and others"
     caption = steps_of(scene)["messy"].caption
     assert f"Limpias (puntaje ≥ 0.50, en color): {'; '.join(layers)}." in caption
-    assert f"Las otras {2 * training.shape.heads - clean} no copian: reparten" in caption
+    assert f"Las otras {2 * training.shape.heads - clean} no siguen un patrón limpio: reparten" in caption
     if max(np.sum(previous >= CLEAN_SCORE), np.sum(induction >= CLEAN_SCORE)) > 1:  # not "two heads are born"
         forming = steps_of(scene)["heads_forming"]
         assert "la mejor" in forming.title and "la mejor cabeza de token anterior" in forming.caption
