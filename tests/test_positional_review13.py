@@ -86,7 +86,7 @@ def test_three_words_ago_is_not_said_to_be_told_apart_from_four(watched):
     assert abs(similarity[3] - similarity[4]) < 0.1
     note = " ".join(" ".join(text.text.split()) for text in step_of(scene, "similarity").texts)  # lines joined
     assert f"(Δ = 3): {similarity[3]:.2f}" in note and f"Δ = 4: {similarity[4]:.2f}" in note, note
-    assert "manecillas: 172° o 229°" in note  # review s15: the hands' turns that tell them apart (step 7's)
+    assert "manecilla 0: 172° o 229°" in note  # review s15: the hands' turns that tell them apart (step 7's)
 
 
 def test_the_pulse_stays_inside_its_frames(watched):

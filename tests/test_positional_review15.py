@@ -78,7 +78,7 @@ def test_the_note_names_the_fastest_hands_two_turns(ends):
     similarity = {delta: float(encoding([0])[0] @ encoding([delta])[0]) for delta in (3, 4)}
     assert f"(Δ = 3): {similarity[3]:.2f}" in note and f"Δ = 4: {similarity[4]:.2f}" in note, note
     fastest = turns_in_degrees(1)[0]
-    assert f"manecillas: {round(3 * fastest)}° o {round(4 * fastest)}°." in note, note
+    assert f"manecilla 0: {round(3 * fastest)}° o {round(4 * fastest)}°." in note, note
 
 
 def test_the_note_is_said_not_left_to_a_silent_screen(spoken):
