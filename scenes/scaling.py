@@ -69,6 +69,12 @@ NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, t
 # one key takes everything, log₂ n when n keys share evenly), in two lines under that number
 ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j \log_2 \alpha_j")
 FORMULA_SIZE = 36  # its subscripts stay over 16 px at 720p in the growing step's panel, as narrow as that column
+# Why Σ p(1 − p) measures the gradient: each term is the slope of a key's weight in its own score, ∂p_j/∂s_j =
+# p_j(1 − p_j) (review s14), under that sum's line; no subscripts, so its letters read at 16 px from a smaller size
+# than the entropy's formula, and the line is no wider than the side column
+SLOPE_FORMULA = r"p(1-p) = \partial p / \partial (q\cdot k)"
+SLOPE_SIZE = 28
+SLOPE_GAP = 0.24  # over it: the frame round the sum's number (buff 0.12, as the voice names the gradient) clears it
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
@@ -123,6 +129,7 @@ LEAD_GAP, LEAD_SIDE_GAP = 0.08, 0.2  # over and under the d_k = 64 lines beside 
 LEAD_WRAP_GAIN = 1.15  # those lines are wrapped only when it keeps them this much larger: a line broken for a few
 # percent of size reads worse than a whole one
 ROUNDED_GAP = 0.5  # between the rounding note and the sum right of it
+NEW_TERMS_HEIGHT, NEW_TERMS_GAP = 0.45, 0.15  # the line under the growing step's scores on why the largest key changed
 ASIDE_GAP = 0.15  # round the short rounding note in the corner under the colour bar
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
@@ -448,8 +455,9 @@ class DistributionPanel(VGroup):
                  formula: bool = False, tallest: float = 1.0):
         """``keys_shown``: the key labels under the bars (a panel under another, its columns aligned with the
         labelled ones above, leaves them out: their height goes to the bars); ``formula``: the entropy's formula
-        under its line, in two lines (where the section first shows an entropy); ``tallest``: the largest weight
-        the panel will show, the height its room keeps for the bars (the divided panel never shows a one-hot)."""
+        under its line, in two lines, and the slope's under the gradient's (where the section first shows them);
+        ``tallest``: the largest weight the panel will show, the height its room keeps for the bars (the divided panel
+        never shows a one-hot)."""
         super().__init__()
         weights, scores, entropy = values
         self.version = version
@@ -492,13 +500,16 @@ class DistributionPanel(VGroup):
             self.room.stretch_to_fit_height(self.side.height + SIDE_LINE_GAP).next_to(self.chart.baseline, UP, buff=0)
         # from the top of the room down: a lower panel's score label, right under its baseline, stays clear of it
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP).align_to(self.room, UP)
+        self.slope = MathTex(SLOPE_FORMULA, color=style.MUTED, font_size=SLOPE_SIZE)
+        if formula:  # under the column, in the empty corner over the score label: the panel need not grow for it
+            self.side.add(self.slope.next_to(self.side, DOWN, buff=SLOPE_GAP, aligned_edge=RIGHT))
         self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
 
     def side_above(self) -> None:
         """Title and entropy on one line above the chart: the chart, wide with many keys, gets the whole width (the
-        entropy's formula, two lines, is left out: that line has no room for it)."""
-        self.side.remove(self.formula)
+        entropy's and the slope's formulas are left out: that line has no room for them)."""
+        self.side.remove(self.formula, self.slope)
         self.room.stretch_to_fit_height(self.bars_height).next_to(self.chart.baseline, UP, buff=0)  # no column beside
         self.side.arrange(RIGHT, buff=0.3, aligned_edge=DOWN).next_to(self.room, UP, buff=0.1)
         self.side.align_to(self.scores.label, LEFT)
@@ -743,7 +754,8 @@ class ScalingScene(LessonScene):
         self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), stacked=False)
         self.readout = self.readout_line(first)
         self.legend = self.score_bar(self.unscaled, self.unscaled)
-        self.place(VGroup(self.unscaled, self.legend), *self.panel_area(self.readout, note=True))
+        changed, self.new_terms = self.new_winner()  # (tests read the line)
+        self.place_over(VGroup(self.unscaled, self.legend), self.new_terms)
         self.play(Vanish(self.table, self.scaled_column, self.row_frame, self.cloud), run_time=0.6)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
         # The dimension the voice says climbs is framed in the readout: its number changes inside the frame.
@@ -761,10 +773,38 @@ class ScalingScene(LessonScene):
             changes = self.swept[1:]
             self.hold(1 + len(changes), after=CHANGE * len(changes), least=SWEEP_HOLD)
             for index, d_k in enumerate(changes):
-                self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index)
+                # the line on why another key leads comes with the first d_k where one does
+                self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index,
+                                      also=(Appear(self.new_terms, rate_func=SECOND_HALF),) if d_k == changed else ())
         self.beat("sharp")
         self.play(Vanish(hint), run_time=POP)
         self.frame_largest(collapsed, climbing)
+        self.marks.add(self.new_terms)  # it leaves with the panel
+
+    def new_winner(self) -> tuple[int | None, VGroup]:
+        """(the first d_k of the unscaled sweep whose largest weight is another key's than at the d_k before it, the
+        line saying why) or (None, an empty group). Each d_k draws new components (``scaling_demo``'s nested draws):
+        its scores add d_k − before products q_i k_i to the ones before, each key its own, so they change, not all
+        stretched by one factor, and another key may lead (review s14: k₂ at d_k = 2, k₈ at 8, k₆ at 64). The line
+        gives the key that led before: its score then and now."""
+        for before, d_k in zip(self.swept, self.swept[1:]):
+            led, leads = (int(np.argmax(self.demos[size].weights_unscaled)) for size in (before, d_k))
+            if led != leads:
+                line = self.strings["labels"]["new_terms"].format(
+                    d_k=d_k, more=d_k - before, key=led + 1, before=format_number(self.demos[before].scores[led]),
+                    after=format_number(self.demos[d_k].scores[led]))
+                return d_k, label_text(line, style.MUTED, style.BODY_SIZE)
+        return None, VGroup()
+
+    def place_over(self, stage: VGroup, line: VGroup) -> None:
+        """``stage`` (the growing step's panel and colour bar) in the panel area, over ``line`` centred under it, which
+        keeps a line of its own there (none when ``line`` is empty)."""
+        left, right, bottom, top = self.panel_area(self.readout, note=True)
+        if line.submobjects:
+            fit(line, right - left, NEW_TERMS_HEIGHT)
+            bottom += NEW_TERMS_HEIGHT + NEW_TERMS_GAP
+        self.place(stage, left, right, bottom, top)
+        line.next_to(stage, DOWN, buff=NEW_TERMS_GAP).set_x((left + right) / 2)
 
     def frame_largest(self, collapsed: bool, climbing: SurroundingRectangle):
         """The sweep's last row, as it ended: its largest weight framed (the frame round d_k goes) and, on a
@@ -1164,10 +1204,10 @@ class ScalingScene(LessonScene):
         return demo.weights_unscaled, demo.scores, demo.entropy_unscaled
 
     def change_dimension(self, d_k: int, panels: list[DistributionPanel], change: float = CHANGE,
-                         least: float = HOLD, holds_left: int = 1, after: float = 0.0):
-        """Move the readout and every panel to d_k in ``change`` seconds, then hold (see ``hold``): the same
-        change follows ``holds_left`` - 1 times more, then ``after`` seconds of animation."""
-        self.play(*wave([*self.readout.change_to(self.readout_values(d_k)), *self.panels_to(d_k, panels)]),
+                         least: float = HOLD, holds_left: int = 1, after: float = 0.0, also: tuple = ()):
+        """Move the readout and every panel to d_k in ``change`` seconds (with the animations ``also``), then hold
+        (see ``hold``): the same change follows ``holds_left`` - 1 times more, then ``after`` seconds of animation."""
+        self.play(*wave([*self.readout.change_to(self.readout_values(d_k)), *self.panels_to(d_k, panels)]), *also,
                   run_time=change)
         waited = self.cue_in_turn(panels, d_k)
         self.hold(holds_left, after=after + change * (holds_left - 1), least=least, waited=waited)
