@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, MathTex,
-                   Rectangle, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write,
+                   Rectangle, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject,
+                   Write,
                    smooth, squish_rate_func)
 
 from attn_math.scaling import (DEVIATION_PAIRS, ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
@@ -50,6 +51,7 @@ LEGEND_SLOT_GAP = 0.12  # between the colour bar in a panel's left column and th
 # bar by a tenth of the unit at least (the exponentiate step shows such a row)
 SHARING = 0.9
 REACHED = 0.005  # a key's slope p(1 − p) that shows on screen (over 0.00): the gradient reaches it
+FRAME_CLEARANCE = 0.12  # between a frame and the digits it surrounds: 11 px at 720p, clear of the glyphs (review s15)
 CHART_HEIGHT = 2.4  # the unscaled panel alone
 STACKED_CHART_HEIGHT = 1.45  # each of the two panels, one above the other (the lower without key labels): a weight
 # of 1 as tall as the room lets it be, the divided panel keeping room only for the weights it shows
@@ -69,6 +71,12 @@ NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, t
 # one key takes everything, log₂ n when n keys share evenly), in two lines under that number
 ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j \log_2 \alpha_j")
 FORMULA_SIZE = 36  # its subscripts stay over 16 px at 720p in the growing step's panel, as narrow as that column
+# Why Σ p(1 − p) measures the gradient: each term is the slope of a key's weight in its own score, ∂p_j/∂s_j =
+# p_j(1 − p_j) (review s14), under that sum's line; no subscripts, so its letters read at 16 px from a smaller size
+# than the entropy's formula, and the line is no wider than the side column
+SLOPE_FORMULA = r"p(1-p) = \partial p / \partial (q\cdot k)"
+SLOPE_SIZE = 28
+SLOPE_GAP = 0.24  # over it: the frame round the sum's number (buff 0.12, as the voice names the gradient) clears it
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
@@ -123,8 +131,10 @@ LEAD_GAP, LEAD_SIDE_GAP = 0.08, 0.2  # over and under the d_k = 64 lines beside 
 LEAD_WRAP_GAIN = 1.15  # those lines are wrapped only when it keeps them this much larger: a line broken for a few
 # percent of size reads worse than a whole one
 ROUNDED_GAP = 0.5  # between the rounding note and the sum right of it
+NEW_TERMS_HEIGHT, NEW_TERMS_GAP = 0.45, 0.15  # the line under the growing step's scores on why the largest key changed
 ASIDE_GAP = 0.15  # round the short rounding note in the corner under the colour bar
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+PULLED_WAIT = 2.0  # after the exponentials' move, before the largest bar is framed: the voice's «la barra mayor se aleja»
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
 
 
@@ -145,6 +155,15 @@ def shown_value(value: float) -> float:
     """``value`` as format_number writes it on screen (11.7, 1.49): a result computed from it is what a student
     recomputing from the screen finds."""
     return parse_number(format_number(value))
+
+
+def recomputing_misses(scores, weights) -> bool:
+    """Whether a student recomputing softmax from the ``scores`` as shown, or adding the ``weights`` as shown, misses a
+    shown weight or Σ = 1.00 by one in the last digit (seed 10 at d_k = 8: e^{0.05 − 0.96} gives 0.40, shown 0.41)."""
+    scores, weights = np.array([shown_value(s) for s in scores]), np.array([shown_value(w) for w in weights])
+    again = np.exp(scores - scores.max())
+    again /= again.sum()
+    return abs(weights.sum() - 1.0) > 0.005 or bool(np.any(np.abs(np.round(again, 2) - weights) > 0.005))
 
 
 def times_text(factor: float) -> str:
@@ -219,17 +238,33 @@ class ValueAxis(VGroup):
         return built.scale(self.scale_factor, about_point=ORIGIN).shift(self.axis.get_center())
 
 
-def run_frames(items, chosen: list[bool], colour) -> VGroup:
+def run_frames(items, chosen: list[bool], colour, floor: float | None = None) -> VGroup:
     """One frame round each run of neighbouring ``chosen`` items (the keys whose weight is ≈ 0, the keys a gradient
-    reaches): a frame a key put eight outlines 12 px apart across the axis (review s13)."""
+    reaches): a frame a key put eight outlines 12 px apart across the axis (review s13). With a ``floor`` (the y of
+    the axis the items stand on) the frame is open there, its sides ending on that axis: a bottom edge just under
+    the axis drew it twice (review s15)."""
     frames, run = VGroup(), []
     for item, flag in [*zip(items, chosen), (None, False)]:
         if flag:
             run.append(item)
         elif run:
-            frames.add(SurroundingRectangle(VGroup(*run), color=colour, buff=0.08, stroke_width=2, corner_radius=0.06))
+            frames.add(run_frame(VGroup(*run), colour) if floor is None else standing_frame(VGroup(*run), colour, floor))
             run = []
     return frames
+
+
+def run_frame(mobject, colour) -> SurroundingRectangle:
+    """A closed frame FRAME_CLEARANCE round ``mobject``."""
+    return SurroundingRectangle(mobject, color=colour, buff=FRAME_CLEARANCE, stroke_width=2, corner_radius=0.06)
+
+
+def standing_frame(mobject, colour, floor: float) -> VMobject:
+    """Three sides of a frame FRAME_CLEARANCE round ``mobject``: up from the axis at y = ``floor``, over, and down to
+    it again (the axis closes it)."""
+    left, right = mobject.get_left()[0] - FRAME_CLEARANCE, mobject.get_right()[0] + FRAME_CLEARANCE
+    top = mobject.get_top()[1] + FRAME_CLEARANCE
+    corners = [np.array([x, y, 0.0]) for x, y in ((left, floor), (left, top), (right, top), (right, floor))]
+    return VMobject(color=colour, stroke_width=2).set_points_as_corners(corners)
 
 
 def score_sign_colour(value: float):
@@ -448,8 +483,9 @@ class DistributionPanel(VGroup):
                  formula: bool = False, tallest: float = 1.0):
         """``keys_shown``: the key labels under the bars (a panel under another, its columns aligned with the
         labelled ones above, leaves them out: their height goes to the bars); ``formula``: the entropy's formula
-        under its line, in two lines (where the section first shows an entropy); ``tallest``: the largest weight
-        the panel will show, the height its room keeps for the bars (the divided panel never shows a one-hot)."""
+        under its line, in two lines, and the slope's under the gradient's (where the section first shows them);
+        ``tallest``: the largest weight the panel will show, the height its room keeps for the bars (the divided panel
+        never shows a one-hot)."""
         super().__init__()
         weights, scores, entropy = values
         self.version = version
@@ -492,13 +528,16 @@ class DistributionPanel(VGroup):
             self.room.stretch_to_fit_height(self.side.height + SIDE_LINE_GAP).next_to(self.chart.baseline, UP, buff=0)
         # from the top of the room down: a lower panel's score label, right under its baseline, stays clear of it
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP).align_to(self.room, UP)
+        self.slope = MathTex(SLOPE_FORMULA, color=style.MUTED, font_size=SLOPE_SIZE)
+        if formula:  # under the column, in the empty corner over the score label: the panel need not grow for it
+            self.side.add(self.slope.next_to(self.side, DOWN, buff=SLOPE_GAP, aligned_edge=RIGHT))
         self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
 
     def side_above(self) -> None:
         """Title and entropy on one line above the chart: the chart, wide with many keys, gets the whole width (the
-        entropy's formula, two lines, is left out: that line has no room for it)."""
-        self.side.remove(self.formula)
+        entropy's and the slope's formulas are left out: that line has no room for them)."""
+        self.side.remove(self.formula, self.slope)
         self.room.stretch_to_fit_height(self.bars_height).next_to(self.chart.baseline, UP, buff=0)  # no column beside
         self.side.arrange(RIGHT, buff=0.3, aligned_edge=DOWN).next_to(self.room, UP, buff=0.1)
         self.side.align_to(self.scores.label, LEFT)
@@ -686,15 +725,16 @@ class ScalingScene(LessonScene):
         for index, d_k in enumerate(dimensions[1:], start=1):
             self.cue_deviation(d_k, scaled=False)
             self.play(*cloud.move_to_values(clouds[d_k].scores, self.deviations[d_k]),
-                      Transform(self.row_frame, self.table_frame(index, columns=3)), run_time=SWEEP_CHANGE)
+                      *self.frame_to(index, columns=3), run_time=SWEEP_CHANGE)
             self.sweep_hold(widenings - index + 2, SWEEP_CHANGE * (widenings - index) + returning)
         self.beat("divide")  # the widest cloud stays until the sentence on the widening has ended
         self.cloud = strips
         self.squeeze_into_strips(cloud, strips, rows)
         self.beat("one")  # every divided deviation, ≈ 1, framed as the voice says so; the brackets end at ±1
-        column = SurroundingRectangle(self.scaled_column, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5,
+        column = SurroundingRectangle(self.scaled_column, color=style.HIGHLIGHT, buff=FRAME_CLEARANCE, stroke_width=2.5,
                                       corner_radius=0.06)
-        self.play(ReplacementTransform(self.row_frame, column), Create(strips.guides), run_time=SHORTEST_CHANGE)
+        self.play(Vanish(self.row_frame, rate_func=FIRST_HALF), Appear(column, rate_func=SECOND_HALF),
+                  Create(strips.guides), run_time=SHORTEST_CHANGE)
         self.row_frame = column
         self.sweep_hold(1, 0.0)
 
@@ -708,7 +748,7 @@ class ScalingScene(LessonScene):
         axis = VGroup(strips.axis, strips.ticks, strips.tick_labels, strips.label)
         self.cue_deviation(widest, scaled=True)
         self.play(Appear(self.scaled_column[0]),
-                  Transform(self.row_frame, self.table_frame(len(dimensions) - 1, columns=4), rate_func=FIRST_HALF),
+                  *self.frame_to(len(dimensions) - 1, columns=4),
                   ReplacementTransform(cloud.dots, dots), ReplacementTransform(cloud.bracket, bracket),
                   Vanish(VGroup(*[part for part in cloud if part not in (cloud.dots, cloud.bracket)]),
                          rate_func=FIRST_HALF),
@@ -719,7 +759,7 @@ class ScalingScene(LessonScene):
             self.cue_deviation(d_k, scaled=True)
             top = [strips.sigma] if index == 0 else []  # ±σ over the top strip's bracket, with it
             self.play(Appear(strips.strips[d_k], *top),
-                      Transform(self.row_frame, self.table_frame(index, columns=4), rate_func=FIRST_HALF),
+                      *self.frame_to(index, columns=4),
                       Appear(rows[index][3], rate_func=SECOND_HALF), run_time=QUICK_CHANGE)
 
     def sweep_hold(self, holds_left: int, after: float) -> None:
@@ -730,7 +770,17 @@ class ScalingScene(LessonScene):
     def table_frame(self, index: int, columns: int) -> SurroundingRectangle:
         """A frame round the table's row ``index``, its first ``columns`` numbers (a new column's slot too)."""
         row = VGroup(*self.table[1 + index], *([self.scaled_column[1 + index]] if columns == 4 else []))
-        return SurroundingRectangle(row, color=style.HIGHLIGHT, buff=0.08, stroke_width=2.5, corner_radius=0.06)
+        return SurroundingRectangle(row, color=style.HIGHLIGHT, buff=FRAME_CLEARANCE, stroke_width=2.5,
+                                    corner_radius=0.06)
+
+    def frame_to(self, index: int, columns: int) -> list:
+        """The row frame from its row to row ``index`` (``table_frame``): the old one fades out, then the new one in,
+        within the play's first half. A frame moved from row to row ran its edges through the digits (review s15)."""
+        frame = self.table_frame(index, columns)
+        moves = [Vanish(self.row_frame, rate_func=squish_rate_func(smooth, 0.0, 0.25)),
+                 Appear(frame, rate_func=squish_rate_func(smooth, 0.25, 0.5))]  # landed by mid-play, before a number
+        self.row_frame = frame
+        return moves
 
     # Step 3: the unscaled softmax as d_k grows, to the collapse, framed where the sweep ends ---------
     def show_growing(self):
@@ -743,7 +793,8 @@ class ScalingScene(LessonScene):
         self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), stacked=False)
         self.readout = self.readout_line(first)
         self.legend = self.score_bar(self.unscaled, self.unscaled)
-        self.place(VGroup(self.unscaled, self.legend), *self.panel_area(self.readout, note=True))
+        changed, self.new_terms = self.new_winner()  # (tests read the line)
+        self.place_over(VGroup(self.unscaled, self.legend), self.new_terms)
         self.play(Vanish(self.table, self.scaled_column, self.row_frame, self.cloud), run_time=0.6)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
         # The dimension the voice says climbs is framed in the readout: its number changes inside the frame.
@@ -761,10 +812,38 @@ class ScalingScene(LessonScene):
             changes = self.swept[1:]
             self.hold(1 + len(changes), after=CHANGE * len(changes), least=SWEEP_HOLD)
             for index, d_k in enumerate(changes):
-                self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index)
+                # the line on why another key leads comes with the first d_k where one does
+                self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index,
+                                      also=(Appear(self.new_terms, rate_func=SECOND_HALF),) if d_k == changed else ())
         self.beat("sharp")
         self.play(Vanish(hint), run_time=POP)
         self.frame_largest(collapsed, climbing)
+        self.marks.add(self.new_terms)  # it leaves with the panel
+
+    def new_winner(self) -> tuple[int | None, VGroup]:
+        """(the first d_k of the unscaled sweep whose largest weight is another key's than at the d_k before it, the
+        line saying why) or (None, an empty group). Each d_k draws new components (``scaling_demo``'s nested draws):
+        its scores add d_k − before products q_i k_i to the ones before, each key its own, so they change, not all
+        stretched by one factor, and another key may lead (review s14: k₂ at d_k = 2, k₈ at 8, k₆ at 64). The line
+        gives the key that led before: its score then and now."""
+        for before, d_k in zip(self.swept, self.swept[1:]):
+            led, leads = (int(np.argmax(self.demos[size].weights_unscaled)) for size in (before, d_k))
+            if led != leads:
+                line = self.strings["labels"]["new_terms"].format(
+                    d_k=d_k, more=d_k - before, key=led + 1, before=format_number(self.demos[before].scores[led]),
+                    after=format_number(self.demos[d_k].scores[led]))
+                return d_k, label_text(line, style.MUTED, style.BODY_SIZE)
+        return None, VGroup()
+
+    def place_over(self, stage: VGroup, line: VGroup) -> None:
+        """``stage`` (the growing step's panel and colour bar) in the panel area, over ``line`` centred under it, which
+        keeps a line of its own there (none when ``line`` is empty)."""
+        left, right, bottom, top = self.panel_area(self.readout, note=True)
+        if line.submobjects:
+            fit(line, right - left, NEW_TERMS_HEIGHT)
+            bottom += NEW_TERMS_HEIGHT + NEW_TERMS_GAP
+        self.place(stage, left, right, bottom, top)
+        line.next_to(stage, DOWN, buff=NEW_TERMS_GAP).set_x((left + right) / 2)
 
     def frame_largest(self, collapsed: bool, climbing: SurroundingRectangle):
         """The sweep's last row, as it ended: its largest weight framed (the frame round d_k goes) and, on a
@@ -773,14 +852,14 @@ class ScalingScene(LessonScene):
         chart = self.unscaled.chart
         winner = int(np.argmax(self.demos[self.swept[-1]].weights_unscaled))
         frame = SurroundingRectangle(VGroup(chart.bars[winner], chart.value_texts[winner], chart.labels[winner]),
-                                     color=style.HIGHLIGHT, buff=0.06, stroke_width=3, corner_radius=0.06)
+                                     color=style.HIGHLIGHT, buff=FRAME_CLEARANCE, stroke_width=3, corner_radius=0.06)
         self.marks = VGroup(frame)
         self.beat("one")  # "... una sola clave se lleva casi todo el peso": that key framed as the voice names it
         self.play(Appear(frame), Vanish(climbing), run_time=MARK_POP)
         if collapsed:
             note = self.bottom_note(self.strings["labels"]["zero_gradient"])
             others = run_frames(chart.value_texts, [j != winner for j in range(len(chart.value_texts))],
-                                style.MUTED)
+                                style.MUTED, floor=chart.baseline.get_y())
             self.zero_frames = others
             self.marks.add(others, note)
             self.note = note
@@ -844,13 +923,18 @@ class ScalingScene(LessonScene):
         self.cue("values", lands=True, values=[float(value) for value in parts.exponentials],
                  spacing=BLIP_SPACING, low=0.0, high=1.0)
         exponentiate = moves.exponentiate()
-        rounded = self.rounding_note(moves)
+        rounded = self.rounding_note(moves) if recomputing_misses(parts.scores, parts.weights) else VGroup()
         self.play(*exponentiate, Appear(rounded), run_time=change)
         top = int(np.argmax(parts.weights))
+        # "... y la barra mayor se aleja": that bar framed, within the clause (review s15: the exponentials stood 6 s
+        # near still under it)
+        self.wait(PULLED_WAIT)
+        pulled = self.mark(moves.bars[top])
+        self.play(Appear(pulled), run_time=MARK_POP)
         # "las dibujamos divididas por la mayor": the line 1 = e^{max} and the bar that reaches it, framed
         self.beat("drawn")
         scale = self.mark(VGroup(moves.one, moves.bars[top]))
-        self.play(Create(scale), run_time=0.6)
+        self.play(Vanish(pulled, rate_func=FIRST_HALF), Create(scale), run_time=0.6)
         self.hold(1, after=change)  # what is left to read, but for the second move: not all after it
         self.beat("normalise")  # the exponentials stay while the voice explains them
         self.cue("row", lands=True, weights=[float(w) for w in parts.weights], d_k=shown, version="unscaled",
@@ -907,9 +991,8 @@ class ScalingScene(LessonScene):
         return best.move_to(np.array([left, (top + bottom) / 2, 0]), aligned_edge=LEFT)
 
     def rounding_note(self, moves: SoftmaxMoves):
-        """Why a sum recomputed from the rounded figures on screen may miss by one in the last digit (e^{0.05 − 0.96}
-        of the shown scores is 0.40, shown 0.41; the weights shown add to 0.99 under Σ = 1.00): said once, left of
-        the row's sum, in the room under the numbers (``moves.exponentiate`` has placed that sum)."""
+        """Why a sum recomputed from the rounded figures on screen misses by one in the last digit (``recomputing_misses``):
+        said once, where it does, left of the row's sum, in the room under the numbers (``moves.exponentiate`` has placed that sum)."""
         note = label_text(self.strings["labels"]["rounded"], style.MUTED, style.CAPTION_SIZE)
         room = moves.sum_line.get_left()[0] - moves.label_room.get_left()[0] - ROUNDED_GAP
         fit(note, room, moves.sum_line.height * 2)
@@ -978,10 +1061,7 @@ class ScalingScene(LessonScene):
         # ... and the keys it reaches: each divided bar whose own slope p(1 − p) is not ≈ 0 (the one-hot row above has
         # none), framed with its weight, one after the other
         gradients = VGroup(*[self.mark(panel.gradient) for panel in (self.unscaled, self.scaled)])
-        chart, weights = self.scaled.chart, self.demos[self.settings.d_k].weights_scaled
-        reached = run_frames([VGroup(bar, text) for bar, text in zip(chart.bars, chart.value_texts)],
-                             [slope >= REACHED for slope in softmax_slopes(weights)], style.HIGHLIGHT)
-        self.reached_frames = reached
+        reached = self.reached_frames = self.reach_frames(self.demos[self.settings.d_k].weights_scaled)
         self.play(Appear(self.scaled.gradient_label, self.scaled.gradient), Appear(gradients),
                   LaggedStart(*[Appear(box) for box in reached], lag_ratio=0.3), run_time=MARK_POP * len(reached))
         gradients.add(reached)
@@ -990,6 +1070,14 @@ class ScalingScene(LessonScene):
         self.add(self.scaled)
         self.marks.add(gradients)
         self.hold(1)
+
+    def reach_frames(self, weights: np.ndarray) -> VGroup:
+        """Frames standing on the scaled panel's axis round each run of its bars (with their weights) whose own slope
+        p(1 − p) shows on screen (REACHED): the keys the gradient reaches."""
+        chart = self.scaled.chart
+        return run_frames([VGroup(bar, text) for bar, text in zip(chart.bars, chart.value_texts)],
+                          [slope >= REACHED for slope in softmax_slopes(weights)], style.HIGHLIGHT,
+                          floor=chart.baseline.get_y())
 
     def divide_and_take_softmax(self, demo: ScalingDemo):
         """The scaled panel, each part shown once it is true: the scores copied down (still q·k_j, no bars yet),
@@ -1041,16 +1129,23 @@ class ScalingScene(LessonScene):
         waited = self.cue_in_turn(panels, low)
         rest = [size for size in self.dimensions if size > low]
         self.hold(len(rest) + 1, after=STATE_CHANGE * len(rest) + SUMMARY_READ, least=STATE_HOLD, waited=waited)
-        for index, size in enumerate(rest):
-            self.change_dimension(size, panels, change=STATE_CHANGE, least=STATE_HOLD, holds_left=len(rest) - index,
-                                  after=SUMMARY_READ)
+        for index, size in enumerate(rest):  # one hold more: the last d_k's is cut by the frames below
+            self.change_dimension(size, panels, change=STATE_CHANGE, least=STATE_HOLD,
+                                  holds_left=len(rest) - index + 1, after=SUMMARY_READ)
+        # "... y el gradiente llega a todas las claves": at the last d_k, the divided bars the gradient reaches and
+        # their Σ p(1 − p) framed (the state stood 6.5 s still under that sentence: review s15)
+        self.marks = self.reach_marks = VGroup(self.reach_frames(self.demos[last].weights_scaled),
+                                               self.mark(self.scaled.gradient))  # (tests read them)
+        self.play(Appear(self.marks), run_time=MARK_POP)
+        self.hold(1, after=SUMMARY_READ, least=0.0)
         # "En resumen": the sweep's readouts, every d_k on a row of one table, take the panels' place (three seconds a
         # d_k were too few to compare 40 numbers: review s13); the guide's exercise 5 read off its rows 8 and 64
         left, right, bottom, _ = style.body_box()
         exercise = self.bottom_note(self.strings["labels"]["exercise"].format(**exercise_fields(self.demos)))
         self.place(table, left, right, bottom + NOTE_HEIGHT + NOTE_GAP, self.readout.get_top()[1])
         self.beat("table")
-        self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, self.rounded, rate_func=FIRST_HALF),
+        self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, self.rounded, self.marks,
+                         rate_func=FIRST_HALF),
                   Appear(table, rate_func=SECOND_HALF), run_time=2 * SHORTEST_APPEAR)
         self.hold(3, least=0.0)  # silent, what is left to read shared by the table's three moments; spoken, the voice's
         self.beat("rows")  # "de 8 a 64, la raíz crece 2.83 veces": the exercise's rows framed, its line under them
@@ -1164,10 +1259,10 @@ class ScalingScene(LessonScene):
         return demo.weights_unscaled, demo.scores, demo.entropy_unscaled
 
     def change_dimension(self, d_k: int, panels: list[DistributionPanel], change: float = CHANGE,
-                         least: float = HOLD, holds_left: int = 1, after: float = 0.0):
-        """Move the readout and every panel to d_k in ``change`` seconds, then hold (see ``hold``): the same
-        change follows ``holds_left`` - 1 times more, then ``after`` seconds of animation."""
-        self.play(*wave([*self.readout.change_to(self.readout_values(d_k)), *self.panels_to(d_k, panels)]),
+                         least: float = HOLD, holds_left: int = 1, after: float = 0.0, also: tuple = ()):
+        """Move the readout and every panel to d_k in ``change`` seconds (with the animations ``also``), then hold
+        (see ``hold``): the same change follows ``holds_left`` - 1 times more, then ``after`` seconds of animation."""
+        self.play(*wave([*self.readout.change_to(self.readout_values(d_k)), *self.panels_to(d_k, panels)]), *also,
                   run_time=change)
         waited = self.cue_in_turn(panels, d_k)
         self.hold(holds_left, after=after + change * (holds_left - 1), least=least, waited=waited)

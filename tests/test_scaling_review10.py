@@ -117,7 +117,9 @@ def test_step_six_states_the_many_pairs_deviation_and_calls_the_eight_scores_noi
     root = {d_k: math.sqrt(d_k) for d_k in (2, 8, 64, 512)}
     samples = [np.std(np.array(by_hand(d_k, settings.n_keys, settings.seed)["scores_unscaled"]) / root[d_k])
                for d_k in root]
-    assert max(abs(sample - 1) for sample in samples) > 0.3  # the few scores' deviation is noisy indeed
+    # the few scores' deviation is noisy indeed: it wanders from 1 (about ±1/√(2 · 8) = ±0.25 for 8 scores) far more
+    # than the 20 000 pairs' does (about ±0.005)
+    assert max(abs(sample - 1) for sample in samples) > 0.15
     readout = scene.readout
     claim, sample = readout.numbers["scaled_deviation"], readout.numbers["scaled_sample"]
     assert abs(parse_number(claim.shown_text) - 1) < 0.05
