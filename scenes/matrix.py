@@ -443,8 +443,10 @@ class MatrixScene(LessonScene):
         clearing = [*self.formula_to_map(), Vanish(self.sound_legend),
                     *[Vanish(part) for part in (self.map_frame, self.context_line) if part is not None]]
         shown = n * d + sum(np.size(inputs[f"W_{role}"]) for role in ROLE_COLOURS)  # X's numbers and the W's
-        self.begin_step("inputs", n=n, d=d, d_k=result.d_k, d_v=result.V.shape[1], with_header=clearing, new_numbers=shown)
+        self.begin_step("inputs", n=n, d=d, with_header=clearing, new_numbers=shown)
         self.map_frame = None
+        worked = self.is_worked_example(inputs)
+        self.line_rows = 2 if worked else 1  # the shapes' line, under the worked example's origin
         self.X = self.with_words(LabelledMatrix(result.X, "X", style.INPUT, "X"))
         self.W = {role: LabelledMatrix(inputs[f"W_{role}"], f"W_{role}", style.WEIGHT_MATRIX, f"W_{role}")
                   for role in ROLE_COLOURS}
@@ -465,8 +467,14 @@ class MatrixScene(LessonScene):
             self.wait(gap)
         self.beat("fixed")  # «here they are fixed»: the three framed
         self.point_at(*self.W.values())
-        if self.is_worked_example(inputs):  # where a student finds these numbers to check them (clase 04's seed)
+        # the guide's general shapes (X ∈ ℝ^{n×d}, W_Q, W_K ∈ ℝ^{d×d_k}, W_V ∈ ℝ^{d×d_v}) with this example's numbers
+        shapes = label_text(self.strings["labels"]["shapes"].format(n=n, d=d, d_k=result.d_k, d_v=result.V.shape[1]),
+                            style.MUTED, style.BODY_SIZE)
+        if worked:  # where a student finds these numbers to check them (clase 04's seed), then the shapes under it
             self.show_line(label_text(self.strings["labels"]["worked_example"], style.TEXT, style.BODY_SIZE))
+            self.extend_line(shapes)
+        else:
+            self.show_line(shapes)
 
     @staticmethod
     def is_worked_example(inputs: dict) -> bool:

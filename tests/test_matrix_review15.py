@@ -26,11 +26,13 @@ def inputs_step(*overrides):
       "matrix.W_V=[[1],[0],[2]]", 'matrix.tokens=["a", "b"]'), {"n × d": (2, 3), "d × d_k": (3, 2), "d × d_v": (3, 1)}),
 ])
 def test_the_inputs_name_every_shape_with_its_numbers(overrides, shapes):
-    """The step that shows X and the W's writes (its caption, on screen) «n × d = 3 × 2», «d × d_k = 2 × 2» and
-    «d × d_v = 2 × 2», the numbers being the given matrices' shapes, for the example and for a lecturer's own."""
-    caption = inputs_step(*overrides).caption
+    """The step that shows X and the W's ends with a line drawn on screen (not the caption, which a narrated video
+    leaves to its subtitles) writing «n × d = 3 × 2», «d × d_k = 2 × 2» and «d × d_v = 2 × 2», the numbers being the
+    given matrices' shapes, for the example and for a lecturer's own."""
+    step = inputs_step(*overrides)
+    drawn = [text.text for text in step.texts if text.text != step.caption]
     for name, (rows, columns) in shapes.items():
-        assert f"{name} = {rows} × {columns}" in caption, (name, caption)
+        assert any(f"{name} = {rows} × {columns}" in text for text in drawn), (name, drawn)
 
 
 def test_the_variance_says_it_divides_by_the_number_of_scores():
