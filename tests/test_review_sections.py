@@ -125,9 +125,11 @@ def test_every_period_is_written_on_one_line_at_one_size(positional):
     shown = [text for text in step.texts if text.text in periods]
     signs = [text for text in step.texts if text.text == "λ ≈"]
     assert len(shown) == len(signs) == 4
-    for number in shown:  # its "λ ≈" on its left, on the same line
-        sign = min(signs, key=lambda sign: abs(sign.right - number.left))
-        assert sign.right < number.left and abs(sign.bottom - number.bottom) < 0.05, number.text
+    for number in shown:  # its "λ ≈" over it (review s15: beside it, the four no longer fitted at 16 px)
+        sign = min(signs, key=lambda sign: abs((sign.left + sign.right) - (number.left + number.right)))
+        assert number.top < sign.bottom < number.top + 0.3, number.text
+        assert abs((sign.left + sign.right) - (number.left + number.right)) / 2 < 0.05, number.text
+    assert max(number.bottom for number in shown) - min(number.bottom for number in shown) < 0.01  # one baseline
     assert max(text.cap_height for text in shown) == pytest.approx(min(text.cap_height for text in shown), rel=0.05)
     assert legibility_problems(positional) == [] and layout_problems(positional) == []
 
