@@ -449,9 +449,14 @@ class HeadsScene(LessonScene):
         """The heads' arcs over one row, each with its legend line as its chord in ``heads_overlay`` sounds, once
         the last head's focus and heatmap have cleared: each comes quickly as its chord starts, a chord's turn
         after the one before (the last head's arcs, already there, light up in full). Slow fades of thin arcs
-        under the chords read as a still screen with tones over it."""
+        under the chords read as a still screen with tones over it. The earlier heads come back undimmed: under
+        «grosor y opacidad ∝ α_ij» each arc's opacity is its weight alone, not its head step's last focus (review s15:
+        «ella»→«y», 0.91, was drawn at 15 % beside «perro»→«el», 0.95, in full)."""
         result, beat = self.result, heads_turn("heads_overlay")
         self.play(*self.clear_focus(), Vanish(self.heatmap), run_time=0.6)
+        for arcs in self.head_arcs[:-1]:  # off screen: restored at once, they come in full with their chords
+            for arc in arcs.arcs.values():
+                arc.set_share(1.0)
         # "Escucha las 3 juntas": the heads named, one legend line each, as the voice says what to listen for
         for line in legend:
             self.play(Appear(line), run_time=HEAD_COMES)
