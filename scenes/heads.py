@@ -9,7 +9,7 @@ import textwrap
 
 import numpy as np
 from manim import (DL, DOWN, DR, LEFT, PI, RIGHT, UP, AnimationGroup, Arrow, Create, FadeIn, Line, MathTex, MoveToTarget,
-                   Rectangle, ReplacementTransform, RoundedRectangle, Square, SurroundingRectangle, Transform, VGroup,
+                   Polygon, Rectangle, ReplacementTransform, RoundedRectangle, Square, SurroundingRectangle, Transform, VGroup,
                    VMobject,
                    Write, interpolate_color, smooth, squish_rate_func)
 
@@ -85,10 +85,14 @@ READING_PAUSE = 5.6  # s at the default pace, a silent caption read before each 
 # From Concat's written-out row to the output's: the band W_O's ones cross as arrows, long enough that an arrow six
 # columns over reads as going there (review s14: W_O's 11-px cells, with no indices, could not be traced)
 LINK_BAND = 0.85
-LINK_BUFF = 0.06
+# Each arrow leaves its number straight down and comes straight down onto its sum, this far from their digits, and
+# bends in between (its handles this share of the band long): a straight arrow six columns over ran along under the
+# digits and its head lay on its neighbours' arrows (review s15: a 40 px tangle, heads on the digits)
+LINK_CLEAR = 0.07
+LINK_HANDLE = 0.5
 LINK_STROKE = 2.5
-LINK_TIP = 0.12
-LINKS_COME = 0.6  # s: the arrows drawn, then the output's row (0.3 s each: the step no longer than before)
+LINK_TIP = 0.1
+LINK_TIP_WIDTH = 0.09
 ROW_PRODUCT_HEIGHT = 2.0  # the written-out rows at most: its own width decides, the blocks keep their size
 TERM_RISE = 0.33  # a head's term («1.00·V₂(«calmó»)») over its columns of Concat's written-out row
 ROW_NAME_CHARACTERS = 8  # the token in the written-out row's names, cut beyond this («misinte…»)
@@ -725,7 +729,7 @@ class HeadsScene(LessonScene):
         self.read_first()
         # "cada salida suma lo que marcan los unos de su columna": W_O's ones as arrows, then the sums they land on
         self.beat("row_out")
-        self.play(in_turn(Create(row_numbers.links), Appear(row_numbers.output)), run_time=LINKS_COME)
+        self.play(Appear(row_numbers.links), Appear(row_numbers.output), run_time=QUICK_APPEAR)
         self.wait(HOLD)
 
     def read_first(self):
@@ -779,8 +783,8 @@ class HeadsScene(LessonScene):
         0 as written to each output number its row of W_O has a 1 over (its column of the output). The output's number
         is the sum of the arrows landing on it: «cada salida suma lo que marcan los unos de su columna»."""
         shown = np.round(self.result.concat[i], 2)
-        return VGroup(*[Arrow(concat[j].get_bottom(), output[k].get_top(), buff=LINK_BUFF, color=style.WEIGHT_MATRIX,
-                              stroke_width=LINK_STROKE, tip_length=LINK_TIP, max_tip_length_to_length_ratio=0.5)
+        return VGroup(*[link_arrow(concat[j].get_x(), output[k].get_x(), concat[j].get_bottom()[1] - LINK_CLEAR,
+                                   output[k].get_top()[1] + LINK_CLEAR)
                         for j, k in zip(*np.nonzero(self.result.W_O)) if shown[j]])
 
     def most_hidden(self, i: int) -> int | None:
@@ -1012,6 +1016,19 @@ def minus_bar(share: float, side: float = MAGNITUDE_CELL) -> Line:
     """A minus sign across a cell ``side`` wide lit to ``share`` of its colour: dark on a bright cell, light on a dim one."""
     return Line(LEFT * side * MINUS_BAR / 2, RIGHT * side * MINUS_BAR / 2, stroke_width=MINUS_STROKE,
                 color=style.BACKGROUND if share >= 0.5 else style.TEXT)
+
+
+def link_arrow(x_from: float, x_to: float, top: float, bottom: float) -> VMobject:
+    """One of W_O's ones from Concat's row (at ``top``) down to the output's (at ``bottom``): a cubic leaving and
+    arriving vertically (its handles LINK_HANDLE of the drop), so near either row it runs between the digits' columns
+    and not along them, its head a triangle pointing down. ``get_start``/``get_end`` are its two ends."""
+    start, end = np.array([x_from, top, 0.0]), np.array([x_to, bottom, 0.0])
+    handle = UP * LINK_HANDLE * (top - bottom)
+    link = VMobject(stroke_color=style.WEIGHT_MATRIX, stroke_width=LINK_STROKE)
+    link.set_points(np.array([start, start - handle, end + handle, end]))
+    link.add(Polygon(end, end + UP * LINK_TIP + LEFT * LINK_TIP_WIDTH / 2, end + UP * LINK_TIP + RIGHT * LINK_TIP_WIDTH / 2,
+                     stroke_width=0, fill_color=style.WEIGHT_MATRIX, fill_opacity=1.0))
+    return link
 
 
 def set_apart(left: VGroup, right: VGroup) -> None:

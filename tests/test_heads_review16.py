@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scene_checks import families_at_step_ends
+from scene_checks import families_at_step_ends, flattened
 from scenes.heads import HeadsScene
 
 PIXELS = 720 / 8  # pixels of the 720p lecture per frame unit
@@ -16,18 +16,26 @@ PIXELS = 720 / 8  # pixels of the 720p lecture per frame unit
 @pytest.fixture(scope="module")
 def heads():
     """The scene run once, with each head's arcs as the overlay leaves them: (opacity, width, weight) of every arc."""
-    overlaid = []
-    overlay = HeadsScene.overlay_heads
+    overlaid, plays = [], []
+    overlay, play = HeadsScene.overlay_heads, HeadsScene.play
 
     def recorded(scene, legend):
         overlay(scene, legend)
         overlaid.extend([[(arc.curve.get_stroke_opacity(), arc.curve.get_stroke_width(), arc.weight)
                           for arc in arcs.arcs.values()] for arcs in scene.head_arcs])
 
+    def played(scene, *animations, **options):
+        start = scene.renderer.time
+        play(scene, *animations, **options)
+        plays.append((start, scene.renderer.time, [part for animation in flattened(animations)
+                                                    if hasattr(animation, "mobject")
+                                                    for part in animation.mobject.get_family()]))
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(HeadsScene, "overlay_heads", recorded)
+        patch.setattr(HeadsScene, "play", played)
         scene, families = families_at_step_ends(HeadsScene, "heads")
-    return scene, families, overlaid
+    return scene, families, overlaid, plays
 
 
 def _step(scene, key):
@@ -38,7 +46,7 @@ def test_the_overlays_arcs_are_as_opaque_and_thick_as_their_weight_alone(heads):
     """Review: in the overlay «perro»→«el» (0.95) was drawn in full, «ella»→«y» (0.91) at about 15 %: head 1 and 2 kept
     their steps' last focus. Every arc of every head is as opaque as its weight, and arcs of equal weight are drawn
     alike, whichever head or row they belong to."""
-    _, _, overlaid = heads
+    _, _, overlaid, _ = heads
     assert len(overlaid) == 3
     arcs = [arc for head in overlaid for arc in head]
     for opacity, _, weight in arcs:
@@ -46,3 +54,51 @@ def test_the_overlays_arcs_are_as_opaque_and_thick_as_their_weight_alone(heads):
     for weight in {round(weight, 2) for *_, weight in arcs}:
         alike = [(opacity, width) for opacity, width, other in arcs if round(other, 2) == weight]
         assert np.ptp([opacity for opacity, _ in alike]) < 0.01 and np.ptp([width for _, width in alike]) < 0.1
+
+
+CLEAR_PIXELS = 4  # between an arrow and any digit
+
+
+def _samples(link, count=200):
+    """Points along a link's curve and its head's corners."""
+    curve = np.array([link.point_from_proportion(t) for t in np.linspace(0, 1, count)])
+    return curve, link.submobjects[0].get_vertices()
+
+
+def _outside(points, box, margin):
+    (left, bottom), (right, top) = box
+    return ((points[:, 0] < left - margin) | (points[:, 0] > right + margin)
+            | (points[:, 1] < bottom - margin) | (points[:, 1] > top + margin)).all()
+
+
+def _box(mobject):
+    return mobject.get_corner([-1, -1, 0])[:2], mobject.get_corner([1, 1, 0])[:2]
+
+
+def test_w_os_arrows_keep_off_the_digits_and_off_each_others_heads(heads):
+    """Review: the six arrows tangled in a 40 px band: the 3→9 arrow started on the underside of «5.00», four heads
+    touched the output's digits and the 0.05→0.05 head sat on the 8→1 arrow. Every arrow, head included, keeps 4 px from
+    every number of both rows, and no arrow runs through another's head (1 px round it)."""
+    scene, *_ = heads
+    rows = scene.row_numbers
+    numbers = [*rows.concat[1:], *rows.output[1:]]
+    links = list(rows.links[1])
+    assert len(links) == 6
+    for link in links:
+        curve, tip = _samples(link)
+        for number in numbers:
+            assert _outside(np.vstack([curve, tip])[:, :2], _box(number), CLEAR_PIXELS / PIXELS), number.text
+    for link in links:
+        head = link.submobjects[0]
+        for other in links:
+            if other is not link:
+                assert _outside(_samples(other)[0][:, :2], _box(head), 1 / PIXELS)
+
+
+def test_the_arrows_come_with_the_output_row_at_once(heads):
+    """Review: «cada salida suma lo que marcan los unos de su columna» began 0.46 s before the row and its arrows, drawn
+    one after the other over 0.6 s. The arrows and the output's row come in one play of at most 0.3 s."""
+    scene, _, _, plays = heads
+    rows = scene.row_numbers
+    start, end, parts = next(play for play in plays if rows.links[1][0] in play[2])  # then only their leaving
+    assert rows.output[1] in parts and end - start <= 0.31
