@@ -800,16 +800,19 @@ class HeadsScene(LessonScene):
 
     def worked_sum(self, head: int, i: int):
         """Head ``head``'s row i of Z written out in full, Z_h(i) = sum_j alpha_ij V_h[j] over the tokens it weighs:
-        «z₁(«ella») = 0.0453·(0 0 0 4) + 0.9094·(0 0 0 5) + 0.0453·(0 0 1 6) = (0 0 0.05 5.00)», in the head's tint,
-        with no stroke: its name under it, over its columns, has one, and the line takes the body's width. Its weights with the fewest decimals (``worked_decimals``) whose sum, done by hand, gives the row as
-        written: 0.05·4 + 0.91·5 + 0.05·6 is 5.05, not Concat's 5.00."""
+        «z₁(«ella») = 0.0453·«ladró»(0 0 0 4) + 0.9094·«y»(0 0 0 5) + 0.0453·«ella»(0 0 1 6)», in the head's tint,
+        with no stroke: its name under it, over its columns, has one, and the line takes the body's width. Each row of
+        V named by its token (review s15: three anonymous vectors); the sum is Concat's row right under it, so the line
+        does not write it again (written, it left no room for the names at 16 px). Its weights with the fewest decimals
+        (``worked_decimals``) whose sum, done by hand, gives the row as written: 0.05·4 + 0.91·5 + 0.05·6 is 5.05, not
+        Concat's 5.00."""
         step = self.result.heads[head]
         tokens = self.contributing(head, i)
         decimals = worked_decimals(step.weights[i, tokens], step.V[tokens], step.output[i])
         terms = [self.labels["value_sum_term"].format(weight=format_number(step.weights[i, j], decimals),
+                                                        token=self.quoted(shortened(self.result.labels[j], ROW_NAME_CHARACTERS)),
                                                         values=written_row(step.V[j])) for j in tokens]
-        text = self.labels["value_sum"].format(name=self.row_name(head, i), terms=" + ".join(terms),
-                                               result=written_row(step.output[i]))
+        text = self.labels["value_sum"].format(name=self.row_name(head, i), terms=" + ".join(terms))
         return label_text(text, style.HEAD_TEXTS[head], TERM_SIZE)
 
     @staticmethod

@@ -4,13 +4,19 @@ under «grosor y opacidad ∝ α_ij»; step 9's worked sum showed three anonymou
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from scene_checks import families_at_step_ends, flattened
+from lesson.heads_answers import choice_token
+from lesson.numbers import parse_number
 from scenes.heads import HeadsScene
+from scenes.visuals import cap_height
 
 PIXELS = 720 / 8  # pixels of the 720p lecture per frame unit
+NAMED_TERM = re.compile(r"([0-9.]+)·«([^»]+)»\(([^)]*)\)")  # «0.0453·«ladró»(0 0 0 4)»
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +108,24 @@ def test_the_arrows_come_with_the_output_row_at_once(heads):
     rows = scene.row_numbers
     start, end, parts = next(play for play in plays if rows.links[1][0] in play[2])  # then only their leaving
     assert rows.output[1] in parts and end - start <= 0.31
+
+
+def test_the_worked_rows_value_vectors_are_named_by_their_tokens(heads):
+    """Review: «z₁(«ella») = 0.0453·(0 0 0 4) + 0.9094·(0 0 0 5) + 0.0453·(0 0 1 6)» never said these are V₁(«ladró»),
+    V₁(«y») and V₁(«ella»). Each vector follows its token's name; the vectors are those tokens' rows of X W_V¹ (worked
+    out here), their weights head 1's row of «ella», and the line stays 16 px tall and inside the frame."""
+    scene, *_ = heads
+    result = scene.result
+    focus = choice_token(result)
+    worked = scene.row_numbers.worked[0]
+    line, = [text.text for text in _step(scene, "concat").texts if text.text.startswith("z_1(«ella») = ")]
+    terms = NAMED_TERM.findall(line)
+    values = result.X @ result.W_V[0]
+    weights = result.heads[0].weights[focus]
+    tokens = [result.labels.index(token) for _, token, _ in terms]
+    assert [result.labels[j] for j in tokens] == ["ladró", "y", "ella"]
+    for (weight, _, vector), j in zip(terms, tokens):
+        assert [parse_number(number) for number in vector.split()] == pytest.approx(values[j])
+        assert parse_number(weight) == pytest.approx(weights[j], abs=5e-5)
+    assert cap_height(worked) * PIXELS >= 16
+    assert -7.11 + 0.3 <= worked.get_left()[0] and worked.get_right()[0] <= 7.11 - 0.3
