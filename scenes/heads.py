@@ -278,7 +278,7 @@ class HeadsScene(LessonScene):
             self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.head_arcs[-1]), run_time=0.6)
         arcs = AttentionArcs(self.row, weights, style.HEADS[head], height=self.arc_height, dash=style.HEAD_DASHES[head])
         self.heatmap = self.heatmap_for(weights, self.labels["head_matrix"].format(number=head + 1),
-                                        style.HEAD_TEXTS[head], legible=True)
+                                        style.HEAD_TEXTS[head])
         self.head_arcs.append(arcs)
         self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
         self.play(arcs.draw(run_time=2.0), Appear(self.heatmap), run_time=2.0)
@@ -334,35 +334,36 @@ class HeadsScene(LessonScene):
         self.play(in_turn(Vanish(self.intro), Appear(self.arcs_note, self.sum_note)), MoveToTarget(self.row),
                   run_time=1.0)
 
-    def heatmap_for(self, weights: np.ndarray, label: str, colour, legible: bool = False) -> TokenHeatmap:
+    def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
         """The heatmap sized so that, once its column labels are turned upright, it fits the panel as built: fitted
         by scaling, its labels shrank with it (to 11 px at 720p). The height the turned labels add comes off the
-        cells instead; the height left over goes to its rows (``taller_rows``). ``legible``: its name grown to
-        ``legible_label``'s size (a head's A_h; the average's fraction is tall already, and its rows need the room)."""
+        cells instead; the height left over goes to its rows (``taller_rows``). Its name grown to ``legible_label``'s size
+        (A_h; the average's ⅓, whose digits were 15 px, review s15)."""
         left, right, bottom, top = self.panels()[1]
         bottom += CAPTION_ROOM
         height = top - bottom
         for _ in range(HEATMAP_TRIES):
             heatmap = upright_column_labels(TokenHeatmap(weights, self.result.labels, label, colour, right - left,
-                                                         height, font_size=HEATMAP_LABEL_SIZE), legible)
+                                                         height, font_size=HEATMAP_LABEL_SIZE))
             overflow = heatmap.height - (top - bottom)
             if overflow <= 1e-3:
                 break
             height -= overflow
         return self.place(taller_rows(heatmap, top - bottom - heatmap.height), (left, right, bottom, top))
 
-    def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str):
-        """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens."""
+    def focus_row(self, arcs: AttentionArcs, i: int, weights: np.ndarray, colour, name: str, *also):
+        """Highlight row i of the heatmap, token i, its arcs, and write its weights under the tokens (``also``: other
+        animations played with it)."""
         readout = self.readout(weights, colour, name, i, hide_zeros=True)
         boxes = [self.heatmap.row_box(i), self.row.box(i)]
         if self.focused:
             old_readout, old_boxes = self.focused
             # the old weights leave before the new ones come: two numbers faded in one place read as neither
             self.play(arcs.focus(i), in_turn(Vanish(old_readout), Appear(readout)),
-                      *[Transform(old, new) for old, new in zip(old_boxes, boxes)], run_time=FOCUS_MOVE)
+                      *[Transform(old, new) for old, new in zip(old_boxes, boxes)], *also, run_time=FOCUS_MOVE)
             self.focused = (readout, old_boxes)
         else:
-            self.play(arcs.focus(i), Appear(readout), *[Create(box) for box in boxes], run_time=FOCUS_MOVE)
+            self.play(arcs.focus(i), Appear(readout), *[Create(box) for box in boxes], *also, run_time=FOCUS_MOVE)
             self.focused = (readout, boxes)
 
     def readout(self, *arguments, **options) -> VGroup:
@@ -419,7 +420,9 @@ class HeadsScene(LessonScene):
         self.beat("row")
         # replayed once the voice has said what the mean does to the telling head's weight: the diluted row
         self.cue("sum_row", lands=True, query=focus, weights=result.mean_weights[focus].tolist(), key_sound=True)
-        self.focus_row(self.sum_arcs, focus, result.mean_weights[focus], style.ATTENTION, "average")
+        # the note on rounded weights back with the first weights since the head steps'
+        self.focus_row(self.sum_arcs, focus, result.mean_weights[focus], style.ATTENTION, "average",
+                       Appear(self.sum_note))
         # "entre «y», «calmó» y «María»": each token the row shares its weight with framed, in the order it is said
         self.beat("shared")
         sharing = VGroup(*[self.row.box(j).set_stroke(style.ATTENTION) for j in shared if j != focus])
@@ -457,7 +460,8 @@ class HeadsScene(LessonScene):
         «grosor y opacidad ∝ α_ij» each arc's opacity is its weight alone, not its head step's last focus (review s15:
         «ella»→«y», 0.91, was drawn at 15 % beside «perro»→«el», 0.95, in full)."""
         result, beat = self.result, heads_turn("heads_overlay")
-        self.play(*self.clear_focus(), Vanish(self.heatmap), run_time=0.6)
+        # the note on rounded weights leaves with the last weights: the overlay shows none (review s15)
+        self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_note), run_time=0.6)
         for arcs in self.head_arcs[:-1]:  # off screen: restored at once, they come in full with their chords
             for arc in arcs.arcs.values():
                 arc.set_share(1.0)
@@ -1128,15 +1132,14 @@ def legible_label(label: VMobject) -> VMobject:
     return label.scale(max(1.0, LABEL_CAP_HEIGHT / cap_height(label)), about_edge=DOWN)
 
 
-def upright_column_labels(heatmap: TokenHeatmap, legible: bool = False) -> TokenHeatmap:
+def upright_column_labels(heatmap: TokenHeatmap) -> TokenHeatmap:
     """The heatmap's column labels on one line, each turned to read upwards from the top of its column, and its
-    title over them (``legible``: grown by ``legible_label``): staggered on two lines, they read as a second
+    title over them, grown by ``legible_label``: staggered on two lines, they read as a second
     sentence at 480p."""
     top = heatmap.matrix.cell_grid.get_top()[1] + LABEL_GAP
     for j, label in enumerate(heatmap.column_labels):
         turned(label).set_x(heatmap.matrix.cells[0][j].get_x()).align_to([0, top, 0], DOWN)
-    if legible:
-        legible_label(heatmap.matrix.label)
+    legible_label(heatmap.matrix.label)
     heatmap.matrix.label.next_to(heatmap.column_labels, UP, buff=LABEL_GAP)
     return heatmap
 

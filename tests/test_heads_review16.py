@@ -29,6 +29,7 @@ def heads():
         overlay(scene, legend)
         overlaid.extend([[(arc.curve.get_stroke_opacity(), arc.curve.get_stroke_width(), arc.weight)
                           for arc in arcs.arcs.values()] for arcs in scene.head_arcs])
+        overlaid.append(scene.sum_note in [part for top in scene.mobjects for part in top.get_family()])
 
     def played(scene, *animations, **options):
         start = scene.renderer.time
@@ -53,8 +54,8 @@ def test_the_overlays_arcs_are_as_opaque_and_thick_as_their_weight_alone(heads):
     their steps' last focus. Every arc of every head is as opaque as its weight, and arcs of equal weight are drawn
     alike, whichever head or row they belong to."""
     _, _, overlaid, _ = heads
-    assert len(overlaid) == 3
-    arcs = [arc for head in overlaid for arc in head]
+    assert len(overlaid) == 4
+    arcs = [arc for head in overlaid[:3] for arc in head]
     for opacity, _, weight in arcs:
         assert opacity == pytest.approx(weight, abs=1e-3)
     for weight in {round(weight, 2) for *_, weight in arcs}:
@@ -129,3 +130,23 @@ def test_the_worked_rows_value_vectors_are_named_by_their_tokens(heads):
         assert parse_number(weight) == pytest.approx(weights[j], abs=5e-5)
     assert cap_height(worked) * PIXELS >= 16
     assert -7.11 + 0.3 <= worked.get_left()[0] and worked.get_right()[0] <= 7.11 - 0.3
+
+
+def test_the_rounded_weights_note_leaves_the_overlay_which_shows_no_weight(heads):
+    """Review: «Pesos redondeados: los de un mismo color suman ≈ 1» stood over the three heads' arcs, with no weight on
+    screen. It leaves with the last head's weights and comes back with the average's."""
+    scene, families, overlaid, _ = heads
+    assert overlaid[-1] is False
+    assert scene.sum_note.submobjects[0] in families["average"]
+
+
+def test_the_averages_third_is_as_tall_as_the_heads_subscripts(heads):
+    """Review: the digits of «⅓» in «⅓Σ_h A_h» were 15 px of ink, the only digits under 16 px; A₁'s subscript, which the
+    review measured at 16 px, is grown by ``legible_label``: so is the average's name now, its 1 as tall as A₁'s."""
+    scene, families, *_ = heads
+    subscript = next(part for part in families["previous"] if getattr(part, "tex_string", None) == "A_{1}")
+    least = subscript.family_members_with_points()[-1].height
+    one, = {id(glyph): glyph for glyph in (part.family_members_with_points()[0] for part in families["average"]
+                                           if getattr(part, "tex_string", "").startswith(r"\tfrac"))}.values()
+    # the numerator's 1
+    assert one.height >= 0.98 * least, (one.height * PIXELS, least * PIXELS)
