@@ -454,15 +454,16 @@ class HeadsScene(LessonScene):
 
     def overlay_heads(self, legend: VGroup):
         """The heads' arcs over one row, each with its legend line as its chord in ``heads_overlay`` sounds, once
-        the last head's focus and heatmap have cleared: each comes quickly as its chord starts, a chord's turn
-        after the one before (the last head's arcs, already there, light up in full). Slow fades of thin arcs
-        under the chords read as a still screen with tones over it. The earlier heads come back undimmed: under
-        «grosor y opacidad ∝ α_ij» each arc's opacity is its weight alone, not its head step's last focus (review s15:
-        «ella»→«y», 0.91, was drawn at 15 % beside «perro»→«el», 0.95, in full)."""
+        the last head's focus, arcs and heatmap have cleared: each comes quickly as its chord starts, a chord's turn
+        after the one before. Slow fades of thin arcs under the chords read as a still screen with tones over it.
+        Every head comes back undimmed: under «grosor y opacidad ∝ α_ij» each arc's opacity is its weight alone, not
+        its head step's last focus (review s15: «ella»→«y», 0.91, was drawn at 15 % beside «perro»→«el», 0.95, in
+        full; the last head's «ella»→«María», 1.00, faint until its chord)."""
         result, beat = self.result, heads_turn("heads_overlay")
         # the note on rounded weights leaves with the last weights: the overlay shows none (review s15)
-        self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.sum_note), run_time=0.6)
-        for arcs in self.head_arcs[:-1]:  # off screen: restored at once, they come in full with their chords
+        self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.head_arcs[-1]), Vanish(self.sum_note),
+                  run_time=0.6)
+        for arcs in self.head_arcs:  # off screen: restored at once, they come in full with their chords
             for arc in arcs.arcs.values():
                 arc.set_share(1.0)
         # "Escucha las 3 juntas": the heads named, one legend line each, as the voice says what to listen for
@@ -471,12 +472,12 @@ class HeadsScene(LessonScene):
         # then the chords in the clear, the first landing as the voice stops, each with its head's arcs
         with self.listening(lead=PHRASE_GAP + HEAD_COMES):
             self.cue("heads_overlay", lands=True, weights=[head.weights.tolist() for head in result.heads])
-            comings = [[Appear(arcs)] for arcs in self.head_arcs[:-1]] + [[self.head_arcs[-1].unfocus()]]
-            self.play(*comings[0], run_time=HEAD_COMES)
+            comings = [Appear(arcs) for arcs in self.head_arcs]
+            self.play(comings[0], run_time=HEAD_COMES)
             first = self.renderer.time  # the others timed from it, so frame rounding does not add up head after head
             for index in range(1, len(comings)):
                 self.wait_until(first + index * beat - HEAD_COMES)
-                self.play(*comings[index], run_time=HEAD_COMES)
+                self.play(comings[index], run_time=HEAD_COMES)
 
     # Step 6: illustrative ----------------------------------------------------------------------
     def show_illustrative(self):

@@ -22,11 +22,13 @@ NAMED_TERM = re.compile(r"([0-9.]+)·«([^»]+)»\(([^)]*)\)")  # «0.0453·«la
 @pytest.fixture(scope="module")
 def heads():
     """The scene run once, with each head's arcs as the overlay leaves them: (opacity, width, weight) of every arc."""
-    overlaid, plays = [], []
+    overlaid, plays, dimmed = [], [], []
     overlay, play = HeadsScene.overlay_heads, HeadsScene.play
 
     def recorded(scene, legend):
+        scene.overlaying = True
         overlay(scene, legend)
+        scene.overlaying = False
         overlaid.extend([[(arc.curve.get_stroke_opacity(), arc.curve.get_stroke_width(), arc.weight)
                           for arc in arcs.arcs.values()] for arcs in scene.head_arcs])
         overlaid.append(scene.sum_note in [part for top in scene.mobjects for part in top.get_family()])
@@ -34,6 +36,10 @@ def heads():
     def played(scene, *animations, **options):
         start = scene.renderer.time
         play(scene, *animations, **options)
+        if getattr(scene, "overlaying", False):  # each head's arcs on screen after each play of the overlay
+            shown = {id(part) for top in scene.mobjects for part in top.get_family()}
+            dimmed.extend(arc.curve.get_stroke_opacity() / arc.weight for arcs in scene.head_arcs
+                          for arc in arcs.arcs.values() if id(arc.curve) in shown)
         plays.append((start, scene.renderer.time, [part for animation in flattened(animations)
                                                     if hasattr(animation, "mobject")
                                                     for part in animation.mobject.get_family()]))
@@ -42,6 +48,7 @@ def heads():
         patch.setattr(HeadsScene, "overlay_heads", recorded)
         patch.setattr(HeadsScene, "play", played)
         scene, families = families_at_step_ends(HeadsScene, "heads")
+    overlaid.append(dimmed)
     return scene, families, overlaid, plays
 
 
@@ -50,11 +57,12 @@ def _step(scene, key):
 
 
 def test_the_overlays_arcs_are_as_opaque_and_thick_as_their_weight_alone(heads):
-    """Review: in the overlay «perro»→«el» (0.95) was drawn in full, «ella»→«y» (0.91) at about 15 %: head 1 and 2 kept
-    their steps' last focus. Every arc of every head is as opaque as its weight, and arcs of equal weight are drawn
-    alike, whichever head or row they belong to."""
+    """Review: in the overlay «perro»→«el» (0.95) was drawn in full, «ella»→«y» (0.91) at about 15 %: heads 1 and 2
+    kept their steps' last focus, and head 3 stayed dimmed until its chord. Every arc on screen in the overlay is as
+    opaque as its weight, and arcs of equal weight are drawn alike, whichever head or row they belong to."""
     _, _, overlaid, _ = heads
-    assert len(overlaid) == 4
+    assert len(overlaid) == 5
+    assert overlaid[4] and min(overlaid[4]) > 0.99  # on screen at any moment of the overlay, no arc dimmed
     arcs = [arc for head in overlaid[:3] for arc in head]
     for opacity, _, weight in arcs:
         assert opacity == pytest.approx(weight, abs=1e-3)
@@ -136,7 +144,7 @@ def test_the_rounded_weights_note_leaves_the_overlay_which_shows_no_weight(heads
     """Review: «Pesos redondeados: los de un mismo color suman ≈ 1» stood over the three heads' arcs, with no weight on
     screen. It leaves with the last head's weights and comes back with the average's."""
     scene, families, overlaid, _ = heads
-    assert overlaid[-1] is False
+    assert overlaid[3] is False
     assert scene.sum_note.submobjects[0] in families["average"]
 
 
