@@ -278,7 +278,7 @@ class HeadsScene(LessonScene):
             self.play(*self.clear_focus(), Vanish(self.heatmap), Vanish(self.head_arcs[-1]), run_time=0.6)
         arcs = AttentionArcs(self.row, weights, style.HEADS[head], height=self.arc_height, dash=style.HEAD_DASHES[head])
         self.heatmap = self.heatmap_for(weights, self.labels["head_matrix"].format(number=head + 1),
-                                        style.HEAD_TEXTS[head])
+                                        style.HEAD_TEXTS[head], legible=True)
         self.head_arcs.append(arcs)
         self.cue("head_arcs", lands=True, head=head, weights=weights.tolist())
         self.play(arcs.draw(run_time=2.0), Appear(self.heatmap), run_time=2.0)
@@ -334,17 +334,17 @@ class HeadsScene(LessonScene):
         self.play(in_turn(Vanish(self.intro), Appear(self.arcs_note, self.sum_note)), MoveToTarget(self.row),
                   run_time=1.0)
 
-    def heatmap_for(self, weights: np.ndarray, label: str, colour) -> TokenHeatmap:
+    def heatmap_for(self, weights: np.ndarray, label: str, colour, legible: bool = False) -> TokenHeatmap:
         """The heatmap sized so that, once its column labels are turned upright, it fits the panel as built: fitted
         by scaling, its labels shrank with it (to 11 px at 720p). The height the turned labels add comes off the
-        cells instead; the height left over goes to its rows (``taller_rows``). Its name grown to ``legible_label``'s size
-        (A_h; the average's ⅓, whose digits were 15 px, review s15)."""
+        cells instead; the height left over goes to its rows (``taller_rows``). ``legible``: its name grown to
+        ``legible_label``'s size (a head's A_h; the average's fraction is tall already, and its rows need the room)."""
         left, right, bottom, top = self.panels()[1]
         bottom += CAPTION_ROOM
         height = top - bottom
         for _ in range(HEATMAP_TRIES):
             heatmap = upright_column_labels(TokenHeatmap(weights, self.result.labels, label, colour, right - left,
-                                                         height, font_size=HEATMAP_LABEL_SIZE))
+                                                         height, font_size=HEATMAP_LABEL_SIZE), legible)
             overflow = heatmap.height - (top - bottom)
             if overflow <= 1e-3:
                 break
@@ -1133,14 +1133,15 @@ def legible_label(label: VMobject) -> VMobject:
     return label.scale(max(1.0, LABEL_CAP_HEIGHT / cap_height(label)), about_edge=DOWN)
 
 
-def upright_column_labels(heatmap: TokenHeatmap) -> TokenHeatmap:
+def upright_column_labels(heatmap: TokenHeatmap, legible: bool = False) -> TokenHeatmap:
     """The heatmap's column labels on one line, each turned to read upwards from the top of its column, and its
-    title over them, grown by ``legible_label``: staggered on two lines, they read as a second
+    title over them (``legible``: grown by ``legible_label``): staggered on two lines, they read as a second
     sentence at 480p."""
     top = heatmap.matrix.cell_grid.get_top()[1] + LABEL_GAP
     for j, label in enumerate(heatmap.column_labels):
         turned(label).set_x(heatmap.matrix.cells[0][j].get_x()).align_to([0, top, 0], DOWN)
-    legible_label(heatmap.matrix.label)
+    if legible:
+        legible_label(heatmap.matrix.label)
     heatmap.matrix.label.next_to(heatmap.column_labels, UP, buff=LABEL_GAP)
     return heatmap
 

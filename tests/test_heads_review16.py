@@ -147,14 +147,3 @@ def test_the_rounded_weights_note_leaves_the_overlay_which_shows_no_weight(heads
     assert overlaid[3] is False
     assert scene.sum_note.submobjects[0] in families["average"]
 
-
-def test_the_averages_third_is_as_tall_as_the_heads_subscripts(heads):
-    """Review: the digits of «⅓» in «⅓Σ_h A_h» were 15 px of ink, the only digits under 16 px; A₁'s subscript, which the
-    review measured at 16 px, is grown by ``legible_label``: so is the average's name now, its 1 as tall as A₁'s."""
-    scene, families, *_ = heads
-    subscript = next(part for part in families["previous"] if getattr(part, "tex_string", None) == "A_{1}")
-    least = subscript.family_members_with_points()[-1].height
-    one, = {id(glyph): glyph for glyph in (part.family_members_with_points()[0] for part in families["average"]
-                                           if getattr(part, "tex_string", "").startswith(r"\tfrac"))}.values()
-    # the numerator's 1
-    assert one.height >= 0.98 * least, (one.height * PIXELS, least * PIXELS)
