@@ -1146,8 +1146,8 @@ class ScalingScene(LessonScene):
         rest = [size for size in self.dimensions if size > low]
         self.hold(len(rest) + 1, after=STATE_CHANGE * len(rest) + SUMMARY_READ, least=STATE_HOLD, waited=waited)
         # where the unscaled row's leader changes again (k₇ at 64, k₆ at 512), the growing step's reason, beside it
-        self.winner_lines = {size: self.beside_leader(line, size)
-                             for size, line in self.new_winners([low, *rest]).items()}
+        self.winner_reasons = self.new_winners([low, *rest])  # (tests read them)
+        self.winner_lines = {size: self.beside_leader(line, size) for size, line in self.winner_reasons.items()}
         for index, size in enumerate(rest):  # one hold more: the last d_k's is cut by the frames below
             self.change_dimension(size, panels, change=STATE_CHANGE, least=STATE_HOLD,
                                   holds_left=len(rest) - index + 1, after=SUMMARY_READ,
@@ -1186,8 +1186,8 @@ class ScalingScene(LessonScene):
         self.play(Create(divided), run_time=0.6)
 
     def beside_leader(self, line: str, d_k: int) -> VGroup:
-        """``line`` (``new_winners``) rewrapped in the unscaled panel's room on the wider side of ``d_k``'s largest bar,
-        over the other bars there and their values: never over the bar it explains, never off the panel."""
+        """``line`` (``new_winners``) rewrapped over the unscaled panel's bars on the wider side of ``d_k``'s largest bar,
+        over the other bars there and their values, under the readout: never over the bar it explains."""
         chart, weights = self.unscaled.chart, self.demos[d_k].weights_unscaled
         leader, room, scale = int(np.argmax(weights)), self.unscaled.room, chart.scale_factor
         bars = chart.bars
@@ -1196,7 +1196,7 @@ class ScalingScene(LessonScene):
         left, right, keys = max(sides, key=lambda side: side[1] - side[0])
         bottom = chart.baseline.get_y() + VALUE_ROOM * scale + LEAD_GAP + max(
             (chart._height(weights[j], scale) for j in keys), default=0.0)
-        top = room.get_top()[1]
+        top = self.readout.get_bottom()[1] - LEAD_GAP  # the room's top and the gap over it: letters ≥ 16 px
         aside = wrapped_text(line, style.MUTED, style.BODY_SIZE, right - left)
         fit(aside, right - left, top - bottom)
         return aside.move_to(np.array([(left + right) / 2, (top + bottom) / 2, 0]))
