@@ -73,11 +73,12 @@ NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, t
 ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j \log_2 \alpha_j")
 FORMULA_SIZE = 36  # its subscripts stay over 16 px at 720p in the growing step's panel, as narrow as that column
 # Why Σ p(1 − p) measures the gradient: each term is the slope of a key's weight in its own score, ∂p_j/∂s_j =
-# p_j(1 − p_j) (review s14), under that sum's line; no subscripts, so its letters read at 16 px from a smaller size
-# than the entropy's formula, and the line is no wider than the side column
-SLOPE_FORMULA = r"p(1-p) = \partial p / \partial (q\cdot k)"
-SLOPE_SIZE = 28
+# p_j(1 − p_j) (review s14), under that sum's line, in two lines (right-aligned, as align* sets them) at the entropy
+# formula's size: on one line it had to be set small to fit the side column (11 px lowercase: review s15 round 2)
+SLOPE_FORMULA = r"p(1-p) =\\ \partial p / \partial (q\cdot k)"
+SLOPE_SIZE = FORMULA_SIZE
 SLOPE_GAP = 0.24  # over it: the frame round the sum's number (buff 0.12, as the voice names the gradient) clears it
+SLOPE_LABEL_GAP = 0.4  # between it and the score label right of its second line: read apart, not as one product
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
@@ -530,8 +531,10 @@ class DistributionPanel(VGroup):
         # from the top of the room down: a lower panel's score label, right under its baseline, stays clear of it
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP).align_to(self.room, UP)
         self.slope = MathTex(SLOPE_FORMULA, color=style.MUTED, font_size=SLOPE_SIZE)
-        if formula:  # under the column, in the empty corner over the score label: the panel need not grow for it
-            self.side.add(self.slope.next_to(self.side, DOWN, buff=SLOPE_GAP, aligned_edge=RIGHT))
+        if formula:  # under the column, in the empty corner left of the score label, clear of it
+            right = min(self.side.get_right()[0], self.scores.label.get_left()[0] - SLOPE_LABEL_GAP)
+            self.slope.next_to(self.side, DOWN, buff=SLOPE_GAP).align_to(np.array([right, 0, 0]), RIGHT)
+            self.side.add(self.slope)
         self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
 
@@ -1154,9 +1157,9 @@ class ScalingScene(LessonScene):
                                   also=self.winner_line_moves([low, *rest][index], size))
         # "... y el gradiente llega a todas las claves": at the last d_k, the divided bars the gradient reaches and
         # their Σ p(1 − p) framed (the state stood 6.5 s still under that sentence: review s15)
-        self.marks = self.reach_marks = VGroup(self.reach_frames(self.demos[last].weights_scaled),
-                                               self.mark(self.scaled.gradient))  # (tests read them)
-        self.marks.add(*self.winner_lines_at(last))  # it leaves with the panels
+        self.reach_marks = VGroup(self.reach_frames(self.demos[last].weights_scaled),
+                                  self.mark(self.scaled.gradient))  # (tests read them)
+        self.marks = VGroup(self.reach_marks, *self.winner_lines_at(last))  # the line leaves with the panels
         self.play(Appear(self.marks), run_time=MARK_POP)
         self.hold(1, after=SUMMARY_READ, least=0.0)
         # "En resumen": the sweep's readouts, every d_k on a row of one table, take the panels' place (three seconds a

@@ -124,3 +124,16 @@ def test_the_divided_column_is_framed_after_the_voice_says_all_or_nothing(paced)
     starts = sorted(time for time, _ in scene.voices if time >= restored.start)
     assert divided.start == pytest.approx(starts[-1], abs=0.05)
     assert undivided.start == pytest.approx(starts[-2], abs=0.05)
+
+
+def test_the_slope_line_is_set_large_and_clear_of_the_score_label(scene):
+    """Review item 2: «p(1 − p) = ∂p/∂(q·k)» had 11 px lowercase (one line squeezed into the side column at size 28).
+    Now two lines at the entropy formula's size (36): capitals ≥ 19 px, so lowercase ≈ 14 px; left of the score label
+    with a gap (never read as one product with q·k_j), inside the frame, overlapping no text."""
+    record = step(scene, "growing")
+    [slope] = [text for text in record.texts if r"\partial p" in text.text]
+    assert slope.cap_height * PIXELS >= 19
+    [label] = [text for text in record.texts if text.text.startswith("q\\cdot k_j") or text.text == r"q\cdot k_j"]
+    assert slope.right <= label.left - 0.3
+    assert slope.left >= -7.111 + 0.3
+    assert not [problem for problem in layout_problems(scene) if r"\partial p" in problem]
