@@ -37,11 +37,14 @@ def scaled_step(d_k: int, demo: ScalingDemo) -> tuple[str, dict]:
 
 def exercise_fields(demos: dict[int, ScalingDemo]) -> dict:
     """The guide's exercise 5 read off the sweep's rows d_k = 8 and 64: √d_k grows √(64/8) ≈ 2.83 times, as the
-    deviation of q·k does, and the unscaled softmax's entropy (bits) from its row at 8 to its row at 64."""
+    deviation of q·k does, and each softmax's entropy (bits), unscaled and divided, from its row at 8 to its row at
+    64: one row of ``n_keys`` random keys each, a sample (its entropy varies from draw to draw)."""
     low, high = EXERCISE
     return {"exercise_low": low, "exercise_high": high, "factor": root(high // low)[1],
             "unscaled_low": format_number(demos[low].entropy_unscaled),
-            "unscaled_high": format_number(demos[high].entropy_unscaled)}
+            "unscaled_high": format_number(demos[high].entropy_unscaled),
+            "scaled_low": format_number(demos[low].entropy_scaled),
+            "scaled_high": format_number(demos[high].entropy_scaled), "n_keys": len(demos[low].scores)}
 
 
 def question_fields(d_k: int, demos: dict[int, ScalingDemo], deviations: dict[int, float]) -> dict[str, dict]:

@@ -38,7 +38,10 @@ SWEEP_CHANGE = 1.0
 STATE_HOLD = 2.0  # seconds each d_k is held in the last sweep (its numbers stay, read, in the table after it)
 STATE_CHANGE = 0.7  # seconds the last sweep takes to move both panels to the next d_k
 SUMMARY_READ = 8.0  # seconds of the last step's reading left to the summary table after the sweep (it stays longer)
-EXERCISE_NUMBERS = 5  # in the line of the guide's exercise 5 under that table: 8, 64, 2.83, and two entropies
+# new numbers in the lines of the guide's exercise 5 under that table: 8, 64, 2.83 and the two undivided entropies; the
+# divided two and the key count it adds repeat cells and counts already on screen (the section's time budget is full)
+EXERCISE_NUMBERS = 5
+EXERCISE_HEIGHT = 0.8  # those two lines, under the table
 WAVE = 0.35  # of a change's play, one number's swap: they come left to right, a few at a time blank
 QUICK_CHANGE = 0.45  # a divided deviation joining the column: the cloud barely moves
 KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at least CHANGE): time to read them
@@ -72,11 +75,12 @@ NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, t
 ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j \log_2 \alpha_j")
 FORMULA_SIZE = 36  # its subscripts stay over 16 px at 720p in the growing step's panel, as narrow as that column
 # Why Σ p(1 − p) measures the gradient: each term is the slope of a key's weight in its own score, ∂p_j/∂s_j =
-# p_j(1 − p_j) (review s14), under that sum's line; no subscripts, so its letters read at 16 px from a smaller size
-# than the entropy's formula, and the line is no wider than the side column
-SLOPE_FORMULA = r"p(1-p) = \partial p / \partial (q\cdot k)"
-SLOPE_SIZE = 28
+# p_j(1 − p_j) (review s14), under that sum's line, in two lines (right-aligned, as align* sets them) at the entropy
+# formula's size: on one line it had to be set small to fit the side column (11 px lowercase: review s15 round 2)
+SLOPE_FORMULA = r"p(1-p) =\\ \partial p / \partial (q\cdot k)"
+SLOPE_SIZE = FORMULA_SIZE
 SLOPE_GAP = 0.24  # over it: the frame round the sum's number (buff 0.12, as the voice names the gradient) clears it
+SLOPE_LABEL_GAP = 0.4  # between it and the score label right of its second line: read apart, not as one product
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
@@ -529,8 +533,10 @@ class DistributionPanel(VGroup):
         # from the top of the room down: a lower panel's score label, right under its baseline, stays clear of it
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP).align_to(self.room, UP)
         self.slope = MathTex(SLOPE_FORMULA, color=style.MUTED, font_size=SLOPE_SIZE)
-        if formula:  # under the column, in the empty corner over the score label: the panel need not grow for it
-            self.side.add(self.slope.next_to(self.side, DOWN, buff=SLOPE_GAP, aligned_edge=RIGHT))
+        if formula:  # under the column, in the empty corner left of the score label, clear of it
+            right = min(self.side.get_right()[0], self.scores.label.get_left()[0] - SLOPE_LABEL_GAP)
+            self.slope.next_to(self.side, DOWN, buff=SLOPE_GAP).align_to(np.array([right, 0, 0]), RIGHT)
+            self.side.add(self.slope)
         self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
 
@@ -793,8 +799,11 @@ class ScalingScene(LessonScene):
         self.unscaled = self.panel("unscaled", self.values(self.demos[first], scaled=False), stacked=False)
         self.readout = self.readout_line(first)
         self.legend = self.score_bar(self.unscaled, self.unscaled)
-        changed, self.new_terms = self.new_winner()  # (tests read the line)
-        self.place_over(VGroup(self.unscaled, self.legend), self.new_terms)
+        # the line on why another key leads, at each d_k where one does (tests read them)
+        self.winner_lines = {d_k: label_text(line, style.MUTED, style.BODY_SIZE)
+                             for d_k, line in self.new_winners(self.swept).items()}
+        self.new_terms = next(iter(self.winner_lines.values()), VGroup())
+        self.place_over(VGroup(self.unscaled, self.legend), list(self.winner_lines.values()))
         self.play(Vanish(self.table, self.scaled_column, self.row_frame, self.cloud), run_time=0.6)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
         # The dimension the voice says climbs is framed in the readout: its number changes inside the frame.
@@ -812,38 +821,50 @@ class ScalingScene(LessonScene):
             changes = self.swept[1:]
             self.hold(1 + len(changes), after=CHANGE * len(changes), least=SWEEP_HOLD)
             for index, d_k in enumerate(changes):
-                # the line on why another key leads comes with the first d_k where one does
                 self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index,
-                                      also=(Appear(self.new_terms, rate_func=SECOND_HALF),) if d_k == changed else ())
+                                      also=self.winner_line_moves(self.swept[index], d_k))
         self.beat("sharp")
         self.play(Vanish(hint), run_time=POP)
         self.frame_largest(collapsed, climbing)
-        self.marks.add(self.new_terms)  # it leaves with the panel
+        self.marks.add(*self.winner_lines_at(self.swept[-1]))  # it leaves with the panel
 
-    def new_winner(self) -> tuple[int | None, VGroup]:
-        """(the first d_k of the unscaled sweep whose largest weight is another key's than at the d_k before it, the
-        line saying why) or (None, an empty group). Each d_k draws new components (``scaling_demo``'s nested draws):
-        its scores add d_k − before products q_i k_i to the ones before, each key its own, so they change, not all
-        stretched by one factor, and another key may lead (review s14: k₂ at d_k = 2, k₈ at 8, k₆ at 64). The line
-        gives the key that led before: its score then and now."""
-        for before, d_k in zip(self.swept, self.swept[1:]):
+    def winner_line_moves(self, before: int, d_k: int) -> tuple:
+        """As the sweep moves from ``before`` to ``d_k``: the line on ``before``'s change of leader leaves (it names
+        that d_k's scores: under the next row it was stale, review s15 round 2), and ``d_k``'s comes, if any."""
+        return (*[Vanish(line, rate_func=FIRST_HALF) for line in self.winner_lines_at(before)],
+                *[Appear(line, rate_func=SECOND_HALF) for line in self.winner_lines_at(d_k)])
+
+    def winner_lines_at(self, d_k: int) -> list[VGroup]:
+        """The line on why the leader changed at ``d_k`` (a list of none or one)."""
+        return [self.winner_lines[d_k]] if d_k in self.winner_lines else []
+
+    def new_winners(self, sizes: list[int]) -> dict[int, str]:
+        """For each d_k of ``sizes`` (in order) whose largest unscaled weight is another key's than at the d_k before it,
+        the line saying why (its text). Each d_k draws new components (``scaling_demo``'s nested draws): its scores add d_k −
+        before products q_i k_i to the ones before, each key its own, so they change, not all stretched by one factor,
+        and another key may lead (k₂ at d_k = 2, k₇ at 8 and 64, k₆ at 512). The line gives the key that led before:
+        its score then and now."""
+        lines = {}
+        for before, d_k in zip(sizes, sizes[1:]):
             led, leads = (int(np.argmax(self.demos[size].weights_unscaled)) for size in (before, d_k))
             if led != leads:
                 line = self.strings["labels"]["new_terms"].format(
                     d_k=d_k, more=d_k - before, key=led + 1, before=format_number(self.demos[before].scores[led]),
                     after=format_number(self.demos[d_k].scores[led]))
-                return d_k, label_text(line, style.MUTED, style.BODY_SIZE)
-        return None, VGroup()
+                lines[d_k] = line
+        return lines
 
-    def place_over(self, stage: VGroup, line: VGroup) -> None:
-        """``stage`` (the growing step's panel and colour bar) in the panel area, over ``line`` centred under it, which
-        keeps a line of its own there (none when ``line`` is empty)."""
+    def place_over(self, stage: VGroup, lines: list[VGroup]) -> None:
+        """``stage`` (the growing step's panel and colour bar) in the panel area, over ``lines`` centred under it, one
+        at a time in a line of their own there (none when there are no ``lines``)."""
         left, right, bottom, top = self.panel_area(self.readout, note=True)
-        if line.submobjects:
+        for line in lines:
             fit(line, right - left, NEW_TERMS_HEIGHT)
+        if lines:
             bottom += NEW_TERMS_HEIGHT + NEW_TERMS_GAP
         self.place(stage, left, right, bottom, top)
-        line.next_to(stage, DOWN, buff=NEW_TERMS_GAP).set_x((left + right) / 2)
+        for line in lines:
+            line.next_to(stage, DOWN, buff=NEW_TERMS_GAP).set_x((left + right) / 2)
 
     def frame_largest(self, collapsed: bool, climbing: SurroundingRectangle):
         """The sweep's last row, as it ended: its largest weight framed (the frame round d_k goes) and, on a
@@ -874,11 +895,11 @@ class ScalingScene(LessonScene):
         self.hold(1)
 
     @staticmethod
-    def bottom_note(text: str):
-        """One line of ``text`` in the room kept under the panels (panel_area with a note)."""
+    def bottom_note(text: str, height: float = NOTE_HEIGHT):
+        """``text`` in the room kept under the panels (panel_area with a note: one line), or ``height`` at the bottom."""
         note = label_text(text, style.MUTED, style.BODY_SIZE)
         left, right, bottom, _ = style.body_box()
-        return fit(note, right - left, NOTE_HEIGHT).move_to(np.array([(left + right) / 2, bottom + NOTE_HEIGHT / 2, 0]))
+        return fit(note, right - left, height).move_to(np.array([(left + right) / 2, bottom + height / 2, 0]))
 
     def finish_step(self):
         """The zero-gradient note ends with its step: it sits just over the caption, and the next caption may take
@@ -1129,20 +1150,26 @@ class ScalingScene(LessonScene):
         waited = self.cue_in_turn(panels, low)
         rest = [size for size in self.dimensions if size > low]
         self.hold(len(rest) + 1, after=STATE_CHANGE * len(rest) + SUMMARY_READ, least=STATE_HOLD, waited=waited)
+        # where the unscaled row's leader changes again (k₇ at 64, k₆ at 512), the growing step's reason, beside it
+        self.winner_reasons = self.new_winners([low, *rest])  # (tests read them)
+        self.winner_lines = {size: self.beside_leader(line, size) for size, line in self.winner_reasons.items()}
         for index, size in enumerate(rest):  # one hold more: the last d_k's is cut by the frames below
             self.change_dimension(size, panels, change=STATE_CHANGE, least=STATE_HOLD,
-                                  holds_left=len(rest) - index + 1, after=SUMMARY_READ)
+                                  holds_left=len(rest) - index + 1, after=SUMMARY_READ,
+                                  also=self.winner_line_moves([low, *rest][index], size))
         # "... y el gradiente llega a todas las claves": at the last d_k, the divided bars the gradient reaches and
         # their Σ p(1 − p) framed (the state stood 6.5 s still under that sentence: review s15)
-        self.marks = self.reach_marks = VGroup(self.reach_frames(self.demos[last].weights_scaled),
-                                               self.mark(self.scaled.gradient))  # (tests read them)
+        self.reach_marks = VGroup(self.reach_frames(self.demos[last].weights_scaled),
+                                  self.mark(self.scaled.gradient))  # (tests read them)
+        self.marks = VGroup(self.reach_marks, *self.winner_lines_at(last))  # the line leaves with the panels
         self.play(Appear(self.marks), run_time=MARK_POP)
         self.hold(1, after=SUMMARY_READ, least=0.0)
         # "En resumen": the sweep's readouts, every d_k on a row of one table, take the panels' place (three seconds a
         # d_k were too few to compare 40 numbers: review s13); the guide's exercise 5 read off its rows 8 and 64
         left, right, bottom, _ = style.body_box()
-        exercise = self.bottom_note(self.strings["labels"]["exercise"].format(**exercise_fields(self.demos)))
-        self.place(table, left, right, bottom + NOTE_HEIGHT + NOTE_GAP, self.readout.get_top()[1])
+        exercise = self.bottom_note(self.strings["labels"]["exercise"].format(**exercise_fields(self.demos)),
+                                    EXERCISE_HEIGHT)
+        self.place(table, left, right, bottom + EXERCISE_HEIGHT + NOTE_GAP, self.readout.get_top()[1])
         self.beat("table")
         self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, self.rounded, self.marks,
                          rate_func=FIRST_HALF),
@@ -1152,8 +1179,9 @@ class ScalingScene(LessonScene):
         rows = run_frames(table.rows, [size in EXERCISE for size in self.dimensions], style.HIGHLIGHT)
         self.play(Appear(exercise, rows), run_time=MARK_POP)
         self.hold(2, least=0.0)
-        # "... y sin dividir por ella": the undivided entropies of the rows that collapsed framed; "el softmax se vuelve
-        # todo o nada": the divided ones beside them, which did not, framed too
+        # "... sin dividir por ella, el softmax se vuelve todo o nada": the undivided entropies of the rows that
+        # collapsed framed; "y dividiendo, reparte": the divided ones beside them, which did not, framed too (the
+        # divided frame came under «todo o nada»: review s15 round 2)
         collapsed = [self.demos[size].weights_unscaled.max() > COLLAPSED for size in self.dimensions]
         unscaled, divided = (run_frames(column, collapsed, style.HIGHLIGHT) for column in table.entropies)
         self.beat("collapse")
@@ -1161,6 +1189,22 @@ class ScalingScene(LessonScene):
         self.hold(1, least=0.0)
         self.beat("verdict")
         self.play(Create(divided), run_time=0.6)
+
+    def beside_leader(self, line: str, d_k: int) -> VGroup:
+        """``line`` (``new_winners``) rewrapped over the unscaled panel's bars on the wider side of ``d_k``'s largest bar,
+        over the other bars there and their values, under the readout: never over the bar it explains."""
+        chart, weights = self.unscaled.chart, self.demos[d_k].weights_unscaled
+        leader, room, scale = int(np.argmax(weights)), self.unscaled.room, chart.scale_factor
+        bars = chart.bars
+        sides = [(room.get_left()[0], bars[leader].get_left()[0] - LEAD_SIDE_GAP, range(leader)),
+                 (bars[leader].get_right()[0] + LEAD_SIDE_GAP, room.get_right()[0], range(leader + 1, len(bars)))]
+        left, right, keys = max(sides, key=lambda side: side[1] - side[0])
+        bottom = chart.baseline.get_y() + VALUE_ROOM * scale + LEAD_GAP + max(
+            (chart._height(weights[j], scale) for j in keys), default=0.0)
+        top = self.readout.get_bottom()[1] - LEAD_GAP  # the room's top and the gap over it: letters ≥ 16 px
+        aside = wrapped_text(line, style.MUTED, style.BODY_SIZE, right - left)
+        fit(aside, right - left, top - bottom)
+        return aside.move_to(np.array([(left + right) / 2, (top + bottom) / 2, 0]))
 
     def summary_table(self) -> VGroup:
         """Every d_k of the sweep on a row: d_k, √d_k, the deviation of q·k/√d_k (≈ 1: the step's claim), then the
