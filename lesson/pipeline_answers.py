@@ -30,7 +30,6 @@ NEARLY_ALL = 0.9  # a row that gives one token at least this much puts "nearly a
 NEAR_MOST = 0.9  # of log₂ of the keys seen: an entropy this high spreads the weight about evenly
 FOURTH = 3  # the guide's exercise 4 compares the first token with the fourth (the texts say so: four tokens seen)
 SAME = 5e-3  # weights closer than this print the same with two decimals
-SHARPNESS_ROWS = 4000  # random queries averaged for exercise 5's mean entropies (the screen says how many)
 
 
 def attention(settings: PipelineConfig, lang: str, temperature: float, causal: bool,
@@ -132,11 +131,11 @@ class Dimensions:
         return math.sqrt(self.model_d_k / self.d_k)
 
     def sharpness(self, n_keys: int, divided: bool = True) -> tuple[float, float]:
-        """The mean entropy in bits of a row of ``n_keys`` weights, over SHARPNESS_ROWS rows whose q and keys are random
+        """The mean entropy in bits of a row of ``n_keys`` weights, over rows whose q and keys are random
         ~ N(0, 1), scores divided by √d_k (``divided``) or not: at the run's d_k, and at the real head's
         (``attn_math.dimensions.mean_row_entropy``). Divided, about equal: each divisor undoes its own spread
         (exercise 5's "the same sharpness"); undivided, the larger d_k's wider scores give a much sharper row."""
-        return tuple(mean_row_entropy(d_k, math.sqrt(d_k) if divided else 1.0, n_keys, rows=SHARPNESS_ROWS)
+        return tuple(mean_row_entropy(d_k, math.sqrt(d_k) if divided else 1.0, n_keys)
                      for d_k in (self.d_k, self.model_d_k))
 
     def fields(self) -> dict:

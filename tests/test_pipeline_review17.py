@@ -1,16 +1,18 @@
 """Review s15 round 2, report E («06-pipeline», grade 9, «a low 9»): step 14's «entropía media de 7 pesos: 2.33 / 2.31
 bits» had no stated source and no unscaled contrast (the reviewer's simulation: 1.29 vs 0.42 bits without ÷ √d_k), so
 «la misma nitidez» stayed an assertion; the masked weights alone were titled «A ≈ softmax(·)», read as if the mask made
-them approximate; step 13's entropy bars had no token names. Measured on the mobjects the scene builds, numbers redone
+them approximate; step 13's entropy bars had no token names; step 9's query name «gato» stayed blue over the framed
+row «el». Measured on the mobjects the scene builds, numbers redone
 with numpy from their definitions."""
 
 import math
 
 import numpy as np
 import pytest
+from manim import ManimColor
 
 from lesson.numbers import parse_number
-from lesson.pipeline_answers import SHARPNESS_ROWS
+from scenes import style
 from scenes.visuals import cap_height
 from tests.scene_checks import layout_problems, legibility_problems
 from tests.test_pipeline_review13 import scene, step, texts  # noqa: F401 (scene: a fixture, the default render)
@@ -62,9 +64,9 @@ def test_exercise_5_shows_the_undivided_contrast_it_answers(scene):
 
 
 def test_exercise_5_says_where_its_entropies_come_from(scene):
-    """The key under which the entropies stand names the random q, k ~ N(0, 1) and how many rows are averaged."""
+    """The key over the entropies says they are means of rows of the sentence's n weights, q and k random ~ N(0, 1)."""
     key = next(text for text in texts(scene, "dimensions") if "N(0, 1)" in text)
-    assert str(SHARPNESS_ROWS) in key
+    assert str(len(scene.tokens)) in key and "media" in key
 
 
 def test_exercise_5_stays_legible_and_inside_the_frame(scene):
@@ -102,3 +104,12 @@ def test_the_entropy_bars_are_named_by_their_tokens(scene):
             apart_y = name.get_bottom()[1] > other.get_top()[1] or other.get_bottom()[1] > name.get_top()[1]
             assert apart_x or apart_y, (name.text, other.text)
     assert chart.legend.get_top()[1] < min(name.get_bottom()[1] for name in chart.names)
+
+
+def test_the_query_name_moves_to_the_article_with_the_frames(scene):
+    """Step 9 frames the article's row («el»): its row name is the bold blue one; «gato», the query before, is plain."""
+    names = scene.presets_stage.sides[0].heatmap.row_labels
+    article = scene.tokens.index("el")
+    colours = [ManimColor(name[0].get_fill_color()).to_hex().lower() for name in names]  # a glyph's colour
+    assert colours[article] == ManimColor(style.QUERY).to_hex().lower()
+    assert colours[scene.query] == ManimColor(style.TEXT).to_hex().lower()

@@ -10,7 +10,7 @@ import numpy as np
 from manim import (DOWN, LEFT, RIGHT, UP, Create, Line, Rectangle, RoundedRectangle, SurroundingRectangle, VGroup,
                    smooth, squish_rate_func)
 
-from lesson.pipeline_answers import SHARPNESS_ROWS, Dimensions
+from lesson.pipeline_answers import Dimensions
 from lesson.scaling_answers import root
 from scenes import style
 from scenes.fades import Appear, Vanish
@@ -32,7 +32,6 @@ SPREAD_BAR_WIDTH = 5.0  # exercise 5's bar for the larger √d_k: the scores' sp
 SPREAD_BAR_HEIGHT = 0.22
 SPREAD_GAP = 0.12  # between a divisor's line and its bar
 SHARPNESS_BARS_GAP = 0.4  # between the two mean entropies' bars
-PAIRS_GAP = 0.2  # between exercise 5's undivided entropies (with their bars) and the divided ones
 SHARPNESS_BAR_OPACITY = 0.9  # as the rows' chart's entropy bars
 POINTER_GAP = 0.18  # between the line the voice is on and its frame: clear of its last digits
 POINTER_SECONDS = 0.4  # a frame drawn round that line, the one before leaving
@@ -130,22 +129,20 @@ class DimensionSteps(PipelineCommon):
 
     def sharpness_lines(self, sizes: Dimensions, number) -> VGroup:
         """Exercise 5's "the same sharpness" shown against its contrast: the mean entropy of a row of the sentence's
-        length, q and keys random ~ N(0, 1) (the key says so, and over how many rows), scores not divided, then
-        divided by √d_k, at the run's d_k and at the real head's, each pair over its bars (the last, the divided pair's); ``number`` tags a value
-        (row 0 divided, row 1 not). Undivided the larger d_k is far sharper; divided, the two are alike."""
+        length, q and keys random ~ N(0, 1) (the key says so), scores not divided, then
+        divided by √d_k, at the run's d_k and at the real head's; under the divided pair, its bars (the group's last);
+        ``number`` tags a value (row 0 divided, row 1 not). Undivided the larger d_k is far sharper; divided, alike."""
         labels, font, n = self.labels, style.BODY_SIZE, len(self.tokens)
-        pairs = VGroup()
+        key = label_text(labels["dims_sharpness_key"].format(n=n), style.MUTED, font)
+        lines = VGroup(key)
         for row, text, divided in ((1, "dims_unscaled", False), (0, "dims_sharpness", True)):  # the contrast first
             small, large = sizes.sharpness(n, divided=divided)
-            values = text_with_numbers(labels[text], {
+            lines.add(text_with_numbers(labels[text], {
                 "small": number(round(small, ROOT_DECIMALS), (row, 0), "exercise_5_sharpness"),
                 "large": number(round(large, ROOT_DECIMALS), (row, 1), "exercise_5_sharpness")},
-                                       font_size=font, d_k=str(sizes.d_k), model_d_k=str(sizes.model_d_k))
-            bars = self.sharpness_bars((small, large), math.log2(n), values.width)
-            pairs.add(VGroup(values, bars).arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP))
-        key = label_text(labels["dims_sharpness_key"].format(n=n, rows=SHARPNESS_ROWS), style.MUTED, font)
-        key.next_to(pairs.arrange(DOWN, aligned_edge=LEFT, buff=PAIRS_GAP), UP, aligned_edge=LEFT, buff=SPREAD_GAP)
-        return VGroup(key, *pairs[0], *pairs[1])  # flat: the divided entropies' bars last
+                                        font_size=font, d_k=str(sizes.d_k), model_d_k=str(sizes.model_d_k)))
+        lines.add(self.sharpness_bars((small, large), math.log2(n), lines[-1].width))  # the divided pair's
+        return lines.arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP)
 
     @staticmethod
     def sharpness_bars(bits: tuple[float, float], most: float, width: float) -> VGroup:
