@@ -130,11 +130,13 @@ class Dimensions:
         """How many times the real head's divisor is the run's: √(model d_k / d_k)."""
         return math.sqrt(self.model_d_k / self.d_k)
 
-    def sharpness(self, n_keys: int) -> tuple[float, float]:
-        """The mean entropy in bits of a row of ``n_keys`` weights, scores of random vectors divided by √d_k: at the
-        run's d_k, and at the real head's (``attn_math.dimensions.mean_row_entropy``). About equal: each divisor
-        undoes its own spread (exercise 5's "the same sharpness")."""
-        return tuple(mean_row_entropy(d_k, math.sqrt(d_k), n_keys) for d_k in (self.d_k, self.model_d_k))
+    def sharpness(self, n_keys: int, divided: bool = True) -> tuple[float, float]:
+        """The mean entropy in bits of a row of ``n_keys`` weights, over rows whose q and keys are random
+        ~ N(0, 1), scores divided by √d_k (``divided``) or not: at the run's d_k, and at the real head's
+        (``attn_math.dimensions.mean_row_entropy``). Divided, about equal: each divisor undoes its own spread
+        (exercise 5's "the same sharpness"); undivided, the larger d_k's wider scores give a much sharper row."""
+        return tuple(mean_row_entropy(d_k, math.sqrt(d_k) if divided else 1.0, n_keys)
+                     for d_k in (self.d_k, self.model_d_k))
 
     def fields(self) -> dict:
         """The step's caption and narration fields, √ written with "=" when exact, "≈" when rounded."""

@@ -155,8 +155,10 @@ class CausalMask(MatrixReveals):
         scaled_label = rf"QK^\top / (\sqrt{{{masked.steps.d_k}}}\, T) + \text{{{labels['mask']}}}"
         width = self.cell_width(masked.weights)
         exact = reproduces(masked.weights, redone_weights(masked.steps.scaled), decimals=2)  # from the −∞ matrix
+        # «A = softmax(·)» on both sides: A is the softmax of the unrounded scores; a «≈» on the masked side alone read
+        # as if the mask made it approximate (review s15 round 2); the note under them says what rounding changes
         masked_map = TokenHeatmap(self.weights_matrix(masked.weights, "weights_causal", cell, width,
-                                                      masked.steps.mask, relation="=" if exact else "≈"), self.tokens)
+                                                      masked.steps.mask), self.tokens)
         row_height = cell_size_of(masked_map.matrix)[1]
         free_map = TokenHeatmap(self.weights_matrix(free.weights, "weights_free", row_height, width,
                                                     numbers=free_numbers), self.tokens)
@@ -202,10 +204,10 @@ class CausalMask(MatrixReveals):
                                entropy_masked, fourth)
         stage.legend = legend
         stage.add(legend)
-        stage.note = VGroup()  # why the masked weights are written «A ≈ softmax(·)», under both sides
+        stage.note = VGroup()  # what rounding changes, redone from the written −∞ matrix, under both sides
         if not exact and self.numbers_fit():
             # clear of the frame exercise 4 draws round the masked entropies (CHANGED_BUFF below them; review s14: touching)
-            stage.note.add(self.approx_note(stage.width).next_to(stage, DOWN,
+            stage.note.add(self.approx_note(stage.width, key="masked_note").next_to(stage, DOWN,
                                                                  buff=CHANGED_BUFF + COMPARISON_LINE_GAP / 2))
             stage.add(stage.note)
         self.place(stage, self.body())

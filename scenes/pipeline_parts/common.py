@@ -77,12 +77,13 @@ class PipelineCommon:
         enlarge_formulas(group)
         return group
 
-    def approx_note(self, width: float, split: bool = True):
+    def approx_note(self, width: float, split: bool = True, key: str = "approx_note"):
         """«≈: el lab calcula sin redondear: con lo escrito, el último decimal varía», at most ``width`` wide: beside
         numbers written «≈» because, redone from the numbers written before them, a last decimal differs (step 2 said it
         once; the scaled matrix, the temperature's 0.24 and the masked 0.22 were then far from it, review s13).
-        ``split``: too wide, on two lines rather than shrunk; else on one line, shrunk (a room one line tall)."""
-        text = self.labels["approx_note"]
+        ``split``: too wide, on two lines rather than shrunk; else on one line, shrunk (a room one line tall). ``key``:
+        the locale's label for another wording of the same rounding."""
+        text = self.labels[key]
         note = label_text(text, style.MUTED, style.CAPTION_SIZE)
         if split and note.width > width:  # on two lines, cut at the colon nearest its middle, rather than shrunk
             cuts = [k for k in range(len(text)) if text.startswith(": ", k)]

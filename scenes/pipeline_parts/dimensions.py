@@ -17,8 +17,8 @@ from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.common import STEP_SECONDS, VOICE_LEFT, PipelineCommon
 from scenes.visuals import label_text, tagged_number, text_with_numbers
 
-DIMENSION_NUMBERS = 12  # exercise 5's two d_k with their roots, the growth and two mean entropies; exercise 6's d and
-# two (h, d_k)
+DIMENSION_NUMBERS = 14  # exercise 5's two d_k with their roots, the growth and four mean entropies (undivided and
+# divided); exercise 6's d and two (h, d_k)
 ROOT_DECIMALS = 2  # a root or a ratio that is not whole
 DIMENSION_BAR_WIDTH = 5.0  # exercise 6's d = 512, cut into heads
 DIMENSION_BAR_HEIGHT = 0.5
@@ -128,17 +128,21 @@ class DimensionSteps(PipelineCommon):
                 self.wait(each - STEP_SECONDS)
 
     def sharpness_lines(self, sizes: Dimensions, number) -> VGroup:
-        """Exercise 5's "the same sharpness" in numbers: the mean entropy of a row of the sentence's length, scores
-        of random vectors divided by √d_k, at the run's d_k and at the real head's; ``number`` tags a value."""
-        small, large = sizes.sharpness(len(self.tokens))
-        labels, font = self.labels, style.BODY_SIZE
-        key = label_text(labels["dims_sharpness_key"].format(n=len(self.tokens)), style.MUTED, font)
-        values = text_with_numbers(labels["dims_sharpness"], {
-            "small": number(round(small, ROOT_DECIMALS), (0, 0), "exercise_5_sharpness"),
-            "large": number(round(large, ROOT_DECIMALS), (0, 1), "exercise_5_sharpness")},
-                                   font_size=font, d_k=str(sizes.d_k), model_d_k=str(sizes.model_d_k))
-        bars = self.sharpness_bars((small, large), math.log2(len(self.tokens)), values.width)
-        return VGroup(key, values, bars).arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP)
+        """Exercise 5's "the same sharpness" shown against its contrast: the mean entropy of a row of the sentence's
+        length, q and keys random ~ N(0, 1) (the key says so), scores not divided, then
+        divided by √d_k, at the run's d_k and at the real head's; under the divided pair, its bars (the group's last);
+        ``number`` tags a value (row 0 divided, row 1 not). Undivided the larger d_k is far sharper; divided, alike."""
+        labels, font, n = self.labels, style.BODY_SIZE, len(self.tokens)
+        key = label_text(labels["dims_sharpness_key"].format(n=n), style.MUTED, font)
+        lines = VGroup(key)
+        for row, text, divided in ((1, "dims_unscaled", False), (0, "dims_sharpness", True)):  # the contrast first
+            small, large = sizes.sharpness(n, divided=divided)
+            lines.add(text_with_numbers(labels[text], {
+                "small": number(round(small, ROOT_DECIMALS), (row, 0), "exercise_5_sharpness"),
+                "large": number(round(large, ROOT_DECIMALS), (row, 1), "exercise_5_sharpness")},
+                                        font_size=font, d_k=str(sizes.d_k), model_d_k=str(sizes.model_d_k)))
+        lines.add(self.sharpness_bars((small, large), math.log2(n), lines[-1].width))  # the divided pair's
+        return lines.arrange(DOWN, aligned_edge=LEFT, buff=SPREAD_GAP)
 
     @staticmethod
     def sharpness_bars(bits: tuple[float, float], most: float, width: float) -> VGroup:

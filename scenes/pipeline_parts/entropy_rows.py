@@ -22,6 +22,7 @@ BIT_HEIGHT = 1.05  # of a bit
 VALUE_GAP = 0.16  # between a bar (or its frame's top) and its number: clear of the dots there
 NAME_GAP = 0.15  # between the baseline and the tokens' names
 NAME_SPACING = 0.2  # at least, between two tokens' names side by side
+NAME_DROP = 1.9  # in cap heights: how much lower every other name sits when the names alternate on two lines
 LEGEND_GAP = 0.35  # between the chart and its legend's entries
 DOT_RADIUS = 0.07
 FRAME_STROKE = 2
@@ -39,6 +40,22 @@ def sentence_mark(k: int, position) -> VGroup:
         return Dot(position, radius=DOT_RADIUS, color=style.HIGHLIGHT)
     return Square(side_length=DIAMOND_SIDE, color=style.HIGHLIGHT, fill_opacity=1.0, stroke_width=0).rotate(
         PI / 4).move_to(position)
+
+
+def name_slot(names: list, width: float) -> tuple[float | None, bool]:
+    """The slot a bar takes so that its token's name fits under it, and whether the names alternate between two lines
+    (each then clears the one two bars on, not its neighbour); None where even staggered they exceed ``width``: the
+    rows' names under a 7-token sentence did not fit on one line beside the other sentences' key, and the bars
+    stood unnamed (review s15 round 2)."""
+    widths = [name.width for name in names]
+    side_by_side = max(SLOT, max(widths) + NAME_SPACING)
+    if len(names) * side_by_side <= width:
+        return side_by_side, False
+    two_on = [(left + right) / 2 + NAME_SPACING for left, right in zip(widths, widths[2:])] or [0.0]
+    needed = max(max(two_on) / 2, max(widths) / 2)
+    if len(names) * needed > width:
+        return None, False
+    return max(needed, min(SLOT, width / len(names))), True
 
 
 class OtherSentence(NamedTuple):
@@ -104,8 +121,8 @@ def entropy_rows(labels: dict, tokens, bits, others: list[OtherSentence], width:
     key = others_key(labels, others, font) if len(others) else VGroup()
     width -= key.width + 2 * LEGEND_GAP if len(others) else 0.0  # the key beside the chart, both within ``width``
     tokens_named = [label_text(abbreviated(token), style.MUTED, font) for token in tokens]
-    slot = max(SLOT, max(name.width for name in tokens_named) + NAME_SPACING)  # long names side by side, apart
-    if n * slot > width:  # too many names side by side: the bars alone, at most SLOT apart
+    slot, staggered = name_slot(tokens_named, width)
+    if slot is None:  # too many names even on two lines: the bars alone, at most SLOT apart
         tokens_named = [VGroup() for _ in tokens]
         slot = min(SLOT, width / n)
     numbered = slot >= tagged_number(2.81, "probe", font_size=font).width + NAME_SPACING / 2
@@ -131,7 +148,8 @@ def entropy_rows(labels: dict, tokens, bits, others: list[OtherSentence], width:
             value.next_to([x, max(tall, most * bit_height), 0], UP, buff=VALUE_GAP)
         token = tokens_named[i]
         if len(token.submobjects) or getattr(token, "text", None):
-            sit_on(token.set_x(x), -NAME_GAP - cap_height(token))  # every name on one line, descenders or not
+            # every name on one line, descenders or not; staggered, every other one a line lower
+            sit_on(token.set_x(x), -NAME_GAP - cap_height(token) - (i % 2) * staggered * NAME_DROP * cap_height(token))
         limits.add(limit.set_z_index(1))  # over its bar, which grows after it has landed
         bars.add(bar)
         values.add(value)

@@ -19,7 +19,7 @@ from scenes import style
 from scenes.fades import Appear, Vanish
 from scenes.pipeline_parts.matrices import MatrixReveals
 from scenes.token_heatmap import TokenHeatmap
-from scenes.token_labels import abbreviated
+from scenes.token_labels import abbreviated, token_text
 from scenes.visuals import cap_height, fit, label_text, tagged_number, text_with_numbers
 from scenes.weight_views import WIDEST_LINE
 
@@ -201,7 +201,7 @@ class PresetComparison(MatrixReveals):
                             for (preset, run), side in zip(runs.items(), sides)])
         rings = VGroup(*[self.cell_frame(side.heatmap.matrix, article, noun, style.ATTENTION) for side in sides])
         new_frames = VGroup(*[side.heatmap.matrix.row_box(article) for side in sides])
-        self.play(Transform(frames, new_frames), run_time=REFRAME_SECONDS)
+        self.play(Transform(frames, new_frames), *self.query_moves(sides, article), run_time=REFRAME_SECONDS)
         self.presets_extras.remove(self.sharp_top)
         for side in sides:  # gone: else the stage's leaving (step 10) faded them in again over the article's readouts
             side.remove(side.readout)
@@ -234,6 +234,16 @@ class PresetComparison(MatrixReveals):
         self.play(Appear(noun_name), *[Appear(why["sharp"])] if "sharp" in why else [], Create(arcs), Create(others),
                   Appear(others_named), run_time=QUICK_SECONDS)
         rings.add(noun_name, *why.get("sharp", []), arcs, others, others_named)
+
+    def query_moves(self, sides, article: int) -> list:
+        """The query's row name, bold blue, handed from the step's query to the article whose row the frames move to:
+        «gato» stayed blue while the framed row was «el» (review s15 round 2). Each name keeps its size and place."""
+        named = [side.heatmap.row_labels for side in sides if len(side.heatmap.row_labels)]
+        if article == self.query:
+            return []
+        return [Transform(names[index], token_text(abbreviated(self.tokens[index]), is_query)
+                          .match_height(names[index]).align_to(names[index], RIGHT).align_to(names[index], DOWN))
+                for names in named for index, is_query in ((self.query, False), (article, True))]
 
     def other_pairs(self, pair: tuple[int, int]) -> list[tuple[int, int]]:
         """The sentence's (article, noun) pairs but ``pair``, the one the voice reads."""
