@@ -19,6 +19,8 @@ from scenes.heads import HeadsScene
 from scenes.lesson_scene import LessonScene
 from scenes.visuals import cap_height
 
+from test_heads_review9 import _by_hand  # Concat and its product with W_O, worked out there from X and the projections
+
 PIXELS = 720 / 8  # pixels of the 720p lecture per frame unit
 LEAST_CONTRAST = 4.5  # small text on the background (WCAG AA)
 LABEL_PIXELS = 16  # the least cap height of a matrix's name, its subscripts included
@@ -32,19 +34,6 @@ def heads():
 
 def _step(scene, key):
     return next(step for step in scene.steps if step.key == key)
-
-
-def _by_hand():
-    """Concat's and the output's rows, worked out here from X and the projections: softmax(Q K^T / sqrt(d_k)) V per
-    head, side by side, times W_O."""
-    result = multi_head_attention()
-    outputs = []
-    for W_Q, W_K, W_V in zip(result.W_Q, result.W_K, result.W_V):
-        scores = (result.X @ W_Q) @ (result.X @ W_K).T / np.sqrt(W_K.shape[1])
-        weights = np.exp(scores - scores.max(axis=1, keepdims=True))
-        outputs.append(weights / weights.sum(axis=1, keepdims=True) @ (result.X @ W_V))
-    concat = np.hstack(outputs)
-    return result, concat, concat @ result.W_O
 
 
 def test_w_os_ones_are_drawn_from_concats_row_to_the_output_numbers_they_sum_into(heads):

@@ -33,13 +33,13 @@ NEW_TERMS = "cada q·k_j suma"
 
 
 @pytest.fixture(scope="module")
-def recorded():
+def recorded_scene():
     return shared_recorded("scaling")
 
 
 @pytest.fixture(scope="module")
-def scene(recorded):
-    return recorded[0]
+def scene(recorded_scene):
+    return recorded_scene[0]
 
 
 def step(scene, key):
@@ -127,10 +127,10 @@ def test_a_line_says_why_the_largest_key_changes(scene):
     assert not [problem for problem in layout_problems(scene) if NEW_TERMS in problem]
 
 
-def test_the_line_comes_with_the_first_change_and_leaves_with_the_panel(recorded):
+def test_the_line_comes_with_the_first_change_and_leaves_with_the_panel(recorded_scene):
     """It fades in with the move to the first d_k where another key leads (the readout's d_k turns to 8 in the same
     play); since review s15 round 2 it leaves with the next d_k (64), so the growing step ends without it."""
-    scene, log = recorded
+    scene, log = recorded_scene
     plays = [play for kind, play in log if kind == "play" and play.shows(scene.new_terms)]
     first = plays[0]
     changed = next(d_k for (_, led), (d_k, leads) in zip(leaders(scene), leaders(scene)[1:]) if led != leads)
@@ -230,16 +230,16 @@ def test_what_the_screen_says_of_the_default_rows_is_true(scene):
     assert max(by_hand(64, N_KEYS, seed)["weights_unscaled"]) > 0.99
 
 
-def restored_plays(recorded):
-    scene, log = recorded
+def restored_plays(recorded_scene):
+    scene, log = recorded_scene
     record = step(scene, "restored")
     return scene, record, [play for kind, play in log if kind == "play" and record.start <= play.start < record.end]
 
 
-def test_the_last_d_k_frames_the_keys_the_gradient_reaches(recorded):
+def test_the_last_d_k_frames_the_keys_the_gradient_reaches(recorded_scene):
     """Review s15 S4: after the sweep lands on d_k = 512 and before the table, the divided panel's bars (every key:
     each p(1 − p) ≥ 0.02, recomputed) and its Σ p(1 − p) are framed; no wait there runs past the still limit."""
-    scene, record, plays = restored_plays(recorded)
+    scene, record, plays = restored_plays(recorded_scene)
     weights = np.array(by_hand(512, N_KEYS, scene.settings.seed)["weights_scaled"])
     assert (weights * (1 - weights)).min() >= REACH  # «llega a todas las claves»
     chart = scene.scaled.chart
@@ -265,11 +265,11 @@ def clearance_pixels(frame, inside) -> float:
     return (min(gaps) - stroke) * PIXELS
 
 
-def test_row_frames_clear_their_digits_and_never_slide_across_them(recorded):
+def test_row_frames_clear_their_digits_and_never_slide_across_them(recorded_scene):
     """Review s15 S5: step 2's frame round a table row sat 2 px from the digits and was moved from row to row, its edges
     running through them. Each row's frame clears its numbers by 6 px or more; it changes rows by fading, never by a
     Transform of the frame."""
-    scene, log = recorded
+    scene, log = recorded_scene
     for index, row in enumerate(scene.table[1:]):
         for columns in (3, 4):
             frame = scene.table_frame(index, columns)

@@ -14,25 +14,9 @@ import pytest
 from lesson.locale import load_locale
 from lesson.numbers import format_number
 from scenes.visuals import cap_height
-from tests.scene_checks import PacedSpeaker, layout_problems, recorded, shared_recorded
+from tests.scene_checks import PacedSpeaker, layout_problems, recorded
 from tests.test_scene_scaling import by_hand
-
-PIXELS = 720 / 8  # pixels a unit at 720p
-NEW_TERMS = "cada q·k_j suma"
-
-
-@pytest.fixture(scope="module")
-def recorded_scene():
-    return shared_recorded("scaling")
-
-
-@pytest.fixture(scope="module")
-def scene(recorded_scene):
-    return recorded_scene[0]
-
-
-def step(scene, key):
-    return next(record for record in scene.steps if record.key == key)
+from tests.test_scaling_review15 import NEW_TERMS, PIXELS, recorded_scene, scene, step  # noqa: F401 (fixtures)
 
 
 def leader(scene, d_k: int) -> int:
