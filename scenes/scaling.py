@@ -15,6 +15,7 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, DashedLine, Dot
                    Write,
                    smooth, squish_rate_func)
 
+from attn_math.attention import softmax
 from attn_math.scaling import (DEVIATION_PAIRS, ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
                                softmax_slopes, standard_deviation)
 from lesson.numbers import format_number, parse_number
@@ -165,8 +166,7 @@ def recomputing_misses(scores, weights) -> bool:
     """Whether a student recomputing softmax from the ``scores`` as shown, or adding the ``weights`` as shown, misses a
     shown weight or Σ = 1.00 by one in the last digit (seed 10 at d_k = 8: e^{0.05 − 0.96} gives 0.40, shown 0.41)."""
     scores, weights = np.array([shown_value(s) for s in scores]), np.array([shown_value(w) for w in weights])
-    again = np.exp(scores - scores.max())
-    again /= again.sum()
+    again = softmax(scores)
     return abs(weights.sum() - 1.0) > 0.005 or bool(np.any(np.abs(np.round(again, 2) - weights) > 0.005))
 
 
