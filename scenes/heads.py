@@ -71,7 +71,7 @@ COST_GAP = 0.3  # between step 8's heading, its two sides and the guide's d_mode
 # Cell sides small enough that a step's blocks fit the body unscaled, so their labels keep their size
 PATTERN_CELL = 0.34  # the three heads' weights side by side (smaller for long sentences)
 PATTERN_GAP = 0.8
-SIZE_CELL = 0.2  # W_Q whole and cut into heads
+SIZE_CELL = 0.15  # W_Q whole and cut into heads (small enough for two lines of exercise 6 under them)
 MAGNITUDE_CELL = 0.2  # Concat, W_O and the output, at most
 # ... and no block taller than this (Concat's 9 rows of 0.17): over the written-out rows (a head's worked sum, the
 # heads' terms, Concat's row, W_O's arrows, the output's row) the blocks keep their labels' size whatever the sentence's length; W_O's 12 rows of 0/1 at 11 px a cell
@@ -631,9 +631,11 @@ class HeadsScene(LessonScene):
         self.costs = costs
 
     def guide_heads(self):
-        """The guide's exercise 6 worked out under the cost: d_k = d_model / h with the original Transformer's sizes."""
-        text = self.labels["guide_heads"].format(d_model=GUIDE_D_MODEL, h=GUIDE_HEADS,
-                                                 d_head=head_dimension(GUIDE_D_MODEL, GUIDE_HEADS))
+        """The guide's exercise 6 worked out under the cost: d_k = d_model / h with the original Transformer's sizes,
+        and with twice the heads (its second question: more, narrower heads)."""
+        text = self.labels["guide_heads"].format(
+            d_model=GUIDE_D_MODEL, h=GUIDE_HEADS, d_head=head_dimension(GUIDE_D_MODEL, GUIDE_HEADS),
+            h_doubled=2 * GUIDE_HEADS, d_head_doubled=head_dimension(GUIDE_D_MODEL, 2 * GUIDE_HEADS))
         return label_text(text, style.TEXT, style.BODY_SIZE)
 
     # Step 9: concatenate and mix with W_O ------------------------------------------------------
