@@ -36,6 +36,10 @@ STILL_MARGIN = 0.5  # a hold stays this much under the longest still stretch all
 CHANGE = 1.5  # seconds one change of d_k takes
 SWEEP_HOLD = 1.6  # seconds each d_k is held when the sweep repeats with both panels (its numbers were read once)
 SWEEP_CHANGE = 1.0
+# The growing step's sweep: a row stays while its chord sounds, and a while longer when a line says why another key
+# leads there (its new numbers and that line: 1.5 s was too short to read them, review s15 round 3); its first row was
+# read while the voice spoke, its last stays under the voice after it
+CHORD_HOLD, LINE_HOLD = 1.1, 3.0
 STATE_HOLD = 2.0  # seconds each d_k is held in the last sweep (its numbers stay, read, in the table after it)
 STATE_CHANGE = 0.7  # seconds the last sweep takes to move both panels to the next d_k
 SUMMARY_READ = 8.0  # seconds of the last step's reading left to the summary table after the sweep (it stays longer)
@@ -72,16 +76,16 @@ CELL_FILL = 0.94  # of a cell's width its widest number takes
 SCORE_CELL_HEIGHT = 0.42
 NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, these must stay over 14 px
 # The guide's H(α_i) = −Σ_j α_ij log₂ α_ij for the one row shown: the entropy in bits the side column gives (0 when
-# one key takes everything, log₂ n when n keys share evenly), in two lines under that number
-ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j \log_2 \alpha_j")
-FORMULA_SIZE = 36  # its subscripts stay over 16 px at 720p in the growing step's panel, as narrow as that column
-# Why Σ p(1 − p) measures the gradient: each term is the slope of a key's weight in its own score, ∂p_j/∂s_j =
-# p_j(1 − p_j) (review s14), under that sum's line, in two lines (right-aligned, as align* sets them) at the entropy
-# formula's size: on one line it had to be set small to fit the side column (11 px lowercase: review s15 round 2)
-SLOPE_FORMULA = r"p(1-p) =\\ \partial p / \partial (q\cdot k)"
-SLOPE_SIZE = FORMULA_SIZE
-SLOPE_GAP = 0.24  # over it: the frame round the sum's number (buff 0.12, as the voice names the gradient) clears it
-SLOPE_LABEL_GAP = 0.4  # between it and the score label right of its second line: read apart, not as one product
+# one key takes everything, log₂ n when n keys share evenly), in three lines under that number: large enough to read
+# log₂'s 2, narrow enough for the side column
+ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j", r"\cdot \log_2 \alpha_j")
+FORMULA_SIZE = 50  # log₂'s 2 over 16 px at 720p in the growing step's panel (at 36 it was 12 px: review s15 round 3)
+# Why Σ p(1 − p) measures the gradient, drawn under the scores as the voice names the keys left at zero: its terms are
+# the diagonal of the softmax's Jacobian ∂p_i/∂(q·k_j) = p_i(δ_ij − p_j), whose off-diagonal terms −p_i p_j vanish too
+# once one p is ≈ 1 (review s15 round 3: beside the column, «∂p/∂(q·k)» read as the label of the score row)
+JACOBIAN = r"\partial p_i / \partial (q\cdot k_j) = p_i(\delta_{ij} - p_j)"
+JACOBIAN_SIZE = 40  # its subscripts over 16 px at 720p once the line is fitted to the panel's width
+JACOBIAN_GAP = 0.12  # between its words and the formula
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
@@ -140,6 +144,7 @@ NEW_TERMS_HEIGHT, NEW_TERMS_GAP = 0.45, 0.15  # the line under the growing step'
 ASIDE_GAP = 0.15  # round the short rounding note in the corner under the colour bar
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 PULLED_WAIT = 2.0  # after the exponentials' move, before the largest bar is framed: the voice's «la barra mayor se aleja»
+TOP_LABEL_GROWTH = 1.2  # «1 = e^{max}» over the exponentials, this much larger than SoftmaxMoves sets it
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
 
 
@@ -269,6 +274,28 @@ def standing_frame(mobject, colour, floor: float) -> VMobject:
     top = mobject.get_top()[1] + FRAME_CLEARANCE
     corners = [np.array([x, y, 0.0]) for x, y in ((left, floor), (left, top), (right, top), (right, floor))]
     return VMobject(color=colour, stroke_width=2).set_points_as_corners(corners)
+
+
+def scale_frame(moves: SoftmaxMoves) -> VMobject:
+    """A frame round what «las dibujamos divididas por la mayor» names: every bar, the line of 1 over them and its label
+    «1 = e^{max}» left of it, standing on the axis (its sides end on the baseline's ends: no second line under the
+    axis, review s15 round 3), with a step in over the label so that its left side comes down clear of the «0»."""
+    clear, floor = FRAME_CLEARANCE, moves.baseline.get_y()
+    left, right = moves.baseline.get_left()[0], moves.baseline.get_right()[0]
+    label = moves.one
+    outer, step = label.get_left()[0] - clear, label.get_bottom()[1] - clear
+    top = max(label.get_top()[1], moves.top_line.get_y(), *[bar.get_top()[1] for bar in moves.bars]) + clear
+    corners = [(left, floor), (left, step), (outer, step), (outer, top), (right, top), (right, floor)]
+    return VMobject(color=style.HIGHLIGHT, stroke_width=2.5).set_points_as_corners(
+        [np.array([x, y, 0.0]) for x, y in corners])
+
+
+class LegibleMoves(SoftmaxMoves):
+    """The softmax's two moves with the label of the line of 1 set TOP_LABEL_GROWTH larger than the shared piece sets
+    it: «1 = e^{4.35}»'s exponent over 16 px at 720p (15 px: review s15 round 3)."""
+
+    def _top_label(self, label):
+        return super()._top_label(label.scale(TOP_LABEL_GROWTH))
 
 
 def score_sign_colour(value: float):
@@ -487,7 +514,7 @@ class DistributionPanel(VGroup):
                  formula: bool = False, tallest: float = 1.0):
         """``keys_shown``: the key labels under the bars (a panel under another, its columns aligned with the
         labelled ones above, leaves them out: their height goes to the bars); ``formula``: the entropy's formula
-        under its line, in two lines, and the slope's under the gradient's (where the section first shows them);
+        under its line, in three lines (where the section first shows it);
         ``tallest``: the largest weight the panel will show, the height its room keeps for the bars (the divided panel
         never shows a one-hot)."""
         super().__init__()
@@ -532,18 +559,13 @@ class DistributionPanel(VGroup):
             self.room.stretch_to_fit_height(self.side.height + SIDE_LINE_GAP).next_to(self.chart.baseline, UP, buff=0)
         # from the top of the room down: a lower panel's score label, right under its baseline, stays clear of it
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP).align_to(self.room, UP)
-        self.slope = MathTex(SLOPE_FORMULA, color=style.MUTED, font_size=SLOPE_SIZE)
-        if formula:  # under the column, in the empty corner left of the score label, clear of it
-            right = min(self.side.get_right()[0], self.scores.label.get_left()[0] - SLOPE_LABEL_GAP)
-            self.slope.next_to(self.side, DOWN, buff=SLOPE_GAP).align_to(np.array([right, 0, 0]), RIGHT)
-            self.side.add(self.slope)
         self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
 
     def side_above(self) -> None:
         """Title and entropy on one line above the chart: the chart, wide with many keys, gets the whole width (the
-        entropy's and the slope's formulas are left out: that line has no room for them)."""
-        self.side.remove(self.formula, self.slope)
+        entropy's formula is left out: that line has no room for it)."""
+        self.side.remove(self.formula)
         self.room.stretch_to_fit_height(self.bars_height).next_to(self.chart.baseline, UP, buff=0)  # no column beside
         self.side.arrange(RIGHT, buff=0.3, aligned_edge=DOWN).next_to(self.room, UP, buff=0.1)
         self.side.align_to(self.scores.label, LEFT)
@@ -803,7 +825,9 @@ class ScalingScene(LessonScene):
         self.winner_lines = {d_k: label_text(line, style.MUTED, style.BODY_SIZE)
                              for d_k, line in self.new_winners(self.swept).items()}
         self.new_terms = next(iter(self.winner_lines.values()), VGroup())
-        self.place_over(VGroup(self.unscaled, self.legend), list(self.winner_lines.values()))
+        self.jacobian = self.jacobian_line() if collapsed else None
+        slot = [*self.winner_lines.values(), *([self.jacobian] if collapsed else [])]
+        self.place_over(VGroup(self.unscaled, self.legend), slot)
         self.play(Vanish(self.table, self.scaled_column, self.row_frame, self.cloud), run_time=0.6)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
         # The dimension the voice says climbs is framed in the readout: its number changes inside the frame.
@@ -812,21 +836,29 @@ class ScalingScene(LessonScene):
                                         corner_radius=0.06)
         self.play(Create(climbing), run_time=0.6)
         # The point is heard: the chord thins to one tone, d_k after d_k, in the clear, then the voice says so.
-        # The chords come SWEEP_HOLD apart at least, close enough to compare; the last state stays under the voice.
+        # The chords come CHORD_HOLD apart at least, close enough to compare; the last state stays under the voice.
         # What to listen for, on screen for the whole moment (the voice is silent then; a muted viewer reads it)
         hint = self.bottom_note(self.strings["labels"]["listen"])
         self.play(Appear(hint), run_time=POP)
         with self.listening():
             self.cue_distribution(self.unscaled, first)
             changes = self.swept[1:]
-            self.hold(1 + len(changes), after=CHANGE * len(changes), least=SWEEP_HOLD)
+            self.hold(1 + len(changes), after=CHANGE * len(changes), least=CHORD_HOLD)
             for index, d_k in enumerate(changes):
-                self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index,
-                                      also=self.winner_line_moves(self.swept[index], d_k))
+                self.change_dimension(d_k, [self.unscaled], least=LINE_HOLD if d_k in self.winner_lines else CHORD_HOLD,
+                                      holds_left=len(changes) - index, also=self.winner_line_moves(self.swept[index], d_k))
         self.beat("sharp")
         self.play(Vanish(hint), run_time=POP)
         self.frame_largest(collapsed, climbing)
         self.marks.add(*self.winner_lines_at(self.swept[-1]))  # it leaves with the panel
+
+    def jacobian_line(self) -> VGroup:
+        """Why Σ p(1 − p) measures the gradient that gets through, in words round the softmax's Jacobian (JACOBIAN):
+        its terms are that Jacobian's diagonal, and with one p ≈ 1 every entry, p_i(δ_ij − p_j), is ≈ 0."""
+        before, after = self.strings["labels"]["jacobian"].split("{jacobian}")
+        return VGroup(label_text(before.strip(), style.MUTED, style.BODY_SIZE),
+                      MathTex(JACOBIAN, color=style.MUTED, font_size=JACOBIAN_SIZE),
+                      label_text(after.strip(), style.MUTED, style.BODY_SIZE)).arrange(RIGHT, buff=JACOBIAN_GAP)
 
     def winner_line_moves(self, before: int, d_k: int) -> tuple:
         """As the sweep moves from ``before`` to ``d_k``: the line on ``before``'s change of leader leaves (it names
@@ -886,8 +918,12 @@ class ScalingScene(LessonScene):
             self.note = note
             # Each part lands as the voice names it, quickly enough to be seen landing (a frame drawn over 0.6 s
             # changes a frame too little to be seen: ten seconds on a finished one-hot read as a still)
+            # ... and, in the line under the scores (the last d_k's reason for a new leader, if any, leaves it), why
+            # their gradient is ≈ 0 too: the whole Jacobian of a one-hot row is
+            self.marks.add(self.jacobian)
             self.beat("zero")
-            self.play(Appear(others), run_time=MARK_POP)
+            self.play(Appear(others), Appear(self.jacobian), *[Vanish(line) for line in self.winner_lines_at(self.swept[-1])],
+                      run_time=MARK_POP)
             self.beat("gradient")  # the note, and the row's own Σ p(1 − p) ≈ 0 framed
             gradient = self.mark(self.unscaled.gradient)
             self.marks.add(gradient)
@@ -919,7 +955,7 @@ class ScalingScene(LessonScene):
         demo = self.demos[shown]
         keys = [f"k_{j + 1}" for j in range(len(demo.scores))]
         left, right, _, _ = style.body_box()
-        moves = SoftmaxMoves(demo.scores, keys, score_tex=UNSCALED_LABEL,
+        moves = LegibleMoves(demo.scores, keys, score_tex=UNSCALED_LABEL,
                              names=("scores_unscaled", "exponentials", "weights_unscaled"), width=right - left)
         parts = moves.parts
         strings = self.strings["steps"]["exponentiate"]
@@ -954,7 +990,7 @@ class ScalingScene(LessonScene):
         self.play(Appear(pulled), run_time=MARK_POP)
         # "las dibujamos divididas por la mayor": the line 1 = e^{max} and the bar that reaches it, framed
         self.beat("drawn")
-        scale = self.mark(VGroup(moves.one, moves.bars[top]))
+        scale = scale_frame(moves)
         self.play(Vanish(pulled, rate_func=FIRST_HALF), Create(scale), run_time=0.6)
         self.hold(1, after=change)  # what is left to read, but for the second move: not all after it
         self.beat("normalise")  # the exponentials stay while the voice explains them
