@@ -16,8 +16,8 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, DashedLine, Dot
                    smooth, squish_rate_func)
 
 from attn_math.attention import softmax
-from attn_math.scaling import (DEVIATION_PAIRS, ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
-                               softmax_slopes, standard_deviation)
+from attn_math.scaling import (DEVIATION_PAIRS, MEAN_ROWS, ScalingDemo, scaled_means, scaled_score_deviation, score_cloud,
+                               score_deviation, scaling_demo, softmax_slopes, standard_deviation)
 from lesson.numbers import format_number, parse_number
 from lesson.scaling_answers import COLLAPSED, EXERCISE, exercise_fields, question_fields, scaled_step, swept
 from scenes import style
@@ -39,7 +39,7 @@ SWEEP_CHANGE = 1.0
 # The growing step's sweep: a row stays while its chord sounds, and a while longer when a line says why another key
 # leads there (its new numbers and that line: 1.5 s was too short to read them, review s15 round 3); its first row was
 # read while the voice spoke, its last stays under the voice after it
-CHORD_HOLD, LINE_HOLD = 1.1, 3.0
+CHORD_HOLD, LINE_HOLD = 1.1, 2.6
 STATE_HOLD = 2.0  # seconds each d_k is held in the last sweep (its numbers stay, read, in the table after it)
 STATE_CHANGE = 0.7  # seconds the last sweep takes to move both panels to the next d_k
 SUMMARY_READ = 8.0  # seconds of the last step's reading left to the summary table after the sweep (it stays longer)
@@ -47,6 +47,7 @@ SUMMARY_READ = 8.0  # seconds of the last step's reading left to the summary tab
 # divided two and the key count it adds repeat cells and counts already on screen (the section's time budget is full)
 EXERCISE_NUMBERS = 5
 EXERCISE_HEIGHT = 0.8  # those two lines, under the table
+NOISE_HEIGHT = 0.8  # the two lines between them and the table: its divided columns' drift is one draw's noise
 WAVE = 0.35  # of a change's play, one number's swap: they come left to right, a few at a time blank
 QUICK_CHANGE = 0.45  # a divided deviation joining the column: the cloud barely moves
 KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at least CHANGE): time to read them
@@ -145,6 +146,7 @@ ASIDE_GAP = 0.15  # round the short rounding note in the corner under the colour
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 PULLED_WAIT = 2.0  # after the exponentials' move, before the largest bar is framed: the voice's «la barra mayor se aleja»
 TOP_LABEL_GROWTH = 1.2  # «1 = e^{max}» over the exponentials, this much larger than SoftmaxMoves sets it
+LAB_D_K = 8  # the lab's simulation (guide §5.1, Paso 5): its d_k, named over the summary table
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
 
 
@@ -1205,11 +1207,20 @@ class ScalingScene(LessonScene):
         left, right, bottom, _ = style.body_box()
         exercise = self.bottom_note(self.strings["labels"]["exercise"].format(**exercise_fields(self.demos)),
                                     EXERCISE_HEIGHT)
-        self.place(table, left, right, bottom + EXERCISE_HEIGHT + NOTE_GAP, self.readout.get_top()[1])
+        # over the table, where the lab does this; under it, what its divided columns' drift is (one draw a row)
+        lab = fit(label_text(self.strings["labels"]["lab"].format(d_k=LAB_D_K), style.MUTED, style.BODY_SIZE),
+                  right - left, NOTE_HEIGHT)
+        lab.move_to(np.array([(left + right) / 2, self.readout.get_top()[1] - lab.height / 2, 0]))
+        self.table_noise = fit(label_text(self.mean_line(), style.MUTED, style.BODY_SIZE), right - left, NOISE_HEIGHT)
+        self.place(table, left, right, bottom + EXERCISE_HEIGHT + 2 * NOTE_GAP + FRAME_CLEARANCE + NOISE_HEIGHT,
+                   lab.get_bottom()[1] - NOTE_GAP)
+        # clear of the frames that come round the table's cells
+        self.table_noise.next_to(table, DOWN, buff=NOTE_GAP + FRAME_CLEARANCE).set_x((left + right) / 2)
+        self.table_lines = VGroup(lab, self.table_noise)  # (tests read them)
         self.beat("table")
         self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, self.rounded, self.marks,
                          rate_func=FIRST_HALF),
-                  Appear(table, rate_func=SECOND_HALF), run_time=2 * SHORTEST_APPEAR)
+                  Appear(table, self.table_lines, rate_func=SECOND_HALF), run_time=2 * SHORTEST_APPEAR)
         self.hold(3, least=0.0)  # silent, what is left to read shared by the table's three moments; spoken, the voice's
         self.beat("rows")  # "de 8 a 64, la raíz crece 2.83 veces": the exercise's rows framed, its line under them
         rows = run_frames(table.rows, [size in EXERCISE for size in self.dimensions], style.HIGHLIGHT)
@@ -1225,6 +1236,17 @@ class ScalingScene(LessonScene):
         self.hold(1, least=0.0)
         self.beat("verdict")
         self.play(Create(divided), run_time=0.6)
+
+    def mean_line(self) -> str:
+        """Under the summary table: each of its rows is one draw of n_keys keys; the divided softmax's entropy and
+        Σ p(1 − p), averaged over MEAN_ROWS rows at each d_k of the table, lie in a narrow range (their lowest and
+        highest over the table's d_k): the divided columns' drift is that draw's noise, not a trend."""
+        means = [scaled_means(d_k, self.settings.n_keys, seed=self.settings.seed) for d_k in self.dimensions]
+        entropies, slopes = [m.entropy for m in means], [m.slope for m in means]
+        return self.strings["labels"]["table_noise"].format(
+            n_keys=self.settings.n_keys, rows=grouped(MEAN_ROWS), entropy_low=format_number(min(entropies)),
+            entropy_high=format_number(max(entropies)), slope_low=format_number(min(slopes)),
+            slope_high=format_number(max(slopes)))
 
     def beside_leader(self, line: str, d_k: int) -> VGroup:
         """``line`` (``new_winners``) rewrapped over the unscaled panel's bars on the wider side of ``d_k``'s largest bar,
