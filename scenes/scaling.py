@@ -40,6 +40,7 @@ SWEEP_CHANGE = 1.0
 # leads there (its new numbers and that line: 1.5 s was too short to read them, review s15 round 3); its first row was
 # read while the voice spoke, its last stays under the voice after it
 CHORD_HOLD, LINE_HOLD = 1.1, 2.6
+NAMED_WAIT = 1.2  # into that longer hold, the score its line names is framed: the row never stands 6 s near still
 STATE_HOLD = 2.0  # seconds each d_k is held in the last sweep (its numbers stay, read, in the table after it)
 STATE_CHANGE = 0.7  # seconds the last sweep takes to move both panels to the next d_k
 SUMMARY_READ = 8.0  # seconds of the last step's reading left to the summary table after the sweep (it stays longer)
@@ -137,6 +138,10 @@ POP = 0.15
 MARK_POP = 0.2  # a frame round what the voice names, or a line it says, lands in this: seen to land
 COPY_DOWN = 0.8  # the scores copied down to the divided panel's row
 FIRST_HALF, SECOND_HALF = squish_rate_func(smooth, 0.0, 0.5), squish_rate_func(smooth, 0.5, 1.0)  # one out, then in
+# a line that goes as its d_k changes, and one that comes as the next lands: each within a seventh of the change, quick
+# enough to be seen going or landing (a line fading over half the change read as one 6 s near-still stretch with the
+# rows before and after it: review s15 round 3's measure)
+QUICK_OUT, QUICK_IN = squish_rate_func(smooth, 0.0, 0.15), squish_rate_func(smooth, 0.85, 1.0)
 LEAD_GAP, LEAD_SIDE_GAP = 0.08, 0.2  # over and under the d_k = 64 lines beside the framed bar, and beside them
 LEAD_WRAP_GAIN = 1.15  # those lines are wrapped only when it keeps them this much larger: a line broken for a few
 # percent of size reads worse than a whole one
@@ -147,6 +152,7 @@ SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 PULLED_WAIT = 2.0  # after the exponentials' move, before the largest bar is framed: the voice's «la barra mayor se aleja»
 TOP_LABEL_GROWTH = 1.2  # «1 = e^{max}» over the exponentials, this much larger than SoftmaxMoves sets it
 LAB_D_K = 8  # the lab's simulation (guide §5.1, Paso 5): its d_k, named over the summary table
+LAB_GAP = 0.15  # between that line and the table: a fifth d_k's row keeps the table's letters over 14 px
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
 
 
@@ -827,6 +833,7 @@ class ScalingScene(LessonScene):
         self.winner_lines = {d_k: label_text(line, style.MUTED, style.BODY_SIZE)
                              for d_k, line in self.new_winners(self.swept).items()}
         self.new_terms = next(iter(self.winner_lines.values()), VGroup())
+        self.leader_frames = {}  # d_k: the frame round the score its line names, while it is on screen
         self.jacobian = self.jacobian_line() if collapsed else None
         slot = [*self.winner_lines.values(), *([self.jacobian] if collapsed else [])]
         self.place_over(VGroup(self.unscaled, self.legend), slot)
@@ -847,12 +854,16 @@ class ScalingScene(LessonScene):
             changes = self.swept[1:]
             self.hold(1 + len(changes), after=CHANGE * len(changes), least=CHORD_HOLD)
             for index, d_k in enumerate(changes):
-                self.change_dimension(d_k, [self.unscaled], least=LINE_HOLD if d_k in self.winner_lines else CHORD_HOLD,
+                named = d_k in self.winner_lines
+                self.change_dimension(d_k, [self.unscaled], least=NAMED_WAIT if named else CHORD_HOLD,
                                       holds_left=len(changes) - index, also=self.winner_line_moves(self.swept[index], d_k))
+                if named:  # the score the line names framed while it is read: the row is never 6 s near still
+                    self.play(Appear(self.frame_former_leader(self.swept[index], d_k)), run_time=MARK_POP)
+                    self.wait(LINE_HOLD - NAMED_WAIT - MARK_POP)
         self.beat("sharp")
         self.play(Vanish(hint), run_time=POP)
         self.frame_largest(collapsed, climbing)
-        self.marks.add(*self.winner_lines_at(self.swept[-1]))  # it leaves with the panel
+        self.marks.add(*self.winner_lines_at(self.swept[-1]), *self.leader_frames.values())  # they leave with the panel
 
     def jacobian_line(self) -> VGroup:
         """Why Σ p(1 − p) measures the gradient that gets through, in words round the softmax's Jacobian (JACOBIAN):
@@ -862,11 +873,22 @@ class ScalingScene(LessonScene):
                       MathTex(JACOBIAN, color=style.MUTED, font_size=JACOBIAN_SIZE),
                       label_text(after.strip(), style.MUTED, style.BODY_SIZE)).arrange(RIGHT, buff=JACOBIAN_GAP)
 
+    def frame_former_leader(self, before: int, d_k: int) -> SurroundingRectangle:
+        """A frame round the score cell of the key that led at ``before`` (the one ``d_k``'s line names: «k₂: 2.05 →
+        1.64»), kept to leave with that line."""
+        led = int(np.argmax(self.demos[before].weights_unscaled))
+        frame = self.mark(self.unscaled.scores.cells[led])
+        self.leader_frames[d_k] = frame
+        return frame
+
     def winner_line_moves(self, before: int, d_k: int) -> tuple:
         """As the sweep moves from ``before`` to ``d_k``: the line on ``before``'s change of leader leaves (it names
-        that d_k's scores: under the next row it was stale, review s15 round 2), and ``d_k``'s comes, if any."""
-        return (*[Vanish(line, rate_func=FIRST_HALF) for line in self.winner_lines_at(before)],
-                *[Appear(line, rate_func=SECOND_HALF) for line in self.winner_lines_at(d_k)])
+        that d_k's scores: under the next row it was stale, review s15 round 2) with the frame round the score it
+        names, and ``d_k``'s comes, if any."""
+        framed = self.leader_frames.pop(before, None)
+        return (*[Vanish(line, rate_func=QUICK_OUT) for line in self.winner_lines_at(before)],
+                *([Vanish(framed, rate_func=QUICK_OUT)] if framed is not None else []),
+                *[Appear(line, rate_func=QUICK_IN) for line in self.winner_lines_at(d_k)])
 
     def winner_lines_at(self, d_k: int) -> list[VGroup]:
         """The line on why the leader changed at ``d_k`` (a list of none or one)."""
@@ -1212,10 +1234,10 @@ class ScalingScene(LessonScene):
                   right - left, NOTE_HEIGHT)
         lab.move_to(np.array([(left + right) / 2, self.readout.get_top()[1] - lab.height / 2, 0]))
         self.table_noise = fit(label_text(self.mean_line(), style.MUTED, style.BODY_SIZE), right - left, NOISE_HEIGHT)
-        self.place(table, left, right, bottom + EXERCISE_HEIGHT + 2 * NOTE_GAP + FRAME_CLEARANCE + NOISE_HEIGHT,
-                   lab.get_bottom()[1] - NOTE_GAP)
-        # clear of the frames that come round the table's cells
-        self.table_noise.next_to(table, DOWN, buff=NOTE_GAP + FRAME_CLEARANCE).set_x((left + right) / 2)
+        self.place(table, left, right, bottom + EXERCISE_HEIGHT + 2 * NOTE_GAP + NOISE_HEIGHT,
+                   lab.get_bottom()[1] - LAB_GAP)
+        # clear of the frames that come round the table's cells (FRAME_CLEARANCE under its last row)
+        self.table_noise.next_to(table, DOWN, buff=NOTE_GAP).set_x((left + right) / 2)
         self.table_lines = VGroup(lab, self.table_noise)  # (tests read them)
         self.beat("table")
         self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, self.rounded, self.marks,
