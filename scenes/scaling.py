@@ -759,6 +759,8 @@ class ScalingScene(LessonScene):
         self.sweep_hold(widenings + 2, SWEEP_CHANGE * widenings + returning)
         self.beat("widen")  # the cloud widens as the voice says so, not under its sentence on the dots
         for index, d_k in enumerate(dimensions[1:], start=1):
+            if index == widenings:
+                self.beat("widest")  # «… de 2 a 512» as the widest cloud comes (it was said 1.5 s before: review s15 round 3)
             self.cue_deviation(d_k, scaled=False)
             self.play(*cloud.move_to_values(clouds[d_k].scores, self.deviations[d_k]),
                       *self.frame_to(index, columns=3), run_time=SWEEP_CHANGE)
