@@ -5,16 +5,23 @@
 - 4: step 4's frame round «1 = e^{4.35}» and the largest bar ran 10 px under the axis and left k₈'s bar out.
 - 6: the exponent «4.35» of «1 = e^{4.35}» was 15-16 px, the 2 of log₂ about 12 px.
 - 3: the d_k = 8 row stood 1.5 s, its 17-word line 2.3 s: too short to read.
+- 5: the summary table's divided columns (2.57 → 2.23) invited a trend that is one sample's noise.
+- the lab's d_k = 8 and ÷ √d_k as a temperature were on no screen.
+- 7: «de 2 a 512» was said 1.5 s before the widest cloud came.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
 from manim import MathTex
 
+from lesson.locale import load_locale
 from scenes.lesson_scene import LONGEST_FREEZE
-from tests.scene_checks import PacedSpeaker, recorded
+from scenes.scaling import SWEEP_CHANGE
+from tests.scene_checks import PacedSpeaker, layout_problems, recorded
 from tests.test_scaling_review15 import PIXELS, recorded_scene, scene, step  # noqa: F401 (fixtures)
 
 JACOBIAN = r"\delta_{ij}"
@@ -137,3 +144,55 @@ def test_the_d_k_8_line_is_short_and_stays_to_be_read(paced):
     assert departure.start - arrival.start >= 3.5
     settled = departure.start - arrival.end
     assert 2.5 <= settled <= LONGEST_FREEZE
+
+
+def test_the_table_says_its_divided_columns_are_one_sample_noise(scene):
+    """Review item 5: under the summary table a line, 16 px or more, says the divided columns differ by the noise of one
+    sample of n_keys keys, with the mean over many rows at each d_k: recomputed here with numpy (another seed), each
+    shown bound within 0.05 of it, and the range narrower than the one sample's drift in the divided column."""
+    settings = scene.settings
+    [line] = [text for text in step(scene, "restored").texts if text.text.startswith("Columnas ÷ √d_k")]
+    assert f"una muestra de {settings.n_keys} claves" in line.text
+    assert line.cap_height * PIXELS >= LEAST_PIXELS
+    rng = np.random.default_rng(12345)
+    entropies, slopes = [], []
+    for d_k in scene.dimensions:
+        q = rng.standard_normal((1000, 1, d_k))
+        k = rng.standard_normal((1000, settings.n_keys, d_k))
+        scores = (q * k).sum(-1) / np.sqrt(d_k)
+        p = np.exp(scores - scores.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        entropies.append(float((-(p * np.log2(p)).sum(axis=1)).mean()))
+        slopes.append(float((p * (1 - p)).sum(axis=1).mean()))
+    numbers = [float(word) for word in re.findall(r"\d\.\d\d", line.text)]
+    low, high, slope_low, slope_high = numbers
+    assert abs(low - min(entropies)) < 0.05 and abs(high - max(entropies)) < 0.05
+    assert abs(slope_low - min(slopes)) < 0.05 and abs(slope_high - max(slopes)) < 0.05
+    shown = [float(value) for row in step(scene, "restored").numbers["summary_entropy_scaled"] for value in row]
+    assert high - low < max(shown) - min(shown)
+
+
+def test_the_lab_line_names_its_d_k_and_the_temperature(scene):
+    """Review item 6: over the summary table, 16 px or more, the lab's d_k = 8 (guide §5.1, Paso 5) and ÷ √d_k as a
+    temperature T = √d_k (§5.3), overlapping nothing."""
+    texts = step(scene, "restored").texts
+    [line] = [text for text in texts if text.text.startswith("En el laboratorio")]
+    assert "d_k = 8" in line.text and "Paso 5" in line.text and "T = √d_k" in line.text and "§5.3" in line.text
+    assert line.cap_height * PIXELS >= LEAST_PIXELS
+    [header] = [text for text in texts if text.text == "entropía (bits)"]
+    assert header.top < line.bottom
+    assert not [problem for problem in layout_problems(scene) if "laboratorio" in problem]
+
+
+def test_the_largest_d_k_is_said_as_its_cloud_comes(paced):
+    """Review item 7: «de 2 a 512» ended 1.5 s before the widest cloud came. The phrase naming the largest d_k starts
+    with the play that moves the cloud to it (the last of the sweep's moves)."""
+    scene, log = paced
+    record = step(scene, "spread")
+    phrases = sorted(time for time, _ in scene.voices if record.start <= time < record.end)
+    moves = [play for kind, play in log if kind == "play" and record.start <= play.start < record.end
+             and not play.waits and abs(play.end - play.start - SWEEP_CHANGE) < 1e-6]
+    widest = moves[len(scene.dimensions)]  # after the table's change and the cloud's arrival, one move a d_k
+    assert any(abs(time - widest.start) < 0.05 for time in phrases), (phrases, widest.start)
+    narration = load_locale("es")["scaling"]["steps"]["spread"]["narration"]
+    assert "{high}" in narration.split("[[widest]]")[1].split("[[")[0]
