@@ -16,8 +16,8 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, DashedLine, Dot
                    smooth, squish_rate_func)
 
 from attn_math.attention import softmax
-from attn_math.scaling import (DEVIATION_PAIRS, ScalingDemo, scaled_score_deviation, score_cloud, score_deviation, scaling_demo,
-                               softmax_slopes, standard_deviation)
+from attn_math.scaling import (DEVIATION_PAIRS, MEAN_ROWS, ScalingDemo, scaled_means, scaled_score_deviation, score_cloud,
+                               score_deviation, scaling_demo, softmax_slopes, standard_deviation)
 from lesson.numbers import format_number, parse_number
 from lesson.scaling_answers import COLLAPSED, EXERCISE, exercise_fields, question_fields, scaled_step, swept
 from scenes import style
@@ -36,6 +36,11 @@ STILL_MARGIN = 0.5  # a hold stays this much under the longest still stretch all
 CHANGE = 1.5  # seconds one change of d_k takes
 SWEEP_HOLD = 1.6  # seconds each d_k is held when the sweep repeats with both panels (its numbers were read once)
 SWEEP_CHANGE = 1.0
+# The growing step's sweep: a row stays while its chord sounds, and a while longer when a line says why another key
+# leads there (its new numbers and that line: 1.5 s was too short to read them, review s15 round 3); its first row was
+# read while the voice spoke, its last stays under the voice after it
+CHORD_HOLD, LINE_HOLD = 1.1, 2.6
+NAMED_WAIT = 1.2  # into that longer hold, the score its line names is framed: the row never stands 6 s near still
 STATE_HOLD = 2.0  # seconds each d_k is held in the last sweep (its numbers stay, read, in the table after it)
 STATE_CHANGE = 0.7  # seconds the last sweep takes to move both panels to the next d_k
 SUMMARY_READ = 8.0  # seconds of the last step's reading left to the summary table after the sweep (it stays longer)
@@ -43,6 +48,7 @@ SUMMARY_READ = 8.0  # seconds of the last step's reading left to the summary tab
 # divided two and the key count it adds repeat cells and counts already on screen (the section's time budget is full)
 EXERCISE_NUMBERS = 5
 EXERCISE_HEIGHT = 0.8  # those two lines, under the table
+NOISE_HEIGHT = 0.8  # the two lines between them and the table: its divided columns' drift is one draw's noise
 WAVE = 0.35  # of a change's play, one number's swap: they come left to right, a few at a time blank
 QUICK_CHANGE = 0.45  # a divided deviation joining the column: the cloud barely moves
 KEY_SECONDS = 0.25  # a change of many keys' numbers takes this long a key (at least CHANGE): time to read them
@@ -72,16 +78,16 @@ CELL_FILL = 0.94  # of a cell's width its widest number takes
 SCORE_CELL_HEIGHT = 0.42
 NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, these must stay over 14 px
 # The guide's H(α_i) = −Σ_j α_ij log₂ α_ij for the one row shown: the entropy in bits the side column gives (0 when
-# one key takes everything, log₂ n when n keys share evenly), in two lines under that number
-ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j \log_2 \alpha_j")
-FORMULA_SIZE = 36  # its subscripts stay over 16 px at 720p in the growing step's panel, as narrow as that column
-# Why Σ p(1 − p) measures the gradient: each term is the slope of a key's weight in its own score, ∂p_j/∂s_j =
-# p_j(1 − p_j) (review s14), under that sum's line, in two lines (right-aligned, as align* sets them) at the entropy
-# formula's size: on one line it had to be set small to fit the side column (11 px lowercase: review s15 round 2)
-SLOPE_FORMULA = r"p(1-p) =\\ \partial p / \partial (q\cdot k)"
-SLOPE_SIZE = FORMULA_SIZE
-SLOPE_GAP = 0.24  # over it: the frame round the sum's number (buff 0.12, as the voice names the gradient) clears it
-SLOPE_LABEL_GAP = 0.4  # between it and the score label right of its second line: read apart, not as one product
+# one key takes everything, log₂ n when n keys share evenly), in three lines under that number: large enough to read
+# log₂'s 2, narrow enough for the side column
+ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j", r"\cdot \log_2 \alpha_j")
+FORMULA_SIZE = 50  # log₂'s 2 over 16 px at 720p in the growing step's panel (at 36 it was 12 px: review s15 round 3)
+# Why Σ p(1 − p) measures the gradient, drawn under the scores as the voice names the keys left at zero: its terms are
+# the diagonal of the softmax's Jacobian ∂p_i/∂(q·k_j) = p_i(δ_ij − p_j), whose off-diagonal terms −p_i p_j vanish too
+# once one p is ≈ 1 (review s15 round 3: beside the column, «∂p/∂(q·k)» read as the label of the score row)
+JACOBIAN = r"\partial p_i / \partial (q\cdot k_j) = p_i(\delta_{ij} - p_j)"
+JACOBIAN_SIZE = 40  # its subscripts over 16 px at 720p once the line is fitted to the panel's width
+JACOBIAN_GAP = 0.12  # between its words and the formula
 SCORE_LABEL_SIZE = 38  # its subscripts stay over 14 px at 720p when the panels are stacked
 WIDEST_SCORE = -88.8  # a score as wide as any shown (five characters), so one font size fits every cell
 VALUE_ROOM = 0.35  # above a full-height bar, for its value (0.29 high at most)
@@ -132,6 +138,10 @@ POP = 0.15
 MARK_POP = 0.2  # a frame round what the voice names, or a line it says, lands in this: seen to land
 COPY_DOWN = 0.8  # the scores copied down to the divided panel's row
 FIRST_HALF, SECOND_HALF = squish_rate_func(smooth, 0.0, 0.5), squish_rate_func(smooth, 0.5, 1.0)  # one out, then in
+# a line that goes as its d_k changes, and one that comes as the next lands: each within a seventh of the change, quick
+# enough to be seen going or landing (a line fading over half the change read as one 6 s near-still stretch with the
+# rows before and after it: review s15 round 3's measure)
+QUICK_OUT, QUICK_IN = squish_rate_func(smooth, 0.0, 0.15), squish_rate_func(smooth, 0.85, 1.0)
 LEAD_GAP, LEAD_SIDE_GAP = 0.08, 0.2  # over and under the d_k = 64 lines beside the framed bar, and beside them
 LEAD_WRAP_GAIN = 1.15  # those lines are wrapped only when it keeps them this much larger: a line broken for a few
 # percent of size reads worse than a whole one
@@ -140,6 +150,9 @@ NEW_TERMS_HEIGHT, NEW_TERMS_GAP = 0.45, 0.15  # the line under the growing step'
 ASIDE_GAP = 0.15  # round the short rounding note in the corner under the colour bar
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 PULLED_WAIT = 2.0  # after the exponentials' move, before the largest bar is framed: the voice's «la barra mayor se aleja»
+TOP_LABEL_GROWTH = 1.2  # «1 = e^{max}» over the exponentials, this much larger than SoftmaxMoves sets it
+LAB_D_K = 8  # the lab's simulation (guide §5.1, Paso 5): its d_k, named over the summary table
+LAB_GAP = 0.15  # between that line and the table: a fifth d_k's row keeps the table's letters over 14 px
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
 
 
@@ -269,6 +282,28 @@ def standing_frame(mobject, colour, floor: float) -> VMobject:
     top = mobject.get_top()[1] + FRAME_CLEARANCE
     corners = [np.array([x, y, 0.0]) for x, y in ((left, floor), (left, top), (right, top), (right, floor))]
     return VMobject(color=colour, stroke_width=2).set_points_as_corners(corners)
+
+
+def scale_frame(moves: SoftmaxMoves) -> VMobject:
+    """A frame round what «las dibujamos divididas por la mayor» names: every bar, the line of 1 over them and its label
+    «1 = e^{max}» left of it, standing on the axis (its sides end on the baseline's ends: no second line under the
+    axis, review s15 round 3), with a step in over the label so that its left side comes down clear of the «0»."""
+    clear, floor = FRAME_CLEARANCE, moves.baseline.get_y()
+    left, right = moves.baseline.get_left()[0], moves.baseline.get_right()[0]
+    label = moves.one
+    outer, step = label.get_left()[0] - clear, label.get_bottom()[1] - clear
+    top = max(label.get_top()[1], moves.top_line.get_y(), *[bar.get_top()[1] for bar in moves.bars]) + clear
+    corners = [(left, floor), (left, step), (outer, step), (outer, top), (right, top), (right, floor)]
+    return VMobject(color=style.HIGHLIGHT, stroke_width=2.5).set_points_as_corners(
+        [np.array([x, y, 0.0]) for x, y in corners])
+
+
+class LegibleMoves(SoftmaxMoves):
+    """The softmax's two moves with the label of the line of 1 set TOP_LABEL_GROWTH larger than the shared piece sets
+    it: «1 = e^{4.35}»'s exponent over 16 px at 720p (15 px: review s15 round 3)."""
+
+    def _top_label(self, label):
+        return super()._top_label(label.scale(TOP_LABEL_GROWTH))
 
 
 def score_sign_colour(value: float):
@@ -487,7 +522,7 @@ class DistributionPanel(VGroup):
                  formula: bool = False, tallest: float = 1.0):
         """``keys_shown``: the key labels under the bars (a panel under another, its columns aligned with the
         labelled ones above, leaves them out: their height goes to the bars); ``formula``: the entropy's formula
-        under its line, in two lines, and the slope's under the gradient's (where the section first shows them);
+        under its line, in three lines (where the section first shows it);
         ``tallest``: the largest weight the panel will show, the height its room keeps for the bars (the divided panel
         never shows a one-hot)."""
         super().__init__()
@@ -532,18 +567,13 @@ class DistributionPanel(VGroup):
             self.room.stretch_to_fit_height(self.side.height + SIDE_LINE_GAP).next_to(self.chart.baseline, UP, buff=0)
         # from the top of the room down: a lower panel's score label, right under its baseline, stays clear of it
         self.side.next_to(self.room, LEFT, buff=SIDE_GAP).align_to(self.room, UP)
-        self.slope = MathTex(SLOPE_FORMULA, color=style.MUTED, font_size=SLOPE_SIZE)
-        if formula:  # under the column, in the empty corner left of the score label, clear of it
-            right = min(self.side.get_right()[0], self.scores.label.get_left()[0] - SLOPE_LABEL_GAP)
-            self.slope.next_to(self.side, DOWN, buff=SLOPE_GAP).align_to(np.array([right, 0, 0]), RIGHT)
-            self.side.add(self.slope)
         self.titled = False  # title and entropy left of the chart (True: above it)
         self.add(self.room, self.side, self.chart, self.scores)
 
     def side_above(self) -> None:
         """Title and entropy on one line above the chart: the chart, wide with many keys, gets the whole width (the
-        entropy's and the slope's formulas are left out: that line has no room for them)."""
-        self.side.remove(self.formula, self.slope)
+        entropy's formula is left out: that line has no room for it)."""
+        self.side.remove(self.formula)
         self.room.stretch_to_fit_height(self.bars_height).next_to(self.chart.baseline, UP, buff=0)  # no column beside
         self.side.arrange(RIGHT, buff=0.3, aligned_edge=DOWN).next_to(self.room, UP, buff=0.1)
         self.side.align_to(self.scores.label, LEFT)
@@ -729,6 +759,8 @@ class ScalingScene(LessonScene):
         self.sweep_hold(widenings + 2, SWEEP_CHANGE * widenings + returning)
         self.beat("widen")  # the cloud widens as the voice says so, not under its sentence on the dots
         for index, d_k in enumerate(dimensions[1:], start=1):
+            if index == widenings:
+                self.beat("widest")  # «… de 2 a 512» as the widest cloud comes (it was said 1.5 s before: review s15 round 3)
             self.cue_deviation(d_k, scaled=False)
             self.play(*cloud.move_to_values(clouds[d_k].scores, self.deviations[d_k]),
                       *self.frame_to(index, columns=3), run_time=SWEEP_CHANGE)
@@ -803,7 +835,10 @@ class ScalingScene(LessonScene):
         self.winner_lines = {d_k: label_text(line, style.MUTED, style.BODY_SIZE)
                              for d_k, line in self.new_winners(self.swept).items()}
         self.new_terms = next(iter(self.winner_lines.values()), VGroup())
-        self.place_over(VGroup(self.unscaled, self.legend), list(self.winner_lines.values()))
+        self.leader_frames = {}  # d_k: the frame round the score its line names, while it is on screen
+        self.jacobian = self.jacobian_line() if collapsed else None
+        slot = [*self.winner_lines.values(), *([self.jacobian] if collapsed else [])]
+        self.place_over(VGroup(self.unscaled, self.legend), slot)
         self.play(Vanish(self.table, self.scaled_column, self.row_frame, self.cloud), run_time=0.6)
         self.play(Appear(self.readout), Appear(self.unscaled), Appear(self.legend), run_time=1.0)
         # The dimension the voice says climbs is framed in the readout: its number changes inside the frame.
@@ -812,27 +847,50 @@ class ScalingScene(LessonScene):
                                         corner_radius=0.06)
         self.play(Create(climbing), run_time=0.6)
         # The point is heard: the chord thins to one tone, d_k after d_k, in the clear, then the voice says so.
-        # The chords come SWEEP_HOLD apart at least, close enough to compare; the last state stays under the voice.
+        # The chords come CHORD_HOLD apart at least, close enough to compare; the last state stays under the voice.
         # What to listen for, on screen for the whole moment (the voice is silent then; a muted viewer reads it)
         hint = self.bottom_note(self.strings["labels"]["listen"])
         self.play(Appear(hint), run_time=POP)
         with self.listening():
             self.cue_distribution(self.unscaled, first)
             changes = self.swept[1:]
-            self.hold(1 + len(changes), after=CHANGE * len(changes), least=SWEEP_HOLD)
+            self.hold(1 + len(changes), after=CHANGE * len(changes), least=CHORD_HOLD)
             for index, d_k in enumerate(changes):
-                self.change_dimension(d_k, [self.unscaled], least=SWEEP_HOLD, holds_left=len(changes) - index,
-                                      also=self.winner_line_moves(self.swept[index], d_k))
+                named = d_k in self.winner_lines
+                self.change_dimension(d_k, [self.unscaled], least=NAMED_WAIT if named else CHORD_HOLD,
+                                      holds_left=len(changes) - index, also=self.winner_line_moves(self.swept[index], d_k))
+                if named:  # the score the line names framed while it is read: the row is never 6 s near still
+                    self.play(Appear(self.frame_former_leader(self.swept[index], d_k)), run_time=MARK_POP)
+                    self.wait(LINE_HOLD - NAMED_WAIT - MARK_POP)
         self.beat("sharp")
         self.play(Vanish(hint), run_time=POP)
         self.frame_largest(collapsed, climbing)
-        self.marks.add(*self.winner_lines_at(self.swept[-1]))  # it leaves with the panel
+        self.marks.add(*self.winner_lines_at(self.swept[-1]), *self.leader_frames.values())  # they leave with the panel
+
+    def jacobian_line(self) -> VGroup:
+        """Why Σ p(1 − p) measures the gradient that gets through, in words round the softmax's Jacobian (JACOBIAN):
+        its terms are that Jacobian's diagonal, and with one p ≈ 1 every entry, p_i(δ_ij − p_j), is ≈ 0."""
+        before, after = self.strings["labels"]["jacobian"].split("{jacobian}")
+        return VGroup(label_text(before.strip(), style.MUTED, style.BODY_SIZE),
+                      MathTex(JACOBIAN, color=style.MUTED, font_size=JACOBIAN_SIZE),
+                      label_text(after.strip(), style.MUTED, style.BODY_SIZE)).arrange(RIGHT, buff=JACOBIAN_GAP)
+
+    def frame_former_leader(self, before: int, d_k: int) -> SurroundingRectangle:
+        """A frame round the score cell of the key that led at ``before`` (the one ``d_k``'s line names: «k₂: 2.05 →
+        1.64»), kept to leave with that line."""
+        led = int(np.argmax(self.demos[before].weights_unscaled))
+        frame = self.mark(self.unscaled.scores.cells[led])
+        self.leader_frames[d_k] = frame
+        return frame
 
     def winner_line_moves(self, before: int, d_k: int) -> tuple:
         """As the sweep moves from ``before`` to ``d_k``: the line on ``before``'s change of leader leaves (it names
-        that d_k's scores: under the next row it was stale, review s15 round 2), and ``d_k``'s comes, if any."""
-        return (*[Vanish(line, rate_func=FIRST_HALF) for line in self.winner_lines_at(before)],
-                *[Appear(line, rate_func=SECOND_HALF) for line in self.winner_lines_at(d_k)])
+        that d_k's scores: under the next row it was stale, review s15 round 2) with the frame round the score it
+        names, and ``d_k``'s comes, if any."""
+        framed = self.leader_frames.pop(before, None)
+        return (*[Vanish(line, rate_func=QUICK_OUT) for line in self.winner_lines_at(before)],
+                *([Vanish(framed, rate_func=QUICK_OUT)] if framed is not None else []),
+                *[Appear(line, rate_func=QUICK_IN) for line in self.winner_lines_at(d_k)])
 
     def winner_lines_at(self, d_k: int) -> list[VGroup]:
         """The line on why the leader changed at ``d_k`` (a list of none or one)."""
@@ -886,8 +944,12 @@ class ScalingScene(LessonScene):
             self.note = note
             # Each part lands as the voice names it, quickly enough to be seen landing (a frame drawn over 0.6 s
             # changes a frame too little to be seen: ten seconds on a finished one-hot read as a still)
+            # ... and, in the line under the scores (the last d_k's reason for a new leader, if any, leaves it), why
+            # their gradient is ≈ 0 too: the whole Jacobian of a one-hot row is
+            self.marks.add(self.jacobian)
             self.beat("zero")
-            self.play(Appear(others), run_time=MARK_POP)
+            self.play(Appear(others), Appear(self.jacobian), *[Vanish(line) for line in self.winner_lines_at(self.swept[-1])],
+                      run_time=MARK_POP)
             self.beat("gradient")  # the note, and the row's own Σ p(1 − p) ≈ 0 framed
             gradient = self.mark(self.unscaled.gradient)
             self.marks.add(gradient)
@@ -919,7 +981,7 @@ class ScalingScene(LessonScene):
         demo = self.demos[shown]
         keys = [f"k_{j + 1}" for j in range(len(demo.scores))]
         left, right, _, _ = style.body_box()
-        moves = SoftmaxMoves(demo.scores, keys, score_tex=UNSCALED_LABEL,
+        moves = LegibleMoves(demo.scores, keys, score_tex=UNSCALED_LABEL,
                              names=("scores_unscaled", "exponentials", "weights_unscaled"), width=right - left)
         parts = moves.parts
         strings = self.strings["steps"]["exponentiate"]
@@ -954,7 +1016,7 @@ class ScalingScene(LessonScene):
         self.play(Appear(pulled), run_time=MARK_POP)
         # "las dibujamos divididas por la mayor": the line 1 = e^{max} and the bar that reaches it, framed
         self.beat("drawn")
-        scale = self.mark(VGroup(moves.one, moves.bars[top]))
+        scale = scale_frame(moves)
         self.play(Vanish(pulled, rate_func=FIRST_HALF), Create(scale), run_time=0.6)
         self.hold(1, after=change)  # what is left to read, but for the second move: not all after it
         self.beat("normalise")  # the exponentials stay while the voice explains them
@@ -1169,11 +1231,20 @@ class ScalingScene(LessonScene):
         left, right, bottom, _ = style.body_box()
         exercise = self.bottom_note(self.strings["labels"]["exercise"].format(**exercise_fields(self.demos)),
                                     EXERCISE_HEIGHT)
-        self.place(table, left, right, bottom + EXERCISE_HEIGHT + NOTE_GAP, self.readout.get_top()[1])
+        # over the table, where the lab does this; under it, what its divided columns' drift is (one draw a row)
+        lab = fit(label_text(self.strings["labels"]["lab"].format(d_k=LAB_D_K), style.MUTED, style.BODY_SIZE),
+                  right - left, NOTE_HEIGHT)
+        lab.move_to(np.array([(left + right) / 2, self.readout.get_top()[1] - lab.height / 2, 0]))
+        self.table_noise = fit(label_text(self.mean_line(), style.MUTED, style.BODY_SIZE), right - left, NOISE_HEIGHT)
+        self.place(table, left, right, bottom + EXERCISE_HEIGHT + 2 * NOTE_GAP + NOISE_HEIGHT,
+                   lab.get_bottom()[1] - LAB_GAP)
+        # clear of the frames that come round the table's cells (FRAME_CLEARANCE under its last row)
+        self.table_noise.next_to(table, DOWN, buff=NOTE_GAP).set_x((left + right) / 2)
+        self.table_lines = VGroup(lab, self.table_noise)  # (tests read them)
         self.beat("table")
         self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, self.rounded, self.marks,
                          rate_func=FIRST_HALF),
-                  Appear(table, rate_func=SECOND_HALF), run_time=2 * SHORTEST_APPEAR)
+                  Appear(table, self.table_lines, rate_func=SECOND_HALF), run_time=2 * SHORTEST_APPEAR)
         self.hold(3, least=0.0)  # silent, what is left to read shared by the table's three moments; spoken, the voice's
         self.beat("rows")  # "de 8 a 64, la raíz crece 2.83 veces": the exercise's rows framed, its line under them
         rows = run_frames(table.rows, [size in EXERCISE for size in self.dimensions], style.HIGHLIGHT)
@@ -1189,6 +1260,17 @@ class ScalingScene(LessonScene):
         self.hold(1, least=0.0)
         self.beat("verdict")
         self.play(Create(divided), run_time=0.6)
+
+    def mean_line(self) -> str:
+        """Under the summary table: each of its rows is one draw of n_keys keys; the divided softmax's entropy and
+        Σ p(1 − p), averaged over MEAN_ROWS rows at each d_k of the table, lie in a narrow range (their lowest and
+        highest over the table's d_k): the divided columns' drift is that draw's noise, not a trend."""
+        means = [scaled_means(d_k, self.settings.n_keys, seed=self.settings.seed) for d_k in self.dimensions]
+        entropies, slopes = [m.entropy for m in means], [m.slope for m in means]
+        return self.strings["labels"]["table_noise"].format(
+            n_keys=self.settings.n_keys, rows=grouped(MEAN_ROWS), entropy_low=format_number(min(entropies)),
+            entropy_high=format_number(max(entropies)), slope_low=format_number(min(slopes)),
+            slope_high=format_number(max(slopes)))
 
     def beside_leader(self, line: str, d_k: int) -> VGroup:
         """``line`` (``new_winners``) rewrapped over the unscaled panel's bars on the wider side of ``d_k``'s largest bar,

@@ -96,10 +96,13 @@ def test_the_entropy_formula_is_written_under_the_first_entropy(scene):
     formula = [text for text in record.texts if "log_2" in text.text]
     assert len(formula) == 1, [text.text for text in record.texts]
     [line] = formula
-    assert r"\alpha_j" in line.text and r"\sum_j" in line.text
+    # since review s15 round 3 the sum is set larger, on three lines: H(α) =, −Σ_j α_j, · log₂ α_j
+    [total] = [text for text in record.texts if r"\sum_j" in text.text]
+    assert r"\alpha_j" in line.text and r"\alpha_j" in total.text and line.top < total.bottom
     assert line.cap_height * PIXELS >= 16, line.cap_height * PIXELS
     [label] = [text for text in record.texts if text.text == scene.strings["labels"]["entropy"]]
-    assert line.top < label.bottom and label.bottom - line.top < 1.0  # under its line, not far from it
+    [head] = [text for text in record.texts if text.text.startswith(r"H(\alpha)")]  # the formula's first line
+    assert head.top < label.bottom and label.bottom - head.top < 1.0  # under its line, not far from it
     for other in ("variance", "spread", "exponentiate", "scaled", "restored"):
         assert not any("log_2" in text.text for text in step(scene, other).texts), other
     settings = scene.settings

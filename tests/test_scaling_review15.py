@@ -62,15 +62,14 @@ def own_slopes(scores, step_size: float = 1e-6) -> np.ndarray:
 
 
 def test_the_slope_line_stands_under_the_gradient_sum_where_it_first_appears(scene):
-    """One line, p(1 − p) = ∂p/∂(q·k), right under «Σ p(1 − p): …» in the growing step, its letters 16 px or more at
-    720p, overlapping no other text; not repeated in the stacked panels after."""
+    """The derivative the sum Σ p(1 − p) adds up is written in the growing step, 16 px or more at 720p, overlapping no
+    other text; not repeated in the stacked panels after. Since review s15 round 3 (test_scaling_review17) it is the
+    softmax's Jacobian p_i(δ_ij − p_j) in a line under the scores, no longer a line under the sum in the side column
+    (there it read as the label of the score row)."""
     record = step(scene, "growing")
     [slope] = [text for text in record.texts if SLOPE in text.text]
-    assert "p(1-p)" in slope.text and r"\partial (q\cdot k)" in slope.text
+    assert r"p_i(\delta_{ij} - p_j)" in slope.text
     assert slope.cap_height * PIXELS >= 16
-    [total] = [text for text in record.texts if text.text.startswith("Σ p(1 − p)")]
-    assert 0 < total.bottom - slope.top < 0.4
-    assert slope.left < total.right and total.left < slope.right  # under it, not beside it
     assert not [problem for problem in layout_problems(scene) if SLOPE in problem]
     assert not [text for text in step(scene, "scaled").texts if SLOPE in text.text]
 
@@ -115,7 +114,7 @@ def test_a_line_says_why_the_largest_key_changes(scene):
     # the line is read as it was drawn (since review s15 round 2 it leaves when d_k moves past 8)
     line = scene.new_winners(scene.swept)[after]
     old, new = (np.array(by_hand(d_k, settings.n_keys, settings.seed)["scores_unscaled"]) for d_k in (before, after))
-    assert line.startswith(f"Con d_k = {after}, {NEW_TERMS} {after - before} productos nuevos")
+    assert line.startswith(f"d_k = {after}: {NEW_TERMS} {after - before} productos nuevos")
     assert f"(k_{led + 1}: {format_number(old[led])} → {format_number(new[led])})" in line
     components = np.random.default_rng(settings.seed).standard_normal((after, 1 + settings.n_keys))
     added = components[before:, 1:].T @ components[before:, 0]
