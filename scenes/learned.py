@@ -66,7 +66,8 @@ PANEL_GAP = 0.3
 TITLE_GAP = 0.15  # between a head's name and its arcs
 ABOVE_HEIGHT = 1.0  # the previous-token head's arcs above the row: short ones once it has formed
 BELOW_HEIGHT = 1.5  # the induction head's arcs below: half a sequence long
-COPY_HEIGHT = 1.9  # the copy arrow, over the previous-token head's arcs
+COPY_CLEARANCE, COPY_ANGLE = 0.25, -0.4  # the mechanism's copy arrow: over the previous-token arc, and its bend
+MECHANISM_BELOW = 0.7  # the induction head's one arc in the mechanism, under the tags its two heads write and read
 MOMENT_GAP = 0.2  # between the heatmaps of two moments
 SCORE_NOTE_GAP = 0.3  # between the line that says what the scores under the maps are and the first head's name
 NOTE_SHARE = 0.7  # of the arcs column, for the induction pattern's line: two lines of one length, no word alone
@@ -710,13 +711,15 @@ class LearnedScene(LessonScene):
         fit(line, right - left, line.height)
         sources = label_text(" · ".join(reference.short for reference in cited([self.section_id])), style.MUTED, size)
         VGroup(line, sources).arrange(DOWN, buff=0.12).move_to([(left + right) / 2, 0, 0]).align_to([0, top, 0], UP)
-        notes = VGroup(
+        notes = VGroup(  # each head named by its layer and number (review s17: which heads were these?)
             text_with_numbers(self.labels["previous_link"], {"weight": tagged_number(
                 float(previous_row[seen]), "mechanism_previous", (0, 0), PREVIOUS_COLOUR, size)},
-                PREVIOUS_COLOUR, size, token=self.tokens[seen], next=self.tokens[follower]),
+                PREVIOUS_COLOUR, size, token=self.tokens[seen], next=self.tokens[follower],
+                head=str(self.previous_head + 1)),
             text_with_numbers(self.labels["induction_link"], {"weight": tagged_number(
                 float(induction_row[follower]), "mechanism_induction", (0, 0), style.INDUCTION, size)},
-                style.INDUCTION, size, token=self.tokens[t], next=self.tokens[follower]))
+                style.INDUCTION, size, token=self.tokens[t], next=self.tokens[follower],
+                head=str(self.induction_head + 1)))
         notes.arrange(DOWN, buff=0.18, aligned_edge=LEFT)
         # what the trained model writes at the position followed: its next-token probabilities, the likeliest few as
         # bars (Olsson et al. read the induction head by what it makes the model predict), beside the heads' lines
@@ -726,9 +729,12 @@ class LearnedScene(LessonScene):
         notes.add(chart)  # the prediction's line is the chart
         self.row = self.example_row(right - left - 2 * ROW_MARGIN, gap=SLOT_GAP, slot=SLOT)
         readout_room = READOUT_GAP + number_text(0.0, font_size=READOUT_SIZE).height
-        room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.35  # the chart's top
-        below, above = BELOW_HEIGHT + readout_room, COPY_HEIGHT + readout_room
-        self.row.move_to([(left + right) / 2, room_bottom + below + (room_top - room_bottom - below - above) / 2, 0])
+        # what each head writes and reads (review s17: two arcs alone read as «D looks at T because they match»):
+        # under «T», what layer 1 wrote there; under the returning «D», what its layer-2 query looks for
+        remembered = label_text(self.labels["remembers"].format(token=self.tokens[seen]), PREVIOUS_COLOUR, size)
+        sought = label_text(self.labels["seeks"].format(token=self.tokens[seen]), style.INDUCTION, size)
+        tag_room = READOUT_GAP + max(remembered.height, sought.height)
+        self.row.move_to([(left + right) / 2, 0, 0])  # its height set once all that hangs on it is built
         # each head's weight that its line names, written by the token it goes to (the previous-token head's over the
         # row, the induction head's under it), and the one arc to follow, past them
         previous_weights = self.readout(previous_row, PREVIOUS_COLOUR, "mechanism_previous_row", follower, seen,
@@ -736,26 +742,35 @@ class LearnedScene(LessonScene):
         predicted = number_text(probability, style.HIGHLIGHT, READOUT_SIZE)  # under the token predicted
         predicted.tag = ("mechanism_prediction_row", (0, 0))
         predicted.move_to([self.row.centre_x(asked), 0, 0]).align_to([0, self.row.bottom() - READOUT_GAP, 0], UP)
+        # the tag first under the row (the prediction's line), the induction weight and the query's line under it
+        remembered.move_to([self.row.centre_x(follower), 0, 0]).align_to([0, self.row.bottom() - READOUT_GAP, 0], UP)
         induction_weights = self.readout(induction_row, style.INDUCTION, "mechanism_induction_row", t, follower,
-                                         above=False)
+                                         above=False, gap=tag_room + READOUT_GAP)
+        sought.move_to([self.row.centre_x(t), 0, 0]).align_to(induction_weights, UP)
         previous_arc = strongest_arc(self.row, only_row(previous_row, follower), follower, PREVIOUS_COLOUR,
                                      ABOVE_HEIGHT, clearance=readout_room)
-        induction_arc = strongest_arc(self.row, only_row(induction_row, t), t, style.INDUCTION, BELOW_HEIGHT,
-                                      above=False, clearance=readout_room)
+        induction_arc = strongest_arc(self.row, only_row(induction_row, t), t, style.INDUCTION, MECHANISM_BELOW,
+                                      above=False, clearance=readout_room + tag_room)
         frames = VGroup(*[self.token_frame(i, style.HIGHLIGHT) for i in (seen, t, follower, asked)])
-        copy = CurvedArrow(np.array([self.row.centre_x(follower), self.row.top() + readout_room + 0.15, 0]),
-                           np.array([self.row.centre_x(asked), self.row.top() + readout_room + 0.15, 0]), angle=-0.55,
+        copy_y = previous_arc.get_top()[1] + COPY_CLEARANCE  # from «T», clear over the previous-token arc's end
+        copy = CurvedArrow(np.array([self.row.centre_x(follower), copy_y, 0]),
+                           np.array([self.row.centre_x(asked), copy_y, 0]), angle=COPY_ANGLE,
                            color=style.HIGHLIGHT, stroke_width=3, tip_length=0.18)
         copy_label = label_text(self.labels["copy"], style.HIGHLIGHT, size).next_to(copy, UP, buff=0.1)
+        # the row and all it carries, by their drawn extent, midway between the sources and the chart's top
+        room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.35
+        VGroup(self.row, previous_weights, predicted, remembered, induction_weights, sought, previous_arc,
+               induction_arc, frames, copy, copy_label).set_y((room_top + room_bottom) / 2)
         self.play(Vanish(self.comparison), run_time=0.6)
         self.play(Appear(line), Appear(sources), Appear(self.row), run_time=REVEAL_SECONDS)
         self.play(Create(frames[:2]), run_time=0.8)
         self.cue("head_row", lands=True, head=0, query=follower, weights=previous_row.tolist())
-        self.play(previous_arc.draw(), Create(frames[2]), Appear(previous_weights, notes[0]), run_time=REVEAL_SECONDS)
+        self.play(previous_arc.draw(), Create(frames[2]), Appear(previous_weights, notes[0], remembered),
+                  run_time=REVEAL_SECONDS)
         self.wait(1.0)
         self.beat("induction")
         self.cue("head_row", lands=True, head=2, query=t, weights=induction_row.tolist())
-        self.play(induction_arc.draw(), Appear(induction_weights, notes[1]), run_time=REVEAL_SECONDS)
+        self.play(induction_arc.draw(), Appear(induction_weights, notes[1], sought), run_time=REVEAL_SECONDS)
         self.wait(1.0)
         self.beat("copy")
         # the copy drawn at once, then the predicted token's probability, then the prediction's line, over what is
@@ -793,10 +808,11 @@ class LearnedScene(LessonScene):
             bars.add(VGroup(letter, bar, number))
         return VGroup(title, bars).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
 
-    def readout(self, weights: np.ndarray, colour, name: str, query: int, key: int, above: bool) -> VGroup:
-        """Query ``query``'s weight to ``key``, the one its line names, written by that token, over the row or under
-        it (review s10: a second weight, 0.08, written and never named, read as a riddle)."""
-        line = self.row.top() + READOUT_GAP if above else self.row.bottom() - READOUT_GAP
+    def readout(self, weights: np.ndarray, colour, name: str, query: int, key: int, above: bool,
+                gap: float = READOUT_GAP) -> VGroup:
+        """Query ``query``'s weight to ``key``, the one its line names, written by that token ``gap`` over the row or
+        under it (review s10: a second weight, 0.08, written and never named, read as a riddle)."""
+        line = self.row.top() + gap if above else self.row.bottom() - gap
         number = number_text(float(weights[key]), colour, READOUT_SIZE)
         number.tag = (name, (query, int(key)))
         number.move_to([self.row.centre_x(int(key)), line, 0]).align_to([0, line, 0], DOWN if above else UP)
