@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, Mobject, RoundedRectangle,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, CurvedArrow, DashedLine, Dot, Line, Mobject, RoundedRectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup, linear)
 
 from attn_math.copy_floor import (copying_loss, lead_and_period, mean_lead, mean_period, targets, typical_row,
@@ -49,6 +49,7 @@ LINE_READ = 0.7  # seconds to read one more line of the floor's derivation befor
 NOTE_LINE_GAP = 0.1  # between the score note's two lines
 SCORES_BUFF = (0.16, 0.06)  # round a head's three scores: clear of the digits' sides, of the maps above
 ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 0.5, 0.5, 0.3  # the task's copy arrow, a breath, its answer
+MODEL_GAP, MODEL_BUFF, MODEL_ARROW = 0.25, 0.1, 0.7  # the model's layers: round the goal, in a box, between boxes
 TASK_NOTE_ROOM = 2.4  # under the task's row: the two lines saying what the model is trained on, and a row of it
 TRAINING_ROW_SEED = 0  # the generator a row of the training task is drawn with, one near the means (``typical_row``)
 TRAINING_SLOT = 0.32  # a token's box side in that row, before the row is fitted
@@ -186,9 +187,10 @@ class LearnedScene(LessonScene):
         arrow = CurvedArrow(boxes[self.follower].get_top() + UP * 0.1, boxes[asked].get_top() + UP * 0.1,
                             angle=-0.6, color=style.HIGHLIGHT, stroke_width=3, tip_length=0.18)
         copy = label_text(self.labels["copy"], style.HIGHLIGHT, style.CAPTION_SIZE).next_to(arrow, UP, buff=0.12)
-        goal = label_text(self.labels["goal"], style.TEXT, style.BODY_SIZE).next_to(copy, UP, buff=0.6)
-        goal.set_x(self.row.get_x())
-        stage = VGroup(self.row, boxes, halves, arrow, copy, answer, goal)
+        model = self.model_stack().next_to(copy, UP, buff=MODEL_GAP)  # «un transformer de dos capas», drawn
+        goal = label_text(self.labels["goal"], style.TEXT, style.BODY_SIZE).next_to(model, UP, buff=MODEL_GAP)
+        VGroup(model, goal).set_x(self.row.get_x())
+        stage = VGroup(self.row, boxes, halves, arrow, copy, answer, model, goal)
         fit(stage, right - left, top - bottom - TASK_NOTE_ROOM)
         # what the model is trained on is not the sequence it is shown on: both said on screen, under the row
         shape = dict(length=length, shortest=shortest, longest=longest, half=self.half)
@@ -200,7 +202,7 @@ class LearnedScene(LessonScene):
         marked = VGroup(*[self.token_box(i, style.HIGHLIGHT, stroke_width=5) for i in (self.seen, self.position)])
         self.cue("tokens", tokens=list(self.tokens), count=len(self.tokens))
         # each piece comes as the voice names it: the goal, the random half, its repeat, the copy, what training sees
-        self.play(Appear(goal), run_time=REVEAL_SECONDS)
+        self.play(Appear(goal, model), run_time=REVEAL_SECONDS)
         self.beat("first")
         self.play(Appear(*boxes[:self.half], *self.row.words[:self.half]), Appear(halves[0]), run_time=REVEAL_SECONDS)
         self.beat("repeated")
@@ -229,7 +231,22 @@ class LearnedScene(LessonScene):
         self.play(Appear(rest), Appear(period_mark, repeat_mark), run_time=REVEAL_SECONDS)
         self.remove(first, rest)
         self.add(trained_on)  # the same glyphs, now one text
-        self.task = VGroup(goal, boxes, halves, arrow, copy, answer, trained_on, strip, *self.row.words)
+        self.task = VGroup(goal, model, boxes, halves, arrow, copy, answer, trained_on, strip, *self.row.words)
+
+    def model_stack(self) -> VGroup:
+        """The trained model as its layers, in the order a token goes through them: a box per layer naming its heads
+        («capa 1 · 4 cabezas» → «capa 2 · 4 cabezas»), sizes from the model's shape (review s17: «dos capas» was voice
+        only)."""
+        shape = self.training.shape
+        layers = VGroup(*[label_text(self.labels["model_layer"].format(layer=layer + 1, heads=shape.heads),
+                                     style.TEXT, style.CAPTION_SIZE) for layer in range(shape.layers)])
+        layers.arrange(RIGHT, buff=MODEL_ARROW)
+        boxes = VGroup(*[SurroundingRectangle(layer, color=style.MUTED, buff=MODEL_BUFF, corner_radius=0.06,
+                                              stroke_width=2) for layer in layers])
+        arrows = VGroup(*[Arrow(before.get_right(), after.get_left(), buff=0.05, color=style.MUTED, stroke_width=2,
+                                tip_length=0.12, max_tip_length_to_length_ratio=0.5)
+                          for before, after in zip(boxes, boxes[1:])])
+        return VGroup(layers, boxes, arrows)
 
     def training_row(self, width: float) -> tuple[VGroup, VGroup, VGroup]:
         """One row of the training task (``typical_row``: its m stray tokens and period p near their means), as
@@ -331,7 +348,9 @@ class LearnedScene(LessonScene):
         self.wait(LINE_READ)  # its formula while «Queda cerca de 1.78» is said: the lines after it get more time
         self.play(Appear(floor_text[1]), run_time=REVEAL_SECONDS)
         self.beat("uncopyable")  # then why, a line at a time, each given its reading time: what the count is, why it
-        for line in floor_text[2:]:  # has nothing to copy, the two means it adds up to, the strays' from its range
+        # has nothing to copy, the two means it adds up to, the strays' from its range (with why the curve is lower:
+        # read in the silence that ends the step, not in time of its own)
+        for line in (*floor_text[2:-2], floor_text[-2:]):
             self.play(Appear(line), run_time=REVEAL_SECONDS)
             self.wait(LINE_READ)
         self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, floor_line, legend)
@@ -357,8 +376,10 @@ class LearnedScene(LessonScene):
             loss = text_with_numbers(self.labels[name], {"loss": tagged_number(value, name, colour=colour,
                                                                                font_size=size)}, colour, size)
             text = VGroup(loss)
-            if name == "first_half_loss":  # why it is under ln V: no token of that half repeats (review s13)
-                text.add(label_text(self.labels["first_half_why"].format(vocabulary=vocabulary), colour, size))
+            if name == "first_half_loss":  # why it is under ln V: no token of that half repeats (review s13); and
+                # why its dots rise over ln V in the drop: the copying just learned fires there too (review s17)
+                text.add(*[label_text(self.labels[why].format(vocabulary=vocabulary), colour, size)
+                           for why in ("first_half_why", "first_half_rise")])
             test_rows.add(self.legend_row(Dot(radius=DOT_RADIUS, color=colour),
                                           text.arrange(DOWN, buff=0.1, aligned_edge=LEFT), loss))
         floor_text = VGroup(
@@ -376,7 +397,9 @@ class LearnedScene(LessonScene):
             label_text(self.labels["floor_parts"].format(lead=exact(mean_lead(half)), period=exact(mean_period(half))),
                        FLOOR_COLOUR, size),
             label_text(self.labels["floor_lead"].format(room=2 * half, period=exact(mean_period(half))), FLOOR_COLOUR,
-                       size)
+                       size),
+            # not a bound (``attn_math.copy_floor``): why the curve settles under it (review s17)
+            label_text(self.labels["floor_below"], FLOOR_COLOUR, size)
         ).arrange(DOWN, buff=FLOOR_LINE_GAP, aligned_edge=LEFT)
         floor_row = self.legend_row(DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FLOOR_COLOUR, stroke_width=3),
                                     floor_text, floor_text[0])
