@@ -29,7 +29,7 @@ from scenes import style
 from scenes.attention_arcs import (ARC_GAP, BRACKETS_WIDTH, LOOP_BULGE, LOOP_HEIGHT, READOUT_SIZE, AttentionArc,
                                    TokenRow, number_text)
 from scenes.fades import Appear, Vanish
-from scenes.heads import PATTERN_GAP, head_blocks, heads_legend
+from scenes.heads import PATTERN_GAP, head_blocks, heads_legend, legible_label
 from scenes.heatmap import Heatmap, round_ticks
 from scenes.curve_plot import CurvePlot
 from scenes.lesson_scene import LessonScene, wrapped_parts, wrapped_text
@@ -70,6 +70,7 @@ BELOW_HEIGHT = 1.5  # the induction head's arcs below: half a sequence long
 COPY_CLEARANCE, COPY_ANGLE = 0.25, -0.4  # the mechanism's copy arrow: over the previous-token arc, and its bend
 MECHANISM_BELOW = 0.7  # the induction head's one arc in the mechanism, under the tags its two heads write and read
 MOMENT_GAP = 0.2  # between the heatmaps of two moments
+TIE_GAP = 0.15  # between «during»'s scores and the line saying their being alike is chance
 SCORE_NOTE_GAP = 0.3  # between the line that says what the scores under the maps are and the first head's name
 NOTE_SHARE = 0.7  # of the arcs column, for the induction pattern's line: two lines of one length, no word alone
 DOT_RADIUS = 0.07
@@ -531,11 +532,12 @@ class LearnedScene(LessonScene):
 
     def moment_grid(self, previous: list[float], induction: list[float], box: tuple) -> VGroup:
         """One column per moment (before, during, after the drop): its name and step, the two heads' patterns on
-        the example as heatmaps, each framed in its head's colour with its score under it."""
+        the example as heatmaps, each framed in its head's colour with its score under it; under «during», when its
+        two scores are written alike, a line saying that is chance (review s17: 0.51 and 0.51 read as a law)."""
         left, right, bottom, top = box
         size = style.CAPTION_SIZE
         line = label_text("Ag", font_size=size).height
-        side = min((right - left - 2 * MOMENT_GAP) / 3, (top - bottom - 4 * line - 0.8) / 2)
+        side = min((right - left - 2 * MOMENT_GAP) / 3, (top - bottom - 5 * line - 0.8) / 2)
         columns = VGroup()
         for k, moment in enumerate(self.moments):
             patterns = self.training.patterns(moment)
@@ -554,6 +556,10 @@ class LearnedScene(LessonScene):
             sit_on(step.set_x(column.get_x()), step_line)
             sit_on(name.set_x(column.get_x()), step_line + line + 0.08)
             column.add(name, step)
+        during = [f"{scores[1]:.2f}" for scores in (previous, induction)]
+        if during[0] == during[1]:
+            columns[1].add(label_text(self.labels["during_tie"].format(score=during[0]), style.MUTED, size)
+                           .next_to(columns[1], DOWN, buff=TIE_GAP))
         fit(columns, right - left, top - bottom)
         return columns.move_to([(left + right) / 2, (bottom + top) / 2, 0])
 
@@ -597,6 +603,8 @@ class LearnedScene(LessonScene):
                                                 top - bottom - 1.3 - muted_note.height - NOTE_LINE_GAP), notes)
         trained_side.arrange(DOWN, buff=0.3)
         fit(designed_side, split - left - 0.3, top - bottom)
+        for block in designed_side[1]:  # A₁-A₃ at a legible height once fitted (review s17: 14 px)
+            legible_label(block.label)
         fit(trained_side, right - split - 0.3, top - bottom)
         designed_side.move_to([(left + split) / 2, (bottom + top) / 2, 0])
         trained_side.move_to([(split + right) / 2, (bottom + top) / 2, 0])
