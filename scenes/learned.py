@@ -70,7 +70,9 @@ BELOW_HEIGHT = 1.5  # the induction head's arcs below: half a sequence long
 COPY_CLEARANCE, COPY_ANGLE = 0.25, -0.4  # the mechanism's copy arrow: over the previous-token arc, and its bend
 MECHANISM_BELOW = 0.7  # the induction head's one arc in the mechanism, under the tags its two heads write and read
 MOMENT_GAP = 0.2  # between the heatmaps of two moments
-TIE_GAP = 0.15  # between «during»'s scores and the line saying their being alike is chance
+TIE_GAP = 0.2  # between «during»'s scores and the line saying their being alike is chance: clear of their frame
+STEP_LIFT = 0.1  # a moment's step line over its first map (plus half a line): the room that tie line takes
+MOMENT_ROW_GAP = 0.15  # between a moment's two heads (their scores' frame between): room for that line
 SCORE_NOTE_GAP = 0.3  # between the line that says what the scores under the maps are and the first head's name
 NOTE_SHARE = 0.7  # of the arcs column, for the induction pattern's line: two lines of one length, no word alone
 DOT_RADIUS = 0.07
@@ -546,9 +548,9 @@ class LearnedScene(LessonScene):
                                  for pattern, score, name, colour in (
                 (patterns[0, self.previous_head], previous[k], "previous_token_score", PREVIOUS_COLOUR),
                 (patterns[1, self.induction_head], induction[k], "induction_score", style.INDUCTION))])
-                .arrange(DOWN, buff=0.2))
+                .arrange(DOWN, buff=MOMENT_ROW_GAP))
         columns.arrange(RIGHT, buff=MOMENT_GAP, aligned_edge=UP)
-        step_line = columns.get_top()[1] + 0.2 + line / 2  # every header's two lines on the same baselines
+        step_line = columns.get_top()[1] + STEP_LIFT + line / 2  # every header's two lines on the same baselines
         for k, (column, moment) in enumerate(zip(columns, self.moments)):
             name = label_text(self.labels["moments"][k], style.TEXT, size)
             step = label_text(self.labels["moment_step"].format(step=int(self.training.steps[moment])), style.MUTED,

@@ -168,7 +168,7 @@ def test_the_legend_says_why_the_first_half_rises_in_the_drop(logged, training):
 
 def test_during_says_when_its_two_scores_alike_are_chance(logged, training):
     """When «durante»'s two scores are written alike, a line under that column says it is a coincidence of the step,
-    with that score; it sits under the grid, clear of the other texts."""
+    with that score; it sits under the grid, clear of the other texts and of the scores' frames."""
     scene, _ = logged
     during = moments(training)[1]
     written = [f"{float(scores[during, head]):.2f}" for scores, head in (
@@ -182,6 +182,8 @@ def test_during_says_when_its_two_scores_alike_are_chance(logged, training):
     assert tie == [f"(los dos {written[0]}: coincidencia de este paso)"]
     record = texts[tie[0]]
     assert not [other for name, other in texts.items() if name != tie[0] and record.overlaps(other)]
+    rises = scene.forming[5]  # the frames round each head's three scores, drawn last: the line stays clear of them
+    assert record.top <= rises.get_bottom()[1] - 0.05, (record.top, rises.get_bottom()[1])
     steps = [texts[line] for line in texts if line.startswith("paso ")]
     assert len(steps) == 3 and steps[0].right < (record.left + record.right) / 2 < steps[2].left
 
