@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Create, CurvedArrow, DashedLine, Dot, Line, Mobject, RoundedRectangle,
+from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Create, CurvedArrow, DashedLine, Dot, Line, Mobject, RoundedRectangle,
                    ReplacementTransform, SurroundingRectangle, Transform, VGroup, linear)
 
 from attn_math.copy_floor import (copying_loss, lead_and_period, mean_lead, mean_period, targets, typical_row,
@@ -29,7 +29,7 @@ from scenes import style
 from scenes.attention_arcs import (ARC_GAP, BRACKETS_WIDTH, LOOP_BULGE, LOOP_HEIGHT, READOUT_SIZE, AttentionArc,
                                    TokenRow, number_text)
 from scenes.fades import Appear, Vanish
-from scenes.heads import PATTERN_GAP, head_blocks, heads_legend
+from scenes.heads import PATTERN_GAP, head_blocks, heads_legend, legible_label
 from scenes.heatmap import Heatmap, round_ticks
 from scenes.curve_plot import CurvePlot
 from scenes.lesson_scene import LessonScene, wrapped_parts, wrapped_text
@@ -49,6 +49,7 @@ LINE_READ = 0.7  # seconds to read one more line of the floor's derivation befor
 NOTE_LINE_GAP = 0.1  # between the score note's two lines
 SCORES_BUFF = (0.16, 0.06)  # round a head's three scores: clear of the digits' sides, of the maps above
 ARROW_SECONDS, ANSWER_PAUSE, ANSWER_SECONDS = 0.5, 0.5, 0.3  # the task's copy arrow, a breath, its answer
+MODEL_GAP, MODEL_BUFF, MODEL_ARROW = 0.25, 0.1, 0.7  # the model's layers: round the goal, in a box, between boxes
 TASK_NOTE_ROOM = 2.4  # under the task's row: the two lines saying what the model is trained on, and a row of it
 TRAINING_ROW_SEED = 0  # the generator a row of the training task is drawn with, one near the means (``typical_row``)
 TRAINING_SLOT = 0.32  # a token's box side in that row, before the row is fitted
@@ -66,8 +67,12 @@ PANEL_GAP = 0.3
 TITLE_GAP = 0.15  # between a head's name and its arcs
 ABOVE_HEIGHT = 1.0  # the previous-token head's arcs above the row: short ones once it has formed
 BELOW_HEIGHT = 1.5  # the induction head's arcs below: half a sequence long
-COPY_HEIGHT = 1.9  # the copy arrow, over the previous-token head's arcs
+COPY_CLEARANCE, COPY_ANGLE = 0.25, -0.4  # the mechanism's copy arrow: over the previous-token arc, and its bend
+MECHANISM_BELOW = 0.7  # the induction head's one arc in the mechanism, under the tags its two heads write and read
 MOMENT_GAP = 0.2  # between the heatmaps of two moments
+TIE_GAP = 0.2  # between «during»'s scores and the line saying their being alike is chance: clear of their frame
+STEP_LIFT = 0.1  # a moment's step line over its first map (plus half a line): the room that tie line takes
+MOMENT_ROW_GAP = 0.15  # between a moment's two heads (their scores' frame between): room for that line
 SCORE_NOTE_GAP = 0.3  # between the line that says what the scores under the maps are and the first head's name
 NOTE_SHARE = 0.7  # of the arcs column, for the induction pattern's line: two lines of one length, no word alone
 DOT_RADIUS = 0.07
@@ -185,9 +190,10 @@ class LearnedScene(LessonScene):
         arrow = CurvedArrow(boxes[self.follower].get_top() + UP * 0.1, boxes[asked].get_top() + UP * 0.1,
                             angle=-0.6, color=style.HIGHLIGHT, stroke_width=3, tip_length=0.18)
         copy = label_text(self.labels["copy"], style.HIGHLIGHT, style.CAPTION_SIZE).next_to(arrow, UP, buff=0.12)
-        goal = label_text(self.labels["goal"], style.TEXT, style.BODY_SIZE).next_to(copy, UP, buff=0.6)
-        goal.set_x(self.row.get_x())
-        stage = VGroup(self.row, boxes, halves, arrow, copy, answer, goal)
+        model = self.model_stack().next_to(copy, UP, buff=MODEL_GAP)  # «un transformer de dos capas», drawn
+        goal = label_text(self.labels["goal"], style.TEXT, style.BODY_SIZE).next_to(model, UP, buff=MODEL_GAP)
+        VGroup(model, goal).set_x(self.row.get_x())
+        stage = VGroup(self.row, boxes, halves, arrow, copy, answer, model, goal)
         fit(stage, right - left, top - bottom - TASK_NOTE_ROOM)
         # what the model is trained on is not the sequence it is shown on: both said on screen, under the row
         shape = dict(length=length, shortest=shortest, longest=longest, half=self.half)
@@ -199,7 +205,7 @@ class LearnedScene(LessonScene):
         marked = VGroup(*[self.token_box(i, style.HIGHLIGHT, stroke_width=5) for i in (self.seen, self.position)])
         self.cue("tokens", tokens=list(self.tokens), count=len(self.tokens))
         # each piece comes as the voice names it: the goal, the random half, its repeat, the copy, what training sees
-        self.play(Appear(goal), run_time=REVEAL_SECONDS)
+        self.play(Appear(goal, model), run_time=REVEAL_SECONDS)
         self.beat("first")
         self.play(Appear(*boxes[:self.half], *self.row.words[:self.half]), Appear(halves[0]), run_time=REVEAL_SECONDS)
         self.beat("repeated")
@@ -228,7 +234,22 @@ class LearnedScene(LessonScene):
         self.play(Appear(rest), Appear(period_mark, repeat_mark), run_time=REVEAL_SECONDS)
         self.remove(first, rest)
         self.add(trained_on)  # the same glyphs, now one text
-        self.task = VGroup(goal, boxes, halves, arrow, copy, answer, trained_on, strip, *self.row.words)
+        self.task = VGroup(goal, model, boxes, halves, arrow, copy, answer, trained_on, strip, *self.row.words)
+
+    def model_stack(self) -> VGroup:
+        """The trained model as its layers, in the order a token goes through them: a box per layer naming its heads
+        («capa 1 · 4 cabezas» → «capa 2 · 4 cabezas»), sizes from the model's shape (review s17: «dos capas» was voice
+        only)."""
+        shape = self.training.shape
+        layers = VGroup(*[label_text(self.labels["model_layer"].format(layer=layer + 1, heads=shape.heads),
+                                     style.TEXT, style.CAPTION_SIZE) for layer in range(shape.layers)])
+        layers.arrange(RIGHT, buff=MODEL_ARROW)
+        boxes = VGroup(*[SurroundingRectangle(layer, color=style.MUTED, buff=MODEL_BUFF, corner_radius=0.06,
+                                              stroke_width=2) for layer in layers])
+        arrows = VGroup(*[Arrow(before.get_right(), after.get_left(), buff=0.05, color=style.MUTED, stroke_width=2,
+                                tip_length=0.12, max_tip_length_to_length_ratio=0.5)
+                          for before, after in zip(boxes, boxes[1:])])
+        return VGroup(layers, boxes, arrows)
 
     def training_row(self, width: float) -> tuple[VGroup, VGroup, VGroup]:
         """One row of the training task (``typical_row``: its m stray tokens and period p near their means), as
@@ -330,7 +351,9 @@ class LearnedScene(LessonScene):
         self.wait(LINE_READ)  # its formula while «Queda cerca de 1.78» is said: the lines after it get more time
         self.play(Appear(floor_text[1]), run_time=REVEAL_SECONDS)
         self.beat("uncopyable")  # then why, a line at a time, each given its reading time: what the count is, why it
-        for line in floor_text[2:]:  # has nothing to copy, the two means it adds up to, the strays' from its range
+        # has nothing to copy, the two means it adds up to, the strays' from its range (with why the curve is lower:
+        # read in the silence that ends the step, not in time of its own)
+        for line in (*floor_text[2:-2], floor_text[-2:]):
             self.play(Appear(line), run_time=REVEAL_SECONDS)
             self.wait(LINE_READ)
         self.loss_stage = VGroup(plot, guess_line, drop_line, drop_label, dots, floor_line, legend)
@@ -356,8 +379,10 @@ class LearnedScene(LessonScene):
             loss = text_with_numbers(self.labels[name], {"loss": tagged_number(value, name, colour=colour,
                                                                                font_size=size)}, colour, size)
             text = VGroup(loss)
-            if name == "first_half_loss":  # why it is under ln V: no token of that half repeats (review s13)
-                text.add(label_text(self.labels["first_half_why"].format(vocabulary=vocabulary), colour, size))
+            if name == "first_half_loss":  # why it is under ln V: no token of that half repeats (review s13); and
+                # why its dots rise over ln V in the drop: the copying just learned fires there too (review s17)
+                text.add(*[label_text(self.labels[why].format(vocabulary=vocabulary), colour, size)
+                           for why in ("first_half_why", "first_half_rise")])
             test_rows.add(self.legend_row(Dot(radius=DOT_RADIUS, color=colour),
                                           text.arrange(DOWN, buff=0.1, aligned_edge=LEFT), loss))
         floor_text = VGroup(
@@ -375,7 +400,9 @@ class LearnedScene(LessonScene):
             label_text(self.labels["floor_parts"].format(lead=exact(mean_lead(half)), period=exact(mean_period(half))),
                        FLOOR_COLOUR, size),
             label_text(self.labels["floor_lead"].format(room=2 * half, period=exact(mean_period(half))), FLOOR_COLOUR,
-                       size)
+                       size),
+            # not a bound (``attn_math.copy_floor``): why the curve settles under it (review s17)
+            label_text(self.labels["floor_below"], FLOOR_COLOUR, size)
         ).arrange(DOWN, buff=FLOOR_LINE_GAP, aligned_edge=LEFT)
         floor_row = self.legend_row(DashedLine(LEFT * 0.25, RIGHT * 0.25, color=FLOOR_COLOUR, stroke_width=3),
                                     floor_text, floor_text[0])
@@ -507,11 +534,12 @@ class LearnedScene(LessonScene):
 
     def moment_grid(self, previous: list[float], induction: list[float], box: tuple) -> VGroup:
         """One column per moment (before, during, after the drop): its name and step, the two heads' patterns on
-        the example as heatmaps, each framed in its head's colour with its score under it."""
+        the example as heatmaps, each framed in its head's colour with its score under it; under «during», when its
+        two scores are written alike, a line saying that is chance (review s17: 0.51 and 0.51 read as a law)."""
         left, right, bottom, top = box
         size = style.CAPTION_SIZE
         line = label_text("Ag", font_size=size).height
-        side = min((right - left - 2 * MOMENT_GAP) / 3, (top - bottom - 4 * line - 0.8) / 2)
+        side = min((right - left - 2 * MOMENT_GAP) / 3, (top - bottom - 5 * line - 0.8) / 2)
         columns = VGroup()
         for k, moment in enumerate(self.moments):
             patterns = self.training.patterns(moment)
@@ -520,9 +548,9 @@ class LearnedScene(LessonScene):
                                  for pattern, score, name, colour in (
                 (patterns[0, self.previous_head], previous[k], "previous_token_score", PREVIOUS_COLOUR),
                 (patterns[1, self.induction_head], induction[k], "induction_score", style.INDUCTION))])
-                .arrange(DOWN, buff=0.2))
+                .arrange(DOWN, buff=MOMENT_ROW_GAP))
         columns.arrange(RIGHT, buff=MOMENT_GAP, aligned_edge=UP)
-        step_line = columns.get_top()[1] + 0.2 + line / 2  # every header's two lines on the same baselines
+        step_line = columns.get_top()[1] + STEP_LIFT + line / 2  # every header's two lines on the same baselines
         for k, (column, moment) in enumerate(zip(columns, self.moments)):
             name = label_text(self.labels["moments"][k], style.TEXT, size)
             step = label_text(self.labels["moment_step"].format(step=int(self.training.steps[moment])), style.MUTED,
@@ -530,6 +558,10 @@ class LearnedScene(LessonScene):
             sit_on(step.set_x(column.get_x()), step_line)
             sit_on(name.set_x(column.get_x()), step_line + line + 0.08)
             column.add(name, step)
+        during = [f"{scores[1]:.2f}" for scores in (previous, induction)]
+        if during[0] == during[1]:
+            columns[1].add(label_text(self.labels["during_tie"].format(score=during[0]), style.MUTED, size)
+                           .next_to(columns[1], DOWN, buff=TIE_GAP))
         fit(columns, right - left, top - bottom)
         return columns.move_to([(left + right) / 2, (bottom + top) / 2, 0])
 
@@ -573,6 +605,8 @@ class LearnedScene(LessonScene):
                                                 top - bottom - 1.3 - muted_note.height - NOTE_LINE_GAP), notes)
         trained_side.arrange(DOWN, buff=0.3)
         fit(designed_side, split - left - 0.3, top - bottom)
+        for block in designed_side[1]:  # A₁-A₃ at a legible height once fitted (review s17: 14 px)
+            legible_label(block.label)
         fit(trained_side, right - split - 0.3, top - bottom)
         designed_side.move_to([(left + split) / 2, (bottom + top) / 2, 0])
         trained_side.move_to([(split + right) / 2, (bottom + top) / 2, 0])
@@ -710,13 +744,15 @@ class LearnedScene(LessonScene):
         fit(line, right - left, line.height)
         sources = label_text(" · ".join(reference.short for reference in cited([self.section_id])), style.MUTED, size)
         VGroup(line, sources).arrange(DOWN, buff=0.12).move_to([(left + right) / 2, 0, 0]).align_to([0, top, 0], UP)
-        notes = VGroup(
+        notes = VGroup(  # each head named by its layer and number (review s17: which heads were these?)
             text_with_numbers(self.labels["previous_link"], {"weight": tagged_number(
                 float(previous_row[seen]), "mechanism_previous", (0, 0), PREVIOUS_COLOUR, size)},
-                PREVIOUS_COLOUR, size, token=self.tokens[seen], next=self.tokens[follower]),
+                PREVIOUS_COLOUR, size, token=self.tokens[seen], next=self.tokens[follower],
+                head=str(self.previous_head + 1)),
             text_with_numbers(self.labels["induction_link"], {"weight": tagged_number(
                 float(induction_row[follower]), "mechanism_induction", (0, 0), style.INDUCTION, size)},
-                style.INDUCTION, size, token=self.tokens[t], next=self.tokens[follower]))
+                style.INDUCTION, size, token=self.tokens[t], next=self.tokens[follower],
+                head=str(self.induction_head + 1)))
         notes.arrange(DOWN, buff=0.18, aligned_edge=LEFT)
         # what the trained model writes at the position followed: its next-token probabilities, the likeliest few as
         # bars (Olsson et al. read the induction head by what it makes the model predict), beside the heads' lines
@@ -726,9 +762,12 @@ class LearnedScene(LessonScene):
         notes.add(chart)  # the prediction's line is the chart
         self.row = self.example_row(right - left - 2 * ROW_MARGIN, gap=SLOT_GAP, slot=SLOT)
         readout_room = READOUT_GAP + number_text(0.0, font_size=READOUT_SIZE).height
-        room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.35  # the chart's top
-        below, above = BELOW_HEIGHT + readout_room, COPY_HEIGHT + readout_room
-        self.row.move_to([(left + right) / 2, room_bottom + below + (room_top - room_bottom - below - above) / 2, 0])
+        # what each head writes and reads (review s17: two arcs alone read as «D looks at T because they match»):
+        # under «T», what layer 1 wrote there; under the returning «D», what its layer-2 query looks for
+        remembered = label_text(self.labels["remembers"].format(token=self.tokens[seen]), PREVIOUS_COLOUR, size)
+        sought = label_text(self.labels["seeks"].format(token=self.tokens[seen]), style.INDUCTION, size)
+        tag_room = READOUT_GAP + max(remembered.height, sought.height)
+        self.row.move_to([(left + right) / 2, 0, 0])  # its height set once all that hangs on it is built
         # each head's weight that its line names, written by the token it goes to (the previous-token head's over the
         # row, the induction head's under it), and the one arc to follow, past them
         previous_weights = self.readout(previous_row, PREVIOUS_COLOUR, "mechanism_previous_row", follower, seen,
@@ -736,26 +775,35 @@ class LearnedScene(LessonScene):
         predicted = number_text(probability, style.HIGHLIGHT, READOUT_SIZE)  # under the token predicted
         predicted.tag = ("mechanism_prediction_row", (0, 0))
         predicted.move_to([self.row.centre_x(asked), 0, 0]).align_to([0, self.row.bottom() - READOUT_GAP, 0], UP)
+        # the tag first under the row (the prediction's line), the induction weight and the query's line under it
+        remembered.move_to([self.row.centre_x(follower), 0, 0]).align_to([0, self.row.bottom() - READOUT_GAP, 0], UP)
         induction_weights = self.readout(induction_row, style.INDUCTION, "mechanism_induction_row", t, follower,
-                                         above=False)
+                                         above=False, gap=tag_room + READOUT_GAP)
+        sought.move_to([self.row.centre_x(t), 0, 0]).align_to(induction_weights, UP)
         previous_arc = strongest_arc(self.row, only_row(previous_row, follower), follower, PREVIOUS_COLOUR,
                                      ABOVE_HEIGHT, clearance=readout_room)
-        induction_arc = strongest_arc(self.row, only_row(induction_row, t), t, style.INDUCTION, BELOW_HEIGHT,
-                                      above=False, clearance=readout_room)
+        induction_arc = strongest_arc(self.row, only_row(induction_row, t), t, style.INDUCTION, MECHANISM_BELOW,
+                                      above=False, clearance=readout_room + tag_room)
         frames = VGroup(*[self.token_frame(i, style.HIGHLIGHT) for i in (seen, t, follower, asked)])
-        copy = CurvedArrow(np.array([self.row.centre_x(follower), self.row.top() + readout_room + 0.15, 0]),
-                           np.array([self.row.centre_x(asked), self.row.top() + readout_room + 0.15, 0]), angle=-0.55,
+        copy_y = previous_arc.get_top()[1] + COPY_CLEARANCE  # from «T», clear over the previous-token arc's end
+        copy = CurvedArrow(np.array([self.row.centre_x(follower), copy_y, 0]),
+                           np.array([self.row.centre_x(asked), copy_y, 0]), angle=COPY_ANGLE,
                            color=style.HIGHLIGHT, stroke_width=3, tip_length=0.18)
         copy_label = label_text(self.labels["copy"], style.HIGHLIGHT, size).next_to(copy, UP, buff=0.1)
+        # the row and all it carries, by their drawn extent, midway between the sources and the chart's top
+        room_top, room_bottom = sources.get_bottom()[1] - 0.25, notes.get_top()[1] + 0.35
+        VGroup(self.row, previous_weights, predicted, remembered, induction_weights, sought, previous_arc,
+               induction_arc, frames, copy, copy_label).set_y((room_top + room_bottom) / 2)
         self.play(Vanish(self.comparison), run_time=0.6)
         self.play(Appear(line), Appear(sources), Appear(self.row), run_time=REVEAL_SECONDS)
         self.play(Create(frames[:2]), run_time=0.8)
         self.cue("head_row", lands=True, head=0, query=follower, weights=previous_row.tolist())
-        self.play(previous_arc.draw(), Create(frames[2]), Appear(previous_weights, notes[0]), run_time=REVEAL_SECONDS)
+        self.play(previous_arc.draw(), Create(frames[2]), Appear(previous_weights, notes[0], remembered),
+                  run_time=REVEAL_SECONDS)
         self.wait(1.0)
         self.beat("induction")
         self.cue("head_row", lands=True, head=2, query=t, weights=induction_row.tolist())
-        self.play(induction_arc.draw(), Appear(induction_weights, notes[1]), run_time=REVEAL_SECONDS)
+        self.play(induction_arc.draw(), Appear(induction_weights, notes[1], sought), run_time=REVEAL_SECONDS)
         self.wait(1.0)
         self.beat("copy")
         # the copy drawn at once, then the predicted token's probability, then the prediction's line, over what is
@@ -793,10 +841,11 @@ class LearnedScene(LessonScene):
             bars.add(VGroup(letter, bar, number))
         return VGroup(title, bars).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
 
-    def readout(self, weights: np.ndarray, colour, name: str, query: int, key: int, above: bool) -> VGroup:
-        """Query ``query``'s weight to ``key``, the one its line names, written by that token, over the row or under
-        it (review s10: a second weight, 0.08, written and never named, read as a riddle)."""
-        line = self.row.top() + READOUT_GAP if above else self.row.bottom() - READOUT_GAP
+    def readout(self, weights: np.ndarray, colour, name: str, query: int, key: int, above: bool,
+                gap: float = READOUT_GAP) -> VGroup:
+        """Query ``query``'s weight to ``key``, the one its line names, written by that token ``gap`` over the row or
+        under it (review s10: a second weight, 0.08, written and never named, read as a riddle)."""
+        line = self.row.top() + gap if above else self.row.bottom() - gap
         number = number_text(float(weights[key]), colour, READOUT_SIZE)
         number.tag = (name, (query, int(key)))
         number.move_to([self.row.centre_x(int(key)), line, 0]).align_to([0, line, 0], DOWN if above else UP)
