@@ -52,7 +52,7 @@ def question_fields(d_k: int, demos: dict[int, ScalingDemo], deviations: dict[in
     shows (the configured ``d_k`` among them)."""
     growing = {size: demos[size] for size in swept(d_k, demos)}
     return {"variance": _measured(d_k, deviations), "growing": _sharpening(growing),
-            "scaled": _divided_by_d_k(d_k), "restored": _step_up(d_k, deviations)}
+            "scaled": _divided_by_d_k(d_k), "restored": exercise_fields(demos)}
 
 
 def swept(d_k: int, demos: dict[int, ScalingDemo]) -> list[int]:
@@ -95,17 +95,3 @@ def _divided_by_d_k(d_k: int) -> dict:
     return {"d_k": d_k, "root": written, "shrunk": f"{shrunk:.{SHRUNK_DECIMALS}f}",
             "shrink_relation": "=" if relation == "=" and math.isclose(exact, shrunk) else "≈",
             "answer_variant": "one" if d_k == 1 else None}
-
-
-def _step_up(d_k: int, deviations: dict[int, float]) -> dict:
-    """From the d_k before the configured one in the sweep (after it, when it is the first) to the next: the
-    divisor √d_k and the measured deviation, each multiplied by about √(high / low)."""
-    dimensions = sorted(deviations)
-    index = dimensions.index(d_k)
-    low, high = dimensions[index - 1:index + 1] if index else dimensions[:2]
-    ratio = high / low
-    relation, factor = root(ratio)
-    return {"low": low, "high": high, "ratio": f"{ratio:.0f}" if ratio.is_integer() else f"({high}/{low})",
-            "relation": relation, "factor": factor, "root_low": root(low)[1], "root_high": root(high)[1],
-            "deviation_low": format_number(deviations[low]), "deviation_high": format_number(deviations[high])}
-

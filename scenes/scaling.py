@@ -78,9 +78,9 @@ CELL_FILL = 0.94  # of a cell's width its widest number takes
 SCORE_CELL_HEIGHT = 0.42
 NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, these must stay over 14 px
 # The guide's H(α_i) = −Σ_j α_ij log₂ α_ij for the one row shown: the entropy in bits the side column gives (0 when
-# one key takes everything, log₂ n when n keys share evenly), in three lines under that number: large enough to read
-# log₂'s 2, narrow enough for the side column
-ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j", r"\cdot \log_2 \alpha_j")
+# one key takes everything, log₂ n when n keys share evenly), in three lines under that number (the product goes on
+# from line to line, no sign at a line's start: review s16), narrow enough for the side column; log₂'s 2 at text size
+ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j", r"\log_{\textstyle 2} \alpha_j")  # log's 2 full size
 FORMULA_SIZE = 50  # log₂'s 2 over 16 px at 720p in the growing step's panel (at 36 it was 12 px: review s15 round 3)
 # Why Σ p(1 − p) measures the gradient, drawn under the scores as the voice names the keys left at zero: its terms are
 # the diagonal of the softmax's Jacobian ∂p_i/∂(q·k_j) = p_i(δ_ij − p_j), whose off-diagonal terms −p_i p_j vanish too
@@ -150,7 +150,6 @@ NEW_TERMS_HEIGHT, NEW_TERMS_GAP = 0.45, 0.15  # the line under the growing step'
 ASIDE_GAP = 0.15  # round the short rounding note in the corner under the colour bar
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 PULLED_WAIT = 2.0  # after the exponentials' move, before the largest bar is framed: the voice's «la barra mayor se aleja»
-TOP_LABEL_GROWTH = 1.2  # «1 = e^{max}» over the exponentials, this much larger than SoftmaxMoves sets it
 LAB_D_K = 8  # the lab's simulation (guide §5.1, Paso 5): its d_k, named over the summary table
 LAB_GAP = 0.15  # between that line and the table: a fifth d_k's row keeps the table's letters over 14 px
 QUICK_SWAP = 0.8  # numbers that change as the voice names the change: each fades out, then its new value in, 0.4 s
@@ -296,14 +295,6 @@ def scale_frame(moves: SoftmaxMoves) -> VMobject:
     corners = [(left, floor), (left, step), (outer, step), (outer, top), (right, top), (right, floor)]
     return VMobject(color=style.HIGHLIGHT, stroke_width=2.5).set_points_as_corners(
         [np.array([x, y, 0.0]) for x, y in corners])
-
-
-class LegibleMoves(SoftmaxMoves):
-    """The softmax's two moves with the label of the line of 1 set TOP_LABEL_GROWTH larger than the shared piece sets
-    it: «1 = e^{4.35}»'s exponent over 16 px at 720p (15 px: review s15 round 3)."""
-
-    def _top_label(self, label):
-        return super()._top_label(label.scale(TOP_LABEL_GROWTH))
 
 
 def score_sign_colour(value: float):
@@ -981,7 +972,7 @@ class ScalingScene(LessonScene):
         demo = self.demos[shown]
         keys = [f"k_{j + 1}" for j in range(len(demo.scores))]
         left, right, _, _ = style.body_box()
-        moves = LegibleMoves(demo.scores, keys, score_tex=UNSCALED_LABEL,
+        moves = SoftmaxMoves(demo.scores, keys, score_tex=UNSCALED_LABEL,
                              names=("scores_unscaled", "exponentials", "weights_unscaled"), width=right - left)
         parts = moves.parts
         strings = self.strings["steps"]["exponentiate"]
@@ -1240,26 +1231,27 @@ class ScalingScene(LessonScene):
                    lab.get_bottom()[1] - LAB_GAP)
         # clear of the frames that come round the table's cells (FRAME_CLEARANCE under its last row)
         self.table_noise.next_to(table, DOWN, buff=NOTE_GAP).set_x((left + right) / 2)
-        self.table_lines = VGroup(lab, self.table_noise)  # (tests read them)
+        self.table_lines = VGroup(lab, self.table_noise)  # (tests read them, the table and the exercise line)
+        self.summary, self.exercise_line = table, exercise
         self.beat("table")
         self.play(Vanish(self.unscaled, self.scaled, self.legend, self.readout, self.rounded, self.marks,
                          rate_func=FIRST_HALF),
-                  Appear(table, self.table_lines, rate_func=SECOND_HALF), run_time=2 * SHORTEST_APPEAR)
+                  Appear(table, lab, rate_func=SECOND_HALF), run_time=2 * SHORTEST_APPEAR)
         self.hold(3, least=0.0)  # silent, what is left to read shared by the table's three moments; spoken, the voice's
         self.beat("rows")  # "de 8 a 64, la raíz crece 2.83 veces": the exercise's rows framed, its line under them
         rows = run_frames(table.rows, [size in EXERCISE for size in self.dimensions], style.HIGHLIGHT)
         self.play(Appear(exercise, rows), run_time=MARK_POP)
         self.hold(2, least=0.0)
-        # "... sin dividir por ella, el softmax se vuelve todo o nada": the undivided entropies of the rows that
-        # collapsed framed; "y dividiendo, reparte": the divided ones beside them, which did not, framed too (the
-        # divided frame came under «todo o nada»: review s15 round 2)
-        collapsed = [self.demos[size].weights_unscaled.max() > COLLAPSED for size in self.dimensions]
-        unscaled, divided = (run_frames(column, collapsed, style.HIGHLIGHT) for column in table.entropies)
+        # "sin dividir, se afila hasta el todo o nada": the exercise rows' undivided entropies framed; "y dividiendo,
+        # sigue repartiendo": their divided ones beside them, and under the table what those columns' differences are
+        # (the table, its notes and the exercise line had come in one second: review s16)
+        exercise_rows = [size in EXERCISE for size in self.dimensions]
+        unscaled, divided = (run_frames(column, exercise_rows, style.HIGHLIGHT) for column in table.entropies)
         self.beat("collapse")
         self.play(Vanish(rows), Create(unscaled), run_time=0.6)
         self.hold(1, least=0.0)
         self.beat("verdict")
-        self.play(Create(divided), run_time=0.6)
+        self.play(Create(divided), Appear(self.table_noise), run_time=0.6)
 
     def mean_line(self) -> str:
         """Under the summary table: each of its rows is one draw of n_keys keys; the divided softmax's entropy and

@@ -49,6 +49,7 @@ WEIGHT_OPACITY = 0.9  # as scenes.bar_chart draws weights
 LABEL_GAP = 0.15  # between the room of the bars and the key labels, and between the labels and the numbers
 ROW_GAP = 0.3  # between the rows of numbers
 LABEL_SIZE = 38  # the row's MathTex label: its scripts (k_j in an exponent) stay legible once fitted
+TOP_LABEL_SIZE = 46  # «1 = e^{max}» by the dashed line: its exponent over 16 px at 720p (15 px: reviews s15, s16)
 SIDE_GAP = 0.25  # between the numbers and their row's label on the left
 SUM_GAP = 0.12  # between the Σ sign and the sum
 NUMBER_SHARE = 0.8  # of a bar's column the widest number takes: neighbours stay apart
@@ -181,7 +182,8 @@ class SoftmaxMoves(VGroup):
                                    color=style.MUTED, stroke_width=2, dash_length=0.08)
         # The line is 1 on the drawing's scale, e^{max x} on the exponentials': dividing them all by e^{max x} only
         # scales the drawing (the factor cancels when they are divided by their sum), and the label says so.
-        self.one = self._top_label(MathTex(rf"1 = e^{{{self.largest_tex}}}", color=style.MUTED, font_size=LABEL_SIZE))
+        self.one = self._top_label(MathTex(rf"1 = e^{{{self.largest_tex}}}", color=style.MUTED,
+                                           font_size=TOP_LABEL_SIZE))
         # The row and its sum were built with the piece but not added to it: scale and move them as it was.
         self._follow(self.numbers, self.sum_line)
         self.row_label = self._row_label(1, self.numbers)

@@ -93,10 +93,10 @@ def test_the_entropy_formula_is_written_under_the_first_entropy(scene):
     once, in the growing step where an entropy first appears, right under «entropía: … bits», its subscripts 16 px
     at least; and it is the formula of the number beside it: −Σ p log₂ p of the row's weights, recomputed here."""
     record = step(scene, "growing")
-    formula = [text for text in record.texts if "log_2" in text.text]
+    formula = [text for text in record.texts if r"\log_" in text.text]
     assert len(formula) == 1, [text.text for text in record.texts]
     [line] = formula
-    # since review s15 round 3 the sum is set larger, on three lines: H(α) =, −Σ_j α_j, · log₂ α_j
+    # since review s15 round 3 the sum is set larger, on three lines: H(α) =, −Σ_j α_j, log₂ α_j (its 2 at text size)
     [total] = [text for text in record.texts if r"\sum_j" in text.text]
     assert r"\alpha_j" in line.text and r"\alpha_j" in total.text and line.top < total.bottom
     assert line.cap_height * PIXELS >= 16, line.cap_height * PIXELS
@@ -104,7 +104,7 @@ def test_the_entropy_formula_is_written_under_the_first_entropy(scene):
     [head] = [text for text in record.texts if text.text.startswith(r"H(\alpha)")]  # the formula's first line
     assert head.top < label.bottom and label.bottom - head.top < 1.0  # under its line, not far from it
     for other in ("variance", "spread", "exponentiate", "scaled", "restored"):
-        assert not any("log_2" in text.text for text in step(scene, other).texts), other
+        assert not any(r"\log_" in text.text for text in step(scene, other).texts), other
     settings = scene.settings
     weights = np.array(by_hand(settings.d_k, settings.n_keys, settings.seed)["weights_unscaled"])
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -57,12 +57,12 @@ def test_no_derivative_stands_on_the_key_or_score_rows(scene):
 
 def test_the_jacobian_line_says_why_the_sum_measures_the_gradient(scene):
     """One line under the scores, over the zero-gradient note, 16 px or more, writes the Jacobian p_i(δ_ij − p_j),
-    says the sum is its diagonal and that with one p ≈ 1 all of it is ≈ 0."""
+    says the sum is its trace (review s16: «diagonal» alone was not the sum) and that with one p ≈ 1 all of it is ≈ 0."""
     texts = growing_texts(scene)
     [formula] = [text for text in texts if JACOBIAN in text.text]
     assert r"p_i(\delta_{ij} - p_j)" in formula.text
     [score_label] = [text for text in texts if text.text == r"q\cdot k_j"]
-    [before] = [text for text in texts if text.text.startswith("Σ p(1 − p) = diagonal")]
+    [before] = [text for text in texts if text.text.startswith("Σ p(1 − p) = traza")]
     [after] = [text for text in texts if "p ≈ 1" in text.text]
     [note] = [text for text in texts if text.text.startswith("Las demás")]
     for part in (formula, before, after):
@@ -116,11 +116,11 @@ def test_small_scripts_are_16_px(recorded_scene):
     scene, log = recorded_scene
     tops = {id(part): part for kind, play in log if kind == "play" for animated in play.animated
             for part in animated.get_family() if isinstance(part, MathTex)}
-    entropy = [tex for tex in tops.values() if r"\log_2" in tex.tex_string]
+    entropy = [tex for tex in tops.values() if r"\log_" in tex.tex_string]
     one = [tex for tex in tops.values() if tex.tex_string.startswith("1 = e^")]
     assert entropy and one
     for tex in entropy:
-        before = tex.tex_string[:tex.tex_string.index(r"\log_2")]
+        before = tex.tex_string[:tex.tex_string.index(r"\log_")]
         two = glyphs(tex)[glyph_count(before) + 3]  # l, o, g, then the 2
         assert two.height * PIXELS >= LEAST_PIXELS
     for tex in one:
