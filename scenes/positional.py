@@ -480,9 +480,12 @@ class PositionalScene(LessonScene):
         starts, delta = self.hand_starts()
         turns = hand_turns(delta, d, base)
         strings = self.strings["steps"]["clock_hands"]
+        twin = self.hand_twin(starts[-1], delta)
+        said = "" if twin is None else strings["twin_said"].format(  # the turn on to the twin distance, said as it
+            end=starts[-1] + twin, turn=degrees_written(hand_turns(twin, d, base)[0]))  # turns (review s16: silent)
         self.enter_step("clock_hands", keep=(self.heatmap, self.legend),
                         caption=strings["caption" if len(starts) > 1 else "caption_one_start"],
-                        delta=delta, second=starts[-1], end=starts[-1] + delta,
+                        delta=delta, second=starts[-1], end=starts[-1] + delta, twin=said,
                         speeds=strings["speeds"] if d >= 4 else "")  # fast and slow hands need two of them
         self.shrink_heatmap(HANDS_HEATMAP_HEIGHT)
         left, right, _, _ = self.panel_region()
@@ -518,7 +521,8 @@ class PositionalScene(LessonScene):
                      high=180.0)
             self.cascade(numbers, READOUT_SECONDS * len(numbers))
             marks = VGroup(ghosts, anchor, arcs)
-            self.wait(1.0)
+            if k < len(starts) - 1 or panel.twin is None:  # the twin's turn waits for its words, not for a look
+                self.wait(1.0)
         if panel.twin is not None:
             self.turn_to_twin(panel, starts[-1], marks)
         else:
@@ -528,12 +532,13 @@ class PositionalScene(LessonScene):
     def turn_to_twin(self, panel: VGroup, start: int, marks: VGroup):
         """The hands turn on from start + Δ to start + the twin distance (Δ = 4, whose similarity 5.56 is Δ = 3's
         5.54 to 0.02), the arcs redrawn from ``start`` and the new turns written under the others with the turn's
-        formula: the sums agree, the hands do not (the fastest turns 172° or 229°). Within the step's hold after the
-        voice (review s15: «las manecillas los separan» was asserted and never shown)."""
+        formula: the sums agree, the hands do not (the fastest turns 172° or 229°), as the voice says so (review s15:
+        «las manecillas los separan» was asserted and never shown; review s16: then shown in silence)."""
         d, base = self.PE.shape[1], self.settings.base
         twin = panel.twin_delta
         end = start + panel.delta
         # the ghost hands at ``start`` and its row's frame stay: the new turn is measured from there
+        self.beat("twin")  # «hasta la 12, la más rápida gira 229 grados» as the hands turn on
         self.cue("position_sweep", rows=self.PE[end:start + twin + 1].tolist(),
                  angular_frequencies=self.omega.tolist(), duration=TWIN_TURN_SECONDS)
         self.play(Vanish(marks[-1]), self.turned(end, start + twin), run_time=TWIN_TURN_SECONDS, rate_func=linear)
@@ -664,6 +669,8 @@ class PositionalScene(LessonScene):
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
                         **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide,
                         ago=said if twin is not None else "")
+        self.beat("sum")  # the axes and the plot's name, the product as a sum of cosines, written as the voice begins
+        # on it (review s16: 4 s of empty axes while it said «Entre dos posiciones a Δ pasos, el producto punto»)
         self.shrink_heatmap(SHRUNK_HEATMAP)
         axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=MAIN_PLOT_SHARE if wide else 1.0)
         plots = VGroup(VGroup(axes, axis_labels))
@@ -690,7 +697,6 @@ class PositionalScene(LessonScene):
         if len(notes):  # under the heatmap, the plots beside it as tall as the body lets them be (review s11)
             self.place_under_heatmap(notes, table)
         self.pop(Create(axes), Appear(axis_labels[:-1]), slot=1.0)
-        self.beat("sum")  # the plot's name, the product as a sum of cosines, written as the voice says it
         self.play(Write(axis_labels[-1]), run_time=1.0)
         self.draw_similarity(axes, starts[0], curves[0], dashed=False)
         self.beat("row")  # the first curve's numbers, and why it starts at d/2, as the voice says so
