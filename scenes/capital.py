@@ -899,13 +899,16 @@ class CapitalScene(LessonScene):
     def dot_product_line(self, name: str, left, right, result: str) -> VGroup:
         """The worked dot product under the body, e.g. "puntaje de «Francia» = 2.69·2.14 + … ≈ 5.77": "=" only
         when the rounded numbers written reproduce ``result`` (2.69·2.14 is 5.76; the exact score rounds to 5.77);
-        with "≈", the note saying why under it (a student recomputing 5.76 sees it on the same screen)."""
+        with "≈", the note under it saying what the terms written give (5.76) and that the result comes from the values
+        unrounded (review s16: a student recomputing 5.76 was told only that «the last decimal varies»)."""
         terms = " + ".join(f"{format_number(a)}·{parenthesised(b)}" for a, b in zip(left, right))
         rounded = not reproduces(parse_number(result), as_read(left) @ as_read(right))
         text = self.labels["expansion"].format(name=name, terms=terms, relation="≈" if rounded else "=", result=result)
         if not rounded:
             return VGroup(self.worked_line(text))
-        return VGroup(self.worked_line(text, above=NOTE_HEIGHT), self.rounding_note())
+        written = format_number(float(as_read(left) @ as_read(right)))
+        return VGroup(self.worked_line(text, above=NOTE_HEIGHT),
+                      self.rounding_note(self.labels["approx_worked"].format(written=written, result=result)))
 
     @staticmethod
     def worked_reserve(line: VGroup) -> float:
@@ -921,9 +924,9 @@ class CapitalScene(LessonScene):
         fit(line, right_edge - left_edge, LINE_HEIGHT)
         return line.move_to([0, bottom + CAPTION_CLEARANCE + above + LINE_HEIGHT / 2, 0])
 
-    def rounding_note(self):
+    def rounding_note(self, text: str | None = None):
         """What a worked line's «≈» means, in the NOTE_HEIGHT strip under it: the result was computed unrounded."""
-        note = label_text(self.labels["approx_values"], style.MUTED, style.CAPTION_SIZE)
+        note = label_text(text or self.labels["approx_values"], style.MUTED, style.CAPTION_SIZE)
         left_edge, right_edge, bottom, _ = style.body_box()
         fit(note, right_edge - left_edge, NOTE_HEIGHT)
         return note.move_to([0, bottom + CAPTION_CLEARANCE + NOTE_HEIGHT / 2, 0])

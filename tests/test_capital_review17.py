@@ -1,9 +1,10 @@
 """Capital at the seventeenth review (/tmp/s16/review/review-k.md, «05-capital»): step 14's two number lines had no
 zero, and «sin país 0.00» stood over a dot at −0.17 (after ÷σ, −0.22), so a student read the identity as the dot's
-coordinate and could not see why ÷σ moved it left.
+coordinate and could not see why ÷σ moved it left; «≈ 5.77» (2.69·2.14 = 5.76) and «≈ 0.55» (0.5556) were explained
+only as «the last decimal varies».
 
-Now each line marks its zero where the dots' own scale puts it, and each identity is written «identidad 0.00» under
-its country's name. Measured on the built mobjects, against numbers recomputed here with numpy."""
+Now each line marks its zero where the dots' own scale puts it, each identity is written «identidad 0.00» under
+its country's name, and the note under a «≈» line writes what the terms as written give. Measured on the built mobjects, against numbers recomputed here with numpy."""
 
 import numpy as np
 import pytest
@@ -61,3 +62,26 @@ def test_an_identity_is_written_as_an_identity_not_as_a_position(asymmetry):
         before = max(same_line, key=lambda text: text.get_right()[0])
         assert before.text == IDENTITY_WORD, before.text
         assert number.get_left()[0] - before.get_right()[0] < 0.3
+
+
+@pytest.fixture(scope="module")
+def worked():
+    return run_scene("capital", steps=parse_steps("scores..context", list(CapitalScene.STEPS)))
+
+
+@pytest.mark.parametrize("key", ["scores", "context"])
+def test_an_approximate_line_says_what_its_written_terms_give(worked, key):
+    """«2.69·2.14 + … ≈ 5.77» and «… + 0.55·1.01 + 0.01·0.01 ≈ 0.55»: the note under each line writes what the terms
+    as written give (5.76, 0.56, worked out here from the rounded terms) beside the result shown (before: only «the
+    last decimal varies», so a student recomputing could not tell which number to trust)."""
+    walk = capital_walkthrough(1.0)
+    best = int(np.argmax(walk.scores))
+    left, right, result = {"scores": (walk.Q[-1], walk.K[best], walk.scores[best]),
+                           "context": (walk.attention_row, walk.V[:, COUNTRY], walk.context[COUNTRY])}[key]
+    written = f"{np.round(left, 2) @ np.round(right, 2):.2f}"
+    shown = f"{result:.2f}"
+    assert written != shown  # the case the note is for
+    texts = [text.text for text in next(step for step in worked.steps if step.key == key).texts]
+    assert any(text.endswith(f"≈ {shown}") for text in texts), texts
+    note = next(text for text in texts if text.startswith("≈"))
+    assert written in note and shown in note, note
