@@ -39,6 +39,8 @@ GROWTH = 1.5  # seconds the distribution's bars take to grow: its chord sounds a
 CHORD_SECONDS = 1.6  # a distribution's chord as its bars land (step 9)
 NUMBERS_PER_OUTPUT_ROW = 2  # a row of W_out or b_out: París's and Roma's numbers, then six zeros
 LINE_HEIGHT = 0.55  # strip kept under the body for a worked line
+NAME_LINE_PITCH = 0.42  # from the baseline of a country's identity to its name's over it, above step 14's dots
+ZERO_TICK = 0.15  # half the height of the zero mark on step 14's number lines
 NOTE_HEIGHT = 0.35  # and under a worked line with «≈», for the note saying what it means
 CAPTION_CLEARANCE = 0.3  # body_box leaves room for one caption line; a wrapped caption needs this much more
 SIGN_SIZE = 40
@@ -699,17 +701,22 @@ class CapitalScene(LessonScene):
                       VGroup(after, row_titles[1]), winners)
 
     def number_line(self, values, origin: float, unit: float, name: str, gap_side) -> VGroup:
-        """A line with a dot per value and the two gaps between neighbouring dots written beside it."""
+        """A line with a dot per value, the two gaps between neighbouring dots written beside it and its zero marked
+        on the other side: without the zero a dot's position could only be guessed (review s16 read «sin país 0.00»
+        over a dot at −0.17 as that dot's coordinate)."""
         xs = [(value - origin) * unit for value in values]
-        line = Line([min(xs) - 0.6, 0, 0], [max(xs) + 0.6, 0, 0], color=style.MUTED, stroke_width=3)
+        zero = -origin * unit
+        line = Line([min(xs + [zero]) - 0.6, 0, 0], [max(xs + [zero]) + 0.6, 0, 0], color=style.MUTED, stroke_width=3)
         dots = VGroup(*[Dot([x, 0, 0], radius=0.11, color=style.HIGHLIGHT) for x in xs])
         gaps = VGroup()
         for i in range(len(values) - 1):
             gap = number_text(values[i + 1] - values[i], style.TEXT, style.CAPTION_SIZE)
             gap.tag = (f"{name}_gap", (0, i))
             gaps.add(gap.next_to([(xs[i] + xs[i + 1]) / 2, 0, 0], gap_side, buff=0.25))
-        group = VGroup(line, dots, gaps)
-        group.dots = dots
+        tick = Line([zero, -ZERO_TICK, 0], [zero, ZERO_TICK, 0], color=style.MUTED, stroke_width=3)
+        zero_mark = VGroup(tick, label_text("0", style.MUTED, style.CAPTION_SIZE).next_to(tick, -gap_side, buff=0.1))
+        group = VGroup(line, dots, gaps, zero_mark)
+        group.dots, group.zero = dots, tick
         return group
 
     def line_title(self, formula: str, note: str) -> VGroup:
@@ -717,9 +724,12 @@ class CapitalScene(LessonScene):
                       label_text(note, style.MUTED, style.CAPTION_SIZE)).arrange(DOWN, buff=0.12)
 
     def identity_name(self, walk, index: int) -> VGroup:
-        """"Italia −0.90", "sin país 0.00", "Francia 0.90" above the dots."""
-        return self.reading(self.place_name(walk.identity), walk.identity, "mirror_identity", index=index,
-                            size=style.CAPTION_SIZE)
+        """"Italia" over "identidad −0.90" above a dot: the number named as the identity, not read as the dot's
+        position (review s16 read «sin país 0.00» over a dot at −0.17 as its coordinate)."""
+        value = self.reading(self.labels["identity_value"], walk.identity, "mirror_identity", index=index,
+                             size=style.CAPTION_SIZE)
+        name = label_text(self.place_name(walk.identity), style.TEXT, style.CAPTION_SIZE)
+        return VGroup(sit_on(name, baseline(value[0]) + NAME_LINE_PITCH), value)
 
     def place_name(self, identity: float) -> str:
         """The country an identity leans to, as the locale writes it; "sin país" at 0."""
@@ -889,13 +899,16 @@ class CapitalScene(LessonScene):
     def dot_product_line(self, name: str, left, right, result: str) -> VGroup:
         """The worked dot product under the body, e.g. "puntaje de «Francia» = 2.69·2.14 + … ≈ 5.77": "=" only
         when the rounded numbers written reproduce ``result`` (2.69·2.14 is 5.76; the exact score rounds to 5.77);
-        with "≈", the note saying why under it (a student recomputing 5.76 sees it on the same screen)."""
+        with "≈", the note under it saying what the terms written give (5.76) and that the result comes from the values
+        unrounded (review s16: a student recomputing 5.76 was told only that «the last decimal varies»)."""
         terms = " + ".join(f"{format_number(a)}·{parenthesised(b)}" for a, b in zip(left, right))
         rounded = not reproduces(parse_number(result), as_read(left) @ as_read(right))
         text = self.labels["expansion"].format(name=name, terms=terms, relation="≈" if rounded else "=", result=result)
         if not rounded:
             return VGroup(self.worked_line(text))
-        return VGroup(self.worked_line(text, above=NOTE_HEIGHT), self.rounding_note())
+        written = format_number(float(as_read(left) @ as_read(right)))
+        return VGroup(self.worked_line(text, above=NOTE_HEIGHT),
+                      self.rounding_note(self.labels["approx_worked"].format(written=written, result=result)))
 
     @staticmethod
     def worked_reserve(line: VGroup) -> float:
@@ -911,9 +924,9 @@ class CapitalScene(LessonScene):
         fit(line, right_edge - left_edge, LINE_HEIGHT)
         return line.move_to([0, bottom + CAPTION_CLEARANCE + above + LINE_HEIGHT / 2, 0])
 
-    def rounding_note(self):
+    def rounding_note(self, text: str | None = None):
         """What a worked line's «≈» means, in the NOTE_HEIGHT strip under it: the result was computed unrounded."""
-        note = label_text(self.labels["approx_values"], style.MUTED, style.CAPTION_SIZE)
+        note = label_text(text or self.labels["approx_values"], style.MUTED, style.CAPTION_SIZE)
         left_edge, right_edge, bottom, _ = style.body_box()
         fit(note, right_edge - left_edge, NOTE_HEIGHT)
         return note.move_to([0, bottom + CAPTION_CLEARANCE + NOTE_HEIGHT / 2, 0])

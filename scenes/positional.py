@@ -87,8 +87,9 @@ SENTENCES_GAP = 0.75  # between sentence A's matrices and B's words: room for th
 WEIGHTS_GAP = 0.2  # between sentence B's matrices and the weights kept beside them
 WEIGHT_STACK_GAP = 0.25  # between W_Q, W_K and W_V stacked
 WEIGHT_NAME_GAP = 0.1  # between a stacked weight matrix and its name at its left
-DIMMED = 0.3  # opacity share left to the demonstration's matrices the voice is not talking about (review s12: 129
-# numbers at once, legible only with the frames guiding the eye)
+DIMMED = 0.75  # opacity share left to the demonstration's matrices the voice is not talking about (review s12: 129
+# numbers at once, legible only with the frames guiding the eye): the weights' magenta still 3:1 on the background, so
+# they can be checked while the voice says «comparemos cada palabra» (review s16: 0.3 left them at 1.44:1)
 DIM_SECONDS = 0.3
 WEIGHTS_SECONDS = 0.4  # the weights land in their stack beside the sentences, and are looked at
 FRAME_SECONDS = 0.3  # Z_B's empty brackets, before its rows come compared
@@ -104,6 +105,7 @@ TABLE_BLOCK_SECONDS = 1.2  # a token's x, PE and x + PE land together: its sum w
 FIRST_ENCODING_LOOK = 1.5  # the table's last look, PE(0) framed
 SUM_LARGEST_SCALE = 1.35  # steps 9-10 may grow to fill the frame: their numbers are what the viewer checks by hand
 SECOND_FRAME_AFTER = 1.8  # s: the last step's second frame (a position's column) after its first (a word's row)
+CAVEAT_GAP = 0.5  # between the last step's grids and the caveat under them
 READER_DECIMALS = 4  # w_1, w_2 written so that the table's x and PE through them give the grids to the last decimal
 
 
@@ -111,6 +113,13 @@ def fewest_decimals(*matrices, most: int = 2) -> int:
     """The fewest decimals (up to ``most``) that write every value of ``matrices`` exactly: 1 for 0.3 and 1.5."""
     values = np.concatenate([np.ravel(matrix) for matrix in matrices])
     return next(places for places in range(most + 1) if places == most or np.allclose(values, values.round(places)))
+
+
+def gap_decimals(larger: float, smaller: float, gap: float, fewest: int = 3, most: int = 6) -> int:
+    """The fewest decimals (from ``fewest``) at which ``larger`` − ``smaller``, as written, gives ``gap`` as written
+    with 2: 2.357 − 1.215 = 1.142 → 1.14 (at 2 decimals, 2.36 − 1.21 = 1.15)."""
+    return next((places for places in range(fewest, most)
+                 if f"{round(larger, places) - round(smaller, places):.2f}" == f"{gap:.2f}"), most)
 
 
 def moving_decimals(values: np.ndarray, fewest: int = 2, most: int = MOST_TABLE_DECIMALS) -> int:
@@ -471,9 +480,12 @@ class PositionalScene(LessonScene):
         starts, delta = self.hand_starts()
         turns = hand_turns(delta, d, base)
         strings = self.strings["steps"]["clock_hands"]
+        twin = self.hand_twin(starts[-1], delta)
+        said = "" if twin is None else strings["twin_said"].format(  # the turn on to the twin distance, said as it
+            end=starts[-1] + twin, turn=degrees_written(hand_turns(twin, d, base)[0]))  # turns (review s16: silent)
         self.enter_step("clock_hands", keep=(self.heatmap, self.legend),
                         caption=strings["caption" if len(starts) > 1 else "caption_one_start"],
-                        delta=delta, second=starts[-1], end=starts[-1] + delta,
+                        delta=delta, second=starts[-1], end=starts[-1] + delta, twin=said,
                         speeds=strings["speeds"] if d >= 4 else "")  # fast and slow hands need two of them
         self.shrink_heatmap(HANDS_HEATMAP_HEIGHT)
         left, right, _, _ = self.panel_region()
@@ -509,7 +521,8 @@ class PositionalScene(LessonScene):
                      high=180.0)
             self.cascade(numbers, READOUT_SECONDS * len(numbers))
             marks = VGroup(ghosts, anchor, arcs)
-            self.wait(1.0)
+            if k < len(starts) - 1 or panel.twin is None:  # the twin's turn waits for its words, not for a look
+                self.wait(1.0)
         if panel.twin is not None:
             self.turn_to_twin(panel, starts[-1], marks)
         else:
@@ -519,12 +532,13 @@ class PositionalScene(LessonScene):
     def turn_to_twin(self, panel: VGroup, start: int, marks: VGroup):
         """The hands turn on from start + Δ to start + the twin distance (Δ = 4, whose similarity 5.56 is Δ = 3's
         5.54 to 0.02), the arcs redrawn from ``start`` and the new turns written under the others with the turn's
-        formula: the sums agree, the hands do not (the fastest turns 172° or 229°). Within the step's hold after the
-        voice (review s15: «las manecillas los separan» was asserted and never shown)."""
+        formula: the sums agree, the hands do not (the fastest turns 172° or 229°), as the voice says so (review s15:
+        «las manecillas los separan» was asserted and never shown; review s16: then shown in silence)."""
         d, base = self.PE.shape[1], self.settings.base
         twin = panel.twin_delta
         end = start + panel.delta
         # the ghost hands at ``start`` and its row's frame stay: the new turn is measured from there
+        self.beat("twin")  # «hasta la 12, la más rápida gira 229 grados» as the hands turn on
         self.cue("position_sweep", rows=self.PE[end:start + twin + 1].tolist(),
                  angular_frequencies=self.omega.tolist(), duration=TWIN_TURN_SECONDS)
         self.play(Vanish(marks[-1]), self.turned(end, start + twin), run_time=TWIN_TURN_SECONDS, rate_func=linear)
@@ -655,6 +669,8 @@ class PositionalScene(LessonScene):
         self.enter_step("similarity", keep=(self.heatmap, self.legend), caption=self.similarity_caption(rise, wide),
                         **self.similarity_fields(curves[0], rise), second=starts[1], half=d // 2, wide=wide,
                         ago=said if twin is not None else "")
+        self.beat("sum")  # the axes and the plot's name, the product as a sum of cosines, written as the voice begins
+        # on it (review s16: 4 s of empty axes while it said «Entre dos posiciones a Δ pasos, el producto punto»)
         self.shrink_heatmap(SHRUNK_HEATMAP)
         axes, axis_labels = self.similarity_axes(curves, d, "similarity_axis", share=MAIN_PLOT_SHARE if wide else 1.0)
         plots = VGroup(VGroup(axes, axis_labels))
@@ -681,7 +697,6 @@ class PositionalScene(LessonScene):
         if len(notes):  # under the heatmap, the plots beside it as tall as the body lets them be (review s11)
             self.place_under_heatmap(notes, table)
         self.pop(Create(axes), Appear(axis_labels[:-1]), slot=1.0)
-        self.beat("sum")  # the plot's name, the product as a sum of cosines, written as the voice says it
         self.play(Write(axis_labels[-1]), run_time=1.0)
         self.draw_similarity(axes, starts[0], curves[0], dashed=False)
         self.beat("row")  # the first curve's numbers, and why it starts at d/2, as the voice says so
@@ -979,8 +994,11 @@ class PositionalScene(LessonScene):
             note.next_to(positions, DOWN, buff=0.3)
         stage = VGroup(*columns).arrange(RIGHT, buff=0.6, aligned_edge=UP)
         # what w_1, w_2 are (built to show it can be done) and what that means for attention, under the grids
-        learned = wrapped_text(self.labels["readers_built"], style.TEXT, style.BODY_SIZE, stage.width)
-        self.place(VGroup(stage, learned).arrange(DOWN, buff=0.5), largest_scale=SUM_LARGEST_SCALE)
+        # at its own size across the body: scaled with the grids to fit, its letters were 14 px high (review s16)
+        left, right, _, _ = self.body()
+        learned = wrapped_text(self.labels["readers_built"], style.TEXT, style.BODY_SIZE, right - left)
+        self.place(stage, bottom_room=learned.height + CAVEAT_GAP, largest_scale=SUM_LARGEST_SCALE)
+        learned.next_to(stage, DOWN, buff=CAVEAT_GAP)
         # the words come with «la suma no borra la palabra», their positions with «en cada posición»
         self.pop(*[Appear(grid.frame) for grid in grids], *[Appear(column[1]) for column in columns[1:]], slot=0.8)
         self.beat("grids")  # every word at every position: the two grids' rows and columns, still empty
@@ -1211,13 +1229,21 @@ class PositionalScene(LessonScene):
         return self.demo.tokens_b[int(np.argmax(self.row_gaps(output_a, output_b)))]
 
     def difference_number(self, output_a: np.ndarray, output_b: np.ndarray):
-        """The largest gap, and (when there is one) the word whose rows hold it: «1.14 («al»)»."""
-        value = number_text(self.max_difference(output_a, output_b), style.TEXT, style.BODY_SIZE)
+        """The largest gap, and (when there is one) the word whose rows hold it and the two entries it is the gap of,
+        written with the decimals that give it: «1.14 («al»: 2.357 − 1.215)» (review s16: the boxed 2.36 − 1.21 gave
+        1.15, and nothing said where 1.14 came from)."""
+        largest = self.max_difference(output_a, output_b)
+        value = number_text(largest, style.TEXT, style.BODY_SIZE)
         value.tag = ("difference", (0, 0))
-        if round(self.max_difference(output_a, output_b), 2) == 0:
+        if round(largest, 2) == 0:
             return value
+        (row_a, row_b), column = self.largest_place(output_a, output_b)
+        larger, smaller = sorted((output_a[row_a, column], output_b[row_b, column]), reverse=True)
+        places = gap_decimals(larger, smaller, largest)
         token = self.shown_word(self.most_changed(output_a, output_b))
-        word = label_text(self.labels["difference_word"].format(token=token), style.OUTPUT, style.BODY_SIZE)
+        word = label_text(self.labels["difference_word"].format(
+            token=token, larger=format_number(larger, places), smaller=format_number(smaller, places)),
+            style.OUTPUT, style.BODY_SIZE)
         return VGroup(value, word.next_to(value, RIGHT, buff=0.15).align_to(value, DOWN))
 
     def show_with_pe(self):
@@ -1294,12 +1320,16 @@ class PositionalScene(LessonScene):
     def largest_cells(self, outputs: list[LabelledMatrix], output_a: np.ndarray, output_b: np.ndarray) -> VGroup:
         """Boxes round the two numbers whose gap is the largest difference (2.36 and 1.21 for «al»), their places
         (sentence, row, column) kept as ``places``."""
-        token = self.most_changed(output_a, output_b)
-        rows = (self.demo.tokens_a.index(token), self.demo.tokens_b.index(token))
-        column = int(np.argmax(np.abs(output_b[rows[1]] - output_a[rows[0]])))
+        rows, column = self.largest_place(output_a, output_b)
         boxes = VGroup(*[matrix.cell_box(i, column) for matrix, i in zip(outputs, rows)])
         boxes.places = [(side, i, column) for side, i in enumerate(rows)]
         return boxes
+
+    def largest_place(self, output_a: np.ndarray, output_b: np.ndarray) -> tuple[tuple[int, int], int]:
+        """(row in Z_A, row in Z_B) of the word whose rows differ most, and the column where they do."""
+        token = self.most_changed(output_a, output_b)
+        rows = (self.demo.tokens_a.index(token), self.demo.tokens_b.index(token))
+        return rows, int(np.argmax(np.abs(output_b[rows[1]] - output_a[rows[0]])))
 
     @staticmethod
     def in_place(old: LabelledMatrix, new: LabelledMatrix) -> LabelledMatrix:
