@@ -88,6 +88,7 @@ THINK_BAR_INSET = 0.25  # between its ends and its card's sides
 THINK_BAR_GAP = 0.15  # between the card's foot and it
 THINK_BAR_IN = 0.15
 THINK_BAR_LEFT = 1e-3  # its width once run out (a stretch to 0 would lose its shape)
+CARD_STILL_MOST = LONGEST_FREEZE - 1.0  # a card said for longer: its bar starts this long after it settled
 CARD_LINE_SECONDS = 0.25  # a closing card's line coming as it is said: a slower fade of grey text reads as still
 
 
@@ -783,8 +784,9 @@ class LessonScene(Scene):
     def think_until(self, until: float, panel) -> None:
         """The time to think after a question is said, seen passing: once the voice has ended, a bar under the card's
         ``panel`` runs out until ``until`` (a card said, then held for its thinking time, stood still for
-        over 6 s: review s13)."""
-        self.wait_until(self._voice_until)
+        over 6 s: review s13); sooner, CARD_STILL_MOST after the card settled, when its question takes longer to say
+        (scaling's exercise 5 was said for 7.4 s on a still card: review s16)."""
+        self.wait_until(min(self._voice_until, self._settled + CARD_STILL_MOST * self.job.config.lecture.pace))
         seconds = until - self.renderer.time
         if seconds < THINK_BAR_IN + 1 / config.frame_rate:
             self.wait_until(until)

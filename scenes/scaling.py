@@ -78,10 +78,10 @@ CELL_FILL = 0.94  # of a cell's width its widest number takes
 SCORE_CELL_HEIGHT = 0.42
 NUMBER_SIZE = style.BODY_SIZE  # scores and weights: the panels shrink to fit, these must stay over 14 px
 # The guide's H(α_i) = −Σ_j α_ij log₂ α_ij for the one row shown: the entropy in bits the side column gives (0 when
-# one key takes everything, log₂ n when n keys share evenly), in three lines under that number (the product goes on
-# from line to line, no sign at a line's start: review s16), narrow enough for the side column; log₂'s 2 at text size
-ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j", r"\log_{\textstyle 2} \alpha_j")  # log's 2 full size
-FORMULA_SIZE = 50  # log₂'s 2 over 16 px at 720p in the growing step's panel (at 36 it was 12 px: review s15 round 3)
+# one key takes everything, log₂ n when n keys share evenly), under that number: «H(α) =», then the whole sum on one
+# line (three lines broke the product: review s16), narrow enough for the side column
+ENTROPY_FORMULA = (r"H(\alpha) =", r"-\textstyle\sum_j \alpha_j \log_{\mbox{\footnotesize 2}} \alpha_j")  # log's 2 at 80 %
+FORMULA_SIZE = 38  # the sum on one line no wider than the column's other lines; log₂'s 2 (80 % of text) over 16 px
 # Why Σ p(1 − p) measures the gradient, drawn under the scores as the voice names the keys left at zero: its terms are
 # the diagonal of the softmax's Jacobian ∂p_i/∂(q·k_j) = p_i(δ_ij − p_j), whose off-diagonal terms −p_i p_j vanish too
 # once one p is ≈ 1 (review s15 round 3: beside the column, «∂p/∂(q·k)» read as the label of the score row)
@@ -1243,15 +1243,17 @@ class ScalingScene(LessonScene):
         self.play(Appear(exercise, rows), run_time=MARK_POP)
         self.hold(2, least=0.0)
         # "sin dividir, se afila hasta el todo o nada": the exercise rows' undivided entropies framed; "y dividiendo,
-        # sigue repartiendo": their divided ones beside them, and under the table what those columns' differences are
-        # (the table, its notes and the exercise line had come in one second: review s16)
+        # sigue repartiendo": their divided ones beside them; then under the table what those columns' differences are
+        # (the table, its notes and the exercise line had come in one second, the note never said: review s16)
         exercise_rows = [size in EXERCISE for size in self.dimensions]
         unscaled, divided = (run_frames(column, exercise_rows, style.HIGHLIGHT) for column in table.entropies)
         self.beat("collapse")
         self.play(Vanish(rows), Create(unscaled), run_time=0.6)
         self.hold(1, least=0.0)
         self.beat("verdict")
-        self.play(Create(divided), Appear(self.table_noise), run_time=0.6)
+        self.play(Create(divided), run_time=0.6)
+        self.beat("noise")  # "lo que varía entre filas es azar de la muestra": the note saying how much, under the table
+        self.play(Appear(self.table_noise), run_time=MARK_POP)
 
     def mean_line(self) -> str:
         """Under the summary table: each of its rows is one draw of n_keys keys; the divided softmax's entropy and

@@ -3,7 +3,8 @@
 - 1: the last screen brought a 28-number table, the lab line, the noise note and the exercise line within 1.3 s.
 - 2: the guide's exercise 5 was answered, never asked: no card, no time to think.
 - the boxes framed the d_k = 64 and 512 cells while the exercise line compares 8 → 64.
-- 3: the entropy's formula broke «· log₂ α_j» onto a line of its own, a sign first.
+- 3: the entropy's formula broke «· log₂ α_j» onto a line of its own, a sign first; then over three lines.
+- the exercise card stood still 7.4 s while its question was said.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import pytest
 from manim import MathTex
 
+from scenes.lesson_scene import LONGEST_FREEZE
+from tests.scene_checks import PacedSpeaker, freezes, recorded
 from tests.test_scaling_review15 import recorded_scene, scene, step  # noqa: F401 (fixtures)
 
 GUIDE_EXERCISE = (8, 64)  # «La simulación usa d_k = 8. Si se usara d_k = 64 (como en GPT-2)…» (guide, ejercicio 5)
@@ -81,3 +84,27 @@ def test_no_line_of_the_entropy_formula_starts_with_a_sign_of_product(recorded_s
              and any(piece in part.tex_string for piece in (r"H(\alpha)", r"\log", r"\sum_j"))}
     formula = [line for line in lines if r"\sum_j \alpha_j" in line or r"\log" in line]
     assert formula and not [line for line in formula if line.lstrip().startswith((r"\cdot", r"\times"))]
+
+
+class SlowSpeaker(PacedSpeaker):
+    """A stand-in voice at 110 words a minute: the synthetic voice said the card's 15 written words («d_k» as «d sub
+    ka», 64 as «sesenta y cuatro») in 7.7 s, which the 166-words pace gives as 5.7."""
+
+    WORD_SECONDS = 60 / 110
+
+
+@pytest.fixture(scope="module")
+def slow():
+    return recorded("scaling", narration=SlowSpeaker())
+
+
+def test_the_exercise_card_never_stands_still_6_s(slow):
+    """Its question, said (d sub k, sesenta y cuatro…), took 7.4 s on a still card: the thinking bar runs from the
+    card's fifth second when the voice is that long, so no still stretch of the card reaches LONGEST_FREEZE."""
+    scene, _ = slow
+    [card] = [card for card in scene.cards if card.kind == "predictive"]
+    voice = card.narration["phrases"][-1][2] - card.narration["phrases"][0][1]
+    assert voice > LONGEST_FREEZE - 1.0  # the case the review found: a question said for longer than that
+    stills = [(max(start, card.start), min(end, card.end)) for start, end in freezes(scene)
+              if start < card.end and end > card.start]
+    assert all(end - start < LONGEST_FREEZE for start, end in stills), stills
