@@ -10,7 +10,7 @@ the range): the scaled scores are visibly the smaller ones.
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, DashedLine, Dot, FadeIn, GrowFromEdge, LaggedStart, Line, MathTex,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Brace, Create, DashedLine, Dot, FadeIn, GrowFromEdge, Indicate, LaggedStart, Line, MathTex,
                    Rectangle, ReplacementTransform, SurroundingRectangle, Transform, TransformFromCopy, VGroup, VMobject,
                    Write,
                    smooth, squish_rate_func)
@@ -40,6 +40,7 @@ SWEEP_CHANGE = 1.0
 # leads there (its new numbers and that line: 1.5 s was too short to read them, review s15 round 3); its first row was
 # read while the voice spoke, its last stays under the voice after it
 CHORD_HOLD, LINE_HOLD = 1.1, 2.6
+NOTE_LIGHT = 1.0  # the table's noise note lit once as the voice ends: the last screen is not still 6 s
 NAMED_WAIT = 1.2  # into that longer hold, the score its line names is framed: the row never stands 6 s near still
 STATE_HOLD = 2.0  # seconds each d_k is held in the last sweep (its numbers stay, read, in the table after it)
 STATE_CHANGE = 0.7  # seconds the last sweep takes to move both panels to the next d_k
@@ -1254,6 +1255,9 @@ class ScalingScene(LessonScene):
         self.play(Create(divided), run_time=0.6)
         self.beat("noise")  # "lo que varía entre filas es azar de la muestra": the note saying how much, under the table
         self.play(Appear(self.table_noise), run_time=MARK_POP)
+        # as the voice ends, the note lights once, then the table stands for what is left to read (7 s still: review s16)
+        self.wait(max(self.voice_left(), MARK_POP))
+        self.play(Indicate(self.table_noise, scale_factor=1.0, color=style.TEXT), run_time=NOTE_LIGHT)
 
     def mean_line(self) -> str:
         """Under the summary table: each of its rows is one draw of n_keys keys; the divided softmax's entropy and

@@ -147,7 +147,7 @@ def test_the_default_example_answers_as_before(language):
     for key, text in zip(("variance", "growing", "scaled", "restored"), said):
         assert text in got[key][1], (key, got[key][1])
     # the guide's exercise 5 (its d_k = 64 instead of the lab's 8), posed as the guide poses it
-    assert got["restored"][0].startswith({"es": "Ejercicio 5: con d_k = 64 y no 8,",
+    assert got["restored"][0].startswith({"es": "Ejercicio 5: d_k = 64, no 8:",
                                           "en": "Exercise 5: d_k = 64, not 8:"}[language])
 
 

@@ -87,4 +87,4 @@ def test_the_hands_are_said_to_turn_alike_as_the_second_turn_is_written(position
                 written.setdefault(name, play)
     assert len(written) == 2
     second = max(written.values(), key=lambda play: play.start)
-    assert phrase_start(scene, "clock_hands", "giran lo mismo") >= second.start - SLACK
+    assert phrase_start(scene, "clock_hands", "giran igual") >= second.start - SLACK
