@@ -3,7 +3,7 @@
 
 import re
 
-from tests.test_pipeline_review13 import scene, step, texts  # noqa: F401 (scene: a fixture, the default render)
+from tests.test_pipeline_review13 import scene, step  # noqa: F401 (scene: a fixture, the default render)
 
 PAIR = re.compile(r"d_k (\d+) → (\d+): ([0-9.]+) → ([0-9.]+) bits$")
 
